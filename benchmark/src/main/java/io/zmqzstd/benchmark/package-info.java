@@ -1,0 +1,2 @@
+/** zmq-zstd benchmark. */
+package io.zmqzstd.benchmark;

@@ -1,0 +1,2 @@
+/** zmq-zstd cli. */
+package io.zmqzstd.cli;

@@ -1,0 +1,2 @@
+/** zmq-zstd codec. */
+package io.zmqzstd.codec;

@@ -1,0 +1,175 @@
+package io.zmqzstd.nativelib;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.SymbolLookup;
+import java.lang.invoke.MethodHandle;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+
+/**
+ * One system library that zmq-zstd binds through FFM: where to find it, how to open it, and the
+ * single sentence to print when it is missing.
+ *
+ * <p>The library is found by its soname ({@code libzstd.so.1}, {@code libzmq.so.5}; the
+ * {@code .dylib} names on macOS) so that the system's dynamic loader and package manager decide
+ * which build is used. A system property ({@code zmqzstd.libzstd.path}, {@code
+ * zmqzstd.libzmq.path}) points at another file instead.
+ *
+ * <p>Opening happens once per process, on first use. The outcome, success or failure, is kept:
+ * every later call either returns the same lookup or throws a fresh {@link
+ * NativeLibraryUnavailableException} with the same message, so a missing library is reported the
+ * same way on every path instead of as a {@code NoClassDefFoundError} the second time.
+ *
+ * <p>The library is opened in {@link Arena#global()}: bindings hold {@code static final} method
+ * handles into it, and the process never unloads it.
+ */
+public final class NativeLibrary {
+
+    /** libzstd: Debian/Ubuntu package {@code libzstd1}, macOS {@code zstd}. */
+    public static final NativeLibrary ZSTD = new NativeLibrary(
+            "libzstd",
+            "zmqzstd.libzstd.path",
+            new String[] {"libzstd.so.1", "libzstd.so"},
+            new String[] {"libzstd.1.dylib", "libzstd.dylib",
+                "/opt/homebrew/lib/libzstd.1.dylib", "/usr/local/lib/libzstd.1.dylib"},
+            "apt-get install libzstd1 (Debian/Ubuntu), dnf install libzstd (Fedora/RHEL), brew install zstd (macOS)");
+
+    /** libzmq: Debian/Ubuntu package {@code libzmq5}, macOS {@code zeromq}. */
+    public static final NativeLibrary ZMQ = new NativeLibrary(
+            "libzmq",
+            "zmqzstd.libzmq.path",
+            new String[] {"libzmq.so.5", "libzmq.so"},
+            new String[] {"libzmq.5.dylib", "libzmq.dylib",
+                "/opt/homebrew/lib/libzmq.5.dylib", "/usr/local/lib/libzmq.5.dylib"},
+            "apt-get install libzmq5 (Debian/Ubuntu), dnf install zeromq (Fedora/RHEL), brew install zeromq (macOS)");
+
+    private final String name;
+    private final String pathProperty;
+    private final String[] linuxNames;
+    private final String[] macNames;
+    private final String installHint;
+
+    // Written once under the class lock; read without it afterwards (volatile publication).
+    private volatile SymbolLookup lookup;
+    private volatile String failure;
+
+    private NativeLibrary(String name, String pathProperty, String[] linuxNames, String[] macNames,
+                          String installHint) {
+        this.name = name;
+        this.pathProperty = pathProperty;
+        this.linuxNames = linuxNames;
+        this.macNames = macNames;
+        this.installHint = installHint;
+    }
+
+    /** The library's short name, e.g. {@code libzmq}. */
+    public String name() {
+        return name;
+    }
+
+    /** The system property that overrides where the library is loaded from. */
+    public String pathProperty() {
+        return pathProperty;
+    }
+
+    /**
+     * The opened library. Opens it on the first call.
+     *
+     * @throws NativeLibraryUnavailableException when the library cannot be opened; the message
+     *     names the file tried, the package to install and the property to set
+     */
+    public SymbolLookup lookup() {
+        SymbolLookup l = lookup;
+        if (l != null) {
+            return l;
+        }
+        synchronized (this) {
+            if (lookup == null && failure == null) {
+                open();
+            }
+        }
+        if (lookup == null) {
+            throw new NativeLibraryUnavailableException(failure);
+        }
+        return lookup;
+    }
+
+    /** Whether the library can be opened on this machine; never throws. */
+    public boolean isAvailable() {
+        try {
+            lookup();
+            return true;
+        } catch (NativeLibraryUnavailableException e) {
+            return false;
+        }
+    }
+
+    /**
+     * The address of {@code symbol} in this library.
+     *
+     * @throws NativeLibraryUnavailableException when the library is missing or too old to have
+     *     the symbol
+     */
+    public MemorySegment symbol(String symbol) {
+        return lookup().find(symbol).orElseThrow(() -> new NativeLibraryUnavailableException(
+                name + " was found but has no symbol " + symbol + ": it is too old for zmq-zstd; "
+                        + "install a current one (" + installHint + ") or set -D" + pathProperty
+                        + "=/path/to/the/library"));
+    }
+
+    /**
+     * A downcall handle for {@code symbol}. Bindings call this once per function and keep the
+     * handle in a {@code static final} field.
+     */
+    public MethodHandle downcall(String symbol, FunctionDescriptor descriptor, Linker.Option... options) {
+        return Linker.nativeLinker().downcallHandle(symbol(symbol), descriptor, options);
+    }
+
+    private void open() {
+        String override = System.getProperty(pathProperty);
+        if (override != null && !override.isBlank()) {
+            Path path = Path.of(override);
+            if (!Files.isReadable(path)) {
+                failure = name + " not found at " + path + " (set by -D" + pathProperty
+                        + "): point it at an existing file, or unset it to use the system's "
+                        + name + " (" + installHint + ")";
+                return;
+            }
+            try {
+                lookup = SymbolLookup.libraryLookup(path, Arena.global());
+            } catch (IllegalArgumentException | IllegalCallerException e) {
+                failure = name + " at " + path + " (set by -D" + pathProperty + ") could not be opened: "
+                        + e.getMessage() + nativeAccessHint(e);
+            }
+            return;
+        }
+        String[] candidates = isMac() ? macNames : linuxNames;
+        for (String candidate : candidates) {
+            try {
+                lookup = SymbolLookup.libraryLookup(candidate, Arena.global());
+                return;
+            } catch (IllegalCallerException e) {
+                failure = "native access to " + name + " is disabled: " + e.getMessage()
+                        + nativeAccessHint(e);
+                return;
+            } catch (IllegalArgumentException notThere) {
+                // try the next name
+            }
+        }
+        failure = name + " not found (tried " + String.join(", ", candidates) + "): install it with "
+                + installHint + ", or set -D" + pathProperty + "=/path/to/the/library";
+    }
+
+    private static String nativeAccessHint(RuntimeException e) {
+        return e instanceof IllegalCallerException
+                ? "; run java with --enable-native-access=ALL-UNNAMED" : "";
+    }
+
+    private static boolean isMac() {
+        return System.getProperty("os.name", "").toLowerCase(Locale.ROOT).contains("mac");
+    }
+}

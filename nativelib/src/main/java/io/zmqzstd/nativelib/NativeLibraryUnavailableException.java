@@ -1,0 +1,12 @@
+package io.zmqzstd.nativelib;
+
+/**
+ * A native library zmq-zstd needs could not be opened. The message is one sentence that names
+ * what was tried, the package to install and the system property that points at another file.
+ */
+public final class NativeLibraryUnavailableException extends RuntimeException {
+
+    public NativeLibraryUnavailableException(String message) {
+        super(message);
+    }
+}

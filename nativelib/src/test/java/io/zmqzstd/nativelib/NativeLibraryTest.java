@@ -1,0 +1,83 @@
+package io.zmqzstd.nativelib;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandle;
+import java.lang.reflect.Constructor;
+import org.junit.jupiter.api.Test;
+
+class NativeLibraryTest {
+
+    @Test
+    void shouldOpenSystemZstdAndCallIt() throws Throwable {
+        MethodHandle version = NativeLibrary.ZSTD.downcall("ZSTD_versionNumber",
+                FunctionDescriptor.of(ValueLayout.JAVA_INT));
+        int v = (int) version.invokeExact();
+        assertTrue(v >= 10400, "libzstd version " + v);
+    }
+
+    @Test
+    void shouldOpenSystemZmqAndReadItsVersion() throws Throwable {
+        MethodHandle version = NativeLibrary.ZMQ.downcall("zmq_version", FunctionDescriptor.ofVoid(
+                ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.ADDRESS));
+        try (var arena = java.lang.foreign.Arena.ofConfined()) {
+            MemorySegment major = arena.allocate(ValueLayout.JAVA_INT);
+            MemorySegment minor = arena.allocate(ValueLayout.JAVA_INT);
+            MemorySegment patch = arena.allocate(ValueLayout.JAVA_INT);
+            version.invokeExact(major, minor, patch);
+            assertEquals(4, major.get(ValueLayout.JAVA_INT, 0));
+        }
+    }
+
+    @Test
+    void shouldReturnTheSameLookupEveryTime() {
+        assertSame(NativeLibrary.ZSTD.lookup(), NativeLibrary.ZSTD.lookup());
+    }
+
+    @Test
+    void shouldNameThePropertyWhenOverridePointsNowhere() throws Exception {
+        NativeLibrary missing = privateInstance("zmqzstd.test.missing.path");
+        System.setProperty("zmqzstd.test.missing.path", "/nonexistent/libnothing.so.1");
+        try {
+            var first = assertThrows(NativeLibraryUnavailableException.class, missing::lookup);
+            var second = assertThrows(NativeLibraryUnavailableException.class, missing::lookup);
+            assertTrue(first.getMessage().contains("/nonexistent/libnothing.so.1"), first.getMessage());
+            assertTrue(first.getMessage().contains("-Dzmqzstd.test.missing.path"), first.getMessage());
+            assertEquals(first.getMessage(), second.getMessage());
+            assertTrue(!missing.isAvailable());
+        } finally {
+            System.clearProperty("zmqzstd.test.missing.path");
+        }
+    }
+
+    @Test
+    void shouldNameThePackageWhenLibraryIsNotInstalled() throws Exception {
+        NativeLibrary missing = privateInstance("zmqzstd.test.unset.path");
+        var e = assertThrows(NativeLibraryUnavailableException.class, missing::lookup);
+        assertTrue(e.getMessage().contains("apt-get install libnothing0"), e.getMessage());
+        assertTrue(e.getMessage().contains("libnothing.so.0"), e.getMessage());
+    }
+
+    @Test
+    void shouldNameMissingSymbol() {
+        var e = assertThrows(NativeLibraryUnavailableException.class,
+                () -> NativeLibrary.ZSTD.symbol("ZSTD_noSuchFunction"));
+        assertTrue(e.getMessage().contains("ZSTD_noSuchFunction"), e.getMessage());
+        assertNotNull(NativeLibrary.ZSTD.symbol("ZSTD_compress2"));
+    }
+
+    private static NativeLibrary privateInstance(String property) throws Exception {
+        Constructor<NativeLibrary> c = NativeLibrary.class.getDeclaredConstructor(
+                String.class, String.class, String[].class, String[].class, String.class);
+        c.setAccessible(true);
+        return c.newInstance("libnothing", property, new String[] {"libnothing.so.0"},
+                new String[] {"libnothing.0.dylib"}, "apt-get install libnothing0");
+    }
+}

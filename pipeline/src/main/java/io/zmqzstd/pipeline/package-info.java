@@ -1,0 +1,2 @@
+/** zmq-zstd pipeline. */
+package io.zmqzstd.pipeline;

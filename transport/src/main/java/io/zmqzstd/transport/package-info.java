@@ -1,0 +1,2 @@
+/** zmq-zstd transport. */
+package io.zmqzstd.transport;
