@@ -1,0 +1,79 @@
+package io.zmqzstd.codec;
+
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+
+/**
+ * Native scratch memory of one compressor or decompressor, allocated once on first need: the
+ * {@code ZSTD_inBuffer}/{@code ZSTD_outBuffer} structs and two chunk buffers that heap data is
+ * copied through. Owned by that compressor or decompressor and freed by its {@code close()}.
+ *
+ * <pre>
+ * struct ZSTD_inBuffer  { const void* src; size_t size; size_t pos; }   24 bytes
+ * struct ZSTD_outBuffer {       void* dst; size_t size; size_t pos; }   24 bytes
+ * </pre>
+ */
+final class StreamBuffers implements AutoCloseable {
+
+    /** Chunk size: above zstd's recommended stream sizes (128 KiB in, about 128 KiB out). */
+    static final int SCRATCH_BYTES = 256 * 1024;
+
+    private static final long SRC = 0;
+    private static final long SIZE = 8;
+    private static final long POS = 16;
+
+    // Shared, not confined: the owner may be handed from one thread to another. Created and
+    // closed once per owner, never per message.
+    private final Arena arena = Arena.ofShared();
+    private final MemorySegment in;
+    private final MemorySegment out;
+    final long inStruct;
+    final long outStruct;
+    final MemorySegment scratchIn;
+    final MemorySegment scratchOut;
+    final long scratchInAddress;
+    final long scratchOutAddress;
+
+    StreamBuffers() {
+        in = arena.allocate(24, 8);
+        out = arena.allocate(24, 8);
+        inStruct = in.address();
+        outStruct = out.address();
+        scratchIn = arena.allocate(SCRATCH_BYTES, 16);
+        scratchOut = arena.allocate(SCRATCH_BYTES, 16);
+        scratchInAddress = scratchIn.address();
+        scratchOutAddress = scratchOut.address();
+    }
+
+    void setIn(long address, long size) {
+        in.set(JAVA_LONG, SRC, address);
+        in.set(JAVA_LONG, SIZE, size);
+        in.set(JAVA_LONG, POS, 0);
+    }
+
+    long inPos() {
+        return in.get(JAVA_LONG, POS);
+    }
+
+    long inSize() {
+        return in.get(JAVA_LONG, SIZE);
+    }
+
+    /** Points the output at the whole of {@link #scratchOut}. */
+    void setOutToScratch() {
+        out.set(JAVA_LONG, SRC, scratchOutAddress);
+        out.set(JAVA_LONG, SIZE, SCRATCH_BYTES);
+        out.set(JAVA_LONG, POS, 0);
+    }
+
+    long outPos() {
+        return out.get(JAVA_LONG, POS);
+    }
+
+    @Override
+    public void close() {
+        arena.close();
+    }
+}

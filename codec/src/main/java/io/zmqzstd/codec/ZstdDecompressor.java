@@ -1,0 +1,404 @@
+package io.zmqzstd.codec;
+
+import io.zmqzstd.codec.internal.LibZstd;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.foreign.MemorySegment;
+import java.lang.ref.Reference;
+import java.util.Arrays;
+
+/**
+ * Decompresses zstd frames, reusing one native decompression context ({@code ZSTD_DCtx}).
+ *
+ * <p>Limits: a frame whose header declares more than {@link #maxDecompressedSize()} is refused
+ * before any work ({@code TOO_LARGE}); a frame that does not declare its size is decompressed
+ * into at most that many bytes and refused when it needs more.
+ *
+ * <p>Dictionaries: each frame names its dictionary ID in its header; the decompressor picks the
+ * matching one of those it was given, and refuses a frame whose dictionary it lacks
+ * ({@code DICTIONARY_MISSING}, naming the ID) before decompressing.
+ *
+ * <p>Errors leave the decompressor usable: the session is reset and the next frame decodes.
+ *
+ * <p>Not thread-safe: like a socket, one decompressor belongs to one thread at a time.
+ *
+ * <p>The {@code MemorySegment} methods allocate nothing on the Java heap when both segments are
+ * native. The decompressor owns its context, its digested dictionaries (DDicts) and its scratch
+ * memory; {@link #close()} frees them. Closing is idempotent; any other call after it throws
+ * {@link IllegalStateException}.
+ */
+public final class ZstdDecompressor implements AutoCloseable {
+
+    /** Default limit: 256 MiB. */
+    public static final long DEFAULT_MAX_DECOMPRESSED_SIZE = 256L * 1024 * 1024;
+
+    /**
+     * Outputs up to this size to or from heap segments are decompressed in one critical
+     * downcall; larger ones stream through native scratch memory so the GC is never held off
+     * for long.
+     */
+    static final long CRITICAL_MAX_OUTPUT_BYTES = 64 * 1024;
+
+    private static final long NO_DDICT = 0;
+
+    private final long maxDecompressedSize;
+    private long dctx;
+    private int[] dictIds = new int[0];
+    private long[] ddicts = new long[0];
+    private long currentDDict = NO_DDICT;
+    private StreamBuffers buffers;
+    private boolean closed;
+
+    /** Options for a decompressor; {@link #build()} makes one. */
+    public static final class Builder {
+        private long maxDecompressedSize = DEFAULT_MAX_DECOMPRESSED_SIZE;
+        private final java.util.List<ZstdDictionary> dictionaries = new java.util.ArrayList<>();
+
+        private Builder() {
+        }
+
+        /** The most bytes one call may produce (default 256 MiB). */
+        public Builder maxDecompressedSize(long maxBytes) {
+            if (maxBytes < 0) {
+                throw new IllegalArgumentException("maxDecompressedSize=" + maxBytes);
+            }
+            this.maxDecompressedSize = maxBytes;
+            return this;
+        }
+
+        /** Adds a dictionary; may be called once per dictionary ID. */
+        public Builder dictionary(ZstdDictionary dictionary) {
+            dictionaries.add(dictionary);
+            return this;
+        }
+
+        /** A new decompressor; the caller owns it and must close it. */
+        public ZstdDecompressor build() {
+            ZstdDecompressor d = new ZstdDecompressor(maxDecompressedSize);
+            try {
+                for (ZstdDictionary dictionary : dictionaries) {
+                    d.addDictionary(dictionary);
+                }
+            } catch (RuntimeException e) {
+                d.close();
+                throw e;
+            }
+            return d;
+        }
+    }
+
+    /** Options, starting from a 256 MiB limit and no dictionaries. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** A decompressor with the default limit and no dictionaries. The caller owns it. */
+    public ZstdDecompressor() {
+        this(DEFAULT_MAX_DECOMPRESSED_SIZE);
+    }
+
+    private ZstdDecompressor(long maxDecompressedSize) {
+        this.maxDecompressedSize = maxDecompressedSize;
+        try {
+            dctx = (long) LibZstd.CREATE_DCTX.invokeExact();
+        } catch (Throwable t) {
+            throw LibZstd.rethrow(t);
+        }
+        if (dctx == 0) {
+            throw new OutOfMemoryError("ZSTD_createDCtx returned NULL");
+        }
+        LibZstd.LIVE_DCTX.incrementAndGet();
+    }
+
+    /** The most bytes one call may produce. */
+    public long maxDecompressedSize() {
+        ensureOpen();
+        return maxDecompressedSize;
+    }
+
+    /**
+     * Makes {@code dictionary} available to frames that name its ID. The decompressor digests
+     * its own copy; {@code dictionary} stays the caller's.
+     *
+     * @throws IllegalArgumentException when a dictionary with the same ID was already added
+     */
+    public void addDictionary(ZstdDictionary dictionary) {
+        ensureOpen();
+        int id = dictionary.id();
+        for (int known : dictIds) {
+            if (known == id) {
+                throw new IllegalArgumentException("dictionary already added: id=" + Integer.toUnsignedString(id));
+            }
+        }
+        long ddict = dictionary.createDDict();
+        dictIds = Arrays.copyOf(dictIds, dictIds.length + 1);
+        ddicts = Arrays.copyOf(ddicts, ddicts.length + 1);
+        dictIds[dictIds.length - 1] = id;
+        ddicts[ddicts.length - 1] = ddict;
+    }
+
+    /**
+     * Decompresses all of {@code src} into {@code dst} from offset 0.
+     *
+     * @return bytes written to {@code dst}
+     * @see #decompress(MemorySegment, long, long, MemorySegment, long, long)
+     */
+    public long decompress(MemorySegment src, MemorySegment dst) {
+        return decompress(src, 0, src.byteSize(), dst, 0, dst.byteSize());
+    }
+
+    /**
+     * Decompresses the frame at {@code src[srcOffset, srcOffset + srcLength)} into
+     * {@code dst[dstOffset, dstOffset + dstCapacity)}. The caller keeps ownership of both
+     * segments; nothing refers to them after the call. No heap allocation when both are native
+     * (and nothing fails). The segments' arenas must stay open during the call.
+     *
+     * @return bytes written at {@code dst[dstOffset]}
+     * @throws ZstdException with reason {@code EMPTY}, {@code NOT_ZSTD}, {@code TRUNCATED},
+     *     {@code CORRUPT}, {@code CHECKSUM}, {@code DICTIONARY_MISSING}, {@code TOO_LARGE} or
+     *     {@code DESTINATION_TOO_SMALL}; the decompressor stays usable
+     */
+    public long decompress(MemorySegment src, long srcOffset, long srcLength,
+                           MemorySegment dst, long dstOffset, long dstCapacity) {
+        ensureOpen();
+        Segments.check(dst, dstOffset, dstCapacity);
+        long declared = prepareFrame(src, srcOffset, srcLength);
+        if (declared != ZstdFrames.CONTENT_SIZE_UNKNOWN && declared > dstCapacity) {
+            throw new ZstdException(ZstdException.Reason.DESTINATION_TOO_SMALL,
+                    "destination too small: declared=" + declared + ", capacity=" + dstCapacity);
+        }
+        long capacity = Math.min(dstCapacity, maxDecompressedSize);
+        long r;
+        try {
+            if (src.isNative() && dst.isNative()) {
+                long s = Segments.address(src, srcOffset, srcLength);
+                long d = Segments.address(dst, dstOffset, capacity);
+                r = (long) LibZstd.DECOMPRESS_DCTX_RAW.invokeExact(dctx, d, capacity, s, srcLength);
+            } else if (capacity <= CRITICAL_MAX_OUTPUT_BYTES) {
+                r = (long) LibZstd.DECOMPRESS_DCTX_HEAP.invokeExact(dctx, dst.asSlice(dstOffset, capacity), capacity,
+                        src.asSlice(srcOffset, srcLength), srcLength);
+            } else {
+                return decompressInChunks(src, srcOffset, srcLength, dst, dstOffset, dstCapacity, capacity);
+            }
+        } catch (Throwable t) {
+            throw LibZstd.rethrow(t);
+        } finally {
+            Reference.reachabilityFence(src);
+            Reference.reachabilityFence(dst);
+        }
+        if (LibZstd.isError(r)) {
+            reset();
+            if (LibZstd.errorCode(r) == LibZstd.ERR_DST_SIZE_TOO_SMALL) {
+                throw outputFull(r, dstCapacity, capacity);
+            }
+            throw ZstdException.fromResult("ZSTD_decompressDCtx", r);
+        }
+        return r;
+    }
+
+    /** The output reached {@code capacity}: the limit's fault or the destination's. */
+    private ZstdException outputFull(long r, long dstCapacity, long capacity) {
+        if (capacity < dstCapacity) {
+            return ZstdException.withResult(ZstdException.Reason.TOO_LARGE,
+                    "frame larger than limit: declared=unknown, limit=" + maxDecompressedSize, r);
+        }
+        return ZstdException.withResult(ZstdException.Reason.DESTINATION_TOO_SMALL,
+                "destination too small: capacity=" + dstCapacity, r);
+    }
+
+    /** Large output with a heap segment on either side: stream through native scratch memory. */
+    private long decompressInChunks(MemorySegment src, long srcOffset, long srcLength, MemorySegment dst,
+                                    long dstOffset, long dstCapacity, long capacity) throws Throwable {
+        StreamBuffers b = buffers();
+        reset();
+        long chunkStart = 0;
+        long chunk = 0;
+        long written = 0;
+        b.setIn(0, 0);
+        while (true) {
+            if (b.inPos() == chunk && chunkStart + chunk < srcLength) {
+                chunkStart += chunk;
+                if (src.isNative()) {
+                    chunk = srcLength - chunkStart;
+                    b.setIn(Segments.address(src, srcOffset + chunkStart, chunk), chunk);
+                } else {
+                    chunk = Math.min(StreamBuffers.SCRATCH_BYTES, srcLength - chunkStart);
+                    MemorySegment.copy(src, srcOffset + chunkStart, b.scratchIn, 0, chunk);
+                    b.setIn(b.scratchInAddress, chunk);
+                }
+            }
+            b.setOutToScratch();
+            long remaining = streamStep(b);
+            long produced = b.outPos();
+            if (written + produced > capacity) {
+                reset();
+                if (capacity < dstCapacity) {
+                    throw new ZstdException(ZstdException.Reason.TOO_LARGE,
+                            "frame larger than limit: declared=unknown, limit=" + maxDecompressedSize);
+                }
+                throw new ZstdException(ZstdException.Reason.DESTINATION_TOO_SMALL,
+                        "destination too small: capacity=" + dstCapacity);
+            }
+            MemorySegment.copy(b.scratchOut, 0, dst, dstOffset + written, produced);
+            written += produced;
+            boolean allConsumed = chunkStart + b.inPos() == srcLength;
+            if (remaining == 0 && allConsumed) {
+                return written;
+            }
+            if (allConsumed && produced < StreamBuffers.SCRATCH_BYTES) {
+                reset();
+                throw new ZstdException(ZstdException.Reason.TRUNCATED,
+                        "frame truncated: srcLength=" + srcLength + ", decompressed=" + written);
+            }
+        }
+    }
+
+    /**
+     * Decompresses {@code src} into a new array of exactly the content's length; the caller owns
+     * it. A frame that declares its size is decompressed in one call into the result; one that
+     * does not is streamed, up to the limit.
+     */
+    public byte[] decompress(byte[] src) {
+        ensureOpen();
+        MemorySegment in = MemorySegment.ofArray(src);
+        long declared = prepareFrame(in, 0, src.length);
+        if (declared == ZstdFrames.CONTENT_SIZE_UNKNOWN) {
+            try (ZstdInputStream stream = new ZstdInputStream(new ByteArrayInputStream(src), this)) {
+                return stream.readAllBytes();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+        if (declared > Integer.MAX_VALUE - 8) {
+            throw new ZstdException(ZstdException.Reason.TOO_LARGE,
+                    "frame larger than a byte[]: declared=" + declared + ", limit=" + (Integer.MAX_VALUE - 8));
+        }
+        byte[] out = new byte[(int) declared];
+        long n = decompress(in, 0, src.length, MemorySegment.ofArray(out), 0, out.length);
+        return n == out.length ? out : Arrays.copyOf(out, (int) n);
+    }
+
+    /**
+     * Decompresses {@code src[srcOff, srcOff + srcLen)} into {@code dst[dstOff, dstOff + dstLen)}.
+     *
+     * @return bytes written at {@code dst[dstOff]}
+     */
+    public int decompress(byte[] src, int srcOff, int srcLen, byte[] dst, int dstOff, int dstLen) {
+        return (int) decompress(MemorySegment.ofArray(src), srcOff, srcLen, MemorySegment.ofArray(dst), dstOff, dstLen);
+    }
+
+    // ---- shared by the one-shot paths and ZstdInputStream -------------------------------------
+
+    /**
+     * Checks the frame header at {@code src[offset, offset + length)} against the limit and the
+     * dictionaries, and selects the frame's dictionary. Allocation free on success.
+     *
+     * @return the declared content size, or {@link ZstdFrames#CONTENT_SIZE_UNKNOWN}
+     */
+    long prepareFrame(MemorySegment src, long offset, long length) {
+        long declared = ZstdFrames.contentSize(src, offset, length);
+        if (declared != ZstdFrames.CONTENT_SIZE_UNKNOWN && Long.compareUnsigned(declared, maxDecompressedSize) > 0) {
+            throw new ZstdException(ZstdException.Reason.TOO_LARGE, "frame larger than limit: declared="
+                    + Long.toUnsignedString(declared) + ", limit=" + maxDecompressedSize);
+        }
+        selectDictionary(ZstdFrames.dictionaryId(src, offset, length));
+        return declared;
+    }
+
+    private void selectDictionary(int id) {
+        long wanted = NO_DDICT;
+        for (int i = 0; i < dictIds.length; i++) {
+            if (dictIds[i] == id) {
+                wanted = ddicts[i];
+                break;
+            }
+        }
+        if (wanted == NO_DDICT && id != 0) {
+            throw new ZstdException(ZstdException.Reason.DICTIONARY_MISSING, "frame needs a dictionary this "
+                    + "decompressor lacks: dictionaryId=" + Integer.toUnsignedString(id)
+                    + ", known=" + knownIds());
+        }
+        if (wanted != currentDDict) {
+            try {
+                // Referencing is only allowed between frames: end any session first.
+                long ignored = (long) LibZstd.DCTX_RESET.invokeExact(dctx, LibZstd.RESET_SESSION_ONLY);
+                long r = (long) LibZstd.DCTX_REF_DDICT.invokeExact(dctx, wanted);
+                if (LibZstd.isError(r)) {
+                    throw ZstdException.fromResult("ZSTD_DCtx_refDDict", r);
+                }
+            } catch (Throwable t) {
+                throw LibZstd.rethrow(t);
+            }
+            currentDDict = wanted;
+        }
+    }
+
+    private String knownIds() {
+        StringBuilder s = new StringBuilder("[");
+        for (int i = 0; i < dictIds.length; i++) {
+            s.append(i == 0 ? "" : ",").append(Integer.toUnsignedString(dictIds[i]));
+        }
+        return s.append(']').toString();
+    }
+
+    /** One {@code ZSTD_decompressStream} over {@code b}'s structs; resets the session on error. */
+    long streamStep(StreamBuffers b) throws Throwable {
+        ensureOpen();
+        long r = (long) LibZstd.DECOMPRESS_STREAM_RAW.invokeExact(dctx, b.outStruct, b.inStruct);
+        if (LibZstd.isError(r)) {
+            reset();
+            throw ZstdException.fromResult("ZSTD_decompressStream", r);
+        }
+        return r;
+    }
+
+    StreamBuffers buffers() {
+        ensureOpen();
+        if (buffers == null) {
+            buffers = new StreamBuffers();
+        }
+        return buffers;
+    }
+
+    void reset() {
+        try {
+            long ignored = (long) LibZstd.DCTX_RESET.invokeExact(dctx, LibZstd.RESET_SESSION_ONLY);
+        } catch (Throwable t) {
+            throw LibZstd.rethrow(t);
+        }
+    }
+
+    void ensureOpen() {
+        if (closed) {
+            throw new IllegalStateException("decompressor is closed");
+        }
+    }
+
+    /** Frees the context, the digested dictionaries and the scratch memory. Idempotent. */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try {
+            if (dctx != 0) {
+                long ignored = (long) LibZstd.FREE_DCTX.invokeExact(dctx);
+                dctx = 0;
+                LibZstd.LIVE_DCTX.decrementAndGet();
+            }
+        } catch (Throwable t) {
+            throw LibZstd.rethrow(t);
+        }
+        for (long ddict : ddicts) {
+            ZstdDictionary.freeDDict(ddict);
+        }
+        ddicts = new long[0];
+        dictIds = new int[0];
+        if (buffers != null) {
+            buffers.close();
+            buffers = null;
+        }
+    }
+}

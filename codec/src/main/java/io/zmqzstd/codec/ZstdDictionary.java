@@ -1,0 +1,188 @@
+package io.zmqzstd.codec;
+
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+import io.zmqzstd.codec.internal.LibZstd;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * A zstd dictionary in the standard format ({@code zstd --train} writes it, {@code zstd -D}
+ * reads it), with its ID.
+ *
+ * <p>A dictionary is plain bytes held on the heap. Compressors and decompressors given one make
+ * their own native digested copy (CDict/DDict) that they own and free, so closing a dictionary
+ * never invalidates a compressor or decompressor, and one dictionary may feed any number of
+ * them. {@link #close()} only makes further use of this object an error. Thread-safe.
+ */
+public final class ZstdDictionary implements AutoCloseable {
+
+    private final byte[] bytes;
+    private final int id;
+    private volatile boolean closed;
+
+    private ZstdDictionary(byte[] bytes, int id) {
+        this.bytes = bytes;
+        this.id = id;
+    }
+
+    /**
+     * Trains a dictionary of at most {@code capacityBytes} from {@code samples}
+     * ({@code ZDICT_trainFromBuffer}). zstd wants many samples (hundreds at least) and a total
+     * sample size of about 100 times the capacity; with too few it fails.
+     *
+     * @throws ZstdException {@code OTHER} when zstd cannot train (too few or too small samples)
+     */
+    public static ZstdDictionary train(List<byte[]> samples, int capacityBytes) {
+        if (capacityBytes <= 0) {
+            throw new IllegalArgumentException("capacityBytes=" + capacityBytes);
+        }
+        if (samples.isEmpty()) {
+            throw new IllegalArgumentException("no samples");
+        }
+        long total = 0;
+        for (byte[] s : samples) {
+            total += s.length;
+        }
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment all = arena.allocate(Math.max(1, total));
+            MemorySegment sizes = arena.allocate(JAVA_LONG, samples.size());
+            long p = 0;
+            for (int i = 0; i < samples.size(); i++) {
+                byte[] s = samples.get(i);
+                MemorySegment.copy(s, 0, all, JAVA_BYTE, p, s.length);
+                sizes.setAtIndex(JAVA_LONG, i, s.length);
+                p += s.length;
+            }
+            MemorySegment dict = arena.allocate(capacityBytes);
+            long r = (long) LibZstd.ZDICT_TRAIN_FROM_BUFFER.invokeExact(dict.address(), (long) capacityBytes,
+                    all.address(), sizes.address(), samples.size());
+            if ((int) LibZstd.ZDICT_IS_ERROR.invokeExact(r) != 0) {
+                MemorySegment name = (MemorySegment) LibZstd.ZDICT_GET_ERROR_NAME.invokeExact(r);
+                throw new ZstdException(ZstdException.Reason.OTHER, "dictionary training failed: "
+                        + name.reinterpret(256).getString(0) + " (samples=" + samples.size()
+                        + ", sampleBytes=" + total + ", capacityBytes=" + capacityBytes + ")");
+            }
+            return of(dict.asSlice(0, r).toArray(JAVA_BYTE));
+        } catch (Throwable t) {
+            throw LibZstd.rethrow(t);
+        }
+    }
+
+    /** Reads a dictionary file (as written by {@link #save} or {@code zstd --train}). */
+    public static ZstdDictionary load(Path file) {
+        try {
+            return of(Files.readAllBytes(file));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read dictionary: file=" + file, e);
+        }
+    }
+
+    /**
+     * A dictionary over a copy of {@code bytes}: a zstd dictionary (magic EC30A437, with an ID)
+     * or raw content (ID 0).
+     */
+    public static ZstdDictionary of(byte[] bytes) {
+        if (bytes.length == 0) {
+            throw new IllegalArgumentException("empty dictionary");
+        }
+        byte[] copy = bytes.clone();
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment n = arena.allocateFrom(JAVA_BYTE, copy);
+            int id = (int) LibZstd.GET_DICT_ID_FROM_DICT.invokeExact(n.address(), (long) copy.length);
+            return new ZstdDictionary(copy, id);
+        } catch (Throwable t) {
+            throw LibZstd.rethrow(t);
+        }
+    }
+
+    /** Writes the dictionary in the standard format, usable by {@code zstd -D file}. */
+    public void save(Path file) {
+        ensureOpen();
+        try {
+            Files.write(file, bytes);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write dictionary: file=" + file, e);
+        }
+    }
+
+    /** The ID frames compressed with this dictionary carry; 0 for a raw-content dictionary. */
+    public int id() {
+        ensureOpen();
+        return id;
+    }
+
+    /** A copy of the dictionary's bytes; the caller owns it. */
+    public byte[] bytes() {
+        ensureOpen();
+        return bytes.clone();
+    }
+
+    /** Idempotent. Compressors and decompressors already given this dictionary keep working. */
+    @Override
+    public void close() {
+        closed = true;
+    }
+
+    private void ensureOpen() {
+        if (closed) {
+            throw new IllegalStateException("dictionary is closed: id=" + Integer.toUnsignedString(id));
+        }
+    }
+
+    /** A new CDict at {@code level}; the caller owns it and frees it with {@link #freeCDict}. */
+    long createCDict(int level) {
+        ensureOpen();
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment n = arena.allocateFrom(JAVA_BYTE, bytes);
+            long cdict = (long) LibZstd.CREATE_CDICT.invokeExact(n.address(), (long) bytes.length, level);
+            if (cdict == 0) {
+                throw new ZstdException(ZstdException.Reason.OTHER, "ZSTD_createCDict failed: id=" + id);
+            }
+            LibZstd.LIVE_CDICT.incrementAndGet();
+            return cdict;
+        } catch (Throwable t) {
+            throw LibZstd.rethrow(t);
+        }
+    }
+
+    /** A new DDict; the caller owns it and frees it with {@link #freeDDict}. */
+    long createDDict() {
+        ensureOpen();
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment n = arena.allocateFrom(JAVA_BYTE, bytes);
+            long ddict = (long) LibZstd.CREATE_DDICT.invokeExact(n.address(), (long) bytes.length);
+            if (ddict == 0) {
+                throw new ZstdException(ZstdException.Reason.OTHER, "ZSTD_createDDict failed: id=" + id);
+            }
+            LibZstd.LIVE_DDICT.incrementAndGet();
+            return ddict;
+        } catch (Throwable t) {
+            throw LibZstd.rethrow(t);
+        }
+    }
+
+    static void freeCDict(long cdict) {
+        try {
+            long ignored = (long) LibZstd.FREE_CDICT.invokeExact(cdict);
+            LibZstd.LIVE_CDICT.decrementAndGet();
+        } catch (Throwable t) {
+            throw LibZstd.rethrow(t);
+        }
+    }
+
+    static void freeDDict(long ddict) {
+        try {
+            long ignored = (long) LibZstd.FREE_DDICT.invokeExact(ddict);
+            LibZstd.LIVE_DDICT.decrementAndGet();
+        } catch (Throwable t) {
+            throw LibZstd.rethrow(t);
+        }
+    }
+}

@@ -1,0 +1,99 @@
+package io.zmqzstd.codec;
+
+import io.zmqzstd.codec.internal.LibZstd;
+
+/**
+ * A zstd operation failed: the input is not what it claims to be, or a limit was hit. Carries
+ * zstd's own error name and code when zstd reported the error, and a {@link Reason} to branch on.
+ *
+ * <p>After this exception the compressor or decompressor that threw it has reset its session
+ * and is usable for the next frame.
+ */
+public class ZstdException extends RuntimeException {
+
+    /** Why an operation failed, independent of zstd's numbering. */
+    public enum Reason {
+        /** The frame is damaged (bad block, bad literals, bad sequences). */
+        CORRUPT,
+        /** The input ends before the frame does. */
+        TRUNCATED,
+        /** The input does not start with the zstd frame magic number. */
+        NOT_ZSTD,
+        /** The frame needs a dictionary that was not given, or the wrong one was given. */
+        DICTIONARY_MISSING,
+        /** The frame decompresses to more than the decompressor's limit. */
+        TOO_LARGE,
+        /** The destination has less room than the result needs. */
+        DESTINATION_TOO_SMALL,
+        /** The input is empty: no frame at all. */
+        EMPTY,
+        /** The content checksum does not match. */
+        CHECKSUM,
+        /** Anything else zstd reports (parameters, memory, unsupported frame). */
+        OTHER
+    }
+
+    private final Reason reason;
+    private final long errorCode;
+    private final String errorName;
+
+    /** An error found by zmq-zstd itself, before or instead of a zstd call; {@link #errorCode()} is 0. */
+    public ZstdException(Reason reason, String message) {
+        super(message);
+        this.reason = reason;
+        this.errorCode = 0;
+        this.errorName = "";
+    }
+
+    private ZstdException(Reason reason, String message, long errorCode, String errorName) {
+        super(message);
+        this.reason = reason;
+        this.errorCode = errorCode;
+        this.errorName = errorName;
+    }
+
+    /**
+     * An exception for the error result {@code result} of a zstd call made by {@code operation}.
+     * Error path only: allocates.
+     */
+    static ZstdException fromResult(String operation, long result) {
+        int code = LibZstd.errorCode(result);
+        String name = LibZstd.errorName(result);
+        Reason reason = reasonOf(code);
+        return new ZstdException(reason, operation + " failed: " + name + " (reason=" + reason
+                + ", zstdError=" + code + ")", code, name);
+    }
+
+    /** Like {@link #fromResult} but with a reason and message chosen by the caller. */
+    static ZstdException withResult(Reason reason, String message, long result) {
+        int code = LibZstd.errorCode(result);
+        return new ZstdException(reason, message, code, LibZstd.errorName(result));
+    }
+
+    static Reason reasonOf(int code) {
+        return switch (code) {
+            case LibZstd.ERR_PREFIX_UNKNOWN -> Reason.NOT_ZSTD;
+            case LibZstd.ERR_DICTIONARY_WRONG, LibZstd.ERR_DICTIONARY_CORRUPTED -> Reason.DICTIONARY_MISSING;
+            case LibZstd.ERR_SRC_SIZE_WRONG -> Reason.TRUNCATED;
+            case LibZstd.ERR_CORRUPTION_DETECTED, LibZstd.ERR_LITERALS_HEADER_WRONG -> Reason.CORRUPT;
+            case LibZstd.ERR_CHECKSUM_WRONG -> Reason.CHECKSUM;
+            case LibZstd.ERR_DST_SIZE_TOO_SMALL -> Reason.DESTINATION_TOO_SMALL;
+            default -> code >= 20 && code < 30 ? Reason.CORRUPT : Reason.OTHER;
+        };
+    }
+
+    /** Why the operation failed. */
+    public Reason reason() {
+        return reason;
+    }
+
+    /** zstd's {@code ZSTD_ErrorCode}, or 0 when the error was detected by zmq-zstd itself. */
+    public long errorCode() {
+        return errorCode;
+    }
+
+    /** zstd's {@code ZSTD_getErrorName}, or "" when the error was detected by zmq-zstd itself. */
+    public String errorName() {
+        return errorName;
+    }
+}

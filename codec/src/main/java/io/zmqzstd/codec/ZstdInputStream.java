@@ -1,0 +1,165 @@
+package io.zmqzstd.codec;
+
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+
+import io.zmqzstd.codec.internal.LibZstd;
+import java.io.IOException;
+import java.io.InputStream;
+import java.lang.foreign.MemorySegment;
+import java.util.Objects;
+
+/**
+ * Reads the content of one or more concatenated zstd frames from an {@link InputStream}
+ * ({@code ZSTD_decompressStream} over the decompressor's reused context and native scratch
+ * memory). Each frame's header is checked like {@link ZstdDecompressor#decompress} does
+ * (limit, dictionary); the total content read is held to the decompressor's
+ * {@link ZstdDecompressor#maxDecompressedSize()}. Errors are {@link ZstdException}s.
+ *
+ * <p>{@link #close()} closes the underlying stream, and the decompressor only when this stream
+ * created it. A borrowed decompressor must not be used for anything else until this stream is
+ * closed. Not thread-safe.
+ */
+public final class ZstdInputStream extends InputStream {
+
+    /** ZSTD_FRAMEHEADERSIZE_MAX: enough bytes to read any frame header. */
+    private static final int FRAME_HEADER_MAX = 18;
+
+    private final InputStream in;
+    private final ZstdDecompressor decompressor;
+    private final boolean ownsDecompressor;
+    private final StreamBuffers buffers;
+    private final byte[] heapIn = new byte[StreamBuffers.SCRATCH_BYTES];
+    private final byte[] oneByte = new byte[1];
+    private long outRead;
+    private long outAvailable;
+    private long total;
+    private boolean atFrameStart = true;
+    private boolean inputEnded;
+    private boolean anyInput;
+    private boolean closed;
+
+    /** A stream with its own decompressor (default limit, no dictionaries). */
+    public ZstdInputStream(InputStream in) {
+        this(in, new ZstdDecompressor(), true);
+    }
+
+    /** A stream over a borrowed decompressor, with its limit and dictionaries. */
+    public ZstdInputStream(InputStream in, ZstdDecompressor decompressor) {
+        this(in, decompressor, false);
+    }
+
+    private ZstdInputStream(InputStream in, ZstdDecompressor decompressor, boolean owns) {
+        this.in = Objects.requireNonNull(in, "in");
+        this.decompressor = decompressor;
+        this.ownsDecompressor = owns;
+        this.buffers = decompressor.buffers();
+        decompressor.reset();
+        buffers.setIn(buffers.scratchInAddress, 0);
+    }
+
+    @Override
+    public int read() throws IOException {
+        int n = read(oneByte, 0, 1);
+        return n < 0 ? -1 : oneByte[0] & 0xFF;
+    }
+
+    @Override
+    public int read(byte[] b, int off, int len) throws IOException {
+        Objects.checkFromIndexSize(off, len, b.length);
+        if (closed) {
+            throw new IOException("stream is closed");
+        }
+        if (len == 0) {
+            return 0;
+        }
+        while (outRead == outAvailable) {
+            if (!decodeMore()) {
+                return -1;
+            }
+        }
+        int n = (int) Math.min(len, outAvailable - outRead);
+        MemorySegment.copy(buffers.scratchOut, JAVA_BYTE, outRead, b, off, n);
+        outRead += n;
+        return n;
+    }
+
+    /** Decodes into the output scratch; false at a clean end of input between frames. */
+    private boolean decodeMore() throws IOException {
+        if (atFrameStart) {
+            while (available(buffers) < FRAME_HEADER_MAX && !inputEnded) {
+                refill();
+            }
+            if (available(buffers) == 0) {
+                if (!anyInput) {
+                    throw new ZstdException(ZstdException.Reason.EMPTY, "input is empty: length=0");
+                }
+                return false;
+            }
+            decompressor.prepareFrame(buffers.scratchIn, buffers.inPos(), available(buffers));
+            atFrameStart = false;
+        } else if (available(buffers) == 0 && !inputEnded) {
+            refill();
+        }
+        buffers.setOutToScratch();
+        long remaining;
+        try {
+            remaining = decompressor.streamStep(buffers);
+        } catch (Throwable t) {
+            throw LibZstd.rethrow(t);
+        }
+        long produced = buffers.outPos();
+        total += produced;
+        if (total > decompressor.maxDecompressedSize()) {
+            decompressor.reset();
+            throw new ZstdException(ZstdException.Reason.TOO_LARGE, "frame larger than limit: declared=unknown, limit="
+                    + decompressor.maxDecompressedSize());
+        }
+        outRead = 0;
+        outAvailable = produced;
+        atFrameStart = remaining == 0;
+        if (!atFrameStart && produced < StreamBuffers.SCRATCH_BYTES && available(buffers) == 0 && inputEnded) {
+            decompressor.reset();
+            throw new ZstdException(ZstdException.Reason.TRUNCATED,
+                    "frame truncated: input ended inside a frame, decompressed=" + total);
+        }
+        return true;
+    }
+
+    private static long available(StreamBuffers b) {
+        return b.inSize() - b.inPos();
+    }
+
+    /** Moves unread input to the front of the scratch and appends what the source has. */
+    private void refill() throws IOException {
+        long pos = buffers.inPos();
+        long left = buffers.inSize() - pos;
+        if (left > 0 && pos > 0) {
+            MemorySegment.copy(buffers.scratchIn, pos, buffers.scratchIn, 0, left);
+        }
+        int n = in.read(heapIn, 0, (int) (StreamBuffers.SCRATCH_BYTES - left));
+        if (n < 0) {
+            inputEnded = true;
+            n = 0;
+        } else if (n > 0) {
+            anyInput = true;
+            MemorySegment.copy(heapIn, 0, buffers.scratchIn, JAVA_BYTE, left, n);
+        }
+        buffers.setIn(buffers.scratchInAddress, left + n);
+    }
+
+    /** Closes the underlying stream, and the decompressor if this stream made it. Idempotent. */
+    @Override
+    public void close() throws IOException {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try {
+            in.close();
+        } finally {
+            if (ownsDecompressor) {
+                decompressor.close();
+            }
+        }
+    }
+}

@@ -1,0 +1,135 @@
+package io.zmqzstd.codec;
+
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+
+import io.zmqzstd.codec.internal.LibZstd;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.lang.foreign.MemorySegment;
+import java.util.Objects;
+
+/**
+ * Writes one zstd frame to an {@link OutputStream}, for payloads one does not want to hold
+ * whole ({@code ZSTD_compressStream2} over the compressor's reused context and native scratch
+ * memory). The frame declares its content size only when it is given up front.
+ *
+ * <p>{@link #close()} ends the frame and closes the underlying stream; it closes the compressor
+ * only when this stream created it. A borrowed compressor must not be used for anything else
+ * until this stream is closed. Not thread-safe.
+ */
+public final class ZstdOutputStream extends OutputStream {
+
+    private final OutputStream out;
+    private final ZstdCompressor compressor;
+    private final boolean ownsCompressor;
+    private final StreamBuffers buffers;
+    private final byte[] heapOut = new byte[StreamBuffers.SCRATCH_BYTES];
+    private final byte[] oneByte = new byte[1];
+    private boolean closed;
+
+    /** A stream with its own compressor at {@code level}. */
+    public ZstdOutputStream(OutputStream out, int level) {
+        this(out, new ZstdCompressor(level), true, -1);
+    }
+
+    /** A stream over a borrowed compressor; the frame does not declare its size. */
+    public ZstdOutputStream(OutputStream out, ZstdCompressor compressor) {
+        this(out, compressor, false, -1);
+    }
+
+    /**
+     * A stream over a borrowed compressor whose frame declares {@code contentSizeBytes}; writing
+     * any other number of bytes fails at {@link #close()} ({@code srcSize_wrong}).
+     */
+    public ZstdOutputStream(OutputStream out, ZstdCompressor compressor, long contentSizeBytes) {
+        this(out, compressor, false, contentSizeBytes);
+    }
+
+    private ZstdOutputStream(OutputStream out, ZstdCompressor compressor, boolean owns, long pledged) {
+        this.out = Objects.requireNonNull(out, "out");
+        this.compressor = compressor;
+        this.ownsCompressor = owns;
+        this.buffers = compressor.buffers();
+        try {
+            compressor.beginFrame(pledged);
+        } catch (Throwable t) {
+            throw LibZstd.rethrow(t);
+        }
+    }
+
+    @Override
+    public void write(int b) throws IOException {
+        oneByte[0] = (byte) b;
+        write(oneByte, 0, 1);
+    }
+
+    @Override
+    public void write(byte[] b, int off, int len) throws IOException {
+        Objects.checkFromIndexSize(off, len, b.length);
+        ensureOpen();
+        while (len > 0) {
+            int chunk = Math.min(len, StreamBuffers.SCRATCH_BYTES);
+            MemorySegment.copy(b, off, buffers.scratchIn, JAVA_BYTE, 0, chunk);
+            buffers.setIn(buffers.scratchInAddress, chunk);
+            do {
+                step(LibZstd.E_CONTINUE);
+            } while (buffers.inPos() < chunk);
+            off += chunk;
+            len -= chunk;
+        }
+    }
+
+    /** Flushes what zstd buffered as a complete block, then the underlying stream. */
+    @Override
+    public void flush() throws IOException {
+        ensureOpen();
+        drainWith(LibZstd.E_FLUSH);
+        out.flush();
+    }
+
+    /** Ends the frame, closes the underlying stream, and the compressor if this stream made it. */
+    @Override
+    public void close() throws IOException {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try {
+            drainWith(LibZstd.E_END);
+            out.close();
+        } finally {
+            if (ownsCompressor) {
+                compressor.close();
+            }
+        }
+    }
+
+    private void drainWith(int op) throws IOException {
+        buffers.setIn(buffers.scratchInAddress, 0);
+        while (step(op) != 0) {
+            // zstd has more to write out
+        }
+    }
+
+    private long step(int op) throws IOException {
+        buffers.setOutToScratch();
+        long remaining;
+        try {
+            remaining = compressor.streamStep(buffers, op);
+        } catch (Throwable t) {
+            throw LibZstd.rethrow(t);
+        }
+        int produced = (int) buffers.outPos();
+        if (produced > 0) {
+            MemorySegment.copy(buffers.scratchOut, JAVA_BYTE, 0, heapOut, 0, produced);
+            out.write(heapOut, 0, produced);
+        }
+        return remaining;
+    }
+
+    private void ensureOpen() throws IOException {
+        if (closed) {
+            throw new IOException("stream is closed");
+        }
+    }
+}
