@@ -1,0 +1,89 @@
+package io.zmqzstd.transport;
+
+import io.zmqzstd.transport.internal.LibZmq;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * CURVE key pairs and Z85 text encoding. Keys are 32 bytes; their Z85 form is 40 characters.
+ *
+ * <p>Server: {@code socket.curveServer(true); socket.curveSecretKey(server.secretKey());}.
+ * Client: {@code curveServerKey(server.publicKey())}, plus its own {@code curvePublicKey} and
+ * {@code curveSecretKey}. All before bind/connect.
+ */
+public final class Curve {
+
+    /** Length of a binary CURVE key. */
+    public static final int KEY_BYTES = 32;
+    /** Length of a Z85-encoded CURVE key (without the trailing NUL libzmq writes). */
+    public static final int Z85_KEY_CHARS = 40;
+
+    private Curve() {
+    }
+
+    /** A CURVE key pair in Z85 text. */
+    public record KeyPair(String publicKey, String secretKey) {
+        @Override
+        public String toString() {
+            return "KeyPair[publicKey=" + publicKey + ", secretKey=<hidden>]";
+        }
+    }
+
+    /** A fresh key pair from zmq_curve_keypair (needs libzmq built with CURVE, as Debian's is). */
+    public static KeyPair keypair() {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment pub = a.allocate(Z85_KEY_CHARS + 1);
+            MemorySegment sec = a.allocate(Z85_KEY_CHARS + 1);
+            MemorySegment capture = a.allocate(LibZmq.CAPTURE_LAYOUT);
+            int rc = (int) LibZmq.zmq_curve_keypair.invokeExact(capture, pub, sec);
+            if (rc != 0) {
+                throw new ZmqException("zmq_curve_keypair", LibZmq.errno(capture));
+            }
+            return new KeyPair(pub.getString(0), sec.getString(0));
+        } catch (Throwable t) {
+            throw LibZmq.rethrow(t);
+        }
+    }
+
+    /** Z85-encodes {@code data}; its length must be a multiple of 4. */
+    public static String z85Encode(byte[] data) {
+        if (data.length % 4 != 0) {
+            throw new IllegalArgumentException("z85 input length must be a multiple of 4: length=" + data.length);
+        }
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment src = a.allocate(Math.max(1, data.length));
+            MemorySegment.copy(data, 0, src, java.lang.foreign.ValueLayout.JAVA_BYTE, 0, data.length);
+            MemorySegment dst = a.allocate(data.length * 5L / 4 + 1);
+            MemorySegment capture = a.allocate(LibZmq.CAPTURE_LAYOUT);
+            MemorySegment r = (MemorySegment) LibZmq.zmq_z85_encode.invokeExact(capture, dst, src, (long) data.length);
+            if (r.equals(MemorySegment.NULL)) {
+                throw new IllegalArgumentException("z85 encoding failed: length=" + data.length);
+            }
+            return dst.getString(0);
+        } catch (Throwable t) {
+            throw LibZmq.rethrow(t);
+        }
+    }
+
+    /** Decodes Z85 text; its length must be a multiple of 5. */
+    public static byte[] z85Decode(String text) {
+        byte[] chars = text.getBytes(StandardCharsets.US_ASCII);
+        if (chars.length % 5 != 0) {
+            throw new IllegalArgumentException("z85 text length must be a multiple of 5: length=" + chars.length);
+        }
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment src = a.allocateFrom(text, StandardCharsets.US_ASCII);
+            MemorySegment dst = a.allocate(Math.max(1, chars.length * 4L / 5));
+            MemorySegment capture = a.allocate(LibZmq.CAPTURE_LAYOUT);
+            MemorySegment r = (MemorySegment) LibZmq.zmq_z85_decode.invokeExact(capture, dst, src);
+            if (r.equals(MemorySegment.NULL)) {
+                throw new IllegalArgumentException("not valid z85 text: length=" + chars.length);
+            }
+            return dst.asSlice(0, chars.length * 4L / 5).toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
+        } catch (Throwable t) {
+            throw LibZmq.rethrow(t);
+        }
+    }
+}

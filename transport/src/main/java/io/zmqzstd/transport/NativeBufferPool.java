@@ -1,0 +1,546 @@
+package io.zmqzstd.transport;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+/**
+ * Native buffers for zero-copy sends, in power-of-two size classes carved out of long-lived
+ * slabs.
+ *
+ * <p>Thread safety: {@link #rent} and {@link PooledBuffer#release} may run on any threads at the
+ * same time; in particular libzmq returns zero-copy buffers from its I/O thread, from the
+ * receiving thread (inproc) or from the sender itself. Each size class keeps its free slots on a
+ * lock-free stack (CAS on a tagged head, so a slot popped and pushed back in between cannot fool
+ * it). Neither rent nor return allocates on the heap or blocks, except when a class runs out and a
+ * new slab is carved (counted as a miss).
+ *
+ * <p>Bounds: each class holds at most {@code maxBuffersPerClass} slots. When a class is exhausted,
+ * or a request is larger than the largest class, {@code rent} still succeeds with an unpooled
+ * buffer (counted as a miss) whose memory the garbage collector frees after it is returned.
+ *
+ * <p>Lifetime: slabs are freed by {@link #close()}, which a context that owns its pool calls only
+ * after {@code zmq_ctx_term} has returned, i.e. when libzmq holds no message any more. A pool
+ * closed while libzmq still holds some of its buffers keeps its memory (and logs why) rather than
+ * free memory libzmq may still read.
+ *
+ * <p>Leak detection ({@code -Dzmqzstd.leakDetection=disabled|sampled|strict}, default sampled, or
+ * {@link Builder#leakDetection}) records where buffers were rented (every rent when strict, one in
+ * 64 when sampled) and reports buffers still rented by the application from {@link #checkLeaks()},
+ * {@link #assertNoLeaks()} and {@link #close()}.
+ */
+public final class NativeBufferPool implements AutoCloseable {
+
+    /** How much rent-site information the pool keeps. */
+    public enum LeakDetection { DISABLED, SAMPLED, STRICT }
+
+    /** Default switch-over between copying and zero-copy sends (see README: measured by the benchmarks). */
+    public static final long DEFAULT_ZERO_COPY_THRESHOLD_BYTES = 8192;
+
+    private static final System.Logger LOG = System.getLogger(NativeBufferPool.class.getName());
+    private static final int SAMPLE_MASK = 63;
+
+    // Hint layout (64 bits): | 0 | pool id (16) | unpooled (1) | size class (14) | slot (32) |
+    private static final int ID_SHIFT = 47;
+    private static final long UNPOOLED_BIT = 1L << 46;
+    private static final int CLASS_SHIFT = 32;
+    private static final int MAX_POOLS = 1 << 16;
+
+    /** Live pools by id; the free callback finds a buffer's pool here without any per-message state. */
+    private static final AtomicReferenceArray<NativeBufferPool> POOLS = new AtomicReferenceArray<>(MAX_POOLS);
+    private static final AtomicLong CALLBACK_ERRORS = new AtomicLong();
+    private static final AtomicLong STRAY_CALLBACKS = new AtomicLong();
+
+    /**
+     * The one upcall stub for the whole process: {@code void ffn(void *data, void *hint)}, with both
+     * pointers taken as {@code long} so that the upcall allocates nothing.
+     */
+    static final MemorySegment FREE_CALLBACK;
+
+    static {
+        try {
+            var handle = MethodHandles.lookup().findStatic(NativeBufferPool.class, "freeCallback",
+                    MethodType.methodType(void.class, long.class, long.class));
+            FREE_CALLBACK = Linker.nativeLinker().upcallStub(handle,
+                    FunctionDescriptor.ofVoid(JAVA_LONG, JAVA_LONG), Arena.global());
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private final int id;
+    private final long minBufferBytes;
+    private final SizeClass[] classes;
+    private final long slabBytes;
+    private final long zeroCopyThresholdBytes;
+    private final LeakDetection leakDetection;
+    private final Arena slabArena = Arena.ofShared();
+    private final ConcurrentHashMap<Long, PooledBuffer> unpooled = new ConcurrentHashMap<>();
+    private final AtomicLong unpooledSeq = new AtomicLong();
+
+    private final AtomicLong rented = new AtomicLong();
+    private final AtomicLong returned = new AtomicLong();
+    private final AtomicLong hits = new AtomicLong();
+    private final AtomicLong misses = new AtomicLong();
+    private final AtomicLong unpooledRents = new AtomicLong();
+    private final AtomicLong inFlight = new AtomicLong();
+    private final AtomicLong slabBytesAllocated = new AtomicLong();
+    private int sampleCounter; // racy on purpose: only decides which rents to sample
+    private volatile boolean closed;
+
+    private NativeBufferPool(Builder b) {
+        this.minBufferBytes = b.minBufferBytes;
+        this.slabBytes = b.slabBytes;
+        this.zeroCopyThresholdBytes = b.zeroCopyThresholdBytes;
+        this.leakDetection = b.leakDetection;
+        int n = Long.numberOfTrailingZeros(b.maxBufferBytes) - Long.numberOfTrailingZeros(b.minBufferBytes) + 1;
+        this.id = register(this);
+        this.classes = new SizeClass[n];
+        for (int c = 0; c < n; c++) {
+            classes[c] = new SizeClass(c, b.minBufferBytes << c, b.maxBuffersPerClass);
+        }
+    }
+
+    /** A pool with the defaults: 256 B to 4 MiB, 256 buffers per class, 1 MiB slabs. */
+    public NativeBufferPool() {
+        this(new Builder());
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * A buffer of at least {@code minCapacityBytes}; never null. The caller owns it until
+     * {@link PooledBuffer#release()} or a successful {@link ZmqSocket#sendPooled}.
+     *
+     * @throws IllegalStateException when the pool is closed
+     */
+    public PooledBuffer rent(long minCapacityBytes) {
+        if (closed) {
+            throw new IllegalStateException("pool is closed");
+        }
+        if (minCapacityBytes < 0) {
+            throw new IllegalArgumentException("negative capacity: minCapacityBytes=" + minCapacityBytes);
+        }
+        int c = classIndex(minCapacityBytes);
+        PooledBuffer b = null;
+        if (c < classes.length) {
+            SizeClass sc = classes[c];
+            b = sc.pop();
+            if (b != null) {
+                hits.incrementAndGet();
+            } else {
+                misses.incrementAndGet();
+                b = sc.create();
+            }
+        } else {
+            misses.incrementAndGet();
+        }
+        if (b == null) {
+            b = newUnpooled(minCapacityBytes);
+        }
+        b.setState(PooledBuffer.RENTED);
+        if (leakDetection == LeakDetection.STRICT
+                || (leakDetection == LeakDetection.SAMPLED && (++sampleCounter & SAMPLE_MASK) == 0)) {
+            b.rentSite = new Throwable("buffer rented here: capacity=" + b.capacity);
+        }
+        rented.incrementAndGet();
+        return b;
+    }
+
+    /** Below this length {@link ZmqSocket#sendPooled} copies (zmq_send) instead of handing the buffer over. */
+    public long zeroCopyThresholdBytes() {
+        return zeroCopyThresholdBytes;
+    }
+
+    /** The leak detection mode in force. */
+    public LeakDetection leakDetection() {
+        return leakDetection;
+    }
+
+    /** A snapshot of the counters (allocates; not for the hot path). */
+    public Stats stats() {
+        long r = rented.get();
+        long ret = returned.get();
+        return new Stats(r, ret, r - ret, hits.get(), misses.get(), unpooledRents.get(), inFlight.get(),
+                slabBytesAllocated.get(), CALLBACK_ERRORS.get());
+    }
+
+    /** Buffers rented and not yet returned (including those libzmq still holds). Cheap. */
+    public long outstanding() {
+        return rented.get() - returned.get();
+    }
+
+    /**
+     * Counters since the pool was built.
+     *
+     * @param rented buffers handed out by {@code rent}
+     * @param returned buffers given back (by release, or by libzmq after a zero-copy send)
+     * @param outstanding rented minus returned
+     * @param hits rents served from a free slot
+     * @param misses rents that had to carve a new slot or fall back to an unpooled buffer
+     * @param unpooled rents served by an unpooled buffer (class exhausted or request too large)
+     * @param inFlight buffers libzmq holds right now
+     * @param slabBytes native memory carved into slabs so far
+     * @param callbackErrors throwables caught in the free callback, process-wide (should stay 0)
+     */
+    public record Stats(long rented, long returned, long outstanding, long hits, long misses, long unpooled,
+                        long inFlight, long slabBytes, long callbackErrors) {
+    }
+
+    /**
+     * Logs every buffer the application still holds (rented, not released, not sent) with its rent
+     * site when one was recorded.
+     *
+     * @return how many such buffers there are
+     */
+    public int checkLeaks() {
+        List<Throwable> leaks = leakSites();
+        for (Throwable t : leaks) {
+            LOG.log(System.Logger.Level.ERROR, "LEAK: a pooled buffer was never released nor sent", t);
+        }
+        return leaks.size();
+    }
+
+    /**
+     * Throws when the application still holds buffers, each rent site attached as a suppressed
+     * exception (rent sites are recorded in strict mode, and for one rent in 64 when sampled).
+     *
+     * @throws IllegalStateException describing the leaks
+     */
+    public void assertNoLeaks() {
+        List<Throwable> leaks = leakSites();
+        if (!leaks.isEmpty()) {
+            IllegalStateException e = new IllegalStateException("pooled buffers leaked: count=" + leaks.size()
+                    + ", leakDetection=" + leakDetection.name().toLowerCase(Locale.ROOT));
+            leaks.forEach(e::addSuppressed);
+            throw e;
+        }
+    }
+
+    private List<Throwable> leakSites() {
+        List<Throwable> out = new ArrayList<>();
+        for (SizeClass sc : classes) {
+            int n = Math.min(sc.created.get(), sc.slots.length);
+            for (int i = 0; i < n; i++) {
+                addIfLeaked(sc.slots[i], out);
+            }
+        }
+        for (PooledBuffer b : unpooled.values()) {
+            addIfLeaked(b, out);
+        }
+        return out;
+    }
+
+    private static void addIfLeaked(PooledBuffer b, List<Throwable> out) {
+        if (b != null && b.state() == PooledBuffer.RENTED) {
+            Throwable site = b.rentSite;
+            out.add(site != null ? site : new Throwable("buffer leaked: capacity=" + b.capacity
+                    + " (rent site not recorded; run with -Dzmqzstd.leakDetection=strict)"));
+        }
+    }
+
+    /**
+     * Reports leaks and frees the slabs. If libzmq still holds buffers of this pool (messages not
+     * yet sent or freed: close the context first), the memory is kept alive instead, so that libzmq
+     * never reads freed memory. Idempotent.
+     */
+    @Override
+    public void close() {
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+        }
+        checkLeaks();
+        long held = inFlight.get();
+        if (held == 0) {
+            POOLS.compareAndSet(id, this, null);
+            slabArena.close();
+        } else {
+            LOG.log(System.Logger.Level.WARNING, "pool closed while libzmq still holds buffers: inFlight=" + held
+                    + "; keeping its memory alive (close the ZmqContext before its pool)");
+        }
+    }
+
+    /** True after {@link #close()}. */
+    public boolean isClosed() {
+        return closed;
+    }
+
+    // ---- package-private: used by ZmqSocket ----
+
+    /** RENTED -> IN_FLIGHT just before zmq_msg_init_data. */
+    void markInFlight(PooledBuffer b) {
+        if (!b.casState(PooledBuffer.RENTED, PooledBuffer.IN_FLIGHT)) {
+            b.checkRented();
+        }
+        inFlight.incrementAndGet();
+    }
+
+    /** A zero-copy send failed: the caller keeps the buffer once zmq_msg_close has run the callback. */
+    void beginReclaim(PooledBuffer b) {
+        b.casState(PooledBuffer.IN_FLIGHT, PooledBuffer.RECLAIMING);
+    }
+
+    /** zmq_msg_init_data failed, so no callback will come: the caller owns the buffer again. */
+    void reclaimWithoutCallback(PooledBuffer b) {
+        if (b.casState(PooledBuffer.RECLAIMING, PooledBuffer.RENTED)) {
+            inFlight.decrementAndGet();
+        }
+    }
+
+    /** A slot became free: back on its class's stack, or dropped if unpooled. */
+    void recycle(PooledBuffer b) {
+        b.rentSite = null;
+        if ((b.hint & UNPOOLED_BIT) != 0) {
+            unpooled.remove(b.hint);
+        } else {
+            classes[b.sizeClass].push(b);
+        }
+        returned.incrementAndGet();
+    }
+
+    // ---- the free callback ----
+
+    /** Runs on whatever thread libzmq drops the last reference on. Never throws, never blocks. */
+    private static void freeCallback(long data, long hint) {
+        try {
+            NativeBufferPool pool = POOLS.get((int) (hint >>> ID_SHIFT) & (MAX_POOLS - 1));
+            PooledBuffer b = pool == null ? null : pool.resolve(hint);
+            if (b == null) {
+                STRAY_CALLBACKS.incrementAndGet();
+                return;
+            }
+            pool.returnedByLibzmq(b);
+        } catch (Throwable t) {
+            CALLBACK_ERRORS.incrementAndGet();
+        }
+    }
+
+    private void returnedByLibzmq(PooledBuffer b) {
+        for (;;) {
+            int s = b.state();
+            if (s == PooledBuffer.IN_FLIGHT) {
+                if (b.casState(PooledBuffer.IN_FLIGHT, PooledBuffer.FREE)) {
+                    inFlight.decrementAndGet();
+                    recycle(b);
+                    return;
+                }
+            } else if (s == PooledBuffer.RECLAIMING) {
+                if (b.casState(PooledBuffer.RECLAIMING, PooledBuffer.RENTED)) {
+                    inFlight.decrementAndGet();
+                    return;
+                }
+            } else {
+                STRAY_CALLBACKS.incrementAndGet();
+                return;
+            }
+        }
+    }
+
+    private PooledBuffer resolve(long hint) {
+        if ((hint & UNPOOLED_BIT) != 0) {
+            return unpooled.get(hint);
+        }
+        int c = (int) ((hint >>> CLASS_SHIFT) & 0x3FFF);
+        int slot = (int) hint;
+        return c < classes.length && slot >= 0 && slot < classes[c].slots.length ? classes[c].slots[slot] : null;
+    }
+
+    private int classIndex(long n) {
+        if (n <= minBufferBytes) {
+            return 0;
+        }
+        int bits = 64 - Long.numberOfLeadingZeros(n - 1); // ceil(log2(n))
+        return bits - Long.numberOfTrailingZeros(minBufferBytes);
+    }
+
+    private PooledBuffer newUnpooled(long capacity) {
+        unpooledRents.incrementAndGet();
+        long hint = ((long) id << ID_SHIFT) | UNPOOLED_BIT | (unpooledSeq.incrementAndGet() & (UNPOOLED_BIT - 1));
+        PooledBuffer b = new PooledBuffer(this, hint, -1, -1, Math.max(capacity, 1));
+        // Auto arena: memory stays valid as long as anything (including a stale segment) can reach it.
+        b.segment = Arena.ofAuto().allocate(b.capacity, 64);
+        b.address = b.segment.address();
+        unpooled.put(hint, b);
+        return b;
+    }
+
+    private static int register(NativeBufferPool pool) {
+        for (int i = 1; i < MAX_POOLS; i++) {
+            if (POOLS.get(i) == null && POOLS.compareAndSet(i, null, pool)) {
+                return i;
+            }
+        }
+        throw new IllegalStateException("too many open buffer pools: max=" + (MAX_POOLS - 1));
+    }
+
+    /** One size class: its slots, a tagged lock-free free stack, and lazily carved slabs. */
+    private final class SizeClass {
+        final int index;
+        final long bufferBytes;
+        final PooledBuffer[] slots;
+        final int perSlab;
+        /** (tag << 32) | (slot + 1); low half 0 = empty. The tag changes on every push and pop (ABA). */
+        final AtomicLong head = new AtomicLong();
+        final AtomicInteger created = new AtomicInteger();
+
+        SizeClass(int index, long bufferBytes, int maxBuffers) {
+            this.index = index;
+            this.bufferBytes = bufferBytes;
+            this.slots = new PooledBuffer[maxBuffers];
+            this.perSlab = (int) Math.max(1, Math.min(maxBuffers, slabBytes / bufferBytes));
+        }
+
+        PooledBuffer pop() {
+            for (;;) {
+                long h = head.get();
+                int top = (int) h;
+                if (top == 0) {
+                    return null;
+                }
+                PooledBuffer b = slots[top - 1];
+                long next = (((h >>> 32) + 1) << 32) | (b.nextFree & 0xFFFFFFFFL);
+                if (head.compareAndSet(h, next)) {
+                    return b;
+                }
+            }
+        }
+
+        void push(PooledBuffer b) {
+            for (;;) {
+                long h = head.get();
+                b.nextFree = (int) h;
+                long next = (((h >>> 32) + 1) << 32) | ((b.slot + 1) & 0xFFFFFFFFL);
+                if (head.compareAndSet(h, next)) {
+                    return;
+                }
+            }
+        }
+
+        /** A never-used slot, carving a new slab when needed; null when the class is full. */
+        PooledBuffer create() {
+            synchronized (this) {
+                int s = created.get();
+                if (s >= slots.length) {
+                    return null;
+                }
+                MemorySegment slab;
+                if (s % perSlab == 0) {
+                    slab = slabArena.allocate(bufferBytes * perSlab, 64);
+                    slabBytesAllocated.addAndGet(slab.byteSize());
+                    currentSlab = slab;
+                } else {
+                    slab = currentSlab;
+                }
+                long hint = ((long) id << ID_SHIFT) | ((long) index << CLASS_SHIFT) | s;
+                PooledBuffer b = new PooledBuffer(NativeBufferPool.this, hint, index, s, bufferBytes);
+                b.segment = slab.asSlice((s % perSlab) * bufferBytes, bufferBytes);
+                b.address = b.segment.address();
+                slots[s] = b;
+                created.set(s + 1);
+                return b;
+            }
+        }
+
+        private MemorySegment currentSlab;
+    }
+
+    /** Settings for a {@link NativeBufferPool}. */
+    public static final class Builder {
+        private long minBufferBytes = 256;
+        private long maxBufferBytes = 4L << 20;
+        private int maxBuffersPerClass = 256;
+        private long slabBytes = 1L << 20;
+        private long zeroCopyThresholdBytes = DEFAULT_ZERO_COPY_THRESHOLD_BYTES;
+        private LeakDetection leakDetection = defaultLeakDetection();
+
+        private Builder() {
+        }
+
+        /** Smallest size class (a power of two, default 256). */
+        public Builder minBufferBytes(long bytes) {
+            this.minBufferBytes = powerOfTwo("minBufferBytes", bytes);
+            return this;
+        }
+
+        /** Largest size class (a power of two, default 4 MiB); larger rents are unpooled. */
+        public Builder maxBufferBytes(long bytes) {
+            this.maxBufferBytes = powerOfTwo("maxBufferBytes", bytes);
+            return this;
+        }
+
+        /** Most buffers a class keeps (default 256); beyond that rents fall back to unpooled buffers. */
+        public Builder maxBuffersPerClass(int count) {
+            if (count < 1) {
+                throw new IllegalArgumentException("maxBuffersPerClass must be positive: maxBuffersPerClass=" + count);
+            }
+            this.maxBuffersPerClass = count;
+            return this;
+        }
+
+        /** Bytes carved at once for a class (default 1 MiB; a class of larger buffers carves one at a time). */
+        public Builder slabBytes(long bytes) {
+            if (bytes < 1) {
+                throw new IllegalArgumentException("slabBytes must be positive: slabBytes=" + bytes);
+            }
+            this.slabBytes = bytes;
+            return this;
+        }
+
+        /** Messages shorter than this are copied by {@code zmq_send}; longer ones go zero-copy (default 8192). */
+        public Builder zeroCopyThresholdBytes(long bytes) {
+            if (bytes < 0) {
+                throw new IllegalArgumentException("zeroCopyThresholdBytes must not be negative: zeroCopyThresholdBytes=" + bytes);
+            }
+            this.zeroCopyThresholdBytes = bytes;
+            return this;
+        }
+
+        /** Overrides {@code -Dzmqzstd.leakDetection}. */
+        public Builder leakDetection(LeakDetection mode) {
+            this.leakDetection = java.util.Objects.requireNonNull(mode);
+            return this;
+        }
+
+        public NativeBufferPool build() {
+            if (maxBufferBytes < minBufferBytes) {
+                throw new IllegalArgumentException("maxBufferBytes below minBufferBytes: maxBufferBytes="
+                        + maxBufferBytes + ", minBufferBytes=" + minBufferBytes);
+            }
+            return new NativeBufferPool(this);
+        }
+
+        private static long powerOfTwo(String name, long v) {
+            if (v < 1 || Long.bitCount(v) != 1) {
+                throw new IllegalArgumentException(name + " must be a power of two: " + name + "=" + v);
+            }
+            return v;
+        }
+
+        private static LeakDetection defaultLeakDetection() {
+            String v = System.getProperty("zmqzstd.leakDetection", "sampled").trim().toUpperCase(Locale.ROOT);
+            try {
+                return LeakDetection.valueOf(v);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("zmqzstd.leakDetection must be disabled, sampled or strict: zmqzstd.leakDetection="
+                        + v.toLowerCase(Locale.ROOT), e);
+            }
+        }
+    }
+}

@@ -1,0 +1,135 @@
+package io.zmqzstd.transport;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
+/**
+ * A native buffer rented from a {@link NativeBufferPool}. One handle per pool slot, reused from
+ * rent to rent: renting allocates nothing.
+ *
+ * <p>Ownership: after {@link NativeBufferPool#rent} the caller owns the buffer until it either
+ * calls {@link #release()} or hands it to {@link ZmqSocket#sendPooled} (which takes it on
+ * success). Exactly one owner at a time; there is no reference counting.
+ *
+ * <p>{@link #segment()} is valid while the caller owns the buffer. After release, calls on this
+ * handle fail with {@link IllegalStateException}; a second {@code release()} does nothing. A
+ * {@code MemorySegment} obtained earlier and kept past release is a bug the handle cannot see
+ * (the slot's memory stays mapped while the pool is open, and is freed when the pool closes, after
+ * which any access throws).
+ */
+public final class PooledBuffer {
+
+    static final int FREE = 0;
+    static final int RENTED = 1;
+    /** Handed to libzmq by zmq_msg_init_data; the free callback returns it. */
+    static final int IN_FLIGHT = 2;
+    /** A zero-copy send failed; the sender is taking it back; the callback makes it RENTED again. */
+    static final int RECLAIMING = 3;
+
+    private static final VarHandle STATE;
+
+    static {
+        try {
+            STATE = MethodHandles.lookup().findVarHandle(PooledBuffer.class, "state", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    final NativeBufferPool pool;
+    /** Free-callback hint: identifies pool and slot without any lookup table per message. */
+    final long hint;
+    final int sizeClass;
+    final int slot;
+    final long capacity;
+    /** Set once when the slot's memory is carved out of a slab (or allocated unpooled). */
+    MemorySegment segment;
+    long address;
+    /** Next free slot in the pool's free stack (slot index + 1; 0 = none). */
+    int nextFree;
+    /** Where the buffer was rented, when leak detection records it. */
+    Throwable rentSite;
+    @SuppressWarnings("unused") // accessed through STATE
+    private volatile int state;
+
+    PooledBuffer(NativeBufferPool pool, long hint, int sizeClass, int slot, long capacity) {
+        this.pool = pool;
+        this.hint = hint;
+        this.sizeClass = sizeClass;
+        this.slot = slot;
+        this.capacity = capacity;
+    }
+
+    /**
+     * The buffer's memory, {@link #capacity()} bytes. Owned by the pool; valid while the caller
+     * owns this buffer.
+     *
+     * @throws IllegalStateException when the buffer was released or handed to a socket
+     */
+    public MemorySegment segment() {
+        checkRented();
+        return segment;
+    }
+
+    /** The native address of the buffer's first byte; same validity as {@link #segment()}. */
+    public long address() {
+        checkRented();
+        return address;
+    }
+
+    /** Usable bytes: at least what was asked for at rent time. */
+    public long capacity() {
+        return capacity;
+    }
+
+    /** True while the caller owns this buffer (rented, not released, not sent). */
+    public boolean isRented() {
+        return state == RENTED;
+    }
+
+    /**
+     * Gives the buffer back to the pool. Idempotent: releasing a buffer that is already free (or
+     * that a socket has taken) does nothing.
+     */
+    public void release() {
+        if (STATE.compareAndSet(this, RENTED, FREE)) {
+            pool.recycle(this);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "PooledBuffer[capacity=" + capacity + ", state=" + stateName(state) + "]";
+    }
+
+    void checkRented() {
+        int s = state;
+        if (s != RENTED) {
+            throw new IllegalStateException("buffer is not owned by the caller: state=" + stateName(s)
+                    + " (used after release or after sendPooled took it)");
+        }
+    }
+
+    int state() {
+        return state;
+    }
+
+    void setState(int s) {
+        state = s;
+    }
+
+    boolean casState(int expected, int next) {
+        return STATE.compareAndSet(this, expected, next);
+    }
+
+    static String stateName(int s) {
+        return switch (s) {
+            case FREE -> "released";
+            case RENTED -> "rented";
+            case IN_FLIGHT -> "in-flight";
+            case RECLAIMING -> "reclaiming";
+            default -> "unknown(" + s + ")";
+        };
+    }
+}

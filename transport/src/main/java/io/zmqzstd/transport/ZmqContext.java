@@ -1,0 +1,216 @@
+package io.zmqzstd.transport;
+
+import io.zmqzstd.transport.internal.LibZmq;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * A libzmq context: its I/O threads, the sockets made from it, and the {@link NativeBufferPool}
+ * that zero-copy sends on those sockets draw from.
+ *
+ * <p>Thread safety: {@link #socket} and {@link #shutdown()} may be called from any thread.
+ * {@link #close()} closes every socket this context made that is still open, so call it only
+ * once the threads using those sockets have stopped using them (or after {@link #shutdown()} has
+ * made their blocking calls fail with ETERM and they have returned).
+ *
+ * <p>Order of {@link #close()}: open sockets are closed, {@code zmq_ctx_term} waits for each
+ * socket's linger (pending messages are sent or dropped, every zero-copy buffer libzmq held is
+ * handed back through the free callback), and only then is a pool that this context owns closed.
+ * Sockets made here get a finite linger ({@link Builder#defaultLinger}, 2 s by default) so that
+ * close returns even when a peer has gone.
+ */
+public final class ZmqContext implements AutoCloseable {
+
+    /** Linger given to every new socket unless set otherwise: bounded, so close always returns. */
+    public static final Duration DEFAULT_LINGER = Duration.ofSeconds(2);
+
+    private final MemorySegment ctx;
+    private final NativeBufferPool pool;
+    private final boolean ownsPool;
+    private final int defaultLingerMs;
+    private final Set<ZmqSocket> sockets = ConcurrentHashMap.newKeySet();
+    private volatile boolean closed;
+    private volatile boolean shutdown;
+
+    /** A context with one I/O thread and a pool of its own (default settings). */
+    public ZmqContext() {
+        this(new Builder());
+    }
+
+    private ZmqContext(Builder b) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment capture = a.allocate(LibZmq.CAPTURE_LAYOUT);
+            MemorySegment c = (MemorySegment) LibZmq.zmq_ctx_new.invokeExact(capture);
+            if (c.equals(MemorySegment.NULL)) {
+                throw new ZmqException("zmq_ctx_new", LibZmq.errno(capture));
+            }
+            int rc = (int) LibZmq.zmq_ctx_set.invokeExact(capture, c, LibZmq.ZMQ_IO_THREADS, b.ioThreads);
+            if (rc != 0) {
+                int errno = LibZmq.errno(capture);
+                int ignored = (int) LibZmq.zmq_ctx_term.invokeExact(capture, c);
+                throw new ZmqException("zmq_ctx_set(ZMQ_IO_THREADS=" + b.ioThreads + ")", errno);
+            }
+            this.ctx = c;
+        } catch (Throwable t) {
+            throw LibZmq.rethrow(t);
+        }
+        this.ownsPool = b.pool == null;
+        this.pool = ownsPool ? new NativeBufferPool() : b.pool;
+        this.defaultLingerMs = b.defaultLingerMs;
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * A new socket. The caller owns it (close it, or let {@link #close()} do so); it must be used by
+     * one thread at a time.
+     *
+     * @throws IllegalStateException when the context is closed
+     */
+    public ZmqSocket socket(SocketType type) {
+        Objects.requireNonNull(type, "type");
+        ensureOpen();
+        ZmqSocket s = new ZmqSocket(this, type, defaultLingerMs);
+        sockets.add(s);
+        if (closed) { // raced with close(): do not leave a socket behind
+            s.close();
+            throw new IllegalStateException("context is closed");
+        }
+        return s;
+    }
+
+    /** The pool that {@link ZmqSocket#sendPooled} on this context's sockets draws from. Owned by this context unless given to the builder. */
+    public NativeBufferPool bufferPool() {
+        return pool;
+    }
+
+    /** The native {@code void *} context, for interop; valid until {@link #close()}. */
+    public MemorySegment handle() {
+        ensureOpen();
+        return ctx;
+    }
+
+    /**
+     * zmq_ctx_shutdown: every blocking call on this context's sockets returns with a
+     * {@link ZmqException} whose {@link ZmqException#isContextTerminated()} is true. Sockets still
+     * need closing (by their owners or by {@link #close()}). Idempotent; callable from any thread.
+     */
+    public void shutdown() {
+        synchronized (this) {
+            if (closed || shutdown) {
+                return;
+            }
+            shutdown = true;
+        }
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment capture = a.allocate(LibZmq.CAPTURE_LAYOUT);
+            int rc = (int) LibZmq.zmq_ctx_shutdown.invokeExact(capture, ctx);
+            if (rc != 0) {
+                throw new ZmqException("zmq_ctx_shutdown", LibZmq.errno(capture));
+            }
+        } catch (Throwable t) {
+            throw LibZmq.rethrow(t);
+        }
+    }
+
+    /**
+     * Closes the sockets still open, terminates the context honouring each socket's linger, then
+     * closes the pool if this context owns it. Idempotent.
+     */
+    @Override
+    public void close() {
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+        }
+        for (ZmqSocket s : new ArrayList<>(sockets)) {
+            s.close();
+        }
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment capture = a.allocate(LibZmq.CAPTURE_LAYOUT);
+            for (;;) {
+                int rc = (int) LibZmq.zmq_ctx_term.invokeExact(capture, ctx);
+                if (rc == 0) {
+                    break;
+                }
+                int errno = LibZmq.errno(capture);
+                if (errno != LibZmq.EINTR) {
+                    throw new ZmqException("zmq_ctx_term", errno);
+                }
+            }
+        } catch (Throwable t) {
+            throw LibZmq.rethrow(t);
+        } finally {
+            if (ownsPool) {
+                pool.close();
+            }
+        }
+    }
+
+    /** True after {@link #close()}. */
+    public boolean isClosed() {
+        return closed;
+    }
+
+    void forget(ZmqSocket s) {
+        sockets.remove(s);
+    }
+
+    MemorySegment ctx() {
+        return ctx;
+    }
+
+    private void ensureOpen() {
+        if (closed) {
+            throw new IllegalStateException("context is closed");
+        }
+    }
+
+    /** Settings for a {@link ZmqContext}. */
+    public static final class Builder {
+        private int ioThreads = 1;
+        private NativeBufferPool pool;
+        private int defaultLingerMs = (int) DEFAULT_LINGER.toMillis();
+
+        private Builder() {
+        }
+
+        /** libzmq I/O threads (default 1). */
+        public Builder ioThreads(int ioThreads) {
+            if (ioThreads < 0) {
+                throw new IllegalArgumentException("ioThreads must not be negative: ioThreads=" + ioThreads);
+            }
+            this.ioThreads = ioThreads;
+            return this;
+        }
+
+        /**
+         * A pool to use instead of one owned by the context. The caller keeps ownership and must
+         * close it after this context.
+         */
+        public Builder bufferPool(NativeBufferPool pool) {
+            this.pool = Objects.requireNonNull(pool, "pool");
+            return this;
+        }
+
+        /** Linger for new sockets (default 2 s; negative = wait forever, as libzmq's own default). */
+        public Builder defaultLinger(Duration linger) {
+            this.defaultLingerMs = linger.isNegative() ? -1 : (int) Math.min(Integer.MAX_VALUE, linger.toMillis());
+            return this;
+        }
+
+        public ZmqContext build() {
+            return new ZmqContext(this);
+        }
+    }
+}

@@ -1,0 +1,149 @@
+package io.zmqzstd.transport;
+
+import io.zmqzstd.transport.internal.LibZmq;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.Objects;
+
+/**
+ * zmq_poll over a fixed set of sockets. Register sockets once, then call {@link #poll} in a loop:
+ * polling allocates nothing. Not thread-safe; like sockets, use it from one thread.
+ *
+ * <pre>{@code
+ * try (ZmqPoller poller = new ZmqPoller(2)) {
+ *     int a = poller.register(sockA, ZmqPoller.POLLIN);
+ *     int b = poller.register(sockB, ZmqPoller.POLLIN);
+ *     while (running) {
+ *         if (poller.poll(100) > 0 && poller.isReadable(a)) { sockA.receive(msg, ZmqSocket.DONTWAIT); }
+ *     }
+ * }
+ * }</pre>
+ */
+public final class ZmqPoller implements AutoCloseable {
+
+    public static final int POLLIN = LibZmq.ZMQ_POLLIN;
+    public static final int POLLOUT = LibZmq.ZMQ_POLLOUT;
+    public static final int POLLERR = LibZmq.ZMQ_POLLERR;
+
+    private final Arena arena = Arena.ofShared();
+    private final MemorySegment items;
+    private final MemorySegment capture;
+    private final ZmqSocket[] sockets;
+    private int count;
+    private boolean closed;
+
+    /** A poller for up to {@code capacity} sockets. */
+    public ZmqPoller(int capacity) {
+        if (capacity < 1) {
+            throw new IllegalArgumentException("capacity must be positive: capacity=" + capacity);
+        }
+        items = arena.allocate(LibZmq.POLLITEM_SIZE * capacity, 8);
+        capture = arena.allocate(LibZmq.CAPTURE_LAYOUT);
+        sockets = new ZmqSocket[capacity];
+    }
+
+    /**
+     * Adds a socket to poll for {@code events} ({@link #POLLIN} and/or {@link #POLLOUT}).
+     *
+     * @return its index, for {@link #isReadable(int)} and friends
+     */
+    public int register(ZmqSocket socket, int events) {
+        Objects.requireNonNull(socket, "socket");
+        ensureOpen();
+        if (count == sockets.length) {
+            throw new IllegalStateException("poller is full: capacity=" + sockets.length);
+        }
+        int i = count++;
+        sockets[i] = socket;
+        long base = i * LibZmq.POLLITEM_SIZE;
+        items.set(ValueLayout.ADDRESS, base + LibZmq.POLLITEM_SOCKET, socket.handle());
+        items.set(ValueLayout.JAVA_INT, base + LibZmq.POLLITEM_FD, 0);
+        items.set(ValueLayout.JAVA_SHORT, base + LibZmq.POLLITEM_EVENTS, (short) events);
+        items.set(ValueLayout.JAVA_SHORT, base + LibZmq.POLLITEM_REVENTS, (short) 0);
+        return i;
+    }
+
+    /** Changes the events polled for the socket at {@code index}. */
+    public void events(int index, int events) {
+        Objects.checkIndex(index, count);
+        items.set(ValueLayout.JAVA_SHORT, index * LibZmq.POLLITEM_SIZE + LibZmq.POLLITEM_EVENTS, (short) events);
+    }
+
+    /**
+     * Waits until a registered socket is ready or {@code timeoutMs} passes (-1 = forever, 0 = just
+     * look). EINTR is retried. Allocation-free.
+     *
+     * @return how many sockets are ready (0 on timeout)
+     * @throws ZmqException when the context was terminated or a socket is invalid
+     * @throws IllegalStateException when a registered socket was closed
+     */
+    public int poll(long timeoutMs) {
+        ensureOpen();
+        for (int i = 0; i < count; i++) {
+            if (sockets[i].isClosed()) {
+                throw new IllegalStateException("a polled socket is closed: index=" + i);
+            }
+        }
+        try {
+            for (;;) {
+                int rc = (int) LibZmq.zmq_poll.invokeExact(capture, items, count, timeoutMs);
+                if (rc >= 0) {
+                    return rc;
+                }
+                int errno = LibZmq.errno(capture);
+                if (errno != LibZmq.EINTR) {
+                    throw new ZmqException("zmq_poll", errno);
+                }
+            }
+        } catch (Throwable t) {
+            throw LibZmq.rethrow(t);
+        }
+    }
+
+    /** The events reported by the last {@link #poll} for the socket at {@code index}. */
+    public int revents(int index) {
+        Objects.checkIndex(index, count);
+        return items.get(ValueLayout.JAVA_SHORT, index * LibZmq.POLLITEM_SIZE + LibZmq.POLLITEM_REVENTS);
+    }
+
+    public boolean isReadable(int index) {
+        return (revents(index) & POLLIN) != 0;
+    }
+
+    public boolean isWritable(int index) {
+        return (revents(index) & POLLOUT) != 0;
+    }
+
+    public boolean hasError(int index) {
+        return (revents(index) & POLLERR) != 0;
+    }
+
+    /** The socket registered at {@code index}. */
+    public ZmqSocket socket(int index) {
+        Objects.checkIndex(index, count);
+        return sockets[index];
+    }
+
+    /** Registered sockets. */
+    public int size() {
+        return count;
+    }
+
+    /** Frees the poll items; does not close the sockets. Idempotent. */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        arena.close();
+    }
+
+    private void ensureOpen() {
+        if (closed) {
+            throw new IllegalStateException("poller is closed");
+        }
+    }
+}

@@ -1,0 +1,630 @@
+package io.zmqzstd.transport;
+
+import io.zmqzstd.transport.internal.LibZmq;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Objects;
+
+import static io.zmqzstd.transport.internal.LibZmq.EAGAIN;
+import static io.zmqzstd.transport.internal.LibZmq.EINTR;
+
+/**
+ * A libzmq socket. Made by {@link ZmqContext#socket}; owned by the caller, who closes it.
+ *
+ * <p>Threading: like every libzmq socket, use it from one thread at a time (handing it over to
+ * another thread needs a happens-before edge, e.g. a queue). Concurrent use is not detected and
+ * is undefined behaviour in libzmq.
+ *
+ * <p>Outcomes: send methods return {@code false} and receive methods return {@code false}, -1 or
+ * null when the call would block: with {@link #DONTWAIT}, or when a send/receive timeout expired.
+ * Real failures throw {@link ZmqException}; a context shut down or closed under a blocking call
+ * throws one with {@link ZmqException#isContextTerminated()}. EINTR is retried. Every method
+ * throws {@link IllegalStateException} after {@link #close()}.
+ *
+ * <p>Allocation: {@link #send(MemorySegment, long, long, int)}, {@link #sendPooled},
+ * {@link #send(byte[], int)}, {@link #receive(ZmqMessage, int)}, {@link #receive(byte[], int)} and
+ * {@link #hasMore()} allocate nothing on the Java heap. Option setters and getters, bind and
+ * connect may.
+ */
+public final class ZmqSocket implements AutoCloseable {
+
+    /** Flag: do not block; the call returns "would block" instead. */
+    public static final int DONTWAIT = LibZmq.ZMQ_DONTWAIT;
+    /** Flag: more parts of this message follow. */
+    public static final int SNDMORE = LibZmq.ZMQ_SNDMORE;
+
+    private static final int OPT_BYTES = 256;
+
+    private final ZmqContext context;
+    private final SocketType type;
+    private final NativeBufferPool pool;
+    private final Arena arena = Arena.ofShared();
+    private final MemorySegment socket;
+    private final MemorySegment capture;
+    private final MemorySegment sendMsg;
+    private final MemorySegment recvMsg;
+    private final MemorySegment opt;
+    private final MemorySegment optLen;
+    private boolean more;
+    private volatile boolean closed;
+
+    ZmqSocket(ZmqContext context, SocketType type, int lingerMs) {
+        this.context = context;
+        this.type = type;
+        this.pool = context.bufferPool();
+        this.capture = arena.allocate(LibZmq.CAPTURE_LAYOUT);
+        this.sendMsg = arena.allocate(LibZmq.MSG_LAYOUT);
+        this.recvMsg = arena.allocate(LibZmq.MSG_LAYOUT);
+        this.opt = arena.allocate(OPT_BYTES, 8);
+        this.optLen = arena.allocate(ValueLayout.JAVA_LONG);
+        try {
+            MemorySegment s = (MemorySegment) LibZmq.zmq_socket.invokeExact(capture, context.ctx(), type.code());
+            if (s.equals(MemorySegment.NULL)) {
+                int errno = LibZmq.errno(capture);
+                arena.close();
+                throw new ZmqException("zmq_socket(" + type + ")", errno);
+            }
+            this.socket = s;
+            int rc = (int) LibZmq.zmq_msg_init.invokeExact(recvMsg);
+        } catch (Throwable t) {
+            throw LibZmq.rethrow(t);
+        }
+        setInt("ZMQ_LINGER", LibZmq.ZMQ_LINGER, lingerMs);
+    }
+
+    /** The socket type. */
+    public SocketType type() {
+        return type;
+    }
+
+    /** The context that made this socket. */
+    public ZmqContext context() {
+        return context;
+    }
+
+    // ------------------------------------------------------------------ endpoints
+
+    /** zmq_bind; {@code tcp://127.0.0.1:*} picks a free port, read it back with {@link #lastEndpoint()}. */
+    public void bind(String endpoint) {
+        endpointCall("zmq_bind", endpoint);
+    }
+
+    /** zmq_connect. */
+    public void connect(String endpoint) {
+        endpointCall("zmq_connect", endpoint);
+    }
+
+    /** zmq_unbind; pass the endpoint returned by {@link #lastEndpoint()} for wildcard binds. */
+    public void unbind(String endpoint) {
+        endpointCall("zmq_unbind", endpoint);
+    }
+
+    /** zmq_disconnect. */
+    public void disconnect(String endpoint) {
+        endpointCall("zmq_disconnect", endpoint);
+    }
+
+    private void endpointCall(String op, String endpoint) {
+        Objects.requireNonNull(endpoint, "endpoint");
+        ensureOpen();
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment ep = a.allocateFrom(endpoint, StandardCharsets.UTF_8);
+            for (;;) {
+                int rc = switch (op) {
+                    case "zmq_bind" -> (int) LibZmq.zmq_bind.invokeExact(capture, socket, ep);
+                    case "zmq_connect" -> (int) LibZmq.zmq_connect.invokeExact(capture, socket, ep);
+                    case "zmq_unbind" -> (int) LibZmq.zmq_unbind.invokeExact(capture, socket, ep);
+                    default -> (int) LibZmq.zmq_disconnect.invokeExact(capture, socket, ep);
+                };
+                if (rc == 0) {
+                    return;
+                }
+                int errno = LibZmq.errno(capture);
+                if (errno != EINTR) {
+                    throw new ZmqException(op + "(" + endpoint + ")", errno);
+                }
+            }
+        } catch (Throwable t) {
+            throw LibZmq.rethrow(t);
+        }
+    }
+
+    /** The endpoint last bound or connected, with the real port of a wildcard bind ({@code ZMQ_LAST_ENDPOINT}). */
+    public String lastEndpoint() {
+        return getString("ZMQ_LAST_ENDPOINT", LibZmq.ZMQ_LAST_ENDPOINT);
+    }
+
+    // ------------------------------------------------------------------ send
+
+    /** Sends a copy of {@code data}. See the class comment for the return value. */
+    public boolean send(byte[] data, int flags) {
+        return send(data, 0, data.length, flags);
+    }
+
+    /** Sends a copy of {@code data[off, off+len)}; libzmq owns the copy. Allocation-free. */
+    public boolean send(byte[] data, int off, int len, int flags) {
+        Objects.checkFromIndexSize(off, len, data.length);
+        ensureOpen();
+        long addr = initSendMsg(len);
+        MemorySegment.copy(data, off, LibZmq.EVERYTHING, ValueLayout.JAVA_BYTE, addr, len);
+        return sendMsg(sendMsg, flags, true);
+    }
+
+    /** Sends a string as UTF-8 (allocates; convenience). */
+    public boolean send(String text, int flags) {
+        return send(text.getBytes(StandardCharsets.UTF_8), flags);
+    }
+
+    /**
+     * Sends {@code length} bytes of {@code data} from {@code offset}; libzmq copies them before
+     * returning, so the segment is the caller's again at once. Native segments go straight to
+     * zmq_send; heap segments are copied into a libzmq message. Allocation-free. The segment must
+     * not be closed by another thread during the call.
+     */
+    public boolean send(MemorySegment data, long offset, long length, int flags) {
+        Objects.checkFromIndexSize(offset, length, data.byteSize());
+        ensureOpen();
+        if (!data.isNative()) {
+            long addr = initSendMsg(length);
+            MemorySegment.copy(data, offset, LibZmq.EVERYTHING, addr, length);
+            return sendMsg(sendMsg, flags, true);
+        }
+        if (!data.scope().isAlive()) {
+            throw new IllegalStateException("segment is no longer alive");
+        }
+        return sendRaw(data.address() + offset, length, flags);
+    }
+
+    /**
+     * Sends the content of {@code msg} (zmq_msg_send). On success libzmq takes the content and
+     * {@code msg} is left empty, ready for reuse; on would-block it is untouched.
+     */
+    public boolean send(ZmqMessage msg, int flags) {
+        ensureOpen();
+        msg.invalidateView();
+        return sendMsg(msg.handle(), flags, false);
+    }
+
+    /**
+     * Sends the first {@code length} bytes of a pooled buffer. At or above the pool's
+     * {@link NativeBufferPool#zeroCopyThresholdBytes()} the buffer itself becomes the message
+     * (zmq_msg_init_data) and libzmq returns it to its pool when it is done with it; below that,
+     * zmq_send copies it and it is released at once. Either way, on success the buffer is no
+     * longer the caller's. On would-block ({@code false}) or exception the caller still owns it.
+     * Allocation-free.
+     *
+     * <p>Usage: <pre>{@code
+     * PooledBuffer b = pool.rent(n);
+     * try { fill(b.segment()); if (!socket.sendPooled(b, n, ZmqSocket.DONTWAIT)) { ... retry or b.release(); } }
+     * catch (RuntimeException e) { b.release(); throw e; }
+     * }</pre>
+     */
+    public boolean sendPooled(PooledBuffer buffer, long length, int flags) {
+        ensureOpen();
+        buffer.checkRented();
+        if (length < 0 || length > buffer.capacity) {
+            throw new IndexOutOfBoundsException("length outside buffer: length=" + length + ", capacity=" + buffer.capacity);
+        }
+        NativeBufferPool owner = buffer.pool;
+        if (length < owner.zeroCopyThresholdBytes()) {
+            if (!sendRaw(buffer.address, length, flags)) {
+                return false;
+            }
+            buffer.release();
+            return true;
+        }
+        owner.markInFlight(buffer);
+        boolean sent = false;
+        try {
+            int rc = (int) LibZmq.zmq_msg_init_data.invokeExact(capture, sendMsg, buffer.address, length,
+                    NativeBufferPool.FREE_CALLBACK, buffer.hint);
+            if (rc != 0) {
+                // libzmq did not take the buffer, and will not call back: undo by hand.
+                int errno = LibZmq.errno(capture);
+                owner.beginReclaim(buffer);
+                owner.reclaimWithoutCallback(buffer);
+                throw new ZmqException("zmq_msg_init_data", errno);
+            }
+            sent = sendMsg(sendMsg, flags, false);
+            return sent;
+        } catch (Throwable t) {
+            throw LibZmq.rethrow(t);
+        } finally {
+            if (!sent && buffer.state() == PooledBuffer.IN_FLIGHT) {
+                // zmq_msg_send failed and left the message with us: take the buffer back, then
+                // close the message; its free callback sees RECLAIMING and hands it to the caller.
+                owner.beginReclaim(buffer);
+                closeQuietly(sendMsg);
+            }
+        }
+    }
+
+    private long initSendMsg(long length) {
+        try {
+            int rc = (int) LibZmq.zmq_msg_init_size.invokeExact(capture, sendMsg, length);
+            if (rc != 0) {
+                throw new ZmqException("zmq_msg_init_size(" + length + ")", LibZmq.errno(capture));
+            }
+            return (long) LibZmq.zmq_msg_data.invokeExact(sendMsg);
+        } catch (Throwable t) {
+            throw LibZmq.rethrow(t);
+        }
+    }
+
+    /** zmq_msg_send with EINTR retry; on failure closes the message when {@code closeOnFailure}. */
+    private boolean sendMsg(MemorySegment m, int flags, boolean closeOnFailure) {
+        try {
+            for (;;) {
+                int rc = (int) LibZmq.zmq_msg_send.invokeExact(capture, m, socket, flags);
+                if (rc >= 0) {
+                    return true;
+                }
+                int errno = LibZmq.errno(capture);
+                if (errno == EINTR && (flags & DONTWAIT) == 0) {
+                    continue;
+                }
+                if (closeOnFailure) {
+                    closeQuietly(m);
+                }
+                if (errno == EAGAIN) {
+                    return false;
+                }
+                throw new ZmqException("zmq_msg_send", errno);
+            }
+        } catch (Throwable t) {
+            throw LibZmq.rethrow(t);
+        }
+    }
+
+    private boolean sendRaw(long address, long length, int flags) {
+        try {
+            for (;;) {
+                int rc = (int) LibZmq.zmq_send.invokeExact(capture, socket, address, length, flags);
+                if (rc >= 0) {
+                    return true;
+                }
+                int errno = LibZmq.errno(capture);
+                if (errno == EINTR && (flags & DONTWAIT) == 0) {
+                    continue;
+                }
+                if (errno == EAGAIN) {
+                    return false;
+                }
+                throw new ZmqException("zmq_send", errno);
+            }
+        } catch (Throwable t) {
+            throw LibZmq.rethrow(t);
+        }
+    }
+
+    private void closeQuietly(MemorySegment m) {
+        try {
+            int rc = (int) LibZmq.zmq_msg_close.invokeExact(capture, m);
+        } catch (Throwable ignored) {
+            // zmq_msg_close only fails with EFAULT on an invalid message
+        }
+    }
+
+    // ------------------------------------------------------------------ receive
+
+    /**
+     * Receives the next frame into {@code msg}, replacing (and freeing) its previous frame and
+     * ending views of it. Allocation-free.
+     *
+     * @return false when it would block (DONTWAIT) or the receive timeout expired
+     */
+    public boolean receive(ZmqMessage msg, int flags) {
+        ensureOpen();
+        msg.invalidateView();
+        if (!recvMsg(msg.handle(), flags)) {
+            return false;
+        }
+        more = msg.hasMore();
+        return true;
+    }
+
+    /**
+     * Receives the next frame into {@code buf}, copying at most {@code buf.length} bytes.
+     * Allocation-free.
+     *
+     * @return the frame's full size (more than {@code buf.length} means it was truncated, as with
+     *     zmq_recv), or -1 when it would block
+     */
+    public int receive(byte[] buf, int flags) {
+        ensureOpen();
+        if (!recvMsg(recvMsg, flags)) {
+            return -1;
+        }
+        try {
+            long size = (long) LibZmq.zmq_msg_size.invokeExact(recvMsg);
+            long addr = (long) LibZmq.zmq_msg_data.invokeExact(recvMsg);
+            more = (int) LibZmq.zmq_msg_more.invokeExact(recvMsg) != 0;
+            MemorySegment.copy(LibZmq.EVERYTHING, ValueLayout.JAVA_BYTE, addr, buf, 0, (int) Math.min(size, buf.length));
+            return (int) Math.min(size, Integer.MAX_VALUE);
+        } catch (Throwable t) {
+            throw LibZmq.rethrow(t);
+        }
+    }
+
+    /** Receives the next frame as a new array (allocates); null when it would block. */
+    public byte[] receiveBytes(int flags) {
+        ensureOpen();
+        if (!recvMsg(recvMsg, flags)) {
+            return null;
+        }
+        try {
+            long size = (long) LibZmq.zmq_msg_size.invokeExact(recvMsg);
+            long addr = (long) LibZmq.zmq_msg_data.invokeExact(recvMsg);
+            more = (int) LibZmq.zmq_msg_more.invokeExact(recvMsg) != 0;
+            byte[] out = new byte[Math.toIntExact(size)];
+            MemorySegment.copy(LibZmq.EVERYTHING, ValueLayout.JAVA_BYTE, addr, out, 0, out.length);
+            return out;
+        } catch (Throwable t) {
+            throw LibZmq.rethrow(t);
+        }
+    }
+
+    /** Receives the next frame as UTF-8 text (allocates); null when it would block. */
+    public String receiveString(int flags) {
+        byte[] b = receiveBytes(flags);
+        return b == null ? null : new String(b, StandardCharsets.UTF_8);
+    }
+
+    /** True when the last frame received on this socket has more parts following. */
+    public boolean hasMore() {
+        ensureOpen();
+        return more;
+    }
+
+    private boolean recvMsg(MemorySegment m, int flags) {
+        try {
+            for (;;) {
+                int rc = (int) LibZmq.zmq_msg_recv.invokeExact(capture, m, socket, flags);
+                if (rc >= 0) {
+                    return true;
+                }
+                int errno = LibZmq.errno(capture);
+                if (errno == EINTR && (flags & DONTWAIT) == 0) {
+                    continue;
+                }
+                if (errno == EAGAIN) {
+                    return false;
+                }
+                throw new ZmqException("zmq_msg_recv", errno);
+            }
+        } catch (Throwable t) {
+            throw LibZmq.rethrow(t);
+        }
+    }
+
+    // ------------------------------------------------------------------ options
+
+    public void sendHwm(int messages) { setInt("ZMQ_SNDHWM", LibZmq.ZMQ_SNDHWM, messages); }
+    public int sendHwm() { return getInt("ZMQ_SNDHWM", LibZmq.ZMQ_SNDHWM); }
+    public void receiveHwm(int messages) { setInt("ZMQ_RCVHWM", LibZmq.ZMQ_RCVHWM, messages); }
+    public int receiveHwm() { return getInt("ZMQ_RCVHWM", LibZmq.ZMQ_RCVHWM); }
+
+    /** How long close waits to deliver pending messages; negative = forever. */
+    public void linger(Duration linger) { lingerMs(linger.isNegative() ? -1 : (int) Math.min(Integer.MAX_VALUE, linger.toMillis())); }
+    public void lingerMs(int ms) { setInt("ZMQ_LINGER", LibZmq.ZMQ_LINGER, ms); }
+    public int lingerMs() { return getInt("ZMQ_LINGER", LibZmq.ZMQ_LINGER); }
+
+    public void routingId(byte[] id) { setBytes("ZMQ_ROUTING_ID", LibZmq.ZMQ_ROUTING_ID, id); }
+    public byte[] routingId() { return getBytes("ZMQ_ROUTING_ID", LibZmq.ZMQ_ROUTING_ID, 255); }
+
+    /** SUB: receive messages starting with {@code prefix} (empty = everything). */
+    public void subscribe(byte[] prefix) { setBytes("ZMQ_SUBSCRIBE", LibZmq.ZMQ_SUBSCRIBE, prefix); }
+    public void subscribe(String prefix) { subscribe(prefix.getBytes(StandardCharsets.UTF_8)); }
+    public void unsubscribe(byte[] prefix) { setBytes("ZMQ_UNSUBSCRIBE", LibZmq.ZMQ_UNSUBSCRIBE, prefix); }
+    public void unsubscribe(String prefix) { unsubscribe(prefix.getBytes(StandardCharsets.UTF_8)); }
+
+    /** Receive timeout; -1 = block forever. An expired timeout is reported as "would block". */
+    public void receiveTimeoutMs(int ms) { setInt("ZMQ_RCVTIMEO", LibZmq.ZMQ_RCVTIMEO, ms); }
+    public int receiveTimeoutMs() { return getInt("ZMQ_RCVTIMEO", LibZmq.ZMQ_RCVTIMEO); }
+    public void sendTimeoutMs(int ms) { setInt("ZMQ_SNDTIMEO", LibZmq.ZMQ_SNDTIMEO, ms); }
+    public int sendTimeoutMs() { return getInt("ZMQ_SNDTIMEO", LibZmq.ZMQ_SNDTIMEO); }
+
+    public void immediate(boolean on) { setInt("ZMQ_IMMEDIATE", LibZmq.ZMQ_IMMEDIATE, on ? 1 : 0); }
+    public boolean immediate() { return getInt("ZMQ_IMMEDIATE", LibZmq.ZMQ_IMMEDIATE) != 0; }
+    /** ROUTER: fail with EHOSTUNREACH (a {@link ZmqException}) instead of dropping unroutable messages. Write-only in libzmq 4.3. */
+    public void routerMandatory(boolean on) { setInt("ZMQ_ROUTER_MANDATORY", LibZmq.ZMQ_ROUTER_MANDATORY, on ? 1 : 0); }
+    public void maxMessageSize(long bytes) { setLong("ZMQ_MAXMSGSIZE", LibZmq.ZMQ_MAXMSGSIZE, bytes); }
+    public long maxMessageSize() { return getLong("ZMQ_MAXMSGSIZE", LibZmq.ZMQ_MAXMSGSIZE); }
+
+    /** -1 = OS default, 0 = off, 1 = on. */
+    public void tcpKeepalive(int mode) { setInt("ZMQ_TCP_KEEPALIVE", LibZmq.ZMQ_TCP_KEEPALIVE, mode); }
+    public int tcpKeepalive() { return getInt("ZMQ_TCP_KEEPALIVE", LibZmq.ZMQ_TCP_KEEPALIVE); }
+    public void tcpKeepaliveIdle(int seconds) { setInt("ZMQ_TCP_KEEPALIVE_IDLE", LibZmq.ZMQ_TCP_KEEPALIVE_IDLE, seconds); }
+    public int tcpKeepaliveIdle() { return getInt("ZMQ_TCP_KEEPALIVE_IDLE", LibZmq.ZMQ_TCP_KEEPALIVE_IDLE); }
+    public void tcpKeepaliveIntvl(int seconds) { setInt("ZMQ_TCP_KEEPALIVE_INTVL", LibZmq.ZMQ_TCP_KEEPALIVE_INTVL, seconds); }
+    public int tcpKeepaliveIntvl() { return getInt("ZMQ_TCP_KEEPALIVE_INTVL", LibZmq.ZMQ_TCP_KEEPALIVE_INTVL); }
+    public void tcpKeepaliveCnt(int count) { setInt("ZMQ_TCP_KEEPALIVE_CNT", LibZmq.ZMQ_TCP_KEEPALIVE_CNT, count); }
+    public int tcpKeepaliveCnt() { return getInt("ZMQ_TCP_KEEPALIVE_CNT", LibZmq.ZMQ_TCP_KEEPALIVE_CNT); }
+
+    /** CURVE server role; set with {@link #curveSecretKey} before bind. */
+    public void curveServer(boolean on) { setInt("ZMQ_CURVE_SERVER", LibZmq.ZMQ_CURVE_SERVER, on ? 1 : 0); }
+    public boolean curveServer() { return getInt("ZMQ_CURVE_SERVER", LibZmq.ZMQ_CURVE_SERVER) != 0; }
+    /** Z85 (40 characters) key. */
+    public void curvePublicKey(String z85) { setZ85("ZMQ_CURVE_PUBLICKEY", LibZmq.ZMQ_CURVE_PUBLICKEY, z85); }
+    public String curvePublicKey() { return getZ85("ZMQ_CURVE_PUBLICKEY", LibZmq.ZMQ_CURVE_PUBLICKEY); }
+    public void curveSecretKey(String z85) { setZ85("ZMQ_CURVE_SECRETKEY", LibZmq.ZMQ_CURVE_SECRETKEY, z85); }
+    public String curveSecretKey() { return getZ85("ZMQ_CURVE_SECRETKEY", LibZmq.ZMQ_CURVE_SECRETKEY); }
+    /** Client: the server's public key (Z85). */
+    public void curveServerKey(String z85) { setZ85("ZMQ_CURVE_SERVERKEY", LibZmq.ZMQ_CURVE_SERVERKEY, z85); }
+    public String curveServerKey() { return getZ85("ZMQ_CURVE_SERVERKEY", LibZmq.ZMQ_CURVE_SERVERKEY); }
+
+    /** Kernel send buffer; -1 = OS default. */
+    public void sndbuf(int bytes) { setInt("ZMQ_SNDBUF", LibZmq.ZMQ_SNDBUF, bytes); }
+    public int sndbuf() { return getInt("ZMQ_SNDBUF", LibZmq.ZMQ_SNDBUF); }
+    public void rcvbuf(int bytes) { setInt("ZMQ_RCVBUF", LibZmq.ZMQ_RCVBUF, bytes); }
+    public int rcvbuf() { return getInt("ZMQ_RCVBUF", LibZmq.ZMQ_RCVBUF); }
+    /** Keep only the last message (single-part messages only). Write-only in libzmq 4.3. */
+    public void conflate(boolean on) { setInt("ZMQ_CONFLATE", LibZmq.ZMQ_CONFLATE, on ? 1 : 0); }
+    public void reconnectIvlMs(int ms) { setInt("ZMQ_RECONNECT_IVL", LibZmq.ZMQ_RECONNECT_IVL, ms); }
+    public int reconnectIvlMs() { return getInt("ZMQ_RECONNECT_IVL", LibZmq.ZMQ_RECONNECT_IVL); }
+    public void reconnectIvlMaxMs(int ms) { setInt("ZMQ_RECONNECT_IVL_MAX", LibZmq.ZMQ_RECONNECT_IVL_MAX, ms); }
+    public int reconnectIvlMaxMs() { return getInt("ZMQ_RECONNECT_IVL_MAX", LibZmq.ZMQ_RECONNECT_IVL_MAX); }
+    public void backlog(int connections) { setInt("ZMQ_BACKLOG", LibZmq.ZMQ_BACKLOG, connections); }
+    public int backlog() { return getInt("ZMQ_BACKLOG", LibZmq.ZMQ_BACKLOG); }
+    public void ipv6(boolean on) { setInt("ZMQ_IPV6", LibZmq.ZMQ_IPV6, on ? 1 : 0); }
+    public boolean ipv6() { return getInt("ZMQ_IPV6", LibZmq.ZMQ_IPV6) != 0; }
+    public void handshakeIvlMs(int ms) { setInt("ZMQ_HANDSHAKE_IVL", LibZmq.ZMQ_HANDSHAKE_IVL, ms); }
+    public int handshakeIvlMs() { return getInt("ZMQ_HANDSHAKE_IVL", LibZmq.ZMQ_HANDSHAKE_IVL); }
+    public void heartbeatIvlMs(int ms) { setInt("ZMQ_HEARTBEAT_IVL", LibZmq.ZMQ_HEARTBEAT_IVL, ms); }
+    public int heartbeatIvlMs() { return getInt("ZMQ_HEARTBEAT_IVL", LibZmq.ZMQ_HEARTBEAT_IVL); }
+    public void heartbeatTtlMs(int ms) { setInt("ZMQ_HEARTBEAT_TTL", LibZmq.ZMQ_HEARTBEAT_TTL, ms); }
+    public int heartbeatTtlMs() { return getInt("ZMQ_HEARTBEAT_TTL", LibZmq.ZMQ_HEARTBEAT_TTL); }
+    public void heartbeatTimeoutMs(int ms) { setInt("ZMQ_HEARTBEAT_TIMEOUT", LibZmq.ZMQ_HEARTBEAT_TIMEOUT, ms); }
+    public int heartbeatTimeoutMs() { return getInt("ZMQ_HEARTBEAT_TIMEOUT", LibZmq.ZMQ_HEARTBEAT_TIMEOUT); }
+    public void connectTimeoutMs(int ms) { setInt("ZMQ_CONNECT_TIMEOUT", LibZmq.ZMQ_CONNECT_TIMEOUT, ms); }
+    public int connectTimeoutMs() { return getInt("ZMQ_CONNECT_TIMEOUT", LibZmq.ZMQ_CONNECT_TIMEOUT); }
+    public void tos(int tos) { setInt("ZMQ_TOS", LibZmq.ZMQ_TOS, tos); }
+    public int tos() { return getInt("ZMQ_TOS", LibZmq.ZMQ_TOS); }
+    /** XPUB: pass every (un)subscription upstream, not only new ones. Write-only. */
+    public void xpubVerbose(boolean on) { setInt("ZMQ_XPUB_VERBOSE", LibZmq.ZMQ_XPUB_VERBOSE, on ? 1 : 0); }
+    /** XPUB: block or fail with EAGAIN at the HWM instead of dropping. Write-only. */
+    public void xpubNoDrop(boolean on) { setInt("ZMQ_XPUB_NODROP", LibZmq.ZMQ_XPUB_NODROP, on ? 1 : 0); }
+    /** REQ: match replies to requests. Write-only. */
+    public void reqCorrelate(boolean on) { setInt("ZMQ_REQ_CORRELATE", LibZmq.ZMQ_REQ_CORRELATE, on ? 1 : 0); }
+    /** REQ: allow a new request without waiting for the reply. Write-only. */
+    public void reqRelaxed(boolean on) { setInt("ZMQ_REQ_RELAXED", LibZmq.ZMQ_REQ_RELAXED, on ? 1 : 0); }
+    /** Whether the last frame received had more parts (ZMQ_RCVMORE, read from libzmq). */
+    public boolean rcvmore() { return getInt("ZMQ_RCVMORE", LibZmq.ZMQ_RCVMORE) != 0; }
+    /** ZMQ_EVENTS: bit 1 = a message can be received, bit 2 = one can be sent. */
+    public int events() { return getInt("ZMQ_EVENTS", LibZmq.ZMQ_EVENTS); }
+
+    /** Sets any integer option by its ZMQ_* number (for options without a typed setter). */
+    public void setIntOption(int option, int value) { setInt("option " + option, option, value); }
+    /** Reads any integer option by its ZMQ_* number. */
+    public int getIntOption(int option) { return getInt("option " + option, option); }
+
+    private void setInt(String name, int option, int value) {
+        ensureOpen();
+        opt.set(ValueLayout.JAVA_INT, 0, value);
+        setRaw(name, option, opt, 4);
+    }
+
+    private void setLong(String name, int option, long value) {
+        ensureOpen();
+        opt.set(ValueLayout.JAVA_LONG, 0, value);
+        setRaw(name, option, opt, 8);
+    }
+
+    private void setBytes(String name, int option, byte[] value) {
+        ensureOpen();
+        if (value.length > OPT_BYTES) {
+            throw new IllegalArgumentException(name + " value too long: length=" + value.length + ", limit=" + OPT_BYTES);
+        }
+        MemorySegment.copy(value, 0, opt, ValueLayout.JAVA_BYTE, 0, value.length);
+        setRaw(name, option, opt, value.length);
+    }
+
+    private void setZ85(String name, int option, String z85) {
+        if (z85.length() != Curve.Z85_KEY_CHARS) {
+            throw new IllegalArgumentException(name + " must be a 40-character Z85 key: length=" + z85.length());
+        }
+        setBytes(name, option, z85.getBytes(StandardCharsets.US_ASCII));
+    }
+
+    private void setRaw(String name, int option, MemorySegment value, long length) {
+        try {
+            int rc = (int) LibZmq.zmq_setsockopt.invokeExact(capture, socket, option, value, length);
+            if (rc != 0) {
+                throw new ZmqException("zmq_setsockopt(" + name + ")", LibZmq.errno(capture));
+            }
+        } catch (Throwable t) {
+            throw LibZmq.rethrow(t);
+        }
+    }
+
+    private long getRaw(String name, int option, long capacity) {
+        ensureOpen();
+        optLen.set(ValueLayout.JAVA_LONG, 0, capacity);
+        try {
+            int rc = (int) LibZmq.zmq_getsockopt.invokeExact(capture, socket, option, opt, optLen);
+            if (rc != 0) {
+                throw new ZmqException("zmq_getsockopt(" + name + ")", LibZmq.errno(capture));
+            }
+        } catch (Throwable t) {
+            throw LibZmq.rethrow(t);
+        }
+        return optLen.get(ValueLayout.JAVA_LONG, 0);
+    }
+
+    private int getInt(String name, int option) {
+        getRaw(name, option, 4);
+        return opt.get(ValueLayout.JAVA_INT, 0);
+    }
+
+    private long getLong(String name, int option) {
+        getRaw(name, option, 8);
+        return opt.get(ValueLayout.JAVA_LONG, 0);
+    }
+
+    private byte[] getBytes(String name, int option, int capacity) {
+        long n = getRaw(name, option, capacity);
+        return opt.asSlice(0, n).toArray(ValueLayout.JAVA_BYTE);
+    }
+
+    private String getString(String name, int option) {
+        long n = getRaw(name, option, OPT_BYTES);
+        return n == 0 ? "" : opt.asSlice(0, n).getString(0);
+    }
+
+    private String getZ85(String name, int option) {
+        getRaw(name, option, Curve.Z85_KEY_CHARS + 1); // 41 bytes asks libzmq for Z85 text
+        return opt.getString(0);
+    }
+
+    // ------------------------------------------------------------------ lifecycle
+
+    /** The native {@code void *} socket, for interop (e.g. a poller); valid until close. */
+    public MemorySegment handle() {
+        ensureOpen();
+        return socket;
+    }
+
+    /** True after {@link #close()} (or after its context closed it). */
+    public boolean isClosed() {
+        return closed;
+    }
+
+    /**
+     * zmq_close. Pending outgoing messages stay with libzmq for the socket's linger; zero-copy
+     * buffers among them come back to their pool when libzmq drops them (at the latest when the
+     * context terminates). Idempotent.
+     */
+    @Override
+    public void close() {
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+        }
+        try {
+            closeQuietly(recvMsg);
+            int rc = (int) LibZmq.zmq_close.invokeExact(capture, socket);
+        } catch (Throwable t) {
+            throw LibZmq.rethrow(t);
+        } finally {
+            context.forget(this);
+            arena.close();
+        }
+    }
+
+    private void ensureOpen() {
+        if (closed) {
+            throw new IllegalStateException("socket is closed: type=" + type);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "ZmqSocket[type=" + type + (closed ? ", closed" : "") + "]";
+    }
+}

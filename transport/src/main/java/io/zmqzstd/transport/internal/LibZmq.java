@@ -1,0 +1,243 @@
+package io.zmqzstd.transport.internal;
+
+import io.zmqzstd.nativelib.NativeLibrary;
+
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemoryLayout;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.StructLayout;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandle;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+/**
+ * Raw libzmq 4.3 bindings: one {@code static final MethodHandle} per function, called with
+ * {@code invokeExact}. Not for direct use; the public types in {@code io.zmqzstd.transport} own
+ * every native handle.
+ *
+ * <p>Calls that can fail take a leading capture segment ({@link #CAPTURE_LAYOUT}) that receives
+ * errno right after the call: a separate {@code zmq_errno()} could see a value the JVM has
+ * overwritten in between.
+ *
+ * <p>On hot paths, raw data pointers and the free-callback hint are passed as {@code long}
+ * (JAVA_LONG): a pointer and a 64-bit integer travel in the same register on every 64-bit ABI
+ * the JDK supports, and a {@code long} needs no {@link MemorySegment} wrapper per call, which is
+ * what keeps the per-message path free of heap allocation. {@code size_t} is JAVA_LONG.
+ */
+public final class LibZmq {
+
+    private LibZmq() {
+    }
+
+    private static final Linker.Option ERRNO = Linker.Option.captureCallState("errno");
+    // Only for calls that read a field of a zmq_msg_t: they never block and never call back.
+    private static final Linker.Option CRITICAL = Linker.Option.critical(false);
+
+    /** Layout of the segment that receives errno; allocate one per owner and reuse it. */
+    public static final StructLayout CAPTURE_LAYOUT = Linker.Option.captureStateLayout();
+    private static final long ERRNO_OFFSET =
+            CAPTURE_LAYOUT.byteOffset(MemoryLayout.PathElement.groupElement("errno"));
+
+    /** sizeof(zmq_msg_t) in libzmq 4.x: 64 bytes, pointer aligned. */
+    public static final MemoryLayout MSG_LAYOUT = MemoryLayout.sequenceLayout(64, ValueLayout.JAVA_BYTE)
+            .withByteAlignment(8);
+
+    /**
+     * zmq_pollitem_t on POSIX: {@code void *socket; int fd; short events; short revents;}
+     * <pre>
+     *  0        8     12       14        16
+     *  | socket | fd  | events | revents |
+     * </pre>
+     */
+    public static final long POLLITEM_SIZE = 16;
+    public static final long POLLITEM_SOCKET = 0;
+    public static final long POLLITEM_FD = 8;
+    public static final long POLLITEM_EVENTS = 12;
+    public static final long POLLITEM_REVENTS = 14;
+
+    /** A segment spanning the whole address space: lets raw addresses be read without a wrapper per call. */
+    public static final MemorySegment EVERYTHING = MemorySegment.NULL.reinterpret(Long.MAX_VALUE);
+
+    // errno values (Linux) and libzmq's own codes (ZMQ_HAUSNUMERO + n)
+    public static final int EINTR = 4;
+    public static final int EAGAIN = 11;
+    public static final int EINVAL = 22;
+    public static final int EHOSTUNREACH = 113;
+    private static final int HAUSNUMERO = 156384712;
+    public static final int EFSM = HAUSNUMERO + 51;
+    public static final int ENOCOMPATPROTO = HAUSNUMERO + 52;
+    public static final int ETERM = HAUSNUMERO + 53;
+    public static final int EMTHREAD = HAUSNUMERO + 54;
+
+    // send/recv flags
+    public static final int ZMQ_DONTWAIT = 1;
+    public static final int ZMQ_SNDMORE = 2;
+
+    // poll events
+    public static final short ZMQ_POLLIN = 1;
+    public static final short ZMQ_POLLOUT = 2;
+    public static final short ZMQ_POLLERR = 4;
+
+    // context options
+    public static final int ZMQ_IO_THREADS = 1;
+    public static final int ZMQ_MAX_SOCKETS = 2;
+    public static final int ZMQ_MAX_MSGSZ = 5;
+    public static final int ZMQ_MSG_T_SIZE = 6;
+
+    // socket options (zmq.h 4.3)
+    public static final int ZMQ_AFFINITY = 4;
+    public static final int ZMQ_ROUTING_ID = 5;
+    public static final int ZMQ_SUBSCRIBE = 6;
+    public static final int ZMQ_UNSUBSCRIBE = 7;
+    public static final int ZMQ_RATE = 8;
+    public static final int ZMQ_SNDBUF = 11;
+    public static final int ZMQ_RCVBUF = 12;
+    public static final int ZMQ_RCVMORE = 13;
+    public static final int ZMQ_EVENTS = 15;
+    public static final int ZMQ_TYPE = 16;
+    public static final int ZMQ_LINGER = 17;
+    public static final int ZMQ_RECONNECT_IVL = 18;
+    public static final int ZMQ_BACKLOG = 19;
+    public static final int ZMQ_RECONNECT_IVL_MAX = 21;
+    public static final int ZMQ_MAXMSGSIZE = 22;
+    public static final int ZMQ_SNDHWM = 23;
+    public static final int ZMQ_RCVHWM = 24;
+    public static final int ZMQ_RCVTIMEO = 27;
+    public static final int ZMQ_SNDTIMEO = 28;
+    public static final int ZMQ_LAST_ENDPOINT = 32;
+    public static final int ZMQ_ROUTER_MANDATORY = 33;
+    public static final int ZMQ_TCP_KEEPALIVE = 34;
+    public static final int ZMQ_TCP_KEEPALIVE_CNT = 35;
+    public static final int ZMQ_TCP_KEEPALIVE_IDLE = 36;
+    public static final int ZMQ_TCP_KEEPALIVE_INTVL = 37;
+    public static final int ZMQ_IMMEDIATE = 39;
+    public static final int ZMQ_XPUB_VERBOSE = 40;
+    public static final int ZMQ_IPV6 = 42;
+    public static final int ZMQ_MECHANISM = 43;
+    public static final int ZMQ_CURVE_SERVER = 47;
+    public static final int ZMQ_CURVE_PUBLICKEY = 48;
+    public static final int ZMQ_CURVE_SECRETKEY = 49;
+    public static final int ZMQ_CURVE_SERVERKEY = 50;
+    public static final int ZMQ_REQ_CORRELATE = 52;
+    public static final int ZMQ_REQ_RELAXED = 53;
+    public static final int ZMQ_CONFLATE = 54;
+    public static final int ZMQ_TOS = 57;
+    public static final int ZMQ_HANDSHAKE_IVL = 66;
+    public static final int ZMQ_XPUB_NODROP = 69;
+    public static final int ZMQ_HEARTBEAT_IVL = 75;
+    public static final int ZMQ_HEARTBEAT_TTL = 76;
+    public static final int ZMQ_HEARTBEAT_TIMEOUT = 77;
+    public static final int ZMQ_CONNECT_TIMEOUT = 79;
+    public static final int ZMQ_TCP_MAXRT = 80;
+
+    private static MethodHandle h(String name, FunctionDescriptor fd, Linker.Option... options) {
+        return NativeLibrary.ZMQ.downcall(name, fd, options);
+    }
+
+    // --- context ---
+    /** void *zmq_ctx_new(void); */
+    public static final MethodHandle zmq_ctx_new = h("zmq_ctx_new", FunctionDescriptor.of(ADDRESS), ERRNO);
+    /** int zmq_ctx_term(void *context); -- blocks for linger, may run free callbacks */
+    public static final MethodHandle zmq_ctx_term = h("zmq_ctx_term", FunctionDescriptor.of(JAVA_INT, ADDRESS), ERRNO);
+    /** int zmq_ctx_shutdown(void *context); */
+    public static final MethodHandle zmq_ctx_shutdown = h("zmq_ctx_shutdown", FunctionDescriptor.of(JAVA_INT, ADDRESS), ERRNO);
+    /** int zmq_ctx_set(void *context, int option, int optval); */
+    public static final MethodHandle zmq_ctx_set = h("zmq_ctx_set", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT), ERRNO);
+    /** int zmq_ctx_get(void *context, int option); */
+    public static final MethodHandle zmq_ctx_get = h("zmq_ctx_get", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT), ERRNO);
+
+    // --- socket ---
+    /** void *zmq_socket(void *context, int type); */
+    public static final MethodHandle zmq_socket = h("zmq_socket", FunctionDescriptor.of(ADDRESS, ADDRESS, JAVA_INT), ERRNO);
+    /** int zmq_close(void *socket); */
+    public static final MethodHandle zmq_close = h("zmq_close", FunctionDescriptor.of(JAVA_INT, ADDRESS), ERRNO);
+    /** int zmq_bind(void *socket, const char *endpoint); */
+    public static final MethodHandle zmq_bind = h("zmq_bind", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS), ERRNO);
+    /** int zmq_connect(void *socket, const char *endpoint); */
+    public static final MethodHandle zmq_connect = h("zmq_connect", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS), ERRNO);
+    /** int zmq_unbind(void *socket, const char *endpoint); */
+    public static final MethodHandle zmq_unbind = h("zmq_unbind", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS), ERRNO);
+    /** int zmq_disconnect(void *socket, const char *endpoint); */
+    public static final MethodHandle zmq_disconnect = h("zmq_disconnect", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS), ERRNO);
+    /** int zmq_setsockopt(void *socket, int option, const void *optval, size_t optvallen); */
+    public static final MethodHandle zmq_setsockopt = h("zmq_setsockopt", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, ADDRESS, JAVA_LONG), ERRNO);
+    /** int zmq_getsockopt(void *socket, int option, void *optval, size_t *optvallen); */
+    public static final MethodHandle zmq_getsockopt = h("zmq_getsockopt", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, ADDRESS, ADDRESS), ERRNO);
+
+    // --- messages ---
+    /** int zmq_msg_init(zmq_msg_t *msg); -- cannot fail */
+    public static final MethodHandle zmq_msg_init = h("zmq_msg_init", FunctionDescriptor.of(JAVA_INT, ADDRESS));
+    /** int zmq_msg_init_size(zmq_msg_t *msg, size_t size); */
+    public static final MethodHandle zmq_msg_init_size = h("zmq_msg_init_size", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG), ERRNO);
+    /** int zmq_msg_init_data(zmq_msg_t *msg, void *data, size_t size, zmq_free_fn *ffn, void *hint); data and hint as long */
+    public static final MethodHandle zmq_msg_init_data = h("zmq_msg_init_data",
+            FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, JAVA_LONG, ADDRESS, JAVA_LONG), ERRNO);
+    /** void *zmq_msg_data(zmq_msg_t *msg); returned as long */
+    public static final MethodHandle zmq_msg_data = h("zmq_msg_data", FunctionDescriptor.of(JAVA_LONG, ADDRESS), CRITICAL);
+    /** size_t zmq_msg_size(const zmq_msg_t *msg); */
+    public static final MethodHandle zmq_msg_size = h("zmq_msg_size", FunctionDescriptor.of(JAVA_LONG, ADDRESS), CRITICAL);
+    /** int zmq_msg_more(const zmq_msg_t *msg); */
+    public static final MethodHandle zmq_msg_more = h("zmq_msg_more", FunctionDescriptor.of(JAVA_INT, ADDRESS), CRITICAL);
+    /** int zmq_msg_close(zmq_msg_t *msg); -- may run the free callback */
+    public static final MethodHandle zmq_msg_close = h("zmq_msg_close", FunctionDescriptor.of(JAVA_INT, ADDRESS), ERRNO);
+    /** int zmq_msg_copy(zmq_msg_t *dest, zmq_msg_t *src); */
+    public static final MethodHandle zmq_msg_copy = h("zmq_msg_copy", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS), ERRNO);
+    /** int zmq_msg_move(zmq_msg_t *dest, zmq_msg_t *src); */
+    public static final MethodHandle zmq_msg_move = h("zmq_msg_move", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS), ERRNO);
+    /** int zmq_msg_send(zmq_msg_t *msg, void *socket, int flags); */
+    public static final MethodHandle zmq_msg_send = h("zmq_msg_send", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT), ERRNO);
+    /** int zmq_msg_recv(zmq_msg_t *msg, void *socket, int flags); */
+    public static final MethodHandle zmq_msg_recv = h("zmq_msg_recv", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT), ERRNO);
+
+    // --- buffers ---
+    /** int zmq_send(void *socket, const void *buf, size_t len, int flags); buf as long */
+    public static final MethodHandle zmq_send = h("zmq_send", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, JAVA_LONG, JAVA_INT), ERRNO);
+    /** int zmq_recv(void *socket, void *buf, size_t len, int flags); buf as long */
+    public static final MethodHandle zmq_recv = h("zmq_recv", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, JAVA_LONG, JAVA_INT), ERRNO);
+
+    // --- poll ---
+    /** int zmq_poll(zmq_pollitem_t *items, int nitems, long timeout); C long is 64-bit on LP64 */
+    public static final MethodHandle zmq_poll = h("zmq_poll", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_LONG), ERRNO);
+
+    // --- misc ---
+    /** void zmq_version(int *major, int *minor, int *patch); */
+    public static final MethodHandle zmq_version = h("zmq_version", FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, ADDRESS));
+    /** const char *zmq_strerror(int errnum); */
+    public static final MethodHandle zmq_strerror = h("zmq_strerror", FunctionDescriptor.of(ADDRESS, JAVA_INT));
+    /** int zmq_curve_keypair(char *z85_public_key, char *z85_secret_key); */
+    public static final MethodHandle zmq_curve_keypair = h("zmq_curve_keypair", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS), ERRNO);
+    /** char *zmq_z85_encode(char *dest, const uint8_t *data, size_t size); */
+    public static final MethodHandle zmq_z85_encode = h("zmq_z85_encode", FunctionDescriptor.of(ADDRESS, ADDRESS, ADDRESS, JAVA_LONG), ERRNO);
+    /** uint8_t *zmq_z85_decode(uint8_t *dest, const char *string); */
+    public static final MethodHandle zmq_z85_decode = h("zmq_z85_decode", FunctionDescriptor.of(ADDRESS, ADDRESS, ADDRESS), ERRNO);
+
+    /** errno as captured by the last call that was given {@code capture}. */
+    public static int errno(MemorySegment capture) {
+        return capture.get(JAVA_INT, ERRNO_OFFSET);
+    }
+
+    /** zmq_strerror text for {@code errno}. */
+    public static String strerror(int errno) {
+        try {
+            MemorySegment s = (MemorySegment) zmq_strerror.invokeExact(errno);
+            return s.equals(MemorySegment.NULL) ? "errno " + errno : s.reinterpret(4096).getString(0);
+        } catch (Throwable t) {
+            return "errno " + errno;
+        }
+    }
+
+    /** Rethrows what a downcall threw; downcalls declare Throwable but only throw unchecked errors. */
+    public static RuntimeException rethrow(Throwable t) {
+        if (t instanceof RuntimeException r) {
+            return r;
+        }
+        if (t instanceof Error e) {
+            throw e;
+        }
+        return new IllegalStateException(t);
+    }
+}
