@@ -1,0 +1,203 @@
+package io.zmqzstd.codec;
+
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.function.Function;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** Each bad input gives a clear error, and the same decompressor then decodes a good frame. */
+class BadInputTest {
+
+    private static final byte[] GOOD = TestData.text(100_000, 1);
+    private static final long LIMIT = 1_000_000;
+
+    private ZstdDecompressor decompressor;
+    private Arena arena;
+    private byte[] goodFrame;
+
+    @BeforeEach
+    void open() {
+        decompressor = ZstdDecompressor.builder().maxDecompressedSize(LIMIT).build();
+        arena = Arena.ofConfined();
+        try (ZstdCompressor c = ZstdCompressor.builder().checksum(true).build()) {
+            goodFrame = c.compress(GOOD);
+        }
+    }
+
+    @AfterEach
+    void close() {
+        decompressor.close();
+        arena.close();
+    }
+
+    /** Decodes {@code bad} on heap and native paths, expecting {@code reason}; then a good frame. */
+    private ZstdException assertRejectedThenRecovers(byte[] bad, ZstdException.Reason reason) {
+        ZstdException last = null;
+        for (boolean nativeMemory : new boolean[] {false, true}) {
+            MemorySegment src = nativeMemory ? arena.allocateFrom(JAVA_BYTE, bad) : MemorySegment.ofArray(bad);
+            MemorySegment dst = nativeMemory ? arena.allocate(2 * LIMIT) : MemorySegment.ofArray(new byte[(int) (2 * LIMIT)]);
+            last = assertThrows(ZstdException.class, () -> decompressor.decompress(src, dst));
+            assertEquals(reason, last.reason(), last.getMessage());
+            assertFalseBlank(last.getMessage());
+            assertArrayEquals(GOOD, decompressor.decompress(goodFrame), "usable after " + reason);
+            MemorySegment good = arena.allocateFrom(JAVA_BYTE, goodFrame);
+            MemorySegment out = arena.allocate(GOOD.length);
+            assertEquals(GOOD.length, decompressor.decompress(good, out));
+        }
+        ZstdException viaArray = assertThrows(ZstdException.class, () -> decompressor.decompress(bad));
+        assertEquals(reason, viaArray.reason(), viaArray.getMessage());
+        assertArrayEquals(GOOD, decompressor.decompress(goodFrame));
+        return last;
+    }
+
+    private static void assertFalseBlank(String s) {
+        assertTrue(s != null && !s.isBlank());
+    }
+
+    @Test
+    void shouldRejectCorruptFrame() {
+        byte[] bad;
+        try (ZstdCompressor c = new ZstdCompressor(3)) {
+            bad = c.compress(GOOD);
+        }
+        for (int i = 20; i < bad.length - 4; i += 7) {
+            bad[i] ^= (byte) 0x5A;
+        }
+        ZstdException e = assertThrows(ZstdException.class, () -> decompressor.decompress(bad));
+        assertTrue(e.reason() == ZstdException.Reason.CORRUPT || e.reason() == ZstdException.Reason.CHECKSUM,
+                e.getMessage());
+        assertTrue(e.errorCode() != 0 && !e.errorName().isEmpty());
+        assertArrayEquals(GOOD, decompressor.decompress(goodFrame));
+    }
+
+    @Test
+    void shouldRejectChecksumMismatch() {
+        byte[] bad = goodFrame.clone();
+        bad[bad.length - 1] ^= 1;
+        ZstdException e = assertRejectedThenRecovers(bad, ZstdException.Reason.CHECKSUM);
+        assertTrue(e.errorName().toLowerCase().contains("checksum"), e.errorName());
+    }
+
+    @Test
+    void shouldRejectTruncatedFrame() {
+        assertRejectedThenRecovers(Arrays.copyOf(goodFrame, goodFrame.length / 2), ZstdException.Reason.TRUNCATED);
+        assertRejectedThenRecovers(Arrays.copyOf(goodFrame, 5), ZstdException.Reason.TRUNCATED);
+    }
+
+    @Test
+    void shouldRejectInputThatIsNotZstd() {
+        ZstdException e = assertRejectedThenRecovers("hello, this is not zstd".getBytes(), ZstdException.Reason.NOT_ZSTD);
+        assertTrue(e.getMessage().contains("not a zstd frame"), e.getMessage());
+        assertRejectedThenRecovers(new byte[] {1, 2}, ZstdException.Reason.NOT_ZSTD);
+    }
+
+    @Test
+    void shouldRejectEmptyInput() {
+        assertRejectedThenRecovers(new byte[0], ZstdException.Reason.EMPTY);
+    }
+
+    @Test
+    void shouldRejectFrameAboveLimitFromItsHeader() {
+        byte[] big = TestData.text((int) LIMIT + 1, 2);
+        byte[] frame;
+        try (ZstdCompressor c = new ZstdCompressor(1)) {
+            frame = c.compress(big);
+        }
+        ZstdException e = assertRejectedThenRecovers(frame, ZstdException.Reason.TOO_LARGE);
+        assertEquals("frame larger than limit: declared=" + (LIMIT + 1) + ", limit=" + LIMIT, e.getMessage());
+    }
+
+    @Test
+    void shouldStopUndeclaredFrameAtLimit() throws Exception {
+        byte[] big = TestData.text((int) LIMIT + 100_000, 3);
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (ZstdOutputStream out = new ZstdOutputStream(bytes, 3)) {
+            out.write(big);
+        }
+        byte[] frame = bytes.toByteArray();
+        assertEquals(ZstdFrames.CONTENT_SIZE_UNKNOWN, ZstdFrames.contentSize(MemorySegment.ofArray(frame)));
+        ZstdException e = assertRejectedThenRecovers(frame, ZstdException.Reason.TOO_LARGE);
+        assertTrue(e.getMessage().startsWith("frame larger than limit: declared=unknown, limit=" + LIMIT), e.getMessage());
+    }
+
+    @Test
+    void shouldNameTheMissingDictionary() {
+        List<byte[]> samples = new ArrayList<>();
+        for (int i = 0; i < 2000; i++) {
+            samples.add(TestData.text(200, i));
+        }
+        try (ZstdDictionary dict = ZstdDictionary.train(samples, 8192);
+             ZstdCompressor c = ZstdCompressor.builder().dictionary(dict).build()) {
+            byte[] frame = c.compress(TestData.text(300, 99_999));
+            assertEquals(dict.id(), ZstdFrames.dictionaryId(MemorySegment.ofArray(frame)));
+            ZstdException e = assertRejectedThenRecovers(frame, ZstdException.Reason.DICTIONARY_MISSING);
+            assertTrue(e.getMessage().contains("dictionaryId=" + Integer.toUnsignedString(dict.id())), e.getMessage());
+        }
+    }
+
+    @Test
+    void shouldRefuseDestinationTooSmall() {
+        MemorySegment dst = arena.allocate(GOOD.length - 1);
+        ZstdException e = assertThrows(ZstdException.class,
+                () -> decompressor.decompress(arena.allocateFrom(JAVA_BYTE, goodFrame), dst));
+        assertEquals(ZstdException.Reason.DESTINATION_TOO_SMALL, e.reason());
+        try (ZstdCompressor c = new ZstdCompressor(3)) {
+            ZstdException ce = assertThrows(ZstdException.class,
+                    () -> c.compress(arena.allocateFrom(JAVA_BYTE, GOOD), arena.allocate(10)));
+            assertEquals(ZstdException.Reason.DESTINATION_TOO_SMALL, ce.reason());
+            ZstdException heap = assertThrows(ZstdException.class,
+                    () -> c.compress(MemorySegment.ofArray(GOOD), MemorySegment.ofArray(new byte[1000])));
+            assertEquals(ZstdException.Reason.DESTINATION_TOO_SMALL, heap.reason());
+            assertArrayEquals(GOOD, decompressor.decompress(c.compress(GOOD)), "compressor usable after error");
+        }
+    }
+
+    @Test
+    void shouldRejectBoundsOutsideTheSegment() {
+        MemorySegment src = arena.allocateFrom(JAVA_BYTE, goodFrame);
+        assertThrows(IndexOutOfBoundsException.class,
+                () -> decompressor.decompress(src, 1, goodFrame.length, arena.allocate(GOOD.length), 0, GOOD.length));
+        assertArrayEquals(GOOD, decompressor.decompress(goodFrame));
+    }
+
+    @Test
+    void shouldThrowIllegalStateAfterCloseAndCloseTwice() {
+        ZstdCompressor c = new ZstdCompressor(3);
+        ZstdDecompressor d = new ZstdDecompressor();
+        c.close();
+        c.close();
+        d.close();
+        d.close();
+        MemorySegment seg = arena.allocate(100);
+        assertThrows(IllegalStateException.class, () -> c.compress(seg, seg));
+        assertThrows(IllegalStateException.class, () -> c.compress(GOOD));
+        assertThrows(IllegalStateException.class, c::level);
+        assertThrows(IllegalStateException.class, () -> d.decompress(goodFrame));
+        assertThrows(IllegalStateException.class, () -> d.decompress(seg, seg));
+        assertThrows(IllegalStateException.class, d::maxDecompressedSize);
+    }
+
+    @Test
+    void shouldRejectSegmentWhoseArenaIsClosed() {
+        MemorySegment src;
+        try (Arena a = Arena.ofConfined()) {
+            src = a.allocateFrom(JAVA_BYTE, goodFrame);
+        }
+        MemorySegment dst = arena.allocate(GOOD.length);
+        Function<MemorySegment, Long> call = s -> decompressor.decompress(s, dst);
+        assertThrows(IllegalStateException.class, () -> call.apply(src));
+        assertArrayEquals(GOOD, decompressor.decompress(goodFrame));
+    }
+}

@@ -1,0 +1,141 @@
+package io.zmqzstd.codec;
+
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class RoundTripTest {
+
+    private static ZstdCompressor compressor;
+    private static ZstdDecompressor decompressor;
+    private static Arena arena;
+
+    @BeforeAll
+    static void open() {
+        compressor = new ZstdCompressor(3);
+        decompressor = new ZstdDecompressor();
+        arena = Arena.ofConfined();
+    }
+
+    @AfterAll
+    static void close() {
+        compressor.close();
+        decompressor.close();
+        arena.close();
+    }
+
+    private static MemorySegment segment(byte[] content, boolean nativeMemory) {
+        return nativeMemory ? arena.allocateFrom(JAVA_BYTE, content) : MemorySegment.ofArray(content.clone());
+    }
+
+    private static MemorySegment empty(long size, boolean nativeMemory) {
+        return nativeMemory ? arena.allocate(Math.max(1, size)) : MemorySegment.ofArray(new byte[(int) size]);
+    }
+
+    /** Every heap/native combination of source and destination, both ways. */
+    @ParameterizedTest
+    @ValueSource(ints = {0, 1, 64, 1024, 64 * 1024, 1024 * 1024})
+    void shouldRoundTripAcrossEveryHeapNativeCombination(int size) {
+        byte[] data = TestData.text(size, size);
+        long bound = ZstdCompressor.maxCompressedSize(size);
+        for (int combo = 0; combo < 16; combo++) {
+            boolean srcNative = (combo & 1) != 0;
+            boolean frameNative = (combo & 2) != 0;
+            boolean frameInNative = (combo & 4) != 0;
+            boolean outNative = (combo & 8) != 0;
+            MemorySegment src = segment(data, srcNative);
+            MemorySegment frame = empty(bound, frameNative);
+            long n = compressor.compress(src, 0, size, frame, 0, bound);
+            assertEquals(size, ZstdFrames.contentSize(frame, 0, n), "content size always written");
+            MemorySegment frameIn = segment(frame.asSlice(0, n).toArray(JAVA_BYTE), frameInNative);
+            MemorySegment out = empty(size, outNative);
+            long m = decompressor.decompress(frameIn, 0, n, out, 0, size);
+            assertEquals(size, m, "combo=" + combo);
+            assertArrayEquals(data, out.asSlice(0, size).toArray(JAVA_BYTE), "combo=" + combo);
+        }
+    }
+
+    @Test
+    void shouldRoundTrip64MiBNativeAndHeap() {
+        int size = 64 * 1024 * 1024;
+        byte[] data = TestData.text(size, 64);
+        try (ZstdCompressor fast = new ZstdCompressor(1)) {
+            long bound = ZstdCompressor.maxCompressedSize(size);
+            MemorySegment src = arena.allocateFrom(JAVA_BYTE, data);
+            MemorySegment frame = arena.allocate(bound);
+            long n = fast.compress(src, frame);
+            MemorySegment out = arena.allocate(size);
+            assertEquals(size, decompressor.decompress(frame.asSlice(0, n), out));
+            assertEquals(-1, out.mismatch(src));
+
+            // Heap both ways: goes through the chunked scratch path.
+            byte[] heapFrame = fast.compress(data);
+            assertEquals(size, ZstdFrames.contentSize(MemorySegment.ofArray(heapFrame)));
+            assertArrayEquals(data, decompressor.decompress(heapFrame));
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {-7, -1, 1, 3, 19})
+    void shouldRoundTripAtEveryLevel(int level) {
+        byte[] data = TestData.text(64 * 1024, level + 100);
+        try (ZstdCompressor c = new ZstdCompressor(level)) {
+            assertEquals(level, c.level());
+            byte[] frame = c.compress(data);
+            assertTrue(frame.length < data.length, "text compresses at level " + level);
+            assertArrayEquals(data, decompressor.decompress(frame));
+        }
+    }
+
+    @Test
+    void shouldHonourOffsetsAndLengthsOnEveryOverload() {
+        byte[] data = TestData.text(5000, 9);
+        byte[] padded = new byte[data.length + 17];
+        System.arraycopy(data, 0, padded, 7, data.length);
+        byte[] frame = new byte[(int) ZstdCompressor.maxCompressedSize(data.length) + 40];
+        int n = compressor.compress(padded, 7, data.length, frame, 13, frame.length - 13);
+        byte[] out = new byte[data.length + 30];
+        int m = decompressor.decompress(frame, 13, n, out, 11, data.length + 19);
+        assertEquals(data.length, m);
+        assertArrayEquals(data, java.util.Arrays.copyOfRange(out, 11, 11 + m));
+        assertEquals(0, out[10]);
+        assertEquals(0, out[11 + m]);
+
+        MemorySegment src = arena.allocate(data.length + 64);
+        MemorySegment.copy(data, 0, src, JAVA_BYTE, 31, data.length);
+        MemorySegment dst = arena.allocate(frame.length + 64);
+        long nn = compressor.compress(src, 31, data.length, dst, 5, frame.length);
+        MemorySegment back = arena.allocate(data.length + 64);
+        assertEquals(data.length, decompressor.decompress(dst, 5, nn, back, 3, data.length));
+        assertArrayEquals(data, back.asSlice(3, data.length).toArray(JAVA_BYTE));
+    }
+
+    @Test
+    void shouldRoundTripWithChecksumAndWorkers() {
+        byte[] data = TestData.text(4 * 1024 * 1024, 5);
+        try (ZstdCompressor c = ZstdCompressor.builder().level(3).checksum(true).workers(2).build()) {
+            byte[] frame = c.compress(data);
+            assertEquals(data.length, ZstdFrames.contentSize(MemorySegment.ofArray(frame)));
+            assertArrayEquals(data, decompressor.decompress(frame));
+        }
+    }
+
+    @Test
+    void shouldRoundTripIncompressibleDataAtSmallAndLargeSizes() {
+        for (int size : new int[] {10, 20_000, 300_000}) {
+            byte[] data = TestData.random(size, size);
+            byte[] frame = compressor.compress(data);
+            assertTrue(frame.length <= ZstdCompressor.maxCompressedSize(size));
+            assertArrayEquals(data, decompressor.decompress(frame));
+        }
+    }
+}
