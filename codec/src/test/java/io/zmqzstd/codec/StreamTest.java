@@ -1,0 +1,135 @@
+package io.zmqzstd.codec;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.lang.foreign.MemorySegment;
+import java.util.Arrays;
+import org.junit.jupiter.api.Test;
+
+class StreamTest {
+
+    private static byte[] streamCompress(byte[] data, int writeSize, ZstdCompressor c, long pledged) throws IOException {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (ZstdOutputStream out = pledged < 0 ? new ZstdOutputStream(bytes, c) : new ZstdOutputStream(bytes, c, pledged)) {
+            for (int p = 0; p < data.length; p += writeSize) {
+                out.write(data, p, Math.min(writeSize, data.length - p));
+                if (p % (7 * writeSize) == 0) {
+                    out.flush();
+                }
+            }
+        }
+        return bytes.toByteArray();
+    }
+
+    /** Reads in odd-sized pieces, one byte from a trickling source at a time. */
+    private static byte[] readAll(InputStream in, int readSize) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        byte[] buf = new byte[readSize];
+        int n;
+        while ((n = in.read(buf)) >= 0) {
+            out.write(buf, 0, n);
+        }
+        return out.toByteArray();
+    }
+
+    @Test
+    void shouldRoundTripThroughStreams() throws IOException {
+        try (ZstdCompressor c = new ZstdCompressor(3); ZstdDecompressor d = new ZstdDecompressor()) {
+            for (int size : new int[] {1, 1000, 3_000_000}) {
+                byte[] data = TestData.text(size, size);
+                byte[] frame = streamCompress(data, 1 + size / 13, c, -1);
+                assertEquals(ZstdFrames.CONTENT_SIZE_UNKNOWN, ZstdFrames.contentSize(MemorySegment.ofArray(frame)));
+                try (ZstdInputStream in = new ZstdInputStream(new ByteArrayInputStream(frame), d)) {
+                    assertArrayEquals(data, readAll(in, 1 + size / 7));
+                }
+                assertArrayEquals(data, d.decompress(frame), "one-shot reads stream frames");
+                byte[] declared = streamCompress(data, 4096, c, size);
+                assertEquals(size, ZstdFrames.contentSize(MemorySegment.ofArray(declared)));
+                try (ZstdInputStream in = new ZstdInputStream(new TricklingInput(declared))) {
+                    assertArrayEquals(data, in.readAllBytes());
+                }
+            }
+            // One-shot frames and concatenated frames read through a stream.
+            byte[] a = TestData.text(5000, 1);
+            byte[] b = TestData.text(7000, 2);
+            byte[] both = concat(c.compress(a), c.compress(b));
+            try (ZstdInputStream in = new ZstdInputStream(new ByteArrayInputStream(both), d)) {
+                assertArrayEquals(concat(a, b), in.readAllBytes());
+            }
+        }
+    }
+
+    @Test
+    void shouldHonourTheLimitWhileStreaming() throws IOException {
+        byte[] data = TestData.text(500_000, 3);
+        try (ZstdCompressor c = new ZstdCompressor(3);
+             ZstdDecompressor d = ZstdDecompressor.builder().maxDecompressedSize(400_000).build()) {
+            byte[] undeclared = streamCompress(data, 10_000, c, -1);
+            try (ZstdInputStream in = new ZstdInputStream(new ByteArrayInputStream(undeclared), d)) {
+                ZstdException e = assertThrows(ZstdException.class, in::readAllBytes);
+                assertEquals(ZstdException.Reason.TOO_LARGE, e.reason());
+            }
+            try (ZstdInputStream in = new ZstdInputStream(new ByteArrayInputStream(c.compress(data)), d)) {
+                ZstdException e = assertThrows(ZstdException.class, in::readAllBytes);
+                assertEquals("frame larger than limit: declared=500000, limit=400000", e.getMessage());
+            }
+            byte[] small = TestData.text(1000, 4);
+            try (ZstdInputStream in = new ZstdInputStream(new ByteArrayInputStream(c.compress(small)), d)) {
+                assertArrayEquals(small, in.readAllBytes(), "usable after TOO_LARGE");
+            }
+        }
+    }
+
+    @Test
+    void shouldReportTruncatedAndEmptyStreams() throws IOException {
+        try (ZstdCompressor c = new ZstdCompressor(3); ZstdDecompressor d = new ZstdDecompressor()) {
+            byte[] frame = c.compress(TestData.text(200_000, 5));
+            byte[] cut = Arrays.copyOf(frame, frame.length - 10);
+            try (ZstdInputStream in = new ZstdInputStream(new ByteArrayInputStream(cut), d)) {
+                assertEquals(ZstdException.Reason.TRUNCATED,
+                        assertThrows(ZstdException.class, in::readAllBytes).reason());
+            }
+            try (ZstdInputStream in = new ZstdInputStream(new ByteArrayInputStream(new byte[0]), d)) {
+                assertEquals(ZstdException.Reason.EMPTY, assertThrows(ZstdException.class, in::read).reason());
+            }
+        }
+    }
+
+    private static byte[] concat(byte[] a, byte[] b) {
+        byte[] r = Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, r, a.length, b.length);
+        return r;
+    }
+
+    /** A source that returns at most 3 bytes per read, as a slow socket might. */
+    private static final class TricklingInput extends InputStream {
+        private final byte[] data;
+        private int pos;
+
+        TricklingInput(byte[] data) {
+            this.data = data;
+        }
+
+        @Override
+        public int read() {
+            return pos < data.length ? data[pos++] & 0xFF : -1;
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) {
+            if (pos == data.length) {
+                return -1;
+            }
+            int n = Math.min(Math.min(len, 3), data.length - pos);
+            System.arraycopy(data, pos, b, off, n);
+            pos += n;
+            return n;
+        }
+    }
+}
