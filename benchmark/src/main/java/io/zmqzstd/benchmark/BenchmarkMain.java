@@ -124,8 +124,9 @@ public final class BenchmarkMain {
     /**
      * Why cpu (perf_events) sampling cannot work here, or {@code null} when it can. perf_event_open needs
      * {@code kernel.perf_event_paranoid <= 1} or root; even root can be refused inside a container
-     * (seccomp), so when the sysctl does not already say no we ask async-profiler itself
-     * ({@code check,event=cpu}) through its Java API, which loads the library into this launcher JVM only.
+     * (seccomp), so when the sysctl does not already say no we try: a short child JVM starts async-profiler
+     * with {@code event=cpu} ({@link CpuProbe}). A child, because loading the library into this JVM first
+     * would keep JMH's own binding of it from ever registering.
      */
     static String perfEventsRefusal(Path libPath) {
         Path paranoid = Path.of("/proc/sys/kernel/perf_event_paranoid");
@@ -136,14 +137,47 @@ public final class BenchmarkMain {
                     return "kernel.perf_event_paranoid=" + level + ", not root";
                 }
             } catch (IOException | NumberFormatException e) {
-                // unreadable: let the check below decide
+                // unreadable: let the probe decide
             }
         }
+        Path javaBin = Path.of(System.getProperty("java.home"), "bin", "java");
+        ProcessBuilder probe = new ProcessBuilder(javaBin.toString(), NATIVE_ACCESS, "-cp",
+                System.getProperty("java.class.path"), CpuProbe.class.getName(), libPath.toString())
+                .redirectErrorStream(true);
         try {
-            String answer = one.profiler.AsyncProfiler.getInstance(libPath.toString()).execute("check,event=cpu");
-            return answer.trim().startsWith("OK") ? null : answer.trim();
-        } catch (IOException | IllegalStateException | UnsatisfiedLinkError e) {
-            return String.valueOf(e.getMessage()).trim();
+            Process process = probe.start();
+            String output = new String(process.getInputStream().readAllBytes()).trim();
+            if (!process.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+                return "cpu probe did not finish";
+            }
+            boolean refused = process.exitValue() != 0 || output.contains("[WARN]") || output.contains("[ERROR]");
+            return refused ? output.lines().filter(l -> !l.isBlank()).findFirst().orElse("cpu probe failed") : null;
+        } catch (IOException e) {
+            return "cpu probe could not start: " + e.getMessage();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "cpu probe interrupted";
+        }
+    }
+
+    /** Child-JVM probe: exits 0 and prints nothing else when async-profiler can sample with event=cpu. */
+    static final class CpuProbe {
+        public static void main(String[] args) throws Exception {
+            one.profiler.AsyncProfiler profiler = one.profiler.AsyncProfiler.getInstance(args[0]);
+            try {
+                profiler.execute("start,event=cpu,interval=1ms");
+                long deadline = System.nanoTime() + 20_000_000L;
+                long spin = 0;
+                while (System.nanoTime() < deadline) {
+                    spin++;
+                }
+                profiler.execute("stop");
+                System.out.println("OK " + (spin & 1));
+            } catch (IllegalStateException | IOException e) {
+                System.out.println(e.getMessage());
+                System.exit(1);
+            }
         }
     }
 
