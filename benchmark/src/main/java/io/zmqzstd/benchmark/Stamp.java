@@ -1,0 +1,56 @@
+package io.zmqzstd.benchmark;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+
+/**
+ * The check every benchmark message carries: its sequence number in its first 8 bytes (little-endian).
+ * The receiver verifies length and sequence of every message, so a lost, duplicated, reordered or
+ * truncated message fails the run instead of inflating the score. Allocation-free.
+ */
+public final class Stamp {
+
+    /** Smallest message that can carry a stamp. */
+    public static final int BYTES = Long.BYTES;
+
+    private static final VarHandle LONG_IN_BYTES =
+            MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final ValueLayout.OfLong LONG_IN_SEGMENT =
+            ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    /** All of native memory, to read a frame by its address without a per-message segment. */
+    private static final MemorySegment EVERYTHING = MemorySegment.NULL.reinterpret(Long.MAX_VALUE);
+
+    private Stamp() {
+    }
+
+    public static void write(byte[] message, long sequence) {
+        LONG_IN_BYTES.set(message, 0, sequence);
+    }
+
+    public static void write(MemorySegment message, long sequence) {
+        message.set(LONG_IN_SEGMENT, 0, sequence);
+    }
+
+    public static void writeAt(long address, long sequence) {
+        EVERYTHING.set(LONG_IN_SEGMENT, address, sequence);
+    }
+
+    public static void check(byte[] message, int length, long expectedSequence, int expectedLength) {
+        check(length, length >= BYTES ? (long) LONG_IN_BYTES.get(message, 0) : -1, expectedSequence, expectedLength);
+    }
+
+    public static void checkAt(long address, long length, long expectedSequence, int expectedLength) {
+        check(length, length >= BYTES ? EVERYTHING.get(LONG_IN_SEGMENT, address) : -1, expectedSequence,
+                expectedLength);
+    }
+
+    private static void check(long length, long sequence, long expectedSequence, int expectedLength) {
+        if (length != expectedLength || sequence != expectedSequence) {
+            throw new IllegalStateException("unexpected message: length=" + length + ", expectedLength="
+                    + expectedLength + ", sequence=" + sequence + ", expectedSequence=" + expectedSequence);
+        }
+    }
+}

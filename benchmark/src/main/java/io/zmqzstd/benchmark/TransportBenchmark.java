@@ -1,0 +1,104 @@
+package io.zmqzstd.benchmark;
+
+import io.zmqzstd.benchmark.transport.ReceiveMode;
+import io.zmqzstd.benchmark.transport.RouterPair;
+import io.zmqzstd.benchmark.transport.TransportStrategy;
+import io.zmqzstd.transport.ZmqSocket;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * ROUTER to ROUTER throughput of this project's transport, uncompressed: the matrix of the reference
+ * write-ups (buffer strategy x receive mode x size), over tcp loopback and inproc.
+ *
+ * <p>Design: the sending ROUTER lives on its own thread ({@link CreditedSender}); the JMH thread owns the
+ * receiving ROUTER. Each invocation grants the sender {@value #MESSAGES} messages, then receives exactly
+ * those {@value #MESSAGES} in the chosen {@link ReceiveMode}, checking each one's length and sequence
+ * number ({@link Stamp}). Nothing is sent that the same invocation does not receive, so the score counts
+ * delivered, checked messages only. {@code @OperationsPerInvocation} makes one operation one message:
+ * the score is messages per second and {@code gc.alloc.rate.norm} is bytes per message (both threads).
+ *
+ * <p>Each message is two frames, [routing id][payload]. The sender has ROUTER_MANDATORY so it blocks at
+ * the high-water mark instead of dropping. {@code zeroCopyPooled} hands buffers to libzmq at or above the
+ * pool's zero-copy threshold and copies below it.
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 3, time = 1)
+@Fork(value = 1, jvmArgsAppend = {BenchmarkMain.NATIVE_ACCESS, BenchmarkMain.UNSAFE_ALLOWED})
+public class TransportBenchmark {
+
+    /** Messages per invocation, as in the reference write-ups. */
+    public static final int MESSAGES = 10_000;
+
+    @Param({TransportStrategy.BYTE_ARRAY, TransportStrategy.REUSED_BUFFER, TransportStrategy.MESSAGE,
+        TransportStrategy.ZERO_COPY_POOLED})
+    public String strategy;
+
+    @Param({"blocking", "blockingBatch", "nonBlocking", "poller"})
+    public String receiveMode;
+
+    @Param({"64", "512", "1024", "65536", "131072", "262144"})
+    public int size;
+
+    @Param({"tcp", "inproc"})
+    public String transport;
+
+    private RouterPair sockets;
+    private TransportStrategy payloads;
+    private CreditedSender sender;
+    private ReceiveMode.Receiver receiver;
+    private ReceiveMode mode;
+    private long nextSequence;
+
+    @Setup(Level.Trial)
+    public void setUp() {
+        mode = ReceiveMode.valueOf(receiveMode);
+        sockets = new RouterPair(transport);
+        payloads = TransportStrategy.create(strategy, Payloads.generate(Payloads.BINARY, size, 7));
+        ZmqSocket out = sockets.sender;
+        TransportStrategy p = payloads;
+        sender = new CreditedSender("transport-sender", sequence -> {
+            if (!out.send(RouterPair.RECEIVER_ID, ZmqSocket.SNDMORE)) {
+                throw new IllegalStateException("routing frame not sent");
+            }
+            p.sendPayload(out, sequence);
+        });
+        receiver = new ReceiveMode.Receiver(sockets.receiver, payloads, sender);
+        nextSequence = 0;
+    }
+
+    @TearDown(Level.Trial)
+    public void tearDown() {
+        try {
+            sender.close();
+        } finally {
+            receiver.close();
+            sockets.close();
+            payloads.close();
+        }
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(MESSAGES)
+    public long sendReceive() {
+        sender.grant(MESSAGES);
+        nextSequence = receiver.receive(mode, nextSequence, MESSAGES);
+        return nextSequence;
+    }
+}

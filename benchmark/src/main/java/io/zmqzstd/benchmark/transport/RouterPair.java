@@ -1,0 +1,81 @@
+package io.zmqzstd.benchmark.transport;
+
+import io.zmqzstd.transport.SocketType;
+import io.zmqzstd.transport.ZmqContext;
+import io.zmqzstd.transport.ZmqException;
+import io.zmqzstd.transport.ZmqSocket;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Two ROUTER sockets on one context, connected and known to each other: {@code receiver} binds, {@code
+ * sender} connects and addresses it by routing id {@link #RECEIVER_ID}. The sender has ROUTER_MANDATORY
+ * set, so at the high-water mark it blocks instead of silently dropping, and an unknown peer is an error.
+ */
+public final class RouterPair implements AutoCloseable {
+
+    public static final byte[] RECEIVER_ID = "receiver".getBytes(StandardCharsets.US_ASCII);
+    public static final byte[] SENDER_ID = "sender".getBytes(StandardCharsets.US_ASCII);
+
+    private static final AtomicInteger INPROC_COUNTER = new AtomicInteger();
+    private static final long CONNECT_TIMEOUT_NS = 10_000_000_000L;
+
+    public final ZmqContext context;
+    public final ZmqSocket receiver;
+    public final ZmqSocket sender;
+
+    /** {@code transport} is {@code tcp} (loopback, ephemeral port) or {@code inproc}. */
+    public RouterPair(String transport) {
+        context = new ZmqContext();
+        receiver = context.socket(SocketType.ROUTER);
+        sender = context.socket(SocketType.ROUTER);
+        receiver.routingId(RECEIVER_ID);
+        sender.routingId(SENDER_ID);
+        sender.routerMandatory(true);
+        receiver.lingerMs(0);
+        sender.lingerMs(0);
+        // Bounded blocking receive: a failed sender turns into an error, not a hung benchmark.
+        receiver.receiveTimeoutMs(1000);
+        String endpoint = switch (transport) {
+            case "tcp" -> "tcp://127.0.0.1:*";
+            case "inproc" -> "inproc://zmqzstd-bench-" + INPROC_COUNTER.incrementAndGet();
+            default -> throw new IllegalArgumentException("unknown transport: transport=" + transport);
+        };
+        receiver.bind(endpoint);
+        sender.connect(receiver.lastEndpoint());
+        handshake();
+    }
+
+    /** Sends one hello until the route to the receiver exists, and receives it. */
+    private void handshake() {
+        long deadline = System.nanoTime() + CONNECT_TIMEOUT_NS;
+        while (true) {
+            try {
+                if (sender.send(RECEIVER_ID, ZmqSocket.SNDMORE | ZmqSocket.DONTWAIT)) {
+                    break;
+                }
+            } catch (ZmqException e) {
+                // EHOSTUNREACH until the connection handshake is done: poll with a deadline.
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("receiver not reachable within 10 s: endpoint=" + receiver.lastEndpoint());
+            }
+            Thread.onSpinWait();
+        }
+        if (!sender.send(new byte[] {1}, 0)) {
+            throw new IllegalStateException("hello not sent");
+        }
+        byte[] identity = receiver.receiveBytes(0);
+        byte[] hello = receiver.receiveBytes(0);
+        if (identity == null || hello == null || hello.length != 1) {
+            throw new IllegalStateException("hello not received");
+        }
+    }
+
+    @Override
+    public void close() {
+        receiver.close();
+        sender.close();
+        context.close();
+    }
+}

@@ -1,0 +1,180 @@
+package io.zmqzstd.benchmark.transport;
+
+import io.zmqzstd.benchmark.Stamp;
+import io.zmqzstd.transport.PooledBuffer;
+import io.zmqzstd.transport.ZmqMessage;
+import io.zmqzstd.transport.ZmqSocket;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+
+/**
+ * How one payload frame is produced, sent and received: the {@code strategy} parameter of
+ * {@link io.zmqzstd.benchmark.TransportBenchmark}. Every strategy fills its send buffer from the same
+ * source payload (a producer has to put its bytes somewhere) and stamps it; every receiver checks
+ * length and sequence. The send half runs on the sender thread, the receive half on the measuring
+ * thread; they share no mutable state.
+ */
+public abstract class TransportStrategy implements AutoCloseable {
+
+    public static final String BYTE_ARRAY = "byteArray";
+    public static final String REUSED_BUFFER = "reusedBuffer";
+    public static final String MESSAGE = "message";
+    public static final String ZERO_COPY_POOLED = "zeroCopyPooled";
+
+    protected final int size;
+    protected final byte[] source;
+    private final Arena arena = Arena.ofShared();
+    protected final MemorySegment nativeSource;
+
+    TransportStrategy(byte[] source) {
+        this.size = source.length;
+        this.source = source.clone();
+        this.nativeSource = arena.allocate(size, 64);
+        nativeSource.copyFrom(MemorySegment.ofArray(source));
+    }
+
+    public static TransportStrategy create(String name, byte[] source) {
+        return switch (name) {
+            case BYTE_ARRAY -> new ByteArray(source);
+            case REUSED_BUFFER -> new ReusedBuffer(source);
+            case MESSAGE -> new Message(source);
+            case ZERO_COPY_POOLED -> new ZeroCopyPooled(source);
+            default -> throw new IllegalArgumentException("unknown transport strategy: strategy=" + name);
+        };
+    }
+
+    /** Sends the payload frame of message {@code sequence} (the routing frame is already sent). */
+    public abstract void sendPayload(ZmqSocket socket, long sequence);
+
+    /** Receives and checks the payload frame of message {@code expectedSequence}. */
+    public abstract void receivePayload(ZmqSocket socket, long expectedSequence);
+
+    @Override
+    public void close() {
+        arena.close();
+    }
+
+    static void sent(boolean sent) {
+        if (!sent) {
+            throw new IllegalStateException("blocking send returned would-block");
+        }
+    }
+
+    /** The naive way: a new array per message on both sides. */
+    static final class ByteArray extends TransportStrategy {
+        ByteArray(byte[] source) {
+            super(source);
+        }
+
+        @Override
+        public void sendPayload(ZmqSocket socket, long sequence) {
+            byte[] message = new byte[size];
+            System.arraycopy(source, 0, message, 0, size);
+            Stamp.write(message, sequence);
+            sent(socket.send(message, 0));
+        }
+
+        @Override
+        public void receivePayload(ZmqSocket socket, long expectedSequence) {
+            byte[] message = socket.receiveBytes(0);
+            Stamp.check(message, message.length, expectedSequence, size);
+        }
+    }
+
+    /** One {@code byte[]} per side, allocated once and reused (what the seeds did with an array pool). */
+    static final class ReusedBuffer extends TransportStrategy {
+        private final byte[] sendBuffer;
+        private final byte[] receiveBuffer;
+
+        ReusedBuffer(byte[] source) {
+            super(source);
+            sendBuffer = new byte[size];
+            receiveBuffer = new byte[size];
+        }
+
+        @Override
+        public void sendPayload(ZmqSocket socket, long sequence) {
+            System.arraycopy(source, 0, sendBuffer, 0, size);
+            Stamp.write(sendBuffer, sequence);
+            sent(socket.send(sendBuffer, 0));
+        }
+
+        @Override
+        public void receivePayload(ZmqSocket socket, long expectedSequence) {
+            int length = socket.receive(receiveBuffer, 0);
+            Stamp.check(receiveBuffer, length, expectedSequence, size);
+        }
+    }
+
+    /**
+     * libzmq messages, one reusable {@link ZmqMessage} per side: the sender builds each message by copy
+     * (zmq_msg_init_size), the receiver reads the frame in place.
+     */
+    static final class Message extends TransportStrategy {
+        private final ZmqMessage sendMessage = new ZmqMessage();
+        private final ZmqMessage receiveMessage = new ZmqMessage();
+
+        Message(byte[] source) {
+            super(source);
+        }
+
+        @Override
+        public void sendPayload(ZmqSocket socket, long sequence) {
+            sendMessage.set(nativeSource);
+            Stamp.writeAt(sendMessage.address(), sequence);
+            sent(socket.send(sendMessage, 0));
+        }
+
+        @Override
+        public void receivePayload(ZmqSocket socket, long expectedSequence) {
+            socket.receive(receiveMessage, 0);
+            Stamp.checkAt(receiveMessage.address(), receiveMessage.size(), expectedSequence, size);
+        }
+
+        @Override
+        public void close() {
+            sendMessage.close();
+            receiveMessage.close();
+            super.close();
+        }
+    }
+
+    /**
+     * The context's native buffer pool: fill a rented buffer, hand it to libzmq (zero-copy at or above
+     * the pool's threshold, a copy below it); receive into a reused {@link ZmqMessage} and read in place.
+     */
+    static final class ZeroCopyPooled extends TransportStrategy {
+        private final ZmqMessage receiveMessage = new ZmqMessage();
+
+        ZeroCopyPooled(byte[] source) {
+            super(source);
+        }
+
+        @Override
+        public void sendPayload(ZmqSocket socket, long sequence) {
+            PooledBuffer buffer = socket.context().bufferPool().rent(size);
+            try {
+                MemorySegment segment = buffer.segment();
+                MemorySegment.copy(nativeSource, 0, segment, 0, size);
+                Stamp.write(segment, sequence);
+                sent(socket.sendPooled(buffer, size, 0));
+            } catch (RuntimeException e) {
+                // Until a send succeeds the buffer is ours to give back.
+                buffer.release();
+                throw e;
+            }
+        }
+
+        @Override
+        public void receivePayload(ZmqSocket socket, long expectedSequence) {
+            socket.receive(receiveMessage, 0);
+            Stamp.checkAt(receiveMessage.address(), receiveMessage.size(), expectedSequence, size);
+        }
+
+        @Override
+        public void close() {
+            receiveMessage.close();
+            super.close();
+        }
+    }
+}
