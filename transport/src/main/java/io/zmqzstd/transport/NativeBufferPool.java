@@ -36,7 +36,8 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * closed while libzmq still holds some of its buffers keeps its memory (and logs why) rather than
  * free memory libzmq may still read.
  *
- * <p>Leak detection ({@code -Dzmqzstd.leakDetection=disabled|sampled|strict}, default sampled, or
+ * <p>Leak detection ({@code -Dzmqzstd.leakDetection=disabled|sampled|strict}, default disabled
+ * because recording a rent site allocates a stack trace; or
  * {@link Builder#leakDetection}) records where buffers were rented (every rent when strict, one in
  * 64 when sampled) and reports buffers still rented by the application from {@link #checkLeaks()},
  * {@link #assertNoLeaks()} and {@link #close()}.
@@ -534,7 +535,7 @@ public final class NativeBufferPool implements AutoCloseable {
         }
 
         private static LeakDetection defaultLeakDetection() {
-            String v = System.getProperty("zmqzstd.leakDetection", "sampled").trim().toUpperCase(Locale.ROOT);
+            String v = System.getProperty("zmqzstd.leakDetection", "disabled").trim().toUpperCase(Locale.ROOT);
             try {
                 return LeakDetection.valueOf(v);
             } catch (IllegalArgumentException e) {

@@ -1,0 +1,194 @@
+package io.zmqzstd.transport;
+
+import io.zmqzstd.transport.internal.LibZmq;
+import org.junit.jupiter.api.Test;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicReference;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class LifecycleAndOptionsTest {
+
+    @Test
+    void shouldReadBackOptions() {
+        try (ZmqContext ctx = new ZmqContext()) {
+            ZmqSocket s = ctx.socket(SocketType.DEALER);
+            s.sendHwm(123);
+            s.receiveHwm(456);
+            s.linger(Duration.ofMillis(250));
+            s.routingId("me".getBytes(StandardCharsets.UTF_8));
+            s.receiveTimeoutMs(77);
+            s.sendTimeoutMs(88);
+            s.immediate(true);
+            s.maxMessageSize(1L << 33);
+            s.tcpKeepalive(1);
+            s.tcpKeepaliveIdle(30);
+            s.tcpKeepaliveIntvl(5);
+            s.tcpKeepaliveCnt(3);
+            s.sndbuf(65536);
+            s.rcvbuf(131072);
+            s.reconnectIvlMs(150);
+            s.reconnectIvlMaxMs(2000);
+            s.heartbeatIvlMs(1000);
+            s.connectTimeoutMs(500);
+            assertEquals(123, s.sendHwm());
+            assertEquals(456, s.receiveHwm());
+            assertEquals(250, s.lingerMs());
+            assertArrayEquals("me".getBytes(StandardCharsets.UTF_8), s.routingId());
+            assertEquals(77, s.receiveTimeoutMs());
+            assertEquals(88, s.sendTimeoutMs());
+            assertTrue(s.immediate());
+            assertEquals(1L << 33, s.maxMessageSize());
+            assertEquals(1, s.tcpKeepalive());
+            assertEquals(30, s.tcpKeepaliveIdle());
+            assertEquals(5, s.tcpKeepaliveIntvl());
+            assertEquals(3, s.tcpKeepaliveCnt());
+            assertEquals(65536, s.sndbuf());
+            assertEquals(131072, s.rcvbuf());
+            assertEquals(150, s.reconnectIvlMs());
+            assertEquals(2000, s.reconnectIvlMaxMs());
+            assertEquals(1000, s.heartbeatIvlMs());
+            assertEquals(500, s.connectTimeoutMs());
+            assertEquals((int) ZmqContext.DEFAULT_LINGER.toMillis(), ctx.socket(SocketType.PUB).lingerMs());
+            ZmqException e = assertThrows(ZmqException.class, () -> s.connect("nonsense://x"));
+            assertTrue(e.getMessage().contains("errno="), e.getMessage());
+            assertTrue(e.errno() != 0);
+        }
+    }
+
+    @Test
+    void shouldReportWouldBlockAsReturnValues() {
+        try (ZmqContext ctx = new ZmqContext(); ZmqMessage msg = new ZmqMessage()) {
+            ZmqSocket pull = ctx.socket(SocketType.PULL);
+            pull.bind("inproc://wb");
+            assertFalse(pull.receive(msg, ZmqSocket.DONTWAIT));
+            assertEquals(-1, pull.receive(new byte[10], ZmqSocket.DONTWAIT));
+            assertNull(pull.receiveBytes(ZmqSocket.DONTWAIT));
+            ZmqSocket push = ctx.socket(SocketType.PUSH); // not connected
+            assertFalse(push.send(new byte[10], ZmqSocket.DONTWAIT));
+            try (var arena = java.lang.foreign.Arena.ofConfined()) {
+                assertFalse(push.send(arena.allocate(10), 0, 10, ZmqSocket.DONTWAIT));
+            }
+            pull.receiveTimeoutMs(20);
+            assertFalse(pull.receive(msg, 0)); // timeout is "would block" too
+        }
+    }
+
+    @Test
+    void shouldReportTruncationLikeZmqRecv() {
+        try (ZmqContext ctx = new ZmqContext()) {
+            ZmqSocket pull = ctx.socket(SocketType.PULL);
+            ZmqSocket push = ctx.socket(SocketType.PUSH);
+            pull.bind("inproc://trunc");
+            push.connect("inproc://trunc");
+            push.send("0123456789".getBytes(StandardCharsets.US_ASCII), 0);
+            byte[] small = new byte[4];
+            assertEquals(10, pull.receive(small, 0));
+            assertArrayEquals("0123".getBytes(StandardCharsets.US_ASCII), small);
+        }
+    }
+
+    @Test
+    void shouldFailLoudlyOnStaleMessageViewAndUseAfterClose() {
+        ZmqContext ctx = new ZmqContext();
+        ZmqSocket pull = ctx.socket(SocketType.PULL);
+        ZmqSocket push = ctx.socket(SocketType.PUSH);
+        pull.bind("inproc://stale");
+        push.connect("inproc://stale");
+        ZmqMessage msg = new ZmqMessage();
+        push.send("first".getBytes(StandardCharsets.UTF_8), 0);
+        push.send("second".getBytes(StandardCharsets.UTF_8), 0);
+        assertTrue(pull.receive(msg, 0));
+        MemorySegment view = msg.data();
+        assertEquals('f', view.get(ValueLayout.JAVA_BYTE, 0));
+        assertThrows(IllegalArgumentException.class, () -> view.set(ValueLayout.JAVA_BYTE, 0, (byte) 0));
+        assertTrue(pull.receive(msg, 0));
+        assertThrows(IllegalStateException.class, () -> view.get(ValueLayout.JAVA_BYTE, 0));
+        assertEquals("second", new String(msg.toByteArray(), StandardCharsets.UTF_8));
+        MemorySegment view2 = msg.data();
+        msg.close();
+        msg.close();
+        assertThrows(IllegalStateException.class, () -> view2.get(ValueLayout.JAVA_BYTE, 0));
+        assertThrows(IllegalStateException.class, msg::size);
+
+        pull.close();
+        pull.close();
+        assertTrue(pull.isClosed());
+        assertThrows(IllegalStateException.class, () -> pull.receiveBytes(0));
+        assertThrows(IllegalStateException.class, () -> pull.sendHwm(1));
+        ctx.close(); // closes push too
+        ctx.close();
+        assertTrue(push.isClosed());
+        assertThrows(IllegalStateException.class, () -> push.send(new byte[1], 0));
+        assertThrows(IllegalStateException.class, () -> ctx.socket(SocketType.PAIR));
+    }
+
+    @Test
+    void shouldWakeBlockedReceiverWithTerminationOnShutdown() throws Exception {
+        try (ZmqContext ctx = new ZmqContext()) {
+            ZmqSocket pull = ctx.socket(SocketType.PULL);
+            pull.bind("inproc://term");
+            AtomicReference<Throwable> seen = new AtomicReference<>();
+            Thread receiver = Thread.ofPlatform().start(() -> {
+                try {
+                    pull.receiveBytes(0);
+                } catch (Throwable t) {
+                    seen.set(t);
+                }
+            });
+            Endpoints.await("receiver to block", () -> receiver.getState() == Thread.State.RUNNABLE || receiver.getState() == Thread.State.WAITING);
+            ctx.shutdown();
+            receiver.join(10_000);
+            assertFalse(receiver.isAlive());
+            ZmqException e = assertInstanceOf(ZmqException.class, seen.get());
+            assertTrue(e.isContextTerminated());
+            assertEquals(LibZmq.ETERM, e.errno());
+        }
+    }
+
+    @Test
+    void shouldCloseContextWithPendingMessagesToAbsentPeerWithinLinger() {
+        ZmqContext ctx = ZmqContext.builder().defaultLinger(Duration.ofMillis(100)).build();
+        ZmqSocket push = ctx.socket(SocketType.PUSH);
+        push.connect("tcp://127.0.0.1:1"); // nobody listens
+        for (int i = 0; i < 10; i++) {
+            push.send(new byte[100], ZmqSocket.DONTWAIT);
+        }
+        ctx.close(); // returns after at most the linger
+        assertTrue(ctx.isClosed());
+    }
+
+    @Test
+    void shouldForwardAReceivedMessageWithoutCopyingIt() {
+        try (ZmqContext ctx = new ZmqContext(); ZmqMessage msg = new ZmqMessage()) {
+            ZmqSocket a = ctx.socket(SocketType.PAIR);
+            ZmqSocket b = ctx.socket(SocketType.PAIR);
+            ZmqSocket c = ctx.socket(SocketType.PAIR);
+            ZmqSocket d = ctx.socket(SocketType.PAIR);
+            a.bind("inproc://fa");
+            b.connect("inproc://fa");
+            c.bind("inproc://fc");
+            d.connect("inproc://fc");
+            a.send("relay".getBytes(StandardCharsets.UTF_8), 0);
+            assertTrue(b.receive(msg, 0));
+            assertTrue(c.send(msg, 0));
+            assertEquals(0, msg.size()); // emptied by a successful send
+            assertEquals("relay", d.receiveString(0));
+            try (var arena = java.lang.foreign.Arena.ofConfined()) {
+                msg.set(arena.allocateFrom("set", StandardCharsets.UTF_8));
+            }
+            assertTrue(c.send(msg, 0));
+            assertEquals("set\0", d.receiveString(0));
+        }
+    }
+}
