@@ -1,0 +1,44 @@
+package io.zmqzstd.pipeline;
+
+import io.zmqzstd.codec.ZstdException;
+
+/**
+ * Why a {@link DecompressingReceiver} refused a part. The receiver reports it as
+ * {@link DecompressingReceiver#BAD_FRAME}, counts it, skips the rest of that message and stays
+ * usable.
+ */
+public enum BadFrameReason {
+    /** A 0-byte part where a compressed part belongs (a 0-byte part is never a zstd frame). */
+    EMPTY,
+    /** The part does not start with the zstd magic number {@code 28 B5 2F FD}. */
+    NOT_ZSTD,
+    /** The frame declares (or, without a declared size, produces) more than the receiver's limit. */
+    TOO_LARGE,
+    /** zstd found damaged block data. */
+    CORRUPT,
+    /** The part ends before its frame does (or the frame header is cut short). */
+    TRUNCATED,
+    /** The frame names a dictionary ID the receiver was not given. */
+    DICTIONARY_MISSING,
+    /** The frame's content checksum does not match. */
+    CHECKSUM,
+    /** Anything else zstd reported. */
+    OTHER;
+
+    /**
+     * The one mapping from the codec's reasons. {@code DESTINATION_TOO_SMALL} can only reach the
+     * receiver when its output was already at the size limit, so it means {@link #TOO_LARGE}.
+     */
+    static BadFrameReason of(ZstdException.Reason reason) {
+        return switch (reason) {
+            case EMPTY -> EMPTY;
+            case NOT_ZSTD -> NOT_ZSTD;
+            case TOO_LARGE, DESTINATION_TOO_SMALL -> TOO_LARGE;
+            case CORRUPT -> CORRUPT;
+            case TRUNCATED -> TRUNCATED;
+            case DICTIONARY_MISSING -> DICTIONARY_MISSING;
+            case CHECKSUM -> CHECKSUM;
+            case OTHER -> OTHER;
+        };
+    }
+}

@@ -1,0 +1,33 @@
+package io.zmqzstd.pipeline;
+
+import io.zmqzstd.transport.NativeBufferPool;
+
+/**
+ * The live counters of one sender or receiver: plain longs, written only by the thread that is
+ * using the owner (so no atomics on the hot path), read by {@link #snapshot}. A snapshot taken
+ * from another thread may be slightly behind; it is never torn on a 64-bit JVM.
+ */
+final class Counters {
+    long messages;
+    long parts;
+    long envelopeParts;
+    long uncompressedBytes;
+    long compressedBytes;
+    long zeroCopySends;
+    long copiedSends;
+    long rawFrames;
+    long wouldBlock;
+    final long[] errors = new long[BadFrameReason.values().length];
+
+    PipelineStats snapshot(NativeBufferPool pool) {
+        long hits = 0;
+        long misses = 0;
+        if (pool != null && !pool.isClosed()) {
+            NativeBufferPool.Stats s = pool.stats();
+            hits = s.hits();
+            misses = s.misses();
+        }
+        return new PipelineStats(messages, parts, envelopeParts, uncompressedBytes, compressedBytes, zeroCopySends,
+                copiedSends, rawFrames, wouldBlock, errors.clone(), hits, misses);
+    }
+}

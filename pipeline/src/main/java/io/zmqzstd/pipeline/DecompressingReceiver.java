@@ -1,0 +1,390 @@
+package io.zmqzstd.pipeline;
+
+import io.zmqzstd.codec.ZstdDecompressor;
+import io.zmqzstd.codec.ZstdDictionary;
+import io.zmqzstd.codec.ZstdException;
+import io.zmqzstd.codec.ZstdFrames;
+import io.zmqzstd.transport.ZmqMessage;
+import io.zmqzstd.transport.ZmqSocket;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Receives ZeroMQ messages whose payload parts are zstd frames and decompresses them straight
+ * from libzmq's memory into this receiver's native output region; the caller reads the result
+ * through the reused {@link ReceivedMessage} view.
+ *
+ * <pre>{@code
+ * try (DecompressingReceiver receiver = DecompressingReceiver.builder(socket).build()) {
+ *     for (;;) {
+ *         int status = receiver.receive(0);
+ *         if (status == DecompressingReceiver.RECEIVED) {
+ *             ReceivedMessage m = receiver.message();      // valid until the next receive
+ *             handle(m.part(m.parts() - 1));
+ *         } else if (status == DecompressingReceiver.BAD_FRAME) {
+ *             log(receiver.lastErrorReason(), receiver.lastErrorMessage());  // and carry on
+ *         }
+ *     }
+ * }
+ * }</pre>
+ *
+ * <p>Each message: the first {@code envelopeParts} parts (ROUTER: the routing id; SUB/XSUB: the
+ * topic), and any 0-byte part followed by more parts (a REQ/REP delimiter), are copied as they
+ * are; every other part must be one zstd frame and is decompressed. Before any work on a part
+ * it is refused when empty, not zstd, declaring more than {@code maxDecompressedSize}, or naming
+ * an unknown dictionary; frames that do not declare their size are stopped at the limit. A
+ * refused part makes the whole message {@link #BAD_FRAME}: the rest of it is read and dropped,
+ * the reason is in {@link #lastErrorReason()}, the counters count it, and the next receive
+ * starts with the next message.
+ *
+ * <p>Ownership: the receiver borrows the socket (close the receiver first) and owns one
+ * {@code zmq_msg_t}, its decompressor and its output region; {@link #close()} frees them. The
+ * region grows on demand to the largest message seen (each part at most the limit) and is kept.
+ *
+ * <p>Threading: one thread at a time, like the socket; concurrent use throws
+ * {@link IllegalStateException} naming both threads.
+ *
+ * <p>Allocation: {@link #receive(int)} allocates nothing on the Java heap in steady state, for
+ * any size (growing the region or the part table, and bad frames, allocate).
+ */
+public final class DecompressingReceiver implements AutoCloseable {
+
+    /** {@link #receive} delivered a message: read it through {@link #message()}. */
+    public static final int RECEIVED = 0;
+    /** {@link #receive} found no message (DONTWAIT, or the socket's receive timeout expired). */
+    public static final int WOULD_BLOCK = 1;
+    /** {@link #receive} consumed a message with a bad part; see {@link #lastErrorReason()}. */
+    public static final int BAD_FRAME = 2;
+
+    /** Default per-part limit on decompressed size. */
+    public static final long DEFAULT_MAX_DECOMPRESSED_SIZE = 64L << 20;
+
+    private static final long INITIAL_REGION_BYTES = 64 * 1024;
+    /** Where decompression of a frame without a declared size starts; doubled up to the limit. */
+    private static final long UNKNOWN_SIZE_FIRST_TRY = 256 * 1024;
+    /** All of memory as one segment: libzmq's frame addresses are read through it, no per-frame segment. */
+    private static final MemorySegment EVERYTHING = MemorySegment.NULL.reinterpret(Long.MAX_VALUE);
+    private static final MemorySegment NO_BYTES = MemorySegment.ofArray(new byte[0]);
+
+    private final ZmqSocket socket;
+    private final ZstdDecompressor decompressor;
+    private final ZmqMessage frame = new ZmqMessage();
+    private final long maxDecompressedSize;
+    private final int envelopeParts;
+    private final OwnerCheck owner = new OwnerCheck("DecompressingReceiver");
+    private final Counters counters = new Counters();
+    private final ReceivedMessage message = new ReceivedMessage(this);
+    private Arena regionArena;
+    private MemorySegment region;
+    private BadFrameReason lastErrorReason;
+    private String lastErrorMessage;
+    private int lastErrorPart = -1;
+    private volatile boolean closed;
+
+    /** Options for a receiver. */
+    public static final class Builder {
+        private final ZmqSocket socket;
+        private long maxDecompressedSize = DEFAULT_MAX_DECOMPRESSED_SIZE;
+        private final List<ZstdDictionary> dictionaries = new ArrayList<>();
+        private int envelopeParts;
+
+        private Builder(ZmqSocket socket) {
+            this.socket = Objects.requireNonNull(socket, "socket");
+            this.envelopeParts = WireFormat.defaultEnvelopeParts(socket.type());
+        }
+
+        /** The most bytes one part may decompress to (default 64 MiB). */
+        public Builder maxDecompressedSize(long bytes) {
+            if (bytes < 0) {
+                throw new IllegalArgumentException("maxDecompressedSize=" + bytes);
+            }
+            this.maxDecompressedSize = bytes;
+            return this;
+        }
+
+        /** Adds a dictionary; repeatable; frames pick theirs by ID. The receiver digests its own copy. */
+        public Builder dictionary(ZstdDictionary dictionary) {
+            dictionaries.add(Objects.requireNonNull(dictionary, "dictionary"));
+            return this;
+        }
+
+        /**
+         * Leading parts of every message that are not compressed. Default by socket type:
+         * ROUTER 1 (routing id), SUB and XSUB 1 (topic), others 0. A DEALER talking to a REP
+         * (which sends an empty delimiter first) needs nothing extra: 0-byte parts with more
+         * parts after them always pass through.
+         */
+        public Builder envelopeParts(int parts) {
+            if (parts < 0) {
+                throw new IllegalArgumentException("envelopeParts=" + parts);
+            }
+            this.envelopeParts = parts;
+            return this;
+        }
+
+        /** A new receiver on the socket; the caller owns it and closes it before the socket. */
+        public DecompressingReceiver build() {
+            return new DecompressingReceiver(this);
+        }
+    }
+
+    /** Options for a receiver on {@code socket}. */
+    public static Builder builder(ZmqSocket socket) {
+        return new Builder(socket);
+    }
+
+    private DecompressingReceiver(Builder b) {
+        this.socket = b.socket;
+        this.maxDecompressedSize = b.maxDecompressedSize;
+        this.envelopeParts = b.envelopeParts;
+        ZstdDecompressor.Builder d = ZstdDecompressor.builder().maxDecompressedSize(b.maxDecompressedSize);
+        b.dictionaries.forEach(d::dictionary);
+        try {
+            this.decompressor = d.build();
+        } catch (RuntimeException e) {
+            frame.close();
+            throw e;
+        }
+        regionArena = Arena.ofShared();
+        region = regionArena.allocate(INITIAL_REGION_BYTES, 64);
+    }
+
+    /**
+     * Receives the next message and decompresses its payload parts. {@code flags}: 0 to block,
+     * {@link ZmqSocket#DONTWAIT} not to. Once the first part is in, the rest of the message is
+     * read blocking (libzmq delivers messages whole). Allocation-free in steady state.
+     *
+     * @return {@link #RECEIVED}, {@link #WOULD_BLOCK} or {@link #BAD_FRAME}
+     */
+    public int receive(int flags) {
+        owner.enter();
+        try {
+            ensureOpen();
+            message.begin(region);
+            if (!socket.receive(frame, flags)) {
+                return WOULD_BLOCK;
+            }
+            return readMessage();
+        } finally {
+            owner.exit();
+        }
+    }
+
+    /**
+     * The message the last {@link #receive} delivered: one reused view, owned by this receiver,
+     * valid until the next receive or close (see {@link ReceivedMessage}).
+     */
+    public ReceivedMessage message() {
+        return message;
+    }
+
+    /** Why the most recent {@link #BAD_FRAME} happened; null before the first. Kept until the next one. */
+    public BadFrameReason lastErrorReason() {
+        return lastErrorReason;
+    }
+
+    /** A key=value description of the most recent bad part; null before the first. */
+    public String lastErrorMessage() {
+        return lastErrorMessage;
+    }
+
+    /** Index of the bad part within its message for the most recent {@link #BAD_FRAME}; -1 before the first. */
+    public int lastErrorPart() {
+        return lastErrorPart;
+    }
+
+    /** The per-part decompressed size limit. */
+    public long maxDecompressedSize() {
+        return maxDecompressedSize;
+    }
+
+    /** Leading uncompressed parts per message. */
+    public int envelopeParts() {
+        return envelopeParts;
+    }
+
+    /** The socket this receiver reads (borrowed, not owned). */
+    public ZmqSocket socket() {
+        return socket;
+    }
+
+    /** A snapshot of this receiver's counters (allocates). Pool figures are those of the socket context's pool. */
+    public PipelineStats stats() {
+        return counters.snapshot(closed ? null : socket.context().bufferPool());
+    }
+
+    /** True after {@link #close()}. */
+    public boolean isClosed() {
+        return closed;
+    }
+
+    // ------------------------------------------------------------------ per message
+
+    private int readMessage() {
+        long used = 0;
+        long compressedBytes = 0;
+        long uncompressedBytes = 0;
+        int payloadParts = 0;
+        int envelope = 0;
+        for (int index = 0; ; index++) {
+            boolean more = frame.hasMore();
+            long address = frame.address();
+            long size = frame.size();
+            if (index < envelopeParts || (size == 0 && more)) {
+                ensureCapacity(used, used + size);
+                MemorySegment.copy(EVERYTHING, address, region, used, size);
+                message.add(used, size, false);
+                used += size;
+                envelope++;
+            } else {
+                long n = decompressPart(index, address, size, used);
+                if (n < 0) {
+                    drain(more);
+                    return BAD_FRAME;
+                }
+                message.add(used, n, true);
+                used += n;
+                compressedBytes += size;
+                uncompressedBytes += n;
+                payloadParts++;
+            }
+            if (!more) {
+                break;
+            }
+            socket.receive(frame, 0);
+        }
+        releaseFrame();
+        counters.messages++;
+        counters.parts += payloadParts;
+        counters.envelopeParts += envelope;
+        counters.compressedBytes += compressedBytes;
+        counters.uncompressedBytes += uncompressedBytes;
+        message.complete();
+        return RECEIVED;
+    }
+
+    /**
+     * Decompresses the frame at {@code address} into the region at {@code at}.
+     *
+     * @return decompressed bytes, or -1 after recording why the part was refused
+     */
+    private long decompressPart(int index, long address, long size, long at) {
+        if (size == 0) {
+            return refuse(index, BadFrameReason.EMPTY, "empty part: size=0 (a zstd frame is at least "
+                    + WireFormat.MIN_FRAME_BYTES + " bytes)");
+        }
+        try {
+            long declared = ZstdFrames.contentSize(EVERYTHING, address, size);
+            if (declared == ZstdFrames.CONTENT_SIZE_UNKNOWN) {
+                return decompressUnknownSize(index, address, size, at);
+            }
+            if (Long.compareUnsigned(declared, maxDecompressedSize) > 0) {
+                return refuse(index, BadFrameReason.TOO_LARGE, "frame larger than limit: declared="
+                        + Long.toUnsignedString(declared) + ", limit=" + maxDecompressedSize);
+            }
+            ensureCapacity(at, at + declared);
+            return decompressor.decompress(EVERYTHING, address, size, region, at, declared);
+        } catch (ZstdException e) {
+            return refuse(index, BadFrameReason.of(e.reason()), e.getMessage());
+        }
+    }
+
+    /** A frame without a declared size (zstd streams): try growing room, up to the limit. */
+    private long decompressUnknownSize(int index, long address, long size, long at) {
+        long room = Math.min(maxDecompressedSize, Math.max(UNKNOWN_SIZE_FIRST_TRY, 4 * size));
+        for (;;) {
+            ensureCapacity(at, at + room);
+            try {
+                return decompressor.decompress(EVERYTHING, address, size, region, at, room);
+            } catch (ZstdException e) {
+                if (e.reason() != ZstdException.Reason.DESTINATION_TOO_SMALL) {
+                    throw e;
+                }
+                if (room >= maxDecompressedSize) {
+                    return refuse(index, BadFrameReason.TOO_LARGE,
+                            "frame larger than limit: declared=unknown, limit=" + maxDecompressedSize);
+                }
+                room = Math.min(maxDecompressedSize, room * 2);
+            }
+        }
+    }
+
+    private long refuse(int index, BadFrameReason reason, String why) {
+        lastErrorReason = reason;
+        lastErrorPart = index;
+        lastErrorMessage = "bad frame: part=" + index + ", reason=" + reason + ", " + why;
+        counters.errors[reason.ordinal()]++;
+        message.invalidate();
+        return -1;
+    }
+
+    /** Reads and drops the rest of a message after a bad part, so the next receive starts clean. */
+    private void drain(boolean more) {
+        while (more) {
+            socket.receive(frame, 0);
+            more = frame.hasMore();
+        }
+        releaseFrame();
+    }
+
+    /**
+     * Gives libzmq's frame back now rather than at the next receive: on inproc it may be a pooled
+     * zero-copy buffer the sender is waiting for, on tcp a slice of a large receive batch.
+     */
+    private void releaseFrame() {
+        frame.set(NO_BYTES);
+    }
+
+    /** Makes the region at least {@code needed} bytes, keeping {@code [0, used)}. */
+    private void ensureCapacity(long used, long needed) {
+        if (needed <= region.byteSize()) {
+            return;
+        }
+        long size = Math.max(needed, Math.min(Long.MAX_VALUE / 2, region.byteSize()) * 2);
+        // Made once per growth, never per message. Shared: the receiver may change threads.
+        Arena next = Arena.ofShared();
+        MemorySegment grown;
+        try {
+            grown = next.allocate(size, 64);
+        } catch (RuntimeException | Error e) {
+            next.close();
+            throw e;
+        }
+        MemorySegment.copy(region, 0, grown, 0, used);
+        regionArena.close(); // ends every view into the old region: stale use throws
+        regionArena = next;
+        region = grown;
+        message.region(grown);
+    }
+
+    private void ensureOpen() {
+        if (closed) {
+            throw new IllegalStateException("receiver is closed");
+        }
+    }
+
+    /**
+     * Frees the message, the decompressor and the output region (every view of it ends). The
+     * socket stays open (it is the caller's). Idempotent.
+     */
+    @Override
+    public void close() {
+        owner.enter();
+        try {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            message.invalidate();
+            frame.close();
+            decompressor.close();
+            regionArena.close();
+        } finally {
+            owner.exit();
+        }
+    }
+}

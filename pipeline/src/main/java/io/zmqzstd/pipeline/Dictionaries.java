@@ -1,0 +1,50 @@
+package io.zmqzstd.pipeline;
+
+import io.zmqzstd.codec.ZstdDictionary;
+
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * Dictionary chores for a pipeline: training from sample messages, files. Thin on purpose: the
+ * work is the codec's {@link ZstdDictionary}; this class adds the advice on sizes.
+ *
+ * <p>A dictionary pays for small messages (a few KiB and below) of a recurring shape. Give the
+ * same dictionary to the sender ({@link CompressingSender.Builder#dictionary}) and to every
+ * receiver ({@link DecompressingReceiver.Builder#dictionary}); frames carry its ID, and a
+ * receiver may hold several and picks by ID.
+ */
+public final class Dictionaries {
+
+    /** A good default size: 16 KiB (zstd's guidance is about 100x smaller than the sample total). */
+    public static final int DEFAULT_CAPACITY_BYTES = 16 * 1024;
+
+    private Dictionaries() {
+    }
+
+    /**
+     * Trains a dictionary of at most {@code capacityBytes} from sample payloads (uncompressed
+     * messages as the sender would see them). Wants hundreds of samples and about 100 times the
+     * capacity in total.
+     *
+     * @throws io.zmqzstd.codec.ZstdException {@code OTHER} when zstd cannot train from them
+     */
+    public static ZstdDictionary train(List<byte[]> samples, int capacityBytes) {
+        return ZstdDictionary.train(samples, capacityBytes);
+    }
+
+    /** {@link #train(List, int)} with {@link #DEFAULT_CAPACITY_BYTES}. */
+    public static ZstdDictionary train(List<byte[]> samples) {
+        return train(samples, DEFAULT_CAPACITY_BYTES);
+    }
+
+    /** Reads a standard zstd dictionary file ({@code zstd --train} output, or {@link #save}). */
+    public static ZstdDictionary load(Path file) {
+        return ZstdDictionary.load(file);
+    }
+
+    /** Writes {@code dictionary} in the standard format (usable by {@code zstd -D file}). */
+    public static void save(ZstdDictionary dictionary, Path file) {
+        dictionary.save(file);
+    }
+}

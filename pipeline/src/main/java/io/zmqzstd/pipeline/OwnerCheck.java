@@ -1,0 +1,43 @@
+package io.zmqzstd.pipeline;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
+/**
+ * Detects two threads inside one sender or receiver at the same time: one CAS on entry, one
+ * release store on exit, no allocation. Hand-over between threads (one at a time) is allowed.
+ */
+final class OwnerCheck {
+
+    private static final VarHandle BUSY;
+
+    static {
+        try {
+            BUSY = MethodHandles.lookup().findVarHandle(OwnerCheck.class, "busy", Thread.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private final String what;
+    @SuppressWarnings("unused") // accessed through BUSY
+    private volatile Thread busy;
+
+    OwnerCheck(String what) {
+        this.what = what;
+    }
+
+    void enter() {
+        Thread me = Thread.currentThread();
+        Thread other = (Thread) BUSY.compareAndExchange(this, (Thread) null, me);
+        if (other != null) {
+            throw new IllegalStateException(what + " used by two threads at once: thread=" + me.getName()
+                    + ", while in use by thread=" + other.getName()
+                    + (other == me ? " (re-entered from a callback)" : "") + "; use one per thread");
+        }
+    }
+
+    void exit() {
+        BUSY.setRelease(this, (Thread) null);
+    }
+}

@@ -1,0 +1,135 @@
+package io.zmqzstd.pipeline;
+
+/**
+ * A snapshot of one sender's or receiver's counters since it was built. Immutable; taking one
+ * allocates, counting does not (the live counters are plain fields updated by the owning thread,
+ * cheap enough to stay on).
+ *
+ * <p>For a sender "uncompressed" is what the caller gave and "compressed" what went on the wire
+ * (payload parts only); for a receiver the other way round. Envelope parts are counted apart
+ * and not in the byte totals.
+ */
+public final class PipelineStats {
+
+    private final long messages;
+    private final long parts;
+    private final long envelopeParts;
+    private final long uncompressedBytes;
+    private final long compressedBytes;
+    private final long zeroCopySends;
+    private final long copiedSends;
+    private final long rawFrames;
+    private final long wouldBlock;
+    private final long[] errors;
+    private final long poolHits;
+    private final long poolMisses;
+
+    PipelineStats(long messages, long parts, long envelopeParts, long uncompressedBytes, long compressedBytes,
+                  long zeroCopySends, long copiedSends, long rawFrames, long wouldBlock, long[] errors,
+                  long poolHits, long poolMisses) {
+        this.messages = messages;
+        this.parts = parts;
+        this.envelopeParts = envelopeParts;
+        this.uncompressedBytes = uncompressedBytes;
+        this.compressedBytes = compressedBytes;
+        this.zeroCopySends = zeroCopySends;
+        this.copiedSends = copiedSends;
+        this.rawFrames = rawFrames;
+        this.wouldBlock = wouldBlock;
+        this.errors = errors;
+        this.poolHits = poolHits;
+        this.poolMisses = poolMisses;
+    }
+
+    /** Whole messages sent or delivered (the part without SNDMORE / with no more parts closed it). */
+    public long messages() {
+        return messages;
+    }
+
+    /** Payload (compressed) parts sent or delivered. */
+    public long parts() {
+        return parts;
+    }
+
+    /** Envelope parts (routing ids, delimiters, topics) passed through uncompressed. */
+    public long envelopeParts() {
+        return envelopeParts;
+    }
+
+    /** Payload bytes before compression (sender) or after decompression (receiver). */
+    public long uncompressedBytes() {
+        return uncompressedBytes;
+    }
+
+    /** Payload bytes as zstd frames on the wire. */
+    public long compressedBytes() {
+        return compressedBytes;
+    }
+
+    /** uncompressed / compressed bytes: above 1 saves bandwidth, below 1 expands (0 before any payload). */
+    public double ratio() {
+        return compressedBytes == 0 ? 0 : (double) uncompressedBytes / compressedBytes;
+    }
+
+    /** Sender: parts whose pooled buffer became the ZeroMQ message without a copy. */
+    public long zeroCopySends() {
+        return zeroCopySends;
+    }
+
+    /** Sender: parts libzmq copied (below the zero-copy threshold). */
+    public long copiedSends() {
+        return copiedSends;
+    }
+
+    /** Sender: parts sent as a raw-block frame without a compressor call. */
+    public long rawFrames() {
+        return rawFrames;
+    }
+
+    /** Sender: sends that returned false (would block); the caller still had the payload. */
+    public long wouldBlock() {
+        return wouldBlock;
+    }
+
+    /** Receiver: messages refused for {@code reason}. */
+    public long errors(BadFrameReason reason) {
+        return errors[reason.ordinal()];
+    }
+
+    /** Receiver: messages refused for any reason. */
+    public long errors() {
+        long n = 0;
+        for (long e : errors) {
+            n += e;
+        }
+        return n;
+    }
+
+    /** Rents served from a free pooled buffer, pool-wide (the socket context's pool, shared by its sockets). */
+    public long poolHits() {
+        return poolHits;
+    }
+
+    /** Rents that had to carve a new slot or fall back to an unpooled buffer, pool-wide. */
+    public long poolMisses() {
+        return poolMisses;
+    }
+
+    @Override
+    public String toString() {
+        StringBuilder s = new StringBuilder("messages=").append(messages).append(", parts=").append(parts)
+                .append(", envelopeParts=").append(envelopeParts)
+                .append(", uncompressedBytes=").append(uncompressedBytes)
+                .append(", compressedBytes=").append(compressedBytes)
+                .append(", ratio=").append(String.format(java.util.Locale.ROOT, "%.3f", ratio()))
+                .append(", zeroCopySends=").append(zeroCopySends).append(", copiedSends=").append(copiedSends)
+                .append(", rawFrames=").append(rawFrames).append(", wouldBlock=").append(wouldBlock)
+                .append(", errors=").append(errors());
+        for (BadFrameReason r : BadFrameReason.values()) {
+            if (errors[r.ordinal()] != 0) {
+                s.append(", ").append(r).append('=').append(errors[r.ordinal()]);
+            }
+        }
+        return s.append(", poolHits=").append(poolHits).append(", poolMisses=").append(poolMisses).toString();
+    }
+}
