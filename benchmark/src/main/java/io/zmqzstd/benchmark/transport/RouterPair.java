@@ -1,11 +1,11 @@
 package io.zmqzstd.benchmark.transport;
 
+import io.zmqzstd.benchmark.Endpoints;
 import io.zmqzstd.transport.SocketType;
 import io.zmqzstd.transport.ZmqContext;
 import io.zmqzstd.transport.ZmqException;
 import io.zmqzstd.transport.ZmqSocket;
 import java.nio.charset.StandardCharsets;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Two ROUTER sockets on one context, connected and known to each other: {@code receiver} binds, {@code
@@ -17,7 +17,6 @@ public final class RouterPair implements AutoCloseable {
     public static final byte[] RECEIVER_ID = "receiver".getBytes(StandardCharsets.US_ASCII);
     public static final byte[] SENDER_ID = "sender".getBytes(StandardCharsets.US_ASCII);
 
-    private static final AtomicInteger INPROC_COUNTER = new AtomicInteger();
     private static final long CONNECT_TIMEOUT_NS = 10_000_000_000L;
 
     public final ZmqContext context;
@@ -36,11 +35,7 @@ public final class RouterPair implements AutoCloseable {
         sender.lingerMs(0);
         // Bounded blocking receive: a failed sender turns into an error, not a hung benchmark.
         receiver.receiveTimeoutMs(1000);
-        String endpoint = switch (transport) {
-            case "tcp" -> "tcp://127.0.0.1:*";
-            case "inproc" -> "inproc://zmqzstd-bench-" + INPROC_COUNTER.incrementAndGet();
-            default -> throw new IllegalArgumentException("unknown transport: transport=" + transport);
-        };
+        String endpoint = Endpoints.bindable(transport);
         receiver.bind(endpoint);
         sender.connect(receiver.lastEndpoint());
         handshake();

@@ -1,0 +1,51 @@
+package io.zmqzstd.benchmark.pipeline;
+
+import io.zmqzstd.benchmark.Endpoints;
+import org.zeromq.SocketType;
+import org.zeromq.ZContext;
+import org.zeromq.ZMQ;
+
+/**
+ * {@code jeromqZstdjni}: JeroMQ (pure-Java ZeroMQ) PUSH to PULL with zstd-jni {@code byte[]} compression.
+ * PUSH blocks at the high-water mark, so no message is dropped.
+ */
+public final class JeromqZstdJniContestant extends ZstdJniBytesPipeline {
+
+
+    private final ZContext context = new ZContext(1);
+    private final ZMQ.Socket push;
+    private final ZMQ.Socket pull;
+
+    /** {@code transport} is {@code tcp} or {@code inproc}; {@code dictionary} raw bytes or null. */
+    public JeromqZstdJniContestant(byte[] payload, String transport, int level, byte[] dictionary) {
+        super(payload, level, dictionary);
+        pull = context.createSocket(SocketType.PULL);
+        push = context.createSocket(SocketType.PUSH);
+        pull.setLinger(0);
+        push.setLinger(0);
+        pull.setReceiveTimeOut(1000);
+        String endpoint = Endpoints.bindable(transport);
+        pull.bind(endpoint);
+        push.connect(pull.getLastEndpoint());
+        start("jeromq-sender");
+    }
+
+    @Override
+    protected void sendFrame(byte[] frame) {
+        if (!push.send(frame, 0)) {
+            throw new IllegalStateException("JeroMQ send failed: errno=" + push.errno());
+        }
+    }
+
+    @Override
+    protected byte[] receiveFrame() {
+        return pull.recv(0);
+    }
+
+    @Override
+    protected void closeTransport() {
+        push.close();
+        pull.close();
+        context.close();
+    }
+}

@@ -1,0 +1,52 @@
+package io.zmqzstd.benchmark.pipeline;
+
+import io.zmqzstd.benchmark.Endpoints;
+import io.zmqzstd.transport.SocketType;
+import io.zmqzstd.transport.ZmqContext;
+import io.zmqzstd.transport.ZmqSocket;
+
+/**
+ * {@code libzmqBytes}: this project's transport (libzmq through FFM) used the straightforward way, with
+ * {@code byte[]} sends and receives and zstd-jni {@code byte[]} compression. Same libzmq as
+ * {@code zmqzstd}, so the difference between the two is the heap traffic the pipeline removes.
+ */
+public final class LibzmqBytesContestant extends ZstdJniBytesPipeline {
+
+
+    private final ZmqContext context = new ZmqContext();
+    private final ZmqSocket push;
+    private final ZmqSocket pull;
+
+    /** {@code transport} is {@code tcp} or {@code inproc}; {@code dictionary} raw bytes or null. */
+    public LibzmqBytesContestant(byte[] payload, String transport, int level, byte[] dictionary) {
+        super(payload, level, dictionary);
+        pull = context.socket(SocketType.PULL);
+        push = context.socket(SocketType.PUSH);
+        pull.lingerMs(0);
+        push.lingerMs(0);
+        pull.receiveTimeoutMs(1000);
+        String endpoint = Endpoints.bindable(transport);
+        pull.bind(endpoint);
+        push.connect(pull.lastEndpoint());
+        start("libzmq-bytes-sender");
+    }
+
+    @Override
+    protected void sendFrame(byte[] frame) {
+        if (!push.send(frame, 0)) {
+            throw new IllegalStateException("blocking send returned would-block");
+        }
+    }
+
+    @Override
+    protected byte[] receiveFrame() {
+        return pull.receiveBytes(0);
+    }
+
+    @Override
+    protected void closeTransport() {
+        push.close();
+        pull.close();
+        context.close();
+    }
+}

@@ -1,0 +1,93 @@
+package io.zmqzstd.benchmark.pipeline;
+
+import com.github.luben.zstd.Zstd;
+import com.github.luben.zstd.ZstdCompressCtx;
+import com.github.luben.zstd.ZstdDecompressCtx;
+import io.zmqzstd.benchmark.CreditedSender;
+import io.zmqzstd.benchmark.Stamp;
+
+/**
+ * What users run today: zstd-jni with {@code byte[]} in and {@code byte[]} out over a socket API that
+ * sends and receives {@code byte[]}. A careful user keeps one compression and one decompression context
+ * (and the dictionary loaded into them); the frames and decompressed arrays are new per message, because
+ * that is what these APIs return. Subclasses supply the socket.
+ */
+abstract class ZstdJniBytesPipeline implements PipelineContestant {
+
+    private final int size;
+    private final byte[] message;
+    private final ZstdCompressCtx compressor = new ZstdCompressCtx();
+    private final ZstdDecompressCtx decompressor = new ZstdDecompressCtx();
+    private CreditedSender sender;
+    private long nextSequence;
+    private volatile long compressedBytes;
+
+    /** {@code dictionary} is raw zstd dictionary bytes, or null for none. */
+    ZstdJniBytesPipeline(byte[] payload, int level, byte[] dictionary) {
+        this.size = payload.length;
+        this.message = payload.clone();
+        compressor.setLevel(level);
+        // Frames carry their content size: the receiver sizes its output from the header, as users do.
+        compressor.setContentSize(true);
+        if (dictionary != null) {
+            compressor.loadDict(dictionary);
+            decompressor.loadDict(dictionary);
+        }
+    }
+
+    /** Starts the sender thread; call at the end of the subclass constructor, once sockets are connected. */
+    protected final void start(String name) {
+        sender = new CreditedSender(name, this::sendOne);
+    }
+
+    /** Sends one frame, blocking while the socket pushes back; runs on the sender thread. */
+    protected abstract void sendFrame(byte[] frame);
+
+    /** Receives one frame, or null when the receive timeout expired; runs on the receiving thread. */
+    protected abstract byte[] receiveFrame();
+
+    /** Closes sockets and context once the sender has stopped. */
+    protected abstract void closeTransport();
+
+    private void sendOne(long sequence) {
+        Stamp.write(message, sequence);
+        byte[] frame = compressor.compress(message);
+        compressedBytes += frame.length;
+        sendFrame(frame);
+    }
+
+    @Override
+    public final void transfer(int count) {
+        sender.grant(count);
+        for (int i = 0; i < count; i++) {
+            byte[] frame;
+            while ((frame = receiveFrame()) == null) {
+                sender.checkHealthy();
+            }
+            long contentSize = Zstd.getFrameContentSize(frame);
+            if (contentSize < 0 || contentSize > Integer.MAX_VALUE) {
+                throw new IllegalStateException("frame without a usable content size: contentSize=" + contentSize);
+            }
+            byte[] decompressed = decompressor.decompress(frame, (int) contentSize);
+            Stamp.check(decompressed, decompressed.length, nextSequence++, size);
+        }
+    }
+
+    @Override
+    public long compressedBytes() {
+        return compressedBytes;
+    }
+
+    @Override
+    public final void close() {
+        try {
+            if (sender != null) {
+                sender.close();
+            }
+        } finally {
+            closeTransport();
+            compressor.close();
+            decompressor.close();
+        }
+    }
+}
