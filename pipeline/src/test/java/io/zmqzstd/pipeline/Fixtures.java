@@ -1,0 +1,92 @@
+package io.zmqzstd.pipeline;
+
+import io.zmqzstd.codec.ZstdDictionary;
+import io.zmqzstd.transport.SocketType;
+import io.zmqzstd.transport.ZmqContext;
+import io.zmqzstd.transport.ZmqSocket;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.UUID;
+import java.util.function.BooleanSupplier;
+
+/** Shared test data and socket plumbing. */
+final class Fixtures {
+
+    static final int RECEIVE_TIMEOUT_MS = 20_000;
+    private static ZstdDictionary dictionary;
+
+    private Fixtures() {
+    }
+
+    /** Telemetry-like JSON, compressible but not trivially, exactly {@code size} bytes. */
+    static byte[] payload(int size, long seed) {
+        SplittableRandom r = new SplittableRandom(seed);
+        StringBuilder s = new StringBuilder(size + 200);
+        while (s.length() < size) {
+            s.append("{\"host\":\"node-").append(r.nextInt(40)).append("\",\"cpu\":").append(r.nextInt(1000) / 10.0)
+                    .append(",\"mem\":").append(r.nextInt(1 << 20)).append(",\"seq\":").append(r.nextLong(1L << 40))
+                    .append(",\"ok\":").append(r.nextBoolean()).append("}\n");
+        }
+        byte[] out = new byte[size];
+        System.arraycopy(s.toString().getBytes(StandardCharsets.US_ASCII), 0, out, 0, size);
+        return out;
+    }
+
+    /** Bytes that do not compress. */
+    static byte[] random(int size, long seed) {
+        byte[] b = new byte[size];
+        new SplittableRandom(seed).nextBytes(b);
+        return b;
+    }
+
+    /** A dictionary trained on {@link #payload}-like records; trained once per JVM. */
+    static synchronized ZstdDictionary dictionary() {
+        if (dictionary == null) {
+            List<byte[]> samples = new ArrayList<>();
+            for (int i = 0; i < 2000; i++) {
+                samples.add(payload(100 + i % 200, 1000 + i));
+            }
+            dictionary = ZstdDictionary.train(samples, 8 * 1024);
+        }
+        return dictionary;
+    }
+
+    /** A bind address for {@code transport} (tcp, ipc, inproc); tcp picks a free port. */
+    static String bindAddress(String transport) {
+        String id = UUID.randomUUID().toString().substring(0, 8);
+        return switch (transport) {
+            case "tcp" -> "tcp://127.0.0.1:*";
+            case "ipc" -> "ipc:///tmp/zmqzstd-pipeline-" + id;
+            case "inproc" -> "inproc://pipeline-" + id;
+            default -> throw new IllegalArgumentException(transport);
+        };
+    }
+
+    /** Binds {@code server}, connects {@code client} to it; both get a receive timeout. */
+    static void link(ZmqSocket server, ZmqSocket client, String transport) {
+        server.bind(bindAddress(transport));
+        client.connect(server.lastEndpoint());
+        server.receiveTimeoutMs(RECEIVE_TIMEOUT_MS);
+        client.receiveTimeoutMs(RECEIVE_TIMEOUT_MS);
+    }
+
+    static ZmqSocket socket(ZmqContext ctx, SocketType type) {
+        return ctx.socket(type);
+    }
+
+    /** Polls {@code condition} until true or the deadline; true when it became true. */
+    static boolean await(BooleanSupplier condition, long timeoutMs) {
+        long deadline = System.nanoTime() + timeoutMs * 1_000_000;
+        while (System.nanoTime() < deadline) {
+            if (condition.getAsBoolean()) {
+                return true;
+            }
+            Thread.onSpinWait();
+            Thread.yield();
+        }
+        return condition.getAsBoolean();
+    }
+}

@@ -1,0 +1,288 @@
+package io.zmqzstd.pipeline;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.zmqzstd.codec.ZstdDictionary;
+import io.zmqzstd.transport.SocketType;
+import io.zmqzstd.transport.ZmqContext;
+import io.zmqzstd.transport.ZmqSocket;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class RoundTripTest {
+
+    static final int[] SIZES = {0, 1, 64, 1024, 64 * 1024, 1024 * 1024};
+
+    enum Input { BYTES, HEAP_BUFFER, DIRECT_BUFFER, NATIVE_SEGMENT }
+
+    /** Sends {@code data} through the overload that {@code input} names. */
+    static boolean send(CompressingSender sender, Input input, byte[] data, int flags, Arena arena) {
+        return switch (input) {
+            case BYTES -> sender.send(data, flags);
+            case HEAP_BUFFER -> {
+                ByteBuffer b = ByteBuffer.allocate(data.length + 8).position(3);
+                b.put(data).flip().position(3); // non-zero position: only position..limit is sent
+                yield sender.send(b, flags);
+            }
+            case DIRECT_BUFFER -> sender.send(ByteBuffer.allocateDirect(data.length).put(data).flip(), flags);
+            case NATIVE_SEGMENT -> {
+                MemorySegment s = arena.allocate(data.length + 16L);
+                MemorySegment.copy(data, 0, s, ValueLayout.JAVA_BYTE, 5, data.length);
+                yield sender.send(s, 5, data.length, flags);
+            }
+        };
+    }
+
+    static int receive(DecompressingReceiver receiver) {
+        int status = receiver.receive(0);
+        assertEquals(DecompressingReceiver.RECEIVED, status, () -> "status=" + status + ", lastError=" + receiver.lastErrorMessage());
+        return status;
+    }
+
+    static ZstdDictionary dictionaryIf(boolean on) {
+        return on ? Fixtures.dictionary() : null;
+    }
+
+    @ParameterizedTest(name = "{0}, dictionary={1}")
+    @CsvSource({"tcp,false", "ipc,false", "inproc,false", "tcp,true", "inproc,true"})
+    void shouldRoundTripEverySizeAndInputOverPushPull(String transport, boolean dictionary) {
+        try (ZmqContext ctx = new ZmqContext(); Arena arena = Arena.ofConfined()) {
+            ZmqSocket pull = ctx.socket(SocketType.PULL);
+            ZmqSocket push = ctx.socket(SocketType.PUSH);
+            Fixtures.link(pull, push, transport);
+            try (CompressingSender sender = CompressingSender.builder(push).dictionary(dictionaryIf(dictionary)).build();
+                 DecompressingReceiver receiver = DecompressingReceiver.builder(pull).dictionary(Fixtures.dictionary()).build()) {
+                int n = 0;
+                for (int size : SIZES) {
+                    for (Input input : Input.values()) {
+                        byte[] data = Fixtures.payload(size, n++);
+                        assertTrue(send(sender, input, data, 0, arena));
+                        receive(receiver);
+                        ReceivedMessage m = receiver.message();
+                        assertEquals(1, m.parts());
+                        assertTrue(m.isCompressed(0));
+                        assertArrayEquals(data, m.partBytes(0), () -> "size=" + size + ", input=" + input);
+                        assertEquals(size, m.totalSize());
+                    }
+                }
+                PipelineStats sent = sender.stats();
+                PipelineStats received = receiver.stats();
+                assertEquals(SIZES.length * Input.values().length, sent.messages());
+                assertEquals(sent.messages(), received.messages());
+                assertEquals(sent.uncompressedBytes(), received.uncompressedBytes());
+                assertEquals(sent.compressedBytes(), received.compressedBytes());
+                assertTrue(sent.zeroCopySends() > 0, sent::toString);
+                assertTrue(sent.ratio() > 1, sent::toString);
+                assertEquals(0, received.errors());
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"tcp", "ipc", "inproc"})
+    void shouldRoundTripMultipartMessages(String transport) {
+        try (ZmqContext ctx = new ZmqContext(); Arena arena = Arena.ofConfined()) {
+            ZmqSocket pull = ctx.socket(SocketType.PULL);
+            ZmqSocket push = ctx.socket(SocketType.PUSH);
+            Fixtures.link(pull, push, transport);
+            try (CompressingSender sender = CompressingSender.builder(push).build();
+                 DecompressingReceiver receiver = DecompressingReceiver.builder(pull).build()) {
+                byte[][] parts = {Fixtures.payload(100, 1), Fixtures.payload(0, 2), Fixtures.payload(200 * 1024, 3),
+                        Fixtures.payload(1, 4)};
+                for (int i = 0; i < parts.length; i++) {
+                    int flags = i < parts.length - 1 ? ZmqSocket.SNDMORE : 0;
+                    assertTrue(send(sender, Input.values()[i % Input.values().length], parts[i], flags, arena));
+                }
+                receive(receiver);
+                ReceivedMessage m = receiver.message();
+                assertEquals(parts.length, m.parts());
+                long total = 0;
+                for (int i = 0; i < parts.length; i++) {
+                    assertArrayEquals(parts[i], m.partBytes(i), "part " + i);
+                    assertEquals(parts[i].length, m.part(i).byteSize());
+                    total += parts[i].length;
+                }
+                assertEquals(total, m.totalSize());
+                assertEquals(1, sender.stats().messages());
+                assertEquals(4, sender.stats().parts());
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"tcp", "ipc", "inproc"})
+    void shouldFilterTopicsOverPubSub(String transport) {
+        try (ZmqContext ctx = new ZmqContext()) {
+            ZmqSocket pub = ctx.socket(SocketType.PUB);
+            ZmqSocket sub = ctx.socket(SocketType.SUB);
+            sub.subscribe("wanted.");
+            Fixtures.link(pub, sub, transport);
+            byte[] wanted = "wanted.cpu".getBytes(StandardCharsets.UTF_8);
+            byte[] other = "other.cpu".getBytes(StandardCharsets.UTF_8);
+            byte[] sync = "sync".getBytes(StandardCharsets.UTF_8);
+            try (CompressingSender sender = CompressingSender.builder(pub).build();
+                 DecompressingReceiver receiver = DecompressingReceiver.builder(sub).build()) {
+                assertEquals(1, receiver.envelopeParts());
+                // Slow joiner: publish until the subscription has reached the publisher.
+                assertTrue(Fixtures.await(() -> {
+                    sender.publish(wanted, sync, 0);
+                    return receiver.receive(ZmqSocket.DONTWAIT) == DecompressingReceiver.RECEIVED;
+                }, 10_000), "subscription never arrived");
+                int seq = 0;
+                for (int size : SIZES) {
+                    assertTrue(sender.publish(other, Fixtures.payload(size, 99), 0));
+                    byte[] data = Fixtures.payload(size, seq++);
+                    assertTrue(sender.publish(wanted, data, 0));
+                    ReceivedMessage m;
+                    do { // skip the sync messages still in flight
+                        receive(receiver);
+                        m = receiver.message();
+                    } while (m.partSize(1) == sync.length && java.util.Arrays.equals(m.partBytes(1), sync));
+                    assertEquals(2, m.parts());
+                    assertFalse(m.isCompressed(0));
+                    assertArrayEquals(wanted, m.partBytes(0), "topic must be the subscribed one");
+                    assertTrue(m.isCompressed(1));
+                    assertArrayEquals(data, m.partBytes(1), "size=" + size);
+                }
+            }
+        }
+    }
+
+    @ParameterizedTest(name = "{0}, dictionary={1}")
+    @CsvSource({"tcp,false", "ipc,false", "inproc,false", "tcp,true"})
+    void shouldPassRoutingIdThroughDealerRouterAndRouteTheReply(String transport, boolean dictionary) {
+        try (ZmqContext ctx = new ZmqContext()) {
+            ZmqSocket router = ctx.socket(SocketType.ROUTER);
+            ZmqSocket dealer = ctx.socket(SocketType.DEALER);
+            byte[] id = "dealer-7".getBytes(StandardCharsets.UTF_8);
+            dealer.routingId(id);
+            Fixtures.link(router, dealer, transport);
+            ZstdDictionary d = dictionaryIf(dictionary);
+            DecompressingReceiver.Builder rb = DecompressingReceiver.builder(router);
+            DecompressingReceiver.Builder db = DecompressingReceiver.builder(dealer);
+            if (d != null) {
+                rb.dictionary(d);
+                db.dictionary(d);
+            }
+            try (CompressingSender toRouter = CompressingSender.builder(dealer).dictionary(d).build();
+                 CompressingSender toDealer = CompressingSender.builder(router).dictionary(d).build();
+                 DecompressingReceiver atRouter = rb.build();
+                 DecompressingReceiver atDealer = db.build()) {
+                assertEquals(1, atRouter.envelopeParts());
+                assertEquals(0, atDealer.envelopeParts());
+                int seq = 0;
+                for (int size : SIZES) {
+                    byte[] a = Fixtures.payload(size, seq++);
+                    byte[] b = Fixtures.payload(64, seq++);
+                    assertTrue(toRouter.send(a, ZmqSocket.SNDMORE));
+                    assertTrue(toRouter.send(b, 0));
+                    receive(atRouter);
+                    ReceivedMessage m = atRouter.message();
+                    assertEquals(3, m.parts());
+                    assertFalse(m.isCompressed(0));
+                    assertArrayEquals(id, m.partBytes(0));
+                    assertArrayEquals(a, m.partBytes(1));
+                    assertArrayEquals(b, m.partBytes(2));
+
+                    byte[] reply = Fixtures.payload(size / 2, seq++);
+                    assertTrue(toDealer.sendEnvelope(m.part(0), ZmqSocket.SNDMORE));
+                    assertTrue(toDealer.send(reply, 0));
+                    receive(atDealer);
+                    assertEquals(1, atDealer.message().parts());
+                    assertArrayEquals(reply, atDealer.message().partBytes(0));
+                }
+                assertEquals(SIZES.length, toDealer.stats().envelopeParts());
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"tcp", "ipc", "inproc"})
+    void shouldRoundTripRequestsAndRepliesOverReqRep(String transport) {
+        try (ZmqContext ctx = new ZmqContext()) {
+            ZmqSocket rep = ctx.socket(SocketType.REP);
+            ZmqSocket req = ctx.socket(SocketType.REQ);
+            Fixtures.link(rep, req, transport);
+            try (CompressingSender client = CompressingSender.builder(req).build();
+                 CompressingSender server = CompressingSender.builder(rep).build();
+                 DecompressingReceiver atServer = DecompressingReceiver.builder(rep).build();
+                 DecompressingReceiver atClient = DecompressingReceiver.builder(req).build()) {
+                int seq = 0;
+                for (int size : SIZES) {
+                    byte[] request = Fixtures.payload(size, seq++);
+                    assertTrue(client.send(request, 0));
+                    receive(atServer);
+                    assertEquals(1, atServer.message().parts());
+                    assertArrayEquals(request, atServer.message().partBytes(0));
+                    byte[] reply = Fixtures.payload(size, seq++);
+                    assertTrue(server.send(reply, 0));
+                    receive(atClient);
+                    assertArrayEquals(reply, atClient.message().partBytes(0));
+                }
+            }
+        }
+    }
+
+    @Test
+    void shouldPassRequestDelimiterThroughAtRouter() {
+        try (ZmqContext ctx = new ZmqContext()) {
+            ZmqSocket router = ctx.socket(SocketType.ROUTER);
+            ZmqSocket req = ctx.socket(SocketType.REQ);
+            Fixtures.link(router, req, "inproc");
+            try (CompressingSender client = CompressingSender.builder(req).build();
+                 CompressingSender server = CompressingSender.builder(router).build();
+                 DecompressingReceiver atRouter = DecompressingReceiver.builder(router).build();
+                 DecompressingReceiver atClient = DecompressingReceiver.builder(req).build()) {
+                byte[] request = Fixtures.payload(300, 1);
+                assertTrue(client.send(request, 0));
+                receive(atRouter);
+                ReceivedMessage m = atRouter.message();
+                assertEquals(3, m.parts()); // routing id, empty delimiter, payload
+                assertEquals(0, m.partSize(1));
+                assertFalse(m.isCompressed(1));
+                assertArrayEquals(request, m.partBytes(2));
+                byte[] reply = Fixtures.payload(500, 2);
+                assertTrue(server.sendEnvelope(m.part(0), ZmqSocket.SNDMORE));
+                assertTrue(server.sendEnvelope(new byte[0], ZmqSocket.SNDMORE));
+                assertTrue(server.send(reply, 0));
+                receive(atClient);
+                assertArrayEquals(reply, atClient.message().partBytes(0));
+            }
+        }
+    }
+
+    @Test
+    void shouldRoundTrip64MiBOverInproc() {
+        int size = 64 << 20;
+        try (ZmqContext ctx = new ZmqContext(); Arena arena = Arena.ofConfined()) {
+            ZmqSocket pull = ctx.socket(SocketType.PULL);
+            ZmqSocket push = ctx.socket(SocketType.PUSH);
+            Fixtures.link(pull, push, "inproc");
+            MemorySegment data = arena.allocate(size);
+            byte[] chunk = Fixtures.payload(1 << 20, 5);
+            for (int i = 0; i < 64; i++) {
+                MemorySegment.copy(chunk, 0, data, ValueLayout.JAVA_BYTE, (long) i << 20, chunk.length);
+                data.set(ValueLayout.JAVA_INT_UNALIGNED, (long) i << 20, i); // blocks differ
+            }
+            try (CompressingSender sender = CompressingSender.builder(push).level(1).build();
+                 DecompressingReceiver receiver = DecompressingReceiver.builder(pull).build()) {
+                assertTrue(sender.send(data, 0));
+                receive(receiver);
+                ReceivedMessage m = receiver.message();
+                assertEquals(size, m.partSize(0));
+                assertEquals(-1, data.mismatch(m.part(0)));
+            }
+        }
+    }
+}
