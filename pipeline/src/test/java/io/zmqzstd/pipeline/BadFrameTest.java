@@ -1,0 +1,169 @@
+package io.zmqzstd.pipeline;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.github.luben.zstd.Zstd;
+import com.github.luben.zstd.ZstdCompressCtx;
+import com.github.luben.zstd.ZstdDictCompress;
+import io.zmqzstd.codec.ZstdFrames;
+import io.zmqzstd.transport.SocketType;
+import io.zmqzstd.transport.ZmqContext;
+import io.zmqzstd.transport.ZmqSocket;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.util.Arrays;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** Every kind of bad part, each followed by a good message that must arrive. */
+class BadFrameTest {
+
+    private static final long LIMIT = 100_000;
+
+    private ZmqContext ctx;
+    private ZmqSocket push;
+    private ZmqSocket pull;
+    private DecompressingReceiver receiver;
+    private int seq;
+
+    @BeforeEach
+    void open() {
+        ctx = new ZmqContext();
+        pull = ctx.socket(SocketType.PULL);
+        push = ctx.socket(SocketType.PUSH);
+        Fixtures.link(pull, push, "inproc");
+        receiver = DecompressingReceiver.builder(pull).maxDecompressedSize(LIMIT).build();
+    }
+
+    @AfterEach
+    void close() {
+        receiver.close();
+        ctx.close();
+    }
+
+    /** Sends {@code parts} raw, expects BAD_FRAME with {@code reason}, then a good message that arrives. */
+    private void expectRefusedThenRecover(BadFrameReason reason, byte[]... parts) {
+        long before = receiver.stats().errors(reason);
+        for (int i = 0; i < parts.length; i++) {
+            assertTrue(push.send(parts[i], i < parts.length - 1 ? ZmqSocket.SNDMORE : 0));
+        }
+        assertEquals(DecompressingReceiver.BAD_FRAME, receiver.receive(0));
+        assertEquals(reason, receiver.lastErrorReason(), receiver::lastErrorMessage);
+        assertNotNull(receiver.lastErrorMessage());
+        assertTrue(receiver.lastErrorMessage().contains("reason=" + reason), receiver::lastErrorMessage);
+        assertFalse(receiver.message().isValid());
+        assertThrows(IllegalStateException.class, () -> receiver.message().parts());
+        assertEquals(before + 1, receiver.stats().errors(reason));
+
+        byte[] good = Fixtures.payload(500, seq++);
+        assertTrue(push.send(Zstd.compress(good, 3), 0));
+        assertEquals(DecompressingReceiver.RECEIVED, receiver.receive(0), receiver::lastErrorMessage);
+        assertArrayEquals(good, receiver.message().partBytes(0));
+    }
+
+    private static byte[] frame(int size) {
+        return Zstd.compress(Fixtures.payload(size, size), 3);
+    }
+
+    @Test
+    void shouldRejectEmptyPart() {
+        expectRefusedThenRecover(BadFrameReason.EMPTY, new byte[0]);
+    }
+
+    @Test
+    void shouldRejectPartThatIsNotZstd() {
+        expectRefusedThenRecover(BadFrameReason.NOT_ZSTD, "hello, not a frame".getBytes());
+        expectRefusedThenRecover(BadFrameReason.NOT_ZSTD, new byte[] {0x28, (byte) 0xB5});
+    }
+
+    @Test
+    void shouldRejectCorruptFrame() {
+        byte[] f = frame(20_000); // compressible, so the damaged bytes are compressed block data
+        for (int i = 12; i < f.length - 4; i++) {
+            f[i] = (byte) 0xFF;
+        }
+        expectRefusedThenRecover(BadFrameReason.CORRUPT, f);
+    }
+
+    @Test
+    void shouldRejectTruncatedFrame() {
+        byte[] f = frame(20_000);
+        expectRefusedThenRecover(BadFrameReason.TRUNCATED, Arrays.copyOf(f, f.length / 2));
+        expectRefusedThenRecover(BadFrameReason.TRUNCATED, Arrays.copyOf(f, 5)); // header cut short
+    }
+
+    @Test
+    void shouldRejectFrameWithUnknownDictionary() {
+        byte[] f = Zstd.compress(Fixtures.payload(300, 3), new ZstdDictCompress(Fixtures.dictionary().bytes(), 3));
+        expectRefusedThenRecover(BadFrameReason.DICTIONARY_MISSING, f);
+        assertTrue(receiver.lastErrorMessage().contains(Integer.toUnsignedString(Fixtures.dictionary().id())),
+                receiver::lastErrorMessage);
+    }
+
+    @Test
+    void shouldRejectFrameAboveLimitFromItsHeader() {
+        expectRefusedThenRecover(BadFrameReason.TOO_LARGE, frame((int) LIMIT + 1));
+        assertTrue(receiver.lastErrorMessage().contains("declared=" + (LIMIT + 1)), receiver::lastErrorMessage);
+    }
+
+    @Test
+    void shouldStopFrameWithoutDeclaredSizeAtLimit() throws IOException {
+        expectRefusedThenRecover(BadFrameReason.TOO_LARGE, streamed(Fixtures.payload((int) LIMIT + 1, 7)));
+        assertTrue(receiver.lastErrorMessage().contains("declared=unknown"), receiver::lastErrorMessage);
+        // Below the limit a frame without declared size is accepted.
+        byte[] data = Fixtures.payload((int) LIMIT - 10, 8);
+        assertTrue(push.send(streamed(data), 0));
+        assertEquals(DecompressingReceiver.RECEIVED, receiver.receive(0), receiver::lastErrorMessage);
+        assertArrayEquals(data, receiver.message().partBytes(0));
+    }
+
+    @Test
+    void shouldRejectChecksumMismatch() {
+        byte[] f;
+        try (ZstdCompressCtx c = new ZstdCompressCtx()) {
+            c.setLevel(3);
+            c.setChecksum(true);
+            f = c.compress(Fixtures.payload(3000, 9));
+        }
+        f[f.length - 1] ^= 0x5A;
+        expectRefusedThenRecover(BadFrameReason.CHECKSUM, f);
+    }
+
+    @Test
+    void shouldDrainRestOfMultipartMessageAfterBadPart() {
+        expectRefusedThenRecover(BadFrameReason.NOT_ZSTD, frame(100), "junk".getBytes(), frame(200), frame(300));
+        assertEquals(1, receiver.message().parts());
+        assertEquals(1, receiver.lastErrorPart());
+    }
+
+    @Test
+    void shouldCountErrorsByReason() {
+        expectRefusedThenRecover(BadFrameReason.EMPTY, new byte[0]);
+        expectRefusedThenRecover(BadFrameReason.NOT_ZSTD, "x".getBytes());
+        expectRefusedThenRecover(BadFrameReason.NOT_ZSTD, "y".getBytes());
+        PipelineStats s = receiver.stats();
+        assertEquals(3, s.errors());
+        assertEquals(1, s.errors(BadFrameReason.EMPTY));
+        assertEquals(2, s.errors(BadFrameReason.NOT_ZSTD));
+        assertEquals(3, s.messages());
+        assertTrue(s.toString().contains("NOT_ZSTD=2"), s::toString);
+    }
+
+    private static byte[] streamed(byte[] data) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try (com.github.luben.zstd.ZstdOutputStream z = new com.github.luben.zstd.ZstdOutputStream(out)) {
+            z.write(data);
+        }
+        byte[] f = out.toByteArray();
+        assertEquals(ZstdFrames.CONTENT_SIZE_UNKNOWN, ZstdFrames.contentSize(java.lang.foreign.MemorySegment.ofArray(f)),
+                "a streamed frame must not declare its size");
+        return f;
+    }
+}
