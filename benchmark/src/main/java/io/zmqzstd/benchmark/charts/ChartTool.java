@@ -1,0 +1,228 @@
+package io.zmqzstd.benchmark.charts;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+import org.knowm.xchart.CategoryChart;
+import org.knowm.xchart.CategoryChartBuilder;
+import org.knowm.xchart.VectorGraphicsEncoder;
+import org.knowm.xchart.VectorGraphicsEncoder.VectorGraphicsFormat;
+import org.knowm.xchart.style.CategoryStyler;
+import org.knowm.xchart.style.Styler;
+
+/**
+ * Renders JMH JSON results ({@code -rf json}) as grouped bar charts (SVG, XChart) and a Markdown summary.
+ *
+ * <pre>java -cp benchmarks.jar io.zmqzstd.benchmark.charts.ChartTool result.json... outdir</pre>
+ *
+ * <p>One chart per benchmark method and per combination of the parameters that are neither the size
+ * nor the series parameter: x = message size, one bar per {@code contestant} (or {@code strategy}, or
+ * {@code receiveMode} when the strategy is fixed). Two metrics: the score in messages per second (one JMH
+ * operation is one message in every benchmark here) and {@code gc.alloc.rate.norm} in bytes per message
+ * when the run used {@code -prof gc}. Both use a log scale, since sizes span six orders of magnitude;
+ * an allocation below 0.01 B/message is drawn at 0.01 (the tables give the real figure).
+ */
+public final class ChartTool {
+
+    private static final List<String> SERIES_PARAMETERS = List.of("contestant", "strategy", "receiveMode");
+    private static final String SIZE = "size";
+    private static final double LOG_FLOOR = 0.01;
+
+    private ChartTool() {
+    }
+
+    public static void main(String[] args) throws IOException {
+        if (args.length < 2) {
+            System.err.println("usage: ChartTool <jmh-result.json>... <outdir>");
+            System.exit(2);
+        }
+        List<Result> results = new ArrayList<>();
+        for (int i = 0; i < args.length - 1; i++) {
+            results.addAll(read(Path.of(args[i])));
+        }
+        Path out = Path.of(args[args.length - 1]);
+        List<Path> written = render(results, out);
+        written.forEach(p -> System.out.println("wrote " + p));
+    }
+
+    /** One JMH result row: benchmark method, parameters, score, and allocation per operation if measured. */
+    record Result(String benchmark, Map<String, String> params, double score, String unit, Double allocPerOp) {
+    }
+
+    @SuppressWarnings("unchecked")
+    static List<Result> read(Path file) throws IOException {
+        List<Result> results = new ArrayList<>();
+        for (Object row : (List<Object>) Json.parse(Files.readString(file))) {
+            Map<String, Object> r = (Map<String, Object>) row;
+            Map<String, String> params = new TreeMap<>();
+            Object p = r.get("params");
+            if (p != null) {
+                ((Map<String, Object>) p).forEach((k, v) -> params.put(k, String.valueOf(v)));
+            }
+            Map<String, Object> primary = (Map<String, Object>) r.get("primaryMetric");
+            Double alloc = null;
+            Map<String, Object> secondary = (Map<String, Object>) r.get("secondaryMetrics");
+            if (secondary != null && secondary.get("gc.alloc.rate.norm") instanceof Map<?, ?> m) {
+                alloc = number(m.get("score"));
+            }
+            results.add(new Result((String) r.get("benchmark"), params, number(primary.get("score")),
+                    (String) primary.get("scoreUnit"), alloc));
+        }
+        return results;
+    }
+
+    private static double number(Object o) {
+        return o instanceof Double d ? d : Double.NaN;
+    }
+
+    static List<Path> render(List<Result> results, Path out) throws IOException {
+        // Fonts and layout only: no display is needed, or wanted on a benchmark machine.
+        System.setProperty("java.awt.headless", "true");
+        Files.createDirectories(out);
+        List<Path> written = new ArrayList<>();
+        StringBuilder summary = new StringBuilder("# JMH results\n\nScore: messages per second; "
+                + "allocation: bytes per message (gc.alloc.rate.norm).\n");
+        Map<String, List<Result>> byBenchmark = results.stream().collect(
+                Collectors.groupingBy(Result::benchmark, LinkedHashMap::new, Collectors.toList()));
+        for (Map.Entry<String, List<Result>> e : byBenchmark.entrySet()) {
+            List<Result> rows = e.getValue();
+            String series = seriesParameter(rows);
+            Map<String, List<Result>> groups = new TreeMap<>();
+            for (Result r : rows) {
+                groups.computeIfAbsent(groupKey(r, series), k -> new ArrayList<>()).add(r);
+            }
+            for (Map.Entry<String, List<Result>> g : groups.entrySet()) {
+                String title = shortName(e.getKey()) + (g.getKey().isEmpty() ? "" : " (" + g.getKey() + ")");
+                String file = fileName(title);
+                written.add(chart(g.getValue(), series, title + ": throughput", "messages / s",
+                        Result::score, out.resolve(file + "-throughput.svg")));
+                if (g.getValue().stream().allMatch(r -> r.allocPerOp() != null)) {
+                    written.add(chart(g.getValue(), series, title + ": heap allocation", "bytes / message",
+                            Result::allocPerOp, out.resolve(file + "-alloc.svg")));
+                }
+                table(summary, title, g.getValue(), series);
+            }
+        }
+        Path md = out.resolve("summary.md");
+        Files.writeString(md, summary);
+        written.add(md);
+        return written;
+    }
+
+    private static String seriesParameter(List<Result> rows) {
+        for (String candidate : SERIES_PARAMETERS) {
+            if (rows.stream().map(r -> r.params().get(candidate)).distinct().count() > 1) {
+                return candidate;
+            }
+        }
+        return rows.getFirst().params().keySet().stream().filter(k -> !k.equals(SIZE)).findFirst().orElse(null);
+    }
+
+    private static String groupKey(Result r, String series) {
+        return r.params().entrySet().stream()
+                .filter(p -> !p.getKey().equals(SIZE) && !p.getKey().equals(series))
+                .map(p -> p.getKey() + "=" + p.getValue())
+                .collect(Collectors.joining(", "));
+    }
+
+    private interface Metric {
+        Double of(Result r);
+    }
+
+    private static Path chart(List<Result> rows, String series, String title, String yTitle, Metric metric,
+            Path file) throws IOException {
+        List<Long> sizes = sizes(rows);
+        List<String> labels = sizes.stream().map(ChartTool::sizeLabel).toList();
+        CategoryChart chart = new CategoryChartBuilder().width(1000).height(560).title(title)
+                .xAxisTitle("message size").yAxisTitle(yTitle + " (log scale)").build();
+        CategoryStyler styler = chart.getStyler();
+        styler.setLegendPosition(Styler.LegendPosition.OutsideS);
+        styler.setLegendLayout(Styler.LegendLayout.Horizontal);
+        styler.setYAxisLogarithmic(true);
+        styler.setYAxisDecimalPattern("#,###.##");
+        double smallest = Double.MAX_VALUE;
+        for (String name : seriesNames(rows, series)) {
+            List<Double> values = new ArrayList<>();
+            for (long size : sizes) {
+                Double v = rows.stream()
+                        .filter(r -> name.equals(r.params().get(series)) && size == size(r))
+                        .map(metric::of).findFirst().orElse(null);
+                Double drawn = v == null || v.isNaN() ? null : Math.max(v, LOG_FLOOR);
+                values.add(drawn);
+                smallest = drawn == null ? smallest : Math.min(smallest, drawn);
+            }
+            chart.addSeries(name, labels, values);
+        }
+        // Bars start at the axis minimum, which XChart puts at 0 unless told: impossible on a log axis.
+        styler.setYAxisMin(smallest == Double.MAX_VALUE ? 1 : Math.pow(10, Math.floor(Math.log10(smallest))));
+        VectorGraphicsEncoder.saveVectorGraphic(chart, file.toString(), VectorGraphicsFormat.SVG);
+        return file;
+    }
+
+    private static void table(StringBuilder md, String title, List<Result> rows, String series) {
+        List<Long> sizes = sizes(rows);
+        md.append("\n## ").append(title).append("\n\n| ").append(series == null ? "" : series);
+        sizes.forEach(s -> md.append(" | ").append(sizeLabel(s)));
+        md.append(" |\n|---");
+        sizes.forEach(s -> md.append("|---:"));
+        md.append("|\n");
+        for (String name : seriesNames(rows, series)) {
+            md.append("| ").append(name);
+            for (long size : sizes) {
+                Result r = rows.stream().filter(x -> name.equals(x.params().get(series)) && size == size(x))
+                        .findFirst().orElse(null);
+                md.append(" | ");
+                if (r != null) {
+                    md.append(String.format(Locale.ROOT, "%,.0f msg/s", r.score()));
+                    if (r.allocPerOp() != null) {
+                        md.append(String.format(Locale.ROOT, ", %,.2f B/msg", r.allocPerOp()));
+                    }
+                }
+            }
+            md.append(" |\n");
+        }
+    }
+
+    private static List<Long> sizes(List<Result> rows) {
+        return new ArrayList<>(rows.stream().map(ChartTool::size).collect(Collectors.toCollection(TreeSet::new)));
+    }
+
+    private static Set<String> seriesNames(List<Result> rows, String series) {
+        return rows.stream().map(r -> String.valueOf(r.params().get(series)))
+                .collect(Collectors.toCollection(LinkedHashSet::new));
+    }
+
+    private static long size(Result r) {
+        String s = r.params().get(SIZE);
+        return s == null ? 0 : Long.parseLong(s);
+    }
+
+    static String sizeLabel(long bytes) {
+        if (bytes >= 1 << 20 && bytes % (1 << 20) == 0) {
+            return (bytes >> 20) + " MiB";
+        }
+        if (bytes >= 1 << 10 && bytes % (1 << 10) == 0) {
+            return (bytes >> 10) + " KiB";
+        }
+        return bytes + " B";
+    }
+
+    private static String shortName(String benchmark) {
+        String[] parts = benchmark.split("\\.");
+        return parts.length >= 2 ? parts[parts.length - 2] + "." + parts[parts.length - 1] : benchmark;
+    }
+
+    private static String fileName(String title) {
+        return title.replaceAll("[^A-Za-z0-9.=-]+", "_").replaceAll("_+$", "");
+    }
+}

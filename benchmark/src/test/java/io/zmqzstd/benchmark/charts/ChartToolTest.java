@@ -1,0 +1,49 @@
+package io.zmqzstd.benchmark.charts;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ChartToolTest {
+
+    private static String row(String contestant, int size, double score, double alloc) {
+        return """
+            {"benchmark":"io.zmqzstd.benchmark.CodecBenchmark.compress","mode":"thrpt",
+             "params":{"contestant":"%s","level":"3","size":"%d"},
+             "primaryMetric":{"score":%s,"scoreError":"NaN","scoreUnit":"ops/s","rawData":[[1.0]]},
+             "secondaryMetrics":{"gc.alloc.rate.norm":{"score":%s,"scoreError":"NaN","scoreUnit":"B/op"}}}
+            """.formatted(contestant, size, score, alloc);
+    }
+
+    @Test
+    void shouldRenderThroughputAndAllocationChartsAndSummaryFromJmhJson(@TempDir Path dir) throws Exception {
+        Path json = dir.resolve("result.json");
+        Files.writeString(json, "[" + String.join(",", row("a", 64, 1000.5, 0.0), row("b", 64, 2000, 224),
+                row("a", 1024, 500, 0.0), row("b", 1024, 900, 2048)) + "]");
+        List<ChartTool.Result> results = ChartTool.read(json);
+        assertEquals(4, results.size());
+        assertEquals(224.0, results.get(1).allocPerOp());
+
+        List<Path> written = ChartTool.render(results, dir.resolve("out"));
+        assertEquals(3, written.size());
+        for (Path svg : written.subList(0, 2)) {
+            assertTrue(svg.toString().endsWith(".svg"), svg.toString());
+            assertTrue(Files.readString(svg).contains("<svg"), svg + " is not SVG");
+        }
+        String summary = Files.readString(written.get(2));
+        assertTrue(summary.contains("| b | 2,000 msg/s, 224.00 B/msg | 900 msg/s, 2,048.00 B/msg |"), summary);
+        assertTrue(summary.contains("CodecBenchmark.compress (level=3)"), summary);
+    }
+
+    @Test
+    void shouldLabelSizesInBinaryUnits() {
+        assertEquals("64 B", ChartTool.sizeLabel(64));
+        assertEquals("64 KiB", ChartTool.sizeLabel(65536));
+        assertEquals("1 MiB", ChartTool.sizeLabel(1 << 20));
+    }
+}
