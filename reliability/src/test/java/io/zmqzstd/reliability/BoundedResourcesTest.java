@@ -1,0 +1,181 @@
+package io.zmqzstd.reliability;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.zmqzstd.pipeline.CompressingSender;
+import io.zmqzstd.pipeline.DecompressingReceiver;
+import io.zmqzstd.pipeline.ReceivedMessage;
+import io.zmqzstd.transport.NativeBufferPool;
+import io.zmqzstd.transport.PooledBuffer;
+import io.zmqzstd.transport.SocketType;
+import io.zmqzstd.transport.ZmqContext;
+import io.zmqzstd.transport.ZmqSocket;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Each resource bound has one documented outcome (reliability/README.md, "Bounded resources"),
+ * and each outcome is shown here.
+ */
+class BoundedResourcesTest {
+
+    /**
+     * ZMQ_MAXMSGSIZE on the receiving socket: libzmq closes the connection of a peer that sends
+     * a larger part (the application never sees it); the PUSH side reconnects by itself. What was
+     * queued on the dropped connection is lost; what is sent after the reconnect arrives.
+     */
+    @Test
+    void shouldDropConnectionOfPeerSendingOversizedMessageAndRecoverAfterReconnect() {
+        try (ZmqContext context = new ZmqContext();
+             ZmqSocket pull = context.socket(SocketType.PULL);
+             ZmqSocket push = context.socket(SocketType.PUSH)) {
+            pull.maxMessageSize(4096);
+            pull.receiveTimeoutMs(20);
+            pull.bind("tcp://127.0.0.1:*");
+            push.connect(pull.lastEndpoint());
+            try (CompressingSender sender = CompressingSender.builder(push).build();
+                 DecompressingReceiver receiver = DecompressingReceiver.builder(pull).build()) {
+                // Random bytes do not compress: the frame stays above 4096 bytes on the wire.
+                assertTrue(sender.send(Frames.random(16 * 1024, 1), 0));
+                // Small messages, numbered, until one arrives: those sent before libzmq has
+                // dropped the connection and reconnected may be lost with it.
+                long seq = 0;
+                long firstArrived = -1;
+                long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+                while (firstArrived < 0) {
+                    assertTrue(System.nanoTime() < deadline, "nothing arrived after the oversized message");
+                    sender.send(sequenced(++seq), ZmqSocket.DONTWAIT);
+                    if (receiver.receive(0) == DecompressingReceiver.RECEIVED) {
+                        ReceivedMessage m = receiver.message();
+                        assertEquals(16, m.partSize(0), "the oversized message must never be delivered");
+                        firstArrived = seqOf(m);
+                    }
+                }
+                // From here on the connection is up again: everything sent arrives, in order.
+                pull.receiveTimeoutMs(10_000);
+                for (int i = 0; i < 200; i++) {
+                    assertTrue(sender.send(sequenced(++seq), 0));
+                }
+                long expected = firstArrived + 1;
+                // Messages sent before firstArrived may still be queued behind it on the new connection.
+                while (expected <= seq) {
+                    assertEquals(DecompressingReceiver.RECEIVED, receiver.receive(0));
+                    long got = seqOf(receiver.message());
+                    assertEquals(expected, got, "gap after the reconnect");
+                    expected++;
+                }
+                assertEquals(0, receiver.stats().errors(), "libzmq drops the oversized part before the pipeline sees it");
+            }
+        }
+    }
+
+    /**
+     * A size class at its bound: rent never blocks and never returns null; it hands out an
+     * unpooled buffer (counted as a miss and as unpooled) whose memory the GC frees after return.
+     */
+    @Test
+    void shouldFallBackToUnpooledBuffersWhenAClassIsExhausted() {
+        try (NativeBufferPool pool = NativeBufferPool.builder().maxBuffersPerClass(2).build()) {
+            List<PooledBuffer> rented = new ArrayList<>();
+            for (int i = 0; i < 5; i++) {
+                PooledBuffer b = pool.rent(4096);
+                assertNotNull(b);
+                assertTrue(b.capacity() >= 4096);
+                b.segment().fill((byte) i); // usable memory, whichever kind
+                rented.add(b);
+            }
+            NativeBufferPool.Stats s = pool.stats();
+            assertEquals(5, s.outstanding());
+            assertEquals(3, s.unpooled(), "two pooled slots, then three unpooled buffers");
+            rented.forEach(PooledBuffer::release);
+            assertEquals(0, pool.outstanding());
+            // The class still holds only its two slots: the next two rents are hits.
+            long hits = pool.stats().hits();
+            pool.rent(4096).release();
+            assertEquals(hits + 1, pool.stats().hits());
+        }
+    }
+
+    /**
+     * The same bound under a real stream: a receiver that does not read lets zero-copy buffers
+     * pile up in the inproc pipe; the sender keeps going on unpooled buffers, every message
+     * arrives intact, and every buffer comes back.
+     */
+    @Test
+    void shouldKeepSendingZeroCopyWhenThePoolClassIsExhausted() {
+        try (NativeBufferPool pool = NativeBufferPool.builder().maxBuffersPerClass(4).zeroCopyThresholdBytes(1024).build()) {
+            try (ZmqContext context = ZmqContext.builder().bufferPool(pool).build();
+                 ZmqSocket pull = context.socket(SocketType.PULL);
+                 ZmqSocket push = context.socket(SocketType.PUSH)) {
+                pull.bind("inproc://exhaust");
+                push.connect("inproc://exhaust");
+                int messages = 20;
+                List<byte[]> sent = new ArrayList<>();
+                try (CompressingSender sender = CompressingSender.builder(push).zeroCopyThresholdBytes(1024).build();
+                     DecompressingReceiver receiver = DecompressingReceiver.builder(pull).build()) {
+                    for (int i = 0; i < messages; i++) {
+                        byte[] payload = Frames.random(64 * 1024, i);
+                        sent.add(payload);
+                        assertTrue(sender.send(payload, 0));
+                    }
+                    assertTrue(pool.stats().unpooled() >= messages - 4, "unpooled=" + pool.stats().unpooled());
+                    assertTrue(pool.outstanding() > 4, "buffers held in the pipe: " + pool.outstanding());
+                    for (int i = 0; i < messages; i++) {
+                        assertEquals(DecompressingReceiver.RECEIVED, receiver.receive(0));
+                        assertArrayEquals(sent.get(i), receiver.message().partBytes(0));
+                    }
+                    Await.until("every buffer back in the pool", Duration.ofSeconds(10), () -> pool.outstanding() == 0);
+                }
+            }
+        }
+    }
+
+    /**
+     * The receiver's limit is per part, and libzmq does not bound the number of parts: a message
+     * of k parts can make the output region k times the limit. Shown here so the README's
+     * advice (bound parts per message at the application, or use a socket maxMessageSize that
+     * keeps the compressed bytes small) rests on a measured outcome.
+     */
+    @Test
+    void shouldBoundEachPartButNotThePartCountOfAMessage() {
+        long limit = 256 * 1024;
+        int parts = 8;
+        try (ZmqContext context = new ZmqContext();
+             ZmqSocket pull = context.socket(SocketType.PULL);
+             ZmqSocket push = context.socket(SocketType.PUSH)) {
+            pull.bind("inproc://many-parts");
+            push.connect("inproc://many-parts");
+            try (DecompressingReceiver receiver = DecompressingReceiver.builder(pull).maxDecompressedSize(limit).build()) {
+                byte[] frame = Frames.sized(Frames.zeros((int) limit), 3);
+                for (int i = 0; i < parts; i++) {
+                    push.send(frame, i < parts - 1 ? ZmqSocket.SNDMORE : 0);
+                }
+                assertEquals(DecompressingReceiver.RECEIVED, receiver.receive(0));
+                ReceivedMessage m = receiver.message();
+                assertEquals(parts, m.parts());
+                assertEquals(parts * limit, m.totalSize());
+                assertTrue(m.region().byteSize() >= parts * limit,
+                        "region=" + m.region().byteSize() + " for " + parts + " parts of " + limit);
+                assertNotEquals(0, frame.length);
+            }
+        }
+    }
+
+    static byte[] sequenced(long seq) {
+        return ByteBuffer.allocate(16).putLong(seq).putLong(~seq).array();
+    }
+
+    static long seqOf(ReceivedMessage m) {
+        ByteBuffer b = ByteBuffer.wrap(m.partBytes(m.parts() - 1));
+        long seq = b.getLong();
+        assertEquals(~seq, b.getLong(), "sequenced message corrupted");
+        return seq;
+    }
+}
