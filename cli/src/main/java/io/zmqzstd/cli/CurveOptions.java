@@ -1,0 +1,193 @@
+package io.zmqzstd.cli;
+
+import io.zmqzstd.transport.Curve;
+import io.zmqzstd.transport.ZmqSocket;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * CURVE encryption and authentication options, shared by send and recv (a picocli mixin).
+ *
+ * <p>Either side may be the CURVE server (usually the one that binds): it holds a secret key.
+ * The other side is a client that must know the server's public key; a client with a wrong
+ * server key never completes the handshake, so nothing is sent or received (with --timeout the
+ * command exits 3). The client's own key pair is made fresh for each run unless given.
+ *
+ * <p>Key files: the text {@link #formatKeyPair} writes ({@code public=...} and {@code secret=...}
+ * lines, what {@code zmq-zstd keygen} makes), a czmq/zcert certificate ({@code public-key = "..."}),
+ * or a file holding just one 40-character Z85 key.
+ */
+final class CurveOptions {
+
+    private static final Pattern ENTRY = Pattern.compile(
+            "(public|secret)(?:[-_]key)?\\s*[=:]\\s*\"?([^\"\\s]*)\"?", Pattern.CASE_INSENSITIVE);
+
+    @Spec(Spec.Target.MIXEE)
+    CommandSpec spec;
+
+    @Option(names = "--curve-server",
+            description = "Act as CURVE server (needs --curve-secret-key-file or --curve-keypair-file).")
+    boolean server;
+
+    @Option(names = "--curve-server-key", paramLabel = "KEY|@FILE",
+            description = "Act as CURVE client of the server with this public key (Z85, 40 chars), or the key read from FILE.")
+    String serverKey;
+
+    @Option(names = "--curve-secret-key-file", paramLabel = "FILE",
+            description = "This side's secret key (server).")
+    Path secretKeyFile;
+
+    @Option(names = "--curve-keypair-file", paramLabel = "FILE",
+            description = "This side's key pair, as written by 'keygen --out' (server: its secret key is used; "
+                    + "client: optional, a fresh pair otherwise).")
+    Path keyPairFile;
+
+    /** A key pair read from a file; either half may be null when the file lacks it. */
+    record Keys(String publicKey, String secretKey) {
+    }
+
+    /**
+     * Sets the CURVE options on {@code socket} (before bind/connect); does nothing when no CURVE
+     * option was given.
+     *
+     * @throws ParameterException on contradictory options or unreadable/malformed keys (exit 2)
+     */
+    void apply(ZmqSocket socket) {
+        if (server && serverKey != null) {
+            throw usage("--curve-server and --curve-server-key exclude each other: one side is the server, the other the client");
+        }
+        if (server) {
+            socket.curveServer(true);
+            socket.curveSecretKey(ownSecretKey());
+        } else if (serverKey != null) {
+            String key = serverKey.startsWith("@") ? publicKeyFrom(Path.of(serverKey.substring(1))) : serverKey.trim();
+            checkKey(key, "--curve-server-key");
+            Curve.KeyPair own = ownClientKeys();
+            socket.curveServerKey(key);
+            socket.curvePublicKey(own.publicKey());
+            socket.curveSecretKey(own.secretKey());
+        } else if (secretKeyFile != null || keyPairFile != null) {
+            throw usage("a CURVE key file needs --curve-server (this side is the server) or --curve-server-key (this side is a client)");
+        }
+    }
+
+    /** True when this side is the CURVE server or a client. */
+    boolean enabled() {
+        return server || serverKey != null;
+    }
+
+    private String ownSecretKey() {
+        if (secretKeyFile != null && keyPairFile != null) {
+            throw usage("give either --curve-secret-key-file or --curve-keypair-file, not both");
+        }
+        Path file = secretKeyFile != null ? secretKeyFile : keyPairFile;
+        if (file == null) {
+            throw usage("--curve-server needs the server's secret key: --curve-secret-key-file FILE or --curve-keypair-file FILE");
+        }
+        Keys keys = read(file);
+        String secret = keys.secretKey();
+        if (secret == null) {
+            throw usage("no secret key in file=" + file + " (expected a 'secret=' line or a bare Z85 key)");
+        }
+        checkKey(secret, "secret key in " + file);
+        return secret;
+    }
+
+    private Curve.KeyPair ownClientKeys() {
+        if (secretKeyFile != null) {
+            throw usage("a CURVE client needs its public key too: use --curve-keypair-file instead of --curve-secret-key-file");
+        }
+        if (keyPairFile == null) {
+            return Curve.keypair();
+        }
+        Keys keys = read(keyPairFile);
+        if (keys.publicKey() == null || keys.secretKey() == null) {
+            throw usage("a key pair file needs 'public=' and 'secret=' lines: file=" + keyPairFile);
+        }
+        checkKey(keys.publicKey(), "public key in " + keyPairFile);
+        checkKey(keys.secretKey(), "secret key in " + keyPairFile);
+        return new Curve.KeyPair(keys.publicKey(), keys.secretKey());
+    }
+
+    private String publicKeyFrom(Path file) {
+        String key = read(file).publicKey();
+        if (key == null) {
+            throw usage("no public key in file=" + file + " (expected a 'public=' line or a bare Z85 key)");
+        }
+        return key;
+    }
+
+    /**
+     * Reads a key file. A bare key (one 40-character line) fills both halves: the caller knows
+     * which half it asked for.
+     */
+    private Keys read(Path file) {
+        List<String> lines;
+        try {
+            lines = Files.readAllLines(file, StandardCharsets.US_ASCII);
+        } catch (IOException e) {
+            throw usage("cannot read key file: file=" + file + ", error=" + e);
+        }
+        return parse(lines);
+    }
+
+    static Keys parse(List<String> lines) {
+        String pub = null;
+        String sec = null;
+        String bare = null;
+        for (String raw : lines) {
+            String line = raw.strip();
+            if (line.isEmpty() || line.startsWith("#")) {
+                continue;
+            }
+            Matcher m = ENTRY.matcher(line);
+            if (m.matches()) {
+                if (m.group(1).equalsIgnoreCase("public")) {
+                    pub = m.group(2);
+                } else {
+                    sec = m.group(2);
+                }
+            } else if (line.length() == Curve.Z85_KEY_CHARS && !line.contains(" ")) {
+                bare = line;
+            }
+        }
+        if (pub == null && sec == null && bare != null) {
+            return new Keys(bare, bare);
+        }
+        return new Keys(pub, sec);
+    }
+
+    /** The key pair file format: what keygen writes and {@link #parse} reads. */
+    static String formatKeyPair(Curve.KeyPair keys) {
+        return "public=" + keys.publicKey() + "\nsecret=" + keys.secretKey() + "\n";
+    }
+
+    private void checkKey(String key, String what) {
+        boolean ok = key.length() == Curve.Z85_KEY_CHARS;
+        if (ok) {
+            try {
+                ok = Curve.z85Decode(key).length == Curve.KEY_BYTES;
+            } catch (RuntimeException e) {
+                ok = false;
+            }
+        }
+        if (!ok) {
+            throw usage("invalid CURVE key (" + what + "): expected " + Curve.Z85_KEY_CHARS
+                    + " Z85 characters, length=" + key.length());
+        }
+    }
+
+    private ParameterException usage(String message) {
+        return new ParameterException(spec.commandLine(), message);
+    }
+}

@@ -1,0 +1,67 @@
+package io.zmqzstd.cli;
+
+import io.zmqzstd.transport.Curve;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.concurrent.Callable;
+
+/** {@code keygen}: a CURVE key pair in Z85 text, for --curve-* options of send and recv. */
+@Command(name = "keygen", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {
+                "Make a CURVE key pair (Z85 text). Without --out, print it: 'public=...' and 'secret=...' lines.",
+                "With --out FILE, write the pair to FILE (readable by you only) and the public key to FILE.pub,",
+                "and print the public key. The server uses FILE (--curve-keypair-file); clients need only",
+                "the public key (--curve-server-key KEY or @FILE.pub)."},
+        exitCodeListHeading = "%nExit codes:%n", exitCodeList = {ExitCodes.HELP_OK,
+                "1:Runtime failure: cannot write FILE (or it exists and --force is not given).", ExitCodes.HELP_USAGE})
+final class KeygenCommand implements Callable<Integer> {
+
+    @Option(names = "--out", paramLabel = "FILE", description = "Write the key pair to FILE and the public key to FILE.pub.")
+    Path out;
+
+    @Option(names = "--force", description = "Overwrite existing files.")
+    boolean force;
+
+    @Override
+    public Integer call() {
+        Curve.KeyPair keys = Curve.keypair();
+        if (out == null) {
+            System.out.print(CurveOptions.formatKeyPair(keys));
+            System.out.flush();
+            return ExitCodes.OK;
+        }
+        Path pub = out.resolveSibling(out.getFileName() + ".pub");
+        write(out, CurveOptions.formatKeyPair(keys), true);
+        write(pub, "public=" + keys.publicKey() + "\n", false);
+        System.out.println(keys.publicKey());
+        System.out.flush();
+        return ExitCodes.OK;
+    }
+
+    private void write(Path file, String text, boolean secret) {
+        try {
+            if (force) {
+                Files.deleteIfExists(file);
+            }
+            // Created with owner-only permissions from the start: the secret is never readable by others.
+            if (secret && file.getFileSystem().supportedFileAttributeViews().contains("posix")) {
+                Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+            } else {
+                Files.createFile(file);
+            }
+            Files.writeString(file, text, StandardCharsets.US_ASCII, StandardOpenOption.TRUNCATE_EXISTING);
+        } catch (FileAlreadyExistsException e) {
+            throw new CliException(ExitCodes.FAILURE, "file exists: file=" + file + " (use --force to overwrite)", e);
+        } catch (IOException e) {
+            throw new CliException(ExitCodes.FAILURE, "cannot write key file: file=" + file + ", error=" + e, e);
+        }
+    }
+}

@@ -1,0 +1,117 @@
+package io.zmqzstd.cli;
+
+import io.zmqzstd.codec.Zstd;
+import io.zmqzstd.nativelib.NativeLibraryUnavailableException;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.IVersionProvider;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+import java.io.PrintWriter;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code zmq-zstd}: the command-line tool. Errors the user can fix are one line on stderr
+ * ({@code zmq-zstd send: <what>}) and an exit code from {@link ExitCodes}; only bugs print a stack
+ * trace.
+ */
+@Command(name = "zmq-zstd", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
+        description = "Stream zstd-compressed messages over ZeroMQ, and train zstd dictionaries.",
+        subcommands = {SendCommand.class, RecvCommand.class, TrainCommand.class, KeygenCommand.class,
+                CommandLine.HelpCommand.class},
+        exitCodeListHeading = "%nExit codes:%n", exitCodeList = {ExitCodes.HELP_OK, ExitCodes.HELP_FAILURE,
+                ExitCodes.HELP_USAGE, ExitCodes.HELP_TIMEOUT, ExitCodes.HELP_INTERRUPTED})
+public final class Main implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    public static void main(String[] args) {
+        System.exit(run(args));
+    }
+
+    /** Runs the tool with {@code args} on this process's stdin/stdout/stderr; returns the exit code. */
+    public static int run(String... args) {
+        return commandLine().execute(args);
+    }
+
+    static CommandLine commandLine() {
+        CommandLine cl = new CommandLine(new Main());
+        cl.setCaseInsensitiveEnumValuesAllowed(true);
+        cl.setParameterExceptionHandler(Main::usageError);
+        cl.setExecutionExceptionHandler((e, failed, parseResult) -> failure(e, failed));
+        return cl;
+    }
+
+    /** No command given: the overview on stderr, as a usage error. */
+    @Override
+    public Integer call() {
+        spec.commandLine().usage(System.err);
+        return ExitCodes.USAGE;
+    }
+
+    private static int usageError(ParameterException e, String[] args) {
+        CommandLine cl = e.getCommandLine();
+        String name = cl.getCommandSpec().qualifiedName();
+        PrintWriter err = cl.getErr();
+        err.println(name + ": " + oneLine(e.getMessage()) + " (see '" + name + " --help')");
+        err.flush();
+        return ExitCodes.USAGE;
+    }
+
+    private static int failure(Exception e, CommandLine failed) {
+        String name = failed.getCommandSpec().qualifiedName();
+        PrintWriter err = failed.getErr();
+        int code;
+        String message;
+        NativeLibraryUnavailableException missing = find(e, NativeLibraryUnavailableException.class);
+        if (e instanceof CliException c) {
+            code = c.exitCode();
+            message = c.getMessage();
+        } else if (missing != null) {
+            code = ExitCodes.FAILURE;
+            message = missing.getMessage();
+        } else if (e instanceof java.io.UncheckedIOException || e instanceof java.io.IOException) {
+            code = ExitCodes.FAILURE;
+            message = e.getMessage() + (e.getCause() != null ? " (" + e.getCause() + ")" : "");
+        } else {
+            // not an outcome we foresaw: keep the stack trace for the bug report
+            e.printStackTrace(err);
+            code = ExitCodes.FAILURE;
+            message = "internal error: " + e;
+        }
+        err.println(name + ": " + oneLine(message));
+        err.flush();
+        return code;
+    }
+
+    private static <T extends Throwable> T find(Throwable t, Class<T> type) {
+        for (Throwable c = t; c != null; c = c.getCause()) {
+            if (type.isInstance(c)) {
+                return type.cast(c);
+            }
+        }
+        return null;
+    }
+
+    static String oneLine(String message) {
+        return message == null ? "" : message.strip().replaceAll("\\s*\\R\\s*", "; ");
+    }
+
+    /** {@code --version}: this tool and the libzstd it found. */
+    static final class Version implements IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            String own = Main.class.getPackage().getImplementationVersion();
+            String zstd;
+            try {
+                zstd = Zstd.versionString();
+            } catch (RuntimeException | LinkageError e) {
+                zstd = "not found";
+            }
+            return new String[] {"zmq-zstd " + (own != null ? own : "(development build)") + ", libzstd " + zstd};
+        }
+    }
+}

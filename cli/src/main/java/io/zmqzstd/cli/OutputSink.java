@@ -1,0 +1,70 @@
+package io.zmqzstd.cli;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+
+/**
+ * A buffered writer for received messages: copies native memory (the receiver's output region)
+ * through one reused array to an output stream, so writing a message allocates nothing. The
+ * caller decides when to {@link #flush()} (recv flushes whenever no message is waiting).
+ */
+final class OutputSink implements AutoCloseable {
+
+    private static final int BUFFER_BYTES = 64 * 1024;
+
+    private final OutputStream out;
+    private final byte[] buf = new byte[BUFFER_BYTES];
+    private int used;
+
+    OutputSink(OutputStream out) {
+        this.out = out;
+    }
+
+    /** Copies {@code [offset, offset + length)} of {@code src}; the segment is not kept. */
+    void write(MemorySegment src, long offset, long length) throws IOException {
+        while (length > 0) {
+            if (used == buf.length) {
+                drain();
+            }
+            int n = (int) Math.min(length, buf.length - used);
+            MemorySegment.copy(src, ValueLayout.JAVA_BYTE, offset, buf, used, n);
+            used += n;
+            offset += n;
+            length -= n;
+        }
+    }
+
+    void write(byte[] bytes) throws IOException {
+        int off = 0;
+        while (off < bytes.length) {
+            if (used == buf.length) {
+                drain();
+            }
+            int n = Math.min(bytes.length - off, buf.length - used);
+            System.arraycopy(bytes, off, buf, used, n);
+            used += n;
+            off += n;
+        }
+    }
+
+    /** Writes out what is buffered and flushes the stream. */
+    void flush() throws IOException {
+        drain();
+        out.flush();
+    }
+
+    private void drain() throws IOException {
+        if (used > 0) {
+            out.write(buf, 0, used);
+            used = 0;
+        }
+    }
+
+    /** Flushes; the stream stays open (it is standard output). */
+    @Override
+    public void close() throws IOException {
+        flush();
+    }
+}

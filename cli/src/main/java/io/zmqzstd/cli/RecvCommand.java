@@ -1,0 +1,196 @@
+package io.zmqzstd.cli;
+
+import io.zmqzstd.codec.ZstdDictionary;
+import io.zmqzstd.pipeline.DecompressingReceiver;
+import io.zmqzstd.pipeline.ReceivedMessage;
+import io.zmqzstd.transport.SocketType;
+import io.zmqzstd.transport.ZmqContext;
+import io.zmqzstd.transport.ZmqException;
+import io.zmqzstd.transport.ZmqSocket;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code recv}: receives messages, decompresses each zstd frame and writes the payload to
+ * standard output, followed by a delimiter (a newline by default). Bad frames are reported on
+ * stderr, one line each, and skipped.
+ */
+@Command(name = "recv", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {
+                "Receive messages, decompress them and write each payload to standard output, followed by a newline.",
+                "A bad frame (not zstd, corrupt, too large, unknown dictionary, ...) is reported as one line on",
+                "stderr naming the reason; the stream continues and it does not count towards --count."},
+        exitCodeListHeading = "%nExit codes:%n", exitCodeList = {"0:Success: --count messages delivered.",
+                ExitCodes.HELP_FAILURE, ExitCodes.HELP_USAGE,
+                "3:--timeout fired: no message (good or bad) arrived within it.", ExitCodes.HELP_INTERRUPTED})
+final class RecvCommand implements Callable<Integer> {
+
+    /** Socket types that can receive a stream. */
+    enum Type {
+        pull(SocketType.PULL), sub(SocketType.SUB), dealer(SocketType.DEALER), pair(SocketType.PAIR);
+
+        final SocketType socketType;
+
+        Type(SocketType socketType) {
+            this.socketType = socketType;
+        }
+    }
+
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    EndpointOptions endpoints;
+
+    @Option(names = "--type", paramLabel = "TYPE", defaultValue = "pull",
+            description = "Socket type: ${COMPLETION-CANDIDATES} (default ${DEFAULT-VALUE}).")
+    Type type;
+
+    @Option(names = "--subscribe", paramLabel = "T",
+            description = "SUB only: receive messages whose topic starts with T (repeatable; default: everything).")
+    List<String> subscriptions = new ArrayList<>();
+
+    @Option(names = "--dict", paramLabel = "FILE",
+            description = "A zstd dictionary frames may use (repeatable; each frame names its dictionary ID).")
+    List<Path> dictionaries = new ArrayList<>();
+
+    @Option(names = "--max-size", paramLabel = "BYTES", converter = Values.ByteSize.class, defaultValue = "64M",
+            description = "Refuse a frame that decompresses to more than BYTES (default ${DEFAULT-VALUE}).")
+    long maxSize;
+
+    @Option(names = "--count", paramLabel = "N", defaultValue = "-1",
+            description = "Exit 0 after N delivered messages (default: run until interrupted).")
+    long count;
+
+    @Option(names = "--timeout", paramLabel = "DURATION", converter = Values.Time.class, defaultValue = "forever",
+            description = "Exit 3 when no message arrives for DURATION, e.g. 10s, 500ms (default ${DEFAULT-VALUE}).")
+    Duration timeout;
+
+    @Option(names = "--delimiter", paramLabel = "TEXT", converter = Values.Delimiter.class, defaultValue = "\\n",
+            description = "Written after each message (default: newline; '' for none, to rebuild a binary stream). Escapes: \\n \\r \\t \\0 \\\\ \\xHH.")
+    Values.Bytes delimiter;
+
+    @Option(names = "--print-topic", description = "SUB only: write the topic and a space before each payload.")
+    boolean printTopic;
+
+    @Mixin
+    CurveOptions curve;
+
+    @Mixin
+    StatsOptions statsOptions;
+
+    /** Standard output; a test may swap it. */
+    OutputStream stdout = new FileOutputStream(FileDescriptor.out);
+
+    private static final byte[] SPACE = {' '};
+
+    @Override
+    public Integer call() throws IOException {
+        validate();
+        List<ZstdDictionary> dicts = dictionaries.stream().map(SendCommand::loadDictionary).toList();
+        // Nothing to send, so nothing to linger for.
+        ZmqContext context = ZmqContext.builder().defaultLinger(Duration.ZERO).build();
+        try (context; Session session = new Session(spec.qualifiedName(), statsOptions, false, context, System.err);
+             OutputSink out = new OutputSink(stdout)) {
+            try {
+                ZmqSocket socket = context.socket(type.socketType);
+                curve.apply(socket);
+                if (type == Type.sub) {
+                    if (subscriptions.isEmpty()) {
+                        socket.subscribe("");
+                    }
+                    subscriptions.forEach(socket::subscribe);
+                }
+                socket.receiveTimeoutMs(Values.millis(timeout));
+                endpoints.attach(socket);
+                DecompressingReceiver.Builder b = DecompressingReceiver.builder(socket).maxDecompressedSize(maxSize);
+                dicts.forEach(b::dictionary);
+                try (DecompressingReceiver receiver = b.build()) {
+                    session.watch(receiver::stats);
+                    int code = receiveAll(receiver, out);
+                    out.flush();
+                    session.finish(); // while the receiver's counters are still there
+                    return code;
+                }
+            } catch (ZmqException e) {
+                if (e.isContextTerminated() && session.interrupted()) {
+                    out.flush();
+                    session.finish();
+                    return ExitCodes.INTERRUPTED;
+                }
+                throw new CliException(ExitCodes.FAILURE, e.getMessage(), e);
+            }
+        }
+    }
+
+    /**
+     * The receive loop: take what is waiting without blocking, and flush standard output only
+     * when nothing is, so a busy stream is written in large blocks and a quiet one at once.
+     */
+    private int receiveAll(DecompressingReceiver receiver, OutputSink out) throws IOException {
+        long delivered = 0;
+        ReceivedMessage m = receiver.message();
+        while (count < 0 || delivered < count) {
+            int status = receiver.receive(ZmqSocket.DONTWAIT);
+            if (status == DecompressingReceiver.WOULD_BLOCK) {
+                out.flush();
+                status = receiver.receive(0);
+                if (status == DecompressingReceiver.WOULD_BLOCK) {
+                    System.err.println(spec.qualifiedName() + ": timeout: no message within " + Values.show(timeout)
+                            + " (delivered=" + delivered + (count >= 0 ? ", count=" + count : "") + ")");
+                    return ExitCodes.TIMEOUT;
+                }
+            }
+            if (status == DecompressingReceiver.BAD_FRAME) {
+                System.err.println(spec.qualifiedName() + ": " + receiver.lastErrorMessage());
+                continue;
+            }
+            int parts = m.parts();
+            for (int i = 0; i < parts; i++) {
+                if (m.isCompressed(i)) {
+                    out.write(m.region(), m.partOffset(i), m.partSize(i));
+                } else if (printTopic) {
+                    out.write(m.region(), m.partOffset(i), m.partSize(i));
+                    out.write(SPACE);
+                }
+            }
+            out.write(delimiter.value());
+            delivered++;
+        }
+        return ExitCodes.OK;
+    }
+
+    private void validate() {
+        endpoints.requireOne();
+        if (!subscriptions.isEmpty() && type != Type.sub) {
+            throw usage("--subscribe needs --type sub: type=" + type);
+        }
+        if (printTopic && type != Type.sub) {
+            throw usage("--print-topic needs --type sub: type=" + type);
+        }
+        if (count < -1 || count == 0) {
+            throw usage("--count must be positive: N=" + count);
+        }
+        if (timeout.isZero()) {
+            throw usage("--timeout must be positive (or 'forever'): timeout=0");
+        }
+    }
+
+    private ParameterException usage(String message) {
+        return new ParameterException(spec.commandLine(), message);
+    }
+}

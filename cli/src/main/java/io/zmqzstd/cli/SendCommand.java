@@ -1,0 +1,250 @@
+package io.zmqzstd.cli;
+
+import io.zmqzstd.codec.ZstdDictionary;
+import io.zmqzstd.pipeline.CompressingSender;
+import io.zmqzstd.transport.SocketType;
+import io.zmqzstd.transport.ZmqContext;
+import io.zmqzstd.transport.ZmqException;
+import io.zmqzstd.transport.ZmqSocket;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+import java.io.FileDescriptor;
+import java.io.FileInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code send}: standard input, cut into messages, each compressed into one zstd frame and sent.
+ * At the end of the input it waits (the socket's linger) until libzmq has handed every message
+ * to the network.
+ */
+@Command(name = "send", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {
+                "Read standard input, compress each message into one zstd frame and send it.",
+                "By default every line (without its newline) is one message; --chunk and --whole send binary data.",
+                "At the end of input, waits until every message has been handed to the network, then exits 0.",
+                "",
+                "PUSH, DEALER and PAIR block until a peer is connected (and at the high-water mark), so nothing is lost.",
+                "PUB drops messages while no subscriber is connected: use --wait-subscribers N (or --delay)."},
+        exitCodeListHeading = "%nExit codes:%n", exitCodeList = {ExitCodes.HELP_OK, ExitCodes.HELP_FAILURE,
+                ExitCodes.HELP_USAGE, "3:--timeout fired: no peer took a message (or not enough subscribers) in time.",
+                ExitCodes.HELP_INTERRUPTED})
+final class SendCommand implements Callable<Integer> {
+
+    /** Socket types that can send a stream. */
+    enum Type {
+        push(SocketType.PUSH), pub(SocketType.PUB), dealer(SocketType.DEALER), pair(SocketType.PAIR);
+
+        final SocketType socketType;
+
+        Type(SocketType socketType) {
+            this.socketType = socketType;
+        }
+    }
+
+    /** How standard input is cut into messages: one of these at most. */
+    static final class Framing {
+        @Option(names = "--delimiter", paramLabel = "BYTE", converter = Values.Delimiter.class,
+                description = "Messages end at this byte (default: newline). Escapes: \\n \\r \\t \\0 \\\\ \\xHH.")
+        Values.Bytes delimiter;
+
+        @Option(names = "--chunk", paramLabel = "BYTES", converter = Values.ByteSize.class,
+                description = "Fixed-size binary messages of BYTES (e.g. 64K, 1M); the last may be shorter.")
+        Long chunkBytes;
+
+        @Option(names = "--whole", description = "All of standard input is one message.")
+        boolean whole;
+    }
+
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    EndpointOptions endpoints;
+
+    @Option(names = "--type", paramLabel = "TYPE", defaultValue = "push",
+            description = "Socket type: ${COMPLETION-CANDIDATES} (default ${DEFAULT-VALUE}).")
+    Type type;
+
+    @Option(names = "--level", paramLabel = "N", defaultValue = "3",
+            description = "zstd level, negative (fastest) to 22 (default ${DEFAULT-VALUE}).")
+    int level;
+
+    @Option(names = "--dict", paramLabel = "FILE",
+            description = "Compress with this zstd dictionary (e.g. from 'train'); the receiver needs it too.")
+    Path dictionary;
+
+    @Option(names = "--checksum", description = "Add a content checksum to every frame.")
+    boolean checksum;
+
+    @Option(names = "--topic", paramLabel = "T",
+            description = "PUB only: send T as an uncompressed first part of every message (subscribers filter on it; default empty).")
+    String topic;
+
+    @ArgGroup(exclusive = true, multiplicity = "0..1")
+    Framing framing = new Framing();
+
+    @Option(names = "--wait-subscribers", paramLabel = "N", defaultValue = "0",
+            description = "PUB only: before sending, wait until N subscriptions arrived (one per subscriber and topic).")
+    int waitSubscribers;
+
+    @Option(names = "--delay", paramLabel = "DURATION", converter = Values.Time.class, defaultValue = "0ms",
+            description = "Wait this long after bind/connect before the first message (e.g. 500ms).")
+    Duration delay;
+
+    @Option(names = "--timeout", paramLabel = "DURATION", converter = Values.Time.class, defaultValue = "forever",
+            description = "Give up (exit 3) when no peer takes a message, or --wait-subscribers is not met, within DURATION (default ${DEFAULT-VALUE}).")
+    Duration timeout;
+
+    @Option(names = "--linger", paramLabel = "DURATION", converter = Values.Time.class, defaultValue = "forever",
+            description = "At the end, wait at most this long for queued messages to reach the network (default ${DEFAULT-VALUE}: lose nothing).")
+    Duration linger;
+
+    @Mixin
+    CurveOptions curve;
+
+    @Mixin
+    StatsOptions statsOptions;
+
+    /** Standard input; a test may swap it. */
+    InputStream stdin = new FileInputStream(FileDescriptor.in);
+
+    @Override
+    public Integer call() throws IOException {
+        validate();
+        ZstdDictionary dict = dictionary == null ? null : loadDictionary(dictionary);
+        byte[] topicBytes = type == Type.pub ? (topic == null ? new byte[0] : topic.getBytes(StandardCharsets.UTF_8)) : null;
+        ZmqContext context = ZmqContext.builder().defaultLinger(linger).build();
+        ZmqSocket socket = null;
+        boolean done = false;
+        try (context; Session session = new Session(spec.qualifiedName(), statsOptions, true, context, System.err)) {
+            try {
+                socket = context.socket(waitSubscribers > 0 ? SocketType.XPUB : type.socketType);
+                if (waitSubscribers > 0) {
+                    socket.xpubVerbose(true); // every subscriber's subscription, not only the first per topic
+                }
+                curve.apply(socket);
+                // Queue nothing for a peer whose connection (or CURVE handshake) is not complete:
+                // a send then blocks until one is, instead of filling a pipe to nowhere.
+                socket.immediate(true);
+                socket.sendTimeoutMs(Values.millis(timeout));
+                endpoints.attach(socket);
+                try (CompressingSender sender = CompressingSender.builder(socket).level(level).checksum(checksum)
+                        .dictionary(dict).build()) {
+                    session.watch(sender::stats);
+                    awaitSubscribers(socket);
+                    if (delay.toMillis() > 0) {
+                        Thread.sleep(delay);
+                    }
+                    sendAll(sender, reader(), topicBytes);
+                }
+                context.close(); // lingers: returns once every queued message is on the network
+                done = true;
+                return ExitCodes.OK;
+            } catch (ZmqException e) {
+                if (e.isContextTerminated() && session.interrupted()) {
+                    session.finish();
+                    return ExitCodes.INTERRUPTED;
+                }
+                throw new CliException(ExitCodes.FAILURE, e.getMessage(), e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return ExitCodes.INTERRUPTED;
+            } finally {
+                if (!done && socket != null && !socket.isClosed() && !session.interrupted()) {
+                    // Failed or timed out: do not linger forever for a peer that is not coming.
+                    socket.lingerMs(0);
+                }
+            }
+        }
+    }
+
+    private void sendAll(CompressingSender sender, MessageReader reader, byte[] topicBytes) throws IOException {
+        long n = 0;
+        while (reader.next()) {
+            n++;
+            boolean sent = topicBytes != null
+                    ? sender.sendEnvelope(topicBytes, ZmqSocket.SNDMORE)
+                    && sender.send(reader.segment(), reader.offset(), reader.length(), 0)
+                    : sender.send(reader.segment(), reader.offset(), reader.length(), 0);
+            if (!sent) {
+                throw new CliException(ExitCodes.TIMEOUT, "timeout: no peer took message=" + n + " within "
+                        + Values.show(timeout) + " (sent=" + (n - 1) + ")");
+            }
+        }
+    }
+
+    /** XPUB: each subscription arrives as a message {@code 0x01 + topic}; count them. */
+    private void awaitSubscribers(ZmqSocket socket) {
+        if (waitSubscribers == 0) {
+            return;
+        }
+        socket.receiveTimeoutMs(Values.millis(timeout));
+        int seen = 0;
+        while (seen < waitSubscribers) {
+            byte[] m = socket.receiveBytes(0);
+            if (m == null) {
+                throw new CliException(ExitCodes.TIMEOUT, "timeout: subscriptions=" + seen + " of " + waitSubscribers
+                        + " within " + Values.show(timeout));
+            }
+            if (m.length > 0 && m[0] == 1) {
+                seen++;
+            }
+        }
+    }
+
+    private MessageReader reader() {
+        if (framing.whole) {
+            return MessageReader.whole(stdin);
+        }
+        if (framing.chunkBytes != null) {
+            return MessageReader.chunked(stdin, framing.chunkBytes.intValue());
+        }
+        return MessageReader.delimited(stdin, framing.delimiter == null ? (byte) '\n' : framing.delimiter.value()[0]);
+    }
+
+    private void validate() {
+        endpoints.requireOne();
+        if (topic != null && type != Type.pub) {
+            throw usage("--topic needs --type pub: type=" + type);
+        }
+        if (waitSubscribers != 0 && type != Type.pub) {
+            throw usage("--wait-subscribers needs --type pub: type=" + type);
+        }
+        if (waitSubscribers < 0) {
+            throw usage("--wait-subscribers must not be negative: N=" + waitSubscribers);
+        }
+        if (level < -131072 || level > 22) {
+            throw usage("--level out of range: level=" + level + ", range=-131072..22");
+        }
+        if (framing.delimiter != null && framing.delimiter.value().length != 1) {
+            throw usage("--delimiter must be exactly one byte: bytes=" + framing.delimiter.value().length);
+        }
+        if (framing.chunkBytes != null && (framing.chunkBytes <= 0 || framing.chunkBytes > (1L << 30))) {
+            throw usage("--chunk out of range: bytes=" + framing.chunkBytes + ", range=1..1G");
+        }
+    }
+
+    static ZstdDictionary loadDictionary(Path file) {
+        try {
+            return ZstdDictionary.load(file);
+        } catch (UncheckedIOException | IllegalArgumentException e) {
+            throw new CliException(ExitCodes.FAILURE, "cannot read dictionary: file=" + file + ", error=" + (e.getCause() != null ? e.getCause() : e.getMessage()), e);
+        }
+    }
+
+    private ParameterException usage(String message) {
+        return new ParameterException(spec.commandLine(), message);
+    }
+}

@@ -1,0 +1,157 @@
+package io.zmqzstd.cli;
+
+import io.zmqzstd.pipeline.BadFrameReason;
+import io.zmqzstd.pipeline.PipelineStats;
+import io.zmqzstd.transport.ZmqContext;
+
+import java.io.PrintStream;
+import java.util.Locale;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
+
+/**
+ * The run of one send or recv: its summary and progress lines, and what happens on SIGINT or
+ * SIGTERM.
+ *
+ * <p>On a signal the JVM runs our shutdown hook, which shuts the context down: a blocking send or
+ * receive on the main thread then fails with ETERM, the main thread sees {@link #interrupted()},
+ * flushes what it holds and calls {@link #finish()}. A main thread blocked elsewhere (send reading
+ * a quiet stdin) cannot be woken that way, so the hook prints the summary itself after
+ * {@link #HOOK_WAIT_MS}. Either way the summary is printed once.
+ *
+ * <p>Progress lines come from a daemon thread that reads the sender's or receiver's counters
+ * without synchronisation: plain fields the main thread updates, so a line may be a moment stale,
+ * never wrong for long. Counting costs the hot path nothing.
+ */
+final class Session implements AutoCloseable {
+
+    /** How long the shutdown hook waits for the main thread to finish on its own. */
+    private static final long HOOK_WAIT_MS = 500;
+
+    private final String command;
+    private final StatsOptions options;
+    private final boolean sender;
+    private final PrintStream err;
+    private final long startNanos = System.nanoTime();
+    private final AtomicBoolean printed = new AtomicBoolean();
+    private final CountDownLatch finished = new CountDownLatch(1);
+    private final Thread hook;
+    private volatile boolean interrupted;
+    private volatile Supplier<PipelineStats> stats;
+    private Thread progress;
+
+    /**
+     * @param command name in each line, e.g. {@code zmq-zstd recv}
+     * @param sender  true: bytes in are uncompressed (send); false: bytes in are compressed (recv)
+     */
+    Session(String command, StatsOptions options, boolean sender, ZmqContext context, PrintStream err) {
+        this.command = command;
+        this.options = options;
+        this.sender = sender;
+        this.err = err;
+        this.hook = new Thread(() -> onSignal(context), "zmq-zstd-shutdown");
+        Runtime.getRuntime().addShutdownHook(hook);
+    }
+
+    /** Starts reporting on these counters (progress lines begin now when asked for). */
+    void watch(Supplier<PipelineStats> source) {
+        this.stats = source;
+        if (options.progress && progress == null) {
+            progress = Thread.ofPlatform().daemon().name("zmq-zstd-progress").start(this::progressLoop);
+        }
+    }
+
+    /** True once SIGINT/SIGTERM arrived. */
+    boolean interrupted() {
+        return interrupted;
+    }
+
+    /** Prints the summary (once, if --stats) and lets a waiting shutdown hook go. */
+    void finish() {
+        stopProgress();
+        if (printed.compareAndSet(false, true) && options.summary && stats != null) {
+            err.println(line("summary", stats.get()));
+        }
+        finished.countDown();
+    }
+
+    /** Ends the session: summary if not yet printed, hook removed (unless the JVM is already exiting). */
+    @Override
+    public void close() {
+        finish();
+        try {
+            Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException exiting) {
+            // the hook is running or has run: nothing to remove
+        }
+    }
+
+    private void onSignal(ZmqContext context) {
+        interrupted = true;
+        try {
+            context.shutdown();
+        } catch (RuntimeException e) {
+            // already closed: the main thread is past its blocking calls
+        }
+        try {
+            if (!finished.await(HOOK_WAIT_MS, TimeUnit.MILLISECONDS)) {
+                finish();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void progressLoop() {
+        try {
+            while (finished.getCount() > 0 && !finished.await(1, TimeUnit.SECONDS)) {
+                if (printed.get()) {
+                    return;
+                }
+                err.println(line("progress", stats.get()));
+            }
+        } catch (InterruptedException e) {
+            // stopped
+        } catch (RuntimeException e) {
+            // the receiver closed under us at exit: the summary says the rest
+        }
+    }
+
+    private void stopProgress() {
+        Thread t = progress;
+        if (t != null && t != Thread.currentThread()) {
+            t.interrupt();
+            try {
+                t.join(200);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /** One key=value line: {@code zmq-zstd recv: summary: messages=... bytesIn=... ...}. */
+    String line(String kind, PipelineStats s) {
+        double seconds = Math.max(1e-9, (System.nanoTime() - startNanos) / 1e9);
+        long in = sender ? s.uncompressedBytes() : s.compressedBytes();
+        long out = sender ? s.compressedBytes() : s.uncompressedBytes();
+        StringBuilder b = new StringBuilder(command).append(": ").append(kind).append(':')
+                .append(" messages=").append(s.messages())
+                .append(" bytesIn=").append(in)
+                .append(" bytesOut=").append(out)
+                .append(" ratio=").append(String.format(Locale.ROOT, "%.3f", s.ratio()));
+        if (sender) {
+            b.append(" wouldBlock=").append(s.wouldBlock());
+        } else {
+            b.append(" errors=").append(s.errors());
+            for (BadFrameReason r : BadFrameReason.values()) {
+                if (s.errors(r) > 0) {
+                    b.append(' ').append(r).append('=').append(s.errors(r));
+                }
+            }
+        }
+        return b.append(String.format(Locale.ROOT, " elapsed=%.3fs rate=%.0fmsg/s throughput=%.2fMB/s",
+                seconds, s.messages() / seconds, s.uncompressedBytes() / seconds / 1e6)).toString();
+    }
+}

@@ -1,0 +1,127 @@
+package io.zmqzstd.cli;
+
+import io.zmqzstd.codec.ZstdDictionary;
+import io.zmqzstd.codec.ZstdException;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+import java.io.FileDescriptor;
+import java.io.FileInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code train}: a zstd dictionary from sample messages, in the standard format ({@code zstd -D}
+ * reads it). Prints the dictionary ID on stdout.
+ */
+@Command(name = "train", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {
+                "Train a zstd dictionary from sample messages and write it in the standard zstd format",
+                "(usable by 'zstd -D FILE' and by send/recv --dict). Prints the dictionary ID on stdout.",
+                "Samples: the lines of standard input, or FILEs (each file one sample, or its lines with --lines).",
+                "zstd needs many samples: hundreds at least, about 100 times the dictionary size in total."},
+        exitCodeListHeading = "%nExit codes:%n", exitCodeList = {ExitCodes.HELP_OK,
+                "1:Runtime failure: unreadable input, training failed (too few samples), cannot write FILE.",
+                ExitCodes.HELP_USAGE})
+final class TrainCommand implements Callable<Integer> {
+
+    /** zstd's own default dictionary size (zstd --train, --maxdict). */
+    static final long DEFAULT_SIZE_BYTES = 112_640;
+    /** ZDICT refuses smaller capacities. */
+    private static final long MIN_SIZE_BYTES = 256;
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--out", paramLabel = "FILE", required = true, description = "Write the dictionary here.")
+    Path out;
+
+    @Option(names = "--size", paramLabel = "BYTES", converter = Values.ByteSize.class, defaultValue = "112640",
+            description = "Largest dictionary size (default ${DEFAULT-VALUE}, zstd's default; e.g. 16K).")
+    long sizeBytes;
+
+    @Option(names = "--lines", description = "Each line of each FILE is a sample (default: each FILE is one sample).")
+    boolean lines;
+
+    @Option(names = "--delimiter", paramLabel = "BYTE", converter = Values.Delimiter.class, defaultValue = "\\n",
+            description = "Samples from standard input (and with --lines) end at this byte (default: newline).")
+    Values.Bytes delimiter;
+
+    @Parameters(paramLabel = "FILE", arity = "0..*", description = "Sample files ('-' or none: standard input).")
+    List<Path> files = new ArrayList<>();
+
+    /** Standard input; a test may swap it. */
+    InputStream stdin = new FileInputStream(FileDescriptor.in);
+
+    @Override
+    public Integer call() throws IOException {
+        if (sizeBytes < MIN_SIZE_BYTES || sizeBytes > Integer.MAX_VALUE) {
+            throw new ParameterException(spec.commandLine(), "--size out of range: bytes=" + sizeBytes
+                    + ", range=" + MIN_SIZE_BYTES + ".." + Integer.MAX_VALUE);
+        }
+        if (delimiter.value().length != 1) {
+            throw new ParameterException(spec.commandLine(), "--delimiter must be exactly one byte: bytes=" + delimiter.value().length);
+        }
+        List<byte[]> samples = new ArrayList<>();
+        if (files.isEmpty()) {
+            addLines(stdin, samples);
+        }
+        for (Path f : files) {
+            if (f.toString().equals("-")) {
+                addLines(stdin, samples);
+            } else if (lines) {
+                try (InputStream in = Files.newInputStream(f)) {
+                    addLines(in, samples);
+                } catch (IOException e) {
+                    throw new CliException(ExitCodes.FAILURE, "cannot read sample file: file=" + f + ", error=" + e, e);
+                }
+            } else {
+                try {
+                    samples.add(Files.readAllBytes(f));
+                } catch (IOException e) {
+                    throw new CliException(ExitCodes.FAILURE, "cannot read sample file: file=" + f + ", error=" + e, e);
+                }
+            }
+        }
+        samples.removeIf(s -> s.length == 0);
+        if (samples.isEmpty()) {
+            throw new CliException(ExitCodes.FAILURE, "no samples: standard input and the files were empty");
+        }
+        long total = samples.stream().mapToLong(s -> s.length).sum();
+        ZstdDictionary dict;
+        try {
+            dict = ZstdDictionary.train(samples, (int) sizeBytes);
+        } catch (ZstdException e) {
+            throw new CliException(ExitCodes.FAILURE, e.getMessage()
+                    + "; zstd needs hundreds of samples, about 100 times the dictionary size in total", e);
+        }
+        try {
+            dict.save(out);
+        } catch (UncheckedIOException e) {
+            throw new CliException(ExitCodes.FAILURE, e.getMessage() + ", error=" + e.getCause(), e);
+        }
+        String id = Integer.toUnsignedString(dict.id());
+        System.out.println(id);
+        System.out.flush();
+        System.err.println(spec.qualifiedName() + ": wrote dictionary: id=" + id + ", bytes=" + dict.bytes().length
+                + ", samples=" + samples.size() + ", sampleBytes=" + total + ", out=" + out);
+        return ExitCodes.OK;
+    }
+
+    private void addLines(InputStream in, List<byte[]> samples) throws IOException {
+        MessageReader reader = MessageReader.delimited(in, delimiter.value()[0]);
+        while (reader.next()) {
+            samples.add(reader.copy());
+        }
+    }
+}

@@ -1,0 +1,178 @@
+package io.zmqzstd.cli;
+
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.TypeConversionException;
+
+import java.io.ByteArrayOutputStream;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Parsers for option values: endpoints, byte sizes, durations, delimiters. Each rejects a bad
+ * value with one sentence; picocli prefixes the option name and the command exits 2.
+ */
+final class Values {
+
+    /** A duration that means "no limit" ({@code forever}). */
+    static final Duration FOREVER = Duration.ofMillis(-1);
+
+    private static final Pattern ENDPOINT = Pattern.compile("(tcp|ipc|inproc|ws|wss|pgm|epgm|norm|udp|vmci|tipc)://(.+)");
+    /** tcp address after an optional {@code source;}: host (name, IPv4, [IPv6], interface or *) and port (or *). */
+    private static final Pattern TCP_ADDRESS = Pattern.compile("(?:[^;]*;)?(\\[[0-9A-Fa-f:.%\\w]+]|[^:\\[\\];/]+):(\\d{1,5}|\\*)");
+    private static final Pattern SIZE = Pattern.compile("(\\d+)\\s*(|b|k|kb|kib|m|mb|mib|g|gb|gib)", Pattern.CASE_INSENSITIVE);
+    private static final Pattern DURATION = Pattern.compile("(\\d+(?:\\.\\d+)?)\\s*(|ms|s|m|h)", Pattern.CASE_INSENSITIVE);
+
+    private Values() {
+    }
+
+    /** {@code tcp://host:port}, {@code ipc://path}, {@code inproc://name}, ...; libzmq itself checks the rest. */
+    static String endpoint(String value) {
+        Matcher m = ENDPOINT.matcher(value);
+        if (!m.matches()) {
+            throw new TypeConversionException("malformed endpoint '" + value
+                    + "': expected transport://address, e.g. tcp://127.0.0.1:5555, tcp://*:5555, ipc:///tmp/feed");
+        }
+        if (m.group(1).equals("tcp")) {
+            Matcher t = TCP_ADDRESS.matcher(m.group(2));
+            if (!t.matches()) {
+                throw new TypeConversionException("malformed tcp endpoint '" + value + "': expected tcp://host:port");
+            }
+            if (!t.group(2).equals("*") && Integer.parseInt(t.group(2)) > 65535) {
+                throw new TypeConversionException("malformed tcp endpoint '" + value + "': port=" + t.group(2) + " above 65535");
+            }
+        }
+        return value;
+    }
+
+    /** {@code 4096}, {@code 64K}, {@code 1MiB}, {@code 2G}: K, M and G are powers of 1024. */
+    static long byteSize(String value) {
+        Matcher m = SIZE.matcher(value.trim());
+        if (!m.matches()) {
+            throw new TypeConversionException("'" + value + "' is not a size: expected bytes with an optional K, M or G suffix (powers of 1024), e.g. 65536 or 64K");
+        }
+        int shift = switch (m.group(2).toLowerCase(Locale.ROOT)) {
+            case "k", "kb", "kib" -> 10;
+            case "m", "mb", "mib" -> 20;
+            case "g", "gb", "gib" -> 30;
+            default -> 0;
+        };
+        try {
+            long n = Long.parseLong(m.group(1));
+            if (n > (Long.MAX_VALUE >> shift)) {
+                throw new NumberFormatException();
+            }
+            return n << shift;
+        } catch (NumberFormatException e) {
+            throw new TypeConversionException("'" + value + "' is too large");
+        }
+    }
+
+    /** {@code 500ms}, {@code 10s}, {@code 1.5s}, {@code 2m}, {@code 1h}, a bare number of seconds, or {@code forever}. */
+    static Duration duration(String value) {
+        String v = value.trim().toLowerCase(Locale.ROOT);
+        if (v.equals("forever") || v.equals("infinite") || v.equals("-1")) {
+            return FOREVER;
+        }
+        Matcher m = DURATION.matcher(v);
+        if (!m.matches()) {
+            throw new TypeConversionException("'" + value + "' is not a duration: expected e.g. 500ms, 10s, 2m, 1h or forever");
+        }
+        double unitMs = switch (m.group(2)) {
+            case "ms" -> 1;
+            case "m" -> 60_000;
+            case "h" -> 3_600_000;
+            default -> 1000;
+        };
+        double ms = Double.parseDouble(m.group(1)) * unitMs;
+        if (ms > Integer.MAX_VALUE) {
+            throw new TypeConversionException("'" + value + "' is too long: at most " + Integer.MAX_VALUE + "ms");
+        }
+        return Duration.ofMillis(Math.round(ms));
+    }
+
+    /** Milliseconds for a libzmq timeout option: -1 for {@link #FOREVER}. */
+    static int millis(Duration d) {
+        return d.isNegative() ? -1 : (int) Math.min(Integer.MAX_VALUE, d.toMillis());
+    }
+
+    /** Human form of a duration for messages: {@code 10s}, {@code 500ms}, {@code forever}. */
+    static String show(Duration d) {
+        if (d.isNegative()) {
+            return "forever";
+        }
+        long ms = d.toMillis();
+        return ms % 1000 == 0 ? (ms / 1000) + "s" : ms + "ms";
+    }
+
+    /**
+     * Bytes of a delimiter: literal text (UTF-8) with the escapes {@code \n \r \t \0 \\ \xHH};
+     * the empty string is no delimiter at all.
+     */
+    static byte[] delimiter(String value) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            if (c != '\\') {
+                out.writeBytes(String.valueOf(c).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                continue;
+            }
+            if (++i == value.length()) {
+                throw new TypeConversionException("'" + value + "' ends with a lone backslash");
+            }
+            switch (value.charAt(i)) {
+                case 'n' -> out.write('\n');
+                case 'r' -> out.write('\r');
+                case 't' -> out.write('\t');
+                case '0' -> out.write(0);
+                case '\\' -> out.write('\\');
+                case 'x' -> {
+                    int hi = i + 1 < value.length() ? Character.digit(value.charAt(i + 1), 16) : -1;
+                    int lo = i + 2 < value.length() ? Character.digit(value.charAt(i + 2), 16) : -1;
+                    if (hi < 0 || lo < 0) {
+                        throw new TypeConversionException("'" + value + "': \\x needs two hex digits");
+                    }
+                    out.write(hi << 4 | lo);
+                    i += 2;
+                }
+                default -> throw new TypeConversionException("'" + value + "': unknown escape \\" + value.charAt(i)
+                        + " (known: \\n \\r \\t \\0 \\\\ \\xHH)");
+            }
+        }
+        return out.toByteArray();
+    }
+
+    /** picocli adapters: one per value kind. */
+    static final class Endpoint implements ITypeConverter<String> {
+        @Override
+        public String convert(String value) {
+            return endpoint(value);
+        }
+    }
+
+    static final class ByteSize implements ITypeConverter<Long> {
+        @Override
+        public Long convert(String value) {
+            return byteSize(value);
+        }
+    }
+
+    static final class Time implements ITypeConverter<Duration> {
+        @Override
+        public Duration convert(String value) {
+            return duration(value);
+        }
+    }
+
+    /** A delimiter's bytes; a record because picocli would take a {@code byte[]} field for a multi-value option. */
+    record Bytes(byte[] value) {
+    }
+
+    static final class Delimiter implements ITypeConverter<Bytes> {
+        @Override
+        public Bytes convert(String value) {
+            return new Bytes(delimiter(value));
+        }
+    }
+}
