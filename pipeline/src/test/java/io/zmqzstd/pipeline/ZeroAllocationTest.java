@@ -1,0 +1,117 @@
+package io.zmqzstd.pipeline;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.zmqzstd.transport.NativeBufferPool;
+import io.zmqzstd.transport.SocketType;
+import io.zmqzstd.transport.ZmqContext;
+import io.zmqzstd.transport.ZmqSocket;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.management.ManagementFactory;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * After warm-up, send(MemorySegment) and receive() allocate nothing per message: measured with
+ * the JDK's per-thread allocation counter on both threads.
+ */
+class ZeroAllocationTest {
+
+    private static final int WARM_UP = 30_000;
+    private static final int MEASURED = 100_000;
+    /** Both sockets' HWMs: keeps the buffers in flight well inside one pool size class (256). */
+    private static final int HWM = 50;
+
+    private static final com.sun.management.ThreadMXBean THREADS =
+            (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+
+    @ParameterizedTest(name = "{0}, {1} B")
+    @CsvSource({"inproc,1024", "inproc,65536", "tcp,1024", "tcp,65536"})
+    void shouldAllocateLessThanOneBytePerMessage(String transport, int size) throws Exception {
+        NativeBufferPool pool = NativeBufferPool.builder().leakDetection(NativeBufferPool.LeakDetection.DISABLED).build();
+        try (ZmqContext ctx = ZmqContext.builder().bufferPool(pool).build(); Arena arena = Arena.ofShared()) {
+            ZmqSocket pull = ctx.socket(SocketType.PULL);
+            ZmqSocket push = ctx.socket(SocketType.PUSH);
+            push.sendHwm(HWM);
+            pull.receiveHwm(HWM);
+            Fixtures.link(pull, push, transport);
+            MemorySegment payload = arena.allocate(size);
+            // One 1 KiB record repeated, and a random quarter: quick to compress at level 1 (zstd
+            // stores the random blocks raw), yet the frame stays above the pool's 8 KiB zero-copy
+            // threshold, so the 64 KiB case takes the pooled zero-copy path.
+            byte[] record = Fixtures.payload(1024, 3);
+            for (int off = 0; off < size; off += record.length) {
+                MemorySegment.copy(record, 0, payload, ValueLayout.JAVA_BYTE, off, Math.min(record.length, size - off));
+            }
+            if (size > 4 * record.length) {
+                byte[] noise = Fixtures.random(size / 4, 4);
+                MemorySegment.copy(noise, 0, payload, ValueLayout.JAVA_BYTE, 0, noise.length);
+            }
+            long[] receiverBytes = new long[1];
+            AtomicReference<Throwable> failure = new AtomicReference<>();
+            try (CompressingSender sender = CompressingSender.builder(push).level(1).build();
+                 DecompressingReceiver receiver = DecompressingReceiver.builder(pull).build()) {
+                Thread reader = new Thread(() -> {
+                    try {
+                        long checksum = 0;
+                        long start = 0;
+                        for (int i = 0; i < WARM_UP + MEASURED; i++) {
+                            if (i == WARM_UP) {
+                                start = THREADS.getCurrentThreadAllocatedBytes();
+                            }
+                            if (receiver.receive(0) != DecompressingReceiver.RECEIVED) {
+                                throw new AssertionError("message " + i + ": " + receiver.lastErrorMessage());
+                            }
+                            ReceivedMessage m = receiver.message();
+                            long seq = m.region().get(ValueLayout.JAVA_LONG_UNALIGNED, m.partOffset(0));
+                            if (seq != i || m.partSize(0) != size) {
+                                throw new AssertionError("message " + i + ": seq=" + seq + ", size=" + m.partSize(0));
+                            }
+                            checksum += m.region().get(ValueLayout.JAVA_BYTE, m.partOffset(0) + size - 1);
+                        }
+                        receiverBytes[0] = THREADS.getCurrentThreadAllocatedBytes() - start;
+                        if (checksum == Long.MIN_VALUE) {
+                            System.out.println(checksum); // keeps the reads alive
+                        }
+                    } catch (Throwable t) {
+                        failure.set(t);
+                    }
+                }, "receiver");
+                reader.start();
+                long start = 0;
+                for (int i = 0; i < WARM_UP + MEASURED; i++) {
+                    if (i == WARM_UP) {
+                        start = THREADS.getCurrentThreadAllocatedBytes();
+                    }
+                    payload.set(ValueLayout.JAVA_LONG_UNALIGNED, 0, i);
+                    if (!sender.send(payload, 0)) {
+                        throw new AssertionError("blocking send returned false");
+                    }
+                }
+                long senderBytes = THREADS.getCurrentThreadAllocatedBytes() - start;
+                reader.join(120_000);
+                if (failure.get() != null) {
+                    throw new AssertionError(failure.get());
+                }
+                assertEquals(WARM_UP + MEASURED, receiver.stats().messages());
+                PipelineStats stats = sender.stats();
+                System.out.printf("%s %d B: sender %d B, receiver %d B over %d messages; %s%n", transport, size,
+                        senderBytes, receiverBytes[0], MEASURED, stats);
+                if (size > pool.zeroCopyThresholdBytes()) {
+                    assertEquals(WARM_UP + MEASURED, stats.zeroCopySends(), stats::toString);
+                }
+                assertTrue(senderBytes < MEASURED, "sender allocated " + senderBytes + " B for " + MEASURED + " messages");
+                assertTrue(receiverBytes[0] < MEASURED,
+                        "receiver allocated " + receiverBytes[0] + " B for " + MEASURED + " messages");
+            }
+            assertTrue(Fixtures.await(() -> pool.outstanding() == 0, 10_000), () -> pool.stats().toString());
+        } finally {
+            pool.close();
+        }
+    }
+}
