@@ -1,0 +1,137 @@
+package io.zmqzstd.reliability;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+
+/**
+ * A child JVM running {@link Peer} with the test classpath; its stdout lines are collected as
+ * they come so tests can await them. Closing kills it (SIGKILL) if it still runs.
+ */
+final class ChildProcess implements AutoCloseable {
+
+    private final Process process;
+    private final List<String> lines = new CopyOnWriteArrayList<>();
+    private final Thread reader;
+    private final StringBuilder stderr = new StringBuilder();
+
+    private ChildProcess(Process process) {
+        this.process = process;
+        this.reader = Thread.ofPlatform().daemon().name("child-stdout-" + process.pid()).start(() -> {
+            try (BufferedReader r = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+                for (String line; (line = r.readLine()) != null; ) {
+                    lines.add(line);
+                }
+            } catch (IOException ignored) {
+                // the process died: what was read is what there is
+            }
+        });
+        Thread.ofPlatform().daemon().start(() -> {
+            try (BufferedReader r = new BufferedReader(new InputStreamReader(process.getErrorStream(), StandardCharsets.UTF_8))) {
+                for (String line; (line = r.readLine()) != null; ) {
+                    synchronized (stderr) {
+                        stderr.append(line).append('\n');
+                    }
+                }
+            } catch (IOException ignored) {
+                // as above
+            }
+        });
+    }
+
+    /** Starts {@code Peer} with {@code args}, after {@code prefix} (e.g. {@code ip netns exec ns}). */
+    static ChildProcess peer(List<String> prefix, String... args) {
+        List<String> cmd = new ArrayList<>(prefix);
+        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.add("--enable-native-access=ALL-UNNAMED");
+        cmd.add("-Xmx128m");
+        cmd.add("-XX:TieredStopAtLevel=1");
+        cmd.add("-cp");
+        cmd.add(System.getProperty("java.class.path"));
+        cmd.add(Peer.class.getName());
+        cmd.addAll(List.of(args));
+        try {
+            return new ChildProcess(new ProcessBuilder(cmd).start());
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    static ChildProcess peer(String... args) {
+        return peer(List.of(), args);
+    }
+
+    List<String> lines() {
+        return lines;
+    }
+
+    /** Waits for a line matching {@code p}; fails with the output so far when it does not come. */
+    String await(String what, Duration timeout, Predicate<String> p) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        int from = 0;
+        for (;;) {
+            List<String> snapshot = lines;
+            for (int i = from; i < snapshot.size(); i++) {
+                if (p.test(snapshot.get(i))) {
+                    return snapshot.get(i);
+                }
+            }
+            from = snapshot.size();
+            if (System.nanoTime() - deadline > 0) {
+                throw new AssertionError("timed out after " + timeout + " waiting for " + what + "; alive="
+                        + process.isAlive() + ", last lines=" + tail() + ", stderr=" + stderr());
+            }
+            try {
+                Thread.sleep(5); // poll interval; the line decides
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError(e);
+            }
+        }
+    }
+
+    void awaitReady() {
+        await("READY", Duration.ofSeconds(30), "READY"::equals);
+    }
+
+    /** SIGKILL, and wait until it is gone; then every line it wrote has been read. */
+    void kill() {
+        process.destroyForcibly();
+        try {
+            process.waitFor(30, TimeUnit.SECONDS);
+            reader.join(Duration.ofSeconds(10));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    boolean isAlive() {
+        return process.isAlive();
+    }
+
+    String stderr() {
+        synchronized (stderr) {
+            return stderr.toString();
+        }
+    }
+
+    private List<String> tail() {
+        List<String> s = lines;
+        return s.subList(Math.max(0, s.size() - 5), s.size());
+    }
+
+    @Override
+    public void close() {
+        if (process.isAlive()) {
+            kill();
+        }
+    }
+}

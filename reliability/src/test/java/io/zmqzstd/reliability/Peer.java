@@ -1,0 +1,151 @@
+package io.zmqzstd.reliability;
+
+import io.zmqzstd.pipeline.CompressingSender;
+import io.zmqzstd.pipeline.DecompressingReceiver;
+import io.zmqzstd.pipeline.ReceivedMessage;
+import io.zmqzstd.transport.SocketType;
+import io.zmqzstd.transport.ZmqContext;
+import io.zmqzstd.transport.ZmqSocket;
+import java.io.PrintStream;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * A sending or receiving process for the fault tests. Arguments are key=value:
+ *
+ * <pre>
+ *   role=push|pull|pub|sub   endpoint=tcp://...   bind=true|false   sender=&lt;id&gt;   size=&lt;bytes&gt;
+ *   count=&lt;messages, 0 = forever&gt;   hwm=&lt;messages&gt;   heartbeatMs=&lt;ms, 0 = off&gt;   slowEvery=&lt;n&gt;
+ * </pre>
+ *
+ * Prints one line per event to stdout, which the tests read: {@code READY}, {@code SENT <seq>}
+ * (every 100), {@code RECV <sender> <seq>} (every message), {@code BAD <reason>},
+ * {@code CORRUPT <sender> <seq>}, {@code DONE}.
+ */
+public final class Peer {
+
+    private Peer() {
+    }
+
+    public static void main(String[] args) {
+        Map<String, String> a = new HashMap<>();
+        for (String arg : args) {
+            int eq = arg.indexOf('=');
+            a.put(arg.substring(0, eq), arg.substring(eq + 1));
+        }
+        String role = a.get("role");
+        PrintStream out = System.out;
+        try (ZmqContext context = new ZmqContext();
+             ZmqSocket socket = context.socket(SocketType.valueOf(role.toUpperCase()))) {
+            int hwm = Integer.parseInt(a.getOrDefault("hwm", "1000"));
+            socket.sendHwm(hwm);
+            socket.receiveHwm(hwm);
+            socket.lingerMs(0);
+            int heartbeatMs = Integer.parseInt(a.getOrDefault("heartbeatMs", "0"));
+            if (heartbeatMs > 0) {
+                socket.heartbeatIvlMs(heartbeatMs);
+                socket.heartbeatTimeoutMs(heartbeatMs * 3);
+            }
+            if (role.equals("sub")) {
+                socket.subscribe("");
+            }
+            if (Boolean.parseBoolean(a.getOrDefault("bind", "false"))) {
+                socket.bind(a.get("endpoint"));
+            } else {
+                socket.connect(a.get("endpoint"));
+            }
+            if (role.equals("push") || role.equals("pub")) {
+                send(socket, a, out);
+            } else {
+                receive(socket, a, out);
+            }
+        }
+        out.println("DONE");
+        out.flush();
+    }
+
+    private static void send(ZmqSocket socket, Map<String, String> a, PrintStream out) {
+        int sender = Integer.parseInt(a.getOrDefault("sender", "1"));
+        int size = Integer.parseInt(a.getOrDefault("size", "1024"));
+        long count = Long.parseLong(a.getOrDefault("count", "0"));
+        try (Arena arena = Arena.ofConfined();
+             CompressingSender s = CompressingSender.builder(socket).build()) {
+            MemorySegment payload = arena.allocate(size);
+            out.println("READY");
+            out.flush();
+            for (long seq = 1; count == 0 || seq <= count; seq++) {
+                StreamMessage.write(payload, size, sender, seq);
+                s.send(payload, 0);
+                if (seq % 100 == 0) {
+                    out.println("SENT " + seq);
+                    out.flush();
+                }
+            }
+        }
+    }
+
+    /** Sender id of the end marker: its sequence field carries how many messages the stream had. */
+    static final int END_MARKER = 9;
+
+    private static void receive(ZmqSocket socket, Map<String, String> a, PrintStream out) {
+        long count = Long.parseLong(a.getOrDefault("count", "0"));
+        long slowMs = Long.parseLong(a.getOrDefault("slowMs", "0"));
+        boolean quiet = Boolean.parseBoolean(a.getOrDefault("quiet", "false"));
+        long received = 0;
+        long gaps = 0;
+        long missing = 0;
+        long last = 0;
+        try (DecompressingReceiver r = DecompressingReceiver.builder(socket).build()) {
+            out.println("READY");
+            out.flush();
+            for (long n = 0; count == 0 || n < count; ) {
+                int status = r.receive(0);
+                if (status == DecompressingReceiver.BAD_FRAME) {
+                    out.println("BAD " + r.lastErrorReason());
+                } else if (status == DecompressingReceiver.RECEIVED) {
+                    ReceivedMessage m = r.message();
+                    MemorySegment p = m.part(m.parts() - 1);
+                    int sender = StreamMessage.sender(p);
+                    long seq = StreamMessage.sequence(p);
+                    boolean intact = StreamMessage.intact(p);
+                    if (sender == END_MARKER) {
+                        missing += Math.max(0, seq - last);
+                        gaps += seq > last ? 1 : 0;
+                        out.println("STATS received=" + received + " gaps=" + gaps + " missing=" + missing
+                                + " pipelineMessages=" + r.stats().messages() + " pipelineErrors=" + r.stats().errors());
+                        out.flush();
+                        break;
+                    }
+                    if (sender == 1) {
+                        received++;
+                        if (seq != last + 1) {
+                            gaps++;
+                            missing += seq - last - 1;
+                        }
+                        last = seq;
+                    }
+                    if (!quiet || !intact || sender != 1) {
+                        out.println((intact ? "RECV " : "CORRUPT ") + sender + " " + seq);
+                    } else if (seq % 100 == 0) {
+                        out.println("RECV " + sender + " " + seq);
+                    }
+                    n++;
+                    if (slowMs > 0) {
+                        sleepMs(slowMs); // a slow consumer: this is the workload, not synchronisation
+                    }
+                }
+                out.flush();
+            }
+        }
+    }
+
+    private static void sleepMs(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
