@@ -22,7 +22,8 @@ import java.util.Map;
  *
  * Prints one line per event to stdout, which the tests read: {@code READY}, {@code SENT <seq>}
  * (every 100), {@code RECV <sender> <seq>} (every message), {@code BAD <reason>},
- * {@code CORRUPT <sender> <seq>}, {@code DONE}.
+ * {@code CORRUPT <sender> <seq>}, {@code GAP <last> <seq>} (sender 1 only), {@code STATS ...} on the
+ * end marker, {@code DONE}. With {@code quiet=true} only every 100th {@code RECV} of sender 1.
  */
 public final class Peer {
 
@@ -121,6 +122,7 @@ public final class Peer {
                     if (sender == 1) {
                         received++;
                         if (seq != last + 1) {
+                            out.println("GAP " + last + " " + seq);
                             gaps++;
                             missing += seq - last - 1;
                         }
