@@ -12,6 +12,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.management.ManagementFactory;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -22,13 +23,35 @@ import org.junit.jupiter.params.provider.CsvSource;
  */
 class ZeroAllocationTest {
 
-    private static final int WARM_UP = 30_000;
+    private static final int CHUNK = 10_000;
+    private static final int MIN_WARM_UP_CHUNKS = 2;
+    private static final int MAX_WARM_UP_CHUNKS = 20;
     private static final int MEASURED = 100_000;
     /** Both sockets' HWMs: keeps the buffers in flight well inside one pool size class (256). */
     private static final int HWM = 50;
 
     private static final com.sun.management.ThreadMXBean THREADS =
             (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+
+    /** One receive and its checks, in a method of its own so the JIT compiles it whole (not as an OSR loop body). */
+    private static byte readOne(DecompressingReceiver receiver, long i, int size) {
+        if (receiver.receive(0) != DecompressingReceiver.RECEIVED) {
+            throw new AssertionError("message " + i + ": " + receiver.lastErrorMessage());
+        }
+        ReceivedMessage m = receiver.message();
+        long seq = m.region().get(ValueLayout.JAVA_LONG_UNALIGNED, m.partOffset(0));
+        if (seq != i || m.partSize(0) != size) {
+            throw new AssertionError("message " + i + ": seq=" + seq + ", size=" + m.partSize(0));
+        }
+        return m.region().get(ValueLayout.JAVA_BYTE, m.partOffset(0) + size - 1);
+    }
+
+    private static void sendSequence(CompressingSender sender, MemorySegment payload, long seq) {
+        payload.set(ValueLayout.JAVA_LONG_UNALIGNED, 0, seq);
+        if (!sender.send(payload, 0)) {
+            throw new AssertionError("blocking send returned false: seq=" + seq);
+        }
+    }
 
     @ParameterizedTest(name = "{0}, {1} B")
     @CsvSource({"inproc,1024", "inproc,65536", "tcp,1024", "tcp,65536"})
@@ -53,6 +76,10 @@ class ZeroAllocationTest {
                 MemorySegment.copy(noise, 0, payload, ValueLayout.JAVA_BYTE, 0, noise.length);
             }
             long[] receiverBytes = new long[1];
+            // Warm-up lasts until a whole chunk allocates nothing on both threads (the JIT has
+            // finished with the hot paths), then the sender announces where measuring starts.
+            AtomicLong measureFrom = new AtomicLong(Long.MAX_VALUE);
+            AtomicLong receiverChunkBytes = new AtomicLong(-1);
             AtomicReference<Throwable> failure = new AtomicReference<>();
             try (CompressingSender sender = CompressingSender.builder(push).level(1).build();
                  DecompressingReceiver receiver = DecompressingReceiver.builder(pull).build()) {
@@ -60,19 +87,19 @@ class ZeroAllocationTest {
                     try {
                         long checksum = 0;
                         long start = 0;
-                        for (int i = 0; i < WARM_UP + MEASURED; i++) {
-                            if (i == WARM_UP) {
+                        long chunkStart = THREADS.getCurrentThreadAllocatedBytes();
+                        for (long i = 0; ; i++) {
+                            checksum += readOne(receiver, i, size);
+                            long from = measureFrom.get();
+                            if (i == from) {
                                 start = THREADS.getCurrentThreadAllocatedBytes();
+                            } else if (i == from + MEASURED) {
+                                break;
+                            } else if (from == Long.MAX_VALUE && (i + 1) % CHUNK == 0) {
+                                long now = THREADS.getCurrentThreadAllocatedBytes();
+                                receiverChunkBytes.set(now - chunkStart);
+                                chunkStart = now;
                             }
-                            if (receiver.receive(0) != DecompressingReceiver.RECEIVED) {
-                                throw new AssertionError("message " + i + ": " + receiver.lastErrorMessage());
-                            }
-                            ReceivedMessage m = receiver.message();
-                            long seq = m.region().get(ValueLayout.JAVA_LONG_UNALIGNED, m.partOffset(0));
-                            if (seq != i || m.partSize(0) != size) {
-                                throw new AssertionError("message " + i + ": seq=" + seq + ", size=" + m.partSize(0));
-                            }
-                            checksum += m.region().get(ValueLayout.JAVA_BYTE, m.partOffset(0) + size - 1);
                         }
                         receiverBytes[0] = THREADS.getCurrentThreadAllocatedBytes() - start;
                         if (checksum == Long.MIN_VALUE) {
@@ -83,27 +110,34 @@ class ZeroAllocationTest {
                     }
                 }, "receiver");
                 reader.start();
-                long start = 0;
-                for (int i = 0; i < WARM_UP + MEASURED; i++) {
-                    if (i == WARM_UP) {
-                        start = THREADS.getCurrentThreadAllocatedBytes();
+                long seq = 0;
+                for (int round = 0; round < MAX_WARM_UP_CHUNKS; round++) {
+                    long before = THREADS.getCurrentThreadAllocatedBytes();
+                    for (int i = 0; i < CHUNK; i++) {
+                        sendSequence(sender, payload, seq++);
                     }
-                    payload.set(ValueLayout.JAVA_LONG_UNALIGNED, 0, i);
-                    if (!sender.send(payload, 0)) {
-                        throw new AssertionError("blocking send returned false");
+                    boolean quiet = THREADS.getCurrentThreadAllocatedBytes() == before;
+                    if (round >= MIN_WARM_UP_CHUNKS && quiet && receiverChunkBytes.get() == 0) {
+                        break;
                     }
+                }
+                long warmUp = seq;
+                measureFrom.set(warmUp);
+                long start = THREADS.getCurrentThreadAllocatedBytes();
+                for (int i = 0; i <= MEASURED; i++) {
+                    sendSequence(sender, payload, seq++);
                 }
                 long senderBytes = THREADS.getCurrentThreadAllocatedBytes() - start;
                 reader.join(120_000);
                 if (failure.get() != null) {
                     throw new AssertionError(failure.get());
                 }
-                assertEquals(WARM_UP + MEASURED, receiver.stats().messages());
+                assertEquals(seq, receiver.stats().messages());
                 PipelineStats stats = sender.stats();
-                System.out.printf("%s %d B: sender %d B, receiver %d B over %d messages; %s%n", transport, size,
-                        senderBytes, receiverBytes[0], MEASURED, stats);
+                System.out.printf("%s %d B: sender %d B, receiver %d B over %d messages after %d warm-up; %s%n", transport, size,
+                        senderBytes, receiverBytes[0], MEASURED, warmUp, stats);
                 if (size > pool.zeroCopyThresholdBytes()) {
-                    assertEquals(WARM_UP + MEASURED, stats.zeroCopySends(), stats::toString);
+                    assertEquals(seq, stats.zeroCopySends(), stats::toString);
                 }
                 assertTrue(senderBytes < MEASURED, "sender allocated " + senderBytes + " B for " + MEASURED + " messages");
                 assertTrue(receiverBytes[0] < MEASURED,
