@@ -1,0 +1,145 @@
+package io.zmqzstd.reliability;
+
+import io.zmqzstd.pipeline.CompressingSender;
+import io.zmqzstd.pipeline.DecompressingReceiver;
+import io.zmqzstd.pipeline.ReceivedMessage;
+import io.zmqzstd.transport.SocketType;
+import io.zmqzstd.transport.ZmqContext;
+import io.zmqzstd.transport.ZmqSocket;
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import javax.management.ObjectName;
+
+/**
+ * A soak run (not part of CI): a compressed PUSH/PULL stream over tcp loopback, one sending and
+ * one receiving thread, for a duration or a message count. Every {@code reportS} seconds it
+ * prints heap used after a full GC, NMT committed (when run with
+ * {@code -XX:NativeMemoryTracking=summary}), process RSS (which also covers libzmq's and
+ * libzstd's malloc, invisible to NMT) and pool outstanding. Flat lines mean no leak. Every
+ * message is checked (sequence and checksum); a problem ends the run with exit status 1.
+ * Command: see reliability/README.md, "Soak".
+ */
+public final class Soak {
+
+    private Soak() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        Map<String, String> a = new HashMap<>();
+        for (String arg : args) {
+            int eq = arg.indexOf('=');
+            a.put(arg.substring(0, eq), arg.substring(eq + 1));
+        }
+        long seconds = Long.parseLong(a.getOrDefault("seconds", "600"));
+        long maxMessages = Long.parseLong(a.getOrDefault("messages", "0"));
+        int size = Integer.parseInt(a.getOrDefault("size", "1024"));
+        long reportS = Long.parseLong(a.getOrDefault("reportS", "10"));
+        int distinct = 256; // payloads cycle through this many precomputed messages: the generator stays cheap
+
+        AtomicLong sent = new AtomicLong();
+        AtomicLong received = new AtomicLong();
+        AtomicLong problems = new AtomicLong();
+        try (ZmqContext context = new ZmqContext();
+             ZmqSocket pull = context.socket(SocketType.PULL);
+             ZmqSocket push = context.socket(SocketType.PUSH)) {
+            pull.receiveTimeoutMs(1000);
+            pull.bind("tcp://127.0.0.1:*");
+            push.connect(pull.lastEndpoint());
+            long deadline = System.nanoTime() + seconds * 1_000_000_000L;
+            Thread sender = Thread.ofPlatform().name("soak-sender").start(() -> {
+                try (Arena arena = Arena.ofConfined(); CompressingSender s = CompressingSender.builder(push).build()) {
+                    MemorySegment all = arena.allocate((long) size * distinct);
+                    for (int i = 0; i < distinct; i++) {
+                        StreamMessage.write(all.asSlice((long) i * size, size), size, 1, i);
+                    }
+                    for (long seq = 0; System.nanoTime() < deadline && (maxMessages == 0 || seq < maxMessages); seq++) {
+                        s.send(all, (seq % distinct) * size, size, 0);
+                        sent.lazySet(seq + 1);
+                    }
+                }
+            });
+            Thread receiver = Thread.ofPlatform().name("soak-receiver").start(() -> {
+                try (DecompressingReceiver r = DecompressingReceiver.builder(pull).build()) {
+                    long expected = 0;
+                    while (true) {
+                        int status = r.receive(0);
+                        if (status == DecompressingReceiver.WOULD_BLOCK) {
+                            if (!sender.isAlive() && received.get() == sent.get()) {
+                                return;
+                            }
+                            continue;
+                        }
+                        if (status != DecompressingReceiver.RECEIVED) {
+                            problems.incrementAndGet();
+                            continue;
+                        }
+                        ReceivedMessage m = r.message();
+                        MemorySegment p = m.part(0);
+                        if (StreamMessage.sequence(p) != expected % distinct || !StreamMessage.intact(p)) {
+                            problems.incrementAndGet();
+                        }
+                        expected++;
+                        received.lazySet(expected);
+                    }
+                }
+            });
+            long start = System.nanoTime();
+            System.out.printf("%8s %14s %10s %14s %14s %12s %12s %9s%n", "elapsedS", "messages", "msg/s",
+                    "heapAfterGcKB", "nmtCommittedKB", "rssKB", "outstanding", "problems");
+            long lastCount = 0;
+            long lastT = start;
+            while (sender.isAlive() || receiver.isAlive()) {
+                receiver.join(reportS * 1000);
+                long now = System.nanoTime();
+                long count = received.get();
+                System.gc();
+                long heap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+                System.out.printf("%8d %14d %10d %14d %14d %12d %12d %9d%n", (now - start) / 1_000_000_000L, count,
+                        (long) ((count - lastCount) / ((now - lastT) / 1e9)), heap / 1024, nmtCommittedKb(), rssKb(),
+                        context.bufferPool().outstanding(), problems.get());
+                lastCount = count;
+                lastT = now;
+            }
+            System.out.println("sent=" + sent.get() + " received=" + received.get() + " problems=" + problems.get()
+                    + " pool=" + context.bufferPool().stats());
+        }
+        System.exit(problems.get() == 0 && sent.get() == received.get() ? 0 : 1);
+    }
+
+    private static final Pattern NMT_TOTAL = Pattern.compile("Total: reserved=(\\d+)KB, committed=(\\d+)KB");
+
+    /** NMT's total committed, in KB; -1 when NMT is off. */
+    static long nmtCommittedKb() {
+        try {
+            Object out = ManagementFactory.getPlatformMBeanServer().invoke(
+                    new ObjectName("com.sun.management:type=DiagnosticCommand"), "vmNativeMemory",
+                    new Object[] {new String[] {"summary", "scale=KB"}}, new String[] {String[].class.getName()});
+            Matcher m = NMT_TOTAL.matcher(String.valueOf(out));
+            return m.find() ? Long.parseLong(m.group(2)) : -1;
+        } catch (Exception e) {
+            return -1;
+        }
+    }
+
+    static long rssKb() {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+                if (line.startsWith("VmRSS:")) {
+                    return Long.parseLong(line.replaceAll("\\D", ""));
+                }
+            }
+        } catch (IOException | NumberFormatException e) {
+            return -1;
+        }
+        return -1;
+    }
+}
