@@ -33,7 +33,7 @@ import org.openjdk.jmh.annotations.Warmup;
  *
  * <p>Each message is two frames, [routing id][payload]. The sender has ROUTER_MANDATORY so it blocks at
  * the high-water mark instead of dropping. {@code zeroCopyPooled} hands buffers to libzmq at or above the
- * pool's zero-copy threshold and copies below it.
+ * pool's zero-copy threshold ({@code zeroCopyThresholdBytes}, default 8 KiB) and copies below it.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.Throughput)
@@ -59,6 +59,14 @@ public class TransportBenchmark {
     @Param({"tcp", "inproc"})
     public String transport;
 
+    /**
+     * {@code zeroCopyPooled} only: the pool's zero-copy threshold. Frames of at least this size are handed
+     * to libzmq, shorter ones copied by {@code zmq_send}: 0 = always zero-copy, 1099511627776 = always copy.
+     * Running both at every size shows where zero-copy starts to win.
+     */
+    @Param({"8192"})
+    public long zeroCopyThresholdBytes;
+
     private RouterPair sockets;
     private TransportStrategy payloads;
     private CreditedSender sender;
@@ -69,7 +77,7 @@ public class TransportBenchmark {
     @Setup(Level.Trial)
     public void setUp() {
         mode = ReceiveMode.valueOf(receiveMode);
-        sockets = new RouterPair(transport);
+        sockets = new RouterPair(transport, zeroCopyThresholdBytes);
         payloads = TransportStrategy.create(strategy, Payloads.generate(Payloads.BINARY, size, 7));
         ZmqSocket out = sockets.sender;
         TransportStrategy p = payloads;

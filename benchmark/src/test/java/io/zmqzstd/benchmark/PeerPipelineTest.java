@@ -13,6 +13,7 @@ class PeerPipelineTest {
     @CsvSource({
         "jeromqZstdjni, tcp, none", "jeromqZstdjni, inproc, trained",
         "libzmqBytes, tcp, trained", "libzmqBytes, inproc, none",
+        "zmqzstd, tcp, none", "zmqzstd, inproc, trained",
     })
     void shouldDeliverAndCheckEveryMessageInOrder(String contestant, String transport, String dictionary) {
         try (PipelineContestant pipe = PipelineContestants.create(contestant, 1024, transport, 3, dictionary)) {
@@ -24,7 +25,7 @@ class PeerPipelineTest {
     }
 
     @ParameterizedTest
-    @CsvSource({"jeromqZstdjni", "libzmqBytes"})
+    @CsvSource({"jeromqZstdjni", "libzmqBytes", "zmqzstd"})
     void shouldCompressSmallMessagesBetterWithTrainedDictionary(String contestant) {
         long without;
         long with;
@@ -37,5 +38,23 @@ class PeerPipelineTest {
             with = pipe.compressedBytes();
         }
         assertTrue(with < without, "with dictionary=" + with + ", without=" + without);
+    }
+
+    @ParameterizedTest
+    @CsvSource({"tcp, 0, 0", "inproc, 0, 0", "tcp, 1099511627776, 0", "inproc, 8192, 128"})
+    void shouldDeliverWithEveryZeroCopyAndRawFrameSetting(String transport, long zeroCopyThresholdBytes,
+            long rawFrameBelowBytes) {
+        for (int size : new int[] {64, 65536}) {
+            try (PipelineContestant pipe = PipelineContestants.create("zmqzstd", size, transport, 3, "none",
+                    zeroCopyThresholdBytes, rawFrameBelowBytes)) {
+                pipe.transfer(200);
+                long compressed = pipe.compressedBytes();
+                assertTrue(compressed > 0, "compressed bytes: " + compressed);
+                if (rawFrameBelowBytes > size) {
+                    // A raw-block frame is the payload plus a header: never smaller than the payload.
+                    assertTrue(compressed > 200L * size, "raw frames: compressed bytes=" + compressed);
+                }
+            }
+        }
     }
 }

@@ -60,17 +60,22 @@ abstract class ZstdJniBytesPipeline implements PipelineContestant {
     public final void transfer(int count) {
         sender.grant(count);
         for (int i = 0; i < count; i++) {
-            byte[] frame;
-            while ((frame = receiveFrame()) == null) {
-                sender.checkHealthy();
-            }
-            long contentSize = Zstd.getFrameContentSize(frame);
-            if (contentSize < 0 || contentSize > Integer.MAX_VALUE) {
-                throw new IllegalStateException("frame without a usable content size: contentSize=" + contentSize);
-            }
-            byte[] decompressed = decompressor.decompress(frame, (int) contentSize);
-            Stamp.check(decompressed, decompressed.length, nextSequence++, size);
+            receiveOne();
         }
+    }
+
+    /** One receive and its check, in a method of its own (compiled whole, as for every contestant). */
+    private void receiveOne() {
+        byte[] frame;
+        while ((frame = receiveFrame()) == null) {
+            sender.checkHealthy();
+        }
+        long contentSize = Zstd.getFrameContentSize(frame);
+        if (contentSize < 0 || contentSize > Integer.MAX_VALUE) {
+            throw new IllegalStateException("frame without a usable content size: contentSize=" + contentSize);
+        }
+        byte[] decompressed = decompressor.decompress(frame, (int) contentSize);
+        Stamp.check(decompressed, decompressed.length, nextSequence++, size);
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.zmqzstd.benchmark.transport;
 
 import io.zmqzstd.benchmark.Endpoints;
+import io.zmqzstd.transport.NativeBufferPool;
 import io.zmqzstd.transport.SocketType;
 import io.zmqzstd.transport.ZmqContext;
 import io.zmqzstd.transport.ZmqException;
@@ -19,13 +20,22 @@ public final class RouterPair implements AutoCloseable {
 
     private static final long CONNECT_TIMEOUT_NS = 10_000_000_000L;
 
+    public final NativeBufferPool pool;
     public final ZmqContext context;
     public final ZmqSocket receiver;
     public final ZmqSocket sender;
 
-    /** {@code transport} is {@code tcp} (loopback, ephemeral port) or {@code inproc}. */
-    public RouterPair(String transport) {
-        context = new ZmqContext();
+    /**
+     * {@code transport} is {@code tcp} (loopback, ephemeral port) or {@code inproc}; the context's pool has
+     * the given zero-copy threshold and leak detection disabled (as in production: sampled detection
+     * records a stack trace per sampled rent).
+     */
+    public RouterPair(String transport, long zeroCopyThresholdBytes) {
+        pool = NativeBufferPool.builder()
+                .leakDetection(NativeBufferPool.LeakDetection.DISABLED)
+                .zeroCopyThresholdBytes(zeroCopyThresholdBytes)
+                .build();
+        context = ZmqContext.builder().bufferPool(pool).build();
         receiver = context.socket(SocketType.ROUTER);
         sender = context.socket(SocketType.ROUTER);
         receiver.routingId(RECEIVER_ID);
@@ -71,6 +81,8 @@ public final class RouterPair implements AutoCloseable {
     public void close() {
         receiver.close();
         sender.close();
+        // The context before the pool: libzmq hands every in-flight buffer back during termination.
         context.close();
+        pool.close();
     }
 }
