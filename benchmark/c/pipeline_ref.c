@@ -1,0 +1,155 @@
+/*
+ * The C ceiling for PipelineBenchmark: the same end-to-end pipeline written directly against libzmq and
+ * libzstd, doing the same work per message as the Java contestants:
+ *
+ *   sender thread: writes the message's sequence number (8 bytes, little-endian) into the first bytes of
+ *     its payload copy, compresses it with a reused ZSTD_CCtx (level L, Frame_Content_Size set, the
+ *     trained dictionary loaded once when given) into a reused buffer, and zmq_send()s it on PUSH
+ *     (libzmq copies the frame; blocks at the high-water mark, default 1000).
+ *   main thread: zmq_msg_recv()s on PULL into a reused zmq_msg_t, reads the content size from the frame
+ *     header, decompresses with a reused ZSTD_DCtx into a reused buffer, and checks every message on
+ *     arrival: decompressed length equal to SIZE and sequence number equal to the expected one.
+ *
+ * The payload and dictionary are the Java benchmarks' own bytes, written by
+ * `java -cp benchmarks.jar io.zmqzstd.benchmark.ExportPayload DIR` (see run.sh). The first 10% of the
+ * messages are warm-up; the rest are timed. tcp is loopback (127.0.0.1, ephemeral port), one libzmq I/O
+ * thread, as in the Java benchmarks.
+ *
+ * Build: gcc -O2 -o pipeline_ref pipeline_ref.c -lzmq -lzstd -lpthread
+ * Run:   ./pipeline_ref PAYLOAD_FILE SIZE LEVEL tcp|inproc MESSAGES [DICT_FILE]
+ * Prints one line: size, level, transport, dictionary, msgs/s, payload MB/s (MB = 10^6 bytes), the
+ * compression ratio over all messages, and the libzmq and libzstd versions.
+ */
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <zmq.h>
+#include <zstd.h>
+
+static void *ctx;
+static char endpoint[256];
+static const char *payload;
+static size_t size;
+static int level;
+static long messages;
+static void *dict;
+static size_t dict_size;
+static size_t compressed_total; /* written by the sender, read after join */
+
+static void die(const char *what) { fprintf(stderr, "%s: %s\n", what, zmq_strerror(zmq_errno())); exit(1); }
+
+/* The stamp of io.zmqzstd.benchmark.Stamp: the sequence number, little-endian, in the first 8 bytes. */
+static void stamp_write(unsigned char *p, uint64_t v) { for (int i = 0; i < 8; i++) p[i] = (unsigned char) (v >> (8 * i)); }
+static uint64_t stamp_read(const unsigned char *p) { uint64_t v = 0; for (int i = 7; i >= 0; i--) v = (v << 8) | p[i]; return v; }
+
+static void *sender(void *arg) {
+    (void) arg;
+    void *push = zmq_socket(ctx, ZMQ_PUSH);
+    if (!push || zmq_connect(push, endpoint) != 0) die("connect");
+    ZSTD_CCtx *cctx = ZSTD_createCCtx();
+    ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel, level);
+    ZSTD_CCtx_setParameter(cctx, ZSTD_c_contentSizeFlag, 1);
+    if (dict) ZSTD_CCtx_loadDictionary(cctx, dict, dict_size);
+    unsigned char *message = malloc(size);
+    memcpy(message, payload, size);
+    size_t cap = ZSTD_compressBound(size);
+    char *buf = malloc(cap);
+    size_t total = 0;
+    for (long i = 0; i < messages; i++) {
+        stamp_write(message, (uint64_t) i);
+        size_t n = ZSTD_compress2(cctx, buf, cap, message, size);
+        if (ZSTD_isError(n)) { fprintf(stderr, "compress: %s\n", ZSTD_getErrorName(n)); exit(1); }
+        if (zmq_send(push, buf, n, 0) < 0) die("send");
+        total += n;
+    }
+    compressed_total = total;
+    int linger = -1;
+    zmq_setsockopt(push, ZMQ_LINGER, &linger, sizeof linger);
+    zmq_close(push);
+    ZSTD_freeCCtx(cctx);
+    free(buf);
+    free(message);
+    return NULL;
+}
+
+static double now(void) { struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t); return t.tv_sec + t.tv_nsec / 1e9; }
+
+int main(int argc, char **argv) {
+    if (argc < 6) { fprintf(stderr, "usage: %s PAYLOAD_FILE SIZE LEVEL tcp|inproc MESSAGES [DICT_FILE]\n", argv[0]); return 2; }
+    size = strtoul(argv[2], NULL, 10);
+    level = atoi(argv[3]);
+    const char *transport = argv[4];
+    messages = atol(argv[5]);
+    if (size < 8) { fprintf(stderr, "SIZE must be at least 8 (the sequence stamp)\n"); return 2; }
+    FILE *f = fopen(argv[1], "rb");
+    if (!f) { perror(argv[1]); return 2; }
+    char *p = malloc(size);
+    size_t got = fread(p, 1, size, f);
+    fclose(f);
+    if (got != size) { fprintf(stderr, "%s: %zu bytes, SIZE=%zu: export the payload of this size\n", argv[1], got, size); return 2; }
+    payload = p;
+    if (argc > 6) {
+        FILE *d = fopen(argv[6], "rb");
+        if (!d) { perror(argv[6]); return 2; }
+        fseek(d, 0, SEEK_END); dict_size = ftell(d); fseek(d, 0, SEEK_SET);
+        dict = malloc(dict_size);
+        if (fread(dict, 1, dict_size, d) != dict_size) { perror("dict"); return 2; }
+        fclose(d);
+    }
+
+    ctx = zmq_ctx_new();
+    void *pull = zmq_socket(ctx, ZMQ_PULL);
+    if (strcmp(transport, "inproc") == 0) {
+        strcpy(endpoint, "inproc://pipeline-ref");
+        if (zmq_bind(pull, endpoint) != 0) die("bind");
+    } else if (strcmp(transport, "tcp") == 0) {
+        if (zmq_bind(pull, "tcp://127.0.0.1:*") != 0) die("bind");
+        size_t len = sizeof endpoint;
+        zmq_getsockopt(pull, ZMQ_LAST_ENDPOINT, endpoint, &len);
+    } else {
+        fprintf(stderr, "transport must be tcp or inproc: %s\n", transport); return 2;
+    }
+    ZSTD_DCtx *dctx = ZSTD_createDCtx();
+    if (dict) ZSTD_DCtx_loadDictionary(dctx, dict, dict_size);
+    unsigned char *out = malloc(size);
+    zmq_msg_t msg;
+    zmq_msg_init(&msg);
+
+    pthread_t t;
+    pthread_create(&t, NULL, sender, NULL);
+    long warmup = messages / 10;
+    double start = 0;
+    for (long i = 0; i < messages; i++) {
+        if (i == warmup) start = now();
+        if (zmq_msg_recv(&msg, pull, 0) < 0) die("recv");
+        const void *frame = zmq_msg_data(&msg);
+        size_t frame_size = zmq_msg_size(&msg);
+        /* As the Java receivers: size the output from the header, refuse what does not fit. */
+        unsigned long long declared = ZSTD_getFrameContentSize(frame, frame_size);
+        if (declared == ZSTD_CONTENTSIZE_UNKNOWN || declared == ZSTD_CONTENTSIZE_ERROR || declared > size) {
+            fprintf(stderr, "message %ld: unusable content size %llu\n", i, declared); return 1;
+        }
+        size_t n = ZSTD_decompressDCtx(dctx, out, (size_t) declared, frame, frame_size);
+        if (ZSTD_isError(n) || n != size || stamp_read(out) != (uint64_t) i) {
+            fprintf(stderr, "bad message %ld: length=%zu, sequence=%llu\n", i, ZSTD_isError(n) ? 0 : n,
+                    (unsigned long long) stamp_read(out));
+            return 1;
+        }
+    }
+    double secs = now() - start;
+    pthread_join(t, NULL);
+    long measured = messages - warmup;
+    int major, minor, patch;
+    zmq_version(&major, &minor, &patch);
+    printf("size=%zu level=%d transport=%s dictionary=%s msgs_per_s=%.0f payload_MB_per_s=%.1f ratio=%.3f libzmq=%d.%d.%d libzstd=%s\n",
+           size, level, transport, dict ? "trained" : "none", measured / secs, measured * (double) size / secs / 1e6,
+           (double) size * messages / (double) compressed_total, major, minor, patch, ZSTD_versionString());
+    zmq_msg_close(&msg);
+    zmq_close(pull);
+    zmq_ctx_term(ctx);
+    ZSTD_freeDCtx(dctx);
+    return 0;
+}

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# The C ceiling (pipeline_ref.c) on the Java benchmarks' exact payloads and dictionary: builds it, exports
+# the payloads from benchmarks.jar, and prints one line per run: sizes 64, 1024, 65536, 1048576 x tcp,
+# inproc at level 3 without a dictionary, plus the trained dictionary at 64 and 1024.
+#
+# Needs gcc and the headers: apt-get install -y gcc libzmq3-dev libzstd-dev
+# Needs benchmark/target/benchmarks.jar (./mvnw -B -q -pl benchmark package) and JAVA_HOME (JDK 25).
+# Usage: benchmark/c/run.sh [OUT_DIR]   (default benchmark/results/c; also writes pipeline_ref.txt there)
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+jar="$root/benchmark/target/benchmarks.jar"
+out="${1:-$root/benchmark/results/c}"
+java="${JAVA_HOME:+$JAVA_HOME/bin/}java"
+level=3
+
+[[ -f "$jar" ]] || { echo "missing $jar: run ./mvnw -B -q -pl benchmark package first" >&2; exit 2; }
+mkdir -p "$out"
+gcc -O2 -Wall -o "$out/pipeline_ref" "$here/pipeline_ref.c" -lzmq -lzstd -lpthread
+"$java" -cp "$jar" io.zmqzstd.benchmark.ExportPayload "$out/data" 64 1024 65536 1048576 >/dev/null
+
+# Messages per run: a few seconds each on a 2-core VM (the first 10% are warm-up).
+messages_for() {
+  case "$1" in
+    64) echo 1000000 ;; 1024) echo 300000 ;; 65536) echo 20000 ;; *) echo 1500 ;;
+  esac
+}
+
+result="$out/pipeline_ref.txt"
+: > "$result"
+run() { # size transport [dict]
+  "$out/pipeline_ref" "$out/data/telemetry-$1.bin" "$1" "$level" "$2" "$(messages_for "$1")" ${3:+"$3"} | tee -a "$result"
+}
+for size in 64 1024 65536 1048576; do
+  for transport in tcp inproc; do
+    run "$size" "$transport"
+  done
+done
+for size in 64 1024; do
+  for transport in tcp inproc; do
+    run "$size" "$transport" "$out/data/telemetry.dict"
+  done
+done
