@@ -65,11 +65,12 @@ class DecompressionBombTest {
         // it would fail as corrupt, so TOO_LARGE proves the header alone decided.
         byte[] forged = forgedHeader(1L << 40, "hello".getBytes());
         assertEquals(1L << 40, ZstdFrames.contentSize(MemorySegment.ofArray(forged)));
+        long regionBefore = regionAfterOneMoreMessage();
 
         assertEquals(DecompressingReceiver.BAD_FRAME, sendAndReceive(forged));
         assertEquals(BadFrameReason.TOO_LARGE, receiver.lastErrorReason());
         assertTrue(receiver.lastErrorMessage().contains("declared=1099511627776"), receiver.lastErrorMessage());
-        assertRegionWithinLimit();
+        assertEquals(regionBefore, regionAfterOneMoreMessage(), "refused from the header: the region did not grow");
         assertReceiverStillWorks();
     }
 
@@ -77,6 +78,7 @@ class DecompressionBombTest {
     void shouldRefuseRealBombDeclaringItsSizeWithoutGrowingMemory() {
         byte[] bomb = Frames.sized(Frames.zeros(BOMB_BYTES), 1);
         assertTrue(bomb.length < 8 * 1024, "bomb frame bytes=" + bomb.length);
+        long regionBefore = regionAfterOneMoreMessage();
 
         long heapBefore = threadAllocatedBytes();
         int status = sendAndReceive(bomb);
@@ -86,6 +88,7 @@ class DecompressionBombTest {
         assertEquals(BadFrameReason.TOO_LARGE, receiver.lastErrorReason());
         assertRegionWithinLimit();
         assertTrue(heapDelta < 256 * 1024, "heap allocated while refusing a bomb: " + heapDelta);
+        assertEquals(regionBefore, regionAfterOneMoreMessage(), "refused from the header: the region did not grow");
         assertReceiverStillWorks();
     }
 

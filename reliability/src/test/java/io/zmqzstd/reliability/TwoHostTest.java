@@ -83,23 +83,23 @@ class TwoHostTest {
         receiver.awaitReady();
         start(NS_A, "role=push", "endpoint=" + ENDPOINT, "sender=1", "size=2048");
 
-        long seen = awaitProgress(receiver, 0, 500);
+        awaitProgress(receiver, 500);
 
         must("ip", "netns", "exec", NS_B, "nft", "add", "table", "inet", "zzloss");
         must("ip", "netns", "exec", NS_B, "nft", "add", "chain", "inet", "zzloss", "in",
                 "{ type filter hook input priority 0; }");
         must("ip", "netns", "exec", NS_B, "nft", "add", "rule", "inet", "zzloss", "in",
                 "numgen", "random", "mod", "100", "<", "20", "drop");
-        seen = awaitProgress(receiver, seen, 300);
+        awaitProgress(receiver, 300);
         must("ip", "netns", "exec", NS_B, "nft", "delete", "table", "inet", "zzloss");
 
         must("ip", "netns", "exec", NS_A, "tc", "qdisc", "add", "dev", VETH_A, "root",
                 "tbf", "rate", "1mbit", "burst", "32kbit", "latency", "400ms");
-        seen = awaitProgress(receiver, seen, 200);
+        awaitProgress(receiver, 200);
         must("ip", "netns", "exec", NS_A, "tc", "qdisc", "del", "dev", VETH_A, "root");
 
         linkDownFor(OUTAGE_SHORT);
-        awaitProgress(receiver, seen, 500);
+        awaitProgress(receiver, 500);
 
         assertClean(receiver, 0);
     }
@@ -111,10 +111,10 @@ class TwoHostTest {
                 "heartbeatMs=200");
         receiver.awaitReady();
         start(NS_A, "role=push", "endpoint=" + ENDPOINT, "sender=1", "size=2048", "heartbeatMs=200");
-        long seen = awaitProgress(receiver, 0, 500);
+        awaitProgress(receiver, 500);
 
         linkDownFor(OUTAGE_LONG);
-        awaitProgress(receiver, seen, 1000);
+        awaitProgress(receiver, 1000);
 
         List<String> gaps = receiver.lines().stream().filter(l -> l.startsWith("GAP")).toList();
         System.out.println("two hosts, broken connection: " + gaps + " lines=" + receiver.lines().size() + " last=" + receiver.lines().getLast());
@@ -133,12 +133,24 @@ class TwoHostTest {
         return p;
     }
 
-    /** Waits until the receiver reports sender 1's sequence at least {@code more} past {@code from}. */
-    private static long awaitProgress(ChildProcess receiver, long from, long more) {
-        long target = (from + more + 99) / 100 * 100;
-        String line = "RECV 1 " + target;
-        receiver.await(line + " (every loss or outage must be survived)", WAIT, line::equals);
-        return target;
+    /**
+     * Waits until the receiver reports sender 1's sequence at least {@code more} past where it
+     * is now (its latest {@code RECV} or {@code GAP} line), so each fault is crossed by traffic.
+     */
+    private static void awaitProgress(ChildProcess receiver, long more) {
+        long now = 0;
+        for (String l : receiver.lines()) {
+            now = Math.max(now, reportedSequence(l));
+        }
+        long target = now + more;
+        receiver.await("sender 1 at sequence " + target + " (every loss or outage must be survived)", WAIT,
+                l -> reportedSequence(l) >= target);
+    }
+
+    /** The sequence a {@code RECV 1 n} or {@code GAP last n} line reports, else 0. */
+    private static long reportedSequence(String line) {
+        String[] f = line.split(" ");
+        return line.startsWith("RECV 1 ") || line.startsWith("GAP ") ? Long.parseLong(f[2]) : 0;
     }
 
     private static void linkDownFor(Duration outage) {
