@@ -136,7 +136,7 @@ final class CurveOptions {
         try {
             lines = Files.readAllLines(file, StandardCharsets.US_ASCII);
         } catch (IOException e) {
-            throw usage("cannot read key file: file=" + file + ", error=" + e);
+            throw usage("cannot read key file: file=" + file + ", error=" + Main.describe(e));
         }
         return parse(lines);
     }

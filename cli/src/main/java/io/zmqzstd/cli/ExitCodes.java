@@ -11,7 +11,10 @@ final class ExitCodes {
     static final int USAGE = 2;
     /** --timeout fired: no message (recv) or no peer taking a message (send) within it. */
     static final int TIMEOUT = 3;
-    /** Ended by SIGINT or SIGTERM (after the summary is printed); the usual 128 + signal number. */
+    /**
+     * What recv/send return when a signal ended them, after printing the summary. The process
+     * status the shell sees is the JVM's 128 + signal number: 130 for SIGINT, 143 for SIGTERM.
+     */
     static final int INTERRUPTED = 130;
 
     /** The same table for picocli's help sections (annotation values must be constants). */
@@ -19,7 +22,7 @@ final class ExitCodes {
     static final String HELP_FAILURE = "1:Runtime failure (native library missing, address in use, I/O error, ...).";
     static final String HELP_USAGE = "2:Usage error: wrong option, value or endpoint (one line on stderr).";
     static final String HELP_TIMEOUT = "3:--timeout fired.";
-    static final String HELP_INTERRUPTED = "130:Interrupted by SIGINT/SIGTERM (after the --stats summary).";
+    static final String HELP_INTERRUPTED = "130/143:Interrupted by SIGINT/SIGTERM (after the --stats summary).";
 
     private ExitCodes() {
     }

@@ -61,7 +61,7 @@ final class KeygenCommand implements Callable<Integer> {
         } catch (FileAlreadyExistsException e) {
             throw new CliException(ExitCodes.FAILURE, "file exists: file=" + file + " (use --force to overwrite)", e);
         } catch (IOException e) {
-            throw new CliException(ExitCodes.FAILURE, "cannot write key file: file=" + file + ", error=" + e, e);
+            throw new CliException(ExitCodes.FAILURE, "cannot write key file: file=" + file + ", error=" + Main.describe(e), e);
         }
     }
 }

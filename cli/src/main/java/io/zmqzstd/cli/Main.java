@@ -40,6 +40,8 @@ public final class Main implements Callable<Integer> {
     static CommandLine commandLine() {
         CommandLine cl = new CommandLine(new Main());
         cl.setCaseInsensitiveEnumValuesAllowed(true);
+        // "@FILE" is ours (--curve-server-key @FILE), not picocli's argument-file expansion.
+        cl.setExpandAtFiles(false);
         cl.setParameterExceptionHandler(Main::usageError);
         cl.setExecutionExceptionHandler((e, failed, parseResult) -> failure(e, failed));
         return cl;
@@ -48,7 +50,7 @@ public final class Main implements Callable<Integer> {
     /** No command given: the overview on stderr, as a usage error. */
     @Override
     public Integer call() {
-        spec.commandLine().usage(System.err);
+        spec.commandLine().usage(spec.commandLine().getErr());
         return ExitCodes.USAGE;
     }
 
@@ -75,7 +77,7 @@ public final class Main implements Callable<Integer> {
             message = missing.getMessage();
         } else if (e instanceof java.io.UncheckedIOException || e instanceof java.io.IOException) {
             code = ExitCodes.FAILURE;
-            message = e.getMessage() + (e.getCause() != null ? " (" + e.getCause() + ")" : "");
+            message = e.getMessage() + (e.getCause() != null ? ", error=" + describe(e.getCause()) : "");
         } else {
             // not an outcome we foresaw: keep the stack trace for the bug report
             e.printStackTrace(err);
@@ -94,6 +96,18 @@ public final class Main implements Callable<Integer> {
             }
         }
         return null;
+    }
+
+    /** An I/O failure in a few words, for "error=" in a message: no exception class names. */
+    static String describe(Throwable e) {
+        return switch (e) {
+            case java.nio.file.NoSuchFileException x -> "no such file";
+            case java.nio.file.AccessDeniedException x -> "permission denied";
+            case java.nio.file.FileAlreadyExistsException x -> "file exists";
+            case java.nio.file.NotDirectoryException x -> "not a directory";
+            case null -> "unknown";
+            default -> e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
+        };
     }
 
     static String oneLine(String message) {

@@ -240,7 +240,7 @@ final class SendCommand implements Callable<Integer> {
         try {
             return ZstdDictionary.load(file);
         } catch (UncheckedIOException | IllegalArgumentException e) {
-            throw new CliException(ExitCodes.FAILURE, "cannot read dictionary: file=" + file + ", error=" + (e.getCause() != null ? e.getCause() : e.getMessage()), e);
+            throw new CliException(ExitCodes.FAILURE, "cannot read dictionary: file=" + file + ", error=" + Main.describe(e.getCause() != null ? e.getCause() : e), e);
         }
     }
 

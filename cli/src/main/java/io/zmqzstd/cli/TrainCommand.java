@@ -83,13 +83,13 @@ final class TrainCommand implements Callable<Integer> {
                 try (InputStream in = Files.newInputStream(f)) {
                     addLines(in, samples);
                 } catch (IOException e) {
-                    throw new CliException(ExitCodes.FAILURE, "cannot read sample file: file=" + f + ", error=" + e, e);
+                    throw new CliException(ExitCodes.FAILURE, "cannot read sample file: file=" + f + ", error=" + Main.describe(e), e);
                 }
             } else {
                 try {
                     samples.add(Files.readAllBytes(f));
                 } catch (IOException e) {
-                    throw new CliException(ExitCodes.FAILURE, "cannot read sample file: file=" + f + ", error=" + e, e);
+                    throw new CliException(ExitCodes.FAILURE, "cannot read sample file: file=" + f + ", error=" + Main.describe(e), e);
                 }
             }
         }
@@ -108,7 +108,7 @@ final class TrainCommand implements Callable<Integer> {
         try {
             dict.save(out);
         } catch (UncheckedIOException e) {
-            throw new CliException(ExitCodes.FAILURE, e.getMessage() + ", error=" + e.getCause(), e);
+            throw new CliException(ExitCodes.FAILURE, e.getMessage() + ", error=" + Main.describe(e.getCause()), e);
         }
         String id = Integer.toUnsignedString(dict.id());
         System.out.println(id);

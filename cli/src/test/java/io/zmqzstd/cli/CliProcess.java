@@ -1,0 +1,209 @@
+package io.zmqzstd.cli;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+
+import static org.junit.jupiter.api.Assertions.fail;
+
+/**
+ * The built {@code zmq-zstd.jar} run as a child process ({@code java -jar}, no flags), with its
+ * stdout and stderr collected as they arrive so a test can wait for a line instead of sleeping.
+ */
+final class CliProcess implements AutoCloseable {
+
+    static final Path JAR = Path.of(System.getProperty("zmqzstd.cli.jar", "target/zmq-zstd.jar"));
+    private static final String JAVA = ProcessHandle.current().info().command().orElse("java");
+    /** Upper bound for anything a test waits for; far above what a healthy run needs. */
+    static final Duration PATIENCE = Duration.ofSeconds(60);
+
+    private final Process process;
+    private final List<String> args;
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+    private final Thread outPump;
+    private final Thread errPump;
+
+    private CliProcess(List<String> args, ProcessBuilder.Redirect stdin, byte[] input) {
+        this.args = args;
+        List<String> cmd = new ArrayList<>(List.of(JAVA, "-jar", JAR.toString()));
+        cmd.addAll(args);
+        try {
+            process = new ProcessBuilder(cmd).redirectInput(stdin).start();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        outPump = pump(process.getInputStream(), out);
+        errPump = pump(process.getErrorStream(), err);
+        if (stdin == ProcessBuilder.Redirect.PIPE) {
+            Thread.ofPlatform().daemon().start(() -> {
+                try (OutputStream o = process.getOutputStream()) {
+                    o.write(input);
+                } catch (IOException e) {
+                    // the process ended without reading everything: its exit code tells the test
+                }
+            });
+        }
+    }
+
+    /** Runs {@code zmq-zstd args...} with {@code input} on its stdin (then end of input). */
+    static CliProcess start(byte[] input, String... args) {
+        return new CliProcess(List.of(args), ProcessBuilder.Redirect.PIPE, input);
+    }
+
+    /** Runs {@code zmq-zstd args...} with an empty stdin. */
+    static CliProcess start(String... args) {
+        return start(new byte[0], args);
+    }
+
+    /** Runs {@code zmq-zstd args...} reading stdin from {@code file}. */
+    static CliProcess startFrom(Path file, String... args) {
+        return new CliProcess(List.of(args), ProcessBuilder.Redirect.from(file.toFile()), null);
+    }
+
+    /** Runs to the end and returns the exit code. */
+    static CliProcess run(byte[] input, String... args) {
+        CliProcess p = start(input, args);
+        p.awaitExit();
+        return p;
+    }
+
+    private static Thread pump(InputStream in, ByteArrayOutputStream sink) {
+        return Thread.ofPlatform().daemon().start(() -> {
+            byte[] buf = new byte[65536];
+            try (in) {
+                for (int n; (n = in.read(buf)) >= 0; ) {
+                    synchronized (sink) {
+                        sink.write(buf, 0, n);
+                    }
+                }
+            } catch (IOException e) {
+                // stream closed with the process
+            }
+        });
+    }
+
+    /** Waits for the process to end (failing the test after {@link #PATIENCE}); returns its exit code. */
+    int awaitExit() {
+        try {
+            if (!process.waitFor(PATIENCE.toMillis(), TimeUnit.MILLISECONDS)) {
+                process.destroyForcibly();
+                fail("still running after " + PATIENCE + ": " + this);
+            }
+            outPump.join(PATIENCE.toMillis());
+            errPump.join(PATIENCE.toMillis());
+            return process.exitValue();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError(e);
+        }
+    }
+
+    /** Waits until stderr holds a line that matches (polling with a deadline, not a fixed sleep). */
+    void awaitStderrLine(Predicate<String> match) {
+        long deadline = System.nanoTime() + PATIENCE.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (stderrLines().stream().anyMatch(match)) {
+                return;
+            }
+            if (!process.isAlive() && !errPump.isAlive()) {
+                break;
+            }
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError(e);
+            }
+        }
+        fail("no matching stderr line: " + this);
+    }
+
+    /** Waits until stdout holds at least {@code bytes} bytes. */
+    void awaitStdoutBytes(int bytes) {
+        long deadline = System.nanoTime() + PATIENCE.toNanos();
+        while (System.nanoTime() < deadline) {
+            synchronized (out) {
+                if (out.size() >= bytes) {
+                    return;
+                }
+            }
+            if (!process.isAlive() && !outPump.isAlive()) {
+                break;
+            }
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError(e);
+            }
+        }
+        fail("stdout did not reach " + bytes + " bytes: " + this);
+    }
+
+    /**
+     * SIGTERM. Through the process handle: {@code Process.destroy()} also closes our ends of its
+     * pipes, which would lose what the process writes while it shuts down.
+     */
+    void terminate() {
+        process.toHandle().destroy();
+    }
+
+    byte[] stdout() {
+        synchronized (out) {
+            return out.toByteArray();
+        }
+    }
+
+    String stdoutText() {
+        return new String(stdout(), StandardCharsets.UTF_8);
+    }
+
+    List<String> stdoutLines() {
+        return stdoutText().lines().toList();
+    }
+
+    String stderrText() {
+        synchronized (err) {
+            return err.toString(StandardCharsets.UTF_8);
+        }
+    }
+
+    List<String> stderrLines() {
+        return stderrText().lines().toList();
+    }
+
+    /** A TCP port that was free a moment ago on 127.0.0.1. */
+    static int freePort() {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    public void close() {
+        if (process.isAlive()) {
+            process.destroyForcibly();
+        }
+    }
+
+    @Override
+    public String toString() {
+        String o = stdoutText();
+        return "zmq-zstd " + String.join(" ", args) + "\n--- stdout (" + o.length() + " chars, head) ---\n"
+                + o.substring(0, Math.min(500, o.length())) + "\n--- stderr ---\n" + stderrText();
+    }
+}

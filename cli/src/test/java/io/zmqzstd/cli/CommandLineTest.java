@@ -1,0 +1,100 @@
+package io.zmqzstd.cli;
+
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Option parsing and validation, in-process (the same code the jar runs; {@code CliProcessIT}
+ * checks a few of these through real processes).
+ */
+class CommandLineTest {
+
+    private record Result(int code, String out, String err) {
+    }
+
+    private static Result run(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        CommandLine cl = Main.commandLine();
+        cl.setOut(new PrintWriter(out, true));
+        cl.setErr(new PrintWriter(err, true));
+        int code = cl.execute(args);
+        return new Result(code, out.toString(), err.toString());
+    }
+
+    @Test
+    void shouldRejectEveryUsageErrorWithOneLineAndExit2() {
+        String[][] wrong = {
+                {"send", "--connect", "tcp://127.0.0.1:1", "--bogus"},
+                {"send", "--connect", "tcp://localhost"},
+                {"send", "--connect", "localhost:5555"},
+                {"send", "--connect", "tcp://host:70000"},
+                {"send"},
+                {"send", "--connect", "tcp://127.0.0.1:1", "--type", "router"},
+                {"send", "--connect", "tcp://127.0.0.1:1", "--topic", "x"},
+                {"send", "--connect", "tcp://127.0.0.1:1", "--type", "pub", "--wait-subscribers", "-1"},
+                {"send", "--connect", "tcp://127.0.0.1:1", "--chunk", "1K", "--whole"},
+                {"send", "--connect", "tcp://127.0.0.1:1", "--chunk", "0"},
+                {"send", "--connect", "tcp://127.0.0.1:1", "--delimiter", "ab"},
+                {"send", "--connect", "tcp://127.0.0.1:1", "--level", "23"},
+                {"send", "--connect", "tcp://127.0.0.1:1", "--level", "high"},
+                {"recv", "--bind", "tcp://127.0.0.1:1", "--timeout", "soon"},
+                {"recv", "--bind", "tcp://127.0.0.1:1", "--count", "x"},
+                {"recv", "--bind", "tcp://127.0.0.1:1", "--count", "0"},
+                {"recv", "--bind", "tcp://127.0.0.1:1", "--max-size", "lots"},
+                {"recv", "--bind", "tcp://127.0.0.1:1", "--subscribe", "t"},
+                {"recv", "--bind", "tcp://127.0.0.1:1", "--type", "push"},
+                {"recv", "--bind", "tcp://no-such-interface-zz:5555"},
+                {"recv", "--connect", "tcp://127.0.0.1:1", "--curve-server", "--curve-server-key", "x"},
+                {"recv", "--connect", "tcp://127.0.0.1:1", "--curve-server-key", "short"},
+                {"recv", "--connect", "tcp://127.0.0.1:1", "--curve-server"},
+                {"recv", "--connect", "tcp://127.0.0.1:1", "--curve-server", "--curve-secret-key-file", "/no/such/file"},
+                {"train"},
+                {"train", "--out", "/tmp/x.dict", "--size", "10"},
+                {"keygen", "--bogus"},
+                {"frobnicate"},
+        };
+        for (String[] args : wrong) {
+            Result r = run(args);
+            String what = String.join(" ", args) + " -> " + r;
+            assertEquals(ExitCodes.USAGE, r.code(), what);
+            List<String> lines = r.err().lines().toList();
+            assertEquals(1, lines.size(), what);
+            assertTrue(lines.getFirst().startsWith("zmq-zstd"), what);
+            assertTrue(lines.getFirst().contains("--help"), what);
+            assertFalse(lines.getFirst().contains("Exception"), what);
+            assertEquals("", r.out(), what);
+        }
+    }
+
+    @Test
+    void shouldDocumentEveryCommandAndItsExitCodes() {
+        for (String command : List.of("send", "recv", "train", "keygen")) {
+            Result r = run(command, "--help");
+            assertEquals(0, r.code(), command);
+            assertTrue(r.out().startsWith("Usage: zmq-zstd " + command), r.out());
+            assertTrue(r.out().contains("Exit codes:"), r.out());
+            assertTrue(r.out().contains("  2 "), r.out());
+        }
+        Result top = run("--help");
+        assertEquals(0, top.code());
+        for (String command : List.of("send", "recv", "train", "keygen")) {
+            assertTrue(top.out().contains("  " + command + " "), top.out());
+        }
+    }
+
+    @Test
+    void shouldExplainAMissingCommandOnStderr() {
+        Result r = run();
+        assertEquals(ExitCodes.USAGE, r.code());
+        assertTrue(r.err().contains("Usage: zmq-zstd"), r.err());
+    }
+}

@@ -1,0 +1,96 @@
+package io.zmqzstd.cli;
+
+import org.junit.jupiter.api.Test;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+class MessageReaderTest {
+
+    private static List<String> all(MessageReader r) throws IOException {
+        List<String> out = new ArrayList<>();
+        while (r.next()) {
+            out.add(new String(r.array(), r.offset(), r.length(), StandardCharsets.ISO_8859_1));
+        }
+        return out;
+    }
+
+    private static InputStream in(String s) {
+        return new ByteArrayInputStream(s.getBytes(StandardCharsets.ISO_8859_1));
+    }
+
+    /** Hands out at most {@code step} bytes per read, like a pipe or a terminal. */
+    private static InputStream trickle(byte[] data, int step) {
+        return new ByteArrayInputStream(data) {
+            @Override
+            public synchronized int read(byte[] b, int off, int len) {
+                return super.read(b, off, Math.min(len, step));
+            }
+        };
+    }
+
+    @Test
+    void shouldSplitLinesLikeText() throws IOException {
+        assertEquals(List.of("a", "bb", "", "c"), all(MessageReader.delimited(in("a\nbb\n\nc\n"), (byte) '\n')));
+        assertEquals(List.of("a", "last"), all(MessageReader.delimited(in("a\nlast"), (byte) '\n')));
+        assertEquals(List.of(), all(MessageReader.delimited(in(""), (byte) '\n')));
+        assertEquals(List.of(""), all(MessageReader.delimited(in("\n"), (byte) '\n')));
+        assertEquals(List.of("x", "y"), all(MessageReader.delimited(in("x\0y"), (byte) 0)));
+    }
+
+    @Test
+    void shouldKeepLinesLongerThanTheBufferWhole() throws IOException {
+        String longLine = "x".repeat(300_000);
+        byte[] data = ("short\n" + longLine + "\nend\n").getBytes(StandardCharsets.ISO_8859_1);
+        assertEquals(List.of("short", longLine, "end"), all(MessageReader.delimited(trickle(data, 7000), (byte) '\n')));
+    }
+
+    @Test
+    void shouldCutChunksOfTheGivenSizeAcrossShortReads() throws IOException {
+        byte[] data = new byte[100_001];
+        new Random(1).nextBytes(data);
+        MessageReader r = MessageReader.chunked(trickle(data, 333), 4096);
+        int at = 0;
+        int chunks = 0;
+        while (r.next()) {
+            assertEquals(Math.min(4096, data.length - at), r.length());
+            for (int i = 0; i < r.length(); i++) {
+                assertEquals(data[at + i], r.array()[r.offset() + i]);
+            }
+            at += r.length();
+            chunks++;
+        }
+        assertEquals(data.length, at);
+        assertEquals(25, chunks);
+    }
+
+    @Test
+    void shouldReadTheWholeStreamAsOneMessage() throws IOException {
+        byte[] data = new byte[200_000];
+        new Random(2).nextBytes(data);
+        MessageReader r = MessageReader.whole(trickle(data, 5000));
+        assertEquals(true, r.next());
+        assertArrayEquals(data, r.copy());
+        assertEquals(false, r.next());
+        MessageReader empty = MessageReader.whole(in(""));
+        assertEquals(true, empty.next());
+        assertEquals(0, empty.length());
+        assertEquals(false, empty.next());
+    }
+
+    @Test
+    void shouldExposeTheMessageAsASegmentOverTheSameBytes() throws IOException {
+        MessageReader r = MessageReader.delimited(in("abc\ndef\n"), (byte) '\n');
+        r.next();
+        r.next();
+        assertEquals('d', r.segment().get(java.lang.foreign.ValueLayout.JAVA_BYTE, r.offset()));
+    }
+}

@@ -1,0 +1,69 @@
+package io.zmqzstd.cli;
+
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine.TypeConversionException;
+
+import java.time.Duration;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+class ValuesTest {
+
+    @Test
+    void shouldAcceptEndpointsLibzmqUnderstands() {
+        for (String e : new String[] {"tcp://127.0.0.1:5555", "tcp://*:5555", "tcp://*:*", "tcp://host.example:1",
+                "tcp://[::1]:5555", "tcp://eth0:5555", "tcp://10.0.0.1:0;10.0.0.2:5555", "ipc:///tmp/feed", "inproc://x"}) {
+            assertEquals(e, Values.endpoint(e));
+        }
+    }
+
+    @Test
+    void shouldRejectMalformedEndpoints() {
+        for (String e : new String[] {"localhost:5555", "tcp://localhost", "tcp://:5555", "tcp://host:99999",
+                "tcp://host:port", "foo://bar", "tcp://", ""}) {
+            assertThrows(TypeConversionException.class, () -> Values.endpoint(e), e);
+        }
+    }
+
+    @Test
+    void shouldParseSizesInPowersOf1024() {
+        assertEquals(4096, Values.byteSize("4096"));
+        assertEquals(64 * 1024, Values.byteSize("64K"));
+        assertEquals(64 * 1024, Values.byteSize("64KiB"));
+        assertEquals(1 << 20, Values.byteSize("1m"));
+        assertEquals(2L << 30, Values.byteSize("2G"));
+        assertThrows(TypeConversionException.class, () -> Values.byteSize("12X"));
+        assertThrows(TypeConversionException.class, () -> Values.byteSize("-1"));
+        assertThrows(TypeConversionException.class, () -> Values.byteSize("99999999999999999999G"));
+    }
+
+    @Test
+    void shouldParseDurationsWithUnits() {
+        assertEquals(Duration.ofMillis(500), Values.duration("500ms"));
+        assertEquals(Duration.ofSeconds(10), Values.duration("10s"));
+        assertEquals(Duration.ofMillis(1500), Values.duration("1.5s"));
+        assertEquals(Duration.ofSeconds(7), Values.duration("7"));
+        assertEquals(Duration.ofMinutes(2), Values.duration("2m"));
+        assertEquals(Duration.ofHours(1), Values.duration("1h"));
+        assertEquals(-1, Values.millis(Values.duration("forever")));
+        assertEquals("10s", Values.show(Duration.ofSeconds(10)));
+        assertEquals("250ms", Values.show(Duration.ofMillis(250)));
+        assertThrows(TypeConversionException.class, () -> Values.duration("10 parsecs"));
+        assertThrows(TypeConversionException.class, () -> Values.duration("1000h"));
+    }
+
+    @Test
+    void shouldUnescapeDelimiters() {
+        assertArrayEquals(new byte[] {'\n'}, Values.delimiter("\\n"));
+        assertArrayEquals(new byte[] {0}, Values.delimiter("\\0"));
+        assertArrayEquals(new byte[] {(byte) 0x1e}, Values.delimiter("\\x1E"));
+        assertArrayEquals(new byte[] {'|'}, Values.delimiter("|"));
+        assertArrayEquals(new byte[] {'\r', '\n'}, Values.delimiter("\\r\\n"));
+        assertArrayEquals(new byte[0], Values.delimiter(""));
+        assertThrows(TypeConversionException.class, () -> Values.delimiter("\\q"));
+        assertThrows(TypeConversionException.class, () -> Values.delimiter("\\x4"));
+        assertThrows(TypeConversionException.class, () -> Values.delimiter("\\"));
+    }
+}
