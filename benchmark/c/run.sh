@@ -17,7 +17,7 @@ level=3
 [[ -f "$jar" ]] || { echo "missing $jar: run ./mvnw -B -q -pl benchmark package first" >&2; exit 2; }
 mkdir -p "$out"
 gcc -O2 -Wall -o "$out/pipeline_ref" "$here/pipeline_ref.c" -lzmq -lzstd -lpthread
-"$java" -cp "$jar" io.zmqzstd.benchmark.ExportPayload "$out/data" 64 1024 65536 1048576 >/dev/null
+"$java" --enable-native-access=ALL-UNNAMED -cp "$jar" io.zmqzstd.benchmark.ExportPayload "$out/data" 64 1024 65536 1048576 >/dev/null
 
 # Messages per run: a few seconds each on a 2-core VM (the first 10% are warm-up).
 messages_for() {
