@@ -157,13 +157,14 @@ public final class ZstdDecompressor implements AutoCloseable {
      * @return bytes written at {@code dst[dstOffset]}
      * @throws ZstdException with reason {@code EMPTY}, {@code NOT_ZSTD}, {@code TRUNCATED},
      *     {@code CORRUPT}, {@code CHECKSUM}, {@code DICTIONARY_MISSING}, {@code TOO_LARGE} or
-     *     {@code DESTINATION_TOO_SMALL}; the decompressor stays usable
+     *     {@code DESTINATION_TOO_SMALL} ({@code CORRUPT} also for bytes after the frame: one
+     *     input is exactly one frame); the decompressor stays usable
      */
     public long decompress(MemorySegment src, long srcOffset, long srcLength,
                            MemorySegment dst, long dstOffset, long dstCapacity) {
         ensureOpen();
         Segments.check(dst, dstOffset, dstCapacity);
-        long declared = prepareFrame(src, srcOffset, srcLength);
+        long declared = prepareSingleFrame(src, srcOffset, srcLength);
         if (declared != ZstdFrames.CONTENT_SIZE_UNKNOWN && declared > dstCapacity) {
             throw new ZstdException(ZstdException.Reason.DESTINATION_TOO_SMALL,
                     "destination too small: declared=" + declared + ", capacity=" + dstCapacity);
@@ -262,7 +263,7 @@ public final class ZstdDecompressor implements AutoCloseable {
     public byte[] decompress(byte[] src) {
         ensureOpen();
         MemorySegment in = MemorySegment.ofArray(src);
-        long declared = prepareFrame(in, 0, src.length);
+        long declared = prepareSingleFrame(in, 0, src.length);
         if (declared == ZstdFrames.CONTENT_SIZE_UNKNOWN) {
             try (ZstdInputStream stream = new ZstdInputStream(new ByteArrayInputStream(src), this)) {
                 return stream.readAllBytes();
@@ -303,6 +304,22 @@ public final class ZstdDecompressor implements AutoCloseable {
                     + Long.toUnsignedString(declared) + ", limit=" + maxDecompressedSize);
         }
         selectDictionary(ZstdFrames.dictionaryId(src, offset, length));
+        return declared;
+    }
+
+    /**
+     * {@link #prepareFrame} for a whole input (not a stream's prefix), which must be exactly one
+     * frame: ZSTD_decompressDCtx would go on to decode any frame after the first, past the header
+     * that the limit, the dictionary choice and the caller's sizing trusted. Walking the block
+     * headers costs one short call and reads no block content.
+     */
+    private long prepareSingleFrame(MemorySegment src, long offset, long length) {
+        long declared = prepareFrame(src, offset, length);
+        long frameLength = ZstdFrames.compressedSize(src, offset, length);
+        if (frameLength != length) {
+            throw new ZstdException(ZstdException.Reason.CORRUPT, "bytes after the frame: frame="
+                    + frameLength + ", input=" + length + " (one zstd frame per input)");
+        }
         return declared;
     }
 

@@ -104,6 +104,16 @@ class BadInputTest {
     }
 
     @Test
+    void shouldRejectBytesAfterTheFrame() {
+        byte[] two = Arrays.copyOf(goodFrame, 2 * goodFrame.length);
+        System.arraycopy(goodFrame, 0, two, goodFrame.length, goodFrame.length);
+        ZstdException e = assertRejectedThenRecovers(two, ZstdException.Reason.CORRUPT);
+        assertTrue(e.getMessage().contains("bytes after the frame: frame=" + goodFrame.length), e.getMessage());
+        byte[] trailing = Arrays.copyOf(goodFrame, goodFrame.length + 1);
+        assertRejectedThenRecovers(trailing, ZstdException.Reason.CORRUPT);
+    }
+
+    @Test
     void shouldRejectEmptyInput() {
         assertRejectedThenRecovers(new byte[0], ZstdException.Reason.EMPTY);
     }
