@@ -111,16 +111,33 @@ public final class ZmqMessage implements AutoCloseable {
         ensureOpen();
         invalidateView();
         try {
-            int rc = (int) LibZmq.zmq_msg_close.invokeExact(scratchCapture(), msg);
-            rc = (int) LibZmq.zmq_msg_init_size.invokeExact(scratchCapture(), msg, src.byteSize());
+            int rc = (int) LibZmq.zmq_msg_close.invokeExact(msg);
+            rc = (int) LibZmq.zmq_msg_init_size.invokeExact(msg, src.byteSize());
             if (rc != 0) {
                 int ignored = (int) LibZmq.zmq_msg_init.invokeExact(msg);
-                throw new ZmqException("zmq_msg_init_size", LibZmq.errno(scratchCapture()));
+                throw new ZmqException("zmq_msg_init_size(" + src.byteSize() + ")", LibZmq.ENOMEM);
             }
         } catch (Throwable t) {
             throw LibZmq.rethrow(t);
         }
         MemorySegment.copy(src, 0, LibZmq.EVERYTHING, address(), src.byteSize());
+    }
+
+    /**
+     * Drops the current frame and leaves the message empty, still open and reusable: libzmq
+     * gets its memory back now instead of at the next receive (a pooled zero-copy buffer
+     * returns to its pool, a slice of a tcp receive batch is released). Ends every view.
+     * Allocation-free.
+     */
+    public void clear() {
+        ensureOpen();
+        invalidateView();
+        try {
+            int rc = (int) LibZmq.zmq_msg_close.invokeExact(msg);
+            rc = (int) LibZmq.zmq_msg_init.invokeExact(msg);
+        } catch (Throwable t) {
+            throw LibZmq.rethrow(t);
+        }
     }
 
     /** Frees the native state (zmq_msg_close) and ends every view. Idempotent. */
@@ -132,7 +149,7 @@ public final class ZmqMessage implements AutoCloseable {
         closed = true;
         invalidateView();
         try {
-            int rc = (int) LibZmq.zmq_msg_close.invokeExact(scratchCapture(), msg);
+            int rc = (int) LibZmq.zmq_msg_close.invokeExact(msg);
         } catch (Throwable t) {
             throw LibZmq.rethrow(t);
         } finally {
@@ -153,15 +170,6 @@ public final class ZmqMessage implements AutoCloseable {
     MemorySegment handle() {
         ensureOpen();
         return msg;
-    }
-
-    private MemorySegment capture;
-
-    private MemorySegment scratchCapture() {
-        if (capture == null) {
-            capture = arena.allocate(LibZmq.CAPTURE_LAYOUT);
-        }
-        return capture;
     }
 
     void ensureOpen() {

@@ -245,9 +245,9 @@ public final class ZmqSocket implements AutoCloseable {
 
     private long initSendMsg(long length) {
         try {
-            int rc = (int) LibZmq.zmq_msg_init_size.invokeExact(capture, sendMsg, length);
+            int rc = (int) LibZmq.zmq_msg_init_size.invokeExact(sendMsg, length);
             if (rc != 0) {
-                throw new ZmqException("zmq_msg_init_size(" + length + ")", LibZmq.errno(capture));
+                throw new ZmqException("zmq_msg_init_size(" + length + ")", LibZmq.ENOMEM);
             }
             return (long) LibZmq.zmq_msg_data.invokeExact(sendMsg);
         } catch (Throwable t) {
@@ -303,7 +303,7 @@ public final class ZmqSocket implements AutoCloseable {
 
     private void closeQuietly(MemorySegment m) {
         try {
-            int rc = (int) LibZmq.zmq_msg_close.invokeExact(capture, m);
+            int rc = (int) LibZmq.zmq_msg_close.invokeExact(m);
         } catch (Throwable ignored) {
             // zmq_msg_close only fails with EFAULT on an invalid message
         }

@@ -108,6 +108,32 @@ class ZeroCopyTest {
     }
 
     @Test
+    void shouldReturnReceivedBufferWhenMessageIsCleared() {
+        NativeBufferPool pool = NativeBufferPool.builder().zeroCopyThresholdBytes(0).build();
+        try (ZmqContext ctx = ZmqContext.builder().bufferPool(pool).build();
+             ZmqMessage msg = new ZmqMessage()) {
+            ZmqSocket pull = ctx.socket(SocketType.PULL);
+            ZmqSocket push = ctx.socket(SocketType.PUSH);
+            push.connect(Endpoints.bindAny(pull, "inproc"));
+            PooledBuffer b = pool.rent(4096);
+            b.segment().fill((byte) 3);
+            assertTrue(push.sendPooled(b, 4096, 0));
+            assertTrue(pull.receive(msg, 0));
+            MemorySegment view = msg.data();
+            assertEquals(4096, msg.size());
+            assertEquals(1, pool.outstanding()); // inproc: the received frame is the pooled buffer itself
+            msg.clear();
+            assertEquals(0, pool.outstanding());
+            assertEquals(0, msg.size());
+            assertThrows(IllegalStateException.class, () -> view.get(ValueLayout.JAVA_BYTE, 0));
+            assertTrue(push.send(new byte[] {9}, 0)); // still usable after clear
+            assertTrue(pull.receive(msg, 0));
+            assertEquals(1, msg.size());
+        }
+        pool.close();
+    }
+
+    @Test
     void shouldGiveBufferBackToCallerWhenSendWouldBlock() {
         NativeBufferPool pool = NativeBufferPool.builder().zeroCopyThresholdBytes(0).build();
         try (ZmqContext ctx = ZmqContext.builder().bufferPool(pool).build()) {

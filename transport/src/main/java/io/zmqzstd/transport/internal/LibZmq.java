@@ -65,6 +65,7 @@ public final class LibZmq {
     // errno values (Linux) and libzmq's own codes (ZMQ_HAUSNUMERO + n)
     public static final int EINTR = 4;
     public static final int EAGAIN = 11;
+    public static final int ENOMEM = 12;
     public static final int EINVAL = 22;
     public static final int EHOSTUNREACH = 113;
     private static final int HAUSNUMERO = 156384712;
@@ -171,8 +172,12 @@ public final class LibZmq {
     // --- messages ---
     /** int zmq_msg_init(zmq_msg_t *msg); -- cannot fail */
     public static final MethodHandle zmq_msg_init = h("zmq_msg_init", FunctionDescriptor.of(JAVA_INT, ADDRESS));
-    /** int zmq_msg_init_size(zmq_msg_t *msg, size_t size); */
-    public static final MethodHandle zmq_msg_init_size = h("zmq_msg_init_size", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG), ERRNO);
+    /**
+     * int zmq_msg_init_size(zmq_msg_t *msg, size_t size); -- fails only with ENOMEM, so errno
+     * is not captured: the JDK slices the capture segment per call, a heap allocation that C2
+     * does not always remove, and this call is on the per-message path.
+     */
+    public static final MethodHandle zmq_msg_init_size = h("zmq_msg_init_size", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG));
     /** int zmq_msg_init_data(zmq_msg_t *msg, void *data, size_t size, zmq_free_fn *ffn, void *hint); data and hint as long */
     public static final MethodHandle zmq_msg_init_data = h("zmq_msg_init_data",
             FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, JAVA_LONG, ADDRESS, JAVA_LONG), ERRNO);
@@ -182,8 +187,12 @@ public final class LibZmq {
     public static final MethodHandle zmq_msg_size = h("zmq_msg_size", FunctionDescriptor.of(JAVA_LONG, ADDRESS), CRITICAL);
     /** int zmq_msg_more(const zmq_msg_t *msg); */
     public static final MethodHandle zmq_msg_more = h("zmq_msg_more", FunctionDescriptor.of(JAVA_INT, ADDRESS), CRITICAL);
-    /** int zmq_msg_close(zmq_msg_t *msg); -- may run the free callback */
-    public static final MethodHandle zmq_msg_close = h("zmq_msg_close", FunctionDescriptor.of(JAVA_INT, ADDRESS), ERRNO);
+    /**
+     * int zmq_msg_close(zmq_msg_t *msg); -- may run the free callback. Fails only with EFAULT
+     * (an invalid message, which our owners never pass), so errno is not captured (see
+     * zmq_msg_init_size).
+     */
+    public static final MethodHandle zmq_msg_close = h("zmq_msg_close", FunctionDescriptor.of(JAVA_INT, ADDRESS));
     /** int zmq_msg_copy(zmq_msg_t *dest, zmq_msg_t *src); */
     public static final MethodHandle zmq_msg_copy = h("zmq_msg_copy", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS), ERRNO);
     /** int zmq_msg_move(zmq_msg_t *dest, zmq_msg_t *src); */
