@@ -43,7 +43,8 @@ import java.util.Objects;
  *
  * <p>Ownership: the receiver borrows the socket (close the receiver first) and owns one
  * {@code zmq_msg_t}, its decompressor and its output region; {@link #close()} frees them. The
- * region grows on demand to the largest message seen (each part at most the limit) and is kept.
+ * region grows on demand to the largest message seen and is kept; it never grows past
+ * {@code maxMessageSize} (default: the per-part limit), whatever the input.
  *
  * <p>Threading: one thread at a time, like the socket; concurrent use throws
  * {@link IllegalStateException} naming both threads.
@@ -68,12 +69,12 @@ public final class DecompressingReceiver implements AutoCloseable {
     private static final long UNKNOWN_SIZE_FIRST_TRY = 256 * 1024;
     /** All of memory as one segment: libzmq's frame addresses are read through it, no per-frame segment. */
     private static final MemorySegment EVERYTHING = MemorySegment.NULL.reinterpret(Long.MAX_VALUE);
-    private static final MemorySegment NO_BYTES = MemorySegment.ofArray(new byte[0]);
 
     private final ZmqSocket socket;
     private final ZstdDecompressor decompressor;
     private final ZmqMessage frame = new ZmqMessage();
     private final long maxDecompressedSize;
+    private final long maxMessageSize;
     private final int envelopeParts;
     private final OwnerCheck owner = new OwnerCheck("DecompressingReceiver");
     private final Counters counters = new Counters();
@@ -89,6 +90,7 @@ public final class DecompressingReceiver implements AutoCloseable {
     public static final class Builder {
         private final ZmqSocket socket;
         private long maxDecompressedSize = DEFAULT_MAX_DECOMPRESSED_SIZE;
+        private long maxMessageSize = -1;
         private final List<ZstdDictionary> dictionaries = new ArrayList<>();
         private int envelopeParts;
 
@@ -103,6 +105,21 @@ public final class DecompressingReceiver implements AutoCloseable {
                 throw new IllegalArgumentException("maxDecompressedSize=" + bytes);
             }
             this.maxDecompressedSize = bytes;
+            return this;
+        }
+
+        /**
+         * The most bytes one whole message may occupy once received: its envelope parts plus
+         * every payload part decompressed (default: {@link #maxDecompressedSize(long)}, so the
+         * receiver's output region never grows past the per-part limit). libzmq bounds neither
+         * the number of parts nor their sum; raise this for multipart messages whose parts add
+         * up to more than one part's limit.
+         */
+        public Builder maxMessageSize(long bytes) {
+            if (bytes < 0) {
+                throw new IllegalArgumentException("maxMessageSize=" + bytes);
+            }
+            this.maxMessageSize = bytes;
             return this;
         }
 
@@ -140,6 +157,7 @@ public final class DecompressingReceiver implements AutoCloseable {
     private DecompressingReceiver(Builder b) {
         this.socket = b.socket;
         this.maxDecompressedSize = b.maxDecompressedSize;
+        this.maxMessageSize = b.maxMessageSize >= 0 ? b.maxMessageSize : b.maxDecompressedSize;
         this.envelopeParts = b.envelopeParts;
         ZstdDecompressor.Builder d = ZstdDecompressor.builder().maxDecompressedSize(b.maxDecompressedSize);
         b.dictionaries.forEach(d::dictionary);
@@ -150,7 +168,7 @@ public final class DecompressingReceiver implements AutoCloseable {
             throw e;
         }
         regionArena = Arena.ofShared();
-        region = regionArena.allocate(INITIAL_REGION_BYTES, 64);
+        region = regionArena.allocate(Math.max(1, Math.min(INITIAL_REGION_BYTES, maxMessageSize)), 64);
     }
 
     /**
@@ -202,6 +220,11 @@ public final class DecompressingReceiver implements AutoCloseable {
         return maxDecompressedSize;
     }
 
+    /** The most bytes one received message may occupy (envelope plus decompressed parts). */
+    public long maxMessageSize() {
+        return maxMessageSize;
+    }
+
     /** Leading uncompressed parts per message. */
     public int envelopeParts() {
         return envelopeParts;
@@ -235,6 +258,12 @@ public final class DecompressingReceiver implements AutoCloseable {
             long address = frame.address();
             long size = frame.size();
             if (index < envelopeParts || (size == 0 && more)) {
+                if (size > maxMessageSize - used) {
+                    refuse(index, BadFrameReason.TOO_LARGE, "message larger than limit: total>="
+                            + (used + size) + ", maxMessageSize=" + maxMessageSize);
+                    drain(more);
+                    return BAD_FRAME;
+                }
                 ensureCapacity(used, used + size);
                 MemorySegment.copy(EVERYTHING, address, region, used, size);
                 message.add(used, size, false);
@@ -286,6 +315,10 @@ public final class DecompressingReceiver implements AutoCloseable {
                 return refuse(index, BadFrameReason.TOO_LARGE, "frame larger than limit: declared="
                         + Long.toUnsignedString(declared) + ", limit=" + maxDecompressedSize);
             }
+            if (declared > maxMessageSize - at) {
+                return refuse(index, BadFrameReason.TOO_LARGE, "message larger than limit: total="
+                        + (at + declared) + ", maxMessageSize=" + maxMessageSize);
+            }
             ensureCapacity(at, at + declared);
             return decompressor.decompress(EVERYTHING, address, size, region, at, declared);
         } catch (ZstdException e) {
@@ -295,7 +328,8 @@ public final class DecompressingReceiver implements AutoCloseable {
 
     /** A frame without a declared size (zstd streams): try growing room, up to the limit. */
     private long decompressUnknownSize(int index, long address, long size, long at) {
-        long room = Math.min(maxDecompressedSize, Math.max(UNKNOWN_SIZE_FIRST_TRY, 4 * size));
+        long limit = Math.min(maxDecompressedSize, maxMessageSize - at);
+        long room = Math.min(limit, Math.max(UNKNOWN_SIZE_FIRST_TRY, 4 * size));
         for (;;) {
             ensureCapacity(at, at + room);
             try {
@@ -304,11 +338,12 @@ public final class DecompressingReceiver implements AutoCloseable {
                 if (e.reason() != ZstdException.Reason.DESTINATION_TOO_SMALL) {
                     throw e;
                 }
-                if (room >= maxDecompressedSize) {
-                    return refuse(index, BadFrameReason.TOO_LARGE,
-                            "frame larger than limit: declared=unknown, limit=" + maxDecompressedSize);
+                if (room >= limit) {
+                    return refuse(index, BadFrameReason.TOO_LARGE, limit == maxDecompressedSize
+                            ? "frame larger than limit: declared=unknown, limit=" + maxDecompressedSize
+                            : "message larger than limit: total>" + maxMessageSize + ", maxMessageSize=" + maxMessageSize);
                 }
-                room = Math.min(maxDecompressedSize, room * 2);
+                room = Math.min(limit, room * 2);
             }
         }
     }
@@ -336,15 +371,19 @@ public final class DecompressingReceiver implements AutoCloseable {
      * zero-copy buffer the sender is waiting for, on tcp a slice of a large receive batch.
      */
     private void releaseFrame() {
-        frame.set(NO_BYTES);
+        frame.clear();
     }
 
-    /** Makes the region at least {@code needed} bytes, keeping {@code [0, used)}. */
+    /**
+     * Makes the region at least {@code needed} bytes, keeping {@code [0, used)}. Callers have
+     * checked {@code needed <= maxMessageSize}; growth doubles but never passes that bound, so
+     * hostile input cannot make the region larger than the limit.
+     */
     private void ensureCapacity(long used, long needed) {
         if (needed <= region.byteSize()) {
             return;
         }
-        long size = Math.max(needed, Math.min(Long.MAX_VALUE / 2, region.byteSize()) * 2);
+        long size = Math.max(needed, Math.min(maxMessageSize, Math.min(Long.MAX_VALUE / 2, region.byteSize()) * 2));
         // Made once per growth, never per message. Shared: the receiver may change threads.
         Arena next = Arena.ofShared();
         MemorySegment grown;

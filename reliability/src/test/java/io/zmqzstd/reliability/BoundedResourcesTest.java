@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.zmqzstd.pipeline.BadFrameReason;
 import io.zmqzstd.pipeline.CompressingSender;
 import io.zmqzstd.pipeline.DecompressingReceiver;
 import io.zmqzstd.pipeline.ReceivedMessage;
@@ -138,33 +139,47 @@ class BoundedResourcesTest {
     }
 
     /**
-     * The receiver's limit is per part, and libzmq does not bound the number of parts: a message
-     * of k parts can make the output region k times the limit. Shown here so the README's
-     * advice (bound parts per message at the application, or use a socket maxMessageSize that
-     * keeps the compressed bytes small) rests on a measured outcome.
+     * libzmq bounds neither the number of parts of a message nor their sum, so the receiver
+     * bounds the whole message too ({@code maxMessageSize}, by default the per-part limit): a
+     * message of k parts, each within the per-part limit, is refused as TOO_LARGE once its
+     * total passes the bound, the output region never grows past it, and the next message
+     * arrives. Raising {@code maxMessageSize} admits the same message.
      */
     @Test
-    void shouldBoundEachPartButNotThePartCountOfAMessage() {
+    void shouldBoundTheWholeMessageNotOnlyEachPart() {
         long limit = 256 * 1024;
         int parts = 8;
+        byte[] frame = Frames.sized(Frames.zeros((int) limit), 3);
         try (ZmqContext context = new ZmqContext();
              ZmqSocket pull = context.socket(SocketType.PULL);
              ZmqSocket push = context.socket(SocketType.PUSH)) {
             pull.bind("inproc://many-parts");
             push.connect("inproc://many-parts");
-            try (DecompressingReceiver receiver = DecompressingReceiver.builder(pull).maxDecompressedSize(limit).build()) {
-                byte[] frame = Frames.sized(Frames.zeros((int) limit), 3);
-                for (int i = 0; i < parts; i++) {
-                    push.send(frame, i < parts - 1 ? ZmqSocket.SNDMORE : 0);
-                }
-                assertEquals(DecompressingReceiver.RECEIVED, receiver.receive(0));
-                ReceivedMessage m = receiver.message();
+            try (DecompressingReceiver strict = DecompressingReceiver.builder(pull).maxDecompressedSize(limit).build()) {
+                sendParts(push, frame, parts);
+                assertEquals(DecompressingReceiver.BAD_FRAME, strict.receive(0));
+                assertEquals(BadFrameReason.TOO_LARGE, strict.lastErrorReason());
+                assertTrue(strict.lastErrorMessage().contains("maxMessageSize=" + limit), strict.lastErrorMessage());
+                push.send(frame, 0);
+                assertEquals(DecompressingReceiver.RECEIVED, strict.receive(0), strict::lastErrorMessage);
+                assertTrue(strict.message().region().byteSize() <= limit,
+                        "region=" + strict.message().region().byteSize() + " above maxMessageSize=" + limit);
+            }
+            try (DecompressingReceiver roomy = DecompressingReceiver.builder(pull).maxDecompressedSize(limit)
+                    .maxMessageSize(parts * limit).build()) {
+                sendParts(push, frame, parts);
+                assertEquals(DecompressingReceiver.RECEIVED, roomy.receive(0), roomy::lastErrorMessage);
+                ReceivedMessage m = roomy.message();
                 assertEquals(parts, m.parts());
                 assertEquals(parts * limit, m.totalSize());
-                assertTrue(m.region().byteSize() >= parts * limit,
-                        "region=" + m.region().byteSize() + " for " + parts + " parts of " + limit);
-                assertNotEquals(0, frame.length);
+                assertTrue(m.region().byteSize() <= parts * limit, "region=" + m.region().byteSize());
             }
+        }
+    }
+
+    private static void sendParts(ZmqSocket push, byte[] frame, int parts) {
+        for (int i = 0; i < parts; i++) {
+            assertTrue(push.send(frame, i < parts - 1 ? ZmqSocket.SNDMORE : 0));
         }
     }
 
