@@ -4,7 +4,7 @@
 # (benchmark/results/charts/, SVG + summary.md) and the compression ratios (pipeline-ratios.txt).
 # About 35 minutes on a 2-core VM; run it on a quiet machine.
 #
-# Usage: benchmark/run-all.sh [TABLE...]   tables: codec codec-level1 codec-binary transport transport-inproc
+# Usage: benchmark/run-all.sh [TABLE...]   tables: codec codec-samelib codec-level1 codec-binary transport transport-inproc
 #        transport-receive pipeline pipeline-trained pipeline-level1 switchover-transport switchover-pipeline
 #        raw-frames (default: all, in that order; charts are always re-rendered from every JSON present)
 # Env:   JMH_OPTS   iteration settings (default "-f 1 -wi 3 -w 1s -i 5 -r 1s"; codec tables use 500 ms)
@@ -42,6 +42,13 @@ table() {
   case "$1" in
     codec) bench codec CodecBenchmark $codec_opts \
         -p size=64,1024,65536,1048576,67108864 -p level=3 -p payload=telemetry ;;
+    codec-samelib)
+      # zstd-jni and aircompressor bundle libzstd 1.5.7; the system's may be older (Debian 12: 1.5.4). Run
+      # our contestants on the very library aircompressor ships (inside this jar) to compare bindings alone.
+      unzip -o -q -d "$out/libzstd-bundled" "$jar" aircompressor/linux-amd64/libzstd.so
+      bench codec-samelib CodecBenchmark $codec_opts -p contestant=zmqzstd-segment,zmqzstd-bytes \
+        -p size=64,1024,65536,1048576,67108864 -p level=3 -p payload=telemetry \
+        -jvmArgsAppend "-Dzmqzstd.libzstd.path=$out/libzstd-bundled/aircompressor/linux-amd64/libzstd.so" ;;
     codec-level1) bench codec-level1 CodecBenchmark $codec_opts \
         -p size=1024,1048576 -p level=1 -p payload=telemetry ;;
     codec-binary) bench codec-binary CodecBenchmark $codec_opts \
@@ -74,7 +81,7 @@ table() {
 
 tables=("$@")
 if [[ ${#tables[@]} -eq 0 ]]; then
-  tables=(codec codec-level1 codec-binary transport transport-inproc transport-receive pipeline pipeline-trained
+  tables=(codec codec-samelib codec-level1 codec-binary transport transport-inproc transport-receive pipeline pipeline-trained
           pipeline-level1 switchover-transport switchover-pipeline raw-frames)
 fi
 start=$SECONDS

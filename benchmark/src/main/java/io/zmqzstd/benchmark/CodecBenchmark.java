@@ -55,6 +55,10 @@ public class CodecBenchmark {
     @Setup(Level.Trial)
     public void setUp() {
         codec = CodecContestants.create(contestant, Payloads.generate(payload, size, 42), level);
+        if (contestant.startsWith("zmqzstd")) {
+            // Which libzstd this fork loaded (the system's, or -Dzmqzstd.libzstd.path): part of the result.
+            System.out.println("# zmq-zstd libzstd " + io.zmqzstd.codec.Zstd.versionString());
+        }
     }
 
     @TearDown(Level.Trial)
