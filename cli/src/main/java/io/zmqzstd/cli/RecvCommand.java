@@ -121,7 +121,7 @@ final class RecvCommand implements Callable<Integer> {
                 dicts.forEach(b::dictionary);
                 try (DecompressingReceiver receiver = b.build()) {
                     session.watch(receiver::stats);
-                    int code = receiveAll(receiver, out);
+                    int code = receiveAll(receiver, out, session);
                     out.flush();
                     session.finish(); // while the receiver's counters are still there
                     return code;
@@ -141,7 +141,7 @@ final class RecvCommand implements Callable<Integer> {
      * The receive loop: take what is waiting without blocking, and flush standard output only
      * when nothing is, so a busy stream is written in large blocks and a quiet one at once.
      */
-    private int receiveAll(DecompressingReceiver receiver, OutputSink out) throws IOException {
+    private int receiveAll(DecompressingReceiver receiver, OutputSink out, Session session) throws IOException {
         long delivered = 0;
         ReceivedMessage m = receiver.message();
         while (count < 0 || delivered < count) {
@@ -170,6 +170,7 @@ final class RecvCommand implements Callable<Integer> {
             }
             out.write(delimiter.value());
             delivered++;
+            session.messageDone();
         }
         return ExitCodes.OK;
     }

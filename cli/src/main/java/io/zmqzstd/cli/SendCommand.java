@@ -147,7 +147,7 @@ final class SendCommand implements Callable<Integer> {
                     if (delay.toMillis() > 0) {
                         Thread.sleep(delay);
                     }
-                    sendAll(sender, reader(), topicBytes);
+                    sendAll(sender, reader(), topicBytes, session);
                 }
                 context.close(); // lingers: returns once every queued message is on the network
                 done = true;
@@ -170,7 +170,8 @@ final class SendCommand implements Callable<Integer> {
         }
     }
 
-    private void sendAll(CompressingSender sender, MessageReader reader, byte[] topicBytes) throws IOException {
+    private void sendAll(CompressingSender sender, MessageReader reader, byte[] topicBytes, Session session)
+            throws IOException {
         long n = 0;
         while (reader.next()) {
             n++;
@@ -182,6 +183,7 @@ final class SendCommand implements Callable<Integer> {
                 throw new CliException(ExitCodes.TIMEOUT, "timeout: no peer took message=" + n + " within "
                         + Values.show(timeout) + " (sent=" + (n - 1) + ")");
             }
+            session.messageDone();
         }
     }
 

@@ -40,6 +40,9 @@ final class Session implements AutoCloseable {
     private final Thread hook;
     private volatile boolean interrupted;
     private volatile Supplier<PipelineStats> stats;
+    /** nanoTime of the first and the latest message: rates are over this window, not idle time. */
+    private long firstMessageNanos;
+    private long lastMessageNanos;
     private Thread progress;
 
     /**
@@ -63,6 +66,15 @@ final class Session implements AutoCloseable {
         }
     }
 
+    /** Called by the main thread after each message sent or delivered (one nanoTime call). */
+    void messageDone() {
+        long now = System.nanoTime();
+        if (firstMessageNanos == 0) {
+            firstMessageNanos = now;
+        }
+        lastMessageNanos = now;
+    }
+
     /** True once SIGINT/SIGTERM arrived. */
     boolean interrupted() {
         return interrupted;
@@ -72,7 +84,7 @@ final class Session implements AutoCloseable {
     void finish() {
         stopProgress();
         if (printed.compareAndSet(false, true) && options.summary && stats != null) {
-            err.println(line("summary", stats.get()));
+            err.println(line("summary", stats.get(), lastMessageNanos));
         }
         finished.countDown();
     }
@@ -110,7 +122,7 @@ final class Session implements AutoCloseable {
                 if (printed.get()) {
                     return;
                 }
-                err.println(line("progress", stats.get()));
+                err.println(line("progress", stats.get(), System.nanoTime()));
             }
         } catch (InterruptedException e) {
             // stopped
@@ -131,9 +143,17 @@ final class Session implements AutoCloseable {
         }
     }
 
-    /** One key=value line: {@code zmq-zstd recv: summary: messages=... bytesIn=... ...}. */
-    String line(String kind, PipelineStats s) {
-        double seconds = Math.max(1e-9, (System.nanoTime() - startNanos) / 1e9);
+    /**
+     * One key=value line: {@code zmq-zstd recv: summary: messages=... bytesIn=... ...}. Rates and
+     * throughput (of uncompressed bytes, MB = 10^6) are over the time from the first message to
+     * {@code windowEndNanos}, so waiting for a peer or for --timeout does not dilute them.
+     */
+    String line(String kind, PipelineStats s, long windowEndNanos) {
+        long now = System.nanoTime();
+        double elapsed = (now - startNanos) / 1e9;
+        long first = firstMessageNanos;
+        double active = first == 0 ? 0 : Math.max(0, windowEndNanos - first) / 1e9;
+        double window = active > 1e-3 ? active : Math.max(elapsed, 1e-9);
         long in = sender ? s.uncompressedBytes() : s.compressedBytes();
         long out = sender ? s.compressedBytes() : s.uncompressedBytes();
         StringBuilder b = new StringBuilder(command).append(": ").append(kind).append(':')
@@ -151,7 +171,7 @@ final class Session implements AutoCloseable {
                 }
             }
         }
-        return b.append(String.format(Locale.ROOT, " elapsed=%.3fs rate=%.0fmsg/s throughput=%.2fMB/s",
-                seconds, s.messages() / seconds, s.uncompressedBytes() / seconds / 1e6)).toString();
+        return b.append(String.format(Locale.ROOT, " elapsed=%.3fs active=%.3fs rate=%.0fmsg/s throughput=%.2fMB/s",
+                elapsed, active, s.messages() / window, s.uncompressedBytes() / window / 1e6)).toString();
     }
 }
