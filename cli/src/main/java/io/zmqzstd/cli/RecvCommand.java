@@ -126,6 +126,9 @@ final class RecvCommand implements Callable<Integer> {
                     session.finish(); // while the receiver's counters are still there
                     return code;
                 }
+            } catch (IOException e) {
+                // e.g. "recv | head -1": the reader went away; say so in one line
+                throw new CliException(ExitCodes.FAILURE, "cannot write standard output: error=" + Main.describe(e), e);
             } catch (ZmqException e) {
                 if (e.isContextTerminated() && session.interrupted()) {
                     out.flush();
