@@ -88,9 +88,25 @@ public final class ZmqPoller implements AutoCloseable {
         }
         try {
             for (;;) {
-                int rc = (int) LibZmq.zmq_poll.invokeExact(capture, items, count, timeoutMs);
+                // Fast call without errno capture: a capturing call makes the JDK slice the
+                // capture segment, a heap allocation per poll until C2 has inlined this site
+                // (see LibZmq's class comment). Only a failure is asked again, with capture.
+                int rc = (int) LibZmq.zmq_poll_fast.invokeExact(items, count, timeoutMs);
                 if (rc >= 0) {
                     return rc;
+                }
+                // zmq_poll fails with ETERM (the context is gone: sticky, every later poll fails
+                // the same way at once), EFAULT (an invalid socket: fixed), or EINTR (a signal,
+                // e.g. a profiler's). The repeat uses timeout 0, never the caller's: it must not
+                // wait again. A sticky error comes back with its errno; a result >= 0 proves the
+                // failure was transient, and then either a socket is ready (a valid answer) or
+                // nothing is and we poll again with the full timeout, as an EINTR retry always did.
+                rc = (int) LibZmq.zmq_poll.invokeExact(capture, items, count, 0L);
+                if (rc > 0) {
+                    return rc;
+                }
+                if (rc == 0) {
+                    continue;
                 }
                 int errno = LibZmq.errno(capture);
                 if (errno != LibZmq.EINTR) {

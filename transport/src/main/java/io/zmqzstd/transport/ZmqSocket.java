@@ -5,6 +5,7 @@ import io.zmqzstd.transport.internal.LibZmq;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandle;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Objects;
@@ -50,6 +51,10 @@ public final class ZmqSocket implements AutoCloseable {
     private final MemorySegment opt;
     private final MemorySegment optLen;
     private boolean more;
+    // ZMQ_SNDTIMEO / ZMQ_RCVTIMEO as last set through this object (setInt keeps them current):
+    // they decide whether a failed fast call may be repeated (see socketCall).
+    private int sendTimeoutMs;
+    private int receiveTimeoutMs;
     private volatile boolean closed;
 
     ZmqSocket(ZmqContext context, SocketType type, int lingerMs) {
@@ -74,6 +79,9 @@ public final class ZmqSocket implements AutoCloseable {
             throw LibZmq.rethrow(t);
         }
         setInt("ZMQ_LINGER", LibZmq.ZMQ_LINGER, lingerMs);
+        // libzmq starts every socket at -1 (infinite); read them anyway rather than assume.
+        sendTimeoutMs = getInt("ZMQ_SNDTIMEO", LibZmq.ZMQ_SNDTIMEO);
+        receiveTimeoutMs = getInt("ZMQ_RCVTIMEO", LibZmq.ZMQ_RCVTIMEO);
     }
 
     /** The socket type. */
@@ -176,7 +184,7 @@ public final class ZmqSocket implements AutoCloseable {
         if (!data.scope().isAlive()) {
             throw new IllegalStateException("segment is no longer alive");
         }
-        return sendRaw(data.address() + offset, length, flags);
+        return socketCall(ZMQ_SEND, null, data.address() + offset, length, flags);
     }
 
     /**
@@ -211,7 +219,7 @@ public final class ZmqSocket implements AutoCloseable {
         }
         NativeBufferPool owner = buffer.pool;
         if (length < owner.zeroCopyThresholdBytes()) {
-            if (!sendRaw(buffer.address, length, flags)) {
+            if (!socketCall(ZMQ_SEND, null, buffer.address, length, flags)) {
                 return false;
             }
             buffer.release();
@@ -220,14 +228,14 @@ public final class ZmqSocket implements AutoCloseable {
         owner.markInFlight(buffer);
         boolean sent = false;
         try {
-            int rc = (int) LibZmq.zmq_msg_init_data.invokeExact(capture, sendMsg, buffer.address, length,
+            int rc = (int) LibZmq.zmq_msg_init_data.invokeExact(sendMsg, buffer.address, length,
                     NativeBufferPool.FREE_CALLBACK, buffer.hint);
             if (rc != 0) {
-                // libzmq did not take the buffer, and will not call back: undo by hand.
-                int errno = LibZmq.errno(capture);
+                // libzmq did not take the buffer, and will not call back: undo by hand. Its only
+                // failure is ENOMEM (see LibZmq.zmq_msg_init_data).
                 owner.beginReclaim(buffer);
                 owner.reclaimWithoutCallback(buffer);
-                throw new ZmqException("zmq_msg_init_data", errno);
+                throw new ZmqException("zmq_msg_init_data", LibZmq.ENOMEM);
             }
             sent = sendMsg(sendMsg, flags, false);
             return sent;
@@ -255,50 +263,113 @@ public final class ZmqSocket implements AutoCloseable {
         }
     }
 
-    /** zmq_msg_send with EINTR retry; on failure closes the message when {@code closeOnFailure}. */
+    /** zmq_msg_send; on failure (would-block or exception) closes the message when {@code closeOnFailure}. */
     private boolean sendMsg(MemorySegment m, int flags, boolean closeOnFailure) {
+        boolean sent = false;
+        try {
+            sent = socketCall(ZMQ_MSG_SEND, m, 0, 0, flags);
+            return sent;
+        } finally {
+            if (!sent && closeOnFailure) {
+                closeQuietly(m);
+            }
+        }
+    }
+
+    // The three per-message socket calls, for socketCall, invokeFast and invokeCapturing.
+    private static final int ZMQ_MSG_SEND = 0;
+    private static final int ZMQ_MSG_RECV = 1;
+    private static final int ZMQ_SEND = 2;
+
+    /**
+     * Runs one per-message socket call to its outcome: true when done, false when it would block
+     * (DONTWAIT or an expired timeout), EINTR retried for blocking calls, anything else thrown.
+     * {@code op} is ZMQ_MSG_SEND or ZMQ_MSG_RECV (on message {@code m}) or ZMQ_SEND (bytes at
+     * {@code address}). Allocation-free in every JIT tier as long as the call succeeds.
+     *
+     * <p>Why two calls on failure: a call through a handle that captures errno makes the JDK
+     * slice the capture segment, a heap allocation per call that only C2, once it has inlined the
+     * call site, removes; at low message rates (1 MiB parts) these paths run in C1 for the whole
+     * session. So the call is made first through the non-capturing handle, and only when it
+     * returns -1 is it asked again through the capturing one to learn errno. The repeat is the
+     * same question: on failure libzmq leaves the message untouched and has sent or taken
+     * nothing. With DONTWAIT the repeat fails with EAGAIN again (would block), or succeeds because
+     * a message or room arrived in between (a success like any other), or repeats the hard error.
+     * A blocking call with an infinite timeout fails only with EINTR (the repeat is then the retry
+     * this loop makes anyway), ETERM (sticky) or an error fixed by the socket's state (EFSM,
+     * ENOTSUP, EHOSTUNREACH under ROUTER_MANDATORY, ...), which the repeat reports again. A
+     * blocking call with a finite timeout cannot be repeated (the repeat would wait a second full
+     * timeout, and a zero-wait repeat cannot tell an expired timeout from EINTR), so it goes
+     * through the capturing handle directly.
+     */
+    private boolean socketCall(int op, MemorySegment m, long address, long length, int flags) {
+        boolean blocking = (flags & DONTWAIT) == 0;
+        int timeoutMs = op == ZMQ_MSG_RECV ? receiveTimeoutMs : sendTimeoutMs;
+        // negative = infinite, 0 = never waits: either way a failed call may be asked again
+        boolean mayRepeat = !blocking || timeoutMs <= 0;
         try {
             for (;;) {
-                int rc = (int) LibZmq.zmq_msg_send.invokeExact(capture, m, socket, flags);
+                int rc = mayRepeat ? invokeFast(op, m, address, length, flags) : -1;
+                if (rc < 0) {
+                    // the repeat that learns errno, or the only call when it may not be repeated
+                    rc = invokeCapturing(op, m, address, length, flags);
+                }
                 if (rc >= 0) {
                     return true;
                 }
                 int errno = LibZmq.errno(capture);
-                if (errno == EINTR && (flags & DONTWAIT) == 0) {
+                if (errno == EINTR && blocking) {
                     continue;
-                }
-                if (closeOnFailure) {
-                    closeQuietly(m);
                 }
                 if (errno == EAGAIN) {
                     return false;
                 }
-                throw new ZmqException("zmq_msg_send", errno);
+                throw new ZmqException(op == ZMQ_MSG_SEND ? "zmq_msg_send" : op == ZMQ_MSG_RECV ? "zmq_msg_recv" : "zmq_send", errno);
             }
         } catch (Throwable t) {
             throw LibZmq.rethrow(t);
         }
     }
 
-    private boolean sendRaw(long address, long length, int flags) {
-        try {
-            for (;;) {
-                int rc = (int) LibZmq.zmq_send.invokeExact(capture, socket, address, length, flags);
-                if (rc >= 0) {
-                    return true;
-                }
-                int errno = LibZmq.errno(capture);
-                if (errno == EINTR && (flags & DONTWAIT) == 0) {
-                    continue;
-                }
-                if (errno == EAGAIN) {
-                    return false;
-                }
-                throw new ZmqException("zmq_send", errno);
-            }
-        } catch (Throwable t) {
-            throw LibZmq.rethrow(t);
-        }
+    /** One downcall of {@code op} through its non-capturing handle. */
+    private int invokeFast(int op, MemorySegment m, long address, long length, int flags) throws Throwable {
+        return switch (op) {
+            case ZMQ_MSG_SEND -> (int) LibZmq.zmq_msg_send_fast.invokeExact(m, socket, flags);
+            case ZMQ_MSG_RECV -> (int) LibZmq.zmq_msg_recv_fast.invokeExact(m, socket, flags);
+            default -> (int) LibZmq.zmq_send_fast.invokeExact(socket, address, length, flags);
+        };
+    }
+
+    /** One downcall of {@code op} through its capturing handle; errno lands in {@link #capture}. */
+    private int invokeCapturing(int op, MemorySegment m, long address, long length, int flags) throws Throwable {
+        return switch (op) {
+            case ZMQ_MSG_SEND -> msgSendCapturing(m, flags);
+            case ZMQ_MSG_RECV -> msgRecvCapturing(m, flags);
+            default -> sendCapturing(address, length, flags);
+        };
+    }
+
+    // The capturing handles are called through these instance fields, which C2 does not treat
+    // as constants (an exception to "static final handles", on purpose). With the static final
+    // handle, C2 inlined the downcall into socketCall's rarely taken failure branch, inlined the
+    // JDK's capture check there but left its asSlice out of line as cold, so every repeat
+    // allocated the slice: ZeroAllocationTest failed with DONTWAIT spins (up to ~230 B/msg), also
+    // with one small method per handle. Through a non-constant handle C2 calls the separately
+    // compiled downcall stub, where the capture check is the main path and the slice is removed.
+    private final MethodHandle msgSendCapturing = LibZmq.zmq_msg_send;
+    private final MethodHandle msgRecvCapturing = LibZmq.zmq_msg_recv;
+    private final MethodHandle sendCapturing = LibZmq.zmq_send;
+
+    private int msgSendCapturing(MemorySegment m, int flags) throws Throwable {
+        return (int) msgSendCapturing.invokeExact(capture, m, socket, flags);
+    }
+
+    private int msgRecvCapturing(MemorySegment m, int flags) throws Throwable {
+        return (int) msgRecvCapturing.invokeExact(capture, m, socket, flags);
+    }
+
+    private int sendCapturing(long address, long length, int flags) throws Throwable {
+        return (int) sendCapturing.invokeExact(capture, socket, address, length, flags);
     }
 
     private void closeQuietly(MemorySegment m) {
@@ -381,24 +452,7 @@ public final class ZmqSocket implements AutoCloseable {
     }
 
     private boolean recvMsg(MemorySegment m, int flags) {
-        try {
-            for (;;) {
-                int rc = (int) LibZmq.zmq_msg_recv.invokeExact(capture, m, socket, flags);
-                if (rc >= 0) {
-                    return true;
-                }
-                int errno = LibZmq.errno(capture);
-                if (errno == EINTR && (flags & DONTWAIT) == 0) {
-                    continue;
-                }
-                if (errno == EAGAIN) {
-                    return false;
-                }
-                throw new ZmqException("zmq_msg_recv", errno);
-            }
-        } catch (Throwable t) {
-            throw LibZmq.rethrow(t);
-        }
+        return socketCall(ZMQ_MSG_RECV, m, 0, 0, flags);
     }
 
     // ------------------------------------------------------------------ options
@@ -506,6 +560,13 @@ public final class ZmqSocket implements AutoCloseable {
         ensureOpen();
         opt.set(ValueLayout.JAVA_INT, 0, value);
         setRaw(name, option, opt, 4);
+        // Every int option, typed or by number, comes through here: keep the cached timeouts
+        // that socketCall relies on current (only once libzmq has accepted the value).
+        if (option == LibZmq.ZMQ_SNDTIMEO) {
+            sendTimeoutMs = value;
+        } else if (option == LibZmq.ZMQ_RCVTIMEO) {
+            receiveTimeoutMs = value;
+        }
     }
 
     private void setLong(String name, int option, long value) {

@@ -23,6 +23,26 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * errno right after the call: a separate {@code zmq_errno()} could see a value the JVM has
  * overwritten in between.
  *
+ * <p>Per-message calls come twice. The JDK checks the capture segment on every capturing call by
+ * slicing it ({@code SharedUtils.checkCaptureSegment} calls {@code asSlice}): one
+ * {@link MemorySegment} per call on the heap, which only disappears once C2 has compiled and
+ * inlined the call site so that escape analysis can remove it. At a few hundred messages a
+ * second (1 MiB parts) the send and receive paths stay in C1 for minutes, and that slice was the
+ * only garbage left per message. So {@code zmq_msg_send}, {@code zmq_msg_recv}, {@code zmq_send}
+ * and {@code zmq_poll} each have a plain handle ({@code *_fast}, no capture) for the normal case
+ * and the capturing one for a failure: the caller makes the plain call and, only when it returns
+ * -1, asks libzmq the same question again through the capturing handle to learn errno. That
+ * repeat is equivalent because these calls change nothing when they fail (the message is left
+ * untouched, nothing was sent or taken from a queue) and their failures are either sticky
+ * (ETERM, EFSM, ENOTSUP, EHOSTUNREACH: the repeat fails the same way), or transient and worth
+ * repeating anyway (EINTR, which callers retry), or "would block", where a repeat that succeeds
+ * simply means the message or the room arrived in between. A repeat must not wait a second full
+ * timeout: {@code ZmqSocket} calls the capturing handle directly when a finite send/receive
+ * timeout is set, and {@code ZmqPoller} repeats a failed poll with timeout 0. The logic lives in one
+ * place per shape ({@code ZmqSocket.socketCall}, {@code ZmqPoller.poll}). errno is still never
+ * read through {@code zmq_errno()}. {@code zmq_msg_init_size}, {@code zmq_msg_init_data} and
+ * {@code zmq_msg_close} have no capturing form at all: each can fail one way only.
+ *
  * <p>On hot paths, raw data pointers and the free-callback hint are passed as {@code long}
  * (JAVA_LONG): a pointer and a 64-bit integer travel in the same register on every 64-bit ABI
  * the JDK supports, and a {@code long} needs no {@link MemorySegment} wrapper per call, which is
@@ -178,9 +198,14 @@ public final class LibZmq {
      * does not always remove, and this call is on the per-message path.
      */
     public static final MethodHandle zmq_msg_init_size = h("zmq_msg_init_size", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG));
-    /** int zmq_msg_init_data(zmq_msg_t *msg, void *data, size_t size, zmq_free_fn *ffn, void *hint); data and hint as long */
+    /**
+     * int zmq_msg_init_data(zmq_msg_t *msg, void *data, size_t size, zmq_free_fn *ffn, void *hint);
+     * data and hint as long. With a free function, libzmq 4.3 fails only when it cannot allocate
+     * the message's small refcount header (ENOMEM; a NULL data pointer with a non-zero size is an
+     * assertion, not an error code), so errno is not captured (see zmq_msg_init_size).
+     */
     public static final MethodHandle zmq_msg_init_data = h("zmq_msg_init_data",
-            FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, JAVA_LONG, ADDRESS, JAVA_LONG), ERRNO);
+            FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, JAVA_LONG, ADDRESS, JAVA_LONG));
     /** void *zmq_msg_data(zmq_msg_t *msg); returned as long */
     public static final MethodHandle zmq_msg_data = h("zmq_msg_data", FunctionDescriptor.of(JAVA_LONG, ADDRESS), CRITICAL);
     /** size_t zmq_msg_size(const zmq_msg_t *msg); */
@@ -197,20 +222,28 @@ public final class LibZmq {
     public static final MethodHandle zmq_msg_copy = h("zmq_msg_copy", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS), ERRNO);
     /** int zmq_msg_move(zmq_msg_t *dest, zmq_msg_t *src); */
     public static final MethodHandle zmq_msg_move = h("zmq_msg_move", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS), ERRNO);
-    /** int zmq_msg_send(zmq_msg_t *msg, void *socket, int flags); */
+    /** int zmq_msg_send(zmq_msg_t *msg, void *socket, int flags); errno captured: the repeat after a failed {@link #zmq_msg_send_fast} */
     public static final MethodHandle zmq_msg_send = h("zmq_msg_send", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT), ERRNO);
-    /** int zmq_msg_recv(zmq_msg_t *msg, void *socket, int flags); */
+    /** int zmq_msg_send(zmq_msg_t *msg, void *socket, int flags); no capture (see the class comment) */
+    public static final MethodHandle zmq_msg_send_fast = h("zmq_msg_send", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT));
+    /** int zmq_msg_recv(zmq_msg_t *msg, void *socket, int flags); errno captured: the repeat after a failed {@link #zmq_msg_recv_fast} */
     public static final MethodHandle zmq_msg_recv = h("zmq_msg_recv", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT), ERRNO);
+    /** int zmq_msg_recv(zmq_msg_t *msg, void *socket, int flags); no capture (see the class comment) */
+    public static final MethodHandle zmq_msg_recv_fast = h("zmq_msg_recv", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT));
 
     // --- buffers ---
-    /** int zmq_send(void *socket, const void *buf, size_t len, int flags); buf as long */
+    /** int zmq_send(void *socket, const void *buf, size_t len, int flags); buf as long; errno captured: the repeat after a failed {@link #zmq_send_fast} */
     public static final MethodHandle zmq_send = h("zmq_send", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, JAVA_LONG, JAVA_INT), ERRNO);
+    /** int zmq_send(void *socket, const void *buf, size_t len, int flags); buf as long; no capture (see the class comment) */
+    public static final MethodHandle zmq_send_fast = h("zmq_send", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, JAVA_LONG, JAVA_INT));
     /** int zmq_recv(void *socket, void *buf, size_t len, int flags); buf as long */
     public static final MethodHandle zmq_recv = h("zmq_recv", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, JAVA_LONG, JAVA_INT), ERRNO);
 
     // --- poll ---
-    /** int zmq_poll(zmq_pollitem_t *items, int nitems, long timeout); C long is 64-bit on LP64 */
+    /** int zmq_poll(zmq_pollitem_t *items, int nitems, long timeout); C long is 64-bit on LP64; errno captured: the repeat after a failed {@link #zmq_poll_fast} */
     public static final MethodHandle zmq_poll = h("zmq_poll", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_LONG), ERRNO);
+    /** int zmq_poll(zmq_pollitem_t *items, int nitems, long timeout); no capture (see the class comment) */
+    public static final MethodHandle zmq_poll_fast = h("zmq_poll", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_LONG));
 
     // --- misc ---
     /** void zmq_version(int *major, int *minor, int *patch); */

@@ -1,0 +1,176 @@
+package io.zmqzstd.transport;
+
+import io.zmqzstd.transport.internal.LibZmq;
+import org.junit.jupiter.api.Test;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.charset.StandardCharsets;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Per-message calls go through a non-capturing handle first and repeat a failure through the
+ * capturing one (see LibZmq's class comment). These tests pin the outcomes that scheme must keep:
+ * would-block stays a return value, a finite timeout is waited once (not once per handle),
+ * ETERM and EHOSTUNREACH still come back with their errno, on every send and receive path.
+ */
+class FastCallOutcomeTest {
+
+    private static final int TIMEOUT_MS = 500;
+    private static final int ZERO_COPY_LENGTH = 16384; // above the default threshold: zmq_msg_init_data + zmq_msg_send
+    private static final int COPY_LENGTH = 100;        // below it: zmq_send
+
+    @Test
+    void shouldReturnWouldBlockOnDontwaitSendAndReceiveOnEveryPath() {
+        try (ZmqContext ctx = new ZmqContext(); ZmqMessage msg = new ZmqMessage(); Arena arena = Arena.ofConfined()) {
+            ZmqSocket pull = ctx.socket(SocketType.PULL);
+            pull.bind("inproc://fast-wb");
+            ZmqSocket push = ctx.socket(SocketType.PUSH); // no peer: every send would block
+            ZmqPoller poller = new ZmqPoller(1);
+            int in = poller.register(pull, ZmqPoller.POLLIN);
+            // Many rounds, so the fast path is exercised both before and after the JIT compiles it.
+            for (int round = 0; round < 2000; round++) {
+                assertFalse(pull.receive(msg, ZmqSocket.DONTWAIT));
+                assertEquals(-1, pull.receive(new byte[8], ZmqSocket.DONTWAIT));
+                assertNull(pull.receiveBytes(ZmqSocket.DONTWAIT));
+                assertEquals(0, poller.poll(0));
+                assertFalse(poller.isReadable(in));
+                assertFalse(push.send(new byte[8], ZmqSocket.DONTWAIT));
+                assertFalse(push.send(arena.allocate(8), 0, 8, ZmqSocket.DONTWAIT));
+                for (int length : new int[] {COPY_LENGTH, ZERO_COPY_LENGTH}) {
+                    PooledBuffer b = ctx.bufferPool().rent(length);
+                    assertFalse(push.sendPooled(b, length, ZmqSocket.DONTWAIT));
+                    assertTrue(b.segment().byteSize() >= length); // still the caller's: segment() throws once libzmq owns it
+                    b.release();
+                }
+                msg.set(arena.allocate(3));
+                assertFalse(push.send(msg, ZmqSocket.DONTWAIT));
+                assertEquals(3, msg.size()); // untouched on would-block
+            }
+            poller.close();
+            ctx.bufferPool().assertNoLeaks();
+
+            // And once a peer is there, the same calls succeed.
+            push.connect("inproc://fast-wb");
+            assertTrue(push.send("x".getBytes(StandardCharsets.UTF_8), ZmqSocket.DONTWAIT));
+            Endpoints.await("message to arrive", () -> pull.receive(msg, ZmqSocket.DONTWAIT));
+            assertEquals(1, msg.size());
+        }
+    }
+
+    @Test
+    void shouldWaitAFiniteReceiveTimeoutOnceWhetherSetTypedOrByNumber() {
+        try (ZmqContext ctx = new ZmqContext(); ZmqMessage msg = new ZmqMessage()) {
+            ZmqSocket typed = ctx.socket(SocketType.PULL);
+            typed.bind("inproc://fast-rcvtimeo-a");
+            typed.receiveTimeoutMs(TIMEOUT_MS);
+            assertWaitedOnce(() -> assertFalse(typed.receive(msg, 0)));
+
+            ZmqSocket byNumber = ctx.socket(SocketType.PULL);
+            byNumber.bind("inproc://fast-rcvtimeo-b");
+            byNumber.setIntOption(LibZmq.ZMQ_RCVTIMEO, TIMEOUT_MS);
+            assertWaitedOnce(() -> assertEquals(-1, byNumber.receive(new byte[8], 0)));
+        }
+    }
+
+    @Test
+    void shouldWaitAFiniteSendTimeoutOnceOnBothSendCalls() {
+        try (ZmqContext ctx = new ZmqContext(); Arena arena = Arena.ofConfined()) {
+            ZmqSocket push = ctx.socket(SocketType.PUSH); // no peer
+            push.setIntOption(LibZmq.ZMQ_SNDTIMEO, TIMEOUT_MS);
+            assertWaitedOnce(() -> assertFalse(push.send(new byte[8], 0)));            // zmq_msg_send
+            push.sendTimeoutMs(TIMEOUT_MS);
+            assertWaitedOnce(() -> assertFalse(push.send(arena.allocate(8), 0, 8, 0))); // zmq_send
+        }
+    }
+
+    @Test
+    void shouldWaitAFinitePollTimeoutOnce() {
+        try (ZmqContext ctx = new ZmqContext(); ZmqPoller poller = new ZmqPoller(1)) {
+            ZmqSocket pull = ctx.socket(SocketType.PULL);
+            pull.bind("inproc://fast-poll");
+            poller.register(pull, ZmqPoller.POLLIN);
+            assertWaitedOnce(() -> assertEquals(0, poller.poll(TIMEOUT_MS)));
+        }
+    }
+
+    @Test
+    void shouldReportTerminationOnEverySendReceiveAndPollPathAfterShutdown() {
+        try (ZmqContext ctx = new ZmqContext(); ZmqMessage msg = new ZmqMessage(); Arena arena = Arena.ofConfined()) {
+            ZmqSocket pull = ctx.socket(SocketType.PULL);
+            pull.bind("inproc://fast-term");
+            ZmqSocket timed = ctx.socket(SocketType.PULL);
+            timed.receiveTimeoutMs(TIMEOUT_MS);
+            ZmqSocket push = ctx.socket(SocketType.PUSH);
+            push.connect("inproc://fast-term");
+            ZmqPoller poller = new ZmqPoller(1);
+            poller.register(pull, ZmqPoller.POLLIN);
+            ctx.shutdown();
+            for (int flags : new int[] {0, ZmqSocket.DONTWAIT}) {
+                assertTerminated(() -> pull.receive(msg, flags));
+                assertTerminated(() -> pull.receive(new byte[8], flags));
+                assertTerminated(() -> timed.receive(msg, flags));
+                assertTerminated(() -> push.send(new byte[8], flags));
+                assertTerminated(() -> push.send(arena.allocate(8), 0, 8, flags));
+                for (int length : new int[] {COPY_LENGTH, ZERO_COPY_LENGTH}) {
+                    PooledBuffer b = ctx.bufferPool().rent(length);
+                    assertTerminated(() -> push.sendPooled(b, length, flags));
+                    b.release(); // an exception leaves it with the caller
+                }
+            }
+            for (long timeout : new long[] {-1, 0, TIMEOUT_MS}) {
+                assertTerminated(() -> poller.poll(timeout));
+            }
+            poller.close();
+        }
+    }
+
+    @Test
+    void shouldThrowHostUnreachableFromMandatoryRouterOnEverySendPath() {
+        try (ZmqContext ctx = new ZmqContext(); Arena arena = Arena.ofConfined()) {
+            ZmqSocket router = ctx.socket(SocketType.ROUTER);
+            router.routerMandatory(true);
+            router.bind("inproc://fast-router");
+            byte[] nobody = "nobody".getBytes(StandardCharsets.UTF_8);
+            MemorySegment nativeNobody = arena.allocate(nobody.length);
+            MemorySegment.copy(nobody, 0, nativeNobody, java.lang.foreign.ValueLayout.JAVA_BYTE, 0, nobody.length);
+            for (int flags : new int[] {0, ZmqSocket.DONTWAIT}) {
+                int f = flags | ZmqSocket.SNDMORE;
+                assertUnreachable(() -> router.send(nobody, f));                      // zmq_msg_send
+                assertUnreachable(() -> router.send(nativeNobody, 0, nobody.length, f)); // zmq_send
+                for (int length : new int[] {nobody.length, ZERO_COPY_LENGTH}) { // zmq_send, then zero-copy zmq_msg_send
+                    PooledBuffer b = ctx.bufferPool().rent(length);
+                    MemorySegment.copy(nativeNobody, 0, b.segment(), 0, nobody.length);
+                    assertUnreachable(() -> router.sendPooled(b, length, f));
+                    b.release(); // an exception leaves it with the caller
+                }
+            }
+            ctx.bufferPool().assertNoLeaks();
+        }
+    }
+
+    /** The call returns within twice the timeout: waited once, not once per handle. */
+    private static void assertWaitedOnce(Runnable call) {
+        long start = System.nanoTime();
+        call.run();
+        long elapsedMs = (System.nanoTime() - start) / 1_000_000;
+        assertTrue(elapsedMs >= TIMEOUT_MS - 50, "returned before the timeout: elapsedMs=" + elapsedMs);
+        assertTrue(elapsedMs < 2L * TIMEOUT_MS, "waited the timeout twice: elapsedMs=" + elapsedMs + ", timeoutMs=" + TIMEOUT_MS);
+    }
+
+    private static void assertTerminated(Runnable call) {
+        ZmqException e = assertThrows(ZmqException.class, call::run);
+        assertTrue(e.isContextTerminated(), e.getMessage());
+        assertEquals(LibZmq.ETERM, e.errno());
+    }
+
+    private static void assertUnreachable(Runnable call) {
+        ZmqException e = assertThrows(ZmqException.class, call::run);
+        assertEquals(LibZmq.EHOSTUNREACH, e.errno(), e.getMessage());
+    }
+}
