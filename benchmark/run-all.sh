@@ -7,7 +7,7 @@
 # Usage: benchmark/run-all.sh [TABLE...]   tables: codec codec-samelib codec-level1 codec-binary transport transport-inproc
 #        transport-receive pipeline pipeline-trained pipeline-level1 switchover-transport switchover-pipeline
 #        raw-frames (default: all, in that order; charts are always re-rendered from every JSON present)
-# Env:   JMH_OPTS   iteration settings (default "-f 1 -wi 3 -w 1s -i 5 -r 1s"; codec tables use 500 ms)
+# Env:   JMH_OPTS   iteration settings (default "-f 1 -wi 3 -w 2s -i 4 -r 1s"; codec tables use 500 ms)
 #        JMH_EXTRA  appended after each table's selection (a later -p overrides, e.g. for a smoke run:
 #                   JMH_OPTS="-f 1 -wi 0 -i 1 -r 200ms" JMH_EXTRA="-p size=1024" OUT=/tmp/smoke benchmark/run-all.sh)
 #        OUT        results directory (default benchmark/results)
@@ -22,7 +22,7 @@ fi
 java="${JAVA_HOME:+$JAVA_HOME/bin/}java"
 jar=benchmark/target/benchmarks.jar
 out="${OUT:-benchmark/results}"
-opts="${JMH_OPTS:--f 1 -wi 3 -w 1s -i 5 -r 1s}"
+opts="${JMH_OPTS:--f 1 -wi 3 -w 2s -i 4 -r 1s}"
 codec_opts="${JMH_OPTS:--f 1 -wi 3 -w 500ms -i 5 -r 500ms}"
 [[ -f "$jar" ]] || { echo "missing $jar: run ./mvnw -B -q -pl benchmark package first" >&2; exit 2; }
 mkdir -p "$out/charts"
@@ -56,7 +56,7 @@ table() {
     transport) bench transport TransportBenchmark $opts \
         -p receiveMode=blocking -p transport=tcp ;;
     transport-inproc) bench transport-inproc TransportBenchmark $opts \
-        -p receiveMode=blocking -p transport=inproc ;;
+        -p receiveMode=blocking -p transport=inproc -p size=64,1024,65536,262144 ;;
     transport-receive) bench transport-receive TransportBenchmark $opts \
         -p strategy=byteArray,zeroCopyPooled -p receiveMode=blocking,blockingBatch,nonBlocking,poller \
         -p size=64,65536 -p transport=tcp ;;
