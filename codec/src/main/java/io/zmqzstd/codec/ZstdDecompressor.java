@@ -49,6 +49,8 @@ public final class ZstdDecompressor implements AutoCloseable {
     private long currentDDict = NO_DDICT;
     private StreamBuffers buffers;
     private boolean closed;
+    /** Frames of raw/RLE blocks are copied in Java (ZstdFrames.copyStoredFrame); tests turn it off to compare. */
+    boolean storedFrameCopy = true;
 
     /** Options for a decompressor; {@link #build()} makes one. */
     public static final class Builder {
@@ -170,6 +172,12 @@ public final class ZstdDecompressor implements AutoCloseable {
                     "destination too small: declared=" + declared + ", capacity=" + dstCapacity);
         }
         long capacity = Math.min(dstCapacity, maxDecompressedSize);
+        if (storedFrameCopy) {
+            long copied = ZstdFrames.copyStoredFrame(src, srcOffset, srcLength, dst, dstOffset, capacity);
+            if (copied >= 0) {
+                return copied;
+            }
+        }
         long r;
         try {
             if (src.isNative() && dst.isNative()) {

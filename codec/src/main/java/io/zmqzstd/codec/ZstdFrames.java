@@ -116,8 +116,7 @@ public final class ZstdFrames {
             if (end - p < BLOCK_HEADER_SIZE) {
                 throw truncated(length);
             }
-            int header = (frame.get(JAVA_BYTE, p) & 0xFF) | (frame.get(JAVA_BYTE, p + 1) & 0xFF) << 8
-                    | (frame.get(JAVA_BYTE, p + 2) & 0xFF) << 16;
+            int header = blockHeader(frame, p);
             int type = (header >>> 1) & 3;
             if (type == RESERVED_BLOCK) {
                 throw new ZstdException(ZstdException.Reason.CORRUPT, "reserved block type: at=" + (p - offset));
@@ -138,6 +137,82 @@ public final class ZstdFrames {
             p += 4;
         }
         return p - offset;
+    }
+
+    /** Frames whose content is at most this are candidates for {@link #copyStoredFrame}. */
+    static final long STORED_COPY_MAX_BYTES = 16 * 1024;
+
+    /**
+     * Decodes a frame made only of raw and RLE blocks, with no checksum, by copying: no call
+     * into libzstd, whose per-frame setup costs more than the copy for small parts (a 64-byte
+     * event does not compress and travels as a raw block). Returns the content length written at
+     * {@code dst[dstOffset]}, or -1 when the frame needs libzstd: a compressed block, a checksum,
+     * content above {@link #STORED_COPY_MAX_BYTES}, or anything libzstd would refuse (content size
+     * differing from the blocks, a block above the block size limit, output above
+     * {@code capacity}), so that libzstd's own error is the one reported. The caller has checked
+     * that the frame spans exactly {@code length} bytes ({@link #compressedSize}).
+     */
+    static long copyStoredFrame(MemorySegment frame, long offset, long length,
+                                MemorySegment dst, long dstOffset, long capacity) {
+        int fhd = frame.get(JAVA_BYTE, offset + 4) & 0xFF;
+        if ((fhd & CHECKSUM_FLAG) != 0) {
+            return -1;
+        }
+        long declared = contentSize(frame, offset, length);
+        if (declared != CONTENT_SIZE_UNKNOWN && declared > Math.min(capacity, STORED_COPY_MAX_BYTES)) {
+            return -1;
+        }
+        long blockMax = BLOCK_SIZE_MAX;
+        if ((fhd & SINGLE_SEGMENT) == 0) {
+            int wd = frame.get(JAVA_BYTE, offset + 5) & 0xFF;
+            long base = 1L << (10 + (wd >>> 3));
+            blockMax = Math.min(blockMax, base + (base >>> 3) * (wd & 7));
+        }
+        long start = offset + headerSize(fhd);
+        long total = 0;
+        for (long p = start; ; ) {
+            int header = blockHeader(frame, p);
+            int type = (header >>> 1) & 3;
+            long size = header >>> 3;
+            if ((type != RAW_BLOCK && type != RLE_BLOCK) || size > blockMax) {
+                return -1;
+            }
+            total += size;
+            if (total > STORED_COPY_MAX_BYTES || total > capacity) {
+                return -1;
+            }
+            p += BLOCK_HEADER_SIZE + (type == RLE_BLOCK ? 1 : size);
+            if ((header & 1) != 0) {
+                break;
+            }
+        }
+        if (declared != CONTENT_SIZE_UNKNOWN && total != declared) {
+            return -1;
+        }
+        long out = dstOffset;
+        for (long p = start; ; ) {
+            int header = blockHeader(frame, p);
+            int size = header >>> 3;
+            if (((header >>> 1) & 3) == RLE_BLOCK) {
+                byte b = frame.get(JAVA_BYTE, p + BLOCK_HEADER_SIZE);
+                for (int i = 0; i < size; i++) {
+                    dst.set(JAVA_BYTE, out + i, b);
+                }
+                p += BLOCK_HEADER_SIZE + 1;
+            } else {
+                MemorySegment.copy(frame, p + BLOCK_HEADER_SIZE, dst, out, size);
+                p += BLOCK_HEADER_SIZE + size;
+            }
+            out += size;
+            if ((header & 1) != 0) {
+                return total;
+            }
+        }
+    }
+
+    private static int blockHeader(MemorySegment frame, long p) {
+        return (frame.get(JAVA_BYTE, p) & 0xFF) | (frame.get(JAVA_BYTE, p + 1) & 0xFF) << 8
+                | (frame.get(JAVA_BYTE, p + 2) & 0xFF) << 16;
     }
 
     private static final int SINGLE_SEGMENT = 1 << 5;

@@ -48,6 +48,11 @@ class FramesTest {
             }
             frames.add(streamed.toByteArray());
         }
+        try (ZstdCompressor plain = new ZstdCompressor(3)) {
+            for (int size : new int[] {100, 5000, 16 * 1024, 40_000}) {
+                frames.add(plain.compress(new byte[size])); // one repeated byte: RLE blocks
+            }
+        }
         List<byte[]> inputs = new ArrayList<>();
         Random random = new Random(7);
         for (byte[] frame : frames) {
@@ -66,14 +71,41 @@ class FramesTest {
                 inputs.add(mutated);
             }
         }
-        try (Arena arena = Arena.ofConfined()) {
+        int copiedInJava = 0;
+        try (Arena arena = Arena.ofConfined();
+             ZstdDecompressor fast = ZstdDecompressor.builder().dictionary(dict).maxDecompressedSize(1 << 20).build();
+             ZstdDecompressor reference = ZstdDecompressor.builder().dictionary(dict).maxDecompressedSize(1 << 20).build()) {
+            reference.storedFrameCopy = false;
+            MemorySegment outFast = arena.allocate(1 << 20);
+            MemorySegment outReference = arena.allocate(1 << 20);
             for (byte[] input : inputs) {
                 MemorySegment seg = arena.allocate(Math.max(1, input.length));
                 MemorySegment.copy(MemorySegment.ofArray(input), 0, seg, 0, input.length);
-                assertAgree(seg, input.length, Arrays.toString(Arrays.copyOf(input, Math.min(input.length, 16))));
+                String what = Arrays.toString(Arrays.copyOf(input, Math.min(input.length, 16)));
+                assertAgree(seg, input.length, what);
+                // Decoding: the Java copy of stored frames gives what libzstd gives, errors included.
+                Object expected = decode(reference, seg, input.length, outReference);
+                Object actual = decode(fast, seg, input.length, outFast);
+                assertEquals(expected, actual, "decompress: " + what);
+                if (actual instanceof Long n) {
+                    assertEquals(-1, outFast.asSlice(0, n).mismatch(outReference.asSlice(0, n)), "content: " + what);
+                    if (ZstdFrames.copyStoredFrame(seg, 0, input.length, outFast, 0, outFast.byteSize()) >= 0) {
+                        copiedInJava++;
+                    }
+                }
             }
         }
         assertTrue(inputs.size() > 5000, "inputs=" + inputs.size());
+        assertTrue(copiedInJava > 20, "stored frames decoded in Java: " + copiedInJava);
+    }
+
+    /** The decoded length, or the refusal's reason. */
+    private static Object decode(ZstdDecompressor d, MemorySegment src, long length, MemorySegment dst) {
+        try {
+            return d.decompress(src, 0, length, dst, 0, dst.byteSize());
+        } catch (ZstdException e) {
+            return e.reason();
+        }
     }
 
     private static void assertAgree(MemorySegment seg, long length, String what) throws Throwable {
