@@ -108,6 +108,24 @@ class LifecycleTest {
     }
 
     @Test
+    void shouldSendSmallPartsRawByDefaultOnlyWithoutDictionaryOrChecksum() {
+        try (ZmqContext ctx = new ZmqContext()) {
+            ZmqSocket push = ctx.socket(SocketType.PUSH);
+            try (CompressingSender plain = CompressingSender.builder(push).build();
+                 CompressingSender checked = CompressingSender.builder(push).checksum(true).build();
+                 CompressingSender withDictionary = CompressingSender.builder(push).dictionary(Fixtures.dictionary()).build();
+                 CompressingSender off = CompressingSender.builder(push).rawFrameBelowBytes(0).build()) {
+                assertEquals(CompressingSender.DEFAULT_RAW_FRAME_BELOW_BYTES, plain.rawFrameBelowBytes());
+                assertEquals(0, checked.rawFrameBelowBytes());
+                assertEquals(0, withDictionary.rawFrameBelowBytes());
+                assertEquals(0, off.rawFrameBelowBytes());
+            }
+            assertThrows(IllegalArgumentException.class, () -> CompressingSender.builder(push)
+                    .checksum(true).rawFrameBelowBytes(64).build());
+        }
+    }
+
+    @Test
     void shouldSaveAndLoadDictionaryThatStillDecodes(@TempDir Path dir) {
         Path file = dir.resolve("telemetry.dict");
         Dictionaries.save(Fixtures.dictionary(), file);

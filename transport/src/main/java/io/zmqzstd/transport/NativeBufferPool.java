@@ -47,7 +47,11 @@ public final class NativeBufferPool implements AutoCloseable {
     /** How much rent-site information the pool keeps. */
     public enum LeakDetection { DISABLED, SAMPLED, STRICT }
 
-    /** Default switch-over between copying and zero-copy sends (see README: measured by the benchmarks). */
+    /**
+     * Default switch-over between copying and zero-copy sends. Measured (BENCHMARKS.md): over
+     * inproc zero-copy is 1.06x copying at 2 KiB, 1.34x at 8 KiB, 2.27x at 128 KiB; over tcp it is
+     * 0.90-0.98x at every size up to 128 KiB. 8 KiB keeps the inproc gain at a tcp cost of 2-3 %.
+     */
     public static final long DEFAULT_ZERO_COPY_THRESHOLD_BYTES = 8192;
 
     private static final System.Logger LOG = System.getLogger(NativeBufferPool.class.getName());
