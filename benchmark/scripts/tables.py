@@ -1,0 +1,129 @@
+#!/usr/bin/env python3
+"""Markdown tables for BENCHMARKS.md from JMH JSON results (benchmark/results/*.json).
+
+Usage: tables.py RESULTS_DIR > tables.md
+Each table compares contestants measured in the same JMH run; "x" columns are ratios of msg/s to the
+named baseline in that run; "B/msg" is gc.alloc.rate.norm (bytes allocated per operation = per message).
+"""
+import json
+import os
+import sys
+
+
+def load(path):
+    with open(path) as f:
+        return json.load(f)
+
+
+def key(r, drop):
+    return tuple(sorted((k, v) for k, v in r["params"].items() if k not in drop))
+
+
+def alloc(r):
+    m = r.get("secondaryMetrics", {}).get("gc.alloc.rate.norm")
+    return m["score"] if m else float("nan")
+
+
+def fmt_rate(x):
+    if x >= 100_000:
+        return f"{x / 1000:,.0f} K"
+    if x >= 1000:
+        return f"{x / 1000:,.1f} K"
+    return f"{x:,.1f}"
+
+
+def fmt_alloc(x):
+    if x != x:
+        return "n/a"
+    if x >= 1_000_000:
+        return f"{x / 1e6:,.1f} MB"
+    if x >= 10_000:
+        return f"{x / 1e3:,.1f} KB"
+    if x >= 10:
+        return f"{x:,.0f}"
+    return f"{x:.2f}"
+
+
+def size_label(s):
+    s = int(s)
+    if s >= 1 << 20:
+        return f"{s >> 20} MiB"
+    if s >= 1024:
+        return f"{s >> 10} KiB"
+    return f"{s} B"
+
+
+def table(results, column_param, baseline, row_params, title, method=None, mbps=False):
+    """Rows: distinct values of row_params; columns: values of column_param (msg/s, x baseline, B/msg)."""
+    rs = [r for r in results if method is None or r["benchmark"].endswith("." + method)]
+    if not rs:
+        return ""
+    columns = []
+    for r in rs:
+        c = r["params"][column_param]
+        if c not in columns:
+            columns.append(c)
+    rows = {}
+    for r in rs:
+        rk = tuple(r["params"].get(p, "") for p in row_params)
+        rows.setdefault(rk, {})[r["params"][column_param]] = r
+    unit = "MB/s" if mbps else "msg/s"
+    out = [f"**{title}**", ""]
+    head = "| " + " | ".join(row_params) + " | " + " | ".join(
+        f"{c} {unit} | x {baseline}" if c != baseline else f"{c} {unit}" for c in columns) + " | " + " | ".join(
+        f"{c} B/msg" for c in columns) + " |"
+    out.append(head)
+    out.append("|" + "---|" * (len(row_params) + 2 * len(columns) - (1 if baseline in columns else 0) + len(columns)))
+    for rk in sorted(rows, key=lambda k: tuple(int(x) if str(x).isdigit() else x for x in k)):
+        cells = rows[rk]
+        base = cells.get(baseline)
+        base_score = base["primaryMetric"]["score"] if base else None
+        vals = []
+        for c in columns:
+            r = cells.get(c)
+            if r is None:
+                vals.append("")
+                if c != baseline:
+                    vals.append("")
+                continue
+            score = r["primaryMetric"]["score"]
+            size = int(r["params"].get("size", 0))
+            shown = f"{score * size / 1e6:,.1f}" if mbps else fmt_rate(score)
+            vals.append(shown)
+            if c != baseline:
+                vals.append(f"{score / base_score:.2f}" if base_score else "")
+        allocs = [fmt_alloc(alloc(cells[c])) if c in cells else "" for c in columns]
+        labels = [size_label(v) if p == "size" else str(v) for p, v in zip(row_params, rk)]
+        out.append("| " + " | ".join(labels) + " | " + " | ".join(vals) + " | " + " | ".join(allocs) + " |")
+    out.append("")
+    return "\n".join(out)
+
+
+def main():
+    d = sys.argv[1]
+    j = lambda n: load(os.path.join(d, n + ".json")) if os.path.exists(os.path.join(d, n + ".json")) else []
+    print(table(j("codec"), "contestant", "zstdjni-direct", ["size"], "Codec compress, level 3, telemetry (MB/s of input)", "compress", mbps=True))
+    print(table(j("codec"), "contestant", "zstdjni-direct", ["size"], "Codec decompress, level 3, telemetry (MB/s of output)", "decompress", mbps=True))
+    print(table(j("codec-samelib"), "contestant", "zmqzstd-segment", ["size"], "Codec compress on libzstd 1.5.7 (bundled), level 3", "compress", mbps=True))
+    print(table(j("codec-samelib"), "contestant", "zmqzstd-segment", ["size"], "Codec decompress on libzstd 1.5.7 (bundled), level 3", "decompress", mbps=True))
+    for n, t in (("codec-level1", "level 1, telemetry"), ("codec-binary", "level 3, binary")):
+        for m in ("compress", "decompress"):
+            print(table(j(n), "contestant", "zstdjni-direct", ["size"], f"Codec {m}, {t} (MB/s)", m, mbps=True))
+    print(table(j("transport"), "strategy", "byteArray", ["size"], "Transport, ROUTER to ROUTER over tcp, blocking receive"))
+    print(table(j("transport-inproc"), "strategy", "byteArray", ["size"], "Transport, ROUTER to ROUTER over inproc, blocking receive"))
+    print(table(j("transport-receive"), "receiveMode", "blocking", ["strategy", "size"], "Receive modes over tcp"))
+    print(table(j("switchover-transport"), "zeroCopyThresholdBytes", "1099511627776", ["transport", "size"],
+                "Zero-copy (threshold 0) against always copying (threshold 1 TiB), zeroCopyPooled strategy"))
+    print(table(j("pipeline"), "contestant", "jeromqZstdjni", ["transport", "size"], "Pipeline, level 3, no dictionary"))
+    print(table(j("pipeline-trained"), "contestant", "jeromqZstdjni", ["transport", "size"], "Pipeline, level 3, trained dictionary"))
+    print(table(j("pipeline-level1"), "contestant", "jeromqZstdjni", ["transport", "size"], "Pipeline, level 1, tcp"))
+    print(table(j("switchover-pipeline"), "zeroCopyThresholdBytes", "1099511627776", ["transport", "size"],
+                "Pipeline zmqzstd: zero-copy (threshold 0) against always copying (1 TiB)"))
+    print(table(j("raw-frames"), "rawFrameBelowBytes", "0", ["size"], "Pipeline zmqzstd over tcp: raw-block frames below 1 KiB against compressing"))
+    print(table(j("codec-decompress-small"), "contestant", "zstdjni-direct", ["size"],
+                "Codec decompress at 64 B and 1 KiB after the stored-frame copy (follow-up run)", "decompress", mbps=True))
+    print(table(j("raw-frames-2"), "rawFrameBelowBytes", "0", ["size"], "Raw-block frames at 64, 128 and 256 B (follow-up run)"))
+
+
+if __name__ == "__main__":
+    main()
