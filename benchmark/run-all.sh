@@ -8,8 +8,9 @@
 #        transport-receive pipeline pipeline-trained pipeline-level1 switchover-transport switchover-pipeline
 #        raw-frames (default: all, in that order; charts are always re-rendered from every JSON present)
 # Env:   JMH_OPTS   iteration settings (default "-f 1 -wi 3 -w 2s -i 4 -r 1s"; codec tables use 500 ms)
-#        JMH_EXTRA  appended after each table's selection (a later -p overrides, e.g. for a smoke run:
-#                   JMH_OPTS="-f 1 -wi 0 -i 1 -r 200ms" JMH_EXTRA="-p size=1024" OUT=/tmp/smoke benchmark/run-all.sh)
+#        JMH_EXTRA  appended after each table's selection (JMH merges repeated -p values of one parameter,
+#                   so it adds options rather than narrowing a table), e.g. for a smoke run:
+#                   JMH_OPTS="-f 1 -wi 0 -i 1 -r 200ms" JMH_EXTRA="-jvmArgsAppend -Xmx1g" OUT=/tmp/smoke benchmark/run-all.sh)
 #        OUT        results directory (default benchmark/results)
 #        JAVA_OPTS  options for the launching JVM (e.g. -Djmh.ignoreLock=true)
 #        JAVA_HOME  a JDK 25 (default /usr/lib/jvm/temurin-25-jdk-amd64 when it exists)
