@@ -278,6 +278,20 @@ public final class CompressingSender implements AutoCloseable {
     }
 
     /**
+     * Carves {@code count} pooled buffers large enough for a compressed payload of
+     * {@code payloadBytes}, so that a stream's first messages and later bursts find them free
+     * instead of missing (a miss allocates on the heap). Worth it for payloads at or above the
+     * zero-copy threshold; size {@code count} to the socket's send high-water mark plus a few.
+     * The buffers belong to the context's pool and serve every sender on it.
+     *
+     * @return how many buffers were carved ({@link NativeBufferPool#reserve})
+     */
+    public int reserveBuffers(long payloadBytes, int count) {
+        ensureOpen();
+        return pool.reserve(ZstdCompressor.maxCompressedSize(payloadBytes), count);
+    }
+
+    /**
      * A snapshot of this sender's counters (allocates). Pool hits and misses are those of the
      * socket context's pool, which all its sockets share.
      */

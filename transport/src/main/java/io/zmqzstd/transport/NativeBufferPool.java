@@ -189,6 +189,45 @@ public final class NativeBufferPool implements AutoCloseable {
         return b;
     }
 
+    /**
+     * Carves buffers ahead of use, so that the first rents (and the first bursts that push more
+     * buffers into libzmq's queues than the stream needed so far) are hits instead of misses: a miss
+     * allocates a small object on the heap and may carve a slab. Size {@code count} to what the
+     * stream keeps in flight at most, e.g. the sender's high-water mark plus a few.
+     *
+     * @param capacityBytes the size a rent will ask for; it selects the size class
+     * @param count how many buffers of that class should exist; never more than the class bound
+     * @return how many buffers this call carved (0 when the class already had {@code count})
+     * @throws IllegalArgumentException when the capacity is beyond the largest class or a value is negative
+     * @throws IllegalStateException when the pool is closed
+     */
+    public int reserve(long capacityBytes, int count) {
+        if (closed) {
+            throw new IllegalStateException("pool is closed");
+        }
+        if (capacityBytes < 0 || count < 0) {
+            throw new IllegalArgumentException("negative value: capacityBytes=" + capacityBytes + ", count=" + count);
+        }
+        int c = classIndex(capacityBytes);
+        if (c >= classes.length) {
+            throw new IllegalArgumentException("capacity beyond the largest size class: capacityBytes="
+                    + capacityBytes + ", maxBufferBytes=" + classes[classes.length - 1].bufferBytes);
+        }
+        SizeClass sc = classes[c];
+        int target = Math.min(count, sc.slots.length);
+        int carved = 0;
+        while (sc.created.get() < target) {
+            PooledBuffer b = sc.create();
+            if (b == null) {
+                break;
+            }
+            b.setState(PooledBuffer.FREE);
+            sc.push(b);
+            carved++;
+        }
+        return carved;
+    }
+
     /** Below this length {@link ZmqSocket#sendPooled} copies (zmq_send) instead of handing the buffer over. */
     public long zeroCopyThresholdBytes() {
         return zeroCopyThresholdBytes;

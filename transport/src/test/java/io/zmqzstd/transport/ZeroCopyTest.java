@@ -208,4 +208,30 @@ class ZeroCopyTest {
         again.release();
         pool.close();
     }
+
+    @Test
+    void shouldServeReservedBuffersAsHits() {
+        NativeBufferPool pool = NativeBufferPool.builder().maxBufferBytes(1 << 16).maxBuffersPerClass(300).build();
+        assertEquals(100, pool.reserve(40_000, 100)); // the 64 KiB class
+        assertEquals(0, pool.reserve(40_000, 100)); // already there
+        assertEquals(200, pool.reserve(1 << 16, 1_000)); // same class, capped at the class bound
+        NativeBufferPool.Stats before = pool.stats();
+        assertEquals(0, before.rented());
+        assertTrue(before.slabBytes() >= 300L * (1 << 16), before::toString);
+        PooledBuffer[] held = new PooledBuffer[100];
+        for (int i = 0; i < held.length; i++) {
+            held[i] = pool.rent(33_000 + i);
+            held[i].segment().fill((byte) i); // writable, distinct memory
+        }
+        assertEquals(100, pool.stats().hits());
+        assertEquals(0, pool.stats().misses());
+        for (PooledBuffer b : held) {
+            b.release();
+        }
+        assertEquals(0, pool.outstanding());
+        assertThrows(IllegalArgumentException.class, () -> pool.reserve(1 << 17, 1));
+        assertThrows(IllegalArgumentException.class, () -> pool.reserve(1024, -1));
+        pool.close();
+        assertThrows(IllegalStateException.class, () -> pool.reserve(1024, 1));
+    }
 }
