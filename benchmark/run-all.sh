@@ -5,7 +5,7 @@
 # About 35 minutes on a 2-core VM; run it on a quiet machine.
 #
 # Usage: benchmark/run-all.sh [TABLE...]   tables: codec codec-samelib codec-level1 codec-binary transport transport-inproc
-#        transport-receive pipeline pipeline-trained pipeline-level1 switchover-transport switchover-pipeline
+#        transport-receive pipeline pipeline-trained pipeline-level1 pipeline-flow switchover-transport switchover-pipeline
 #        raw-frames (default: all, in that order; charts are always re-rendered from every JSON present)
 # Env:   JMH_OPTS   iteration settings (default "-f 1 -wi 3 -w 2s -i 4 -r 1s"; codec tables use 500 ms)
 #        JMH_EXTRA  appended after each table's selection (JMH merges repeated -p values of one parameter,
@@ -62,11 +62,13 @@ table() {
         -p strategy=byteArray,zeroCopyPooled -p receiveMode=blocking,blockingBatch,nonBlocking,poller \
         -p size=64,65536 -p transport=tcp ;;
     pipeline) bench pipeline PipelineBenchmark $opts \
-        -p level=3 -p dictionary=none ;;
+        -p level=3 -p dictionary=none -p affinity=none,split ;;
     pipeline-trained) bench pipeline-trained PipelineBenchmark $opts \
-        -p size=64,1024 -p level=3 -p dictionary=trained ;;
+        -p size=64,1024 -p level=3 -p dictionary=trained -p affinity=none,split ;;
     pipeline-level1) bench pipeline-level1 PipelineBenchmark $opts \
-        -p size=1024,65536 -p transport=tcp -p level=1 -p dictionary=none ;;
+        -p size=1024,65536 -p transport=tcp -p level=1 -p dictionary=none -p affinity=none,split ;;
+    pipeline-flow) bench pipeline-flow PipelineBenchmark $opts \
+        -p size=64,1024 -p transport=tcp -p level=3 -p dictionary=none -p flow=stream,batch ;;
     switchover-transport) bench switchover-transport TransportBenchmark $opts \
         -p strategy=zeroCopyPooled -p receiveMode=blocking -p size=512,2048,8192,32768,131072 \
         -p "zeroCopyThresholdBytes=0,$ALWAYS_COPY" ;;
@@ -83,7 +85,7 @@ table() {
 tables=("$@")
 if [[ ${#tables[@]} -eq 0 ]]; then
   tables=(codec codec-samelib codec-level1 codec-binary transport transport-inproc transport-receive pipeline pipeline-trained
-          pipeline-level1 switchover-transport switchover-pipeline raw-frames)
+          pipeline-level1 pipeline-flow switchover-transport switchover-pipeline raw-frames)
 fi
 start=$SECONDS
 for t in "${tables[@]}"; do

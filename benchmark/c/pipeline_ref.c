@@ -15,12 +15,18 @@
  * messages are warm-up; the rest are timed. tcp is loopback (127.0.0.1, ephemeral port), one libzmq I/O
  * thread, as in the Java benchmarks.
  *
+ * With PIPELINE_REF_AFFINITY=split in the environment, the sender thread runs on CPU 0 and every other
+ * thread (the receiving main thread, libzmq's I/O and reaper threads, which inherit the main thread's
+ * mask) on CPU 1: PipelineBenchmark's -p affinity=split.
+ *
  * Build: gcc -O2 -o pipeline_ref pipeline_ref.c -lzmq -lzstd -lpthread
- * Run:   ./pipeline_ref PAYLOAD_FILE SIZE LEVEL tcp|inproc MESSAGES [DICT_FILE]
+ * Run:   [PIPELINE_REF_AFFINITY=split] ./pipeline_ref PAYLOAD_FILE SIZE LEVEL tcp|inproc MESSAGES [DICT_FILE]
  * Prints one line: size, level, transport, dictionary, msgs/s, payload MB/s (MB = 10^6 bytes), the
  * compression ratio over all messages, and the libzmq and libzstd versions.
  */
+#define _GNU_SOURCE
 #include <pthread.h>
+#include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,6 +45,16 @@ static void *dict;
 static size_t dict_size;
 static size_t compressed_total; /* written by the sender, read after join */
 
+static int split_affinity;
+
+/* Restricts the calling thread to one CPU. */
+static void pin_self(int cpu) {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(cpu, &set);
+    if (sched_setaffinity(0, sizeof set, &set) != 0) { perror("sched_setaffinity"); exit(1); }
+}
+
 static void die(const char *what) { fprintf(stderr, "%s: %s\n", what, zmq_strerror(zmq_errno())); exit(1); }
 
 /* The stamp of io.zmqzstd.benchmark.Stamp: the sequence number, little-endian, in the first 8 bytes. */
@@ -47,6 +63,7 @@ static uint64_t stamp_read(const unsigned char *p) { uint64_t v = 0; for (int i 
 
 static void *sender(void *arg) {
     (void) arg;
+    if (split_affinity) pin_self(0);
     void *push = zmq_socket(ctx, ZMQ_PUSH);
     if (!push || zmq_connect(push, endpoint) != 0) die("connect");
     ZSTD_CCtx *cctx = ZSTD_createCCtx();
@@ -100,6 +117,9 @@ int main(int argc, char **argv) {
         fclose(d);
     }
 
+    const char *affinity = getenv("PIPELINE_REF_AFFINITY");
+    split_affinity = affinity && strcmp(affinity, "split") == 0;
+    if (split_affinity) pin_self(1); /* before libzmq starts its threads: they inherit CPU 1 */
     ctx = zmq_ctx_new();
     void *pull = zmq_socket(ctx, ZMQ_PULL);
     if (strcmp(transport, "inproc") == 0) {
@@ -144,8 +164,8 @@ int main(int argc, char **argv) {
     long measured = messages - warmup;
     int major, minor, patch;
     zmq_version(&major, &minor, &patch);
-    printf("size=%zu level=%d transport=%s dictionary=%s msgs_per_s=%.0f payload_MB_per_s=%.1f ratio=%.3f libzmq=%d.%d.%d libzstd=%s\n",
-           size, level, transport, dict ? "trained" : "none", measured / secs, measured * (double) size / secs / 1e6,
+    printf("affinity=%s size=%zu level=%d transport=%s dictionary=%s msgs_per_s=%.0f payload_MB_per_s=%.1f ratio=%.3f libzmq=%d.%d.%d libzstd=%s\n",
+           split_affinity ? "split" : "none", size, level, transport, dict ? "trained" : "none", measured / secs, measured * (double) size / secs / 1e6,
            (double) size * messages / (double) compressed_total, major, minor, patch, ZSTD_versionString());
     zmq_msg_close(&msg);
     zmq_close(pull);

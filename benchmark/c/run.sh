@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The C ceiling (pipeline_ref.c) on the Java benchmarks' exact payloads and dictionary: builds it, exports
 # the payloads from benchmarks.jar, and prints one line per run: sizes 64, 1024, 65536, 1048576 x tcp,
-# inproc at level 3 without a dictionary, plus the trained dictionary at 64 and 1024.
+# inproc at level 3 without a dictionary, the trained dictionary at 64 and 1024, level 1 over tcp at 1024
+# and 65536; each with threads where the scheduler puts them (affinity=none) and with the sender alone on
+# CPU 0 (affinity=split, PIPELINE_REF_AFFINITY).
 #
 # Needs gcc and the headers: apt-get install -y gcc libzmq3-dev libzstd-dev
 # Needs benchmark/target/benchmarks.jar (./mvnw -B -q -pl benchmark package) and JAVA_HOME (JDK 25).
@@ -28,16 +30,23 @@ messages_for() {
 
 result="$out/pipeline_ref.txt"
 : > "$result"
-run() { # size transport [dict]
-  "$out/pipeline_ref" "$out/data/telemetry-$1.bin" "$1" "$level" "$2" "$(messages_for "$1")" ${3:+"$3"} | tee -a "$result"
+run() { # affinity level size transport [dict]
+  PIPELINE_REF_AFFINITY="$1" "$out/pipeline_ref" "$out/data/telemetry-$3.bin" "$3" "$2" "$4" "$(messages_for "$3")" \
+    ${5:+"$5"} | tee -a "$result"
 }
-for size in 64 1024 65536 1048576; do
-  for transport in tcp inproc; do
-    run "$size" "$transport"
+# As PipelineBenchmark's tables: -p affinity=none,split; level 3 without and with the dictionary; level 1 over tcp.
+for affinity in none split; do
+  for size in 64 1024 65536 1048576; do
+    for transport in tcp inproc; do
+      run "$affinity" "$level" "$size" "$transport"
+    done
   done
-done
-for size in 64 1024; do
-  for transport in tcp inproc; do
-    run "$size" "$transport" "$out/data/telemetry.dict"
+  for size in 64 1024; do
+    for transport in tcp inproc; do
+      run "$affinity" "$level" "$size" "$transport" "$out/data/telemetry.dict"
+    done
+  done
+  for size in 1024 65536; do
+    run "$affinity" 1 "$size" tcp
   done
 done

@@ -53,8 +53,28 @@ def size_label(s):
     return f"{s} B"
 
 
-def table(results, column_param, baseline, row_params, title, method=None, mbps=False):
-    """Rows: distinct values of row_params; columns: values of column_param (msg/s, x baseline, B/msg)."""
+def load_c(path):
+    """The C ceiling's lines (benchmark/c/run.sh): {(affinity, size, level, transport, dictionary): msg/s}."""
+    ref = {}
+    if not os.path.exists(path):
+        return ref
+    with open(path) as f:
+        for line in f:
+            kv = dict(w.split("=", 1) for w in line.split() if "=" in w)
+            if "msgs_per_s" in kv:
+                k = (kv.get("affinity", "none"), kv["size"], kv["level"], kv["transport"], kv["dictionary"])
+                ref[k] = float(kv["msgs_per_s"])
+    return ref
+
+
+def c_of(ref, params):
+    return ref.get((params.get("affinity", "none"), params["size"], params["level"], params["transport"],
+                    params["dictionary"]))
+
+
+def table(results, column_param, baseline, row_params, title, method=None, mbps=False, c_ref=None, c_vs="zmqzstd"):
+    """Rows: distinct values of row_params; columns: values of column_param (msg/s, x baseline, B/msg).
+    With c_ref (load_c), two more columns: the C program's msg/s for the row and c_vs's ratio to it."""
     rs = [r for r in results if method is None or r["benchmark"].endswith("." + method)]
     if not rs:
         return ""
@@ -72,8 +92,11 @@ def table(results, column_param, baseline, row_params, title, method=None, mbps=
     head = "| " + " | ".join(row_params) + " | " + " | ".join(
         f"{c} {unit} | x {baseline}" if c != baseline else f"{c} {unit}" for c in columns) + " | " + " | ".join(
         f"{c} B/msg" for c in columns) + " |"
+    extra = 2 if c_ref else 0
+    if c_ref:
+        head += f" C msg/s | {c_vs} x C |"
     out.append(head)
-    out.append("|" + "---|" * (len(row_params) + 2 * len(columns) - (1 if baseline in columns else 0) + len(columns)))
+    out.append("|" + "---|" * (len(row_params) + 2 * len(columns) - (1 if baseline in columns else 0) + len(columns) + extra))
     for rk in sorted(rows, key=lambda k: tuple(int(x) if str(x).isdigit() else x for x in k)):
         cells = rows[rk]
         base = cells.get(baseline)
@@ -94,7 +117,14 @@ def table(results, column_param, baseline, row_params, title, method=None, mbps=
                 vals.append(f"{score / base_score:.2f}" if base_score else "")
         allocs = [fmt_alloc(alloc(cells[c])) if c in cells else "" for c in columns]
         labels = [size_label(v) if p == "size" else str(v) for p, v in zip(row_params, rk)]
-        out.append("| " + " | ".join(labels) + " | " + " | ".join(vals) + " | " + " | ".join(allocs) + " |")
+        line = "| " + " | ".join(labels) + " | " + " | ".join(vals) + " | " + " | ".join(allocs) + " |"
+        if c_ref:
+            any_r = next(iter(cells.values()))
+            c = c_of(c_ref, any_r["params"])
+            mine = cells.get(c_vs)
+            line += f" {fmt_rate(c)} | " if c else " | "
+            line += f"{mine['primaryMetric']['score'] / c:.2f} |" if c and mine else " |"
+        out.append(line)
     out.append("")
     return "\n".join(out)
 
@@ -114,9 +144,12 @@ def main():
     print(table(j("transport-receive"), "receiveMode", "blocking", ["strategy", "size"], "Receive modes over tcp"))
     print(table(j("switchover-transport"), "zeroCopyThresholdBytes", "1099511627776", ["transport", "size"],
                 "Zero-copy (threshold 0) against always copying (threshold 1 TiB), zeroCopyPooled strategy"))
-    print(table(j("pipeline"), "contestant", "jeromqZstdjni", ["transport", "size"], "Pipeline, level 3, no dictionary"))
-    print(table(j("pipeline-trained"), "contestant", "jeromqZstdjni", ["transport", "size"], "Pipeline, level 3, trained dictionary"))
-    print(table(j("pipeline-level1"), "contestant", "jeromqZstdjni", ["transport", "size"], "Pipeline, level 1, tcp"))
+    c_ref = load_c(os.path.join(d, "c", "pipeline_ref.txt"))
+    rows = ["affinity", "transport", "size"]
+    print(table(j("pipeline"), "contestant", "jeromqZstdjni", rows, "Pipeline, level 3, no dictionary", c_ref=c_ref))
+    print(table(j("pipeline-trained"), "contestant", "jeromqZstdjni", rows, "Pipeline, level 3, trained dictionary", c_ref=c_ref))
+    print(table(j("pipeline-level1"), "contestant", "jeromqZstdjni", rows, "Pipeline, level 1, tcp", c_ref=c_ref))
+    print(table(j("pipeline-flow"), "flow", "batch", ["contestant", "size"], "Pipeline over tcp, level 3: streaming against batch-and-drain pacing"))
     print(table(j("switchover-pipeline"), "zeroCopyThresholdBytes", "1099511627776", ["transport", "size"],
                 "Pipeline zmqzstd: zero-copy (threshold 0) against always copying (1 TiB)"))
     print(table(j("raw-frames"), "rawFrameBelowBytes", "0", ["size"], "Pipeline zmqzstd over tcp: raw-block frames below 1 KiB against compressing"))

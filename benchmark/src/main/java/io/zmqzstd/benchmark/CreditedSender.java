@@ -26,6 +26,8 @@ public final class CreditedSender implements AutoCloseable {
     private final Thread thread;
     private volatile boolean running = true;
     private volatile Throwable failure;
+    /** The kernel's id of the sender thread, once it runs (0 before); -1 where it cannot be known. */
+    private volatile int nativeThreadId;
 
     public CreditedSender(String name, Action action) {
         this.action = action;
@@ -50,7 +52,20 @@ public final class CreditedSender implements AutoCloseable {
         }
     }
 
+    /** The kernel's id of the sender thread (for {@link Affinity}); waits until the thread has started. */
+    public int nativeThreadId() {
+        while (nativeThreadId == 0) {
+            checkHealthy();
+            Thread.onSpinWait();
+        }
+        if (nativeThreadId < 0) {
+            throw new IllegalStateException("thread ids are not available here");
+        }
+        return nativeThreadId;
+    }
+
     private void run() {
+        nativeThreadId = Affinity.available() ? Affinity.currentThreadId() : -1;
         long sent = 0;
         try {
             while (running) {

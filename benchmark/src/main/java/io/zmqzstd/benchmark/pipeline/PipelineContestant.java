@@ -2,16 +2,28 @@ package io.zmqzstd.benchmark.pipeline;
 
 /**
  * One end-to-end contestant: compress, send, receive, decompress. Its sender runs on its own thread; the
- * thread that calls {@link #transfer} is the receiver and checks every message (length and sequence
+ * thread that calls {@link #receive} is the receiver and checks every message (length and sequence
  * number of the decompressed bytes) as it arrives.
  */
 public interface PipelineContestant extends AutoCloseable {
 
+    /** Lets the sender send {@code count} more messages and returns at once. */
+    void grant(int count);
+
     /**
-     * Lets the sender send {@code count} more messages and returns once all of them have been received,
-     * decompressed and checked. Throws when a message is wrong or the sender failed.
+     * Returns once {@code count} more messages have been received, decompressed and checked (in sequence
+     * order). Throws when a message is wrong or the sender failed.
      */
-    void transfer(int count);
+    void receive(int count);
+
+    /** {@link #grant} then {@link #receive} the same number: a whole batch, nothing left in flight. */
+    default void transfer(int count) {
+        grant(count);
+        receive(count);
+    }
+
+    /** The kernel's id of the sender thread, for {@link io.zmqzstd.benchmark.Affinity}. */
+    int senderThreadId();
 
     /** Compressed bytes sent so far, for the compression ratio. */
     long compressedBytes();

@@ -95,8 +95,12 @@ public final class ZmqZstdContestant implements PipelineContestant {
     }
 
     @Override
-    public void transfer(int count) {
+    public void grant(int count) {
         sender.grant(count);
+    }
+
+    @Override
+    public void receive(int count) {
         for (int i = 0; i < count; i++) {
             receiveOne();
         }
@@ -119,6 +123,11 @@ public final class ZmqZstdContestant implements PipelineContestant {
             throw new IllegalStateException("unexpected message: parts=" + m.parts());
         }
         Stamp.checkAt(m.region().address() + m.partOffset(0), m.partSize(0), nextSequence++, size);
+    }
+
+    @Override
+    public int senderThreadId() {
+        return sender.nativeThreadId();
     }
 
     @Override

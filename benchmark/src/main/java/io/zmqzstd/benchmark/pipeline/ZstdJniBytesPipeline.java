@@ -57,8 +57,12 @@ abstract class ZstdJniBytesPipeline implements PipelineContestant {
     }
 
     @Override
-    public final void transfer(int count) {
+    public final void grant(int count) {
         sender.grant(count);
+    }
+
+    @Override
+    public final void receive(int count) {
         for (int i = 0; i < count; i++) {
             receiveOne();
         }
@@ -76,6 +80,11 @@ abstract class ZstdJniBytesPipeline implements PipelineContestant {
         }
         byte[] decompressed = decompressor.decompress(frame, (int) contentSize);
         Stamp.check(decompressed, decompressed.length, nextSequence++, size);
+    }
+
+    @Override
+    public int senderThreadId() {
+        return sender.nativeThreadId();
     }
 
     @Override

@@ -1,0 +1,70 @@
+package io.zmqzstd.benchmark;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** PipelineBenchmark's JMH life cycle, driven by hand: every message checked in order in both flows. */
+class PipelineFlowTest {
+
+    @Test
+    void shouldBoundTheLeadByBytesAndByTheBatch() {
+        assertEquals(PipelineBenchmark.BATCH, PipelineBenchmark.lead(64));
+        assertEquals(PipelineBenchmark.BATCH, PipelineBenchmark.lead(1024));
+        assertEquals(64, PipelineBenchmark.lead(65536));
+        assertEquals(4, PipelineBenchmark.lead(1 << 20));
+        assertEquals(2, PipelineBenchmark.lead(64 << 20));
+    }
+
+    @Timeout(120)
+    @ParameterizedTest
+    @CsvSource({"zmqzstd, stream, tcp", "zmqzstd, batch, inproc", "jeromqZstdjni, stream, tcp",
+        "libzmqBytes, stream, inproc"})
+    void shouldDeliverEveryMessageAcrossIterations(String contestant, String flow, String transport) {
+        PipelineBenchmark b = new PipelineBenchmark();
+        b.contestant = contestant;
+        b.flow = flow;
+        b.affinity = "none";
+        b.size = 1024;
+        b.transport = transport;
+        b.level = 1;
+        b.dictionary = "none";
+        b.zeroCopyThresholdBytes = 8192;
+        b.rawFrameBelowBytes = 0;
+        b.setUp();
+        try {
+            long messages = 0;
+            for (int iteration = 0; iteration < 3; iteration++) {
+                b.startIteration();
+                for (int i = 0; i < 4; i++) {
+                    messages = b.transfer();
+                }
+                b.endIteration(); // receives exactly what is still in flight: one more would wait forever
+            }
+            long lead = flow.equals("stream") ? PipelineBenchmark.lead(1024) : 0;
+            assertEquals(PipelineBenchmark.BATCH * 13L + 2 * lead, messages);
+        } finally {
+            b.tearDown();
+        }
+    }
+
+    @ParameterizedTest
+    @CsvSource({"burst, none", "stream, cpu7"})
+    void shouldRefuseAnUnknownFlowOrAffinity(String flow, String affinity) {
+        PipelineBenchmark b = new PipelineBenchmark();
+        b.contestant = "zmqzstd";
+        b.flow = flow;
+        b.affinity = affinity;
+        b.size = 64;
+        b.transport = "inproc";
+        b.level = 1;
+        b.dictionary = "none";
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, b::setUp);
+        assertTrue(e.getMessage().contains(flow.equals("burst") ? "flow=burst" : "affinity=cpu7"), e.getMessage());
+    }
+}
