@@ -34,7 +34,9 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * <p>Lifetime: slabs are freed by {@link #close()}, which a context that owns its pool calls only
  * after {@code zmq_ctx_term} has returned, i.e. when libzmq holds no message any more. A pool
  * closed while libzmq still holds some of its buffers keeps its memory (and logs why) rather than
- * free memory libzmq may still read.
+ * free memory libzmq may still read. Once {@code close()} has begun, a send of one of its buffers
+ * fails with {@link IllegalStateException}; a send that got in first makes {@code close()} keep the
+ * memory, so a send and a close on different threads never let libzmq read freed memory.
  *
  * <p>Leak detection ({@code -Dzmqzstd.leakDetection=disabled|sampled|strict}, default disabled
  * because recording a rent site allocates a stack trace; or
@@ -100,7 +102,14 @@ public final class NativeBufferPool implements AutoCloseable {
     private final AtomicLong hits = new AtomicLong();
     private final AtomicLong misses = new AtomicLong();
     private final AtomicLong unpooledRents = new AtomicLong();
+    /**
+     * Buffers libzmq holds (and copying sends reading a buffer right now) in the low bits, plus
+     * {@link #CLOSED_BIT}: one word, so that close() and a send decide with one CAS each who came
+     * first. A send adds 1 only while the bit is clear; close() sets the bit and frees the slabs
+     * only if the count it replaced was 0.
+     */
     private final AtomicLong inFlight = new AtomicLong();
+    private static final long CLOSED_BIT = 1L << 62;
     private final AtomicLong slabBytesAllocated = new AtomicLong();
     private int sampleCounter; // racy on purpose: only decides which rents to sample
     private volatile boolean closed;
@@ -240,15 +249,22 @@ public final class NativeBufferPool implements AutoCloseable {
 
     /** A snapshot of the counters (allocates; not for the hot path). */
     public Stats stats() {
-        long r = rented.get();
+        // returned before rented, as in outstanding()
         long ret = returned.get();
-        return new Stats(r, ret, r - ret, hits.get(), misses.get(), unpooledRents.get(), inFlight.get(),
+        long r = rented.get();
+        return new Stats(r, ret, r - ret, hits.get(), misses.get(), unpooledRents.get(), inFlight.get() & ~CLOSED_BIT,
                 slabBytesAllocated.get(), CALLBACK_ERRORS.get());
     }
 
-    /** Buffers rented and not yet returned (including those libzmq still holds). Cheap. */
+    /**
+     * Buffers rented and not yet returned (including those libzmq still holds). Cheap. Never below
+     * the true count at the moment of the call, so 0 means every buffer really was back: returned
+     * is read first, and every buffer counted there was counted in rented before, so a rent and a
+     * return racing with this call can only make the answer too high, never 0 too early.
+     */
     public long outstanding() {
-        return rented.get() - returned.get();
+        long ret = returned.get();
+        return rented.get() - ret;
     }
 
     /**
@@ -334,7 +350,9 @@ public final class NativeBufferPool implements AutoCloseable {
             closed = true;
         }
         checkLeaks();
-        long held = inFlight.get();
+        // From here on no send can take a buffer (acquireForSend sees the bit); one that got in
+        // first is counted in held, and then the memory stays.
+        long held = inFlight.getAndAdd(CLOSED_BIT);
         if (held == 0) {
             POOLS.compareAndSet(id, this, null);
             slabArena.close();
@@ -351,12 +369,44 @@ public final class NativeBufferPool implements AutoCloseable {
 
     // ---- package-private: used by ZmqSocket ----
 
-    /** RENTED -> IN_FLIGHT just before zmq_msg_init_data. */
+    /**
+     * RENTED -> IN_FLIGHT just before zmq_msg_init_data. Throws, changing nothing, when the caller
+     * does not own the buffer or the pool is closed.
+     */
     void markInFlight(PooledBuffer b) {
         if (!b.casState(PooledBuffer.RENTED, PooledBuffer.IN_FLIGHT)) {
-            b.checkRented();
+            // Not the caller's (any more): say so even if another thread has just changed it back.
+            throw PooledBuffer.notOwned(b.state());
         }
-        inFlight.incrementAndGet();
+        try {
+            acquireForSend(b);
+        } catch (IllegalStateException closed) {
+            b.setState(PooledBuffer.RENTED); // still the caller's: nothing was handed over
+            throw closed;
+        }
+    }
+
+    /**
+     * Counts a send that is about to let libzmq read {@code b}'s memory, so that {@link #close()}
+     * keeps the slabs; fails when close has begun. Pair with {@link #releaseAfterSend()} when the
+     * send does not hand the buffer over (a copying send), or with the free callback.
+     */
+    void acquireForSend(PooledBuffer b) {
+        for (;;) {
+            long v = inFlight.get();
+            if ((v & CLOSED_BIT) != 0) {
+                throw new IllegalStateException("buffer pool is closed: cannot send its buffer, capacity=" + b.capacity
+                        + " (close the pool only after the context and the senders that use it)");
+            }
+            if (inFlight.compareAndSet(v, v + 1)) {
+                return;
+            }
+        }
+    }
+
+    /** A copying send has finished reading the buffer. */
+    void releaseAfterSend() {
+        inFlight.decrementAndGet();
     }
 
     /** A zero-copy send failed: the caller keeps the buffer once zmq_msg_close has run the callback. */

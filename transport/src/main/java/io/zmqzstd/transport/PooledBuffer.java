@@ -106,9 +106,13 @@ public final class PooledBuffer {
     void checkRented() {
         int s = state;
         if (s != RENTED) {
-            throw new IllegalStateException("buffer is not owned by the caller: state=" + stateName(s)
-                    + " (used after release or after sendPooled took it)");
+            throw notOwned(s);
         }
+    }
+
+    static IllegalStateException notOwned(int state) {
+        return new IllegalStateException("buffer is not owned by the caller: state=" + stateName(state)
+                + " (used after release or after sendPooled took it)");
     }
 
     int state() {

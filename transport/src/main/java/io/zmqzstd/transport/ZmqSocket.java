@@ -210,6 +210,9 @@ public final class ZmqSocket implements AutoCloseable {
      * try { fill(b.segment()); if (!socket.sendPooled(b, n, ZmqSocket.DONTWAIT)) { ... retry or b.release(); } }
      * catch (RuntimeException e) { b.release(); throw e; }
      * }</pre>
+     *
+     * @throws IllegalStateException when the caller does not own the buffer, or its pool is closed
+     *     (the buffer stays the caller's; memory of a closed pool is not read)
      */
     public boolean sendPooled(PooledBuffer buffer, long length, int flags) {
         ensureOpen();
@@ -219,8 +222,14 @@ public final class ZmqSocket implements AutoCloseable {
         }
         NativeBufferPool owner = buffer.pool;
         if (length < owner.zeroCopyThresholdBytes()) {
-            if (!socketCall(ZMQ_SEND, null, buffer.address, length, flags)) {
-                return false;
+            // zmq_send reads the buffer: counted, so that a concurrent pool close keeps the memory
+            owner.acquireForSend(buffer);
+            try {
+                if (!socketCall(ZMQ_SEND, null, buffer.address, length, flags)) {
+                    return false;
+                }
+            } finally {
+                owner.releaseAfterSend();
             }
             buffer.release();
             return true;
