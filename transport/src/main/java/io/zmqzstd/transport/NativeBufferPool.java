@@ -111,6 +111,7 @@ public final class NativeBufferPool implements AutoCloseable {
     private final AtomicLong inFlight = new AtomicLong();
     private static final long CLOSED_BIT = 1L << 62;
     private final AtomicLong slabBytesAllocated = new AtomicLong();
+    private final AtomicLong doubleReleases = new AtomicLong();
     private int sampleCounter; // racy on purpose: only decides which rents to sample
     private volatile boolean closed;
 
@@ -253,7 +254,7 @@ public final class NativeBufferPool implements AutoCloseable {
         long ret = returned.get();
         long r = rented.get();
         return new Stats(r, ret, r - ret, hits.get(), misses.get(), unpooledRents.get(), inFlight.get() & ~CLOSED_BIT,
-                slabBytesAllocated.get(), CALLBACK_ERRORS.get());
+                slabBytesAllocated.get(), CALLBACK_ERRORS.get(), STRAY_CALLBACKS.get(), doubleReleases.get());
     }
 
     /**
@@ -279,9 +280,17 @@ public final class NativeBufferPool implements AutoCloseable {
      * @param inFlight buffers libzmq holds right now
      * @param slabBytes native memory carved into slabs so far
      * @param callbackErrors throwables caught in the free callback, process-wide (should stay 0)
+     * @param strayCallbacks free callbacks for a buffer that libzmq did not hold: a second callback
+     *     for the same send, or a hint that names no live buffer; process-wide, because such a hint
+     *     may name no pool at all (should stay 0: anything else is a double return)
+     * @param doubleReleases {@link PooledBuffer#release()} calls on a buffer the caller no longer
+     *     owned (released already, or taken by a send); harmless to the pool, but a sign that a
+     *     stale handle is about: a second release after someone else rented the slot again would
+     *     take their buffer
      */
     public record Stats(long rented, long returned, long outstanding, long hits, long misses, long unpooled,
-                        long inFlight, long slabBytes, long callbackErrors) {
+                        long inFlight, long slabBytes, long callbackErrors, long strayCallbacks,
+                        long doubleReleases) {
     }
 
     /**
@@ -419,6 +428,11 @@ public final class NativeBufferPool implements AutoCloseable {
         if (b.casState(PooledBuffer.RECLAIMING, PooledBuffer.RENTED)) {
             inFlight.decrementAndGet();
         }
+    }
+
+    /** release() found the buffer not rented: counted only, the release itself is a no-op. */
+    void countDoubleRelease() {
+        doubleReleases.incrementAndGet();
     }
 
     /** A slot became free: back on its class's stack, or dropped if unpooled. */

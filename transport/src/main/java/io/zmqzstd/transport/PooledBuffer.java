@@ -90,11 +90,15 @@ public final class PooledBuffer {
 
     /**
      * Gives the buffer back to the pool. Idempotent: releasing a buffer that is already free (or
-     * that a socket has taken) does nothing.
+     * that a socket has taken) does nothing but count it in {@link NativeBufferPool.Stats#doubleReleases()}.
+     * Handles are reused from rent to rent, so a second release after the slot was rented again
+     * would free the new renter's buffer: drop the handle once it is released.
      */
     public void release() {
         if (STATE.compareAndSet(this, RENTED, FREE)) {
             pool.recycle(this);
+        } else {
+            pool.countDoubleRelease();
         }
     }
 

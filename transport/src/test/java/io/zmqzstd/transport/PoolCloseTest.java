@@ -42,7 +42,7 @@ class PoolCloseTest {
             assertNull(pull.receiveBytes(ZmqSocket.DONTWAIT), "nothing was sent");
             b.release();
         }
-        assertEquals(0, pool.outstanding());
+        Buffers.assertAllBack(pool);
     }
 
     @Test
@@ -121,8 +121,7 @@ class PoolCloseTest {
                     }
                 }
             }
-            assertEquals(0, pool.stats().inFlight(), () -> "stats=" + pool.stats());
-            assertEquals(0, pool.outstanding(), () -> "stats=" + pool.stats());
+            Buffers.assertAllBack(pool);
         }
     }
 

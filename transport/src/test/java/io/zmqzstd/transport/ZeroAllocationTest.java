@@ -123,7 +123,7 @@ class ZeroAllocationTest {
             }
             sender.join();
             assertNull(failure.get());
-            Endpoints.await("every buffer back", () -> pool.outstanding() == 0);
+            Buffers.awaitAllBack(pool);
         }
         long sender = java.util.Arrays.stream(senderRounds).min().orElseThrow();
         long receiver = java.util.Arrays.stream(receiverRounds).min().orElseThrow();
@@ -131,8 +131,7 @@ class ZeroAllocationTest {
                 + ", receiver=" + java.util.Arrays.toString(receiverRounds));
         assertTrue(sender < MEASURED, "sender allocated >= 1 byte per message in every round: " + java.util.Arrays.toString(senderRounds));
         assertTrue(receiver < MEASURED, "receiver allocated >= 1 byte per message in every round: " + java.util.Arrays.toString(receiverRounds));
-        assertEquals(0, pool.outstanding());
-        assertEquals(0, pool.stats().callbackErrors());
+        Buffers.assertAllBack(pool);
         pool.close();
     }
 }
