@@ -66,22 +66,32 @@ public final class ZmqSocket implements AutoCloseable {
         this.recvMsg = arena.allocate(LibZmq.MSG_LAYOUT);
         this.opt = arena.allocate(OPT_BYTES, 8);
         this.optLen = arena.allocate(ValueLayout.JAVA_LONG);
+        MemorySegment s = MemorySegment.NULL;
         try {
-            MemorySegment s = (MemorySegment) LibZmq.zmq_socket.invokeExact(capture, context.ctx(), type.code());
+            s = (MemorySegment) LibZmq.zmq_socket.invokeExact(capture, context.ctx(), type.code());
             if (s.equals(MemorySegment.NULL)) {
-                int errno = LibZmq.errno(capture);
-                arena.close();
-                throw new ZmqException("zmq_socket(" + type + ")", errno);
+                throw new ZmqException("zmq_socket(" + type + ")", LibZmq.errno(capture));
             }
             this.socket = s;
             int rc = (int) LibZmq.zmq_msg_init.invokeExact(recvMsg);
+            setInt("ZMQ_LINGER", LibZmq.ZMQ_LINGER, lingerMs);
+            // libzmq starts every socket at -1 (infinite); read them anyway rather than assume.
+            sendTimeoutMs = getInt("ZMQ_SNDTIMEO", LibZmq.ZMQ_SNDTIMEO);
+            receiveTimeoutMs = getInt("ZMQ_RCVTIMEO", LibZmq.ZMQ_RCVTIMEO);
         } catch (Throwable t) {
+            // The context only learns of a socket once it is built: a native socket left open
+            // here would make zmq_ctx_term wait for it forever, so close it before failing.
+            closed = true;
+            if (!s.equals(MemorySegment.NULL)) {
+                try {
+                    int ignored = (int) LibZmq.zmq_close.invokeExact(capture, s);
+                } catch (Throwable ignored) {
+                    // zmq_close fails only with ENOTSOCK, for a socket that is not one
+                }
+            }
+            arena.close();
             throw LibZmq.rethrow(t);
         }
-        setInt("ZMQ_LINGER", LibZmq.ZMQ_LINGER, lingerMs);
-        // libzmq starts every socket at -1 (infinite); read them anyway rather than assume.
-        sendTimeoutMs = getInt("ZMQ_SNDTIMEO", LibZmq.ZMQ_SNDTIMEO);
-        receiveTimeoutMs = getInt("ZMQ_RCVTIMEO", LibZmq.ZMQ_RCVTIMEO);
     }
 
     /** The socket type. */

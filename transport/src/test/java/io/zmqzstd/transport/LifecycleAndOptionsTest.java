@@ -2,6 +2,7 @@ package io.zmqzstd.transport;
 
 import io.zmqzstd.transport.internal.LibZmq;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -154,6 +155,18 @@ class LifecycleAndOptionsTest {
             assertTrue(e.isContextTerminated());
             assertEquals(LibZmq.ETERM, e.errno());
         }
+    }
+
+    @Test
+    @Timeout(value = 30, threadMode = Timeout.ThreadMode.SEPARATE_THREAD) // a leaked socket hangs zmq_ctx_term
+    void shouldCloseTheNativeSocketWhenItsSetupFails() {
+        ZmqContext ctx = new ZmqContext();
+        // libzmq takes a linger of -1 or more: zmq_socket succeeds, then zmq_setsockopt fails
+        ZmqException e = assertThrows(ZmqException.class, () -> new ZmqSocket(ctx, SocketType.PAIR, -2));
+        assertEquals(LibZmq.EINVAL, e.errno());
+        assertTrue(e.getMessage().contains("ZMQ_LINGER"), e.getMessage());
+        ctx.close(); // returns only if that native socket was closed
+        assertTrue(ctx.isClosed());
     }
 
     @Test
