@@ -18,8 +18,13 @@ import java.util.Objects;
  * {@link IllegalStateException} instead of reading freed memory. A raw {@link #address()} has the
  * same lifetime and no such guard.
  *
- * <p>Not thread-safe: one thread at a time; {@link #data()} views are additionally confined to the
- * thread that asked for them.
+ * <p>Not thread-safe: one thread at a time, handed from thread to thread through a happens-before
+ * edge (a queue, a join). The message is not tied to a thread, but a {@link #data()} view is
+ * confined to the thread that asked for it (an arena that any thread could close costs hundreds
+ * of microseconds per close, a confined one a fraction of one). A view is closed when the frame is
+ * replaced on the thread that made it; when another thread replaces the frame or closes the
+ * message, it cannot close that view, only drop it: the thread that handed the message over must
+ * not use views it made before the hand-over, as it must not use the message itself.
  */
 public final class ZmqMessage implements AutoCloseable {
 
@@ -27,6 +32,8 @@ public final class ZmqMessage implements AutoCloseable {
     final MemorySegment msg;
     private Arena viewArena;
     private MemorySegment view;
+    /** The thread that owns {@link #viewArena}: only it can close that arena. */
+    private Thread viewThread;
     private boolean closed;
 
     /** An empty message (zmq_msg_init). Close it to free its native state. */
@@ -63,13 +70,16 @@ public final class ZmqMessage implements AutoCloseable {
     /**
      * The current frame as a read-only view of libzmq's memory, valid until the next receive, send
      * or close, and only on the calling thread; a stale view throws on access. The first call per
-     * frame creates a confined arena (about 0.2 us and a few objects); zero-allocation consumers
-     * use {@link #address()} and {@link #size()} or {@link #copyTo}.
+     * frame and thread creates a confined arena (about 0.2 us and a few objects); zero-allocation
+     * consumers use {@link #address()} and {@link #size()} or {@link #copyTo}.
      */
     public MemorySegment data() {
         ensureOpen();
-        if (view == null) {
+        Thread caller = Thread.currentThread();
+        if (view == null || viewThread != caller) {
+            invalidateView(); // another thread's view after a hand-over: dropped, see the class comment
             viewArena = Arena.ofConfined();
+            viewThread = caller;
             view = MemorySegment.ofAddress(address()).reinterpret(size(), viewArena, null).asReadOnly();
         }
         return view;
@@ -140,30 +150,45 @@ public final class ZmqMessage implements AutoCloseable {
         }
     }
 
-    /** Frees the native state (zmq_msg_close) and ends every view. Idempotent. */
+    /**
+     * Frees the native state (zmq_msg_close: a pooled buffer held by the frame goes back to its
+     * pool) and ends the view made on this thread. Idempotent; any thread (after a hand-over).
+     */
     @Override
     public void close() {
         if (closed) {
             return;
         }
         closed = true;
-        invalidateView();
         try {
-            int rc = (int) LibZmq.zmq_msg_close.invokeExact(msg);
-        } catch (Throwable t) {
-            throw LibZmq.rethrow(t);
+            invalidateView();
         } finally {
-            arena.close();
+            try {
+                int rc = (int) LibZmq.zmq_msg_close.invokeExact(msg);
+            } catch (Throwable t) {
+                throw LibZmq.rethrow(t);
+            } finally {
+                arena.close();
+            }
         }
     }
 
-    /** Ends the current view; called before anything replaces the frame. */
+    /**
+     * Ends the current view; called before anything replaces the frame. Allocation-free. A view
+     * made on another thread is only dropped: a confined arena can be closed by its own thread
+     * alone, and that thread handed the message over, so it is done with it. The dropped arena owns
+     * no memory; the garbage collector takes it.
+     */
     void invalidateView() {
-        if (viewArena != null) {
-            Arena a = viewArena;
+        Arena a = viewArena;
+        if (a != null) {
+            boolean ours = viewThread == Thread.currentThread();
             viewArena = null;
             view = null;
-            a.close();
+            viewThread = null;
+            if (ours) {
+                a.close();
+            }
         }
     }
 
