@@ -30,6 +30,8 @@ public final class ZmqMessage implements AutoCloseable {
 
     private final Arena arena = Arena.ofShared();
     final MemorySegment msg;
+    /** errno of zmq_msg_copy / zmq_msg_move. */
+    private final MemorySegment capture;
     private Arena viewArena;
     private MemorySegment view;
     /** The thread that owns {@link #viewArena}: only it can close that arena. */
@@ -39,6 +41,7 @@ public final class ZmqMessage implements AutoCloseable {
     /** An empty message (zmq_msg_init). Close it to free its native state. */
     public ZmqMessage() {
         msg = arena.allocate(LibZmq.MSG_LAYOUT);
+        capture = arena.allocate(LibZmq.CAPTURE_LAYOUT);
         try {
             int rc = (int) LibZmq.zmq_msg_init.invokeExact(msg);
         } catch (Throwable t) {
@@ -131,6 +134,50 @@ public final class ZmqMessage implements AutoCloseable {
             throw LibZmq.rethrow(t);
         }
         MemorySegment.copy(src, 0, LibZmq.EVERYTHING, address(), src.byteSize());
+    }
+
+    /**
+     * Makes this message share {@code src}'s frame (zmq_msg_copy), replacing and freeing its own
+     * and ending its views. No payload is copied (libzmq copies only frames of 33 bytes or less,
+     * which it stores inline); the frame is reference counted, so a pooled zero-copy buffer goes
+     * back to its pool once both messages have let go of it. {@code src} is unchanged and its
+     * views stay valid. The shared payload must not be modified (views are read-only anyway).
+     * Copying a message into itself does nothing.
+     */
+    public void copyFrom(ZmqMessage src) {
+        transfer(src, false);
+    }
+
+    /**
+     * Moves {@code src}'s frame into this message (zmq_msg_move), replacing and freeing its own
+     * and ending its views; {@code src} is left empty, its views ended too. Nothing is copied.
+     * Moving a message into itself does nothing.
+     */
+    public void moveFrom(ZmqMessage src) {
+        transfer(src, true);
+    }
+
+    private void transfer(ZmqMessage src, boolean move) {
+        Objects.requireNonNull(src, "src");
+        ensureOpen();
+        src.ensureOpen();
+        if (src == this) {
+            return; // libzmq would free the frame before reading it
+        }
+        invalidateView();
+        if (move) {
+            src.invalidateView();
+        }
+        try {
+            int rc = move
+                    ? (int) LibZmq.zmq_msg_move.invokeExact(capture, msg, src.msg)
+                    : (int) LibZmq.zmq_msg_copy.invokeExact(capture, msg, src.msg);
+            if (rc != 0) {
+                throw new ZmqException(move ? "zmq_msg_move" : "zmq_msg_copy", LibZmq.errno(capture));
+            }
+        } catch (Throwable t) {
+            throw LibZmq.rethrow(t);
+        }
     }
 
     /**

@@ -418,26 +418,30 @@ public final class ZmqSocket implements AutoCloseable {
     }
 
     /**
-     * Receives the next frame into {@code buf}, copying at most {@code buf.length} bytes.
-     * Allocation-free.
+     * Receives the next frame into {@code buf}, copying at most {@code buf.length} bytes; the rest
+     * of a longer frame is discarded. Allocation-free.
      *
      * @return the frame's full size (more than {@code buf.length} means it was truncated, as with
      *     zmq_recv), or -1 when it would block
      */
     public int receive(byte[] buf, int flags) {
-        ensureOpen();
-        if (!recvMsg(recvMsg, flags)) {
-            return -1;
-        }
-        try {
-            long size = (long) LibZmq.zmq_msg_size.invokeExact(recvMsg);
-            long addr = (long) LibZmq.zmq_msg_data.invokeExact(recvMsg);
-            more = (int) LibZmq.zmq_msg_more.invokeExact(recvMsg) != 0;
-            MemorySegment.copy(LibZmq.EVERYTHING, ValueLayout.JAVA_BYTE, addr, buf, 0, (int) Math.min(size, buf.length));
-            return (int) Math.min(size, Integer.MAX_VALUE);
-        } catch (Throwable t) {
-            throw LibZmq.rethrow(t);
-        }
+        Objects.requireNonNull(buf, "buf");
+        long size = receiveCopy(buf, null, flags);
+        return size < 0 ? -1 : (int) Math.min(size, Integer.MAX_VALUE);
+    }
+
+    /**
+     * Receives the next frame into {@code dst} from its offset 0, copying at most
+     * {@code dst.byteSize()} bytes; the rest of a longer frame is discarded (zmq_recv semantics).
+     * {@code dst} may be native or on the heap; it is the caller's again when the call returns.
+     * Allocation-free.
+     *
+     * @return the frame's full size (more than {@code dst.byteSize()} means it was truncated), or
+     *     -1 when it would block
+     */
+    public long receive(MemorySegment dst, int flags) {
+        Objects.requireNonNull(dst, "dst");
+        return receiveCopy(null, dst, flags);
     }
 
     /** Receives the next frame as a new array (allocates); null when it would block. */
@@ -447,12 +451,62 @@ public final class ZmqSocket implements AutoCloseable {
             return null;
         }
         try {
-            long size = (long) LibZmq.zmq_msg_size.invokeExact(recvMsg);
-            long addr = (long) LibZmq.zmq_msg_data.invokeExact(recvMsg);
-            more = (int) LibZmq.zmq_msg_more.invokeExact(recvMsg) != 0;
-            byte[] out = new byte[Math.toIntExact(size)];
-            MemorySegment.copy(LibZmq.EVERYTHING, ValueLayout.JAVA_BYTE, addr, out, 0, out.length);
+            byte[] out = new byte[Math.toIntExact(frameSize())];
+            copyFrame(out, null, out.length);
             return out;
+        } finally {
+            dropFrame();
+        }
+    }
+
+    /** The copying receives: into {@code array} or else {@code segment}, truncated to fit; -1 = would block. */
+    private long receiveCopy(byte[] array, MemorySegment segment, int flags) {
+        ensureOpen();
+        if (!recvMsg(recvMsg, flags)) {
+            return -1;
+        }
+        try {
+            long size = frameSize();
+            copyFrame(array, segment, Math.min(size, array != null ? array.length : segment.byteSize()));
+            return size;
+        } finally {
+            dropFrame();
+        }
+    }
+
+    /** Size of the frame just received into {@link #recvMsg}; records whether more parts follow. */
+    private long frameSize() {
+        try {
+            more = (int) LibZmq.zmq_msg_more.invokeExact(recvMsg) != 0;
+            return (long) LibZmq.zmq_msg_size.invokeExact(recvMsg);
+        } catch (Throwable t) {
+            throw LibZmq.rethrow(t);
+        }
+    }
+
+    private void copyFrame(byte[] array, MemorySegment segment, long n) {
+        long addr;
+        try {
+            addr = (long) LibZmq.zmq_msg_data.invokeExact(recvMsg);
+        } catch (Throwable t) {
+            throw LibZmq.rethrow(t);
+        }
+        if (array != null) {
+            MemorySegment.copy(LibZmq.EVERYTHING, ValueLayout.JAVA_BYTE, addr, array, 0, (int) n);
+        } else {
+            MemorySegment.copy(LibZmq.EVERYTHING, addr, segment, 0, n);
+        }
+    }
+
+    /**
+     * Frees the frame in {@link #recvMsg} once it is copied, as zmq_recv does: the caller has all it
+     * gets, and a pooled buffer behind the frame (inproc zero-copy) goes back to its pool now
+     * instead of at this socket's next receive. Allocation-free.
+     */
+    private void dropFrame() {
+        closeQuietly(recvMsg);
+        try {
+            int rc = (int) LibZmq.zmq_msg_init.invokeExact(recvMsg);
         } catch (Throwable t) {
             throw LibZmq.rethrow(t);
         }

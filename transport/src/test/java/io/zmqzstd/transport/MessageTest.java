@@ -107,4 +107,51 @@ class MessageTest {
             assertEquals(7, msg.data().get(ValueLayout.JAVA_BYTE, 0));
         }
     }
+
+    @Test
+    void shouldShareAPooledFrameOnCopyAndReturnItOnlyWhenBothAreClosed() {
+        try (ZmqMessage received = new ZmqMessage(); ZmqMessage copy = new ZmqMessage()) {
+            sendPooled((byte) 9);
+            assertTrue(pull.receive(received, 0));
+            MemorySegment view = received.data();
+            copy.copyFrom(received);
+            assertEquals(received.address(), copy.address(), "shared, not copied");
+            assertEquals(SIZE, copy.size());
+            assertEquals(9, view.get(ValueLayout.JAVA_BYTE, 0), "the source and its view are unchanged");
+            received.clear();
+            assertEquals(1, pool.outstanding(), "the copy still holds the buffer");
+            assertEquals(9, copy.data().get(ValueLayout.JAVA_BYTE, SIZE - 1));
+            copy.copyFrom(copy); // into itself: nothing happens
+            assertEquals(SIZE, copy.size());
+            copy.clear();
+            assertEquals(0, pool.outstanding(), "back once both let go");
+        }
+    }
+
+    @Test
+    void shouldMoveAFrameAndLeaveTheSourceEmpty() {
+        try (ZmqMessage received = new ZmqMessage(); ZmqMessage moved = new ZmqMessage()) {
+            sendPooled((byte) 4);
+            assertTrue(pull.receive(received, 0));
+            long address = received.address();
+            MemorySegment staleView = received.data();
+            moved.moveFrom(received);
+            assertEquals(0, received.size());
+            assertThrows(IllegalStateException.class, () -> staleView.get(ValueLayout.JAVA_BYTE, 0));
+            assertEquals(address, moved.address());
+            assertEquals(4, moved.data().get(ValueLayout.JAVA_BYTE, 0));
+            assertEquals(1, pool.outstanding());
+            assertTrue(push.send(moved, 0), "a moved frame sends like any other");
+            assertTrue(pull.receive(received, 0));
+            assertEquals(address, received.address(), "inproc passed the same buffer along");
+            received.clear();
+            assertEquals(0, pool.outstanding());
+        }
+        ZmqMessage closed = new ZmqMessage();
+        closed.close();
+        try (ZmqMessage m = new ZmqMessage()) {
+            assertThrows(IllegalStateException.class, () -> m.moveFrom(closed));
+            assertThrows(IllegalStateException.class, () -> closed.copyFrom(m));
+        }
+    }
 }

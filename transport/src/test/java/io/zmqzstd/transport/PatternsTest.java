@@ -1,7 +1,5 @@
 package io.zmqzstd.transport;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -14,30 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-class PatternsTest {
-
-    private ZmqContext ctx;
-
-    @BeforeEach
-    void open() {
-        ctx = new ZmqContext();
-    }
-
-    @AfterEach
-    void close() {
-        ctx.close();
-        ctx.bufferPool().assertNoLeaks();
-    }
-
-    private static byte[] b(String s) {
-        return s.getBytes(StandardCharsets.UTF_8);
-    }
-
-    private static ZmqSocket timed(ZmqSocket s) {
-        s.receiveTimeoutMs(5000);
-        s.sendTimeoutMs(5000);
-        return s;
-    }
+class PatternsTest extends ContextTestBase {
 
     @ParameterizedTest
     @ValueSource(strings = {"inproc", "ipc", "tcp"})
