@@ -311,8 +311,9 @@ public final class ZmqSocket implements AutoCloseable {
      * call site, removes; at low message rates (1 MiB parts) these paths run in C1 for the whole
      * session. So the call is made first through the non-capturing handle, and only when it
      * returns -1 is it asked again through the capturing one to learn errno. The repeat is the
-     * same question: on failure libzmq leaves the message untouched and has sent or taken
-     * nothing. With DONTWAIT the repeat fails with EAGAIN again (would block), or succeeds because
+     * same question: on failure libzmq has sent or taken nothing, and left the message untouched
+     * (zmq_msg_send) or, after EAGAIN from zmq_msg_recv, empty (it frees the previous frame
+     * before it looks for a message), which a repeat leaves empty again. With DONTWAIT the repeat fails with EAGAIN again (would block), or succeeds because
      * a message or room arrived in between (a success like any other), or repeats the hard error.
      * A blocking call with an infinite timeout fails only with EINTR (the repeat is then the retry
      * this loop makes anyway), ETERM (sticky) or an error fixed by the socket's state (EFSM,
@@ -405,7 +406,9 @@ public final class ZmqSocket implements AutoCloseable {
      * Receives the next frame into {@code msg}, replacing (and freeing) its previous frame and
      * ending views of it. Allocation-free.
      *
-     * @return false when it would block (DONTWAIT) or the receive timeout expired
+     * @return false when it would block (DONTWAIT) or the receive timeout expired; the previous
+     *     frame is gone then too and {@code msg} is empty (libzmq frees it before it looks for a
+     *     message)
      */
     public boolean receive(ZmqMessage msg, int flags) {
         ensureOpen();

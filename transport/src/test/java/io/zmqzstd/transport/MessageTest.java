@@ -9,6 +9,7 @@ import java.lang.foreign.ValueLayout;
 import java.util.concurrent.atomic.AtomicReference;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -152,6 +153,18 @@ class MessageTest {
         try (ZmqMessage m = new ZmqMessage()) {
             assertThrows(IllegalStateException.class, () -> m.moveFrom(closed));
             assertThrows(IllegalStateException.class, () -> closed.copyFrom(m));
+        }
+    }
+
+    @Test
+    void shouldDropThePreviousFrameOnAWouldBlockReceive() {
+        try (ZmqMessage msg = new ZmqMessage()) {
+            sendPooled((byte) 3);
+            assertTrue(pull.receive(msg, 0));
+            assertEquals(1, pool.outstanding());
+            assertFalse(pull.receive(msg, ZmqSocket.DONTWAIT));
+            assertEquals(0, msg.size(), "libzmq freed the previous frame before it found nothing to receive");
+            assertEquals(0, pool.outstanding());
         }
     }
 }

@@ -32,8 +32,12 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * and {@code zmq_poll} each have a plain handle ({@code *_fast}, no capture) for the normal case
  * and the capturing one for a failure: the caller makes the plain call and, only when it returns
  * -1, asks libzmq the same question again through the capturing handle to learn errno. That
- * repeat is equivalent because these calls change nothing when they fail (the message is left
- * untouched, nothing was sent or taken from a queue) and their failures are either sticky
+ * repeat is equivalent because a failed call leaves nothing the repeat could trip over: nothing
+ * was sent or taken from a queue; zmq_msg_send leaves the message untouched; zmq_msg_recv
+ * either failed before touching it (ETERM, EFSM) or, on EAGAIN, has already closed the previous
+ * frame and left the message empty (fq_t::recvpipe frees the old content before it looks for a
+ * message), so the repeat finds an empty message and, failing again, leaves it empty. The
+ * failures are either sticky
  * (ETERM, EFSM, ENOTSUP, EHOSTUNREACH: the repeat fails the same way), or transient and worth
  * repeating anyway (EINTR, which callers retry), or "would block", where a repeat that succeeds
  * simply means the message or the room arrived in between. A repeat must not wait a second full
