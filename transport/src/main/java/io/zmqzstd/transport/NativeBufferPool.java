@@ -13,6 +13,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.function.Consumer;
 
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
@@ -71,6 +72,12 @@ public final class NativeBufferPool implements AutoCloseable {
     private static final AtomicLong STRAY_CALLBACKS = new AtomicLong();
 
     /**
+     * Told of every pool as its constructor finishes; null unless a test suite's leak check
+     * installs one (it then inspects those pools after each test). Not for production use.
+     */
+    static volatile Consumer<NativeBufferPool> buildListener;
+
+    /**
      * The one upcall stub for the whole process: {@code void ffn(void *data, void *hint)}, with both
      * pointers taken as {@code long} so that the upcall allocates nothing.
      */
@@ -127,6 +134,10 @@ public final class NativeBufferPool implements AutoCloseable {
             long bufferBytes = b.minBufferBytes << c;
             int max = b.maxBuffersPerClass > 0 ? b.maxBuffersPerClass : defaultMaxBuffers(bufferBytes);
             classes[c] = new SizeClass(c, bufferBytes, max);
+        }
+        Consumer<NativeBufferPool> listener = buildListener;
+        if (listener != null) {
+            listener.accept(this);
         }
     }
 
@@ -323,7 +334,11 @@ public final class NativeBufferPool implements AutoCloseable {
         }
     }
 
-    private List<Throwable> leakSites() {
+    /**
+     * One throwable per buffer the application still holds: its rent site when one was recorded.
+     * Also valid after close (the handles outlive the slabs).
+     */
+    List<Throwable> leakSites() {
         List<Throwable> out = new ArrayList<>();
         for (SizeClass sc : classes) {
             int n = Math.min(sc.created.get(), sc.slots.length);
@@ -428,6 +443,16 @@ public final class NativeBufferPool implements AutoCloseable {
         if (b.casState(PooledBuffer.RECLAIMING, PooledBuffer.RENTED)) {
             inFlight.decrementAndGet();
         }
+    }
+
+    /** Process-wide count of free callbacks for a buffer libzmq did not hold (see {@link Stats#strayCallbacks()}). */
+    static long strayCallbacks() {
+        return STRAY_CALLBACKS.get();
+    }
+
+    /** Process-wide count of throwables caught in the free callback (see {@link Stats#callbackErrors()}). */
+    static long callbackErrors() {
+        return CALLBACK_ERRORS.get();
     }
 
     /** release() found the buffer not rented: counted only, the release itself is a no-op. */
