@@ -27,9 +27,9 @@ import static io.zmqzstd.transport.internal.LibZmq.EINTR;
  * throws {@link IllegalStateException} after {@link #close()}.
  *
  * <p>Allocation: {@link #send(MemorySegment, long, long, int)}, {@link #sendPooled},
- * {@link #send(byte[], int)}, {@link #receive(ZmqMessage, int)}, {@link #receive(byte[], int)} and
- * {@link #hasMore()} allocate nothing on the Java heap. Option setters and getters, bind and
- * connect may.
+ * {@link #send(byte[], int)}, {@link #receive(ZmqMessage, int)}, {@link #receive(byte[], int)},
+ * {@link #receive(MemorySegment, int)} and {@link #hasMore()} allocate nothing on the Java heap.
+ * Option setters and getters, bind and connect may.
  */
 public final class ZmqSocket implements AutoCloseable {
 
@@ -313,8 +313,9 @@ public final class ZmqSocket implements AutoCloseable {
      * returns -1 is it asked again through the capturing one to learn errno. The repeat is the
      * same question: on failure libzmq has sent or taken nothing, and left the message untouched
      * (zmq_msg_send) or, after EAGAIN from zmq_msg_recv, empty (it frees the previous frame
-     * before it looks for a message), which a repeat leaves empty again. With DONTWAIT the repeat fails with EAGAIN again (would block), or succeeds because
-     * a message or room arrived in between (a success like any other), or repeats the hard error.
+     * before it looks for a message), which a repeat leaves empty again. With DONTWAIT the
+     * repeat fails with EAGAIN again (would block), or succeeds because a message or room
+     * arrived in between (a success like any other), or repeats the hard error.
      * A blocking call with an infinite timeout fails only with EINTR (the repeat is then the retry
      * this loop makes anyway), ETERM (sticky) or an error fixed by the socket's state (EFSM,
      * ENOTSUP, EHOSTUNREACH under ROUTER_MANDATORY, ...), which the repeat reports again. A
