@@ -13,6 +13,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.function.Consumer;
 
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
@@ -34,7 +35,9 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * <p>Lifetime: slabs are freed by {@link #close()}, which a context that owns its pool calls only
  * after {@code zmq_ctx_term} has returned, i.e. when libzmq holds no message any more. A pool
  * closed while libzmq still holds some of its buffers keeps its memory (and logs why) rather than
- * free memory libzmq may still read.
+ * free memory libzmq may still read. Once {@code close()} has begun, a send of one of its buffers
+ * fails with {@link IllegalStateException}; a send that got in first makes {@code close()} keep the
+ * memory, so a send and a close on different threads never let libzmq read freed memory.
  *
  * <p>Leak detection ({@code -Dzmqzstd.leakDetection=disabled|sampled|strict}, default disabled
  * because recording a rent site allocates a stack trace; or
@@ -69,6 +72,12 @@ public final class NativeBufferPool implements AutoCloseable {
     private static final AtomicLong STRAY_CALLBACKS = new AtomicLong();
 
     /**
+     * Told of every pool as its constructor finishes; null unless a test suite's leak check
+     * installs one (it then inspects those pools after each test). Not for production use.
+     */
+    static volatile Consumer<NativeBufferPool> buildListener;
+
+    /**
      * The one upcall stub for the whole process: {@code void ffn(void *data, void *hint)}, with both
      * pointers taken as {@code long} so that the upcall allocates nothing.
      */
@@ -100,8 +109,16 @@ public final class NativeBufferPool implements AutoCloseable {
     private final AtomicLong hits = new AtomicLong();
     private final AtomicLong misses = new AtomicLong();
     private final AtomicLong unpooledRents = new AtomicLong();
+    /**
+     * Buffers libzmq holds (and copying sends reading a buffer right now) in the low bits, plus
+     * {@link #CLOSED_BIT}: one word, so that close() and a send decide with one CAS each who came
+     * first. A send adds 1 only while the bit is clear; close() sets the bit and frees the slabs
+     * only if the count it replaced was 0.
+     */
     private final AtomicLong inFlight = new AtomicLong();
+    private static final long CLOSED_BIT = 1L << 62;
     private final AtomicLong slabBytesAllocated = new AtomicLong();
+    private final AtomicLong doubleReleases = new AtomicLong();
     private int sampleCounter; // racy on purpose: only decides which rents to sample
     private volatile boolean closed;
 
@@ -117,6 +134,10 @@ public final class NativeBufferPool implements AutoCloseable {
             long bufferBytes = b.minBufferBytes << c;
             int max = b.maxBuffersPerClass > 0 ? b.maxBuffersPerClass : defaultMaxBuffers(bufferBytes);
             classes[c] = new SizeClass(c, bufferBytes, max);
+        }
+        Consumer<NativeBufferPool> listener = buildListener;
+        if (listener != null) {
+            listener.accept(this);
         }
     }
 
@@ -240,15 +261,22 @@ public final class NativeBufferPool implements AutoCloseable {
 
     /** A snapshot of the counters (allocates; not for the hot path). */
     public Stats stats() {
-        long r = rented.get();
+        // returned before rented, as in outstanding()
         long ret = returned.get();
-        return new Stats(r, ret, r - ret, hits.get(), misses.get(), unpooledRents.get(), inFlight.get(),
-                slabBytesAllocated.get(), CALLBACK_ERRORS.get());
+        long r = rented.get();
+        return new Stats(r, ret, r - ret, hits.get(), misses.get(), unpooledRents.get(), inFlight.get() & ~CLOSED_BIT,
+                slabBytesAllocated.get(), CALLBACK_ERRORS.get(), STRAY_CALLBACKS.get(), doubleReleases.get());
     }
 
-    /** Buffers rented and not yet returned (including those libzmq still holds). Cheap. */
+    /**
+     * Buffers rented and not yet returned (including those libzmq still holds). Cheap. Never below
+     * the true count at the moment of the call, so 0 means every buffer really was back: returned
+     * is read first, and every buffer counted there was counted in rented before, so a rent and a
+     * return racing with this call can only make the answer too high, never 0 too early.
+     */
     public long outstanding() {
-        return rented.get() - returned.get();
+        long ret = returned.get();
+        return rented.get() - ret;
     }
 
     /**
@@ -263,9 +291,17 @@ public final class NativeBufferPool implements AutoCloseable {
      * @param inFlight buffers libzmq holds right now
      * @param slabBytes native memory carved into slabs so far
      * @param callbackErrors throwables caught in the free callback, process-wide (should stay 0)
+     * @param strayCallbacks free callbacks for a buffer that libzmq did not hold: a second callback
+     *     for the same send, or a hint that names no live buffer; process-wide, because such a hint
+     *     may name no pool at all (should stay 0: anything else is a double return)
+     * @param doubleReleases {@link PooledBuffer#release()} calls on a buffer the caller no longer
+     *     owned (released already, or taken by a send); harmless to the pool, but a sign that a
+     *     stale handle is about: a second release after someone else rented the slot again would
+     *     take their buffer
      */
     public record Stats(long rented, long returned, long outstanding, long hits, long misses, long unpooled,
-                        long inFlight, long slabBytes, long callbackErrors) {
+                        long inFlight, long slabBytes, long callbackErrors, long strayCallbacks,
+                        long doubleReleases) {
     }
 
     /**
@@ -298,7 +334,11 @@ public final class NativeBufferPool implements AutoCloseable {
         }
     }
 
-    private List<Throwable> leakSites() {
+    /**
+     * One throwable per buffer the application still holds: its rent site when one was recorded.
+     * Also valid after close (the handles outlive the slabs).
+     */
+    List<Throwable> leakSites() {
         List<Throwable> out = new ArrayList<>();
         for (SizeClass sc : classes) {
             int n = Math.min(sc.created.get(), sc.slots.length);
@@ -334,7 +374,9 @@ public final class NativeBufferPool implements AutoCloseable {
             closed = true;
         }
         checkLeaks();
-        long held = inFlight.get();
+        // From here on no send can take a buffer (acquireForSend sees the bit); one that got in
+        // first is counted in held, and then the memory stays.
+        long held = inFlight.getAndAdd(CLOSED_BIT);
         if (held == 0) {
             POOLS.compareAndSet(id, this, null);
             slabArena.close();
@@ -351,12 +393,44 @@ public final class NativeBufferPool implements AutoCloseable {
 
     // ---- package-private: used by ZmqSocket ----
 
-    /** RENTED -> IN_FLIGHT just before zmq_msg_init_data. */
+    /**
+     * RENTED -> IN_FLIGHT just before zmq_msg_init_data. Throws, changing nothing, when the caller
+     * does not own the buffer or the pool is closed.
+     */
     void markInFlight(PooledBuffer b) {
         if (!b.casState(PooledBuffer.RENTED, PooledBuffer.IN_FLIGHT)) {
-            b.checkRented();
+            // Not the caller's (any more): say so even if another thread has just changed it back.
+            throw PooledBuffer.notOwned(b.state());
         }
-        inFlight.incrementAndGet();
+        try {
+            acquireForSend(b);
+        } catch (IllegalStateException closed) {
+            b.setState(PooledBuffer.RENTED); // still the caller's: nothing was handed over
+            throw closed;
+        }
+    }
+
+    /**
+     * Counts a send that is about to let libzmq read {@code b}'s memory, so that {@link #close()}
+     * keeps the slabs; fails when close has begun. Pair with {@link #releaseAfterSend()} when the
+     * send does not hand the buffer over (a copying send), or with the free callback.
+     */
+    void acquireForSend(PooledBuffer b) {
+        for (;;) {
+            long v = inFlight.get();
+            if ((v & CLOSED_BIT) != 0) {
+                throw new IllegalStateException("buffer pool is closed: cannot send its buffer, capacity=" + b.capacity
+                        + " (close the pool only after the context and the senders that use it)");
+            }
+            if (inFlight.compareAndSet(v, v + 1)) {
+                return;
+            }
+        }
+    }
+
+    /** A copying send has finished reading the buffer. */
+    void releaseAfterSend() {
+        inFlight.decrementAndGet();
     }
 
     /** A zero-copy send failed: the caller keeps the buffer once zmq_msg_close has run the callback. */
@@ -369,6 +443,21 @@ public final class NativeBufferPool implements AutoCloseable {
         if (b.casState(PooledBuffer.RECLAIMING, PooledBuffer.RENTED)) {
             inFlight.decrementAndGet();
         }
+    }
+
+    /** Process-wide count of free callbacks for a buffer libzmq did not hold (see {@link Stats#strayCallbacks()}). */
+    static long strayCallbacks() {
+        return STRAY_CALLBACKS.get();
+    }
+
+    /** Process-wide count of throwables caught in the free callback (see {@link Stats#callbackErrors()}). */
+    static long callbackErrors() {
+        return CALLBACK_ERRORS.get();
+    }
+
+    /** release() found the buffer not rented: counted only, the release itself is a no-op. */
+    void countDoubleRelease() {
+        doubleReleases.incrementAndGet();
     }
 
     /** A slot became free: back on its class's stack, or dropped if unpooled. */

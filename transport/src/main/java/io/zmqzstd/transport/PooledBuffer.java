@@ -90,11 +90,15 @@ public final class PooledBuffer {
 
     /**
      * Gives the buffer back to the pool. Idempotent: releasing a buffer that is already free (or
-     * that a socket has taken) does nothing.
+     * that a socket has taken) does nothing but count it in {@link NativeBufferPool.Stats#doubleReleases()}.
+     * Handles are reused from rent to rent, so a second release after the slot was rented again
+     * would free the new renter's buffer: drop the handle once it is released.
      */
     public void release() {
         if (STATE.compareAndSet(this, RENTED, FREE)) {
             pool.recycle(this);
+        } else {
+            pool.countDoubleRelease();
         }
     }
 
@@ -106,9 +110,13 @@ public final class PooledBuffer {
     void checkRented() {
         int s = state;
         if (s != RENTED) {
-            throw new IllegalStateException("buffer is not owned by the caller: state=" + stateName(s)
-                    + " (used after release or after sendPooled took it)");
+            throw notOwned(s);
         }
+    }
+
+    static IllegalStateException notOwned(int state) {
+        return new IllegalStateException("buffer is not owned by the caller: state=" + stateName(state)
+                + " (used after release or after sendPooled took it)");
     }
 
     int state() {

@@ -4,6 +4,7 @@ import io.zmqzstd.transport.internal.LibZmq;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Objects;
@@ -50,11 +51,15 @@ public final class ZmqContext implements AutoCloseable {
             if (c.equals(MemorySegment.NULL)) {
                 throw new ZmqException("zmq_ctx_new", LibZmq.errno(capture));
             }
-            int rc = (int) LibZmq.zmq_ctx_set.invokeExact(capture, c, LibZmq.ZMQ_IO_THREADS, b.ioThreads);
-            if (rc != 0) {
-                int errno = LibZmq.errno(capture);
-                int ignored = (int) LibZmq.zmq_ctx_term.invokeExact(capture, c);
-                throw new ZmqException("zmq_ctx_set(ZMQ_IO_THREADS=" + b.ioThreads + ")", errno);
+            try {
+                checkMessageLayout((int) LibZmq.zmq_ctx_get.invokeExact(capture, c, LibZmq.ZMQ_MSG_T_SIZE));
+                int rc = (int) LibZmq.zmq_ctx_set.invokeExact(capture, c, LibZmq.ZMQ_IO_THREADS, b.ioThreads);
+                if (rc != 0) {
+                    throw new ZmqException("zmq_ctx_set(ZMQ_IO_THREADS=" + b.ioThreads + ")", LibZmq.errno(capture));
+                }
+            } catch (Throwable t) {
+                int ignored = (int) LibZmq.zmq_ctx_term.invokeExact(capture, c); // no sockets yet: returns at once
+                throw t;
             }
             this.ctx = c;
         } catch (Throwable t) {
@@ -67,6 +72,42 @@ public final class ZmqContext implements AutoCloseable {
 
     public static Builder builder() {
         return new Builder();
+    }
+
+    /** A libzmq version as {@code zmq_version} reports it. */
+    public record Version(int major, int minor, int patch) {
+        @Override
+        public String toString() {
+            return major + "." + minor + "." + patch;
+        }
+    }
+
+    /** The version of the libzmq this process loaded (zmq_version). */
+    public static Version version() {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment v = a.allocate(ValueLayout.JAVA_INT, 3);
+            LibZmq.zmq_version.invokeExact(v, v.asSlice(4), v.asSlice(8));
+            return new Version(v.getAtIndex(ValueLayout.JAVA_INT, 0), v.getAtIndex(ValueLayout.JAVA_INT, 1),
+                    v.getAtIndex(ValueLayout.JAVA_INT, 2));
+        } catch (Throwable t) {
+            throw LibZmq.rethrow(t);
+        }
+    }
+
+    /**
+     * Every message this binding hands to libzmq lives in a {@link LibZmq#MSG_LAYOUT} of 64 bytes:
+     * if the loaded libzmq's {@code zmq_msg_t} were larger, libzmq would write past it. Checked
+     * once per context, with the size the context reports ({@code ZMQ_MSG_T_SIZE}).
+     *
+     * @param reportedBytes what {@code zmq_ctx_get(ZMQ_MSG_T_SIZE)} returned
+     * @throws IllegalStateException when the sizes differ, or libzmq cannot tell (older than 4.3)
+     */
+    static void checkMessageLayout(int reportedBytes) {
+        if (reportedBytes != LibZmq.MSG_LAYOUT.byteSize()) {
+            throw new IllegalStateException("libzmq's zmq_msg_t does not match this binding: sizeofZmqMsgT="
+                    + reportedBytes + " (-1: not reported, libzmq older than 4.3), expected=" + LibZmq.MSG_LAYOUT.byteSize()
+                    + ", libzmq=" + version() + "; zmq-zstd needs libzmq 4.3");
+        }
     }
 
     /**

@@ -18,20 +18,30 @@ import java.util.Objects;
  * {@link IllegalStateException} instead of reading freed memory. A raw {@link #address()} has the
  * same lifetime and no such guard.
  *
- * <p>Not thread-safe: one thread at a time; {@link #data()} views are additionally confined to the
- * thread that asked for them.
+ * <p>Not thread-safe: one thread at a time, handed from thread to thread through a happens-before
+ * edge (a queue, a join). The message is not tied to a thread, but a {@link #data()} view is
+ * confined to the thread that asked for it (an arena that any thread could close costs hundreds
+ * of microseconds per close, a confined one a fraction of one). A view is closed when the frame is
+ * replaced on the thread that made it; when another thread replaces the frame or closes the
+ * message, it cannot close that view, only drop it: the thread that handed the message over must
+ * not use views it made before the hand-over, as it must not use the message itself.
  */
 public final class ZmqMessage implements AutoCloseable {
 
     private final Arena arena = Arena.ofShared();
     final MemorySegment msg;
+    /** errno of zmq_msg_copy / zmq_msg_move. */
+    private final MemorySegment capture;
     private Arena viewArena;
     private MemorySegment view;
+    /** The thread that owns {@link #viewArena}: only it can close that arena. */
+    private Thread viewThread;
     private boolean closed;
 
     /** An empty message (zmq_msg_init). Close it to free its native state. */
     public ZmqMessage() {
         msg = arena.allocate(LibZmq.MSG_LAYOUT);
+        capture = arena.allocate(LibZmq.CAPTURE_LAYOUT);
         try {
             int rc = (int) LibZmq.zmq_msg_init.invokeExact(msg);
         } catch (Throwable t) {
@@ -63,13 +73,16 @@ public final class ZmqMessage implements AutoCloseable {
     /**
      * The current frame as a read-only view of libzmq's memory, valid until the next receive, send
      * or close, and only on the calling thread; a stale view throws on access. The first call per
-     * frame creates a confined arena (about 0.2 us and a few objects); zero-allocation consumers
-     * use {@link #address()} and {@link #size()} or {@link #copyTo}.
+     * frame and thread creates a confined arena (about 0.2 us and a few objects); zero-allocation
+     * consumers use {@link #address()} and {@link #size()} or {@link #copyTo}.
      */
     public MemorySegment data() {
         ensureOpen();
-        if (view == null) {
+        Thread caller = Thread.currentThread();
+        if (view == null || viewThread != caller) {
+            invalidateView(); // another thread's view after a hand-over: dropped, see the class comment
             viewArena = Arena.ofConfined();
+            viewThread = caller;
             view = MemorySegment.ofAddress(address()).reinterpret(size(), viewArena, null).asReadOnly();
         }
         return view;
@@ -124,6 +137,50 @@ public final class ZmqMessage implements AutoCloseable {
     }
 
     /**
+     * Makes this message share {@code src}'s frame (zmq_msg_copy), replacing and freeing its own
+     * and ending its views. No payload is copied (libzmq copies only frames of 33 bytes or less,
+     * which it stores inline); the frame is reference counted, so a pooled zero-copy buffer goes
+     * back to its pool once both messages have let go of it. {@code src} is unchanged and its
+     * views stay valid. The shared payload must not be modified (views are read-only anyway).
+     * Copying a message into itself does nothing.
+     */
+    public void copyFrom(ZmqMessage src) {
+        transfer(src, false);
+    }
+
+    /**
+     * Moves {@code src}'s frame into this message (zmq_msg_move), replacing and freeing its own
+     * and ending its views; {@code src} is left empty, its views ended too. Nothing is copied.
+     * Moving a message into itself does nothing.
+     */
+    public void moveFrom(ZmqMessage src) {
+        transfer(src, true);
+    }
+
+    private void transfer(ZmqMessage src, boolean move) {
+        Objects.requireNonNull(src, "src");
+        ensureOpen();
+        src.ensureOpen();
+        if (src == this) {
+            return; // libzmq would free the frame before reading it
+        }
+        invalidateView();
+        if (move) {
+            src.invalidateView();
+        }
+        try {
+            int rc = move
+                    ? (int) LibZmq.zmq_msg_move.invokeExact(capture, msg, src.msg)
+                    : (int) LibZmq.zmq_msg_copy.invokeExact(capture, msg, src.msg);
+            if (rc != 0) {
+                throw new ZmqException(move ? "zmq_msg_move" : "zmq_msg_copy", LibZmq.errno(capture));
+            }
+        } catch (Throwable t) {
+            throw LibZmq.rethrow(t);
+        }
+    }
+
+    /**
      * Drops the current frame and leaves the message empty, still open and reusable: libzmq
      * gets its memory back now instead of at the next receive (a pooled zero-copy buffer
      * returns to its pool, a slice of a tcp receive batch is released). Ends every view.
@@ -140,30 +197,45 @@ public final class ZmqMessage implements AutoCloseable {
         }
     }
 
-    /** Frees the native state (zmq_msg_close) and ends every view. Idempotent. */
+    /**
+     * Frees the native state (zmq_msg_close: a pooled buffer held by the frame goes back to its
+     * pool) and ends the view made on this thread. Idempotent; any thread (after a hand-over).
+     */
     @Override
     public void close() {
         if (closed) {
             return;
         }
         closed = true;
-        invalidateView();
         try {
-            int rc = (int) LibZmq.zmq_msg_close.invokeExact(msg);
-        } catch (Throwable t) {
-            throw LibZmq.rethrow(t);
+            invalidateView();
         } finally {
-            arena.close();
+            try {
+                int rc = (int) LibZmq.zmq_msg_close.invokeExact(msg);
+            } catch (Throwable t) {
+                throw LibZmq.rethrow(t);
+            } finally {
+                arena.close();
+            }
         }
     }
 
-    /** Ends the current view; called before anything replaces the frame. */
+    /**
+     * Ends the current view; called before anything replaces the frame. Allocation-free. A view
+     * made on another thread is only dropped: a confined arena can be closed by its own thread
+     * alone, and that thread handed the message over, so it is done with it. The dropped arena owns
+     * no memory; the garbage collector takes it.
+     */
     void invalidateView() {
-        if (viewArena != null) {
-            Arena a = viewArena;
+        Arena a = viewArena;
+        if (a != null) {
+            boolean ours = viewThread == Thread.currentThread();
             viewArena = null;
             view = null;
-            a.close();
+            viewThread = null;
+            if (ours) {
+                a.close();
+            }
         }
     }
 

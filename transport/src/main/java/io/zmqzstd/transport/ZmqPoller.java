@@ -73,7 +73,7 @@ public final class ZmqPoller implements AutoCloseable {
 
     /**
      * Waits until a registered socket is ready or {@code timeoutMs} passes (-1 = forever, 0 = just
-     * look). EINTR is retried. Allocation-free.
+     * look). EINTR is retried for the rest of the timeout. Allocation-free.
      *
      * @return how many sockets are ready (0 on timeout)
      * @throws ZmqException when the context was terminated or a socket is invalid
@@ -86,12 +86,17 @@ public final class ZmqPoller implements AutoCloseable {
                 throw new IllegalStateException("a polled socket is closed: index=" + i);
             }
         }
+        // The clock is read only for a finite wait, so that a retry after EINTR waits what is
+        // left of it rather than the whole timeout again (a signal every few milliseconds, e.g.
+        // a profiler's, would otherwise make a poll never time out).
+        long startNs = timeoutMs > 0 ? System.nanoTime() : 0;
+        long waitMs = timeoutMs;
         try {
             for (;;) {
                 // Fast call without errno capture: a capturing call makes the JDK slice the
                 // capture segment, a heap allocation per poll until C2 has inlined this site
                 // (see LibZmq's class comment). Only a failure is asked again, with capture.
-                int rc = (int) LibZmq.zmq_poll_fast.invokeExact(items, count, timeoutMs);
+                int rc = (int) LibZmq.zmq_poll_fast.invokeExact(items, count, waitMs);
                 if (rc >= 0) {
                     return rc;
                 }
@@ -100,22 +105,36 @@ public final class ZmqPoller implements AutoCloseable {
                 // e.g. a profiler's). The repeat uses timeout 0, never the caller's: it must not
                 // wait again. A sticky error comes back with its errno; a result >= 0 proves the
                 // failure was transient, and then either a socket is ready (a valid answer) or
-                // nothing is and we poll again with the full timeout, as an EINTR retry always did.
+                // nothing is and we poll again for the rest of the timeout.
                 rc = (int) LibZmq.zmq_poll.invokeExact(capture, items, count, 0L);
                 if (rc > 0) {
                     return rc;
                 }
-                if (rc == 0) {
-                    continue;
+                if (rc < 0) {
+                    int errno = LibZmq.errno(capture);
+                    if (errno != LibZmq.EINTR) {
+                        throw new ZmqException("zmq_poll", errno);
+                    }
                 }
-                int errno = LibZmq.errno(capture);
-                if (errno != LibZmq.EINTR) {
-                    throw new ZmqException("zmq_poll", errno);
+                waitMs = remainingMs(timeoutMs, startNs, System.nanoTime());
+                if (waitMs == 0) {
+                    return 0;
                 }
             }
         } catch (Throwable t) {
             throw LibZmq.rethrow(t);
         }
+    }
+
+    /**
+     * What is left of {@code timeoutMs} at {@code nowNs} for a poll that began at {@code startNs}:
+     * -1 (forever) stays -1, a finite timeout never goes below 0.
+     */
+    static long remainingMs(long timeoutMs, long startNs, long nowNs) {
+        if (timeoutMs < 0) {
+            return -1;
+        }
+        return Math.max(0, timeoutMs - (nowNs - startNs) / 1_000_000);
     }
 
     /** The events reported by the last {@link #poll} for the socket at {@code index}. */

@@ -27,9 +27,9 @@ import static io.zmqzstd.transport.internal.LibZmq.EINTR;
  * throws {@link IllegalStateException} after {@link #close()}.
  *
  * <p>Allocation: {@link #send(MemorySegment, long, long, int)}, {@link #sendPooled},
- * {@link #send(byte[], int)}, {@link #receive(ZmqMessage, int)}, {@link #receive(byte[], int)} and
- * {@link #hasMore()} allocate nothing on the Java heap. Option setters and getters, bind and
- * connect may.
+ * {@link #send(byte[], int)}, {@link #receive(ZmqMessage, int)}, {@link #receive(byte[], int)},
+ * {@link #receive(MemorySegment, int)} and {@link #hasMore()} allocate nothing on the Java heap.
+ * Option setters and getters, bind and connect may.
  */
 public final class ZmqSocket implements AutoCloseable {
 
@@ -66,22 +66,32 @@ public final class ZmqSocket implements AutoCloseable {
         this.recvMsg = arena.allocate(LibZmq.MSG_LAYOUT);
         this.opt = arena.allocate(OPT_BYTES, 8);
         this.optLen = arena.allocate(ValueLayout.JAVA_LONG);
+        MemorySegment s = MemorySegment.NULL;
         try {
-            MemorySegment s = (MemorySegment) LibZmq.zmq_socket.invokeExact(capture, context.ctx(), type.code());
+            s = (MemorySegment) LibZmq.zmq_socket.invokeExact(capture, context.ctx(), type.code());
             if (s.equals(MemorySegment.NULL)) {
-                int errno = LibZmq.errno(capture);
-                arena.close();
-                throw new ZmqException("zmq_socket(" + type + ")", errno);
+                throw new ZmqException("zmq_socket(" + type + ")", LibZmq.errno(capture));
             }
             this.socket = s;
             int rc = (int) LibZmq.zmq_msg_init.invokeExact(recvMsg);
+            setInt("ZMQ_LINGER", LibZmq.ZMQ_LINGER, lingerMs);
+            // libzmq starts every socket at -1 (infinite); read them anyway rather than assume.
+            sendTimeoutMs = getInt("ZMQ_SNDTIMEO", LibZmq.ZMQ_SNDTIMEO);
+            receiveTimeoutMs = getInt("ZMQ_RCVTIMEO", LibZmq.ZMQ_RCVTIMEO);
         } catch (Throwable t) {
+            // The context only learns of a socket once it is built: a native socket left open
+            // here would make zmq_ctx_term wait for it forever, so close it before failing.
+            closed = true;
+            if (!s.equals(MemorySegment.NULL)) {
+                try {
+                    int ignored = (int) LibZmq.zmq_close.invokeExact(capture, s);
+                } catch (Throwable ignored) {
+                    // zmq_close fails only with ENOTSOCK, for a socket that is not one
+                }
+            }
+            arena.close();
             throw LibZmq.rethrow(t);
         }
-        setInt("ZMQ_LINGER", LibZmq.ZMQ_LINGER, lingerMs);
-        // libzmq starts every socket at -1 (infinite); read them anyway rather than assume.
-        sendTimeoutMs = getInt("ZMQ_SNDTIMEO", LibZmq.ZMQ_SNDTIMEO);
-        receiveTimeoutMs = getInt("ZMQ_RCVTIMEO", LibZmq.ZMQ_RCVTIMEO);
     }
 
     /** The socket type. */
@@ -210,6 +220,9 @@ public final class ZmqSocket implements AutoCloseable {
      * try { fill(b.segment()); if (!socket.sendPooled(b, n, ZmqSocket.DONTWAIT)) { ... retry or b.release(); } }
      * catch (RuntimeException e) { b.release(); throw e; }
      * }</pre>
+     *
+     * @throws IllegalStateException when the caller does not own the buffer, or its pool is closed
+     *     (the buffer stays the caller's; memory of a closed pool is not read)
      */
     public boolean sendPooled(PooledBuffer buffer, long length, int flags) {
         ensureOpen();
@@ -219,8 +232,14 @@ public final class ZmqSocket implements AutoCloseable {
         }
         NativeBufferPool owner = buffer.pool;
         if (length < owner.zeroCopyThresholdBytes()) {
-            if (!socketCall(ZMQ_SEND, null, buffer.address, length, flags)) {
-                return false;
+            // zmq_send reads the buffer: counted, so that a concurrent pool close keeps the memory
+            owner.acquireForSend(buffer);
+            try {
+                if (!socketCall(ZMQ_SEND, null, buffer.address, length, flags)) {
+                    return false;
+                }
+            } finally {
+                owner.releaseAfterSend();
             }
             buffer.release();
             return true;
@@ -292,9 +311,11 @@ public final class ZmqSocket implements AutoCloseable {
      * call site, removes; at low message rates (1 MiB parts) these paths run in C1 for the whole
      * session. So the call is made first through the non-capturing handle, and only when it
      * returns -1 is it asked again through the capturing one to learn errno. The repeat is the
-     * same question: on failure libzmq leaves the message untouched and has sent or taken
-     * nothing. With DONTWAIT the repeat fails with EAGAIN again (would block), or succeeds because
-     * a message or room arrived in between (a success like any other), or repeats the hard error.
+     * same question: on failure libzmq has sent or taken nothing, and left the message untouched
+     * (zmq_msg_send) or, after EAGAIN from zmq_msg_recv, empty (it frees the previous frame
+     * before it looks for a message), which a repeat leaves empty again. With DONTWAIT the
+     * repeat fails with EAGAIN again (would block), or succeeds because a message or room
+     * arrived in between (a success like any other), or repeats the hard error.
      * A blocking call with an infinite timeout fails only with EINTR (the repeat is then the retry
      * this loop makes anyway), ETERM (sticky) or an error fixed by the socket's state (EFSM,
      * ENOTSUP, EHOSTUNREACH under ROUTER_MANDATORY, ...), which the repeat reports again. A
@@ -386,7 +407,9 @@ public final class ZmqSocket implements AutoCloseable {
      * Receives the next frame into {@code msg}, replacing (and freeing) its previous frame and
      * ending views of it. Allocation-free.
      *
-     * @return false when it would block (DONTWAIT) or the receive timeout expired
+     * @return false when it would block (DONTWAIT) or the receive timeout expired; the previous
+     *     frame is gone then too and {@code msg} is empty (libzmq frees it before it looks for a
+     *     message)
      */
     public boolean receive(ZmqMessage msg, int flags) {
         ensureOpen();
@@ -399,26 +422,30 @@ public final class ZmqSocket implements AutoCloseable {
     }
 
     /**
-     * Receives the next frame into {@code buf}, copying at most {@code buf.length} bytes.
-     * Allocation-free.
+     * Receives the next frame into {@code buf}, copying at most {@code buf.length} bytes; the rest
+     * of a longer frame is discarded. Allocation-free.
      *
      * @return the frame's full size (more than {@code buf.length} means it was truncated, as with
      *     zmq_recv), or -1 when it would block
      */
     public int receive(byte[] buf, int flags) {
-        ensureOpen();
-        if (!recvMsg(recvMsg, flags)) {
-            return -1;
-        }
-        try {
-            long size = (long) LibZmq.zmq_msg_size.invokeExact(recvMsg);
-            long addr = (long) LibZmq.zmq_msg_data.invokeExact(recvMsg);
-            more = (int) LibZmq.zmq_msg_more.invokeExact(recvMsg) != 0;
-            MemorySegment.copy(LibZmq.EVERYTHING, ValueLayout.JAVA_BYTE, addr, buf, 0, (int) Math.min(size, buf.length));
-            return (int) Math.min(size, Integer.MAX_VALUE);
-        } catch (Throwable t) {
-            throw LibZmq.rethrow(t);
-        }
+        Objects.requireNonNull(buf, "buf");
+        long size = receiveCopy(buf, null, flags);
+        return size < 0 ? -1 : (int) Math.min(size, Integer.MAX_VALUE);
+    }
+
+    /**
+     * Receives the next frame into {@code dst} from its offset 0, copying at most
+     * {@code dst.byteSize()} bytes; the rest of a longer frame is discarded (zmq_recv semantics).
+     * {@code dst} may be native or on the heap; it is the caller's again when the call returns.
+     * Allocation-free.
+     *
+     * @return the frame's full size (more than {@code dst.byteSize()} means it was truncated), or
+     *     -1 when it would block
+     */
+    public long receive(MemorySegment dst, int flags) {
+        Objects.requireNonNull(dst, "dst");
+        return receiveCopy(null, dst, flags);
     }
 
     /** Receives the next frame as a new array (allocates); null when it would block. */
@@ -428,12 +455,62 @@ public final class ZmqSocket implements AutoCloseable {
             return null;
         }
         try {
-            long size = (long) LibZmq.zmq_msg_size.invokeExact(recvMsg);
-            long addr = (long) LibZmq.zmq_msg_data.invokeExact(recvMsg);
-            more = (int) LibZmq.zmq_msg_more.invokeExact(recvMsg) != 0;
-            byte[] out = new byte[Math.toIntExact(size)];
-            MemorySegment.copy(LibZmq.EVERYTHING, ValueLayout.JAVA_BYTE, addr, out, 0, out.length);
+            byte[] out = new byte[Math.toIntExact(frameSize())];
+            copyFrame(out, null, out.length);
             return out;
+        } finally {
+            dropFrame();
+        }
+    }
+
+    /** The copying receives: into {@code array} or else {@code segment}, truncated to fit; -1 = would block. */
+    private long receiveCopy(byte[] array, MemorySegment segment, int flags) {
+        ensureOpen();
+        if (!recvMsg(recvMsg, flags)) {
+            return -1;
+        }
+        try {
+            long size = frameSize();
+            copyFrame(array, segment, Math.min(size, array != null ? array.length : segment.byteSize()));
+            return size;
+        } finally {
+            dropFrame();
+        }
+    }
+
+    /** Size of the frame just received into {@link #recvMsg}; records whether more parts follow. */
+    private long frameSize() {
+        try {
+            more = (int) LibZmq.zmq_msg_more.invokeExact(recvMsg) != 0;
+            return (long) LibZmq.zmq_msg_size.invokeExact(recvMsg);
+        } catch (Throwable t) {
+            throw LibZmq.rethrow(t);
+        }
+    }
+
+    private void copyFrame(byte[] array, MemorySegment segment, long n) {
+        long addr;
+        try {
+            addr = (long) LibZmq.zmq_msg_data.invokeExact(recvMsg);
+        } catch (Throwable t) {
+            throw LibZmq.rethrow(t);
+        }
+        if (array != null) {
+            MemorySegment.copy(LibZmq.EVERYTHING, ValueLayout.JAVA_BYTE, addr, array, 0, (int) n);
+        } else {
+            MemorySegment.copy(LibZmq.EVERYTHING, addr, segment, 0, n);
+        }
+    }
+
+    /**
+     * Frees the frame in {@link #recvMsg} once it is copied, as zmq_recv does: the caller has all it
+     * gets, and a pooled buffer behind the frame (inproc zero-copy) goes back to its pool now
+     * instead of at this socket's next receive. Allocation-free.
+     */
+    private void dropFrame() {
+        closeQuietly(recvMsg);
+        try {
+            int rc = (int) LibZmq.zmq_msg_init.invokeExact(recvMsg);
         } catch (Throwable t) {
             throw LibZmq.rethrow(t);
         }

@@ -35,7 +35,7 @@ class JeroMqInteropTest {
                 assertEquals((byte) i, big[19_999]);
                 assertEquals("small" + i, pull.recvStr(0));
             }
-            Endpoints.await("buffers back", () -> pool.outstanding() == 0);
+            Buffers.awaitAllBack(pool);
         }
     }
 

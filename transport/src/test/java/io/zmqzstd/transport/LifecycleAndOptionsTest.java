@@ -2,11 +2,13 @@ package io.zmqzstd.transport;
 
 import io.zmqzstd.transport.internal.LibZmq;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -139,14 +141,21 @@ class LifecycleAndOptionsTest {
             ZmqSocket pull = ctx.socket(SocketType.PULL);
             pull.bind("inproc://term");
             AtomicReference<Throwable> seen = new AtomicReference<>();
+            AtomicBoolean returned = new AtomicBoolean();
             Thread receiver = Thread.ofPlatform().start(() -> {
                 try {
                     pull.receiveBytes(0);
                 } catch (Throwable t) {
                     seen.set(t);
+                } finally {
+                    returned.set(true);
                 }
             });
-            Endpoints.await("receiver to block", () -> receiver.getState() == Thread.State.RUNNABLE || receiver.getState() == Thread.State.WAITING);
+            // Proof that the receive is blocked inside libzmq, not about to start (a shutdown
+            // before it would end it with ETERM too): twice in a row, the receiver's innermost Java
+            // frame is the method that makes the downcall, and the call has not returned.
+            Endpoints.await("receiver blocked inside zmq_msg_recv", () -> insideDowncall(receiver) && insideDowncall(receiver));
+            assertFalse(returned.get());
             ctx.shutdown();
             receiver.join(10_000);
             assertFalse(receiver.isAlive());
@@ -156,7 +165,32 @@ class LifecycleAndOptionsTest {
         }
     }
 
+    /**
+     * True when {@code t} is running native code called from ZmqSocket's downcall wrapper for a
+     * blocking receive with no timeout (the fast handle; {@code invokeFast}): the hidden frames of
+     * the downcall itself are not in the trace, so that method is the innermost one shown.
+     */
+    private static boolean insideDowncall(Thread t) {
+        StackTraceElement[] stack = t.getStackTrace();
+        return t.getState() == Thread.State.RUNNABLE && stack.length > 0
+                && stack[0].getClassName().equals(ZmqSocket.class.getName())
+                && stack[0].getMethodName().equals("invokeFast");
+    }
+
     @Test
+    @Timeout(value = 30, threadMode = Timeout.ThreadMode.SEPARATE_THREAD) // a leaked socket hangs zmq_ctx_term
+    void shouldCloseTheNativeSocketWhenItsSetupFails() {
+        ZmqContext ctx = new ZmqContext();
+        // libzmq takes a linger of -1 or more: zmq_socket succeeds, then zmq_setsockopt fails
+        ZmqException e = assertThrows(ZmqException.class, () -> new ZmqSocket(ctx, SocketType.PAIR, -2));
+        assertEquals(LibZmq.EINVAL, e.errno());
+        assertTrue(e.getMessage().contains("ZMQ_LINGER"), e.getMessage());
+        ctx.close(); // returns only if that native socket was closed
+        assertTrue(ctx.isClosed());
+    }
+
+    @Test
+    @Timeout(value = 30, threadMode = Timeout.ThreadMode.SEPARATE_THREAD) // ignoring linger would hang, not fail
     void shouldCloseContextWithPendingMessagesToAbsentPeerWithinLinger() {
         ZmqContext ctx = ZmqContext.builder().defaultLinger(Duration.ofMillis(100)).build();
         ZmqSocket push = ctx.socket(SocketType.PUSH);

@@ -15,9 +15,18 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class PoolStressTest {
 
+    private static final int SLOTS = 64;
+    /** One rent size per class the stress uses: 256, 512 and 1024 bytes. */
+    private static final long[] CLASS_SIZES = {256, 512, 1024};
+
     @Test
     void shouldNeverLoseOrDoubleHandOutABufferUnderConcurrentRentAndReturn() throws Exception {
-        NativeBufferPool pool = NativeBufferPool.builder().zeroCopyThresholdBytes(0).maxBuffersPerClass(64).build();
+        NativeBufferPool pool = NativeBufferPool.builder().zeroCopyThresholdBytes(0).maxBuffersPerClass(SLOTS).build();
+        // Every slot exists from the start, so the final drain can tell a lost slot (a miss) from
+        // one that was never carved.
+        for (long size : CLASS_SIZES) {
+            assertEquals(SLOTS, pool.reserve(size, SLOTS));
+        }
         // A buffer handed to two holders at once is caught by this ownership set.
         var owned = ConcurrentHashMap.<PooledBuffer>newKeySet();
         AtomicReference<Throwable> failure = new AtomicReference<>();
@@ -68,21 +77,40 @@ class PoolStressTest {
                 w.join();
             }
             assertNull(failure.get());
-            Endpoints.await("all buffers back", () -> pool.outstanding() == 0);
+            Buffers.awaitAllBack(pool);
         }
         NativeBufferPool.Stats s = pool.stats();
         assertEquals(s.rented(), s.returned(), s.toString());
-        assertEquals(0, s.callbackErrors());
-        // every free slot is on exactly one stack once: draining the pool yields distinct buffers
-        var seen = new java.util.HashSet<PooledBuffer>();
-        List<PooledBuffer> drained = new ArrayList<>();
-        for (int i = 0; i < 64; i++) {
-            PooledBuffer b = pool.rent(512);
-            assertTrue(seen.add(b), "slot on the free stack twice");
-            drained.add(b);
+        assertEquals(0, s.callbackErrors(), s::toString);
+        assertEquals(0, s.strayCallbacks(), () -> "a buffer came back from libzmq twice: " + s);
+        assertEquals(0, s.doubleReleases(), () -> "a buffer was released twice: " + s);
+        for (long size : CLASS_SIZES) {
+            assertEverySlotFreeExactlyOnce(pool, size);
         }
-        drained.forEach(PooledBuffer::release);
         pool.assertNoLeaks();
         pool.close();
+    }
+
+    /**
+     * Every slot of the class is on its free stack exactly once: draining it yields SLOTS distinct
+     * pooled buffers (a lost slot would make one rent a miss, a slot returned twice would come out
+     * twice), and the next rent finds the stack empty.
+     */
+    private static void assertEverySlotFreeExactlyOnce(NativeBufferPool pool, long size) {
+        NativeBufferPool.Stats before = pool.stats();
+        var seen = new java.util.HashSet<PooledBuffer>();
+        List<PooledBuffer> drained = new ArrayList<>();
+        for (int i = 0; i < SLOTS; i++) {
+            PooledBuffer b = pool.rent(size);
+            assertTrue(seen.add(b), () -> "slot on the free stack twice: size=" + size);
+            drained.add(b);
+        }
+        NativeBufferPool.Stats full = pool.stats();
+        assertEquals(SLOTS, full.hits() - before.hits(), () -> "a slot was lost: size=" + size + ", stats=" + full);
+        PooledBuffer extra = pool.rent(size);
+        assertEquals(before.unpooled() + 1, pool.stats().unpooled(),
+                () -> "more free slots than the class holds: size=" + size + ", stats=" + pool.stats());
+        extra.release();
+        drained.forEach(PooledBuffer::release);
     }
 }

@@ -32,8 +32,12 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * and {@code zmq_poll} each have a plain handle ({@code *_fast}, no capture) for the normal case
  * and the capturing one for a failure: the caller makes the plain call and, only when it returns
  * -1, asks libzmq the same question again through the capturing handle to learn errno. That
- * repeat is equivalent because these calls change nothing when they fail (the message is left
- * untouched, nothing was sent or taken from a queue) and their failures are either sticky
+ * repeat is equivalent because a failed call leaves nothing the repeat could trip over: nothing
+ * was sent or taken from a queue; zmq_msg_send leaves the message untouched; zmq_msg_recv
+ * either failed before touching it (ETERM, EFSM) or, on EAGAIN, has already closed the previous
+ * frame and left the message empty (fq_t::recvpipe frees the old content before it looks for a
+ * message), so the repeat finds an empty message and, failing again, leaves it empty. The
+ * failures are either sticky
  * (ETERM, EFSM, ENOTSUP, EHOSTUNREACH: the repeat fails the same way), or transient and worth
  * repeating anyway (EINTR, which callers retry), or "would block", where a repeat that succeeds
  * simply means the message or the room arrived in between. A repeat must not wait a second full
@@ -82,12 +86,35 @@ public final class LibZmq {
     /** A segment spanning the whole address space: lets raw addresses be read without a wrapper per call. */
     public static final MemorySegment EVERYTHING = MemorySegment.NULL.reinterpret(Long.MAX_VALUE);
 
-    // errno values (Linux) and libzmq's own codes (ZMQ_HAUSNUMERO + n)
-    public static final int EINTR = 4;
-    public static final int EAGAIN = 11;
-    public static final int ENOMEM = 12;
-    public static final int EINVAL = 22;
-    public static final int EHOSTUNREACH = 113;
+    /**
+     * The system errno values this binding compares with. libzmq reports the C library's own
+     * values for these (it defines codes of its own only where a system lacks one, as Windows
+     * does), and they differ by OS: Linux has EAGAIN 11 and EHOSTUNREACH 113 on every architecture
+     * the JDK runs on (asm-generic/errno.h), macOS and the BSDs have 35 and 65. EINTR, ENOMEM and
+     * EINVAL are 4, 12 and 22 on both. Only Linux and macOS are supported; any other system gets
+     * the Linux values.
+     */
+    public record Errno(int eintr, int eagain, int enomem, int einval, int ehostunreach) {
+
+        public static final Errno LINUX = new Errno(4, 11, 12, 22, 113);
+        public static final Errno MACOS = new Errno(4, 35, 12, 22, 65);
+
+        /** The values for a system named as in the {@code os.name} property. */
+        public static Errno forOs(String osName) {
+            String os = osName.toLowerCase(java.util.Locale.ROOT);
+            return os.contains("mac") || os.contains("darwin") ? MACOS : LINUX;
+        }
+    }
+
+    /** The errno values of the running system. */
+    public static final Errno ERRNO_VALUES = Errno.forOs(System.getProperty("os.name", ""));
+
+    // system errno values (per OS, above) and libzmq's own codes (ZMQ_HAUSNUMERO + n)
+    public static final int EINTR = ERRNO_VALUES.eintr();
+    public static final int EAGAIN = ERRNO_VALUES.eagain();
+    public static final int ENOMEM = ERRNO_VALUES.enomem();
+    public static final int EINVAL = ERRNO_VALUES.einval();
+    public static final int EHOSTUNREACH = ERRNO_VALUES.ehostunreach();
     private static final int HAUSNUMERO = 156384712;
     public static final int EFSM = HAUSNUMERO + 51;
     public static final int ENOCOMPATPROTO = HAUSNUMERO + 52;

@@ -1,0 +1,170 @@
+package io.zmqzstd.transport;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.concurrent.atomic.AtomicReference;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** A reused ZmqMessage over inproc zero-copy, where the received frame is the pooled buffer itself. */
+class MessageTest {
+
+    private static final int SIZE = 4096;
+
+    private NativeBufferPool pool;
+    private ZmqContext ctx;
+    private ZmqSocket pull;
+    private ZmqSocket push;
+
+    @BeforeEach
+    void open() {
+        pool = NativeBufferPool.builder().zeroCopyThresholdBytes(0).build();
+        ctx = ZmqContext.builder().bufferPool(pool).build();
+        pull = ctx.socket(SocketType.PULL);
+        push = ctx.socket(SocketType.PUSH);
+        pull.receiveTimeoutMs(5000);
+        push.connect(Endpoints.bindAny(pull, "inproc"));
+    }
+
+    @AfterEach
+    void close() {
+        ctx.close();
+        Buffers.assertAllBack(pool);
+        pool.close();
+    }
+
+    private void sendPooled(byte fill) {
+        PooledBuffer b = pool.rent(SIZE);
+        b.segment().fill(fill);
+        assertTrue(push.sendPooled(b, SIZE, 0));
+    }
+
+    /** Runs {@code action} on another thread and waits for it: a hand-over in both directions. */
+    private static void onAnotherThread(Runnable action) throws InterruptedException {
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        Thread t = Thread.ofPlatform().start(() -> {
+            try {
+                action.run();
+            } catch (Throwable e) {
+                failure.set(e);
+            }
+        });
+        t.join();
+        assertNull(failure.get());
+    }
+
+    @Test
+    void shouldReturnTheBufferWhenClosedOnAnotherThreadThanTheViewsOwner() throws Exception {
+        ZmqMessage msg = new ZmqMessage();
+        sendPooled((byte) 5);
+        onAnotherThread(() -> {
+            assertTrue(pull.receive(msg, 0));
+            assertEquals(5, msg.data().get(ValueLayout.JAVA_BYTE, SIZE - 1));
+        });
+        assertEquals(1, pool.outstanding(), "the frame holds the pooled buffer");
+        msg.close(); // here, not on the thread whose view is open
+        assertEquals(0, pool.outstanding(), "zmq_msg_close ran: the buffer is back");
+        assertThrows(IllegalStateException.class, msg::size);
+    }
+
+    @Test
+    void shouldReceiveAndViewOnAnotherThreadAfterAHandOver() throws Exception {
+        try (ZmqMessage msg = new ZmqMessage()) {
+            sendPooled((byte) 1);
+            sendPooled((byte) 2);
+            onAnotherThread(() -> {
+                assertTrue(pull.receive(msg, 0));
+                assertEquals(1, msg.data().get(ValueLayout.JAVA_BYTE, 0));
+            });
+            assertTrue(pull.receive(msg, 0)); // replaces the frame whose view another thread made
+            assertEquals(1, pool.outstanding(), "the first frame's buffer is back");
+            MemorySegment view = msg.data(); // this thread's own view
+            assertEquals(2, view.get(ValueLayout.JAVA_BYTE, 0));
+            msg.clear();
+            assertEquals(0, pool.outstanding());
+            assertThrows(IllegalStateException.class, () -> view.get(ValueLayout.JAVA_BYTE, 0),
+                    "a stale view on the thread that made it still fails loudly");
+        }
+    }
+
+    @Test
+    void shouldGiveEachThreadItsOwnViewOfTheSameFrame() throws Exception {
+        try (ZmqMessage msg = new ZmqMessage()) {
+            sendPooled((byte) 7);
+            assertTrue(pull.receive(msg, 0));
+            MemorySegment mine = msg.data();
+            onAnotherThread(() -> assertEquals(7, msg.data().get(ValueLayout.JAVA_BYTE, 0)));
+            // The other thread's view replaced this one, which it could only drop, not close; the
+            // frame is unchanged, so both this view and a fresh one read it.
+            assertEquals(7, mine.get(ValueLayout.JAVA_BYTE, 0));
+            assertEquals(7, msg.data().get(ValueLayout.JAVA_BYTE, 0));
+        }
+    }
+
+    @Test
+    void shouldShareAPooledFrameOnCopyAndReturnItOnlyWhenBothAreClosed() {
+        try (ZmqMessage received = new ZmqMessage(); ZmqMessage copy = new ZmqMessage()) {
+            sendPooled((byte) 9);
+            assertTrue(pull.receive(received, 0));
+            MemorySegment view = received.data();
+            copy.copyFrom(received);
+            assertEquals(received.address(), copy.address(), "shared, not copied");
+            assertEquals(SIZE, copy.size());
+            assertEquals(9, view.get(ValueLayout.JAVA_BYTE, 0), "the source and its view are unchanged");
+            received.clear();
+            assertEquals(1, pool.outstanding(), "the copy still holds the buffer");
+            assertEquals(9, copy.data().get(ValueLayout.JAVA_BYTE, SIZE - 1));
+            copy.copyFrom(copy); // into itself: nothing happens
+            assertEquals(SIZE, copy.size());
+            copy.clear();
+            assertEquals(0, pool.outstanding(), "back once both let go");
+        }
+    }
+
+    @Test
+    void shouldMoveAFrameAndLeaveTheSourceEmpty() {
+        try (ZmqMessage received = new ZmqMessage(); ZmqMessage moved = new ZmqMessage()) {
+            sendPooled((byte) 4);
+            assertTrue(pull.receive(received, 0));
+            long address = received.address();
+            MemorySegment staleView = received.data();
+            moved.moveFrom(received);
+            assertEquals(0, received.size());
+            assertThrows(IllegalStateException.class, () -> staleView.get(ValueLayout.JAVA_BYTE, 0));
+            assertEquals(address, moved.address());
+            assertEquals(4, moved.data().get(ValueLayout.JAVA_BYTE, 0));
+            assertEquals(1, pool.outstanding());
+            assertTrue(push.send(moved, 0), "a moved frame sends like any other");
+            assertTrue(pull.receive(received, 0));
+            assertEquals(address, received.address(), "inproc passed the same buffer along");
+            received.clear();
+            assertEquals(0, pool.outstanding());
+        }
+        ZmqMessage closed = new ZmqMessage();
+        closed.close();
+        try (ZmqMessage m = new ZmqMessage()) {
+            assertThrows(IllegalStateException.class, () -> m.moveFrom(closed));
+            assertThrows(IllegalStateException.class, () -> closed.copyFrom(m));
+        }
+    }
+
+    @Test
+    void shouldDropThePreviousFrameOnAWouldBlockReceive() {
+        try (ZmqMessage msg = new ZmqMessage()) {
+            sendPooled((byte) 3);
+            assertTrue(pull.receive(msg, 0));
+            assertEquals(1, pool.outstanding());
+            assertFalse(pull.receive(msg, ZmqSocket.DONTWAIT));
+            assertEquals(0, msg.size(), "libzmq freed the previous frame before it found nothing to receive");
+            assertEquals(0, pool.outstanding());
+        }
+    }
+}

@@ -1,0 +1,84 @@
+package io.zmqzstd.transport;
+
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class PollerTest {
+
+    private static final byte[] ONE = {1};
+
+    @Test
+    void shouldTellWhichOfSeveralSocketsIsReadable() {
+        try (ZmqContext ctx = new ZmqContext(); ZmqPoller poller = new ZmqPoller(3)) {
+            ZmqSocket[] pulls = new ZmqSocket[3];
+            ZmqSocket[] pushes = new ZmqSocket[3];
+            int[] index = new int[3];
+            for (int i = 0; i < 3; i++) {
+                pulls[i] = ctx.socket(SocketType.PULL);
+                pushes[i] = ctx.socket(SocketType.PUSH);
+                pushes[i].connect(Endpoints.bindAny(pulls[i], "inproc"));
+                index[i] = poller.register(pulls[i], ZmqPoller.POLLIN);
+            }
+            assertEquals(0, poller.poll(0));
+
+            assertTrue(pushes[1].send(ONE, 0));
+            assertEquals(1, poller.poll(5000));
+            assertFalse(poller.isReadable(index[0]));
+            assertTrue(poller.isReadable(index[1]));
+            assertFalse(poller.isReadable(index[2]));
+            assertEquals(pulls[1], poller.socket(index[1]));
+            assertEquals(1, pulls[1].receive(new byte[1], ZmqSocket.DONTWAIT));
+            assertEquals(0, poller.poll(0), "drained: nothing readable");
+
+            assertTrue(pushes[0].send(ONE, 0));
+            assertTrue(pushes[2].send(ONE, 0));
+            Endpoints.await("sockets 0 and 2 readable", () -> poller.poll(100) == 2);
+            assertTrue(poller.isReadable(index[0]));
+            assertFalse(poller.isReadable(index[1]));
+            assertTrue(poller.isReadable(index[2]));
+        }
+    }
+
+    @Test
+    void shouldReportWritabilityAsTheHighWaterMarkFillsAndDrains() {
+        try (ZmqContext ctx = new ZmqContext(); ZmqPoller poller = new ZmqPoller(1)) {
+            ZmqSocket pull = ctx.socket(SocketType.PULL);
+            ZmqSocket push = ctx.socket(SocketType.PUSH);
+            pull.receiveHwm(1);
+            push.sendHwm(1);
+            String endpoint = Endpoints.bindAny(pull, "inproc");
+            int out = poller.register(push, ZmqPoller.POLLOUT);
+            assertEquals(0, poller.poll(0), "no peer: a PUSH cannot send");
+            assertFalse(poller.isWritable(out));
+
+            push.connect(endpoint);
+            Endpoints.await("writable once connected", () -> poller.poll(100) == 1 && poller.isWritable(out));
+
+            int queued = 0;
+            while (push.send(ONE, ZmqSocket.DONTWAIT)) {
+                queued++;
+                assertTrue(queued < 100, "the high-water mark never filled");
+            }
+            assertTrue(queued >= 1);
+            assertEquals(0, poller.poll(0), "full: not writable");
+            assertFalse(poller.isWritable(out));
+
+            assertEquals(1, pull.receive(new byte[1], 0));
+            Endpoints.await("writable again once drained", () -> poller.poll(100) == 1 && poller.isWritable(out));
+        }
+    }
+
+    @Test
+    void shouldWaitOnlyWhatIsLeftOfTheTimeoutAfterAnInterruptedPoll() {
+        long start = 5_000_000_000L;
+        assertEquals(100, ZmqPoller.remainingMs(100, start, start));
+        assertEquals(60, ZmqPoller.remainingMs(100, start, start + 40_000_000L));
+        assertEquals(0, ZmqPoller.remainingMs(100, start, start + 100_000_000L));
+        assertEquals(0, ZmqPoller.remainingMs(100, start, start + 900_000_000L), "never negative (that would mean forever)");
+        assertEquals(0, ZmqPoller.remainingMs(0, start, start + 1_000_000L));
+        assertEquals(-1, ZmqPoller.remainingMs(-1, start, start + 900_000_000L), "forever stays forever");
+    }
+}

@@ -1,0 +1,167 @@
+package io.zmqzstd.transport;
+
+import io.zmqzstd.transport.internal.LibZmq;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.lang.foreign.ValueLayout;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Closing a pool and sending its buffers, in either order or at once, never lets libzmq read freed memory. */
+class PoolCloseTest {
+
+    private static final long BUFFER_BYTES = 1000;
+
+    /** 0: every send is zero-copy; Long.MAX_VALUE: every send copies through zmq_send. */
+    @ParameterizedTest(name = "zeroCopyThresholdBytes={0}")
+    @ValueSource(longs = {0, Long.MAX_VALUE})
+    void shouldRefuseToSendABufferRentedBeforeItsPoolClosed(long threshold) {
+        NativeBufferPool pool = NativeBufferPool.builder().zeroCopyThresholdBytes(threshold).build();
+        try (ZmqContext ctx = ZmqContext.builder().bufferPool(pool).build()) {
+            ZmqSocket pull = ctx.socket(SocketType.PULL);
+            ZmqSocket push = ctx.socket(SocketType.PUSH);
+            push.connect(Endpoints.bindAny(pull, "inproc"));
+            PooledBuffer b = pool.rent(BUFFER_BYTES);
+            pool.close(); // frees the slabs: nothing is in flight
+            IllegalStateException e = assertThrows(IllegalStateException.class,
+                    () -> push.sendPooled(b, BUFFER_BYTES, ZmqSocket.DONTWAIT));
+            assertTrue(e.getMessage().contains("pool is closed"), e.getMessage());
+            assertTrue(b.isRented(), "a refused send leaves the buffer with the caller");
+            assertEquals(0, pool.stats().inFlight());
+            assertNull(pull.receiveBytes(ZmqSocket.DONTWAIT), "nothing was sent");
+            b.release();
+        }
+        Buffers.assertAllBack(pool);
+    }
+
+    @Test
+    void shouldRefuseToMarkABufferInFlightThatTheCallerDoesNotOwn() {
+        NativeBufferPool pool = new NativeBufferPool();
+        PooledBuffer b = pool.rent(BUFFER_BYTES);
+        b.release();
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> pool.markInFlight(b));
+        assertTrue(e.getMessage().contains("state=released"), e.getMessage());
+        assertEquals(0, pool.stats().inFlight(), "a refused hand-over counts nothing in flight");
+        pool.close();
+    }
+
+    /**
+     * A sender hands buffers to libzmq while another thread closes the pool. Every send either
+     * gets in before the close (and then the close keeps the memory, which the receiver reads and
+     * checks) or fails with IllegalStateException; none succeeds once close() has returned.
+     */
+    @ParameterizedTest(name = "zeroCopyThresholdBytes={0}")
+    @ValueSource(longs = {0, Long.MAX_VALUE})
+    void shouldKeepMemoryForEverySendThatRacedWithClose(long threshold) throws Exception {
+        int rounds = 40;
+        int perRound = 200;
+        for (int round = 0; round < rounds; round++) {
+            NativeBufferPool pool = NativeBufferPool.builder().zeroCopyThresholdBytes(threshold).build();
+            try (ZmqContext ctx = ZmqContext.builder().bufferPool(pool).build()) {
+                ZmqSocket pull = ctx.socket(SocketType.PULL);
+                ZmqSocket push = ctx.socket(SocketType.PUSH);
+                push.sendHwm(0); // unbounded: a send never blocks, so the race is only with close
+                pull.receiveHwm(0);
+                push.connect(Endpoints.bindAny(pull, "inproc"));
+                List<PooledBuffer> buffers = new ArrayList<>();
+                for (int i = 0; i < perRound; i++) {
+                    PooledBuffer b = pool.rent(BUFFER_BYTES);
+                    b.segment().fill((byte) i);
+                    buffers.add(b);
+                }
+                CountDownLatch go = new CountDownLatch(1);
+                AtomicBoolean closeReturned = new AtomicBoolean();
+                AtomicInteger sent = new AtomicInteger();
+                AtomicReference<Throwable> failure = new AtomicReference<>();
+                Thread sender = Thread.ofPlatform().start(() -> {
+                    try {
+                        go.await();
+                        for (PooledBuffer b : buffers) {
+                            boolean afterClose = closeReturned.get();
+                            try {
+                                if (!push.sendPooled(b, BUFFER_BYTES, 0)) {
+                                    throw new AssertionError("unbounded blocking send returned would-block");
+                                }
+                                if (afterClose) {
+                                    throw new AssertionError("a send that began after close() returned succeeded");
+                                }
+                                sent.incrementAndGet();
+                            } catch (IllegalStateException refused) {
+                                b.release();
+                            }
+                        }
+                    } catch (Throwable t) {
+                        failure.set(t);
+                    }
+                });
+                go.countDown();
+                pool.close();
+                closeReturned.set(true);
+                sender.join();
+                assertNull(failure.get());
+                // Every message that got in reads back intact: its memory was not freed under it.
+                try (ZmqMessage msg = new ZmqMessage()) {
+                    for (int i = 0; i < sent.get(); i++) {
+                        assertTrue(pull.receive(msg, 0));
+                        assertEquals(BUFFER_BYTES, msg.size());
+                        byte first = LibZmq.EVERYTHING.get(ValueLayout.JAVA_BYTE, msg.address());
+                        byte last = LibZmq.EVERYTHING.get(ValueLayout.JAVA_BYTE, msg.address() + BUFFER_BYTES - 1);
+                        assertEquals(first, last, "message memory changed under libzmq");
+                    }
+                }
+            }
+            Buffers.assertAllBack(pool);
+        }
+    }
+
+    /**
+     * One buffer stays rented throughout while other threads rent and return as fast as they can:
+     * outstanding() must never read 0. (Reading rented before returned let a rent and a return
+     * landing between the two reads cancel the held buffer out.)
+     */
+    @Test
+    void shouldNeverReportZeroOutstandingWhileABufferIsOut() throws Exception {
+        NativeBufferPool pool = new NativeBufferPool();
+        PooledBuffer held = pool.rent(BUFFER_BYTES);
+        AtomicBoolean stop = new AtomicBoolean();
+        List<Thread> churners = new ArrayList<>();
+        for (int t = 0; t < 2; t++) {
+            churners.add(Thread.ofPlatform().start(() -> {
+                while (!stop.get()) {
+                    pool.rent(BUFFER_BYTES).release();
+                }
+            }));
+        }
+        try {
+            for (int i = 0; i < 2_000_000; i++) {
+                long n = pool.outstanding();
+                if (n < 1) {
+                    throw new AssertionError("outstanding read " + n + " while a buffer was rented: read=" + i);
+                }
+                if ((i & 1023) == 0) {
+                    NativeBufferPool.Stats s = pool.stats();
+                    assertTrue(s.outstanding() >= 1, s::toString);
+                }
+            }
+        } finally {
+            stop.set(true);
+            for (Thread t : churners) {
+                t.join();
+            }
+        }
+        held.release();
+        assertEquals(0, pool.outstanding());
+        pool.close();
+    }
+}

@@ -1,0 +1,190 @@
+package io.zmqzstd.transport;
+
+import org.junit.jupiter.api.Test;
+
+import java.io.ByteArrayOutputStream;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Endpoints going away, STREAM sockets, copying receives and the library checks. */
+class SocketApiTest extends ContextTestBase {
+
+    private static boolean tryBind(ZmqSocket s, String endpoint) {
+        try {
+            s.bind(endpoint);
+            return true;
+        } catch (ZmqException addressStillInUse) {
+            return false;
+        }
+    }
+
+    @Test
+    void shouldFreeATcpPortOnUnbind() {
+        ZmqSocket first = socket(SocketType.PULL);
+        first.bind("tcp://127.0.0.1:*");
+        String endpoint = first.lastEndpoint();
+        ZmqSocket second = socket(SocketType.PULL);
+        assertFalse(tryBind(second, endpoint), "the port is taken while bound");
+        first.unbind(endpoint);
+        // libzmq closes the listener on its I/O thread, shortly after zmq_unbind returns
+        Endpoints.await("the port to be free after unbind", () -> tryBind(second, endpoint));
+        ZmqSocket push = socket(SocketType.PUSH);
+        push.connect(endpoint);
+        assertTrue(push.send(b("to the new owner"), 0));
+        assertEquals("to the new owner", second.receiveString(0));
+        assertNull(first.receiveBytes(ZmqSocket.DONTWAIT));
+        ZmqException e = assertThrows(ZmqException.class, () -> first.unbind(endpoint));
+        assertTrue(e.getMessage().contains("zmq_unbind(" + endpoint + ")"), e.getMessage());
+    }
+
+    @Test
+    void shouldSendOnlyToPeersStillConnectedAfterDisconnect() {
+        ZmqSocket kept = socket(SocketType.PULL);
+        ZmqSocket dropped = socket(SocketType.PULL);
+        String keptEndpoint = Endpoints.bindAny(kept, "inproc");
+        String droppedEndpoint = Endpoints.bindAny(dropped, "inproc");
+        ZmqSocket push = socket(SocketType.PUSH);
+        push.connect(droppedEndpoint);
+        push.connect(keptEndpoint);
+        assertTrue(push.send(b("before"), 0)); // round robin starts with the first peer
+        assertEquals("before", dropped.receiveString(0));
+        push.disconnect(droppedEndpoint);
+        for (int i = 0; i < 10; i++) {
+            assertTrue(push.send(b("after" + i), 0));
+        }
+        for (int i = 0; i < 10; i++) {
+            assertEquals("after" + i, kept.receiveString(0));
+        }
+        assertNull(dropped.receiveBytes(ZmqSocket.DONTWAIT), "a disconnected peer got a message");
+        assertThrows(ZmqException.class, () -> push.disconnect(droppedEndpoint));
+    }
+
+    /** STREAM speaks raw TCP: each frame comes with the connection's routing id, no ZMTP framing. */
+    @Test
+    void shouldTalkRawTcpToAPlainSocketOverStream() throws Exception {
+        ZmqSocket stream = socket(SocketType.STREAM);
+        stream.bind("tcp://127.0.0.1:*");
+        String endpoint = stream.lastEndpoint();
+        int port = Integer.parseInt(endpoint.substring(endpoint.lastIndexOf(':') + 1));
+        try (Socket client = new Socket("127.0.0.1", port)) {
+            client.setSoTimeout(5000);
+            OutputStream out = client.getOutputStream();
+            InputStream in = client.getInputStream();
+
+            byte[] id = stream.receiveBytes(0); // connect notification: [id, empty]
+            assertTrue(stream.hasMore());
+            assertEquals(0, stream.receiveBytes(0).length);
+
+            out.write(b("hello, raw tcp"));
+            out.flush();
+            ByteArrayOutputStream got = new ByteArrayOutputStream();
+            while (got.size() < 14) { // TCP may deliver it in pieces
+                assertArrayEquals(id, stream.receiveBytes(0));
+                assertTrue(stream.hasMore());
+                got.write(stream.receiveBytes(0));
+            }
+            assertEquals("hello, raw tcp", got.toString(StandardCharsets.UTF_8));
+
+            assertTrue(stream.send(id, ZmqSocket.SNDMORE));
+            assertTrue(stream.send(b("world"), 0));
+            assertEquals("world", new String(in.readNBytes(5), StandardCharsets.UTF_8));
+
+            assertTrue(stream.send(id, ZmqSocket.SNDMORE)); // an empty frame closes the connection
+            assertTrue(stream.send(new byte[0], 0));
+            // The close completes through a command handshake between the socket and its I/O
+            // thread, which the socket's side only processes when the application calls into it:
+            // keep calling (ZMQ_EVENTS) while waiting for the end of the stream.
+            client.setSoTimeout(50);
+            Endpoints.await("the connection to close", () -> {
+                stream.events();
+                return endOfStream(in);
+            });
+        }
+    }
+
+    private static boolean endOfStream(InputStream in) {
+        try {
+            int b = in.read();
+            assertEquals(-1, b, "no data follows the close");
+            return true;
+        } catch (java.net.SocketTimeoutException notYet) {
+            return false;
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    @Test
+    void shouldReceiveIntoASegmentTruncatingLikeZmqRecv() {
+        ZmqSocket pull = socket(SocketType.PULL);
+        ZmqSocket push = socket(SocketType.PUSH);
+        push.connect(Endpoints.bindAny(pull, "inproc"));
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment dst = arena.allocate(4);
+            assertEquals(-1, pull.receive(dst, ZmqSocket.DONTWAIT), "would block is a return value");
+
+            push.send(b("0123456789"), ZmqSocket.SNDMORE);
+            push.send(b("ab"), 0);
+            assertEquals(10, pull.receive(dst, 0), "the full size, though only 4 bytes fit");
+            assertArrayEquals(b("0123"), dst.toArray(ValueLayout.JAVA_BYTE));
+            assertTrue(pull.hasMore());
+            dst.fill((byte) 'x');
+            assertEquals(2, pull.receive(dst, 0));
+            assertArrayEquals(b("abxx"), dst.toArray(ValueLayout.JAVA_BYTE));
+            assertFalse(pull.hasMore());
+
+            byte[] heap = new byte[16];
+            push.send(b("heap"), 0);
+            assertEquals(4, pull.receive(MemorySegment.ofArray(heap).asSlice(8), 0));
+            assertEquals("heap", new String(heap, 8, 4, StandardCharsets.UTF_8));
+        }
+    }
+
+    @Test
+    void shouldGiveAPooledFrameBackAsSoonAsACopyingReceiveReturns() {
+        NativeBufferPool pool = NativeBufferPool.builder().zeroCopyThresholdBytes(0).build();
+        try (ZmqContext own = ZmqContext.builder().bufferPool(pool).build(); Arena arena = Arena.ofConfined()) {
+            ZmqSocket pull = own.socket(SocketType.PULL);
+            ZmqSocket push = own.socket(SocketType.PUSH);
+            push.connect(Endpoints.bindAny(pull, "inproc")); // the received frame is the pooled buffer itself
+            MemorySegment dst = arena.allocate(100);
+            for (int round = 0; round < 3; round++) {
+                assertTrue(push.sendPooled(pool.rent(100), 100, 0));
+                assertEquals(1, pool.outstanding());
+                switch (round) {
+                    case 0 -> assertEquals(100, pull.receive(new byte[100], 0));
+                    case 1 -> assertEquals(100, pull.receive(dst, 0));
+                    default -> assertEquals(100, pull.receiveBytes(0).length);
+                }
+                assertEquals(0, pool.outstanding(), "the copy is all the caller gets: the frame is freed at once");
+            }
+        }
+        Buffers.assertAllBack(pool);
+        pool.close();
+    }
+
+    @Test
+    void shouldReportTheLoadedLibzmqVersionAndCheckItsMessageLayout() {
+        ZmqContext.Version v = ZmqContext.version();
+        assertEquals(4, v.major(), v::toString);
+        assertTrue(v.minor() >= 3, v::toString);
+        assertEquals(v.major() + "." + v.minor() + "." + v.patch(), v.toString());
+        ZmqContext.checkMessageLayout(64); // what every context in this suite was built with
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> ZmqContext.checkMessageLayout(72));
+        assertTrue(e.getMessage().contains("sizeofZmqMsgT=72"), e.getMessage());
+        assertTrue(e.getMessage().contains("expected=64"), e.getMessage());
+        assertThrows(IllegalStateException.class, () -> ZmqContext.checkMessageLayout(-1));
+    }
+}
