@@ -15,6 +15,9 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -25,6 +28,8 @@ import org.junit.jupiter.api.Timeout;
 class ProcessFaultTest {
 
     private static final Duration WAIT = Duration.ofSeconds(60);
+    /** Messages the slow-subscriber test publishes. */
+    private static final int STREAM_MESSAGES = 1000;
     /** SUB receivers take the first part as the topic (uncompressed envelope). */
     private static final byte[] TOPIC = "stream".getBytes();
 
@@ -75,57 +80,154 @@ class ProcessFaultTest {
         }
     }
 
+    /**
+     * The receiver binds and the PUSH connects: a connecting socket keeps its pipe while its peer
+     * is gone, so after the receiver is killed blocking sends queue up to the high-water mark and
+     * then wait inside send. A new receiver on the same endpoint gets the queue, the blocked send
+     * returns, and every message from then on arrives, in order and intact. What the dead
+     * connection had already taken from the pipe is lost (PUSH does not resend).
+     */
     @Test
     void shouldBlockAtHighWaterMarkWhenTheReceiverIsKilledAndDeliverEverythingToTheNextOne() {
-        try (Arena arena = Arena.ofConfined();
-             ZmqContext context = new ZmqContext();
+        int hwm = 50;
+        long beforeKill = 300;
+        long afterUnblock = 500;
+        String endpoint = "tcp://127.0.0.1:" + Ports.unused();
+        String[] receiverArgs = {"role=pull", "endpoint=" + endpoint, "bind=true", "hwm=" + hwm};
+        try (ZmqContext context = new ZmqContext();
              ZmqSocket push = context.socket(SocketType.PUSH)) {
-            push.sendHwm(50);
-            push.bind("tcp://127.0.0.1:*");
-            String endpoint = push.lastEndpoint();
-            MemorySegment payload = arena.allocate(1024);
-            long seq = 0;
-            try (CompressingSender sender = CompressingSender.builder(push).build()) {
-                try (ChildProcess receiver = ChildProcess.peer("role=pull", "endpoint=" + endpoint, "hwm=50")) {
+            push.sendHwm(hwm);
+            try (CompressingSender sender = CompressingSender.builder(push).build();
+                 BlockingSendThread thread = new BlockingSendThread(sender, context, 1024)) {
+                try (ChildProcess receiver = ChildProcess.peer(receiverArgs)) {
                     receiver.awaitReady();
-                    while (seq < 300) {
-                        StreamMessage.write(payload, 1024, 1, ++seq);
-                        assertTrue(sender.send(payload, 0));
-                    }
-                    receiver.await("RECV 1 300", WAIT, "RECV 1 300"::equals);
+                    push.connect(endpoint);
+                    thread.allow(beforeKill);
+                    receiver.await("RECV 1 " + beforeKill, WAIT, ("RECV 1 " + beforeKill)::equals);
                     receiver.kill();
                 }
-                // With its only peer gone the PUSH socket cannot deliver: sends stop at the HWM
-                // (a blocking send would wait here; DONTWAIT says so).
-                StreamMessage.write(payload, 1024, 1, ++seq);
-                long deadline = System.nanoTime() + WAIT.toNanos();
-                while (sender.send(payload, ZmqSocket.DONTWAIT)) {
-                    assertTrue(System.nanoTime() < deadline, "sender never blocked");
-                    StreamMessage.write(payload, 1024, 1, ++seq);
-                }
-                try (ChildProcess receiver = ChildProcess.peer("role=pull", "endpoint=" + endpoint, "hwm=50")) {
+                // No receiver: the sender fills its pipe to the HWM and then stays inside send.
+                // (At least HWM/2 sends: libzmq learns of reads in steps of its low-water mark,
+                // HWM/2, so a pipe may count up to that many delivered messages as queued.)
+                thread.allow(Integer.MAX_VALUE / 2);
+                long stuckAfter = thread.awaitStuck(beforeKill + hwm / 2, Duration.ofSeconds(1));
+                thread.allowNoMore(); // only the send it is blocked in may still complete
+                long blocked = stuckAfter + 1;
+                System.out.println("receiver killed: sender blocked at seq=" + blocked + " after "
+                        + (stuckAfter - beforeKill) + " sends without a receiver (hwm=" + hwm + ")");
+                try (ChildProcess receiver = ChildProcess.peer(receiverArgs)) {
                     receiver.awaitReady();
-                    // The first message that goes out after the new receiver is up...
-                    deadline = System.nanoTime() + WAIT.toNanos();
-                    while (!sender.send(payload, ZmqSocket.DONTWAIT)) {
-                        assertTrue(System.nanoTime() < deadline, "sender never unblocked for the new receiver");
-                        Thread.onSpinWait();
-                    }
-                    long firstAfter = seq;
-                    // ...and every one after it arrives, intact and in order.
-                    for (int i = 0; i < 500; i++) {
-                        StreamMessage.write(payload, 1024, 1, ++seq);
-                        assertTrue(sender.send(payload, 0));
-                    }
-                    String lastLine = "RECV 1 " + seq;
-                    receiver.await(lastLine, WAIT, lastLine::equals);
+                    thread.allow(afterUnblock);
+                    long last = blocked + afterUnblock;
+                    receiver.await("RECV 1 " + last, WAIT, ("RECV 1 " + last)::equals);
+                    assertEquals(last, thread.sent(), "the blocked send returned and every allowed one followed");
                     List<String> got = receiver.lines().stream().filter(l -> l.startsWith("RECV") || l.startsWith("BAD")
                             || l.startsWith("CORRUPT")).toList();
-                    assertEquals(seq - firstAfter + 1, got.size(), "messages lost or duplicated: " + got.subList(0, Math.min(5, got.size())));
+                    long first = Long.parseLong(got.getFirst().substring("RECV 1 ".length()));
+                    System.out.println("receiver killed: new receiver got " + first + ".." + last
+                            + ", lost with the dead connection: " + (beforeKill + 1) + ".." + (first - 1));
+                    // Everything from the first message it got to the last arrived, in order and
+                    // intact: the queued ones, the one that was blocked, and all sent after it.
+                    assertTrue(first <= blocked, "the message blocked at the HWM never arrived: first=" + first);
+                    assertEquals(last - first + 1, got.size(), "messages lost or duplicated: " + got.subList(0, Math.min(5, got.size())));
                     for (int i = 0; i < got.size(); i++) {
-                        assertEquals("RECV 1 " + (firstAfter + i), got.get(i));
+                        assertEquals("RECV 1 " + (first + i), got.get(i));
                     }
                 }
+            }
+        }
+    }
+
+    /**
+     * Sends sequenced messages (sender 1, 1 KiB) with blocking sends on its own thread, as many as
+     * the test allows, and shows whether it is inside a send. It owns the {@link CompressingSender}
+     * from its first send on; the test only reads its counters.
+     */
+    private static final class BlockingSendThread implements AutoCloseable {
+        private final Semaphore allowed = new Semaphore(0);
+        private final AtomicLong sent = new AtomicLong();
+        private final ZmqContext context;
+        private final Thread thread;
+        private volatile boolean inSend;
+        private volatile Throwable failure;
+
+        BlockingSendThread(CompressingSender sender, ZmqContext context, int size) {
+            this.context = context;
+            this.thread = Thread.ofPlatform().daemon().name("blocking-push").start(() -> {
+                try (Arena arena = Arena.ofConfined()) {
+                    MemorySegment payload = arena.allocate(size);
+                    for (long seq = 1; ; seq++) {
+                        allowed.acquire();
+                        StreamMessage.write(payload, size, 1, seq);
+                        inSend = true;
+                        boolean ok = sender.send(payload, 0); // blocking: waits while the pipe is at its HWM
+                        inSend = false;
+                        if (!ok) {
+                            throw new AssertionError("a blocking send returned false: seq=" + seq);
+                        }
+                        sent.set(seq);
+                    }
+                } catch (InterruptedException e) {
+                    // closed by the test
+                } catch (Throwable t) {
+                    failure = t;
+                }
+            });
+        }
+
+        void allow(long messages) {
+            allowed.release((int) messages);
+        }
+
+        void allowNoMore() {
+            allowed.drainPermits();
+        }
+
+        /** The sequence number of the last message whose send returned. */
+        long sent() {
+            if (failure != null) {
+                throw new AssertionError("sending thread failed", failure);
+            }
+            return sent.get();
+        }
+
+        /**
+         * Waits until at least {@code atLeast} messages were sent and then the thread sat inside
+         * one send for {@code quiet} with its count unchanged; returns that count.
+         */
+        long awaitStuck(long atLeast, Duration quiet) {
+            long deadline = System.nanoTime() + WAIT.toNanos();
+            long count = -1;
+            long since = System.nanoTime();
+            for (;;) {
+                long now = System.nanoTime();
+                long c = sent();
+                if (c != count || !inSend) {
+                    count = c;
+                    since = now;
+                } else if (c >= atLeast && now - since >= quiet.toNanos()) {
+                    return c;
+                }
+                assertTrue(now < deadline, "sender never blocked: sent=" + c + ", inSend=" + inSend);
+                try {
+                    Thread.sleep(10); // poll interval; the count and the flag decide
+                } catch (InterruptedException e) {
+                    throw new AssertionError(e);
+                }
+            }
+        }
+
+        @Override
+        public void close() {
+            thread.interrupt(); // ends a wait for permission
+            try {
+                thread.join(Duration.ofSeconds(5));
+                if (thread.isAlive()) {
+                    context.shutdown(); // a test that failed left it inside send: ETERM wakes it
+                    thread.join(Duration.ofSeconds(30));
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
             }
         }
     }
@@ -138,7 +240,7 @@ class ProcessFaultTest {
      */
     @Test
     void shouldDropBeyondHighWaterMarkForASlowSubscriberAndCountTheGaps() {
-        int messages = 1000;
+        int messages = STREAM_MESSAGES;
         int size = 16 * 1024;
         int bufBytes = 64 * 1024;
         try (Arena arena = Arena.ofConfined();
@@ -152,34 +254,17 @@ class ProcessFaultTest {
                  ChildProcess sub = ChildProcess.peer("role=sub", "endpoint=" + pub.lastEndpoint(), "hwm=10",
                          "bufBytes=" + bufBytes, "hold=true", "quiet=true")) {
                 sub.awaitReady();
-                // Subscriptions travel asynchronously: publish warm-up messages until one is seen;
-                // the subscriber then stops reading until told to go on.
-                long warm = 0;
-                long deadline = System.nanoTime() + WAIT.toNanos();
-                while (sub.lines().stream().noneMatch("HOLDING"::equals)) {
-                    assertTrue(System.nanoTime() < deadline, "subscriber never joined: " + sub.lines());
-                    StreamMessage.writeIncompressible(payload, size, 0, ++warm);
-                    sender.publish(TOPIC, payload, 0);
-                    Thread.onSpinWait();
-                }
+                // Subscriptions travel asynchronously: warm-up messages until one arrives; the
+                // subscriber then stops reading until told to go on (the few warm-ups published
+                // meanwhile wait in its queue).
+                publishUntil(sender, payload, size, 0, sub, "HOLDING"::equals);
                 for (long seq = 1; seq <= messages; seq++) {
                     StreamMessage.writeIncompressible(payload, size, 1, seq);
                     assertTrue(sender.publish(TOPIC, payload, 0), "PUB never blocks: it drops");
                 }
                 sub.tell("GO");
                 // End markers until the subscriber reports (it may drop some of them too).
-                deadline = System.nanoTime() + WAIT.toNanos();
-                while (sub.lines().stream().noneMatch(l -> l.startsWith("STATS"))) {
-                    assertTrue(System.nanoTime() < deadline, "subscriber never reported: " + sub.lines());
-                    StreamMessage.write(payload, size, Peer.END_MARKER, messages);
-                    sender.publish(TOPIC, payload, 0);
-                    try {
-                        Thread.sleep(20); // pace the markers; the STATS line decides
-                    } catch (InterruptedException e) {
-                        throw new AssertionError(e);
-                    }
-                }
-                String stats = sub.await("STATS", WAIT, l -> l.startsWith("STATS"));
+                String stats = publishUntil(sender, payload, size, Peer.END_MARKER, sub, l -> l.startsWith("STATS"));
                 Matcher m = Pattern.compile("STATS received=(\\d+) gaps=(\\d+) missing=(\\d+) pipelineMessages=(\\d+) pipelineErrors=(\\d+)")
                         .matcher(stats);
                 assertTrue(m.matches(), stats);
@@ -223,6 +308,32 @@ class ProcessFaultTest {
             assertEquals(0, pool.stats().callbackErrors());
             assertFalse(pool.isClosed(), "the pool belongs to the caller, not to the context");
             pool.assertNoLeaks();
+        }
+    }
+
+    /**
+     * Publishes message ({@code senderId}, sequence 0; an end marker's sequence is the stream's
+     * length) every 20 ms until {@code sub} prints a matching line, and returns that line. PUB
+     * may drop any of them; pacing keeps few of them in the subscriber's queue.
+     */
+    private static String publishUntil(CompressingSender sender, MemorySegment payload, int size, int senderId,
+                                       ChildProcess sub, Predicate<String> line) {
+        long seq = senderId == Peer.END_MARKER ? STREAM_MESSAGES : 0;
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        for (;;) {
+            for (String l : sub.lines()) {
+                if (line.test(l)) {
+                    return l;
+                }
+            }
+            assertTrue(System.nanoTime() < deadline, "subscriber did not answer sender " + senderId + ": " + sub.lines());
+            StreamMessage.writeIncompressible(payload, size, senderId, seq);
+            sender.publish(TOPIC, payload, 0);
+            try {
+                Thread.sleep(20); // pace the messages; the subscriber's line decides
+            } catch (InterruptedException e) {
+                throw new AssertionError(e);
+            }
         }
     }
 
