@@ -175,11 +175,20 @@ final class SendCommand implements Callable<Integer> {
         long n = 0;
         while (reader.next()) {
             n++;
-            boolean sent = topicBytes != null
-                    ? sender.sendEnvelope(topicBytes, ZmqSocket.SNDMORE)
-                    && sender.send(reader.segment(), reader.offset(), reader.length(), 0)
-                    : sender.send(reader.segment(), reader.offset(), reader.length(), 0);
+            boolean sent;
+            try {
+                sent = topicBytes != null
+                        ? sender.sendEnvelope(topicBytes, ZmqSocket.SNDMORE)
+                        && sender.send(reader.segment(), reader.offset(), reader.length(), 0)
+                        : sender.send(reader.segment(), reader.offset(), reader.length(), 0);
+            } catch (RuntimeException e) {
+                if (!session.interrupted()) { // a signal ends the run; it is not an error of this message
+                    session.messageFailed();
+                }
+                throw e;
+            }
             if (!sent) {
+                session.messageFailed();
                 throw new CliException(ExitCodes.TIMEOUT, "timeout: no peer took message=" + n + " within "
                         + Values.show(timeout) + " (sent=" + (n - 1) + ")");
             }

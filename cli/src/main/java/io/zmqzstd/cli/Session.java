@@ -43,6 +43,8 @@ final class Session implements AutoCloseable {
     /** nanoTime of the first and the latest message: rates are over this window, not idle time. */
     private long firstMessageNanos;
     private long lastMessageNanos;
+    /** send only: messages read that could not be sent (its pipeline counts bad frames for recv). */
+    private long failedMessages;
     private Thread progress;
 
     /**
@@ -73,6 +75,14 @@ final class Session implements AutoCloseable {
             firstMessageNanos = now;
         }
         lastMessageNanos = now;
+    }
+
+    /**
+     * send: the message in hand could not be sent (--timeout gave up on it, or its send failed).
+     * Called at most once per run, since send stops there.
+     */
+    void messageFailed() {
+        failedMessages++;
     }
 
     /** True once SIGINT/SIGTERM arrived. */
@@ -162,7 +172,7 @@ final class Session implements AutoCloseable {
                 .append(" bytesOut=").append(out)
                 .append(" ratio=").append(String.format(Locale.ROOT, "%.3f", s.ratio()));
         if (sender) {
-            b.append(" wouldBlock=").append(s.wouldBlock());
+            b.append(" errors=").append(failedMessages).append(" wouldBlock=").append(s.wouldBlock());
         } else {
             b.append(" errors=").append(s.errors());
             for (BadFrameReason r : BadFrameReason.values()) {

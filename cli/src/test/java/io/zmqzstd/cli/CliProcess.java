@@ -34,6 +34,8 @@ final class CliProcess implements AutoCloseable {
     private final ByteArrayOutputStream err = new ByteArrayOutputStream();
     private final Thread outPump;
     private final Thread errPump;
+    /** Our end of the child's stdin when the test writes it as it goes ({@link #startInteractive}). */
+    private final OutputStream stdin;
 
     private CliProcess(List<String> args, ProcessBuilder.Redirect stdin, byte[] input) {
         this.args = args;
@@ -46,7 +48,10 @@ final class CliProcess implements AutoCloseable {
         }
         outPump = pump(process.getInputStream(), out);
         errPump = pump(process.getErrorStream(), err);
-        if (stdin == ProcessBuilder.Redirect.PIPE) {
+        if (stdin == ProcessBuilder.Redirect.PIPE && input == null) {
+            this.stdin = process.getOutputStream();
+        } else if (stdin == ProcessBuilder.Redirect.PIPE) {
+            this.stdin = null;
             Thread.ofPlatform().daemon().start(() -> {
                 try (OutputStream o = process.getOutputStream()) {
                     o.write(input);
@@ -54,6 +59,8 @@ final class CliProcess implements AutoCloseable {
                     // the process ended without reading everything: its exit code tells the test
                 }
             });
+        } else {
+            this.stdin = null;
         }
     }
 
@@ -65,6 +72,37 @@ final class CliProcess implements AutoCloseable {
     /** Runs {@code zmq-zstd args...} with an empty stdin. */
     static CliProcess start(String... args) {
         return start(new byte[0], args);
+    }
+
+    /**
+     * Runs {@code zmq-zstd args...} with a stdin the test writes piece by piece
+     * ({@link #writeStdin}) and ends ({@link #closeStdin}).
+     */
+    static CliProcess startInteractive(String... args) {
+        return new CliProcess(List.of(args), ProcessBuilder.Redirect.PIPE, null);
+    }
+
+    /** Writes {@code text} to the child's stdin now (a line reaches a line-reading send at once). */
+    void writeStdin(String text) {
+        try {
+            stdin.write(text.getBytes(StandardCharsets.UTF_8));
+            stdin.flush();
+        } catch (IOException e) {
+            throw new UncheckedIOException("stdin of " + this, e);
+        }
+    }
+
+    /** Ends the child's stdin. */
+    void closeStdin() {
+        try {
+            stdin.close();
+        } catch (IOException e) {
+            throw new UncheckedIOException("stdin of " + this, e);
+        }
+    }
+
+    boolean isAlive() {
+        return process.isAlive();
     }
 
     /** Runs {@code zmq-zstd args...} reading stdin from {@code file}. */

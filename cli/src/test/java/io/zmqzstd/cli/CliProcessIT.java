@@ -9,6 +9,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,6 +19,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Random;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -79,7 +82,8 @@ class CliProcessIT {
             assertEquals(0, send.awaitExit(), send::toString);
             assertEquals(0, recv.awaitExit(), recv::toString);
             assertEquals(lines, recv.stdoutLines());
-            assertTrue(summary(send).contains("messages=20000"), send::toString);
+            assertTrue(summary(send).contains("messages=20000 "), send::toString);
+            assertTrue(summary(send).contains(" errors=0 "), send::toString);
             assertTrue(summary(recv).contains("messages=20000 "), recv::toString);
             assertTrue(summary(recv).contains("errors=0"), recv::toString);
             assertNoWarnings(send);
@@ -160,6 +164,148 @@ class CliProcessIT {
         }
     }
 
+    /** A --progress or --stats line with every documented field, in order. */
+    private static final Pattern STATS_LINE = Pattern.compile("zmq-zstd (send|recv): (progress|summary): messages=\\d+"
+            + " bytesIn=\\d+ bytesOut=\\d+ ratio=\\d+\\.\\d{3} errors=\\d+( [A-Z_]+=\\d+)*( wouldBlock=\\d+)?"
+            + " elapsed=\\d+\\.\\d{3}s active=\\d+\\.\\d{3}s rate=\\d+msg/s throughput=\\d+\\.\\d{2}MB/s");
+
+    /**
+     * PAIR over the second of two --bind endpoints, with --progress on both sides: after the first
+     * line the test holds send's stdin open until each side has printed a progress line for it,
+     * so both runs last more than a second whatever the machine's speed.
+     */
+    @Test
+    void shouldStreamOverPairAndPrintProgressWhileRunning() {
+        int port = freePort();
+        String ipc = "ipc://" + dir.resolve("pair.sock");
+        try (CliProcess recv = CliProcess.start("recv", "--type", "pair", "--bind", ipc, "--bind", tcp(port),
+                "--count", "2", "--progress", "--stats");
+             CliProcess send = CliProcess.startInteractive("send", "--type", "pair", "--connect", tcp(port),
+                     "--progress", "--stats")) {
+            send.writeStdin("first\n");
+            recv.awaitStdoutBytes("first\n".length());
+            send.awaitStderrLine(l -> l.startsWith("zmq-zstd send: progress: messages=1 "));
+            recv.awaitStderrLine(l -> l.startsWith("zmq-zstd recv: progress: messages=1 "));
+            send.writeStdin("second\n");
+            send.closeStdin();
+            assertEquals(0, send.awaitExit(), send::toString);
+            assertEquals(0, recv.awaitExit(), recv::toString);
+            assertEquals(List.of("first", "second"), recv.stdoutLines());
+            for (CliProcess p : List.of(send, recv)) {
+                List<String> progress = p.stderrLines().stream().filter(l -> l.contains(": progress: ")).toList();
+                assertFalse(progress.isEmpty(), p::toString);
+                for (String line : progress) {
+                    assertTrue(STATS_LINE.matcher(line).matches(), () -> "progress line without the documented fields: " + line);
+                    assertTrue(line.contains(" errors=0 "), line);
+                }
+                String summary = summary(p);
+                assertTrue(STATS_LINE.matcher(summary).matches(), summary);
+                assertTrue(summary.contains("messages=2 ") && summary.contains(" errors=0 "), summary);
+            }
+            assertTrue(summary(send).contains(" bytesIn=" + "firstsecond".length() + " "), send::toString);
+        }
+    }
+
+    /**
+     * Dictionaries from `train FILE...` (each file one sample) and `train --lines FILE...` (each
+     * line one sample), used by two DEALER senders that bind (one at level 19, one at level -5),
+     * and one DEALER recv that connects to both and holds both dictionaries: every message of
+     * both senders decodes, each sender's in its order.
+     */
+    @Test
+    void shouldTrainFromFilesAndDecodeTwoDictionariesFromTwoDealers() throws IOException {
+        Path samples = Files.createDirectory(dir.resolve("samples"));
+        List<String> sampleArgs = new ArrayList<>(List.of("train", "--out", dir.resolve("files.dict").toString(), "--size", "4K"));
+        List<String> perFile = telemetry(1_000, 20);
+        for (int i = 0; i < perFile.size(); i++) {
+            Path f = samples.resolve("sample-" + i + ".json");
+            Files.writeString(f, perFile.get(i));
+            sampleArgs.add(f.toString());
+        }
+        Path linesA = dir.resolve("lines-a.txt");
+        Path linesB = dir.resolve("lines-b.txt");
+        Files.write(linesA, joinLines(telemetry(2_000, 21)));
+        Files.write(linesB, joinLines(telemetry(2_000, 22)));
+        try (CliProcess trainFiles = CliProcess.start(sampleArgs.toArray(String[]::new));
+             CliProcess trainLines = CliProcess.start("train", "--lines", "--out", dir.resolve("lines.dict").toString(),
+                     "--size", "4K", linesA.toString(), linesB.toString())) {
+            assertEquals(0, trainFiles.awaitExit(), trainFiles::toString);
+            assertEquals(0, trainLines.awaitExit(), trainLines::toString);
+            assertTrue(trainFiles.stderrText().contains("samples=1000,"), trainFiles::toString); // one per file
+            assertTrue(trainLines.stderrText().contains("samples=4000,"), trainLines::toString); // one per line
+        }
+        long filesId = Integer.toUnsignedLong(ZstdDictionary.load(dir.resolve("files.dict")).id());
+        long linesId = Integer.toUnsignedLong(ZstdDictionary.load(dir.resolve("lines.dict")).id());
+        assertTrue(filesId != linesId, "two dictionaries, two IDs: " + filesId);
+
+        List<String> fromA = telemetry(1_000, 23);
+        List<String> fromB = telemetry(1_000, 24);
+        int portA = freePort();
+        int portB = freePort();
+        try (CliProcess sendA = CliProcess.start(joinLines(fromA), "send", "--type", "dealer", "--bind", tcp(portA),
+                "--dict", dir.resolve("files.dict").toString(), "--level", "19", "--stats");
+             CliProcess sendB = CliProcess.start(joinLines(fromB), "send", "--type", "dealer", "--bind", tcp(portB),
+                     "--dict", dir.resolve("lines.dict").toString(), "--level", "-5", "--stats");
+             CliProcess recv = CliProcess.start("recv", "--type", "dealer", "--connect", tcp(portA), "--connect", tcp(portB),
+                     "--dict", dir.resolve("files.dict").toString(), "--dict", dir.resolve("lines.dict").toString(),
+                     "--count", "2000", "--stats")) {
+            assertEquals(0, sendA.awaitExit(), sendA::toString);
+            assertEquals(0, sendB.awaitExit(), sendB::toString);
+            assertEquals(0, recv.awaitExit(), recv::toString);
+            List<String> got = recv.stdoutLines();
+            assertEquals(2000, got.size(), recv::toString);
+            Set<String> a = Set.copyOf(fromA);
+            assertEquals(fromA, got.stream().filter(a::contains).toList(), "sender A's messages, in order");
+            assertEquals(fromB, got.stream().filter(l -> !a.contains(l)).toList(), "sender B's messages, in order");
+            assertTrue(summary(recv).contains(" errors=0 "), recv::toString);
+            // Messages this small expand without a dictionary: a ratio above 1 shows each sender used its own.
+            assertTrue(ratioOf(summary(sendA)) > 1.2, sendA::toString);
+            assertTrue(ratioOf(summary(sendB)) > 1.2, sendB::toString);
+        }
+    }
+
+    /**
+     * Runtime failures through the jar: exit 1 and one line naming what was wrong; and a send that
+     * --timeout ends reports the message it could not send as an error in its summary (exit 3).
+     */
+    @Test
+    void shouldExitWithOneLineAnd1OnRuntimeFailures() throws IOException {
+        String missing = dir.resolve("missing.dict").toString();
+        try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            String inUse = tcp(taken.getLocalPort());
+            Object[][] failures = {
+                    {new String[] {"recv", "--bind", inUse}, "zmq-zstd recv: cannot bind: endpoint=" + inUse},
+                    {new String[] {"send", "--bind", inUse}, "zmq-zstd send: cannot bind: endpoint=" + inUse},
+                    {new String[] {"recv", "--bind", tcp(freePort()), "--dict", missing},
+                            "zmq-zstd recv: cannot read dictionary: file=" + missing + ", error=no such file"},
+                    {new String[] {"send", "--connect", tcp(freePort()), "--dict", missing},
+                            "zmq-zstd send: cannot read dictionary: file=" + missing + ", error=no such file"},
+                    {new String[] {"train", "--out", dir.resolve("x.dict").toString(), dir.resolve("none.txt").toString()},
+                            "zmq-zstd train: cannot read sample file: file=" + dir.resolve("none.txt") + ", error=no such file"},
+                    {new String[] {"train", "--out", dir.resolve("y.dict").toString()},
+                            "zmq-zstd train: dictionary training failed: "},
+            };
+            byte[] fewSamples = "one\ntwo\nthree\n".getBytes(StandardCharsets.UTF_8);
+            List<CliProcess> runs = Arrays.stream(failures).map(f -> CliProcess.start(fewSamples, (String[]) f[0])).toList();
+            CliProcess timedOut = CliProcess.start("lost\n".getBytes(StandardCharsets.UTF_8), "send",
+                    "--connect", tcp(freePort()), "--timeout", "1s", "--stats");
+            for (int i = 0; i < failures.length; i++) {
+                CliProcess p = runs.get(i);
+                String expected = (String) failures[i][1];
+                assertEquals(1, p.awaitExit(), p::toString);
+                List<String> err = p.stderrLines();
+                assertEquals(1, err.size(), p::toString);
+                assertTrue(err.getFirst().startsWith(expected), () -> "expected " + expected + ": " + p);
+                assertFalse(err.getFirst().contains("Exception") || err.getFirst().contains("\tat "), p::toString);
+            }
+            assertTrue(runs.get(0).stderrText().contains("Address already in use"), runs.get(0)::toString);
+            assertEquals(3, timedOut.awaitExit(), timedOut::toString);
+            assertTrue(timedOut.stderrLines().contains("zmq-zstd send: timeout: no peer took message=1 within 1s (sent=0)"),
+                    timedOut::toString);
+            assertTrue(summary(timedOut).contains("messages=0 ") && summary(timedOut).contains(" errors=1 "), timedOut::toString);
+        }
+    }
+
     @Test
     void shouldStreamABinaryFileInChunks() throws IOException {
         byte[] data = new byte[1_500_000];
@@ -202,8 +348,16 @@ class CliProcessIT {
         }
     }
 
+    /**
+     * CURVE in both role shapes: recv as server with send as client, and send as server with recv
+     * as client. Each shape first delivers with the right key (a positive control with the same
+     * options and timeouts), then, with a wrong server key, both sides time out and nothing is
+     * received. The wrong-key runs only count if the two sides overlapped: the client side prints
+     * a progress line once it has connected, and at that moment the server side must still be
+     * waiting, with seconds left for the handshake to be tried and refused.
+     */
     @Test
-    void shouldEncryptWithCurveAndReceiveNothingWithAWrongServerKey() throws IOException {
+    void shouldEncryptWithCurveAndReceiveNothingWithAWrongServerKeyInEitherRole() throws IOException {
         Path server = dir.resolve("server.key");
         CliProcess keygen = CliProcess.run(new byte[0], "keygen", "--out", server.toString());
         assertEquals(0, keygen.awaitExit(), keygen::toString);
@@ -212,27 +366,69 @@ class CliProcessIT {
         CliProcess other = CliProcess.run(new byte[0], "keygen");
         assertEquals(0, other.awaitExit(), other::toString);
         String wrongPublic = CurveOptions.parse(other.stdoutLines()).publicKey();
+        String rightKeyFile = "@" + dir.resolve("server.key.pub");
 
-        int port = freePort();
-        try (CliProcess recv = CliProcess.start("recv", "--bind", tcp(port), "--curve-server",
-                "--curve-keypair-file", server.toString(), "--count", "2", "--timeout", "60s");
-             CliProcess send = CliProcess.start("secret one\nsecret two\n".getBytes(StandardCharsets.UTF_8), "send",
-                     "--connect", tcp(port), "--curve-server-key", "@" + dir.resolve("server.key.pub"))) {
-            assertEquals(0, send.awaitExit(), send::toString);
-            assertEquals(0, recv.awaitExit(), recv::toString);
-            assertEquals(List.of("secret one", "secret two"), recv.stdoutLines());
+        // Positive controls, both shapes at once.
+        List<CurveRun> right = List.of(
+                CurveRun.recvAsServer(server, rightKeyFile, "secret one"),
+                CurveRun.sendAsServer(server, rightKeyFile, "secret two"));
+        for (CurveRun r : right) {
+            assertEquals(0, r.send.awaitExit(), r.send::toString);
+            assertEquals(0, r.recv.awaitExit(), r.recv::toString);
+            assertEquals(List.of(r.message), r.recv.stdoutLines(), r.recv::toString);
+            r.close();
         }
 
-        int port2 = freePort();
-        try (CliProcess recv = CliProcess.start("recv", "--bind", tcp(port2), "--curve-server",
-                "--curve-secret-key-file", server.toString(), "--count", "1", "--timeout", "2s");
-             CliProcess send = CliProcess.start("must not arrive\n".getBytes(StandardCharsets.UTF_8), "send",
-                     "--connect", tcp(port2), "--curve-server-key", wrongPublic, "--timeout", "2s")) {
-            assertEquals(3, send.awaitExit(), send::toString);
-            assertEquals(3, recv.awaitExit(), recv::toString);
-            assertEquals("", recv.stdoutText());
-            assertTrue(send.stderrText().contains("timeout"), send::toString);
-            assertTrue(recv.stderrText().contains("timeout"), recv::toString);
+        List<CurveRun> wrong = List.of(
+                CurveRun.recvAsServer(server, wrongPublic, "must not arrive (recv is the server)"),
+                CurveRun.sendAsServer(server, wrongPublic, "must not arrive (recv is the client)"));
+        for (CurveRun r : wrong) {
+            r.client.awaitStderrLine(l -> l.contains(": progress: "));
+            assertTrue(r.server.isAlive(), () -> "the server side gave up before the client had connected, so no "
+                    + "handshake was tried: server " + r.server + "\nclient " + r.client);
+        }
+        for (CurveRun r : wrong) {
+            assertEquals(3, r.send.awaitExit(), r.send::toString);
+            assertEquals(3, r.recv.awaitExit(), r.recv::toString);
+            assertEquals("", r.recv.stdoutText(), r.recv::toString);
+            assertTrue(r.send.stderrLines().stream().anyMatch(l -> l.startsWith("zmq-zstd send: timeout: no peer took message=1")),
+                    r.send::toString);
+            assertTrue(r.recv.stderrLines().stream().anyMatch(l -> l.startsWith("zmq-zstd recv: timeout: no message within 10s")),
+                    r.recv::toString);
+            r.close();
+        }
+    }
+
+    /** One send and one recv over CURVE: the binding side is the server, the connecting side its client. */
+    private record CurveRun(CliProcess send, CliProcess recv, CliProcess server, CliProcess client, String message)
+            implements AutoCloseable {
+
+        /** Both sides give up after this long; the client's progress line shows they overlapped. */
+        static final String TIMEOUT = "10s";
+
+        static CurveRun recvAsServer(Path serverKeys, String clientsServerKey, String message) {
+            int port = freePort();
+            CliProcess recv = CliProcess.start("recv", "--bind", tcp(port), "--curve-server",
+                    "--curve-keypair-file", serverKeys.toString(), "--count", "1", "--timeout", TIMEOUT);
+            CliProcess send = CliProcess.start((message + "\n").getBytes(StandardCharsets.UTF_8), "send",
+                    "--connect", tcp(port), "--curve-server-key", clientsServerKey, "--timeout", TIMEOUT, "--progress");
+            return new CurveRun(send, recv, recv, send, message);
+        }
+
+        static CurveRun sendAsServer(Path serverKeys, String clientsServerKey, String message) {
+            int port = freePort();
+            CliProcess send = CliProcess.start((message + "\n").getBytes(StandardCharsets.UTF_8), "send",
+                    "--bind", tcp(port), "--curve-server", "--curve-secret-key-file", serverKeys.toString(),
+                    "--timeout", TIMEOUT);
+            CliProcess recv = CliProcess.start("recv", "--connect", tcp(port), "--curve-server-key", clientsServerKey,
+                    "--count", "1", "--timeout", TIMEOUT, "--progress");
+            return new CurveRun(send, recv, send, recv, message);
+        }
+
+        @Override
+        public void close() {
+            send.close();
+            recv.close();
         }
     }
 

@@ -3,6 +3,8 @@ package io.zmqzstd.reliability;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -61,7 +63,7 @@ final class ChildProcess implements AutoCloseable {
         try {
             return new ChildProcess(new ProcessBuilder(cmd).start());
         } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
+            throw new UncheckedIOException(e);
         }
     }
 
@@ -110,6 +112,17 @@ final class ChildProcess implements AutoCloseable {
             reader.join(Duration.ofSeconds(10));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Writes {@code line} and a newline to the child's stdin. */
+    void tell(String line) {
+        try {
+            OutputStream in = process.getOutputStream();
+            in.write((line + "\n").getBytes(StandardCharsets.UTF_8));
+            in.flush();
+        } catch (IOException e) {
+            throw new UncheckedIOException("stdin of the child: alive=" + process.isAlive() + ", stderr=" + stderr(), e);
         }
     }
 

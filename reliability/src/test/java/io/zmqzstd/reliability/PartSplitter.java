@@ -7,7 +7,9 @@ import java.util.Arrays;
  * number of parts and their sizes and seeds stay readable:
  *
  * <pre>
- *   byte 0            : number of parts - 1, low two bits (1..4 parts)
+ *   byte 0            : bits 0-1: number of parts - 1 (1..4 parts)
+ *                       bits 2-3: the socket pair ({@link #route}: 0 PUSH/PULL, 1 DEALER/ROUTER,
+ *                       2 PUB/SUB, 3 PUSH/PULL again)
  *   per part but last : length, 3 bytes little-endian (clamped to what is left)
  *   then              : the parts' bytes one after another; the last part takes the rest
  * </pre>
@@ -41,6 +43,21 @@ final class PartSplitter {
             out[i] = Arrays.copyOfRange(input, at, at + len);
             at += len;
         }
+        return out;
+    }
+
+    /** Number of socket pairs {@link #route} chooses from. */
+    static final int ROUTES = 3;
+
+    /** Which socket pair carries the message, 0..{@link #ROUTES}-1 (0 for an empty input). */
+    static int route(byte[] input) {
+        return input.length == 0 ? 0 : ((input[0] >> 2) & 3) % ROUTES;
+    }
+
+    /** {@link #join} for {@code route}. */
+    static byte[] joinRouted(int route, byte[]... parts) {
+        byte[] out = join(parts);
+        out[0] |= (byte) (route << 2);
         return out;
     }
 

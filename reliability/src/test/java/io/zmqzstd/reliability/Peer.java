@@ -6,9 +6,13 @@ import io.zmqzstd.pipeline.ReceivedMessage;
 import io.zmqzstd.transport.SocketType;
 import io.zmqzstd.transport.ZmqContext;
 import io.zmqzstd.transport.ZmqSocket;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -17,13 +21,17 @@ import java.util.Map;
  *
  * <pre>
  *   role=push|pull|pub|sub   endpoint=tcp://...   bind=true|false   sender=&lt;id&gt;   size=&lt;bytes&gt;
- *   count=&lt;messages, 0 = forever&gt;   hwm=&lt;messages&gt;   heartbeatMs=&lt;ms, 0 = off&gt;   slowEvery=&lt;n&gt;
+ *   count=&lt;messages, 0 = forever&gt;   hwm=&lt;messages&gt;   heartbeatMs=&lt;ms, 0 = off&gt;
+ *   bufBytes=&lt;ZMQ_SNDBUF and ZMQ_RCVBUF, 0 = the OS default&gt;   quiet=true|false   hold=true|false
  * </pre>
  *
  * Prints one line per event to stdout, which the tests read: {@code READY}, {@code SENT <seq>}
  * (every 100), {@code RECV <sender> <seq>} (every message), {@code BAD <reason>},
  * {@code CORRUPT <sender> <seq>}, {@code GAP <last> <seq>} (sender 1 only), {@code STATS ...} on the
  * end marker, {@code DONE}. With {@code quiet=true} only every 100th {@code RECV} of sender 1.
+ * With {@code hold=true} a receiver stops reading after its first message from sender 0 (a
+ * warm-up), prints {@code HOLDING}, and goes on only when a line {@code GO} arrives on stdin:
+ * a subscriber that is as slow as can be, for exactly as long as the test wants.
  */
 public final class Peer {
 
@@ -44,6 +52,11 @@ public final class Peer {
             socket.sendHwm(hwm);
             socket.receiveHwm(hwm);
             socket.lingerMs(0);
+            int bufBytes = Integer.parseInt(a.getOrDefault("bufBytes", "0"));
+            if (bufBytes > 0) {
+                socket.sndbuf(bufBytes);
+                socket.rcvbuf(bufBytes);
+            }
             int heartbeatMs = Integer.parseInt(a.getOrDefault("heartbeatMs", "0"));
             if (heartbeatMs > 0) {
                 socket.heartbeatIvlMs(heartbeatMs);
@@ -92,8 +105,10 @@ public final class Peer {
 
     private static void receive(ZmqSocket socket, Map<String, String> a, PrintStream out) {
         long count = Long.parseLong(a.getOrDefault("count", "0"));
-        long slowMs = Long.parseLong(a.getOrDefault("slowMs", "0"));
+        boolean hold = Boolean.parseBoolean(a.getOrDefault("hold", "false"));
         boolean quiet = Boolean.parseBoolean(a.getOrDefault("quiet", "false"));
+        // The receiver's own message count when sender 1's stream began (warm-ups before it).
+        long pipelineBase = -1;
         long received = 0;
         long gaps = 0;
         long missing = 0;
@@ -114,12 +129,18 @@ public final class Peer {
                     if (sender == END_MARKER) {
                         missing += Math.max(0, seq - last);
                         gaps += seq > last ? 1 : 0;
+                        // What the pipeline's counters say of sender 1's stream: all it delivered
+                        // from the stream's first message on, less this marker.
+                        long pipelineMessages = pipelineBase < 0 ? 0 : r.stats().messages() - 1 - pipelineBase;
                         out.println("STATS received=" + received + " gaps=" + gaps + " missing=" + missing
-                                + " pipelineMessages=" + r.stats().messages() + " pipelineErrors=" + r.stats().errors());
+                                + " pipelineMessages=" + pipelineMessages + " pipelineErrors=" + r.stats().errors());
                         out.flush();
                         break;
                     }
                     if (sender == 1) {
+                        if (pipelineBase < 0) {
+                            pipelineBase = r.stats().messages() - 1;
+                        }
                         received++;
                         if (seq != last + 1) {
                             out.println("GAP " + last + " " + seq);
@@ -134,8 +155,11 @@ public final class Peer {
                         out.println("RECV " + sender + " " + seq);
                     }
                     n++;
-                    if (slowMs > 0) {
-                        sleepMs(slowMs); // a slow consumer: this is the workload, not synchronisation
+                    if (hold && sender == 0) {
+                        hold = false;
+                        out.println("HOLDING");
+                        out.flush();
+                        awaitGo(out);
                     }
                 }
                 out.flush();
@@ -143,11 +167,18 @@ public final class Peer {
         }
     }
 
-    private static void sleepMs(long ms) {
+    /** Blocks until the test writes {@code GO} on stdin. */
+    private static void awaitGo(PrintStream out) {
+        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         try {
-            Thread.sleep(ms);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+            for (String line; (line = in.readLine()) != null; ) {
+                if (line.equals("GO")) {
+                    return;
+                }
+            }
+            out.println("NO GO: stdin ended");
+        } catch (IOException e) {
+            out.println("NO GO: " + e);
         }
     }
 }

@@ -14,7 +14,12 @@ import io.zmqzstd.transport.ZmqSocket;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -25,25 +30,36 @@ import org.junit.jupiter.api.Timeout;
 class ProcessFaultTest {
 
     private static final Duration WAIT = Duration.ofSeconds(60);
+    /** Messages the slow-subscriber test publishes. */
+    private static final int STREAM_MESSAGES = 1000;
     /** SUB receivers take the first part as the topic (uncompressed envelope). */
     private static final byte[] TOPIC = "stream".getBytes();
 
-    /** Tracks one sender's stream as seen by the receiver: intact and contiguous, or the test fails. */
+    /**
+     * Tracks each sender's stream as the receiver sees it: every message intact, from a known
+     * sender, and each sender's sequence contiguous from 1, however the senders' messages
+     * interleave (a dead sender's last messages may still arrive after a new one has started).
+     */
     private static final class StreamCheck {
-        final int sender;
-        long last;
+        private final Map<Integer, Long> last = new HashMap<>();
 
-        StreamCheck(int sender) {
-            this.sender = sender;
+        StreamCheck(int... senders) {
+            for (int s : senders) {
+                last.put(s, 0L);
+            }
         }
 
         void accept(MemorySegment p) {
-            assertTrue(StreamMessage.intact(p), "corrupted message: sender=" + StreamMessage.sender(p)
-                    + ", seq=" + StreamMessage.sequence(p));
-            assertEquals(sender, StreamMessage.sender(p), "message from an unexpected sender");
+            int sender = StreamMessage.sender(p);
             long seq = StreamMessage.sequence(p);
-            assertEquals(last + 1, seq, "sequence not strictly increasing without gaps: last=" + last);
-            last = seq;
+            assertTrue(StreamMessage.intact(p), "corrupted message: sender=" + sender + ", seq=" + seq);
+            assertTrue(last.containsKey(sender), "message from an unexpected sender: sender=" + sender + ", seq=" + seq);
+            assertEquals(last.get(sender) + 1, seq, "sequence of sender " + sender + " not contiguous");
+            last.put(sender, seq);
+        }
+
+        long last(int sender) {
+            return last.get(sender);
         }
     }
 
@@ -55,133 +71,224 @@ class ProcessFaultTest {
             pull.bind("tcp://127.0.0.1:*");
             String endpoint = pull.lastEndpoint();
             try (DecompressingReceiver receiver = DecompressingReceiver.builder(pull).build()) {
-                StreamCheck first = new StreamCheck(1);
+                StreamCheck check = new StreamCheck(1, 2);
                 try (ChildProcess sender = ChildProcess.peer("role=push", "endpoint=" + endpoint, "sender=1", "size=2048")) {
-                    receiveUntil(receiver, first, 2000);
+                    receiveUntil(receiver, check, 1, 2000);
                     sender.kill(); // SIGKILL mid-stream
                 }
-                // Whatever was in flight either arrives whole or not at all.
-                while (receiver.receive(0) == DecompressingReceiver.RECEIVED) {
-                    first.accept(lastPart(receiver.message()));
-                }
-                assertEquals(0, receiver.stats().errors(), "bad frames reported: " + receiver.stats());
-
-                StreamCheck second = new StreamCheck(2);
+                long firstLastBefore = check.last(1);
+                // Whatever sender 1 had in flight arrives whole or not at all, whenever it comes:
+                // the check accepts it only as the continuation of sender 1's sequence.
                 try (ChildProcess sender = ChildProcess.peer("role=push", "endpoint=" + endpoint, "sender=2", "size=2048")) {
-                    receiveUntil(receiver, second, 500);
+                    receiveUntil(receiver, check, 2, 500);
                 }
-                assertEquals(0, receiver.stats().errors());
+                System.out.println("sender killed: sender 1 last seq " + firstLastBefore + " at the kill, "
+                        + check.last(1) + " in the end; sender 2 received to " + check.last(2));
+                assertEquals(0, receiver.stats().errors(), "bad frames reported: " + receiver.stats());
             }
         }
     }
 
+    /**
+     * The receiver binds and the PUSH connects: a connecting socket keeps its pipe while its peer
+     * is gone, so after the receiver is killed blocking sends queue up to the high-water mark and
+     * then wait inside send. A new receiver on the same endpoint gets the queue, the blocked send
+     * returns, and every message from then on arrives, in order and intact. What the dead
+     * connection had already taken from the pipe is lost (PUSH does not resend).
+     */
     @Test
     void shouldBlockAtHighWaterMarkWhenTheReceiverIsKilledAndDeliverEverythingToTheNextOne() {
-        try (Arena arena = Arena.ofConfined();
-             ZmqContext context = new ZmqContext();
+        int hwm = 50;
+        long beforeKill = 300;
+        long afterUnblock = 500;
+        String endpoint = "tcp://127.0.0.1:" + Ports.unused();
+        String[] receiverArgs = {"role=pull", "endpoint=" + endpoint, "bind=true", "hwm=" + hwm};
+        try (ZmqContext context = new ZmqContext();
              ZmqSocket push = context.socket(SocketType.PUSH)) {
-            push.sendHwm(50);
-            push.bind("tcp://127.0.0.1:*");
-            String endpoint = push.lastEndpoint();
-            MemorySegment payload = arena.allocate(1024);
-            long seq = 0;
-            try (CompressingSender sender = CompressingSender.builder(push).build()) {
-                try (ChildProcess receiver = ChildProcess.peer("role=pull", "endpoint=" + endpoint, "hwm=50")) {
+            push.sendHwm(hwm);
+            try (CompressingSender sender = CompressingSender.builder(push).build();
+                 BlockingSendThread thread = new BlockingSendThread(sender, context, 1024)) {
+                try (ChildProcess receiver = ChildProcess.peer(receiverArgs)) {
                     receiver.awaitReady();
-                    while (seq < 300) {
-                        StreamMessage.write(payload, 1024, 1, ++seq);
-                        assertTrue(sender.send(payload, 0));
-                    }
-                    receiver.await("RECV 1 300", WAIT, "RECV 1 300"::equals);
+                    push.connect(endpoint);
+                    thread.allow(beforeKill);
+                    receiver.await("RECV 1 " + beforeKill, WAIT, ("RECV 1 " + beforeKill)::equals);
                     receiver.kill();
                 }
-                // With its only peer gone the PUSH socket cannot deliver: sends stop at the HWM
-                // (a blocking send would wait here; DONTWAIT says so).
-                StreamMessage.write(payload, 1024, 1, ++seq);
-                long deadline = System.nanoTime() + WAIT.toNanos();
-                while (sender.send(payload, ZmqSocket.DONTWAIT)) {
-                    assertTrue(System.nanoTime() < deadline, "sender never blocked");
-                    StreamMessage.write(payload, 1024, 1, ++seq);
-                }
-                try (ChildProcess receiver = ChildProcess.peer("role=pull", "endpoint=" + endpoint, "hwm=50")) {
+                // No receiver: the sender fills its pipe to the HWM and then stays inside send.
+                // (At least HWM/2 sends: libzmq learns of reads in steps of its low-water mark,
+                // HWM/2, so a pipe may count up to that many delivered messages as queued.)
+                thread.allow(Integer.MAX_VALUE / 2);
+                long stuckAfter = thread.awaitStuck(beforeKill + hwm / 2, Duration.ofSeconds(1));
+                thread.allowNoMore(); // only the send it is blocked in may still complete
+                long blocked = stuckAfter + 1;
+                System.out.println("receiver killed: sender blocked at seq=" + blocked + " after "
+                        + (stuckAfter - beforeKill) + " sends without a receiver (hwm=" + hwm + ")");
+                try (ChildProcess receiver = ChildProcess.peer(receiverArgs)) {
                     receiver.awaitReady();
-                    // The first message that goes out after the new receiver is up...
-                    deadline = System.nanoTime() + WAIT.toNanos();
-                    while (!sender.send(payload, ZmqSocket.DONTWAIT)) {
-                        assertTrue(System.nanoTime() < deadline, "sender never unblocked for the new receiver");
-                        Thread.onSpinWait();
-                    }
-                    long firstAfter = seq;
-                    // ...and every one after it arrives, intact and in order.
-                    for (int i = 0; i < 500; i++) {
-                        StreamMessage.write(payload, 1024, 1, ++seq);
-                        assertTrue(sender.send(payload, 0));
-                    }
-                    String lastLine = "RECV 1 " + seq;
-                    receiver.await(lastLine, WAIT, lastLine::equals);
+                    thread.allow(afterUnblock);
+                    long last = blocked + afterUnblock;
+                    receiver.await("RECV 1 " + last, WAIT, ("RECV 1 " + last)::equals);
+                    assertEquals(last, thread.sent(), "the blocked send returned and every allowed one followed");
                     List<String> got = receiver.lines().stream().filter(l -> l.startsWith("RECV") || l.startsWith("BAD")
                             || l.startsWith("CORRUPT")).toList();
-                    assertEquals(seq - firstAfter + 1, got.size(), "messages lost or duplicated: " + got.subList(0, Math.min(5, got.size())));
+                    long first = Long.parseLong(got.getFirst().substring("RECV 1 ".length()));
+                    System.out.println("receiver killed: new receiver got " + first + ".." + last
+                            + ", lost with the dead connection: " + (beforeKill + 1) + ".." + (first - 1));
+                    // Everything from the first message it got to the last arrived, in order and
+                    // intact: the queued ones, the one that was blocked, and all sent after it.
+                    assertTrue(first <= blocked, "the message blocked at the HWM never arrived: first=" + first);
+                    assertEquals(last - first + 1, got.size(), "messages lost or duplicated: " + got.subList(0, Math.min(5, got.size())));
                     for (int i = 0; i < got.size(); i++) {
-                        assertEquals("RECV 1 " + (firstAfter + i), got.get(i));
+                        assertEquals("RECV 1 " + (first + i), got.get(i));
                     }
                 }
             }
         }
     }
 
+    /**
+     * Sends sequenced messages (sender 1, 1 KiB) with blocking sends on its own thread, as many as
+     * the test allows, and shows whether it is inside a send. It owns the {@link CompressingSender}
+     * from its first send on; the test only reads its counters.
+     */
+    private static final class BlockingSendThread implements AutoCloseable {
+        private final Semaphore allowed = new Semaphore(0);
+        private final AtomicLong sent = new AtomicLong();
+        private final ZmqContext context;
+        private final Thread thread;
+        private volatile boolean inSend;
+        private volatile Throwable failure;
+
+        BlockingSendThread(CompressingSender sender, ZmqContext context, int size) {
+            this.context = context;
+            this.thread = Thread.ofPlatform().daemon().name("blocking-push").start(() -> {
+                try (Arena arena = Arena.ofConfined()) {
+                    MemorySegment payload = arena.allocate(size);
+                    for (long seq = 1; ; seq++) {
+                        allowed.acquire();
+                        StreamMessage.write(payload, size, 1, seq);
+                        inSend = true;
+                        boolean ok = sender.send(payload, 0); // blocking: waits while the pipe is at its HWM
+                        inSend = false;
+                        if (!ok) {
+                            throw new AssertionError("a blocking send returned false: seq=" + seq);
+                        }
+                        sent.set(seq);
+                    }
+                } catch (InterruptedException e) {
+                    // closed by the test
+                } catch (Throwable t) {
+                    failure = t;
+                }
+            });
+        }
+
+        void allow(long messages) {
+            allowed.release((int) messages);
+        }
+
+        void allowNoMore() {
+            allowed.drainPermits();
+        }
+
+        /** The sequence number of the last message whose send returned. */
+        long sent() {
+            if (failure != null) {
+                throw new AssertionError("sending thread failed", failure);
+            }
+            return sent.get();
+        }
+
+        /**
+         * Waits until at least {@code atLeast} messages were sent and then the thread sat inside
+         * one send for {@code quiet} with its count unchanged; returns that count.
+         */
+        long awaitStuck(long atLeast, Duration quiet) {
+            long deadline = System.nanoTime() + WAIT.toNanos();
+            long count = -1;
+            long since = System.nanoTime();
+            for (;;) {
+                long now = System.nanoTime();
+                long c = sent();
+                if (c != count || !inSend) {
+                    count = c;
+                    since = now;
+                } else if (c >= atLeast && now - since >= quiet.toNanos()) {
+                    return c;
+                }
+                assertTrue(now < deadline, "sender never blocked: sent=" + c + ", inSend=" + inSend);
+                try {
+                    Thread.sleep(10); // poll interval; the count and the flag decide
+                } catch (InterruptedException e) {
+                    throw new AssertionError(e);
+                }
+            }
+        }
+
+        @Override
+        public void close() {
+            thread.interrupt(); // ends a wait for permission
+            try {
+                thread.join(Duration.ofSeconds(5));
+                if (thread.isAlive()) {
+                    context.shutdown(); // a test that failed left it inside send: ETERM wakes it
+                    thread.join(Duration.ofSeconds(30));
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /**
+     * A subscriber that does not read while the publisher sends: with HWM 10 on both sides, small
+     * kernel buffers (64 KiB asked for) and incompressible 16 KiB messages, only a few dozen of
+     * the 1000 messages fit anywhere between the two, so PUB must drop most of them, whatever the
+     * machine's speed. The subscriber's pipeline counters (not only its sequence check) show it.
+     */
     @Test
     void shouldDropBeyondHighWaterMarkForASlowSubscriberAndCountTheGaps() {
-        int messages = 3000;
+        int messages = STREAM_MESSAGES;
         int size = 16 * 1024;
+        int bufBytes = 64 * 1024;
         try (Arena arena = Arena.ofConfined();
              ZmqContext context = new ZmqContext();
              ZmqSocket pub = context.socket(SocketType.PUB)) {
             pub.sendHwm(10);
+            pub.sndbuf(bufBytes);
             pub.bind("tcp://127.0.0.1:*");
             MemorySegment payload = arena.allocate(size);
             try (CompressingSender sender = CompressingSender.builder(pub).build();
                  ChildProcess sub = ChildProcess.peer("role=sub", "endpoint=" + pub.lastEndpoint(), "hwm=10",
-                         "slowMs=1", "quiet=true")) {
+                         "bufBytes=" + bufBytes, "hold=true", "quiet=true")) {
                 sub.awaitReady();
-                // Subscriptions travel asynchronously: publish warm-up messages until one is seen.
-                long warm = 0;
-                long deadline = System.nanoTime() + WAIT.toNanos();
-                while (sub.lines().stream().noneMatch(l -> l.startsWith("RECV 0 "))) {
-                    assertTrue(System.nanoTime() < deadline, "subscriber never joined: " + sub.lines());
-                    StreamMessage.write(payload, size, 0, ++warm);
-                    sender.publish(TOPIC, payload, 0);
-                    Thread.onSpinWait();
-                }
+                // Subscriptions travel asynchronously: warm-up messages until one arrives; the
+                // subscriber then stops reading until told to go on (the few warm-ups published
+                // meanwhile wait in its queue).
+                publishUntil(sender, payload, size, 0, sub, "HOLDING"::equals);
                 for (long seq = 1; seq <= messages; seq++) {
-                    StreamMessage.write(payload, size, 1, seq);
+                    StreamMessage.writeIncompressible(payload, size, 1, seq);
                     assertTrue(sender.publish(TOPIC, payload, 0), "PUB never blocks: it drops");
                 }
-                // End markers until the subscriber reports (one may be dropped too).
-                deadline = System.nanoTime() + WAIT.toNanos();
-                while (sub.lines().stream().noneMatch(l -> l.startsWith("STATS"))) {
-                    assertTrue(System.nanoTime() < deadline, "subscriber never reported");
-                    StreamMessage.write(payload, size, Peer.END_MARKER, messages);
-                    sender.publish(TOPIC, payload, 0);
-                    try {
-                        Thread.sleep(20); // pace the markers; the STATS line decides
-                    } catch (InterruptedException e) {
-                        throw new AssertionError(e);
-                    }
-                }
-            String stats = sub.await("STATS", WAIT, l -> l.startsWith("STATS"));
-            Matcher m = Pattern.compile("STATS received=(\\d+) gaps=(\\d+) missing=(\\d+) pipelineMessages=(\\d+) pipelineErrors=(\\d+)")
-                    .matcher(stats);
-            assertTrue(m.matches(), stats);
-            long received = Long.parseLong(m.group(1));
-            long gaps = Long.parseLong(m.group(2));
-            long missing = Long.parseLong(m.group(3));
-            System.out.println("slow subscriber: sent=" + messages + " " + stats);
-            assertEquals(messages, received + missing, "every message is either received or counted missing");
-            assertTrue(missing > 0 && gaps > 0, "a slow subscriber with HWM 10 must lose messages: " + stats);
-            assertTrue(Long.parseLong(m.group(4)) >= received, stats);
-            assertEquals(0, Long.parseLong(m.group(5)), "drops are whole messages, never bad frames");
-            assertTrue(sub.lines().stream().noneMatch(l -> l.startsWith("CORRUPT") || l.startsWith("BAD")));
+                sub.tell("GO");
+                // End markers until the subscriber reports (it may drop some of them too).
+                String stats = publishUntil(sender, payload, size, Peer.END_MARKER, sub, l -> l.startsWith("STATS"));
+                Matcher m = Pattern.compile("STATS received=(\\d+) gaps=(\\d+) missing=(\\d+) pipelineMessages=(\\d+) pipelineErrors=(\\d+)")
+                        .matcher(stats);
+                assertTrue(m.matches(), stats);
+                long received = Long.parseLong(m.group(1));
+                long gaps = Long.parseLong(m.group(2));
+                long missing = Long.parseLong(m.group(3));
+                long pipelineMessages = Long.parseLong(m.group(4));
+                System.out.println("slow subscriber: sent=" + messages + " " + stats);
+                assertEquals(messages, received + missing, "every message is either received or counted missing");
+                assertTrue(missing > 0 && gaps > 0, "a subscriber that does not read, with HWM 10, must lose messages: " + stats);
+                // The receiver's own counters show the loss: it delivered exactly what arrived.
+                assertEquals(messages - missing, pipelineMessages, "pipeline message count: " + stats);
+                assertTrue(pipelineMessages < messages, stats);
+                assertEquals(0, Long.parseLong(m.group(5)), "drops are whole messages, never bad frames");
+                assertTrue(sub.lines().stream().noneMatch(l -> l.startsWith("CORRUPT") || l.startsWith("BAD")));
             }
         }
     }
@@ -213,10 +320,37 @@ class ProcessFaultTest {
         }
     }
 
-    private static void receiveUntil(DecompressingReceiver receiver, StreamCheck check, long seq) {
+    /**
+     * Publishes message ({@code senderId}, sequence 0; an end marker's sequence is the stream's
+     * length) every 20 ms until {@code sub} prints a matching line, and returns that line. PUB
+     * may drop any of them; pacing keeps few of them in the subscriber's queue.
+     */
+    private static String publishUntil(CompressingSender sender, MemorySegment payload, int size, int senderId,
+                                       ChildProcess sub, Predicate<String> line) {
+        long seq = senderId == Peer.END_MARKER ? STREAM_MESSAGES : 0;
         long deadline = System.nanoTime() + WAIT.toNanos();
-        while (check.last < seq) {
-            assertTrue(System.nanoTime() < deadline, "stream from sender " + check.sender + " stalled at " + check.last);
+        for (;;) {
+            for (String l : sub.lines()) {
+                if (line.test(l)) {
+                    return l;
+                }
+            }
+            assertTrue(System.nanoTime() < deadline, "subscriber did not answer sender " + senderId + ": " + sub.lines());
+            StreamMessage.writeIncompressible(payload, size, senderId, seq);
+            sender.publish(TOPIC, payload, 0);
+            try {
+                Thread.sleep(20); // pace the messages; the subscriber's line decides
+            } catch (InterruptedException e) {
+                throw new AssertionError(e);
+            }
+        }
+    }
+
+    /** Receives until {@code sender}'s stream reaches {@code seq}, every message through {@code check}. */
+    private static void receiveUntil(DecompressingReceiver receiver, StreamCheck check, int sender, long seq) {
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (check.last(sender) < seq) {
+            assertTrue(System.nanoTime() < deadline, "stream from sender " + sender + " stalled at " + check.last(sender));
             int status = receiver.receive(0);
             assertTrue(status != DecompressingReceiver.BAD_FRAME, () -> "bad frame: " + receiver.lastErrorMessage());
             if (status == DecompressingReceiver.RECEIVED) {

@@ -53,6 +53,13 @@ public final class SeedCorpus {
         multi.put("dictionary-two", PartSplitter.join(single.get("dictionary-text-200"), single.get("dictionary-text-200")));
         multi.put("four-near-limit", PartSplitter.join(single.get("sized-zeros-64k"), single.get("sized-zeros-64k"),
                 single.get("sized-zeros-64k"), single.get("sized-zeros-64k")));
+        // Envelopes: DEALER to ROUTER (routing id prepended) and PUB to SUB (first part the topic).
+        multi.put("router-two-good", PartSplitter.joinRouted(1, good, single.get("sized-text-64")));
+        multi.put("router-delimiter-then-good", PartSplitter.joinRouted(1, new byte[0], good));
+        multi.put("router-corrupt", PartSplitter.joinRouted(1, single.get("corrupt-block")));
+        multi.put("sub-topic-then-good", PartSplitter.joinRouted(2, "topic".getBytes(), good));
+        multi.put("sub-frame-as-topic", PartSplitter.joinRouted(2, good, good));
+        multi.put("sub-topic-then-bomb", PartSplitter.joinRouted(2, "t".getBytes(), single.get("bomb-unsized-1m")));
         write(pkg.resolve("MultipartReceiveFuzzTestInputs/shouldReceiveOrRejectAnyMessage"), multi);
     }
 

@@ -26,7 +26,19 @@ final class StreamMessage {
 
     /** Writes message ({@code sender}, {@code seq}) of {@code size} bytes into {@code out[0, size)}. */
     static void write(MemorySegment out, int size, int sender, long seq) {
-        byte[] body = Frames.text(size - HEADER_BYTES, sender * 1_000_003L + seq);
+        write(out, sender, seq, Frames.text(size - HEADER_BYTES, seed(sender, seq)));
+    }
+
+    /** {@link #write} with a random body: zstd cannot shrink it, so it costs its full size on the wire. */
+    static void writeIncompressible(MemorySegment out, int size, int sender, long seq) {
+        write(out, sender, seq, Frames.random(size - HEADER_BYTES, seed(sender, seq)));
+    }
+
+    private static long seed(int sender, long seq) {
+        return sender * 1_000_003L + seq;
+    }
+
+    private static void write(MemorySegment out, int sender, long seq, byte[] body) {
         out.set(INT, 0, sender);
         out.set(LONG, 4, seq);
         CRC32C crc = new CRC32C();
