@@ -24,8 +24,9 @@ import org.junit.jupiter.api.Timeout;
  * JVM. Packet loss (nftables), a throttled link (tc tbf) and a short outage (link down, up) must
  * cost nothing; an outage long enough for the heartbeat to break the connection loses what the
  * dead connection held, and everything sent after the reconnect arrives. Needs root (ip netns);
- * skipped with the reason otherwise, or failed with it when {@value #REQUIRE_PROPERTY}=true (CI,
- * which runs as root, sets it so that these tests cannot silently stop running). Addresses
+ * skipped with the reason otherwise, or failed with it when {@value #REQUIRE_PROPERTY}=true or the
+ * environment has {@value #REQUIRE_ALL_ENV}=true (.ci/run, which runs as root, sets it so that these
+ * tests cannot silently stop running). Addresses
  * 10.201.0.1/24 and 10.201.0.2/24 exist only inside the namespaces made here.
  */
 @Timeout(180)
@@ -42,6 +43,8 @@ class TwoHostTest {
     private static final Duration OUTAGE_LONG = Duration.ofSeconds(Long.getLong("zmqzstd.outageLongS", 4));
     /** System property: when true, a machine without network namespaces fails these tests instead of skipping them. */
     static final String REQUIRE_PROPERTY = "zmqzstd.requireNetns";
+    /** Environment variable set by .ci/run: every test that depends on the machine must run, none may skip. */
+    static final String REQUIRE_ALL_ENV = "ZMQZSTD_REQUIRE_ALL";
     private static final Pattern DROP_COUNTER = Pattern.compile("counter packets (\\d+) bytes \\d+ drop");
 
     private static boolean created;
@@ -70,8 +73,9 @@ class TwoHostTest {
     }
 
     private static void skipOrFail(String reason) {
-        if (Boolean.getBoolean(REQUIRE_PROPERTY)) {
-            throw new AssertionError(reason + " (" + REQUIRE_PROPERTY + "=true: these tests must run here)");
+        if (Boolean.getBoolean(REQUIRE_PROPERTY) || Boolean.parseBoolean(System.getenv(REQUIRE_ALL_ENV))) {
+            throw new AssertionError(reason + " (" + REQUIRE_PROPERTY + "=true or " + REQUIRE_ALL_ENV
+                    + "=true: these tests must run here)");
         }
         Assumptions.abort(reason + " (set " + REQUIRE_PROPERTY + "=true to make this a failure)");
     }
