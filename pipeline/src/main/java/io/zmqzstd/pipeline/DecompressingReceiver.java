@@ -84,6 +84,8 @@ public final class DecompressingReceiver implements AutoCloseable {
     private BadFrameReason lastErrorReason;
     private String lastErrorMessage;
     private int lastErrorPart = -1;
+    /** True while the part in {@link #frame} has more parts of its message after it. */
+    private boolean partsPending;
     private volatile boolean closed;
 
     /** Options for a receiver. */
@@ -175,6 +177,9 @@ public final class DecompressingReceiver implements AutoCloseable {
      * Receives the next message and decompresses its payload parts. {@code flags}: 0 to block,
      * {@link ZmqSocket#DONTWAIT} not to. Once the first part is in, the rest of the message is
      * read blocking (libzmq delivers messages whole). Allocation-free in steady state.
+     * Whatever this throws (a socket failure, an {@link OutOfMemoryError} growing the region), the
+     * rest of the message being read is skipped first, so the next receive starts at a message
+     * boundary.
      *
      * @return {@link #RECEIVED}, {@link #WOULD_BLOCK} or {@link #BAD_FRAME}
      */
@@ -186,7 +191,21 @@ public final class DecompressingReceiver implements AutoCloseable {
             if (!socket.receive(frame, flags)) {
                 return WOULD_BLOCK;
             }
-            return readMessage();
+            partsPending = true;
+            try {
+                return readMessage();
+            } catch (Throwable t) {
+                // Not a bad frame but a failure (OutOfMemoryError growing the region, a socket
+                // error, a bug): the caller sees it, and the receiver still ends at a message
+                // boundary, so that the next receive does not start inside this message.
+                message.invalidate();
+                try {
+                    skipRestOfMessage();
+                } catch (Throwable again) {
+                    t.addSuppressed(again);
+                }
+                throw t;
+            }
         } finally {
             owner.exit();
         }
@@ -255,13 +274,14 @@ public final class DecompressingReceiver implements AutoCloseable {
         int envelope = 0;
         for (int index = 0; ; index++) {
             boolean more = frame.hasMore();
+            partsPending = more;
             long address = frame.address();
             long size = frame.size();
             if (index < envelopeParts || (size == 0 && more)) {
                 if (size > maxMessageSize - used) {
                     refuse(index, BadFrameReason.TOO_LARGE, "message larger than limit: total>="
                             + (used + size) + ", maxMessageSize=" + maxMessageSize);
-                    drain(more);
+                    skipRestOfMessage();
                     return BAD_FRAME;
                 }
                 ensureCapacity(used, used + size);
@@ -272,7 +292,7 @@ public final class DecompressingReceiver implements AutoCloseable {
             } else {
                 long n = decompressPart(index, address, size, used);
                 if (n < 0) {
-                    drain(more);
+                    skipRestOfMessage();
                     return BAD_FRAME;
                 }
                 message.add(used, n, true);
@@ -357,11 +377,16 @@ public final class DecompressingReceiver implements AutoCloseable {
         return -1;
     }
 
-    /** Reads and drops the rest of a message after a bad part, so the next receive starts clean. */
-    private void drain(boolean more) {
-        while (more) {
+    /**
+     * Reads and drops what is left of the current message, so that the next receive starts at
+     * the next message. libzmq queues a multipart message whole, so the parts are there to read.
+     * If a receive here fails (the context is terminating), the parts are still pending and a
+     * later call tries again.
+     */
+    private void skipRestOfMessage() {
+        while (partsPending) {
             socket.receive(frame, 0);
-            more = frame.hasMore();
+            partsPending = frame.hasMore();
         }
         releaseFrame();
     }

@@ -156,6 +156,32 @@ class BadFrameTest {
         assertTrue(s.toString().contains("NOT_ZSTD=2"), s::toString);
     }
 
+    /**
+     * A failure that is not a bad frame (here: the region cannot grow to what a frame declares,
+     * so allocating it throws OutOfMemoryError) reaches the caller, and the receiver still skips
+     * the rest of that message: the next receive delivers the next message, not a left-over part.
+     */
+    @Test
+    void shouldEndAtMessageBoundaryWhenAReceiveFails() {
+        // A frame that declares 2^48 bytes (more than any address space): magic, FHD (8-byte
+        // content size, single segment), the size, one empty last raw block.
+        java.nio.ByteBuffer huge = java.nio.ByteBuffer.allocate(16).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        huge.putInt(ZstdFrames.MAGIC).put((byte) 0xE0).putLong(1L << 48).put(new byte[] {1, 0, 0});
+        byte[] leftOver = Fixtures.payload(700, 1);
+        byte[] next = Fixtures.payload(900, 2);
+        try (DecompressingReceiver unbounded = DecompressingReceiver.builder(pull)
+                .maxDecompressedSize(Long.MAX_VALUE).maxMessageSize(Long.MAX_VALUE).build()) {
+            assertTrue(push.send(huge.array(), ZmqSocket.SNDMORE));
+            assertTrue(push.send(Zstd.compress(leftOver, 3), 0));
+            assertTrue(push.send(Zstd.compress(next, 3), 0));
+            assertThrows(OutOfMemoryError.class, () -> unbounded.receive(0));
+            assertFalse(unbounded.message().isValid());
+            assertEquals(DecompressingReceiver.RECEIVED, unbounded.receive(0), unbounded::lastErrorMessage);
+            assertEquals(1, unbounded.message().parts());
+            assertArrayEquals(next, unbounded.message().partBytes(0));
+        }
+    }
+
     private static byte[] streamed(byte[] data) throws IOException {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         try (com.github.luben.zstd.ZstdOutputStream z = new com.github.luben.zstd.ZstdOutputStream(out)) {
