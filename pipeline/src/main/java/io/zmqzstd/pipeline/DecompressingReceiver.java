@@ -44,7 +44,8 @@ import java.util.Objects;
  * <p>Ownership: the receiver borrows the socket (close the receiver first) and owns one
  * {@code zmq_msg_t}, its decompressor and its output region; {@link #close()} frees them. The
  * region grows on demand to the largest message seen and is kept; it never grows past
- * {@code maxMessageSize} (default: the per-part limit), whatever the input.
+ * {@code maxMessageSize} (payload, default: the per-part limit) plus {@code maxEnvelopeSize}
+ * (envelope, default 64 KiB), whatever the input.
  *
  * <p>Threading: one thread at a time, like the socket; concurrent use throws
  * {@link IllegalStateException} naming both threads.
@@ -64,6 +65,14 @@ public final class DecompressingReceiver implements AutoCloseable {
     /** Default per-part limit on decompressed size. */
     public static final long DEFAULT_MAX_DECOMPRESSED_SIZE = 64L << 20;
 
+    /**
+     * Default limit on the envelope parts of one message together: room for 250 hops of the
+     * longest routing id libzmq allows (255 B), or a 64 KiB topic. Envelope bytes are counted
+     * apart from the payload, so that a routing id or topic in front of a part at the per-part
+     * limit does not push the message over {@code maxMessageSize}.
+     */
+    public static final long DEFAULT_MAX_ENVELOPE_SIZE = 64 * 1024;
+
     private static final long INITIAL_REGION_BYTES = 64 * 1024;
     /** Where decompression of a frame without a declared size starts; doubled up to the limit. */
     private static final long UNKNOWN_SIZE_FIRST_TRY = 256 * 1024;
@@ -75,6 +84,9 @@ public final class DecompressingReceiver implements AutoCloseable {
     private final ZmqMessage frame = new ZmqMessage();
     private final long maxDecompressedSize;
     private final long maxMessageSize;
+    private final long maxEnvelopeSize;
+    /** maxMessageSize + maxEnvelopeSize: what the region may grow to. */
+    private final long maxRegionBytes;
     private final int envelopeParts;
     private final OwnerCheck owner = new OwnerCheck("DecompressingReceiver");
     private final Counters counters = new Counters();
@@ -93,6 +105,7 @@ public final class DecompressingReceiver implements AutoCloseable {
         private final ZmqSocket socket;
         private long maxDecompressedSize = DEFAULT_MAX_DECOMPRESSED_SIZE;
         private long maxMessageSize = -1;
+        private long maxEnvelopeSize = DEFAULT_MAX_ENVELOPE_SIZE;
         private final List<ZstdDictionary> dictionaries = new ArrayList<>();
         private int envelopeParts;
 
@@ -111,17 +124,30 @@ public final class DecompressingReceiver implements AutoCloseable {
         }
 
         /**
-         * The most bytes one whole message may occupy once received: its envelope parts plus
-         * every payload part decompressed (default: {@link #maxDecompressedSize(long)}, so the
-         * receiver's output region never grows past the per-part limit). libzmq bounds neither
-         * the number of parts nor their sum; raise this for multipart messages whose parts add
-         * up to more than one part's limit.
+         * The most bytes the payload parts of one message may decompress to together (default:
+         * {@link #maxDecompressedSize(long)}, so one part at the per-part limit fits). libzmq
+         * bounds neither the number of parts nor their sum; raise this for multipart messages
+         * whose parts add up to more than one part's limit. Envelope parts are bounded apart, by
+         * {@link #maxEnvelopeSize(long)}.
          */
         public Builder maxMessageSize(long bytes) {
             if (bytes < 0) {
                 throw new IllegalArgumentException("maxMessageSize=" + bytes);
             }
             this.maxMessageSize = bytes;
+            return this;
+        }
+
+        /**
+         * The most bytes the envelope parts of one message (routing ids, delimiters, a topic)
+         * may hold together (default {@value DecompressingReceiver#DEFAULT_MAX_ENVELOPE_SIZE}).
+         * The output region never grows past {@code maxMessageSize + maxEnvelopeSize}.
+         */
+        public Builder maxEnvelopeSize(long bytes) {
+            if (bytes < 0) {
+                throw new IllegalArgumentException("maxEnvelopeSize=" + bytes);
+            }
+            this.maxEnvelopeSize = bytes;
             return this;
         }
 
@@ -160,6 +186,9 @@ public final class DecompressingReceiver implements AutoCloseable {
         this.socket = b.socket;
         this.maxDecompressedSize = b.maxDecompressedSize;
         this.maxMessageSize = b.maxMessageSize >= 0 ? b.maxMessageSize : b.maxDecompressedSize;
+        this.maxEnvelopeSize = b.maxEnvelopeSize;
+        long sum = maxMessageSize + maxEnvelopeSize;
+        this.maxRegionBytes = sum < 0 ? Long.MAX_VALUE : sum; // both are >= 0: a negative sum overflowed
         this.envelopeParts = b.envelopeParts;
         ZstdDecompressor.Builder d = ZstdDecompressor.builder().maxDecompressedSize(b.maxDecompressedSize);
         b.dictionaries.forEach(d::dictionary);
@@ -170,7 +199,7 @@ public final class DecompressingReceiver implements AutoCloseable {
             throw e;
         }
         regionArena = Arena.ofShared();
-        region = regionArena.allocate(Math.max(1, Math.min(INITIAL_REGION_BYTES, maxMessageSize)), 64);
+        region = regionArena.allocate(Math.max(1, Math.min(INITIAL_REGION_BYTES, maxRegionBytes)), 64);
     }
 
     /**
@@ -239,9 +268,14 @@ public final class DecompressingReceiver implements AutoCloseable {
         return maxDecompressedSize;
     }
 
-    /** The most bytes one received message may occupy (envelope plus decompressed parts). */
+    /** The most bytes the payload parts of one message may decompress to together. */
     public long maxMessageSize() {
         return maxMessageSize;
+    }
+
+    /** The most bytes the envelope parts of one message may hold together. */
+    public long maxEnvelopeSize() {
+        return maxEnvelopeSize;
     }
 
     /** Leading uncompressed parts per message. */
@@ -267,9 +301,10 @@ public final class DecompressingReceiver implements AutoCloseable {
     // ------------------------------------------------------------------ per message
 
     private int readMessage() {
-        long used = 0;
+        long used = 0;                // region bytes taken by this message's parts
+        long envelopeBytes = 0;       // counted against maxEnvelopeSize
         long compressedBytes = 0;
-        long uncompressedBytes = 0;
+        long uncompressedBytes = 0;   // counted against maxMessageSize
         int payloadParts = 0;
         int envelope = 0;
         for (int index = 0; ; index++) {
@@ -278,9 +313,9 @@ public final class DecompressingReceiver implements AutoCloseable {
             long address = frame.address();
             long size = frame.size();
             if (index < envelopeParts || (size == 0 && more)) {
-                if (size > maxMessageSize - used) {
-                    refuse(index, BadFrameReason.TOO_LARGE, "message larger than limit: total>="
-                            + (used + size) + ", maxMessageSize=" + maxMessageSize);
+                if (size > maxEnvelopeSize - envelopeBytes) {
+                    refuse(index, BadFrameReason.TOO_LARGE, "envelope larger than limit: total>="
+                            + (envelopeBytes + size) + ", maxEnvelopeSize=" + maxEnvelopeSize);
                     skipRestOfMessage();
                     return BAD_FRAME;
                 }
@@ -288,9 +323,10 @@ public final class DecompressingReceiver implements AutoCloseable {
                 MemorySegment.copy(EVERYTHING, address, region, used, size);
                 message.add(used, size, false);
                 used += size;
+                envelopeBytes += size;
                 envelope++;
             } else {
-                long n = decompressPart(index, address, size, used);
+                long n = decompressPart(index, address, size, used, uncompressedBytes);
                 if (n < 0) {
                     skipRestOfMessage();
                     return BAD_FRAME;
@@ -317,11 +353,12 @@ public final class DecompressingReceiver implements AutoCloseable {
     }
 
     /**
-     * Decompresses the frame at {@code address} into the region at {@code at}.
+     * Decompresses the frame at {@code address} into the region at {@code at}; the message's
+     * payload parts before it decompressed to {@code payloadBefore} bytes.
      *
      * @return decompressed bytes, or -1 after recording why the part was refused
      */
-    private long decompressPart(int index, long address, long size, long at) {
+    private long decompressPart(int index, long address, long size, long at, long payloadBefore) {
         if (size == 0) {
             return refuse(index, BadFrameReason.EMPTY, "empty part: size=0 (a zstd frame is at least "
                     + WireFormat.MIN_FRAME_BYTES + " bytes)");
@@ -329,15 +366,15 @@ public final class DecompressingReceiver implements AutoCloseable {
         try {
             long declared = ZstdFrames.contentSize(EVERYTHING, address, size);
             if (declared == ZstdFrames.CONTENT_SIZE_UNKNOWN) {
-                return decompressUnknownSize(index, address, size, at);
+                return decompressUnknownSize(index, address, size, at, payloadBefore);
             }
             if (Long.compareUnsigned(declared, maxDecompressedSize) > 0) {
                 return refuse(index, BadFrameReason.TOO_LARGE, "frame larger than limit: declared="
                         + Long.toUnsignedString(declared) + ", limit=" + maxDecompressedSize);
             }
-            if (declared > maxMessageSize - at) {
+            if (declared > maxMessageSize - payloadBefore) {
                 return refuse(index, BadFrameReason.TOO_LARGE, "message larger than limit: total="
-                        + (at + declared) + ", maxMessageSize=" + maxMessageSize);
+                        + (payloadBefore + declared) + ", maxMessageSize=" + maxMessageSize);
             }
             ensureCapacity(at, at + declared);
             return decompressor.decompress(EVERYTHING, address, size, region, at, declared);
@@ -347,8 +384,8 @@ public final class DecompressingReceiver implements AutoCloseable {
     }
 
     /** A frame without a declared size (zstd streams): try growing room, up to the limit. */
-    private long decompressUnknownSize(int index, long address, long size, long at) {
-        long limit = Math.min(maxDecompressedSize, maxMessageSize - at);
+    private long decompressUnknownSize(int index, long address, long size, long at, long payloadBefore) {
+        long limit = Math.min(maxDecompressedSize, maxMessageSize - payloadBefore);
         long room = Math.min(limit, Math.max(UNKNOWN_SIZE_FIRST_TRY, 4 * size));
         for (;;) {
             ensureCapacity(at, at + room);
@@ -401,14 +438,15 @@ public final class DecompressingReceiver implements AutoCloseable {
 
     /**
      * Makes the region at least {@code needed} bytes, keeping {@code [0, used)}. Callers have
-     * checked {@code needed <= maxMessageSize}; growth doubles but never passes that bound, so
-     * hostile input cannot make the region larger than the limit.
+     * checked the envelope and payload bytes against their limits, so {@code needed <=
+     * maxRegionBytes}; growth doubles but never passes that bound, so hostile input cannot make
+     * the region larger than the limits.
      */
     private void ensureCapacity(long used, long needed) {
         if (needed <= region.byteSize()) {
             return;
         }
-        long size = Math.max(needed, Math.min(maxMessageSize, Math.min(Long.MAX_VALUE / 2, region.byteSize()) * 2));
+        long size = Math.max(needed, Math.min(maxRegionBytes, Math.min(Long.MAX_VALUE / 2, region.byteSize()) * 2));
         // Made once per growth, never per message. Shared: the receiver may change threads.
         Arena next = Arena.ofShared();
         MemorySegment grown;

@@ -25,7 +25,8 @@ import org.junit.jupiter.api.Test;
 /** Every kind of bad part, each followed by a good message that must arrive. */
 class BadFrameTest {
 
-    private static final long LIMIT = 100_000;
+    private static final int LIMIT_INT = 100_000;
+    private static final long LIMIT = LIMIT_INT;
 
     private ZmqContext ctx;
     private ZmqSocket push;
@@ -154,6 +155,28 @@ class BadFrameTest {
         assertEquals(2, s.errors(BadFrameReason.NOT_ZSTD));
         assertEquals(3, s.messages());
         assertTrue(s.toString().contains("NOT_ZSTD=2"), s::toString);
+    }
+
+    @Test
+    void shouldBoundEnvelopePartsApartFromThePayload() {
+        byte[] data = Fixtures.payload(LIMIT_INT, 3);
+        try (DecompressingReceiver routed = DecompressingReceiver.builder(pull).envelopeParts(2)
+                .maxDecompressedSize(LIMIT).maxEnvelopeSize(16).build()) {
+            assertTrue(push.send(new byte[10], ZmqSocket.SNDMORE));
+            assertTrue(push.send(new byte[7], ZmqSocket.SNDMORE));
+            assertTrue(push.send(Zstd.compress(data, 3), 0));
+            assertEquals(DecompressingReceiver.BAD_FRAME, routed.receive(0));
+            assertEquals(BadFrameReason.TOO_LARGE, routed.lastErrorReason());
+            assertEquals(1, routed.lastErrorPart());
+            assertTrue(routed.lastErrorMessage().contains("total>=17, maxEnvelopeSize=16"), routed::lastErrorMessage);
+            // 16 envelope bytes in front of a part at the per-part limit: both limits are met
+            assertTrue(push.send(new byte[10], ZmqSocket.SNDMORE));
+            assertTrue(push.send(new byte[6], ZmqSocket.SNDMORE));
+            assertTrue(push.send(Zstd.compress(data, 3), 0));
+            assertEquals(DecompressingReceiver.RECEIVED, routed.receive(0), routed::lastErrorMessage);
+            assertArrayEquals(data, routed.message().partBytes(2));
+            assertTrue(routed.message().region().byteSize() <= LIMIT + 16, () -> "region=" + routed.message().region().byteSize());
+        }
     }
 
     /**
