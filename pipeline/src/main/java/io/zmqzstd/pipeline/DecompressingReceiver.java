@@ -203,26 +203,75 @@ public final class DecompressingReceiver implements AutoCloseable {
     }
 
     /**
-     * Receives the next message and decompresses its payload parts. {@code flags}: 0 to block,
-     * {@link ZmqSocket#DONTWAIT} not to. Once the first part is in, the rest of the message is
-     * read blocking (libzmq delivers messages whole). Allocation-free in steady state.
-     * Whatever this throws (a socket failure, an {@link OutOfMemoryError} growing the region), the
-     * rest of the message being read is skipped first, so the next receive starts at a message
-     * boundary.
+     * Receives the next message and decompresses its payload parts into this receiver's region.
+     * {@code flags}: 0 to block, {@link ZmqSocket#DONTWAIT} not to. Once the first part is in,
+     * the rest of the message is read blocking (libzmq delivers messages whole).
+     * Allocation-free in steady state. Whatever this throws (a socket failure, an
+     * {@link OutOfMemoryError} growing the region), the rest of the message being read is skipped
+     * first, so the next receive starts at a message boundary.
+     *
+     * <p>A receive blocked here cannot be ended by {@link #close()} from another thread (that
+     * throws {@link IllegalStateException}: two threads inside the receiver); use a receive
+     * timeout, or {@link io.zmqzstd.transport.ZmqContext#shutdown()}, which makes the blocked
+     * receive throw a {@code ZmqException} (ETERM), then close the receiver.
      *
      * @return {@link #RECEIVED}, {@link #WOULD_BLOCK} or {@link #BAD_FRAME}
      */
     public int receive(int flags) {
+        return receive(null, flags);
+    }
+
+    /**
+     * Like {@link #receive(int)}, but decompresses the payload parts straight into the caller's
+     * {@code dst}: the first at offset 0, the next ones right after it, with no gap. Envelope
+     * parts (routing ids, delimiters, a topic) still go to the receiver's own region. Read the
+     * parts through {@link #message()}: {@link ReceivedMessage#segment(int)},
+     * {@link ReceivedMessage#partOffset(int)} and {@link ReceivedMessage#partSize(int)} say where
+     * each lies; for a message of one payload part it is {@code dst[0, partSize)}.
+     *
+     * <p>A part that does not fit in what is left of {@code dst} is refused before it is
+     * decompressed when its frame declares its size (all of ours do), and stopped at the end of
+     * {@code dst} otherwise: {@link #BAD_FRAME} with {@link BadFrameReason#DESTINATION_TOO_SMALL}
+     * (the message is read to its end and dropped; the receiver stays usable). The receiver's
+     * limits ({@code maxDecompressedSize}, {@code maxMessageSize}) still apply and are checked
+     * first ({@link BadFrameReason#TOO_LARGE}).
+     *
+     * <p>Ownership: {@code dst} stays the caller's; its arena must stay open during the call. The
+     * receiver writes to it only during this call, and keeps no reference beyond the message
+     * view, which ends at the next receive. After {@link #BAD_FRAME} or an exception, the content
+     * of {@code dst} is unspecified (earlier parts may have been written). A
+     * {@link io.zmqzstd.transport.PooledBuffer PooledBuffer}'s segment is a fine destination: the
+     * buffer stays the caller's to release or to send on.
+     *
+     * <p>Allocation: none in steady state when {@code dst} is native; a heap segment works but
+     * is written through native scratch memory for parts above 64 KiB (the codec's rule).
+     *
+     * @return {@link #RECEIVED}, {@link #WOULD_BLOCK} or {@link #BAD_FRAME}
+     * @throws IllegalArgumentException when {@code dst} is read-only
+     * @throws IllegalStateException when {@code dst}'s arena is closed (nothing is received)
+     */
+    public int receiveInto(MemorySegment dst, int flags) {
+        Objects.requireNonNull(dst, "dst");
+        if (dst.isReadOnly()) {
+            throw new IllegalArgumentException("destination is read-only: dstBytes=" + dst.byteSize());
+        }
+        return receive(dst, flags);
+    }
+
+    private int receive(MemorySegment dst, int flags) {
         owner.enter();
         try {
             ensureOpen();
-            message.begin(region);
+            if (dst != null && !dst.scope().isAlive()) {
+                throw new IllegalStateException("destination is no longer alive: its arena is closed");
+            }
+            message.begin(region, dst);
             if (!socket.receive(frame, flags)) {
                 return WOULD_BLOCK;
             }
             partsPending = true;
             try {
-                return readMessage();
+                return readMessage(dst);
             } catch (Throwable t) {
                 // Not a bad frame but a failure (OutOfMemoryError growing the region, a socket
                 // error, a bug): the caller sees it, and the receiver still ends at a message
@@ -300,8 +349,14 @@ public final class DecompressingReceiver implements AutoCloseable {
 
     // ------------------------------------------------------------------ per message
 
-    private int readMessage() {
+    /**
+     * Reads the message whose first part is in {@link #frame}: envelope parts into the region,
+     * payload parts decompressed into {@code dst} from offset 0 or, when it is null, into the
+     * region after the parts before them.
+     */
+    private int readMessage(MemorySegment dst) {
         long used = 0;                // region bytes taken by this message's parts
+        long dstUsed = 0;             // dst bytes taken by its payload parts
         long envelopeBytes = 0;       // counted against maxEnvelopeSize
         long compressedBytes = 0;
         long uncompressedBytes = 0;   // counted against maxMessageSize
@@ -326,13 +381,18 @@ public final class DecompressingReceiver implements AutoCloseable {
                 envelopeBytes += size;
                 envelope++;
             } else {
-                long n = decompressPart(index, address, size, used, uncompressedBytes);
+                long at = dst == null ? used : dstUsed;
+                long n = decompressPart(index, address, size, dst, at, uncompressedBytes);
                 if (n < 0) {
                     skipRestOfMessage();
                     return BAD_FRAME;
                 }
-                message.add(used, n, true);
-                used += n;
+                message.add(at, n, true);
+                if (dst == null) {
+                    used += n;
+                } else {
+                    dstUsed += n;
+                }
                 compressedBytes += size;
                 uncompressedBytes += n;
                 payloadParts++;
@@ -353,20 +413,24 @@ public final class DecompressingReceiver implements AutoCloseable {
     }
 
     /**
-     * Decompresses the frame at {@code address} into the region at {@code at}; the message's
-     * payload parts before it decompressed to {@code payloadBefore} bytes.
+     * Decompresses the frame at {@code address} into {@code dst} (the region when null) at
+     * {@code at}; the message's payload parts before it decompressed to {@code payloadBefore}
+     * bytes. The limits come first, the destination's room last: a frame over a limit is
+     * TOO_LARGE whatever the destination.
      *
      * @return decompressed bytes, or -1 after recording why the part was refused
      */
-    private long decompressPart(int index, long address, long size, long at, long payloadBefore) {
+    private long decompressPart(int index, long address, long size, MemorySegment dst, long at, long payloadBefore) {
         if (size == 0) {
             return refuse(index, BadFrameReason.EMPTY, "empty part: size=0 (a zstd frame is at least "
                     + WireFormat.MIN_FRAME_BYTES + " bytes)");
         }
         try {
             long declared = ZstdFrames.contentSize(EVERYTHING, address, size);
+            long limit = Math.min(maxDecompressedSize, maxMessageSize - payloadBefore);
             if (declared == ZstdFrames.CONTENT_SIZE_UNKNOWN) {
-                return decompressUnknownSize(index, address, size, at, payloadBefore);
+                return dst == null ? decompressUnknownSize(index, address, size, at, limit)
+                        : decompressUnknownSizeInto(index, address, size, dst, at, limit);
             }
             if (Long.compareUnsigned(declared, maxDecompressedSize) > 0) {
                 return refuse(index, BadFrameReason.TOO_LARGE, "frame larger than limit: declared="
@@ -376,16 +440,22 @@ public final class DecompressingReceiver implements AutoCloseable {
                 return refuse(index, BadFrameReason.TOO_LARGE, "message larger than limit: total="
                         + (payloadBefore + declared) + ", maxMessageSize=" + maxMessageSize);
             }
-            ensureCapacity(at, at + declared);
-            return decompressor.decompress(EVERYTHING, address, size, region, at, declared);
+            if (dst == null) {
+                ensureCapacity(at, at + declared);
+                return decompressor.decompress(EVERYTHING, address, size, region, at, declared);
+            }
+            if (declared > dst.byteSize() - at) {
+                return refuse(index, BadFrameReason.DESTINATION_TOO_SMALL, "destination too small: declared="
+                        + declared + ", offset=" + at + ", dstBytes=" + dst.byteSize());
+            }
+            return decompressor.decompress(EVERYTHING, address, size, dst, at, declared);
         } catch (ZstdException e) {
             return refuse(index, BadFrameReason.of(e.reason()), e.getMessage());
         }
     }
 
-    /** A frame without a declared size (zstd streams): try growing room, up to the limit. */
-    private long decompressUnknownSize(int index, long address, long size, long at, long payloadBefore) {
-        long limit = Math.min(maxDecompressedSize, maxMessageSize - payloadBefore);
+    /** A frame without a declared size (zstd streams) into the region: try growing room, up to {@code limit}. */
+    private long decompressUnknownSize(int index, long address, long size, long at, long limit) {
         long room = Math.min(limit, Math.max(UNKNOWN_SIZE_FIRST_TRY, 4 * size));
         for (;;) {
             ensureCapacity(at, at + room);
@@ -396,13 +466,33 @@ public final class DecompressingReceiver implements AutoCloseable {
                     throw e;
                 }
                 if (room >= limit) {
-                    return refuse(index, BadFrameReason.TOO_LARGE, limit == maxDecompressedSize
-                            ? "frame larger than limit: declared=unknown, limit=" + maxDecompressedSize
-                            : "message larger than limit: total>" + maxMessageSize + ", maxMessageSize=" + maxMessageSize);
+                    return refuseOverLimit(index, limit);
                 }
                 room = Math.min(limit, room * 2);
             }
         }
+    }
+
+    /** A frame without a declared size into the caller's {@code dst}: one try with all the room there is. */
+    private long decompressUnknownSizeInto(int index, long address, long size, MemorySegment dst, long at, long limit) {
+        long room = Math.min(limit, dst.byteSize() - at);
+        try {
+            return decompressor.decompress(EVERYTHING, address, size, dst, at, room);
+        } catch (ZstdException e) {
+            if (e.reason() != ZstdException.Reason.DESTINATION_TOO_SMALL) {
+                throw e;
+            }
+            return room < limit ? refuse(index, BadFrameReason.DESTINATION_TOO_SMALL,
+                    "destination too small: declared=unknown, offset=" + at + ", dstBytes=" + dst.byteSize())
+                    : refuseOverLimit(index, limit);
+        }
+    }
+
+    /** A frame without a declared size outgrew {@code limit}: the per-part one, or what the message had left. */
+    private long refuseOverLimit(int index, long limit) {
+        return refuse(index, BadFrameReason.TOO_LARGE, limit == maxDecompressedSize
+                ? "frame larger than limit: declared=unknown, limit=" + maxDecompressedSize
+                : "message larger than limit: total>" + maxMessageSize + ", maxMessageSize=" + maxMessageSize);
     }
 
     private long refuse(int index, BadFrameReason reason, String why) {

@@ -15,8 +15,6 @@ import io.zmqzstd.transport.SocketType;
 import io.zmqzstd.transport.ZmqContext;
 import io.zmqzstd.transport.ZmqSocket;
 
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
 import java.util.Arrays;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -115,12 +113,12 @@ class BadFrameTest {
     }
 
     @Test
-    void shouldStopFrameWithoutDeclaredSizeAtLimit() throws IOException {
-        expectRefusedThenRecover(BadFrameReason.TOO_LARGE, streamed(Fixtures.payload((int) LIMIT + 1, 7)));
+    void shouldStopFrameWithoutDeclaredSizeAtLimit() {
+        expectRefusedThenRecover(BadFrameReason.TOO_LARGE, Fixtures.streamed(Fixtures.payload((int) LIMIT + 1, 7)));
         assertTrue(receiver.lastErrorMessage().contains("declared=unknown"), receiver::lastErrorMessage);
         // Below the limit a frame without declared size is accepted.
         byte[] data = Fixtures.payload((int) LIMIT - 10, 8);
-        assertTrue(push.send(streamed(data), 0));
+        assertTrue(push.send(Fixtures.streamed(data), 0));
         assertEquals(DecompressingReceiver.RECEIVED, receiver.receive(0), receiver::lastErrorMessage);
         assertArrayEquals(data, receiver.message().partBytes(0));
     }
@@ -203,16 +201,5 @@ class BadFrameTest {
             assertEquals(1, unbounded.message().parts());
             assertArrayEquals(next, unbounded.message().partBytes(0));
         }
-    }
-
-    private static byte[] streamed(byte[] data) throws IOException {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        try (com.github.luben.zstd.ZstdOutputStream z = new com.github.luben.zstd.ZstdOutputStream(out)) {
-            z.write(data);
-        }
-        byte[] f = out.toByteArray();
-        assertEquals(ZstdFrames.CONTENT_SIZE_UNKNOWN, ZstdFrames.contentSize(java.lang.foreign.MemorySegment.ofArray(f)),
-                "a streamed frame must not declare its size");
-        return f;
     }
 }

@@ -1,10 +1,15 @@
 package io.zmqzstd.pipeline;
 
 import io.zmqzstd.codec.ZstdDictionary;
+import io.zmqzstd.codec.ZstdFrames;
 import io.zmqzstd.transport.SocketType;
 import io.zmqzstd.transport.ZmqContext;
 import io.zmqzstd.transport.ZmqSocket;
 
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.foreign.MemorySegment;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -54,6 +59,21 @@ final class Fixtures {
         return dictionary;
     }
 
+    /** {@code data} as one zstd frame that does not declare its size (zstd-jni's stream writer). */
+    static byte[] streamed(byte[] data) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try (com.github.luben.zstd.ZstdOutputStream z = new com.github.luben.zstd.ZstdOutputStream(out)) {
+            z.write(data);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        byte[] f = out.toByteArray();
+        if (ZstdFrames.contentSize(MemorySegment.ofArray(f)) != ZstdFrames.CONTENT_SIZE_UNKNOWN) {
+            throw new AssertionError("a streamed frame must not declare its size");
+        }
+        return f;
+    }
+
     /** A bind address for {@code transport} (tcp, ipc, inproc); tcp picks a free port. */
     static String bindAddress(String transport) {
         String id = UUID.randomUUID().toString().substring(0, 8);
@@ -71,6 +91,17 @@ final class Fixtures {
         client.connect(server.lastEndpoint());
         server.receiveTimeoutMs(RECEIVE_TIMEOUT_MS);
         client.receiveTimeoutMs(RECEIVE_TIMEOUT_MS);
+    }
+
+    /** Two linked sockets: {@code server} bound, {@code client} connected to it. */
+    record Link(ZmqSocket server, ZmqSocket client) {
+    }
+
+    /** A {@code serverType} socket bound and a {@code clientType} socket connected to it over {@code transport}. */
+    static Link link(ZmqContext ctx, SocketType serverType, SocketType clientType, String transport) {
+        Link l = new Link(ctx.socket(serverType), ctx.socket(clientType));
+        link(l.server(), l.client(), transport);
+        return l;
     }
 
     static ZmqSocket socket(ZmqContext ctx, SocketType type) {
