@@ -5,6 +5,7 @@ import io.zmqzstd.codec.ZstdDictionary;
 import io.zmqzstd.codec.ZstdFrames;
 import io.zmqzstd.transport.NativeBufferPool;
 import io.zmqzstd.transport.PooledBuffer;
+import io.zmqzstd.transport.ZmqException;
 import io.zmqzstd.transport.ZmqSocket;
 
 import java.lang.foreign.Arena;
@@ -34,6 +35,17 @@ import java.util.Objects;
  * unchanged payload and may send it again. Without DONTWAIT a send blocks at the high-water
  * mark, as libzmq does. Failures throw ({@code ZmqException}, {@code ZstdException}).
  *
+ * <p>Multipart messages: libzmq refuses (would-block) only the <em>first</em> part of a message
+ * at the high-water mark; once that is in, it takes the remaining parts at once. So a DONTWAIT
+ * message is sent whole or not at all as long as every later part reaches the socket:
+ * {@link #publish} compresses its payload before the topic goes out, and so never leaves half a
+ * message. With separate calls ({@link #sendEnvelope} or {@code send} with
+ * {@link ZmqSocket#SNDMORE}, then {@code send}), a later part can still fail before reaching the
+ * socket (its payload cannot be read or compressed); libzmq cannot take back the parts already
+ * in, so the sender then ends that message with a 0-byte part, which a zmq-zstd receiver refuses
+ * as {@code EMPTY}, counts it ({@link PipelineStats#abandonedMessages()}) and rethrows: the
+ * next send starts a new message instead of joining the broken one.
+ *
  * <p>Ownership: payloads stay the caller's; nothing refers to them after a call returns. The
  * socket is borrowed: close the sender first, then the socket. The sender owns its compressor
  * and scratch memory; {@link #close()} frees them.
@@ -62,6 +74,9 @@ public final class CompressingSender implements AutoCloseable {
      */
     public static final long DEFAULT_RAW_FRAME_BELOW_BYTES = 128;
 
+    /** The part that ends an abandoned message (see abandonOpenMessage). */
+    private static final byte[] NO_BYTES = new byte[0];
+
     /** Scratch for frames below the zero-copy threshold starts here and grows on demand. */
     private static final long INITIAL_SCRATCH_BYTES = 64 * 1024;
 
@@ -75,6 +90,8 @@ public final class CompressingSender implements AutoCloseable {
     private final Counters counters = new Counters();
     private Arena scratchArena;
     private MemorySegment scratch;
+    /** True after a part with SNDMORE went out: libzmq holds the start of a message. */
+    private boolean messageOpen;
     private boolean closed;
 
     /** Options for a sender. */
@@ -208,7 +225,7 @@ public final class CompressingSender implements AutoCloseable {
         owner.enter();
         try {
             ensureOpen();
-            return sendPart(payload, offset, length, flags);
+            return sendPart(null, payload, offset, length, flags);
         } finally {
             owner.exit();
         }
@@ -255,18 +272,18 @@ public final class CompressingSender implements AutoCloseable {
     }
 
     /**
-     * PUB convenience: {@code topic} uncompressed with SNDMORE (so subscriptions filter on it),
-     * then {@code payload} compressed. With DONTWAIT, false means nothing was sent (libzmq
-     * accepts the rest of a message once its first part is in).
+     * {@code topic} uncompressed with SNDMORE (so PUB/SUB subscriptions filter on it), then
+     * {@code payload} compressed: a two-part message sent whole or not at all. The payload is
+     * compressed <em>before</em> the topic goes out, so a failure to compress leaves nothing
+     * behind; with DONTWAIT, false means nothing was sent, and once the topic is in, the frame
+     * follows without waiting (libzmq takes the remaining parts of a message once its first part
+     * is in). Works on any socket type: also for a ROUTER reply behind its routing id.
      */
     public boolean publish(byte[] topic, MemorySegment payload, int flags) {
         owner.enter();
         try {
             ensureOpen();
-            if (!sendEnvelopePart(MemorySegment.ofArray(topic), 0, topic.length, (flags & ZmqSocket.DONTWAIT) | ZmqSocket.SNDMORE)) {
-                return false;
-            }
-            return sendPart(payload, 0, payload.byteSize(), flags);
+            return sendPart(MemorySegment.ofArray(topic), payload, 0, payload.byteSize(), flags);
         } finally {
             owner.exit();
         }
@@ -300,7 +317,14 @@ public final class CompressingSender implements AutoCloseable {
     }
 
     private boolean sendEnvelopePart(MemorySegment part, long offset, long length, int flags) {
-        if (!socket.send(part, offset, length, flags)) {
+        boolean sent;
+        try {
+            sent = socket.send(part, offset, length, flags);
+        } catch (ZmqException e) {
+            messageOpen = false; // libzmq drops a message whose part it failed to take
+            throw e;
+        }
+        if (!sent) {
             counters.wouldBlock++;
             return false;
         }
@@ -309,49 +333,94 @@ public final class CompressingSender implements AutoCloseable {
         return true;
     }
 
-    private boolean sendPart(MemorySegment payload, long offset, long length, int flags) {
+    /**
+     * Compresses {@code payload[offset, offset + length)} into one frame, then sends
+     * {@code envelope} (when not null) and the frame as parts of one message. Everything that can
+     * fail short of the socket happens before the first part goes out.
+     */
+    private boolean sendPart(MemorySegment envelope, MemorySegment payload, long offset, long length, int flags) {
         boolean raw = length < rawFrameBelowBytes && !hasDictionary;
         long bound = raw ? ZstdFrames.rawFrameSize(length) : ZstdCompressor.maxCompressedSize(length);
-        long n;
-        if (length >= zeroCopyThresholdBytes) {
-            PooledBuffer buffer = pool.rent(bound);
-            boolean sent = false;
+        PooledBuffer buffer = null;
+        boolean handedOver = false;
+        try {
+            MemorySegment out;
+            long n;
             try {
-                n = encode(payload, offset, length, buffer.segment(), bound, raw);
-                sent = socket.sendPooled(buffer, n, flags);
-            } finally {
-                if (!sent) {
-                    buffer.release(); // would-block or failure: the buffer is still ours
+                if (length >= zeroCopyThresholdBytes) {
+                    buffer = pool.rent(bound);
+                    out = buffer.segment();
+                } else {
+                    if (bound > scratch.byteSize()) {
+                        growScratch(bound);
+                    }
+                    out = scratch;
                 }
+                n = encode(payload, offset, length, out, bound, raw);
+            } catch (RuntimeException | Error e) {
+                abandonOpenMessage(e);
+                throw e;
+            }
+            int frameFlags = flags;
+            if (envelope != null) {
+                if (!sendEnvelopePart(envelope, 0, envelope.byteSize(), (flags & ZmqSocket.DONTWAIT) | ZmqSocket.SNDMORE)) {
+                    return false; // nothing of the message went out
+                }
+                // The rest of a message whose first part libzmq took is never refused for the
+                // high-water mark; no DONTWAIT, so that no would-block can leave it open.
+                frameFlags &= ~ZmqSocket.DONTWAIT;
+            }
+            boolean zeroCopy = buffer != null;
+            boolean sent;
+            try {
+                sent = zeroCopy ? socket.sendPooled(buffer, n, frameFlags) : socket.send(out, 0, n, frameFlags);
+            } catch (ZmqException e) {
+                messageOpen = false; // libzmq drops a message whose part it failed to take
+                throw e;
             }
             if (!sent) {
                 counters.wouldBlock++;
                 return false;
             }
-            if (n >= pool.zeroCopyThresholdBytes()) {
+            handedOver = zeroCopy;
+            if (zeroCopy && n >= pool.zeroCopyThresholdBytes()) {
                 counters.zeroCopySends++;
             } else {
                 counters.copiedSends++;
             }
-        } else {
-            if (bound > scratch.byteSize()) {
-                growScratch(bound);
+            counters.parts++;
+            counters.uncompressedBytes += length;
+            counters.compressedBytes += n;
+            if (raw) {
+                counters.rawFrames++;
             }
-            n = encode(payload, offset, length, scratch, bound, raw);
-            if (!socket.send(scratch, 0, n, flags)) {
-                counters.wouldBlock++;
-                return false;
+            endOfPart(frameFlags);
+            return true;
+        } finally {
+            if (buffer != null && !handedOver) {
+                buffer.release(); // would-block or failure: the buffer is still ours
             }
-            counters.copiedSends++;
         }
-        counters.parts++;
-        counters.uncompressedBytes += length;
-        counters.compressedBytes += n;
-        if (raw) {
-            counters.rawFrames++;
+    }
+
+    /**
+     * A part failed before anything of it reached the socket while earlier parts of its message
+     * are already in libzmq, which cannot take them back. End that message with a 0-byte part,
+     * which a zmq-zstd receiver refuses as {@code EMPTY} (one bad message), so that the caller's
+     * next send starts a new message instead of being glued to this one. libzmq takes the last
+     * part of a started message at once, so this does not block.
+     */
+    private void abandonOpenMessage(Throwable cause) {
+        if (!messageOpen) {
+            return;
         }
-        endOfPart(flags);
-        return true;
+        messageOpen = false;
+        try {
+            socket.send(NO_BYTES, 0, 0, 0);
+            counters.abandonedMessages++;
+        } catch (RuntimeException e) {
+            cause.addSuppressed(e);
+        }
     }
 
     private long encode(MemorySegment src, long offset, long length, MemorySegment dst, long capacity, boolean raw) {
@@ -360,7 +429,8 @@ public final class CompressingSender implements AutoCloseable {
     }
 
     private void endOfPart(int flags) {
-        if ((flags & ZmqSocket.SNDMORE) == 0) {
+        messageOpen = (flags & ZmqSocket.SNDMORE) != 0;
+        if (!messageOpen) {
             counters.messages++;
         }
     }

@@ -17,6 +17,7 @@ final class Counters {
     long copiedSends;
     long rawFrames;
     long wouldBlock;
+    long abandonedMessages;
     final long[] errors = new long[BadFrameReason.values().length];
 
     PipelineStats snapshot(NativeBufferPool pool) {
@@ -28,6 +29,6 @@ final class Counters {
             misses = s.misses();
         }
         return new PipelineStats(messages, parts, envelopeParts, uncompressedBytes, compressedBytes, zeroCopySends,
-                copiedSends, rawFrames, wouldBlock, errors.clone(), hits, misses);
+                copiedSends, rawFrames, wouldBlock, abandonedMessages, errors.clone(), hits, misses);
     }
 }

@@ -20,12 +20,13 @@ public final class PipelineStats {
     private final long copiedSends;
     private final long rawFrames;
     private final long wouldBlock;
+    private final long abandonedMessages;
     private final long[] errors;
     private final long poolHits;
     private final long poolMisses;
 
     PipelineStats(long messages, long parts, long envelopeParts, long uncompressedBytes, long compressedBytes,
-                  long zeroCopySends, long copiedSends, long rawFrames, long wouldBlock, long[] errors,
+                  long zeroCopySends, long copiedSends, long rawFrames, long wouldBlock, long abandonedMessages, long[] errors,
                   long poolHits, long poolMisses) {
         this.messages = messages;
         this.parts = parts;
@@ -36,6 +37,7 @@ public final class PipelineStats {
         this.copiedSends = copiedSends;
         this.rawFrames = rawFrames;
         this.wouldBlock = wouldBlock;
+        this.abandonedMessages = abandonedMessages;
         this.errors = errors;
         this.poolHits = poolHits;
         this.poolMisses = poolMisses;
@@ -91,6 +93,15 @@ public final class PipelineStats {
         return wouldBlock;
     }
 
+    /**
+     * Sender: messages it had to end with a 0-byte part because a later part failed before
+     * reaching the socket (see {@link CompressingSender}); a zmq-zstd receiver refuses each as
+     * {@link BadFrameReason#EMPTY}.
+     */
+    public long abandonedMessages() {
+        return abandonedMessages;
+    }
+
     /** Receiver: messages refused for {@code reason}. */
     public long errors(BadFrameReason reason) {
         return errors[reason.ordinal()];
@@ -124,6 +135,7 @@ public final class PipelineStats {
                 .append(", ratio=").append(String.format(java.util.Locale.ROOT, "%.3f", ratio()))
                 .append(", zeroCopySends=").append(zeroCopySends).append(", copiedSends=").append(copiedSends)
                 .append(", rawFrames=").append(rawFrames).append(", wouldBlock=").append(wouldBlock)
+                .append(", abandonedMessages=").append(abandonedMessages)
                 .append(", errors=").append(errors());
         for (BadFrameReason r : BadFrameReason.values()) {
             if (errors[r.ordinal()] != 0) {

@@ -1,7 +1,9 @@
 package io.zmqzstd.pipeline;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.zmqzstd.transport.NativeBufferPool;
@@ -115,7 +117,115 @@ class BackPressureTest {
         }
     }
 
+    /**
+     * At a send high-water mark of 1, DONTWAIT two-part messages (publish, or sendEnvelope then
+     * send) go out whole or not at all: every message that arrives has exactly its two parts in
+     * order (a half-sent one would have the next message's topic glued to it), as many arrive as
+     * were accepted, the payload a would-block left with us is unchanged, and a later message
+     * arrives whole.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"publish", "sendEnvelope+send"})
+    void shouldSendMultipartMessagesWholeOrNotAtAllAtTheHighWaterMark(String how) {
+        try (ZmqContext ctx = new ZmqContext(); Arena arena = Arena.ofConfined()) {
+            ZmqSocket pull = ctx.socket(SocketType.PULL);
+            ZmqSocket push = ctx.socket(SocketType.PUSH);
+            push.sendHwm(1);
+            pull.receiveHwm(1);
+            Fixtures.link(pull, push, "inproc");
+            byte[] topic = "topic.".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+            MemorySegment payload = arena.allocate(64 * 1024);
+            MemorySegment.copy(Fixtures.payload(64 * 1024, 3), 0, payload, ValueLayout.JAVA_BYTE, 0, 64 * 1024);
+            MemorySegment original = arena.allocate(payload.byteSize()).copyFrom(payload);
+            try (CompressingSender sender = CompressingSender.builder(push).build();
+                 DecompressingReceiver receiver = DecompressingReceiver.builder(pull).envelopeParts(1).build()) {
+                long accepted = 0;
+                for (long seq = 0; ; seq++) {
+                    payload.set(ValueLayout.JAVA_LONG_UNALIGNED, 0, seq);
+                    if (!sendTwoParts(sender, how, topic, payload, ZmqSocket.DONTWAIT)) {
+                        break;
+                    }
+                    accepted++;
+                    assertTrue(accepted < 1000, "the high-water mark was never reached");
+                }
+                assertEquals(accepted, payload.get(ValueLayout.JAVA_LONG_UNALIGNED, 0), "payload kept as it was");
+                assertEquals(-1, payload.asSlice(8).mismatch(original.asSlice(8)));
+                assertTrue(accepted > 0);
+                for (long seq = 0; seq < accepted; seq++) {
+                    assertEquals(DecompressingReceiver.RECEIVED, receiver.receive(0), receiver::lastErrorMessage);
+                    ReceivedMessage m = receiver.message();
+                    assertEquals(2, m.parts(), "message " + seq + " arrived with other parts glued to it");
+                    assertArrayEquals(topic, m.partBytes(0));
+                    assertEquals(seq, m.segment(1).get(ValueLayout.JAVA_LONG_UNALIGNED, m.partOffset(1)));
+                    assertEquals(-1, m.part(1).asSlice(8).mismatch(original.asSlice(8)));
+                }
+                assertEquals(DecompressingReceiver.WOULD_BLOCK, receiver.receive(ZmqSocket.DONTWAIT));
+                // the payload refused at the mark, sent again, arrives whole
+                assertTrue(sendTwoParts(sender, how, topic, payload, 0));
+                assertEquals(DecompressingReceiver.RECEIVED, receiver.receive(0), receiver::lastErrorMessage);
+                assertEquals(2, receiver.message().parts());
+                assertEquals(accepted, sequenceOf(receiver.message(), 1));
+                assertEquals(accepted + 1, sender.stats().messages());
+                assertTrue(sender.stats().wouldBlock() > 0, sender.stats()::toString);
+            }
+        }
+    }
+
+    private static boolean sendTwoParts(CompressingSender sender, String how, byte[] topic, MemorySegment payload, int flags) {
+        if (how.equals("publish")) {
+            return sender.publish(topic, payload, flags);
+        }
+        if (!sender.sendEnvelope(topic, ZmqSocket.SNDMORE | flags)) {
+            return false;
+        }
+        // libzmq takes the rest of a message once its first part is in: never would-block here
+        assertTrue(sender.send(payload, flags), "second part refused after the first went out");
+        return true;
+    }
+
+    /**
+     * A payload that cannot be compressed (its arena is closed) fails before anything of its
+     * message is sent when it comes with its envelope (publish); after a separate sendEnvelope the
+     * started message is ended with a 0-byte part, refused by the receiver as EMPTY. Either way
+     * the next message arrives whole.
+     */
+    @org.junit.jupiter.api.Test
+    void shouldNotLeaveAHalfSentMessageWhenCompressionFails() {
+        try (ZmqContext ctx = new ZmqContext(); Arena arena = Arena.ofConfined()) {
+            ZmqSocket pull = ctx.socket(SocketType.PULL);
+            ZmqSocket push = ctx.socket(SocketType.PUSH);
+            Fixtures.link(pull, push, "inproc");
+            byte[] topic = "t".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+            Arena gone = Arena.ofConfined();
+            MemorySegment unreadable = gone.allocate(1000);
+            gone.close();
+            MemorySegment good = arena.allocate(1000);
+            good.set(ValueLayout.JAVA_LONG_UNALIGNED, 0, 42);
+            try (CompressingSender sender = CompressingSender.builder(push).build();
+                 DecompressingReceiver receiver = DecompressingReceiver.builder(pull).envelopeParts(1).build()) {
+                assertThrows(IllegalStateException.class, () -> sender.publish(topic, unreadable, 0));
+                assertEquals(DecompressingReceiver.WOULD_BLOCK, receiver.receive(ZmqSocket.DONTWAIT), "nothing was sent");
+
+                assertTrue(sender.sendEnvelope(topic, ZmqSocket.SNDMORE));
+                assertThrows(IllegalStateException.class, () -> sender.send(unreadable, 0));
+                assertEquals(1, sender.stats().abandonedMessages());
+                assertEquals(DecompressingReceiver.BAD_FRAME, receiver.receive(0));
+                assertEquals(BadFrameReason.EMPTY, receiver.lastErrorReason());
+                assertEquals(1, receiver.lastErrorPart());
+
+                assertTrue(sender.publish(topic, good, 0));
+                assertEquals(DecompressingReceiver.RECEIVED, receiver.receive(0), receiver::lastErrorMessage);
+                assertEquals(2, receiver.message().parts());
+                assertEquals(42, sequenceOf(receiver.message(), 1));
+            }
+        }
+    }
+
+    static long sequenceOf(ReceivedMessage m, int part) {
+        return m.segment(part).get(ValueLayout.JAVA_LONG_UNALIGNED, m.partOffset(part));
+    }
+
     static long sequenceOf(ReceivedMessage m) {
-        return m.region().get(ValueLayout.JAVA_LONG_UNALIGNED, m.partOffset(0));
+        return sequenceOf(m, 0);
     }
 }
