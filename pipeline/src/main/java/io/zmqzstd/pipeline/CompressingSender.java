@@ -17,13 +17,18 @@ import java.util.Objects;
  * Compresses each payload part into one standard zstd frame and sends it on a ZeroMQ socket,
  * without the frame ever touching the Java heap.
  *
- * <p>Paths, chosen per part by the uncompressed length {@code len}:
+ * <p>Paths. One rule decides zero-copy: a part goes out zero-copy when its <em>frame</em> (what
+ * libzmq would copy) is at least {@code zeroCopyThresholdBytes}. The frame's size is known only
+ * after compressing, so the payload length {@code len} chooses where to compress:
  * <ul>
- * <li>{@code len >= zeroCopyThresholdBytes}: compress straight into a {@link PooledBuffer} rented
- *     from the socket context's {@link NativeBufferPool}, which becomes the ZeroMQ message
- *     ({@link ZmqSocket#sendPooled}); libzmq hands it back to the pool when done with it.
- *     (The pool itself copies frames that compress below its own threshold.)</li>
- * <li>below it: compress into this sender's reusable native scratch memory and let libzmq copy.</li>
+ * <li>{@code len >= zeroCopyThresholdBytes}: into a {@link PooledBuffer} rented from the socket
+ *     context's {@link NativeBufferPool}. A frame at or above the threshold becomes the ZeroMQ
+ *     message itself ({@link ZmqSocket#sendPooled}; libzmq hands the buffer back to the pool when
+ *     done with it). A payload that compressed below it is copied by libzmq and the buffer goes
+ *     straight back (one rent and return: two CAS operations, no allocation).</li>
+ * <li>below it: into this sender's reusable native scratch memory, which libzmq copies (such a
+ *     frame is below the threshold too, give or take a few header bytes for data that does not
+ *     compress).</li>
  * <li>{@code len < rawFrameBelowBytes} (default {@value #DEFAULT_RAW_FRAME_BELOW_BYTES}; never with a
  *     dictionary or a checksum): write a frame of
  *     raw blocks ({@link ZstdFrames#writeRawFrame}), no compressor call.</li>
@@ -126,9 +131,12 @@ public final class CompressingSender implements AutoCloseable {
         }
 
         /**
-         * Payloads of at least this many bytes are compressed into pooled buffers and sent
-         * zero-copy; smaller ones into scratch memory that libzmq copies. Default: the socket
-         * context pool's {@link NativeBufferPool#zeroCopyThresholdBytes()} (8 KiB).
+         * Frames of at least this many bytes are sent zero-copy, smaller ones copied by libzmq
+         * (payloads of at least this many bytes are compressed into pooled buffers, smaller ones
+         * into scratch memory; see the class comment). Default and lowest allowed value: the
+         * socket context pool's {@link NativeBufferPool#zeroCopyThresholdBytes()} (8 KiB), below
+         * which the pool copies anyway; to go lower, lower the pool's. Raise it for one sender,
+         * e.g. over tcp, where copying measured as fast as zero-copy up to 128 KiB.
          */
         public Builder zeroCopyThresholdBytes(long bytes) {
             if (bytes < 0) {
@@ -177,8 +185,15 @@ public final class CompressingSender implements AutoCloseable {
     private CompressingSender(Builder b) {
         this.socket = b.socket;
         this.pool = socket.context().bufferPool();
-        this.zeroCopyThresholdBytes = b.zeroCopyThresholdBytes >= 0 ? b.zeroCopyThresholdBytes
-                : pool.zeroCopyThresholdBytes();
+        long poolThreshold = pool.zeroCopyThresholdBytes();
+        if (b.zeroCopyThresholdBytes >= 0 && b.zeroCopyThresholdBytes < poolThreshold) {
+            // ZmqSocket.sendPooled copies frames below the pool's threshold: a lower one here
+            // would rent buffers without ever sending one zero-copy.
+            throw new IllegalArgumentException("zeroCopyThresholdBytes below the pool's: zeroCopyThresholdBytes="
+                    + b.zeroCopyThresholdBytes + ", poolZeroCopyThresholdBytes=" + poolThreshold
+                    + " (lower the pool's with NativeBufferPool.builder().zeroCopyThresholdBytes)");
+        }
+        this.zeroCopyThresholdBytes = b.zeroCopyThresholdBytes >= 0 ? b.zeroCopyThresholdBytes : poolThreshold;
         this.rawFrameBelowBytes = b.rawFrameBelowBytes;
         this.hasDictionary = b.dictionary != null;
         this.compressor = ZstdCompressor.builder().level(b.level).checksum(b.checksum).dictionary(b.dictionary).build();
@@ -192,7 +207,7 @@ public final class CompressingSender implements AutoCloseable {
         }
     }
 
-    /** Payloads of at least this many bytes take the zero-copy path. */
+    /** Frames (and payloads) of at least this many bytes are sent zero-copy. */
     public long zeroCopyThresholdBytes() {
         return zeroCopyThresholdBytes;
     }
@@ -370,7 +385,8 @@ public final class CompressingSender implements AutoCloseable {
                 // high-water mark; no DONTWAIT, so that no would-block can leave it open.
                 frameFlags &= ~ZmqSocket.DONTWAIT;
             }
-            boolean zeroCopy = buffer != null;
+            // n >= zeroCopyThresholdBytes >= the pool's threshold: sendPooled hands the buffer over
+            boolean zeroCopy = buffer != null && n >= zeroCopyThresholdBytes;
             boolean sent;
             try {
                 sent = zeroCopy ? socket.sendPooled(buffer, n, frameFlags) : socket.send(out, 0, n, frameFlags);
@@ -383,7 +399,7 @@ public final class CompressingSender implements AutoCloseable {
                 return false;
             }
             handedOver = zeroCopy;
-            if (zeroCopy && n >= pool.zeroCopyThresholdBytes()) {
+            if (zeroCopy) {
                 counters.zeroCopySends++;
             } else {
                 counters.copiedSends++;
@@ -398,7 +414,7 @@ public final class CompressingSender implements AutoCloseable {
             return true;
         } finally {
             if (buffer != null && !handedOver) {
-                buffer.release(); // would-block or failure: the buffer is still ours
+                buffer.release(); // copied, would-block or failure: the buffer is still ours
             }
         }
     }
