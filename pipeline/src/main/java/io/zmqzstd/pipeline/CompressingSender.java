@@ -324,8 +324,8 @@ public final class CompressingSender implements AutoCloseable {
     }
 
     /**
-     * A snapshot of this sender's counters (allocates). Pool hits and misses are those of the
-     * socket context's pool, which all its sockets share.
+     * A snapshot of this sender's counters (allocates): its own pool rents, and the hits and misses
+     * of the socket context's pool, pool-wide (shared by every sender on the context).
      */
     public PipelineStats stats() {
         return counters.snapshot(pool);
@@ -364,6 +364,7 @@ public final class CompressingSender implements AutoCloseable {
             try {
                 if (length >= zeroCopyThresholdBytes) {
                     buffer = pool.rent(bound);
+                    counters.poolRents++;
                     out = buffer.segment();
                 } else {
                     if (bound > scratch.byteSize()) {

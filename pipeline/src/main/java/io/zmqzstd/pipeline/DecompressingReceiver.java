@@ -267,6 +267,7 @@ public final class DecompressingReceiver implements AutoCloseable {
             }
             message.begin(region, dst);
             if (!socket.receive(frame, flags)) {
+                counters.wouldBlock++;
                 return WOULD_BLOCK;
             }
             partsPending = true;
@@ -337,7 +338,10 @@ public final class DecompressingReceiver implements AutoCloseable {
         return socket;
     }
 
-    /** A snapshot of this receiver's counters (allocates). Pool figures are those of the socket context's pool. */
+    /**
+     * A snapshot of this receiver's counters (allocates), would-blocks included. A receiver rents
+     * no pooled buffers; the pool-wide figures are those of the socket context's pool.
+     */
     public PipelineStats stats() {
         return counters.snapshot(closed ? null : socket.context().bufferPool());
     }

@@ -105,6 +105,8 @@ class LifecycleTest {
                 assertEquals(3, receiver.message().totalSize());
                 assertEquals(DecompressingReceiver.WOULD_BLOCK, receiver.receive(ZmqSocket.DONTWAIT));
                 assertThrows(IllegalStateException.class, () -> receiver.message().part(0));
+                assertEquals(1, receiver.stats().wouldBlock());
+                assertEquals(0, receiver.stats().poolRents());
             }
         }
     }

@@ -47,6 +47,7 @@ class ZeroCopyThresholdTest {
                 assertSent(sender, receiver, Fixtures.random(16 * 1024, 3), false);
                 assertEquals(1, sender.stats().zeroCopySends(), sender.stats()::toString);
                 assertEquals(2, sender.stats().copiedSends(), sender.stats()::toString);
+                assertEquals(2, sender.stats().poolRents(), "the two 64 KiB payloads rent, the 16 KiB one does not");
             }
             assertTrue(Fixtures.await(() -> pool.outstanding() == 0, 10_000), () -> pool.stats().toString());
         }
