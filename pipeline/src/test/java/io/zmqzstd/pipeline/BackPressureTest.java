@@ -14,6 +14,7 @@ import io.zmqzstd.transport.ZmqSocket;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -61,6 +62,9 @@ class BackPressureTest {
                 assertTrue(wouldBlock > 0, "the high-water mark was never reached");
                 assertEquals(wouldBlock, sender.stats().wouldBlock());
                 assertEquals(MESSAGES, sender.stats().messages());
+                if (size >= sender.zeroCopyThresholdBytes()) { // its frames stay above 8 KiB
+                    assertTrue(sender.stats().zeroCopySends() > 0, sender.stats()::toString);
+                }
                 assertEquals(MESSAGES, receiver.stats().messages());
                 assertTrue(Fixtures.await(() -> pool.outstanding() == 0, 10_000), () -> pool.stats().toString());
                 pool.assertNoLeaks();
@@ -70,19 +74,50 @@ class BackPressureTest {
         }
     }
 
+    /**
+     * A blocking send waits at the high-water mark: with the reader held back, the sender gets
+     * about the HWMs' worth of messages out (plus what the kernel buffers hold over tcp, bounded
+     * here by small socket buffers) and then sits inside send, its count no longer growing; once
+     * the reader starts, everything arrives in order. Unbounded queueing would instead let the
+     * sender finish all messages with nobody reading.
+     */
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"tcp", "inproc"})
     void shouldBlockAtHighWaterMarkUntilReceiverCatchesUp(String transport) throws Exception {
+        // Messages that can be queued with the reader stopped: both HWMs (inproc adds them up),
+        // the kernel's socket buffers (64 KiB asked, Linux doubles: 2 x 128 KiB, 4 of these
+        // incompressible 64 KiB messages), one in libzmq's encoder and one in its decoder.
+        long mostQueued = 2L * HWM + 4 + 2 + 4; // + 4 slack
         NativeBufferPool pool = NativeBufferPool.builder().build();
         try (ZmqContext ctx = ZmqContext.builder().bufferPool(pool).build()) {
             ZmqSocket pull = ctx.socket(SocketType.PULL);
             ZmqSocket push = ctx.socket(SocketType.PUSH);
             push.sendHwm(HWM);
             pull.receiveHwm(HWM);
+            push.sndbuf(64 * 1024);
+            pull.rcvbuf(64 * 1024);
             Fixtures.link(pull, push, transport);
-            AtomicLong received = new AtomicLong();
+            AtomicLong accepted = new AtomicLong();
+            AtomicBoolean inSend = new AtomicBoolean();
             AtomicReference<Throwable> failure = new AtomicReference<>();
-            try (DecompressingReceiver receiver = DecompressingReceiver.builder(pull).build()) {
+            try (DecompressingReceiver receiver = DecompressingReceiver.builder(pull).build();
+                 CompressingSender sender = CompressingSender.builder(push).build()) {
+                byte[] data = Fixtures.random(64 * 1024, 2);
+                Thread writer = new Thread(() -> {
+                    try {
+                        for (long seq = 0; seq < MESSAGES; seq++) {
+                            java.nio.ByteBuffer.wrap(data).putLong(0, Long.reverseBytes(seq));
+                            inSend.set(true);
+                            if (!sender.send(data, 0)) { // blocks at the HWM, never false
+                                throw new AssertionError("blocking send returned false: seq=" + seq);
+                            }
+                            inSend.set(false);
+                            accepted.incrementAndGet();
+                        }
+                    } catch (Throwable t) {
+                        failure.set(t);
+                    }
+                }, "writer");
                 Thread reader = new Thread(() -> {
                     try {
                         for (long expected = 0; expected < MESSAGES; expected++) {
@@ -90,31 +125,56 @@ class BackPressureTest {
                                     || sequenceOf(receiver.message()) != expected) {
                                 throw new AssertionError("lost or reordered at " + expected);
                             }
-                            received.incrementAndGet();
                         }
                     } catch (Throwable t) {
                         failure.set(t);
                     }
                 }, "reader");
-                try (CompressingSender sender = CompressingSender.builder(push).build()) {
-                    byte[] data = Fixtures.payload(64 * 1024, 2);
-                    reader.start();
-                    for (long seq = 0; seq < MESSAGES; seq++) {
-                        java.nio.ByteBuffer.wrap(data).putLong(0, Long.reverseBytes(seq));
-                        assertTrue(sender.send(data, 0)); // blocks at the HWM, never false
-                    }
-                    reader.join(60_000);
-                    assertFalse(reader.isAlive());
+                writer.start();
+                long stalledAt = awaitStalled(accepted, inSend, HWM, 30_000);
+                System.out.printf("%s: sender blocked after %d messages (HWM %d each side)%n", transport, stalledAt, HWM);
+                assertEquals(null, failure.get());
+                assertTrue(stalledAt <= mostQueued, "the sender got " + stalledAt
+                        + " messages out with nobody reading: not blocked at the HWM (at most " + mostQueued + ")");
+                assertTrue(writer.isAlive() && inSend.get(), "the sender should still be inside send");
+
+                reader.start();
+                writer.join(60_000);
+                reader.join(60_000);
+                assertFalse(writer.isAlive() || reader.isAlive(), "sender or reader did not finish");
+                if (failure.get() != null) {
+                    throw new AssertionError(failure.get());
                 }
+                assertEquals(MESSAGES, accepted.get());
+                assertEquals(MESSAGES, receiver.stats().messages());
             }
-            if (failure.get() != null) {
-                throw new AssertionError(failure.get());
-            }
-            assertEquals(MESSAGES, received.get());
             assertTrue(Fixtures.await(() -> pool.outstanding() == 0, 10_000), () -> pool.stats().toString());
         } finally {
             pool.close();
         }
+    }
+
+    /**
+     * Waits until {@code count} has reached {@code atLeast} and then not moved for a second while
+     * {@code inside} says the counting thread is inside the call that would move it.
+     *
+     * @return the count it stopped at
+     */
+    private static long awaitStalled(AtomicLong count, AtomicBoolean inside, long atLeast, long timeoutMs) {
+        long quietNs = 1_000_000_000L;
+        long[] last = {-1, 0};
+        boolean stalled = Fixtures.await(() -> {
+            long now = System.nanoTime();
+            long c = count.get();
+            if (c != last[0] || !inside.get() || c < atLeast) {
+                last[0] = c;
+                last[1] = now;
+                return false;
+            }
+            return now - last[1] >= quietNs;
+        }, timeoutMs);
+        assertTrue(stalled, "the sender never stopped at the HWM: count=" + count.get() + ", inside=" + inside.get());
+        return last[0];
     }
 
     /**

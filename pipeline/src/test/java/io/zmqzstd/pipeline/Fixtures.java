@@ -74,6 +74,32 @@ final class Fixtures {
         return f;
     }
 
+    /**
+     * Log lines starting with {@code kind}, exactly {@code size} bytes: a record shape other than
+     * {@link #payload}, so that a dictionary trained on it differs.
+     */
+    static byte[] logLines(String kind, int size, long seed) {
+        SplittableRandom r = new SplittableRandom(seed);
+        StringBuilder s = new StringBuilder(size + 200);
+        while (s.length() < size) {
+            s.append(kind).append(" ts=2026-11-").append(10 + r.nextInt(20)).append("T1").append(r.nextInt(10))
+                    .append(":0").append(r.nextInt(10)).append(" level=").append(r.nextBoolean() ? "INFO" : "WARN")
+                    .append(" user=u").append(r.nextInt(500)).append(" took=").append(r.nextInt(900)).append("ms\n");
+        }
+        byte[] out = new byte[size];
+        System.arraycopy(s.toString().getBytes(StandardCharsets.US_ASCII), 0, out, 0, size);
+        return out;
+    }
+
+    /** A dictionary trained on {@link #logLines} of {@code kind} (trains each call: keep it). */
+    static ZstdDictionary logDictionary(String kind) {
+        List<byte[]> samples = new ArrayList<>();
+        for (int i = 0; i < 1000; i++) {
+            samples.add(logLines(kind, 100 + i % 200, 5000 + i));
+        }
+        return ZstdDictionary.train(samples, 8 * 1024);
+    }
+
     /** A bind address for {@code transport} (tcp, ipc, inproc); tcp picks a free port. */
     static String bindAddress(String transport) {
         String id = UUID.randomUUID().toString().substring(0, 8);
@@ -102,6 +128,13 @@ final class Fixtures {
         Link l = new Link(ctx.socket(serverType), ctx.socket(clientType));
         link(l.server(), l.client(), transport);
         return l;
+    }
+
+    /** A {@code type} socket bound over {@code transport}, with no peer yet. */
+    static ZmqSocket bound(ZmqContext ctx, SocketType type, String transport) {
+        ZmqSocket s = ctx.socket(type);
+        s.bind(bindAddress(transport));
+        return s;
     }
 
     static ZmqSocket socket(ZmqContext ctx, SocketType type) {
