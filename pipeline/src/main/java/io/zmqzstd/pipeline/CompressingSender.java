@@ -246,14 +246,21 @@ public final class CompressingSender implements AutoCloseable {
         }
     }
 
-    /** Compresses and sends all of {@code payload} (compressed from the array in place). */
+    /**
+     * Compresses and sends all of {@code payload}. Up to 16 KiB the compressor reads the array in
+     * place (one short critical call); larger arrays are fed to it through native scratch memory
+     * in chunks (a copy, so that a long compression never holds the GC off). For no copy at any
+     * size, pass a native segment.
+     */
     public boolean send(byte[] payload, int flags) {
         return send(MemorySegment.ofArray(payload), 0, payload.length, flags);
     }
 
     /**
-     * Compresses and sends {@code payload}'s bytes from its position to its limit, direct or heap.
-     * Position and limit are left unchanged (so a would-block payload can be sent again as is).
+     * Compresses and sends {@code payload}'s bytes from its position to its limit. A direct buffer
+     * is read in place like a native segment; a heap buffer like an array
+     * ({@link #send(byte[], int)}). Position and limit are left unchanged, also on would-block (so
+     * the payload can be sent again as is).
      */
     public boolean send(ByteBuffer payload, int flags) {
         return send(MemorySegment.ofBuffer(payload), flags);

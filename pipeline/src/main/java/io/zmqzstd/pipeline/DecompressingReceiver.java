@@ -161,7 +161,9 @@ public final class DecompressingReceiver implements AutoCloseable {
          * Leading parts of every message that are not compressed. Default by socket type:
          * ROUTER 1 (routing id), SUB and XSUB 1 (topic), others 0. A DEALER talking to a REP
          * (which sends an empty delimiter first) needs nothing extra: 0-byte parts with more
-         * parts after them always pass through.
+         * parts after them always pass through. A ROUTER behind other ROUTERs (a broker chain)
+         * receives one routing id per hop: set this to the number of hops, or the second id is
+         * taken for a frame and refused ({@code NOT_ZSTD}).
          */
         public Builder envelopeParts(int parts) {
             if (parts < 0) {
@@ -565,7 +567,10 @@ public final class DecompressingReceiver implements AutoCloseable {
 
     /**
      * Frees the message, the decompressor and the output region (every view of it ends). The
-     * socket stays open (it is the caller's). Idempotent.
+     * socket stays open (it is the caller's). Idempotent. Called while another thread is inside
+     * {@link #receive} (blocked in the socket), it throws {@link IllegalStateException} and frees
+     * nothing: end that receive first ({@link io.zmqzstd.transport.ZmqContext#shutdown()} or a
+     * receive timeout), then close.
      */
     @Override
     public void close() {
