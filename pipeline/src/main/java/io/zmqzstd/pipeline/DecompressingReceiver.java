@@ -15,8 +15,9 @@ import java.util.Objects;
 
 /**
  * Receives ZeroMQ messages whose payload parts are zstd frames and decompresses them straight
- * from libzmq's memory into this receiver's native output region; the caller reads the result
- * through the reused {@link ReceivedMessage} view.
+ * from libzmq's memory into this receiver's native output region ({@link #receive}) or into a
+ * segment the caller supplies ({@link #receiveInto}); the caller reads the result through the
+ * reused {@link ReceivedMessage} view.
  *
  * <pre>{@code
  * try (DecompressingReceiver receiver = DecompressingReceiver.builder(socket).build()) {
@@ -50,8 +51,9 @@ import java.util.Objects;
  * <p>Threading: one thread at a time, like the socket; concurrent use throws
  * {@link IllegalStateException} naming both threads.
  *
- * <p>Allocation: {@link #receive(int)} allocates nothing on the Java heap in steady state, for
- * any size (growing the region or the part table, and bad frames, allocate).
+ * <p>Allocation: {@link #receive(int)}, and {@link #receiveInto} with a native destination,
+ * allocate nothing on the Java heap in steady state, for any size (growing the region or the
+ * part table, and bad frames, allocate).
  */
 public final class DecompressingReceiver implements AutoCloseable {
 
