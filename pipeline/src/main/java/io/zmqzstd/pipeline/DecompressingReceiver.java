@@ -45,8 +45,8 @@ import java.util.Objects;
  * <p>Ownership: the receiver borrows the socket (close the receiver first) and owns one
  * {@code zmq_msg_t}, its decompressor and its output region; {@link #close()} frees them. The
  * region grows on demand to the largest message seen and is kept; it never grows past
- * {@code maxMessageSize} (payload, default: the per-part limit) plus {@code maxEnvelopeSize}
- * (envelope, default 64 KiB), whatever the input.
+ * {@code maxMessageSize} (payload, default: the per-part limit) plus the envelope bytes of the
+ * message that needed it (at most {@code maxEnvelopeSize}, default 64 KiB), whatever the input.
  *
  * <p>Threading: one thread at a time, like the socket; concurrent use throws
  * {@link IllegalStateException} naming both threads.
@@ -87,8 +87,6 @@ public final class DecompressingReceiver implements AutoCloseable {
     private final long maxDecompressedSize;
     private final long maxMessageSize;
     private final long maxEnvelopeSize;
-    /** maxMessageSize + maxEnvelopeSize: what the region may grow to. */
-    private final long maxRegionBytes;
     private final int envelopeParts;
     private final OwnerCheck owner = new OwnerCheck("DecompressingReceiver");
     private final Counters counters = new Counters();
@@ -100,6 +98,8 @@ public final class DecompressingReceiver implements AutoCloseable {
     private int lastErrorPart = -1;
     /** True while the part in {@link #frame} has more parts of its message after it. */
     private boolean partsPending;
+    /** Envelope bytes of the message being read: the region may hold that much beyond maxMessageSize. */
+    private long envelopeBytes;
     private volatile boolean closed;
 
     /** Options for a receiver. */
@@ -143,7 +143,8 @@ public final class DecompressingReceiver implements AutoCloseable {
         /**
          * The most bytes the envelope parts of one message (routing ids, delimiters, a topic)
          * may hold together (default {@value DecompressingReceiver#DEFAULT_MAX_ENVELOPE_SIZE}).
-         * The output region never grows past {@code maxMessageSize + maxEnvelopeSize}.
+         * The output region never grows past {@code maxMessageSize} plus the envelope bytes of the
+         * message that needed it, so never past {@code maxMessageSize + maxEnvelopeSize}.
          */
         public Builder maxEnvelopeSize(long bytes) {
             if (bytes < 0) {
@@ -191,8 +192,6 @@ public final class DecompressingReceiver implements AutoCloseable {
         this.maxDecompressedSize = b.maxDecompressedSize;
         this.maxMessageSize = b.maxMessageSize >= 0 ? b.maxMessageSize : b.maxDecompressedSize;
         this.maxEnvelopeSize = b.maxEnvelopeSize;
-        long sum = maxMessageSize + maxEnvelopeSize;
-        this.maxRegionBytes = sum < 0 ? Long.MAX_VALUE : sum; // both are >= 0: a negative sum overflowed
         this.envelopeParts = b.envelopeParts;
         ZstdDecompressor.Builder d = ZstdDecompressor.builder().maxDecompressedSize(b.maxDecompressedSize);
         b.dictionaries.forEach(d::dictionary);
@@ -203,7 +202,7 @@ public final class DecompressingReceiver implements AutoCloseable {
             throw e;
         }
         regionArena = Arena.ofShared();
-        region = regionArena.allocate(Math.max(1, Math.min(INITIAL_REGION_BYTES, maxRegionBytes)), 64);
+        region = regionArena.allocate(Math.max(1, Math.min(INITIAL_REGION_BYTES, regionBound(0))), 64);
     }
 
     /**
@@ -365,7 +364,7 @@ public final class DecompressingReceiver implements AutoCloseable {
     private int readMessage(MemorySegment dst) {
         long used = 0;                // region bytes taken by this message's parts
         long dstUsed = 0;             // dst bytes taken by its payload parts
-        long envelopeBytes = 0;       // counted against maxEnvelopeSize
+        envelopeBytes = 0;            // counted against maxEnvelopeSize
         long compressedBytes = 0;
         long uncompressedBytes = 0;   // counted against maxMessageSize
         int payloadParts = 0;
@@ -382,11 +381,11 @@ public final class DecompressingReceiver implements AutoCloseable {
                     skipRestOfMessage();
                     return BAD_FRAME;
                 }
+                envelopeBytes += size;
                 ensureCapacity(used, used + size);
                 MemorySegment.copy(EVERYTHING, address, region, used, size);
                 message.add(used, size, false);
                 used += size;
-                envelopeBytes += size;
                 envelope++;
             } else {
                 long at = dst == null ? used : dstUsed;
@@ -535,16 +534,26 @@ public final class DecompressingReceiver implements AutoCloseable {
     }
 
     /**
+     * The most region a message with {@code envelope} envelope bytes can need: maxMessageSize of
+     * payload plus its envelope (never more than maxEnvelopeSize), saturating.
+     */
+    private long regionBound(long envelope) {
+        long sum = maxMessageSize + envelope;
+        return sum < 0 ? Long.MAX_VALUE : sum; // both are >= 0: a negative sum overflowed
+    }
+
+    /**
      * Makes the region at least {@code needed} bytes, keeping {@code [0, used)}. Callers have
-     * checked the envelope and payload bytes against their limits, so {@code needed <=
-     * maxRegionBytes}; growth doubles but never passes that bound, so hostile input cannot make
-     * the region larger than the limits.
+     * checked the envelope and payload bytes against their limits, so {@code needed} is within
+     * {@link #regionBound} of this message's envelope; growth doubles but never passes that bound,
+     * so hostile input cannot make the region larger than the limits, and a message without an
+     * envelope never makes it larger than maxMessageSize.
      */
     private void ensureCapacity(long used, long needed) {
         if (needed <= region.byteSize()) {
             return;
         }
-        long size = Math.max(needed, Math.min(maxRegionBytes, Math.min(Long.MAX_VALUE / 2, region.byteSize()) * 2));
+        long size = Math.max(needed, Math.min(regionBound(envelopeBytes), Math.min(Long.MAX_VALUE / 2, region.byteSize()) * 2));
         // Made once per growth, never per message. Shared: the receiver may change threads.
         Arena next = Arena.ofShared();
         MemorySegment grown;
