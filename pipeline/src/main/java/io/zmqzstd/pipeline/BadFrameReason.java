@@ -22,12 +22,19 @@ public enum BadFrameReason {
     DICTIONARY_MISSING,
     /** The frame's content checksum does not match. */
     CHECKSUM,
+    /**
+     * The part does not fit in what is left of the caller's destination
+     * ({@link DecompressingReceiver#receiveInto}); the frame itself may be fine.
+     */
+    DESTINATION_TOO_SMALL,
     /** Anything else zstd reported. */
     OTHER;
 
     /**
-     * The one mapping from the codec's reasons. {@code DESTINATION_TOO_SMALL} can only reach the
-     * receiver when its output was already at the size limit, so it means {@link #TOO_LARGE}.
+     * The one mapping from the codec's reasons. The codec's {@code DESTINATION_TOO_SMALL} can only
+     * get here when the output was sized from the frame's own header or already at the size
+     * limit, so it means {@link #TOO_LARGE}; the receiver finds {@link #DESTINATION_TOO_SMALL}
+     * itself, from the caller's destination.
      */
     static BadFrameReason of(ZstdException.Reason reason) {
         return switch (reason) {

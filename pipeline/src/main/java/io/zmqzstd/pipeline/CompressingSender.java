@@ -5,6 +5,7 @@ import io.zmqzstd.codec.ZstdDictionary;
 import io.zmqzstd.codec.ZstdFrames;
 import io.zmqzstd.transport.NativeBufferPool;
 import io.zmqzstd.transport.PooledBuffer;
+import io.zmqzstd.transport.ZmqException;
 import io.zmqzstd.transport.ZmqSocket;
 
 import java.lang.foreign.Arena;
@@ -16,13 +17,18 @@ import java.util.Objects;
  * Compresses each payload part into one standard zstd frame and sends it on a ZeroMQ socket,
  * without the frame ever touching the Java heap.
  *
- * <p>Paths, chosen per part by the uncompressed length {@code len}:
+ * <p>Paths. One rule decides zero-copy: a part goes out zero-copy when its <em>frame</em> (what
+ * libzmq would copy) is at least {@code zeroCopyThresholdBytes}. The frame's size is known only
+ * after compressing, so the payload length {@code len} chooses where to compress:
  * <ul>
- * <li>{@code len >= zeroCopyThresholdBytes}: compress straight into a {@link PooledBuffer} rented
- *     from the socket context's {@link NativeBufferPool}, which becomes the ZeroMQ message
- *     ({@link ZmqSocket#sendPooled}); libzmq hands it back to the pool when done with it.
- *     (The pool itself copies frames that compress below its own threshold.)</li>
- * <li>below it: compress into this sender's reusable native scratch memory and let libzmq copy.</li>
+ * <li>{@code len >= zeroCopyThresholdBytes}: into a {@link PooledBuffer} rented from the socket
+ *     context's {@link NativeBufferPool}. A frame at or above the threshold becomes the ZeroMQ
+ *     message itself ({@link ZmqSocket#sendPooled}; libzmq hands the buffer back to the pool when
+ *     done with it). A payload that compressed below it is copied by libzmq and the buffer goes
+ *     straight back (one rent and return: two CAS operations, no allocation).</li>
+ * <li>below it: into this sender's reusable native scratch memory, which libzmq copies (such a
+ *     frame is below the threshold too, give or take a few header bytes for data that does not
+ *     compress).</li>
  * <li>{@code len < rawFrameBelowBytes} (default {@value #DEFAULT_RAW_FRAME_BELOW_BYTES}; never with a
  *     dictionary or a checksum): write a frame of
  *     raw blocks ({@link ZstdFrames#writeRawFrame}), no compressor call.</li>
@@ -33,6 +39,17 @@ import java.util.Objects;
  * then nothing of the part was sent, no pooled buffer is held, and the caller still owns its
  * unchanged payload and may send it again. Without DONTWAIT a send blocks at the high-water
  * mark, as libzmq does. Failures throw ({@code ZmqException}, {@code ZstdException}).
+ *
+ * <p>Multipart messages: libzmq refuses (would-block) only the <em>first</em> part of a message
+ * at the high-water mark; once that is in, it takes the remaining parts at once. So a DONTWAIT
+ * message is sent whole or not at all as long as every later part reaches the socket:
+ * {@link #publish} compresses its payload before the topic goes out, and so never leaves half a
+ * message. With separate calls ({@link #sendEnvelope} or {@code send} with
+ * {@link ZmqSocket#SNDMORE}, then {@code send}), a later part can still fail before reaching the
+ * socket (its payload cannot be read or compressed); libzmq cannot take back the parts already
+ * in, so the sender then ends that message with a 0-byte part, which a zmq-zstd receiver refuses
+ * as {@code EMPTY}, counts it ({@link PipelineStats#abandonedMessages()}) and rethrows: the
+ * next send starts a new message instead of joining the broken one.
  *
  * <p>Ownership: payloads stay the caller's; nothing refers to them after a call returns. The
  * socket is borrowed: close the sender first, then the socket. The sender owns its compressor
@@ -62,6 +79,9 @@ public final class CompressingSender implements AutoCloseable {
      */
     public static final long DEFAULT_RAW_FRAME_BELOW_BYTES = 128;
 
+    /** The part that ends an abandoned message (see abandonOpenMessage). */
+    private static final byte[] NO_BYTES = new byte[0];
+
     /** Scratch for frames below the zero-copy threshold starts here and grows on demand. */
     private static final long INITIAL_SCRATCH_BYTES = 64 * 1024;
 
@@ -75,6 +95,8 @@ public final class CompressingSender implements AutoCloseable {
     private final Counters counters = new Counters();
     private Arena scratchArena;
     private MemorySegment scratch;
+    /** True after a part with SNDMORE went out: libzmq holds the start of a message. */
+    private boolean messageOpen;
     private boolean closed;
 
     /** Options for a sender. */
@@ -109,9 +131,12 @@ public final class CompressingSender implements AutoCloseable {
         }
 
         /**
-         * Payloads of at least this many bytes are compressed into pooled buffers and sent
-         * zero-copy; smaller ones into scratch memory that libzmq copies. Default: the socket
-         * context pool's {@link NativeBufferPool#zeroCopyThresholdBytes()} (8 KiB).
+         * Frames of at least this many bytes are sent zero-copy, smaller ones copied by libzmq
+         * (payloads of at least this many bytes are compressed into pooled buffers, smaller ones
+         * into scratch memory; see the class comment). Default and lowest allowed value: the
+         * socket context pool's {@link NativeBufferPool#zeroCopyThresholdBytes()} (8 KiB), below
+         * which the pool copies anyway; to go lower, lower the pool's. Raise it for one sender,
+         * e.g. over tcp, where copying measured as fast as zero-copy up to 128 KiB.
          */
         public Builder zeroCopyThresholdBytes(long bytes) {
             if (bytes < 0) {
@@ -160,8 +185,15 @@ public final class CompressingSender implements AutoCloseable {
     private CompressingSender(Builder b) {
         this.socket = b.socket;
         this.pool = socket.context().bufferPool();
-        this.zeroCopyThresholdBytes = b.zeroCopyThresholdBytes >= 0 ? b.zeroCopyThresholdBytes
-                : pool.zeroCopyThresholdBytes();
+        long poolThreshold = pool.zeroCopyThresholdBytes();
+        if (b.zeroCopyThresholdBytes >= 0 && b.zeroCopyThresholdBytes < poolThreshold) {
+            // ZmqSocket.sendPooled copies frames below the pool's threshold: a lower one here
+            // would rent buffers without ever sending one zero-copy.
+            throw new IllegalArgumentException("zeroCopyThresholdBytes below the pool's: zeroCopyThresholdBytes="
+                    + b.zeroCopyThresholdBytes + ", poolZeroCopyThresholdBytes=" + poolThreshold
+                    + " (lower the pool's with NativeBufferPool.builder().zeroCopyThresholdBytes)");
+        }
+        this.zeroCopyThresholdBytes = b.zeroCopyThresholdBytes >= 0 ? b.zeroCopyThresholdBytes : poolThreshold;
         this.rawFrameBelowBytes = b.rawFrameBelowBytes;
         this.hasDictionary = b.dictionary != null;
         this.compressor = ZstdCompressor.builder().level(b.level).checksum(b.checksum).dictionary(b.dictionary).build();
@@ -175,7 +207,7 @@ public final class CompressingSender implements AutoCloseable {
         }
     }
 
-    /** Payloads of at least this many bytes take the zero-copy path. */
+    /** Frames (and payloads) of at least this many bytes are sent zero-copy. */
     public long zeroCopyThresholdBytes() {
         return zeroCopyThresholdBytes;
     }
@@ -208,20 +240,27 @@ public final class CompressingSender implements AutoCloseable {
         owner.enter();
         try {
             ensureOpen();
-            return sendPart(payload, offset, length, flags);
+            return sendPart(null, payload, offset, length, flags);
         } finally {
             owner.exit();
         }
     }
 
-    /** Compresses and sends all of {@code payload} (compressed from the array in place). */
+    /**
+     * Compresses and sends all of {@code payload}. Up to 16 KiB the compressor reads the array in
+     * place (one short critical call); larger arrays are fed to it through native scratch memory
+     * in chunks (a copy, so that a long compression never holds the GC off). For no copy at any
+     * size, pass a native segment.
+     */
     public boolean send(byte[] payload, int flags) {
         return send(MemorySegment.ofArray(payload), 0, payload.length, flags);
     }
 
     /**
-     * Compresses and sends {@code payload}'s bytes from its position to its limit, direct or heap.
-     * Position and limit are left unchanged (so a would-block payload can be sent again as is).
+     * Compresses and sends {@code payload}'s bytes from its position to its limit. A direct buffer
+     * is read in place like a native segment; a heap buffer like an array
+     * ({@link #send(byte[], int)}). Position and limit are left unchanged, also on would-block (so
+     * the payload can be sent again as is).
      */
     public boolean send(ByteBuffer payload, int flags) {
         return send(MemorySegment.ofBuffer(payload), flags);
@@ -255,18 +294,18 @@ public final class CompressingSender implements AutoCloseable {
     }
 
     /**
-     * PUB convenience: {@code topic} uncompressed with SNDMORE (so subscriptions filter on it),
-     * then {@code payload} compressed. With DONTWAIT, false means nothing was sent (libzmq
-     * accepts the rest of a message once its first part is in).
+     * {@code topic} uncompressed with SNDMORE (so PUB/SUB subscriptions filter on it), then
+     * {@code payload} compressed: a two-part message sent whole or not at all. The payload is
+     * compressed <em>before</em> the topic goes out, so a failure to compress leaves nothing
+     * behind; with DONTWAIT, false means nothing was sent, and once the topic is in, the frame
+     * follows without waiting (libzmq takes the remaining parts of a message once its first part
+     * is in). Works on any socket type: also for a ROUTER reply behind its routing id.
      */
     public boolean publish(byte[] topic, MemorySegment payload, int flags) {
         owner.enter();
         try {
             ensureOpen();
-            if (!sendEnvelopePart(MemorySegment.ofArray(topic), 0, topic.length, (flags & ZmqSocket.DONTWAIT) | ZmqSocket.SNDMORE)) {
-                return false;
-            }
-            return sendPart(payload, 0, payload.byteSize(), flags);
+            return sendPart(MemorySegment.ofArray(topic), payload, 0, payload.byteSize(), flags);
         } finally {
             owner.exit();
         }
@@ -292,15 +331,22 @@ public final class CompressingSender implements AutoCloseable {
     }
 
     /**
-     * A snapshot of this sender's counters (allocates). Pool hits and misses are those of the
-     * socket context's pool, which all its sockets share.
+     * A snapshot of this sender's counters (allocates): its own pool rents, and the hits and misses
+     * of the socket context's pool, pool-wide (shared by every sender on the context).
      */
     public PipelineStats stats() {
         return counters.snapshot(pool);
     }
 
     private boolean sendEnvelopePart(MemorySegment part, long offset, long length, int flags) {
-        if (!socket.send(part, offset, length, flags)) {
+        boolean sent;
+        try {
+            sent = socket.send(part, offset, length, flags);
+        } catch (ZmqException e) {
+            messageOpen = false; // libzmq drops a message whose part it failed to take
+            throw e;
+        }
+        if (!sent) {
             counters.wouldBlock++;
             return false;
         }
@@ -309,49 +355,96 @@ public final class CompressingSender implements AutoCloseable {
         return true;
     }
 
-    private boolean sendPart(MemorySegment payload, long offset, long length, int flags) {
+    /**
+     * Compresses {@code payload[offset, offset + length)} into one frame, then sends
+     * {@code envelope} (when not null) and the frame as parts of one message. Everything that can
+     * fail short of the socket happens before the first part goes out.
+     */
+    private boolean sendPart(MemorySegment envelope, MemorySegment payload, long offset, long length, int flags) {
         boolean raw = length < rawFrameBelowBytes && !hasDictionary;
         long bound = raw ? ZstdFrames.rawFrameSize(length) : ZstdCompressor.maxCompressedSize(length);
-        long n;
-        if (length >= zeroCopyThresholdBytes) {
-            PooledBuffer buffer = pool.rent(bound);
-            boolean sent = false;
+        PooledBuffer buffer = null;
+        boolean handedOver = false;
+        try {
+            MemorySegment out;
+            long n;
             try {
-                n = encode(payload, offset, length, buffer.segment(), bound, raw);
-                sent = socket.sendPooled(buffer, n, flags);
-            } finally {
-                if (!sent) {
-                    buffer.release(); // would-block or failure: the buffer is still ours
+                if (length >= zeroCopyThresholdBytes) {
+                    buffer = pool.rent(bound);
+                    counters.poolRents++;
+                    out = buffer.segment();
+                } else {
+                    if (bound > scratch.byteSize()) {
+                        growScratch(bound);
+                    }
+                    out = scratch;
                 }
+                n = encode(payload, offset, length, out, bound, raw);
+            } catch (RuntimeException | Error e) {
+                abandonOpenMessage(e);
+                throw e;
+            }
+            int frameFlags = flags;
+            if (envelope != null) {
+                if (!sendEnvelopePart(envelope, 0, envelope.byteSize(), (flags & ZmqSocket.DONTWAIT) | ZmqSocket.SNDMORE)) {
+                    return false; // nothing of the message went out
+                }
+                // The rest of a message whose first part libzmq took is never refused for the
+                // high-water mark; no DONTWAIT, so that no would-block can leave it open.
+                frameFlags &= ~ZmqSocket.DONTWAIT;
+            }
+            // n >= zeroCopyThresholdBytes >= the pool's threshold: sendPooled hands the buffer over
+            boolean zeroCopy = buffer != null && n >= zeroCopyThresholdBytes;
+            boolean sent;
+            try {
+                sent = zeroCopy ? socket.sendPooled(buffer, n, frameFlags) : socket.send(out, 0, n, frameFlags);
+            } catch (ZmqException e) {
+                messageOpen = false; // libzmq drops a message whose part it failed to take
+                throw e;
             }
             if (!sent) {
                 counters.wouldBlock++;
                 return false;
             }
-            if (n >= pool.zeroCopyThresholdBytes()) {
+            handedOver = zeroCopy;
+            if (zeroCopy) {
                 counters.zeroCopySends++;
             } else {
                 counters.copiedSends++;
             }
-        } else {
-            if (bound > scratch.byteSize()) {
-                growScratch(bound);
+            counters.parts++;
+            counters.uncompressedBytes += length;
+            counters.compressedBytes += n;
+            if (raw) {
+                counters.rawFrames++;
             }
-            n = encode(payload, offset, length, scratch, bound, raw);
-            if (!socket.send(scratch, 0, n, flags)) {
-                counters.wouldBlock++;
-                return false;
+            endOfPart(frameFlags);
+            return true;
+        } finally {
+            if (buffer != null && !handedOver) {
+                buffer.release(); // copied, would-block or failure: the buffer is still ours
             }
-            counters.copiedSends++;
         }
-        counters.parts++;
-        counters.uncompressedBytes += length;
-        counters.compressedBytes += n;
-        if (raw) {
-            counters.rawFrames++;
+    }
+
+    /**
+     * A part failed before anything of it reached the socket while earlier parts of its message
+     * are already in libzmq, which cannot take them back. End that message with a 0-byte part,
+     * which a zmq-zstd receiver refuses as {@code EMPTY} (one bad message), so that the caller's
+     * next send starts a new message instead of being glued to this one. libzmq takes the last
+     * part of a started message at once, so this does not block.
+     */
+    private void abandonOpenMessage(Throwable cause) {
+        if (!messageOpen) {
+            return;
         }
-        endOfPart(flags);
-        return true;
+        messageOpen = false;
+        try {
+            socket.send(NO_BYTES, 0, 0, 0);
+            counters.abandonedMessages++;
+        } catch (RuntimeException e) {
+            cause.addSuppressed(e);
+        }
     }
 
     private long encode(MemorySegment src, long offset, long length, MemorySegment dst, long capacity, boolean raw) {
@@ -360,7 +453,8 @@ public final class CompressingSender implements AutoCloseable {
     }
 
     private void endOfPart(int flags) {
-        if ((flags & ZmqSocket.SNDMORE) == 0) {
+        messageOpen = (flags & ZmqSocket.SNDMORE) != 0;
+        if (!messageOpen) {
             counters.messages++;
         }
     }

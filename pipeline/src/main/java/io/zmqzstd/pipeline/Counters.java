@@ -5,7 +5,8 @@ import io.zmqzstd.transport.NativeBufferPool;
 /**
  * The live counters of one sender or receiver: plain longs, written only by the thread that is
  * using the owner (so no atomics on the hot path), read by {@link #snapshot}. A snapshot taken
- * from another thread may be slightly behind; it is never torn on a 64-bit JVM.
+ * from another thread may be slightly behind; it is never torn on a 64-bit JVM. The pool's hits
+ * and misses are not here: they are read from the pool at snapshot time, pool-wide.
  */
 final class Counters {
     long messages;
@@ -17,6 +18,8 @@ final class Counters {
     long copiedSends;
     long rawFrames;
     long wouldBlock;
+    long abandonedMessages;
+    long poolRents;
     final long[] errors = new long[BadFrameReason.values().length];
 
     PipelineStats snapshot(NativeBufferPool pool) {
@@ -28,6 +31,6 @@ final class Counters {
             misses = s.misses();
         }
         return new PipelineStats(messages, parts, envelopeParts, uncompressedBytes, compressedBytes, zeroCopySends,
-                copiedSends, rawFrames, wouldBlock, errors.clone(), hits, misses);
+                copiedSends, rawFrames, wouldBlock, abandonedMessages, errors.clone(), poolRents, hits, misses);
     }
 }

@@ -15,8 +15,9 @@ import java.util.Objects;
 
 /**
  * Receives ZeroMQ messages whose payload parts are zstd frames and decompresses them straight
- * from libzmq's memory into this receiver's native output region; the caller reads the result
- * through the reused {@link ReceivedMessage} view.
+ * from libzmq's memory into this receiver's native output region ({@link #receive}) or into a
+ * segment the caller supplies ({@link #receiveInto}); the caller reads the result through the
+ * reused {@link ReceivedMessage} view.
  *
  * <pre>{@code
  * try (DecompressingReceiver receiver = DecompressingReceiver.builder(socket).build()) {
@@ -44,13 +45,15 @@ import java.util.Objects;
  * <p>Ownership: the receiver borrows the socket (close the receiver first) and owns one
  * {@code zmq_msg_t}, its decompressor and its output region; {@link #close()} frees them. The
  * region grows on demand to the largest message seen and is kept; it never grows past
- * {@code maxMessageSize} (default: the per-part limit), whatever the input.
+ * {@code maxMessageSize} (payload, default: the per-part limit) plus the envelope bytes of the
+ * message that needed it (at most {@code maxEnvelopeSize}, default 64 KiB), whatever the input.
  *
  * <p>Threading: one thread at a time, like the socket; concurrent use throws
  * {@link IllegalStateException} naming both threads.
  *
- * <p>Allocation: {@link #receive(int)} allocates nothing on the Java heap in steady state, for
- * any size (growing the region or the part table, and bad frames, allocate).
+ * <p>Allocation: {@link #receive(int)}, and {@link #receiveInto} with a native destination,
+ * allocate nothing on the Java heap in steady state, for any size (growing the region or the
+ * part table, and bad frames, allocate).
  */
 public final class DecompressingReceiver implements AutoCloseable {
 
@@ -64,6 +67,14 @@ public final class DecompressingReceiver implements AutoCloseable {
     /** Default per-part limit on decompressed size. */
     public static final long DEFAULT_MAX_DECOMPRESSED_SIZE = 64L << 20;
 
+    /**
+     * Default limit on the envelope parts of one message together: room for 250 hops of the
+     * longest routing id libzmq allows (255 B), or a 64 KiB topic. Envelope bytes are counted
+     * apart from the payload, so that a routing id or topic in front of a part at the per-part
+     * limit does not push the message over {@code maxMessageSize}.
+     */
+    public static final long DEFAULT_MAX_ENVELOPE_SIZE = 64 * 1024;
+
     private static final long INITIAL_REGION_BYTES = 64 * 1024;
     /** Where decompression of a frame without a declared size starts; doubled up to the limit. */
     private static final long UNKNOWN_SIZE_FIRST_TRY = 256 * 1024;
@@ -75,6 +86,7 @@ public final class DecompressingReceiver implements AutoCloseable {
     private final ZmqMessage frame = new ZmqMessage();
     private final long maxDecompressedSize;
     private final long maxMessageSize;
+    private final long maxEnvelopeSize;
     private final int envelopeParts;
     private final OwnerCheck owner = new OwnerCheck("DecompressingReceiver");
     private final Counters counters = new Counters();
@@ -84,6 +96,10 @@ public final class DecompressingReceiver implements AutoCloseable {
     private BadFrameReason lastErrorReason;
     private String lastErrorMessage;
     private int lastErrorPart = -1;
+    /** True while the part in {@link #frame} has more parts of its message after it. */
+    private boolean partsPending;
+    /** Envelope bytes of the message being read: the region may hold that much beyond maxMessageSize. */
+    private long envelopeBytes;
     private volatile boolean closed;
 
     /** Options for a receiver. */
@@ -91,6 +107,7 @@ public final class DecompressingReceiver implements AutoCloseable {
         private final ZmqSocket socket;
         private long maxDecompressedSize = DEFAULT_MAX_DECOMPRESSED_SIZE;
         private long maxMessageSize = -1;
+        private long maxEnvelopeSize = DEFAULT_MAX_ENVELOPE_SIZE;
         private final List<ZstdDictionary> dictionaries = new ArrayList<>();
         private int envelopeParts;
 
@@ -109,17 +126,31 @@ public final class DecompressingReceiver implements AutoCloseable {
         }
 
         /**
-         * The most bytes one whole message may occupy once received: its envelope parts plus
-         * every payload part decompressed (default: {@link #maxDecompressedSize(long)}, so the
-         * receiver's output region never grows past the per-part limit). libzmq bounds neither
-         * the number of parts nor their sum; raise this for multipart messages whose parts add
-         * up to more than one part's limit.
+         * The most bytes the payload parts of one message may decompress to together (default:
+         * {@link #maxDecompressedSize(long)}, so one part at the per-part limit fits). libzmq
+         * bounds neither the number of parts nor their sum; raise this for multipart messages
+         * whose parts add up to more than one part's limit. Envelope parts are bounded apart, by
+         * {@link #maxEnvelopeSize(long)}.
          */
         public Builder maxMessageSize(long bytes) {
             if (bytes < 0) {
                 throw new IllegalArgumentException("maxMessageSize=" + bytes);
             }
             this.maxMessageSize = bytes;
+            return this;
+        }
+
+        /**
+         * The most bytes the envelope parts of one message (routing ids, delimiters, a topic)
+         * may hold together (default {@value DecompressingReceiver#DEFAULT_MAX_ENVELOPE_SIZE}).
+         * The output region never grows past {@code maxMessageSize} plus the envelope bytes of the
+         * message that needed it, so never past {@code maxMessageSize + maxEnvelopeSize}.
+         */
+        public Builder maxEnvelopeSize(long bytes) {
+            if (bytes < 0) {
+                throw new IllegalArgumentException("maxEnvelopeSize=" + bytes);
+            }
+            this.maxEnvelopeSize = bytes;
             return this;
         }
 
@@ -133,7 +164,9 @@ public final class DecompressingReceiver implements AutoCloseable {
          * Leading parts of every message that are not compressed. Default by socket type:
          * ROUTER 1 (routing id), SUB and XSUB 1 (topic), others 0. A DEALER talking to a REP
          * (which sends an empty delimiter first) needs nothing extra: 0-byte parts with more
-         * parts after them always pass through.
+         * parts after them always pass through. A ROUTER behind other ROUTERs (a broker chain)
+         * receives one routing id per hop: set this to the number of hops, or the second id is
+         * taken for a frame and refused ({@code NOT_ZSTD}).
          */
         public Builder envelopeParts(int parts) {
             if (parts < 0) {
@@ -158,6 +191,7 @@ public final class DecompressingReceiver implements AutoCloseable {
         this.socket = b.socket;
         this.maxDecompressedSize = b.maxDecompressedSize;
         this.maxMessageSize = b.maxMessageSize >= 0 ? b.maxMessageSize : b.maxDecompressedSize;
+        this.maxEnvelopeSize = b.maxEnvelopeSize;
         this.envelopeParts = b.envelopeParts;
         ZstdDecompressor.Builder d = ZstdDecompressor.builder().maxDecompressedSize(b.maxDecompressedSize);
         b.dictionaries.forEach(d::dictionary);
@@ -168,25 +202,92 @@ public final class DecompressingReceiver implements AutoCloseable {
             throw e;
         }
         regionArena = Arena.ofShared();
-        region = regionArena.allocate(Math.max(1, Math.min(INITIAL_REGION_BYTES, maxMessageSize)), 64);
+        region = regionArena.allocate(Math.max(1, Math.min(INITIAL_REGION_BYTES, regionBound(0))), 64);
     }
 
     /**
-     * Receives the next message and decompresses its payload parts. {@code flags}: 0 to block,
-     * {@link ZmqSocket#DONTWAIT} not to. Once the first part is in, the rest of the message is
-     * read blocking (libzmq delivers messages whole). Allocation-free in steady state.
+     * Receives the next message and decompresses its payload parts into this receiver's region.
+     * {@code flags}: 0 to block, {@link ZmqSocket#DONTWAIT} not to. Once the first part is in,
+     * the rest of the message is read blocking (libzmq delivers messages whole).
+     * Allocation-free in steady state. Whatever this throws (a socket failure, an
+     * {@link OutOfMemoryError} growing the region), the rest of the message being read is skipped
+     * first, so the next receive starts at a message boundary.
+     *
+     * <p>A receive blocked here cannot be ended by {@link #close()} from another thread (that
+     * throws {@link IllegalStateException}: two threads inside the receiver); use a receive
+     * timeout, or {@link io.zmqzstd.transport.ZmqContext#shutdown()}, which makes the blocked
+     * receive throw a {@code ZmqException} (ETERM), then close the receiver.
      *
      * @return {@link #RECEIVED}, {@link #WOULD_BLOCK} or {@link #BAD_FRAME}
      */
     public int receive(int flags) {
+        return receive(null, flags);
+    }
+
+    /**
+     * Like {@link #receive(int)}, but decompresses the payload parts straight into the caller's
+     * {@code dst}: the first at offset 0, the next ones right after it, with no gap. Envelope
+     * parts (routing ids, delimiters, a topic) still go to the receiver's own region. Read the
+     * parts through {@link #message()}: {@link ReceivedMessage#segment(int)},
+     * {@link ReceivedMessage#partOffset(int)} and {@link ReceivedMessage#partSize(int)} say where
+     * each lies; for a message of one payload part it is {@code dst[0, partSize)}.
+     *
+     * <p>A part that does not fit in what is left of {@code dst} is refused before it is
+     * decompressed when its frame declares its size (all of ours do), and stopped at the end of
+     * {@code dst} otherwise: {@link #BAD_FRAME} with {@link BadFrameReason#DESTINATION_TOO_SMALL}
+     * (the message is read to its end and dropped; the receiver stays usable). The receiver's
+     * limits ({@code maxDecompressedSize}, {@code maxMessageSize}) still apply and are checked
+     * first ({@link BadFrameReason#TOO_LARGE}).
+     *
+     * <p>Ownership: {@code dst} stays the caller's; its arena must stay open during the call. The
+     * receiver writes to it only during this call, and keeps no reference beyond the message
+     * view, which ends at the next receive. After {@link #BAD_FRAME} or an exception, the content
+     * of {@code dst} is unspecified (earlier parts may have been written). A
+     * {@link io.zmqzstd.transport.PooledBuffer PooledBuffer}'s segment is a fine destination: the
+     * buffer stays the caller's to release or to send on.
+     *
+     * <p>Allocation: none in steady state when {@code dst} is native; a heap segment works but
+     * is written through native scratch memory for parts above 64 KiB (the codec's rule).
+     *
+     * @return {@link #RECEIVED}, {@link #WOULD_BLOCK} or {@link #BAD_FRAME}
+     * @throws IllegalArgumentException when {@code dst} is read-only
+     * @throws IllegalStateException when {@code dst}'s arena is closed (nothing is received)
+     */
+    public int receiveInto(MemorySegment dst, int flags) {
+        Objects.requireNonNull(dst, "dst");
+        if (dst.isReadOnly()) {
+            throw new IllegalArgumentException("destination is read-only: dstBytes=" + dst.byteSize());
+        }
+        return receive(dst, flags);
+    }
+
+    private int receive(MemorySegment dst, int flags) {
         owner.enter();
         try {
             ensureOpen();
-            message.begin(region);
+            if (dst != null && !dst.scope().isAlive()) {
+                throw new IllegalStateException("destination is no longer alive: its arena is closed");
+            }
+            message.begin(region, dst);
             if (!socket.receive(frame, flags)) {
+                counters.wouldBlock++;
                 return WOULD_BLOCK;
             }
-            return readMessage();
+            partsPending = true;
+            try {
+                return readMessage(dst);
+            } catch (Throwable t) {
+                // Not a bad frame but a failure (OutOfMemoryError growing the region, a socket
+                // error, a bug): the caller sees it, and the receiver still ends at a message
+                // boundary, so that the next receive does not start inside this message.
+                message.invalidate();
+                try {
+                    skipRestOfMessage();
+                } catch (Throwable again) {
+                    t.addSuppressed(again);
+                }
+                throw t;
+            }
         } finally {
             owner.exit();
         }
@@ -220,9 +321,14 @@ public final class DecompressingReceiver implements AutoCloseable {
         return maxDecompressedSize;
     }
 
-    /** The most bytes one received message may occupy (envelope plus decompressed parts). */
+    /** The most bytes the payload parts of one message may decompress to together. */
     public long maxMessageSize() {
         return maxMessageSize;
+    }
+
+    /** The most bytes the envelope parts of one message may hold together. */
+    public long maxEnvelopeSize() {
+        return maxEnvelopeSize;
     }
 
     /** Leading uncompressed parts per message. */
@@ -235,7 +341,10 @@ public final class DecompressingReceiver implements AutoCloseable {
         return socket;
     }
 
-    /** A snapshot of this receiver's counters (allocates). Pool figures are those of the socket context's pool. */
+    /**
+     * A snapshot of this receiver's counters (allocates), would-blocks included. A receiver rents
+     * no pooled buffers; the pool-wide figures are those of the socket context's pool.
+     */
     public PipelineStats stats() {
         return counters.snapshot(closed ? null : socket.context().bufferPool());
     }
@@ -247,36 +356,50 @@ public final class DecompressingReceiver implements AutoCloseable {
 
     // ------------------------------------------------------------------ per message
 
-    private int readMessage() {
-        long used = 0;
+    /**
+     * Reads the message whose first part is in {@link #frame}: envelope parts into the region,
+     * payload parts decompressed into {@code dst} from offset 0 or, when it is null, into the
+     * region after the parts before them.
+     */
+    private int readMessage(MemorySegment dst) {
+        long used = 0;                // region bytes taken by this message's parts
+        long dstUsed = 0;             // dst bytes taken by its payload parts
+        envelopeBytes = 0;            // counted against maxEnvelopeSize
         long compressedBytes = 0;
-        long uncompressedBytes = 0;
+        long uncompressedBytes = 0;   // counted against maxMessageSize
         int payloadParts = 0;
         int envelope = 0;
         for (int index = 0; ; index++) {
             boolean more = frame.hasMore();
+            partsPending = more;
             long address = frame.address();
             long size = frame.size();
             if (index < envelopeParts || (size == 0 && more)) {
-                if (size > maxMessageSize - used) {
-                    refuse(index, BadFrameReason.TOO_LARGE, "message larger than limit: total>="
-                            + (used + size) + ", maxMessageSize=" + maxMessageSize);
-                    drain(more);
+                if (size > maxEnvelopeSize - envelopeBytes) {
+                    refuse(index, BadFrameReason.TOO_LARGE, "envelope larger than limit: total>="
+                            + (envelopeBytes + size) + ", maxEnvelopeSize=" + maxEnvelopeSize);
+                    skipRestOfMessage();
                     return BAD_FRAME;
                 }
+                envelopeBytes += size;
                 ensureCapacity(used, used + size);
                 MemorySegment.copy(EVERYTHING, address, region, used, size);
                 message.add(used, size, false);
                 used += size;
                 envelope++;
             } else {
-                long n = decompressPart(index, address, size, used);
+                long at = dst == null ? used : dstUsed;
+                long n = decompressPart(index, address, size, dst, at, uncompressedBytes);
                 if (n < 0) {
-                    drain(more);
+                    skipRestOfMessage();
                     return BAD_FRAME;
                 }
-                message.add(used, n, true);
-                used += n;
+                message.add(at, n, true);
+                if (dst == null) {
+                    used += n;
+                } else {
+                    dstUsed += n;
+                }
                 compressedBytes += size;
                 uncompressedBytes += n;
                 payloadParts++;
@@ -297,38 +420,49 @@ public final class DecompressingReceiver implements AutoCloseable {
     }
 
     /**
-     * Decompresses the frame at {@code address} into the region at {@code at}.
+     * Decompresses the frame at {@code address} into {@code dst} (the region when null) at
+     * {@code at}; the message's payload parts before it decompressed to {@code payloadBefore}
+     * bytes. The limits come first, the destination's room last: a frame over a limit is
+     * TOO_LARGE whatever the destination.
      *
      * @return decompressed bytes, or -1 after recording why the part was refused
      */
-    private long decompressPart(int index, long address, long size, long at) {
+    private long decompressPart(int index, long address, long size, MemorySegment dst, long at, long payloadBefore) {
         if (size == 0) {
             return refuse(index, BadFrameReason.EMPTY, "empty part: size=0 (a zstd frame is at least "
                     + WireFormat.MIN_FRAME_BYTES + " bytes)");
         }
         try {
             long declared = ZstdFrames.contentSize(EVERYTHING, address, size);
+            long limit = Math.min(maxDecompressedSize, maxMessageSize - payloadBefore);
             if (declared == ZstdFrames.CONTENT_SIZE_UNKNOWN) {
-                return decompressUnknownSize(index, address, size, at);
+                return dst == null ? decompressUnknownSize(index, address, size, at, limit)
+                        : decompressUnknownSizeInto(index, address, size, dst, at, limit);
             }
             if (Long.compareUnsigned(declared, maxDecompressedSize) > 0) {
                 return refuse(index, BadFrameReason.TOO_LARGE, "frame larger than limit: declared="
                         + Long.toUnsignedString(declared) + ", limit=" + maxDecompressedSize);
             }
-            if (declared > maxMessageSize - at) {
+            if (declared > maxMessageSize - payloadBefore) {
                 return refuse(index, BadFrameReason.TOO_LARGE, "message larger than limit: total="
-                        + (at + declared) + ", maxMessageSize=" + maxMessageSize);
+                        + (payloadBefore + declared) + ", maxMessageSize=" + maxMessageSize);
             }
-            ensureCapacity(at, at + declared);
-            return decompressor.decompress(EVERYTHING, address, size, region, at, declared);
+            if (dst == null) {
+                ensureCapacity(at, at + declared);
+                return decompressor.decompress(EVERYTHING, address, size, region, at, declared);
+            }
+            if (declared > dst.byteSize() - at) {
+                return refuse(index, BadFrameReason.DESTINATION_TOO_SMALL, "destination too small: declared="
+                        + declared + ", offset=" + at + ", dstBytes=" + dst.byteSize());
+            }
+            return decompressor.decompress(EVERYTHING, address, size, dst, at, declared);
         } catch (ZstdException e) {
             return refuse(index, BadFrameReason.of(e.reason()), e.getMessage());
         }
     }
 
-    /** A frame without a declared size (zstd streams): try growing room, up to the limit. */
-    private long decompressUnknownSize(int index, long address, long size, long at) {
-        long limit = Math.min(maxDecompressedSize, maxMessageSize - at);
+    /** A frame without a declared size (zstd streams) into the region: try growing room, up to {@code limit}. */
+    private long decompressUnknownSize(int index, long address, long size, long at, long limit) {
         long room = Math.min(limit, Math.max(UNKNOWN_SIZE_FIRST_TRY, 4 * size));
         for (;;) {
             ensureCapacity(at, at + room);
@@ -339,13 +473,33 @@ public final class DecompressingReceiver implements AutoCloseable {
                     throw e;
                 }
                 if (room >= limit) {
-                    return refuse(index, BadFrameReason.TOO_LARGE, limit == maxDecompressedSize
-                            ? "frame larger than limit: declared=unknown, limit=" + maxDecompressedSize
-                            : "message larger than limit: total>" + maxMessageSize + ", maxMessageSize=" + maxMessageSize);
+                    return refuseOverLimit(index, limit);
                 }
                 room = Math.min(limit, room * 2);
             }
         }
+    }
+
+    /** A frame without a declared size into the caller's {@code dst}: one try with all the room there is. */
+    private long decompressUnknownSizeInto(int index, long address, long size, MemorySegment dst, long at, long limit) {
+        long room = Math.min(limit, dst.byteSize() - at);
+        try {
+            return decompressor.decompress(EVERYTHING, address, size, dst, at, room);
+        } catch (ZstdException e) {
+            if (e.reason() != ZstdException.Reason.DESTINATION_TOO_SMALL) {
+                throw e;
+            }
+            return room < limit ? refuse(index, BadFrameReason.DESTINATION_TOO_SMALL,
+                    "destination too small: declared=unknown, offset=" + at + ", dstBytes=" + dst.byteSize())
+                    : refuseOverLimit(index, limit);
+        }
+    }
+
+    /** A frame without a declared size outgrew {@code limit}: the per-part one, or what the message had left. */
+    private long refuseOverLimit(int index, long limit) {
+        return refuse(index, BadFrameReason.TOO_LARGE, limit == maxDecompressedSize
+                ? "frame larger than limit: declared=unknown, limit=" + maxDecompressedSize
+                : "message larger than limit: total>" + maxMessageSize + ", maxMessageSize=" + maxMessageSize);
     }
 
     private long refuse(int index, BadFrameReason reason, String why) {
@@ -357,11 +511,16 @@ public final class DecompressingReceiver implements AutoCloseable {
         return -1;
     }
 
-    /** Reads and drops the rest of a message after a bad part, so the next receive starts clean. */
-    private void drain(boolean more) {
-        while (more) {
+    /**
+     * Reads and drops what is left of the current message, so that the next receive starts at
+     * the next message. libzmq queues a multipart message whole, so the parts are there to read.
+     * If a receive here fails (the context is terminating), the parts are still pending and a
+     * later call tries again.
+     */
+    private void skipRestOfMessage() {
+        while (partsPending) {
             socket.receive(frame, 0);
-            more = frame.hasMore();
+            partsPending = frame.hasMore();
         }
         releaseFrame();
     }
@@ -375,15 +534,26 @@ public final class DecompressingReceiver implements AutoCloseable {
     }
 
     /**
+     * The most region a message with {@code envelope} envelope bytes can need: maxMessageSize of
+     * payload plus its envelope (never more than maxEnvelopeSize), saturating.
+     */
+    private long regionBound(long envelope) {
+        long sum = maxMessageSize + envelope;
+        return sum < 0 ? Long.MAX_VALUE : sum; // both are >= 0: a negative sum overflowed
+    }
+
+    /**
      * Makes the region at least {@code needed} bytes, keeping {@code [0, used)}. Callers have
-     * checked {@code needed <= maxMessageSize}; growth doubles but never passes that bound, so
-     * hostile input cannot make the region larger than the limit.
+     * checked the envelope and payload bytes against their limits, so {@code needed} is within
+     * {@link #regionBound} of this message's envelope; growth doubles but never passes that bound,
+     * so hostile input cannot make the region larger than the limits, and a message without an
+     * envelope never makes it larger than maxMessageSize.
      */
     private void ensureCapacity(long used, long needed) {
         if (needed <= region.byteSize()) {
             return;
         }
-        long size = Math.max(needed, Math.min(maxMessageSize, Math.min(Long.MAX_VALUE / 2, region.byteSize()) * 2));
+        long size = Math.max(needed, Math.min(regionBound(envelopeBytes), Math.min(Long.MAX_VALUE / 2, region.byteSize()) * 2));
         // Made once per growth, never per message. Shared: the receiver may change threads.
         Arena next = Arena.ofShared();
         MemorySegment grown;
@@ -408,7 +578,10 @@ public final class DecompressingReceiver implements AutoCloseable {
 
     /**
      * Frees the message, the decompressor and the output region (every view of it ends). The
-     * socket stays open (it is the caller's). Idempotent.
+     * socket stays open (it is the caller's). Idempotent. Called while another thread is inside
+     * {@link #receive} (blocked in the socket), it throws {@link IllegalStateException} and frees
+     * nothing: end that receive first ({@link io.zmqzstd.transport.ZmqContext#shutdown()} or a
+     * receive timeout), then close.
      */
     @Override
     public void close() {

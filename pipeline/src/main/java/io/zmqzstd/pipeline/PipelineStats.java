@@ -20,13 +20,15 @@ public final class PipelineStats {
     private final long copiedSends;
     private final long rawFrames;
     private final long wouldBlock;
+    private final long abandonedMessages;
     private final long[] errors;
-    private final long poolHits;
-    private final long poolMisses;
+    private final long poolRents;
+    private final long poolWideHits;
+    private final long poolWideMisses;
 
     PipelineStats(long messages, long parts, long envelopeParts, long uncompressedBytes, long compressedBytes,
-                  long zeroCopySends, long copiedSends, long rawFrames, long wouldBlock, long[] errors,
-                  long poolHits, long poolMisses) {
+                  long zeroCopySends, long copiedSends, long rawFrames, long wouldBlock, long abandonedMessages, long[] errors,
+                  long poolRents, long poolWideHits, long poolWideMisses) {
         this.messages = messages;
         this.parts = parts;
         this.envelopeParts = envelopeParts;
@@ -36,9 +38,11 @@ public final class PipelineStats {
         this.copiedSends = copiedSends;
         this.rawFrames = rawFrames;
         this.wouldBlock = wouldBlock;
+        this.abandonedMessages = abandonedMessages;
         this.errors = errors;
-        this.poolHits = poolHits;
-        this.poolMisses = poolMisses;
+        this.poolRents = poolRents;
+        this.poolWideHits = poolWideHits;
+        this.poolWideMisses = poolWideMisses;
     }
 
     /** Whole messages sent or delivered (the part without SNDMORE / with no more parts closed it). */
@@ -86,9 +90,22 @@ public final class PipelineStats {
         return rawFrames;
     }
 
-    /** Sender: sends that returned false (would block); the caller still had the payload. */
+    /**
+     * Sender: sends that returned false (would block); the caller still had the payload.
+     * Receiver: receives that returned {@link DecompressingReceiver#WOULD_BLOCK} (DONTWAIT found
+     * nothing, or the receive timeout expired).
+     */
     public long wouldBlock() {
         return wouldBlock;
+    }
+
+    /**
+     * Sender: messages it had to end with a 0-byte part because a later part failed before
+     * reaching the socket (see {@link CompressingSender}); a zmq-zstd receiver refuses each as
+     * {@link BadFrameReason#EMPTY}.
+     */
+    public long abandonedMessages() {
+        return abandonedMessages;
     }
 
     /** Receiver: messages refused for {@code reason}. */
@@ -105,14 +122,29 @@ public final class PipelineStats {
         return n;
     }
 
-    /** Rents served from a free pooled buffer, pool-wide (the socket context's pool, shared by its sockets). */
-    public long poolHits() {
-        return poolHits;
+    /**
+     * Sender: pooled buffers this sender rented (one per part whose payload reached the zero-copy
+     * threshold). Receivers rent none.
+     */
+    public long poolRents() {
+        return poolRents;
     }
 
-    /** Rents that had to carve a new slot or fall back to an unpooled buffer, pool-wide. */
-    public long poolMisses() {
-        return poolMisses;
+    /**
+     * Rents served from a free pooled buffer by the socket context's pool, <b>pool-wide</b>: all
+     * senders on that context together, not this one alone (the pool does not tell a rent's caller
+     * whether it hit).
+     */
+    public long poolWideHits() {
+        return poolWideHits;
+    }
+
+    /**
+     * Rents that had to carve a new slot or fall back to an unpooled buffer (which allocates on
+     * the heap), <b>pool-wide</b> like {@link #poolWideHits()}.
+     */
+    public long poolWideMisses() {
+        return poolWideMisses;
     }
 
     @Override
@@ -124,12 +156,14 @@ public final class PipelineStats {
                 .append(", ratio=").append(String.format(java.util.Locale.ROOT, "%.3f", ratio()))
                 .append(", zeroCopySends=").append(zeroCopySends).append(", copiedSends=").append(copiedSends)
                 .append(", rawFrames=").append(rawFrames).append(", wouldBlock=").append(wouldBlock)
+                .append(", abandonedMessages=").append(abandonedMessages)
                 .append(", errors=").append(errors());
         for (BadFrameReason r : BadFrameReason.values()) {
             if (errors[r.ordinal()] != 0) {
                 s.append(", ").append(r).append('=').append(errors[r.ordinal()]);
             }
         }
-        return s.append(", poolHits=").append(poolHits).append(", poolMisses=").append(poolMisses).toString();
+        return s.append(", poolRents=").append(poolRents).append(", poolWideHits=").append(poolWideHits)
+                .append(", poolWideMisses=").append(poolWideMisses).toString();
     }
 }

@@ -6,16 +6,23 @@ import java.util.Arrays;
 
 /**
  * The message a {@link DecompressingReceiver} delivered last: its parts, decompressed payloads
- * and raw envelope parts, laid out one after another in the receiver's native output region.
- * One object per receiver, re-pointed by every receive: it allocates nothing.
+ * and raw envelope parts. After {@link DecompressingReceiver#receive(int) receive} they lie one
+ * after another in the receiver's native output region ({@link #region()}); after
+ * {@link DecompressingReceiver#receiveInto receiveInto} the payload parts lie one after another
+ * in the caller's destination from offset 0, the envelope parts in the region.
+ * {@link #segment(int)} names the segment of each part. One object per receiver, re-pointed by
+ * every receive: it allocates nothing.
  *
  * <p>Lifetime: everything here (and every segment {@link #part(int)} or {@link #region()}
  * returned) is valid until the receiver's next {@code receive} or {@code close}, and belongs to
  * the receiver. The accessors check that: after a receive that did not return
  * {@link DecompressingReceiver#RECEIVED}, or after close, they throw
- * {@link IllegalStateException}; a segment kept across a receive that had to grow the region, or
- * across close, throws on access. A segment kept across a receive that reused the region shows
- * the new message: copy ({@link #partBytes}) what must outlive the next receive.
+ * {@link IllegalStateException}. A segment kept past that is checked only partly: one kept
+ * across a receive that had to grow the region, or across close, throws on access; one kept
+ * across a receive that reused the region <b>silently shows the later message's bytes</b>
+ * (checking that would cost an arena per message). Copy ({@link #partBytes}) what must outlive
+ * the next receive. Payload parts in a caller's destination stay there until the caller
+ * overwrites them; only this view of them ends.
  *
  * <p>Threading: the receiver's thread only.
  */
@@ -23,6 +30,8 @@ public final class ReceivedMessage {
 
     private final DecompressingReceiver receiver;
     private MemorySegment region;
+    /** The caller's destination for payload parts (receiveInto), or null: everything is in the region. */
+    private MemorySegment destination;
     private long[] offsets = new long[4];
     private long[] sizes = new long[4];
     private boolean[] compressed = new boolean[4];
@@ -41,16 +50,27 @@ public final class ReceivedMessage {
     }
 
     /**
-     * Part {@code i}: the decompressed payload, or the envelope bytes as received. A slice of the
-     * receiver's region (allocates one small segment object; zero-allocation readers use
-     * {@link #region()}, {@link #partOffset} and {@link #partSize}). Valid until the next receive.
+     * Part {@code i}: the decompressed payload, or the envelope bytes as received. A slice of
+     * {@link #segment(int)} (allocates one small segment object; zero-allocation readers use
+     * {@link #segment(int)}, {@link #partOffset} and {@link #partSize}). Valid until the next
+     * receive; kept longer, see the class comment.
      */
     public MemorySegment part(int i) {
         checkIndex(i);
-        return region.asSlice(offsets[i], sizes[i]);
+        return segment(i).asSlice(offsets[i], sizes[i]);
     }
 
-    /** Where part {@code i} starts in {@link #region()}. */
+    /**
+     * The segment part {@code i} lies in, at {@link #partOffset} for {@link #partSize} bytes: the
+     * caller's destination for a payload part received by {@code receiveInto} (the very object
+     * passed in), {@link #region()} otherwise. Allocation-free.
+     */
+    public MemorySegment segment(int i) {
+        checkIndex(i);
+        return destination != null && compressed[i] ? destination : region;
+    }
+
+    /** Where part {@code i} starts in {@link #segment(int)}. */
     public long partOffset(int i) {
         checkIndex(i);
         return offsets[i];
@@ -70,9 +90,8 @@ public final class ReceivedMessage {
 
     /** A copy of part {@code i} in a new array that the caller owns (allocates). */
     public byte[] partBytes(int i) {
-        checkIndex(i);
-        byte[] out = new byte[Math.toIntExact(sizes[i])];
-        MemorySegment.copy(region, ValueLayout.JAVA_BYTE, offsets[i], out, 0, out.length);
+        byte[] out = new byte[Math.toIntExact(partSize(i))];
+        MemorySegment.copy(segment(i), ValueLayout.JAVA_BYTE, offsets[i], out, 0, out.length);
         return out;
     }
 
@@ -87,9 +106,10 @@ public final class ReceivedMessage {
     }
 
     /**
-     * The receiver's whole output region; the parts lie at {@link #partOffset} for
-     * {@link #partSize}. The same segment object from message to message until the region
-     * grows. Valid until the next receive or close.
+     * The receiver's whole output region: after {@code receive} every part lies there at
+     * {@link #partOffset} for {@link #partSize}; after {@code receiveInto} the envelope parts
+     * only (see {@link #segment(int)}). The same segment object from message to message until
+     * the region grows. Valid until the next receive or close.
      */
     public MemorySegment region() {
         checkValid();
@@ -109,8 +129,9 @@ public final class ReceivedMessage {
 
     // ---- filled by the receiver ----
 
-    void begin(MemorySegment region) {
+    void begin(MemorySegment region, MemorySegment destination) {
         this.region = region;
+        this.destination = destination;
         this.parts = 0;
         this.valid = false;
     }

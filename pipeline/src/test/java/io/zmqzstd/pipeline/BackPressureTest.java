@@ -1,7 +1,9 @@
 package io.zmqzstd.pipeline;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.zmqzstd.transport.NativeBufferPool;
@@ -12,6 +14,7 @@ import io.zmqzstd.transport.ZmqSocket;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -59,6 +62,9 @@ class BackPressureTest {
                 assertTrue(wouldBlock > 0, "the high-water mark was never reached");
                 assertEquals(wouldBlock, sender.stats().wouldBlock());
                 assertEquals(MESSAGES, sender.stats().messages());
+                if (size >= sender.zeroCopyThresholdBytes()) { // its frames stay above 8 KiB
+                    assertTrue(sender.stats().zeroCopySends() > 0, sender.stats()::toString);
+                }
                 assertEquals(MESSAGES, receiver.stats().messages());
                 assertTrue(Fixtures.await(() -> pool.outstanding() == 0, 10_000), () -> pool.stats().toString());
                 pool.assertNoLeaks();
@@ -68,19 +74,50 @@ class BackPressureTest {
         }
     }
 
+    /**
+     * A blocking send waits at the high-water mark: with the reader held back, the sender gets
+     * about the HWMs' worth of messages out (plus what the kernel buffers hold over tcp, bounded
+     * here by small socket buffers) and then sits inside send, its count no longer growing; once
+     * the reader starts, everything arrives in order. Unbounded queueing would instead let the
+     * sender finish all messages with nobody reading.
+     */
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"tcp", "inproc"})
     void shouldBlockAtHighWaterMarkUntilReceiverCatchesUp(String transport) throws Exception {
+        // Messages that can be queued with the reader stopped: both HWMs (inproc adds them up),
+        // the kernel's socket buffers (64 KiB asked, Linux doubles: 2 x 128 KiB, 4 of these
+        // incompressible 64 KiB messages), one in libzmq's encoder and one in its decoder.
+        long mostQueued = 2L * HWM + 4 + 2 + 4; // + 4 slack
         NativeBufferPool pool = NativeBufferPool.builder().build();
         try (ZmqContext ctx = ZmqContext.builder().bufferPool(pool).build()) {
             ZmqSocket pull = ctx.socket(SocketType.PULL);
             ZmqSocket push = ctx.socket(SocketType.PUSH);
             push.sendHwm(HWM);
             pull.receiveHwm(HWM);
+            push.sndbuf(64 * 1024);
+            pull.rcvbuf(64 * 1024);
             Fixtures.link(pull, push, transport);
-            AtomicLong received = new AtomicLong();
+            AtomicLong accepted = new AtomicLong();
+            AtomicBoolean inSend = new AtomicBoolean();
             AtomicReference<Throwable> failure = new AtomicReference<>();
-            try (DecompressingReceiver receiver = DecompressingReceiver.builder(pull).build()) {
+            try (DecompressingReceiver receiver = DecompressingReceiver.builder(pull).build();
+                 CompressingSender sender = CompressingSender.builder(push).build()) {
+                byte[] data = Fixtures.random(64 * 1024, 2);
+                Thread writer = new Thread(() -> {
+                    try {
+                        for (long seq = 0; seq < MESSAGES; seq++) {
+                            java.nio.ByteBuffer.wrap(data).putLong(0, Long.reverseBytes(seq));
+                            inSend.set(true);
+                            if (!sender.send(data, 0)) { // blocks at the HWM, never false
+                                throw new AssertionError("blocking send returned false: seq=" + seq);
+                            }
+                            inSend.set(false);
+                            accepted.incrementAndGet();
+                        }
+                    } catch (Throwable t) {
+                        failure.set(t);
+                    }
+                }, "writer");
                 Thread reader = new Thread(() -> {
                     try {
                         for (long expected = 0; expected < MESSAGES; expected++) {
@@ -88,34 +125,167 @@ class BackPressureTest {
                                     || sequenceOf(receiver.message()) != expected) {
                                 throw new AssertionError("lost or reordered at " + expected);
                             }
-                            received.incrementAndGet();
                         }
                     } catch (Throwable t) {
                         failure.set(t);
                     }
                 }, "reader");
-                try (CompressingSender sender = CompressingSender.builder(push).build()) {
-                    byte[] data = Fixtures.payload(64 * 1024, 2);
-                    reader.start();
-                    for (long seq = 0; seq < MESSAGES; seq++) {
-                        java.nio.ByteBuffer.wrap(data).putLong(0, Long.reverseBytes(seq));
-                        assertTrue(sender.send(data, 0)); // blocks at the HWM, never false
-                    }
-                    reader.join(60_000);
-                    assertFalse(reader.isAlive());
+                writer.start();
+                long stalledAt = awaitStalled(accepted, inSend, HWM, 30_000);
+                System.out.printf("%s: sender blocked after %d messages (HWM %d each side)%n", transport, stalledAt, HWM);
+                assertEquals(null, failure.get());
+                assertTrue(stalledAt <= mostQueued, "the sender got " + stalledAt
+                        + " messages out with nobody reading: not blocked at the HWM (at most " + mostQueued + ")");
+                assertTrue(writer.isAlive() && inSend.get(), "the sender should still be inside send");
+
+                reader.start();
+                writer.join(60_000);
+                reader.join(60_000);
+                assertFalse(writer.isAlive() || reader.isAlive(), "sender or reader did not finish");
+                if (failure.get() != null) {
+                    throw new AssertionError(failure.get());
                 }
+                assertEquals(MESSAGES, accepted.get());
+                assertEquals(MESSAGES, receiver.stats().messages());
             }
-            if (failure.get() != null) {
-                throw new AssertionError(failure.get());
-            }
-            assertEquals(MESSAGES, received.get());
             assertTrue(Fixtures.await(() -> pool.outstanding() == 0, 10_000), () -> pool.stats().toString());
         } finally {
             pool.close();
         }
     }
 
+    /**
+     * Waits until {@code count} has reached {@code atLeast} and then not moved for a second while
+     * {@code inside} says the counting thread is inside the call that would move it.
+     *
+     * @return the count it stopped at
+     */
+    private static long awaitStalled(AtomicLong count, AtomicBoolean inside, long atLeast, long timeoutMs) {
+        long quietNs = 1_000_000_000L;
+        long[] last = {-1, 0};
+        boolean stalled = Fixtures.await(() -> {
+            long now = System.nanoTime();
+            long c = count.get();
+            if (c != last[0] || !inside.get() || c < atLeast) {
+                last[0] = c;
+                last[1] = now;
+                return false;
+            }
+            return now - last[1] >= quietNs;
+        }, timeoutMs);
+        assertTrue(stalled, "the sender never stopped at the HWM: count=" + count.get() + ", inside=" + inside.get());
+        return last[0];
+    }
+
+    /**
+     * At a send high-water mark of 1, DONTWAIT two-part messages (publish, or sendEnvelope then
+     * send) go out whole or not at all: every message that arrives has exactly its two parts in
+     * order (a half-sent one would have the next message's topic glued to it), as many arrive as
+     * were accepted, the payload a would-block left with us is unchanged, and a later message
+     * arrives whole.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"publish", "sendEnvelope+send"})
+    void shouldSendMultipartMessagesWholeOrNotAtAllAtTheHighWaterMark(String how) {
+        try (ZmqContext ctx = new ZmqContext(); Arena arena = Arena.ofConfined()) {
+            ZmqSocket pull = ctx.socket(SocketType.PULL);
+            ZmqSocket push = ctx.socket(SocketType.PUSH);
+            push.sendHwm(1);
+            pull.receiveHwm(1);
+            Fixtures.link(pull, push, "inproc");
+            byte[] topic = "topic.".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+            MemorySegment payload = arena.allocate(64 * 1024);
+            MemorySegment.copy(Fixtures.payload(64 * 1024, 3), 0, payload, ValueLayout.JAVA_BYTE, 0, 64 * 1024);
+            MemorySegment original = arena.allocate(payload.byteSize()).copyFrom(payload);
+            try (CompressingSender sender = CompressingSender.builder(push).build();
+                 DecompressingReceiver receiver = DecompressingReceiver.builder(pull).envelopeParts(1).build()) {
+                long accepted = 0;
+                for (long seq = 0; ; seq++) {
+                    payload.set(ValueLayout.JAVA_LONG_UNALIGNED, 0, seq);
+                    if (!sendTwoParts(sender, how, topic, payload, ZmqSocket.DONTWAIT)) {
+                        break;
+                    }
+                    accepted++;
+                    assertTrue(accepted < 1000, "the high-water mark was never reached");
+                }
+                assertEquals(accepted, payload.get(ValueLayout.JAVA_LONG_UNALIGNED, 0), "payload kept as it was");
+                assertEquals(-1, payload.asSlice(8).mismatch(original.asSlice(8)));
+                assertTrue(accepted > 0);
+                for (long seq = 0; seq < accepted; seq++) {
+                    assertEquals(DecompressingReceiver.RECEIVED, receiver.receive(0), receiver::lastErrorMessage);
+                    ReceivedMessage m = receiver.message();
+                    assertEquals(2, m.parts(), "message " + seq + " arrived with other parts glued to it");
+                    assertArrayEquals(topic, m.partBytes(0));
+                    assertEquals(seq, m.segment(1).get(ValueLayout.JAVA_LONG_UNALIGNED, m.partOffset(1)));
+                    assertEquals(-1, m.part(1).asSlice(8).mismatch(original.asSlice(8)));
+                }
+                assertEquals(DecompressingReceiver.WOULD_BLOCK, receiver.receive(ZmqSocket.DONTWAIT));
+                // the payload refused at the mark, sent again, arrives whole
+                assertTrue(sendTwoParts(sender, how, topic, payload, 0));
+                assertEquals(DecompressingReceiver.RECEIVED, receiver.receive(0), receiver::lastErrorMessage);
+                assertEquals(2, receiver.message().parts());
+                assertEquals(accepted, sequenceOf(receiver.message(), 1));
+                assertEquals(accepted + 1, sender.stats().messages());
+                assertTrue(sender.stats().wouldBlock() > 0, sender.stats()::toString);
+            }
+        }
+    }
+
+    private static boolean sendTwoParts(CompressingSender sender, String how, byte[] topic, MemorySegment payload, int flags) {
+        if (how.equals("publish")) {
+            return sender.publish(topic, payload, flags);
+        }
+        if (!sender.sendEnvelope(topic, ZmqSocket.SNDMORE | flags)) {
+            return false;
+        }
+        // libzmq takes the rest of a message once its first part is in: never would-block here
+        assertTrue(sender.send(payload, flags), "second part refused after the first went out");
+        return true;
+    }
+
+    /**
+     * A payload that cannot be compressed (its arena is closed) fails before anything of its
+     * message is sent when it comes with its envelope (publish); after a separate sendEnvelope the
+     * started message is ended with a 0-byte part, refused by the receiver as EMPTY. Either way
+     * the next message arrives whole.
+     */
+    @org.junit.jupiter.api.Test
+    void shouldNotLeaveAHalfSentMessageWhenCompressionFails() {
+        try (ZmqContext ctx = new ZmqContext(); Arena arena = Arena.ofConfined()) {
+            ZmqSocket pull = ctx.socket(SocketType.PULL);
+            ZmqSocket push = ctx.socket(SocketType.PUSH);
+            Fixtures.link(pull, push, "inproc");
+            byte[] topic = "t".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+            Arena gone = Arena.ofConfined();
+            MemorySegment unreadable = gone.allocate(1000);
+            gone.close();
+            MemorySegment good = arena.allocate(1000);
+            good.set(ValueLayout.JAVA_LONG_UNALIGNED, 0, 42);
+            try (CompressingSender sender = CompressingSender.builder(push).build();
+                 DecompressingReceiver receiver = DecompressingReceiver.builder(pull).envelopeParts(1).build()) {
+                assertThrows(IllegalStateException.class, () -> sender.publish(topic, unreadable, 0));
+                assertEquals(DecompressingReceiver.WOULD_BLOCK, receiver.receive(ZmqSocket.DONTWAIT), "nothing was sent");
+
+                assertTrue(sender.sendEnvelope(topic, ZmqSocket.SNDMORE));
+                assertThrows(IllegalStateException.class, () -> sender.send(unreadable, 0));
+                assertEquals(1, sender.stats().abandonedMessages());
+                assertEquals(DecompressingReceiver.BAD_FRAME, receiver.receive(0));
+                assertEquals(BadFrameReason.EMPTY, receiver.lastErrorReason());
+                assertEquals(1, receiver.lastErrorPart());
+
+                assertTrue(sender.publish(topic, good, 0));
+                assertEquals(DecompressingReceiver.RECEIVED, receiver.receive(0), receiver::lastErrorMessage);
+                assertEquals(2, receiver.message().parts());
+                assertEquals(42, sequenceOf(receiver.message(), 1));
+            }
+        }
+    }
+
+    static long sequenceOf(ReceivedMessage m, int part) {
+        return m.segment(part).get(ValueLayout.JAVA_LONG_UNALIGNED, m.partOffset(part));
+    }
+
     static long sequenceOf(ReceivedMessage m) {
-        return m.region().get(ValueLayout.JAVA_LONG_UNALIGNED, m.partOffset(0));
+        return sequenceOf(m, 0);
     }
 }

@@ -15,8 +15,6 @@ import io.zmqzstd.transport.SocketType;
 import io.zmqzstd.transport.ZmqContext;
 import io.zmqzstd.transport.ZmqSocket;
 
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
 import java.util.Arrays;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -25,7 +23,8 @@ import org.junit.jupiter.api.Test;
 /** Every kind of bad part, each followed by a good message that must arrive. */
 class BadFrameTest {
 
-    private static final long LIMIT = 100_000;
+    private static final int LIMIT_INT = 100_000;
+    private static final long LIMIT = LIMIT_INT;
 
     private ZmqContext ctx;
     private ZmqSocket push;
@@ -114,14 +113,16 @@ class BadFrameTest {
     }
 
     @Test
-    void shouldStopFrameWithoutDeclaredSizeAtLimit() throws IOException {
-        expectRefusedThenRecover(BadFrameReason.TOO_LARGE, streamed(Fixtures.payload((int) LIMIT + 1, 7)));
+    void shouldStopFrameWithoutDeclaredSizeAtLimit() {
+        expectRefusedThenRecover(BadFrameReason.TOO_LARGE, Fixtures.streamed(Fixtures.payload((int) LIMIT + 1, 7)));
         assertTrue(receiver.lastErrorMessage().contains("declared=unknown"), receiver::lastErrorMessage);
         // Below the limit a frame without declared size is accepted.
         byte[] data = Fixtures.payload((int) LIMIT - 10, 8);
-        assertTrue(push.send(streamed(data), 0));
+        assertTrue(push.send(Fixtures.streamed(data), 0));
         assertEquals(DecompressingReceiver.RECEIVED, receiver.receive(0), receiver::lastErrorMessage);
         assertArrayEquals(data, receiver.message().partBytes(0));
+        // growth by doubling stops at the limit: without an envelope the region never passes it
+        assertTrue(receiver.message().region().byteSize() <= LIMIT, () -> "region=" + receiver.message().region().byteSize());
     }
 
     @Test
@@ -156,14 +157,51 @@ class BadFrameTest {
         assertTrue(s.toString().contains("NOT_ZSTD=2"), s::toString);
     }
 
-    private static byte[] streamed(byte[] data) throws IOException {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        try (com.github.luben.zstd.ZstdOutputStream z = new com.github.luben.zstd.ZstdOutputStream(out)) {
-            z.write(data);
+    @Test
+    void shouldBoundEnvelopePartsApartFromThePayload() {
+        byte[] data = Fixtures.payload(LIMIT_INT, 3);
+        try (DecompressingReceiver routed = DecompressingReceiver.builder(pull).envelopeParts(2)
+                .maxDecompressedSize(LIMIT).maxEnvelopeSize(16).build()) {
+            assertTrue(push.send(new byte[10], ZmqSocket.SNDMORE));
+            assertTrue(push.send(new byte[7], ZmqSocket.SNDMORE));
+            assertTrue(push.send(Zstd.compress(data, 3), 0));
+            assertEquals(DecompressingReceiver.BAD_FRAME, routed.receive(0));
+            assertEquals(BadFrameReason.TOO_LARGE, routed.lastErrorReason());
+            assertEquals(1, routed.lastErrorPart());
+            assertTrue(routed.lastErrorMessage().contains("total>=17, maxEnvelopeSize=16"), routed::lastErrorMessage);
+            // 16 envelope bytes in front of a part at the per-part limit: both limits are met
+            assertTrue(push.send(new byte[10], ZmqSocket.SNDMORE));
+            assertTrue(push.send(new byte[6], ZmqSocket.SNDMORE));
+            assertTrue(push.send(Zstd.compress(data, 3), 0));
+            assertEquals(DecompressingReceiver.RECEIVED, routed.receive(0), routed::lastErrorMessage);
+            assertArrayEquals(data, routed.message().partBytes(2));
+            assertTrue(routed.message().region().byteSize() <= LIMIT + 16, () -> "region=" + routed.message().region().byteSize());
         }
-        byte[] f = out.toByteArray();
-        assertEquals(ZstdFrames.CONTENT_SIZE_UNKNOWN, ZstdFrames.contentSize(java.lang.foreign.MemorySegment.ofArray(f)),
-                "a streamed frame must not declare its size");
-        return f;
+    }
+
+    /**
+     * A failure that is not a bad frame (here: the region cannot grow to what a frame declares,
+     * so allocating it throws OutOfMemoryError) reaches the caller, and the receiver still skips
+     * the rest of that message: the next receive delivers the next message, not a left-over part.
+     */
+    @Test
+    void shouldEndAtMessageBoundaryWhenAReceiveFails() {
+        // A frame that declares 2^48 bytes (more than any address space): magic, FHD (8-byte
+        // content size, single segment), the size, one empty last raw block.
+        java.nio.ByteBuffer huge = java.nio.ByteBuffer.allocate(16).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        huge.putInt(ZstdFrames.MAGIC).put((byte) 0xE0).putLong(1L << 48).put(new byte[] {1, 0, 0});
+        byte[] leftOver = Fixtures.payload(700, 1);
+        byte[] next = Fixtures.payload(900, 2);
+        try (DecompressingReceiver unbounded = DecompressingReceiver.builder(pull)
+                .maxDecompressedSize(Long.MAX_VALUE).maxMessageSize(Long.MAX_VALUE).build()) {
+            assertTrue(push.send(huge.array(), ZmqSocket.SNDMORE));
+            assertTrue(push.send(Zstd.compress(leftOver, 3), 0));
+            assertTrue(push.send(Zstd.compress(next, 3), 0));
+            assertThrows(OutOfMemoryError.class, () -> unbounded.receive(0));
+            assertFalse(unbounded.message().isValid());
+            assertEquals(DecompressingReceiver.RECEIVED, unbounded.receive(0), unbounded::lastErrorMessage);
+            assertEquals(1, unbounded.message().parts());
+            assertArrayEquals(next, unbounded.message().partBytes(0));
+        }
     }
 }

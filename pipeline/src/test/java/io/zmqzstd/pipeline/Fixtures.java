@@ -1,10 +1,15 @@
 package io.zmqzstd.pipeline;
 
 import io.zmqzstd.codec.ZstdDictionary;
+import io.zmqzstd.codec.ZstdFrames;
 import io.zmqzstd.transport.SocketType;
 import io.zmqzstd.transport.ZmqContext;
 import io.zmqzstd.transport.ZmqSocket;
 
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.foreign.MemorySegment;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -54,6 +59,47 @@ final class Fixtures {
         return dictionary;
     }
 
+    /** {@code data} as one zstd frame that does not declare its size (zstd-jni's stream writer). */
+    static byte[] streamed(byte[] data) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try (com.github.luben.zstd.ZstdOutputStream z = new com.github.luben.zstd.ZstdOutputStream(out)) {
+            z.write(data);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        byte[] f = out.toByteArray();
+        if (ZstdFrames.contentSize(MemorySegment.ofArray(f)) != ZstdFrames.CONTENT_SIZE_UNKNOWN) {
+            throw new AssertionError("a streamed frame must not declare its size");
+        }
+        return f;
+    }
+
+    /**
+     * Log lines starting with {@code kind}, exactly {@code size} bytes: a record shape other than
+     * {@link #payload}, so that a dictionary trained on it differs.
+     */
+    static byte[] logLines(String kind, int size, long seed) {
+        SplittableRandom r = new SplittableRandom(seed);
+        StringBuilder s = new StringBuilder(size + 200);
+        while (s.length() < size) {
+            s.append(kind).append(" ts=2026-11-").append(10 + r.nextInt(20)).append("T1").append(r.nextInt(10))
+                    .append(":0").append(r.nextInt(10)).append(" level=").append(r.nextBoolean() ? "INFO" : "WARN")
+                    .append(" user=u").append(r.nextInt(500)).append(" took=").append(r.nextInt(900)).append("ms\n");
+        }
+        byte[] out = new byte[size];
+        System.arraycopy(s.toString().getBytes(StandardCharsets.US_ASCII), 0, out, 0, size);
+        return out;
+    }
+
+    /** A dictionary trained on {@link #logLines} of {@code kind} (trains each call: keep it). */
+    static ZstdDictionary logDictionary(String kind) {
+        List<byte[]> samples = new ArrayList<>();
+        for (int i = 0; i < 1000; i++) {
+            samples.add(logLines(kind, 100 + i % 200, 5000 + i));
+        }
+        return ZstdDictionary.train(samples, 8 * 1024);
+    }
+
     /** A bind address for {@code transport} (tcp, ipc, inproc); tcp picks a free port. */
     static String bindAddress(String transport) {
         String id = UUID.randomUUID().toString().substring(0, 8);
@@ -71,6 +117,24 @@ final class Fixtures {
         client.connect(server.lastEndpoint());
         server.receiveTimeoutMs(RECEIVE_TIMEOUT_MS);
         client.receiveTimeoutMs(RECEIVE_TIMEOUT_MS);
+    }
+
+    /** Two linked sockets: {@code server} bound, {@code client} connected to it. */
+    record Link(ZmqSocket server, ZmqSocket client) {
+    }
+
+    /** A {@code serverType} socket bound and a {@code clientType} socket connected to it over {@code transport}. */
+    static Link link(ZmqContext ctx, SocketType serverType, SocketType clientType, String transport) {
+        Link l = new Link(ctx.socket(serverType), ctx.socket(clientType));
+        link(l.server(), l.client(), transport);
+        return l;
+    }
+
+    /** A {@code type} socket bound over {@code transport}, with no peer yet. */
+    static ZmqSocket bound(ZmqContext ctx, SocketType type, String transport) {
+        ZmqSocket s = ctx.socket(type);
+        s.bind(bindAddress(transport));
+        return s;
     }
 
     static ZmqSocket socket(ZmqContext ctx, SocketType type) {

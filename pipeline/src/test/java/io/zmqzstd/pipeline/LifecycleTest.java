@@ -2,17 +2,19 @@ package io.zmqzstd.pipeline;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.zmqzstd.transport.SocketType;
 import io.zmqzstd.transport.ZmqContext;
+import io.zmqzstd.transport.ZmqException;
 import io.zmqzstd.transport.ZmqSocket;
 
 import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -27,20 +29,8 @@ class LifecycleTest {
             pull.receiveTimeoutMs(30_000);
             DecompressingReceiver receiver = DecompressingReceiver.builder(pull).build();
             CompressingSender sender = CompressingSender.builder(push).build();
-            AtomicReference<Integer> status = new AtomicReference<>();
-            AtomicReference<Throwable> failure = new AtomicReference<>();
-            Thread blocked = new Thread(() -> {
-                try {
-                    status.set(receiver.receive(0)); // blocks until a message arrives
-                } catch (Throwable t) {
-                    failure.set(t);
-                }
-            }, "first-user");
-            blocked.start();
-            // The first thread holds the receiver once it is down in the socket's receive call;
-            // only then may this thread try (earlier, the roles could swap).
-            assertTrue(Fixtures.await(() -> insideSocketReceive(blocked), 10_000),
-                    "first thread never reached the socket's receive call");
+            // blocks until a message arrives
+            BlockedCall blocked = new BlockedCall("first-user", "receive", () -> receiver.receive(0));
             IllegalStateException e = assertThrows(IllegalStateException.class,
                     () -> receiver.receive(ZmqSocket.DONTWAIT));
             assertTrue(e.getMessage().contains("first-user") && e.getMessage().contains(Thread.currentThread().getName()),
@@ -48,22 +38,153 @@ class LifecycleTest {
             // the refused call took nothing: the first thread still gets the next message whole
             byte[] data = Fixtures.payload(500, 3);
             assertTrue(sender.send(data, 0));
-            blocked.join(10_000);
-            assertEquals(null, failure.get());
-            assertEquals(DecompressingReceiver.RECEIVED, status.get());
+            assertEquals(DecompressingReceiver.RECEIVED, blocked.join());
             assertArrayEquals(data, receiver.message().part(0).toArray(java.lang.foreign.ValueLayout.JAVA_BYTE));
             receiver.close();
             sender.close();
         }
     }
 
-    private static boolean insideSocketReceive(Thread t) {
+    /**
+     * A call made on a thread of its own, which holds the sender or receiver once it is down in
+     * the socket's call: the constructor returns only then, so that the test thread comes second
+     * (earlier, the roles could swap).
+     */
+    private static final class BlockedCall {
+        private final Thread thread;
+        private volatile Object result;
+        private volatile Throwable failure;
+
+        BlockedCall(String name, String socketMethod, java.util.concurrent.Callable<?> call) {
+            thread = new Thread(() -> {
+                try {
+                    result = call.call();
+                } catch (Throwable t) {
+                    failure = t;
+                }
+            }, name);
+            thread.start();
+            assertTrue(Fixtures.await(() -> insideSocketCall(thread, socketMethod), 10_000),
+                    name + " never reached the socket's " + socketMethod + " call");
+        }
+
+        /** Waits for the call to end; its result, or fails with what it threw. */
+        Object join() throws InterruptedException {
+            thread.join(10_000);
+            assertFalse(thread.isAlive(), thread.getName() + " is still blocked");
+            if (failure != null) {
+                throw new AssertionError(thread.getName() + " failed", failure);
+            }
+            return result;
+        }
+
+        /** Waits for the call to end and returns what it threw (null if nothing). */
+        Throwable joinThrown() throws InterruptedException {
+            thread.join(10_000);
+            assertFalse(thread.isAlive(), thread.getName() + " is still blocked");
+            return failure;
+        }
+    }
+
+    /** True while {@code t} is inside a {@link ZmqSocket} method whose name starts with {@code method}. */
+    private static boolean insideSocketCall(Thread t, String method) {
         for (StackTraceElement frame : t.getStackTrace()) {
-            if (frame.getClassName().equals(ZmqSocket.class.getName()) && frame.getMethodName().startsWith("receive")) {
+            if (frame.getClassName().equals(ZmqSocket.class.getName()) && frame.getMethodName().startsWith(method)) {
                 return true;
             }
         }
         return false;
+    }
+
+    /**
+     * Like the receiver, the sender refuses a second thread while one is inside it: here the first
+     * one blocks in the socket's send (PUSH with no peer yet), and is released by connecting one.
+     */
+    @Test
+    void shouldDetectTwoThreadsInsideOneSender() throws Exception {
+        try (ZmqContext ctx = new ZmqContext()) {
+            ZmqSocket push = Fixtures.bound(ctx, SocketType.PUSH, "inproc");
+            CompressingSender sender = CompressingSender.builder(push).build();
+            byte[] data = Fixtures.payload(20_000, 4);
+            // no peer: blocks until one connects
+            BlockedCall blocked = new BlockedCall("first-sender", "send", () -> sender.send(data, 0));
+            IllegalStateException e = assertThrows(IllegalStateException.class,
+                    () -> sender.send(data, ZmqSocket.DONTWAIT));
+            assertTrue(e.getMessage().contains("first-sender") && e.getMessage().contains(Thread.currentThread().getName()),
+                    e.getMessage());
+            // the refused call sent nothing: a peer gets exactly the first thread's message
+            ZmqSocket pull = ctx.socket(SocketType.PULL);
+            pull.receiveTimeoutMs(Fixtures.RECEIVE_TIMEOUT_MS);
+            pull.connect(push.lastEndpoint());
+            assertEquals(Boolean.TRUE, blocked.join());
+            try (DecompressingReceiver receiver = DecompressingReceiver.builder(pull).build()) {
+                assertEquals(DecompressingReceiver.RECEIVED, receiver.receive(0));
+                assertArrayEquals(data, receiver.message().partBytes(0));
+                assertEquals(DecompressingReceiver.WOULD_BLOCK, receiver.receive(ZmqSocket.DONTWAIT));
+            }
+            assertEquals(1, sender.stats().messages());
+            sender.close();
+        }
+    }
+
+    /**
+     * close() from another thread cannot end a receive blocked in the socket (it throws: two
+     * threads inside the receiver); shutting the context down does, with a ZmqException (ETERM)
+     * in the blocked thread, after which the receiver closes normally.
+     */
+    @Test
+    void shouldUnblockAReceiveByShuttingTheContextDownNotByClosingTheReceiver() throws Exception {
+        try (ZmqContext ctx = new ZmqContext()) {
+            ZmqSocket pull = Fixtures.bound(ctx, SocketType.PULL, "inproc");
+            DecompressingReceiver receiver = DecompressingReceiver.builder(pull).build();
+            // no timeout, no peer: blocks until the context shuts down
+            BlockedCall blocked = new BlockedCall("blocked-receiver", "receive", () -> receiver.receive(0));
+            IllegalStateException e = assertThrows(IllegalStateException.class, receiver::close);
+            assertTrue(e.getMessage().contains("blocked-receiver"), e.getMessage());
+            assertFalse(receiver.isClosed());
+
+            ctx.shutdown();
+            Throwable thrown = blocked.joinThrown();
+            assertTrue(thrown instanceof ZmqException z && z.isContextTerminated(), () -> String.valueOf(thrown));
+            receiver.close();
+            assertTrue(receiver.isClosed());
+        }
+    }
+
+    /** A ByteBuffer payload's position and limit are left as they were, whether it was sent or would have blocked. */
+    @Test
+    void shouldLeaveByteBufferPositionAndLimitAlone() {
+        try (ZmqContext ctx = new ZmqContext()) {
+            ZmqSocket push = Fixtures.bound(ctx, SocketType.PUSH, "inproc");
+            byte[] data = Fixtures.payload(30_000, 5);
+            ByteBuffer heap = ByteBuffer.allocate(data.length + 100).position(7);
+            heap.put(data).limit(7 + data.length).position(7);
+            ByteBuffer direct = ByteBuffer.allocateDirect(data.length + 100).position(11);
+            direct.put(data).limit(11 + data.length).position(11);
+            try (CompressingSender sender = CompressingSender.builder(push).build()) {
+                for (ByteBuffer b : new ByteBuffer[] {heap, direct}) {
+                    int position = b.position();
+                    int limit = b.limit();
+                    assertFalse(sender.send(b, ZmqSocket.DONTWAIT), "no peer yet: would block");
+                    assertEquals(position, b.position());
+                    assertEquals(limit, b.limit());
+                }
+                ZmqSocket pull = ctx.socket(SocketType.PULL);
+                pull.receiveTimeoutMs(Fixtures.RECEIVE_TIMEOUT_MS);
+                pull.connect(push.lastEndpoint());
+                try (DecompressingReceiver receiver = DecompressingReceiver.builder(pull).build()) {
+                    for (ByteBuffer b : new ByteBuffer[] {heap, direct}) {
+                        int position = b.position();
+                        int limit = b.limit();
+                        assertTrue(sender.send(b, 0));
+                        assertEquals(position, b.position());
+                        assertEquals(limit, b.limit());
+                        assertEquals(DecompressingReceiver.RECEIVED, receiver.receive(0));
+                        assertArrayEquals(data, receiver.message().partBytes(0));
+                    }
+                }
+            }
+        }
     }
 
     @Test
@@ -105,6 +226,8 @@ class LifecycleTest {
                 assertEquals(3, receiver.message().totalSize());
                 assertEquals(DecompressingReceiver.WOULD_BLOCK, receiver.receive(ZmqSocket.DONTWAIT));
                 assertThrows(IllegalStateException.class, () -> receiver.message().part(0));
+                assertEquals(1, receiver.stats().wouldBlock());
+                assertEquals(0, receiver.stats().poolRents());
             }
         }
     }

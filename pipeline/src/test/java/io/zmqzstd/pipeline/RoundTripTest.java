@@ -134,11 +134,7 @@ class RoundTripTest {
             try (CompressingSender sender = CompressingSender.builder(pub).build();
                  DecompressingReceiver receiver = DecompressingReceiver.builder(sub).build()) {
                 assertEquals(1, receiver.envelopeParts());
-                // Slow joiner: publish until the subscription has reached the publisher.
-                assertTrue(Fixtures.await(() -> {
-                    sender.publish(wanted, sync, 0);
-                    return receiver.receive(ZmqSocket.DONTWAIT) == DecompressingReceiver.RECEIVED;
-                }, 10_000), "subscription never arrived");
+                awaitSubscription(sender, receiver, wanted, sync);
                 int seq = 0;
                 for (int size : SIZES) {
                     assertTrue(sender.publish(other, Fixtures.payload(size, 99), 0));
@@ -157,6 +153,14 @@ class RoundTripTest {
                 }
             }
         }
+    }
+
+    /** Slow joiner: publishes {@code sync} until one arrives, i.e. the subscription has reached the publisher. */
+    static void awaitSubscription(CompressingSender sender, DecompressingReceiver receiver, byte[] topic, byte[] sync) {
+        assertTrue(Fixtures.await(() -> {
+            sender.publish(topic, sync, 0);
+            return receiver.receive(ZmqSocket.DONTWAIT) == DecompressingReceiver.RECEIVED;
+        }, 10_000), "subscription never arrived");
     }
 
     @ParameterizedTest(name = "{0}, dictionary={1}")
@@ -262,21 +266,69 @@ class RoundTripTest {
         }
     }
 
-    @Test
-    void shouldRoundTrip64MiBOverInproc() {
-        int size = 64 << 20;
-        try (ZmqContext ctx = new ZmqContext(); Arena arena = Arena.ofConfined()) {
-            ZmqSocket pull = ctx.socket(SocketType.PULL);
-            ZmqSocket push = ctx.socket(SocketType.PUSH);
-            Fixtures.link(pull, push, "inproc");
-            MemorySegment data = arena.allocate(size);
-            byte[] chunk = Fixtures.payload(1 << 20, 5);
-            for (int i = 0; i < 64; i++) {
-                MemorySegment.copy(chunk, 0, data, ValueLayout.JAVA_BYTE, (long) i << 20, chunk.length);
-                data.set(ValueLayout.JAVA_INT_UNALIGNED, (long) i << 20, i); // blocks differ
+    /** {@code size} bytes of telemetry, each MiB stamped with its index so that blocks differ. */
+    static MemorySegment largePayload(Arena arena, long size) {
+        MemorySegment data = arena.allocate(size);
+        byte[] chunk = Fixtures.payload(1 << 20, 5);
+        for (long off = 0; off < size; off += chunk.length) {
+            MemorySegment.copy(chunk, 0, data, ValueLayout.JAVA_BYTE, off, (int) Math.min(chunk.length, size - off));
+            if (size - off >= Integer.BYTES) {
+                data.set(ValueLayout.JAVA_INT_UNALIGNED, off, (int) (off >>> 20));
             }
-            try (CompressingSender sender = CompressingSender.builder(push).level(1).build();
-                 DecompressingReceiver receiver = DecompressingReceiver.builder(pull).build()) {
+        }
+        return data;
+    }
+
+    /**
+     * The default limits admit a part at the per-part limit (64 MiB) behind its envelope: a ROUTER's
+     * routing id and a SUB's topic are counted apart from the payload (maxEnvelopeSize).
+     */
+    @ParameterizedTest(name = "{0} over {1}")
+    @CsvSource({"ROUTER,tcp", "SUB,ipc"})
+    void shouldDeliverPartAtTheDefaultLimitBehindAnEnvelope(SocketType receiving, String transport) {
+        long size = DecompressingReceiver.DEFAULT_MAX_DECOMPRESSED_SIZE;
+        byte[] envelope = "8-bytes!".getBytes(StandardCharsets.US_ASCII);
+        boolean router = receiving == SocketType.ROUTER;
+        try (ZmqContext ctx = new ZmqContext(); Arena arena = Arena.ofConfined()) {
+            ZmqSocket in = ctx.socket(receiving);
+            ZmqSocket out = ctx.socket(router ? SocketType.DEALER : SocketType.PUB);
+            if (router) {
+                out.routingId(envelope);
+            } else {
+                in.subscribe(envelope);
+            }
+            Fixtures.link(in, out, transport);
+            MemorySegment data = largePayload(arena, size);
+            try (CompressingSender sender = CompressingSender.builder(out).level(1).build();
+                 DecompressingReceiver receiver = DecompressingReceiver.builder(in).build()) {
+                if (router) {
+                    assertTrue(sender.send(data, 0));
+                } else {
+                    awaitSubscription(sender, receiver, envelope, "sync".getBytes(StandardCharsets.US_ASCII));
+                    assertTrue(sender.publish(envelope, data, 0));
+                }
+                do { // skip sync messages still in flight
+                    receive(receiver);
+                } while (receiver.message().partSize(1) != size);
+                ReceivedMessage m = receiver.message();
+                assertEquals(2, m.parts());
+                assertArrayEquals(envelope, m.partBytes(0));
+                assertEquals(-1, data.mismatch(m.part(1)));
+                assertTrue(m.region().byteSize() <= receiver.maxMessageSize() + receiver.maxEnvelopeSize(),
+                        () -> "region=" + m.region().byteSize());
+            }
+        }
+    }
+
+    /** Large parts: 64 MiB (the default per-part limit) over inproc, and an odd size between 1 and 64 MiB over tcp. */
+    @ParameterizedTest(name = "{1} B over {0}")
+    @CsvSource({"inproc,67108864", "tcp,16777219"})
+    void shouldRoundTripLargePart(String transport, long size) {
+        try (ZmqContext ctx = new ZmqContext(); Arena arena = Arena.ofConfined()) {
+            Fixtures.Link link = Fixtures.link(ctx, SocketType.PULL, SocketType.PUSH, transport);
+            MemorySegment data = largePayload(arena, size);
+            try (CompressingSender sender = CompressingSender.builder(link.client()).level(1).build();
+                 DecompressingReceiver receiver = DecompressingReceiver.builder(link.server()).build()) {
                 assertTrue(sender.send(data, 0));
                 receive(receiver);
                 ReceivedMessage m = receiver.message();

@@ -1,0 +1,185 @@
+package io.zmqzstd.pipeline;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.github.luben.zstd.Zstd;
+import io.zmqzstd.transport.PooledBuffer;
+import io.zmqzstd.transport.SocketType;
+import io.zmqzstd.transport.ZmqContext;
+import io.zmqzstd.transport.ZmqSocket;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** receiveInto: payload parts decompressed straight into the caller's segment. */
+class ReceiveIntoTest {
+
+    private static final int DST_BYTES = 2 << 20;
+
+    private static void assertPart(byte[] expected, MemorySegment segment, long offset, long size) {
+        assertEquals(expected.length, size);
+        assertArrayEquals(expected, segment.asSlice(offset, size).toArray(ValueLayout.JAVA_BYTE));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"tcp", "inproc"})
+    void shouldDecompressSinglePartAtOffsetZeroOfTheCallersSegmentWithoutGrowingTheRegion(String transport) {
+        try (ZmqContext ctx = new ZmqContext(); Arena arena = Arena.ofConfined()) {
+            Fixtures.Link link = Fixtures.link(ctx, SocketType.PULL, SocketType.PUSH, transport);
+            ZmqSocket pull = link.server();
+            ZmqSocket push = link.client();
+            MemorySegment dst = arena.allocate(DST_BYTES);
+            try (CompressingSender sender = CompressingSender.builder(push).build();
+                 DecompressingReceiver receiver = DecompressingReceiver.builder(pull).build()) {
+                int n = 0;
+                for (int size : RoundTripTest.SIZES) {
+                    byte[] data = Fixtures.payload(size, n++);
+                    assertTrue(sender.send(data, 0));
+                    assertEquals(DecompressingReceiver.RECEIVED, receiver.receiveInto(dst, 0), receiver::lastErrorMessage);
+                    ReceivedMessage m = receiver.message();
+                    assertEquals(1, m.parts());
+                    assertSame(dst, m.segment(0));
+                    assertEquals(0, m.partOffset(0));
+                    assertPart(data, dst, 0, m.partSize(0));
+                    assertArrayEquals(data, m.partBytes(0));
+                }
+                // 1 MiB went to dst, none of it through the region, which stayed at its first size
+                assertEquals(64 * 1024, receiver.message().region().byteSize());
+                assertEquals(RoundTripTest.SIZES.length, receiver.stats().messages());
+            }
+        }
+    }
+
+    @Test
+    void shouldLayPayloadPartsOneAfterAnotherInTheSegmentAndKeepTheEnvelopeInTheRegion() {
+        try (ZmqContext ctx = new ZmqContext(); Arena arena = Arena.ofConfined()) {
+            ZmqSocket router = ctx.socket(SocketType.ROUTER);
+            ZmqSocket dealer = ctx.socket(SocketType.DEALER);
+            byte[] id = "dealer-1".getBytes(StandardCharsets.US_ASCII);
+            dealer.routingId(id);
+            Fixtures.link(router, dealer, "ipc");
+            MemorySegment dst = arena.allocate(DST_BYTES);
+            byte[][] parts = {Fixtures.payload(300, 1), Fixtures.payload(0, 2), Fixtures.payload(100_000, 3)};
+            try (CompressingSender sender = CompressingSender.builder(dealer).build();
+                 DecompressingReceiver receiver = DecompressingReceiver.builder(router).build()) {
+                for (int i = 0; i < parts.length; i++) {
+                    assertTrue(sender.send(parts[i], i < parts.length - 1 ? ZmqSocket.SNDMORE : 0));
+                }
+                assertEquals(DecompressingReceiver.RECEIVED, receiver.receiveInto(dst, 0), receiver::lastErrorMessage);
+                ReceivedMessage m = receiver.message();
+                assertEquals(1 + parts.length, m.parts());
+                assertSame(m.region(), m.segment(0));
+                assertFalse(m.isCompressed(0));
+                assertPart(id, m.region(), m.partOffset(0), m.partSize(0));
+                long offset = 0;
+                for (int i = 0; i < parts.length; i++) {
+                    assertSame(dst, m.segment(i + 1));
+                    assertEquals(offset, m.partOffset(i + 1), "part " + (i + 1) + " starts right after the one before");
+                    assertPart(parts[i], dst, offset, m.partSize(i + 1));
+                    offset += parts[i].length;
+                }
+                // the same receiver still lays everything out in its region on receive()
+                assertTrue(sender.send(parts[0], 0));
+                assertEquals(DecompressingReceiver.RECEIVED, receiver.receive(0));
+                assertSame(receiver.message().region(), receiver.message().segment(1));
+                assertArrayEquals(parts[0], receiver.message().partBytes(1));
+            }
+        }
+    }
+
+    @Test
+    void shouldRefusePartsThatDoNotFitAndDeliverTheNextMessage() {
+        long limit = 1 << 20;
+        try (ZmqContext ctx = new ZmqContext(); Arena arena = Arena.ofConfined()) {
+            Fixtures.Link link = Fixtures.link(ctx, SocketType.PULL, SocketType.PUSH, "inproc");
+            ZmqSocket pull = link.server();
+            ZmqSocket push = link.client();
+            MemorySegment dst = arena.allocate(1000);
+            try (DecompressingReceiver receiver = DecompressingReceiver.builder(pull).maxDecompressedSize(limit).build()) {
+                // declared size one byte more than dst
+                expectDestinationTooSmall(receiver, push, dst, "declared=1001, offset=0, dstBytes=1000",
+                        Zstd.compress(Fixtures.payload(1001, 1), 3));
+                // the second part no longer fits behind the first
+                expectDestinationTooSmall(receiver, push, dst, "declared=401, offset=600, dstBytes=1000",
+                        Zstd.compress(Fixtures.payload(600, 2), 3), Zstd.compress(Fixtures.payload(401, 3), 3));
+                // a frame without a declared size is stopped at the end of dst
+                expectDestinationTooSmall(receiver, push, dst, "declared=unknown, offset=0, dstBytes=1000",
+                        Fixtures.streamed(Fixtures.payload(5000, 4)));
+                assertEquals(3, receiver.stats().errors(BadFrameReason.DESTINATION_TOO_SMALL));
+
+                // the limits come first: over the limit is TOO_LARGE whatever the destination
+                assertTrue(push.send(Zstd.compress(Fixtures.payload((int) limit + 1, 5), 1), 0));
+                assertEquals(DecompressingReceiver.BAD_FRAME, receiver.receiveInto(dst, 0));
+                assertEquals(BadFrameReason.TOO_LARGE, receiver.lastErrorReason());
+
+                // exactly full is fine, also for a frame without a declared size
+                byte[] fits = Fixtures.payload(1000, 6);
+                assertTrue(push.send(Fixtures.streamed(fits), 0));
+                assertEquals(DecompressingReceiver.RECEIVED, receiver.receiveInto(dst, 0), receiver::lastErrorMessage);
+                assertPart(fits, dst, 0, receiver.message().partSize(0));
+            }
+        }
+    }
+
+    private static void expectDestinationTooSmall(DecompressingReceiver receiver, ZmqSocket push, MemorySegment dst,
+                                                  String detail, byte[]... parts) {
+        for (int i = 0; i < parts.length; i++) {
+            assertTrue(push.send(parts[i], i < parts.length - 1 ? ZmqSocket.SNDMORE : 0));
+        }
+        byte[] next = Fixtures.payload(999, parts.length);
+        assertTrue(push.send(Zstd.compress(next, 3), 0));
+        assertEquals(DecompressingReceiver.BAD_FRAME, receiver.receiveInto(dst, 0));
+        assertEquals(BadFrameReason.DESTINATION_TOO_SMALL, receiver.lastErrorReason(), receiver::lastErrorMessage);
+        assertEquals(parts.length - 1, receiver.lastErrorPart());
+        assertTrue(receiver.lastErrorMessage().contains(detail), receiver::lastErrorMessage);
+        assertEquals(DecompressingReceiver.RECEIVED, receiver.receiveInto(dst, 0), receiver::lastErrorMessage);
+        assertEquals(1, receiver.message().parts());
+        assertPart(next, dst, 0, receiver.message().partSize(0));
+    }
+
+    @Test
+    void shouldRefuseReadOnlyOrClosedDestinationWithoutTakingTheMessageAndTakeHeapOrPooledOnes() {
+        try (ZmqContext ctx = new ZmqContext()) {
+            Fixtures.Link link = Fixtures.link(ctx, SocketType.PULL, SocketType.PUSH, "inproc");
+            try (CompressingSender sender = CompressingSender.builder(link.client()).build();
+                 DecompressingReceiver receiver = DecompressingReceiver.builder(link.server()).build()) {
+                byte[] data = Fixtures.payload(50_000, 1);
+                assertTrue(sender.send(data, 0));
+                Arena closed = Arena.ofConfined();
+                MemorySegment gone = closed.allocate(data.length);
+                closed.close();
+                IllegalStateException e = assertThrows(IllegalStateException.class, () -> receiver.receiveInto(gone, 0));
+                assertTrue(e.getMessage().contains("destination"), e.getMessage());
+                assertThrows(IllegalArgumentException.class,
+                        () -> receiver.receiveInto(MemorySegment.ofArray(new byte[data.length]).asReadOnly(), 0));
+
+                // nothing was taken: the message is still there, here for a pooled buffer that stays ours
+                PooledBuffer buffer = ctx.bufferPool().rent(64 * 1024);
+                try {
+                    assertEquals(DecompressingReceiver.RECEIVED, receiver.receiveInto(buffer.segment(), 0));
+                    assertPart(data, buffer.segment(), 0, receiver.message().partSize(0));
+                    assertTrue(buffer.isRented());
+                } finally {
+                    buffer.release();
+                }
+                assertTrue(Fixtures.await(() -> ctx.bufferPool().outstanding() == 0, 10_000),
+                        () -> ctx.bufferPool().stats().toString());
+
+                byte[] heap = new byte[data.length];
+                assertTrue(sender.send(data, 0));
+                assertEquals(DecompressingReceiver.RECEIVED, receiver.receiveInto(MemorySegment.ofArray(heap), 0));
+                assertArrayEquals(data, heap);
+            }
+        }
+    }
+}

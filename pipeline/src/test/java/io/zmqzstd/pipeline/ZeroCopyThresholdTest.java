@@ -1,0 +1,67 @@
+package io.zmqzstd.pipeline;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.zmqzstd.transport.NativeBufferPool;
+import io.zmqzstd.transport.SocketType;
+import io.zmqzstd.transport.ZmqContext;
+
+import org.junit.jupiter.api.Test;
+
+/** One rule: a frame goes out zero-copy when it is at least the sender's zeroCopyThresholdBytes. */
+class ZeroCopyThresholdTest {
+
+    @Test
+    void shouldRefuseASenderThresholdBelowThePools() {
+        try (ZmqContext ctx = new ZmqContext()) {
+            var push = ctx.socket(SocketType.PUSH);
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> CompressingSender.builder(push).zeroCopyThresholdBytes(4096).build());
+            assertTrue(e.getMessage().contains("zeroCopyThresholdBytes=4096")
+                    && e.getMessage().contains("poolZeroCopyThresholdBytes=" + NativeBufferPool.DEFAULT_ZERO_COPY_THRESHOLD_BYTES),
+                    e.getMessage());
+            try (CompressingSender sender = CompressingSender.builder(push).build()) {
+                assertEquals(NativeBufferPool.DEFAULT_ZERO_COPY_THRESHOLD_BYTES, sender.zeroCopyThresholdBytes());
+            }
+        }
+    }
+
+    @Test
+    void shouldSendZeroCopyExactlyTheFramesAtOrAboveTheSendersThreshold() {
+        long threshold = 32 * 1024; // above the pool's 8 KiB
+        try (ZmqContext ctx = new ZmqContext()) {
+            Fixtures.Link link = Fixtures.link(ctx, SocketType.PULL, SocketType.PUSH, "inproc");
+            NativeBufferPool pool = ctx.bufferPool();
+            try (CompressingSender sender = CompressingSender.builder(link.client()).zeroCopyThresholdBytes(threshold).build();
+                 DecompressingReceiver receiver = DecompressingReceiver.builder(link.server()).build()) {
+                // random 64 KiB: a frame of 64 KiB, zero-copy
+                assertSent(sender, receiver, Fixtures.random(64 * 1024, 1), true);
+                // telemetry 64 KiB compresses below 32 KiB: copied, although the pool's own
+                // threshold (8 KiB) would have let it through; its pooled buffer is back at once
+                assertSent(sender, receiver, Fixtures.payload(64 * 1024, 2), false);
+                assertEquals(0, pool.outstanding(), () -> pool.stats().toString());
+                // random 16 KiB: below the threshold before compressing, copied from scratch
+                assertSent(sender, receiver, Fixtures.random(16 * 1024, 3), false);
+                assertEquals(1, sender.stats().zeroCopySends(), sender.stats()::toString);
+                assertEquals(2, sender.stats().copiedSends(), sender.stats()::toString);
+                assertEquals(2, sender.stats().poolRents(), "the two 64 KiB payloads rent, the 16 KiB one does not");
+            }
+            assertTrue(Fixtures.await(() -> pool.outstanding() == 0, 10_000), () -> pool.stats().toString());
+        }
+    }
+
+    private static void assertSent(CompressingSender sender, DecompressingReceiver receiver, byte[] data,
+                                   boolean zeroCopy) {
+        PipelineStats before = sender.stats();
+        assertTrue(sender.send(data, 0));
+        PipelineStats after = sender.stats();
+        long frameBytes = after.compressedBytes() - before.compressedBytes();
+        assertEquals(zeroCopy, frameBytes >= sender.zeroCopyThresholdBytes(), () -> "frame=" + frameBytes);
+        assertEquals(zeroCopy ? 1 : 0, after.zeroCopySends() - before.zeroCopySends(), () -> "frame=" + frameBytes);
+        assertEquals(DecompressingReceiver.RECEIVED, receiver.receive(0), receiver::lastErrorMessage);
+        assertArrayEquals(data, receiver.message().partBytes(0));
+    }
+}
