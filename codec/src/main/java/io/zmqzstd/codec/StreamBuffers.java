@@ -63,9 +63,29 @@ final class StreamBuffers implements AutoCloseable {
 
     /** Points the output at the whole of {@link #scratchOut}. */
     void setOutToScratch() {
-        out.set(JAVA_LONG, SRC, scratchOutAddress);
-        out.set(JAVA_LONG, SIZE, SCRATCH_BYTES);
+        setOut(scratchOutAddress, SCRATCH_BYTES);
+    }
+
+    /** Points the output at {@code size} bytes from {@code address}. */
+    void setOut(long address, long size) {
+        out.set(JAVA_LONG, SRC, address);
+        out.set(JAVA_LONG, SIZE, size);
         out.set(JAVA_LONG, POS, 0);
+    }
+
+    /** Copies heap data into {@link #scratchIn} so zstd can read it; the scratch's address. */
+    long stageIn(MemorySegment src, long offset, long length) {
+        MemorySegment.copy(src, offset, scratchIn, 0, length);
+        return scratchInAddress;
+    }
+
+    /**
+     * The address of {@link #scratchOut}, where a one-shot call writes a result bound for
+     * {@code dst[offset, offset + capacity)}, after checking that range.
+     */
+    long outputScratch(MemorySegment dst, long offset, long capacity) {
+        Segments.check(dst, offset, capacity);
+        return scratchOutAddress;
     }
 
     long outPos() {

@@ -23,8 +23,10 @@ import java.util.Arrays;
  *
  * <p>Not thread-safe: like a socket, one decompressor belongs to one thread at a time.
  *
- * <p>The {@code MemorySegment} methods allocate nothing on the Java heap when both segments are
- * native. The decompressor owns its context, its digested dictionaries (DDicts) and its scratch
+ * <p>The {@code MemorySegment} methods allocate nothing on the Java heap, for native and heap
+ * segments alike: heap data is copied through native scratch memory (one call when input and
+ * output each fit its 256 KiB, streamed in chunks otherwise), never passed to zstd in place. The
+ * decompressor owns its context, its digested dictionaries (DDicts) and its scratch
  * memory; {@link #close()} frees them. Closing is idempotent; any other call after it throws
  * {@link IllegalStateException}.
  */
@@ -32,13 +34,6 @@ public final class ZstdDecompressor implements AutoCloseable {
 
     /** Default limit: 256 MiB. */
     public static final long DEFAULT_MAX_DECOMPRESSED_SIZE = 256L * 1024 * 1024;
-
-    /**
-     * Outputs up to this size to or from heap segments are decompressed in one critical
-     * downcall; larger ones stream through native scratch memory so the GC is never held off
-     * for long.
-     */
-    static final long CRITICAL_MAX_OUTPUT_BYTES = 64 * 1024;
 
     private static final long NO_DDICT = 0;
 
@@ -171,24 +166,27 @@ public final class ZstdDecompressor implements AutoCloseable {
             throw new ZstdException(ZstdException.Reason.DESTINATION_TOO_SMALL,
                     "destination too small: declared=" + declared + ", capacity=" + dstCapacity);
         }
-        long capacity = Math.min(dstCapacity, maxDecompressedSize);
+        // A declared size is what the frame needs (prepareSingleFrame held it to the limit);
+        // choosing by it keeps a small frame into a large reused heap buffer on the one-call path.
+        long capacity = declared != ZstdFrames.CONTENT_SIZE_UNKNOWN ? declared : Math.min(dstCapacity, maxDecompressedSize);
         if (storedFrameCopy) {
             long copied = ZstdFrames.copyStoredFrame(src, srcOffset, srcLength, dst, dstOffset, capacity);
             if (copied >= 0) {
                 return copied;
             }
         }
+        boolean srcNative = src.isNative();
+        boolean dstNative = dst.isNative();
         long r;
         try {
-            if (src.isNative() && dst.isNative()) {
-                long s = Segments.address(src, srcOffset, srcLength);
-                long d = Segments.address(dst, dstOffset, capacity);
-                r = (long) LibZstd.DECOMPRESS_DCTX_RAW.invokeExact(dctx, d, capacity, s, srcLength);
-            } else if (capacity <= CRITICAL_MAX_OUTPUT_BYTES) {
-                r = (long) LibZstd.DECOMPRESS_DCTX_HEAP.invokeExact(dctx, dst.asSlice(dstOffset, capacity), capacity,
-                        src.asSlice(srcOffset, srcLength), srcLength);
-            } else {
-                return decompressInChunks(src, srcOffset, srcLength, dst, dstOffset, dstCapacity, capacity);
+            if ((!srcNative && srcLength > StreamBuffers.SCRATCH_BYTES) || (!dstNative && capacity > StreamBuffers.SCRATCH_BYTES)) {
+                return decompressInChunks(src, srcOffset, srcLength, dst, dstOffset, dstCapacity, declared, capacity);
+            }
+            long s = srcNative ? Segments.address(src, srcOffset, srcLength) : buffers().stageIn(src, srcOffset, srcLength);
+            long d = dstNative ? Segments.address(dst, dstOffset, capacity) : buffers().scratchOutAddress;
+            r = (long) LibZstd.DECOMPRESS_DCTX_RAW.invokeExact(dctx, d, capacity, s, srcLength);
+            if (!dstNative && !LibZstd.isError(r)) {
+                MemorySegment.copy(buffers.scratchOut, 0, dst, dstOffset, r);
             }
         } catch (Throwable t) {
             throw LibZstd.rethrow(t);
@@ -199,26 +197,36 @@ public final class ZstdDecompressor implements AutoCloseable {
         if (LibZstd.isError(r)) {
             reset();
             if (LibZstd.errorCode(r) == LibZstd.ERR_DST_SIZE_TOO_SMALL) {
-                throw outputFull(r, dstCapacity, capacity);
+                throw outputFull(r, declared, dstCapacity, capacity);
             }
             throw ZstdException.fromResult("ZSTD_decompressDCtx", r);
         }
         return r;
     }
 
-    /** The output reached {@code capacity}: the limit's fault or the destination's. */
-    private ZstdException outputFull(long r, long dstCapacity, long capacity) {
-        if (capacity < dstCapacity) {
-            return ZstdException.withResult(ZstdException.Reason.TOO_LARGE,
-                    "frame larger than limit: declared=unknown, limit=" + maxDecompressedSize, r);
+    /**
+     * The output reached {@code capacity}: the frame's fault (more than it declared), the
+     * limit's or the destination's. {@code r} is zstd's error result, or 0 when Java noticed.
+     */
+    private ZstdException outputFull(long r, long declared, long dstCapacity, long capacity) {
+        ZstdException.Reason reason;
+        String message;
+        if (declared != ZstdFrames.CONTENT_SIZE_UNKNOWN) {
+            reason = ZstdException.Reason.CORRUPT;
+            message = "frame content longer than its header declares: declared=" + declared;
+        } else if (capacity < dstCapacity) {
+            reason = ZstdException.Reason.TOO_LARGE;
+            message = "frame larger than limit: declared=unknown, limit=" + maxDecompressedSize;
+        } else {
+            reason = ZstdException.Reason.DESTINATION_TOO_SMALL;
+            message = "destination too small: capacity=" + dstCapacity;
         }
-        return ZstdException.withResult(ZstdException.Reason.DESTINATION_TOO_SMALL,
-                "destination too small: capacity=" + dstCapacity, r);
+        return r == 0 ? new ZstdException(reason, message) : ZstdException.withResult(reason, message, r);
     }
 
     /** Large output with a heap segment on either side: stream through native scratch memory. */
     private long decompressInChunks(MemorySegment src, long srcOffset, long srcLength, MemorySegment dst,
-                                    long dstOffset, long dstCapacity, long capacity) throws Throwable {
+                                    long dstOffset, long dstCapacity, long declared, long capacity) throws Throwable {
         StreamBuffers b = buffers();
         reset();
         long chunkStart = 0;
@@ -233,8 +241,7 @@ public final class ZstdDecompressor implements AutoCloseable {
                     b.setIn(Segments.address(src, srcOffset + chunkStart, chunk), chunk);
                 } else {
                     chunk = Math.min(StreamBuffers.SCRATCH_BYTES, srcLength - chunkStart);
-                    MemorySegment.copy(src, srcOffset + chunkStart, b.scratchIn, 0, chunk);
-                    b.setIn(b.scratchInAddress, chunk);
+                    b.setIn(b.stageIn(src, srcOffset + chunkStart, chunk), chunk);
                 }
             }
             b.setOutToScratch();
@@ -242,12 +249,7 @@ public final class ZstdDecompressor implements AutoCloseable {
             long produced = b.outPos();
             if (written + produced > capacity) {
                 reset();
-                if (capacity < dstCapacity) {
-                    throw new ZstdException(ZstdException.Reason.TOO_LARGE,
-                            "frame larger than limit: declared=unknown, limit=" + maxDecompressedSize);
-                }
-                throw new ZstdException(ZstdException.Reason.DESTINATION_TOO_SMALL,
-                        "destination too small: capacity=" + dstCapacity);
+                throw outputFull(0, declared, dstCapacity, capacity);
             }
             MemorySegment.copy(b.scratchOut, 0, dst, dstOffset + written, produced);
             written += produced;

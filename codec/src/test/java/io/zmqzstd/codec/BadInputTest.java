@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.zmqzstd.codec.internal.LibZstd;
 import java.io.ByteArrayOutputStream;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -167,11 +168,30 @@ class BadInputTest {
             ZstdException ce = assertThrows(ZstdException.class,
                     () -> c.compress(arena.allocateFrom(JAVA_BYTE, GOOD), arena.allocate(10)));
             assertEquals(ZstdException.Reason.DESTINATION_TOO_SMALL, ce.reason());
-            ZstdException heap = assertThrows(ZstdException.class,
-                    () -> c.compress(MemorySegment.ofArray(GOOD), MemorySegment.ofArray(new byte[1000])));
-            assertEquals(ZstdException.Reason.DESTINATION_TOO_SMALL, heap.reason());
+            byte[] large = TestData.text(400_000, 12);
+            // Heap source: one call below 128 KiB, chunks above, output to a heap destination
+            // through scratch or straight into a native one.
+            for (byte[] input : new byte[][] {GOOD, large}) {
+                for (MemorySegment small : new MemorySegment[] {MemorySegment.ofArray(new byte[1000]), arena.allocate(1000)}) {
+                    ZstdException heap = assertThrows(ZstdException.class,
+                            () -> c.compress(MemorySegment.ofArray(input), small));
+                    assertEquals(ZstdException.Reason.DESTINATION_TOO_SMALL, heap.reason(), heap.getMessage());
+                }
+            }
             assertArrayEquals(GOOD, decompressor.decompress(c.compress(GOOD)), "compressor usable after error");
         }
+    }
+
+    @Test
+    void shouldRejectFrameWhoseContentExceedsItsDeclaredSize() {
+        byte[] data = TestData.random(200, 5);
+        byte[] frame = new byte[(int) ZstdFrames.rawFrameSize(data.length)];
+        ZstdFrames.writeRawFrame(MemorySegment.ofArray(data), 0, data.length, MemorySegment.ofArray(frame), 0, frame.length);
+        frame[5] = (byte) 100; // single segment, 1-byte content size: declares 100 of the block's 200
+        assertEquals(100, ZstdFrames.contentSize(MemorySegment.ofArray(frame)));
+        ZstdException e = assertRejectedThenRecovers(frame, ZstdException.Reason.CORRUPT);
+        assertEquals("frame content longer than its header declares: declared=100", e.getMessage());
+        assertEquals(LibZstd.ERR_DST_SIZE_TOO_SMALL, e.errorCode());
     }
 
     @Test
