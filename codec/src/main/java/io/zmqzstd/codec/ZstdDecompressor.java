@@ -37,7 +37,16 @@ public final class ZstdDecompressor implements AutoCloseable {
 
     private static final long NO_DDICT = 0;
 
+    /**
+     * The smallest window allowance: what zstd levels 1 to 19 use when the input size is unknown
+     * (level 3: 2^21, 17 to 19: 2^23), as in frames from {@code zstd} reading a pipe or from any
+     * streaming compressor. Such frames decode under any limit.
+     */
+    static final int MIN_WINDOW_LOG = 23;
+
     private final long maxDecompressedSize;
+    /** ZSTD_d_windowLogMax: see {@link #windowLogMax(long)}. */
+    private final int windowLogMax;
     private long dctx;
     private int[] dictIds = new int[0];
     private long[] ddicts = new long[0];
@@ -106,6 +115,32 @@ public final class ZstdDecompressor implements AutoCloseable {
             throw new OutOfMemoryError("ZSTD_createDCtx returned NULL");
         }
         LibZstd.LIVE_DCTX.incrementAndGet();
+        windowLogMax = windowLogMax(maxDecompressedSize);
+        try {
+            long r = (long) LibZstd.DCTX_SET_PARAMETER.invokeExact(dctx, LibZstd.D_WINDOW_LOG_MAX, windowLogMax);
+            if (LibZstd.isError(r)) {
+                throw ZstdException.fromResult("ZSTD_DCtx_setParameter(windowLogMax=" + windowLogMax + ")", r);
+            }
+        } catch (Throwable t) {
+            close();
+            throw LibZstd.rethrow(t);
+        }
+    }
+
+    /**
+     * The largest window (as a power of two) a frame may ask for. A streaming decoder holds the
+     * whole window before it produces a byte: without this, a 20-byte frame that declares no
+     * content size and names a 2 GiB window makes libzstd reserve it under any output limit.
+     * The allowance is the smallest power of two that holds the limit, so every frame that
+     * declares a size within the limit passes (zstd shrinks a known-size frame's window to fit
+     * its content), but never below 2^{@value #MIN_WINDOW_LOG}, and at most 2^31 (zstd's own
+     * maximum). Frames above the floor come from {@code --ultra} levels (2^25 to 2^27) or
+     * {@code --long} (2^27) on input of unknown size; they need a limit that large. The default
+     * 256 MiB limit allows 2^28, one step above libzstd's own default of 2^27.
+     */
+    static int windowLogMax(long maxDecompressedSize) {
+        int holdsLimit = 64 - Long.numberOfLeadingZeros(Math.max(1, maxDecompressedSize) - 1);
+        return Math.min(ZstdFrames.WINDOW_LOG_MAX, Math.max(MIN_WINDOW_LOG, holdsLimit));
     }
 
     /** The most bytes one call may produce. */
@@ -221,7 +256,7 @@ public final class ZstdDecompressor implements AutoCloseable {
             reason = ZstdException.Reason.DESTINATION_TOO_SMALL;
             message = "destination too small: capacity=" + dstCapacity;
         }
-        return r == 0 ? new ZstdException(reason, message) : ZstdException.withResult(reason, message, r);
+        return ZstdException.withResult(reason, message, r);
     }
 
     /** Large output with a heap segment on either side: stream through native scratch memory. */
@@ -313,6 +348,12 @@ public final class ZstdDecompressor implements AutoCloseable {
             throw new ZstdException(ZstdException.Reason.TOO_LARGE, "frame larger than limit: declared="
                     + Long.toUnsignedString(declared) + ", limit=" + maxDecompressedSize);
         }
+        long window = ZstdFrames.windowSize(src, offset, length);
+        if (window > 1L << windowLogMax) {
+            // libzstd's streaming decoder refuses it too (ZSTD_d_windowLogMax); checking here
+            // refuses it on every path, one-shot included, with the same reason.
+            throw windowTooLarge(Long.toString(window), 0);
+        }
         selectDictionary(ZstdFrames.dictionaryId(src, offset, length));
         return declared;
     }
@@ -375,9 +416,19 @@ public final class ZstdDecompressor implements AutoCloseable {
         long r = (long) LibZstd.DECOMPRESS_STREAM_RAW.invokeExact(dctx, b.outStruct, b.inStruct);
         if (LibZstd.isError(r)) {
             reset();
+            if (LibZstd.errorCode(r) == LibZstd.ERR_WINDOW_TOO_LARGE) {
+                // Past prepareFrame's check only with a single-segment frame above 2 GiB.
+                throw windowTooLarge("unknown", r);
+            }
             throw ZstdException.fromResult("ZSTD_decompressStream", r);
         }
         return r;
+    }
+
+    private ZstdException windowTooLarge(String window, long r) {
+        String message = "frame window larger than limit: window=" + window + ", limit=" + (1L << windowLogMax)
+                + " (from maxDecompressedSize=" + maxDecompressedSize + ")";
+        return ZstdException.withResult(ZstdException.Reason.TOO_LARGE, message, r);
     }
 
     StreamBuffers buffers() {

@@ -1,13 +1,16 @@
 package io.zmqzstd.codec;
 
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.zmqzstd.codec.internal.LibZstd;
+import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
@@ -141,6 +144,133 @@ class BadInputTest {
         assertEquals(ZstdFrames.CONTENT_SIZE_UNKNOWN, ZstdFrames.contentSize(MemorySegment.ofArray(frame)));
         ZstdException e = assertRejectedThenRecovers(frame, ZstdException.Reason.TOO_LARGE);
         assertTrue(e.getMessage().startsWith("frame larger than limit: declared=unknown, limit=" + LIMIT), e.getMessage());
+    }
+
+    /** A frame as a streaming compressor writes it: no content size, level 3's 2^21 window. */
+    private static byte[] sizelessFrame(byte[] content) throws IOException {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (ZstdOutputStream out = new ZstdOutputStream(bytes, 3)) {
+            out.write(content);
+        }
+        byte[] frame = bytes.toByteArray();
+        assertEquals(0, frame[4], "descriptor: no content size, not single segment, no checksum, no dictionary");
+        assertEquals(WINDOW_2_21, frame[WINDOW_DESCRIPTOR]);
+        return frame;
+    }
+
+    private static final int WINDOW_DESCRIPTOR = 5;
+    /** Window descriptors: exponent (log2 - 10) in bits 7-3, eighths to add in bits 2-0. */
+    private static final byte WINDOW_2_21 = (byte) (11 << 3);
+    private static final byte WINDOW_2_23 = (byte) (13 << 3);
+    private static final byte WINDOW_2_23_PLUS_EIGHTH = (byte) (13 << 3 | 1);
+    private static final byte WINDOW_2_27 = (byte) (17 << 3);
+
+    private static byte[] withWindow(byte[] frame, byte descriptor) {
+        byte[] patched = frame.clone();
+        patched[WINDOW_DESCRIPTOR] = descriptor; // a larger window keeps every block valid
+        return patched;
+    }
+
+    @Test
+    void shouldRefuseSizelessFrameWhoseWindowExceedsTheAllowance() throws Exception {
+        byte[] content = TestData.text(5000, 6);
+        byte[] hostile = withWindow(sizelessFrame(content), WINDOW_2_27);
+        assertTrue(hostile.length < 2000);
+        ZstdException e = assertRejectedThenRecovers(hostile, ZstdException.Reason.TOO_LARGE);
+        assertEquals("frame window larger than limit: window=134217728, limit=8388608 (from maxDecompressedSize="
+                + LIMIT + ")", e.getMessage());
+        try (ZstdInputStream in = new ZstdInputStream(new ByteArrayInputStream(hostile), decompressor)) {
+            assertEquals(ZstdException.Reason.TOO_LARGE, assertThrows(ZstdException.class, in::readAllBytes).reason());
+        }
+        try (ZstdInputStream in = new ZstdInputStream(new ByteArrayInputStream(goodFrame), decompressor)) {
+            assertArrayEquals(GOOD, in.readAllBytes(), "usable after the refusal");
+        }
+        assertArrayEquals(content, decompressor.decompress(withWindow(hostile, WINDOW_2_23)), "2^23 is allowed");
+    }
+
+    /** The Java header check and libzstd's ZSTD_d_windowLogMax draw the line at the same place. */
+    @Test
+    void shouldAgreeWithLibzstdWhereTheWindowAllowanceEnds() throws Throwable {
+        assertEquals(23, ZstdDecompressor.windowLogMax(LIMIT));
+        byte[] content = TestData.text(3000, 8);
+        byte[] normal = sizelessFrame(content);
+        for (byte descriptor : new byte[] {WINDOW_2_21, WINDOW_2_23, WINDOW_2_23_PLUS_EIGHTH, WINDOW_2_27}) {
+            byte[] frame = withWindow(normal, descriptor);
+            long nativeResult = streamWithWindowLogMax(frame, 23, content.length + 100);
+            boolean libzstdAccepts = !LibZstd.isError(nativeResult);
+            if (!libzstdAccepts) {
+                assertEquals(LibZstd.ERR_WINDOW_TOO_LARGE, LibZstd.errorCode(nativeResult));
+                assertEquals(ZstdException.Reason.TOO_LARGE, ZstdException.reasonOf(LibZstd.ERR_WINDOW_TOO_LARGE));
+            }
+            boolean javaAccepts;
+            try {
+                javaAccepts = Arrays.equals(content, decompressor.decompress(frame));
+            } catch (ZstdException e) {
+                assertEquals(ZstdException.Reason.TOO_LARGE, e.reason(), e.getMessage());
+                javaAccepts = false;
+            }
+            assertEquals(libzstdAccepts, javaAccepts, "window descriptor=" + (descriptor & 0xFF));
+            assertEquals(descriptor == WINDOW_2_21 || descriptor == WINDOW_2_23, javaAccepts);
+        }
+    }
+
+    /** One ZSTD_decompressStream over {@code frame} on a fresh DCtx: the output size or the error. */
+    private static long streamWithWindowLogMax(byte[] frame, int windowLogMax, int capacity) throws Throwable {
+        long dctx = (long) LibZstd.CREATE_DCTX.invokeExact();
+        try (Arena a = Arena.ofConfined()) {
+            long r = (long) LibZstd.DCTX_SET_PARAMETER.invokeExact(dctx, LibZstd.D_WINDOW_LOG_MAX, windowLogMax);
+            assertTrue(!LibZstd.isError(r));
+            MemorySegment src = a.allocateFrom(JAVA_BYTE, frame);
+            MemorySegment dst = a.allocate(capacity);
+            MemorySegment in = a.allocate(JAVA_LONG, 3);
+            MemorySegment out = a.allocate(JAVA_LONG, 3);
+            in.setAtIndex(JAVA_LONG, 0, src.address());
+            in.setAtIndex(JAVA_LONG, 1, frame.length);
+            out.setAtIndex(JAVA_LONG, 0, dst.address());
+            out.setAtIndex(JAVA_LONG, 1, capacity);
+            r = (long) LibZstd.DECOMPRESS_STREAM_RAW.invokeExact(dctx, out.address(), in.address());
+            return LibZstd.isError(r) ? r : out.getAtIndex(JAVA_LONG, 2);
+        } finally {
+            long ignored = (long) LibZstd.FREE_DCTX.invokeExact(dctx);
+        }
+    }
+
+    @Test
+    void shouldDecodeStreamingFramesUnderASmallLimitAndStopThemAtIt() throws Exception {
+        long limit = 64 * 1024;
+        byte[] fits = TestData.text(50_000, 9);
+        byte[] tooLong = TestData.text(100_000, 10);
+        try (ZstdDecompressor small = ZstdDecompressor.builder().maxDecompressedSize(limit).build()) {
+            byte[] frame = sizelessFrame(fits);
+            assertArrayEquals(fits, small.decompress(frame));
+            byte[] heapOut = new byte[200_000];
+            assertEquals(fits.length, small.decompress(MemorySegment.ofArray(frame), MemorySegment.ofArray(heapOut)));
+            MemorySegment nativeOut = arena.allocate(200_000);
+            assertEquals(fits.length, small.decompress(arena.allocateFrom(JAVA_BYTE, frame), nativeOut));
+            assertEquals(-1, nativeOut.asSlice(0, fits.length).mismatch(MemorySegment.ofArray(fits)));
+            try (ZstdInputStream in = new ZstdInputStream(new ByteArrayInputStream(frame), small)) {
+                assertArrayEquals(fits, in.readAllBytes());
+            }
+            byte[] past = sizelessFrame(tooLong);
+            for (MemorySegment dst : new MemorySegment[] {MemorySegment.ofArray(new byte[200_000]), arena.allocate(200_000)}) {
+                ZstdException e = assertThrows(ZstdException.class, () -> small.decompress(MemorySegment.ofArray(past), dst));
+                assertEquals("frame larger than limit: declared=unknown, limit=" + limit, e.getMessage());
+            }
+            try (ZstdInputStream in = new ZstdInputStream(new ByteArrayInputStream(past), small)) {
+                assertEquals(ZstdException.Reason.TOO_LARGE, assertThrows(ZstdException.class, in::readAllBytes).reason());
+            }
+            assertArrayEquals(fits, small.decompress(frame), "usable after the limit");
+        }
+    }
+
+    @Test
+    void shouldDeriveTheWindowAllowanceFromTheLimit() {
+        assertEquals(23, ZstdDecompressor.windowLogMax(0));
+        assertEquals(23, ZstdDecompressor.windowLogMax(1024));
+        assertEquals(23, ZstdDecompressor.windowLogMax(1 << 23));
+        assertEquals(24, ZstdDecompressor.windowLogMax((1 << 23) + 1));
+        assertEquals(28, ZstdDecompressor.windowLogMax(ZstdDecompressor.DEFAULT_MAX_DECOMPRESSED_SIZE));
+        assertEquals(31, ZstdDecompressor.windowLogMax(Long.MAX_VALUE));
     }
 
     @Test
