@@ -67,7 +67,12 @@ public final class ZstdCompressor implements AutoCloseable {
             return this;
         }
 
-        /** Compress with this dictionary; the compressor digests its own copy. */
+        /**
+         * Compress with this dictionary; the compressor digests its own copy. With a raw-content
+         * dictionary (ID 0) frames always carry a checksum: they cannot name their dictionary, so
+         * a receiver holding none or the wrong one could otherwise return wrong bytes without
+         * error; with the checksum it reports {@code CHECKSUM} or {@code CORRUPT}.
+         */
         public Builder dictionary(ZstdDictionary dictionary) {
             this.dictionary = dictionary;
             return this;
@@ -114,7 +119,8 @@ public final class ZstdCompressor implements AutoCloseable {
         LibZstd.LIVE_CCTX.incrementAndGet();
         try {
             setParameter(LibZstd.C_COMPRESSION_LEVEL, b.level);
-            setParameter(LibZstd.C_CHECKSUM_FLAG, b.checksum ? 1 : 0);
+            boolean rawContentDictionary = b.dictionary != null && b.dictionary.id() == 0;
+            setParameter(LibZstd.C_CHECKSUM_FLAG, b.checksum || rawContentDictionary ? 1 : 0);
             // The wire rule: every frame declares its size, so receivers can refuse it early.
             setParameter(LibZstd.C_CONTENT_SIZE_FLAG, 1);
             setParameter(LibZstd.C_DICT_ID_FLAG, 1);

@@ -232,7 +232,7 @@ public final class ZstdFrames {
 
     private static final int SINGLE_SEGMENT = 1 << 5;
     private static final int RESERVED_BIT = 1 << 3;
-    private static final int CHECKSUM_FLAG = 1 << 2;
+    static final int CHECKSUM_FLAG = 1 << 2;
     private static final int RLE_BLOCK = 1;
     private static final int RESERVED_BLOCK = 3;
     private static final int[] DICT_ID_BYTES = {0, 1, 2, 4};

@@ -4,6 +4,7 @@ import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -48,21 +49,26 @@ class BadInputTest {
 
     /** Decodes {@code bad} on heap and native paths, expecting {@code reason}; then a good frame. */
     private ZstdException assertRejectedThenRecovers(byte[] bad, ZstdException.Reason reason) {
+        return assertRejectedThenRecovers(decompressor, bad, reason);
+    }
+
+    /** The same on decompressor {@code d}, which must be able to decode the plain good frame. */
+    private ZstdException assertRejectedThenRecovers(ZstdDecompressor d, byte[] bad, ZstdException.Reason reason) {
         ZstdException last = null;
         for (boolean nativeMemory : new boolean[] {false, true}) {
             MemorySegment src = nativeMemory ? arena.allocateFrom(JAVA_BYTE, bad) : MemorySegment.ofArray(bad);
             MemorySegment dst = nativeMemory ? arena.allocate(2 * LIMIT) : MemorySegment.ofArray(new byte[(int) (2 * LIMIT)]);
-            last = assertThrows(ZstdException.class, () -> decompressor.decompress(src, dst));
+            last = assertThrows(ZstdException.class, () -> d.decompress(src, dst));
             assertEquals(reason, last.reason(), last.getMessage());
             assertFalseBlank(last.getMessage());
-            assertArrayEquals(GOOD, decompressor.decompress(goodFrame), "usable after " + reason);
+            assertArrayEquals(GOOD, d.decompress(goodFrame), "usable after " + reason);
             MemorySegment good = arena.allocateFrom(JAVA_BYTE, goodFrame);
             MemorySegment out = arena.allocate(GOOD.length);
-            assertEquals(GOOD.length, decompressor.decompress(good, out));
+            assertEquals(GOOD.length, d.decompress(good, out));
         }
-        ZstdException viaArray = assertThrows(ZstdException.class, () -> decompressor.decompress(bad));
+        ZstdException viaArray = assertThrows(ZstdException.class, () -> d.decompress(bad));
         assertEquals(reason, viaArray.reason(), viaArray.getMessage());
-        assertArrayEquals(GOOD, decompressor.decompress(goodFrame));
+        assertArrayEquals(GOOD, d.decompress(goodFrame));
         return last;
     }
 
@@ -71,19 +77,45 @@ class BadInputTest {
     }
 
     @Test
-    void shouldRejectCorruptFrame() {
+    void shouldRejectCorruptBlockContent() {
         byte[] bad;
         try (ZstdCompressor c = new ZstdCompressor(3)) {
             bad = c.compress(GOOD);
         }
-        for (int i = 20; i < bad.length - 4; i += 7) {
+        // 100 KB fits one block: a 9-byte header (single segment, 4-byte content size), a 3-byte
+        // block header, the body. Damaging only the body gets past the Java block walk to libzstd.
+        int blockHeader = bad[9] & 0xFF | (bad[10] & 0xFF) << 8 | (bad[11] & 0xFF) << 16;
+        assertEquals(1, blockHeader & 1, "last block");
+        assertEquals(2, blockHeader >>> 1 & 3, "compressed block");
+        assertEquals(bad.length - 12, blockHeader >>> 3, "one block spans the frame");
+        for (int i = 20; i < bad.length; i += 7) {
             bad[i] ^= (byte) 0x5A;
         }
-        ZstdException e = assertThrows(ZstdException.class, () -> decompressor.decompress(bad));
-        assertTrue(e.reason() == ZstdException.Reason.CORRUPT || e.reason() == ZstdException.Reason.CHECKSUM,
-                e.getMessage());
-        assertTrue(e.errorCode() != 0 && !e.errorName().isEmpty());
-        assertArrayEquals(GOOD, decompressor.decompress(goodFrame));
+        ZstdException e = assertRejectedThenRecovers(bad, ZstdException.Reason.CORRUPT);
+        assertTrue(e.errorCode() != 0 && !e.errorName().isEmpty(), "libzstd's code and name: " + e.getMessage());
+    }
+
+    /**
+     * The Java block walk refuses a truncated input before libzstd sees it: when every block
+     * fits, the frame is complete. So libzstd's own truncation result (srcSize_wrong) is not
+     * reachable through the API; this pins what it would map to.
+     */
+    @Test
+    void shouldMapLibzstdsOwnTruncationResultToTruncated() throws Throwable {
+        byte[] cut = Arrays.copyOf(goodFrame, goodFrame.length / 2); // inside a block
+        MemorySegment src = arena.allocateFrom(JAVA_BYTE, cut);
+        MemorySegment dst = arena.allocate(GOOD.length);
+        long dctx = (long) LibZstd.CREATE_DCTX.invokeExact();
+        long r;
+        try {
+            r = (long) LibZstd.DECOMPRESS_DCTX_RAW.invokeExact(dctx, dst.address(), dst.byteSize(), src.address(), src.byteSize());
+        } finally {
+            long ignored = (long) LibZstd.FREE_DCTX.invokeExact(dctx);
+        }
+        assertEquals(LibZstd.ERR_SRC_SIZE_WRONG, LibZstd.errorCode(r), LibZstd.errorName(r));
+        assertEquals(ZstdException.Reason.TRUNCATED, ZstdException.reasonOf(LibZstd.errorCode(r)));
+        ZstdException e = assertRejectedThenRecovers(cut, ZstdException.Reason.TRUNCATED);
+        assertEquals("frame incomplete: length=" + cut.length, e.getMessage());
     }
 
     @Test
@@ -273,13 +305,60 @@ class BadInputTest {
         assertEquals(31, ZstdDecompressor.windowLogMax(Long.MAX_VALUE));
     }
 
-    @Test
-    void shouldNameTheMissingDictionary() {
+    private static List<byte[]> samples(long seed) {
         List<byte[]> samples = new ArrayList<>();
         for (int i = 0; i < 2000; i++) {
-            samples.add(TestData.text(200, i));
+            samples.add(TestData.text(200, seed + i));
         }
-        try (ZstdDictionary dict = ZstdDictionary.train(samples, 8192);
+        return samples;
+    }
+
+    @Test
+    void shouldRefuseFrameMadeWithAnotherDictionary() {
+        try (ZstdDictionary a = ZstdDictionary.train(samples(0), 8192);
+             ZstdDictionary b = ZstdDictionary.train(samples(500_000), 8192);
+             ZstdCompressor withA = ZstdCompressor.builder().dictionary(a).build();
+             ZstdCompressor withB = ZstdCompressor.builder().dictionary(b).build();
+             ZstdDecompressor holdingB = ZstdDecompressor.builder().maxDecompressedSize(LIMIT).dictionary(b).build()) {
+            assertNotEquals(a.id(), b.id());
+            byte[] message = TestData.text(300, 77);
+            ZstdException e = assertRejectedThenRecovers(holdingB, withA.compress(message),
+                    ZstdException.Reason.DICTIONARY_MISSING);
+            assertEquals("frame needs a dictionary this decompressor lacks: dictionaryId=" + Integer.toUnsignedString(a.id())
+                    + ", known=[" + Integer.toUnsignedString(b.id()) + "]", e.getMessage());
+            assertArrayEquals(message, holdingB.decompress(withB.compress(message)), "its own dictionary still works");
+        }
+    }
+
+    /**
+     * A raw-content dictionary (no dictionary header: ID 0) cannot be named by a frame, so it
+     * cannot be missed by ID either. Its frames carry a checksum, so a receiver with no dictionary
+     * or another raw one reports an error instead of returning wrong bytes.
+     */
+    @Test
+    void shouldChecksumFramesOfARawContentDictionaryAndRefuseThemWithoutIt() {
+        byte[] message = TestData.text(400, 44);
+        try (ZstdDictionary raw = ZstdDictionary.of(TestData.text(8192, 42));
+             ZstdDictionary otherRaw = ZstdDictionary.of(TestData.text(8192, 43));
+             ZstdCompressor c = ZstdCompressor.builder().dictionary(raw).build();
+             ZstdCompressor plain = new ZstdCompressor(3);
+             ZstdDecompressor right = ZstdDecompressor.builder().maxDecompressedSize(LIMIT).dictionary(raw).build();
+             ZstdDecompressor wrong = ZstdDecompressor.builder().maxDecompressedSize(LIMIT).dictionary(otherRaw).build()) {
+            assertEquals(0, raw.id());
+            byte[] frame = c.compress(message);
+            assertEquals(0, ZstdFrames.dictionaryId(MemorySegment.ofArray(frame)));
+            assertEquals(ZstdFrames.CHECKSUM_FLAG, frame[4] & ZstdFrames.CHECKSUM_FLAG, "checksum although not asked for");
+            assertTrue(frame.length < plain.compress(message).length, "the raw content serves as a dictionary");
+            assertArrayEquals(message, right.decompress(frame));
+            assertRejectedThenRecovers(wrong, frame, ZstdException.Reason.CHECKSUM);
+            assertRejectedThenRecovers(decompressor, frame, ZstdException.Reason.CORRUPT);
+            assertArrayEquals(message, right.decompress(frame));
+        }
+    }
+
+    @Test
+    void shouldNameTheMissingDictionary() {
+        try (ZstdDictionary dict = ZstdDictionary.train(samples(0), 8192);
              ZstdCompressor c = ZstdCompressor.builder().dictionary(dict).build()) {
             byte[] frame = c.compress(TestData.text(300, 99_999));
             assertEquals(dict.id(), ZstdFrames.dictionaryId(MemorySegment.ofArray(frame)));
