@@ -338,6 +338,9 @@ public final class ZstdCompressor implements AutoCloseable {
     }
 
     private void reset() {
+        if (closed) {
+            return; // the context is freed: nothing to reset, and NULL would crash zstd
+        }
         try {
             long ignored = (long) LibZstd.CCTX_RESET.invokeExact(cctx, LibZstd.RESET_SESSION_ONLY);
         } catch (Throwable t) {

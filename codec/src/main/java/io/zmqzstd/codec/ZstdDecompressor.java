@@ -54,12 +54,13 @@ public final class ZstdDecompressor implements AutoCloseable {
     private StreamBuffers buffers;
     private boolean closed;
     /** Frames of raw/RLE blocks are copied in Java (ZstdFrames.copyStoredFrame); tests turn it off to compare. */
-    boolean storedFrameCopy = true;
+    private final boolean storedFrameCopy;
 
     /** Options for a decompressor; {@link #build()} makes one. */
     public static final class Builder {
         private long maxDecompressedSize = DEFAULT_MAX_DECOMPRESSED_SIZE;
         private final java.util.List<ZstdDictionary> dictionaries = new java.util.ArrayList<>();
+        private boolean storedFrameCopy = true;
 
         private Builder() {
         }
@@ -79,9 +80,15 @@ public final class ZstdDecompressor implements AutoCloseable {
             return this;
         }
 
+        /** Off: every frame goes to libzstd, the reference that tests compare the Java copy with. */
+        Builder storedFrameCopy(boolean enabled) {
+            this.storedFrameCopy = enabled;
+            return this;
+        }
+
         /** A new decompressor; the caller owns it and must close it. */
         public ZstdDecompressor build() {
-            ZstdDecompressor d = new ZstdDecompressor(maxDecompressedSize);
+            ZstdDecompressor d = new ZstdDecompressor(maxDecompressedSize, storedFrameCopy);
             try {
                 for (ZstdDictionary dictionary : dictionaries) {
                     d.addDictionary(dictionary);
@@ -101,11 +108,12 @@ public final class ZstdDecompressor implements AutoCloseable {
 
     /** A decompressor with the default limit and no dictionaries. The caller owns it. */
     public ZstdDecompressor() {
-        this(DEFAULT_MAX_DECOMPRESSED_SIZE);
+        this(DEFAULT_MAX_DECOMPRESSED_SIZE, true);
     }
 
-    private ZstdDecompressor(long maxDecompressedSize) {
+    private ZstdDecompressor(long maxDecompressedSize, boolean storedFrameCopy) {
         this.maxDecompressedSize = maxDecompressedSize;
+        this.storedFrameCopy = storedFrameCopy;
         try {
             dctx = (long) LibZstd.CREATE_DCTX.invokeExact();
         } catch (Throwable t) {
@@ -343,6 +351,7 @@ public final class ZstdDecompressor implements AutoCloseable {
      * @return the declared content size, or {@link ZstdFrames#CONTENT_SIZE_UNKNOWN}
      */
     long prepareFrame(MemorySegment src, long offset, long length) {
+        ensureOpen();
         long declared = ZstdFrames.contentSize(src, offset, length);
         if (declared != ZstdFrames.CONTENT_SIZE_UNKNOWN && Long.compareUnsigned(declared, maxDecompressedSize) > 0) {
             throw new ZstdException(ZstdException.Reason.TOO_LARGE, "frame larger than limit: declared="
@@ -440,6 +449,9 @@ public final class ZstdDecompressor implements AutoCloseable {
     }
 
     void reset() {
+        if (closed) {
+            return; // the context is freed: nothing to reset, and NULL would crash zstd
+        }
         try {
             long ignored = (long) LibZstd.DCTX_RESET.invokeExact(dctx, LibZstd.RESET_SESSION_ONLY);
         } catch (Throwable t) {

@@ -69,12 +69,6 @@ public final class LibZstd {
     /** ZSTD_ErrorCode ZSTD_getErrorCode(size_t functionResult); */
     public static final MethodHandle GET_ERROR_CODE = h("ZSTD_getErrorCode",
             FunctionDescriptor.of(JAVA_INT, JAVA_LONG));
-    /** unsigned ZDICT_isError(size_t errorCode); */
-    public static final MethodHandle ZDICT_IS_ERROR = h("ZDICT_isError",
-            FunctionDescriptor.of(JAVA_INT, JAVA_LONG));
-    /** const char* ZDICT_getErrorName(size_t errorCode); */
-    public static final MethodHandle ZDICT_GET_ERROR_NAME = h("ZDICT_getErrorName",
-            FunctionDescriptor.of(ADDRESS, JAVA_LONG));
 
     /** The zstd name of an error result, e.g. "Unknown frame descriptor". Error path only. */
     public static String errorName(long result) {
