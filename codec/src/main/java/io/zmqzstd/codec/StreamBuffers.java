@@ -2,6 +2,7 @@ package io.zmqzstd.codec;
 
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
+import io.zmqzstd.codec.internal.LibZstd;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 
@@ -45,6 +46,7 @@ final class StreamBuffers implements AutoCloseable {
         scratchOut = arena.allocate(SCRATCH_BYTES, 16);
         scratchInAddress = scratchIn.address();
         scratchOutAddress = scratchOut.address();
+        LibZstd.LIVE_SCRATCH.incrementAndGet();
     }
 
     void setIn(long address, long size) {
@@ -95,5 +97,6 @@ final class StreamBuffers implements AutoCloseable {
     @Override
     public void close() {
         arena.close();
+        LibZstd.LIVE_SCRATCH.decrementAndGet();
     }
 }

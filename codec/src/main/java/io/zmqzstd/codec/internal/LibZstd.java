@@ -202,10 +202,12 @@ public final class LibZstd {
     public static final AtomicLong LIVE_DCTX = new AtomicLong();
     public static final AtomicLong LIVE_CDICT = new AtomicLong();
     public static final AtomicLong LIVE_DDICT = new AtomicLong();
+    /** Live scratch arenas (StreamBuffers: 512 KiB each) of compressors and decompressors. */
+    public static final AtomicLong LIVE_SCRATCH = new AtomicLong();
 
     /** Sum of all live native objects: a test records it, closes everything, and compares. */
     public static long liveNativeObjects() {
-        return LIVE_CCTX.get() + LIVE_DCTX.get() + LIVE_CDICT.get() + LIVE_DDICT.get();
+        return LIVE_CCTX.get() + LIVE_DCTX.get() + LIVE_CDICT.get() + LIVE_DDICT.get() + LIVE_SCRATCH.get();
     }
 
     /** Rethrows what {@code invokeExact} declared: native calls throw nothing checked. */
