@@ -34,8 +34,8 @@ public final class ZstdCompressor implements AutoCloseable {
      * With a heap segment on either side, inputs up to this size are compressed in one
      * {@code ZSTD_compress2} through the native scratch buffers: their frame always fits the
      * output scratch ({@code compressBound(128 KiB)} is 128 KiB + 576 B). Larger ones stream in
-     * chunks. Copying costs about a microsecond per 16 KiB, a few percent of compressing it at
-     * level 3, and buys a normal (non-critical) downcall and no slice object per call.
+     * chunks. The copy is a memcpy, small next to compressing the same bytes, and buys a normal
+     * (non-critical) downcall and no slice object per call.
      */
     static final long ONE_SHOT_HEAP_MAX_INPUT_BYTES = StreamBuffers.SCRATCH_BYTES / 2;
 
