@@ -2,6 +2,7 @@ package io.zmqzstd.codec;
 
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
+import io.zmqzstd.codec.internal.LibZstd;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 
@@ -45,6 +46,7 @@ final class StreamBuffers implements AutoCloseable {
         scratchOut = arena.allocate(SCRATCH_BYTES, 16);
         scratchInAddress = scratchIn.address();
         scratchOutAddress = scratchOut.address();
+        LibZstd.LIVE_SCRATCH.incrementAndGet();
     }
 
     void setIn(long address, long size) {
@@ -63,9 +65,29 @@ final class StreamBuffers implements AutoCloseable {
 
     /** Points the output at the whole of {@link #scratchOut}. */
     void setOutToScratch() {
-        out.set(JAVA_LONG, SRC, scratchOutAddress);
-        out.set(JAVA_LONG, SIZE, SCRATCH_BYTES);
+        setOut(scratchOutAddress, SCRATCH_BYTES);
+    }
+
+    /** Points the output at {@code size} bytes from {@code address}. */
+    void setOut(long address, long size) {
+        out.set(JAVA_LONG, SRC, address);
+        out.set(JAVA_LONG, SIZE, size);
         out.set(JAVA_LONG, POS, 0);
+    }
+
+    /** Copies heap data into {@link #scratchIn} so zstd can read it; the scratch's address. */
+    long stageIn(MemorySegment src, long offset, long length) {
+        MemorySegment.copy(src, offset, scratchIn, 0, length);
+        return scratchInAddress;
+    }
+
+    /**
+     * The address of {@link #scratchOut}, where a one-shot call writes a result bound for
+     * {@code dst[offset, offset + capacity)}, after checking that range.
+     */
+    long outputScratch(MemorySegment dst, long offset, long capacity) {
+        Segments.check(dst, offset, capacity);
+        return scratchOutAddress;
     }
 
     long outPos() {
@@ -75,5 +97,6 @@ final class StreamBuffers implements AutoCloseable {
     @Override
     public void close() {
         arena.close();
+        LibZstd.LIVE_SCRATCH.decrementAndGet();
     }
 }

@@ -23,8 +23,10 @@ import java.util.Arrays;
  *
  * <p>Not thread-safe: like a socket, one decompressor belongs to one thread at a time.
  *
- * <p>The {@code MemorySegment} methods allocate nothing on the Java heap when both segments are
- * native. The decompressor owns its context, its digested dictionaries (DDicts) and its scratch
+ * <p>The {@code MemorySegment} methods allocate nothing on the Java heap, for native and heap
+ * segments alike: heap data is copied through native scratch memory (one call when input and
+ * output each fit its 256 KiB, streamed in chunks otherwise), never passed to zstd in place. The
+ * decompressor owns its context, its digested dictionaries (DDicts) and its scratch
  * memory; {@link #close()} frees them. Closing is idempotent; any other call after it throws
  * {@link IllegalStateException}.
  */
@@ -33,16 +35,18 @@ public final class ZstdDecompressor implements AutoCloseable {
     /** Default limit: 256 MiB. */
     public static final long DEFAULT_MAX_DECOMPRESSED_SIZE = 256L * 1024 * 1024;
 
-    /**
-     * Outputs up to this size to or from heap segments are decompressed in one critical
-     * downcall; larger ones stream through native scratch memory so the GC is never held off
-     * for long.
-     */
-    static final long CRITICAL_MAX_OUTPUT_BYTES = 64 * 1024;
-
     private static final long NO_DDICT = 0;
 
+    /**
+     * The smallest window allowance: what zstd levels 1 to 19 use when the input size is unknown
+     * (level 3: 2^21, 17 to 19: 2^23), as in frames from {@code zstd} reading a pipe or from any
+     * streaming compressor. Such frames decode under any limit.
+     */
+    static final int MIN_WINDOW_LOG = 23;
+
     private final long maxDecompressedSize;
+    /** ZSTD_d_windowLogMax: see {@link #windowLogMax(long)}. */
+    private final int windowLogMax;
     private long dctx;
     private int[] dictIds = new int[0];
     private long[] ddicts = new long[0];
@@ -50,12 +54,13 @@ public final class ZstdDecompressor implements AutoCloseable {
     private StreamBuffers buffers;
     private boolean closed;
     /** Frames of raw/RLE blocks are copied in Java (ZstdFrames.copyStoredFrame); tests turn it off to compare. */
-    boolean storedFrameCopy = true;
+    private final boolean storedFrameCopy;
 
     /** Options for a decompressor; {@link #build()} makes one. */
     public static final class Builder {
         private long maxDecompressedSize = DEFAULT_MAX_DECOMPRESSED_SIZE;
         private final java.util.List<ZstdDictionary> dictionaries = new java.util.ArrayList<>();
+        private boolean storedFrameCopy = true;
 
         private Builder() {
         }
@@ -75,9 +80,15 @@ public final class ZstdDecompressor implements AutoCloseable {
             return this;
         }
 
+        /** Off: every frame goes to libzstd, the reference that tests compare the Java copy with. */
+        Builder storedFrameCopy(boolean enabled) {
+            this.storedFrameCopy = enabled;
+            return this;
+        }
+
         /** A new decompressor; the caller owns it and must close it. */
         public ZstdDecompressor build() {
-            ZstdDecompressor d = new ZstdDecompressor(maxDecompressedSize);
+            ZstdDecompressor d = new ZstdDecompressor(maxDecompressedSize, storedFrameCopy);
             try {
                 for (ZstdDictionary dictionary : dictionaries) {
                     d.addDictionary(dictionary);
@@ -97,11 +108,12 @@ public final class ZstdDecompressor implements AutoCloseable {
 
     /** A decompressor with the default limit and no dictionaries. The caller owns it. */
     public ZstdDecompressor() {
-        this(DEFAULT_MAX_DECOMPRESSED_SIZE);
+        this(DEFAULT_MAX_DECOMPRESSED_SIZE, true);
     }
 
-    private ZstdDecompressor(long maxDecompressedSize) {
+    private ZstdDecompressor(long maxDecompressedSize, boolean storedFrameCopy) {
         this.maxDecompressedSize = maxDecompressedSize;
+        this.storedFrameCopy = storedFrameCopy;
         try {
             dctx = (long) LibZstd.CREATE_DCTX.invokeExact();
         } catch (Throwable t) {
@@ -111,6 +123,32 @@ public final class ZstdDecompressor implements AutoCloseable {
             throw new OutOfMemoryError("ZSTD_createDCtx returned NULL");
         }
         LibZstd.LIVE_DCTX.incrementAndGet();
+        windowLogMax = windowLogMax(maxDecompressedSize);
+        try {
+            long r = (long) LibZstd.DCTX_SET_PARAMETER.invokeExact(dctx, LibZstd.D_WINDOW_LOG_MAX, windowLogMax);
+            if (LibZstd.isError(r)) {
+                throw ZstdException.fromResult("ZSTD_DCtx_setParameter(windowLogMax=" + windowLogMax + ")", r);
+            }
+        } catch (Throwable t) {
+            close();
+            throw LibZstd.rethrow(t);
+        }
+    }
+
+    /**
+     * The largest window (as a power of two) a frame may ask for. A streaming decoder holds the
+     * whole window before it produces a byte: without this, a 20-byte frame that declares no
+     * content size and names a 2 GiB window makes libzstd reserve it under any output limit.
+     * The allowance is the smallest power of two that holds the limit, so every frame that
+     * declares a size within the limit passes (zstd shrinks a known-size frame's window to fit
+     * its content), but never below 2^{@value #MIN_WINDOW_LOG}, and at most 2^31 (zstd's own
+     * maximum). Frames above the floor come from {@code --ultra} levels (2^25 to 2^27) or
+     * {@code --long} (2^27) on input of unknown size; they need a limit that large. The default
+     * 256 MiB limit allows 2^28, one step above libzstd's own default of 2^27.
+     */
+    static int windowLogMax(long maxDecompressedSize) {
+        int holdsLimit = 64 - Long.numberOfLeadingZeros(Math.max(1, maxDecompressedSize) - 1);
+        return Math.min(ZstdFrames.WINDOW_LOG_MAX, Math.max(MIN_WINDOW_LOG, holdsLimit));
     }
 
     /** The most bytes one call may produce. */
@@ -171,24 +209,27 @@ public final class ZstdDecompressor implements AutoCloseable {
             throw new ZstdException(ZstdException.Reason.DESTINATION_TOO_SMALL,
                     "destination too small: declared=" + declared + ", capacity=" + dstCapacity);
         }
-        long capacity = Math.min(dstCapacity, maxDecompressedSize);
+        // A declared size is what the frame needs (prepareSingleFrame held it to the limit);
+        // choosing by it keeps a small frame into a large reused heap buffer on the one-call path.
+        long capacity = declared != ZstdFrames.CONTENT_SIZE_UNKNOWN ? declared : Math.min(dstCapacity, maxDecompressedSize);
         if (storedFrameCopy) {
             long copied = ZstdFrames.copyStoredFrame(src, srcOffset, srcLength, dst, dstOffset, capacity);
             if (copied >= 0) {
                 return copied;
             }
         }
+        boolean srcNative = src.isNative();
+        boolean dstNative = dst.isNative();
         long r;
         try {
-            if (src.isNative() && dst.isNative()) {
-                long s = Segments.address(src, srcOffset, srcLength);
-                long d = Segments.address(dst, dstOffset, capacity);
-                r = (long) LibZstd.DECOMPRESS_DCTX_RAW.invokeExact(dctx, d, capacity, s, srcLength);
-            } else if (capacity <= CRITICAL_MAX_OUTPUT_BYTES) {
-                r = (long) LibZstd.DECOMPRESS_DCTX_HEAP.invokeExact(dctx, dst.asSlice(dstOffset, capacity), capacity,
-                        src.asSlice(srcOffset, srcLength), srcLength);
-            } else {
-                return decompressInChunks(src, srcOffset, srcLength, dst, dstOffset, dstCapacity, capacity);
+            if ((!srcNative && srcLength > StreamBuffers.SCRATCH_BYTES) || (!dstNative && capacity > StreamBuffers.SCRATCH_BYTES)) {
+                return decompressInChunks(src, srcOffset, srcLength, dst, dstOffset, dstCapacity, declared, capacity);
+            }
+            long s = srcNative ? Segments.address(src, srcOffset, srcLength) : buffers().stageIn(src, srcOffset, srcLength);
+            long d = dstNative ? Segments.address(dst, dstOffset, capacity) : buffers().scratchOutAddress;
+            r = (long) LibZstd.DECOMPRESS_DCTX_RAW.invokeExact(dctx, d, capacity, s, srcLength);
+            if (!dstNative && !LibZstd.isError(r)) {
+                MemorySegment.copy(buffers.scratchOut, 0, dst, dstOffset, r);
             }
         } catch (Throwable t) {
             throw LibZstd.rethrow(t);
@@ -199,26 +240,36 @@ public final class ZstdDecompressor implements AutoCloseable {
         if (LibZstd.isError(r)) {
             reset();
             if (LibZstd.errorCode(r) == LibZstd.ERR_DST_SIZE_TOO_SMALL) {
-                throw outputFull(r, dstCapacity, capacity);
+                throw outputFull(r, declared, dstCapacity, capacity);
             }
             throw ZstdException.fromResult("ZSTD_decompressDCtx", r);
         }
         return r;
     }
 
-    /** The output reached {@code capacity}: the limit's fault or the destination's. */
-    private ZstdException outputFull(long r, long dstCapacity, long capacity) {
-        if (capacity < dstCapacity) {
-            return ZstdException.withResult(ZstdException.Reason.TOO_LARGE,
-                    "frame larger than limit: declared=unknown, limit=" + maxDecompressedSize, r);
+    /**
+     * The output reached {@code capacity}: the frame's fault (more than it declared), the
+     * limit's or the destination's. {@code r} is zstd's error result, or 0 when Java noticed.
+     */
+    private ZstdException outputFull(long r, long declared, long dstCapacity, long capacity) {
+        ZstdException.Reason reason;
+        String message;
+        if (declared != ZstdFrames.CONTENT_SIZE_UNKNOWN) {
+            reason = ZstdException.Reason.CORRUPT;
+            message = "frame content longer than its header declares: declared=" + declared;
+        } else if (capacity < dstCapacity) {
+            reason = ZstdException.Reason.TOO_LARGE;
+            message = "frame larger than limit: declared=unknown, limit=" + maxDecompressedSize;
+        } else {
+            reason = ZstdException.Reason.DESTINATION_TOO_SMALL;
+            message = "destination too small: capacity=" + dstCapacity;
         }
-        return ZstdException.withResult(ZstdException.Reason.DESTINATION_TOO_SMALL,
-                "destination too small: capacity=" + dstCapacity, r);
+        return ZstdException.withResult(reason, message, r);
     }
 
     /** Large output with a heap segment on either side: stream through native scratch memory. */
     private long decompressInChunks(MemorySegment src, long srcOffset, long srcLength, MemorySegment dst,
-                                    long dstOffset, long dstCapacity, long capacity) throws Throwable {
+                                    long dstOffset, long dstCapacity, long declared, long capacity) throws Throwable {
         StreamBuffers b = buffers();
         reset();
         long chunkStart = 0;
@@ -233,8 +284,7 @@ public final class ZstdDecompressor implements AutoCloseable {
                     b.setIn(Segments.address(src, srcOffset + chunkStart, chunk), chunk);
                 } else {
                     chunk = Math.min(StreamBuffers.SCRATCH_BYTES, srcLength - chunkStart);
-                    MemorySegment.copy(src, srcOffset + chunkStart, b.scratchIn, 0, chunk);
-                    b.setIn(b.scratchInAddress, chunk);
+                    b.setIn(b.stageIn(src, srcOffset + chunkStart, chunk), chunk);
                 }
             }
             b.setOutToScratch();
@@ -242,12 +292,7 @@ public final class ZstdDecompressor implements AutoCloseable {
             long produced = b.outPos();
             if (written + produced > capacity) {
                 reset();
-                if (capacity < dstCapacity) {
-                    throw new ZstdException(ZstdException.Reason.TOO_LARGE,
-                            "frame larger than limit: declared=unknown, limit=" + maxDecompressedSize);
-                }
-                throw new ZstdException(ZstdException.Reason.DESTINATION_TOO_SMALL,
-                        "destination too small: capacity=" + dstCapacity);
+                throw outputFull(0, declared, dstCapacity, capacity);
             }
             MemorySegment.copy(b.scratchOut, 0, dst, dstOffset + written, produced);
             written += produced;
@@ -306,10 +351,17 @@ public final class ZstdDecompressor implements AutoCloseable {
      * @return the declared content size, or {@link ZstdFrames#CONTENT_SIZE_UNKNOWN}
      */
     long prepareFrame(MemorySegment src, long offset, long length) {
+        ensureOpen();
         long declared = ZstdFrames.contentSize(src, offset, length);
         if (declared != ZstdFrames.CONTENT_SIZE_UNKNOWN && Long.compareUnsigned(declared, maxDecompressedSize) > 0) {
             throw new ZstdException(ZstdException.Reason.TOO_LARGE, "frame larger than limit: declared="
                     + Long.toUnsignedString(declared) + ", limit=" + maxDecompressedSize);
+        }
+        long window = ZstdFrames.windowSize(src, offset, length);
+        if (window > 1L << windowLogMax) {
+            // libzstd's streaming decoder refuses it too (ZSTD_d_windowLogMax); checking here
+            // refuses it on every path, one-shot included, with the same reason.
+            throw windowTooLarge(Long.toString(window), 0);
         }
         selectDictionary(ZstdFrames.dictionaryId(src, offset, length));
         return declared;
@@ -373,9 +425,19 @@ public final class ZstdDecompressor implements AutoCloseable {
         long r = (long) LibZstd.DECOMPRESS_STREAM_RAW.invokeExact(dctx, b.outStruct, b.inStruct);
         if (LibZstd.isError(r)) {
             reset();
+            if (LibZstd.errorCode(r) == LibZstd.ERR_WINDOW_TOO_LARGE) {
+                // Past prepareFrame's check only with a single-segment frame above 2 GiB.
+                throw windowTooLarge("unknown", r);
+            }
             throw ZstdException.fromResult("ZSTD_decompressStream", r);
         }
         return r;
+    }
+
+    private ZstdException windowTooLarge(String window, long r) {
+        String message = "frame window larger than limit: window=" + window + ", limit=" + (1L << windowLogMax)
+                + " (from maxDecompressedSize=" + maxDecompressedSize + ")";
+        return ZstdException.withResult(ZstdException.Reason.TOO_LARGE, message, r);
     }
 
     StreamBuffers buffers() {
@@ -387,6 +449,9 @@ public final class ZstdDecompressor implements AutoCloseable {
     }
 
     void reset() {
+        if (closed) {
+            return; // the context is freed: nothing to reset, and NULL would crash zstd
+        }
         try {
             long ignored = (long) LibZstd.DCTX_RESET.invokeExact(dctx, LibZstd.RESET_SESSION_ONLY);
         } catch (Throwable t) {

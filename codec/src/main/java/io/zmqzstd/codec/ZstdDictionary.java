@@ -37,7 +37,8 @@ public final class ZstdDictionary implements AutoCloseable {
      * ({@code ZDICT_trainFromBuffer}). zstd wants many samples (hundreds at least) and a total
      * sample size of about 100 times the capacity; with too few it fails.
      *
-     * @throws ZstdException {@code OTHER} when zstd cannot train (too few or too small samples)
+     * @throws ZstdException {@code OTHER}, with zstd's error code and name, when zstd cannot
+     *     train (too few or too small samples)
      */
     public static ZstdDictionary train(List<byte[]> samples, int capacityBytes) {
         if (capacityBytes <= 0) {
@@ -63,11 +64,12 @@ public final class ZstdDictionary implements AutoCloseable {
             MemorySegment dict = arena.allocate(capacityBytes);
             long r = (long) LibZstd.ZDICT_TRAIN_FROM_BUFFER.invokeExact(dict.address(), (long) capacityBytes,
                     all.address(), sizes.address(), samples.size());
-            if ((int) LibZstd.ZDICT_IS_ERROR.invokeExact(r) != 0) {
-                MemorySegment name = (MemorySegment) LibZstd.ZDICT_GET_ERROR_NAME.invokeExact(r);
-                throw new ZstdException(ZstdException.Reason.OTHER, "dictionary training failed: "
-                        + name.reinterpret(256).getString(0) + " (samples=" + samples.size()
-                        + ", sampleBytes=" + total + ", capacityBytes=" + capacityBytes + ")");
+            // ZDICT results share zstd's error space: ZDICT_isError and ZDICT_getErrorName are
+            // ZSTD_isError and ZSTD_getErrorName.
+            if (LibZstd.isError(r)) {
+                throw ZstdException.withResult(ZstdException.Reason.OTHER, "dictionary training failed: "
+                        + LibZstd.errorName(r) + " (samples=" + samples.size() + ", sampleBytes=" + total
+                        + ", capacityBytes=" + capacityBytes + ")", r);
             }
             return of(dict.asSlice(0, r).toArray(JAVA_BYTE));
         } catch (Throwable t) {

@@ -64,8 +64,14 @@ public class ZstdException extends RuntimeException {
                 + ", zstdError=" + code + ")", code, name);
     }
 
-    /** Like {@link #fromResult} but with a reason and message chosen by the caller. */
+    /**
+     * Like {@link #fromResult} but with a reason and message chosen by the caller; a
+     * {@code result} of 0 means zmq-zstd found the problem itself (no zstd code or name).
+     */
     static ZstdException withResult(Reason reason, String message, long result) {
+        if (result == 0) {
+            return new ZstdException(reason, message);
+        }
         int code = LibZstd.errorCode(result);
         return new ZstdException(reason, message, code, LibZstd.errorName(result));
     }
@@ -78,6 +84,7 @@ public class ZstdException extends RuntimeException {
             case LibZstd.ERR_CORRUPTION_DETECTED, LibZstd.ERR_LITERALS_HEADER_WRONG -> Reason.CORRUPT;
             case LibZstd.ERR_CHECKSUM_WRONG -> Reason.CHECKSUM;
             case LibZstd.ERR_DST_SIZE_TOO_SMALL -> Reason.DESTINATION_TOO_SMALL;
+            case LibZstd.ERR_WINDOW_TOO_LARGE -> Reason.TOO_LARGE;
             default -> code >= 20 && code < 30 ? Reason.CORRUPT : Reason.OTHER;
         };
     }

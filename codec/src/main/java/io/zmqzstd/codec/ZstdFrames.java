@@ -164,9 +164,7 @@ public final class ZstdFrames {
         }
         long blockMax = BLOCK_SIZE_MAX;
         if ((fhd & SINGLE_SEGMENT) == 0) {
-            int wd = frame.get(JAVA_BYTE, offset + 5) & 0xFF;
-            long base = 1L << (10 + (wd >>> 3));
-            blockMax = Math.min(blockMax, base + (base >>> 3) * (wd & 7));
+            blockMax = Math.min(blockMax, windowSize(frame.get(JAVA_BYTE, offset + 5)));
         }
         long start = offset + headerSize(fhd);
         long total = 0;
@@ -210,6 +208,23 @@ public final class ZstdFrames {
         }
     }
 
+    /**
+     * The window the frame's header names (RFC 8878 §3.1.1.1.2): the memory a streaming decoder
+     * must keep. {@link #CONTENT_SIZE_UNKNOWN} for a single-segment frame, whose window is its
+     * declared content size. Reads the header only.
+     */
+    static long windowSize(MemorySegment frame, long offset, long length) {
+        int fhd = descriptor(frame, offset, length);
+        return (fhd & SINGLE_SEGMENT) != 0 ? CONTENT_SIZE_UNKNOWN : windowSize(frame.get(JAVA_BYTE, offset + 5));
+    }
+
+    /** Window descriptor: exponent (bits 7-3) over 2^10, plus mantissa (bits 2-0) eighths. */
+    private static long windowSize(byte descriptor) {
+        int wd = descriptor & 0xFF;
+        long base = 1L << (10 + (wd >>> 3));
+        return base + (base >>> 3) * (wd & 7);
+    }
+
     private static int blockHeader(MemorySegment frame, long p) {
         return (frame.get(JAVA_BYTE, p) & 0xFF) | (frame.get(JAVA_BYTE, p + 1) & 0xFF) << 8
                 | (frame.get(JAVA_BYTE, p + 2) & 0xFF) << 16;
@@ -217,12 +232,12 @@ public final class ZstdFrames {
 
     private static final int SINGLE_SEGMENT = 1 << 5;
     private static final int RESERVED_BIT = 1 << 3;
-    private static final int CHECKSUM_FLAG = 1 << 2;
+    static final int CHECKSUM_FLAG = 1 << 2;
     private static final int RLE_BLOCK = 1;
     private static final int RESERVED_BLOCK = 3;
     private static final int[] DICT_ID_BYTES = {0, 1, 2, 4};
     /** ZSTD_WINDOWLOG_MAX on 64-bit targets: libzstd refuses headers naming a larger window. */
-    private static final int WINDOW_LOG_MAX = 31;
+    static final int WINDOW_LOG_MAX = 31;
     private static final int[] CONTENT_SIZE_BYTES = {0, 2, 4, 8};
 
     /**

@@ -15,6 +15,10 @@ import java.util.Objects;
  * (limit, dictionary); the total content read is held to the decompressor's
  * {@link ZstdDecompressor#maxDecompressedSize()}. Errors are {@link ZstdException}s.
  *
+ * <p>After an error (bad input, limit, a failing source) the stream refuses further reads with
+ * an {@link IOException} that carries the first error as its cause; the decompressor is left
+ * ready for other frames.
+ *
  * <p>{@link #close()} closes the underlying stream, and the decompressor only when this stream
  * created it. A borrowed decompressor must not be used for anything else until this stream is
  * closed. Not thread-safe.
@@ -37,6 +41,8 @@ public final class ZstdInputStream extends InputStream {
     private boolean inputEnded;
     private boolean anyInput;
     private boolean closed;
+    /** The first error: the frame state after it is unknown, so later reads refuse. */
+    private Exception failure;
 
     /** A stream with its own decompressor (default limit, no dictionaries). */
     public ZstdInputStream(InputStream in) {
@@ -69,13 +75,23 @@ public final class ZstdInputStream extends InputStream {
         if (closed) {
             throw new IOException("stream is closed");
         }
+        if (failure != null) {
+            throw new IOException("stream failed earlier: " + failure.getMessage(), failure);
+        }
         if (len == 0) {
             return 0;
         }
-        while (outRead == outAvailable) {
-            if (!decodeMore()) {
-                return -1;
+        try {
+            while (outRead == outAvailable) {
+                if (!decodeMore()) {
+                    return -1;
+                }
             }
+        } catch (IOException | RuntimeException e) {
+            failure = e;
+            // A borrowed decompressor may be mid-frame (a source that failed): end its session.
+            decompressor.reset();
+            throw e;
         }
         int n = (int) Math.min(len, outAvailable - outRead);
         MemorySegment.copy(buffers.scratchOut, JAVA_BYTE, outRead, b, off, n);

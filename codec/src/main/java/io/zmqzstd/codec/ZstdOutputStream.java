@@ -87,16 +87,19 @@ public final class ZstdOutputStream extends OutputStream {
         out.flush();
     }
 
-    /** Ends the frame, closes the underlying stream, and the compressor if this stream made it. */
+    /**
+     * Ends the frame, closes the underlying stream, and the compressor if this stream made it.
+     * The underlying stream is closed even when ending the frame fails (a pledged size not met,
+     * a failed write); that failure is what this method throws.
+     */
     @Override
     public void close() throws IOException {
         if (closed) {
             return;
         }
         closed = true;
-        try {
+        try (out) {
             drainWith(LibZstd.E_END);
-            out.close();
         } finally {
             if (ownsCompressor) {
                 compressor.close();

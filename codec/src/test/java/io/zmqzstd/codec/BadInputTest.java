@@ -1,12 +1,17 @@
 package io.zmqzstd.codec;
 
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.zmqzstd.codec.internal.LibZstd;
+import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
@@ -44,21 +49,26 @@ class BadInputTest {
 
     /** Decodes {@code bad} on heap and native paths, expecting {@code reason}; then a good frame. */
     private ZstdException assertRejectedThenRecovers(byte[] bad, ZstdException.Reason reason) {
+        return assertRejectedThenRecovers(decompressor, bad, reason);
+    }
+
+    /** The same on decompressor {@code d}, which must be able to decode the plain good frame. */
+    private ZstdException assertRejectedThenRecovers(ZstdDecompressor d, byte[] bad, ZstdException.Reason reason) {
         ZstdException last = null;
         for (boolean nativeMemory : new boolean[] {false, true}) {
             MemorySegment src = nativeMemory ? arena.allocateFrom(JAVA_BYTE, bad) : MemorySegment.ofArray(bad);
             MemorySegment dst = nativeMemory ? arena.allocate(2 * LIMIT) : MemorySegment.ofArray(new byte[(int) (2 * LIMIT)]);
-            last = assertThrows(ZstdException.class, () -> decompressor.decompress(src, dst));
+            last = assertThrows(ZstdException.class, () -> d.decompress(src, dst));
             assertEquals(reason, last.reason(), last.getMessage());
             assertFalseBlank(last.getMessage());
-            assertArrayEquals(GOOD, decompressor.decompress(goodFrame), "usable after " + reason);
+            assertArrayEquals(GOOD, d.decompress(goodFrame), "usable after " + reason);
             MemorySegment good = arena.allocateFrom(JAVA_BYTE, goodFrame);
             MemorySegment out = arena.allocate(GOOD.length);
-            assertEquals(GOOD.length, decompressor.decompress(good, out));
+            assertEquals(GOOD.length, d.decompress(good, out));
         }
-        ZstdException viaArray = assertThrows(ZstdException.class, () -> decompressor.decompress(bad));
+        ZstdException viaArray = assertThrows(ZstdException.class, () -> d.decompress(bad));
         assertEquals(reason, viaArray.reason(), viaArray.getMessage());
-        assertArrayEquals(GOOD, decompressor.decompress(goodFrame));
+        assertArrayEquals(GOOD, d.decompress(goodFrame));
         return last;
     }
 
@@ -67,19 +77,45 @@ class BadInputTest {
     }
 
     @Test
-    void shouldRejectCorruptFrame() {
+    void shouldRejectCorruptBlockContent() {
         byte[] bad;
         try (ZstdCompressor c = new ZstdCompressor(3)) {
             bad = c.compress(GOOD);
         }
-        for (int i = 20; i < bad.length - 4; i += 7) {
+        // 100 KB fits one block: a 9-byte header (single segment, 4-byte content size), a 3-byte
+        // block header, the body. Damaging only the body gets past the Java block walk to libzstd.
+        int blockHeader = bad[9] & 0xFF | (bad[10] & 0xFF) << 8 | (bad[11] & 0xFF) << 16;
+        assertEquals(1, blockHeader & 1, "last block");
+        assertEquals(2, blockHeader >>> 1 & 3, "compressed block");
+        assertEquals(bad.length - 12, blockHeader >>> 3, "one block spans the frame");
+        for (int i = 20; i < bad.length; i += 7) {
             bad[i] ^= (byte) 0x5A;
         }
-        ZstdException e = assertThrows(ZstdException.class, () -> decompressor.decompress(bad));
-        assertTrue(e.reason() == ZstdException.Reason.CORRUPT || e.reason() == ZstdException.Reason.CHECKSUM,
-                e.getMessage());
-        assertTrue(e.errorCode() != 0 && !e.errorName().isEmpty());
-        assertArrayEquals(GOOD, decompressor.decompress(goodFrame));
+        ZstdException e = assertRejectedThenRecovers(bad, ZstdException.Reason.CORRUPT);
+        assertTrue(e.errorCode() != 0 && !e.errorName().isEmpty(), "libzstd's code and name: " + e.getMessage());
+    }
+
+    /**
+     * The Java block walk refuses a truncated input before libzstd sees it: when every block
+     * fits, the frame is complete. So libzstd's own truncation result (srcSize_wrong) is not
+     * reachable through the API; this pins what it would map to.
+     */
+    @Test
+    void shouldMapLibzstdsOwnTruncationResultToTruncated() throws Throwable {
+        byte[] cut = Arrays.copyOf(goodFrame, goodFrame.length / 2); // inside a block
+        MemorySegment src = arena.allocateFrom(JAVA_BYTE, cut);
+        MemorySegment dst = arena.allocate(GOOD.length);
+        long dctx = (long) LibZstd.CREATE_DCTX.invokeExact();
+        long r;
+        try {
+            r = (long) LibZstd.DECOMPRESS_DCTX_RAW.invokeExact(dctx, dst.address(), dst.byteSize(), src.address(), src.byteSize());
+        } finally {
+            long ignored = (long) LibZstd.FREE_DCTX.invokeExact(dctx);
+        }
+        assertEquals(LibZstd.ERR_SRC_SIZE_WRONG, LibZstd.errorCode(r), LibZstd.errorName(r));
+        assertEquals(ZstdException.Reason.TRUNCATED, ZstdException.reasonOf(LibZstd.errorCode(r)));
+        ZstdException e = assertRejectedThenRecovers(cut, ZstdException.Reason.TRUNCATED);
+        assertEquals("frame incomplete: length=" + cut.length, e.getMessage());
     }
 
     @Test
@@ -142,13 +178,187 @@ class BadInputTest {
         assertTrue(e.getMessage().startsWith("frame larger than limit: declared=unknown, limit=" + LIMIT), e.getMessage());
     }
 
+    /** A frame as a streaming compressor writes it: no content size, level 3's 2^21 window. */
+    private static byte[] sizelessFrame(byte[] content) throws IOException {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (ZstdOutputStream out = new ZstdOutputStream(bytes, 3)) {
+            out.write(content);
+        }
+        byte[] frame = bytes.toByteArray();
+        assertEquals(0, frame[4], "descriptor: no content size, not single segment, no checksum, no dictionary");
+        assertEquals(WINDOW_2_21, frame[WINDOW_DESCRIPTOR]);
+        return frame;
+    }
+
+    private static final int WINDOW_DESCRIPTOR = 5;
+    /** Window descriptors: exponent (log2 - 10) in bits 7-3, eighths to add in bits 2-0. */
+    private static final byte WINDOW_2_21 = (byte) (11 << 3);
+    private static final byte WINDOW_2_23 = (byte) (13 << 3);
+    private static final byte WINDOW_2_23_PLUS_EIGHTH = (byte) (13 << 3 | 1);
+    private static final byte WINDOW_2_27 = (byte) (17 << 3);
+
+    private static byte[] withWindow(byte[] frame, byte descriptor) {
+        byte[] patched = frame.clone();
+        patched[WINDOW_DESCRIPTOR] = descriptor; // a larger window keeps every block valid
+        return patched;
+    }
+
     @Test
-    void shouldNameTheMissingDictionary() {
+    void shouldRefuseSizelessFrameWhoseWindowExceedsTheAllowance() throws Exception {
+        byte[] content = TestData.text(5000, 6);
+        byte[] hostile = withWindow(sizelessFrame(content), WINDOW_2_27);
+        assertTrue(hostile.length < 2000);
+        ZstdException e = assertRejectedThenRecovers(hostile, ZstdException.Reason.TOO_LARGE);
+        assertEquals("frame window larger than limit: window=134217728, limit=8388608 (from maxDecompressedSize="
+                + LIMIT + ")", e.getMessage());
+        try (ZstdInputStream in = new ZstdInputStream(new ByteArrayInputStream(hostile), decompressor)) {
+            assertEquals(ZstdException.Reason.TOO_LARGE, assertThrows(ZstdException.class, in::readAllBytes).reason());
+        }
+        try (ZstdInputStream in = new ZstdInputStream(new ByteArrayInputStream(goodFrame), decompressor)) {
+            assertArrayEquals(GOOD, in.readAllBytes(), "usable after the refusal");
+        }
+        assertArrayEquals(content, decompressor.decompress(withWindow(hostile, WINDOW_2_23)), "2^23 is allowed");
+    }
+
+    /** The Java header check and libzstd's ZSTD_d_windowLogMax draw the line at the same place. */
+    @Test
+    void shouldAgreeWithLibzstdWhereTheWindowAllowanceEnds() throws Throwable {
+        assertEquals(23, ZstdDecompressor.windowLogMax(LIMIT));
+        byte[] content = TestData.text(3000, 8);
+        byte[] normal = sizelessFrame(content);
+        for (byte descriptor : new byte[] {WINDOW_2_21, WINDOW_2_23, WINDOW_2_23_PLUS_EIGHTH, WINDOW_2_27}) {
+            byte[] frame = withWindow(normal, descriptor);
+            long nativeResult = streamWithWindowLogMax(frame, 23, content.length + 100);
+            boolean libzstdAccepts = !LibZstd.isError(nativeResult);
+            if (!libzstdAccepts) {
+                assertEquals(LibZstd.ERR_WINDOW_TOO_LARGE, LibZstd.errorCode(nativeResult));
+                assertEquals(ZstdException.Reason.TOO_LARGE, ZstdException.reasonOf(LibZstd.ERR_WINDOW_TOO_LARGE));
+            }
+            boolean javaAccepts;
+            try {
+                javaAccepts = Arrays.equals(content, decompressor.decompress(frame));
+            } catch (ZstdException e) {
+                assertEquals(ZstdException.Reason.TOO_LARGE, e.reason(), e.getMessage());
+                javaAccepts = false;
+            }
+            assertEquals(libzstdAccepts, javaAccepts, "window descriptor=" + (descriptor & 0xFF));
+            assertEquals(descriptor == WINDOW_2_21 || descriptor == WINDOW_2_23, javaAccepts);
+        }
+    }
+
+    /** One ZSTD_decompressStream over {@code frame} on a fresh DCtx: the output size or the error. */
+    private static long streamWithWindowLogMax(byte[] frame, int windowLogMax, int capacity) throws Throwable {
+        long dctx = (long) LibZstd.CREATE_DCTX.invokeExact();
+        try (Arena a = Arena.ofConfined()) {
+            long r = (long) LibZstd.DCTX_SET_PARAMETER.invokeExact(dctx, LibZstd.D_WINDOW_LOG_MAX, windowLogMax);
+            assertTrue(!LibZstd.isError(r));
+            MemorySegment src = a.allocateFrom(JAVA_BYTE, frame);
+            MemorySegment dst = a.allocate(capacity);
+            MemorySegment in = a.allocate(JAVA_LONG, 3);
+            MemorySegment out = a.allocate(JAVA_LONG, 3);
+            in.setAtIndex(JAVA_LONG, 0, src.address());
+            in.setAtIndex(JAVA_LONG, 1, frame.length);
+            out.setAtIndex(JAVA_LONG, 0, dst.address());
+            out.setAtIndex(JAVA_LONG, 1, capacity);
+            r = (long) LibZstd.DECOMPRESS_STREAM_RAW.invokeExact(dctx, out.address(), in.address());
+            return LibZstd.isError(r) ? r : out.getAtIndex(JAVA_LONG, 2);
+        } finally {
+            long ignored = (long) LibZstd.FREE_DCTX.invokeExact(dctx);
+        }
+    }
+
+    @Test
+    void shouldDecodeStreamingFramesUnderASmallLimitAndStopThemAtIt() throws Exception {
+        long limit = 64 * 1024;
+        byte[] fits = TestData.text(50_000, 9);
+        byte[] tooLong = TestData.text(100_000, 10);
+        try (ZstdDecompressor small = ZstdDecompressor.builder().maxDecompressedSize(limit).build()) {
+            byte[] frame = sizelessFrame(fits);
+            assertArrayEquals(fits, small.decompress(frame));
+            byte[] heapOut = new byte[200_000];
+            assertEquals(fits.length, small.decompress(MemorySegment.ofArray(frame), MemorySegment.ofArray(heapOut)));
+            MemorySegment nativeOut = arena.allocate(200_000);
+            assertEquals(fits.length, small.decompress(arena.allocateFrom(JAVA_BYTE, frame), nativeOut));
+            assertEquals(-1, nativeOut.asSlice(0, fits.length).mismatch(MemorySegment.ofArray(fits)));
+            try (ZstdInputStream in = new ZstdInputStream(new ByteArrayInputStream(frame), small)) {
+                assertArrayEquals(fits, in.readAllBytes());
+            }
+            byte[] past = sizelessFrame(tooLong);
+            for (MemorySegment dst : new MemorySegment[] {MemorySegment.ofArray(new byte[200_000]), arena.allocate(200_000)}) {
+                ZstdException e = assertThrows(ZstdException.class, () -> small.decompress(MemorySegment.ofArray(past), dst));
+                assertEquals("frame larger than limit: declared=unknown, limit=" + limit, e.getMessage());
+            }
+            try (ZstdInputStream in = new ZstdInputStream(new ByteArrayInputStream(past), small)) {
+                assertEquals(ZstdException.Reason.TOO_LARGE, assertThrows(ZstdException.class, in::readAllBytes).reason());
+            }
+            assertArrayEquals(fits, small.decompress(frame), "usable after the limit");
+        }
+    }
+
+    @Test
+    void shouldDeriveTheWindowAllowanceFromTheLimit() {
+        assertEquals(23, ZstdDecompressor.windowLogMax(0));
+        assertEquals(23, ZstdDecompressor.windowLogMax(1024));
+        assertEquals(23, ZstdDecompressor.windowLogMax(1 << 23));
+        assertEquals(24, ZstdDecompressor.windowLogMax((1 << 23) + 1));
+        assertEquals(28, ZstdDecompressor.windowLogMax(ZstdDecompressor.DEFAULT_MAX_DECOMPRESSED_SIZE));
+        assertEquals(31, ZstdDecompressor.windowLogMax(Long.MAX_VALUE));
+    }
+
+    private static List<byte[]> samples(long seed) {
         List<byte[]> samples = new ArrayList<>();
         for (int i = 0; i < 2000; i++) {
-            samples.add(TestData.text(200, i));
+            samples.add(TestData.text(200, seed + i));
         }
-        try (ZstdDictionary dict = ZstdDictionary.train(samples, 8192);
+        return samples;
+    }
+
+    @Test
+    void shouldRefuseFrameMadeWithAnotherDictionary() {
+        try (ZstdDictionary a = ZstdDictionary.train(samples(0), 8192);
+             ZstdDictionary b = ZstdDictionary.train(samples(500_000), 8192);
+             ZstdCompressor withA = ZstdCompressor.builder().dictionary(a).build();
+             ZstdCompressor withB = ZstdCompressor.builder().dictionary(b).build();
+             ZstdDecompressor holdingB = ZstdDecompressor.builder().maxDecompressedSize(LIMIT).dictionary(b).build()) {
+            assertNotEquals(a.id(), b.id());
+            byte[] message = TestData.text(300, 77);
+            ZstdException e = assertRejectedThenRecovers(holdingB, withA.compress(message),
+                    ZstdException.Reason.DICTIONARY_MISSING);
+            assertEquals("frame needs a dictionary this decompressor lacks: dictionaryId=" + Integer.toUnsignedString(a.id())
+                    + ", known=[" + Integer.toUnsignedString(b.id()) + "]", e.getMessage());
+            assertArrayEquals(message, holdingB.decompress(withB.compress(message)), "its own dictionary still works");
+        }
+    }
+
+    /**
+     * A raw-content dictionary (no dictionary header: ID 0) cannot be named by a frame, so it
+     * cannot be missed by ID either. Its frames carry a checksum, so a receiver with no dictionary
+     * or another raw one reports an error instead of returning wrong bytes.
+     */
+    @Test
+    void shouldChecksumFramesOfARawContentDictionaryAndRefuseThemWithoutIt() {
+        byte[] message = TestData.text(400, 44);
+        try (ZstdDictionary raw = ZstdDictionary.of(TestData.text(8192, 42));
+             ZstdDictionary otherRaw = ZstdDictionary.of(TestData.text(8192, 43));
+             ZstdCompressor c = ZstdCompressor.builder().dictionary(raw).build();
+             ZstdCompressor plain = new ZstdCompressor(3);
+             ZstdDecompressor right = ZstdDecompressor.builder().maxDecompressedSize(LIMIT).dictionary(raw).build();
+             ZstdDecompressor wrong = ZstdDecompressor.builder().maxDecompressedSize(LIMIT).dictionary(otherRaw).build()) {
+            assertEquals(0, raw.id());
+            byte[] frame = c.compress(message);
+            assertEquals(0, ZstdFrames.dictionaryId(MemorySegment.ofArray(frame)));
+            assertEquals(ZstdFrames.CHECKSUM_FLAG, frame[4] & ZstdFrames.CHECKSUM_FLAG, "checksum although not asked for");
+            assertTrue(frame.length < plain.compress(message).length, "the raw content serves as a dictionary");
+            assertArrayEquals(message, right.decompress(frame));
+            assertRejectedThenRecovers(wrong, frame, ZstdException.Reason.CHECKSUM);
+            assertRejectedThenRecovers(decompressor, frame, ZstdException.Reason.CORRUPT);
+            assertArrayEquals(message, right.decompress(frame));
+        }
+    }
+
+    @Test
+    void shouldNameTheMissingDictionary() {
+        try (ZstdDictionary dict = ZstdDictionary.train(samples(0), 8192);
              ZstdCompressor c = ZstdCompressor.builder().dictionary(dict).build()) {
             byte[] frame = c.compress(TestData.text(300, 99_999));
             assertEquals(dict.id(), ZstdFrames.dictionaryId(MemorySegment.ofArray(frame)));
@@ -167,11 +377,30 @@ class BadInputTest {
             ZstdException ce = assertThrows(ZstdException.class,
                     () -> c.compress(arena.allocateFrom(JAVA_BYTE, GOOD), arena.allocate(10)));
             assertEquals(ZstdException.Reason.DESTINATION_TOO_SMALL, ce.reason());
-            ZstdException heap = assertThrows(ZstdException.class,
-                    () -> c.compress(MemorySegment.ofArray(GOOD), MemorySegment.ofArray(new byte[1000])));
-            assertEquals(ZstdException.Reason.DESTINATION_TOO_SMALL, heap.reason());
+            byte[] large = TestData.text(400_000, 12);
+            // Heap source: one call below 128 KiB, chunks above, output to a heap destination
+            // through scratch or straight into a native one.
+            for (byte[] input : new byte[][] {GOOD, large}) {
+                for (MemorySegment small : new MemorySegment[] {MemorySegment.ofArray(new byte[1000]), arena.allocate(1000)}) {
+                    ZstdException heap = assertThrows(ZstdException.class,
+                            () -> c.compress(MemorySegment.ofArray(input), small));
+                    assertEquals(ZstdException.Reason.DESTINATION_TOO_SMALL, heap.reason(), heap.getMessage());
+                }
+            }
             assertArrayEquals(GOOD, decompressor.decompress(c.compress(GOOD)), "compressor usable after error");
         }
+    }
+
+    @Test
+    void shouldRejectFrameWhoseContentExceedsItsDeclaredSize() {
+        byte[] data = TestData.random(200, 5);
+        byte[] frame = new byte[(int) ZstdFrames.rawFrameSize(data.length)];
+        ZstdFrames.writeRawFrame(MemorySegment.ofArray(data), 0, data.length, MemorySegment.ofArray(frame), 0, frame.length);
+        frame[5] = (byte) 100; // single segment, 1-byte content size: declares 100 of the block's 200
+        assertEquals(100, ZstdFrames.contentSize(MemorySegment.ofArray(frame)));
+        ZstdException e = assertRejectedThenRecovers(frame, ZstdException.Reason.CORRUPT);
+        assertEquals("frame content longer than its header declares: declared=100", e.getMessage());
+        assertEquals(LibZstd.ERR_DST_SIZE_TOO_SMALL, e.errorCode());
     }
 
     @Test

@@ -75,5 +75,7 @@ class DictionaryTest {
         ZstdException e = assertThrows(ZstdException.class,
                 () -> ZstdDictionary.train(List.of("a".getBytes(), "b".getBytes()), 4096));
         assertTrue(e.getMessage().contains("samples=2"), e.getMessage());
+        assertTrue(e.errorCode() != 0 && !e.errorName().isEmpty(), "zstd's code and name: " + e.getMessage());
+        assertTrue(e.getMessage().contains(e.errorName()), e.getMessage());
     }
 }

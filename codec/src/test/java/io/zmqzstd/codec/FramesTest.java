@@ -74,8 +74,8 @@ class FramesTest {
         int copiedInJava = 0;
         try (Arena arena = Arena.ofConfined();
              ZstdDecompressor fast = ZstdDecompressor.builder().dictionary(dict).maxDecompressedSize(1 << 20).build();
-             ZstdDecompressor reference = ZstdDecompressor.builder().dictionary(dict).maxDecompressedSize(1 << 20).build()) {
-            reference.storedFrameCopy = false;
+             ZstdDecompressor reference = ZstdDecompressor.builder().dictionary(dict).maxDecompressedSize(1 << 20)
+                     .storedFrameCopy(false).build()) {
             MemorySegment outFast = arena.allocate(1 << 20);
             MemorySegment outReference = arena.allocate(1 << 20);
             for (byte[] input : inputs) {

@@ -2,6 +2,7 @@ package io.zmqzstd.codec;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.github.luben.zstd.Zstd;
@@ -80,7 +81,14 @@ class InteropTest {
         return false;
     }
 
+    /** Set to true where the CLI checks must run (CI): a missing zstd then fails instead of skipping. */
+    static final String REQUIRE_CLI_PROPERTY = "zmqzstd.requireZstdCli";
+
     private static void zstd(Path stdin, Path stdout, String... args) throws IOException, InterruptedException {
+        if (Boolean.getBoolean(REQUIRE_CLI_PROPERTY)) {
+            assertTrue(zstdOnPath(), "zstd command line not on PATH but -D" + REQUIRE_CLI_PROPERTY
+                    + "=true: install it (apt-get install zstd)");
+        }
         assumeTrue(zstdOnPath(), "zstd command line not on PATH: CLI interop not checked");
         List<String> cmd = new ArrayList<>();
         cmd.add("zstd");

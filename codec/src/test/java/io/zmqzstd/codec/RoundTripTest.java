@@ -41,46 +41,59 @@ class RoundTripTest {
         return nativeMemory ? arena.allocate(Math.max(1, size)) : MemorySegment.ofArray(new byte[(int) size]);
     }
 
-    /** Every heap/native combination of source and destination, both ways. */
+    /** Every heap/native combination of source, frame, frame as read back, and destination. */
     @ParameterizedTest
     @ValueSource(ints = {0, 1, 64, 1024, 64 * 1024, 1024 * 1024})
     void shouldRoundTripAcrossEveryHeapNativeCombination(int size) {
         byte[] data = TestData.text(size, size);
         long bound = ZstdCompressor.maxCompressedSize(size);
         for (int combo = 0; combo < 16; combo++) {
-            boolean srcNative = (combo & 1) != 0;
-            boolean frameNative = (combo & 2) != 0;
-            boolean frameInNative = (combo & 4) != 0;
-            boolean outNative = (combo & 8) != 0;
-            MemorySegment src = segment(data, srcNative);
-            MemorySegment frame = empty(bound, frameNative);
+            MemorySegment src = segment(data, (combo & 1) != 0);
+            MemorySegment frame = empty(bound, (combo & 2) != 0);
             long n = compressor.compress(src, 0, size, frame, 0, bound);
-            assertEquals(size, ZstdFrames.contentSize(frame, 0, n), "content size always written");
-            MemorySegment frameIn = segment(frame.asSlice(0, n).toArray(JAVA_BYTE), frameInNative);
-            MemorySegment out = empty(size, outNative);
-            long m = decompressor.decompress(frameIn, 0, n, out, 0, size);
-            assertEquals(size, m, "combo=" + combo);
-            assertArrayEquals(data, out.asSlice(0, size).toArray(JAVA_BYTE), "combo=" + combo);
+            MemorySegment frameIn = segment(frame.asSlice(0, n).toArray(JAVA_BYTE), (combo & 4) != 0);
+            assertDecodes(data, frameIn, n, empty(size, (combo & 8) != 0), "combo=" + combo);
         }
     }
 
+    /** 64 MiB through every heap/native combination: one-call native paths and chunked heap paths. */
     @Test
-    void shouldRoundTrip64MiBNativeAndHeap() {
+    void shouldRoundTrip64MiBAcrossEveryHeapNativeCombination() {
         int size = 64 * 1024 * 1024;
         byte[] data = TestData.text(size, 64);
+        long bound = ZstdCompressor.maxCompressedSize(size);
+        MemorySegment[] sources = {MemorySegment.ofArray(data), arena.allocateFrom(JAVA_BYTE, data)};
+        MemorySegment[] frames = {empty(bound, false), empty(bound, true)};
+        MemorySegment[] outs = {empty(size, false), empty(size, true)};
         try (ZstdCompressor fast = new ZstdCompressor(1)) {
-            long bound = ZstdCompressor.maxCompressedSize(size);
-            MemorySegment src = arena.allocateFrom(JAVA_BYTE, data);
-            MemorySegment frame = arena.allocate(bound);
-            long n = fast.compress(src, frame);
-            MemorySegment out = arena.allocate(size);
-            assertEquals(size, decompressor.decompress(frame.asSlice(0, n), out));
-            assertEquals(-1, out.mismatch(src));
-
-            // Heap both ways: goes through the chunked scratch path.
+            for (int combo = 0; combo < 8; combo++) {
+                MemorySegment frame = frames[(combo >> 1) & 1];
+                MemorySegment out = outs[(combo >> 2) & 1];
+                out.fill((byte) 0);
+                long n = fast.compress(sources[combo & 1], 0, size, frame, 0, bound);
+                assertDecodes(data, frame, n, out, "combo=" + combo);
+            }
             byte[] heapFrame = fast.compress(data);
-            assertEquals(size, ZstdFrames.contentSize(MemorySegment.ofArray(heapFrame)));
-            assertArrayEquals(data, decompressor.decompress(heapFrame));
+            assertArrayEquals(data, decompressor.decompress(heapFrame), "byte[] both ways");
+        }
+    }
+
+    /** {@code frame[0, n)} names its content size and decodes to {@code data} in {@code out}. */
+    private static void assertDecodes(byte[] data, MemorySegment frame, long n, MemorySegment out, String what) {
+        assertEquals(data.length, ZstdFrames.contentSize(frame, 0, n), "content size always written, " + what);
+        assertEquals(data.length, decompressor.decompress(frame, 0, n, out, 0, data.length), what);
+        assertEquals(-1, out.asSlice(0, data.length).mismatch(MemorySegment.ofArray(data)), what);
+    }
+
+    @Test
+    void shouldApplyTheLevel() {
+        byte[] data = TestData.text(256 * 1024, 19);
+        try (ZstdCompressor slow = new ZstdCompressor(19); ZstdCompressor fastest = new ZstdCompressor(-5)) {
+            byte[] small = slow.compress(data);
+            byte[] large = fastest.compress(data);
+            assertTrue(small.length < large.length, "level 19: " + small.length + " B, level -5: " + large.length + " B");
+            assertArrayEquals(data, decompressor.decompress(small));
+            assertArrayEquals(data, decompressor.decompress(large));
         }
     }
 
@@ -125,8 +138,10 @@ class RoundTripTest {
         try (ZstdCompressor c = ZstdCompressor.builder().level(3).checksum(true).workers(2).build()) {
             byte[] frame = c.compress(data);
             assertEquals(data.length, ZstdFrames.contentSize(MemorySegment.ofArray(frame)));
+            assertEquals(ZstdFrames.CHECKSUM_FLAG, frame[4] & ZstdFrames.CHECKSUM_FLAG, "checksum flag in the header");
             assertArrayEquals(data, decompressor.decompress(frame));
         }
+        assertEquals(0, compressor.compress(data)[4] & ZstdFrames.CHECKSUM_FLAG, "no checksum unless asked");
     }
 
     @Test

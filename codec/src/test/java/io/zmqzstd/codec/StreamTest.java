@@ -2,12 +2,16 @@ package io.zmqzstd.codec;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.zmqzstd.codec.internal.LibZstd;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
 import org.junit.jupiter.api.Test;
@@ -98,6 +102,108 @@ class StreamTest {
             try (ZstdInputStream in = new ZstdInputStream(new ByteArrayInputStream(new byte[0]), d)) {
                 assertEquals(ZstdException.Reason.EMPTY, assertThrows(ZstdException.class, in::read).reason());
             }
+        }
+    }
+
+    @Test
+    void shouldCloseTheUnderlyingStreamWhenEndingTheFrameFails() throws IOException {
+        byte[] data = TestData.text(50, 6);
+        try (ZstdCompressor c = new ZstdCompressor(3)) {
+            ClosingOutput pledgedMore = new ClosingOutput(false);
+            ZstdOutputStream out = new ZstdOutputStream(pledgedMore, c, 100);
+            out.write(data);
+            ZstdException e = assertThrows(ZstdException.class, out::close);
+            assertTrue(e.errorCode() != 0, e.getMessage());
+            assertTrue(pledgedMore.closed, "closed although the pledged size was not met");
+            assertArrayEquals(data, new ZstdDecompressor().decompress(c.compress(data)), "borrowed compressor usable");
+        }
+        long liveContexts = LibZstd.LIVE_CCTX.get();
+        ClosingOutput failing = new ClosingOutput(true);
+        ZstdOutputStream out = new ZstdOutputStream(failing, 3);
+        out.write(data); // zstd buffers it: nothing written yet
+        assertEquals("disk full", assertThrows(IOException.class, out::close).getMessage());
+        assertTrue(failing.closed, "closed although writing the frame failed");
+        assertEquals(liveContexts, LibZstd.LIVE_CCTX.get(), "its own compressor freed");
+        out.close();
+    }
+
+    @Test
+    void shouldRefuseReadsAfterAFailureAndLeaveTheDecompressorUsable() throws IOException {
+        byte[] data = TestData.text(200_000, 7);
+        try (ZstdCompressor c = new ZstdCompressor(3); ZstdDecompressor d = new ZstdDecompressor()) {
+            byte[] frame = c.compress(data);
+            InputStream[] sources = {
+                new ByteArrayInputStream(Arrays.copyOf(frame, frame.length / 2)),
+                new FailingInput(Arrays.copyOf(frame, frame.length / 2)),
+            };
+            for (InputStream source : sources) {
+                ZstdInputStream in = new ZstdInputStream(source, d);
+                Exception first = assertThrows(Exception.class, in::readAllBytes);
+                assertTrue(first instanceof ZstdException || first instanceof IOException, first.toString());
+                IOException later = assertThrows(IOException.class, in::read);
+                assertEquals("stream failed earlier: " + first.getMessage(), later.getMessage());
+                assertSame(first, later.getCause());
+                in.close();
+                assertArrayEquals(data, d.decompress(frame), "one-shot after a failed stream");
+                try (ZstdInputStream again = new ZstdInputStream(new ByteArrayInputStream(frame), d)) {
+                    assertArrayEquals(data, again.readAllBytes(), "a new stream after a failed one");
+                }
+            }
+            ZstdInputStream orphan = new ZstdInputStream(new ByteArrayInputStream(frame), d);
+            d.close();
+            assertThrows(IllegalStateException.class, orphan::read, "borrowed decompressor closed: an error, not a crash");
+            assertThrows(IOException.class, orphan::read);
+        }
+    }
+
+    /** Discards what it is given and records close(); optionally fails every write, as a full disk would. */
+    private static final class ClosingOutput extends OutputStream {
+        private final boolean failWrites;
+        boolean closed;
+
+        ClosingOutput(boolean failWrites) {
+            this.failWrites = failWrites;
+        }
+
+        @Override
+        public void write(int b) throws IOException {
+            write(new byte[] {(byte) b}, 0, 1);
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) throws IOException {
+            if (failWrites) {
+                throw new IOException("disk full");
+            }
+        }
+
+        @Override
+        public void close() {
+            closed = true;
+        }
+    }
+
+    /** Gives its bytes, then fails as a dropped connection would. */
+    private static final class FailingInput extends InputStream {
+        private final ByteArrayInputStream data;
+
+        FailingInput(byte[] data) {
+            this.data = new ByteArrayInputStream(data);
+        }
+
+        @Override
+        public int read() throws IOException {
+            byte[] one = new byte[1];
+            return read(one, 0, 1) < 0 ? -1 : one[0] & 0xFF;
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            int n = data.read(b, off, len);
+            if (n < 0) {
+                throw new IOException("connection reset");
+            }
+            return n;
         }
     }
 

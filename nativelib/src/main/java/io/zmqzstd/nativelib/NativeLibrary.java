@@ -6,6 +6,8 @@ import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.SymbolLookup;
 import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
@@ -24,6 +26,10 @@ import java.util.Locale;
  * NativeLibraryUnavailableException} with the same message, so a missing library is reported the
  * same way on every path instead of as a {@code NoClassDefFoundError} the second time.
  *
+ * <p>Only versioned names are tried: the unversioned {@code libzstd.so} / {@code libzmq.so} come
+ * from the development packages, are absent on a plain runtime install, and may point at another
+ * ABI major version than the one these bindings were written for.
+ *
  * <p>The library is opened in {@link Arena#global()}: bindings hold {@code static final} method
  * handles into it, and the process never unloads it.
  */
@@ -33,18 +39,16 @@ public final class NativeLibrary {
     public static final NativeLibrary ZSTD = new NativeLibrary(
             "libzstd",
             "zmqzstd.libzstd.path",
-            new String[] {"libzstd.so.1", "libzstd.so"},
-            new String[] {"libzstd.1.dylib", "libzstd.dylib",
-                "/opt/homebrew/lib/libzstd.1.dylib", "/usr/local/lib/libzstd.1.dylib"},
+            new String[] {"libzstd.so.1"},
+            new String[] {"libzstd.1.dylib", "/opt/homebrew/lib/libzstd.1.dylib", "/usr/local/lib/libzstd.1.dylib"},
             "apt-get install libzstd1 (Debian/Ubuntu), dnf install libzstd (Fedora/RHEL), brew install zstd (macOS)");
 
     /** libzmq: Debian/Ubuntu package {@code libzmq5}, macOS {@code zeromq}. */
     public static final NativeLibrary ZMQ = new NativeLibrary(
             "libzmq",
             "zmqzstd.libzmq.path",
-            new String[] {"libzmq.so.5", "libzmq.so"},
-            new String[] {"libzmq.5.dylib", "libzmq.dylib",
-                "/opt/homebrew/lib/libzmq.5.dylib", "/usr/local/lib/libzmq.5.dylib"},
+            new String[] {"libzmq.so.5"},
+            new String[] {"libzmq.5.dylib", "/opt/homebrew/lib/libzmq.5.dylib", "/usr/local/lib/libzmq.5.dylib"},
             "apt-get install libzmq5 (Debian/Ubuntu), dnf install zeromq (Fedora/RHEL), brew install zeromq (macOS)");
 
     private final String name;
@@ -124,9 +128,44 @@ public final class NativeLibrary {
     /**
      * A downcall handle for {@code symbol}. Bindings call this once per function and keep the
      * handle in a {@code static final} field.
+     *
+     * <p>When the library cannot be opened, or lacks {@code symbol}, the handle returned has the
+     * type the linker would have given (options such as {@code captureCallState} included) and
+     * throws a fresh {@link NativeLibraryUnavailableException} with the one clear message on every
+     * invocation. Bindings are created in static initializers: throwing here would turn the
+     * missing library into an {@code ExceptionInInitializerError} on the first use and a
+     * {@code NoClassDefFoundError} on every later one, neither of which says what to install.
      */
     public MethodHandle downcall(String symbol, FunctionDescriptor descriptor, Linker.Option... options) {
-        return Linker.nativeLinker().downcallHandle(symbol(symbol), descriptor, options);
+        Linker linker = Linker.nativeLinker();
+        MemorySegment address;
+        try {
+            address = symbol(symbol);
+        } catch (NativeLibraryUnavailableException e) {
+            // The address-free handle takes the target address first; everything after it is
+            // exactly the parameter list of a handle bound to an address.
+            MethodType type = linker.downcallHandle(descriptor, options).type().dropParameterTypes(0, 1);
+            return alwaysThrowing(type, e.getMessage());
+        }
+        return linker.downcallHandle(address, descriptor, options);
+    }
+
+    private static final MethodHandle NEW_UNAVAILABLE;
+
+    static {
+        try {
+            NEW_UNAVAILABLE = MethodHandles.lookup().findConstructor(NativeLibraryUnavailableException.class,
+                    MethodType.methodType(void.class, String.class));
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** A handle of {@code type} that throws a new exception with {@code message} per call. */
+    private static MethodHandle alwaysThrowing(MethodType type, String message) {
+        MethodHandle thrower = MethodHandles.throwException(type.returnType(), NativeLibraryUnavailableException.class);
+        MethodHandle throwNew = MethodHandles.collectArguments(thrower, 0, NEW_UNAVAILABLE.bindTo(message));
+        return MethodHandles.dropArguments(throwNew, 0, type.parameterList());
     }
 
     private void open() {

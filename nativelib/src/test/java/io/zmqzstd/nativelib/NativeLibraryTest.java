@@ -1,16 +1,24 @@
 package io.zmqzstd.nativelib;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
 import java.lang.reflect.Constructor;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class NativeLibraryTest {
@@ -71,6 +79,54 @@ class NativeLibraryTest {
                 () -> NativeLibrary.ZSTD.symbol("ZSTD_noSuchFunction"));
         assertTrue(e.getMessage().contains("ZSTD_noSuchFunction"), e.getMessage());
         assertNotNull(NativeLibrary.ZSTD.symbol("ZSTD_compress2"));
+    }
+
+    @Test
+    void shouldGiveThrowingHandlesOfTheLinkersTypeWhenLibraryIsMissing() throws Throwable {
+        NativeLibrary missing = privateInstance("zmqzstd.test.handles.path");
+        Linker linker = Linker.nativeLinker();
+        MemorySegment anyFunction = linker.defaultLookup().find("strlen").orElseThrow();
+        Linker.Option errno = Linker.Option.captureCallState("errno");
+        FunctionDescriptor longs = FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_INT);
+        FunctionDescriptor pointers = FunctionDescriptor.ofVoid(ADDRESS, ADDRESS);
+        FunctionDescriptor struct = FunctionDescriptor.of(MemoryLayout.structLayout(JAVA_LONG, JAVA_LONG), JAVA_INT);
+        Object[][] cases = {
+            {longs, new Linker.Option[0]},
+            {longs, new Linker.Option[] {errno}},
+            {longs, new Linker.Option[] {Linker.Option.critical(false)}},
+            {pointers, new Linker.Option[] {Linker.Option.critical(true)}},
+            {struct, new Linker.Option[0]},
+            {struct, new Linker.Option[] {errno}},
+        };
+        for (Object[] c : cases) {
+            FunctionDescriptor d = (FunctionDescriptor) c[0];
+            Linker.Option[] options = (Linker.Option[]) c[1];
+            assertEquals(linker.downcallHandle(anyFunction, d, options).type(),
+                    missing.downcall("anything", d, options).type(), d + " " + List.of(options));
+        }
+
+        MethodHandle captured = missing.downcall("zmq_anything", longs, errno);
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment state = arena.allocate(Linker.Option.captureStateLayout());
+            var first = assertThrows(NativeLibraryUnavailableException.class,
+                    () -> { long ignored = (long) captured.invokeExact(state, 1L, 2); });
+            var second = assertThrows(NativeLibraryUnavailableException.class,
+                    () -> { long ignored = (long) captured.invokeExact(state, 1L, 2); });
+            assertNotSame(first, second, "a fresh exception per call, with its own stack trace");
+            assertEquals(first.getMessage(), second.getMessage());
+            assertTrue(first.getMessage().contains("apt-get install libnothing0"), first.getMessage());
+            assertTrue(first.getMessage().contains("-Dzmqzstd.test.handles.path"), first.getMessage());
+        }
+        MethodHandle noResult = missing.downcall("zmq_other", pointers);
+        assertThrows(NativeLibraryUnavailableException.class,
+                () -> { noResult.invokeExact(MemorySegment.NULL, MemorySegment.NULL); });
+    }
+
+    @Test
+    void shouldGiveThrowingHandleForSymbolTheLibraryLacks() {
+        MethodHandle h = NativeLibrary.ZSTD.downcall("ZSTD_noSuchFunction", FunctionDescriptor.of(JAVA_INT));
+        var e = assertThrows(NativeLibraryUnavailableException.class, () -> { int ignored = (int) h.invokeExact(); });
+        assertTrue(e.getMessage().contains("has no symbol ZSTD_noSuchFunction"), e.getMessage());
     }
 
     private static NativeLibrary privateInstance(String property) throws Exception {

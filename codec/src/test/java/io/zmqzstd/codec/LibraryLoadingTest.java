@@ -1,0 +1,79 @@
+package io.zmqzstd.codec;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A missing or misplaced native library, seen from a fresh JVM: the bindings' static
+ * initializers must not fail, and every call, the first and the later ones, must say what to
+ * install and which property to set.
+ */
+class LibraryLoadingTest {
+
+    private static final String EXCEPTION = "io.zmqzstd.nativelib.NativeLibraryUnavailableException";
+
+    /** Runs {@link LibraryProbe} in a new JVM with {@code properties}; its output lines. */
+    private static List<String> probe(List<String> properties, String... args) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.add("--enable-native-access=ALL-UNNAMED");
+        command.addAll(properties);
+        command.add("-cp");
+        command.add(System.getProperty("java.class.path"));
+        command.add(LibraryProbe.class.getName());
+        command.addAll(List.of(args));
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        byte[] output = p.getInputStream().readAllBytes();
+        assertTrue(p.waitFor(120, TimeUnit.SECONDS), "probe JVM finished");
+        String text = new String(output, StandardCharsets.UTF_8);
+        assertEquals(0, p.exitValue(), text);
+        return text.lines().filter(l -> l.startsWith("zstd ") || l.startsWith("zmq ")).toList();
+    }
+
+    @Test
+    void shouldNamePackageAndPropertyOnEveryCallWhenLibrariesAreMissing() throws Exception {
+        List<String> lines = probe(List.of("-Dzmqzstd.libzstd.path=/nonexistent/libzstd.so.1",
+                "-Dzmqzstd.libzmq.path=/nonexistent/libzmq.so.5"), "zmq");
+        assertEquals(4, lines.size(), String.join("\n", lines));
+        for (int attempt = 1; attempt <= 2; attempt++) {
+            String zstd = lines.get(attempt - 1);
+            assertTrue(zstd.startsWith("zstd attempt=" + attempt + " " + EXCEPTION + " "), zstd);
+            assertTrue(zstd.contains("libzstd1") && zstd.contains("-Dzmqzstd.libzstd.path")
+                    && zstd.contains("/nonexistent/libzstd.so.1"), zstd);
+            String zmq = lines.get(attempt + 1);
+            assertTrue(zmq.startsWith("zmq attempt=" + attempt + " " + EXCEPTION + " "), zmq);
+            assertTrue(zmq.contains("libzmq5") && zmq.contains("-Dzmqzstd.libzmq.path"), zmq);
+        }
+    }
+
+    @Test
+    void shouldLoadLibzstdFromThePathProperty() throws Exception {
+        Path real = loadedLibzstd();
+        List<String> lines = probe(List.of("-Dzmqzstd.libzstd.path=" + real));
+        assertEquals(List.of("zstd attempt=1 ok", "zstd attempt=2 ok"), lines, "path=" + real);
+    }
+
+    /** The file this JVM loaded as libzstd, read from the process's memory map (Linux). */
+    private static Path loadedLibzstd() throws IOException {
+        Path maps = Path.of("/proc/self/maps");
+        assumeTrue(Files.isReadable(maps), "no /proc/self/maps: not Linux");
+        assertTrue(Zstd.versionNumber() > 0);
+        for (String line : Files.readAllLines(maps)) {
+            int at = line.indexOf('/');
+            if (at >= 0 && line.contains("libzstd.so")) {
+                return Path.of(line.substring(at));
+            }
+        }
+        throw new AssertionError("libzstd not in /proc/self/maps although it is loaded");
+    }
+}
