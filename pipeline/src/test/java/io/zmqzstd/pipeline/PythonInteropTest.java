@@ -57,6 +57,10 @@ class PythonInteropTest {
         } catch (IOException e) {
             reason = "no " + PYTHON + " on PATH: " + e.getMessage();
         }
+        if (reason != null && Boolean.parseBoolean(System.getenv("ZMQZSTD_REQUIRE_ALL"))) {
+            // .ci/run installs the peers and sets this: there the wire-format check must run.
+            throw new AssertionError(reason + " (ZMQZSTD_REQUIRE_ALL=true: this test must run here)");
+        }
         Assumptions.assumeTrue(reason == null, reason);
         script = dir.resolve("wire_peer.py");
         try (InputStream in = PythonInteropTest.class.getResourceAsStream("/python/wire_peer.py")) {
