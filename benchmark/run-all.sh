@@ -2,12 +2,12 @@
 # The focused benchmark set behind BENCHMARKS.md: one JMH invocation per table, each with -prof gc and a
 # JSON result in benchmark/results/<name>.json (log in <name>.log), then the charts
 # (benchmark/results/charts/, SVG + summary.md) and the compression ratios (pipeline-ratios.txt).
-# About 35 minutes on a 2-core VM; run it on a quiet machine.
+# About 55 minutes on a 2-core VM; run it on a quiet machine.
 #
-# Usage: benchmark/run-all.sh [TABLE...]   tables: codec codec-samelib codec-level1 codec-binary transport transport-inproc
-#        transport-receive pipeline pipeline-trained pipeline-level1 pipeline-flow switchover-transport switchover-pipeline
-#        raw-frames (default: all, in that order; charts are always re-rendered from every JSON present)
-# Env:   JMH_OPTS   iteration settings (default "-f 1 -wi 3 -w 2s -i 4 -r 1s"; codec tables use 500 ms)
+# Usage: benchmark/run-all.sh [TABLE...]   tables: codec codec-64m codec-samelib codec-samelib-64m codec-level1
+#        codec-binary transport transport-inproc transport-receive pipeline pipeline-trained pipeline-level1 pipeline-samelib pipeline-flow switchover-transport
+#        switchover-pipeline raw-frames (default: all, in that order; charts are always re-rendered from every JSON present)
+# Env:   JMH_OPTS   iteration settings (default "-f 1 -wi 3 -w 2s -i 4 -r 1s"; codec tables use 500 ms, 64 MiB 4 s)
 #        JMH_EXTRA  appended after each table's selection (JMH merges repeated -p values of one parameter,
 #                   so it adds options rather than narrowing a table), e.g. for a smoke run:
 #                   JMH_OPTS="-f 1 -wi 0 -i 1 -r 200ms" JMH_EXTRA="-jvmArgsAppend -Xmx1g" OUT=/tmp/smoke benchmark/run-all.sh)
@@ -25,6 +25,7 @@ jar=benchmark/target/benchmarks.jar
 out="${OUT:-benchmark/results}"
 opts="${JMH_OPTS:--f 1 -wi 3 -w 2s -i 4 -r 1s}"
 codec_opts="${JMH_OPTS:--f 1 -wi 3 -w 500ms -i 5 -r 500ms}"
+large_opts="${JMH_OPTS:--f 1 -wi 2 -w 4s -i 5 -r 4s}"
 [[ -f "$jar" ]] || { echo "missing $jar: run ./mvnw -B -q -pl benchmark package first" >&2; exit 2; }
 mkdir -p "$out/charts"
 
@@ -42,13 +43,23 @@ bench() {
 table() {
   case "$1" in
     codec) bench codec CodecBenchmark $codec_opts \
-        -p size=64,1024,65536,1048576,67108864 -p level=3 -p payload=telemetry ;;
+        -p size=64,1024,65536,1048576 -p level=3 -p payload=telemetry ;;
+    codec-64m) # one 64 MiB operation takes 40-200 ms: long iterations, or an iteration holds a handful
+      bench codec-64m CodecBenchmark $large_opts -p size=67108864 -p level=3 -p payload=telemetry ;;
     codec-samelib)
       # zstd-jni and aircompressor bundle libzstd 1.5.7; the system's may be older (Debian 12: 1.5.4). Run
-      # our contestants on the very library aircompressor ships (inside this jar) to compare bindings alone.
+      # our contestants on the very library aircompressor ships (inside this jar) to compare bindings alone,
+      # in one invocation with the native peers (which load their bundled 1.5.7 whatever the property says).
       unzip -o -q -d "$out/libzstd-bundled" "$jar" aircompressor/linux-amd64/libzstd.so
-      bench codec-samelib CodecBenchmark $codec_opts -p contestant=zmqzstd-segment,zmqzstd-bytes \
-        -p size=64,1024,65536,1048576,67108864 -p level=3 -p payload=telemetry \
+      bench codec-samelib CodecBenchmark $codec_opts \
+        -p contestant=zmqzstd-segment,zmqzstd-bytes,zstdjni-direct,aircompressor-native \
+        -p size=64,1024,65536,1048576 -p level=3 -p payload=telemetry \
+        -jvmArgsAppend "-Dzmqzstd.libzstd.path=$out/libzstd-bundled/aircompressor/linux-amd64/libzstd.so" ;;
+    codec-samelib-64m)
+      unzip -o -q -d "$out/libzstd-bundled" "$jar" aircompressor/linux-amd64/libzstd.so
+      bench codec-samelib-64m CodecBenchmark $large_opts \
+        -p contestant=zmqzstd-segment,zmqzstd-bytes,zstdjni-direct,aircompressor-native \
+        -p size=67108864 -p level=3 -p payload=telemetry \
         -jvmArgsAppend "-Dzmqzstd.libzstd.path=$out/libzstd-bundled/aircompressor/linux-amd64/libzstd.so" ;;
     codec-level1) bench codec-level1 CodecBenchmark $codec_opts \
         -p size=1024,1048576 -p level=1 -p payload=telemetry ;;
@@ -67,6 +78,13 @@ table() {
         -p size=64,1024 -p level=3 -p dictionary=trained -p affinity=none,split ;;
     pipeline-level1) bench pipeline-level1 PipelineBenchmark $opts \
         -p size=1024,65536 -p transport=tcp -p level=1 -p dictionary=none -p affinity=none,split ;;
+    pipeline-samelib)
+      # As codec-samelib: zmqzstd on the libzstd 1.5.7 that zstd-jni bundles, so that every contestant
+      # compresses with the same library (benchmark/c/run.sh runs the C ceiling on it too).
+      unzip -o -q -d "$out/libzstd-bundled" "$jar" aircompressor/linux-amd64/libzstd.so
+      bench pipeline-samelib PipelineBenchmark $opts -p size=1024,65536,1048576 -p transport=tcp -p level=3 \
+        -p dictionary=none -p affinity=none \
+        -jvmArgsAppend "-Dzmqzstd.libzstd.path=$out/libzstd-bundled/aircompressor/linux-amd64/libzstd.so" ;;
     pipeline-flow) bench pipeline-flow PipelineBenchmark $opts \
         -p size=64,1024 -p transport=tcp -p level=3 -p dictionary=none -p flow=stream,batch ;;
     switchover-transport) bench switchover-transport TransportBenchmark $opts \
@@ -76,7 +94,7 @@ table() {
         -p contestant=zmqzstd -p size=4096,16384,65536 -p level=3 -p dictionary=none \
         -p "zeroCopyThresholdBytes=0,$ALWAYS_COPY" ;;
     raw-frames) bench raw-frames PipelineBenchmark $opts \
-        -p contestant=zmqzstd -p size=64,256 -p transport=tcp -p level=3 -p dictionary=none \
+        -p contestant=zmqzstd -p size=64,128,256 -p transport=tcp -p level=3 -p dictionary=none \
         -p rawFrameBelowBytes=0,1024 ;;
     *) echo "unknown table: $1" >&2; exit 2 ;;
   esac
@@ -84,8 +102,8 @@ table() {
 
 tables=("$@")
 if [[ ${#tables[@]} -eq 0 ]]; then
-  tables=(codec codec-samelib codec-level1 codec-binary transport transport-inproc transport-receive pipeline pipeline-trained
-          pipeline-level1 pipeline-flow switchover-transport switchover-pipeline raw-frames)
+  tables=(codec codec-64m codec-samelib codec-samelib-64m codec-level1 codec-binary transport transport-inproc transport-receive pipeline pipeline-trained
+          pipeline-level1 pipeline-samelib pipeline-flow switchover-transport switchover-pipeline raw-frames)
 fi
 start=$SECONDS
 for t in "${tables[@]}"; do

@@ -3,7 +3,7 @@
 # the payloads from benchmarks.jar, and prints one line per run: sizes 64, 1024, 65536, 1048576 x tcp,
 # inproc at level 3 without a dictionary, the trained dictionary at 64 and 1024, level 1 over tcp at 1024
 # and 65536; each with threads where the scheduler puts them (affinity=none) and with the sender alone on
-# CPU 0 (affinity=split, PIPELINE_REF_AFFINITY).
+# CPU 0 (affinity=split, PIPELINE_REF_AFFINITY); then 1 KiB, 64 KiB and 1 MiB over tcp on libzstd 1.5.7.
 #
 # Needs gcc and the headers: apt-get install -y gcc libzmq3-dev libzstd-dev
 # Needs benchmark/target/benchmarks.jar (./mvnw -B -q -pl benchmark package) and JAVA_HOME (JDK 25).
@@ -30,9 +30,9 @@ messages_for() {
 
 result="$out/pipeline_ref.txt"
 : > "$result"
-run() { # affinity level size transport [dict]
+run() { # affinity level size transport [dict]; LIBRARY=system|bundled names the libzstd in the line
   PIPELINE_REF_AFFINITY="$1" "$out/pipeline_ref" "$out/data/telemetry-$3.bin" "$3" "$2" "$4" "$(messages_for "$3")" \
-    ${5:+"$5"} | tee -a "$result"
+    ${5:+"$5"} | sed "s/^/library=${LIBRARY:-system} /" | tee -a "$result"
 }
 # As PipelineBenchmark's tables: -p affinity=none,split; level 3 without and with the dictionary; level 1 over tcp.
 for affinity in none split; do
@@ -50,3 +50,11 @@ for affinity in none split; do
     run "$affinity" 1 "$size" tcp
   done
 done
+# As the pipeline-samelib table: the same program on the libzstd 1.5.7 that zstd-jni and aircompressor bundle
+# (aircompressor's copy, soname libzstd.so.1, found first through LD_LIBRARY_PATH; each line names the
+# version it loaded).
+unzip -o -q -d "$out/libzstd-bundled" "$jar" aircompressor/linux-amd64/libzstd.so
+for size in 1024 65536 1048576; do
+  LIBRARY=bundled LD_LIBRARY_PATH="$out/libzstd-bundled/aircompressor/linux-amd64" run none "$level" "$size" tcp
+done
+rm -rf "$out/libzstd-bundled"

@@ -53,15 +53,16 @@ def size_label(s):
     return f"{s} B"
 
 
-def load_c(path):
-    """The C ceiling's lines (benchmark/c/run.sh): {(affinity, size, level, transport, dictionary): msg/s}."""
+def load_c(path, library):
+    """The C ceiling's lines (benchmark/c/run.sh) made with the system's or the bundled libzstd (library=...):
+    {(affinity, size, level, transport, dictionary): msg/s}."""
     ref = {}
     if not os.path.exists(path):
         return ref
     with open(path) as f:
         for line in f:
             kv = dict(w.split("=", 1) for w in line.split() if "=" in w)
-            if "msgs_per_s" in kv:
+            if "msgs_per_s" in kv and kv.get("library", "system") == library:
                 k = (kv.get("affinity", "none"), kv["size"], kv["level"], kv["transport"], kv["dictionary"])
                 ref[k] = float(kv["msgs_per_s"])
     return ref
@@ -132,10 +133,13 @@ def table(results, column_param, baseline, row_params, title, method=None, mbps=
 def main():
     d = sys.argv[1]
     j = lambda n: load(os.path.join(d, n + ".json")) if os.path.exists(os.path.join(d, n + ".json")) else []
-    print(table(j("codec"), "contestant", "zstdjni-direct", ["size"], "Codec compress, level 3, telemetry (MB/s of input)", "compress", mbps=True))
-    print(table(j("codec"), "contestant", "zstdjni-direct", ["size"], "Codec decompress, level 3, telemetry (MB/s of output)", "decompress", mbps=True))
-    print(table(j("codec-samelib"), "contestant", "zmqzstd-segment", ["size"], "Codec compress on libzstd 1.5.7 (bundled), level 3", "compress", mbps=True))
-    print(table(j("codec-samelib"), "contestant", "zmqzstd-segment", ["size"], "Codec decompress on libzstd 1.5.7 (bundled), level 3", "decompress", mbps=True))
+    # 64 MiB runs in its own invocation with long iterations (run-all.sh codec-64m); one table with the rest.
+    codec = j("codec") + j("codec-64m")
+    samelib = j("codec-samelib") + j("codec-samelib-64m")
+    print(table(codec, "contestant", "zstdjni-direct", ["size"], "Codec compress, level 3, telemetry (MB/s of input)", "compress", mbps=True))
+    print(table(codec, "contestant", "zstdjni-direct", ["size"], "Codec decompress, level 3, telemetry (MB/s of output)", "decompress", mbps=True))
+    print(table(samelib, "contestant", "zstdjni-direct", ["size"], "Codec compress, every contestant on libzstd 1.5.7 (bundled), level 3", "compress", mbps=True))
+    print(table(samelib, "contestant", "zstdjni-direct", ["size"], "Codec decompress, every contestant on libzstd 1.5.7 (bundled), level 3", "decompress", mbps=True))
     for n, t in (("codec-level1", "level 1, telemetry"), ("codec-binary", "level 3, binary")):
         for m in ("compress", "decompress"):
             print(table(j(n), "contestant", "zstdjni-direct", ["size"], f"Codec {m}, {t} (MB/s)", m, mbps=True))
@@ -144,18 +148,18 @@ def main():
     print(table(j("transport-receive"), "receiveMode", "blocking", ["strategy", "size"], "Receive modes over tcp"))
     print(table(j("switchover-transport"), "zeroCopyThresholdBytes", "1099511627776", ["transport", "size"],
                 "Zero-copy (threshold 0) against always copying (threshold 1 TiB), zeroCopyPooled strategy"))
-    c_ref = load_c(os.path.join(d, "c", "pipeline_ref.txt"))
+    c_ref = load_c(os.path.join(d, "c", "pipeline_ref.txt"), "system")
+    c_ref_157 = load_c(os.path.join(d, "c", "pipeline_ref.txt"), "bundled")
     rows = ["affinity", "transport", "size"]
     print(table(j("pipeline"), "contestant", "jeromqZstdjni", rows, "Pipeline, level 3, no dictionary", c_ref=c_ref))
     print(table(j("pipeline-trained"), "contestant", "jeromqZstdjni", rows, "Pipeline, level 3, trained dictionary", c_ref=c_ref))
     print(table(j("pipeline-level1"), "contestant", "jeromqZstdjni", rows, "Pipeline, level 1, tcp", c_ref=c_ref))
+    print(table(j("pipeline-samelib"), "contestant", "jeromqZstdjni", rows,
+                "Pipeline over tcp, level 3, every contestant on libzstd 1.5.7", c_ref=c_ref_157))
     print(table(j("pipeline-flow"), "flow", "batch", ["contestant", "size"], "Pipeline over tcp, level 3: streaming against batch-and-drain pacing"))
     print(table(j("switchover-pipeline"), "zeroCopyThresholdBytes", "1099511627776", ["transport", "size"],
                 "Pipeline zmqzstd: zero-copy (threshold 0) against always copying (1 TiB)"))
-    print(table(j("raw-frames"), "rawFrameBelowBytes", "0", ["size"], "Pipeline zmqzstd over tcp: raw-block frames below 1 KiB against compressing"))
-    print(table(j("codec-decompress-small"), "contestant", "zstdjni-direct", ["size"],
-                "Codec decompress at 64 B and 1 KiB after the stored-frame copy (follow-up run)", "decompress", mbps=True))
-    print(table(j("raw-frames-2"), "rawFrameBelowBytes", "0", ["size"], "Raw-block frames at 64, 128 and 256 B (follow-up run)"))
+    print(table(j("raw-frames"), "rawFrameBelowBytes", "0", ["size"], "Pipeline zmqzstd over tcp: raw-block frames below 1 KiB against compressing (64, 128, 256 B)"))
 
 
 if __name__ == "__main__":

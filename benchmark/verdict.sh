@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# The issues' speed targets, checked in rounds. Each check is one narrow JMH invocation that runs every
+# contestant of one comparison (so their ratio comes from one run), repeated ROUNDS times one after the
+# other; benchmark/scripts/verdict.py then gives, per row, the median over the rounds of the ratio to
+# the baseline, with its smallest and largest value. On a shared 2-core VM one run of a table can be off
+# by 20-30 % for a minute; the median of ratios taken from neighbouring runs is what BENCHMARKS.md's
+# verdicts quote. About 15 minutes per round.
+#
+# Usage: benchmark/verdict.sh [CHECK...]   checks: codec codec-samelib codec-64m codec-samelib-64m transport
+#        pipeline pipeline-samelib (default: all)
+# Env:   ROUNDS (default 3), OUT (default benchmark/results/verdict), JAVA_HOME (a JDK 25)
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$root"
+if [[ -z "${JAVA_HOME:-}" && -d /usr/lib/jvm/temurin-25-jdk-amd64 ]]; then
+  export JAVA_HOME=/usr/lib/jvm/temurin-25-jdk-amd64
+fi
+java="${JAVA_HOME:+$JAVA_HOME/bin/}java"
+jar=benchmark/target/benchmarks.jar
+out="${OUT:-benchmark/results/verdict}"
+rounds="${ROUNDS:-3}"
+[[ -f "$jar" ]] || { echo "missing $jar: run ./mvnw -B -q -pl benchmark -am package -DskipTests first" >&2; exit 2; }
+mkdir -p "$out"
+bundled="$out/libzstd-bundled/aircompressor/linux-amd64/libzstd.so"
+unzip -o -q -d "$out/libzstd-bundled" "$jar" aircompressor/linux-amd64/libzstd.so
+samelib=(-jvmArgsAppend "-Dzmqzstd.libzstd.path=$bundled")
+codec=(CodecBenchmark -f 1 -wi 3 -w 500ms -i 5 -r 500ms -p contestant=zmqzstd-segment,zstdjni-direct,aircompressor-native
+       -p size=64,1024,65536,1048576 -p level=3 -p payload=telemetry)
+codec64m=(CodecBenchmark -f 1 -wi 1 -w 3s -i 3 -r 3s -p contestant=zmqzstd-segment,zstdjni-direct,aircompressor-native
+          -p size=67108864 -p level=3 -p payload=telemetry)
+transport=(TransportBenchmark -f 1 -wi 3 -w 1s -i 3 -r 1s -p strategy=byteArray,zeroCopyPooled -p receiveMode=blocking
+           -p size=64,512,1024,65536,131072,262144 -p transport=tcp,inproc)
+pipeline=(PipelineBenchmark -f 1 -wi 3 -w 2s -i 4 -r 1s -p contestant=zmqzstd,jeromqZstdjni -p level=3 -p dictionary=none)
+
+check() { # name round
+  local args
+  case "$1" in
+    codec) args=("${codec[@]}") ;;
+    codec-samelib) args=("${codec[@]}" "${samelib[@]}") ;;
+    codec-64m) args=("${codec64m[@]}") ;;
+    codec-samelib-64m) args=("${codec64m[@]}" "${samelib[@]}") ;;
+    transport) args=("${transport[@]}") ;;
+    pipeline) args=("${pipeline[@]}" -p size=64,1024,65536,1048576 -p transport=tcp,inproc) ;;
+    pipeline-samelib) args=("${pipeline[@]}" -p size=1024,65536,1048576 -p transport=tcp "${samelib[@]}") ;;
+    *) echo "unknown check: $1" >&2; exit 2 ;;
+  esac
+  echo "=== $1 round $2"
+  "$java" --sun-misc-unsafe-memory-access=allow -jar "$jar" "${args[@]}" -prof gc -rf json -rff "$out/$1-r$2.json" \
+    > "$out/$1-r$2.log" 2>&1 || { tail -30 "$out/$1-r$2.log" >&2; exit 1; }
+}
+
+checks=("$@")
+if [[ ${#checks[@]} -eq 0 ]]; then
+  checks=(codec codec-samelib codec-64m codec-samelib-64m transport pipeline pipeline-samelib)
+fi
+start=$SECONDS
+for ((r = 1; r <= rounds; r++)); do
+  for c in "${checks[@]}"; do
+    check "$c" "$r"
+  done
+done
+rm -rf "$out/libzstd-bundled"
+python3 benchmark/scripts/verdict.py "$out" | tee "$out/verdict.md"
+echo "done in $(( (SECONDS - start) / 60 )) min: $out/verdict.md"
