@@ -247,10 +247,10 @@ public final class CompressingSender implements AutoCloseable {
     }
 
     /**
-     * Compresses and sends all of {@code payload}. Up to 16 KiB the compressor reads the array in
-     * place (one short critical call); larger arrays are fed to it through native scratch memory
-     * in chunks (a copy, so that a long compression never holds the GC off). For no copy at any
-     * size, pass a native segment.
+     * Compresses and sends all of {@code payload}. The codec copies the array through its native
+     * scratch memory (in chunks above 128 KiB) rather than handing heap memory to zstd in a
+     * critical call, so a compression never holds the GC off. For no copy at all, pass a native
+     * segment.
      */
     public boolean send(byte[] payload, int flags) {
         return send(MemorySegment.ofArray(payload), 0, payload.length, flags);
