@@ -104,7 +104,7 @@ public final class NativeBufferPool implements AutoCloseable {
     private final ConcurrentHashMap<Long, PooledBuffer> unpooled = new ConcurrentHashMap<>();
     private final AtomicLong unpooledSeq = new AtomicLong();
 
-    private final AtomicLong rented = new AtomicLong();
+    // rented is hits + misses: every rent counts as exactly one of them (one atomic add per rent, not two)
     private final AtomicLong returned = new AtomicLong();
     private final AtomicLong hits = new AtomicLong();
     private final AtomicLong misses = new AtomicLong();
@@ -206,7 +206,6 @@ public final class NativeBufferPool implements AutoCloseable {
                 || (leakDetection == LeakDetection.SAMPLED && (++sampleCounter & SAMPLE_MASK) == 0)) {
             b.rentSite = new Throwable("buffer rented here: capacity=" + b.capacity);
         }
-        rented.incrementAndGet();
         return b;
     }
 
@@ -263,20 +262,23 @@ public final class NativeBufferPool implements AutoCloseable {
     public Stats stats() {
         // returned before rented, as in outstanding()
         long ret = returned.get();
-        long r = rented.get();
-        return new Stats(r, ret, r - ret, hits.get(), misses.get(), unpooledRents.get(), inFlight.get() & ~CLOSED_BIT,
+        long h = hits.get();
+        long m = misses.get();
+        long r = h + m;
+        return new Stats(r, ret, r - ret, h, m, unpooledRents.get(), inFlight.get() & ~CLOSED_BIT,
                 slabBytesAllocated.get(), CALLBACK_ERRORS.get(), STRAY_CALLBACKS.get(), doubleReleases.get());
     }
 
     /**
      * Buffers rented and not yet returned (including those libzmq still holds). Cheap. Never below
      * the true count at the moment of the call, so 0 means every buffer really was back: returned
-     * is read first, and every buffer counted there was counted in rented before, so a rent and a
-     * return racing with this call can only make the answer too high, never 0 too early.
+     * is read first, and every buffer counted there was counted in rented (hits plus misses, each
+     * counted before rent returns) before, so a rent and a return racing with this call can only make
+     * the answer too high, never 0 too early.
      */
     public long outstanding() {
         long ret = returned.get();
-        return rented.get() - ret;
+        return hits.get() + misses.get() - ret;
     }
 
     /**
@@ -411,16 +413,15 @@ public final class NativeBufferPool implements AutoCloseable {
     }
 
     /**
-     * Counts a send that is about to let libzmq read {@code b}'s memory, so that {@link #close()}
-     * keeps the slabs; fails when close has begun. Pair with {@link #releaseAfterSend()} when the
-     * send does not hand the buffer over (a copying send), or with the free callback.
+     * Counts a zero-copy send that is about to let libzmq read {@code b}'s memory, so that
+     * {@link #close()} keeps the slabs; fails when close has begun. The free callback (or a reclaim)
+     * undoes it.
      */
     void acquireForSend(PooledBuffer b) {
         for (;;) {
             long v = inFlight.get();
             if ((v & CLOSED_BIT) != 0) {
-                throw new IllegalStateException("buffer pool is closed: cannot send its buffer, capacity=" + b.capacity
-                        + " (close the pool only after the context and the senders that use it)");
+                throw closedForSend(b);
             }
             if (inFlight.compareAndSet(v, v + 1)) {
                 return;
@@ -428,9 +429,9 @@ public final class NativeBufferPool implements AutoCloseable {
         }
     }
 
-    /** A copying send has finished reading the buffer. */
-    void releaseAfterSend() {
-        inFlight.decrementAndGet();
+    static IllegalStateException closedForSend(PooledBuffer b) {
+        return new IllegalStateException("buffer pool is closed: cannot send its buffer, capacity=" + b.capacity
+                + " (close the pool only after the context and the senders that use it)");
     }
 
     /** A zero-copy send failed: the caller keeps the buffer once zmq_msg_close has run the callback. */

@@ -211,7 +211,7 @@ public final class ZmqSocket implements AutoCloseable {
      * Sends the first {@code length} bytes of a pooled buffer. At or above the pool's
      * {@link NativeBufferPool#zeroCopyThresholdBytes()} the buffer itself becomes the message
      * (zmq_msg_init_data) and libzmq returns it to its pool when it is done with it; below that,
-     * zmq_send copies it and it is released at once. Either way, on success the buffer is no
+     * it is copied into a libzmq message (as {@link #send(byte[], int)} does) and released at once. Either way, on success the buffer is no
      * longer the caller's. On would-block ({@code false}) or exception the caller still owns it.
      * Allocation-free.
      *
@@ -232,14 +232,22 @@ public final class ZmqSocket implements AutoCloseable {
         }
         NativeBufferPool owner = buffer.pool;
         if (length < owner.zeroCopyThresholdBytes()) {
-            // zmq_send reads the buffer: counted, so that a concurrent pool close keeps the memory
-            owner.acquireForSend(buffer);
+            // Copied into a libzmq message by Java through the buffer's segment, whose every access is
+            // checked against the pool's arena: a pool closed meanwhile fails the copy (before libzmq
+            // sees anything) instead of letting native code read freed memory. No pool-wide counter
+            // is touched, which is what keeps small pooled sends as cheap as byte[] sends.
+            if (owner.isClosed()) {
+                throw NativeBufferPool.closedForSend(buffer);
+            }
+            long addr = initSendMsg(length);
             try {
-                if (!socketCall(ZMQ_SEND, null, buffer.address, length, flags)) {
-                    return false;
-                }
-            } finally {
-                owner.releaseAfterSend();
+                MemorySegment.copy(buffer.segment, 0, LibZmq.EVERYTHING, addr, length);
+            } catch (IllegalStateException closedMeanwhile) {
+                closeQuietly(sendMsg);
+                throw NativeBufferPool.closedForSend(buffer);
+            }
+            if (!sendMsg(sendMsg, flags, true)) {
+                return false;
             }
             buffer.release();
             return true;
