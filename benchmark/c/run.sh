@@ -53,8 +53,16 @@ done
 # As the pipeline-samelib table: the same program on the libzstd 1.5.7 that zstd-jni and aircompressor bundle
 # (aircompressor's copy, soname libzstd.so.1, found first through LD_LIBRARY_PATH; each line names the
 # version it loaded).
+# The dynamic loader looks for the file name libzstd.so.1, so the copy gets that name.
+bundled="$out/libzstd-bundled/aircompressor/linux-amd64"
 unzip -o -q -d "$out/libzstd-bundled" "$jar" aircompressor/linux-amd64/libzstd.so
+ln -sf libzstd.so "$bundled/libzstd.so.1"
 for size in 1024 65536 1048576; do
-  LIBRARY=bundled LD_LIBRARY_PATH="$out/libzstd-bundled/aircompressor/linux-amd64" run none "$level" "$size" tcp
+  LIBRARY=bundled LD_LIBRARY_PATH="$bundled" run none "$level" "$size" tcp
 done
 rm -rf "$out/libzstd-bundled"
+system_version="$(grep -m1 '^library=system' "$result" | sed 's/.*libzstd=//')"
+if grep '^library=bundled' "$result" | grep -q "libzstd=$system_version\$"; then
+  echo "the bundled runs loaded the system libzstd $system_version, not the bundled one" >&2
+  exit 1
+fi
