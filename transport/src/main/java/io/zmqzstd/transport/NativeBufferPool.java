@@ -36,8 +36,10 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * after {@code zmq_ctx_term} has returned, i.e. when libzmq holds no message any more. A pool
  * closed while libzmq still holds some of its buffers keeps its memory (and logs why) rather than
  * free memory libzmq may still read. Once {@code close()} has begun, a send of one of its buffers
- * fails with {@link IllegalStateException}; a send that got in first makes {@code close()} keep the
- * memory, so a send and a close on different threads never let libzmq read freed memory.
+ * fails with {@link IllegalStateException}; a zero-copy send that got in first makes {@code close()}
+ * keep the memory, and a copying send reads the buffer through its segment, whose arena the JDK does
+ * not free under a running access, so a send and a close on different threads never let libzmq
+ * read freed memory.
  *
  * <p>Leak detection ({@code -Dzmqzstd.leakDetection=disabled|sampled|strict}, default disabled
  * because recording a rent site allocates a stack trace; or
@@ -51,9 +53,10 @@ public final class NativeBufferPool implements AutoCloseable {
     public enum LeakDetection { DISABLED, SAMPLED, STRICT }
 
     /**
-     * Default switch-over between copying and zero-copy sends. Measured (BENCHMARKS.md): over
-     * inproc zero-copy is 1.06x copying at 2 KiB, 1.34x at 8 KiB, 2.27x at 128 KiB; over tcp it is
-     * 0.90-0.98x at every size up to 128 KiB. 8 KiB keeps the inproc gain at a tcp cost of 2-3 %.
+     * Default switch-over between copying and zero-copy sends. Measured (BENCHMARKS.md, the
+     * switch-over table): over inproc zero-copy is 1.67x copying at 2 KiB, 1.82x at 8 KiB and 1.63x
+     * at 128 KiB; over tcp it is 0.86-0.87x of copying at 8 and 32 KiB and 1.08x at 128 KiB. 8 KiB
+     * keeps most of the inproc gain; tcp-only services may raise it.
      */
     public static final long DEFAULT_ZERO_COPY_THRESHOLD_BYTES = 8192;
 
