@@ -61,7 +61,7 @@ public class TransportBenchmark {
 
     /**
      * {@code zeroCopyPooled} only: the pool's zero-copy threshold. Frames of at least this size are handed
-     * to libzmq, shorter ones copied by {@code zmq_send}: 0 = always zero-copy, 1099511627776 = always copy.
+     * to libzmq, shorter ones copied into a libzmq message: 0 = always zero-copy, 1099511627776 = always copy.
      * Running both at every size shows where zero-copy starts to win.
      */
     @Param({"8192"})

@@ -251,7 +251,7 @@ public final class NativeBufferPool implements AutoCloseable {
         return carved;
     }
 
-    /** Below this length {@link ZmqSocket#sendPooled} copies (zmq_send) instead of handing the buffer over. */
+    /** Below this length {@link ZmqSocket#sendPooled} copies the buffer into a libzmq message instead of handing it over. */
     public long zeroCopyThresholdBytes() {
         return zeroCopyThresholdBytes;
     }
@@ -668,7 +668,7 @@ public final class NativeBufferPool implements AutoCloseable {
             return this;
         }
 
-        /** Messages shorter than this are copied by {@code zmq_send}; longer ones go zero-copy (default 8192). */
+        /** Messages shorter than this are copied into a libzmq message; longer ones go zero-copy (default 8192). */
         public Builder zeroCopyThresholdBytes(long bytes) {
             if (bytes < 0) {
                 throw new IllegalArgumentException("zeroCopyThresholdBytes must not be negative: zeroCopyThresholdBytes=" + bytes);

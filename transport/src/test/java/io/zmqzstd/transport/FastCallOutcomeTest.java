@@ -23,7 +23,7 @@ class FastCallOutcomeTest {
 
     private static final int TIMEOUT_MS = 500;
     private static final int ZERO_COPY_LENGTH = 16384; // above the default threshold: zmq_msg_init_data + zmq_msg_send
-    private static final int COPY_LENGTH = 100;        // below it: zmq_send
+    private static final int COPY_LENGTH = 100;        // below it: copied into a message, zmq_msg_send
 
     @Test
     void shouldReturnWouldBlockOnDontwaitSendAndReceiveOnEveryPath() {
@@ -143,7 +143,7 @@ class FastCallOutcomeTest {
                 int f = flags | ZmqSocket.SNDMORE;
                 assertUnreachable(() -> router.send(nobody, f));                      // zmq_msg_send
                 assertUnreachable(() -> router.send(nativeNobody, 0, nobody.length, f)); // zmq_send
-                for (int length : new int[] {nobody.length, ZERO_COPY_LENGTH}) { // zmq_send, then zero-copy zmq_msg_send
+                for (int length : new int[] {nobody.length, ZERO_COPY_LENGTH}) { // copied, then zero-copy zmq_msg_send
                     PooledBuffer b = ctx.bufferPool().rent(length);
                     MemorySegment.copy(nativeNobody, 0, b.segment(), 0, nobody.length);
                     assertUnreachable(() -> router.sendPooled(b, length, f));

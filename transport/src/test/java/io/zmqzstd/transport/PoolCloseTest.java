@@ -23,7 +23,7 @@ class PoolCloseTest {
 
     private static final long BUFFER_BYTES = 1000;
 
-    /** 0: every send is zero-copy; Long.MAX_VALUE: every send copies through zmq_send. */
+    /** 0: every send is zero-copy; Long.MAX_VALUE: every send copies into a libzmq message. */
     @ParameterizedTest(name = "zeroCopyThresholdBytes={0}")
     @ValueSource(longs = {0, Long.MAX_VALUE})
     void shouldRefuseToSendABufferRentedBeforeItsPoolClosed(long threshold) {
