@@ -204,7 +204,8 @@ public final class ZstdDecompressor implements AutoCloseable {
                            MemorySegment dst, long dstOffset, long dstCapacity) {
         ensureOpen();
         Segments.check(dst, dstOffset, dstCapacity);
-        long declared = prepareSingleFrame(src, srcOffset, srcLength);
+        int fhd = ZstdFrames.descriptor(src, srcOffset, srcLength);
+        long declared = prepareSingleFrame(src, srcOffset, srcLength, fhd);
         if (declared != ZstdFrames.CONTENT_SIZE_UNKNOWN && declared > dstCapacity) {
             throw new ZstdException(ZstdException.Reason.DESTINATION_TOO_SMALL,
                     "destination too small: declared=" + declared + ", capacity=" + dstCapacity);
@@ -213,7 +214,7 @@ public final class ZstdDecompressor implements AutoCloseable {
         // choosing by it keeps a small frame into a large reused heap buffer on the one-call path.
         long capacity = declared != ZstdFrames.CONTENT_SIZE_UNKNOWN ? declared : Math.min(dstCapacity, maxDecompressedSize);
         if (storedFrameCopy) {
-            long copied = ZstdFrames.copyStoredFrame(src, srcOffset, srcLength, dst, dstOffset, capacity);
+            long copied = ZstdFrames.copyStoredFrame(src, srcOffset, fhd, declared, dst, dstOffset, capacity);
             if (copied >= 0) {
                 return copied;
             }
@@ -316,7 +317,7 @@ public final class ZstdDecompressor implements AutoCloseable {
     public byte[] decompress(byte[] src) {
         ensureOpen();
         MemorySegment in = MemorySegment.ofArray(src);
-        long declared = prepareSingleFrame(in, 0, src.length);
+        long declared = prepareSingleFrame(in, 0, src.length, ZstdFrames.descriptor(in, 0, src.length));
         if (declared == ZstdFrames.CONTENT_SIZE_UNKNOWN) {
             try (ZstdInputStream stream = new ZstdInputStream(new ByteArrayInputStream(src), this)) {
                 return stream.readAllBytes();
@@ -352,18 +353,24 @@ public final class ZstdDecompressor implements AutoCloseable {
      */
     long prepareFrame(MemorySegment src, long offset, long length) {
         ensureOpen();
-        long declared = ZstdFrames.contentSize(src, offset, length);
+        return prepareHeader(src, offset, ZstdFrames.descriptor(src, offset, length));
+    }
+
+    /** {@link #prepareFrame(MemorySegment, long, long)} of a header {@link ZstdFrames#descriptor} has checked. */
+    private long prepareHeader(MemorySegment src, long offset, int fhd) {
+        ensureOpen();
+        long declared = ZstdFrames.contentSizeOf(src, offset, fhd);
         if (declared != ZstdFrames.CONTENT_SIZE_UNKNOWN && Long.compareUnsigned(declared, maxDecompressedSize) > 0) {
             throw new ZstdException(ZstdException.Reason.TOO_LARGE, "frame larger than limit: declared="
                     + Long.toUnsignedString(declared) + ", limit=" + maxDecompressedSize);
         }
-        long window = ZstdFrames.windowSize(src, offset, length);
+        long window = ZstdFrames.windowSizeOf(src, offset, fhd);
         if (window > 1L << windowLogMax) {
             // libzstd's streaming decoder refuses it too (ZSTD_d_windowLogMax); checking here
             // refuses it on every path, one-shot included, with the same reason.
             throw windowTooLarge(Long.toString(window), 0);
         }
-        selectDictionary(ZstdFrames.dictionaryId(src, offset, length));
+        selectDictionary(ZstdFrames.dictionaryIdOf(src, offset, fhd));
         return declared;
     }
 
@@ -373,9 +380,9 @@ public final class ZstdDecompressor implements AutoCloseable {
      * that the limit, the dictionary choice and the caller's sizing trusted. Walking the block
      * headers costs one short call and reads no block content.
      */
-    private long prepareSingleFrame(MemorySegment src, long offset, long length) {
-        long declared = prepareFrame(src, offset, length);
-        long frameLength = ZstdFrames.compressedSize(src, offset, length);
+    private long prepareSingleFrame(MemorySegment src, long offset, long length, int fhd) {
+        long declared = prepareHeader(src, offset, fhd);
+        long frameLength = ZstdFrames.compressedSizeOf(src, offset, length, fhd);
         if (frameLength != length) {
             throw new ZstdException(ZstdException.Reason.CORRUPT, "bytes after the frame: frame="
                     + frameLength + ", input=" + length + " (one zstd frame per input)");

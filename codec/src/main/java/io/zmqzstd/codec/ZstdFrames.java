@@ -61,7 +61,11 @@ public final class ZstdFrames {
      *     incomplete, {@code CORRUPT} when its reserved bit is set
      */
     public static long contentSize(MemorySegment frame, long offset, long length) {
-        int fhd = descriptor(frame, offset, length);
+        return contentSizeOf(frame, offset, descriptor(frame, offset, length));
+    }
+
+    /** {@link #contentSize(MemorySegment, long, long)} of a header {@link #descriptor} has checked. */
+    static long contentSizeOf(MemorySegment frame, long offset, int fhd) {
         int fcsFlag = fhd >>> 6;
         boolean single = (fhd & SINGLE_SEGMENT) != 0;
         long at = offset + 5 + (single ? 0 : 1) + DICT_ID_BYTES[fhd & 3];
@@ -86,7 +90,11 @@ public final class ZstdFrames {
      *     as {@link #contentSize(MemorySegment, long, long)}
      */
     public static int dictionaryId(MemorySegment frame, long offset, long length) {
-        int fhd = descriptor(frame, offset, length);
+        return dictionaryIdOf(frame, offset, descriptor(frame, offset, length));
+    }
+
+    /** {@link #dictionaryId(MemorySegment, long, long)} of a header {@link #descriptor} has checked. */
+    static int dictionaryIdOf(MemorySegment frame, long offset, int fhd) {
         long at = offset + 5 + ((fhd & SINGLE_SEGMENT) != 0 ? 0 : 1);
         return switch (fhd & 3) {
             case 0 -> 0;
@@ -109,7 +117,11 @@ public final class ZstdFrames {
      *     (reserved bit or block type)
      */
     public static long compressedSize(MemorySegment frame, long offset, long length) {
-        int fhd = descriptor(frame, offset, length);
+        return compressedSizeOf(frame, offset, length, descriptor(frame, offset, length));
+    }
+
+    /** {@link #compressedSize(MemorySegment, long, long)} of a header {@link #descriptor} has checked. */
+    static long compressedSizeOf(MemorySegment frame, long offset, long length, int fhd) {
         long end = offset + length;
         long p = offset + headerSize(fhd);
         for (;;) {
@@ -150,15 +162,14 @@ public final class ZstdFrames {
      * content above {@link #STORED_COPY_MAX_BYTES}, or anything libzstd would refuse (content size
      * differing from the blocks, a block above the block size limit, output above
      * {@code capacity}), so that libzstd's own error is the one reported. The caller has checked
-     * that the frame spans exactly {@code length} bytes ({@link #compressedSize}).
+     * that the frame spans exactly {@code length} bytes ({@link #compressedSize}), and passes the
+     * header's checked descriptor and declared content size.
      */
-    static long copyStoredFrame(MemorySegment frame, long offset, long length,
+    static long copyStoredFrame(MemorySegment frame, long offset, int fhd, long declared,
                                 MemorySegment dst, long dstOffset, long capacity) {
-        int fhd = frame.get(JAVA_BYTE, offset + 4) & 0xFF;
         if ((fhd & CHECKSUM_FLAG) != 0) {
             return -1;
         }
-        long declared = contentSize(frame, offset, length);
         if (declared != CONTENT_SIZE_UNKNOWN && declared > Math.min(capacity, STORED_COPY_MAX_BYTES)) {
             return -1;
         }
@@ -211,10 +222,9 @@ public final class ZstdFrames {
     /**
      * The window the frame's header names (RFC 8878 §3.1.1.1.2): the memory a streaming decoder
      * must keep. {@link #CONTENT_SIZE_UNKNOWN} for a single-segment frame, whose window is its
-     * declared content size. Reads the header only.
+     * declared content size. Reads the header only; {@code fhd} is from {@link #descriptor}.
      */
-    static long windowSize(MemorySegment frame, long offset, long length) {
-        int fhd = descriptor(frame, offset, length);
+    static long windowSizeOf(MemorySegment frame, long offset, int fhd) {
         return (fhd & SINGLE_SEGMENT) != 0 ? CONTENT_SIZE_UNKNOWN : windowSize(frame.get(JAVA_BYTE, offset + 5));
     }
 
@@ -241,10 +251,11 @@ public final class ZstdFrames {
     private static final int[] CONTENT_SIZE_BYTES = {0, 2, 4, 8};
 
     /**
-     * The frame header descriptor byte, after checking the magic and that the whole header is
-     * within {@code length}.
+     * The frame header descriptor byte, after checking the magic, the reserved bit, the window
+     * and that the whole header is within {@code length}: the one validation the readers that
+     * take it rely on, so a caller reading several fields checks the header once.
      */
-    private static int descriptor(MemorySegment frame, long offset, long length) {
+    static int descriptor(MemorySegment frame, long offset, long length) {
         checkMagic(frame, offset, length);
         if (length < 5) {
             throw truncated(length);
