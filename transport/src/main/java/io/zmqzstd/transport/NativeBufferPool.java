@@ -107,15 +107,15 @@ public final class NativeBufferPool implements AutoCloseable {
     private final ConcurrentHashMap<Long, PooledBuffer> unpooled = new ConcurrentHashMap<>();
     private final AtomicLong unpooledSeq = new AtomicLong();
 
-    // rented is hits + misses: every rent counts as exactly one of them (one atomic add per rent, not two)
+    // rented = hits + misses: each rent counts as exactly one of them (one atomic add per rent)
     private final AtomicLong returned = new AtomicLong();
     private final AtomicLong hits = new AtomicLong();
     private final AtomicLong misses = new AtomicLong();
     private final AtomicLong unpooledRents = new AtomicLong();
     /**
-     * Buffers libzmq holds (and copying sends reading a buffer right now) in the low bits, plus
-     * {@link #CLOSED_BIT}: one word, so that close() and a send decide with one CAS each who came
-     * first. A send adds 1 only while the bit is clear; close() sets the bit and frees the slabs
+     * Buffers libzmq holds (zero-copy sends) in the low bits, plus {@link #CLOSED_BIT}: one word,
+     * so that close() and a zero-copy send decide with one CAS each who came first. A send adds 1
+     * only while the bit is clear; close() sets the bit and frees the slabs
      * only if the count it replaced was 0.
      */
     private final AtomicLong inFlight = new AtomicLong();
@@ -251,7 +251,10 @@ public final class NativeBufferPool implements AutoCloseable {
         return carved;
     }
 
-    /** Below this length {@link ZmqSocket#sendPooled} copies the buffer into a libzmq message instead of handing it over. */
+    /**
+     * Below this length {@link ZmqSocket#sendPooled} copies the buffer into a libzmq message
+     * instead of handing it over.
+     */
     public long zeroCopyThresholdBytes() {
         return zeroCopyThresholdBytes;
     }
@@ -276,8 +279,8 @@ public final class NativeBufferPool implements AutoCloseable {
      * Buffers rented and not yet returned (including those libzmq still holds). Cheap. Never below
      * the true count at the moment of the call, so 0 means every buffer really was back: returned
      * is read first, and every buffer counted there was counted in rented (hits plus misses, each
-     * counted before rent returns) before, so a rent and a return racing with this call can only make
-     * the answer too high, never 0 too early.
+     * counted before rent returns) before, so a rent and a return racing with this call can only
+     * make the answer too high, never 0 too early.
      */
     public long outstanding() {
         long ret = returned.get();
@@ -668,7 +671,10 @@ public final class NativeBufferPool implements AutoCloseable {
             return this;
         }
 
-        /** Messages shorter than this are copied into a libzmq message; longer ones go zero-copy (default 8192). */
+        /**
+         * Messages shorter than this are copied into a libzmq message; longer ones go zero-copy
+         * (default 8192).
+         */
         public Builder zeroCopyThresholdBytes(long bytes) {
             if (bytes < 0) {
                 throw new IllegalArgumentException("zeroCopyThresholdBytes must not be negative: zeroCopyThresholdBytes=" + bytes);

@@ -187,9 +187,7 @@ public final class ZmqSocket implements AutoCloseable {
         Objects.checkFromIndexSize(offset, length, data.byteSize());
         ensureOpen();
         if (!data.isNative()) {
-            long addr = initSendMsg(length);
-            MemorySegment.copy(data, offset, LibZmq.EVERYTHING, addr, length);
-            return sendMsg(sendMsg, flags, true);
+            return sendCopy(data, offset, length, flags);
         }
         if (!data.scope().isAlive()) {
             throw new IllegalStateException("segment is no longer alive");
@@ -211,9 +209,9 @@ public final class ZmqSocket implements AutoCloseable {
      * Sends the first {@code length} bytes of a pooled buffer. At or above the pool's
      * {@link NativeBufferPool#zeroCopyThresholdBytes()} the buffer itself becomes the message
      * (zmq_msg_init_data) and libzmq returns it to its pool when it is done with it; below that,
-     * it is copied into a libzmq message (as {@link #send(byte[], int)} does) and released at once. Either way, on success the buffer is no
-     * longer the caller's. On would-block ({@code false}) or exception the caller still owns it.
-     * Allocation-free.
+     * it is copied into a libzmq message (as a heap segment's send is) and released at once.
+     * Either way, on success the buffer is no longer the caller's. On would-block ({@code false})
+     * or exception the caller still owns it. Allocation-free.
      *
      * <p>Usage: <pre>{@code
      * PooledBuffer b = pool.rent(n);
@@ -234,19 +232,18 @@ public final class ZmqSocket implements AutoCloseable {
         if (length < owner.zeroCopyThresholdBytes()) {
             // Copied into a libzmq message by Java through the buffer's segment, whose every access is
             // checked against the pool's arena: a pool closed meanwhile fails the copy (before libzmq
-            // sees anything) instead of letting native code read freed memory. No pool-wide counter
-            // is touched, which is what keeps small pooled sends as cheap as byte[] sends.
+            // sees anything) instead of letting native code read freed memory, and no in-flight
+            // count is needed around the send.
             if (owner.isClosed()) {
                 throw NativeBufferPool.closedForSend(buffer);
             }
-            long addr = initSendMsg(length);
+            boolean sent;
             try {
-                MemorySegment.copy(buffer.segment, 0, LibZmq.EVERYTHING, addr, length);
+                sent = sendCopy(buffer.segment, 0, length, flags);
             } catch (IllegalStateException closedMeanwhile) {
-                closeQuietly(sendMsg);
                 throw NativeBufferPool.closedForSend(buffer);
             }
-            if (!sendMsg(sendMsg, flags, true)) {
+            if (!sent) {
                 return false;
             }
             buffer.release();
@@ -276,6 +273,21 @@ public final class ZmqSocket implements AutoCloseable {
                 closeQuietly(sendMsg);
             }
         }
+    }
+
+    /**
+     * Copies {@code data[offset, offset + length)} into a new libzmq message and sends it; the
+     * message is closed on would-block or failure, the copy's included.
+     */
+    private boolean sendCopy(MemorySegment data, long offset, long length, int flags) {
+        long addr = initSendMsg(length);
+        try {
+            MemorySegment.copy(data, offset, LibZmq.EVERYTHING, addr, length);
+        } catch (RuntimeException e) {
+            closeQuietly(sendMsg);
+            throw e;
+        }
+        return sendMsg(sendMsg, flags, true);
     }
 
     private long initSendMsg(long length) {
