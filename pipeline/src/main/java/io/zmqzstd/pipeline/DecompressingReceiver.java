@@ -247,7 +247,7 @@ public final class DecompressingReceiver implements AutoCloseable {
      * buffer stays the caller's to release or to send on.
      *
      * <p>Allocation: none in steady state when {@code dst} is native; a heap segment works but
-     * is written through native scratch memory for parts above 64 KiB (the codec's rule).
+     * is written through the codec's native scratch memory (zstd never writes heap memory in place).
      *
      * @return {@link #RECEIVED}, {@link #WOULD_BLOCK} or {@link #BAD_FRAME}
      * @throws IllegalArgumentException when {@code dst} is read-only
