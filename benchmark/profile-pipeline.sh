@@ -7,17 +7,10 @@
 # Usage: benchmark/profile-pipeline.sh [SIZE]   (default 65536)
 # Env:   JMH_OPTS (default "-f 1 -wi 3 -w 1s -i 5 -r 1s"), JAVA_HOME (a JDK 25)
 set -euo pipefail
-root="$(cd "$(dirname "$0")/.." && pwd)"
-cd "$root"
-if [[ -z "${JAVA_HOME:-}" && -d /usr/lib/jvm/temurin-25-jdk-amd64 ]]; then
-  export JAVA_HOME=/usr/lib/jvm/temurin-25-jdk-amd64
-fi
-java="${JAVA_HOME:+$JAVA_HOME/bin/}java"
-jar=benchmark/target/benchmarks.jar
+source "$(dirname "$0")/scripts/common.sh"
 size="${1:-65536}"
 opts="${JMH_OPTS:--f 1 -wi 3 -w 1s -i 5 -r 1s}"
 out=benchmark/results/flamegraphs
-[[ -f "$jar" ]] || { echo "missing $jar: run ./mvnw -B -q -pl benchmark package first" >&2; exit 2; }
 
 for contestant in zmqzstd libzmqBytes jeromqZstdjni; do
   for event in cpu alloc; do

@@ -15,21 +15,21 @@
 #        JAVA_OPTS  options for the launching JVM (e.g. -Djmh.ignoreLock=true)
 #        JAVA_HOME  a JDK 25 (default /usr/lib/jvm/temurin-25-jdk-amd64 when it exists)
 set -euo pipefail
-root="$(cd "$(dirname "$0")/.." && pwd)"
-cd "$root"
-if [[ -z "${JAVA_HOME:-}" && -d /usr/lib/jvm/temurin-25-jdk-amd64 ]]; then
-  export JAVA_HOME=/usr/lib/jvm/temurin-25-jdk-amd64
-fi
-java="${JAVA_HOME:+$JAVA_HOME/bin/}java"
-jar=benchmark/target/benchmarks.jar
+source "$(dirname "$0")/scripts/common.sh"
 out="${OUT:-benchmark/results}"
 opts="${JMH_OPTS:--f 1 -wi 3 -w 2s -i 4 -r 1s}"
 codec_opts="${JMH_OPTS:--f 1 -wi 3 -w 500ms -i 5 -r 500ms}"
 large_opts="${JMH_OPTS:--f 1 -wi 2 -w 4s -i 5 -r 4s}"
-[[ -f "$jar" ]] || { echo "missing $jar: run ./mvnw -B -q -pl benchmark package first" >&2; exit 2; }
 mkdir -p "$out/charts"
+# zstd-jni and aircompressor bundle libzstd 1.5.7; the system's may be older (Debian 12: 1.5.4). The
+# *-samelib tables run zmq-zstd on the very library aircompressor ships (inside the jar), in one
+# invocation with the native peers (which load their bundled copy whatever the property says), so that
+# the bindings are compared alone.
+samelib() { # the JMH options that point zmq-zstd at the bundled libzstd (extracted first)
+  echo -jvmArgsAppend "-Dzmqzstd.libzstd.path=$(bundled_libzstd "$out/libzstd-bundled")/libzstd.so"
+}
 
-ALWAYS_COPY=1099511627776   # 1 TiB: no frame reaches it, every frame is copied by zmq_send
+ALWAYS_COPY=1099511627776   # 1 TiB: no frame reaches it, every frame is copied
 
 # name, JMH options and selection; one JMH invocation, JSON and log under benchmark/results/
 bench() {
@@ -47,20 +47,15 @@ table() {
     codec-64m) # one 64 MiB operation takes 40-200 ms: long iterations, or an iteration holds a handful
       bench codec-64m CodecBenchmark $large_opts -p size=67108864 -p level=3 -p payload=telemetry ;;
     codec-samelib)
-      # zstd-jni and aircompressor bundle libzstd 1.5.7; the system's may be older (Debian 12: 1.5.4). Run
-      # our contestants on the very library aircompressor ships (inside this jar) to compare bindings alone,
-      # in one invocation with the native peers (which load their bundled 1.5.7 whatever the property says).
-      unzip -o -q -d "$out/libzstd-bundled" "$jar" aircompressor/linux-amd64/libzstd.so
+      # shellcheck disable=SC2046 # samelib prints two options
       bench codec-samelib CodecBenchmark $codec_opts \
         -p contestant=zmqzstd-segment,zmqzstd-bytes,zstdjni-direct,aircompressor-native \
-        -p size=64,1024,65536,1048576 -p level=3 -p payload=telemetry \
-        -jvmArgsAppend "-Dzmqzstd.libzstd.path=$out/libzstd-bundled/aircompressor/linux-amd64/libzstd.so" ;;
+        -p size=64,1024,65536,1048576 -p level=3 -p payload=telemetry $(samelib) ;;
     codec-samelib-64m)
-      unzip -o -q -d "$out/libzstd-bundled" "$jar" aircompressor/linux-amd64/libzstd.so
+      # shellcheck disable=SC2046
       bench codec-samelib-64m CodecBenchmark $large_opts \
         -p contestant=zmqzstd-segment,zmqzstd-bytes,zstdjni-direct,aircompressor-native \
-        -p size=67108864 -p level=3 -p payload=telemetry \
-        -jvmArgsAppend "-Dzmqzstd.libzstd.path=$out/libzstd-bundled/aircompressor/linux-amd64/libzstd.so" ;;
+        -p size=67108864 -p level=3 -p payload=telemetry $(samelib) ;;
     codec-level1) bench codec-level1 CodecBenchmark $codec_opts \
         -p size=1024,1048576 -p level=1 -p payload=telemetry ;;
     codec-binary) bench codec-binary CodecBenchmark $codec_opts \
@@ -79,12 +74,10 @@ table() {
     pipeline-level1) bench pipeline-level1 PipelineBenchmark $opts \
         -p size=1024,65536 -p transport=tcp -p level=1 -p dictionary=none -p affinity=none,split ;;
     pipeline-samelib)
-      # As codec-samelib: zmqzstd on the libzstd 1.5.7 that zstd-jni bundles, so that every contestant
-      # compresses with the same library (benchmark/c/run.sh runs the C ceiling on it too).
-      unzip -o -q -d "$out/libzstd-bundled" "$jar" aircompressor/linux-amd64/libzstd.so
+      # every contestant compresses with the same library (benchmark/c/run.sh runs the C ceiling on it too)
+      # shellcheck disable=SC2046
       bench pipeline-samelib PipelineBenchmark $opts -p size=1024,65536,1048576 -p transport=tcp -p level=3 \
-        -p dictionary=none -p affinity=none \
-        -jvmArgsAppend "-Dzmqzstd.libzstd.path=$out/libzstd-bundled/aircompressor/linux-amd64/libzstd.so" ;;
+        -p dictionary=none -p affinity=none $(samelib) ;;
     pipeline-flow) bench pipeline-flow PipelineBenchmark $opts \
         -p size=64,1024 -p transport=tcp -p level=3 -p dictionary=none -p flow=stream,batch ;;
     switchover-transport) bench switchover-transport TransportBenchmark $opts \

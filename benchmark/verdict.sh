@@ -10,20 +10,11 @@
 #        pipeline pipeline-samelib (default: all)
 # Env:   ROUNDS (default 3), OUT (default benchmark/results/verdict), JAVA_HOME (a JDK 25)
 set -euo pipefail
-root="$(cd "$(dirname "$0")/.." && pwd)"
-cd "$root"
-if [[ -z "${JAVA_HOME:-}" && -d /usr/lib/jvm/temurin-25-jdk-amd64 ]]; then
-  export JAVA_HOME=/usr/lib/jvm/temurin-25-jdk-amd64
-fi
-java="${JAVA_HOME:+$JAVA_HOME/bin/}java"
-jar=benchmark/target/benchmarks.jar
+source "$(dirname "$0")/scripts/common.sh"
 out="${OUT:-benchmark/results/verdict}"
 rounds="${ROUNDS:-3}"
-[[ -f "$jar" ]] || { echo "missing $jar: run ./mvnw -B -q -pl benchmark -am package -DskipTests first" >&2; exit 2; }
 mkdir -p "$out"
-bundled="$out/libzstd-bundled/aircompressor/linux-amd64/libzstd.so"
-unzip -o -q -d "$out/libzstd-bundled" "$jar" aircompressor/linux-amd64/libzstd.so
-samelib=(-jvmArgsAppend "-Dzmqzstd.libzstd.path=$bundled")
+samelib=(-jvmArgsAppend "-Dzmqzstd.libzstd.path=$(bundled_libzstd "$out/libzstd-bundled")/libzstd.so")
 codec=(CodecBenchmark -f 1 -wi 3 -w 500ms -i 5 -r 500ms -p contestant=zmqzstd-segment,zstdjni-direct,aircompressor-native
        -p size=64,1024,65536,1048576 -p level=3 -p payload=telemetry)
 codec64m=(CodecBenchmark -f 1 -wi 1 -w 3s -i 3 -r 3s -p contestant=zmqzstd-segment,zstdjni-direct,aircompressor-native

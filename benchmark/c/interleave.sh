@@ -11,11 +11,8 @@
 # Env:   ROUNDS (default 5), CASES (default "64:tcp 64:inproc 1024:tcp 1024:inproc"; SIZE:TRANSPORT),
 #        AFFINITY (default split: PipelineBenchmark -p affinity and PIPELINE_REF_AFFINITY)
 set -euo pipefail
-here="$(cd "$(dirname "$0")" && pwd)"
-root="$(cd "$here/../.." && pwd)"
-jar="$root/benchmark/target/benchmarks.jar"
+source "$(dirname "$0")/common.sh"
 result="${1:-$root/benchmark/results/c/interleaved.txt}"
-java="${JAVA_HOME:+$JAVA_HOME/bin/}java"
 rounds="${ROUNDS:-5}"
 cases="${CASES:-64:tcp 64:inproc 1024:tcp 1024:inproc}"
 affinity="${AFFINITY:-split}"
@@ -23,19 +20,11 @@ level=3
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
-[[ -f "$jar" ]] || { echo "missing $jar: run ./mvnw -B -q -pl benchmark -am package -DskipTests first" >&2; exit 2; }
 mkdir -p "$(dirname "$result")"
-gcc -O2 -Wall -o "$work/pipeline_ref" "$here/pipeline_ref.c" -lzmq -lzstd -lpthread
+build_pipeline_ref "$work/pipeline_ref"
 sizes=$(for c in $cases; do echo "${c%%:*}"; done | sort -un | tr '\n' ' ')
 # shellcheck disable=SC2086 # a list of sizes
-"$java" --enable-native-access=ALL-UNNAMED -cp "$jar" io.zmqzstd.benchmark.ExportPayload "$work/data" $sizes >/dev/null
-
-# The same message counts as run.sh: a few seconds per C run.
-messages_for() {
-  case "$1" in
-    64) echo 1000000 ;; 1024) echo 300000 ;; 65536) echo 20000 ;; *) echo 1500 ;;
-  esac
-}
+export_payloads "$work/data" $sizes
 
 c_rate() { # size transport -> msg/s
   PIPELINE_REF_AFFINITY="$affinity" "$work/pipeline_ref" "$work/data/telemetry-$1.bin" "$1" "$level" "$2" \

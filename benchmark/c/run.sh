@@ -9,24 +9,13 @@
 # Needs benchmark/target/benchmarks.jar (./mvnw -B -q -pl benchmark package) and JAVA_HOME (JDK 25).
 # Usage: benchmark/c/run.sh [OUT_DIR]   (default benchmark/results/c; also writes pipeline_ref.txt there)
 set -euo pipefail
-here="$(cd "$(dirname "$0")" && pwd)"
-root="$(cd "$here/../.." && pwd)"
-jar="$root/benchmark/target/benchmarks.jar"
+source "$(dirname "$0")/common.sh"
 out="${1:-$root/benchmark/results/c}"
-java="${JAVA_HOME:+$JAVA_HOME/bin/}java"
 level=3
 
-[[ -f "$jar" ]] || { echo "missing $jar: run ./mvnw -B -q -pl benchmark package first" >&2; exit 2; }
 mkdir -p "$out"
-gcc -O2 -Wall -o "$out/pipeline_ref" "$here/pipeline_ref.c" -lzmq -lzstd -lpthread
-"$java" --enable-native-access=ALL-UNNAMED -cp "$jar" io.zmqzstd.benchmark.ExportPayload "$out/data" 64 1024 65536 1048576 >/dev/null
-
-# Messages per run: a few seconds each on a 2-core VM (the first 10% are warm-up).
-messages_for() {
-  case "$1" in
-    64) echo 1000000 ;; 1024) echo 300000 ;; 65536) echo 20000 ;; *) echo 1500 ;;
-  esac
-}
+build_pipeline_ref "$out/pipeline_ref"
+export_payloads "$out/data" 64 1024 65536 1048576
 
 result="$out/pipeline_ref.txt"
 : > "$result"
@@ -53,10 +42,7 @@ done
 # As the pipeline-samelib table: the same program on the libzstd 1.5.7 that zstd-jni and aircompressor bundle
 # (aircompressor's copy, soname libzstd.so.1, found first through LD_LIBRARY_PATH; each line names the
 # version it loaded).
-# The dynamic loader looks for the file name libzstd.so.1, so the copy gets that name.
-bundled="$out/libzstd-bundled/aircompressor/linux-amd64"
-unzip -o -q -d "$out/libzstd-bundled" "$jar" aircompressor/linux-amd64/libzstd.so
-ln -sf libzstd.so "$bundled/libzstd.so.1"
+bundled="$(bundled_libzstd "$out/libzstd-bundled")"
 for size in 1024 65536 1048576; do
   LIBRARY=bundled LD_LIBRARY_PATH="$bundled" run none "$level" "$size" tcp
 done
