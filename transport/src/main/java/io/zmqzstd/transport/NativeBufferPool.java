@@ -6,6 +6,7 @@ import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
+import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -26,7 +27,15 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * receiving thread (inproc) or from the sender itself. Each size class keeps its free slots on a
  * lock-free stack (CAS on a tagged head, so a slot popped and pushed back in between cannot fool
  * it). Neither rent nor return allocates on the heap or blocks, except when a class runs out and a
- * new slab is carved (counted as a miss).
+ * new slab is carved (counted as a miss), and the first rent on a thread (which makes its cache).
+ *
+ * <p>Thread caches: for the classes below the zero-copy threshold, where a send copies the buffer
+ * and hands it back on the same thread at once, each platform thread keeps up to
+ * {@value #THREAD_CACHE_SLOTS} free buffers per class of its own, so that a rent and a release on
+ * one thread touch no shared word (no CAS on the free stack, no shared counter). Buffers libzmq
+ * returns (zero-copy sends) and releases on virtual threads go to the shared stacks. A class's
+ * shared stack running dry takes back the buffers cached by threads that have ended; a live
+ * thread's cache holds at most {@value #THREAD_CACHE_SLOTS} buffers of each such class.
  *
  * <p>Bounds: each class holds at most {@code maxBuffersPerClass} slots. When a class is exhausted,
  * or a request is larger than the largest class, {@code rent} still succeeds with an unpooled
@@ -62,6 +71,8 @@ public final class NativeBufferPool implements AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger(NativeBufferPool.class.getName());
     private static final int SAMPLE_MASK = 63;
+    /** Free buffers a thread keeps per cached class. */
+    static final int THREAD_CACHE_SLOTS = 8;
 
     // Hint layout (64 bits): | 0 | pool id (16) | unpooled (1) | size class (14) | slot (32) |
     private static final int ID_SHIFT = 47;
@@ -106,8 +117,19 @@ public final class NativeBufferPool implements AutoCloseable {
     private final Arena slabArena = Arena.ofShared();
     private final ConcurrentHashMap<Long, PooledBuffer> unpooled = new ConcurrentHashMap<>();
     private final AtomicLong unpooledSeq = new AtomicLong();
+    /** Classes {@code [0, cachedClasses)} have thread caches: those whose buffers are copied when sent. */
+    private final int cachedClasses;
+    private final ThreadLocal<ThreadCache> threadCache = new ThreadLocal<>();
+    /** Every thread cache made so far and not yet retired; guarded by itself. */
+    private final ArrayList<ThreadCache> caches = new ArrayList<>();
+    /** Counters of retired caches; guarded by {@link #caches}. */
+    private long retiredHits;
+    private long retiredMisses;
+    private long retiredReturns;
 
-    // rented = hits + misses: each rent counts as exactly one of them (one atomic add per rent)
+    // rented = hits + misses: each rent counts as exactly one of them, in the renting thread's
+    // cache or (virtual threads) in these shared counters. Returns by libzmq's free callback and on
+    // virtual threads count here, other releases in the releasing thread's cache.
     private final AtomicLong returned = new AtomicLong();
     private final AtomicLong hits = new AtomicLong();
     private final AtomicLong misses = new AtomicLong();
@@ -138,6 +160,11 @@ public final class NativeBufferPool implements AutoCloseable {
             int max = b.maxBuffersPerClass > 0 ? b.maxBuffersPerClass : defaultMaxBuffers(bufferBytes);
             classes[c] = new SizeClass(c, bufferBytes, max);
         }
+        int cached = 0;
+        while (cached < n && (b.minBufferBytes << cached) <= b.zeroCopyThresholdBytes) {
+            cached++;
+        }
+        this.cachedClasses = cached;
         Consumer<NativeBufferPool> listener = buildListener;
         if (listener != null) {
             listener.accept(this);
@@ -188,23 +215,33 @@ public final class NativeBufferPool implements AutoCloseable {
             throw new IllegalArgumentException("negative capacity: minCapacityBytes=" + minCapacityBytes);
         }
         int c = classIndex(minCapacityBytes);
+        ThreadCache tc = cache();
         PooledBuffer b = null;
         if (c < classes.length) {
             SizeClass sc = classes[c];
-            b = sc.pop();
+            if (tc != null && c < cachedClasses) {
+                b = tc.pop(c);
+            }
+            if (b == null) {
+                b = sc.pop();
+            }
+            if (b == null && reclaimDeadCaches()) {
+                b = sc.pop();
+            }
             if (b != null) {
-                hits.incrementAndGet();
+                countHit(tc);
             } else {
-                misses.incrementAndGet();
+                countMiss(tc);
                 b = sc.create();
             }
         } else {
-            misses.incrementAndGet();
+            countMiss(tc);
         }
         if (b == null) {
             b = newUnpooled(minCapacityBytes);
         }
-        b.setState(PooledBuffer.RENTED);
+        // Release order suffices: the slot was free, so no other thread may change its state now.
+        b.setStateRelease(PooledBuffer.RENTED);
         if (leakDetection == LeakDetection.STRICT
                 || (leakDetection == LeakDetection.SAMPLED && (++sampleCounter & SAMPLE_MASK) == 0)) {
             b.rentSite = new Throwable("buffer rented here: capacity=" + b.capacity);
@@ -266,10 +303,22 @@ public final class NativeBufferPool implements AutoCloseable {
 
     /** A snapshot of the counters (allocates; not for the hot path). */
     public Stats stats() {
-        // returned before rented, as in outstanding()
-        long ret = returned.get();
-        long h = hits.get();
-        long m = misses.get();
+        long ret;
+        long h;
+        long m;
+        synchronized (caches) {
+            // returned before rented, as in outstanding()
+            ret = returned.get() + retiredReturns;
+            for (ThreadCache tc : caches) {
+                ret += tc.returns();
+            }
+            h = hits.get() + retiredHits;
+            m = misses.get() + retiredMisses;
+            for (ThreadCache tc : caches) {
+                h += tc.hits();
+                m += tc.misses();
+            }
+        }
         long r = h + m;
         return new Stats(r, ret, r - ret, h, m, unpooledRents.get(), inFlight.get() & ~CLOSED_BIT,
                 slabBytesAllocated.get(), CALLBACK_ERRORS.get(), STRAY_CALLBACKS.get(), doubleReleases.get());
@@ -283,8 +332,17 @@ public final class NativeBufferPool implements AutoCloseable {
      * make the answer too high, never 0 too early.
      */
     public long outstanding() {
-        long ret = returned.get();
-        return hits.get() + misses.get() - ret;
+        synchronized (caches) {
+            long ret = returned.get() + retiredReturns;
+            for (ThreadCache tc : caches) {
+                ret += tc.returns();
+            }
+            long rented = hits.get() + misses.get() + retiredHits + retiredMisses;
+            for (ThreadCache tc : caches) {
+                rented += tc.hits() + tc.misses();
+            }
+            return rented - ret;
+        }
     }
 
     /**
@@ -467,7 +525,27 @@ public final class NativeBufferPool implements AutoCloseable {
         doubleReleases.incrementAndGet();
     }
 
-    /** A slot became free: back on its class's stack, or dropped if unpooled. */
+    /**
+     * The application released {@code b} (already marked free) on this thread: into the thread's
+     * cache when its class has one and there is room, else as {@link #recycle}.
+     */
+    void released(PooledBuffer b) {
+        ThreadCache tc = cache();
+        if (tc == null) {
+            recycle(b);
+            return;
+        }
+        b.rentSite = null;
+        int c = b.sizeClass;
+        if (c < 0) {
+            unpooled.remove(b.hint);
+        } else if (c >= cachedClasses || !tc.push(b)) {
+            classes[c].push(b);
+        }
+        tc.countReturn();
+    }
+
+    /** A slot became free: back on its class's shared stack, or dropped if unpooled. */
     void recycle(PooledBuffer b) {
         b.rentSite = null;
         if ((b.hint & UNPOOLED_BIT) != 0) {
@@ -476,6 +554,184 @@ public final class NativeBufferPool implements AutoCloseable {
             classes[b.sizeClass].push(b);
         }
         returned.incrementAndGet();
+    }
+
+    // ---- thread caches ----
+
+    /** This thread's cache, made on first use; null on virtual threads, which come and go too often to cache for. */
+    private ThreadCache cache() {
+        ThreadCache tc = threadCache.get();
+        if (tc != null) {
+            return tc;
+        }
+        Thread t = Thread.currentThread();
+        if (t.isVirtual()) {
+            return null;
+        }
+        tc = new ThreadCache(t, cachedClasses);
+        synchronized (caches) {
+            caches.add(tc);
+        }
+        threadCache.set(tc);
+        return tc;
+    }
+
+    private void countHit(ThreadCache tc) {
+        if (tc != null) {
+            tc.countHit();
+        } else {
+            hits.incrementAndGet();
+        }
+    }
+
+    private void countMiss(ThreadCache tc) {
+        if (tc != null) {
+            tc.countMiss();
+        } else {
+            misses.incrementAndGet();
+        }
+    }
+
+    /**
+     * Moves the buffers cached by threads that have ended back onto the shared stacks and folds
+     * their counters into the pool's. Runs when a shared stack is empty, before a new slot is
+     * carved. A thread that has ended touches its cache no more, and {@code isAlive() == false}
+     * makes everything it did visible here.
+     *
+     * @return whether any buffer came back
+     */
+    private boolean reclaimDeadCaches() {
+        boolean any = false;
+        synchronized (caches) {
+            for (int i = caches.size() - 1; i >= 0; i--) {
+                ThreadCache tc = caches.get(i);
+                if (tc.owner.isAlive()) {
+                    continue;
+                }
+                any |= tc.drainTo(classes);
+                retiredHits += tc.hits();
+                retiredMisses += tc.misses();
+                retiredReturns += tc.returns();
+                caches.set(i, caches.get(caches.size() - 1));
+                caches.remove(caches.size() - 1);
+            }
+        }
+        return any;
+    }
+
+    /** Buffers in thread caches right now (for tests; racy while their threads run). */
+    int cachedBuffers() {
+        synchronized (caches) {
+            int n = 0;
+            for (ThreadCache tc : caches) {
+                n += tc.size();
+            }
+            return n;
+        }
+    }
+
+    /**
+     * One platform thread's free buffers and counters. Only the owner writes to it while it lives;
+     * the counters are published with release stores for {@link #outstanding()} and {@link #stats()},
+     * which read them with acquire loads.
+     */
+    private static final class ThreadCache {
+        private static final VarHandle HITS;
+        private static final VarHandle MISSES;
+        private static final VarHandle RETURNS;
+
+        static {
+            try {
+                var l = MethodHandles.lookup();
+                HITS = l.findVarHandle(ThreadCache.class, "hits", long.class);
+                MISSES = l.findVarHandle(ThreadCache.class, "misses", long.class);
+                RETURNS = l.findVarHandle(ThreadCache.class, "returns", long.class);
+            } catch (ReflectiveOperationException e) {
+                throw new ExceptionInInitializerError(e);
+            }
+        }
+
+        final Thread owner;
+        /** Per class: a stack of up to THREAD_CACHE_SLOTS free buffers, and its depth. */
+        private final PooledBuffer[][] free;
+        private final int[] depth;
+        @SuppressWarnings("unused") private long hits;
+        @SuppressWarnings("unused") private long misses;
+        @SuppressWarnings("unused") private long returns;
+
+        ThreadCache(Thread owner, int classes) {
+            this.owner = owner;
+            this.free = new PooledBuffer[classes][THREAD_CACHE_SLOTS];
+            this.depth = new int[classes];
+        }
+
+        PooledBuffer pop(int c) {
+            int d = depth[c];
+            if (d == 0) {
+                return null;
+            }
+            PooledBuffer[] stack = free[c];
+            PooledBuffer b = stack[--d];
+            stack[d] = null;
+            depth[c] = d;
+            return b;
+        }
+
+        boolean push(PooledBuffer b) {
+            int c = b.sizeClass;
+            int d = depth[c];
+            if (d == THREAD_CACHE_SLOTS) {
+                return false;
+            }
+            free[c][d] = b;
+            depth[c] = d + 1;
+            return true;
+        }
+
+        /** Only once the owner has ended. */
+        boolean drainTo(SizeClass[] classes) {
+            boolean any = false;
+            for (int c = 0; c < depth.length; c++) {
+                PooledBuffer b;
+                while ((b = pop(c)) != null) {
+                    classes[c].push(b);
+                    any = true;
+                }
+            }
+            return any;
+        }
+
+        int size() {
+            int n = 0;
+            for (int d : depth) {
+                n += d;
+            }
+            return n;
+        }
+
+        void countHit() {
+            HITS.setRelease(this, (long) HITS.get(this) + 1);
+        }
+
+        void countMiss() {
+            MISSES.setRelease(this, (long) MISSES.get(this) + 1);
+        }
+
+        void countReturn() {
+            RETURNS.setRelease(this, (long) RETURNS.get(this) + 1);
+        }
+
+        long hits() {
+            return (long) HITS.getAcquire(this);
+        }
+
+        long misses() {
+            return (long) MISSES.getAcquire(this);
+        }
+
+        long returns() {
+            return (long) RETURNS.getAcquire(this);
+        }
     }
 
     // ---- the free callback ----

@@ -96,7 +96,7 @@ public final class PooledBuffer {
      */
     public void release() {
         if (STATE.compareAndSet(this, RENTED, FREE)) {
-            pool.recycle(this);
+            pool.released(this);
         } else {
             pool.countDoubleRelease();
         }
@@ -125,6 +125,11 @@ public final class PooledBuffer {
 
     void setState(int s) {
         state = s;
+    }
+
+    /** A store with release order only: for a state change no other thread may race with. */
+    void setStateRelease(int s) {
+        STATE.setRelease(this, s);
     }
 
     boolean casState(int expected, int next) {

@@ -1,6 +1,7 @@
 package io.zmqzstd.transport;
 
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
@@ -19,9 +20,15 @@ class PoolStressTest {
     /** One rent size per class the stress uses: 256, 512 and 1024 bytes. */
     private static final long[] CLASS_SIZES = {256, 512, 1024};
 
-    @Test
-    void shouldNeverLoseOrDoubleHandOutABufferUnderConcurrentRentAndReturn() throws Exception {
-        NativeBufferPool pool = NativeBufferPool.builder().zeroCopyThresholdBytes(0).maxBuffersPerClass(SLOTS).build();
+    /**
+     * Threshold 0: every class is sent zero-copy, so no class has thread caches and libzmq's I/O
+     * thread returns the sent buffers. Threshold 8192: the classes are copied when sent and cached
+     * per thread, and the final drain also takes back what the ended workers had cached.
+     */
+    @ParameterizedTest(name = "zeroCopyThreshold={0}")
+    @ValueSource(longs = {0, NativeBufferPool.DEFAULT_ZERO_COPY_THRESHOLD_BYTES})
+    void shouldNeverLoseOrDoubleHandOutABufferUnderConcurrentRentAndReturn(long threshold) throws Exception {
+        NativeBufferPool pool = NativeBufferPool.builder().zeroCopyThresholdBytes(threshold).maxBuffersPerClass(SLOTS).build();
         // Every slot exists from the start, so the final drain can tell a lost slot (a miss) from
         // one that was never carved.
         for (long size : CLASS_SIZES) {
@@ -61,7 +68,8 @@ class PoolStressTest {
                     }
                 }));
             }
-            // meanwhile this thread sends zero-copy: libzmq's I/O thread returns these buffers
+            // meanwhile this thread sends: zero-copy (libzmq's I/O thread returns these buffers)
+            // or copied (released on this thread)
             int sent = 0;
             try (ZmqMessage msg = new ZmqMessage()) {
                 while (done.getCount() > 0 || sent < 2000) {
