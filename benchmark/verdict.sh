@@ -7,7 +7,9 @@
 # verdicts quote. About 15 minutes per round.
 #
 # Usage: benchmark/verdict.sh [CHECK...]   checks: codec codec-samelib codec-64m codec-samelib-64m transport
-#        pipeline pipeline-samelib (default: all)
+#        pipeline pipeline-samelib pipeline-batch (default: all)
+#        pipeline-batch is the pipeline check over tcp with the whole JVM under SCHED_BATCH (chrt -b 0):
+#        woken threads (libzmq's I/O thread, the receiver) no longer preempt the compressing sender.
 # Env:   ROUNDS (default 3), OUT (default benchmark/results/verdict), JAVA_HOME (a JDK 25)
 set -euo pipefail
 source "$(dirname "$0")/scripts/common.sh"
@@ -24,7 +26,7 @@ transport=(TransportBenchmark -f 1 -wi 3 -w 1s -i 3 -r 1s -p strategy=byteArray,
 pipeline=(PipelineBenchmark -f 1 -wi 3 -w 2s -i 4 -r 1s -p contestant=zmqzstd,jeromqZstdjni -p level=3 -p dictionary=none)
 
 check() { # name round
-  local args
+  local args prefix=()
   case "$1" in
     codec) args=("${codec[@]}") ;;
     codec-samelib) args=("${codec[@]}" "${samelib[@]}") ;;
@@ -33,16 +35,17 @@ check() { # name round
     transport) args=("${transport[@]}") ;;
     pipeline) args=("${pipeline[@]}" -p size=64,1024,65536,1048576 -p transport=tcp,inproc) ;;
     pipeline-samelib) args=("${pipeline[@]}" -p size=1024,65536,1048576 -p transport=tcp "${samelib[@]}") ;;
+    pipeline-batch) args=("${pipeline[@]}" -p size=64,1024,65536,1048576 -p transport=tcp); prefix=(chrt -b 0) ;;
     *) echo "unknown check: $1" >&2; exit 2 ;;
   esac
   echo "=== $1 round $2"
-  "$java" --sun-misc-unsafe-memory-access=allow -jar "$jar" "${args[@]}" -prof gc -rf json -rff "$out/$1-r$2.json" \
+  "${prefix[@]}" "$java" --sun-misc-unsafe-memory-access=allow -jar "$jar" "${args[@]}" -prof gc -rf json -rff "$out/$1-r$2.json" \
     > "$out/$1-r$2.log" 2>&1 || { tail -30 "$out/$1-r$2.log" >&2; exit 1; }
 }
 
 checks=("$@")
 if [[ ${#checks[@]} -eq 0 ]]; then
-  checks=(codec codec-samelib codec-64m codec-samelib-64m transport pipeline pipeline-samelib)
+  checks=(codec codec-samelib codec-64m codec-samelib-64m transport pipeline pipeline-samelib pipeline-batch)
 fi
 start=$SECONDS
 for ((r = 1; r <= rounds; r++)); do

@@ -57,6 +57,13 @@ public final class ZmqContext implements AutoCloseable {
                 if (rc != 0) {
                     throw new ZmqException("zmq_ctx_set(ZMQ_IO_THREADS=" + b.ioThreads + ")", LibZmq.errno(capture));
                 }
+                if (b.ioThreadScheduling != null) {
+                    int policy = b.ioThreadScheduling.policy;
+                    rc = (int) LibZmq.zmq_ctx_set.invokeExact(capture, c, LibZmq.ZMQ_THREAD_SCHED_POLICY, policy);
+                    if (rc != 0) {
+                        throw new ZmqException("zmq_ctx_set(ZMQ_THREAD_SCHED_POLICY=" + policy + ")", LibZmq.errno(capture));
+                    }
+                }
             } catch (Throwable t) {
                 int ignored = (int) LibZmq.zmq_ctx_term.invokeExact(capture, c); // no sockets yet: returns at once
                 throw t;
@@ -217,9 +224,32 @@ public final class ZmqContext implements AutoCloseable {
         }
     }
 
+    /**
+     * Linux scheduling policies (sched(7)) for libzmq's I/O threads; see
+     * {@link Builder#ioThreadScheduling}.
+     */
+    public enum ThreadScheduling {
+        /** {@code SCHED_OTHER}: the default time-sharing policy. */
+        NORMAL(0),
+        /**
+         * {@code SCHED_BATCH}: time-sharing, but a thread that wakes up does not preempt the one
+         * running. For a sender that compresses on a machine with fewer cores than busy threads.
+         */
+        BATCH(3),
+        /** {@code SCHED_IDLE}: runs only when nothing else wants the CPU. */
+        IDLE(5);
+
+        final int policy;
+
+        ThreadScheduling(int policy) {
+            this.policy = policy;
+        }
+    }
+
     /** Settings for a {@link ZmqContext}. */
     public static final class Builder {
         private int ioThreads = 1;
+        private ThreadScheduling ioThreadScheduling;
         private NativeBufferPool pool;
         private int defaultLingerMs = (int) DEFAULT_LINGER.toMillis();
 
@@ -232,6 +262,26 @@ public final class ZmqContext implements AutoCloseable {
                 throw new IllegalArgumentException("ioThreads must not be negative: ioThreads=" + ioThreads);
             }
             this.ioThreads = ioThreads;
+            return this;
+        }
+
+        /**
+         * The scheduling policy of the context's I/O threads (libzmq's {@code ZMQ_THREAD_SCHED_POLICY},
+         * applied by each I/O thread as it starts; Linux). Default: unset, the threads inherit the
+         * policy of the thread that creates the first socket.
+         *
+         * <p>Why: libzmq's I/O thread sleeps whenever its queues are empty and is woken for the next
+         * message; under the default policy each wake-up may preempt the thread that is running. With
+         * more busy threads than cores that is often the sending thread, which then waits for a CPU
+         * instead of compressing. Measured (BENCHMARKS.md, "Scheduling"): at 1 KiB over tcp on 2
+         * cores the sending thread was runnable but off the CPU 29 % of the time, 6,400 preemptions a
+         * second. {@link ThreadScheduling#BATCH} stops the I/O thread's wake-ups from preempting;
+         * the receiving thread's wake-ups need the same (run it, or the whole process, under
+         * {@code chrt --batch 0}). The price is wake-up latency: a woken thread waits for the running
+         * one's time slice, up to a few milliseconds, so latency-bound services should leave it unset.
+         */
+        public Builder ioThreadScheduling(ThreadScheduling scheduling) {
+            this.ioThreadScheduling = Objects.requireNonNull(scheduling, "scheduling");
             return this;
         }
 

@@ -132,6 +132,8 @@ public final class LibZmq {
 
     // context options
     public static final int ZMQ_IO_THREADS = 1;
+    /** zmq_ctx_set: sched(7) policy of the context's I/O threads, applied when they start (libzmq 4.2+). */
+    public static final int ZMQ_THREAD_SCHED_POLICY = 4;
     public static final int ZMQ_MAX_SOCKETS = 2;
     public static final int ZMQ_MAX_MSGSZ = 5;
     public static final int ZMQ_MSG_T_SIZE = 6;
