@@ -58,10 +58,18 @@ class IoThreadSchedulingTest {
         assertThrows(NullPointerException.class, () -> ZmqContext.builder().ioThreadScheduling(null));
     }
 
-    /** The I/O threads that appeared since {@code before}; exactly {@code expected} of them. */
+    /**
+     * The I/O threads that appeared since {@code before}; exactly {@code expected} of them. Each
+     * names itself as it starts, so the names appear a moment after the socket call: awaited, bounded.
+     */
     private static Map<Integer, Integer> newIoThreads(Set<Integer> before, int expected) throws IOException {
-        Map<Integer, Integer> now = ioThreads();
-        now.keySet().removeAll(before);
+        long deadline = System.nanoTime() + 5_000_000_000L;
+        Map<Integer, Integer> now;
+        do {
+            Thread.onSpinWait();
+            now = ioThreads();
+            now.keySet().removeAll(before);
+        } while (now.size() < expected && System.nanoTime() < deadline);
         assertEquals(expected, now.size(), "new libzmq I/O threads: " + now);
         return now;
     }
