@@ -356,9 +356,11 @@ public final class ZstdDecompressor implements AutoCloseable {
         return prepareHeader(src, offset, ZstdFrames.descriptor(src, offset, length));
     }
 
-    /** {@link #prepareFrame(MemorySegment, long, long)} of a header {@link ZstdFrames#descriptor} has checked. */
+    /**
+     * {@link #prepareFrame(MemorySegment, long, long)} of a header {@link ZstdFrames#descriptor} has
+     * checked; the caller has checked that the decompressor is open.
+     */
     private long prepareHeader(MemorySegment src, long offset, int fhd) {
-        ensureOpen();
         long declared = ZstdFrames.contentSizeOf(src, offset, fhd);
         if (declared != ZstdFrames.CONTENT_SIZE_UNKNOWN && Long.compareUnsigned(declared, maxDecompressedSize) > 0) {
             throw new ZstdException(ZstdException.Reason.TOO_LARGE, "frame larger than limit: declared="

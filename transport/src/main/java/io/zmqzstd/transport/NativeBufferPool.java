@@ -325,7 +325,8 @@ public final class NativeBufferPool implements AutoCloseable {
     }
 
     /**
-     * Buffers rented and not yet returned (including those libzmq still holds). Cheap. Never below
+     * Buffers rented and not yet returned (including those libzmq still holds). Cheap: a lock and
+     * one pass over the thread caches; not for the per-message path. Never below
      * the true count at the moment of the call, so 0 means every buffer really was back: returned
      * is read first, and every buffer counted there was counted in rented (hits plus misses, each
      * counted before rent returns) before, so a rent and a return racing with this call can only
@@ -535,25 +536,28 @@ public final class NativeBufferPool implements AutoCloseable {
             recycle(b);
             return;
         }
-        b.rentSite = null;
         int c = b.sizeClass;
-        if (c < 0) {
-            unpooled.remove(b.hint);
-        } else if (c >= cachedClasses || !tc.push(b)) {
-            classes[c].push(b);
+        b.rentSite = null;
+        if (c < 0 || c >= cachedClasses || !tc.push(b)) {
+            share(b);
         }
         tc.countReturn();
     }
 
-    /** A slot became free: back on its class's shared stack, or dropped if unpooled. */
+    /** A slot became free (libzmq's callback, or a release without a thread cache): shared, counted here. */
     void recycle(PooledBuffer b) {
         b.rentSite = null;
+        share(b);
+        returned.incrementAndGet();
+    }
+
+    /** Back on its class's shared stack, or dropped if unpooled. */
+    private void share(PooledBuffer b) {
         if ((b.hint & UNPOOLED_BIT) != 0) {
             unpooled.remove(b.hint);
         } else {
             classes[b.sizeClass].push(b);
         }
-        returned.incrementAndGet();
     }
 
     // ---- thread caches ----

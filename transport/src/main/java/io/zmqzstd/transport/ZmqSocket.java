@@ -240,8 +240,9 @@ public final class ZmqSocket implements AutoCloseable {
             boolean sent;
             try {
                 sent = sendCopy(buffer.segment, 0, length, flags);
-            } catch (IllegalStateException closedMeanwhile) {
-                throw NativeBufferPool.closedForSend(buffer);
+            } catch (IllegalStateException e) {
+                // the copy's arena check fails when the pool was closed meanwhile; say so
+                throw owner.isClosed() ? NativeBufferPool.closedForSend(buffer) : e;
             }
             if (!sent) {
                 return false;

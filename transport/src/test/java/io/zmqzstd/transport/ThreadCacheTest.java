@@ -9,7 +9,7 @@ import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -156,7 +156,7 @@ class ThreadCacheTest {
             assertEquals(2, s.rented(), s::toString);
             assertEquals(2, s.returned(), s::toString);
             PooledBuffer here = pool.rent(64);
-            assertNotSame(null, here);
+            assertNotNull(here);
             here.release();
             assertEquals(0, pool.outstanding());
         }
