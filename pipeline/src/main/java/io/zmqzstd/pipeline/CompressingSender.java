@@ -343,8 +343,7 @@ public final class CompressingSender implements AutoCloseable {
         try {
             sent = socket.send(part, offset, length, flags);
         } catch (ZmqException e) {
-            messageOpen = false; // libzmq drops a message whose part it failed to take
-            throw e;
+            throw partRefused(e);
         }
         if (!sent) {
             counters.wouldBlock++;
@@ -399,8 +398,7 @@ public final class CompressingSender implements AutoCloseable {
             try {
                 sent = zeroCopy ? socket.sendPooled(buffer, n, frameFlags) : socket.send(out, 0, n, frameFlags);
             } catch (ZmqException e) {
-                messageOpen = false; // libzmq drops a message whose part it failed to take
-                throw e;
+                throw partRefused(e);
             }
             if (!sent) {
                 counters.wouldBlock++;
@@ -445,6 +443,15 @@ public final class CompressingSender implements AutoCloseable {
         } catch (RuntimeException e) {
             cause.addSuppressed(e);
         }
+    }
+
+    /**
+     * libzmq refused a part with an error (not would-block) and dropped the message it belonged
+     * to: the caller's next send starts a new message. Returns {@code e} for the caller to throw.
+     */
+    private ZmqException partRefused(ZmqException e) {
+        messageOpen = false;
+        return e;
     }
 
     private long encode(MemorySegment src, long offset, long length, MemorySegment dst, long capacity, boolean raw) {

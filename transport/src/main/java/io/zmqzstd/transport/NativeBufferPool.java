@@ -303,46 +303,51 @@ public final class NativeBufferPool implements AutoCloseable {
 
     /** A snapshot of the counters (allocates; not for the hot path). */
     public Stats stats() {
-        long ret;
-        long h;
-        long m;
-        synchronized (caches) {
-            // returned before rented, as in outstanding()
-            ret = returned.get() + retiredReturns;
-            for (ThreadCache tc : caches) {
-                ret += tc.returns();
-            }
-            h = hits.get() + retiredHits;
-            m = misses.get() + retiredMisses;
-            for (ThreadCache tc : caches) {
-                h += tc.hits();
-                m += tc.misses();
-            }
-        }
-        long r = h + m;
-        return new Stats(r, ret, r - ret, h, m, unpooledRents.get(), inFlight.get() & ~CLOSED_BIT,
-                slabBytesAllocated.get(), CALLBACK_ERRORS.get(), STRAY_CALLBACKS.get(), doubleReleases.get());
+        Totals t = totals();
+        long r = t.rented();
+        return new Stats(r, t.returned(), r - t.returned(), t.hits(), t.misses(), unpooledRents.get(),
+                inFlight.get() & ~CLOSED_BIT, slabBytesAllocated.get(), CALLBACK_ERRORS.get(), STRAY_CALLBACKS.get(),
+                doubleReleases.get());
     }
 
     /**
      * Buffers rented and not yet returned (including those libzmq still holds). Cheap: a lock and
-     * one pass over the thread caches; not for the per-message path. Never below
+     * a walk over the thread caches; not for the per-message path. Never below
      * the true count at the moment of the call, so 0 means every buffer really was back: returned
      * is read first, and every buffer counted there was counted in rented (hits plus misses, each
      * counted before rent returns) before, so a rent and a return racing with this call can only
      * make the answer too high, never 0 too early.
      */
     public long outstanding() {
+        Totals t = totals();
+        return t.rented() - t.returned();
+    }
+
+    /** Returns, hits and misses of the shared counters and every thread cache, summed. */
+    private record Totals(long returned, long hits, long misses) {
+        long rented() {
+            return hits + misses;
+        }
+    }
+
+    /**
+     * The counters summed under the caches' lock, returns read before hits and misses: a buffer
+     * counted as returned was counted as rented before, so rented minus returned is never below
+     * the true count (see {@link #outstanding()}).
+     */
+    private Totals totals() {
         synchronized (caches) {
             long ret = returned.get() + retiredReturns;
             for (ThreadCache tc : caches) {
                 ret += tc.returns();
             }
-            long rented = hits.get() + misses.get() + retiredHits + retiredMisses;
+            long h = hits.get() + retiredHits;
+            long m = misses.get() + retiredMisses;
             for (ThreadCache tc : caches) {
-                rented += tc.hits() + tc.misses();
+                h += tc.hits();
+                m += tc.misses();
             }
-            return rented - ret;
+            return new Totals(ret, h, m);
         }
     }
 
