@@ -2,12 +2,13 @@
 # The focused benchmark set behind BENCHMARKS.md: one JMH invocation per table, each with -prof gc and a
 # JSON result in benchmark/results/<name>.json (log in <name>.log), then the charts
 # (benchmark/results/charts/, SVG + summary.md) and the compression ratios (pipeline-ratios.txt).
-# About 55 minutes on a 2-core VM; run it on a quiet machine.
+# About 65 minutes on a 2-core VM; run it on a quiet machine.
 #
 # Usage: benchmark/run-all.sh [TABLE...]   tables: codec codec-64m codec-samelib codec-samelib-64m codec-level1
 #        codec-binary transport transport-inproc transport-receive pipeline pipeline-trained pipeline-level1 pipeline-samelib pipeline-flow switchover-transport
-#        switchover-pipeline raw-frames (default: all, in that order; charts are always re-rendered from every JSON present)
-# Env:   JMH_OPTS   iteration settings (default "-f 1 -wi 3 -w 2s -i 4 -r 1s"; codec tables use 500 ms, 64 MiB 4 s)
+#        switchover-pipeline raw-frames latency (default: all, in that order; charts are always re-rendered from every JSON present)
+# Env:   JMH_OPTS   iteration settings (default "-f 1 -wi 3 -w 2s -i 4 -r 1s"; codec tables use 500 ms, 64 MiB 4 s,
+#                   latency 5 iterations of 4 s)
 #        JMH_EXTRA  appended after each table's selection (JMH merges repeated -p values of one parameter,
 #                   so it adds options rather than narrowing a table), e.g. for a smoke run:
 #                   JMH_OPTS="-f 1 -wi 0 -i 1 -r 200ms" JMH_EXTRA="-jvmArgsAppend -Xmx1g" OUT=/tmp/smoke benchmark/run-all.sh)
@@ -86,6 +87,7 @@ table() {
     switchover-pipeline) bench switchover-pipeline PipelineBenchmark $opts \
         -p contestant=zmqzstd -p size=4096,16384,65536 -p level=3 -p dictionary=none \
         -p "zeroCopyThresholdBytes=0,$ALWAYS_COPY" ;;
+    latency) bench latency LatencyBenchmark ${JMH_OPTS:--f 1 -wi 3 -w 2s -i 5 -r 4s} ;;
     raw-frames) bench raw-frames PipelineBenchmark $opts \
         -p contestant=zmqzstd -p size=64,128,256 -p transport=tcp -p level=3 -p dictionary=none \
         -p rawFrameBelowBytes=0,1024 ;;
@@ -96,7 +98,7 @@ table() {
 tables=("$@")
 if [[ ${#tables[@]} -eq 0 ]]; then
   tables=(codec codec-64m codec-samelib codec-samelib-64m codec-level1 codec-binary transport transport-inproc transport-receive pipeline pipeline-trained
-          pipeline-level1 pipeline-samelib pipeline-flow switchover-transport switchover-pipeline raw-frames)
+          pipeline-level1 pipeline-samelib pipeline-flow switchover-transport switchover-pipeline raw-frames latency)
 fi
 start=$SECONDS
 for t in "${tables[@]}"; do

@@ -130,6 +130,47 @@ def table(results, column_param, baseline, row_params, title, method=None, mbps=
     return "\n".join(out)
 
 
+def fmt_us(x):
+    if x >= 10_000:
+        return f"{x / 1000:,.1f} ms"
+    if x >= 100:
+        return f"{x:,.0f}"
+    return f"{x:,.1f}"
+
+
+def latency_table(results, baseline, title):
+    """LatencyBenchmark (sample mode, -prof gc): one row per transport, size and contestant with the percentiles
+    of the round trip in microseconds, p50 and p99 as a ratio to the baseline's (below 1: faster), bytes
+    allocated per round trip, and the collections during measurement."""
+    if not results:
+        return ""
+    pct = [("50.0", "p50"), ("90.0", "p90"), ("99.0", "p99"), ("99.9", "p99.9"), ("99.99", "p99.99"), ("100.0", "max")]
+    by = {}
+    for r in results:
+        p = r["params"]
+        by.setdefault((p["transport"], int(p["size"])), {})[p["contestant"]] = r
+    out = [f"**{title}**", "",
+           "| transport | size | contestant | samples | " + " | ".join(f"{n} µs" for _, n in pct)
+           + f" | p50 x {baseline} | p99 x {baseline} | B/op | GCs | GC ms |",
+           "|" + "---|" * (4 + len(pct) + 5)]
+    for (transport, size) in sorted(by, key=lambda k: (k[0] != "tcp", k[1])):
+        cells = by[(transport, size)]
+        base = cells.get(baseline)
+        for name, r in cells.items():
+            m = r["primaryMetric"]
+            ps = m["scorePercentiles"]
+            sec = r.get("secondaryMetrics", {})
+            samples = sum(sum(c for _, c in it) for it in m["rawDataHistogram"][0]) if m.get("rawDataHistogram") else 0
+            ratio = lambda k: f"{ps[k] / base['primaryMetric']['scorePercentiles'][k]:.2f}" if base else ""
+            gc_count = sec.get("gc.count", {}).get("score", 0)
+            gc_ms = sec.get("gc.time", {}).get("score", 0)
+            out.append(f"| {transport} | {size_label(size)} | {name} | {samples:,} | "
+                       + " | ".join(fmt_us(ps[k]) for k, _ in pct)
+                       + f" | {ratio('50.0')} | {ratio('99.0')} | {fmt_alloc(alloc(r))} | {gc_count:.0f} | {gc_ms:.0f} |")
+    out.append("")
+    return "\n".join(out)
+
+
 def main():
     d = sys.argv[1]
     j = lambda n: load(os.path.join(d, n + ".json")) if os.path.exists(os.path.join(d, n + ".json")) else []
@@ -159,6 +200,7 @@ def main():
     print(table(j("pipeline-flow"), "flow", "batch", ["contestant", "size"], "Pipeline over tcp, level 3: streaming against batch-and-drain pacing"))
     print(table(j("switchover-pipeline"), "zeroCopyThresholdBytes", "1099511627776", ["transport", "size"],
                 "Pipeline zmqzstd: zero-copy (threshold 0) against always copying (1 TiB)"))
+    print(latency_table(j("latency"), "jeromqZstdjni", "Round trip: compressed request, 8-byte acknowledgement, level 3"))
     print(table(j("raw-frames"), "rawFrameBelowBytes", "0", ["size"], "Pipeline zmqzstd over tcp: raw-block frames below 1 KiB against compressing (64, 128, 256 B)"))
 
 

@@ -31,6 +31,10 @@ import org.knowm.xchart.style.Styler;
  * operation is one message in every benchmark here) and {@code gc.alloc.rate.norm} in bytes per message
  * when the run used {@code -prof gc}. Both use a log scale, since sizes span six orders of magnitude;
  * an allocation below 0.01 B/message is drawn at 0.01 (the tables give the real figure).
+ *
+ * <p>Results of JMH's sample mode ({@code "mode":"sample"}, the latency benchmark) are charted by their
+ * percentiles instead of the score: one chart each for p50, p99 and p99.9 of the time per operation, in
+ * the run's unit (microseconds for the latency benchmark), plus the allocation chart.
  */
 public final class ChartTool {
 
@@ -55,8 +59,20 @@ public final class ChartTool {
         written.forEach(p -> System.out.println("wrote " + p));
     }
 
-    /** One JMH result row: benchmark method, parameters, score, and allocation per operation if measured. */
-    record Result(String benchmark, Map<String, String> params, double score, String unit, Double allocPerOp) {
+    /** JMH's sample-mode percentiles charted for latency results, by their keys in the JSON. */
+    private static final List<String> LATENCY_PERCENTILES = List.of("50.0", "99.0", "99.9");
+    private static final String SAMPLE_MODE = "sample";
+
+    /**
+     * One JMH result row: benchmark method, mode, parameters, score, allocation per operation if measured,
+     * and the percentiles of sample mode (empty in other modes).
+     */
+    record Result(String benchmark, String mode, Map<String, String> params, double score, String unit,
+            Double allocPerOp, Map<String, Double> percentiles) {
+
+        boolean sampled() {
+            return SAMPLE_MODE.equals(mode);
+        }
     }
 
     @SuppressWarnings("unchecked")
@@ -75,8 +91,12 @@ public final class ChartTool {
             if (secondary != null && secondary.get("gc.alloc.rate.norm") instanceof Map<?, ?> m) {
                 alloc = number(m.get("score"));
             }
-            results.add(new Result((String) r.get("benchmark"), params, number(primary.get("score")),
-                    (String) primary.get("scoreUnit"), alloc));
+            Map<String, Double> percentiles = new TreeMap<>();
+            if (primary.get("scorePercentiles") instanceof Map<?, ?> ps) {
+                ps.forEach((k, v) -> percentiles.put(String.valueOf(k), number(v)));
+            }
+            results.add(new Result((String) r.get("benchmark"), String.valueOf(r.get("mode")), params,
+                    number(primary.get("score")), (String) primary.get("scoreUnit"), alloc, percentiles));
         }
         return results;
     }
@@ -91,7 +111,8 @@ public final class ChartTool {
         Files.createDirectories(out);
         List<Path> written = new ArrayList<>();
         StringBuilder summary = new StringBuilder("# JMH results\n\nScore: messages per second; "
-                + "allocation: bytes per message (gc.alloc.rate.norm).\n");
+                + "allocation: bytes per message (gc.alloc.rate.norm); latency results (sample mode): percentiles "
+                + "of the time per operation, allocation in bytes per operation.\n");
         Map<String, List<Result>> byBenchmark = results.stream().collect(
                 Collectors.groupingBy(Result::benchmark, LinkedHashMap::new, Collectors.toList()));
         for (Map.Entry<String, List<Result>> e : byBenchmark.entrySet()) {
@@ -104,8 +125,18 @@ public final class ChartTool {
             for (Map.Entry<String, List<Result>> g : groups.entrySet()) {
                 String title = shortName(e.getKey()) + (g.getKey().isEmpty() ? "" : " (" + g.getKey() + ")");
                 String file = fileName(title);
-                written.add(chart(g.getValue(), series, title + ": throughput", "messages / s",
-                        Result::score, out.resolve(file + "-throughput.svg")));
+                if (g.getValue().stream().allMatch(Result::sampled)) {
+                    String unit = g.getValue().getFirst().unit();
+                    for (String p : LATENCY_PERCENTILES) {
+                        String label = "p" + p.replaceAll("\\.0$", "");
+                        written.add(chart(g.getValue(), series, title + ": " + label + " time per operation", unit,
+                                r -> r.percentiles().getOrDefault(p, Double.NaN),
+                                out.resolve(file + "-latency-" + label + ".svg")));
+                    }
+                } else {
+                    written.add(chart(g.getValue(), series, title + ": throughput", "messages / s",
+                            Result::score, out.resolve(file + "-throughput.svg")));
+                }
                 if (g.getValue().stream().allMatch(r -> r.allocPerOp() != null)) {
                     written.add(chart(g.getValue(), series, title + ": heap allocation", "bytes / message",
                             Result::allocPerOp, out.resolve(file + "-alloc.svg")));
@@ -182,7 +213,15 @@ public final class ChartTool {
                 Result r = rows.stream().filter(x -> name.equals(x.params().get(series)) && size == size(x))
                         .findFirst().orElse(null);
                 md.append(" | ");
-                if (r != null) {
+                if (r != null && r.sampled()) {
+                    md.append(String.format(Locale.ROOT, "p50 %,.1f, p99 %,.1f, p99.9 %,.1f %s",
+                            r.percentiles().getOrDefault("50.0", Double.NaN),
+                            r.percentiles().getOrDefault("99.0", Double.NaN),
+                            r.percentiles().getOrDefault("99.9", Double.NaN), r.unit()));
+                    if (r.allocPerOp() != null) {
+                        md.append(String.format(Locale.ROOT, ", %,.2f B/op", r.allocPerOp()));
+                    }
+                } else if (r != null) {
                     md.append(String.format(Locale.ROOT, "%,.0f msg/s", r.score()));
                     if (r.allocPerOp() != null) {
                         md.append(String.format(Locale.ROOT, ", %,.2f B/msg", r.allocPerOp()));

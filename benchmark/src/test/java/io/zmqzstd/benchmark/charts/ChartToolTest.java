@@ -41,6 +41,32 @@ class ChartToolTest {
     }
 
     @Test
+    void shouldChartSampleModeResultsByTheirPercentiles(@TempDir Path dir) throws Exception {
+        String sample = """
+            {"benchmark":"io.zmqzstd.benchmark.LatencyBenchmark.roundTrip","mode":"sample",
+             "params":{"contestant":"%s","size":"1024"},
+             "primaryMetric":{"score":%s,"scoreError":"NaN","scoreUnit":"us/op",
+               "scorePercentiles":{"0.0":50.0,"50.0":%s,"90.0":150.0,"99.0":%s,"99.9":%s,"100.0":9000.0}},
+             "secondaryMetrics":{"gc.alloc.rate.norm":{"score":%s,"scoreError":"NaN","scoreUnit":"B/op"}}}
+            """;
+        Path json = dir.resolve("latency.json");
+        Files.writeString(json, "[" + sample.formatted("a", 140.0, 120.5, 400.0, 2000.0, 0.5) + ","
+                + sample.formatted("b", 180.0, 160.0, 900.0, 5000.0, 3100.0) + "]");
+        List<ChartTool.Result> results = ChartTool.read(json);
+        assertTrue(results.getFirst().sampled());
+        assertEquals(400.0, results.getFirst().percentiles().get("99.0"));
+
+        List<Path> written = ChartTool.render(results, dir.resolve("out"));
+        List<String> names = written.stream().map(p -> p.getFileName().toString()).toList();
+        assertEquals(5, written.size(), names.toString());
+        assertTrue(names.stream().anyMatch(n -> n.endsWith("-latency-p50.svg")), names.toString());
+        assertTrue(names.stream().anyMatch(n -> n.endsWith("-latency-p99.9.svg")), names.toString());
+        assertTrue(names.stream().noneMatch(n -> n.endsWith("-throughput.svg")), names.toString());
+        String summary = Files.readString(written.getLast());
+        assertTrue(summary.contains("| b | p50 160.0, p99 900.0, p99.9 5,000.0 us/op, 3,100.00 B/op |"), summary);
+    }
+
+    @Test
     void shouldLabelSizesInBinaryUnits() {
         assertEquals("64 B", ChartTool.sizeLabel(64));
         assertEquals("64 KiB", ChartTool.sizeLabel(65536));

@@ -1,0 +1,50 @@
+package io.zmqzstd.benchmark.latency;
+
+import io.zmqzstd.benchmark.Endpoints;
+import io.zmqzstd.benchmark.pipeline.PipelineContestants;
+import io.zmqzstd.transport.SocketType;
+import io.zmqzstd.transport.ZmqContext;
+import io.zmqzstd.transport.ZmqSocket;
+
+/** The round-trip contestants, by the same names as the pipeline's. */
+public final class RoundTrips {
+
+    /** How long the server's receive waits before it looks whether it should stop. */
+    static final int SERVER_POLL_MS = 100;
+    /** How long the client waits for an acknowledgement before it looks whether the server failed. */
+    static final int CLIENT_WAIT_MS = 1000;
+
+    private RoundTrips() {
+    }
+
+    /** A server PAIR socket bound on {@code transport} and a client PAIR socket connected to it. */
+    record Sockets(ZmqSocket server, ZmqSocket client) {
+    }
+
+    /** Two connected PAIR sockets of {@code context} with the round trips' linger and receive timeouts. */
+    static Sockets pair(ZmqContext context, String transport) {
+        ZmqSocket server = context.socket(SocketType.PAIR);
+        ZmqSocket client = context.socket(SocketType.PAIR);
+        server.lingerMs(0);
+        client.lingerMs(0);
+        server.receiveTimeoutMs(SERVER_POLL_MS);
+        client.receiveTimeoutMs(CLIENT_WAIT_MS);
+        server.bind(Endpoints.bindable(transport));
+        client.connect(server.lastEndpoint());
+        return new Sockets(server, client);
+    }
+
+    /**
+     * A connected contestant whose requests are the pipeline's telemetry payload of {@code size} bytes
+     * (at least {@link io.zmqzstd.benchmark.Stamp#BYTES}). The caller owns it and closes it.
+     */
+    public static RoundTripContestant create(String name, int size, String transport, int level) {
+        byte[] payload = PipelineContestants.payload(size);
+        return switch (name) {
+            case PipelineContestants.ZMQZSTD -> new ZmqZstdRoundTrip(payload, transport, level);
+            case PipelineContestants.LIBZMQ_BYTES -> new LibzmqBytesRoundTrip(payload, transport, level);
+            case PipelineContestants.JEROMQ_ZSTDJNI -> new JeromqRoundTrip(payload, transport, level);
+            default -> throw new IllegalArgumentException("unknown round-trip contestant: contestant=" + name);
+        };
+    }
+}

@@ -1,0 +1,91 @@
+package io.zmqzstd.benchmark.latency;
+
+import com.github.luben.zstd.Zstd;
+import com.github.luben.zstd.ZstdCompressCtx;
+import com.github.luben.zstd.ZstdDecompressCtx;
+import io.zmqzstd.benchmark.Stamp;
+
+/**
+ * The {@code byte[]} way: zstd-jni compresses the request into a new array, the socket API sends it and
+ * returns each received frame as a new array, zstd-jni decompresses into a new array sized from the
+ * frame header. Contexts are kept and reused, as a careful user does; the server's acknowledgement array
+ * is reused too. Subclasses supply the sockets.
+ */
+abstract class ZstdJniRoundTrip implements RoundTripContestant {
+
+    private final int size;
+    private final byte[] request;
+    private final byte[] serverAck = new byte[Stamp.BYTES];
+    private final ZstdCompressCtx compressor = new ZstdCompressCtx();
+    private final ZstdDecompressCtx decompressor = new ZstdDecompressCtx();
+    private ServerLoop loop;
+    /** The next sequence number the server expects; server thread only. */
+    private long expected;
+
+    ZstdJniRoundTrip(byte[] payload, int level) {
+        this.size = payload.length;
+        this.request = payload.clone();
+        compressor.setLevel(level);
+        compressor.setContentSize(true);
+    }
+
+    /** Starts the server thread; call at the end of the subclass constructor, once the sockets are connected. */
+    protected final void start(String name) {
+        loop = new ServerLoop(name, this::serveOne);
+    }
+
+    /** Sends a request frame from the measuring thread, blocking while the socket pushes back. */
+    protected abstract void clientSend(byte[] frame);
+
+    /** The next acknowledgement on the measuring thread, or null when the receive timed out. */
+    protected abstract byte[] clientReceive();
+
+    /** The next request on the server thread, or null when the receive timed out. */
+    protected abstract byte[] serverReceive();
+
+    /** Sends an acknowledgement from the server thread. */
+    protected abstract void serverSend(byte[] ack);
+
+    /** Closes sockets and context once the server has stopped. */
+    protected abstract void closeTransport();
+
+    @Override
+    public final void roundTrip(long sequence) {
+        Stamp.write(request, sequence);
+        clientSend(compressor.compress(request));
+        byte[] ack;
+        while ((ack = clientReceive()) == null) {
+            loop.checkHealthy();
+        }
+        Stamp.check(ack, ack.length, sequence, Stamp.BYTES);
+    }
+
+    private boolean serveOne() {
+        byte[] frame = serverReceive();
+        if (frame == null) {
+            return false;
+        }
+        long contentSize = Zstd.getFrameContentSize(frame);
+        if (contentSize < 0 || contentSize > Integer.MAX_VALUE) {
+            throw new IllegalStateException("frame without a usable content size: contentSize=" + contentSize);
+        }
+        byte[] decompressed = decompressor.decompress(frame, (int) contentSize);
+        Stamp.check(decompressed, decompressed.length, expected, size);
+        Stamp.write(serverAck, expected++);
+        serverSend(serverAck);
+        return true;
+    }
+
+    @Override
+    public final void close() {
+        try {
+            if (loop != null) {
+                loop.close();
+            }
+        } finally {
+            closeTransport();
+            compressor.close();
+            decompressor.close();
+        }
+    }
+}

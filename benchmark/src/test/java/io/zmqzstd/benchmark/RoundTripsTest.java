@@ -1,0 +1,47 @@
+package io.zmqzstd.benchmark;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.zmqzstd.benchmark.latency.RoundTripContestant;
+import io.zmqzstd.benchmark.latency.RoundTrips;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class RoundTripsTest {
+
+    @ParameterizedTest
+    @CsvSource({
+        "jeromqZstdjni, tcp, 1024", "jeromqZstdjni, inproc, 65536",
+        "libzmqBytes, tcp, 65536", "libzmqBytes, inproc, 1024",
+        "zmqzstd, tcp, 1024", "zmqzstd, inproc, 65536", "zmqzstd, tcp, 64",
+    })
+    void shouldAcknowledgeEveryRequestInOrder(String contestant, String transport, int size) {
+        try (RoundTripContestant rt = RoundTrips.create(contestant, size, transport, 3)) {
+            for (long sequence = 0; sequence < 300; sequence++) {
+                rt.roundTrip(sequence);
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @CsvSource({"jeromqZstdjni", "libzmqBytes", "zmqzstd"})
+    void shouldFailWhenTheServerSeesARequestOutOfSequence(String contestant) {
+        try (RoundTripContestant rt = RoundTrips.create(contestant, 1024, Endpoints.INPROC, 3)) {
+            rt.roundTrip(0);
+            // The server expects 1; request 5 makes it fail, and the client must report that, not hang.
+            IllegalStateException e = assertThrows(IllegalStateException.class, () -> rt.roundTrip(5));
+            assertTrue(e.getMessage().contains("server failed") && e.getMessage().contains("expectedSequence=1"),
+                    e.getMessage());
+        }
+    }
+
+    @Test
+    void shouldRejectAnUnknownContestant() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> RoundTrips.create("zeromq", 1024, Endpoints.TCP, 3));
+        assertEquals("unknown round-trip contestant: contestant=zeromq", e.getMessage());
+    }
+}
