@@ -11,7 +11,10 @@ waiting for a message, a credit, a lock), and its context switches per second.
 With --batch NAME[,NAME...], threads whose name starts with one of the NAMEs are switched to
 SCHED_BATCH (chrt -b) four seconds into the run, to see what wake-up preemption costs.
 
-Usage: schedstat.py [--settle S] [--window S] [--batch NAMES] -- BENCHMARK-ARGS...
+With --process, the arguments after -- are a command to run as it is (the C pipeline, for example:
+benchmark/c/pipeline_ref), and its own threads are measured; its output is printed at the end.
+
+Usage: schedstat.py [--settle S] [--window S] [--batch NAMES] [--process] -- BENCHMARK-ARGS...
 The JMH run should be one benchmark configuration with a measurement longer than settle + window.
 """
 import argparse
@@ -70,13 +73,15 @@ def main():
     ap.add_argument("--settle", type=float, default=12.0, help="seconds from the fork's start to the first snapshot")
     ap.add_argument("--window", type=float, default=8.0, help="seconds between the snapshots")
     ap.add_argument("--batch", default="", help="thread name prefixes to switch to SCHED_BATCH")
+    ap.add_argument("--process", action="store_true", help="run the arguments as a command, not as JMH arguments")
     ap.add_argument("jmh", nargs=argparse.REMAINDER)
     a = ap.parse_args()
     args = a.jmh[1:] if a.jmh and a.jmh[0] == "--" else a.jmh
     java = os.path.join(os.environ.get("JAVA_HOME", "/usr/lib/jvm/temurin-25-jdk-amd64"), "bin", "java")
     jar = os.path.join(os.path.dirname(__file__), "..", "target", "benchmarks.jar")
-    proc = subprocess.Popen([java, "-jar", jar, *args], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    pid = java_child(proc)
+    command = args if a.process else [java, "-jar", jar, *args]
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    pid = proc.pid if a.process else java_child(proc)
     if a.batch:
         time.sleep(4)
         prefixes = a.batch.split(",")
@@ -113,7 +118,7 @@ def main():
         print(f"| {comm} | {run / window:.0%} | {wait / window:.0%} | {blocked / window:.0%} | {vol / sec:,.0f} | {invol / sec:,.0f} |")
     print(f"# cores busy (these threads): {total_run / window:.2f}")
     for line in out.splitlines():
-        if line.startswith("PipelineBenchmark") or line.startswith("TransportBenchmark") or line.startswith("Benchmark "):
+        if a.process or line.startswith(("PipelineBenchmark", "TransportBenchmark", "Benchmark ")):
             print("# " + line)
     return proc.returncode
 

@@ -81,6 +81,10 @@ public class PipelineBenchmark {
     @Param({"0"})
     public long rawFrameBelowBytes;
 
+    /** {@code stream}: at most this many messages of lead (4 MiB of payload binds first from 8 KiB up). */
+    @Param({"500"})
+    public int maxLead;
+
     /** {@code stream} or {@code batch}, see the class comment. */
     @Param({FLOW_STREAM})
     public String flow;
@@ -110,7 +114,12 @@ public class PipelineBenchmark {
      * end of an iteration, and small enough that large messages in flight do not pile up memory.
      */
     static int lead(int size) {
-        return (int) Math.max(2, Math.min(BATCH, (4L << 20) / Math.max(size, 1)));
+        return lead(size, BATCH);
+    }
+
+    /** As {@link #lead(int)}, at most {@code maxLead} messages instead of one batch. */
+    static int lead(int size, int maxLead) {
+        return (int) Math.max(2, Math.min(maxLead, (4L << 20) / Math.max(size, 1)));
     }
 
     @Setup(Level.Trial)
@@ -119,7 +128,7 @@ public class PipelineBenchmark {
             throw new IllegalArgumentException("affinity must be none or split: affinity=" + affinity);
         }
         lead = switch (flow) {
-            case FLOW_STREAM -> lead(size);
+            case FLOW_STREAM -> lead(size, maxLead);
             case FLOW_BATCH -> 0;
             default -> throw new IllegalArgumentException("flow must be stream or batch: flow=" + flow);
         };

@@ -19,6 +19,10 @@ class PipelineFlowTest {
         assertEquals(64, PipelineBenchmark.lead(65536));
         assertEquals(4, PipelineBenchmark.lead(1 << 20));
         assertEquals(2, PipelineBenchmark.lead(64 << 20));
+        // maxLead raises the message bound; 4 MiB of payload still binds: 65,536 at 64 B, 4,096 at 1 KiB
+        assertEquals(65536, PipelineBenchmark.lead(64, 100_000));
+        assertEquals(4096, PipelineBenchmark.lead(1024, 65536));
+        assertEquals(64, PipelineBenchmark.lead(65536, 65536));
     }
 
     @Timeout(120)
@@ -29,6 +33,7 @@ class PipelineFlowTest {
         PipelineBenchmark b = new PipelineBenchmark();
         b.contestant = contestant;
         b.flow = flow;
+        b.maxLead = PipelineBenchmark.BATCH;
         b.affinity = "none";
         b.size = 1024;
         b.transport = transport;
@@ -59,6 +64,7 @@ class PipelineFlowTest {
         PipelineBenchmark b = new PipelineBenchmark();
         b.contestant = "zmqzstd";
         b.flow = flow;
+        b.maxLead = PipelineBenchmark.BATCH;
         b.affinity = affinity;
         b.size = 64;
         b.transport = "inproc";
