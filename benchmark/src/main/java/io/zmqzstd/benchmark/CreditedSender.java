@@ -10,8 +10,8 @@ import java.util.concurrent.locks.LockSupport;
  * (no queue filled between iterations flatters the next one) and every message sent is received and
  * checked inside the invocation that asked for it.
  *
- * <p>The thread owns whatever the {@link Action} uses (e.g. a socket): it is handed over by
- * {@link Thread#start()} and taken back after {@link #close()} has joined it.
+ * <p>The thread (a {@link LoopThread}) owns whatever the {@link Action} uses (e.g. a socket): it is handed
+ * over when the thread starts and taken back after {@link #close()} has joined it.
  */
 public final class CreditedSender implements AutoCloseable {
 
@@ -23,76 +23,43 @@ public final class CreditedSender implements AutoCloseable {
 
     private final Action action;
     private final AtomicLong granted = new AtomicLong();
-    private final Thread thread;
-    private volatile boolean running = true;
-    private volatile Throwable failure;
-    /** The kernel's id of the sender thread, once it runs (0 before); -1 where it cannot be known. */
-    private volatile int nativeThreadId;
+    /** Messages sent so far; the sender thread's own. */
+    private long sent;
+    private final LoopThread loop;
 
     public CreditedSender(String name, Action action) {
         this.action = action;
-        this.thread = Thread.ofPlatform().name(name).daemon(true).unstarted(this::run);
-        thread.start();
+        this.loop = new LoopThread("sender", name, this::sendOrWait);
     }
 
     /** Lets the sender send {@code count} more messages. Called by the measuring thread only. */
     public void grant(long count) {
         granted.addAndGet(count);
-        LockSupport.unpark(thread);
+        loop.wake();
     }
 
     /** Throws what stopped the sender, if anything did: call when a receive comes back empty. */
     public void checkHealthy() {
-        Throwable t = failure;
-        if (t != null) {
-            throw new IllegalStateException("sender failed: " + t, t);
-        }
-        if (!thread.isAlive() && running) {
-            throw new IllegalStateException("sender thread ended unexpectedly");
-        }
+        loop.checkHealthy();
     }
 
     /** The kernel's id of the sender thread (for {@link Affinity}); waits until the thread has started. */
     public int nativeThreadId() {
-        while (nativeThreadId == 0) {
-            checkHealthy();
-            Thread.onSpinWait();
-        }
-        if (nativeThreadId < 0) {
-            throw new IllegalStateException("thread ids are not available here");
-        }
-        return nativeThreadId;
+        return loop.nativeThreadId();
     }
 
-    private void run() {
-        nativeThreadId = Affinity.available() ? Affinity.currentThreadId() : -1;
-        long sent = 0;
-        try {
-            while (running) {
-                if (sent == granted.get()) {
-                    LockSupport.parkNanos(this, TimeUnit.MILLISECONDS.toNanos(100));
-                    continue;
-                }
-                action.send(sent);
-                sent++;
-            }
-        } catch (Throwable t) {
-            failure = t;
+    private void sendOrWait() throws Exception {
+        if (sent == granted.get()) {
+            LockSupport.parkNanos(this, TimeUnit.MILLISECONDS.toNanos(100));
+            return;
         }
+        action.send(sent);
+        sent++;
     }
 
     /** Stops the thread and waits for it; the action's resources are then the caller's again. */
     @Override
     public void close() {
-        running = false;
-        LockSupport.unpark(thread);
-        try {
-            thread.join(TimeUnit.SECONDS.toMillis(10));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        if (thread.isAlive()) {
-            throw new IllegalStateException("sender thread did not stop within 10 s: name=" + thread.getName());
-        }
+        loop.close();
     }
 }

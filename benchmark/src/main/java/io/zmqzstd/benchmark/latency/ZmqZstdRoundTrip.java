@@ -1,5 +1,6 @@
 package io.zmqzstd.benchmark.latency;
 
+import io.zmqzstd.benchmark.LoopThread;
 import io.zmqzstd.benchmark.Stamp;
 import io.zmqzstd.pipeline.CompressingSender;
 import io.zmqzstd.pipeline.DecompressingReceiver;
@@ -29,7 +30,7 @@ public final class ZmqZstdRoundTrip implements RoundTripContestant {
     private final MemorySegment serverAck;
     private final CompressingSender sender;
     private final DecompressingReceiver receiver;
-    private final ServerLoop loop;
+    private final LoopThread loop;
     /** The next sequence number the server expects; server thread only. */
     private long expected;
 
@@ -47,7 +48,7 @@ public final class ZmqZstdRoundTrip implements RoundTripContestant {
         serverAck = arena.allocate(Stamp.BYTES);
         sender = CompressingSender.builder(client).level(level).build();
         receiver = DecompressingReceiver.builder(server).build();
-        loop = new ServerLoop("zmqzstd-server", this::serveOne);
+        loop = new LoopThread("server", "zmqzstd-server", this::serveOne);
     }
 
     @Override
@@ -63,10 +64,11 @@ public final class ZmqZstdRoundTrip implements RoundTripContestant {
         Stamp.checkAt(clientAck.address(), n, sequence, Stamp.BYTES);
     }
 
-    private boolean serveOne() {
+    /** Serves one request, or returns when the receive timed out (so the loop can notice close). */
+    private void serveOne() {
         int status = receiver.receive(0);
         if (status == DecompressingReceiver.WOULD_BLOCK) {
-            return false;
+            return;
         }
         if (status != DecompressingReceiver.RECEIVED) {
             throw new IllegalStateException("bad frame: " + receiver.lastErrorMessage());
@@ -77,7 +79,6 @@ public final class ZmqZstdRoundTrip implements RoundTripContestant {
         if (!server.send(serverAck, 0, Stamp.BYTES, 0)) {
             throw new IllegalStateException("blocking acknowledgement send returned would-block");
         }
-        return true;
     }
 
     @Override

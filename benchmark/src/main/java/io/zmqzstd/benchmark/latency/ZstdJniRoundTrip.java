@@ -1,9 +1,8 @@
 package io.zmqzstd.benchmark.latency;
 
-import com.github.luben.zstd.Zstd;
-import com.github.luben.zstd.ZstdCompressCtx;
-import com.github.luben.zstd.ZstdDecompressCtx;
+import io.zmqzstd.benchmark.LoopThread;
 import io.zmqzstd.benchmark.Stamp;
+import io.zmqzstd.benchmark.ZstdJniCodec;
 
 /**
  * The {@code byte[]} way: zstd-jni compresses the request into a new array, the socket API sends it and
@@ -16,22 +15,20 @@ abstract class ZstdJniRoundTrip implements RoundTripContestant {
     private final int size;
     private final byte[] request;
     private final byte[] serverAck = new byte[Stamp.BYTES];
-    private final ZstdCompressCtx compressor = new ZstdCompressCtx();
-    private final ZstdDecompressCtx decompressor = new ZstdDecompressCtx();
-    private ServerLoop loop;
+    private final ZstdJniCodec codec;
+    private LoopThread loop;
     /** The next sequence number the server expects; server thread only. */
     private long expected;
 
     ZstdJniRoundTrip(byte[] payload, int level) {
         this.size = payload.length;
         this.request = payload.clone();
-        compressor.setLevel(level);
-        compressor.setContentSize(true);
+        this.codec = new ZstdJniCodec(level, null);
     }
 
     /** Starts the server thread; call at the end of the subclass constructor, once the sockets are connected. */
     protected final void start(String name) {
-        loop = new ServerLoop(name, this::serveOne);
+        loop = new LoopThread("server", name, this::serveOne);
     }
 
     /** Sends a request frame from the measuring thread, blocking while the socket pushes back. */
@@ -52,7 +49,7 @@ abstract class ZstdJniRoundTrip implements RoundTripContestant {
     @Override
     public final void roundTrip(long sequence) {
         Stamp.write(request, sequence);
-        clientSend(compressor.compress(request));
+        clientSend(codec.compress(request));
         byte[] ack;
         while ((ack = clientReceive()) == null) {
             loop.checkHealthy();
@@ -60,20 +57,16 @@ abstract class ZstdJniRoundTrip implements RoundTripContestant {
         Stamp.check(ack, ack.length, sequence, Stamp.BYTES);
     }
 
-    private boolean serveOne() {
+    /** Serves one request, or returns when the receive timed out (so the loop can notice close). */
+    private void serveOne() {
         byte[] frame = serverReceive();
         if (frame == null) {
-            return false;
+            return;
         }
-        long contentSize = Zstd.getFrameContentSize(frame);
-        if (contentSize < 0 || contentSize > Integer.MAX_VALUE) {
-            throw new IllegalStateException("frame without a usable content size: contentSize=" + contentSize);
-        }
-        byte[] decompressed = decompressor.decompress(frame, (int) contentSize);
+        byte[] decompressed = codec.decompress(frame);
         Stamp.check(decompressed, decompressed.length, expected, size);
         Stamp.write(serverAck, expected++);
         serverSend(serverAck);
-        return true;
     }
 
     @Override
@@ -84,8 +77,7 @@ abstract class ZstdJniRoundTrip implements RoundTripContestant {
             }
         } finally {
             closeTransport();
-            compressor.close();
-            decompressor.close();
+            codec.close();
         }
     }
 }

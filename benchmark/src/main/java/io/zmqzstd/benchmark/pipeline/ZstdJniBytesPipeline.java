@@ -1,10 +1,8 @@
 package io.zmqzstd.benchmark.pipeline;
 
-import com.github.luben.zstd.Zstd;
-import com.github.luben.zstd.ZstdCompressCtx;
-import com.github.luben.zstd.ZstdDecompressCtx;
 import io.zmqzstd.benchmark.CreditedSender;
 import io.zmqzstd.benchmark.Stamp;
+import io.zmqzstd.benchmark.ZstdJniCodec;
 
 /**
  * What users run today: zstd-jni with {@code byte[]} in and {@code byte[]} out over a socket API that
@@ -16,8 +14,7 @@ abstract class ZstdJniBytesPipeline implements PipelineContestant {
 
     private final int size;
     private final byte[] message;
-    private final ZstdCompressCtx compressor = new ZstdCompressCtx();
-    private final ZstdDecompressCtx decompressor = new ZstdDecompressCtx();
+    private final ZstdJniCodec codec;
     private CreditedSender sender;
     private long nextSequence;
     private volatile long compressedBytes;
@@ -26,13 +23,7 @@ abstract class ZstdJniBytesPipeline implements PipelineContestant {
     ZstdJniBytesPipeline(byte[] payload, int level, byte[] dictionary) {
         this.size = payload.length;
         this.message = payload.clone();
-        compressor.setLevel(level);
-        // Frames carry their content size: the receiver sizes its output from the header, as users do.
-        compressor.setContentSize(true);
-        if (dictionary != null) {
-            compressor.loadDict(dictionary);
-            decompressor.loadDict(dictionary);
-        }
+        this.codec = new ZstdJniCodec(level, dictionary);
     }
 
     /** Starts the sender thread; call at the end of the subclass constructor, once sockets are connected. */
@@ -51,7 +42,7 @@ abstract class ZstdJniBytesPipeline implements PipelineContestant {
 
     private void sendOne(long sequence) {
         Stamp.write(message, sequence);
-        byte[] frame = compressor.compress(message);
+        byte[] frame = codec.compress(message);
         compressedBytes += frame.length;
         sendFrame(frame);
     }
@@ -74,11 +65,7 @@ abstract class ZstdJniBytesPipeline implements PipelineContestant {
         while ((frame = receiveFrame()) == null) {
             sender.checkHealthy();
         }
-        long contentSize = Zstd.getFrameContentSize(frame);
-        if (contentSize < 0 || contentSize > Integer.MAX_VALUE) {
-            throw new IllegalStateException("frame without a usable content size: contentSize=" + contentSize);
-        }
-        byte[] decompressed = decompressor.decompress(frame, (int) contentSize);
+        byte[] decompressed = codec.decompress(frame);
         Stamp.check(decompressed, decompressed.length, nextSequence++, size);
     }
 
@@ -100,8 +87,7 @@ abstract class ZstdJniBytesPipeline implements PipelineContestant {
             }
         } finally {
             closeTransport();
-            compressor.close();
-            decompressor.close();
+            codec.close();
         }
     }
 }
