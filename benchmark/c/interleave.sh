@@ -9,13 +9,17 @@
 # Needs what benchmark/c/run.sh needs (gcc, libzmq3-dev, libzstd-dev, benchmarks.jar, JAVA_HOME).
 # Usage: benchmark/c/interleave.sh [OUT_FILE]   (default benchmark/results/c/interleaved.txt)
 # Env:   ROUNDS (default 5), CASES (default "64:tcp 64:inproc 1024:tcp 1024:inproc"; SIZE:TRANSPORT),
-#        AFFINITY (default split: PipelineBenchmark -p affinity and PIPELINE_REF_AFFINITY)
+#        AFFINITY (default split: PipelineBenchmark -p affinity and PIPELINE_REF_AFFINITY),
+#        FLOW (default credit: the C sender held to PipelineBenchmark's credit, as the Java sender is;
+#        free: the C sender held back only by the high-water marks and the kernel's buffers;
+#        PIPELINE_REF_FLOW, see pipeline_ref.c)
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 result="${1:-$root/benchmark/results/c/interleaved.txt}"
 rounds="${ROUNDS:-5}"
 cases="${CASES:-64:tcp 64:inproc 1024:tcp 1024:inproc}"
 affinity="${AFFINITY:-split}"
+flow="${FLOW:-credit}"
 level=3
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
@@ -27,7 +31,7 @@ sizes=$(for c in $cases; do echo "${c%%:*}"; done | sort -un | tr '\n' ' ')
 export_payloads "$work/data" $sizes
 
 c_rate() { # size transport -> msg/s
-  PIPELINE_REF_AFFINITY="$affinity" "$work/pipeline_ref" "$work/data/telemetry-$1.bin" "$1" "$level" "$2" \
+  PIPELINE_REF_FLOW="$flow" PIPELINE_REF_AFFINITY="$affinity" "$work/pipeline_ref" "$work/data/telemetry-$1.bin" "$1" "$level" "$2" \
     "$(messages_for "$1")" | sed -n 's/.*msgs_per_s=\([0-9.]*\).*/\1/p'
 }
 
@@ -40,7 +44,7 @@ java_rate() { # size transport -> msg/s (JMH score)
 }
 
 {
-  echo "# $(date -u +%Y-%m-%dT%H:%MZ) $(nproc) cpus, affinity=$affinity, level=$level, rounds=$rounds"
+  echo "# $(date -u +%Y-%m-%dT%H:%MZ) $(nproc) cpus, affinity=$affinity, flow=$flow (C), level=$level, rounds=$rounds"
   echo "# size transport round c_msgs_per_s zmqzstd_msgs_per_s ratio"
 } | tee "$result"
 for c in $cases; do

@@ -15,6 +15,14 @@
  * messages are warm-up; the rest are timed. tcp is loopback (127.0.0.1, ephemeral port), one libzmq I/O
  * thread, as in the Java benchmarks.
  *
+ * With PIPELINE_REF_FLOW=credit in the environment, the sender is held to PipelineBenchmark's stream
+ * flow: it may send at most BATCH (500) + lead messages more than the receiver has taken in whole
+ * batches, lead being 4 MiB of payload, at least 2 and at most 500 messages (PipelineBenchmark.lead);
+ * the receiver grants 500 more after every 500 it has checked, and a sender out of credit waits on a
+ * condition variable. Without it (PIPELINE_REF_FLOW=free, the default) the sender runs free: it is
+ * held back only by libzmq's high-water marks (1000 each side) and the kernel's tcp buffers, which over
+ * loopback let megabytes of frames queue in the receiving socket.
+ *
  * With PIPELINE_REF_AFFINITY=split in the environment, the sender thread runs on CPU 0 and every other
  * thread (the receiving main thread, libzmq's I/O and reaper threads, which inherit the main thread's
  * mask) on CPU 1: PipelineBenchmark's -p affinity=split.
@@ -47,6 +55,29 @@ static size_t compressed_total; /* written by the sender, read after join */
 
 static int split_affinity;
 
+/* PIPELINE_REF_FLOW=credit: the messages the sender may have sent so far (see the comment above). */
+#define BATCH 500
+static int credit;
+static long granted;
+static pthread_mutex_t grant_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t grant_cond = PTHREAD_COND_INITIALIZER;
+
+/* The sender, before message i: waits until the receiver has granted it. */
+static void await_credit(long i) {
+    if (i < __atomic_load_n(&granted, __ATOMIC_ACQUIRE)) return;
+    pthread_mutex_lock(&grant_lock);
+    while (i >= __atomic_load_n(&granted, __ATOMIC_ACQUIRE)) pthread_cond_wait(&grant_cond, &grant_lock);
+    pthread_mutex_unlock(&grant_lock);
+}
+
+/* The receiver: lets the sender send n more messages. */
+static void grant(long n) {
+    pthread_mutex_lock(&grant_lock);
+    __atomic_store_n(&granted, granted + n, __ATOMIC_RELEASE);
+    pthread_cond_signal(&grant_cond);
+    pthread_mutex_unlock(&grant_lock);
+}
+
 /* Restricts the calling thread to one CPU. */
 static void pin_self(int cpu) {
     cpu_set_t set;
@@ -76,6 +107,7 @@ static void *sender(void *arg) {
     char *buf = malloc(cap);
     size_t total = 0;
     for (long i = 0; i < messages; i++) {
+        if (credit) await_credit(i);
         stamp_write(message, (uint64_t) i);
         size_t n = ZSTD_compress2(cctx, buf, cap, message, size);
         if (ZSTD_isError(n)) { fprintf(stderr, "compress: %s\n", ZSTD_getErrorName(n)); exit(1); }
@@ -119,6 +151,15 @@ int main(int argc, char **argv) {
 
     const char *affinity = getenv("PIPELINE_REF_AFFINITY");
     split_affinity = affinity && strcmp(affinity, "split") == 0;
+    const char *flow = getenv("PIPELINE_REF_FLOW");
+    if (flow && strcmp(flow, "credit") != 0 && strcmp(flow, "free") != 0) {
+        fprintf(stderr, "PIPELINE_REF_FLOW must be credit or free: %s\n", flow); return 2;
+    }
+    credit = flow && strcmp(flow, "credit") == 0;
+    if (credit) {
+        long lead = (4L << 20) / (long) size;
+        granted = BATCH + (lead < 2 ? 2 : lead > BATCH ? BATCH : lead);
+    }
     if (split_affinity) pin_self(1); /* before libzmq starts its threads: they inherit CPU 1 */
     ctx = zmq_ctx_new();
     void *pull = zmq_socket(ctx, ZMQ_PULL);
@@ -158,14 +199,15 @@ int main(int argc, char **argv) {
                     (unsigned long long) stamp_read(out));
             return 1;
         }
+        if (credit && (i + 1) % BATCH == 0) grant(BATCH);
     }
     double secs = now() - start;
     pthread_join(t, NULL);
     long measured = messages - warmup;
     int major, minor, patch;
     zmq_version(&major, &minor, &patch);
-    printf("affinity=%s size=%zu level=%d transport=%s dictionary=%s msgs_per_s=%.0f payload_MB_per_s=%.1f ratio=%.3f libzmq=%d.%d.%d libzstd=%s\n",
-           split_affinity ? "split" : "none", size, level, transport, dict ? "trained" : "none", measured / secs, measured * (double) size / secs / 1e6,
+    printf("flow=%s affinity=%s size=%zu level=%d transport=%s dictionary=%s msgs_per_s=%.0f payload_MB_per_s=%.1f ratio=%.3f libzmq=%d.%d.%d libzstd=%s\n",
+           credit ? "credit" : "free", split_affinity ? "split" : "none", size, level, transport, dict ? "trained" : "none", measured / secs, measured * (double) size / secs / 1e6,
            (double) size * messages / (double) compressed_total, major, minor, patch, ZSTD_versionString());
     zmq_msg_close(&msg);
     zmq_close(pull);

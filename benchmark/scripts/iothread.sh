@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# What libzmq's I/O thread does per message at 64 B over tcp, under zmqzstd (PipelineBenchmark) and
+# under the C program (benchmark/c/pipeline_ref), both with affinity=split (the sender alone on CPU 0).
+#
+# Per run, while the measurement runs, over a WINDOW-second window of the thread ZMQbg/IO/0: its CPU
+# time and how many sendto() calls it makes (perf stat: task-clock, syscalls:sys_enter_sendto), its
+# user and kernel time (/proc/PID/task/TID/stat, clock ticks), and the TCP segments the machine
+# delivered (nstat TcpExtTCPDelivered; loopback, nothing else should be talking). Messages in the
+# window are the run's own rate (C: its timed part; JMH: its one 20 s iteration) times the window.
+# Prints one line per run.
+#
+# Needs perf with tracepoints (root), gcc and the headers (benchmark/c/common.sh), benchmarks.jar.
+# Usage: [JMH_ARGS="-p maxLead=65536"] benchmark/scripts/iothread.sh c|zmqzstd RUNS [WINDOW]
+set -euo pipefail
+source "$(dirname "$0")/../c/common.sh"
+which=${1:?c or zmqzstd}; runs=${2:?runs}; window=${3:-6}
+work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
+
+if [[ $which == c ]]; then
+  build_pipeline_ref "$work/pipeline_ref"
+  export_payloads "$work/data" 64
+fi
+
+ticks() { # PID TID: utime stime of the thread, in clock ticks
+  awk '{sub(/^.*\) /, ""); print $12, $13}' "/proc/$1/task/$2/stat"
+}
+
+for run in $(seq "$runs"); do
+  if [[ $which == c ]]; then
+    PIPELINE_REF_AFFINITY=split "$work/pipeline_ref" "$work/data/telemetry-64.bin" 64 3 tcp 14000000 \
+      > "$work/out" 2>&1 &
+    settle=5
+  else
+    "$java" -jar "$jar" PipelineBenchmark -f 1 -wi 2 -w 3s -i 1 -r 20s -p contestant=zmqzstd -p size=64 \
+      -p transport=tcp -p level=3 -p dictionary=none -p affinity=split ${JMH_ARGS:-} > "$work/out" 2>&1 &
+    settle=15
+  fi
+  launcher=$!
+  sleep "$settle"
+  if [[ $which == c ]]; then pid=$launcher; else pid=$(pgrep -f ForkedMain | head -1); fi
+  tid=
+  for t in /proc/"$pid"/task/*; do
+    [[ "$(cat "$t/comm")" == ZMQbg/IO/0 ]] && tid=${t##*/}
+  done
+  [[ -n $tid ]] || { echo "no ZMQbg/IO/0 thread in process $pid" >&2; exit 1; }
+  read -r u0 s0 < <(ticks "$pid" "$tid")
+  nstat -n
+  perf stat -x, -e task-clock,syscalls:sys_enter_sendto -t "$tid" -- sleep "$window" 2> "$work/stat"
+  delivered=$(nstat -z TcpExtTCPDelivered | awk '/TcpExtTCPDelivered/{print $2}')
+  read -r u1 s1 < <(ticks "$pid" "$tid")
+  wait "$launcher"
+  if [[ $which == c ]]; then
+    rate=$(sed -n 's/.*msgs_per_s=\([0-9]*\).*/\1/p' "$work/out")
+  else
+    rate=$(awk '/^Iteration   1:/{print int($3)}' "$work/out" | tail -1)
+  fi
+  clock=$(awk -F, '/task-clock/{print $1}' "$work/stat")
+  sendto=$(awk -F, '/sendto/{print $1}' "$work/stat")
+  python3 - "$which" "$rate" "$window" "$clock" "$sendto" "$((u1 - u0))" "$((s1 - s0))" "$delivered" <<'EOF'
+import sys
+which, rate, window, clock_ms, sendto, user, system, delivered = sys.argv[1:]
+rate, window, clock_ms, sendto = int(rate), float(window), float(clock_ms), int(sendto)
+user, system, delivered = int(user), int(system), int(delivered)
+msgs = rate * window
+kernel_share = system / max(user + system, 1)
+print(f"{which}: msgs_per_s={rate} io_cpu_us_per_msg={clock_ms * 1e3 / msgs:.2f}"
+      f" io_kernel_us_per_msg={clock_ms * 1e3 * kernel_share / msgs:.2f}"
+      f" io_user_us_per_msg={clock_ms * 1e3 * (1 - kernel_share) / msgs:.2f}"
+      f" msgs_per_sendto={msgs / sendto:.2f} io_cpu_us_per_sendto={clock_ms * 1e3 / sendto:.2f}"
+      f" msgs_per_tcp_segment={msgs / max(delivered, 1):.2f} io_busy={clock_ms / (window * 1e3):.0%}")
+EOF
+done
