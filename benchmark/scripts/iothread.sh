@@ -31,13 +31,15 @@ for run in $(seq "$runs"); do
       > "$work/out" 2>&1 &
     settle=5
   else
+    # shellcheck disable=SC2086 # JMH_ARGS is a list of arguments
     "$java" -jar "$jar" PipelineBenchmark -f 1 -wi 2 -w 3s -i 1 -r 20s -p contestant=zmqzstd -p size=64 \
       -p transport=tcp -p level=3 -p dictionary=none -p affinity=split ${JMH_ARGS:-} > "$work/out" 2>&1 &
     settle=15
   fi
   launcher=$!
   sleep "$settle"
-  if [[ $which == c ]]; then pid=$launcher; else pid=$(pgrep -f ForkedMain | head -1); fi
+  if [[ $which == c ]]; then pid=$launcher; else pid=$(pgrep -P "$launcher" -f ForkedMain || true); fi
+  [[ -n $pid ]] || { echo "no benchmark process under $launcher" >&2; exit 1; }
   tid=
   for t in /proc/"$pid"/task/*; do
     [[ "$(cat "$t/comm")" == ZMQbg/IO/0 ]] && tid=${t##*/}
