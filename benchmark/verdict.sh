@@ -7,9 +7,11 @@
 # verdicts quote. About 15 minutes per round.
 #
 # Usage: benchmark/verdict.sh [CHECK...]   checks: codec codec-samelib codec-64m codec-samelib-64m transport
-#        pipeline pipeline-samelib pipeline-batch (default: all)
+#        pipeline pipeline-samelib pipeline-batch transport-small (default: all but transport-small)
 #        pipeline-batch is the pipeline check over tcp with the whole JVM under SCHED_BATCH (chrt -b 0):
 #        woken threads (libzmq's I/O thread, the receiver) no longer preempt the compressing sender.
+#        transport-small is the transport check's four small cells alone (64 B and 512 B, tcp and inproc),
+#        about one minute a round, so that many rounds can settle ratios whose single runs scatter widely.
 # Env:   ROUNDS (default 3), OUT (default benchmark/results/verdict), JAVA_HOME (a JDK 25)
 set -euo pipefail
 source "$(dirname "$0")/scripts/common.sh"
@@ -21,8 +23,8 @@ codec=(CodecBenchmark -f 1 -wi 3 -w 500ms -i 5 -r 500ms -p contestant=zmqzstd-se
        -p size=64,1024,65536,1048576 -p level=3 -p payload=telemetry)
 codec64m=(CodecBenchmark -f 1 -wi 1 -w 3s -i 3 -r 3s -p contestant=zmqzstd-segment,zstdjni-direct,aircompressor-native
           -p size=67108864 -p level=3 -p payload=telemetry)
-transport=(TransportBenchmark -f 1 -wi 3 -w 1s -i 3 -r 1s -p strategy=byteArray,zeroCopyPooled -p receiveMode=blocking
-           -p size=64,512,1024,65536,131072,262144 -p transport=tcp,inproc)
+transportArgs=(TransportBenchmark -f 1 -wi 3 -w 1s -i 3 -r 1s -p strategy=byteArray,zeroCopyPooled -p receiveMode=blocking
+               -p transport=tcp,inproc)
 pipeline=(PipelineBenchmark -f 1 -wi 3 -w 2s -i 4 -r 1s -p contestant=zmqzstd,jeromqZstdjni -p level=3 -p dictionary=none)
 
 check() { # name round
@@ -32,7 +34,8 @@ check() { # name round
     codec-samelib) args=("${codec[@]}" "${samelib[@]}") ;;
     codec-64m) args=("${codec64m[@]}") ;;
     codec-samelib-64m) args=("${codec64m[@]}" "${samelib[@]}") ;;
-    transport) args=("${transport[@]}") ;;
+    transport) args=("${transportArgs[@]}" -p size=64,512,1024,65536,131072,262144) ;;
+    transport-small) args=("${transportArgs[@]}" -p size=64,512) ;;
     pipeline) args=("${pipeline[@]}" -p size=64,1024,65536,1048576 -p transport=tcp,inproc) ;;
     pipeline-samelib) args=("${pipeline[@]}" -p size=1024,65536,1048576 -p transport=tcp "${samelib[@]}") ;;
     pipeline-batch) args=("${pipeline[@]}" -p size=64,1024,65536,1048576 -p transport=tcp); prefix=(chrt -b 0) ;;
