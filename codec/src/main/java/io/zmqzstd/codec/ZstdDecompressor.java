@@ -205,15 +205,16 @@ public final class ZstdDecompressor implements AutoCloseable {
         ensureOpen();
         Segments.check(dst, dstOffset, dstCapacity);
         int fhd = ZstdFrames.descriptor(src, srcOffset, srcLength);
-        long declared = prepareSingleFrame(src, srcOffset, srcLength, fhd);
+        long declared = prepareHeader(src, srcOffset, fhd);
+        boolean onlyStoredBlocks = checkSingleFrame(src, srcOffset, srcLength, fhd);
         if (declared != ZstdFrames.CONTENT_SIZE_UNKNOWN && declared > dstCapacity) {
             throw new ZstdException(ZstdException.Reason.DESTINATION_TOO_SMALL,
                     "destination too small: declared=" + declared + ", capacity=" + dstCapacity);
         }
-        // A declared size is what the frame needs (prepareSingleFrame held it to the limit);
+        // A declared size is what the frame needs (prepareHeader held it to the limit);
         // choosing by it keeps a small frame into a large reused heap buffer on the one-call path.
         long capacity = declared != ZstdFrames.CONTENT_SIZE_UNKNOWN ? declared : Math.min(dstCapacity, maxDecompressedSize);
-        if (storedFrameCopy) {
+        if (storedFrameCopy && onlyStoredBlocks) {
             long copied = ZstdFrames.copyStoredFrame(src, srcOffset, fhd, declared, dst, dstOffset, capacity);
             if (copied >= 0) {
                 return copied;
@@ -379,17 +380,27 @@ public final class ZstdDecompressor implements AutoCloseable {
     /**
      * {@link #prepareFrame} for a whole input (not a stream's prefix), which must be exactly one
      * frame: ZSTD_decompressDCtx would go on to decode any frame after the first, past the header
-     * that the limit, the dictionary choice and the caller's sizing trusted. Walking the block
-     * headers costs one short call and reads no block content.
+     * that the limit, the dictionary choice and the caller's sizing trusted. The block headers are
+     * read in Java, no block content.
      */
     private long prepareSingleFrame(MemorySegment src, long offset, long length, int fhd) {
         long declared = prepareHeader(src, offset, fhd);
-        long frameLength = ZstdFrames.compressedSizeOf(src, offset, length, fhd);
+        checkSingleFrame(src, offset, length, fhd);
+        return declared;
+    }
+
+    /**
+     * Throws unless {@code src[offset, offset + length)} is exactly one frame (see
+     * {@link #prepareSingleFrame}); returns whether all its blocks are raw or RLE.
+     */
+    private static boolean checkSingleFrame(MemorySegment src, long offset, long length, int fhd) {
+        long walk = ZstdFrames.walk(src, offset, length, fhd);
+        long frameLength = walk & ~ZstdFrames.ONLY_STORED_BLOCKS;
         if (frameLength != length) {
             throw new ZstdException(ZstdException.Reason.CORRUPT, "bytes after the frame: frame="
                     + frameLength + ", input=" + length + " (one zstd frame per input)");
         }
-        return declared;
+        return walk != frameLength;
     }
 
     private void selectDictionary(int id) {

@@ -122,8 +122,23 @@ public final class ZstdFrames {
 
     /** {@link #compressedSize(MemorySegment, long, long)} of a header {@link #descriptor} has checked. */
     static long compressedSizeOf(MemorySegment frame, long offset, long length, int fhd) {
+        return walk(frame, offset, length, fhd) & ~ONLY_STORED_BLOCKS;
+    }
+
+    /**
+     * Set in {@link #walk}'s result when every block of the frame is raw or RLE: only then can
+     * {@link #copyStoredFrame} decode it, so a frame with a compressed block skips that attempt.
+     */
+    static final long ONLY_STORED_BLOCKS = 1L << 62;
+
+    /**
+     * {@link #compressedSizeOf}, with {@link #ONLY_STORED_BLOCKS} set when no block is compressed:
+     * one walk over the block headers answers both questions.
+     */
+    static long walk(MemorySegment frame, long offset, long length, int fhd) {
         long end = offset + length;
         long p = offset + headerSize(fhd);
+        long stored = ONLY_STORED_BLOCKS;
         for (;;) {
             if (end - p < BLOCK_HEADER_SIZE) {
                 throw truncated(length);
@@ -132,6 +147,9 @@ public final class ZstdFrames {
             int type = (header >>> 1) & 3;
             if (type == RESERVED_BLOCK) {
                 throw new ZstdException(ZstdException.Reason.CORRUPT, "reserved block type: at=" + (p - offset));
+            }
+            if (type == COMPRESSED_BLOCK) {
+                stored = 0;
             }
             long body = type == RLE_BLOCK ? 1 : header >>> 3;
             if (end - p - BLOCK_HEADER_SIZE < body) {
@@ -148,7 +166,7 @@ public final class ZstdFrames {
             }
             p += 4;
         }
-        return p - offset;
+        return (p - offset) | stored;
     }
 
     /** Frames whose content is at most this are candidates for {@link #copyStoredFrame}. */
@@ -244,6 +262,7 @@ public final class ZstdFrames {
     private static final int RESERVED_BIT = 1 << 3;
     static final int CHECKSUM_FLAG = 1 << 2;
     private static final int RLE_BLOCK = 1;
+    private static final int COMPRESSED_BLOCK = 2;
     private static final int RESERVED_BLOCK = 3;
     private static final int[] DICT_ID_BYTES = {0, 1, 2, 4};
     /** ZSTD_WINDOWLOG_MAX on 64-bit targets: libzstd refuses headers naming a larger window. */
