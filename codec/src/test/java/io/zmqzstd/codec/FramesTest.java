@@ -182,6 +182,43 @@ class FramesTest {
         }
     }
 
+    /**
+     * The decompressor copies frames of raw and RLE blocks in Java and sends every other frame to
+     * libzstd, choosing by {@link ZstdFrames#walk}'s flag: it must be set for raw (one and several
+     * blocks) and RLE frames, clear for a compressed one, and leave the frame length exact.
+     */
+    @Test
+    void shouldTellFramesOfStoredBlocksFromCompressedOnes() {
+        try (Arena arena = Arena.ofConfined(); ZstdCompressor c = new ZstdCompressor(3);
+             ZstdDecompressor d = new ZstdDecompressor()) {
+            for (int size : new int[] {0, 100, 300_000}) {
+                MemorySegment src = arena.allocateFrom(JAVA_BYTE, TestData.random(size, size));
+                MemorySegment frame = arena.allocate(ZstdFrames.rawFrameSize(size));
+                long n = ZstdFrames.writeRawFrame(src, 0, size, frame, 0, frame.byteSize());
+                long walk = ZstdFrames.walk(frame, 0, n, ZstdFrames.descriptor(frame, 0, n));
+                assertEquals(ZstdFrames.ONLY_STORED_BLOCKS, walk & ZstdFrames.ONLY_STORED_BLOCKS, "raw, size=" + size);
+                assertEquals(n, walk & ~ZstdFrames.ONLY_STORED_BLOCKS, "raw, size=" + size);
+            }
+
+            // magic, descriptor (single segment, 1-byte content size), content size 100, one last RLE block of 100 x 'z'
+            byte[] rle = {(byte) 0x28, (byte) 0xB5, (byte) 0x2F, (byte) 0xFD, 0x20, 100,
+                (byte) (1 | 1 << 1 | (100 << 3) & 0xFF), (byte) (100 << 3 >>> 8), 0, 'z'};
+            MemorySegment rleFrame = arena.allocateFrom(JAVA_BYTE, rle);
+            long rleWalk = ZstdFrames.walk(rleFrame, 0, rle.length, ZstdFrames.descriptor(rleFrame, 0, rle.length));
+            assertEquals(ZstdFrames.ONLY_STORED_BLOCKS | rle.length, rleWalk);
+            byte[] expected = new byte[100];
+            Arrays.fill(expected, (byte) 'z');
+            assertArrayEquals(expected, Zstd.decompress(rle, 100), "zstd-jni reads the hand-made RLE frame");
+            assertArrayEquals(expected, d.decompress(rle));
+
+            byte[] compressed = c.compress(TestData.text(12345, 4));
+            MemorySegment compressedFrame = arena.allocateFrom(JAVA_BYTE, compressed);
+            long compressedWalk = ZstdFrames.walk(compressedFrame, 0, compressed.length,
+                    ZstdFrames.descriptor(compressedFrame, 0, compressed.length));
+            assertEquals(compressed.length, compressedWalk, "a compressed frame: length only, no flag");
+        }
+    }
+
     @Test
     void shouldReportNotAFrameAndEmpty() {
         MemorySegment text = MemorySegment.ofArray("plain text".getBytes());
