@@ -127,6 +127,13 @@ public final class LibZstd {
     /** size_t ZSTD_CCtx_refCDict(ZSTD_CCtx* cctx, const ZSTD_CDict* cdict); */
     public static final MethodHandle CCTX_REF_CDICT = h("ZSTD_CCtx_refCDict",
             FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG));
+    /**
+     * size_t ZSTD_compressCCtx(ZSTD_CCtx* cctx, void* dst, size_t dstCapacity, const void* src, size_t srcSize,
+     * int compressionLevel): the level alone, every other parameter at its default (content size
+     * written, no checksum, no dictionary, one thread); the context's own parameters are left as they are.
+     */
+    public static final MethodHandle COMPRESS_CCTX_RAW = h("ZSTD_compressCCtx",
+            FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_INT));
     /** size_t ZSTD_compress2(ZSTD_CCtx* cctx, void* dst, size_t dstCapacity, const void* src, size_t srcSize); */
     public static final MethodHandle COMPRESS2_RAW = h("ZSTD_compress2",
             FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG));
