@@ -4,7 +4,7 @@
  * whether the pipeline's 1 MiB case can go faster than one core compresses.
  *
  * For one payload file, each configuration below compresses the whole file with ZSTD_compress2 on a
- * reused ZSTD_CCtx at level 3, as ZstdCompressor does. Configurations take turns in rounds (each round
+ * reused ZSTD_CCtx at level 3, as ZstdCompressor does when it has workers. Configurations take turns in rounds (each round
  * runs every configuration once, ITERATIONS calls each), so that a burst of load on the shared VM hits
  * all of them; per configuration it prints the median wall time per call, the median ratio of its
  * speed to the single-threaded one taken round by round, the process CPU time per wall time during its

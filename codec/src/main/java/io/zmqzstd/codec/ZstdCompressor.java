@@ -31,9 +31,10 @@ public final class ZstdCompressor implements AutoCloseable {
     public static final int DEFAULT_LEVEL = 3;
 
     /**
-     * With a heap segment on either side, inputs up to this size are compressed in one
-     * {@code ZSTD_compress2} through the native scratch buffers: their frame always fits the
-     * output scratch ({@code compressBound(128 KiB)} is 128 KiB + 576 B). Larger ones stream in
+     * With a heap segment on either side, inputs up to this size are compressed in one call
+     * ({@code ZSTD_compressCCtx} or {@code ZSTD_compress2}) through the native scratch buffers:
+     * their frame always fits the output scratch ({@code compressBound(128 KiB)} is 128 KiB +
+     * 576 B). Larger ones stream in
      * chunks. The copy is a memcpy, small next to compressing the same bytes, and buys a normal
      * (non-critical) downcall and no slice object per call.
      */
