@@ -34,9 +34,8 @@ public final class ZstdCompressor implements AutoCloseable {
      * With a heap segment on either side, inputs up to this size are compressed in one call
      * ({@code ZSTD_compressCCtx} or {@code ZSTD_compress2}) through the native scratch buffers:
      * their frame always fits the output scratch ({@code compressBound(128 KiB)} is 128 KiB +
-     * 576 B). Larger ones stream in
-     * chunks. The copy is a memcpy, small next to compressing the same bytes, and buys a normal
-     * (non-critical) downcall and no slice object per call.
+     * 576 B). Larger ones stream in chunks. The copy is a memcpy, small next to compressing the
+     * same bytes, and buys a normal (non-critical) downcall and no slice object per call.
      */
     static final long ONE_SHOT_HEAP_MAX_INPUT_BYTES = StreamBuffers.SCRATCH_BYTES / 2;
 
