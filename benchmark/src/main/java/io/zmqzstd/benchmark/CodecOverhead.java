@@ -63,12 +63,12 @@ public final class CodecOverhead {
             if (LibZstd.isError(r)) {
                 throw new IllegalStateException("ZSTD_CCtx_setParameter failed: result=" + r);
             }
-            MemorySegment input = arena.allocate(Math.max(size, 1), 64).copyFrom(MemorySegment.ofArray(payload));
+            MemorySegment input = arena.allocate(size, 64).copyFrom(MemorySegment.ofArray(payload));
             long bound = ZstdCompressor.maxCompressedSize(size);
             MemorySegment frameBuffer = arena.allocate(bound, 64);
             long frameLength = compressor.compress(input, 0, size, frameBuffer, 0, bound);
             MemorySegment frame = frameBuffer.asSlice(0, frameLength);
-            MemorySegment output = arena.allocate(Math.max(size, 1), 64);
+            MemorySegment output = arena.allocate(size, 64);
             MemorySegment scratch = arena.allocate(bound, 64);
             String[] names;
             Way[] ways;
@@ -80,7 +80,7 @@ public final class CodecOverhead {
                     () -> (long) LibZstd.COMPRESS2_RAW.invokeExact(cctx, scratch.address(), bound, input.address(), (long) size),
                     () -> (long) LibZstd.COMPRESS_CCTX_RAW.invokeExact(cctx, scratch.address(), bound, input.address(),
                             (long) size, LEVEL),
-                    () -> aircompressor.compress(input.asSlice(0, size), scratch),
+                    () -> aircompressor.compress(input, scratch),
                 };
             } else {
                 ZstdNativeDecompressor aircompressor = new ZstdNativeDecompressor();
