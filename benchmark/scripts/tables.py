@@ -73,9 +73,19 @@ def c_of(ref, params):
                     params["dictionary"]))
 
 
-def table(results, column_param, baseline, row_params, title, method=None, mbps=False, c_ref=None, c_vs="zmqzstd"):
+# zeroCopyThresholdBytes: 0 sends every message zero-copy, 1 TiB copies every one.
+THRESHOLD_NAMES = {"0": "zero-copy", "1099511627776": "copy"}
+
+
+def table(results, column_param, baseline, row_params, title, method=None, mbps=False, c_ref=None, c_vs="zmqzstd",
+          names=None):
     """Rows: distinct values of row_params; columns: values of column_param (msg/s, x baseline, B/msg).
-    With c_ref (load_c), two more columns: the C program's msg/s for the row and c_vs's ratio to it."""
+    With c_ref (load_c), two more columns: the C program's msg/s for the row and c_vs's ratio to it.
+    names maps a column's parameter value to the word shown in the header (a threshold of 0 reads as
+    "zero-copy", not "0")."""
+    def name(c):
+        return (names or {}).get(c, c)
+
     rs = [r for r in results if method is None or r["benchmark"].endswith("." + method)]
     if not rs:
         return ""
@@ -91,8 +101,8 @@ def table(results, column_param, baseline, row_params, title, method=None, mbps=
     unit = "MB/s" if mbps else "msg/s"
     out = [f"**{title}**", ""]
     head = "| " + " | ".join(row_params) + " | " + " | ".join(
-        f"{c} {unit} | x {baseline}" if c != baseline else f"{c} {unit}" for c in columns) + " | " + " | ".join(
-        f"{c} B/msg" for c in columns) + " |"
+        f"{name(c)} {unit} | x {name(baseline)}" if c != baseline else f"{name(c)} {unit}" for c in columns) + " | " + " | ".join(
+        f"{name(c)} B/msg" for c in columns) + " |"
     extra = 2 if c_ref else 0
     if c_ref:
         head += f" C msg/s | {c_vs} x C |"
@@ -188,7 +198,8 @@ def main():
     print(table(j("transport-inproc"), "strategy", "byteArray", ["size"], "Transport, ROUTER to ROUTER over inproc, blocking receive"))
     print(table(j("transport-receive"), "receiveMode", "blocking", ["strategy", "size"], "Receive modes over tcp"))
     print(table(j("switchover-transport"), "zeroCopyThresholdBytes", "1099511627776", ["transport", "size"],
-                "Zero-copy (threshold 0) against always copying (threshold 1 TiB), zeroCopyPooled strategy"))
+                "Zero-copy (threshold 0) against always copying (threshold 1 TiB), zeroCopyPooled strategy",
+                names=THRESHOLD_NAMES))
     c_ref = load_c(os.path.join(d, "c", "pipeline_ref.txt"), "system")
     c_ref_157 = load_c(os.path.join(d, "c", "pipeline_ref.txt"), "bundled")
     rows = ["affinity", "transport", "size"]
@@ -199,9 +210,10 @@ def main():
                 "Pipeline over tcp, level 3, every contestant on libzstd 1.5.7", c_ref=c_ref_157))
     print(table(j("pipeline-flow"), "flow", "batch", ["contestant", "size"], "Pipeline over tcp, level 3: streaming against batch-and-drain pacing"))
     print(table(j("switchover-pipeline"), "zeroCopyThresholdBytes", "1099511627776", ["transport", "size"],
-                "Pipeline zmqzstd: zero-copy (threshold 0) against always copying (1 TiB)"))
+                "Pipeline zmqzstd: zero-copy (threshold 0) against always copying (1 TiB)", names=THRESHOLD_NAMES))
     print(latency_table(j("latency"), "jeromqZstdjni", "Round trip: compressed request, 8-byte acknowledgement, level 3"))
-    print(table(j("raw-frames"), "rawFrameBelowBytes", "0", ["size"], "Pipeline zmqzstd over tcp: raw-block frames below 1 KiB against compressing (64, 128, 256 B)"))
+    print(table(j("raw-frames"), "rawFrameBelowBytes", "0", ["size"], "Pipeline zmqzstd over tcp: raw-block frames below 1 KiB against compressing (64, 128, 256 B)",
+                names={"0": "compressed", "1024": "raw"}))
 
 
 if __name__ == "__main__":

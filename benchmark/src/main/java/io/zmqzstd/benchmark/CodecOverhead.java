@@ -8,7 +8,6 @@ import io.zmqzstd.codec.ZstdDecompressor;
 import io.zmqzstd.codec.internal.LibZstd;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.util.Arrays;
 
 /**
  * What zmq-zstd adds to one compression or decompression, measured where JMH's separate forks cannot
@@ -24,8 +23,9 @@ import java.util.Arrays;
  *   {@code bare-compressCCtx} (those two libzstd calls on a context of their own at level 3, no check);
  *   {@code aircompressor}.</li>
  * </ul>
- * Printed per way: the median time per call, and the median over the rounds of its speed relative to
- * {@code zmqzstd} in the same round. Run with {@code -Dzmqzstd.libzstd.path} set to aircompressor's bundled
+ * Printed per way: the median time per call, the median over the rounds of its speed relative to
+ * {@code zmqzstd} in the same round, and in how many rounds it was faster (with the sign test's p,
+ * {@link Rounds#signTestP}). Run with {@code -Dzmqzstd.libzstd.path} set to aircompressor's bundled
  * libzstd for every way to use the same library (see BENCHMARKS.md, "Codec").
  *
  * <p>Usage: {@code java --enable-native-access=ALL-UNNAMED -cp benchmarks.jar
@@ -95,13 +95,17 @@ public final class CodecOverhead {
             double[][] nanos = run(ways, rounds, iterations);
             System.out.printf("method=%s libzstd=%s size=%d frame=%d rounds=%d iterations=%d%n", args[0],
                     Zstd.versionString(), size, frameLength, rounds, iterations);
-            for (int way = 0; way < ways.length; way++) {
+            System.out.printf("%-20s ns_per_call=%.1f%n", names[0], Rounds.quantile(nanos[0], 0.5));
+            for (int way = 1; way < ways.length; way++) {
                 double[] speed = new double[rounds];
                 for (int round = 0; round < rounds; round++) {
                     speed[round] = nanos[0][round] / nanos[way][round];
                 }
-                System.out.printf("%-20s ns_per_call=%.1f speed_vs_zmqzstd=%.3f (quartiles %.3f-%.3f)%n", names[way],
-                        quantile(nanos[way], 0.5), quantile(speed, 0.5), quantile(speed, 0.25), quantile(speed, 0.75));
+                int faster = Rounds.above(speed);
+                System.out.printf("%-20s ns_per_call=%.1f speed_vs_zmqzstd=%.3f (quartiles %.3f-%.3f) faster_in=%d/%d"
+                        + " sign_p=%.3g%n", names[way], Rounds.quantile(nanos[way], 0.5), Rounds.quantile(speed, 0.5),
+                        Rounds.quantile(speed, 0.25), Rounds.quantile(speed, 0.75), faster, rounds,
+                        Rounds.signTestP(faster, rounds));
             }
         } finally {
             long ignored = (long) LibZstd.FREE_DCTX.invokeExact(dctx);
@@ -136,9 +140,4 @@ public final class CodecOverhead {
         return nanos;
     }
 
-    private static double quantile(double[] values, double q) {
-        double[] sorted = values.clone();
-        Arrays.sort(sorted);
-        return sorted[(int) Math.round(q * (sorted.length - 1))];
-    }
 }

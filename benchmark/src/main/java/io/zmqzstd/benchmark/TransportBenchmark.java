@@ -1,9 +1,8 @@
 package io.zmqzstd.benchmark;
 
 import io.zmqzstd.benchmark.transport.ReceiveMode;
-import io.zmqzstd.benchmark.transport.RouterPair;
+import io.zmqzstd.benchmark.transport.TransportRig;
 import io.zmqzstd.benchmark.transport.TransportStrategy;
-import io.zmqzstd.transport.ZmqSocket;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -24,8 +23,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * ROUTER to ROUTER throughput of this project's transport, uncompressed: the matrix of the reference
  * write-ups (buffer strategy x receive mode x size), over tcp loopback and inproc.
  *
- * <p>Design: the sending ROUTER lives on its own thread ({@link CreditedSender}); the JMH thread owns the
- * receiving ROUTER. Each invocation grants the sender {@value #MESSAGES} messages, then receives exactly
+ * <p>Design ({@link TransportRig}): the sending ROUTER lives on its own thread ({@link CreditedSender});
+ * the JMH thread owns the receiving ROUTER. Each invocation grants the sender {@value #MESSAGES} messages, then receives exactly
  * those {@value #MESSAGES} in the chosen {@link ReceiveMode}, checking each one's length and sequence
  * number ({@link Stamp}). Nothing is sent that the same invocation does not receive, so the score counts
  * delivered, checked messages only. {@code @OperationsPerInvocation} makes one operation one message:
@@ -67,46 +66,23 @@ public class TransportBenchmark {
     @Param({"8192"})
     public long zeroCopyThresholdBytes;
 
-    private RouterPair sockets;
-    private TransportStrategy payloads;
-    private CreditedSender sender;
-    private ReceiveMode.Receiver receiver;
+    private TransportRig rig;
     private ReceiveMode mode;
-    private long nextSequence;
 
     @Setup(Level.Trial)
     public void setUp() {
         mode = ReceiveMode.valueOf(receiveMode);
-        sockets = new RouterPair(transport, zeroCopyThresholdBytes);
-        payloads = TransportStrategy.create(strategy, Payloads.generate(Payloads.BINARY, size, 7));
-        ZmqSocket out = sockets.sender;
-        TransportStrategy p = payloads;
-        sender = new CreditedSender("transport-sender", sequence -> {
-            if (!out.send(RouterPair.RECEIVER_ID, ZmqSocket.SNDMORE)) {
-                throw new IllegalStateException("routing frame not sent");
-            }
-            p.sendPayload(out, sequence);
-        });
-        receiver = new ReceiveMode.Receiver(sockets.receiver, payloads, sender);
-        nextSequence = 0;
+        rig = new TransportRig(strategy, transport, size, zeroCopyThresholdBytes);
     }
 
     @TearDown(Level.Trial)
     public void tearDown() {
-        try {
-            sender.close();
-        } finally {
-            receiver.close();
-            sockets.close();
-            payloads.close();
-        }
+        rig.close();
     }
 
     @Benchmark
     @OperationsPerInvocation(MESSAGES)
     public long sendReceive() {
-        sender.grant(MESSAGES);
-        nextSequence = receiver.receive(mode, nextSequence, MESSAGES);
-        return nextSequence;
+        return rig.run(mode, MESSAGES);
     }
 }

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# Comparisons too close for separate JMH forks on this shared VM, where one fork of a small cell can
+# differ from the next by 0.4x to 2.3x. The ways being compared take turns inside one JVM, round by
+# round (io.zmqzstd.benchmark.TransportOverhead, CodecOverhead), so the machine's drift over minutes
+# cancels in each round's ratio; and that JVM is run JVMS times per cell, the cells alternating, because
+# rounds of one JVM share its state (threads' placement, compiled code) and two JVMs can disagree beyond
+# what their rounds suggest. benchmark/scripts/interleaved.py then gives per cell and way the median of
+# the JVMs' median ratios, their range, and in how many JVMs the ratio was above 1, with the sign test
+# over JVMs.
+#
+# Cells:  transport:TRANSPORT:SIZE  zeroCopyPooled against byteArray (>1: zeroCopyPooled faster),
+#                                    ROUTER to ROUTER, blocking receive, default 8 KiB zero-copy threshold
+#         switchover:TRANSPORT:SIZE  the pool's zero-copy send (threshold 0) against its copying send (threshold
+#                                    1 TiB), both zeroCopyPooled (>1: zero-copy faster)
+#         codec:METHOD:SIZE         bare libzstd calls and aircompressor against zmq-zstd (>1: faster than
+#                                    zmq-zstd), METHOD compress or decompress, level 3, telemetry, every way
+#                                    on the libzstd 1.5.7 that the peers bundle
+# Usage:  benchmark/interleaved.sh [CELL...]   default: transport at 64 B, 512 B, 1 KiB, 64 KiB over tcp and inproc
+# Env:    JVMS (default 10; runs already in OUT are kept and added to), ROUNDS per JVM (default 20; codec cells 2x), OUT (default
+#         benchmark/results/interleaved), JAVA_HOME (a JDK 25)
+set -euo pipefail
+source "$(dirname "$0")/scripts/common.sh"
+out="${OUT:-benchmark/results/interleaved}"
+jvms="${JVMS:-10}"
+rounds="${ROUNDS:-20}"
+cells=("$@")
+if [[ ${#cells[@]} -eq 0 ]]; then
+  for t in tcp inproc; do for s in 64 512 1024 65536; do cells+=("transport:$t:$s"); done; done
+fi
+mkdir -p "$out"
+libzstd=""
+for cell in "${cells[@]}"; do
+  [[ "$cell" == codec:* && -z "$libzstd" ]] && libzstd="$(bundled_libzstd "$out/libzstd-bundled")/libzstd.so"
+done
+# a cell's JVM runs are numbered on from those already in $out, so that a later call adds to them
+declare -A done_before
+for cell in "${cells[@]}"; do
+  done_before[$cell]=$(find "$out" -name "${cell//:/-}-j*.txt" | wc -l)
+done
+start=$SECONDS
+for ((i = 1; i <= jvms; i++)); do
+  for cell in "${cells[@]}"; do
+    IFS=: read -r kind what size <<< "$cell"
+    j=$(( done_before[$cell] + i ))
+    echo "=== $cell jvm $j"
+    case "$kind" in
+      transport|switchover)
+        ways=()
+        [[ "$kind" == switchover ]] && ways=(zeroCopyPooled@1099511627776 zeroCopyPooled@0)
+        # about 0.1-0.3 s of traffic per strategy and round at every size
+        if (( size >= 65536 )); then n=8000; elif (( size >= 8192 )); then n=30000; elif (( size >= 1024 )); then n=100000;
+        else n=200000; fi
+        "$java" --enable-native-access=ALL-UNNAMED -cp "$jar" io.zmqzstd.benchmark.TransportOverhead \
+          "$what" "$size" "$rounds" "$n" "${ways[@]}" > "$out/$kind-$what-$size-j$j.txt" ;;
+      codec)
+        if (( size >= 65536 )); then n=1000; else n=20000; fi
+        "$java" --enable-native-access=ALL-UNNAMED "-Dzmqzstd.libzstd.path=$libzstd" -cp "$jar" \
+          io.zmqzstd.benchmark.CodecOverhead "$what" "$size" $(( 2 * rounds )) "$n" > "$out/codec-$what-$size-j$j.txt" ;;
+      *) echo "unknown cell: $cell (transport:, switchover:TRANSPORT:SIZE or codec:METHOD:SIZE)" >&2; exit 2 ;;
+    esac
+  done
+done
+rm -rf "$out/libzstd-bundled"
+python3 benchmark/scripts/interleaved.py "$out" | tee "$out/summary.md"
+echo "done in $(( (SECONDS - start) / 60 )) min: $out/summary.md"

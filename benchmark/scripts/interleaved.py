@@ -1,0 +1,70 @@
+#!/usr/bin/env python3
+"""Summarises benchmark/interleaved.sh: one row per cell and way over the cell's JVM runs.
+
+Each run file is the output of TransportOverhead or CodecOverhead: a header line of key=value words
+(transport= or method=, size=, ...), then one line per way that names the way and its ratio to the
+baseline way in the same round, median over the rounds (x_BASELINE= or speed_vs_BASELINE=). The JVM is
+the independent unit: a row's ratio is the median of the JVMs' medians, its range their smallest and
+largest, with a distribution-free 95 % interval for the median (order statistics), and the sign test
+counts JVMs, not rounds.
+
+Usage: interleaved.py DIR
+"""
+import glob
+import math
+import os
+import re
+import statistics
+import sys
+
+from tables import size_label
+
+WAY = re.compile(r"^(\S+)\s+.*?\b(?:x_|speed_vs_)([\w@]+)=([0-9.]+)", re.M)
+
+
+def sign_p(k, n):
+    """Two-sided exact sign test: a split at least as uneven as k of n under a fair coin."""
+    low = min(k, n - k)
+    return min(1.0, 2 * sum(math.comb(n, i) for i in range(low + 1)) / 2 ** n)
+
+
+def median_interval(values, confidence=0.95):
+    """Distribution-free interval for the median from order statistics: (x_(k), x_(n+1-k)) with the
+    largest k whose coverage, 1 - 2 P(Binomial(n, 1/2) < k), is at least `confidence`; None when n is
+    too small for any."""
+    xs = sorted(values)
+    n = len(xs)
+    best = None
+    for k in range(1, n // 2 + 1):
+        if 1 - 2 * sum(math.comb(n, i) for i in range(k)) / 2 ** n >= confidence:
+            best = (xs[k - 1], xs[n - k])
+    return best
+
+
+def main():
+    d = sys.argv[1]
+    cells = {}
+    for path in sorted(glob.glob(os.path.join(d, "*-j*.txt"))):
+        with open(path) as f:
+            text = f.read()
+        if not text.strip():
+            continue  # a run still being written, or one that failed before its first line
+        head = dict(w.split("=", 1) for w in text.splitlines()[0].split() if "=" in w)
+        kind, what = ("transport", head["transport"]) if "transport" in head else ("codec", head["method"])
+        for way, base, ratio in WAY.findall(text):
+            if way != base:
+                cells.setdefault((kind, what, int(head["size"]), way, base), []).append(float(ratio))
+    print("| kind | transport or method | size | way / baseline | JVMs | ratio, median of the JVMs' medians "
+          "| median's 95 % interval | min–max | JVMs above 1 | sign test p |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for (kind, what, size, way, base), ratios in sorted(cells.items()):
+        above = sum(1 for r in ratios if r > 1)
+        ci = median_interval(ratios)
+        print(f"| {kind} | {what} | {size_label(str(size))} | {way} / {base} | {len(ratios)} | "
+              f"**{statistics.median(ratios):.3f}** | {f'{ci[0]:.3f}–{ci[1]:.3f}' if ci else '–'} | "
+              f"{min(ratios):.3f}–{max(ratios):.3f} | "
+              f"{above}/{len(ratios)} | {sign_p(above, len(ratios)):.3g} |")
+
+
+if __name__ == "__main__":
+    main()

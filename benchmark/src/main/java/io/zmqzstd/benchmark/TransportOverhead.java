@@ -1,0 +1,99 @@
+package io.zmqzstd.benchmark;
+
+import io.zmqzstd.benchmark.transport.ReceiveMode;
+import io.zmqzstd.benchmark.transport.TransportRig;
+import io.zmqzstd.benchmark.transport.TransportStrategy;
+
+/**
+ * Two or more transport strategies compared where JMH's forks cannot resolve them: at 64 and 512 B one
+ * JMH fork of {@code TransportBenchmark} differs from the next by 0.4x to 2.3x on this shared VM, so a
+ * ratio of medians from separate forks says little. Here each strategy gets its own {@link TransportRig}
+ * (own context, sockets, sender thread), all alive at once, and they take turns: every round runs
+ * MESSAGES messages through each rig (blocking receive), the order alternating from round to round,
+ * after 10 warm-up rounds. Printed per strategy: the median msg/s, and the median over the rounds of its
+ * rate relative to the first strategy in the same round, with quartiles, the number of rounds in which
+ * it was faster, and the two-sided sign-test p of that split; then every round's ratio. Rounds of one JVM
+ * are not independent draws: a rig's threads and compiled code keep their state for the whole run, and
+ * two JVMs can disagree beyond their sign tests, so {@code benchmark/transport-small.sh} runs this in
+ * many JVMs and compares their medians.
+ *
+ * <p>Usage: {@code java --enable-native-access=ALL-UNNAMED -cp benchmarks.jar
+ * io.zmqzstd.benchmark.TransportOverhead tcp|inproc SIZE ROUNDS MESSAGES [STRATEGY...]} (strategies as in
+ * {@code TransportBenchmark}; default byteArray zeroCopyPooled; the pool's zero-copy threshold is its
+ * default, 8 KiB, unless a strategy names another after an {@code @}: {@code zeroCopyPooled@0} always
+ * hands its buffer to libzmq, {@code zeroCopyPooled@1099511627776} always copies).
+ */
+public final class TransportOverhead {
+
+    private static final long DEFAULT_THRESHOLD = 8192;
+    private static final int WARMUP_ROUNDS = 10;
+
+    private TransportOverhead() {
+    }
+
+    public static void main(String[] args) {
+        if (args.length < 4 || !(args[0].equals("tcp") || args[0].equals("inproc"))) {
+            System.err.println("usage: TransportOverhead tcp|inproc SIZE ROUNDS MESSAGES [STRATEGY...]");
+            System.exit(2);
+        }
+        String transport = args[0];
+        int size = Integer.parseInt(args[1]);
+        int rounds = Integer.parseInt(args[2]);
+        int messages = Integer.parseInt(args[3]);
+        String[] names = args.length > 4 ? java.util.Arrays.copyOfRange(args, 4, args.length)
+                : new String[] {TransportStrategy.BYTE_ARRAY, TransportStrategy.ZERO_COPY_POOLED};
+        TransportRig[] rigs = new TransportRig[names.length];
+        try {
+            for (int i = 0; i < names.length; i++) {
+                int at = names[i].indexOf('@');
+                rigs[i] = at < 0 ? new TransportRig(names[i], transport, size, DEFAULT_THRESHOLD)
+                        : new TransportRig(names[i].substring(0, at), transport, size,
+                                Long.parseLong(names[i].substring(at + 1)));
+            }
+            double[][] rates = run(rigs, rounds, messages);
+            System.out.printf("transport=%s size=%d rounds=%d messages=%d receive=blocking default_threshold=%d%n",
+                    transport, size, rounds, messages, DEFAULT_THRESHOLD);
+            System.out.printf("%-16s msgs_per_s=%.0f%n", names[0], Rounds.quantile(rates[0], 0.5));
+            for (int way = 1; way < names.length; way++) {
+                double[] ratio = new double[rounds];
+                for (int round = 0; round < rounds; round++) {
+                    ratio[round] = rates[way][round] / rates[0][round];
+                }
+                int faster = Rounds.above(ratio);
+                System.out.printf("%-16s msgs_per_s=%.0f x_%s=%.3f (quartiles %.3f-%.3f) faster_in=%d/%d sign_p=%.3g%n",
+                        names[way], Rounds.quantile(rates[way], 0.5), names[0], Rounds.quantile(ratio, 0.5),
+                        Rounds.quantile(ratio, 0.25), Rounds.quantile(ratio, 0.75), faster, rounds,
+                        Rounds.signTestP(faster, rounds));
+                StringBuilder each = new StringBuilder(names[way]).append(" per_round");
+                for (double r : ratio) {
+                    each.append(String.format(" %.3f", r));
+                }
+                System.out.println(each);
+            }
+        } finally {
+            for (TransportRig rig : rigs) {
+                if (rig != null) {
+                    rig.close();
+                }
+            }
+        }
+    }
+
+    /** Messages per second, [way][round]. */
+    private static double[][] run(TransportRig[] rigs, int rounds, int messages) {
+        double[][] rates = new double[rigs.length][rounds];
+        for (int round = -WARMUP_ROUNDS; round < rounds; round++) {
+            for (int turn = 0; turn < rigs.length; turn++) {
+                // alternate the order, so that neither way always runs right after the other
+                int way = Math.floorMod(round, 2) == 0 ? turn : rigs.length - 1 - turn;
+                long start = System.nanoTime();
+                rigs[way].run(ReceiveMode.blocking, messages);
+                long elapsed = System.nanoTime() - start;
+                if (round >= 0) {
+                    rates[way][round] = messages * 1e9 / elapsed;
+                }
+            }
+        }
+        return rates;
+    }
+}

@@ -1,0 +1,71 @@
+package io.zmqzstd.benchmark.transport;
+
+import io.zmqzstd.benchmark.CreditedSender;
+import io.zmqzstd.benchmark.Payloads;
+import io.zmqzstd.transport.ZmqSocket;
+
+/**
+ * One contestant of the transport comparison, ready to run: a {@link RouterPair}, a strategy's payload,
+ * a {@link CreditedSender} on its own thread and the receiving side. {@link #run} grants the sender a
+ * number of messages and receives exactly those on the calling thread, checking each one, so nothing is
+ * counted that did not arrive intact. Used by {@code TransportBenchmark} (one rig per JMH trial) and by
+ * {@code TransportOverhead} (two rigs alive at once, taking turns).
+ */
+public final class TransportRig implements AutoCloseable {
+
+    private final RouterPair sockets;
+    private final TransportStrategy payloads;
+    private final CreditedSender sender;
+    private final ReceiveMode.Receiver receiver;
+    private long nextSequence;
+
+    /** {@code strategy} as in {@link TransportStrategy#create}, {@code transport} tcp or inproc. */
+    public TransportRig(String strategy, String transport, int size, long zeroCopyThresholdBytes) {
+        sockets = new RouterPair(transport, zeroCopyThresholdBytes);
+        TransportStrategy p = null;
+        CreditedSender s = null;
+        try {
+            p = TransportStrategy.create(strategy, Payloads.generate(Payloads.BINARY, size, 7));
+            ZmqSocket out = sockets.sender;
+            TransportStrategy strategyOnSender = p;
+            s = new CreditedSender("transport-sender-" + strategy, sequence -> {
+                if (!out.send(RouterPair.RECEIVER_ID, ZmqSocket.SNDMORE)) {
+                    throw new IllegalStateException("routing frame not sent");
+                }
+                strategyOnSender.sendPayload(out, sequence);
+            });
+        } catch (RuntimeException e) {
+            if (p != null) {
+                p.close();
+            }
+            sockets.close();
+            throw e;
+        }
+        payloads = p;
+        sender = s;
+        receiver = new ReceiveMode.Receiver(sockets.receiver, payloads, sender);
+    }
+
+    /** Has the sender send {@code messages} messages and receives them in {@code mode}; returns the count so far. */
+    public long run(ReceiveMode mode, int messages) {
+        sender.grant(messages);
+        nextSequence = receiver.receive(mode, nextSequence, messages);
+        return nextSequence;
+    }
+
+    @Override
+    public void close() {
+        try {
+            sender.close();
+        } finally {
+            receiver.close();
+            // the strategy's messages first: the last one received may hold a pooled buffer (inproc
+            // zero-copy), which must be back before the pool closes
+            try {
+                payloads.close();
+            } finally {
+                sockets.close();
+            }
+        }
+    }
+}

@@ -1,0 +1,45 @@
+package io.zmqzstd.benchmark;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.zmqzstd.benchmark.transport.ReceiveMode;
+import io.zmqzstd.benchmark.transport.TransportRig;
+import io.zmqzstd.benchmark.transport.TransportStrategy;
+import org.junit.jupiter.api.Test;
+
+class RoundsTest {
+
+    @Test
+    void shouldGiveTheExactTwoSidedSignTest() {
+        // 10 of 10: 2 * (1/1024); 8 of 10: 2 * (1 + 10 + 45) / 1024; an even split: 1
+        assertEquals(2.0 / 1024, Rounds.signTestP(10, 10), 1e-12);
+        assertEquals(2.0 / 1024, Rounds.signTestP(0, 10), 1e-12);
+        assertEquals(112.0 / 1024, Rounds.signTestP(8, 10), 1e-12);
+        assertEquals(1.0, Rounds.signTestP(5, 10), 1e-12);
+        assertEquals(1.0, Rounds.signTestP(20, 41), 1e-12);
+    }
+
+    @Test
+    void shouldTakeNearestRankQuantilesWithoutSortingTheInput() {
+        double[] values = {5, 1, 4, 2, 3};
+        assertEquals(3, Rounds.quantile(values, 0.5));
+        assertEquals(1, Rounds.quantile(values, 0));
+        assertEquals(5, Rounds.quantile(values, 1));
+        assertEquals(2, Rounds.quantile(values, 0.25));
+        assertEquals(5, values[0], "input reordered");
+        assertEquals(3, Rounds.above(new double[] {1.1, 0.9, 1.0, 2, 1.0001}));
+    }
+
+    @Test
+    void shouldDeliverAndCheckEveryMessageOfEveryRunOfTwoRigsTakingTurns() {
+        // TransportOverhead's set-up: two rigs alive at once, each run continuing its own sequence;
+        // a lost, repeated or corrupted message fails the receiver's check
+        try (TransportRig copy = new TransportRig(TransportStrategy.BYTE_ARRAY, "inproc", 512, 8192);
+             TransportRig pooled = new TransportRig(TransportStrategy.ZERO_COPY_POOLED, "tcp", 65536, 0)) {
+            for (int run = 1; run <= 3; run++) {
+                assertEquals(run * 1000L, copy.run(ReceiveMode.blocking, 1000));
+                assertEquals(run * 200L, pooled.run(ReceiveMode.blocking, 200));
+            }
+        }
+    }
+}
