@@ -101,11 +101,8 @@ public final class CodecOverhead {
                 for (int round = 0; round < rounds; round++) {
                     speed[round] = nanos[0][round] / nanos[way][round];
                 }
-                int faster = Rounds.above(speed);
-                System.out.printf("%-20s ns_per_call=%.1f speed_vs_zmqzstd=%.3f (quartiles %.3f-%.3f) faster_in=%d/%d"
-                        + " sign_p=%.3g%n", names[way], Rounds.quantile(nanos[way], 0.5), Rounds.quantile(speed, 0.5),
-                        Rounds.quantile(speed, 0.25), Rounds.quantile(speed, 0.75), faster, rounds,
-                        Rounds.signTestP(faster, rounds));
+                System.out.printf("%-20s ns_per_call=%.1f speed_vs_zmqzstd=%s%n", names[way],
+                        Rounds.quantile(nanos[way], 0.5), Rounds.describe(speed));
             }
         } finally {
             long ignored = (long) LibZstd.FREE_DCTX.invokeExact(dctx);

@@ -19,6 +19,17 @@ final class Rounds {
         return sorted[(int) Math.round(q * (sorted.length - 1))];
     }
 
+    /**
+     * The per-round {@code ratios} of one way to the baseline, as the overhead tools print them:
+     * {@code MEDIAN (quartiles Q1-Q3) faster_in=K/N sign_p=P}.
+     */
+    static String describe(double[] ratios) {
+        int faster = above(ratios);
+        return String.format("%.3f (quartiles %.3f-%.3f) faster_in=%d/%d sign_p=%.3g", quantile(ratios, 0.5),
+                quantile(ratios, 0.25), quantile(ratios, 0.75), faster, ratios.length,
+                signTestP(faster, ratios.length));
+    }
+
     /** How many of {@code ratios} are above 1. */
     static int above(double[] ratios) {
         int n = 0;

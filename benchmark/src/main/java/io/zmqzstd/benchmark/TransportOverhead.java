@@ -3,6 +3,7 @@ package io.zmqzstd.benchmark;
 import io.zmqzstd.benchmark.transport.ReceiveMode;
 import io.zmqzstd.benchmark.transport.TransportRig;
 import io.zmqzstd.benchmark.transport.TransportStrategy;
+import java.util.Arrays;
 
 /**
  * Two or more transport strategies compared where JMH's forks cannot resolve them: at 64 and 512 B one
@@ -40,7 +41,7 @@ public final class TransportOverhead {
         int size = Integer.parseInt(args[1]);
         int rounds = Integer.parseInt(args[2]);
         int messages = Integer.parseInt(args[3]);
-        String[] names = args.length > 4 ? java.util.Arrays.copyOfRange(args, 4, args.length)
+        String[] names = args.length > 4 ? Arrays.copyOfRange(args, 4, args.length)
                 : new String[] {TransportStrategy.BYTE_ARRAY, TransportStrategy.ZERO_COPY_POOLED};
         TransportRig[] rigs = new TransportRig[names.length];
         try {
@@ -59,11 +60,8 @@ public final class TransportOverhead {
                 for (int round = 0; round < rounds; round++) {
                     ratio[round] = rates[way][round] / rates[0][round];
                 }
-                int faster = Rounds.above(ratio);
-                System.out.printf("%-16s msgs_per_s=%.0f x_%s=%.3f (quartiles %.3f-%.3f) faster_in=%d/%d sign_p=%.3g%n",
-                        names[way], Rounds.quantile(rates[way], 0.5), names[0], Rounds.quantile(ratio, 0.5),
-                        Rounds.quantile(ratio, 0.25), Rounds.quantile(ratio, 0.75), faster, rounds,
-                        Rounds.signTestP(faster, rounds));
+                System.out.printf("%-16s msgs_per_s=%.0f x_%s=%s%n", names[way], Rounds.quantile(rates[way], 0.5),
+                        names[0], Rounds.describe(ratio));
                 StringBuilder each = new StringBuilder(names[way]).append(" per_round");
                 for (double r : ratio) {
                     each.append(String.format(" %.3f", r));

@@ -318,7 +318,9 @@ public final class ZstdDecompressor implements AutoCloseable {
     public byte[] decompress(byte[] src) {
         ensureOpen();
         MemorySegment in = MemorySegment.ofArray(src);
-        long declared = prepareSingleFrame(in, 0, src.length, ZstdFrames.descriptor(in, 0, src.length));
+        int fhd = ZstdFrames.descriptor(in, 0, src.length);
+        long declared = prepareHeader(in, 0, fhd);
+        checkSingleFrame(in, 0, src.length, fhd);
         if (declared == ZstdFrames.CONTENT_SIZE_UNKNOWN) {
             try (ZstdInputStream stream = new ZstdInputStream(new ByteArrayInputStream(src), this)) {
                 return stream.readAllBytes();
@@ -378,20 +380,10 @@ public final class ZstdDecompressor implements AutoCloseable {
     }
 
     /**
-     * {@link #prepareFrame} for a whole input (not a stream's prefix), which must be exactly one
-     * frame: ZSTD_decompressDCtx would go on to decode any frame after the first, past the header
-     * that the limit, the dictionary choice and the caller's sizing trusted. The block headers are
-     * read in Java, no block content.
-     */
-    private long prepareSingleFrame(MemorySegment src, long offset, long length, int fhd) {
-        long declared = prepareHeader(src, offset, fhd);
-        checkSingleFrame(src, offset, length, fhd);
-        return declared;
-    }
-
-    /**
-     * Throws unless {@code src[offset, offset + length)} is exactly one frame (see
-     * {@link #prepareSingleFrame}); returns whether all its blocks are raw or RLE.
+     * Throws unless {@code src[offset, offset + length)}, a whole input (not a stream's prefix), is
+     * exactly one frame: ZSTD_decompressDCtx would go on to decode any frame after the first, past
+     * the header that the limit, the dictionary choice and the caller's sizing trusted. Reads the
+     * block headers in Java, no block content; returns whether all the blocks are raw or RLE.
      */
     private static boolean checkSingleFrame(MemorySegment src, long offset, long length, int fhd) {
         long walk = ZstdFrames.walk(src, offset, length, fhd);

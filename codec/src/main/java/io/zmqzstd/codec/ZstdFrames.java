@@ -117,12 +117,7 @@ public final class ZstdFrames {
      *     (reserved bit or block type)
      */
     public static long compressedSize(MemorySegment frame, long offset, long length) {
-        return compressedSizeOf(frame, offset, length, descriptor(frame, offset, length));
-    }
-
-    /** {@link #compressedSize(MemorySegment, long, long)} of a header {@link #descriptor} has checked. */
-    static long compressedSizeOf(MemorySegment frame, long offset, long length, int fhd) {
-        return walk(frame, offset, length, fhd) & ~ONLY_STORED_BLOCKS;
+        return walk(frame, offset, length, descriptor(frame, offset, length)) & ~ONLY_STORED_BLOCKS;
     }
 
     /**
@@ -132,7 +127,8 @@ public final class ZstdFrames {
     static final long ONLY_STORED_BLOCKS = 1L << 62;
 
     /**
-     * {@link #compressedSizeOf}, with {@link #ONLY_STORED_BLOCKS} set when no block is compressed:
+     * {@link #compressedSize(MemorySegment, long, long)} of a header {@link #descriptor} has
+     * checked, with {@link #ONLY_STORED_BLOCKS} set when no block is compressed:
      * one walk over the block headers answers both questions.
      */
     static long walk(MemorySegment frame, long offset, long length, int fhd) {

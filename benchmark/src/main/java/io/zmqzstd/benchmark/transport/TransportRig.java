@@ -34,7 +34,12 @@ public final class TransportRig implements AutoCloseable {
                 }
                 strategyOnSender.sendPayload(out, sequence);
             });
+            receiver = new ReceiveMode.Receiver(sockets.receiver, p, s);
         } catch (RuntimeException e) {
+            // undo in close()'s order: the sender thread, the strategy's messages, then the sockets
+            if (s != null) {
+                s.close();
+            }
             if (p != null) {
                 p.close();
             }
@@ -43,7 +48,6 @@ public final class TransportRig implements AutoCloseable {
         }
         payloads = p;
         sender = s;
-        receiver = new ReceiveMode.Receiver(sockets.receiver, payloads, sender);
     }
 
     /** Has the sender send {@code messages} messages and receives them in {@code mode}; returns the count so far. */
