@@ -9,7 +9,7 @@
 # over JVMs.
 #
 # Cells:  transport:TRANSPORT:SIZE  zeroCopyPooled against byteArray (>1: zeroCopyPooled faster),
-#                                    ROUTER to ROUTER, blocking receive, default 8 KiB zero-copy threshold
+#                                    ROUTER to ROUTER, blocking receive, the pool's default zero-copy threshold (2 KiB)
 #         switchover:TRANSPORT:SIZE  the pool's zero-copy send (threshold 0) against its copying send (threshold
 #                                    1 TiB), both zeroCopyPooled (>1: zero-copy faster)
 #         codec:METHOD:SIZE         bare libzstd calls and aircompressor against zmq-zstd (>1: faster than

@@ -3,6 +3,7 @@ package io.zmqzstd.benchmark;
 import io.zmqzstd.benchmark.transport.ReceiveMode;
 import io.zmqzstd.benchmark.transport.TransportRig;
 import io.zmqzstd.benchmark.transport.TransportStrategy;
+import io.zmqzstd.transport.NativeBufferPool;
 import java.util.Arrays;
 
 /**
@@ -21,12 +22,12 @@ import java.util.Arrays;
  * <p>Usage: {@code java --enable-native-access=ALL-UNNAMED -cp benchmarks.jar
  * io.zmqzstd.benchmark.TransportOverhead tcp|inproc SIZE ROUNDS MESSAGES [STRATEGY...]} (strategies as in
  * {@code TransportBenchmark}; default byteArray zeroCopyPooled; the pool's zero-copy threshold is its
- * default, 8 KiB, unless a strategy names another after an {@code @}: {@code zeroCopyPooled@0} always
+ * default (2 KiB), unless a strategy names another after an {@code @}: {@code zeroCopyPooled@0} always
  * hands its buffer to libzmq, {@code zeroCopyPooled@1099511627776} always copies).
  */
 public final class TransportOverhead {
 
-    private static final long DEFAULT_THRESHOLD = 8192;
+    private static final long DEFAULT_THRESHOLD = NativeBufferPool.DEFAULT_ZERO_COPY_THRESHOLD_BYTES;
     private static final int WARMUP_ROUNDS = 10;
 
     private TransportOverhead() {

@@ -19,8 +19,8 @@ class ZeroCopyThresholdTest {
         try (ZmqContext ctx = new ZmqContext()) {
             var push = ctx.socket(SocketType.PUSH);
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                    () -> CompressingSender.builder(push).zeroCopyThresholdBytes(4096).build());
-            assertTrue(e.getMessage().contains("zeroCopyThresholdBytes=4096")
+                    () -> CompressingSender.builder(push).zeroCopyThresholdBytes(1024).build());
+            assertTrue(e.getMessage().contains("zeroCopyThresholdBytes=1024")
                     && e.getMessage().contains("poolZeroCopyThresholdBytes=" + NativeBufferPool.DEFAULT_ZERO_COPY_THRESHOLD_BYTES),
                     e.getMessage());
             try (CompressingSender sender = CompressingSender.builder(push).build()) {
@@ -31,7 +31,7 @@ class ZeroCopyThresholdTest {
 
     @Test
     void shouldSendZeroCopyExactlyTheFramesAtOrAboveTheSendersThreshold() {
-        long threshold = 32 * 1024; // above the pool's 8 KiB
+        long threshold = 32 * 1024; // above the pool's 2 KiB
         try (ZmqContext ctx = new ZmqContext()) {
             Fixtures.Link link = Fixtures.link(ctx, SocketType.PULL, SocketType.PUSH, "inproc");
             NativeBufferPool pool = ctx.bufferPool();
@@ -40,7 +40,7 @@ class ZeroCopyThresholdTest {
                 // random 64 KiB: a frame of 64 KiB, zero-copy
                 assertSent(sender, receiver, Fixtures.random(64 * 1024, 1), true);
                 // telemetry 64 KiB compresses below 32 KiB: copied, although the pool's own
-                // threshold (8 KiB) would have let it through; its pooled buffer is back at once
+                // threshold (2 KiB) would have let it through; its pooled buffer is back at once
                 assertSent(sender, receiver, Fixtures.payload(64 * 1024, 2), false);
                 assertEquals(0, pool.outstanding(), () -> pool.stats().toString());
                 // random 16 KiB: below the threshold before compressing, copied from scratch
@@ -48,6 +48,24 @@ class ZeroCopyThresholdTest {
                 assertEquals(1, sender.stats().zeroCopySends(), sender.stats()::toString);
                 assertEquals(2, sender.stats().copiedSends(), sender.stats()::toString);
                 assertEquals(2, sender.stats().poolRents(), "the two 64 KiB payloads rent, the 16 KiB one does not");
+            }
+            assertTrue(Fixtures.await(() -> pool.outstanding() == 0, 10_000), () -> pool.stats().toString());
+        }
+    }
+
+    @Test
+    void shouldSendFramesFromTwoKibZeroCopyWithTheDefaults() {
+        try (ZmqContext ctx = new ZmqContext()) {
+            Fixtures.Link link = Fixtures.link(ctx, SocketType.PULL, SocketType.PUSH, "inproc");
+            NativeBufferPool pool = ctx.bufferPool();
+            assertEquals(2048, pool.zeroCopyThresholdBytes());
+            try (CompressingSender sender = CompressingSender.builder(link.client()).build();
+                 DecompressingReceiver receiver = DecompressingReceiver.builder(link.server()).build()) {
+                assertSent(sender, receiver, Fixtures.random(4 * 1024, 4), true);  // frame about 4 KiB
+                assertSent(sender, receiver, Fixtures.random(2 * 1024, 5), true);  // 2 KiB plus the frame's header
+                assertSent(sender, receiver, Fixtures.payload(4 * 1024, 6), false); // compresses below 2 KiB: copied
+                assertSent(sender, receiver, Fixtures.random(1024, 7), false);     // from scratch, no rent
+                assertEquals(3, sender.stats().poolRents(), "the three payloads of 2 KiB and more rent, the 1 KiB one does not");
             }
             assertTrue(Fixtures.await(() -> pool.outstanding() == 0, 10_000), () -> pool.stats().toString());
         }

@@ -62,12 +62,14 @@ public final class NativeBufferPool implements AutoCloseable {
     public enum LeakDetection { DISABLED, SAMPLED, STRICT }
 
     /**
-     * Default switch-over between copying and zero-copy sends. Measured (BENCHMARKS.md, the
-     * switch-over table): over inproc zero-copy is 1.67x copying at 2 KiB, 1.82x at 8 KiB and 1.63x
-     * at 128 KiB; over tcp it is 0.86-0.87x of copying at 8 and 32 KiB and 1.08x at 128 KiB. 8 KiB
-     * keeps most of the inproc gain; tcp-only services may raise it.
+     * Default switch-over between copying and zero-copy sends. Measured with the two ways taking
+     * turns in one JVM (BENCHMARKS.md, "The zero-copy switch-over"): over inproc zero-copy is 1.34x
+     * copying at 512 B, 1.41x at 1 KiB, 1.43x at 2 KiB and 1.52x at 4 and 8 KiB; over tcp the two
+     * are level from 512 B to 128 KiB (0.97x-1.02x), 1 KiB the least level (0.97x). 2 KiB takes
+     * the inproc gain from there up at no measured cost over tcp; inproc-only services may lower
+     * it to 512, tcp-only ones raise it.
      */
-    public static final long DEFAULT_ZERO_COPY_THRESHOLD_BYTES = 8192;
+    public static final long DEFAULT_ZERO_COPY_THRESHOLD_BYTES = 2048;
 
     private static final System.Logger LOG = System.getLogger(NativeBufferPool.class.getName());
     private static final int SAMPLE_MASK = 63;
@@ -938,7 +940,7 @@ public final class NativeBufferPool implements AutoCloseable {
 
         /**
          * Messages shorter than this are copied into a libzmq message; longer ones go zero-copy
-         * (default 8192).
+         * (default {@value #DEFAULT_ZERO_COPY_THRESHOLD_BYTES}).
          */
         public Builder zeroCopyThresholdBytes(long bytes) {
             if (bytes < 0) {
