@@ -9,9 +9,12 @@
 # over JVMs.
 #
 # Cells:  transport:TRANSPORT:SIZE  zeroCopyPooled against byteArray (>1: zeroCopyPooled faster),
-#                                    ROUTER to ROUTER, blocking receive, the pool's default zero-copy threshold (2 KiB)
+#                                    ROUTER to ROUTER, blocking receive, the pool's default zero-copy threshold (8 KiB)
 #         switchover:TRANSPORT:SIZE  the pool's zero-copy send (threshold 0) against its copying send (threshold
 #                                    1 TiB), both zeroCopyPooled (>1: zero-copy faster)
+#         sharedpool:TRANSPORT:SIZE  two threads sending pooled messages through one context's pool, a 2 KiB zero-copy
+#                                    threshold against the default 8 KiB (which copies below it and keeps thread caches
+#                                    up to 8 KiB) (>1: 2 KiB faster)
 #         codec:METHOD:SIZE         bare libzstd calls and aircompressor against zmq-zstd (>1: faster than
 #                                    zmq-zstd), METHOD compress or decompress, level 3, telemetry, every way
 #                                    on the libzstd 1.5.7 that the peers bundle
@@ -52,11 +55,16 @@ for ((i = 1; i <= jvms; i++)); do
         else n=200000; fi
         "$java" --enable-native-access=ALL-UNNAMED -cp "$jar" io.zmqzstd.benchmark.TransportOverhead \
           "$what" "$size" "$rounds" "$n" "${ways[@]}" > "$out/$kind-$what-$size-j$j.txt" ;;
+      sharedpool)
+        # two senders, each this many messages a round: about 0.1-0.3 s of traffic per way and round
+        if [[ "$what" == inproc ]]; then n=100000; else n=30000; fi
+        "$java" --enable-native-access=ALL-UNNAMED -cp "$jar" io.zmqzstd.benchmark.SharedPoolOverhead \
+          "$what" "$size" "$rounds" "$n" 2 8192 2048 > "$out/$kind-$what-$size-j$j.txt" ;;
       codec)
         if (( size >= 65536 )); then n=1000; else n=20000; fi
         "$java" --enable-native-access=ALL-UNNAMED "-Dzmqzstd.libzstd.path=$libzstd" -cp "$jar" \
           io.zmqzstd.benchmark.CodecOverhead "$what" "$size" $(( 2 * rounds )) "$n" > "$out/codec-$what-$size-j$j.txt" ;;
-      *) echo "unknown cell: $cell (transport:, switchover:TRANSPORT:SIZE or codec:METHOD:SIZE)" >&2; exit 2 ;;
+      *) echo "unknown cell: $cell (transport:, switchover:, sharedpool:TRANSPORT:SIZE or codec:METHOD:SIZE)" >&2; exit 2 ;;
     esac
   done
 done

@@ -74,7 +74,7 @@ public class PipelineBenchmark {
     public String dictionary;
 
     /** {@code zmqzstd} only: frames of at least this size go zero-copy (sender and pool threshold). */
-    @Param({"2048"})
+    @Param({"8192"})
     public long zeroCopyThresholdBytes;
 
     /** {@code zmqzstd} only: payloads shorter than this go out as raw-block frames (0 = never). */

@@ -32,7 +32,7 @@ import org.openjdk.jmh.annotations.Warmup;
  *
  * <p>Each message is two frames, [routing id][payload]. The sender has ROUTER_MANDATORY so it blocks at
  * the high-water mark instead of dropping. {@code zeroCopyPooled} hands buffers to libzmq at or above the
- * pool's zero-copy threshold ({@code zeroCopyThresholdBytes}, default 2 KiB, the library's) and copies below it.
+ * pool's zero-copy threshold ({@code zeroCopyThresholdBytes}, default 8 KiB, the library's) and copies below it.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.Throughput)
@@ -63,7 +63,7 @@ public class TransportBenchmark {
      * to libzmq, shorter ones copied into a libzmq message: 0 = always zero-copy, 1099511627776 = always copy.
      * Running both at every size shows where zero-copy starts to win.
      */
-    @Param({"2048"})
+    @Param({"8192"})
     public long zeroCopyThresholdBytes;
 
     private TransportRig rig;

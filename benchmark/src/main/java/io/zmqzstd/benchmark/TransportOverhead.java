@@ -22,7 +22,7 @@ import java.util.Arrays;
  * <p>Usage: {@code java --enable-native-access=ALL-UNNAMED -cp benchmarks.jar
  * io.zmqzstd.benchmark.TransportOverhead tcp|inproc SIZE ROUNDS MESSAGES [STRATEGY...]} (strategies as in
  * {@code TransportBenchmark}; default byteArray zeroCopyPooled; the pool's zero-copy threshold is its
- * default (2 KiB), unless a strategy names another after an {@code @}: {@code zeroCopyPooled@0} always
+ * default (8 KiB), unless a strategy names another after an {@code @}: {@code zeroCopyPooled@0} always
  * hands its buffer to libzmq, {@code zeroCopyPooled@1099511627776} always copies).
  */
 public final class TransportOverhead {

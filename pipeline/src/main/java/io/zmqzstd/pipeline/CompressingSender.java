@@ -134,7 +134,7 @@ public final class CompressingSender implements AutoCloseable {
          * Frames of at least this many bytes are sent zero-copy, smaller ones copied by libzmq
          * (payloads of at least this many bytes are compressed into pooled buffers, smaller ones
          * into scratch memory; see the class comment). Default and lowest allowed value: the
-         * socket context pool's {@link NativeBufferPool#zeroCopyThresholdBytes()} (2 KiB), below
+         * socket context pool's {@link NativeBufferPool#zeroCopyThresholdBytes()} (8 KiB), below
          * which the pool copies anyway; to go lower, lower the pool's. Raise it for one sender,
          * e.g. over tcp, where copying measured as fast as zero-copy up to 128 KiB.
          */

@@ -62,7 +62,7 @@ class BackPressureTest {
                 assertTrue(wouldBlock > 0, "the high-water mark was never reached");
                 assertEquals(wouldBlock, sender.stats().wouldBlock());
                 assertEquals(MESSAGES, sender.stats().messages());
-                if (size >= sender.zeroCopyThresholdBytes()) { // its frames stay above 2 KiB
+                if (size >= sender.zeroCopyThresholdBytes()) { // its frames stay above 8 KiB
                     assertTrue(sender.stats().zeroCopySends() > 0, sender.stats()::toString);
                 }
                 assertEquals(MESSAGES, receiver.stats().messages());

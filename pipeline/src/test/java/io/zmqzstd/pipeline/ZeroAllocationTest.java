@@ -76,7 +76,7 @@ class ZeroAllocationTest {
             MemorySegment payload = arena.allocate(size);
             MemorySegment dst = into ? arena.allocate(size) : null; // exactly the payload's size
             // One 1 KiB record repeated, and a random quarter: quick to compress at level 1 (zstd
-            // stores the random blocks raw), yet the frame stays above the pool's 2 KiB zero-copy
+            // stores the random blocks raw), yet the frame stays above the pool's 8 KiB zero-copy
             // threshold, so the 64 KiB case takes the pooled zero-copy path.
             byte[] record = Fixtures.payload(1024, 3);
             for (int off = 0; off < size; off += record.length) {

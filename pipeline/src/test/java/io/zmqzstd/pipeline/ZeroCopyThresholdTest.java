@@ -31,7 +31,7 @@ class ZeroCopyThresholdTest {
 
     @Test
     void shouldSendZeroCopyExactlyTheFramesAtOrAboveTheSendersThreshold() {
-        long threshold = 32 * 1024; // above the pool's 2 KiB
+        long threshold = 32 * 1024; // above the pool's 8 KiB
         try (ZmqContext ctx = new ZmqContext()) {
             Fixtures.Link link = Fixtures.link(ctx, SocketType.PULL, SocketType.PUSH, "inproc");
             NativeBufferPool pool = ctx.bufferPool();
@@ -40,7 +40,7 @@ class ZeroCopyThresholdTest {
                 // random 64 KiB: a frame of 64 KiB, zero-copy
                 assertSent(sender, receiver, Fixtures.random(64 * 1024, 1), true);
                 // telemetry 64 KiB compresses below 32 KiB: copied, although the pool's own
-                // threshold (2 KiB) would have let it through; its pooled buffer is back at once
+                // threshold (8 KiB) would have let it through; its pooled buffer is back at once
                 assertSent(sender, receiver, Fixtures.payload(64 * 1024, 2), false);
                 assertEquals(0, pool.outstanding(), () -> pool.stats().toString());
                 // random 16 KiB: below the threshold before compressing, copied from scratch
@@ -54,18 +54,18 @@ class ZeroCopyThresholdTest {
     }
 
     @Test
-    void shouldSendFramesFromTwoKibZeroCopyWithTheDefaults() {
+    void shouldSendFramesFromEightKibZeroCopyWithTheDefaults() {
         try (ZmqContext ctx = new ZmqContext()) {
             Fixtures.Link link = Fixtures.link(ctx, SocketType.PULL, SocketType.PUSH, "inproc");
             NativeBufferPool pool = ctx.bufferPool();
-            assertEquals(2048, pool.zeroCopyThresholdBytes());
+            assertEquals(8192, pool.zeroCopyThresholdBytes());
             try (CompressingSender sender = CompressingSender.builder(link.client()).build();
                  DecompressingReceiver receiver = DecompressingReceiver.builder(link.server()).build()) {
-                assertSent(sender, receiver, Fixtures.random(4 * 1024, 4), true);  // frame about 4 KiB
-                assertSent(sender, receiver, Fixtures.random(2 * 1024, 5), true);  // 2 KiB plus the frame's header
-                assertSent(sender, receiver, Fixtures.payload(4 * 1024, 6), false); // compresses below 2 KiB: copied
-                assertSent(sender, receiver, Fixtures.random(1024, 7), false);     // from scratch, no rent
-                assertEquals(3, sender.stats().poolRents(), "the three payloads of 2 KiB and more rent, the 1 KiB one does not");
+                assertSent(sender, receiver, Fixtures.random(16 * 1024, 4), true);  // frame about 16 KiB
+                assertSent(sender, receiver, Fixtures.random(8 * 1024, 5), true);   // 8 KiB plus the frame's header
+                assertSent(sender, receiver, Fixtures.payload(16 * 1024, 6), false); // compresses below 8 KiB: copied
+                assertSent(sender, receiver, Fixtures.random(4 * 1024, 7), false);   // from scratch, no rent
+                assertEquals(3, sender.stats().poolRents(), "the three payloads of 8 KiB and more rent, the 4 KiB one does not");
             }
             assertTrue(Fixtures.await(() -> pool.outstanding() == 0, 10_000), () -> pool.stats().toString());
         }

@@ -62,14 +62,14 @@ public final class NativeBufferPool implements AutoCloseable {
     public enum LeakDetection { DISABLED, SAMPLED, STRICT }
 
     /**
-     * Default switch-over between copying and zero-copy sends. Measured with the two ways taking
-     * turns in one JVM (BENCHMARKS.md, "The zero-copy switch-over"): over inproc zero-copy is 1.34x
-     * copying at 512 B, 1.41x at 1 KiB, 1.43x at 2 KiB and 1.52x at 4 and 8 KiB; over tcp the two
-     * are level from 512 B to 128 KiB (0.97x-1.02x), 1 KiB the least level (0.97x). 2 KiB takes
-     * the inproc gain from there up at no measured cost over tcp; inproc-only services may lower
-     * it to 512, tcp-only ones raise it.
+     * Default switch-over between copying and zero-copy sends. Measured with the ways taking turns in
+     * one JVM (BENCHMARKS.md, "The zero-copy switch-over"): over inproc zero-copy is 1.34x copying
+     * at 512 B and 1.43-1.53x from 2 to 8 KiB; over tcp one sender sees the two level from 512 B to
+     * 128 KiB (0.97x-1.02x), but two senders on one pool lose 7 % at 2 KiB and 4 % at 4 KiB with a
+     * 2 KiB threshold, because the classes above the threshold have no thread caches. 8 KiB keeps
+     * tcp, the inter-process case, at its best; inproc-only services may lower it to 512.
      */
-    public static final long DEFAULT_ZERO_COPY_THRESHOLD_BYTES = 2048;
+    public static final long DEFAULT_ZERO_COPY_THRESHOLD_BYTES = 8192;
 
     private static final System.Logger LOG = System.getLogger(NativeBufferPool.class.getName());
     private static final int SAMPLE_MASK = 63;
