@@ -3,13 +3,59 @@ package io.zmqzstd.benchmark;
 import java.util.Arrays;
 
 /**
- * Statistics of interleaved rounds ({@link CodecOverhead}, {@link TransportOverhead}): ways that take
+ * Statistics of interleaved rounds ({@link CodecOverhead}, {@link TransportOverhead},
+ * {@link SharedPoolOverhead}): ways that take
  * turns in one JVM are compared round by round, so drift of the shared machine over minutes cancels in
  * each round's ratio; what is left is summarised by quantiles and a sign test.
  */
 final class Rounds {
 
     private Rounds() {
+    }
+
+    /** One turn of one way: runs it and returns its rate (messages per second). */
+    @FunctionalInterface
+    interface Turn {
+        double run(int way) throws Exception;
+    }
+
+    /**
+     * Rates per way and round, [way][round], of {@code ways} ways taking turns for {@code rounds} rounds
+     * after {@code warmupRounds} that are not kept. The order alternates from round to round, so that no
+     * way always runs right after another.
+     */
+    static double[][] alternating(int ways, int warmupRounds, int rounds, Turn turn) throws Exception {
+        double[][] rates = new double[ways][rounds];
+        for (int round = -warmupRounds; round < rounds; round++) {
+            for (int t = 0; t < ways; t++) {
+                int way = Math.floorMod(round, 2) == 0 ? t : ways - 1 - t;
+                double rate = turn.run(way);
+                if (round >= 0) {
+                    rates[way][round] = rate;
+                }
+            }
+        }
+        return rates;
+    }
+
+    /**
+     * Prints each way's median rate and, for every way after the first, its speed relative to the first
+     * ({@code x_FIRST=}{@link #describe}) and the ratio of every round: the lines
+     * {@code scripts/interleaved.py} reads.
+     */
+    static void printAgainstFirst(String[] names, double[][] rates) {
+        System.out.printf("%-20s msgs_per_s=%.0f%n", names[0], quantile(rates[0], 0.5));
+        for (int way = 1; way < names.length; way++) {
+            double[] ratio = new double[rates[way].length];
+            StringBuilder each = new StringBuilder(names[way]).append(" per_round");
+            for (int round = 0; round < ratio.length; round++) {
+                ratio[round] = rates[way][round] / rates[0][round];
+                each.append(String.format(" %.3f", ratio[round]));
+            }
+            System.out.printf("%-20s msgs_per_s=%.0f x_%s=%s%n", names[way], quantile(rates[way], 0.5), names[0],
+                    describe(ratio));
+            System.out.println(each);
+        }
     }
 
     /** The {@code q} quantile of {@code values} (nearest rank), which are not modified. */

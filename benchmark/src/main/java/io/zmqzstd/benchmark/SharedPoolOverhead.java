@@ -55,26 +55,11 @@ public final class SharedPoolOverhead {
             for (int i = 0; i < 2; i++) {
                 ways[i] = new Way(transport, size, messages, senders, thresholds[i]);
             }
-            double[][] rates = new double[2][rounds];
-            for (int round = -WARMUP_ROUNDS; round < rounds; round++) {
-                for (int turn = 0; turn < 2; turn++) {
-                    int way = Math.floorMod(round, 2) == 0 ? turn : 1 - turn;
-                    double rate = ways[way].round();
-                    if (round >= 0) {
-                        rates[way][round] = rate;
-                    }
-                }
-            }
-            String[] names = {"senders" + senders + "@" + thresholds[0], "senders" + senders + "@" + thresholds[1]};
+            double[][] rates = Rounds.alternating(2, WARMUP_ROUNDS, rounds, way -> ways[way].round());
             System.out.printf("transport=%s size=%d rounds=%d messages=%d senders=%d receive=blocking%n",
                     transport, size, rounds, messages, senders);
-            System.out.printf("%-20s msgs_per_s=%.0f%n", names[0], Rounds.quantile(rates[0], 0.5));
-            double[] ratio = new double[rounds];
-            for (int round = 0; round < rounds; round++) {
-                ratio[round] = rates[1][round] / rates[0][round];
-            }
-            System.out.printf("%-20s msgs_per_s=%.0f x_%s=%s%n", names[1], Rounds.quantile(rates[1], 0.5), names[0],
-                    Rounds.describe(ratio));
+            Rounds.printAgainstFirst(new String[] {"senders" + senders + "@" + thresholds[0],
+                "senders" + senders + "@" + thresholds[1]}, rates);
         } finally {
             for (Way way : ways) {
                 if (way != null) {

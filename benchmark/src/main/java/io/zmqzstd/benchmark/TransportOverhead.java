@@ -33,7 +33,7 @@ public final class TransportOverhead {
     private TransportOverhead() {
     }
 
-    public static void main(String[] args) {
+    public static void main(String[] args) throws Exception {
         if (args.length < 4 || !(args[0].equals("tcp") || args[0].equals("inproc"))) {
             System.err.println("usage: TransportOverhead tcp|inproc SIZE ROUNDS MESSAGES [STRATEGY...]");
             System.exit(2);
@@ -52,23 +52,14 @@ public final class TransportOverhead {
                         : new TransportRig(names[i].substring(0, at), transport, size,
                                 Long.parseLong(names[i].substring(at + 1)));
             }
-            double[][] rates = run(rigs, rounds, messages);
+            double[][] rates = Rounds.alternating(rigs.length, WARMUP_ROUNDS, rounds, way -> {
+                long start = System.nanoTime();
+                rigs[way].run(ReceiveMode.blocking, messages);
+                return messages * 1e9 / (System.nanoTime() - start);
+            });
             System.out.printf("transport=%s size=%d rounds=%d messages=%d receive=blocking default_threshold=%d%n",
                     transport, size, rounds, messages, DEFAULT_THRESHOLD);
-            System.out.printf("%-16s msgs_per_s=%.0f%n", names[0], Rounds.quantile(rates[0], 0.5));
-            for (int way = 1; way < names.length; way++) {
-                double[] ratio = new double[rounds];
-                for (int round = 0; round < rounds; round++) {
-                    ratio[round] = rates[way][round] / rates[0][round];
-                }
-                System.out.printf("%-16s msgs_per_s=%.0f x_%s=%s%n", names[way], Rounds.quantile(rates[way], 0.5),
-                        names[0], Rounds.describe(ratio));
-                StringBuilder each = new StringBuilder(names[way]).append(" per_round");
-                for (double r : ratio) {
-                    each.append(String.format(" %.3f", r));
-                }
-                System.out.println(each);
-            }
+            Rounds.printAgainstFirst(names, rates);
         } finally {
             for (TransportRig rig : rigs) {
                 if (rig != null) {
@@ -76,23 +67,5 @@ public final class TransportOverhead {
                 }
             }
         }
-    }
-
-    /** Messages per second, [way][round]. */
-    private static double[][] run(TransportRig[] rigs, int rounds, int messages) {
-        double[][] rates = new double[rigs.length][rounds];
-        for (int round = -WARMUP_ROUNDS; round < rounds; round++) {
-            for (int turn = 0; turn < rigs.length; turn++) {
-                // alternate the order, so that neither way always runs right after the other
-                int way = Math.floorMod(round, 2) == 0 ? turn : rigs.length - 1 - turn;
-                long start = System.nanoTime();
-                rigs[way].run(ReceiveMode.blocking, messages);
-                long elapsed = System.nanoTime() - start;
-                if (round >= 0) {
-                    rates[way][round] = messages * 1e9 / elapsed;
-                }
-            }
-        }
-        return rates;
     }
 }

@@ -1,5 +1,6 @@
 package io.zmqzstd.benchmark;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.zmqzstd.benchmark.transport.ReceiveMode;
@@ -28,6 +29,22 @@ class RoundsTest {
         assertEquals(2, Rounds.quantile(values, 0.25));
         assertEquals(5, values[0], "input reordered");
         assertEquals(3, Rounds.above(new double[] {1.1, 0.9, 1.0, 2, 1.0001}));
+    }
+
+    @Test
+    void shouldAlternateTheOrderOfTurnsAndKeepOnlyRoundsAfterTheWarmUp() throws Exception {
+        StringBuilder order = new StringBuilder();
+        int[] calls = new int[1];
+        double[][] rates = Rounds.alternating(3, 1, 2, way -> {
+            order.append(way);
+            return 100 * way + calls[0]++; // which way, and the how-manieth call overall
+        });
+        // warm-up round -1 runs backwards, round 0 forwards, round 1 backwards again
+        assertEquals("210012210", order.toString());
+        assertEquals(3, rates.length);
+        assertArrayEquals(new double[] {3, 8}, rates[0]);
+        assertArrayEquals(new double[] {104, 107}, rates[1]);
+        assertArrayEquals(new double[] {205, 206}, rates[2]);
     }
 
     @Test
