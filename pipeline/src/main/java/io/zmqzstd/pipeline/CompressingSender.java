@@ -1,7 +1,6 @@
 package io.zmqzstd.pipeline;
 
 import io.zmqzstd.codec.ZstdCompressor;
-import io.zmqzstd.codec.ZstdDictionary;
 import io.zmqzstd.codec.ZstdFrames;
 import io.zmqzstd.transport.NativeBufferPool;
 import io.zmqzstd.transport.PooledBuffer;
@@ -88,7 +87,7 @@ public final class CompressingSender implements AutoCloseable {
     private final ZmqSocket socket;
     private final NativeBufferPool pool;
     private final ZstdCompressor compressor;
-    private final boolean hasDictionary;
+    private final FrameOptions frames;
     private final long zeroCopyThresholdBytes;
     private final long rawFrameBelowBytes;
     private final OwnerCheck owner = new OwnerCheck("CompressingSender");
@@ -100,79 +99,20 @@ public final class CompressingSender implements AutoCloseable {
     private boolean closed;
 
     /** Options for a sender. */
-    public static final class Builder {
-        private final ZmqSocket socket;
-        private int level = ZstdCompressor.DEFAULT_LEVEL;
-        private boolean checksum;
-        private ZstdDictionary dictionary;
-        private long zeroCopyThresholdBytes = -1;
-        private long rawFrameBelowBytes = -1;
+    public static final class Builder extends SenderBuilder<Builder> {
 
         private Builder(ZmqSocket socket) {
-            this.socket = Objects.requireNonNull(socket, "socket");
+            super(socket);
         }
 
-        /** zstd level (default 3; negative = faster, up to 22). */
-        public Builder level(int level) {
-            this.level = level;
-            return this;
-        }
-
-        /** Append a 4-byte content checksum to every frame (default off). */
-        public Builder checksum(boolean checksum) {
-            this.checksum = checksum;
-            return this;
-        }
-
-        /** Compress with this dictionary; frames carry its ID. The sender digests its own copy. */
-        public Builder dictionary(ZstdDictionary dictionary) {
-            this.dictionary = dictionary;
-            return this;
-        }
-
-        /**
-         * Frames of at least this many bytes are sent zero-copy, smaller ones copied by libzmq
-         * (payloads of at least this many bytes are compressed into pooled buffers, smaller ones
-         * into scratch memory; see the class comment). Default and lowest allowed value: the
-         * socket context pool's {@link NativeBufferPool#zeroCopyThresholdBytes()} (8 KiB), below
-         * which the pool copies anyway; to go lower, lower the pool's. Raise it for one sender,
-         * e.g. over tcp, where copying measured as fast as zero-copy up to 128 KiB.
-         */
-        public Builder zeroCopyThresholdBytes(long bytes) {
-            if (bytes < 0) {
-                throw new IllegalArgumentException("zeroCopyThresholdBytes=" + bytes);
-            }
-            this.zeroCopyThresholdBytes = bytes;
-            return this;
-        }
-
-        /**
-         * Payloads shorter than this go out as a frame of raw blocks, without a compressor call.
-         * Default {@value #DEFAULT_RAW_FRAME_BELOW_BYTES} without a dictionary or checksum, 0 (never)
-         * with either; 0 turns it off. Not allowed together with a dictionary (small parts are
-         * exactly where a dictionary gains) or a checksum (raw frames carry none).
-         */
-        public Builder rawFrameBelowBytes(long bytes) {
-            if (bytes < 0) {
-                throw new IllegalArgumentException("rawFrameBelowBytes=" + bytes);
-            }
-            this.rawFrameBelowBytes = bytes;
+        @Override
+        Builder self() {
             return this;
         }
 
         /** A new sender over the socket; the caller owns it and closes it before the socket. */
         public CompressingSender build() {
-            if (dictionary != null && rawFrameBelowBytes > 0) {
-                throw new IllegalArgumentException("rawFrameBelowBytes with a dictionary: rawFrameBelowBytes="
-                        + rawFrameBelowBytes + ", dictionaryId=" + Integer.toUnsignedString(dictionary.id()));
-            }
-            if (checksum && rawFrameBelowBytes > 0) {
-                throw new IllegalArgumentException("rawFrameBelowBytes with checksum: rawFrameBelowBytes="
-                        + rawFrameBelowBytes + " (raw frames carry no checksum)");
-            }
-            if (rawFrameBelowBytes < 0) {
-                rawFrameBelowBytes = dictionary != null || checksum ? 0 : DEFAULT_RAW_FRAME_BELOW_BYTES;
-            }
+            resolveFrames();
             return new CompressingSender(this);
         }
     }
@@ -185,18 +125,10 @@ public final class CompressingSender implements AutoCloseable {
     private CompressingSender(Builder b) {
         this.socket = b.socket;
         this.pool = socket.context().bufferPool();
-        long poolThreshold = pool.zeroCopyThresholdBytes();
-        if (b.zeroCopyThresholdBytes >= 0 && b.zeroCopyThresholdBytes < poolThreshold) {
-            // ZmqSocket.sendPooled copies frames below the pool's threshold: a lower one here
-            // would rent buffers without ever sending one zero-copy.
-            throw new IllegalArgumentException("zeroCopyThresholdBytes below the pool's: zeroCopyThresholdBytes="
-                    + b.zeroCopyThresholdBytes + ", poolZeroCopyThresholdBytes=" + poolThreshold
-                    + " (lower the pool's with NativeBufferPool.builder().zeroCopyThresholdBytes)");
-        }
-        this.zeroCopyThresholdBytes = b.zeroCopyThresholdBytes >= 0 ? b.zeroCopyThresholdBytes : poolThreshold;
-        this.rawFrameBelowBytes = b.rawFrameBelowBytes;
-        this.hasDictionary = b.dictionary != null;
-        this.compressor = ZstdCompressor.builder().level(b.level).checksum(b.checksum).dictionary(b.dictionary).build();
+        this.frames = b.frames;
+        this.zeroCopyThresholdBytes = frames.zeroCopyThresholdBytes;
+        this.rawFrameBelowBytes = frames.rawFrameBelowBytes;
+        this.compressor = frames.newCompressor();
         try {
             long first = Math.min(INITIAL_SCRATCH_BYTES,
                     ZstdCompressor.maxCompressedSize(Math.max(0, Math.min(zeroCopyThresholdBytes, 1L << 30) - 1)));
@@ -360,8 +292,8 @@ public final class CompressingSender implements AutoCloseable {
      * fail short of the socket happens before the first part goes out.
      */
     private boolean sendPart(MemorySegment envelope, MemorySegment payload, long offset, long length, int flags) {
-        boolean raw = length < rawFrameBelowBytes && !hasDictionary;
-        long bound = raw ? ZstdFrames.rawFrameSize(length) : ZstdCompressor.maxCompressedSize(length);
+        boolean raw = frames.raw(length);
+        long bound = FrameOptions.bound(length, raw);
         PooledBuffer buffer = null;
         boolean handedOver = false;
         try {
@@ -378,7 +310,7 @@ public final class CompressingSender implements AutoCloseable {
                     }
                     out = scratch;
                 }
-                n = encode(payload, offset, length, out, bound, raw);
+                n = FrameOptions.encode(compressor, raw, payload, offset, length, out, bound);
             } catch (RuntimeException | Error e) {
                 abandonOpenMessage(e);
                 throw e;
@@ -452,11 +384,6 @@ public final class CompressingSender implements AutoCloseable {
     private ZmqException partRefused(ZmqException e) {
         messageOpen = false;
         return e;
-    }
-
-    private long encode(MemorySegment src, long offset, long length, MemorySegment dst, long capacity, boolean raw) {
-        return raw ? ZstdFrames.writeRawFrame(src, offset, length, dst, 0, capacity)
-                : compressor.compress(src, offset, length, dst, 0, capacity);
     }
 
     private void endOfPart(int flags) {

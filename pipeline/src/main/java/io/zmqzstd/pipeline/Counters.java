@@ -19,10 +19,16 @@ final class Counters {
     long rawFrames;
     long wouldBlock;
     long abandonedMessages;
+    long droppedMessages;
     long poolRents;
     final long[] errors = new long[BadFrameReason.values().length];
 
     PipelineStats snapshot(NativeBufferPool pool) {
+        return snapshot(pool, 0);
+    }
+
+    /** As {@link #snapshot(NativeBufferPool)}, adding would-blocks counted by another thread. */
+    PipelineStats snapshot(NativeBufferPool pool, long moreWouldBlock) {
         long hits = 0;
         long misses = 0;
         if (pool != null && !pool.isClosed()) {
@@ -31,6 +37,6 @@ final class Counters {
             misses = s.misses();
         }
         return new PipelineStats(messages, parts, envelopeParts, uncompressedBytes, compressedBytes, zeroCopySends,
-                copiedSends, rawFrames, wouldBlock, abandonedMessages, errors.clone(), poolRents, hits, misses);
+                copiedSends, rawFrames, wouldBlock + moreWouldBlock, abandonedMessages, droppedMessages, errors.clone(), poolRents, hits, misses);
     }
 }

@@ -21,13 +21,14 @@ public final class PipelineStats {
     private final long rawFrames;
     private final long wouldBlock;
     private final long abandonedMessages;
+    private final long droppedMessages;
     private final long[] errors;
     private final long poolRents;
     private final long poolWideHits;
     private final long poolWideMisses;
 
     PipelineStats(long messages, long parts, long envelopeParts, long uncompressedBytes, long compressedBytes,
-                  long zeroCopySends, long copiedSends, long rawFrames, long wouldBlock, long abandonedMessages, long[] errors,
+                  long zeroCopySends, long copiedSends, long rawFrames, long wouldBlock, long abandonedMessages, long droppedMessages, long[] errors,
                   long poolRents, long poolWideHits, long poolWideMisses) {
         this.messages = messages;
         this.parts = parts;
@@ -39,6 +40,7 @@ public final class PipelineStats {
         this.rawFrames = rawFrames;
         this.wouldBlock = wouldBlock;
         this.abandonedMessages = abandonedMessages;
+        this.droppedMessages = droppedMessages;
         this.errors = errors;
         this.poolRents = poolRents;
         this.poolWideHits = poolWideHits;
@@ -108,6 +110,15 @@ public final class PipelineStats {
         return abandonedMessages;
     }
 
+    /**
+     * Sender: messages a {@link ParallelCompressingSender} took from the caller and never handed
+     * to libzmq: after a failure, or refused by the socket's send timeout once
+     * {@link ParallelCompressingSender#close()} had begun. Always 0 for the other senders.
+     */
+    public long droppedMessages() {
+        return droppedMessages;
+    }
+
     /** Receiver: messages refused for {@code reason}. */
     public long errors(BadFrameReason reason) {
         return errors[reason.ordinal()];
@@ -157,6 +168,7 @@ public final class PipelineStats {
                 .append(", zeroCopySends=").append(zeroCopySends).append(", copiedSends=").append(copiedSends)
                 .append(", rawFrames=").append(rawFrames).append(", wouldBlock=").append(wouldBlock)
                 .append(", abandonedMessages=").append(abandonedMessages)
+                .append(", droppedMessages=").append(droppedMessages)
                 .append(", errors=").append(errors());
         for (BadFrameReason r : BadFrameReason.values()) {
             if (errors[r.ordinal()] != 0) {

@@ -1,0 +1,91 @@
+package io.zmqzstd.pipeline;
+
+import io.zmqzstd.codec.ZstdCompressor;
+import io.zmqzstd.codec.ZstdDictionary;
+import io.zmqzstd.codec.ZstdFrames;
+import io.zmqzstd.transport.NativeBufferPool;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * How a sender turns a payload into a frame: level, checksum, dictionary, the raw-frame limit and
+ * the zero-copy threshold. One place for the rules both senders follow ({@link CompressingSender},
+ * {@link ParallelCompressingSender}): their builders fill it, {@link #resolve} checks the
+ * combination and fills in the defaults, and each compressing thread encodes with
+ * {@link #encode} through a compressor of its own ({@link #newCompressor}).
+ */
+final class FrameOptions {
+
+    int level = ZstdCompressor.DEFAULT_LEVEL;
+    boolean checksum;
+    ZstdDictionary dictionary;
+    long zeroCopyThresholdBytes = -1;
+    long rawFrameBelowBytes = -1;
+
+    void zeroCopyThresholdBytes(long bytes) {
+        if (bytes < 0) {
+            throw new IllegalArgumentException("zeroCopyThresholdBytes=" + bytes);
+        }
+        zeroCopyThresholdBytes = bytes;
+    }
+
+    void rawFrameBelowBytes(long bytes) {
+        if (bytes < 0) {
+            throw new IllegalArgumentException("rawFrameBelowBytes=" + bytes);
+        }
+        rawFrameBelowBytes = bytes;
+    }
+
+    /**
+     * Refuses contradicting settings, then fills in the defaults: the pool's zero-copy threshold,
+     * and raw frames below {@link CompressingSender#DEFAULT_RAW_FRAME_BELOW_BYTES} unless a
+     * dictionary or a checksum is set. Idempotent.
+     */
+    FrameOptions resolve(NativeBufferPool pool) {
+        if (dictionary != null && rawFrameBelowBytes > 0) {
+            throw new IllegalArgumentException("rawFrameBelowBytes with a dictionary: rawFrameBelowBytes="
+                    + rawFrameBelowBytes + ", dictionaryId=" + Integer.toUnsignedString(dictionary.id()));
+        }
+        if (checksum && rawFrameBelowBytes > 0) {
+            throw new IllegalArgumentException("rawFrameBelowBytes with checksum: rawFrameBelowBytes="
+                    + rawFrameBelowBytes + " (raw frames carry no checksum)");
+        }
+        if (rawFrameBelowBytes < 0) {
+            rawFrameBelowBytes = dictionary != null || checksum ? 0 : CompressingSender.DEFAULT_RAW_FRAME_BELOW_BYTES;
+        }
+        long poolThreshold = pool.zeroCopyThresholdBytes();
+        if (zeroCopyThresholdBytes >= 0 && zeroCopyThresholdBytes < poolThreshold) {
+            // ZmqSocket.sendPooled copies frames below the pool's threshold: a lower one here
+            // would rent buffers without ever sending one zero-copy.
+            throw new IllegalArgumentException("zeroCopyThresholdBytes below the pool's: zeroCopyThresholdBytes="
+                    + zeroCopyThresholdBytes + ", poolZeroCopyThresholdBytes=" + poolThreshold
+                    + " (lower the pool's with NativeBufferPool.builder().zeroCopyThresholdBytes)");
+        }
+        if (zeroCopyThresholdBytes < 0) {
+            zeroCopyThresholdBytes = poolThreshold;
+        }
+        return this;
+    }
+
+    /** A compressor with these settings; the caller owns it. */
+    ZstdCompressor newCompressor() {
+        return ZstdCompressor.builder().level(level).checksum(checksum).dictionary(dictionary).build();
+    }
+
+    /** Whether a payload of {@code length} bytes goes out as a raw-block frame. */
+    boolean raw(long length) {
+        return length < rawFrameBelowBytes && dictionary == null;
+    }
+
+    /** The most bytes the frame of a payload of {@code length} can take. */
+    static long bound(long length, boolean raw) {
+        return raw ? ZstdFrames.rawFrameSize(length) : ZstdCompressor.maxCompressedSize(length);
+    }
+
+    /** Writes the frame of {@code src[offset, offset + length)} at {@code dst[0, ...)}; returns its size. */
+    static long encode(ZstdCompressor compressor, boolean raw, MemorySegment src, long offset, long length,
+            MemorySegment dst, long capacity) {
+        return raw ? ZstdFrames.writeRawFrame(src, offset, length, dst, 0, capacity)
+                : compressor.compress(src, offset, length, dst, 0, capacity);
+    }
+}

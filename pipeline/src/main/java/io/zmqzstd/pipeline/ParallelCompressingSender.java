@@ -1,0 +1,657 @@
+package io.zmqzstd.pipeline;
+
+import io.zmqzstd.codec.ZstdCompressor;
+import io.zmqzstd.transport.NativeBufferPool;
+import io.zmqzstd.transport.PooledBuffer;
+import io.zmqzstd.transport.ZmqSocket;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteBuffer;
+import java.util.Objects;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Compresses one stream's messages on several threads at once and sends them on one socket in the
+ * order they were given: for streams whose rate is bound by compression on one core (large
+ * messages, higher levels), where {@link CompressingSender} keeps one core busy and leaves the
+ * others idle.
+ *
+ * <p>How: {@link #send} copies the payload into a pooled native buffer, puts it in a ring of
+ * {@code inFlight} slots and returns; the payload is the caller's again at once. Worker threads,
+ * each with a compressor of its own, take slots in order and compress each into a pooled buffer.
+ * Whichever worker finds the oldest slot compressed sends it, and every compressed slot after it,
+ * under a lock (so the socket is used by one thread at a time, with a full fence at each
+ * hand-over, as libzmq requires); a frame of at least {@code zeroCopyThresholdBytes} goes out
+ * zero-copy, a smaller one is copied by libzmq. Frames are the same as {@link CompressingSender}'s
+ * (one standard zstd frame per payload, raw-block frames for tiny payloads), so any zmq-zstd
+ * receiver reads them; order on the wire is the order of the sends.
+ *
+ * <p>Outcomes: {@code send} returns {@code true} when the message was taken (it will be sent) and
+ * {@code false} only with {@link ZmqSocket#DONTWAIT} when {@code inFlight} messages are already
+ * waiting: then nothing was taken. Without DONTWAIT it waits until half the ring is free (so that
+ * a producer faster than the workers is woken once per {@code inFlight/2} messages, not per message). Back-pressure from
+ * the socket reaches the caller this way: a worker's send blocks at the high-water mark, the ring
+ * fills, and {@code send} waits or reports would-block. {@link #flush()} waits until every message
+ * taken is in libzmq. A failure on a worker (a socket error such as a terminated context) is
+ * rethrown by the caller's next {@code send}, {@code flush} or {@code close}; messages not yet sent
+ * are then dropped and counted ({@link PipelineStats#droppedMessages()}).
+ *
+ * <p>Ownership: payloads stay the caller's (they are copied). The socket is borrowed, and while
+ * the sender is open only its workers use it: do not send on it yourself. Close the sender first,
+ * then the socket. The sender owns its threads, compressors and the ring.
+ *
+ * <p>Threading: {@code send}, {@code publish}, {@code flush} and {@code close} from one thread at
+ * a time (hand over with a happens-before edge); two threads inside at once fail with
+ * {@link IllegalStateException}. {@link #stats()} from any thread.
+ *
+ * <p>Allocation: none on the Java heap per message in steady state, on the caller and on the
+ * workers, for payloads up to the pool's largest class (4 MiB by default); larger payloads use
+ * unpooled buffers.
+ *
+ * <pre>{@code
+ * try (ParallelCompressingSender sender = ParallelCompressingSender.builder(socket).build()) {
+ *     for (MemorySegment event : events) {
+ *         sender.send(event, 0); // copied; compressed and sent in the background, in order
+ *     }
+ *     sender.flush();            // every event is in libzmq
+ * }
+ * }</pre>
+ */
+public final class ParallelCompressingSender implements AutoCloseable {
+
+    /**
+     * Compressing threads unless set otherwise: one more than the processors the JVM may use (at most
+     * 16). Measured on 2 cores (BENCHMARKS.md, "Parallel compression"): 3 workers moved more than 2 or 4
+     * at 1 KiB, 64 KiB and 1 MiB over tcp; the extra one keeps a core compressing while another worker
+     * waits to be scheduled or sends.
+     */
+    public static final int DEFAULT_WORKERS = Math.min(Runtime.getRuntime().availableProcessors() + 1, 16);
+
+    /** Messages taken and not yet sent, per worker, unless set otherwise. */
+    public static final int DEFAULT_IN_FLIGHT_PER_WORKER = 4;
+
+    private static final int EMPTY = 0;
+    private static final int QUEUED = 1;
+    private static final int READY = 2;
+    private static final long NO_TOPIC = -1;
+
+    private final ZmqSocket socket;
+    private final NativeBufferPool pool;
+    private final FrameOptions frames;
+    private final long zeroCopyThresholdBytes;
+    private final int mask;
+    private final int capacity;
+
+    // The ring. Slot i holds sequence s with i == s & mask. The caller fills a slot's input fields
+    // and publishes it by advancing tail; a worker that claims it writes its output fields and
+    // marks it READY; the send-lock holder sends it, empties it and advances head.
+    private final PooledBuffer[] inputs;
+    private final long[] topicBytes;
+    private final long[] payloadBytes;
+    private final PooledBuffer[] outputs;
+    private final long[] frameBytes;
+    private final boolean[] rawFrame;
+    private final AtomicIntegerArray states;
+
+    /** Next sequence the caller publishes; written by the caller only. */
+    private final AtomicLong tail = new AtomicLong();
+    /** Next sequence a worker claims. */
+    private final AtomicLong claimed = new AtomicLong();
+    /** Next sequence to send; written by the send-lock holder only. */
+    private final AtomicLong head = new AtomicLong();
+    private final AtomicInteger sendLock = new AtomicInteger();
+    private final AtomicReference<Throwable> failure = new AtomicReference<>();
+    /** The caller's thread while it waits for head to reach {@link #waitTarget}, else null. */
+    private volatile Thread waiter;
+    /** Where head must be for the waiting caller to go on; written before {@link #waiter}. */
+    private volatile long waitTarget = Long.MAX_VALUE;
+    /** Set by close(): a send that times out now drops its message instead of retrying. */
+    private volatile boolean closing;
+    /** Set by close() once the ring is empty: workers exit. */
+    private volatile boolean stopping;
+
+    private final Worker[] workers;
+    private final OwnerCheck owner = new OwnerCheck("ParallelCompressingSender");
+    /** Written by the send-lock holder only. */
+    private final Counters counters = new Counters();
+    /** The caller's would-blocks (ring full under DONTWAIT); written by the caller only. */
+    private volatile long refused;
+    private boolean closed;
+
+    /** Options for a sender. */
+    public static final class Builder extends SenderBuilder<Builder> {
+        private int workers = DEFAULT_WORKERS;
+        private int inFlight = -1;
+        private ThreadFactory threadFactory;
+
+        private Builder(ZmqSocket socket) {
+            super(socket);
+        }
+
+        @Override
+        Builder self() {
+            return this;
+        }
+
+        /** Compressing threads (default {@link #DEFAULT_WORKERS}: processors + 1, at most 16), 1 to 256. */
+        public Builder workers(int workers) {
+            if (workers < 1 || workers > 256) {
+                throw new IllegalArgumentException("workers must be 1 to 256: workers=" + workers);
+            }
+            this.workers = workers;
+            return this;
+        }
+
+        /**
+         * Messages taken from the caller and not yet in libzmq, at most (rounded up to a power of
+         * two; default {@value #DEFAULT_IN_FLIGHT_PER_WORKER} per worker). Each holds its payload
+         * and its frame in pooled buffers.
+         */
+        public Builder inFlight(int messages) {
+            if (messages < 1 || messages > (1 << 20)) {
+                throw new IllegalArgumentException("inFlight must be 1 to 1048576: inFlight=" + messages);
+            }
+            this.inFlight = messages;
+            return this;
+        }
+
+        /** Makes the worker threads (default: daemon platform threads named zmqzstd-compress-N). */
+        public Builder threadFactory(ThreadFactory threadFactory) {
+            this.threadFactory = Objects.requireNonNull(threadFactory, "threadFactory");
+            return this;
+        }
+
+        /** A new sender with its workers started; the caller owns it and closes it before the socket. */
+        public ParallelCompressingSender build() {
+            resolveFrames();
+            return new ParallelCompressingSender(this);
+        }
+    }
+
+    /** Options for a sender on {@code socket}: level 3, no checksum, no dictionary, {@link #DEFAULT_WORKERS} workers. */
+    public static Builder builder(ZmqSocket socket) {
+        return new Builder(socket);
+    }
+
+    private ParallelCompressingSender(Builder b) {
+        this.socket = b.socket;
+        this.pool = socket.context().bufferPool();
+        this.frames = b.frames;
+        this.zeroCopyThresholdBytes = frames.zeroCopyThresholdBytes;
+        int wanted = b.inFlight > 0 ? b.inFlight : b.workers * DEFAULT_IN_FLIGHT_PER_WORKER;
+        this.capacity = wanted <= 1 ? 1 : Integer.highestOneBit(wanted - 1) << 1;
+        this.mask = capacity - 1;
+        this.inputs = new PooledBuffer[capacity];
+        this.topicBytes = new long[capacity];
+        this.payloadBytes = new long[capacity];
+        this.outputs = new PooledBuffer[capacity];
+        this.frameBytes = new long[capacity];
+        this.rawFrame = new boolean[capacity];
+        this.states = new AtomicIntegerArray(capacity);
+        this.workers = new Worker[b.workers];
+        ThreadFactory factory = b.threadFactory != null ? b.threadFactory : ParallelCompressingSender::newDaemon;
+        try {
+            for (int w = 0; w < workers.length; w++) {
+                workers[w] = new Worker(frames.newCompressor());
+            }
+            for (Worker w : workers) {
+                w.thread = factory.newThread(w);
+            }
+        } catch (RuntimeException | Error e) {
+            for (Worker w : workers) {
+                if (w != null) {
+                    w.compressor.close();
+                }
+            }
+            throw e;
+        }
+        for (Worker w : workers) {
+            w.thread.start();
+        }
+    }
+
+    private static final AtomicInteger THREAD_NUMBER = new AtomicInteger();
+
+    private static Thread newDaemon(Runnable r) {
+        Thread t = new Thread(r, "zmqzstd-compress-" + THREAD_NUMBER.incrementAndGet());
+        t.setDaemon(true);
+        return t;
+    }
+
+    /** Frames of at least this many bytes are sent zero-copy. */
+    public long zeroCopyThresholdBytes() {
+        return zeroCopyThresholdBytes;
+    }
+
+    /** Payloads shorter than this are sent as raw-block frames (0 = never). */
+    public long rawFrameBelowBytes() {
+        return frames.rawFrameBelowBytes;
+    }
+
+    /** Compressing threads. */
+    public int workers() {
+        return workers.length;
+    }
+
+    /** Messages that may be taken and not yet sent (a power of two). */
+    public int inFlightCapacity() {
+        return capacity;
+    }
+
+    /** Messages taken and not yet in libzmq right now (racy; for monitoring). */
+    public long inFlight() {
+        return tail.get() - head.get();
+    }
+
+    /** The socket this sender writes to (borrowed, not owned). */
+    public ZmqSocket socket() {
+        return socket;
+    }
+
+    /** Takes all of {@code payload} for sending; see the class comment for the outcome. */
+    public boolean send(MemorySegment payload, int flags) {
+        return take(null, payload, 0, payload.byteSize(), flags);
+    }
+
+    /**
+     * Copies {@code payload[offset, offset + length)} and queues it to go out as one compressed
+     * single-part message. {@code flags}: 0 or {@link ZmqSocket#DONTWAIT}. The segment is the
+     * caller's again when this returns. Allocation-free.
+     *
+     * @return false with DONTWAIT when {@link #inFlightCapacity()} messages are waiting: nothing
+     *     was taken
+     * @throws IllegalStateException after a worker failed (its cause attached), or when closed
+     */
+    public boolean send(MemorySegment payload, long offset, long length, int flags) {
+        return take(null, payload, offset, length, flags);
+    }
+
+    /** {@link #send(MemorySegment, int)} for an array (copied into native memory). */
+    public boolean send(byte[] payload, int flags) {
+        return take(null, MemorySegment.ofArray(payload), 0, payload.length, flags);
+    }
+
+    /** {@link #send(MemorySegment, int)} for a buffer's bytes from position to limit (left unchanged). */
+    public boolean send(ByteBuffer payload, int flags) {
+        return send(MemorySegment.ofBuffer(payload), flags);
+    }
+
+    /**
+     * {@code topic} uncompressed, then {@code payload} compressed, as one two-part message (as
+     * {@link CompressingSender#publish}): PUB/SUB subscriptions filter on the topic. Both are copied.
+     */
+    public boolean publish(byte[] topic, MemorySegment payload, int flags) {
+        return take(Objects.requireNonNull(topic, "topic"), payload, 0, payload.byteSize(), flags);
+    }
+
+    /** {@link #publish(byte[], MemorySegment, int)} for an array payload. */
+    public boolean publish(byte[] topic, byte[] payload, int flags) {
+        return publish(topic, MemorySegment.ofArray(payload), flags);
+    }
+
+    /**
+     * Waits until every message taken so far is in libzmq (sent, or dropped after a failure).
+     *
+     * @throws IllegalStateException when a worker failed
+     */
+    public void flush() {
+        owner.enter();
+        try {
+            ensureOpen();
+            awaitHead(tail.get(), Long.MAX_VALUE);
+            throwIfFailed();
+        } finally {
+            owner.exit();
+        }
+    }
+
+    /**
+     * As {@link #flush()}, waiting at most {@code timeoutMs}.
+     *
+     * @return true when every message taken is in libzmq, false when the time ran out first
+     */
+    public boolean flush(long timeoutMs) {
+        owner.enter();
+        try {
+            ensureOpen();
+            boolean done = awaitHead(tail.get(), System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs));
+            throwIfFailed();
+            return done;
+        } finally {
+            owner.exit();
+        }
+    }
+
+    /**
+     * A snapshot of the counters (allocates): messages and bytes as sent by the workers, would-blocks
+     * of the caller's DONTWAIT sends and of the socket's send timeout, dropped messages, and the
+     * socket context pool's hits and misses (pool-wide). {@code poolRents} counts two rents per
+     * message (its payload copy and its frame). Callable from any thread; may be slightly behind.
+     */
+    public PipelineStats stats() {
+        return counters.snapshot(pool, refused);
+    }
+
+    private boolean take(byte[] topic, MemorySegment payload, long offset, long length, int flags) {
+        Objects.checkFromIndexSize(offset, length, payload.byteSize());
+        if ((flags & ~ZmqSocket.DONTWAIT) != 0) {
+            throw new IllegalArgumentException("flags other than DONTWAIT: flags=" + flags
+                    + " (a ParallelCompressingSender sends single-part messages; publish() for a topic)");
+        }
+        owner.enter();
+        try {
+            ensureOpen();
+            throwIfFailed();
+            long t = tail.get();
+            if (t - head.get() >= capacity) {
+                if ((flags & ZmqSocket.DONTWAIT) != 0) {
+                    refused++;
+                    return false;
+                }
+                // Wait until half the ring is free, not one slot: the caller is then woken once per
+                // capacity/2 messages instead of once per message (a futex wake and a context
+                // switch each, which at 1 KiB cost more than handing the message over).
+                awaitHead(t - capacity + Math.max(1, capacity / 2), Long.MAX_VALUE);
+                throwIfFailed();
+            }
+            long topicLength = topic == null ? 0 : topic.length;
+            PooledBuffer in = pool.rent(topicLength + length);
+            try {
+                MemorySegment dst = in.segment();
+                if (topic != null) {
+                    MemorySegment.copy(topic, 0, dst, ValueLayout.JAVA_BYTE, 0, topic.length);
+                }
+                MemorySegment.copy(payload, offset, dst, topicLength, length);
+            } catch (RuntimeException | Error e) {
+                in.release();
+                throw e;
+            }
+            int i = (int) (t & mask);
+            inputs[i] = in;
+            topicBytes[i] = topic == null ? NO_TOPIC : topicLength;
+            payloadBytes[i] = length;
+            states.set(i, QUEUED);
+            tail.set(t + 1); // publishes the slot's fields to the worker that claims it
+            wakeOneWorker();
+            return true;
+        } finally {
+            owner.exit();
+        }
+    }
+
+    /**
+     * Waits until head reaches {@code target} or the deadline passes; parks, woken by the send-lock
+     * holder each time head moves. An interrupt does not end the wait; it is kept for the caller.
+     */
+    private boolean awaitHead(long target, long deadlineNs) {
+        if (head.get() >= target) {
+            return true;
+        }
+        boolean interrupted = false;
+        waitTarget = target;
+        waiter = Thread.currentThread();
+        try {
+            while (head.get() < target) {
+                if (deadlineNs == Long.MAX_VALUE) {
+                    LockSupport.park(this);
+                } else {
+                    long left = deadlineNs - System.nanoTime();
+                    if (left <= 0) {
+                        return false;
+                    }
+                    LockSupport.parkNanos(this, left);
+                }
+                if (Thread.interrupted()) {
+                    interrupted = true;
+                }
+            }
+            return true;
+        } finally {
+            waiter = null;
+            waitTarget = Long.MAX_VALUE;
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private void wakeOneWorker() {
+        for (Worker w : workers) {
+            if (w.parked) {
+                w.parked = false;
+                LockSupport.unpark(w.thread);
+                return;
+            }
+        }
+    }
+
+    /** One compressing thread: claims slots in order, compresses each, then tries to send. */
+    private final class Worker implements Runnable {
+        final ZstdCompressor compressor;
+        Thread thread;
+        volatile boolean parked;
+
+        Worker(ZstdCompressor compressor) {
+            this.compressor = compressor;
+        }
+
+        @Override
+        public void run() {
+            try {
+                while (true) {
+                    long s = claimed.get();
+                    if (s < tail.get()) {
+                        if (claimed.compareAndSet(s, s + 1)) {
+                            if (s + 1 < tail.get()) {
+                                wakeOneWorker(); // more work than this one: bring a sleeping worker in
+                            }
+                            compress((int) (s & mask));
+                            sendReady();
+                        }
+                        continue;
+                    }
+                    if (stopping) {
+                        return;
+                    }
+                    // Park only after announcing it and seeing no work: the caller publishes tail,
+                    // then reads parked; one of the two sees the other.
+                    parked = true;
+                    if (claimed.get() < tail.get() || stopping) {
+                        parked = false;
+                        continue;
+                    }
+                    LockSupport.park(this);
+                    parked = false;
+                }
+            } finally {
+                compressor.close();
+            }
+        }
+
+        private void compress(int i) {
+            PooledBuffer out = null;
+            try {
+                if (failure.get() == null) {
+                    long length = payloadBytes[i];
+                    long topic = topicBytes[i];
+                    boolean raw = frames.raw(length);
+                    long bound = FrameOptions.bound(length, raw);
+                    out = pool.rent(bound);
+                    frameBytes[i] = FrameOptions.encode(compressor, raw, inputs[i].segment(), Math.max(topic, 0), length,
+                            out.segment(), bound);
+                    rawFrame[i] = raw;
+                    outputs[i] = out;
+                    out = null;
+                }
+            } catch (RuntimeException | Error e) {
+                fail(e);
+            } finally {
+                if (out != null) {
+                    out.release();
+                }
+                states.set(i, READY); // publishes the output fields to the send-lock holder
+            }
+        }
+    }
+
+    /**
+     * Sends every slot from head on that is READY, in order, if no other thread is doing so. The
+     * re-check after unlocking catches a slot that became READY while the lock was held and whose
+     * worker therefore found it taken.
+     */
+    private void sendReady() {
+        while (sendLock.compareAndSet(0, 1)) {
+            try {
+                long h = head.get();
+                while (h < tail.get() && states.get((int) (h & mask)) == READY) {
+                    sendSlot((int) (h & mask));
+                    head.set(++h); // frees the slot for the caller
+                    Thread w = waiter;
+                    if (w != null && h >= waitTarget) {
+                        LockSupport.unpark(w);
+                    }
+                }
+            } finally {
+                sendLock.set(0);
+            }
+            long h = head.get();
+            if (h >= tail.get() || states.get((int) (h & mask)) != READY) {
+                return;
+            }
+        }
+    }
+
+    /** Sends one slot's topic and frame, then empties the slot. Called under the send lock. */
+    private void sendSlot(int i) {
+        PooledBuffer in = inputs[i];
+        PooledBuffer out = outputs[i];
+        inputs[i] = null;
+        outputs[i] = null;
+        try {
+            if (out == null || failure.get() != null) {
+                counters.droppedMessages++;
+                return;
+            }
+            long topic = topicBytes[i];
+            if (topic != NO_TOPIC) {
+                if (!sendPart(in.segment(), 0, topic, ZmqSocket.SNDMORE, null)) {
+                    counters.droppedMessages++;
+                    return;
+                }
+                counters.envelopeParts++;
+            }
+            long n = frameBytes[i];
+            boolean zeroCopy = n >= zeroCopyThresholdBytes;
+            // After a topic went in, libzmq takes the rest of the message without blocking.
+            if (!sendPart(out.segment(), 0, n, 0, zeroCopy ? out : null)) {
+                counters.droppedMessages++;
+                return;
+            }
+            if (zeroCopy) {
+                out = null; // libzmq owns it now and hands it back to the pool
+                counters.zeroCopySends++;
+            } else {
+                counters.copiedSends++;
+            }
+            counters.poolRents += 2;
+            counters.parts++;
+            counters.messages++;
+            counters.uncompressedBytes += payloadBytes[i];
+            counters.compressedBytes += n;
+            if (rawFrame[i]) {
+                counters.rawFrames++;
+            }
+        } catch (RuntimeException | Error e) {
+            fail(e);
+            counters.droppedMessages++;
+        } finally {
+            if (out != null) {
+                out.release();
+            }
+            if (in != null) {
+                in.release();
+            }
+            states.set(i, EMPTY);
+        }
+    }
+
+    /**
+     * A blocking send of one part (zero-copy when {@code pooled} is given). A socket with a send
+     * timeout may refuse: retried, unless close() has begun (then false: the message is dropped).
+     */
+    private boolean sendPart(MemorySegment data, long offset, long length, int flags, PooledBuffer pooled) {
+        while (true) {
+            boolean sent = pooled != null ? socket.sendPooled(pooled, length, flags) : socket.send(data, offset, length, flags);
+            if (sent) {
+                return true;
+            }
+            counters.wouldBlock++;
+            if (closing) {
+                return false;
+            }
+        }
+    }
+
+    private void fail(Throwable e) {
+        failure.compareAndSet(null, e);
+    }
+
+    private void throwIfFailed() {
+        Throwable f = failure.get();
+        if (f != null) {
+            throw new IllegalStateException("a compressing worker failed, messages not yet sent were dropped: " + f, f);
+        }
+    }
+
+    private void ensureOpen() {
+        if (closed) {
+            throw new IllegalStateException("sender is closed");
+        }
+    }
+
+    /**
+     * Waits until every message taken is in libzmq, then stops the workers and frees their
+     * compressors; the socket stays open (it is the caller's). If the peer does not read, this
+     * waits as a blocking send would: give the socket a send timeout to bound it (a message it
+     * refuses after close() began is dropped and counted). Rethrows a worker's failure after
+     * cleaning up. Idempotent.
+     */
+    @Override
+    public void close() {
+        owner.enter();
+        try {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            closing = true;
+            awaitHead(tail.get(), Long.MAX_VALUE);
+            stopping = true;
+            boolean interrupted = false;
+            for (Worker w : workers) {
+                LockSupport.unpark(w.thread);
+                while (true) {
+                    try {
+                        w.thread.join();
+                        break;
+                    } catch (InterruptedException e) {
+                        interrupted = true;
+                    }
+                }
+            }
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+            throwIfFailed();
+        } finally {
+            owner.exit();
+        }
+    }
+}

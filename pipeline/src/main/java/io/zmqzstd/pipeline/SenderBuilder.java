@@ -1,0 +1,72 @@
+package io.zmqzstd.pipeline;
+
+import io.zmqzstd.codec.ZstdDictionary;
+import io.zmqzstd.transport.NativeBufferPool;
+import io.zmqzstd.transport.ZmqSocket;
+
+import java.util.Objects;
+
+/**
+ * The frame settings both senders' builders share ({@link CompressingSender.Builder},
+ * {@link ParallelCompressingSender.Builder}): one set of setters filling one {@link FrameOptions}.
+ *
+ * @param <B> the concrete builder, returned by every setter
+ */
+abstract class SenderBuilder<B extends SenderBuilder<B>> {
+
+    final ZmqSocket socket;
+    final FrameOptions frames = new FrameOptions();
+
+    SenderBuilder(ZmqSocket socket) {
+        this.socket = Objects.requireNonNull(socket, "socket");
+    }
+
+    abstract B self();
+
+    /** zstd level (default 3; negative = faster, up to 22). */
+    public B level(int level) {
+        frames.level = level;
+        return self();
+    }
+
+    /** Append a 4-byte content checksum to every frame (default off). */
+    public B checksum(boolean checksum) {
+        frames.checksum = checksum;
+        return self();
+    }
+
+    /** Compress with this dictionary; frames carry its ID. Every compressor digests its own copy. */
+    public B dictionary(ZstdDictionary dictionary) {
+        frames.dictionary = dictionary;
+        return self();
+    }
+
+    /**
+     * Frames of at least this many bytes are sent zero-copy, smaller ones copied by libzmq.
+     * Default and lowest allowed value: the socket context pool's
+     * {@link NativeBufferPool#zeroCopyThresholdBytes()} (8 KiB), below which the pool copies anyway;
+     * to go lower, lower the pool's. Raise it for one sender, e.g. over tcp, where copying measured
+     * as fast as zero-copy up to 128 KiB. See {@link CompressingSender} for where each payload is
+     * compressed.
+     */
+    public B zeroCopyThresholdBytes(long bytes) {
+        frames.zeroCopyThresholdBytes(bytes);
+        return self();
+    }
+
+    /**
+     * Payloads shorter than this go out as a frame of raw blocks, without a compressor call.
+     * Default {@value CompressingSender#DEFAULT_RAW_FRAME_BELOW_BYTES} without a dictionary or
+     * checksum, 0 (never) with either; 0 turns it off. Not allowed together with a dictionary
+     * (small parts are exactly where a dictionary gains) or a checksum (raw frames carry none).
+     */
+    public B rawFrameBelowBytes(long bytes) {
+        frames.rawFrameBelowBytes(bytes);
+        return self();
+    }
+
+    /** Checks the settings against each other and the socket context's pool; fills in defaults. */
+    final void resolveFrames() {
+        frames.resolve(socket.context().bufferPool());
+    }
+}

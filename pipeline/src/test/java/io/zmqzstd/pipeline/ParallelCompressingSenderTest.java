@@ -1,0 +1,359 @@
+package io.zmqzstd.pipeline;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.zmqzstd.codec.ZstdDictionary;
+import io.zmqzstd.transport.NativeBufferPool;
+import io.zmqzstd.transport.SocketType;
+import io.zmqzstd.transport.ZmqContext;
+import io.zmqzstd.transport.ZmqException;
+import io.zmqzstd.transport.ZmqSocket;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.management.ManagementFactory;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class ParallelCompressingSenderTest {
+
+    private static final com.sun.management.ThreadMXBean THREADS =
+            (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+
+    /** Sizes that take every path: raw frames, copied frames, zero-copy frames, a multi-block frame. */
+    private static final int[] SIZES = {0, 17, 100, 1024, 5000, 9000, 65536, 300_000};
+
+    private static byte[] message(long seq) {
+        int size = SIZES[(int) (seq % SIZES.length)];
+        byte[] b = seq % 3 == 0 ? Fixtures.random(size, seq) : Fixtures.payload(size, seq);
+        if (size >= Long.BYTES) {
+            ByteBuffer.wrap(b).putLong(0, seq);
+        }
+        return b;
+    }
+
+    private static byte[] received(DecompressingReceiver receiver, int part) {
+        ReceivedMessage m = receiver.message();
+        return m.segment(part).asSlice(m.partOffset(part), m.partSize(part)).toArray(ValueLayout.JAVA_BYTE);
+    }
+
+    private static void receiveOrFail(DecompressingReceiver receiver) {
+        int status = receiver.receive(0);
+        assertEquals(DecompressingReceiver.RECEIVED, status, receiver::lastErrorMessage);
+    }
+
+    @ParameterizedTest(name = "{0}, {1} workers")
+    @CsvSource({"tcp,3", "ipc,2", "inproc,4", "tcp,1"})
+    void shouldDeliverEveryMessageIntactAndInOrder(String transport, int workers) {
+        int count = 2_000;
+        try (ZmqContext ctx = new ZmqContext()) {
+            Fixtures.Link link = Fixtures.link(ctx, SocketType.PULL, SocketType.PUSH, transport);
+            try (ParallelCompressingSender sender = ParallelCompressingSender.builder(link.client()).level(1)
+                    .workers(workers).build();
+                 DecompressingReceiver receiver = DecompressingReceiver.builder(link.server()).build()) {
+                Thread reader = Thread.currentThread();
+                AtomicReference<Throwable> failure = new AtomicReference<>();
+                Thread writer = new Thread(() -> {
+                    try {
+                        for (long seq = 0; seq < count; seq++) {
+                            byte[] m = message(seq);
+                            boolean taken = switch ((int) (seq % 3)) {
+                                case 0 -> sender.send(m, 0);
+                                case 1 -> sender.send(ByteBuffer.wrap(m), 0);
+                                default -> {
+                                    try (Arena a = Arena.ofConfined()) {
+                                        MemorySegment s = a.allocate(Math.max(1, m.length));
+                                        s.copyFrom(MemorySegment.ofArray(m));
+                                        // the segment is freed right after: the sender must have copied it
+                                        yield sender.send(s, 0, m.length, 0);
+                                    }
+                                }
+                            };
+                            assertTrue(taken, "blocking send returned false");
+                        }
+                        sender.flush();
+                    } catch (Throwable t) {
+                        failure.set(t);
+                        reader.interrupt();
+                    }
+                }, "writer");
+                writer.start();
+                for (long seq = 0; seq < count; seq++) {
+                    receiveOrFail(receiver);
+                    assertArrayEquals(message(seq), received(receiver, 0), "message " + seq);
+                }
+                assertTrue(Fixtures.await(() -> !writer.isAlive(), 20_000));
+                if (failure.get() != null) {
+                    throw new AssertionError(failure.get());
+                }
+                PipelineStats stats = sender.stats();
+                assertEquals(count, stats.messages(), stats::toString);
+                assertTrue(stats.zeroCopySends() > 0 && stats.copiedSends() > 0 && stats.rawFrames() > 0, stats::toString);
+                assertEquals(0, stats.droppedMessages(), stats::toString);
+                assertEquals(0, sender.inFlight());
+            }
+            assertTrue(Fixtures.await(() -> ctx.bufferPool().outstanding() == 0, 10_000),
+                    () -> ctx.bufferPool().stats().toString());
+        }
+    }
+
+    @Test
+    void shouldPublishTopicsThatSubscriptionsFilter() {
+        try (ZmqContext ctx = new ZmqContext()) {
+            ZmqSocket pub = ctx.socket(SocketType.PUB);
+            ZmqSocket sub = ctx.socket(SocketType.SUB);
+            sub.subscribe("wanted.");
+            Fixtures.link(pub, sub, "tcp");
+            byte[] wanted = "wanted.cpu".getBytes(StandardCharsets.US_ASCII);
+            byte[] other = "other.cpu".getBytes(StandardCharsets.US_ASCII);
+            byte[] sync = "sync".getBytes(StandardCharsets.US_ASCII);
+            try (ParallelCompressingSender sender = ParallelCompressingSender.builder(pub).workers(3).build();
+                 DecompressingReceiver receiver = DecompressingReceiver.builder(sub).build()) {
+                // Slow joiner: publish until one arrives, i.e. the subscription reached the publisher.
+                assertTrue(Fixtures.await(() -> {
+                    sender.publish(wanted, sync, 0);
+                    sender.flush();
+                    return receiver.receive(ZmqSocket.DONTWAIT) == DecompressingReceiver.RECEIVED;
+                }, 10_000), "subscription never arrived");
+                for (long seq = 0; seq < 200; seq++) {
+                    assertTrue(sender.publish(other, message(seq), 0));
+                    assertTrue(sender.publish(wanted, message(seq), 0));
+                }
+                sender.flush();
+                long seq = 0;
+                while (seq < 200) {
+                    receiveOrFail(receiver);
+                    ReceivedMessage m = receiver.message();
+                    assertEquals(2, m.parts());
+                    assertArrayEquals(wanted, m.partBytes(0), "only the subscribed topic arrives");
+                    if (java.util.Arrays.equals(sync, m.partBytes(1))) {
+                        continue; // a sync message still in flight
+                    }
+                    assertArrayEquals(message(seq), m.partBytes(1), "message " + seq);
+                    seq++;
+                }
+                PipelineStats stats = sender.stats();
+                assertTrue(stats.envelopeParts() >= 400, stats::toString);
+            }
+        }
+    }
+
+    @Test
+    void shouldTellWouldBlockWhenTheRingIsFullAndKeepEverythingTaken() {
+        try (ZmqContext ctx = new ZmqContext()) {
+            ZmqSocket push = ctx.socket(SocketType.PUSH);
+            push.sendHwm(1);
+            String endpoint = Fixtures.bindAddress("inproc");
+            push.bind(endpoint); // no peer yet: the first worker send blocks
+            try (ParallelCompressingSender sender = ParallelCompressingSender.builder(push).workers(2).inFlight(4)
+                    .build()) {
+                assertEquals(4, sender.inFlightCapacity());
+                long taken = 0;
+                while (sender.send(message(taken), ZmqSocket.DONTWAIT)) {
+                    taken++;
+                    assertTrue(taken < 1_000, "the sender took everything although the socket has no peer");
+                }
+                assertEquals(4, sender.inFlight(), "a full ring, nothing sent");
+                assertEquals(1, sender.stats().wouldBlock());
+                assertFalse(sender.flush(50), "flush cannot finish without a peer");
+
+                ZmqSocket pull = ctx.socket(SocketType.PULL);
+                pull.receiveTimeoutMs(Fixtures.RECEIVE_TIMEOUT_MS);
+                pull.connect(endpoint);
+                try (DecompressingReceiver receiver = DecompressingReceiver.builder(pull).build()) {
+                    for (long seq = 0; seq < taken; seq++) {
+                        receiveOrFail(receiver);
+                        assertArrayEquals(message(seq), received(receiver, 0), "message " + seq);
+                    }
+                    assertTrue(sender.flush(20_000));
+                    assertTrue(sender.send(message(taken), ZmqSocket.DONTWAIT), "room again once the peer reads");
+                    receiveOrFail(receiver);
+                    assertArrayEquals(message(taken), received(receiver, 0));
+                }
+            }
+        }
+    }
+
+    @Test
+    void shouldDropAndCountWhatTheSendTimeoutRefusesAfterClose() {
+        try (ZmqContext ctx = new ZmqContext()) {
+            ZmqSocket push = ctx.socket(SocketType.PUSH);
+            push.sendTimeoutMs(20);
+            push.bind(Fixtures.bindAddress("inproc")); // never a peer
+            ParallelCompressingSender sender = ParallelCompressingSender.builder(push).inFlight(8).build();
+            for (long seq = 0; seq < 5; seq++) {
+                assertTrue(sender.send(message(seq + 1), ZmqSocket.DONTWAIT));
+            }
+            sender.close(); // returns: each refused message is dropped once close() has begun
+            PipelineStats stats = sender.stats();
+            assertEquals(5, stats.droppedMessages(), stats::toString);
+            assertEquals(0, stats.messages(), stats::toString);
+            assertTrue(stats.wouldBlock() >= 5, stats::toString);
+            assertThrows(IllegalStateException.class, () -> sender.send(new byte[1], 0));
+            sender.close(); // idempotent
+            assertEquals(0, ctx.bufferPool().outstanding(), () -> ctx.bufferPool().stats().toString());
+        }
+    }
+
+    @Test
+    void shouldReportAWorkersFailureToTheCallerAndStayClosable() {
+        try (ZmqContext ctx = new ZmqContext()) {
+            // A socket type that cannot send: every worker send fails with a ZmqException.
+            ZmqSocket pull = ctx.socket(SocketType.PULL);
+            pull.bind(Fixtures.bindAddress("inproc"));
+            ParallelCompressingSender sender = ParallelCompressingSender.builder(pull).build();
+            assertTrue(sender.send(message(1), 0)); // taken; the worker's send fails later
+            IllegalStateException e = assertThrows(IllegalStateException.class, sender::flush);
+            assertInstanceOf(ZmqException.class, e.getCause(), e::toString);
+            assertThrows(IllegalStateException.class, () -> sender.send(message(3), 0));
+            assertEquals(1, sender.stats().droppedMessages());
+            assertThrows(IllegalStateException.class, sender::close, "close rethrows the failure");
+            sender.close(); // then idempotent
+            assertEquals(0, ctx.bufferPool().outstanding(), () -> ctx.bufferPool().stats().toString());
+        }
+    }
+
+    @Test
+    void shouldCompressWithADictionaryOnEveryWorker() {
+        ZstdDictionary dictionary = Fixtures.dictionary();
+        try (ZmqContext ctx = new ZmqContext()) {
+            Fixtures.Link link = Fixtures.link(ctx, SocketType.PULL, SocketType.PUSH, "inproc");
+            try (ParallelCompressingSender sender = ParallelCompressingSender.builder(link.client()).workers(3)
+                    .dictionary(dictionary).build();
+                 DecompressingReceiver receiver = DecompressingReceiver.builder(link.server()).dictionary(dictionary)
+                         .build()) {
+                for (int i = 0; i < 60; i++) {
+                    assertTrue(sender.send(Fixtures.payload(150 + i, i), 0));
+                }
+                sender.flush();
+                for (int i = 0; i < 60; i++) {
+                    receiveOrFail(receiver);
+                    assertArrayEquals(Fixtures.payload(150 + i, i), received(receiver, 0), "message " + i);
+                }
+                assertTrue(sender.stats().ratio() > 2, () -> sender.stats().toString());
+            }
+        }
+    }
+
+    @Test
+    void shouldRefuseMisuseWithClearErrors() {
+        try (ZmqContext ctx = new ZmqContext()) {
+            ZmqSocket push = ctx.socket(SocketType.PUSH);
+            var b = ParallelCompressingSender.builder(push);
+            assertThrows(IllegalArgumentException.class, () -> b.workers(0));
+            assertThrows(IllegalArgumentException.class, () -> b.inFlight(0));
+            try (ParallelCompressingSender sender = b.workers(1).inFlight(3).build()) {
+                assertEquals(4, sender.inFlightCapacity(), "rounded up to a power of two");
+                IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                        () -> sender.send(new byte[8], ZmqSocket.SNDMORE));
+                assertTrue(e.getMessage().contains("flags"), e::getMessage);
+                assertThrows(IndexOutOfBoundsException.class,
+                        () -> sender.send(MemorySegment.ofArray(new byte[8]), 4, 8, 0));
+            }
+        }
+    }
+
+    /**
+     * The caller's thread and every worker allocate nothing per message after warm-up (the JDK's
+     * per-thread counters), and every pooled buffer comes back.
+     */
+    @ParameterizedTest(name = "tcp, {0} B")
+    @ValueSource(ints = {1024, 65536})
+    void shouldAllocateLessThanOneBytePerMessageOnEveryThread(int size) throws Exception {
+        int warmUp = size >= 65536 ? 20_000 : 50_000;
+        int measured = size >= 65536 ? 20_000 : 100_000;
+        NativeBufferPool pool = NativeBufferPool.builder().leakDetection(NativeBufferPool.LeakDetection.DISABLED).build();
+        List<Thread> workers = new CopyOnWriteArrayList<>();
+        try (ZmqContext ctx = ZmqContext.builder().bufferPool(pool).build(); Arena arena = Arena.ofShared()) {
+            Fixtures.Link link = Fixtures.link(ctx, SocketType.PULL, SocketType.PUSH, "tcp");
+            MemorySegment payload = arena.allocate(size);
+            payload.copyFrom(MemorySegment.ofArray(Fixtures.payload(size, 9)));
+            AtomicLong receiverBytes = new AtomicLong(-1);
+            AtomicReference<Throwable> failure = new AtomicReference<>();
+            try (ParallelCompressingSender sender = ParallelCompressingSender.builder(link.client()).level(1).workers(2)
+                    .threadFactory(r -> {
+                        Thread t = new Thread(r, "compress-" + workers.size());
+                        t.setDaemon(true);
+                        workers.add(t);
+                        return t;
+                    }).build();
+                 DecompressingReceiver receiver = DecompressingReceiver.builder(link.server()).build()) {
+                Thread reader = new Thread(() -> {
+                    try {
+                        long start = 0;
+                        for (long i = 0; i < warmUp + measured; i++) {
+                            if (i == warmUp) {
+                                start = THREADS.getCurrentThreadAllocatedBytes();
+                            }
+                            if (receiver.receive(0) != DecompressingReceiver.RECEIVED) {
+                                throw new AssertionError("message " + i + ": " + receiver.lastErrorMessage());
+                            }
+                            ReceivedMessage m = receiver.message();
+                            long seq = m.segment(0).get(ValueLayout.JAVA_LONG_UNALIGNED, m.partOffset(0));
+                            if (seq != i || m.partSize(0) != size) {
+                                throw new AssertionError("message " + i + ": seq=" + seq + ", size=" + m.partSize(0));
+                            }
+                        }
+                        receiverBytes.set(THREADS.getCurrentThreadAllocatedBytes() - start);
+                    } catch (Throwable t) {
+                        failure.set(t);
+                    }
+                }, "receiver");
+                reader.start();
+                for (long seq = 0; seq < warmUp; seq++) {
+                    sendStamped(sender, payload, seq);
+                }
+                sender.flush();
+                long[] workerStart = new long[workers.size()];
+                for (int w = 0; w < workerStart.length; w++) {
+                    workerStart[w] = THREADS.getThreadAllocatedBytes(workers.get(w).threadId());
+                }
+                long callerStart = THREADS.getCurrentThreadAllocatedBytes();
+                for (long seq = warmUp; seq < warmUp + measured; seq++) {
+                    sendStamped(sender, payload, seq);
+                }
+                long callerBytes = THREADS.getCurrentThreadAllocatedBytes() - callerStart;
+                sender.flush();
+                long workerBytes = 0;
+                for (int w = 0; w < workerStart.length; w++) {
+                    workerBytes += THREADS.getThreadAllocatedBytes(workers.get(w).threadId()) - workerStart[w];
+                }
+                reader.join(120_000);
+                if (failure.get() != null) {
+                    throw new AssertionError(failure.get());
+                }
+                assertFalse(reader.isAlive(), "the reader did not finish within 120 s");
+                System.out.printf("parallel tcp %d B: caller %d B, workers %d B, receiver %d B over %d messages; %s%n",
+                        size, callerBytes, workerBytes, receiverBytes.get(), measured, sender.stats());
+                assertEquals(2, workerStart.length);
+                assertTrue(callerBytes < measured, "caller allocated " + callerBytes + " B");
+                assertTrue(workerBytes < measured, "workers allocated " + workerBytes + " B");
+                assertTrue(receiverBytes.get() < measured, "receiver allocated " + receiverBytes.get() + " B");
+            }
+            assertTrue(Fixtures.await(() -> pool.outstanding() == 0, 10_000), () -> pool.stats().toString());
+        } finally {
+            pool.close();
+        }
+    }
+
+    private static void sendStamped(ParallelCompressingSender sender, MemorySegment payload, long seq) {
+        payload.set(ValueLayout.JAVA_LONG_UNALIGNED, 0, seq);
+        if (!sender.send(payload, 0)) {
+            throw new AssertionError("blocking send returned false: seq=" + seq);
+        }
+    }
+}
