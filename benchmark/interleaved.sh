@@ -15,6 +15,9 @@
 #         sharedpool:TRANSPORT:SIZE  two threads sending pooled messages through one context's pool, a 2 KiB zero-copy
 #                                    threshold against the default 8 KiB (which copies below it and keeps thread caches
 #                                    up to 8 KiB) (>1: 2 KiB faster)
+#         pipeline:TRANSPORT:SIZE    end to end, PUSH to PULL, level 3, telemetry (PipelineOverhead): the ways of
+#                                    PIPELINE_WAYS (default: jeromqZstdjni zmqzstd zmqzstd@2 zmqzstd@3; @N = a
+#                                    ParallelCompressingSender with N workers) against the first (>1: faster)
 #         codec:METHOD:SIZE         bare libzstd calls and aircompressor against zmq-zstd (>1: faster than
 #                                    zmq-zstd), METHOD compress or decompress, level 3, telemetry, every way
 #                                    on the libzstd 1.5.7 that the peers bundle
@@ -60,11 +63,19 @@ for ((i = 1; i <= jvms; i++)); do
         if [[ "$what" == inproc ]]; then n=100000; else n=30000; fi
         "$java" --enable-native-access=ALL-UNNAMED -cp "$jar" io.zmqzstd.benchmark.SharedPoolOverhead \
           "$what" "$size" "$rounds" "$n" 2 8192 2048 > "$out/$kind-$what-$size-j$j.txt" ;;
+      pipeline)
+        # about 0.3-0.5 s per way and round
+        if (( size >= 1048576 )); then n=150; elif (( size >= 65536 )); then n=3000; elif (( size >= 1024 )); then n=40000;
+        else n=100000; fi
+        read -r -a pways <<< "${PIPELINE_WAYS:-jeromqZstdjni zmqzstd zmqzstd@2 zmqzstd@3}"
+        "$java" --enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow -cp "$jar" \
+          io.zmqzstd.benchmark.PipelineOverhead "$what" "$size" 3 "$rounds" "$n" "${pways[@]}" \
+          > "$out/$kind-$what-$size-j$j.txt" ;;
       codec)
         if (( size >= 65536 )); then n=1000; else n=20000; fi
         "$java" --enable-native-access=ALL-UNNAMED "-Dzmqzstd.libzstd.path=$libzstd" -cp "$jar" \
           io.zmqzstd.benchmark.CodecOverhead "$what" "$size" $(( 2 * rounds )) "$n" > "$out/codec-$what-$size-j$j.txt" ;;
-      *) echo "unknown cell: $cell (transport:, switchover:, sharedpool:TRANSPORT:SIZE or codec:METHOD:SIZE)" >&2; exit 2 ;;
+      *) echo "unknown cell: $cell (transport:, switchover:, sharedpool:, pipeline:TRANSPORT:SIZE or codec:METHOD:SIZE)" >&2; exit 2 ;;
     esac
   done
 done

@@ -7,9 +7,12 @@
 # verdicts quote. About 15 minutes per round.
 #
 # Usage: benchmark/verdict.sh [CHECK...]   checks: codec codec-samelib codec-64m codec-samelib-64m transport
-#        pipeline pipeline-samelib pipeline-batch transport-small (default: all but transport-small)
+#        pipeline pipeline-samelib pipeline-batch pipeline-parallel transport-small (default: all but
+#        transport-small and pipeline-parallel)
 #        pipeline-batch is the pipeline check over tcp with the whole JVM under SCHED_BATCH (chrt -b 0):
 #        woken threads (libzmq's I/O thread, the receiver) no longer preempt the compressing sender.
+#        pipeline-parallel is the pipeline check with zmqzstd sending through a ParallelCompressingSender
+#        of 3 workers (PipelineBenchmark -p compressionThreads=3; the peers ignore the parameter).
 #        transport-small is the transport check's four small cells alone (64 B and 512 B, tcp and inproc),
 #        about one minute a round, so that many rounds can settle ratios whose single runs scatter widely.
 # Env:   ROUNDS (default 3), OUT (default benchmark/results/verdict), JAVA_HOME (a JDK 25)
@@ -38,6 +41,7 @@ check() { # name round
     transport-small) args=("${transportArgs[@]}" -p size=64,512) ;;
     pipeline) args=("${pipeline[@]}" -p size=64,1024,65536,1048576 -p transport=tcp,inproc) ;;
     pipeline-samelib) args=("${pipeline[@]}" -p size=1024,65536,1048576 -p transport=tcp "${samelib[@]}") ;;
+    pipeline-parallel) args=("${pipeline[@]}" -p size=64,1024,65536,1048576 -p transport=tcp,inproc -p compressionThreads=3) ;;
     pipeline-batch) args=("${pipeline[@]}" -p size=64,1024,65536,1048576 -p transport=tcp); prefix=(chrt -b 0) ;;
     *) echo "unknown check: $1" >&2; exit 2 ;;
   esac

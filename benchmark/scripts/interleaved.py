@@ -51,6 +51,7 @@ def main():
             continue  # a run still being written, or one that failed before its first line
         head = dict(w.split("=", 1) for w in text.splitlines()[0].split() if "=" in w)
         kind, what = ("transport", head["transport"]) if "transport" in head else ("codec", head["method"])
+        kind = head.get("kind", kind)
         for way, base, ratio in WAY.findall(text):
             if way != base:
                 cells.setdefault((kind, what, int(head["size"]), way, base), []).append(float(ratio))

@@ -81,6 +81,17 @@ public class PipelineBenchmark {
     @Param({"0"})
     public long rawFrameBelowBytes;
 
+    /**
+     * {@code zmqzstd} only: 0 compresses on the sender thread ({@code CompressingSender}); n above 0 hands
+     * each message to a {@code ParallelCompressingSender} with n compressing workers.
+     */
+    @Param({"0"})
+    public int compressionThreads;
+
+    /** {@code zmqzstd} with {@code compressionThreads} above 0: the sender's in-flight messages (0 = its default). */
+    @Param({"0"})
+    public int inFlight;
+
     /** {@code stream}: at most this many messages of lead (4 MiB of payload binds first from 8 KiB up). */
     @Param({"500"})
     public int maxLead;
@@ -133,7 +144,7 @@ public class PipelineBenchmark {
             default -> throw new IllegalArgumentException("flow must be stream or batch: flow=" + flow);
         };
         pipe = PipelineContestants.create(contestant, size, transport, level, dictionary, zeroCopyThresholdBytes,
-                rawFrameBelowBytes);
+                rawFrameBelowBytes, compressionThreads, inFlight);
         if (affinity.equals(AFFINITY_SPLIT)) {
             int sender = pipe.senderThreadId();
             System.out.println("# affinity: sender thread " + sender + " on cpu 0, threads " + Affinity.split(sender)

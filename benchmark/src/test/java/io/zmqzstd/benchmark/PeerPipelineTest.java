@@ -57,4 +57,18 @@ class PeerPipelineTest {
             }
         }
     }
+
+    @ParameterizedTest
+    @CsvSource({"tcp, 1", "tcp, 2", "inproc, 3"})
+    void shouldDeliverInOrderWithParallelCompression(String transport, int compressionThreads) {
+        for (int size : new int[] {64, 1024, 65536}) {
+            try (PipelineContestant pipe = PipelineContestants.create("zmqzstd", size, transport, 3, "none",
+                    8192, 0, compressionThreads, 0)) {
+                pipe.transfer(300); // checks every message's length and sequence on arrival
+                pipe.transfer(300);
+                long compressed = pipe.compressedBytes();
+                assertTrue(compressed > 0, "compressed bytes: " + compressed);
+            }
+        }
+    }
 }

@@ -38,6 +38,17 @@ public final class PipelineContestants {
      */
     public static PipelineContestant create(String name, int size, String transport, int level, String dictionary,
             long zeroCopyThresholdBytes, long rawFrameBelowBytes) {
+        return create(name, size, transport, level, dictionary, zeroCopyThresholdBytes, rawFrameBelowBytes, 0, 0);
+    }
+
+    /**
+     * As above; {@code compressionThreads} above 0 makes {@code zmqzstd} send through a
+     * {@link io.zmqzstd.pipeline.ParallelCompressingSender} with that many workers (0: one
+     * {@link io.zmqzstd.pipeline.CompressingSender} on the sender thread), {@code inFlight} its ring
+     * (0: its default). The peers ignore both.
+     */
+    public static PipelineContestant create(String name, int size, String transport, int level, String dictionary,
+            long zeroCopyThresholdBytes, long rawFrameBelowBytes, int compressionThreads, int inFlight) {
         byte[] payload = payload(size);
         byte[] dictionaryBytes = switch (dictionary) {
             case DICTIONARY_NONE -> null;
@@ -46,7 +57,7 @@ public final class PipelineContestants {
         };
         return switch (name) {
             case ZMQZSTD -> new ZmqZstdContestant(payload, transport, level, dictionaryBytes, zeroCopyThresholdBytes,
-                    rawFrameBelowBytes);
+                    rawFrameBelowBytes, compressionThreads, inFlight);
             case LIBZMQ_BYTES -> new LibzmqBytesContestant(payload, transport, level, dictionaryBytes);
             case JEROMQ_ZSTDJNI -> new JeromqZstdJniContestant(payload, transport, level, dictionaryBytes);
             default -> throw new IllegalArgumentException("unknown pipeline contestant: contestant=" + name);

@@ -6,6 +6,7 @@ import io.zmqzstd.benchmark.Stamp;
 import io.zmqzstd.codec.ZstdDictionary;
 import io.zmqzstd.pipeline.CompressingSender;
 import io.zmqzstd.pipeline.DecompressingReceiver;
+import io.zmqzstd.pipeline.ParallelCompressingSender;
 import io.zmqzstd.pipeline.PipelineStats;
 import io.zmqzstd.pipeline.ReceivedMessage;
 import io.zmqzstd.transport.NativeBufferPool;
@@ -43,17 +44,21 @@ public final class ZmqZstdContestant implements PipelineContestant {
     private final Arena arena = Arena.ofShared();
     private final MemorySegment message;
     private final ZstdDictionary dictionary;
+    /** Exactly one of the two senders, by {@code compressionThreads}. */
     private final CompressingSender compressing;
+    private final ParallelCompressingSender parallel;
     private final DecompressingReceiver receiver;
     private final CreditedSender sender;
     private long nextSequence;
 
     /**
-     * {@code transport} is {@code tcp} or {@code inproc}; {@code dictionary} raw bytes or null. The
-     * caller owns the contestant and closes it.
+     * {@code transport} is {@code tcp} or {@code inproc}; {@code dictionary} raw bytes or null;
+     * {@code compressionThreads} 0 for a {@link CompressingSender} on the sender thread, else a
+     * {@link ParallelCompressingSender} with that many workers (the sender thread then only stamps and
+     * hands over each message), {@code inFlight} that sender's ring (0: its default). The caller owns the contestant and closes it.
      */
     public ZmqZstdContestant(byte[] payload, String transport, int level, byte[] dictionary,
-            long zeroCopyThresholdBytes, long rawFrameBelowBytes) {
+            long zeroCopyThresholdBytes, long rawFrameBelowBytes, int compressionThreads, int inFlight) {
         this.size = payload.length;
         this.pool = NativeBufferPool.builder()
                 .leakDetection(NativeBufferPool.LeakDetection.DISABLED)
@@ -72,26 +77,51 @@ public final class ZmqZstdContestant implements PipelineContestant {
         message = arena.allocate(Math.max(size, 1), 64);
         message.copyFrom(MemorySegment.ofArray(payload));
         this.dictionary = dictionary == null ? null : ZstdDictionary.of(dictionary);
-        CompressingSender.Builder s = CompressingSender.builder(push).level(level)
-                .zeroCopyThresholdBytes(zeroCopyThresholdBytes);
         DecompressingReceiver.Builder r = DecompressingReceiver.builder(pull);
         if (this.dictionary != null) {
-            s.dictionary(this.dictionary);
             r.dictionary(this.dictionary);
-        } else {
-            s.rawFrameBelowBytes(rawFrameBelowBytes);
         }
-        compressing = s.build();
         receiver = r.build();
         MemorySegment out = message.asSlice(0, size);
-        CompressingSender c = compressing;
-        // The sender thread owns the sender and the payload segment from here until close() joins it.
-        sender = new CreditedSender("zmqzstd-sender", sequence -> {
-            Stamp.write(out, sequence);
-            if (!c.send(out, 0)) {
-                throw new IllegalStateException("blocking send returned would-block");
+        if (compressionThreads > 0) {
+            ParallelCompressingSender.Builder s = ParallelCompressingSender.builder(push).level(level)
+                    .zeroCopyThresholdBytes(zeroCopyThresholdBytes).workers(compressionThreads);
+            if (inFlight > 0) {
+                s.inFlight(inFlight);
             }
-        });
+            if (this.dictionary != null) {
+                s.dictionary(this.dictionary);
+            } else {
+                s.rawFrameBelowBytes(rawFrameBelowBytes);
+            }
+            compressing = null;
+            parallel = s.build();
+            ParallelCompressingSender p = parallel;
+            sender = new CreditedSender("zmqzstd-sender", sequence -> {
+                Stamp.write(out, sequence);
+                if (!p.send(out, 0)) {
+                    throw new IllegalStateException("blocking send returned would-block");
+                }
+            });
+        } else {
+            CompressingSender.Builder s = CompressingSender.builder(push).level(level)
+                    .zeroCopyThresholdBytes(zeroCopyThresholdBytes);
+            if (this.dictionary != null) {
+                s.dictionary(this.dictionary);
+            } else {
+                s.rawFrameBelowBytes(rawFrameBelowBytes);
+            }
+            parallel = null;
+            compressing = s.build();
+            CompressingSender c = compressing;
+            // The sender thread owns the sender and the payload segment from here until close() joins it.
+            sender = new CreditedSender("zmqzstd-sender", sequence -> {
+                Stamp.write(out, sequence);
+                if (!c.send(out, 0)) {
+                    throw new IllegalStateException("blocking send returned would-block");
+                }
+            });
+        }
     }
 
     @Override
@@ -132,12 +162,12 @@ public final class ZmqZstdContestant implements PipelineContestant {
 
     @Override
     public long compressedBytes() {
-        return compressing.stats().compressedBytes();
+        return senderStats().compressedBytes();
     }
 
     /** The sender's counters (zero-copy versus copied sends, raw frames, pool hits); allocates a snapshot. */
     public PipelineStats senderStats() {
-        return compressing.stats();
+        return parallel != null ? parallel.stats() : compressing.stats();
     }
 
     @Override
@@ -145,7 +175,11 @@ public final class ZmqZstdContestant implements PipelineContestant {
         try {
             sender.close();
         } finally {
-            compressing.close();
+            if (parallel != null) {
+                parallel.close();
+            } else {
+                compressing.close();
+            }
             receiver.close();
             // The context before the pool: libzmq hands every in-flight buffer back during termination.
             context.close();

@@ -1,0 +1,89 @@
+package io.zmqzstd.benchmark;
+
+import io.zmqzstd.benchmark.pipeline.PipelineContestant;
+import io.zmqzstd.benchmark.pipeline.PipelineContestants;
+import io.zmqzstd.transport.NativeBufferPool;
+
+/**
+ * Pipeline contestants taking turns in one JVM: the end-to-end comparison of {@link PipelineBenchmark}
+ * (compress, send, receive, decompress, check, PUSH to PULL, telemetry, no dictionary), but with every
+ * contestant set up once and the contestants alternating round by round, so that the shared machine's
+ * drift cancels in each round's ratio (see {@link Rounds}). A turn streams as {@code PipelineBenchmark}'s
+ * {@code stream} flow does: the sender may run a lead ahead, credit is granted batch by batch, and the turn
+ * ends when its messages have arrived; the lead still in flight is received untimed before the next turn.
+ *
+ * <p>Ways: {@code jeromqZstdjni}, {@code libzmqBytes}, {@code zmqzstd} (one {@code CompressingSender} on
+ * the sender thread) and {@code zmqzstd@N} (a {@code ParallelCompressingSender} with N workers). The first
+ * way is the baseline.
+ *
+ * <p>Usage: {@code java --enable-native-access=ALL-UNNAMED -cp benchmarks.jar
+ * io.zmqzstd.benchmark.PipelineOverhead tcp|inproc SIZE LEVEL ROUNDS MESSAGES WAY...}. Prints a header
+ * line and, in {@code TransportOverhead}'s format (read by {@code scripts/interleaved.py}), each way's
+ * median rate and its speed relative to the first in every round.
+ */
+public final class PipelineOverhead {
+
+    private static final int WARMUP_ROUNDS = 3;
+
+    private PipelineOverhead() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        if (args.length < 7 || !(args[0].equals("tcp") || args[0].equals("inproc"))) {
+            System.err.println("usage: PipelineOverhead tcp|inproc SIZE LEVEL ROUNDS MESSAGES WAY WAY...");
+            System.exit(2);
+        }
+        String transport = args[0];
+        int size = Integer.parseInt(args[1]);
+        int level = Integer.parseInt(args[2]);
+        int rounds = Integer.parseInt(args[3]);
+        int messages = Integer.parseInt(args[4]);
+        String[] names = java.util.Arrays.copyOfRange(args, 5, args.length);
+        int batch = Math.max(1, Math.min(PipelineBenchmark.BATCH, messages / 2));
+        int perTurn = Math.max(batch, messages / batch * batch);
+        int lead = PipelineBenchmark.lead(size, batch);
+        PipelineContestant[] pipes = new PipelineContestant[names.length];
+        try {
+            for (int i = 0; i < names.length; i++) {
+                pipes[i] = create(names[i], size, transport, level);
+            }
+            double[][] rates = Rounds.alternating(names.length, WARMUP_ROUNDS, rounds,
+                    way -> turn(pipes[way], perTurn, batch, lead));
+            System.out.printf("kind=pipeline transport=%s size=%d level=%d rounds=%d messages=%d batch=%d lead=%d%n",
+                    transport, size, level, rounds, perTurn, batch, lead);
+            Rounds.printAgainstFirst(names, rates);
+        } finally {
+            for (PipelineContestant p : pipes) {
+                if (p != null) {
+                    p.close();
+                }
+            }
+        }
+    }
+
+    private static PipelineContestant create(String way, int size, String transport, int level) {
+        int at = way.indexOf('@');
+        String contestant = at < 0 ? way : way.substring(0, at);
+        int workers = at < 0 ? 0 : Integer.parseInt(way.substring(at + 1));
+        if (workers > 0 && !contestant.equals(PipelineContestants.ZMQZSTD)) {
+            throw new IllegalArgumentException("workers are zmqzstd's only: way=" + way);
+        }
+        return PipelineContestants.create(contestant, size, transport, level, PipelineContestants.DICTIONARY_NONE,
+                NativeBufferPool.DEFAULT_ZERO_COPY_THRESHOLD_BYTES, 0, workers, 0);
+    }
+
+    /** Streams {@code messages} through {@code pipe}; returns messages per second. */
+    private static double turn(PipelineContestant pipe, int messages, int batch, int lead) {
+        long start = System.nanoTime();
+        pipe.grant(batch + lead);
+        for (int received = 0; received < messages; received += batch) {
+            pipe.receive(batch);
+            if (received + batch < messages) {
+                pipe.grant(batch);
+            }
+        }
+        long elapsed = System.nanoTime() - start;
+        pipe.receive(lead); // in flight: the next turn starts from an empty pipe
+        return messages * 1e9 / elapsed;
+    }
+}
