@@ -13,8 +13,8 @@ import io.zmqzstd.transport.NativeBufferPool;
  * ends when its messages have arrived; the lead still in flight is received untimed before the next turn.
  *
  * <p>Ways: {@code jeromqZstdjni}, {@code libzmqBytes}, {@code zmqzstd} (one {@code CompressingSender} on
- * the sender thread) and {@code zmqzstd@N} (a {@code ParallelCompressingSender} with N workers). The first
- * way is the baseline.
+ * the sender thread), {@code zmqzstd@N} (a {@code ParallelCompressingSender} with N workers) and
+ * {@code zmqzstd@NxM} (the same with a ring of M messages). The first way is the baseline.
  *
  * <p>Usage: {@code java --enable-native-access=ALL-UNNAMED -cp benchmarks.jar
  * io.zmqzstd.benchmark.PipelineOverhead tcp|inproc SIZE LEVEL ROUNDS MESSAGES WAY...}. Prints a header
@@ -63,13 +63,15 @@ public final class PipelineOverhead {
 
     private static PipelineContestant create(String way, int size, String transport, int level) {
         int at = way.indexOf('@');
+        int x = way.indexOf('x', Math.max(at, 0));
         String contestant = at < 0 ? way : way.substring(0, at);
-        int workers = at < 0 ? 0 : Integer.parseInt(way.substring(at + 1));
+        int workers = at < 0 ? 0 : Integer.parseInt(way.substring(at + 1, x < 0 ? way.length() : x));
+        int inFlight = x < 0 ? 0 : Integer.parseInt(way.substring(x + 1));
         if (workers > 0 && !contestant.equals(PipelineContestants.ZMQZSTD)) {
             throw new IllegalArgumentException("workers are zmqzstd's only: way=" + way);
         }
         return PipelineContestants.create(contestant, size, transport, level, PipelineContestants.DICTIONARY_NONE,
-                NativeBufferPool.DEFAULT_ZERO_COPY_THRESHOLD_BYTES, 0, workers, 0);
+                NativeBufferPool.DEFAULT_ZERO_COPY_THRESHOLD_BYTES, 0, workers, inFlight);
     }
 
     /** Streams {@code messages} through {@code pipe}; returns messages per second. */

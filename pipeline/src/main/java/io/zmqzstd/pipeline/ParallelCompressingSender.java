@@ -24,7 +24,7 @@ import java.util.concurrent.locks.LockSupport;
  * others idle.
  *
  * <p>How: {@link #send} copies the payload into a pooled native buffer, puts it in a ring of
- * {@code inFlight} slots and returns; the payload is the caller's again at once. Worker threads,
+ * {@code inFlight} slots (at most {@code inFlightBytes} of payload) and returns; the payload is the caller's again at once. Worker threads,
  * each with a compressor of its own, take slots in order and compress each into a pooled buffer.
  * Whichever worker finds the oldest slot compressed sends it, and every compressed slot after it,
  * under a lock (so the socket is used by one thread at a time, with a full fence at each
@@ -34,8 +34,8 @@ import java.util.concurrent.locks.LockSupport;
  * receiver reads them; order on the wire is the order of the sends.
  *
  * <p>Outcomes: {@code send} returns {@code true} when the message was taken (it will be sent) and
- * {@code false} only with {@link ZmqSocket#DONTWAIT} when {@code inFlight} messages are already
- * waiting: then nothing was taken. Without DONTWAIT it waits until half the ring is free (so that
+ * {@code false} only with {@link ZmqSocket#DONTWAIT} when {@code inFlight} messages or
+ * {@code inFlightBytes} of payload are already waiting: then nothing was taken. Without DONTWAIT it waits until half the ring is free (so that
  * a producer faster than the workers is woken once per {@code inFlight/2} messages, not per message). Back-pressure from
  * the socket reaches the caller this way: a worker's send blocks at the high-water mark, the ring
  * fills, and {@code send} waits or reports would-block. {@link #flush()} waits until every message
@@ -74,8 +74,20 @@ public final class ParallelCompressingSender implements AutoCloseable {
      */
     public static final int DEFAULT_WORKERS = Math.min(Runtime.getRuntime().availableProcessors() + 1, 16);
 
-    /** Messages taken and not yet sent, per worker, unless set otherwise. */
-    public static final int DEFAULT_IN_FLIGHT_PER_WORKER = 4;
+    /**
+     * Messages taken and not yet sent, at most, unless set otherwise. Measured (BENCHMARKS.md,
+     * "Parallel compression"): with 3 workers a ring of 64 moved 1.18x the messages of a ring of 16
+     * at 1 KiB and 1.05x at 64 KiB; a deep ring keeps the workers busy while the producer waits to
+     * be scheduled.
+     */
+    public static final int DEFAULT_IN_FLIGHT = 64;
+
+    /**
+     * Payload bytes taken and not yet sent, at most, unless set otherwise: bounds the memory a deep
+     * ring of large messages holds (each message holds its payload copy and its frame). A message
+     * larger than this is still taken when nothing else is in flight.
+     */
+    public static final long DEFAULT_IN_FLIGHT_BYTES = 16L << 20;
 
     private static final int EMPTY = 0;
     private static final int QUEUED = 1;
@@ -88,6 +100,9 @@ public final class ParallelCompressingSender implements AutoCloseable {
     private final long zeroCopyThresholdBytes;
     private final int mask;
     private final int capacity;
+    private final long maxInFlightBytes;
+    /** Payload and topic bytes of the messages taken and not yet sent. */
+    private final AtomicLong inFlightBytes = new AtomicLong();
 
     // The ring. Slot i holds sequence s with i == s & mask. The caller fills a slot's input fields
     // and publishes it by advancing tail; a worker that claims it writes its output fields and
@@ -128,7 +143,8 @@ public final class ParallelCompressingSender implements AutoCloseable {
     /** Options for a sender. */
     public static final class Builder extends SenderBuilder<Builder> {
         private int workers = DEFAULT_WORKERS;
-        private int inFlight = -1;
+        private int inFlight = DEFAULT_IN_FLIGHT;
+        private long inFlightBytes = DEFAULT_IN_FLIGHT_BYTES;
         private ThreadFactory threadFactory;
 
         private Builder(ZmqSocket socket) {
@@ -151,14 +167,27 @@ public final class ParallelCompressingSender implements AutoCloseable {
 
         /**
          * Messages taken from the caller and not yet in libzmq, at most (rounded up to a power of
-         * two; default {@value #DEFAULT_IN_FLIGHT_PER_WORKER} per worker). Each holds its payload
-         * and its frame in pooled buffers.
+         * two; default {@value #DEFAULT_IN_FLIGHT}). Each holds its payload and its frame in pooled
+         * buffers; {@link #inFlightBytes} bounds their bytes.
          */
         public Builder inFlight(int messages) {
             if (messages < 1 || messages > (1 << 20)) {
                 throw new IllegalArgumentException("inFlight must be 1 to 1048576: inFlight=" + messages);
             }
             this.inFlight = messages;
+            return this;
+        }
+
+        /**
+         * Payload bytes (topics included) taken from the caller and not yet in libzmq, at most
+         * (default {@value #DEFAULT_IN_FLIGHT_BYTES}); a larger message is taken when nothing else is
+         * in flight.
+         */
+        public Builder inFlightBytes(long bytes) {
+            if (bytes < 1) {
+                throw new IllegalArgumentException("inFlightBytes must be positive: inFlightBytes=" + bytes);
+            }
+            this.inFlightBytes = bytes;
             return this;
         }
 
@@ -185,7 +214,8 @@ public final class ParallelCompressingSender implements AutoCloseable {
         this.pool = socket.context().bufferPool();
         this.frames = b.frames;
         this.zeroCopyThresholdBytes = frames.zeroCopyThresholdBytes;
-        int wanted = b.inFlight > 0 ? b.inFlight : b.workers * DEFAULT_IN_FLIGHT_PER_WORKER;
+        int wanted = b.inFlight;
+        this.maxInFlightBytes = b.inFlightBytes;
         this.capacity = wanted <= 1 ? 1 : Integer.highestOneBit(wanted - 1) << 1;
         this.mask = capacity - 1;
         this.inputs = new PooledBuffer[capacity];
@@ -265,8 +295,8 @@ public final class ParallelCompressingSender implements AutoCloseable {
      * single-part message. {@code flags}: 0 or {@link ZmqSocket#DONTWAIT}. The segment is the
      * caller's again when this returns. Allocation-free.
      *
-     * @return false with DONTWAIT when {@link #inFlightCapacity()} messages are waiting: nothing
-     *     was taken
+     * @return false with DONTWAIT when {@link #inFlightCapacity()} messages, or the in-flight byte
+     *     bound, are already waiting: nothing was taken
      * @throws IllegalStateException after a worker failed (its cause attached), or when closed
      */
     public boolean send(MemorySegment payload, long offset, long length, int flags) {
@@ -350,18 +380,25 @@ public final class ParallelCompressingSender implements AutoCloseable {
             ensureOpen();
             throwIfFailed();
             long t = tail.get();
-            if (t - head.get() >= capacity) {
+            long topicLength = topic == null ? 0 : topic.length;
+            long bytes = topicLength + length;
+            if (t - head.get() >= capacity || overBytes(t, bytes)) {
                 if ((flags & ZmqSocket.DONTWAIT) != 0) {
                     refused++;
                     return false;
                 }
-                // Wait until half the ring is free, not one slot: the caller is then woken once per
-                // capacity/2 messages instead of once per message (a futex wake and a context
-                // switch each, which at 1 KiB cost more than handing the message over).
-                awaitHead(t - capacity + Math.max(1, capacity / 2), Long.MAX_VALUE);
+                if (t - head.get() >= capacity) {
+                    // Wait until half the ring is free, not one slot: the caller is then woken once
+                    // per capacity/2 messages instead of once per message (a futex wake and a
+                    // context switch each, which at 1 KiB cost more than handing the message over).
+                    awaitHead(t - capacity + Math.max(1, capacity / 2), Long.MAX_VALUE);
+                }
+                while (overBytes(t, bytes)) {
+                    awaitHead(head.get() + 1, Long.MAX_VALUE);
+                    throwIfFailed();
+                }
                 throwIfFailed();
             }
-            long topicLength = topic == null ? 0 : topic.length;
             PooledBuffer in = pool.rent(topicLength + length);
             try {
                 MemorySegment dst = in.segment();
@@ -377,6 +414,7 @@ public final class ParallelCompressingSender implements AutoCloseable {
             inputs[i] = in;
             topicBytes[i] = topic == null ? NO_TOPIC : topicLength;
             payloadBytes[i] = length;
+            inFlightBytes.getAndAdd(bytes);
             states.set(i, QUEUED);
             tail.set(t + 1); // publishes the slot's fields to the worker that claims it
             wakeOneWorker();
@@ -384,6 +422,11 @@ public final class ParallelCompressingSender implements AutoCloseable {
         } finally {
             owner.exit();
         }
+    }
+
+    /** Whether taking {@code bytes} more would pass the byte bound while other messages are in flight. */
+    private boolean overBytes(long t, long bytes) {
+        return t > head.get() && inFlightBytes.get() + bytes > maxInFlightBytes;
     }
 
     /**
@@ -578,6 +621,7 @@ public final class ParallelCompressingSender implements AutoCloseable {
             if (in != null) {
                 in.release();
             }
+            inFlightBytes.getAndAdd(-(payloadBytes[i] + Math.max(topicBytes[i], 0)));
             states.set(i, EMPTY);
         }
     }

@@ -189,6 +189,35 @@ class ParallelCompressingSenderTest {
     }
 
     @Test
+    void shouldBoundTheBytesInFlightButTakeALargeMessageAlone() {
+        try (ZmqContext ctx = new ZmqContext()) {
+            for (boolean large : new boolean[] {true, false}) {
+                ZmqSocket push = ctx.socket(SocketType.PUSH);
+                push.sendTimeoutMs(20); // never a peer: close() drops what is left
+                push.bind(Fixtures.bindAddress("inproc"));
+                ParallelCompressingSender sender = ParallelCompressingSender.builder(push).inFlight(64)
+                        .inFlightBytes(10_000).build();
+                if (large) {
+                    assertTrue(sender.send(Fixtures.payload(50_000, 1), ZmqSocket.DONTWAIT),
+                            "alone, a message above the bound is taken");
+                    assertFalse(sender.send(new byte[1], ZmqSocket.DONTWAIT), "behind it, nothing more");
+                    assertEquals(1, sender.inFlight());
+                } else {
+                    byte[] small = Fixtures.payload(4096, 2);
+                    assertTrue(sender.send(small, ZmqSocket.DONTWAIT));
+                    assertTrue(sender.send(small, ZmqSocket.DONTWAIT), "8,192 B in flight: within 10,000");
+                    assertFalse(sender.send(small, ZmqSocket.DONTWAIT), "12,288 B would pass the bound");
+                    assertEquals(2, sender.inFlight());
+                }
+                sender.close();
+                assertEquals(large ? 1 : 2, sender.stats().droppedMessages(), () -> sender.stats().toString());
+                push.close();
+            }
+            assertEquals(0, ctx.bufferPool().outstanding(), () -> ctx.bufferPool().stats().toString());
+        }
+    }
+
+    @Test
     void shouldDropAndCountWhatTheSendTimeoutRefusesAfterClose() {
         try (ZmqContext ctx = new ZmqContext()) {
             ZmqSocket push = ctx.socket(SocketType.PUSH);
