@@ -89,7 +89,6 @@ public final class CompressingSender implements AutoCloseable {
     private final ZstdCompressor compressor;
     private final FrameOptions frames;
     private final long zeroCopyThresholdBytes;
-    private final long rawFrameBelowBytes;
     private final OwnerCheck owner = new OwnerCheck("CompressingSender");
     private final Counters counters = new Counters();
     private Arena scratchArena;
@@ -127,7 +126,6 @@ public final class CompressingSender implements AutoCloseable {
         this.pool = socket.context().bufferPool();
         this.frames = b.frames;
         this.zeroCopyThresholdBytes = frames.zeroCopyThresholdBytes;
-        this.rawFrameBelowBytes = frames.rawFrameBelowBytes;
         this.compressor = frames.newCompressor();
         try {
             long first = Math.min(INITIAL_SCRATCH_BYTES,
@@ -146,7 +144,7 @@ public final class CompressingSender implements AutoCloseable {
 
     /** Payloads shorter than this are sent as raw-block frames (0 = never). */
     public long rawFrameBelowBytes() {
-        return rawFrameBelowBytes;
+        return frames.rawFrameBelowBytes;
     }
 
     /** The socket this sender writes to (borrowed, not owned). */

@@ -72,9 +72,12 @@ final class FrameOptions {
         return ZstdCompressor.builder().level(level).checksum(checksum).dictionary(dictionary).build();
     }
 
-    /** Whether a payload of {@code length} bytes goes out as a raw-block frame. */
+    /**
+     * Whether a payload of {@code length} bytes goes out as a raw-block frame (never with a
+     * dictionary or checksum: {@link #resolve} leaves the limit at 0 then).
+     */
     boolean raw(long length) {
-        return length < rawFrameBelowBytes && dictionary == null;
+        return length < rawFrameBelowBytes;
     }
 
     /** The most bytes the frame of a payload of {@code length} can take. */

@@ -89,9 +89,9 @@ public final class ParallelCompressingSender implements AutoCloseable {
      */
     public static final long DEFAULT_IN_FLIGHT_BYTES = 16L << 20;
 
+    /** A slot's state: anything but READY (taken, being compressed, or free) until compressed. */
     private static final int EMPTY = 0;
-    private static final int QUEUED = 1;
-    private static final int READY = 2;
+    private static final int READY = 1;
     private static final long NO_TOPIC = -1;
 
     private final ZmqSocket socket;
@@ -112,7 +112,6 @@ public final class ParallelCompressingSender implements AutoCloseable {
     private final long[] payloadBytes;
     private final PooledBuffer[] outputs;
     private final long[] frameBytes;
-    private final boolean[] rawFrame;
     private final AtomicIntegerArray states;
 
     /** Next sequence the caller publishes; written by the caller only. */
@@ -214,16 +213,14 @@ public final class ParallelCompressingSender implements AutoCloseable {
         this.pool = socket.context().bufferPool();
         this.frames = b.frames;
         this.zeroCopyThresholdBytes = frames.zeroCopyThresholdBytes;
-        int wanted = b.inFlight;
         this.maxInFlightBytes = b.inFlightBytes;
-        this.capacity = wanted <= 1 ? 1 : Integer.highestOneBit(wanted - 1) << 1;
+        this.capacity = b.inFlight <= 1 ? 1 : Integer.highestOneBit(b.inFlight - 1) << 1;
         this.mask = capacity - 1;
         this.inputs = new PooledBuffer[capacity];
         this.topicBytes = new long[capacity];
         this.payloadBytes = new long[capacity];
         this.outputs = new PooledBuffer[capacity];
         this.frameBytes = new long[capacity];
-        this.rawFrame = new boolean[capacity];
         this.states = new AtomicIntegerArray(capacity);
         this.workers = new Worker[b.workers];
         ThreadFactory factory = b.threadFactory != null ? b.threadFactory : ParallelCompressingSender::newDaemon;
@@ -415,7 +412,6 @@ public final class ParallelCompressingSender implements AutoCloseable {
             topicBytes[i] = topic == null ? NO_TOPIC : topicLength;
             payloadBytes[i] = length;
             inFlightBytes.getAndAdd(bytes);
-            states.set(i, QUEUED);
             tail.set(t + 1); // publishes the slot's fields to the worker that claims it
             wakeOneWorker();
             return true;
@@ -529,7 +525,6 @@ public final class ParallelCompressingSender implements AutoCloseable {
                     out = pool.rent(bound);
                     frameBytes[i] = FrameOptions.encode(compressor, raw, inputs[i].segment(), Math.max(topic, 0), length,
                             out.segment(), bound);
-                    rawFrame[i] = raw;
                     outputs[i] = out;
                     out = null;
                 }
@@ -608,7 +603,7 @@ public final class ParallelCompressingSender implements AutoCloseable {
             counters.messages++;
             counters.uncompressedBytes += payloadBytes[i];
             counters.compressedBytes += n;
-            if (rawFrame[i]) {
+            if (frames.raw(payloadBytes[i])) {
                 counters.rawFrames++;
             }
         } catch (RuntimeException | Error e) {

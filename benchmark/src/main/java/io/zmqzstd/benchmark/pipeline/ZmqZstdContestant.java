@@ -15,6 +15,7 @@ import io.zmqzstd.transport.ZmqContext;
 import io.zmqzstd.transport.ZmqSocket;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.util.function.Predicate;
 
 /**
  * {@code zmqzstd}: this project's {@link CompressingSender} and {@link DecompressingReceiver} over PUSH to
@@ -83,45 +84,29 @@ public final class ZmqZstdContestant implements PipelineContestant {
         }
         receiver = r.build();
         MemorySegment out = message.asSlice(0, size);
+        long raw = this.dictionary != null ? 0 : rawFrameBelowBytes; // the senders refuse raw frames with a dictionary
+        Predicate<MemorySegment> send;
         if (compressionThreads > 0) {
-            ParallelCompressingSender.Builder s = ParallelCompressingSender.builder(push).level(level)
-                    .zeroCopyThresholdBytes(zeroCopyThresholdBytes).workers(compressionThreads);
-            if (inFlight > 0) {
-                s.inFlight(inFlight);
-            }
-            if (this.dictionary != null) {
-                s.dictionary(this.dictionary);
-            } else {
-                s.rawFrameBelowBytes(rawFrameBelowBytes);
-            }
             compressing = null;
-            parallel = s.build();
+            parallel = ParallelCompressingSender.builder(push).level(level).zeroCopyThresholdBytes(zeroCopyThresholdBytes)
+                    .dictionary(this.dictionary).rawFrameBelowBytes(raw).workers(compressionThreads)
+                    .inFlight(inFlight > 0 ? inFlight : ParallelCompressingSender.DEFAULT_IN_FLIGHT).build();
             ParallelCompressingSender p = parallel;
-            sender = new CreditedSender("zmqzstd-sender", sequence -> {
-                Stamp.write(out, sequence);
-                if (!p.send(out, 0)) {
-                    throw new IllegalStateException("blocking send returned would-block");
-                }
-            });
+            send = m -> p.send(m, 0);
         } else {
-            CompressingSender.Builder s = CompressingSender.builder(push).level(level)
-                    .zeroCopyThresholdBytes(zeroCopyThresholdBytes);
-            if (this.dictionary != null) {
-                s.dictionary(this.dictionary);
-            } else {
-                s.rawFrameBelowBytes(rawFrameBelowBytes);
-            }
             parallel = null;
-            compressing = s.build();
+            compressing = CompressingSender.builder(push).level(level).zeroCopyThresholdBytes(zeroCopyThresholdBytes)
+                    .dictionary(this.dictionary).rawFrameBelowBytes(raw).build();
             CompressingSender c = compressing;
-            // The sender thread owns the sender and the payload segment from here until close() joins it.
-            sender = new CreditedSender("zmqzstd-sender", sequence -> {
-                Stamp.write(out, sequence);
-                if (!c.send(out, 0)) {
-                    throw new IllegalStateException("blocking send returned would-block");
-                }
-            });
+            send = m -> c.send(m, 0);
         }
+        // The sender thread owns the sender and the payload segment from here until close() joins it.
+        sender = new CreditedSender("zmqzstd-sender", sequence -> {
+            Stamp.write(out, sequence);
+            if (!send.test(out)) {
+                throw new IllegalStateException("blocking send returned would-block");
+            }
+        });
     }
 
     @Override
