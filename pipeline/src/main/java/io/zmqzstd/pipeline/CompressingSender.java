@@ -335,17 +335,7 @@ public final class CompressingSender implements AutoCloseable {
                 return false;
             }
             handedOver = zeroCopy;
-            if (zeroCopy) {
-                counters.zeroCopySends++;
-            } else {
-                counters.copiedSends++;
-            }
-            counters.parts++;
-            counters.uncompressedBytes += length;
-            counters.compressedBytes += n;
-            if (raw) {
-                counters.rawFrames++;
-            }
+            counters.frameSent(length, n, zeroCopy, raw);
             endOfPart(frameFlags);
             return true;
         } finally {

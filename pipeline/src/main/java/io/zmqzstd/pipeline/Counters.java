@@ -20,8 +20,24 @@ final class Counters {
     long wouldBlock;
     long abandonedMessages;
     long droppedMessages;
+    long inlineMessages;
     long poolRents;
     final long[] errors = new long[BadFrameReason.values().length];
+
+    /** A sender's payload part of {@code compressed} bytes, made from {@code uncompressed}, went to libzmq. */
+    void frameSent(long uncompressed, long compressed, boolean zeroCopy, boolean raw) {
+        if (zeroCopy) {
+            zeroCopySends++;
+        } else {
+            copiedSends++;
+        }
+        parts++;
+        uncompressedBytes += uncompressed;
+        compressedBytes += compressed;
+        if (raw) {
+            rawFrames++;
+        }
+    }
 
     PipelineStats snapshot(NativeBufferPool pool) {
         return snapshot(pool, 0);
@@ -37,6 +53,7 @@ final class Counters {
             misses = s.misses();
         }
         return new PipelineStats(messages, parts, envelopeParts, uncompressedBytes, compressedBytes, zeroCopySends,
-                copiedSends, rawFrames, wouldBlock + moreWouldBlock, abandonedMessages, droppedMessages, errors.clone(), poolRents, hits, misses);
+                copiedSends, rawFrames, wouldBlock + moreWouldBlock, abandonedMessages, droppedMessages,
+                inlineMessages, errors.clone(), poolRents, hits, misses);
     }
 }

@@ -5,6 +5,7 @@ import io.zmqzstd.transport.NativeBufferPool;
 import io.zmqzstd.transport.PooledBuffer;
 import io.zmqzstd.transport.ZmqSocket;
 
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
@@ -33,15 +34,26 @@ import java.util.concurrent.locks.LockSupport;
  * (one standard zstd frame per payload, raw-block frames for tiny payloads), so any zmq-zstd
  * receiver reads them; order on the wire is the order of the sends.
  *
+ * <p>Optionally a producer with time to spare sends small messages itself: with
+ * {@code inlineBelowBytes} set (default 0: off), a shorter payload that comes at least
+ * {@code inlineAfterIdleNanos} (default {@value #DEFAULT_INLINE_AFTER_IDLE_NANOS} ns) after the
+ * previous one and finds nothing in flight is compressed and sent on the caller's thread, through a
+ * compressor and scratch memory of the sender's own, provided the socket takes it at once; otherwise
+ * it joins the ring like any other. A stream at a low rate so saves the wake-up of a parked worker
+ * on every message, while a busy stream, whose messages follow one another closely, keeps its
+ * producer free and its messages on the workers. Order is kept either way (nothing is in flight
+ * ahead of it), and so are the outcomes below.
+ *
  * <p>Outcomes: {@code send} returns {@code true} when the message was taken (it will be sent) and
  * {@code false} only with {@link ZmqSocket#DONTWAIT} when {@code inFlight} messages or
  * {@code inFlightBytes} of payload are already waiting: then nothing was taken. Without DONTWAIT it waits until half the ring is free (so that
  * a producer faster than the workers is woken once per {@code inFlight/2} messages, not per message). Back-pressure from
  * the socket reaches the caller this way: a worker's send blocks at the high-water mark, the ring
  * fills, and {@code send} waits or reports would-block. {@link #flush()} waits until every message
- * taken is in libzmq. A failure on a worker (a socket error such as a terminated context) is
- * rethrown by the caller's next {@code send}, {@code flush} or {@code close}; messages not yet sent
- * are then dropped and counted ({@link PipelineStats#droppedMessages()}).
+ * taken is in libzmq. A failure to compress or send (a socket error such as a terminated context),
+ * on a worker or inline, is rethrown by the caller's next {@code send}, {@code flush} or
+ * {@code close}; messages not yet sent are then dropped and counted
+ * ({@link PipelineStats#droppedMessages()}).
  *
  * <p>Ownership: payloads stay the caller's (they are copied). The socket is borrowed, and while
  * the sender is open only its workers use it: do not send on it yourself. Close the sender first,
@@ -89,6 +101,30 @@ public final class ParallelCompressingSender implements AutoCloseable {
      */
     public static final long DEFAULT_IN_FLIGHT_BYTES = 16L << 20;
 
+    /**
+     * Payloads shorter than this may be compressed and sent on the caller's thread (see
+     * {@link Builder#inlineBelowBytes}), unless set otherwise: 0, every message goes to a worker.
+     * Inline sends shorten a low-rate stream's latency by a worker's wake-up and cost a saturated
+     * stream of small messages a few percent (BENCHMARKS.md, "Parallel compression"), so they are
+     * the caller's choice; 4096 covers the messages whose compression takes about as long as that
+     * wake-up.
+     */
+    public static final long DEFAULT_INLINE_BELOW_BYTES = 0;
+
+    /**
+     * How long after the previous {@code send} a small message must come to be sent on the caller's
+     * thread, unless set otherwise. Measured (BENCHMARKS.md, "Parallel compression"): sent inline
+     * whenever nothing was in flight, small messages in a saturated stream fell to
+     * {@link CompressingSender}'s rate (0.90-1.01x JeroMQ + zstd-jni at 256 B to 2 KiB over tcp,
+     * against 1.20-1.46x handed over), because the producer then stops handing over. Messages of a
+     * saturated stream follow one another within a few microseconds, requests of a round trip after
+     * tens.
+     */
+    public static final long DEFAULT_INLINE_AFTER_IDLE_NANOS = 20_000;
+
+    /** Largest {@code inlineBelowBytes}: inline frames are copied by libzmq, so they stay small. */
+    public static final long MAX_INLINE_BELOW_BYTES = 64 << 10;
+
     /** A slot's state: anything but READY (taken, being compressed, or free) until compressed. */
     private static final int EMPTY = 0;
     private static final int READY = 1;
@@ -101,6 +137,14 @@ public final class ParallelCompressingSender implements AutoCloseable {
     private final int mask;
     private final int capacity;
     private final long maxInFlightBytes;
+    private final long inlineBelowBytes;
+    private final long inlineAfterIdleNanos;
+    /** When the caller's previous take began (System.nanoTime); the caller's thread only. */
+    private long lastTakeNanos;
+    /** The caller's compressor and frame memory for inline sends; null when inlineBelowBytes is 0. */
+    private final ZstdCompressor inlineCompressor;
+    private final Arena inlineArena;
+    private final MemorySegment inlineFrame;
     /** Payload and topic bytes of the messages taken and not yet sent. */
     private final AtomicLong inFlightBytes = new AtomicLong();
 
@@ -144,6 +188,8 @@ public final class ParallelCompressingSender implements AutoCloseable {
         private int workers = DEFAULT_WORKERS;
         private int inFlight = DEFAULT_IN_FLIGHT;
         private long inFlightBytes = DEFAULT_IN_FLIGHT_BYTES;
+        private long inlineBelowBytes = DEFAULT_INLINE_BELOW_BYTES;
+        private long inlineAfterIdleNanos = DEFAULT_INLINE_AFTER_IDLE_NANOS;
         private ThreadFactory threadFactory;
 
         private Builder(ZmqSocket socket) {
@@ -190,6 +236,36 @@ public final class ParallelCompressingSender implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Payloads shorter than this are compressed and sent on the caller's thread when they come at
+         * least {@link #inlineAfterIdleNanos} after the previous send, nothing is in flight and the
+         * socket takes them at once (default {@value #DEFAULT_INLINE_BELOW_BYTES}: never). For streams
+         * where a message's latency matters while the rate is low; 4096 is a sensible value. At most
+         * {@value #MAX_INLINE_BELOW_BYTES}.
+         */
+        public Builder inlineBelowBytes(long bytes) {
+            if (bytes < 0 || bytes > MAX_INLINE_BELOW_BYTES) {
+                throw new IllegalArgumentException("inlineBelowBytes must be 0 to " + MAX_INLINE_BELOW_BYTES
+                        + ": inlineBelowBytes=" + bytes);
+            }
+            this.inlineBelowBytes = bytes;
+            return this;
+        }
+
+        /**
+         * The pause before a small message after which the caller's thread sends it itself (default
+         * {@value #DEFAULT_INLINE_AFTER_IDLE_NANOS} ns); 0 sends every small message inline whenever
+         * nothing is in flight, which at a high rate of small messages keeps them on the caller's
+         * thread (a {@link CompressingSender}'s rate).
+         */
+        public Builder inlineAfterIdleNanos(long nanos) {
+            if (nanos < 0) {
+                throw new IllegalArgumentException("inlineAfterIdleNanos must not be negative: inlineAfterIdleNanos=" + nanos);
+            }
+            this.inlineAfterIdleNanos = nanos;
+            return this;
+        }
+
         /** Makes the worker threads (default: daemon platform threads named zmqzstd-compress-N). */
         public Builder threadFactory(ThreadFactory threadFactory) {
             this.threadFactory = Objects.requireNonNull(threadFactory, "threadFactory");
@@ -223,8 +299,20 @@ public final class ParallelCompressingSender implements AutoCloseable {
         this.frameBytes = new long[capacity];
         this.states = new AtomicIntegerArray(capacity);
         this.workers = new Worker[b.workers];
+        this.inlineBelowBytes = b.inlineBelowBytes;
+        this.inlineAfterIdleNanos = b.inlineAfterIdleNanos;
+        this.lastTakeNanos = System.nanoTime() - inlineAfterIdleNanos;
         ThreadFactory factory = b.threadFactory != null ? b.threadFactory : ParallelCompressingSender::newDaemon;
+        ZstdCompressor inline = null;
+        Arena arena = null;
+        MemorySegment frame = null;
         try {
+            if (inlineBelowBytes > 0) {
+                arena = Arena.ofShared(); // the caller may hand the sender to another thread
+                long largest = inlineBelowBytes - 1;
+                frame = arena.allocate(Math.max(FrameOptions.bound(largest, true), FrameOptions.bound(largest, false)), 64);
+                inline = frames.newCompressor();
+            }
             for (int w = 0; w < workers.length; w++) {
                 workers[w] = new Worker(frames.newCompressor());
             }
@@ -237,8 +325,17 @@ public final class ParallelCompressingSender implements AutoCloseable {
                     w.compressor.close();
                 }
             }
+            if (inline != null) {
+                inline.close();
+            }
+            if (arena != null) {
+                arena.close();
+            }
             throw e;
         }
+        this.inlineCompressor = inline;
+        this.inlineArena = arena;
+        this.inlineFrame = frame;
         for (Worker w : workers) {
             w.thread.start();
         }
@@ -360,7 +457,8 @@ public final class ParallelCompressingSender implements AutoCloseable {
      * A snapshot of the counters (allocates): messages and bytes as sent by the workers, would-blocks
      * of the caller's DONTWAIT sends and of the socket's send timeout, dropped messages, and the
      * socket context pool's hits and misses (pool-wide). {@code poolRents} counts two rents per
-     * message (its payload copy and its frame). Callable from any thread; may be slightly behind.
+     * message handed to a worker (its payload copy and its frame), none for one sent inline
+     * ({@code inlineMessages}). Callable from any thread; may be slightly behind.
      */
     public PipelineStats stats() {
         return counters.snapshot(pool, refused);
@@ -377,6 +475,18 @@ public final class ParallelCompressingSender implements AutoCloseable {
             ensureOpen();
             throwIfFailed();
             long t = tail.get();
+            // A pause before this one, nothing in flight (head only moves up to tail, which only
+            // this thread moves) and the send lock free: the caller may send it itself, in order.
+            boolean idle = inlineBelowBytes > 0 && idleSinceLastTake();
+            if (idle && length < inlineBelowBytes && head.get() == t && sendLock.compareAndSet(0, 1)) {
+                try {
+                    if (sendInline(topic, payload, offset, length)) {
+                        return true;
+                    }
+                } finally {
+                    sendLock.set(0);
+                }
+            }
             long topicLength = topic == null ? 0 : topic.length;
             long bytes = topicLength + length;
             if (t - head.get() >= capacity || overBytes(t, bytes)) {
@@ -418,6 +528,48 @@ public final class ParallelCompressingSender implements AutoCloseable {
         } finally {
             owner.exit();
         }
+    }
+
+    /** Whether at least inlineAfterIdleNanos passed since the previous take began; notes this one. */
+    private boolean idleSinceLastTake() {
+        long now = System.nanoTime();
+        long idle = now - lastTakeNanos;
+        lastTakeNanos = now;
+        return idle >= inlineAfterIdleNanos;
+    }
+
+    /**
+     * Compresses and sends one message on the caller's thread, under the send lock, with nothing in
+     * flight. Returns false, having sent nothing, when the socket would block: the message then
+     * goes through the ring, so that the outcome is the ring's (taken, or refused only when the
+     * ring is full). A failure to compress or send is handled as a worker's: recorded, the message
+     * dropped and counted, and rethrown by the caller's next call; so the caller sees the same
+     * whichever thread the message went through.
+     */
+    private boolean sendInline(byte[] topic, MemorySegment payload, long offset, long length) {
+        try {
+            boolean raw = frames.raw(length);
+            long n = FrameOptions.encode(inlineCompressor, raw, payload, offset, length, inlineFrame,
+                    FrameOptions.bound(length, raw));
+            int frameFlags = ZmqSocket.DONTWAIT;
+            if (topic != null) {
+                if (!socket.send(topic, 0, topic.length, ZmqSocket.DONTWAIT | ZmqSocket.SNDMORE)) {
+                    return false;
+                }
+                counters.envelopeParts++;
+                frameFlags = 0; // libzmq takes the rest of a message whose first part it took
+            }
+            if (!socket.send(inlineFrame, 0, n, frameFlags)) {
+                return false;
+            }
+            counters.frameSent(length, n, false, raw);
+            counters.messages++;
+            counters.inlineMessages++;
+        } catch (RuntimeException | Error e) {
+            fail(e);
+            counters.droppedMessages++;
+        }
+        return true;
     }
 
     /** Whether taking {@code bytes} more would pass the byte bound while other messages are in flight. */
@@ -594,18 +746,10 @@ public final class ParallelCompressingSender implements AutoCloseable {
             }
             if (zeroCopy) {
                 out = null; // libzmq owns it now and hands it back to the pool
-                counters.zeroCopySends++;
-            } else {
-                counters.copiedSends++;
             }
+            counters.frameSent(payloadBytes[i], n, zeroCopy, frames.raw(payloadBytes[i]));
             counters.poolRents += 2;
-            counters.parts++;
             counters.messages++;
-            counters.uncompressedBytes += payloadBytes[i];
-            counters.compressedBytes += n;
-            if (frames.raw(payloadBytes[i])) {
-                counters.rawFrames++;
-            }
         } catch (RuntimeException | Error e) {
             fail(e);
             counters.droppedMessages++;
@@ -645,7 +789,7 @@ public final class ParallelCompressingSender implements AutoCloseable {
     private void throwIfFailed() {
         Throwable f = failure.get();
         if (f != null) {
-            throw new IllegalStateException("a compressing worker failed, messages not yet sent were dropped: " + f, f);
+            throw new IllegalStateException("compressing or sending failed, messages not yet sent were dropped: " + f, f);
         }
     }
 
@@ -687,6 +831,10 @@ public final class ParallelCompressingSender implements AutoCloseable {
             }
             if (interrupted) {
                 Thread.currentThread().interrupt();
+            }
+            if (inlineCompressor != null) {
+                inlineCompressor.close();
+                inlineArena.close();
             }
             throwIfFailed();
         } finally {

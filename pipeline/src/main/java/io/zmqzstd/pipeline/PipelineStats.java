@@ -22,14 +22,15 @@ public final class PipelineStats {
     private final long wouldBlock;
     private final long abandonedMessages;
     private final long droppedMessages;
+    private final long inlineMessages;
     private final long[] errors;
     private final long poolRents;
     private final long poolWideHits;
     private final long poolWideMisses;
 
     PipelineStats(long messages, long parts, long envelopeParts, long uncompressedBytes, long compressedBytes,
-                  long zeroCopySends, long copiedSends, long rawFrames, long wouldBlock, long abandonedMessages, long droppedMessages, long[] errors,
-                  long poolRents, long poolWideHits, long poolWideMisses) {
+                  long zeroCopySends, long copiedSends, long rawFrames, long wouldBlock, long abandonedMessages, long droppedMessages, long inlineMessages,
+                  long[] errors, long poolRents, long poolWideHits, long poolWideMisses) {
         this.messages = messages;
         this.parts = parts;
         this.envelopeParts = envelopeParts;
@@ -41,6 +42,7 @@ public final class PipelineStats {
         this.wouldBlock = wouldBlock;
         this.abandonedMessages = abandonedMessages;
         this.droppedMessages = droppedMessages;
+        this.inlineMessages = inlineMessages;
         this.errors = errors;
         this.poolRents = poolRents;
         this.poolWideHits = poolWideHits;
@@ -119,6 +121,15 @@ public final class PipelineStats {
         return droppedMessages;
     }
 
+    /**
+     * Sender: messages a {@link ParallelCompressingSender} compressed and sent on the caller's
+     * thread (small, with nothing in flight) instead of handing them to a worker; included in
+     * {@link #messages()}. Always 0 for the other senders.
+     */
+    public long inlineMessages() {
+        return inlineMessages;
+    }
+
     /** Receiver: messages refused for {@code reason}. */
     public long errors(BadFrameReason reason) {
         return errors[reason.ordinal()];
@@ -169,6 +180,7 @@ public final class PipelineStats {
                 .append(", rawFrames=").append(rawFrames).append(", wouldBlock=").append(wouldBlock)
                 .append(", abandonedMessages=").append(abandonedMessages)
                 .append(", droppedMessages=").append(droppedMessages)
+                .append(", inlineMessages=").append(inlineMessages)
                 .append(", errors=").append(errors());
         for (BadFrameReason r : BadFrameReason.values()) {
             if (errors[r.ordinal()] != 0) {

@@ -24,6 +24,9 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.LongFunction;
+import java.util.function.LongPredicate;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -65,41 +68,21 @@ class ParallelCompressingSenderTest {
             try (ParallelCompressingSender sender = ParallelCompressingSender.builder(link.client()).level(1)
                     .workers(workers).build();
                  DecompressingReceiver receiver = DecompressingReceiver.builder(link.server()).build()) {
-                Thread reader = Thread.currentThread();
-                AtomicReference<Throwable> failure = new AtomicReference<>();
-                Thread writer = new Thread(() -> {
-                    try {
-                        for (long seq = 0; seq < count; seq++) {
-                            byte[] m = message(seq);
-                            boolean taken = switch ((int) (seq % 3)) {
-                                case 0 -> sender.send(m, 0);
-                                case 1 -> sender.send(ByteBuffer.wrap(m), 0);
-                                default -> {
-                                    try (Arena a = Arena.ofConfined()) {
-                                        MemorySegment s = a.allocate(Math.max(1, m.length));
-                                        s.copyFrom(MemorySegment.ofArray(m));
-                                        // the segment is freed right after: the sender must have copied it
-                                        yield sender.send(s, 0, m.length, 0);
-                                    }
-                                }
-                            };
-                            assertTrue(taken, "blocking send returned false");
+                writeAndRead(sender, receiver, count, ParallelCompressingSenderTest::message, seq -> {
+                    byte[] m = message(seq);
+                    return switch ((int) (seq % 3)) {
+                        case 0 -> sender.send(m, 0);
+                        case 1 -> sender.send(ByteBuffer.wrap(m), 0);
+                        default -> {
+                            try (Arena a = Arena.ofConfined()) {
+                                MemorySegment s = a.allocate(Math.max(1, m.length));
+                                s.copyFrom(MemorySegment.ofArray(m));
+                                // the segment is freed right after: the sender must have copied it
+                                yield sender.send(s, 0, m.length, 0);
+                            }
                         }
-                        sender.flush();
-                    } catch (Throwable t) {
-                        failure.set(t);
-                        reader.interrupt();
-                    }
-                }, "writer");
-                writer.start();
-                for (long seq = 0; seq < count; seq++) {
-                    receiveOrFail(receiver);
-                    assertArrayEquals(message(seq), received(receiver, 0), "message " + seq);
-                }
-                assertTrue(Fixtures.await(() -> !writer.isAlive(), 20_000));
-                if (failure.get() != null) {
-                    throw new AssertionError(failure.get());
-                }
+                    };
+                });
                 PipelineStats stats = sender.stats();
                 assertEquals(count, stats.messages(), stats::toString);
                 assertTrue(stats.zeroCopySends() > 0 && stats.copiedSends() > 0 && stats.rawFrames() > 0, stats::toString);
@@ -148,6 +131,7 @@ class ParallelCompressingSenderTest {
                 }
                 PipelineStats stats = sender.stats();
                 assertTrue(stats.envelopeParts() >= 400, stats::toString);
+                assertEquals(0, stats.inlineMessages(), "inline sends are off by default: " + stats);
             }
         }
     }
@@ -238,14 +222,19 @@ class ParallelCompressingSenderTest {
         }
     }
 
-    @Test
-    void shouldReportAWorkersFailureToTheCallerAndStayClosable() {
+    /** The same outcome whether the failing send was a worker's or the caller's own (inline). */
+    @ParameterizedTest(name = "inline {0}")
+    @ValueSource(booleans = {false, true})
+    void shouldReportAFailedSendToTheCallerAndStayClosable(boolean inline) {
         try (ZmqContext ctx = new ZmqContext()) {
-            // A socket type that cannot send: every worker send fails with a ZmqException.
+            // A socket type that cannot send: every send fails with a ZmqException.
             ZmqSocket pull = ctx.socket(SocketType.PULL);
             pull.bind(Fixtures.bindAddress("inproc"));
-            ParallelCompressingSender sender = ParallelCompressingSender.builder(pull).build();
-            assertTrue(sender.send(message(1), 0)); // taken; the worker's send fails later
+            ParallelCompressingSender sender = ParallelCompressingSender.builder(pull)
+                    .inlineBelowBytes(inline ? 4096 : 0).build();
+            // 17 B with nothing in flight: sent inline when allowed, else by a worker; either way
+            // taken, and the failure reaches the next call
+            assertTrue(sender.send(message(1), 0));
             IllegalStateException e = assertThrows(IllegalStateException.class, sender::flush);
             assertInstanceOf(ZmqException.class, e.getCause(), e::toString);
             assertThrows(IllegalStateException.class, () -> sender.send(message(3), 0));
@@ -278,6 +267,125 @@ class ParallelCompressingSenderTest {
         }
     }
 
+    /**
+     * Back-to-back small messages: with no idle time required every one goes inline (each finds the
+     * one before it in libzmq); with inline sends off none does; with an hour required only the first
+     * (nothing came before it).
+     */
+    @ParameterizedTest(name = "inlineBelowBytes {0}, inlineAfterIdleNanos {1}")
+    @CsvSource({"4096, 0, 1000", "0, 0, 0", "4096, 3600000000000, 1"})
+    void shouldSendSmallMessagesOnTheCallersThreadWhenAllowed(long inlineBelow, long idleNanos, long expectedInline) {
+        int count = 1_000;
+        try (ZmqContext ctx = new ZmqContext()) {
+            Fixtures.Link link = Fixtures.link(ctx, SocketType.PULL, SocketType.PUSH, "tcp");
+            try (ParallelCompressingSender sender = ParallelCompressingSender.builder(link.client()).workers(3)
+                    .inlineBelowBytes(inlineBelow).inlineAfterIdleNanos(idleNanos).build();
+                 DecompressingReceiver receiver = DecompressingReceiver.builder(link.server()).build()) {
+                // 1,000 messages fit in the two ends' default high-water marks (1,000 each): no
+                // send waits for the reader, which reads after the burst
+                for (int i = 0; i < count; i++) {
+                    // 64 B goes raw, 300 B through the compressor
+                    assertTrue(sender.send(Fixtures.payload(i % 2 == 0 ? 64 : 300, i), 0));
+                }
+                sender.flush();
+                for (int i = 0; i < count; i++) {
+                    receiveOrFail(receiver);
+                    assertArrayEquals(Fixtures.payload(i % 2 == 0 ? 64 : 300, i), received(receiver, 0), "message " + i);
+                }
+                PipelineStats stats = sender.stats();
+                assertEquals(count, stats.messages(), stats::toString);
+                assertEquals(count / 2, stats.rawFrames(), stats::toString);
+                assertEquals(expectedInline, stats.inlineMessages(), stats::toString);
+                assertEquals(2 * (count - expectedInline), stats.poolRents(), "two rents per message handed over: " + stats);
+            }
+            assertTrue(Fixtures.await(() -> ctx.bufferPool().outstanding() == 0, 10_000),
+                    () -> ctx.bufferPool().stats().toString());
+        }
+    }
+
+    /** A small message after a pause goes inline; the pause is what is tested, not a synchronisation. */
+    @Test
+    void shouldSendASmallMessageInlineAfterAPause() {
+        try (ZmqContext ctx = new ZmqContext()) {
+            Fixtures.Link link = Fixtures.link(ctx, SocketType.PULL, SocketType.PUSH, "inproc");
+            try (ParallelCompressingSender sender = ParallelCompressingSender.builder(link.client()).workers(2)
+                    .inlineBelowBytes(4096).inlineAfterIdleNanos(1_000_000).build();
+                 DecompressingReceiver receiver = DecompressingReceiver.builder(link.server()).build()) {
+                for (int i = 0; i < 5; i++) {
+                    long until = System.nanoTime() + 2_000_000;
+                    while (System.nanoTime() < until) {
+                        LockSupport.parkNanos(until - System.nanoTime());
+                    }
+                    assertTrue(sender.send(Fixtures.payload(1000, i), 0));
+                    receiveOrFail(receiver);
+                    assertArrayEquals(Fixtures.payload(1000, i), received(receiver, 0), "message " + i);
+                }
+                assertEquals(5, sender.stats().inlineMessages(), () -> sender.stats().toString());
+            }
+        }
+    }
+
+    /**
+     * Small messages behind large ones in flight wait their turn: order holds across both routes
+     * (every small message that finds the ring empty goes inline).
+     */
+    @Test
+    void shouldKeepOrderWhenSmallMessagesFollowLargeOnes() {
+        int count = 3_000;
+        int[] sizes = {40, 65536, 300, 200_000, 64, 1024};
+        try (ZmqContext ctx = new ZmqContext()) {
+            Fixtures.Link link = Fixtures.link(ctx, SocketType.PULL, SocketType.PUSH, "tcp");
+            try (ParallelCompressingSender sender = ParallelCompressingSender.builder(link.client()).level(1).workers(3)
+                    .inlineBelowBytes(4096).inlineAfterIdleNanos(0).build();
+                 DecompressingReceiver receiver = DecompressingReceiver.builder(link.server()).build()) {
+                writeAndRead(sender, receiver, count, seq -> stamped(sizes[(int) (seq % sizes.length)], (int) seq),
+                        seq -> sender.send(stamped(sizes[(int) (seq % sizes.length)], (int) seq), 0));
+                PipelineStats stats = sender.stats();
+                assertEquals(count, stats.messages(), stats::toString);
+                // the first message finds an empty ring; the large ones never go inline
+                assertTrue(stats.inlineMessages() >= 1 && stats.inlineMessages() <= count / 2, stats::toString);
+            }
+            assertTrue(Fixtures.await(() -> ctx.bufferPool().outstanding() == 0, 10_000),
+                    () -> ctx.bufferPool().stats().toString());
+        }
+    }
+
+    /**
+     * Sends {@code count} messages on a writer thread ({@code send} of each sequence number must take
+     * it), then flushes, while this thread receives them and compares each with {@code expected}.
+     */
+    private static void writeAndRead(ParallelCompressingSender sender, DecompressingReceiver receiver, int count,
+            LongFunction<byte[]> expected, LongPredicate send) {
+        Thread reader = Thread.currentThread();
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        Thread writer = new Thread(() -> {
+            try {
+                for (long seq = 0; seq < count; seq++) {
+                    assertTrue(send.test(seq), "blocking send returned false");
+                }
+                sender.flush();
+            } catch (Throwable t) {
+                failure.set(t);
+                reader.interrupt();
+            }
+        }, "writer");
+        writer.start();
+        for (long seq = 0; seq < count; seq++) {
+            receiveOrFail(receiver);
+            assertArrayEquals(expected.apply(seq), received(receiver, 0), "message " + seq);
+        }
+        assertTrue(Fixtures.await(() -> !writer.isAlive(), 20_000));
+        if (failure.get() != null) {
+            throw new AssertionError(failure.get());
+        }
+    }
+
+    private static byte[] stamped(int size, int seq) {
+        byte[] b = Fixtures.payload(size, seq);
+        ByteBuffer.wrap(b).putInt(0, seq);
+        return b;
+    }
+
     @Test
     void shouldRefuseMisuseWithClearErrors() {
         try (ZmqContext ctx = new ZmqContext()) {
@@ -285,6 +393,11 @@ class ParallelCompressingSenderTest {
             var b = ParallelCompressingSender.builder(push);
             assertThrows(IllegalArgumentException.class, () -> b.workers(0));
             assertThrows(IllegalArgumentException.class, () -> b.inFlight(0));
+            assertThrows(IllegalArgumentException.class, () -> b.inlineBelowBytes(-1));
+            assertThrows(IllegalArgumentException.class, () -> b.inlineAfterIdleNanos(-1));
+            IllegalArgumentException big = assertThrows(IllegalArgumentException.class,
+                    () -> b.inlineBelowBytes(ParallelCompressingSender.MAX_INLINE_BELOW_BYTES + 1));
+            assertTrue(big.getMessage().contains("inlineBelowBytes"), big::getMessage);
             try (ParallelCompressingSender sender = b.workers(1).inFlight(3).build()) {
                 assertEquals(4, sender.inFlightCapacity(), "rounded up to a power of two");
                 IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
@@ -301,7 +414,7 @@ class ParallelCompressingSenderTest {
      * per-thread counters), and every pooled buffer comes back.
      */
     @ParameterizedTest(name = "tcp, {0} B")
-    @ValueSource(ints = {1024, 65536})
+    @ValueSource(ints = {256, 1024, 65536})
     void shouldAllocateLessThanOneBytePerMessageOnEveryThread(int size) throws Exception {
         int warmUp = size >= 65536 ? 20_000 : 50_000;
         int measured = size >= 65536 ? 20_000 : 100_000;
@@ -313,7 +426,10 @@ class ParallelCompressingSenderTest {
             payload.copyFrom(MemorySegment.ofArray(Fixtures.payload(size, 9)));
             AtomicLong receiverBytes = new AtomicLong(-1);
             AtomicReference<Throwable> failure = new AtomicReference<>();
+            // Below 1 KiB every message finding the ring empty goes inline (no pause required), so
+            // both routes run: the caller's own compressor and the workers'
             try (ParallelCompressingSender sender = ParallelCompressingSender.builder(link.client()).level(1).workers(2)
+                    .inlineBelowBytes(size < 1024 ? 4096 : 0).inlineAfterIdleNanos(0)
                     .threadFactory(r -> {
                         Thread t = new Thread(r, "compress-" + workers.size());
                         t.setDaemon(true);
