@@ -17,7 +17,8 @@
 #                                    up to 8 KiB) (>1: 2 KiB faster)
 #         pipeline:TRANSPORT:SIZE    end to end, PUSH to PULL, level 3, telemetry (PipelineOverhead): the ways of
 #                                    PIPELINE_WAYS (default: jeromqZstdjni zmqzstd zmqzstd@2 zmqzstd@3; @N = a
-#                                    ParallelCompressingSender with N workers) against the first (>1: faster)
+#                                    ParallelCompressingSender with N workers, @NxM a ring of M, @NiK
+#                                    inlineBelowBytes K, @NgT inlineAfterIdleNanos T) against the first (>1: faster)
 #         codec:METHOD:SIZE         bare libzstd calls and aircompressor against zmq-zstd (>1: faster than
 #                                    zmq-zstd), METHOD compress or decompress, level 3, telemetry, every way
 #                                    on the libzstd 1.5.7 that the peers bundle

@@ -29,7 +29,9 @@ import org.openjdk.jmh.annotations.Warmup;
  *
  * <p>Contestants as in {@link PipelineBenchmark}: {@code zmqzstd} (this project's pipeline, native
  * payload), {@code libzmqBytes} (this project's transport with {@code byte[]} and zstd-jni) and
- * {@code jeromqZstdjni} (JeroMQ with zstd-jni {@code byte[]}).
+ * {@code jeromqZstdjni} (JeroMQ with zstd-jni {@code byte[]}). {@code -p contestant=zmqzstd@3} sends through a
+ * {@code ParallelCompressingSender} with 3 workers ({@code zmqzstd@3i0}: every request handed to a worker,
+ * none compressed inline; see {@code PipelineContestants.Parallel}).
  *
  * <p>Closed loop: the next request leaves when the previous one is acknowledged, so a stall (a GC pause,
  * a preemption) delays the one request in flight rather than the requests a fixed-rate sender would have

@@ -92,6 +92,13 @@ public class PipelineBenchmark {
     @Param({"0"})
     public int inFlight;
 
+    /**
+     * {@code zmqzstd} with {@code compressionThreads} above 0: payloads shorter than this are compressed and
+     * sent on the sender thread when nothing is in flight (-1 = the sender's default, 0 = never).
+     */
+    @Param({"-1"})
+    public long inlineBelowBytes;
+
     /** {@code stream}: at most this many messages of lead (4 MiB of payload binds first from 8 KiB up). */
     @Param({"500"})
     public int maxLead;
@@ -144,7 +151,7 @@ public class PipelineBenchmark {
             default -> throw new IllegalArgumentException("flow must be stream or batch: flow=" + flow);
         };
         pipe = PipelineContestants.create(contestant, size, transport, level, dictionary, zeroCopyThresholdBytes,
-                rawFrameBelowBytes, compressionThreads, inFlight);
+                rawFrameBelowBytes, new PipelineContestants.Parallel(compressionThreads, inFlight, inlineBelowBytes, -1));
         if (affinity.equals(AFFINITY_SPLIT)) {
             int sender = pipe.senderThreadId();
             System.out.println("# affinity: sender thread " + sender + " on cpu 0, threads " + Affinity.split(sender)

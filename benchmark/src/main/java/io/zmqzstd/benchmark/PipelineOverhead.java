@@ -2,7 +2,9 @@ package io.zmqzstd.benchmark;
 
 import io.zmqzstd.benchmark.pipeline.PipelineContestant;
 import io.zmqzstd.benchmark.pipeline.PipelineContestants;
+import io.zmqzstd.benchmark.pipeline.ZmqZstdContestant;
 import io.zmqzstd.transport.NativeBufferPool;
+
 
 /**
  * Pipeline contestants taking turns in one JVM: the end-to-end comparison of {@link PipelineBenchmark}
@@ -14,7 +16,10 @@ import io.zmqzstd.transport.NativeBufferPool;
  *
  * <p>Ways: {@code jeromqZstdjni}, {@code libzmqBytes}, {@code zmqzstd} (one {@code CompressingSender} on
  * the sender thread), {@code zmqzstd@N} (a {@code ParallelCompressingSender} with N workers) and
- * {@code zmqzstd@NxM} (the same with a ring of M messages). The first way is the baseline.
+ * {@code zmqzstd@NxM} (the same with a ring of M messages); a suffix {@code iK} sets that sender's
+ * {@code inlineBelowBytes} to K ({@code zmqzstd@3i0}: every message handed to a worker), {@code gT} its
+ * {@code inlineAfterIdleNanos} to T. The first way is
+ * the baseline.
  *
  * <p>Usage: {@code java --enable-native-access=ALL-UNNAMED -cp benchmarks.jar
  * io.zmqzstd.benchmark.PipelineOverhead tcp|inproc SIZE LEVEL ROUNDS MESSAGES WAY...}. Prints a header
@@ -52,6 +57,12 @@ public final class PipelineOverhead {
             System.out.printf("kind=pipeline transport=%s size=%d level=%d rounds=%d messages=%d batch=%d lead=%d%n",
                     transport, size, level, rounds, perTurn, batch, lead);
             Rounds.printAgainstFirst(names, rates);
+            for (int i = 0; i < names.length; i++) {
+                if (pipes[i] instanceof ZmqZstdContestant z) {
+                    // the sender's counters over every round, warm-up included (inline sends, pool rents)
+                    System.out.println("# " + names[i] + " sender: " + z.senderStats());
+                }
+            }
         } finally {
             for (PipelineContestant p : pipes) {
                 if (p != null) {
@@ -62,16 +73,9 @@ public final class PipelineOverhead {
     }
 
     private static PipelineContestant create(String way, int size, String transport, int level) {
-        int at = way.indexOf('@');
-        int x = way.indexOf('x', Math.max(at, 0));
-        String contestant = at < 0 ? way : way.substring(0, at);
-        int workers = at < 0 ? 0 : Integer.parseInt(way.substring(at + 1, x < 0 ? way.length() : x));
-        int inFlight = x < 0 ? 0 : Integer.parseInt(way.substring(x + 1));
-        if (workers > 0 && !contestant.equals(PipelineContestants.ZMQZSTD)) {
-            throw new IllegalArgumentException("workers are zmqzstd's only: way=" + way);
-        }
-        return PipelineContestants.create(contestant, size, transport, level, PipelineContestants.DICTIONARY_NONE,
-                NativeBufferPool.DEFAULT_ZERO_COPY_THRESHOLD_BYTES, 0, workers, inFlight);
+        return PipelineContestants.create(PipelineContestants.Parallel.contestant(way), size, transport, level,
+                PipelineContestants.DICTIONARY_NONE, NativeBufferPool.DEFAULT_ZERO_COPY_THRESHOLD_BYTES, 0,
+                PipelineContestants.Parallel.of(way));
     }
 
     /** Streams {@code messages} through {@code pipe}; returns messages per second. */

@@ -63,7 +63,7 @@ class PeerPipelineTest {
     void shouldDeliverInOrderWithParallelCompression(String transport, int compressionThreads) {
         for (int size : new int[] {64, 1024, 65536}) {
             try (PipelineContestant pipe = PipelineContestants.create("zmqzstd", size, transport, 3, "none",
-                    8192, 0, compressionThreads, 0)) {
+                    8192, 0, new PipelineContestants.Parallel(compressionThreads, 0, -1, -1))) {
                 pipe.transfer(300); // checks every message's length and sequence on arrival
                 pipe.transfer(300);
                 long compressed = pipe.compressedBytes();

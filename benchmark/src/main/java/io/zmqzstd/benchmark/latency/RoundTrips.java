@@ -36,12 +36,15 @@ public final class RoundTrips {
 
     /**
      * A connected contestant whose requests are the pipeline's telemetry payload of {@code size} bytes
-     * (at least {@link io.zmqzstd.benchmark.Stamp#BYTES}). The caller owns it and closes it.
+     * (at least {@link io.zmqzstd.benchmark.Stamp#BYTES}). The caller owns it and closes it. {@code zmqzstd@N}
+     * (with the suffixes of {@link PipelineContestants.Parallel#of}) sends through a
+     * {@code ParallelCompressingSender}.
      */
     public static RoundTripContestant create(String name, int size, String transport, int level) {
         byte[] payload = PipelineContestants.payload(size);
-        return switch (name) {
-            case PipelineContestants.ZMQZSTD -> new ZmqZstdRoundTrip(payload, transport, level);
+        return switch (PipelineContestants.Parallel.contestant(name)) {
+            case PipelineContestants.ZMQZSTD -> new ZmqZstdRoundTrip(payload, transport, level,
+                    PipelineContestants.Parallel.of(name));
             case PipelineContestants.LIBZMQ_BYTES -> new LibzmqBytesRoundTrip(payload, transport, level);
             case PipelineContestants.JEROMQ_ZSTDJNI -> new JeromqRoundTrip(payload, transport, level);
             default -> throw new IllegalArgumentException("unknown round-trip contestant: contestant=" + name);

@@ -2,8 +2,10 @@ package io.zmqzstd.benchmark.latency;
 
 import io.zmqzstd.benchmark.LoopThread;
 import io.zmqzstd.benchmark.Stamp;
+import io.zmqzstd.benchmark.pipeline.PipelineContestants;
 import io.zmqzstd.pipeline.CompressingSender;
 import io.zmqzstd.pipeline.DecompressingReceiver;
+import io.zmqzstd.pipeline.ParallelCompressingSender;
 import io.zmqzstd.pipeline.ReceivedMessage;
 import io.zmqzstd.transport.NativeBufferPool;
 import io.zmqzstd.transport.ZmqContext;
@@ -12,7 +14,8 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 
 /**
- * {@code zmqzstd}: a {@link CompressingSender} on the client's PAIR socket, a {@link DecompressingReceiver}
+ * {@code zmqzstd}: a {@link CompressingSender} (or, with workers, a {@link ParallelCompressingSender}) on
+ * the client's PAIR socket, a {@link DecompressingReceiver}
  * on the server's; the acknowledgements are 8-byte native segments sent and received with the transport's
  * copying calls. Library defaults otherwise (zero-copy threshold, raw frames below 128 B); the pool runs
  * without leak detection, as in production. Nothing is allocated per round trip.
@@ -28,14 +31,19 @@ public final class ZmqZstdRoundTrip implements RoundTripContestant {
     private final MemorySegment request;
     private final MemorySegment clientAck;
     private final MemorySegment serverAck;
+    /** Exactly one of the two. */
     private final CompressingSender sender;
+    private final ParallelCompressingSender parallel;
     private final DecompressingReceiver receiver;
     private final LoopThread loop;
     /** The next sequence number the server expects; server thread only. */
     private long expected;
 
-    /** {@code transport} is {@code tcp} or {@code inproc}. The caller owns the contestant and closes it. */
-    public ZmqZstdRoundTrip(byte[] payload, String transport, int level) {
+    /**
+     * {@code transport} is {@code tcp} or {@code inproc}; {@code compression} with workers sends through a
+     * {@link ParallelCompressingSender}. The caller owns the contestant and closes it.
+     */
+    public ZmqZstdRoundTrip(byte[] payload, String transport, int level, PipelineContestants.Parallel compression) {
         this.size = payload.length;
         pool = NativeBufferPool.builder().leakDetection(NativeBufferPool.LeakDetection.DISABLED).build();
         context = ZmqContext.builder().bufferPool(pool).build();
@@ -46,7 +54,24 @@ public final class ZmqZstdRoundTrip implements RoundTripContestant {
         request.copyFrom(MemorySegment.ofArray(payload));
         clientAck = arena.allocate(Stamp.BYTES);
         serverAck = arena.allocate(Stamp.BYTES);
-        sender = CompressingSender.builder(client).level(level).build();
+        if (compression.workers() > 0) {
+            sender = null;
+            ParallelCompressingSender.Builder b = ParallelCompressingSender.builder(client).level(level)
+                    .workers(compression.workers());
+            if (compression.inFlight() > 0) {
+                b.inFlight(compression.inFlight());
+            }
+            if (compression.inlineBelowBytes() >= 0) {
+                b.inlineBelowBytes(compression.inlineBelowBytes());
+            }
+            if (compression.inlineAfterIdleNanos() >= 0) {
+                b.inlineAfterIdleNanos(compression.inlineAfterIdleNanos());
+            }
+            parallel = b.build();
+        } else {
+            sender = CompressingSender.builder(client).level(level).build();
+            parallel = null;
+        }
         receiver = DecompressingReceiver.builder(server).build();
         loop = new LoopThread("server", "zmqzstd-server", this::serveOne);
     }
@@ -54,7 +79,7 @@ public final class ZmqZstdRoundTrip implements RoundTripContestant {
     @Override
     public void roundTrip(long sequence) {
         Stamp.write(request, sequence);
-        if (!sender.send(request, 0)) {
+        if (!(sender != null ? sender.send(request, 0) : parallel.send(request, 0))) {
             throw new IllegalStateException("blocking send returned would-block");
         }
         long n;
@@ -86,7 +111,11 @@ public final class ZmqZstdRoundTrip implements RoundTripContestant {
         try {
             loop.close();
         } finally {
-            sender.close();
+            if (sender != null) {
+                sender.close();
+            } else {
+                parallel.close();
+            }
             receiver.close();
             // The context before the pool: libzmq hands every in-flight buffer back during termination.
             context.close();

@@ -2,6 +2,8 @@ package io.zmqzstd.benchmark.pipeline;
 
 import io.zmqzstd.benchmark.Payloads;
 import io.zmqzstd.transport.NativeBufferPool;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /** The pipeline contestants by their {@code @Param} names. */
 public final class PipelineContestants {
@@ -38,17 +40,50 @@ public final class PipelineContestants {
      */
     public static PipelineContestant create(String name, int size, String transport, int level, String dictionary,
             long zeroCopyThresholdBytes, long rawFrameBelowBytes) {
-        return create(name, size, transport, level, dictionary, zeroCopyThresholdBytes, rawFrameBelowBytes, 0, 0);
+        return create(name, size, transport, level, dictionary, zeroCopyThresholdBytes, rawFrameBelowBytes, Parallel.NONE);
     }
 
     /**
-     * As above; {@code compressionThreads} above 0 makes {@code zmqzstd} send through a
-     * {@link io.zmqzstd.pipeline.ParallelCompressingSender} with that many workers (0: one
-     * {@link io.zmqzstd.pipeline.CompressingSender} on the sender thread), {@code inFlight} its ring
-     * (0: its default). The peers ignore both.
+     * How {@code zmqzstd} compresses: {@code workers} above 0 makes it send through a
+     * {@link io.zmqzstd.pipeline.ParallelCompressingSender} with that many workers, a ring of
+     * {@code inFlight} messages (0: its default), its {@code inlineBelowBytes} and {@code inlineAfterIdleNanos}
+     * (negative: its defaults); {@code workers} 0 is one {@link io.zmqzstd.pipeline.CompressingSender} on the
+     * sender thread.
      */
+    public record Parallel(int workers, int inFlight, long inlineBelowBytes, long inlineAfterIdleNanos) {
+        /** One {@code CompressingSender} on the sender thread. */
+        public static final Parallel NONE = new Parallel(0, 0, -1, -1);
+
+        private static final Pattern WAY =
+                Pattern.compile(ZMQZSTD + "@(\\d+)(?:x(\\d+))?(?:i(\\d+))?(?:g(\\d+))?");
+
+        /**
+         * The compressing threads a way names: {@code zmqzstd@N} N workers, {@code xM} a ring of M,
+         * {@code iK} inlineBelowBytes K, {@code gT} inlineAfterIdleNanos T; a way without {@code @} is
+         * {@link #NONE}.
+         */
+        public static Parallel of(String way) {
+            if (way.indexOf('@') < 0) {
+                return NONE;
+            }
+            Matcher m = WAY.matcher(way);
+            if (!m.matches()) {
+                throw new IllegalArgumentException("a way with workers is zmqzstd@N[xM][iK][gT]: way=" + way);
+            }
+            return new Parallel(Integer.parseInt(m.group(1)), m.group(2) == null ? 0 : Integer.parseInt(m.group(2)),
+                    m.group(3) == null ? -1 : Long.parseLong(m.group(3)), m.group(4) == null ? -1 : Long.parseLong(m.group(4)));
+        }
+
+        /** The contestant a way names, without its compressing threads. */
+        public static String contestant(String way) {
+            int at = way.indexOf('@');
+            return at < 0 ? way : way.substring(0, at);
+        }
+    }
+
+    /** As above, with {@code zmqzstd}'s compressing threads ({@link Parallel}); the peers ignore them. */
     public static PipelineContestant create(String name, int size, String transport, int level, String dictionary,
-            long zeroCopyThresholdBytes, long rawFrameBelowBytes, int compressionThreads, int inFlight) {
+            long zeroCopyThresholdBytes, long rawFrameBelowBytes, Parallel parallel) {
         byte[] payload = payload(size);
         byte[] dictionaryBytes = switch (dictionary) {
             case DICTIONARY_NONE -> null;
@@ -57,7 +92,7 @@ public final class PipelineContestants {
         };
         return switch (name) {
             case ZMQZSTD -> new ZmqZstdContestant(payload, transport, level, dictionaryBytes, zeroCopyThresholdBytes,
-                    rawFrameBelowBytes, compressionThreads, inFlight);
+                    rawFrameBelowBytes, parallel);
             case LIBZMQ_BYTES -> new LibzmqBytesContestant(payload, transport, level, dictionaryBytes);
             case JEROMQ_ZSTDJNI -> new JeromqZstdJniContestant(payload, transport, level, dictionaryBytes);
             default -> throw new IllegalArgumentException("unknown pipeline contestant: contestant=" + name);

@@ -45,7 +45,7 @@ public final class ZmqZstdContestant implements PipelineContestant {
     private final Arena arena = Arena.ofShared();
     private final MemorySegment message;
     private final ZstdDictionary dictionary;
-    /** Exactly one of the two senders, by {@code compressionThreads}. */
+    /** Exactly one of the two senders, by {@code compression.workers()}. */
     private final CompressingSender compressing;
     private final ParallelCompressingSender parallel;
     private final DecompressingReceiver receiver;
@@ -54,12 +54,12 @@ public final class ZmqZstdContestant implements PipelineContestant {
 
     /**
      * {@code transport} is {@code tcp} or {@code inproc}; {@code dictionary} raw bytes or null;
-     * {@code compressionThreads} 0 for a {@link CompressingSender} on the sender thread, else a
-     * {@link ParallelCompressingSender} with that many workers (the sender thread then only stamps and
-     * hands over each message), {@code inFlight} that sender's ring (0: its default). The caller owns the contestant and closes it.
+     * {@code compression} with no workers for a {@link CompressingSender} on the sender thread, else a
+     * {@link ParallelCompressingSender} with its settings (the sender thread then stamps and hands over
+     * each message, or sends a small one itself). The caller owns the contestant and closes it.
      */
     public ZmqZstdContestant(byte[] payload, String transport, int level, byte[] dictionary,
-            long zeroCopyThresholdBytes, long rawFrameBelowBytes, int compressionThreads, int inFlight) {
+            long zeroCopyThresholdBytes, long rawFrameBelowBytes, PipelineContestants.Parallel compression) {
         this.size = payload.length;
         this.pool = NativeBufferPool.builder()
                 .leakDetection(NativeBufferPool.LeakDetection.DISABLED)
@@ -86,11 +86,16 @@ public final class ZmqZstdContestant implements PipelineContestant {
         MemorySegment out = message.asSlice(0, size);
         long raw = this.dictionary != null ? 0 : rawFrameBelowBytes; // the senders refuse raw frames with a dictionary
         Predicate<MemorySegment> send;
-        if (compressionThreads > 0) {
+        if (compression.workers() > 0) {
             compressing = null;
             parallel = ParallelCompressingSender.builder(push).level(level).zeroCopyThresholdBytes(zeroCopyThresholdBytes)
-                    .dictionary(this.dictionary).rawFrameBelowBytes(raw).workers(compressionThreads)
-                    .inFlight(inFlight > 0 ? inFlight : ParallelCompressingSender.DEFAULT_IN_FLIGHT).build();
+                    .dictionary(this.dictionary).rawFrameBelowBytes(raw).workers(compression.workers())
+                    .inFlight(compression.inFlight() > 0 ? compression.inFlight() : ParallelCompressingSender.DEFAULT_IN_FLIGHT)
+                    .inlineBelowBytes(compression.inlineBelowBytes() >= 0 ? compression.inlineBelowBytes()
+                            : ParallelCompressingSender.DEFAULT_INLINE_BELOW_BYTES)
+                    .inlineAfterIdleNanos(compression.inlineAfterIdleNanos() >= 0 ? compression.inlineAfterIdleNanos()
+                            : ParallelCompressingSender.DEFAULT_INLINE_AFTER_IDLE_NANOS)
+                    .build();
             ParallelCompressingSender p = parallel;
             send = m -> p.send(m, 0);
         } else {
