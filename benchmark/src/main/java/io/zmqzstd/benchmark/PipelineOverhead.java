@@ -5,7 +5,6 @@ import io.zmqzstd.benchmark.pipeline.PipelineContestants;
 import io.zmqzstd.benchmark.pipeline.ZmqZstdContestant;
 import io.zmqzstd.transport.NativeBufferPool;
 
-
 /**
  * Pipeline contestants taking turns in one JVM: the end-to-end comparison of {@link PipelineBenchmark}
  * (compress, send, receive, decompress, check, PUSH to PULL, telemetry, no dictionary), but with every

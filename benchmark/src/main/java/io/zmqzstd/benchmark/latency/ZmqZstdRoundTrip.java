@@ -56,18 +56,7 @@ public final class ZmqZstdRoundTrip implements RoundTripContestant {
         serverAck = arena.allocate(Stamp.BYTES);
         if (compression.workers() > 0) {
             sender = null;
-            ParallelCompressingSender.Builder b = ParallelCompressingSender.builder(client).level(level)
-                    .workers(compression.workers());
-            if (compression.inFlight() > 0) {
-                b.inFlight(compression.inFlight());
-            }
-            if (compression.inlineBelowBytes() >= 0) {
-                b.inlineBelowBytes(compression.inlineBelowBytes());
-            }
-            if (compression.inlineAfterIdleNanos() >= 0) {
-                b.inlineAfterIdleNanos(compression.inlineAfterIdleNanos());
-            }
-            parallel = b.build();
+            parallel = compression.builder(client).level(level).build();
         } else {
             sender = CompressingSender.builder(client).level(level).build();
             parallel = null;

@@ -1,7 +1,9 @@
 package io.zmqzstd.benchmark.pipeline;
 
 import io.zmqzstd.benchmark.Payloads;
+import io.zmqzstd.pipeline.ParallelCompressingSender;
 import io.zmqzstd.transport.NativeBufferPool;
+import io.zmqzstd.transport.ZmqSocket;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -72,6 +74,24 @@ public final class PipelineContestants {
             }
             return new Parallel(Integer.parseInt(m.group(1)), m.group(2) == null ? 0 : Integer.parseInt(m.group(2)),
                     m.group(3) == null ? -1 : Long.parseLong(m.group(3)), m.group(4) == null ? -1 : Long.parseLong(m.group(4)));
+        }
+
+        /**
+         * A {@code ParallelCompressingSender} builder on {@code socket} with these workers and every setting
+         * given here (the sender's defaults for the rest); the caller adds the frame settings and builds it.
+         */
+        public ParallelCompressingSender.Builder builder(ZmqSocket socket) {
+            ParallelCompressingSender.Builder b = ParallelCompressingSender.builder(socket).workers(workers);
+            if (inFlight > 0) {
+                b.inFlight(inFlight);
+            }
+            if (inlineBelowBytes >= 0) {
+                b.inlineBelowBytes(inlineBelowBytes);
+            }
+            if (inlineAfterIdleNanos >= 0) {
+                b.inlineAfterIdleNanos(inlineAfterIdleNanos);
+            }
+            return b;
         }
 
         /** The contestant a way names, without its compressing threads. */

@@ -88,14 +88,8 @@ public final class ZmqZstdContestant implements PipelineContestant {
         Predicate<MemorySegment> send;
         if (compression.workers() > 0) {
             compressing = null;
-            parallel = ParallelCompressingSender.builder(push).level(level).zeroCopyThresholdBytes(zeroCopyThresholdBytes)
-                    .dictionary(this.dictionary).rawFrameBelowBytes(raw).workers(compression.workers())
-                    .inFlight(compression.inFlight() > 0 ? compression.inFlight() : ParallelCompressingSender.DEFAULT_IN_FLIGHT)
-                    .inlineBelowBytes(compression.inlineBelowBytes() >= 0 ? compression.inlineBelowBytes()
-                            : ParallelCompressingSender.DEFAULT_INLINE_BELOW_BYTES)
-                    .inlineAfterIdleNanos(compression.inlineAfterIdleNanos() >= 0 ? compression.inlineAfterIdleNanos()
-                            : ParallelCompressingSender.DEFAULT_INLINE_AFTER_IDLE_NANOS)
-                    .build();
+            parallel = compression.builder(push).level(level).zeroCopyThresholdBytes(zeroCopyThresholdBytes)
+                    .dictionary(this.dictionary).rawFrameBelowBytes(raw).build();
             ParallelCompressingSender p = parallel;
             send = m -> p.send(m, 0);
         } else {
