@@ -2,6 +2,7 @@ package io.zmqzstd.cli;
 
 import io.zmqzstd.codec.ZstdDictionary;
 import io.zmqzstd.pipeline.CompressingSender;
+import io.zmqzstd.pipeline.ParallelCompressingSender;
 import io.zmqzstd.transport.SocketType;
 import io.zmqzstd.transport.ZmqContext;
 import io.zmqzstd.transport.ZmqException;
@@ -23,6 +24,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
+import java.util.concurrent.TimeoutException;
 
 /**
  * {@code send}: standard input, cut into messages, each compressed into one zstd frame and sent.
@@ -88,6 +90,11 @@ final class SendCommand implements Callable<Integer> {
     @Option(names = "--checksum", description = "Add a content checksum to every frame.")
     boolean checksum;
 
+    @Option(names = "--threads", paramLabel = "N", defaultValue = "0",
+            description = "Compress on N threads at once and send in order, for large messages or high levels "
+                    + "(default ${DEFAULT-VALUE}: compress on the sending thread).")
+    int threads;
+
     @Option(names = "--topic", paramLabel = "T",
             description = "PUB only: send T as an uncompressed first part of every message (subscribers filter on it; default empty).")
     String topic;
@@ -140,14 +147,17 @@ final class SendCommand implements Callable<Integer> {
                 socket.immediate(true);
                 socket.sendTimeoutMs(Values.millis(timeout));
                 endpoints.attach(socket);
-                try (CompressingSender sender = CompressingSender.builder(socket).level(level).checksum(checksum)
-                        .dictionary(dict).build()) {
-                    session.watch(sender::stats);
-                    awaitSubscribers(socket);
-                    if (delay.toMillis() > 0) {
-                        Thread.sleep(delay);
+                if (threads == 0) {
+                    try (CompressingSender sender = CompressingSender.builder(socket).level(level).checksum(checksum)
+                            .dictionary(dict).build()) {
+                        session.watch(sender::stats);
+                        start(socket);
+                        sendAll((r, t) -> t != null
+                                ? sender.sendEnvelope(t, ZmqSocket.SNDMORE) && sender.send(r.segment(), r.offset(), r.length(), 0)
+                                : sender.send(r.segment(), r.offset(), r.length(), 0), reader(), topicBytes, session);
                     }
-                    sendAll(sender, reader(), topicBytes, session);
+                } else {
+                    sendParallel(socket, dict, topicBytes, session);
                 }
                 context.close(); // lingers: returns once every queued message is on the network
                 done = true;
@@ -170,17 +180,70 @@ final class SendCommand implements Callable<Integer> {
         }
     }
 
-    private void sendAll(CompressingSender sender, MessageReader reader, byte[] topicBytes, Session session)
-            throws IOException {
+    /** Waits for subscribers and the --delay, if asked: what comes between connecting and the first message. */
+    private void start(ZmqSocket socket) throws InterruptedException {
+        awaitSubscribers(socket);
+        if (delay.toMillis() > 0) {
+            Thread.sleep(delay);
+        }
+    }
+
+    /**
+     * --threads N: a {@link ParallelCompressingSender} of N workers. Its workers send; a send that
+     * --timeout ends fails the sender, which the next send, or close at the end, reports.
+     */
+    private void sendParallel(ZmqSocket socket, ZstdDictionary dict, byte[] topicBytes, Session session)
+            throws IOException, InterruptedException {
+        ParallelCompressingSender sender = ParallelCompressingSender.builder(socket).workers(threads)
+                .failOnSendTimeout(true).level(level).checksum(checksum).dictionary(dict).build();
+        session.watch(sender::stats);
+        try {
+            start(socket);
+            sendAll((r, t) -> t != null
+                    ? sender.publish(t, r.segment(), r.offset(), r.length(), 0)
+                    : sender.send(r.segment(), r.offset(), r.length(), 0), reader(), topicBytes, session);
+            sender.close(); // waits until every message is in libzmq
+        } catch (IllegalStateException e) {
+            throw parallelFailure(e, sender);
+        } finally {
+            try {
+                sender.close(); // after a failure: stops the workers (idempotent)
+            } catch (IllegalStateException alreadyReported) {
+                // the failure that brought us here
+            }
+        }
+    }
+
+    /** A parallel sender's failure as the command reports it: the socket's error, --timeout, or as it is. */
+    private RuntimeException parallelFailure(IllegalStateException e, ParallelCompressingSender sender) {
+        if (e.getCause() instanceof ZmqException z) {
+            return z; // as a send on this thread would have thrown it (ETERM after a signal)
+        }
+        if (e.getCause() instanceof TimeoutException) {
+            long sent = sender.stats().messages(); // in order: every message before the refused one went out
+            return timeout(sent + 1, sent);
+        }
+        return e;
+    }
+
+    private CliException timeout(long message, long sent) {
+        return new CliException(ExitCodes.TIMEOUT, "timeout: no peer took message=" + message + " within "
+                + Values.show(timeout) + " (sent=" + sent + ")");
+    }
+
+    /** Hands one message (and the topic, for PUB) to a sender; false when --timeout ended the send. */
+    @FunctionalInterface
+    private interface Send {
+        boolean send(MessageReader reader, byte[] topic);
+    }
+
+    private void sendAll(Send sender, MessageReader reader, byte[] topicBytes, Session session) throws IOException {
         long n = 0;
         while (reader.next()) {
             n++;
             boolean sent;
             try {
-                sent = topicBytes != null
-                        ? sender.sendEnvelope(topicBytes, ZmqSocket.SNDMORE)
-                        && sender.send(reader.segment(), reader.offset(), reader.length(), 0)
-                        : sender.send(reader.segment(), reader.offset(), reader.length(), 0);
+                sent = sender.send(reader, topicBytes);
             } catch (RuntimeException e) {
                 if (!session.interrupted()) { // a signal ends the run; it is not an error of this message
                     session.messageFailed();
@@ -189,8 +252,7 @@ final class SendCommand implements Callable<Integer> {
             }
             if (!sent) {
                 session.messageFailed();
-                throw new CliException(ExitCodes.TIMEOUT, "timeout: no peer took message=" + n + " within "
-                        + Values.show(timeout) + " (sent=" + (n - 1) + ")");
+                throw timeout(n, n - 1);
             }
             session.messageDone();
         }
@@ -235,6 +297,9 @@ final class SendCommand implements Callable<Integer> {
         }
         if (waitSubscribers < 0) {
             throw usage("--wait-subscribers must not be negative: N=" + waitSubscribers);
+        }
+        if (threads < 0 || threads > 256) {
+            throw usage("--threads out of range: N=" + threads + ", range=0..256");
         }
         if (level < -131072 || level > 22) {
             throw usage("--level out of range: level=" + level + ", range=-131072..22");

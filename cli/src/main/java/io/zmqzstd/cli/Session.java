@@ -43,7 +43,10 @@ final class Session implements AutoCloseable {
     /** nanoTime of the first and the latest message: rates are over this window, not idle time. */
     private long firstMessageNanos;
     private long lastMessageNanos;
-    /** send only: messages read that could not be sent (its pipeline counts bad frames for recv). */
+    /**
+     * send only: the message in hand when sending failed (its pipeline counts bad frames for recv,
+     * and a parallel sender the messages it took and then dropped).
+     */
     private long failedMessages;
     private Thread progress;
 
@@ -172,7 +175,8 @@ final class Session implements AutoCloseable {
                 .append(" bytesOut=").append(out)
                 .append(" ratio=").append(String.format(Locale.ROOT, "%.3f", s.ratio()));
         if (sender) {
-            b.append(" errors=").append(failedMessages).append(" wouldBlock=").append(s.wouldBlock());
+            // read and not sent: the message in hand, and (--threads) those taken and dropped behind it
+            b.append(" errors=").append(failedMessages + s.droppedMessages()).append(" wouldBlock=").append(s.wouldBlock());
         } else {
             b.append(" errors=").append(s.errors());
             for (BadFrameReason r : BadFrameReason.values()) {

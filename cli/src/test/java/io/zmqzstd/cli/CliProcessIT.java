@@ -7,6 +7,8 @@ import io.zmqzstd.transport.ZmqContext;
 import io.zmqzstd.transport.ZmqSocket;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.io.IOException;
 import java.net.InetAddress;
@@ -122,8 +124,10 @@ class CliProcessIT {
             CliProcess beta = CliProcess.run("b1\nb2\nb3\n".getBytes(StandardCharsets.UTF_8), "send", "--type", "pub",
                     "--topic", "beta", "--connect", tcp(port), "--wait-subscribers", "1", "--timeout", "30s");
             assertEquals(0, beta.awaitExit(), beta::toString);
+            // this one through compressing threads: the topic still travels uncompressed in front
             CliProcess alpha = CliProcess.run("a1\na2\na3\n".getBytes(StandardCharsets.UTF_8), "send", "--type", "pub",
-                    "--topic", "alpha", "--connect", tcp(port), "--wait-subscribers", "1", "--timeout", "30s");
+                    "--topic", "alpha", "--connect", tcp(port), "--wait-subscribers", "1", "--timeout", "30s",
+                    "--threads", "2");
             assertEquals(0, alpha.awaitExit(), alpha::toString);
             assertEquals(0, recv.awaitExit(), recv::toString);
             assertEquals(List.of("alpha a1", "alpha a2", "alpha a3"), recv.stdoutLines());
@@ -306,8 +310,9 @@ class CliProcessIT {
         }
     }
 
-    @Test
-    void shouldStreamABinaryFileInChunks() throws IOException {
+    @ParameterizedTest(name = "--threads {0}")
+    @ValueSource(ints = {0, 3})
+    void shouldStreamABinaryFileInChunks(int threads) throws IOException {
         byte[] data = new byte[1_500_000];
         Random r = new Random(5);
         r.nextBytes(data);
@@ -320,7 +325,8 @@ class CliProcessIT {
         int port = freePort();
         try (CliProcess recv = CliProcess.start("recv", "--bind", tcp(port), "--delimiter", "", "--count",
                 String.valueOf(chunks));
-             CliProcess send = CliProcess.startFrom(file, "send", "--connect", tcp(port), "--chunk", "64K")) {
+             CliProcess send = CliProcess.startFrom(file, "send", "--connect", tcp(port), "--chunk", "64K",
+                     "--threads", String.valueOf(threads))) {
             assertEquals(0, send.awaitExit(), send::toString);
             assertEquals(0, recv.awaitExit(), recv::toString);
             assertArrayEquals(data, recv.stdout());
@@ -446,6 +452,46 @@ class CliProcessIT {
         assertArrayEquals(Files.readAllBytes(sample), Files.readAllBytes(dir.resolve("s.out")));
         // The frame needs the dictionary: without it zstd refuses, so the dictionary really was used.
         assertTrue(exec("zstd", "-q", "-f", "-d", dir.resolve("s.zst").toString(), "-o", dir.resolve("s.bad").toString()) != 0);
+    }
+
+    /**
+     * --threads: lines through three compressing threads arrive complete and in order; with no peer,
+     * --timeout ends the run with exit 3, and every line taken and not sent is counted as an error.
+     */
+    @Test
+    void shouldSendInOrderThroughCompressingThreadsAndTimeOutWithoutAPeer() {
+        List<String> lines = telemetry(20_000, 7);
+        int port = freePort();
+        try (CliProcess recv = CliProcess.start("recv", "--bind", tcp(port), "--count", "20000", "--stats");
+             CliProcess send = CliProcess.start(joinLines(lines), "send", "--connect", tcp(port), "--threads", "3",
+                     "--stats");
+             CliProcess noPeer = CliProcess.start(joinLines(lines.subList(0, 50)), "send", "--connect", tcp(freePort()),
+                     "--threads", "2", "--timeout", "1s", "--stats")) {
+            assertEquals(0, send.awaitExit(), send::toString);
+            assertEquals(0, recv.awaitExit(), recv::toString);
+            assertEquals(lines, recv.stdoutLines());
+            assertTrue(summary(send).contains("messages=20000 ") && summary(send).contains(" errors=0 "), send::toString);
+            assertNoWarnings(send);
+
+            assertEquals(3, noPeer.awaitExit(), noPeer::toString);
+            assertTrue(noPeer.stderrLines().contains("zmq-zstd send: timeout: no peer took message=1 within 1s (sent=0)"),
+                    noPeer::toString);
+            assertTrue(summary(noPeer).contains("messages=0 ") && summary(noPeer).contains(" errors=50 "), noPeer::toString);
+        }
+    }
+
+    /** A signal while the compressing threads wait for a peer: the summary, and the shell's 143. */
+    @Test
+    void shouldPrintTheSummaryWhenTerminatedWhileThreadsWaitForAPeer() {
+        try (CliProcess send = CliProcess.startInteractive("send", "--connect", tcp(freePort()), "--threads", "2",
+                "--stats", "--progress")) {
+            send.writeStdin("waiting\n");
+            send.closeStdin(); // end of input: send now waits in close() for the message to go out
+            send.awaitStderrLine(l -> l.contains(": progress: "));
+            send.terminate();
+            assertEquals(143, send.awaitExit(), send::toString);
+            assertTrue(summary(send).contains("messages=0 "), send::toString);
+        }
     }
 
     @Test

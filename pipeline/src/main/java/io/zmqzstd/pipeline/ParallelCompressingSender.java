@@ -12,6 +12,7 @@ import java.nio.ByteBuffer;
 import java.util.Objects;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;
@@ -50,10 +51,10 @@ import java.util.concurrent.locks.LockSupport;
  * a producer faster than the workers is woken once per {@code inFlight/2} messages, not per message). Back-pressure from
  * the socket reaches the caller this way: a worker's send blocks at the high-water mark, the ring
  * fills, and {@code send} waits or reports would-block. {@link #flush()} waits until every message
- * taken is in libzmq. A failure to compress or send (a socket error such as a terminated context),
- * on a worker or inline, is rethrown by the caller's next {@code send}, {@code flush} or
- * {@code close}; messages not yet sent are then dropped and counted
- * ({@link PipelineStats#droppedMessages()}).
+ * taken is in libzmq. A failure to compress or send (a socket error such as a terminated context,
+ * or with {@link Builder#failOnSendTimeout} the socket's send timeout), on a worker or inline,
+ * is rethrown by the caller's next {@code send}, {@code flush} or {@code close}; messages not yet
+ * sent are then dropped and counted ({@link PipelineStats#droppedMessages()}).
  *
  * <p>Ownership: payloads stay the caller's (they are copied). The socket is borrowed, and while
  * the sender is open only its workers use it: do not send on it yourself. Close the sender first,
@@ -172,6 +173,14 @@ public final class ParallelCompressingSender implements AutoCloseable {
     private volatile long waitTarget = Long.MAX_VALUE;
     /** Set by close(): a send that times out now drops its message instead of retrying. */
     private volatile boolean closing;
+    /**
+     * Set by the send-lock holder when the socket refused a send after close() began: every message
+     * still waiting is dropped without another attempt, so close() waits one send timeout, not one
+     * per message. Read and written under the send lock only.
+     */
+    private boolean abandoned;
+    /** The socket's send timeout ends the stream (a failure) instead of being retried. */
+    private final boolean failOnSendTimeout;
     /** Set by close() once the ring is empty: workers exit. */
     private volatile boolean stopping;
 
@@ -190,6 +199,7 @@ public final class ParallelCompressingSender implements AutoCloseable {
         private long inFlightBytes = DEFAULT_IN_FLIGHT_BYTES;
         private long inlineBelowBytes = DEFAULT_INLINE_BELOW_BYTES;
         private long inlineAfterIdleNanos = DEFAULT_INLINE_AFTER_IDLE_NANOS;
+        private boolean failOnSendTimeout;
         private ThreadFactory threadFactory;
 
         private Builder(ZmqSocket socket) {
@@ -266,6 +276,22 @@ public final class ParallelCompressingSender implements AutoCloseable {
             return this;
         }
 
+        /**
+         * What a worker does when the socket's send timeout ({@link ZmqSocket#sendTimeoutMs}) expires
+         * before the socket takes a message. {@code false} (the default): it tries again, for as long
+         * as it takes, so a timeout set for other reasons loses nothing. {@code true}: the sender
+         * fails as on a socket error, with a {@link java.util.concurrent.TimeoutException} as the
+         * cause: that message and every one after it not yet sent are dropped and counted, and the
+         * caller's next {@code send}, {@code flush} or {@code close} throws. For a caller that wants
+         * "no peer took a message within T" to end the stream (the command-line tool's
+         * {@code --timeout}). Either way, once {@link #close()} has begun, the first timeout drops
+         * every message still waiting.
+         */
+        public Builder failOnSendTimeout(boolean fail) {
+            this.failOnSendTimeout = fail;
+            return this;
+        }
+
         /** Makes the worker threads (default: daemon platform threads named zmqzstd-compress-N). */
         public Builder threadFactory(ThreadFactory threadFactory) {
             this.threadFactory = Objects.requireNonNull(threadFactory, "threadFactory");
@@ -301,6 +327,7 @@ public final class ParallelCompressingSender implements AutoCloseable {
         this.workers = new Worker[b.workers];
         this.inlineBelowBytes = b.inlineBelowBytes;
         this.inlineAfterIdleNanos = b.inlineAfterIdleNanos;
+        this.failOnSendTimeout = b.failOnSendTimeout;
         this.lastTakeNanos = System.nanoTime() - inlineAfterIdleNanos;
         ThreadFactory factory = b.threadFactory != null ? b.threadFactory : ParallelCompressingSender::newDaemon;
         ZstdCompressor inline = null;
@@ -412,7 +439,12 @@ public final class ParallelCompressingSender implements AutoCloseable {
      * {@link CompressingSender#publish}): PUB/SUB subscriptions filter on the topic. Both are copied.
      */
     public boolean publish(byte[] topic, MemorySegment payload, int flags) {
-        return take(Objects.requireNonNull(topic, "topic"), payload, 0, payload.byteSize(), flags);
+        return publish(topic, payload, 0, payload.byteSize(), flags);
+    }
+
+    /** {@link #publish(byte[], MemorySegment, int)} of {@code payload[offset, offset + length)}. */
+    public boolean publish(byte[] topic, MemorySegment payload, long offset, long length, int flags) {
+        return take(Objects.requireNonNull(topic, "topic"), payload, offset, length, flags);
     }
 
     /** {@link #publish(byte[], MemorySegment, int)} for an array payload. */
@@ -725,7 +757,7 @@ public final class ParallelCompressingSender implements AutoCloseable {
         inputs[i] = null;
         outputs[i] = null;
         try {
-            if (out == null || failure.get() != null) {
+            if (out == null || failure.get() != null || abandoned) {
                 counters.droppedMessages++;
                 return;
             }
@@ -767,7 +799,8 @@ public final class ParallelCompressingSender implements AutoCloseable {
 
     /**
      * A blocking send of one part (zero-copy when {@code pooled} is given). A socket with a send
-     * timeout may refuse: retried, unless close() has begun (then false: the message is dropped).
+     * timeout may refuse: retried, unless the sender fails on timeouts or close() has begun (then
+     * false: the message is dropped, and after close() every one behind it too).
      */
     private boolean sendPart(MemorySegment data, long offset, long length, int flags, PooledBuffer pooled) {
         while (true) {
@@ -776,7 +809,13 @@ public final class ParallelCompressingSender implements AutoCloseable {
                 return true;
             }
             counters.wouldBlock++;
+            if (failOnSendTimeout) {
+                fail(new TimeoutException("send timed out: the socket took no message within its send timeout of "
+                        + socket.sendTimeoutMs() + " ms (sent=" + counters.messages + ")"));
+                return false;
+            }
             if (closing) {
+                abandoned = true;
                 return false;
             }
         }
@@ -802,8 +841,9 @@ public final class ParallelCompressingSender implements AutoCloseable {
     /**
      * Waits until every message taken is in libzmq, then stops the workers and frees their
      * compressors; the socket stays open (it is the caller's). If the peer does not read, this
-     * waits as a blocking send would: give the socket a send timeout to bound it (a message it
-     * refuses after close() began is dropped and counted). Rethrows a worker's failure after
+     * waits as a blocking send would: give the socket a send timeout to bound it (once close() has
+     * begun, the first send the timeout ends drops that message and every one still waiting, each
+     * counted, so close() waits about one timeout). Rethrows a worker's failure after
      * cleaning up. Idempotent.
      */
     @Override

@@ -201,23 +201,81 @@ class ParallelCompressingSenderTest {
         }
     }
 
+    /**
+     * close() with a full ring and no peer drops and counts what is left, and waits about one send
+     * timeout, not one per message: 64 messages behind a 100 ms timeout took at least 6.4 s when
+     * each was tried in turn.
+     */
     @Test
-    void shouldDropAndCountWhatTheSendTimeoutRefusesAfterClose() {
+    void shouldDropAndCountWhatTheSendTimeoutRefusesAfterCloseWithinAboutOneTimeout() {
         try (ZmqContext ctx = new ZmqContext()) {
             ZmqSocket push = ctx.socket(SocketType.PUSH);
-            push.sendTimeoutMs(20);
+            push.sendTimeoutMs(100);
             push.bind(Fixtures.bindAddress("inproc")); // never a peer
-            ParallelCompressingSender sender = ParallelCompressingSender.builder(push).inFlight(8).build();
-            for (long seq = 0; seq < 5; seq++) {
+            ParallelCompressingSender sender = ParallelCompressingSender.builder(push).workers(2).inFlight(64).build();
+            for (long seq = 0; seq < 64; seq++) {
                 assertTrue(sender.send(message(seq + 1), ZmqSocket.DONTWAIT));
             }
-            sender.close(); // returns: each refused message is dropped once close() has begun
+            long start = System.nanoTime();
+            sender.close(); // returns: the first refusal after close() began drops what is left
+            long tookMs = (System.nanoTime() - start) / 1_000_000;
+            assertTrue(tookMs < 3_000, "close took " + tookMs + " ms for 64 messages behind a 100 ms timeout");
             PipelineStats stats = sender.stats();
-            assertEquals(5, stats.droppedMessages(), stats::toString);
+            assertEquals(64, stats.droppedMessages(), stats::toString);
             assertEquals(0, stats.messages(), stats::toString);
-            assertTrue(stats.wouldBlock() >= 5, stats::toString);
+            assertTrue(stats.wouldBlock() >= 1, stats::toString);
             assertThrows(IllegalStateException.class, () -> sender.send(new byte[1], 0));
             sender.close(); // idempotent
+            assertEquals(0, ctx.bufferPool().outstanding(), () -> ctx.bufferPool().stats().toString());
+        }
+    }
+
+    /**
+     * failOnSendTimeout: a peer that stops reading ends the stream within the timeout; every message
+     * taken is either delivered, in order and intact, or counted as dropped, and the caller is told
+     * why (a TimeoutException as the cause) on its next call.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"inproc", "tcp"})
+    void shouldFailTheStreamWhenAPeerTakesNothingWithinTheSendTimeout(String transport) {
+        try (ZmqContext ctx = new ZmqContext()) {
+            ZmqSocket push = ctx.socket(SocketType.PUSH);
+            ZmqSocket pull = ctx.socket(SocketType.PULL);
+            push.sendHwm(8);
+            pull.receiveHwm(8);
+            push.sendTimeoutMs(100);
+            pull.receiveTimeoutMs(Fixtures.RECEIVE_TIMEOUT_MS);
+            Fixtures.link(pull, push, transport);
+            long taken = 0;
+            IllegalStateException failure = null;
+            try (ParallelCompressingSender sender = ParallelCompressingSender.builder(push).workers(3).inFlight(16)
+                    .failOnSendTimeout(true).build()) {
+                // The peer never reads while we send: the pipes fill, a send times out, the stream ends.
+                for (long seq = 0; seq < 100_000 && failure == null; seq++) {
+                    try {
+                        assertTrue(sender.send(message(seq), 0));
+                        taken++;
+                    } catch (IllegalStateException e) {
+                        failure = e;
+                    }
+                }
+                assertInstanceOf(IllegalStateException.class, failure, "the stream never failed");
+                assertInstanceOf(java.util.concurrent.TimeoutException.class, failure.getCause(), failure::toString);
+                assertTrue(failure.getCause().getMessage().contains("100 ms"), failure.getCause()::getMessage);
+                assertThrows(IllegalStateException.class, sender::flush, "flush reports it too");
+                PipelineStats stats = sender.stats();
+                assertTrue(stats.messages() > 0 && stats.droppedMessages() > 0, stats::toString);
+                assertEquals(taken, stats.messages() + stats.droppedMessages(), "every message taken is accounted for: " + stats);
+                try (DecompressingReceiver receiver = DecompressingReceiver.builder(pull).build()) {
+                    for (long seq = 0; seq < stats.messages(); seq++) {
+                        receiveOrFail(receiver);
+                        assertArrayEquals(message(seq), received(receiver, 0), "message " + seq);
+                    }
+                    pull.receiveTimeoutMs(200);
+                    assertEquals(DecompressingReceiver.WOULD_BLOCK, receiver.receive(0), "nothing beyond what was counted sent");
+                }
+                assertThrows(IllegalStateException.class, sender::close, "close rethrows the failure");
+            }
             assertEquals(0, ctx.bufferPool().outstanding(), () -> ctx.bufferPool().stats().toString());
         }
     }
