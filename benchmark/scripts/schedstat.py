@@ -6,7 +6,8 @@ snapshots of every thread of the benchmark JVM: /proc/PID/task/TID/schedstat (ti
 runnable but waiting for one) and /proc/PID/task/TID/status (voluntary and involuntary context
 switches). Prints, per thread that ran in between, the share of the window it spent on a CPU, the
 share it spent runnable and waiting for a CPU (preempted or not yet scheduled), the rest (blocked:
-waiting for a message, a credit, a lock), and its context switches per second.
+waiting for a message, a credit, a lock), and its context switches per second; with the JMH score
+(operations per second over the iteration), each thread's time on a CPU per operation.
 
 With --batch NAME[,NAME...], threads whose name starts with one of the NAMEs are switched to
 SCHED_BATCH (chrt -b) four seconds into the run, to see what wake-up preemption costs.
@@ -43,6 +44,19 @@ def snapshot(pid):
         except (FileNotFoundError, ProcessLookupError, ValueError):
             continue
     return threads
+
+
+def jmh_score(out):
+    """The score of the one JMH result line (ops/s), or None."""
+    for line in out.splitlines():
+        fields = line.split()
+        if line.startswith(("PipelineBenchmark.", "TransportBenchmark.")) and fields[-1] == "ops/s":
+            try:
+                # "... thrpt [cnt] score [± error] ops/s": the score is the last number before the unit, error or not
+                return float(fields[-4] if fields[-3] == "±" else fields[-2])
+            except ValueError:
+                return None
+    return None
 
 
 def java_child(proc):
@@ -97,10 +111,12 @@ def main():
     t1, s1 = time.monotonic_ns(), snapshot(pid)
     out, _ = proc.communicate()
     window = t1 - t0
+    score = jmh_score(out) if not a.process else None
     print(f"# {' '.join(args)}")
     print(f"# window {window / 1e9:.2f} s, pid {pid}")
-    print("| thread | on cpu | runnable, waiting for a cpu | blocked | voluntary switches/s | involuntary switches/s |")
-    print("|---|---|---|---|---|---|")
+    per_op = " µs on cpu per operation |" if score else ""
+    print("| thread | on cpu | runnable, waiting for a cpu | blocked | voluntary switches/s | involuntary switches/s |" + per_op)
+    print("|---|---|---|---|---|---|" + ("---|" if score else ""))
     rows = []
     for tid, (comm, run1, wait1, vol1, invol1) in s1.items():
         if tid not in s0:
@@ -115,8 +131,12 @@ def main():
         total_run += run
         blocked = max(0, window - run - wait)
         sec = window / 1e9
-        print(f"| {comm} | {run / window:.0%} | {wait / window:.0%} | {blocked / window:.0%} | {vol / sec:,.0f} | {invol / sec:,.0f} |")
+        cost = f" {run / sec / 1e3 / score:.1f} |" if score else ""
+        print(f"| {comm} | {run / window:.0%} | {wait / window:.0%} | {blocked / window:.0%} | {vol / sec:,.0f} | {invol / sec:,.0f} |" + cost)
     print(f"# cores busy (these threads): {total_run / window:.2f}")
+    if score:
+        print(f"# on cpu per operation, these threads: {total_run / (window / 1e9) / 1e3 / score:.1f} µs"
+              f" (at the iteration's score, {score:,.1f} ops/s)")
     for line in out.splitlines():
         if a.process or line.startswith(("PipelineBenchmark", "TransportBenchmark", "Benchmark ")):
             print("# " + line)

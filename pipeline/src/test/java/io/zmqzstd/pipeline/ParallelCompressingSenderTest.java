@@ -203,8 +203,8 @@ class ParallelCompressingSenderTest {
 
     /**
      * close() with a full ring and no peer drops and counts what is left, and waits about one send
-     * timeout, not one per message: 64 messages behind a 100 ms timeout took at least 6.4 s when
-     * each was tried in turn.
+     * timeout, not one per message (64 messages tried in turn behind a 100 ms timeout would take at
+     * least 6.4 s).
      */
     @Test
     void shouldDropAndCountWhatTheSendTimeoutRefusesAfterCloseWithinAboutOneTimeout() {
