@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.zmqzstd.pipeline.CompressingSender;
 import io.zmqzstd.pipeline.DecompressingReceiver;
+import io.zmqzstd.pipeline.ParallelCompressingSender;
+import io.zmqzstd.pipeline.PipelineStats;
 import io.zmqzstd.pipeline.ReceivedMessage;
 import io.zmqzstd.transport.NativeBufferPool;
 import io.zmqzstd.transport.SocketType;
@@ -98,11 +100,11 @@ class ProcessFaultTest {
      */
     @Test
     void shouldBlockAtHighWaterMarkWhenTheReceiverIsKilledAndDeliverEverythingToTheNextOne() {
-        int hwm = 50;
-        long beforeKill = 300;
+        int hwm = KILLED_RECEIVER_HWM;
+        long beforeKill = BEFORE_KILL;
         long afterUnblock = 500;
         String endpoint = "tcp://127.0.0.1:" + Ports.unused();
-        String[] receiverArgs = {"role=pull", "endpoint=" + endpoint, "bind=true", "hwm=" + hwm};
+        String[] receiverArgs = killedReceiverArgs(endpoint);
         try (ZmqContext context = new ZmqContext();
              ZmqSocket push = context.socket(SocketType.PUSH)) {
             push.sendHwm(hwm);
@@ -130,21 +132,99 @@ class ProcessFaultTest {
                     long last = blocked + afterUnblock;
                     receiver.await("RECV 1 " + last, WAIT, ("RECV 1 " + last)::equals);
                     assertEquals(last, thread.sent(), "the blocked send returned and every allowed one followed");
-                    List<String> got = receiver.lines().stream().filter(l -> l.startsWith("RECV") || l.startsWith("BAD")
-                            || l.startsWith("CORRUPT")).toList();
-                    long first = Long.parseLong(got.getFirst().substring("RECV 1 ".length()));
-                    System.out.println("receiver killed: new receiver got " + first + ".." + last
-                            + ", lost with the dead connection: " + (beforeKill + 1) + ".." + (first - 1));
-                    // Everything from the first message it got to the last arrived, in order and
-                    // intact: the queued ones, the one that was blocked, and all sent after it.
+                    long first = assertContiguousTo(receiver, last, beforeKill);
+                    // The queued ones, the one that was blocked, and all sent after it arrived.
                     assertTrue(first <= blocked, "the message blocked at the HWM never arrived: first=" + first);
-                    assertEquals(last - first + 1, got.size(), "messages lost or duplicated: " + got.subList(0, Math.min(5, got.size())));
-                    for (int i = 0; i < got.size(); i++) {
-                        assertEquals("RECV 1 " + (first + i), got.get(i));
-                    }
                 }
             }
         }
+    }
+
+    /**
+     * The same fault under a {@link ParallelCompressingSender}: while no receiver is there its
+     * workers wait at the high-water mark, the ring fills behind them and a DONTWAIT send says so;
+     * nothing fails and nothing is dropped. A new receiver gets the queue and everything after it
+     * in order, although three threads compressed the messages.
+     */
+    @Test
+    void shouldKeepOrderThroughAParallelSenderWhenTheReceiverIsKilledAndReplaced() {
+        int size = 2048;
+        long beforeKill = BEFORE_KILL;
+        long total = 3000;
+        String endpoint = "tcp://127.0.0.1:" + Ports.unused();
+        String[] receiverArgs = killedReceiverArgs(endpoint);
+        try (ZmqContext context = new ZmqContext();
+             ZmqSocket push = context.socket(SocketType.PUSH);
+             Arena arena = Arena.ofConfined()) {
+            push.sendHwm(KILLED_RECEIVER_HWM);
+            MemorySegment payload = arena.allocate(size);
+            try (ParallelCompressingSender sender = ParallelCompressingSender.builder(push).workers(3).inFlight(16).build()) {
+                try (ChildProcess receiver = ChildProcess.peer(receiverArgs)) {
+                    receiver.awaitReady();
+                    push.connect(endpoint);
+                    for (long seq = 1; seq <= beforeKill; seq++) {
+                        StreamMessage.write(payload, size, 1, seq);
+                        assertTrue(sender.send(payload, 0));
+                    }
+                    receiver.await("RECV 1 " + beforeKill, WAIT, ("RECV 1 " + beforeKill)::equals);
+                    receiver.kill();
+                }
+                // No receiver: take messages until the ring is full and stays full.
+                long taken = beforeKill;
+                while (true) {
+                    StreamMessage.write(payload, size, 1, taken + 1);
+                    if (sender.send(payload, ZmqSocket.DONTWAIT)) {
+                        taken++;
+                        assertTrue(taken < total, "the sender took everything without a receiver: " + sender.stats());
+                    } else if (!sender.flush(500)) {
+                        break; // the ring is full and what is in it cannot leave: the workers wait at the HWM
+                    }
+                }
+                System.out.println("receiver killed: parallel sender full after " + (taken - beforeKill)
+                        + " messages without a receiver (hwm=" + KILLED_RECEIVER_HWM + ", ring 16); " + sender.stats());
+                try (ChildProcess receiver = ChildProcess.peer(receiverArgs)) {
+                    receiver.awaitReady();
+                    for (long seq = taken + 1; seq <= total; seq++) {
+                        StreamMessage.write(payload, size, 1, seq);
+                        assertTrue(sender.send(payload, 0));
+                    }
+                    sender.flush();
+                    receiver.await("RECV 1 " + total, WAIT, ("RECV 1 " + total)::equals);
+                    long first = assertContiguousTo(receiver, total, beforeKill);
+                    assertTrue(first <= taken, "nothing queued during the outage arrived: first=" + first + ", taken=" + taken);
+                }
+                PipelineStats stats = sender.stats();
+                assertEquals(total, stats.messages(), stats::toString);
+                assertEquals(0, stats.droppedMessages(), stats::toString);
+            }
+        }
+    }
+
+    /** The receiver-killed tests' high-water mark, both sides. */
+    private static final int KILLED_RECEIVER_HWM = 50;
+    /** Messages the first receiver gets before it is killed. */
+    private static final long BEFORE_KILL = 300;
+
+    /** A receiving peer that binds {@code endpoint}, HWM {@link #KILLED_RECEIVER_HWM}. */
+    private static String[] killedReceiverArgs(String endpoint) {
+        return new String[] {"role=pull", "endpoint=" + endpoint, "bind=true", "hwm=" + KILLED_RECEIVER_HWM};
+    }
+
+    /**
+     * The receiver's lines, from the first message it got to {@code last}: each {@code RECV 1 n}
+     * once, in order, intact (no {@code BAD}, no {@code CORRUPT}). Returns the first.
+     */
+    private static long assertContiguousTo(ChildProcess receiver, long last, long beforeKill) {
+        List<String> got = receiver.lines().stream().filter(l -> l.startsWith("RECV") || l.startsWith("BAD")
+                || l.startsWith("CORRUPT")).toList();
+        long first = Long.parseLong(got.getFirst().substring("RECV 1 ".length()));
+        System.out.println("receiver killed: new receiver got " + first + ".." + last
+                + ", lost with the dead connection: " + (beforeKill + 1) + ".." + (first - 1));
+        assertEquals(last - first + 1, got.size(), "messages lost or duplicated: " + got.subList(0, Math.min(5, got.size())));
+        for (int i = 0; i < got.size(); i++) {
+            assertEquals("RECV 1 " + (first + i), got.get(i));
+        }
+        return first;
     }
 
     /**
