@@ -21,7 +21,9 @@ import java.lang.foreign.MemorySegment;
  *   at all: what no caller should do with untrusted input); {@code aircompressor} (its FFM binding).</li>
  *   <li>{@code compress}: {@code zmqzstd} ({@link ZstdCompressor}); {@code bare-compress2} and
  *   {@code bare-compressCCtx} (those two libzstd calls on a context of their own at level 3, no check);
- *   {@code aircompressor}.</li>
+ *   {@code aircompressor}; {@code zmqzstd-64-buffers} (zmq-zstd from 64 copies of the input into 64
+ *   output buffers in turn, as a pipeline compresses each message from and into buffers of its own,
+ *   where every other way compresses the same input into the same output, hot in the caches).</li>
  * </ul>
  * Printed per way: the median time per call, the median over the rounds of its speed relative to
  * {@code zmqzstd} in the same round, and in how many rounds it was faster (with the sign test's p,
@@ -34,6 +36,8 @@ import java.lang.foreign.MemorySegment;
 public final class CodecOverhead {
 
     private static final int LEVEL = 3;
+    /** {@code zmqzstd-64-buffers}: input and output buffers taken in turn, as a pipeline's pooled ones are. */
+    private static final int FRESH_BUFFERS = 64;
 
     /** One way of making the call; returns the call's result (output length). */
     @FunctionalInterface
@@ -74,13 +78,26 @@ public final class CodecOverhead {
             Way[] ways;
             if (compress) {
                 ZstdNativeCompressor aircompressor = new ZstdNativeCompressor(LEVEL);
-                names = new String[] {"zmqzstd", "bare-compress2", "bare-compressCCtx", "aircompressor"};
+                // A pipeline compresses each message from a buffer of its own into another, not the
+                // same hot pair every time: 64 copies of the input and 64 outputs, taken in turn.
+                MemorySegment[] inputs = new MemorySegment[FRESH_BUFFERS];
+                MemorySegment[] outputs = new MemorySegment[FRESH_BUFFERS];
+                for (int i = 0; i < FRESH_BUFFERS; i++) {
+                    inputs[i] = arena.allocate(size, 64).copyFrom(input);
+                    outputs[i] = arena.allocate(bound, 64);
+                }
+                int[] next = {0};
+                names = new String[] {"zmqzstd", "bare-compress2", "bare-compressCCtx", "aircompressor", "zmqzstd-64-buffers"};
                 ways = new Way[] {
                     () -> compressor.compress(input, 0, size, scratch, 0, bound),
                     () -> (long) LibZstd.COMPRESS2_RAW.invokeExact(cctx, scratch.address(), bound, input.address(), (long) size),
                     () -> (long) LibZstd.COMPRESS_CCTX_RAW.invokeExact(cctx, scratch.address(), bound, input.address(),
                             (long) size, LEVEL),
                     () -> aircompressor.compress(input, scratch),
+                    () -> {
+                        int i = next[0]++ & (FRESH_BUFFERS - 1);
+                        return compressor.compress(inputs[i], 0, size, outputs[i], 0, bound);
+                    },
                 };
             } else {
                 ZstdNativeDecompressor aircompressor = new ZstdNativeDecompressor();
