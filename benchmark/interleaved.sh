@@ -9,7 +9,9 @@
 # over JVMs.
 #
 # Cells:  transport:TRANSPORT:SIZE  zeroCopyPooled against byteArray (>1: zeroCopyPooled faster),
-#                                    ROUTER to ROUTER, blocking receive, the pool's default zero-copy threshold (8 KiB)
+#                                    ROUTER to ROUTER, blocking receive, the pool's default zero-copy thresholds
+#                                    (8 KiB; 512 B on inproc sockets); or the strategies of TRANSPORT_WAYS against
+#                                    the first (zeroCopyPooled@B: a pool threshold of B bytes on every socket)
 #         switchover:TRANSPORT:SIZE  the pool's zero-copy send (threshold 0) against its copying send (threshold
 #                                    1 TiB), both zeroCopyPooled (>1: zero-copy faster)
 #         sharedpool:TRANSPORT:SIZE  two threads sending pooled messages through one context's pool, a 2 KiB zero-copy
@@ -18,12 +20,13 @@
 #         pipeline:TRANSPORT:SIZE    end to end, PUSH to PULL, level 3, telemetry (PipelineOverhead): the ways of
 #                                    PIPELINE_WAYS (default: jeromqZstdjni zmqzstd zmqzstd@2 zmqzstd@3; @N = a
 #                                    ParallelCompressingSender with N workers, @NxM a ring of M, @NiK
-#                                    inlineBelowBytes K, @NgT inlineAfterIdleNanos T) against the first (>1: faster)
+#                                    inlineBelowBytes K, @NgT inlineAfterIdleNanos T; #B after a zmqzstd way: zero-copy
+#                                    threshold B on every socket) against the first (>1: faster)
 #         codec:METHOD:SIZE         bare libzstd calls and aircompressor against zmq-zstd (>1: faster than
 #                                    zmq-zstd), METHOD compress or decompress, level 3, telemetry, every way
 #                                    on the libzstd 1.5.7 that the peers bundle
 # Usage:  benchmark/interleaved.sh [CELL...]   default: transport at 64 B, 512 B, 1 KiB, 64 KiB over tcp and inproc
-# Env:    JVMS (default 10; runs already in OUT are kept and added to), ROUNDS per JVM (default 20; codec cells 2x), OUT (default
+# Env:    TRANSPORT_WAYS, PIPELINE_WAYS (above), JVMS (default 10; runs already in OUT are kept and added to), ROUNDS per JVM (default 20; codec cells 2x), OUT (default
 #         benchmark/results/interleaved), JAVA_HOME (a JDK 25)
 set -euo pipefail
 source "$(dirname "$0")/scripts/common.sh"
@@ -52,7 +55,7 @@ for ((i = 1; i <= jvms; i++)); do
     echo "=== $cell jvm $j"
     case "$kind" in
       transport|switchover)
-        ways=()
+        read -r -a ways <<< "${TRANSPORT_WAYS:-}"
         [[ "$kind" == switchover ]] && ways=(zeroCopyPooled@1099511627776 zeroCopyPooled@0)
         # about 0.1-0.3 s of traffic per strategy and round at every size
         if (( size >= 65536 )); then n=8000; elif (( size >= 8192 )); then n=30000; elif (( size >= 1024 )); then n=100000;

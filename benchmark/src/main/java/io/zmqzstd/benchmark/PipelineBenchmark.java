@@ -73,8 +73,11 @@ public class PipelineBenchmark {
     @Param({PipelineContestants.DICTIONARY_NONE, PipelineContestants.DICTIONARY_TRAINED})
     public String dictionary;
 
-    /** {@code zmqzstd} only: frames of at least this size go zero-copy (sender and pool threshold). */
-    @Param({"8192"})
+    /**
+     * {@code zmqzstd} only: frames of at least this size go zero-copy (sender and pool threshold); -1 (the
+     * default): the library's thresholds, 8 KiB, and 512 B on inproc ({@link Thresholds#LIBRARY_DEFAULT}).
+     */
+    @Param({"-1"})
     public long zeroCopyThresholdBytes;
 
     /** {@code zmqzstd} only: payloads shorter than this go out as raw-block frames (0 = never). */

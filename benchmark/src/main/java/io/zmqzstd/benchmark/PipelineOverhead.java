@@ -3,7 +3,6 @@ package io.zmqzstd.benchmark;
 import io.zmqzstd.benchmark.pipeline.PipelineContestant;
 import io.zmqzstd.benchmark.pipeline.PipelineContestants;
 import io.zmqzstd.benchmark.pipeline.ZmqZstdContestant;
-import io.zmqzstd.transport.NativeBufferPool;
 
 /**
  * Pipeline contestants taking turns in one JVM: the end-to-end comparison of {@link PipelineBenchmark}
@@ -17,8 +16,9 @@ import io.zmqzstd.transport.NativeBufferPool;
  * the sender thread), {@code zmqzstd@N} (a {@code ParallelCompressingSender} with N workers) and
  * {@code zmqzstd@NxM} (the same with a ring of M messages); a suffix {@code iK} sets that sender's
  * {@code inlineBelowBytes} to K ({@code zmqzstd@3i0}: every message handed to a worker), {@code gT} its
- * {@code inlineAfterIdleNanos} to T. The first way is
- * the baseline.
+ * {@code inlineAfterIdleNanos} to T; a suffix {@code #B} after any {@code zmqzstd} way sets the pool's and
+ * the sender's zero-copy threshold to B bytes ({@code zmqzstd#8192}: the library's tcp default on every
+ * socket; without it, the library's defaults). The first way is the baseline.
  *
  * <p>Usage: {@code java --enable-native-access=ALL-UNNAMED -cp benchmarks.jar
  * io.zmqzstd.benchmark.PipelineOverhead tcp|inproc SIZE LEVEL ROUNDS MESSAGES WAY...}. Prints a header
@@ -72,9 +72,11 @@ public final class PipelineOverhead {
     }
 
     private static PipelineContestant create(String way, int size, String transport, int level) {
-        return PipelineContestants.create(PipelineContestants.Parallel.contestant(way), size, transport, level,
-                PipelineContestants.DICTIONARY_NONE, NativeBufferPool.DEFAULT_ZERO_COPY_THRESHOLD_BYTES, 0,
-                PipelineContestants.Parallel.of(way));
+        int hash = way.indexOf('#');
+        long threshold = hash < 0 ? Thresholds.LIBRARY_DEFAULT : Long.parseLong(way.substring(hash + 1));
+        String w = hash < 0 ? way : way.substring(0, hash);
+        return PipelineContestants.create(PipelineContestants.Parallel.contestant(w), size, transport, level,
+                PipelineContestants.DICTIONARY_NONE, threshold, 0, PipelineContestants.Parallel.of(w));
     }
 
     /** Streams {@code messages} through {@code pipe}; returns messages per second. */

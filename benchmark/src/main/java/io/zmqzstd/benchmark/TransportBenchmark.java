@@ -32,7 +32,8 @@ import org.openjdk.jmh.annotations.Warmup;
  *
  * <p>Each message is two frames, [routing id][payload]. The sender has ROUTER_MANDATORY so it blocks at
  * the high-water mark instead of dropping. {@code zeroCopyPooled} hands buffers to libzmq at or above the
- * pool's zero-copy threshold ({@code zeroCopyThresholdBytes}, default 8 KiB, the library's) and copies below it.
+ * pool's zero-copy threshold ({@code zeroCopyThresholdBytes}, default the library's: 8 KiB, 512 B over inproc)
+ * and copies below it.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.Throughput)
@@ -61,9 +62,10 @@ public class TransportBenchmark {
     /**
      * {@code zeroCopyPooled} only: the pool's zero-copy threshold. Frames of at least this size are handed
      * to libzmq, shorter ones copied into a libzmq message: 0 = always zero-copy, 1099511627776 = always copy.
-     * Running both at every size shows where zero-copy starts to win.
+     * Running both at every size shows where zero-copy starts to win. -1 (the default): the library's
+     * thresholds, 8 KiB, and 512 B on inproc ({@link Thresholds#LIBRARY_DEFAULT}).
      */
-    @Param({"8192"})
+    @Param({"-1"})
     public long zeroCopyThresholdBytes;
 
     private TransportRig rig;

@@ -21,13 +21,13 @@ import java.util.Arrays;
  *
  * <p>Usage: {@code java --enable-native-access=ALL-UNNAMED -cp benchmarks.jar
  * io.zmqzstd.benchmark.TransportOverhead tcp|inproc SIZE ROUNDS MESSAGES [STRATEGY...]} (strategies as in
- * {@code TransportBenchmark}; default byteArray zeroCopyPooled; the pool's zero-copy threshold is its
- * default (8 KiB), unless a strategy names another after an {@code @}: {@code zeroCopyPooled@0} always
+ * {@code TransportBenchmark}; default byteArray zeroCopyPooled; the pool's zero-copy thresholds are its
+ * defaults (8 KiB, 512 B on inproc), unless a strategy names another after an {@code @}: {@code zeroCopyPooled@0} always
  * hands its buffer to libzmq, {@code zeroCopyPooled@1099511627776} always copies).
  */
 public final class TransportOverhead {
 
-    private static final long DEFAULT_THRESHOLD = NativeBufferPool.DEFAULT_ZERO_COPY_THRESHOLD_BYTES;
+    private static final long DEFAULT_THRESHOLD = Thresholds.LIBRARY_DEFAULT;
     private static final int WARMUP_ROUNDS = 10;
 
     private TransportOverhead() {
@@ -57,8 +57,9 @@ public final class TransportOverhead {
                 rigs[way].run(ReceiveMode.blocking, messages);
                 return messages * 1e9 / (System.nanoTime() - start);
             });
-            System.out.printf("transport=%s size=%d rounds=%d messages=%d receive=blocking default_threshold=%d%n",
-                    transport, size, rounds, messages, DEFAULT_THRESHOLD);
+            System.out.printf("transport=%s size=%d rounds=%d messages=%d receive=blocking default_threshold=%d"
+                    + " default_inproc_threshold=%d%n", transport, size, rounds, messages,
+                    NativeBufferPool.DEFAULT_ZERO_COPY_THRESHOLD_BYTES, NativeBufferPool.DEFAULT_INPROC_ZERO_COPY_THRESHOLD_BYTES);
             Rounds.printAgainstFirst(names, rates);
         } finally {
             for (TransportRig rig : rigs) {

@@ -88,7 +88,6 @@ public final class CompressingSender implements AutoCloseable {
     private final NativeBufferPool pool;
     private final ZstdCompressor compressor;
     private final FrameOptions frames;
-    private final long zeroCopyThresholdBytes;
     private final OwnerCheck owner = new OwnerCheck("CompressingSender");
     private final Counters counters = new Counters();
     private Arena scratchArena;
@@ -125,11 +124,10 @@ public final class CompressingSender implements AutoCloseable {
         this.socket = b.socket;
         this.pool = socket.context().bufferPool();
         this.frames = b.frames;
-        this.zeroCopyThresholdBytes = frames.zeroCopyThresholdBytes;
         this.compressor = frames.newCompressor();
         try {
             long first = Math.min(INITIAL_SCRATCH_BYTES,
-                    ZstdCompressor.maxCompressedSize(Math.max(0, Math.min(zeroCopyThresholdBytes, 1L << 30) - 1)));
+                    ZstdCompressor.maxCompressedSize(Math.max(0, Math.min(zeroCopyThresholdBytes(), 1L << 30) - 1)));
             growScratch(Math.max(first, ZstdFrames.rawFrameSize(0)));
         } catch (RuntimeException e) {
             compressor.close();
@@ -137,9 +135,12 @@ public final class CompressingSender implements AutoCloseable {
         }
     }
 
-    /** Frames (and payloads) of at least this many bytes are sent zero-copy. */
+    /**
+     * Frames (and payloads) of at least this many bytes are sent zero-copy: the threshold set on
+     * the builder, or the socket's {@link ZmqSocket#zeroCopyThresholdBytes()} as it is now.
+     */
     public long zeroCopyThresholdBytes() {
-        return zeroCopyThresholdBytes;
+        return frames.zeroCopyThreshold(socket);
     }
 
     /** Payloads shorter than this are sent as raw-block frames (0 = never). */
@@ -294,6 +295,7 @@ public final class CompressingSender implements AutoCloseable {
         long bound = FrameOptions.bound(length, raw);
         PooledBuffer buffer = null;
         boolean handedOver = false;
+        long zeroCopyThresholdBytes = frames.zeroCopyThreshold(socket);
         try {
             MemorySegment out;
             long n;
@@ -322,7 +324,7 @@ public final class CompressingSender implements AutoCloseable {
                 // high-water mark; no DONTWAIT, so that no would-block can leave it open.
                 frameFlags &= ~ZmqSocket.DONTWAIT;
             }
-            // n >= zeroCopyThresholdBytes >= the pool's threshold: sendPooled hands the buffer over
+            // n >= zeroCopyThresholdBytes >= the socket's threshold: sendPooled hands the buffer over
             boolean zeroCopy = buffer != null && n >= zeroCopyThresholdBytes;
             boolean sent;
             try {

@@ -3,7 +3,7 @@ package io.zmqzstd.pipeline;
 import io.zmqzstd.codec.ZstdCompressor;
 import io.zmqzstd.codec.ZstdDictionary;
 import io.zmqzstd.codec.ZstdFrames;
-import io.zmqzstd.transport.NativeBufferPool;
+import io.zmqzstd.transport.ZmqSocket;
 
 import java.lang.foreign.MemorySegment;
 
@@ -19,6 +19,7 @@ final class FrameOptions {
     int level = ZstdCompressor.DEFAULT_LEVEL;
     boolean checksum;
     ZstdDictionary dictionary;
+    /** Set by the user, or -1: follow the socket's ({@link ZmqSocket#zeroCopyThresholdBytes()}). */
     long zeroCopyThresholdBytes = -1;
     long rawFrameBelowBytes = -1;
 
@@ -37,11 +38,11 @@ final class FrameOptions {
     }
 
     /**
-     * Refuses contradicting settings, then fills in the defaults: the pool's zero-copy threshold,
-     * and raw frames below {@link CompressingSender#DEFAULT_RAW_FRAME_BELOW_BYTES} unless a
+     * Refuses contradicting settings (a zero-copy threshold below the socket's), then fills in the
+     * default of raw frames below {@link CompressingSender#DEFAULT_RAW_FRAME_BELOW_BYTES} unless a
      * dictionary or a checksum is set. Idempotent.
      */
-    FrameOptions resolve(NativeBufferPool pool) {
+    FrameOptions resolve(ZmqSocket socket) {
         if (dictionary != null && rawFrameBelowBytes > 0) {
             throw new IllegalArgumentException("rawFrameBelowBytes with a dictionary: rawFrameBelowBytes="
                     + rawFrameBelowBytes + ", dictionaryId=" + Integer.toUnsignedString(dictionary.id()));
@@ -53,18 +54,24 @@ final class FrameOptions {
         if (rawFrameBelowBytes < 0) {
             rawFrameBelowBytes = dictionary != null || checksum ? 0 : CompressingSender.DEFAULT_RAW_FRAME_BELOW_BYTES;
         }
-        long poolThreshold = pool.zeroCopyThresholdBytes();
-        if (zeroCopyThresholdBytes >= 0 && zeroCopyThresholdBytes < poolThreshold) {
-            // ZmqSocket.sendPooled copies frames below the pool's threshold: a lower one here
+        long socketThreshold = socket.zeroCopyThresholdBytes();
+        if (zeroCopyThresholdBytes >= 0 && zeroCopyThresholdBytes < socketThreshold) {
+            // ZmqSocket.sendPooled copies frames below the socket's threshold: a lower one here
             // would rent buffers without ever sending one zero-copy.
-            throw new IllegalArgumentException("zeroCopyThresholdBytes below the pool's: zeroCopyThresholdBytes="
-                    + zeroCopyThresholdBytes + ", poolZeroCopyThresholdBytes=" + poolThreshold
-                    + " (lower the pool's with NativeBufferPool.builder().zeroCopyThresholdBytes)");
-        }
-        if (zeroCopyThresholdBytes < 0) {
-            zeroCopyThresholdBytes = poolThreshold;
+            throw new IllegalArgumentException("zeroCopyThresholdBytes below the socket's: zeroCopyThresholdBytes="
+                    + zeroCopyThresholdBytes + ", socketZeroCopyThresholdBytes=" + socketThreshold
+                    + " (lower the pool's with NativeBufferPool.builder().zeroCopyThresholdBytes"
+                    + " or .inprocZeroCopyThresholdBytes for inproc-only sockets)");
         }
         return this;
+    }
+
+    /**
+     * The threshold in force for the next frame: the one set, never below the socket's (which
+     * changes when an endpoint of another transport joins an inproc-only socket), or the socket's.
+     */
+    long zeroCopyThreshold(ZmqSocket socket) {
+        return Math.max(zeroCopyThresholdBytes, socket.zeroCopyThresholdBytes());
     }
 
     /** A compressor with these settings; the caller owns it. */

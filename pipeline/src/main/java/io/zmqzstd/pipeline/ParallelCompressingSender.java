@@ -134,7 +134,6 @@ public final class ParallelCompressingSender implements AutoCloseable {
     private final ZmqSocket socket;
     private final NativeBufferPool pool;
     private final FrameOptions frames;
-    private final long zeroCopyThresholdBytes;
     private final int mask;
     private final int capacity;
     private final long maxInFlightBytes;
@@ -314,7 +313,6 @@ public final class ParallelCompressingSender implements AutoCloseable {
         this.socket = b.socket;
         this.pool = socket.context().bufferPool();
         this.frames = b.frames;
-        this.zeroCopyThresholdBytes = frames.zeroCopyThresholdBytes;
         this.maxInFlightBytes = b.inFlightBytes;
         this.capacity = b.inFlight <= 1 ? 1 : Integer.highestOneBit(b.inFlight - 1) << 1;
         this.mask = capacity - 1;
@@ -376,9 +374,12 @@ public final class ParallelCompressingSender implements AutoCloseable {
         return t;
     }
 
-    /** Frames of at least this many bytes are sent zero-copy. */
+    /**
+     * Frames of at least this many bytes are sent zero-copy: the threshold set on the builder, or
+     * the socket's {@link ZmqSocket#zeroCopyThresholdBytes()} as it is now.
+     */
     public long zeroCopyThresholdBytes() {
-        return zeroCopyThresholdBytes;
+        return frames.zeroCopyThreshold(socket);
     }
 
     /** Payloads shorter than this are sent as raw-block frames (0 = never). */
@@ -770,7 +771,7 @@ public final class ParallelCompressingSender implements AutoCloseable {
                 counters.envelopeParts++;
             }
             long n = frameBytes[i];
-            boolean zeroCopy = n >= zeroCopyThresholdBytes;
+            boolean zeroCopy = n >= frames.zeroCopyThreshold(socket);
             // After a topic went in, libzmq takes the rest of the message without blocking.
             if (!sendPart(out.segment(), 0, n, 0, zeroCopy ? out : null)) {
                 counters.droppedMessages++;

@@ -43,11 +43,15 @@ abstract class SenderBuilder<B extends SenderBuilder<B>> {
 
     /**
      * Frames of at least this many bytes are sent zero-copy, smaller ones copied by libzmq.
-     * Default and lowest allowed value: the socket context pool's
-     * {@link NativeBufferPool#zeroCopyThresholdBytes()} (8 KiB), below which the pool copies anyway;
-     * to go lower, lower the pool's. Raise it for one sender, e.g. over tcp, where copying measured
-     * as fast as zero-copy up to 128 KiB. See {@link CompressingSender} for where each payload is
-     * compressed.
+     * Default and lowest allowed value: the socket's {@link ZmqSocket#zeroCopyThresholdBytes()}
+     * (from its context's pool: 512 B while every endpoint is inproc, 8 KiB otherwise), below which
+     * the socket copies anyway; to go lower, lower the pool's
+     * ({@link NativeBufferPool.Builder#zeroCopyThresholdBytes},
+     * {@link NativeBufferPool.Builder#inprocZeroCopyThresholdBytes}). Without this setting the
+     * sender follows the socket, also when an endpoint added later changes its threshold; with it,
+     * the sender never goes below the socket's. Raise it for one sender, e.g. over tcp, where
+     * copying measured as fast as zero-copy up to 128 KiB. See {@link CompressingSender} for where
+     * each payload is compressed.
      */
     public B zeroCopyThresholdBytes(long bytes) {
         frames.zeroCopyThresholdBytes(bytes);
@@ -65,8 +69,8 @@ abstract class SenderBuilder<B extends SenderBuilder<B>> {
         return self();
     }
 
-    /** Checks the settings against each other and the socket context's pool; fills in defaults. */
+    /** Checks the settings against each other and the socket; fills in defaults. */
     final void resolveFrames() {
-        frames.resolve(socket.context().bufferPool());
+        frames.resolve(socket);
     }
 }

@@ -15,17 +15,49 @@ import org.junit.jupiter.api.Test;
 class ZeroCopyThresholdTest {
 
     @Test
-    void shouldRefuseASenderThresholdBelowThePools() {
+    void shouldRefuseASenderThresholdBelowTheSockets() {
         try (ZmqContext ctx = new ZmqContext()) {
             var push = ctx.socket(SocketType.PUSH);
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                     () -> CompressingSender.builder(push).zeroCopyThresholdBytes(1024).build());
             assertTrue(e.getMessage().contains("zeroCopyThresholdBytes=1024")
-                    && e.getMessage().contains("poolZeroCopyThresholdBytes=" + NativeBufferPool.DEFAULT_ZERO_COPY_THRESHOLD_BYTES),
+                    && e.getMessage().contains("socketZeroCopyThresholdBytes=" + NativeBufferPool.DEFAULT_ZERO_COPY_THRESHOLD_BYTES),
                     e.getMessage());
             try (CompressingSender sender = CompressingSender.builder(push).build()) {
                 assertEquals(NativeBufferPool.DEFAULT_ZERO_COPY_THRESHOLD_BYTES, sender.zeroCopyThresholdBytes());
             }
+            var inproc = ctx.socket(SocketType.PUSH);
+            inproc.bind("inproc://threshold-" + System.nanoTime());
+            assertThrows(IllegalArgumentException.class,
+                    () -> ParallelCompressingSender.builder(inproc).zeroCopyThresholdBytes(256).build());
+            try (CompressingSender sender = CompressingSender.builder(inproc).zeroCopyThresholdBytes(1024).build()) {
+                assertEquals(1024, sender.zeroCopyThresholdBytes(), "allowed on an inproc-only socket");
+            }
+            try (ParallelCompressingSender sender = ParallelCompressingSender.builder(inproc).build()) {
+                assertEquals(NativeBufferPool.DEFAULT_INPROC_ZERO_COPY_THRESHOLD_BYTES, sender.zeroCopyThresholdBytes());
+            }
+            push.lingerMs(0);
+            inproc.lingerMs(0);
+        }
+    }
+
+    /** A sender follows its socket's threshold as endpoints come; one set by hand never goes below it. */
+    @Test
+    void shouldFollowTheSocketsThresholdWhenAnEndpointOfAnotherTransportJoins() {
+        try (ZmqContext ctx = new ZmqContext()) {
+            Fixtures.Link link = Fixtures.link(ctx, SocketType.PULL, SocketType.PUSH, "inproc");
+            var tcpPeer = ctx.socket(SocketType.PULL);
+            tcpPeer.bind("tcp://127.0.0.1:*");
+            try (CompressingSender follows = CompressingSender.builder(link.client()).build();
+                 CompressingSender set = CompressingSender.builder(link.client()).zeroCopyThresholdBytes(1024).build()) {
+                assertEquals(512, follows.zeroCopyThresholdBytes());
+                assertEquals(1024, set.zeroCopyThresholdBytes());
+                link.client().connect(tcpPeer.lastEndpoint());
+                assertEquals(8192, follows.zeroCopyThresholdBytes());
+                assertEquals(8192, set.zeroCopyThresholdBytes(), "never below the socket's");
+            }
+            tcpPeer.lingerMs(0);
+            link.client().lingerMs(0);
         }
     }
 
@@ -54,9 +86,9 @@ class ZeroCopyThresholdTest {
     }
 
     @Test
-    void shouldSendFramesFromEightKibZeroCopyWithTheDefaults() {
+    void shouldSendFramesFromEightKibZeroCopyOverTcpWithTheDefaults() {
         try (ZmqContext ctx = new ZmqContext()) {
-            Fixtures.Link link = Fixtures.link(ctx, SocketType.PULL, SocketType.PUSH, "inproc");
+            Fixtures.Link link = Fixtures.link(ctx, SocketType.PULL, SocketType.PUSH, "tcp");
             NativeBufferPool pool = ctx.bufferPool();
             assertEquals(8192, pool.zeroCopyThresholdBytes());
             try (CompressingSender sender = CompressingSender.builder(link.client()).build();
@@ -66,6 +98,24 @@ class ZeroCopyThresholdTest {
                 assertSent(sender, receiver, Fixtures.payload(16 * 1024, 6), false); // compresses below 8 KiB: copied
                 assertSent(sender, receiver, Fixtures.random(4 * 1024, 7), false);   // from scratch, no rent
                 assertEquals(3, sender.stats().poolRents(), "the three payloads of 8 KiB and more rent, the 4 KiB one does not");
+            }
+            assertTrue(Fixtures.await(() -> pool.outstanding() == 0, 10_000), () -> pool.stats().toString());
+        }
+    }
+
+    @Test
+    void shouldSendFramesFromHalfAKibZeroCopyOverInprocWithTheDefaults() {
+        try (ZmqContext ctx = new ZmqContext()) {
+            Fixtures.Link link = Fixtures.link(ctx, SocketType.PULL, SocketType.PUSH, "inproc");
+            NativeBufferPool pool = ctx.bufferPool();
+            try (CompressingSender sender = CompressingSender.builder(link.client()).build();
+                 DecompressingReceiver receiver = DecompressingReceiver.builder(link.server()).build()) {
+                assertEquals(512, sender.zeroCopyThresholdBytes());
+                assertSent(sender, receiver, Fixtures.random(4 * 1024, 8), true);  // frame about 4 KiB
+                assertSent(sender, receiver, Fixtures.random(600, 9), true);       // 600 B plus the header
+                assertSent(sender, receiver, Fixtures.payload(1024, 10), false);   // compresses below 512 B: copied
+                assertSent(sender, receiver, Fixtures.random(300, 11), false);     // from scratch, no rent
+                assertEquals(3, sender.stats().poolRents(), "the three payloads of 512 B and more rent, the 300 B one does not");
             }
             assertTrue(Fixtures.await(() -> pool.outstanding() == 0, 10_000), () -> pool.stats().toString());
         }

@@ -29,7 +29,8 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * it). Neither rent nor return allocates on the heap or blocks, except when a class runs out and a
  * new slab is carved (counted as a miss), and the first rent on a thread (which makes its cache).
  *
- * <p>Thread caches: for the classes below the zero-copy threshold, where a send copies the buffer
+ * <p>Thread caches: for the classes below the zero-copy threshold (the higher of the two, for
+ * inproc-only sockets and the rest), where a send copies the buffer
  * and hands it back on the same thread at once, each platform thread keeps up to
  * {@value #THREAD_CACHE_SLOTS} free buffers per class of its own, so that a rent and a release on
  * one thread touch no shared word (no CAS on the free stack, no shared counter). Buffers libzmq
@@ -70,6 +71,16 @@ public final class NativeBufferPool implements AutoCloseable {
      * tcp, the inter-process case, at its best; inproc-only services may lower it to 512.
      */
     public static final long DEFAULT_ZERO_COPY_THRESHOLD_BYTES = 8192;
+
+    /**
+     * Default switch-over for sockets whose every endpoint is {@code inproc://} (see
+     * {@link ZmqSocket#zeroCopyThresholdBytes()}). There the receiver reads the sender's buffer
+     * itself and nothing is written to a kernel socket: measured with the two ways taking turns in
+     * one JVM (BENCHMARKS.md, "The zero-copy switch-over"), zero-copy is 1.34x copying at 512 B,
+     * 1.41x at 1 KiB and 1.43-1.53x from 2 to 8 KiB for one sender, and with two senders on one
+     * pool a 2 KiB threshold beats 8 KiB by 1.22x at 2 KiB and 1.35x at 4 KiB.
+     */
+    public static final long DEFAULT_INPROC_ZERO_COPY_THRESHOLD_BYTES = 512;
 
     private static final System.Logger LOG = System.getLogger(NativeBufferPool.class.getName());
     private static final int SAMPLE_MASK = 63;
@@ -115,6 +126,7 @@ public final class NativeBufferPool implements AutoCloseable {
     private final SizeClass[] classes;
     private final long slabBytes;
     private final long zeroCopyThresholdBytes;
+    private final long inprocZeroCopyThresholdBytes;
     private final LeakDetection leakDetection;
     private final Arena slabArena = Arena.ofShared();
     private final ConcurrentHashMap<Long, PooledBuffer> unpooled = new ConcurrentHashMap<>();
@@ -153,6 +165,8 @@ public final class NativeBufferPool implements AutoCloseable {
         this.minBufferBytes = b.minBufferBytes;
         this.slabBytes = b.slabBytes;
         this.zeroCopyThresholdBytes = b.zeroCopyThresholdBytes;
+        this.inprocZeroCopyThresholdBytes = b.inprocZeroCopyThresholdBytes >= 0 ? b.inprocZeroCopyThresholdBytes
+                : b.zeroCopyThresholdSet ? b.zeroCopyThresholdBytes : DEFAULT_INPROC_ZERO_COPY_THRESHOLD_BYTES;
         this.leakDetection = b.leakDetection;
         int n = Long.numberOfTrailingZeros(b.maxBufferBytes) - Long.numberOfTrailingZeros(b.minBufferBytes) + 1;
         this.id = register(this);
@@ -163,7 +177,8 @@ public final class NativeBufferPool implements AutoCloseable {
             classes[c] = new SizeClass(c, bufferBytes, max);
         }
         int cached = 0;
-        while (cached < n && (b.minBufferBytes << cached) <= b.zeroCopyThresholdBytes) {
+        long copiedUpTo = Math.max(zeroCopyThresholdBytes, inprocZeroCopyThresholdBytes);
+        while (cached < n && (b.minBufferBytes << cached) <= copiedUpTo) {
             cached++;
         }
         this.cachedClasses = cached;
@@ -292,10 +307,18 @@ public final class NativeBufferPool implements AutoCloseable {
 
     /**
      * Below this length {@link ZmqSocket#sendPooled} copies the buffer into a libzmq message
-     * instead of handing it over.
+     * instead of handing it over, on a socket with any endpoint that is not {@code inproc://}.
      */
     public long zeroCopyThresholdBytes() {
         return zeroCopyThresholdBytes;
+    }
+
+    /**
+     * The same switch-over on a socket whose every endpoint is {@code inproc://}
+     * ({@link ZmqSocket#zeroCopyThresholdBytes()}).
+     */
+    public long inprocZeroCopyThresholdBytes() {
+        return inprocZeroCopyThresholdBytes;
     }
 
     /** The leak detection mode in force. */
@@ -899,6 +922,9 @@ public final class NativeBufferPool implements AutoCloseable {
         private int maxBuffersPerClass;
         private long slabBytes = 1L << 20;
         private long zeroCopyThresholdBytes = DEFAULT_ZERO_COPY_THRESHOLD_BYTES;
+        private boolean zeroCopyThresholdSet;
+        /** -1: not set (then it follows a set zeroCopyThresholdBytes, or its own default). */
+        private long inprocZeroCopyThresholdBytes = -1;
         private LeakDetection leakDetection = defaultLeakDetection();
 
         private Builder() {
@@ -940,13 +966,30 @@ public final class NativeBufferPool implements AutoCloseable {
 
         /**
          * Messages shorter than this are copied into a libzmq message; longer ones go zero-copy
-         * (default {@value #DEFAULT_ZERO_COPY_THRESHOLD_BYTES}).
+         * (default {@value #DEFAULT_ZERO_COPY_THRESHOLD_BYTES}). Unless
+         * {@link #inprocZeroCopyThresholdBytes} is set too, this also sets the threshold of
+         * inproc-only sockets: one value then holds for every socket.
          */
         public Builder zeroCopyThresholdBytes(long bytes) {
             if (bytes < 0) {
                 throw new IllegalArgumentException("zeroCopyThresholdBytes must not be negative: zeroCopyThresholdBytes=" + bytes);
             }
             this.zeroCopyThresholdBytes = bytes;
+            this.zeroCopyThresholdSet = true;
+            return this;
+        }
+
+        /**
+         * The threshold for sockets whose every endpoint is {@code inproc://} (default
+         * {@value #DEFAULT_INPROC_ZERO_COPY_THRESHOLD_BYTES}, or the value given to
+         * {@link #zeroCopyThresholdBytes} when only that one is set).
+         */
+        public Builder inprocZeroCopyThresholdBytes(long bytes) {
+            if (bytes < 0) {
+                throw new IllegalArgumentException("inprocZeroCopyThresholdBytes must not be negative: inprocZeroCopyThresholdBytes="
+                        + bytes);
+            }
+            this.inprocZeroCopyThresholdBytes = bytes;
             return this;
         }
 

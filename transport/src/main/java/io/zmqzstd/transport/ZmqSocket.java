@@ -51,6 +51,10 @@ public final class ZmqSocket implements AutoCloseable {
     private final MemorySegment opt;
     private final MemorySegment optLen;
     private boolean more;
+    /** True once an inproc endpoint was bound or connected, and no endpoint of another transport. */
+    private boolean inprocOnly;
+    /** An endpoint of another transport than inproc was bound or connected (sticky). */
+    private boolean otherTransport;
     // ZMQ_SNDTIMEO / ZMQ_RCVTIMEO as last set through this object (setInt keeps them current):
     // they decide whether a failed fast call may be repeated (see socketCall).
     private int sendTimeoutMs;
@@ -139,6 +143,9 @@ public final class ZmqSocket implements AutoCloseable {
                     default -> (int) LibZmq.zmq_disconnect.invokeExact(capture, socket, ep);
                 };
                 if (rc == 0) {
+                    if (op.equals("zmq_bind") || op.equals("zmq_connect")) {
+                        noteEndpoint(endpoint);
+                    }
                     return;
                 }
                 int errno = LibZmq.errno(capture);
@@ -149,6 +156,29 @@ public final class ZmqSocket implements AutoCloseable {
         } catch (Throwable t) {
             throw LibZmq.rethrow(t);
         }
+    }
+
+    private void noteEndpoint(String endpoint) {
+        if (endpoint.startsWith("inproc://")) {
+            inprocOnly = !otherTransport;
+        } else {
+            otherTransport = true;
+            inprocOnly = false;
+        }
+    }
+
+    /**
+     * Below this length {@link #sendPooled} copies a buffer of the context's pool instead of
+     * handing it to libzmq: the pool's {@link NativeBufferPool#inprocZeroCopyThresholdBytes()}
+     * (default 512 B) while every endpoint bound or connected so far is {@code inproc://}, its
+     * {@link NativeBufferPool#zeroCopyThresholdBytes()} (default 8 KiB) once any other one was
+     * (tcp, ipc and the rest; an unbind or disconnect does not bring the inproc value back) and
+     * before any. Over inproc the receiver reads the sender's buffer itself, so handing it over
+     * pays from smaller sizes than over a kernel socket (BENCHMARKS.md, "The zero-copy
+     * switch-over").
+     */
+    public long zeroCopyThresholdBytes() {
+        return inprocOnly ? pool.inprocZeroCopyThresholdBytes() : pool.zeroCopyThresholdBytes();
     }
 
     /** The endpoint last bound or connected, with the real port of a wildcard bind ({@code ZMQ_LAST_ENDPOINT}). */
@@ -206,8 +236,10 @@ public final class ZmqSocket implements AutoCloseable {
     }
 
     /**
-     * Sends the first {@code length} bytes of a pooled buffer. At or above the pool's
-     * {@link NativeBufferPool#zeroCopyThresholdBytes()} the buffer itself becomes the message
+     * Sends the first {@code length} bytes of a pooled buffer. At or above its pool's threshold
+     * for this socket ({@link NativeBufferPool#inprocZeroCopyThresholdBytes()} while every endpoint
+     * is inproc, {@link NativeBufferPool#zeroCopyThresholdBytes()} otherwise; see
+     * {@link #zeroCopyThresholdBytes()}) the buffer itself becomes the message
      * (zmq_msg_init_data) and libzmq returns it to its pool when it is done with it; below that,
      * it is copied into a libzmq message (as a heap segment's send is) and released at once.
      * Either way, on success the buffer is no longer the caller's. On would-block ({@code false})
@@ -229,7 +261,7 @@ public final class ZmqSocket implements AutoCloseable {
             throw new IndexOutOfBoundsException("length outside buffer: length=" + length + ", capacity=" + buffer.capacity);
         }
         NativeBufferPool owner = buffer.pool;
-        if (length < owner.zeroCopyThresholdBytes()) {
+        if (length < (inprocOnly ? owner.inprocZeroCopyThresholdBytes() : owner.zeroCopyThresholdBytes())) {
             // Copied into a libzmq message by Java through the buffer's segment, whose every access is
             // checked against the pool's arena: a pool closed meanwhile fails the copy (before libzmq
             // sees anything) instead of letting native code read freed memory, and no in-flight

@@ -119,6 +119,88 @@ class ZeroCopyTest {
     }
 
     @Test
+    void shouldTakeTheInprocThresholdOnlyWhileEveryEndpointIsInproc() {
+        try (ZmqContext ctx = new ZmqContext()) {
+            NativeBufferPool pool = ctx.bufferPool();
+            assertEquals(NativeBufferPool.DEFAULT_ZERO_COPY_THRESHOLD_BYTES, pool.zeroCopyThresholdBytes());
+            assertEquals(NativeBufferPool.DEFAULT_INPROC_ZERO_COPY_THRESHOLD_BYTES, pool.inprocZeroCopyThresholdBytes());
+            ZmqSocket pull = ctx.socket(SocketType.PULL);
+            ZmqSocket push = ctx.socket(SocketType.PUSH);
+            assertEquals(8192, push.zeroCopyThresholdBytes(), "no endpoint yet");
+            String inproc = Endpoints.bindAny(pull, "inproc");
+            assertEquals(512, pull.zeroCopyThresholdBytes(), "bound to inproc only");
+            push.connect(inproc);
+            assertEquals(512, push.zeroCopyThresholdBytes(), "connected to inproc only");
+            ZmqSocket other = ctx.socket(SocketType.PULL);
+            String tcp = Endpoints.bindAny(other, "tcp");
+            assertEquals(8192, other.zeroCopyThresholdBytes(), "bound to tcp");
+            push.connect(tcp);
+            assertEquals(8192, push.zeroCopyThresholdBytes(), "inproc and tcp");
+            push.disconnect(tcp);
+            assertEquals(8192, push.zeroCopyThresholdBytes(), "the tcp endpoint was there: stays");
+            ZmqSocket failed = ctx.socket(SocketType.PUSH);
+            assertThrows(ZmqException.class, () -> failed.connect("bogus://nowhere"));
+            assertEquals(8192, failed.zeroCopyThresholdBytes(), "a refused endpoint changes nothing");
+            failed.connect(inproc);
+            assertEquals(512, failed.zeroCopyThresholdBytes());
+            for (ZmqSocket s : new ZmqSocket[] {pull, push, other, failed}) {
+                s.lingerMs(0);
+            }
+        }
+    }
+
+    /**
+     * The socket's threshold decides: a pooled send of 1 KiB over inproc is handed over (libzmq
+     * holds the buffer until the receiver has it), the same send over tcp, and one of 256 B over
+     * inproc, are copied (the buffer is back at once).
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"inproc", "tcp"})
+    void shouldSendZeroCopyFromTheInprocThresholdOnlyOverInproc(String transport) {
+        try (ZmqContext ctx = new ZmqContext(); ZmqMessage msg = new ZmqMessage()) {
+            NativeBufferPool pool = ctx.bufferPool();
+            ZmqSocket pull = ctx.socket(SocketType.PULL);
+            ZmqSocket push = ctx.socket(SocketType.PUSH);
+            pull.receiveTimeoutMs(5000);
+            push.connect(Endpoints.bindAny(pull, transport));
+            boolean inproc = transport.equals("inproc");
+            for (long size : new long[] {256, 511, 512, 1024, 4096}) {
+                PooledBuffer b = pool.rent(size);
+                fill(b.segment(), size, (int) size);
+                long before = pool.stats().returned();
+                assertTrue(push.sendPooled(b, size, 0));
+                boolean handedOver = pool.stats().returned() == before; // a copy releases at once
+                assertEquals(inproc && size >= 512, handedOver, () -> transport + " " + size + " B: " + pool.stats());
+                assertTrue(pull.receive(msg, 0));
+                assertEquals(size, msg.size());
+                for (long i = 0; i < size; i += 8) {
+                    assertEquals((byte) (size + i), msg.data().get(ValueLayout.JAVA_BYTE, i));
+                }
+            }
+            msg.clear();
+            Buffers.awaitAllBack(pool);
+            pull.lingerMs(0);
+            push.lingerMs(0);
+        }
+    }
+
+    @Test
+    void shouldLetTheInprocThresholdFollowTheOtherUnlessSet() {
+        try (NativeBufferPool follows = NativeBufferPool.builder().zeroCopyThresholdBytes(0).build();
+             NativeBufferPool own = NativeBufferPool.builder().zeroCopyThresholdBytes(65536).inprocZeroCopyThresholdBytes(2048).build();
+             NativeBufferPool inprocOnly = NativeBufferPool.builder().inprocZeroCopyThresholdBytes(1L << 40).build()) {
+            assertEquals(0, follows.inprocZeroCopyThresholdBytes());
+            assertEquals(65536, own.zeroCopyThresholdBytes());
+            assertEquals(2048, own.inprocZeroCopyThresholdBytes());
+            assertEquals(8192, inprocOnly.zeroCopyThresholdBytes());
+            assertEquals(1L << 40, inprocOnly.inprocZeroCopyThresholdBytes());
+        }
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> NativeBufferPool.builder().inprocZeroCopyThresholdBytes(-1));
+        assertTrue(e.getMessage().contains("inprocZeroCopyThresholdBytes=-1"), e.getMessage());
+    }
+
+    @Test
     void shouldReturnBuffersWhenContextClosesWithMessagesInFlightOverInproc() {
         NativeBufferPool pool = NativeBufferPool.builder().zeroCopyThresholdBytes(0).build();
         try (ZmqContext ctx = ZmqContext.builder().bufferPool(pool).build()) {

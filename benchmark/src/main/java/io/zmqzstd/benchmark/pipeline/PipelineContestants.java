@@ -1,8 +1,8 @@
 package io.zmqzstd.benchmark.pipeline;
 
 import io.zmqzstd.benchmark.Payloads;
+import io.zmqzstd.benchmark.Thresholds;
 import io.zmqzstd.pipeline.ParallelCompressingSender;
-import io.zmqzstd.transport.NativeBufferPool;
 import io.zmqzstd.transport.ZmqSocket;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -30,10 +30,10 @@ public final class PipelineContestants {
 
     /**
      * A connected, running contestant sending telemetry payloads of {@code size} bytes, with
-     * {@code zmqzstd}'s defaults (pool zero-copy threshold, no raw frames). The caller owns it and closes it.
+     * {@code zmqzstd}'s defaults (the library's zero-copy thresholds, no raw frames). The caller owns it and closes it.
      */
     public static PipelineContestant create(String name, int size, String transport, int level, String dictionary) {
-        return create(name, size, transport, level, dictionary, NativeBufferPool.DEFAULT_ZERO_COPY_THRESHOLD_BYTES, 0);
+        return create(name, size, transport, level, dictionary, Thresholds.LIBRARY_DEFAULT, 0);
     }
 
     /**

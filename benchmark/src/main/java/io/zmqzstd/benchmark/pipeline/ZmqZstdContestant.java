@@ -3,6 +3,7 @@ package io.zmqzstd.benchmark.pipeline;
 import io.zmqzstd.benchmark.CreditedSender;
 import io.zmqzstd.benchmark.Endpoints;
 import io.zmqzstd.benchmark.Stamp;
+import io.zmqzstd.benchmark.Thresholds;
 import io.zmqzstd.codec.ZstdDictionary;
 import io.zmqzstd.pipeline.CompressingSender;
 import io.zmqzstd.pipeline.DecompressingReceiver;
@@ -25,7 +26,8 @@ import java.util.function.Predicate;
  *
  * <p>Knobs for the switch-over measurements: {@code zeroCopyThresholdBytes} is given to both the sender
  * and the context's pool, so a frame goes zero-copy when the payload and its compressed frame both reach
- * it (0 = every frame zero-copy; a huge value = every frame copied by {@code zmq_send}).
+ * it (0 = every frame zero-copy; a huge value = every frame copied by {@code zmq_send};
+ * {@link Thresholds#LIBRARY_DEFAULT} = the library's defaults, by transport).
  * {@code rawFrameBelowBytes} sends shorter payloads as raw-block frames; it is ignored with a dictionary
  * (the sender refuses the combination: small parts are where a dictionary gains).
  */
@@ -61,10 +63,9 @@ public final class ZmqZstdContestant implements PipelineContestant {
     public ZmqZstdContestant(byte[] payload, String transport, int level, byte[] dictionary,
             long zeroCopyThresholdBytes, long rawFrameBelowBytes, PipelineContestants.Parallel compression) {
         this.size = payload.length;
-        this.pool = NativeBufferPool.builder()
+        this.pool = Thresholds.apply(NativeBufferPool.builder()
                 .leakDetection(NativeBufferPool.LeakDetection.DISABLED)
-                .zeroCopyThresholdBytes(zeroCopyThresholdBytes)
-                .maxBuffersPerClass(POOLED_BUFFERS_PER_CLASS)
+                .maxBuffersPerClass(POOLED_BUFFERS_PER_CLASS), zeroCopyThresholdBytes)
                 .build();
         this.context = ZmqContext.builder().bufferPool(pool).build();
         pull = context.socket(SocketType.PULL);
@@ -88,14 +89,22 @@ public final class ZmqZstdContestant implements PipelineContestant {
         Predicate<MemorySegment> send;
         if (compression.workers() > 0) {
             compressing = null;
-            parallel = compression.builder(push).level(level).zeroCopyThresholdBytes(zeroCopyThresholdBytes)
-                    .dictionary(this.dictionary).rawFrameBelowBytes(raw).build();
+            ParallelCompressingSender.Builder b = compression.builder(push).level(level)
+                    .dictionary(this.dictionary).rawFrameBelowBytes(raw);
+            if (zeroCopyThresholdBytes != Thresholds.LIBRARY_DEFAULT) {
+                b.zeroCopyThresholdBytes(zeroCopyThresholdBytes);
+            }
+            parallel = b.build();
             ParallelCompressingSender p = parallel;
             send = m -> p.send(m, 0);
         } else {
             parallel = null;
-            compressing = CompressingSender.builder(push).level(level).zeroCopyThresholdBytes(zeroCopyThresholdBytes)
-                    .dictionary(this.dictionary).rawFrameBelowBytes(raw).build();
+            CompressingSender.Builder b = CompressingSender.builder(push).level(level)
+                    .dictionary(this.dictionary).rawFrameBelowBytes(raw);
+            if (zeroCopyThresholdBytes != Thresholds.LIBRARY_DEFAULT) {
+                b.zeroCopyThresholdBytes(zeroCopyThresholdBytes);
+            }
+            compressing = b.build();
             CompressingSender c = compressing;
             send = m -> c.send(m, 0);
         }

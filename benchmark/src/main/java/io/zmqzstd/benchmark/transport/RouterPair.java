@@ -1,6 +1,7 @@
 package io.zmqzstd.benchmark.transport;
 
 import io.zmqzstd.benchmark.Endpoints;
+import io.zmqzstd.benchmark.Thresholds;
 import io.zmqzstd.transport.NativeBufferPool;
 import io.zmqzstd.transport.SocketType;
 import io.zmqzstd.transport.ZmqContext;
@@ -27,14 +28,12 @@ public final class RouterPair implements AutoCloseable {
 
     /**
      * {@code transport} is {@code tcp} (loopback, ephemeral port) or {@code inproc}; the context's pool has
-     * the given zero-copy threshold and leak detection disabled (as in production: sampled detection
+     * the given zero-copy threshold (or the library's, {@link Thresholds#LIBRARY_DEFAULT}) and leak detection disabled (as in production: sampled detection
      * records a stack trace per sampled rent).
      */
     public RouterPair(String transport, long zeroCopyThresholdBytes) {
-        pool = NativeBufferPool.builder()
-                .leakDetection(NativeBufferPool.LeakDetection.DISABLED)
-                .zeroCopyThresholdBytes(zeroCopyThresholdBytes)
-                .build();
+        pool = Thresholds.apply(NativeBufferPool.builder().leakDetection(NativeBufferPool.LeakDetection.DISABLED),
+                zeroCopyThresholdBytes).build();
         context = ZmqContext.builder().bufferPool(pool).build();
         receiver = context.socket(SocketType.ROUTER);
         sender = context.socket(SocketType.ROUTER);
