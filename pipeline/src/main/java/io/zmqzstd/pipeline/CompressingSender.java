@@ -136,8 +136,9 @@ public final class CompressingSender implements AutoCloseable {
     }
 
     /**
-     * Frames (and payloads) of at least this many bytes are sent zero-copy: the threshold set on
-     * the builder, or the socket's {@link ZmqSocket#zeroCopyThresholdBytes()} as it is now.
+     * Frames (and payloads) of at least this many bytes are sent zero-copy: the builder's
+     * threshold (default the pool's), or the socket's {@link ZmqSocket#zeroCopyThresholdBytes()}
+     * when that is higher.
      */
     public long zeroCopyThresholdBytes() {
         return frames.zeroCopyThreshold(socket);

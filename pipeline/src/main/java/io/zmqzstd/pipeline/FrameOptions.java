@@ -3,6 +3,7 @@ package io.zmqzstd.pipeline;
 import io.zmqzstd.codec.ZstdCompressor;
 import io.zmqzstd.codec.ZstdDictionary;
 import io.zmqzstd.codec.ZstdFrames;
+import io.zmqzstd.transport.NativeBufferPool;
 import io.zmqzstd.transport.ZmqSocket;
 
 import java.lang.foreign.MemorySegment;
@@ -19,7 +20,11 @@ final class FrameOptions {
     int level = ZstdCompressor.DEFAULT_LEVEL;
     boolean checksum;
     ZstdDictionary dictionary;
-    /** Set by the user, or -1: follow the socket's ({@link ZmqSocket#zeroCopyThresholdBytes()}). */
+    /**
+     * Set by the user, or -1 until {@link #resolve} fills in the pool's
+     * {@link NativeBufferPool#zeroCopyThresholdBytes()}; never applied below the socket's
+     * ({@link #zeroCopyThreshold}).
+     */
     long zeroCopyThresholdBytes = -1;
     long rawFrameBelowBytes = -1;
 
@@ -39,8 +44,11 @@ final class FrameOptions {
 
     /**
      * Refuses contradicting settings (a zero-copy threshold below the socket's), then fills in the
-     * default of raw frames below {@link CompressingSender#DEFAULT_RAW_FRAME_BELOW_BYTES} unless a
-     * dictionary or a checksum is set. Idempotent.
+     * defaults: the pool's zero-copy threshold for other than inproc-only sockets (8 KiB by
+     * default, on every socket: end to end, zero-copy from the inproc threshold of 512 B measured no
+     * faster, BENCHMARKS.md, "A threshold per kind of socket"), and raw frames below
+     * {@link CompressingSender#DEFAULT_RAW_FRAME_BELOW_BYTES} unless a dictionary or a checksum is
+     * set. Idempotent.
      */
     FrameOptions resolve(ZmqSocket socket) {
         if (dictionary != null && rawFrameBelowBytes > 0) {
@@ -63,12 +71,15 @@ final class FrameOptions {
                     + " (lower the pool's with NativeBufferPool.builder().zeroCopyThresholdBytes"
                     + " or .inprocZeroCopyThresholdBytes for inproc-only sockets)");
         }
+        if (zeroCopyThresholdBytes < 0) {
+            zeroCopyThresholdBytes = socket.context().bufferPool().zeroCopyThresholdBytes();
+        }
         return this;
     }
 
     /**
-     * The threshold in force for the next frame: the one set, never below the socket's (which
-     * changes when an endpoint of another transport joins an inproc-only socket), or the socket's.
+     * The threshold in force for the next frame: the sender's, never below the socket's (which
+     * rises when an endpoint of another transport joins an inproc-only socket).
      */
     long zeroCopyThreshold(ZmqSocket socket) {
         return Math.max(zeroCopyThresholdBytes, socket.zeroCopyThresholdBytes());

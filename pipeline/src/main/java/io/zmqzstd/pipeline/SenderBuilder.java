@@ -43,15 +43,16 @@ abstract class SenderBuilder<B extends SenderBuilder<B>> {
 
     /**
      * Frames of at least this many bytes are sent zero-copy, smaller ones copied by libzmq.
-     * Default and lowest allowed value: the socket's {@link ZmqSocket#zeroCopyThresholdBytes()}
-     * (from its context's pool: 512 B while every endpoint is inproc, 8 KiB otherwise), below which
-     * the socket copies anyway; to go lower, lower the pool's
+     * Default: the context pool's {@link NativeBufferPool#zeroCopyThresholdBytes()} (8 KiB), on
+     * inproc-only sockets too (end to end, zero-copy from their 512 B measured no faster:
+     * BENCHMARKS.md, "A threshold per kind of socket"). Lowest allowed value: the socket's
+     * {@link ZmqSocket#zeroCopyThresholdBytes()} (512 B while every endpoint is inproc, 8 KiB
+     * otherwise), below which the socket copies anyway; to go lower, lower the pool's
      * ({@link NativeBufferPool.Builder#zeroCopyThresholdBytes},
-     * {@link NativeBufferPool.Builder#inprocZeroCopyThresholdBytes}). Without this setting the
-     * sender follows the socket, also when an endpoint added later changes its threshold; with it,
-     * the sender never goes below the socket's. Raise it for one sender, e.g. over tcp, where
-     * copying measured as fast as zero-copy up to 128 KiB. See {@link CompressingSender} for where
-     * each payload is compressed.
+     * {@link NativeBufferPool.Builder#inprocZeroCopyThresholdBytes}). Never applied below the
+     * socket's, also when an endpoint added later raises it. Raise it for one sender, e.g. over
+     * tcp, where copying measured as fast as zero-copy up to 128 KiB. See
+     * {@link CompressingSender} for where each payload is compressed.
      */
     public B zeroCopyThresholdBytes(long bytes) {
         frames.zeroCopyThresholdBytes(bytes);

@@ -10,6 +10,8 @@ import io.zmqzstd.transport.SocketType;
 import io.zmqzstd.transport.ZmqContext;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** One rule: a frame goes out zero-copy when it is at least the sender's zeroCopyThresholdBytes. */
 class ZeroCopyThresholdTest {
@@ -34,26 +36,27 @@ class ZeroCopyThresholdTest {
                 assertEquals(1024, sender.zeroCopyThresholdBytes(), "allowed on an inproc-only socket");
             }
             try (ParallelCompressingSender sender = ParallelCompressingSender.builder(inproc).build()) {
-                assertEquals(NativeBufferPool.DEFAULT_INPROC_ZERO_COPY_THRESHOLD_BYTES, sender.zeroCopyThresholdBytes());
+                assertEquals(NativeBufferPool.DEFAULT_ZERO_COPY_THRESHOLD_BYTES, sender.zeroCopyThresholdBytes(),
+                        "the pool's 8 KiB by default, on inproc too");
             }
             push.lingerMs(0);
             inproc.lingerMs(0);
         }
     }
 
-    /** A sender follows its socket's threshold as endpoints come; one set by hand never goes below it. */
+    /** A sender's threshold never goes below its socket's, also when an endpoint added later raises it. */
     @Test
     void shouldFollowTheSocketsThresholdWhenAnEndpointOfAnotherTransportJoins() {
         try (ZmqContext ctx = new ZmqContext()) {
             Fixtures.Link link = Fixtures.link(ctx, SocketType.PULL, SocketType.PUSH, "inproc");
             var tcpPeer = ctx.socket(SocketType.PULL);
             tcpPeer.bind("tcp://127.0.0.1:*");
-            try (CompressingSender follows = CompressingSender.builder(link.client()).build();
+            try (CompressingSender lowest = CompressingSender.builder(link.client()).zeroCopyThresholdBytes(512).build();
                  CompressingSender set = CompressingSender.builder(link.client()).zeroCopyThresholdBytes(1024).build()) {
-                assertEquals(512, follows.zeroCopyThresholdBytes());
+                assertEquals(512, lowest.zeroCopyThresholdBytes());
                 assertEquals(1024, set.zeroCopyThresholdBytes());
                 link.client().connect(tcpPeer.lastEndpoint());
-                assertEquals(8192, follows.zeroCopyThresholdBytes());
+                assertEquals(8192, lowest.zeroCopyThresholdBytes(), "never below the socket's");
                 assertEquals(8192, set.zeroCopyThresholdBytes(), "never below the socket's");
             }
             tcpPeer.lingerMs(0);
@@ -85,10 +88,12 @@ class ZeroCopyThresholdTest {
         }
     }
 
-    @Test
-    void shouldSendFramesFromEightKibZeroCopyOverTcpWithTheDefaults() {
+    /** The pipeline's default is the pool's 8 KiB over every transport, inproc included. */
+    @ParameterizedTest
+    @ValueSource(strings = {"tcp", "inproc"})
+    void shouldSendFramesFromEightKibZeroCopyWithTheDefaults(String transport) {
         try (ZmqContext ctx = new ZmqContext()) {
-            Fixtures.Link link = Fixtures.link(ctx, SocketType.PULL, SocketType.PUSH, "tcp");
+            Fixtures.Link link = Fixtures.link(ctx, SocketType.PULL, SocketType.PUSH, transport);
             NativeBufferPool pool = ctx.bufferPool();
             assertEquals(8192, pool.zeroCopyThresholdBytes());
             try (CompressingSender sender = CompressingSender.builder(link.client()).build();
@@ -103,12 +108,13 @@ class ZeroCopyThresholdTest {
         }
     }
 
+    /** Over inproc a sender may go as low as the socket's 512 B. */
     @Test
-    void shouldSendFramesFromHalfAKibZeroCopyOverInprocWithTheDefaults() {
+    void shouldSendFramesFromHalfAKibZeroCopyOverInprocWhenSetSo() {
         try (ZmqContext ctx = new ZmqContext()) {
             Fixtures.Link link = Fixtures.link(ctx, SocketType.PULL, SocketType.PUSH, "inproc");
             NativeBufferPool pool = ctx.bufferPool();
-            try (CompressingSender sender = CompressingSender.builder(link.client()).build();
+            try (CompressingSender sender = CompressingSender.builder(link.client()).zeroCopyThresholdBytes(512).build();
                  DecompressingReceiver receiver = DecompressingReceiver.builder(link.server()).build()) {
                 assertEquals(512, sender.zeroCopyThresholdBytes());
                 assertSent(sender, receiver, Fixtures.random(4 * 1024, 8), true);  // frame about 4 KiB
