@@ -64,7 +64,7 @@ table() {
     transport) bench transport TransportBenchmark $opts \
         -p receiveMode=blocking -p transport=tcp ;;
     transport-inproc) bench transport-inproc TransportBenchmark $opts \
-        -p receiveMode=blocking -p transport=inproc -p size=64,1024,65536,262144 ;;
+        -p receiveMode=blocking -p transport=inproc -p size=64,512,1024,65536,262144 ;;
     transport-receive) bench transport-receive TransportBenchmark $opts \
         -p strategy=byteArray,zeroCopyPooled -p receiveMode=blocking,blockingBatch,nonBlocking,poller \
         -p size=64,65536 -p transport=tcp ;;
