@@ -68,7 +68,8 @@ public final class NativeBufferPool implements AutoCloseable {
      * at 512 B and 1.43-1.53x from 2 to 8 KiB; over tcp one sender sees the two level from 512 B to
      * 128 KiB (0.97x-1.02x), but two senders on one pool lose 7 % at 2 KiB and 4 % at 4 KiB with a
      * 2 KiB threshold, consistent with the classes above the threshold having no thread caches. 8 KiB keeps
-     * tcp, the inter-process case, at its best; inproc-only services may lower it to 512.
+     * tcp, the inter-process case, at its best; sockets whose every endpoint is inproc use
+     * {@link #DEFAULT_INPROC_ZERO_COPY_THRESHOLD_BYTES} instead.
      */
     public static final long DEFAULT_ZERO_COPY_THRESHOLD_BYTES = 8192;
 
