@@ -27,7 +27,6 @@ import java.util.Arrays;
  */
 public final class TransportOverhead {
 
-    private static final long DEFAULT_THRESHOLD = Thresholds.LIBRARY_DEFAULT;
     private static final int WARMUP_ROUNDS = 10;
 
     private TransportOverhead() {
@@ -48,7 +47,7 @@ public final class TransportOverhead {
         try {
             for (int i = 0; i < names.length; i++) {
                 int at = names[i].indexOf('@');
-                rigs[i] = at < 0 ? new TransportRig(names[i], transport, size, DEFAULT_THRESHOLD)
+                rigs[i] = at < 0 ? new TransportRig(names[i], transport, size, Thresholds.LIBRARY_DEFAULT)
                         : new TransportRig(names[i].substring(0, at), transport, size,
                                 Long.parseLong(names[i].substring(at + 1)));
             }

@@ -113,11 +113,13 @@ public final class ZmqSocket implements AutoCloseable {
     /** zmq_bind; {@code tcp://127.0.0.1:*} picks a free port, read it back with {@link #lastEndpoint()}. */
     public void bind(String endpoint) {
         endpointCall("zmq_bind", endpoint);
+        noteEndpoint(endpoint);
     }
 
     /** zmq_connect. */
     public void connect(String endpoint) {
         endpointCall("zmq_connect", endpoint);
+        noteEndpoint(endpoint);
     }
 
     /** zmq_unbind; pass the endpoint returned by {@link #lastEndpoint()} for wildcard binds. */
@@ -143,9 +145,6 @@ public final class ZmqSocket implements AutoCloseable {
                     default -> (int) LibZmq.zmq_disconnect.invokeExact(capture, socket, ep);
                 };
                 if (rc == 0) {
-                    if (op.equals("zmq_bind") || op.equals("zmq_connect")) {
-                        noteEndpoint(endpoint);
-                    }
                     return;
                 }
                 int errno = LibZmq.errno(capture);
@@ -178,7 +177,12 @@ public final class ZmqSocket implements AutoCloseable {
      * switch-over").
      */
     public long zeroCopyThresholdBytes() {
-        return inprocOnly ? pool.inprocZeroCopyThresholdBytes() : pool.zeroCopyThresholdBytes();
+        return zeroCopyThresholdIn(pool);
+    }
+
+    /** {@code buffers}' threshold for this socket: its inproc one while every endpoint is inproc. */
+    private long zeroCopyThresholdIn(NativeBufferPool buffers) {
+        return inprocOnly ? buffers.inprocZeroCopyThresholdBytes() : buffers.zeroCopyThresholdBytes();
     }
 
     /** The endpoint last bound or connected, with the real port of a wildcard bind ({@code ZMQ_LAST_ENDPOINT}). */
@@ -261,7 +265,7 @@ public final class ZmqSocket implements AutoCloseable {
             throw new IndexOutOfBoundsException("length outside buffer: length=" + length + ", capacity=" + buffer.capacity);
         }
         NativeBufferPool owner = buffer.pool;
-        if (length < (inprocOnly ? owner.inprocZeroCopyThresholdBytes() : owner.zeroCopyThresholdBytes())) {
+        if (length < zeroCopyThresholdIn(owner)) {
             // Copied into a libzmq message by Java through the buffer's segment, whose every access is
             // checked against the pool's arena: a pool closed meanwhile fails the copy (before libzmq
             // sees anything) instead of letting native code read freed memory, and no in-flight

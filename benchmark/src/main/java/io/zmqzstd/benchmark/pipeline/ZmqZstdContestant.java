@@ -86,25 +86,20 @@ public final class ZmqZstdContestant implements PipelineContestant {
         receiver = r.build();
         MemorySegment out = message.asSlice(0, size);
         long raw = this.dictionary != null ? 0 : rawFrameBelowBytes; // the senders refuse raw frames with a dictionary
+        // the library's default for a sender is the pool's (general) threshold, on every socket
+        long senderThreshold = zeroCopyThresholdBytes == Thresholds.LIBRARY_DEFAULT ? pool.zeroCopyThresholdBytes()
+                : zeroCopyThresholdBytes;
         Predicate<MemorySegment> send;
         if (compression.workers() > 0) {
             compressing = null;
-            ParallelCompressingSender.Builder b = compression.builder(push).level(level)
-                    .dictionary(this.dictionary).rawFrameBelowBytes(raw);
-            if (zeroCopyThresholdBytes != Thresholds.LIBRARY_DEFAULT) {
-                b.zeroCopyThresholdBytes(zeroCopyThresholdBytes);
-            }
-            parallel = b.build();
+            parallel = compression.builder(push).level(level).zeroCopyThresholdBytes(senderThreshold)
+                    .dictionary(this.dictionary).rawFrameBelowBytes(raw).build();
             ParallelCompressingSender p = parallel;
             send = m -> p.send(m, 0);
         } else {
             parallel = null;
-            CompressingSender.Builder b = CompressingSender.builder(push).level(level)
-                    .dictionary(this.dictionary).rawFrameBelowBytes(raw);
-            if (zeroCopyThresholdBytes != Thresholds.LIBRARY_DEFAULT) {
-                b.zeroCopyThresholdBytes(zeroCopyThresholdBytes);
-            }
-            compressing = b.build();
+            compressing = CompressingSender.builder(push).level(level).zeroCopyThresholdBytes(senderThreshold)
+                    .dictionary(this.dictionary).rawFrameBelowBytes(raw).build();
             CompressingSender c = compressing;
             send = m -> c.send(m, 0);
         }
