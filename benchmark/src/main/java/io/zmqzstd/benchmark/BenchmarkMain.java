@@ -24,6 +24,9 @@ import java.util.Map;
  *   <li>{@code event=itimer} instead of {@code cpu} when this process may not open perf events
  *       ({@code kernel.perf_event_paranoid > 1} and not root), with one line saying so.</li>
  * </ul>
+ * and {@code async} runs as {@link ShortPathAsyncProfiler}, JMH's profiler with trial directory names
+ * short enough for benchmarks with many parameters ({@code PipelineBenchmark}'s would not fit in a file
+ * name). {@code -prof org.openjdk.jmh.profile.AsyncProfiler} gets the same options and stays JMH's.
  * Everything else is passed to JMH unchanged.
  */
 public final class BenchmarkMain {
@@ -71,6 +74,9 @@ public final class BenchmarkMain {
         int colon = spec.indexOf(':');
         String name = colon < 0 ? spec : spec.substring(0, colon);
         Map<String, String> opts = parseOptions(colon < 0 ? "" : spec.substring(colon + 1));
+        if (name.equals(PROFILER)) {
+            name = ShortPathAsyncProfiler.class.getName();
+        }
 
         if (!opts.containsKey("libPath")) {
             opts.put("libPath", extractLibrary().toString());

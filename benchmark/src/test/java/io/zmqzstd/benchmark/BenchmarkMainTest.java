@@ -20,7 +20,8 @@ class BenchmarkMainTest {
     void shouldKeepExplicitAsyncOptionsAndAddOnlyWhatIsMissing() throws Exception {
         String[] out = BenchmarkMain.rewrite(new String[] {"-prof", "async:libPath=/x/lib.so;event=alloc;dir=d"});
         assertEquals("-prof", out[0]);
-        assertEquals("async:libPath=/x/lib.so;event=alloc;dir=d;output=flamegraph", out[1]);
+        assertEquals(ShortPathAsyncProfiler.class.getName() + ":libPath=/x/lib.so;event=alloc;dir=d;output=flamegraph",
+                out[1]);
     }
 
     @Test
@@ -28,7 +29,7 @@ class BenchmarkMainTest {
         String[] out = BenchmarkMain.rewrite(new String[] {"-prof=async:event=alloc"});
         assertEquals("-prof", out[0]);
         String spec = out[1];
-        assertTrue(spec.startsWith("async:event=alloc;libPath="), spec);
+        assertTrue(spec.startsWith(ShortPathAsyncProfiler.class.getName() + ":event=alloc;libPath="), spec);
         assertTrue(spec.contains(";output=flamegraph;dir=profile-results"), spec);
         String lib = spec.substring(spec.indexOf("libPath=") + 8, spec.indexOf(";output"));
         assertTrue(Files.size(Path.of(lib)) > 100_000, "library at " + lib);
