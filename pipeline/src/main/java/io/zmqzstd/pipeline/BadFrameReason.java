@@ -27,6 +27,12 @@ public enum BadFrameReason {
      * ({@link DecompressingReceiver#receiveInto}); the frame itself may be fine.
      */
     DESTINATION_TOO_SMALL,
+    /**
+     * The message ended with its envelope: no compressed part followed the envelope parts (a
+     * message is {@code [envelope part]* [payload part]+}), for example a PUB that sent without a
+     * topic to a SUB receiver, whose first part is taken as the topic.
+     */
+    NO_PAYLOAD,
     /** Anything else zstd reported. */
     OTHER;
 

@@ -276,6 +276,9 @@ public final class CompressingSender implements AutoCloseable {
             sent = socket.send(part, offset, length, flags);
         } catch (ZmqException e) {
             throw partRefused(e);
+        } catch (RuntimeException | Error e) {
+            abandonOpenMessage(e); // failed before reaching libzmq (e.g. segment not alive)
+            throw e;
         }
         if (!sent) {
             counters.wouldBlock++;
@@ -332,6 +335,9 @@ public final class CompressingSender implements AutoCloseable {
                 sent = zeroCopy ? socket.sendPooled(buffer, n, frameFlags) : socket.send(out, 0, n, frameFlags);
             } catch (ZmqException e) {
                 throw partRefused(e);
+            } catch (RuntimeException | Error e) {
+                abandonOpenMessage(e);
+                throw e;
             }
             if (!sent) {
                 counters.wouldBlock++;

@@ -369,7 +369,8 @@ public final class DecompressingReceiver implements AutoCloseable {
         long uncompressedBytes = 0;   // counted against maxMessageSize
         int payloadParts = 0;
         int envelope = 0;
-        for (int index = 0; ; index++) {
+        int index = 0;
+        for (; ; index++) {
             boolean more = frame.hasMore();
             partsPending = more;
             long address = frame.address();
@@ -410,6 +411,12 @@ public final class DecompressingReceiver implements AutoCloseable {
             socket.receive(frame, 0);
         }
         releaseFrame();
+        if (payloadParts == 0) {
+            // [envelope part]* [payload part]+: envelope parts alone are not a message to deliver
+            refuse(index, BadFrameReason.NO_PAYLOAD, "message ended without a compressed part: parts=" + (index + 1)
+                    + ", envelopeParts=" + envelopeParts + " (a message is [envelope part]* [payload part]+)");
+            return BAD_FRAME;
+        }
         counters.messages++;
         counters.parts += payloadParts;
         counters.envelopeParts += envelope;

@@ -156,6 +156,8 @@ public final class ParallelCompressingSender implements AutoCloseable {
     private final long[] payloadBytes;
     private final PooledBuffer[] outputs;
     private final long[] frameBytes;
+    /** Whether the slot's worker rented a frame buffer (published by READY). */
+    private final boolean[] frameRented;
     private final AtomicIntegerArray states;
 
     /** Next sequence the caller publishes; written by the caller only. */
@@ -321,6 +323,7 @@ public final class ParallelCompressingSender implements AutoCloseable {
         this.payloadBytes = new long[capacity];
         this.outputs = new PooledBuffer[capacity];
         this.frameBytes = new long[capacity];
+        this.frameRented = new boolean[capacity];
         this.states = new AtomicIntegerArray(capacity);
         this.workers = new Worker[b.workers];
         this.inlineBelowBytes = b.inlineBelowBytes;
@@ -709,6 +712,7 @@ public final class ParallelCompressingSender implements AutoCloseable {
                     boolean raw = frames.raw(length);
                     long bound = FrameOptions.bound(length, raw);
                     out = pool.rent(bound);
+                    frameRented[i] = true;
                     frameBytes[i] = FrameOptions.encode(compressor, raw, inputs[i].segment(), Math.max(topic, 0), length,
                             out.segment(), bound);
                     outputs[i] = out;
@@ -782,7 +786,6 @@ public final class ParallelCompressingSender implements AutoCloseable {
                 out = null; // libzmq owns it now and hands it back to the pool
             }
             counters.frameSent(payloadBytes[i], n, zeroCopy, frames.raw(payloadBytes[i]));
-            counters.poolRents += 2;
             counters.messages++;
         } catch (RuntimeException | Error e) {
             fail(e);
@@ -794,6 +797,8 @@ public final class ParallelCompressingSender implements AutoCloseable {
             if (in != null) {
                 in.release();
             }
+            counters.poolRents += frameRented[i] ? 2 : 1; // its payload copy, and its frame if rented
+            frameRented[i] = false;
             inFlightBytes.getAndAdd(-(payloadBytes[i] + Math.max(topicBytes[i], 0)));
             states.set(i, EMPTY);
         }

@@ -17,6 +17,7 @@ import java.lang.foreign.ValueLayout;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -289,5 +290,35 @@ class BackPressureTest {
 
     static long sequenceOf(ReceivedMessage m) {
         return sequenceOf(m, 0);
+    }
+
+    @Test
+    void shouldEndTheStartedMessageWhenAnEnvelopePartCannotBeRead() {
+        // The envelope segment's arena is closed: the part fails before libzmq sees it. The message
+        // already begun must be ended (abandoned), not continued by the caller's next message.
+        try (ZmqContext ctx = new ZmqContext()) {
+            ZmqSocket pull = ctx.socket(SocketType.PULL);
+            ZmqSocket push = ctx.socket(SocketType.PUSH);
+            Fixtures.link(pull, push, "inproc");
+            byte[] a = Fixtures.payload(300, 1);
+            byte[] b = Fixtures.payload(400, 2);
+            MemorySegment dead;
+            try (Arena arena = Arena.ofConfined()) {
+                dead = arena.allocate(8);
+            }
+            try (CompressingSender sender = CompressingSender.builder(push).build();
+                 DecompressingReceiver receiver = DecompressingReceiver.builder(pull).build()) {
+                assertTrue(sender.send(a, ZmqSocket.SNDMORE));
+                assertThrows(IllegalStateException.class, () -> sender.sendEnvelope(dead, ZmqSocket.SNDMORE));
+                assertTrue(sender.send(b, 0));
+
+                assertEquals(DecompressingReceiver.BAD_FRAME, receiver.receive(0),
+                        "the broken message ends with the 0-byte part that abandons it");
+                assertEquals(1, sender.stats().abandonedMessages());
+                assertEquals(DecompressingReceiver.RECEIVED, receiver.receive(0), receiver::lastErrorMessage);
+                assertEquals(1, receiver.message().parts());
+                assertArrayEquals(b, receiver.message().partBytes(0));
+            }
+        }
     }
 }

@@ -13,8 +13,10 @@ import com.github.luben.zstd.ZstdDictCompress;
 import io.zmqzstd.codec.ZstdFrames;
 import io.zmqzstd.transport.SocketType;
 import io.zmqzstd.transport.ZmqContext;
+import io.zmqzstd.transport.ZmqMessage;
 import io.zmqzstd.transport.ZmqSocket;
 
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -202,6 +204,40 @@ class BadFrameTest {
             assertEquals(DecompressingReceiver.RECEIVED, unbounded.receive(0), unbounded::lastErrorMessage);
             assertEquals(1, unbounded.message().parts());
             assertArrayEquals(next, unbounded.message().partBytes(0));
+        }
+    }
+
+    @Test
+    void shouldRejectAMessageThatEndsWithItsEnvelope() {
+        // A PUB that sends without a topic: the SUB receiver takes the one part for the topic, and
+        // no compressed part follows. Delivered, the caller would get the frame still compressed.
+        try (ZmqContext c = new ZmqContext()) {
+            ZmqSocket xpub = c.socket(SocketType.XPUB);
+            ZmqSocket sub = c.socket(SocketType.SUB);
+            sub.subscribe("");
+            Fixtures.link(xpub, sub, "inproc");
+            try (ZmqMessage subscription = new ZmqMessage()) {
+                assertTrue(xpub.receive(subscription, 0), "the subscription reached the publisher");
+            }
+            byte[] payload = Fixtures.payload(1000, 7);
+            byte[] topic = "t".getBytes(StandardCharsets.US_ASCII);
+            try (CompressingSender sender = CompressingSender.builder(xpub).build();
+                 DecompressingReceiver subReceiver = DecompressingReceiver.builder(sub).build()) {
+                assertTrue(sender.send(payload, 0));
+                assertTrue(sender.publish(topic, payload, 0));
+
+                assertEquals(DecompressingReceiver.BAD_FRAME, subReceiver.receive(0));
+                assertEquals(BadFrameReason.NO_PAYLOAD, subReceiver.lastErrorReason(), subReceiver::lastErrorMessage);
+                assertTrue(subReceiver.lastErrorMessage().contains("parts=1, envelopeParts=1"),
+                        subReceiver::lastErrorMessage);
+                assertEquals(0, subReceiver.lastErrorPart());
+                assertEquals(1, subReceiver.stats().errors(BadFrameReason.NO_PAYLOAD));
+
+                assertEquals(DecompressingReceiver.RECEIVED, subReceiver.receive(0), subReceiver::lastErrorMessage);
+                assertArrayEquals(topic, subReceiver.message().partBytes(0));
+                assertArrayEquals(payload, subReceiver.message().partBytes(1));
+                assertEquals(1, subReceiver.stats().messages());
+            }
         }
     }
 }

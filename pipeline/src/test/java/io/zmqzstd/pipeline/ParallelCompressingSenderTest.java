@@ -559,4 +559,26 @@ class ParallelCompressingSenderTest {
             throw new AssertionError("blocking send returned false: seq=" + seq);
         }
     }
+
+    @Test
+    void shouldCountThePoolRentsOfDroppedMessages() {
+        try (ZmqContext ctx = new ZmqContext()) {
+            ZmqSocket push = ctx.socket(SocketType.PUSH);
+            push.sendTimeoutMs(50);
+            push.bind(Fixtures.bindAddress("inproc")); // no peer: close() drops every message
+            NativeBufferPool pool = ctx.bufferPool();
+            long rentedBefore = pool.stats().rented();
+            ParallelCompressingSender sender = ParallelCompressingSender.builder(push).workers(1).build();
+            for (int i = 0; i < 3; i++) {
+                assertTrue(sender.send(Fixtures.payload(1000, i), 0));
+            }
+            sender.close();
+            long rentedByPool = pool.stats().rented() - rentedBefore;
+            PipelineStats stats = sender.stats();
+            assertEquals(3, stats.droppedMessages(), stats::toString);
+            assertEquals(0, pool.outstanding());
+            assertEquals(6, rentedByPool, "a payload copy and a frame per message");
+            assertEquals(rentedByPool, stats.poolRents(), stats::toString);
+        }
+    }
 }
