@@ -102,6 +102,14 @@ final class RecvCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         validate();
         List<ZstdDictionary> dicts = dictionaries.stream().map(SendCommand::loadDictionary).toList();
+        java.util.Map<Integer, Path> byId = new java.util.HashMap<>();
+        for (int i = 0; i < dicts.size(); i++) {
+            Path earlier = byId.putIfAbsent(dicts.get(i).id(), dictionaries.get(i));
+            if (earlier != null) {
+                throw usage("--dict " + dictionaries.get(i) + " has the same dictionary ID as --dict " + earlier
+                        + ": id=" + Integer.toUnsignedString(dicts.get(i).id()));
+            }
+        }
         // Nothing to send, so nothing to linger for.
         ZmqContext context = ZmqContext.builder().defaultLinger(Duration.ZERO).build();
         try (context; Session session = new Session(spec.qualifiedName(), statsOptions, false, context, System.err);

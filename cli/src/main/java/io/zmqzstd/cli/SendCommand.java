@@ -313,10 +313,18 @@ final class SendCommand implements Callable<Integer> {
     }
 
     static ZstdDictionary loadDictionary(Path file) {
+        ZstdDictionary dict;
         try {
-            return ZstdDictionary.load(file);
+            dict = ZstdDictionary.load(file);
         } catch (UncheckedIOException | IllegalArgumentException e) {
             throw new CliException(ExitCodes.FAILURE, "cannot read dictionary: file=" + file + ", error=" + Main.describe(e.getCause() != null ? e.getCause() : e), e);
+        }
+        // Digest it once here, so a damaged file is named instead of failing later as an internal error.
+        try (io.zmqzstd.codec.ZstdDecompressor probe = io.zmqzstd.codec.ZstdDecompressor.builder().dictionary(dict).build()) {
+            return dict;
+        } catch (io.zmqzstd.codec.ZstdException e) {
+            throw new CliException(ExitCodes.FAILURE, "cannot use dictionary: file=" + file + ", id="
+                    + Integer.toUnsignedString(dict.id()) + ", error=damaged zstd dictionary", e);
         }
     }
 

@@ -3,7 +3,14 @@ package io.zmqzstd.cli;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
+import io.zmqzstd.codec.ZstdDictionary;
+import org.junit.jupiter.api.io.TempDir;
+
 import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
 import java.io.StringWriter;
 import java.util.List;
 
@@ -98,5 +105,34 @@ class CommandLineTest {
         Result r = run();
         assertEquals(ExitCodes.USAGE, r.code());
         assertTrue(r.err().contains("Usage: zmq-zstd"), r.err());
+    }
+
+    @Test
+    void shouldNameADamagedDictionaryAndDictionariesThatShareAnId(@TempDir Path dir) throws Exception {
+        List<byte[]> samples = new java.util.ArrayList<>();
+        for (int i = 0; i < 2000; i++) {
+            samples.add(("{\"host\":\"web-" + (i % 17) + "\",\"cpu\":" + (i * 7 % 100) + ",\"event\":\"tick\"}")
+                    .getBytes(StandardCharsets.US_ASCII));
+        }
+        Path good = dir.resolve("good.dict");
+        ZstdDictionary.train(samples, 4096).save(good);
+        Path damaged = dir.resolve("damaged.dict");
+        Files.write(damaged, Arrays.copyOf(Files.readAllBytes(good), 100)); // magic and ID, tables cut off
+        Path copy = dir.resolve("copy.dict");
+        Files.copy(good, copy);
+
+        Result r = run("recv", "--bind", "tcp://127.0.0.1:*", "--dict", damaged.toString(), "--timeout", "1s");
+        String what = r.toString();
+        assertEquals(ExitCodes.FAILURE, r.code(), what);
+        assertEquals(1, r.err().lines().count(), what);
+        assertTrue(r.err().contains("cannot use dictionary: file=" + damaged), what);
+        assertFalse(r.err().contains("internal error") || r.err().contains("Exception"), what);
+
+        r = run("recv", "--bind", "tcp://127.0.0.1:*", "--dict", good.toString(), "--dict", copy.toString(),
+                "--timeout", "1s");
+        what = r.toString();
+        assertEquals(ExitCodes.USAGE, r.code(), what);
+        assertEquals(1, r.err().lines().count(), what);
+        assertTrue(r.err().contains("--dict " + copy + " has the same dictionary ID as --dict " + good), what);
     }
 }

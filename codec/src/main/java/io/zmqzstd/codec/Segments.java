@@ -22,6 +22,18 @@ final class Segments {
         return segment.address() + offset;
     }
 
+    /** {@link #address} of a range zstd will write: refuses a read-only segment as FFM's own writes do. */
+    static long writableAddress(MemorySegment segment, long offset, long length) {
+        checkWritable(segment);
+        return address(segment, offset, length);
+    }
+
+    static void checkWritable(MemorySegment segment) {
+        if (segment.isReadOnly()) {
+            throw new IllegalArgumentException("destination segment is read-only");
+        }
+    }
+
     static void check(MemorySegment segment, long offset, long length) {
         Objects.checkFromIndexSize(offset, length, segment.byteSize());
     }

@@ -59,6 +59,11 @@ final class StreamBuffers implements AutoCloseable {
         return in.get(JAVA_LONG, POS);
     }
 
+    /** Marks {@code n} more input bytes as read (the caller skipped them). */
+    void skipIn(long n) {
+        in.set(JAVA_LONG, POS, inPos() + n);
+    }
+
     long inSize() {
         return in.get(JAVA_LONG, SIZE);
     }

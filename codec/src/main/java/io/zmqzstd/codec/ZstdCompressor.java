@@ -205,9 +205,10 @@ public final class ZstdCompressor implements AutoCloseable {
             if (!(srcNative && dstNative) && srcLength > ONE_SHOT_HEAP_MAX_INPUT_BYTES) {
                 Segments.check(src, srcOffset, srcLength);
                 Segments.check(dst, dstOffset, dstCapacity);
+                Segments.checkWritable(dst);
                 return compressInChunks(src, srcOffset, srcLength, dst, dstOffset, dstCapacity);
             }
-            long d = dstNative ? Segments.address(dst, dstOffset, dstCapacity) : buffers().outputScratch(dst, dstOffset, dstCapacity);
+            long d = dstNative ? Segments.writableAddress(dst, dstOffset, dstCapacity) : buffers().outputScratch(dst, dstOffset, dstCapacity);
             long s = srcNative ? Segments.address(src, srcOffset, srcLength) : buffers().stageIn(src, srcOffset, srcLength);
             long capacity = dstNative ? dstCapacity : Math.min(dstCapacity, StreamBuffers.SCRATCH_BYTES);
             r = levelOnly ? (long) LibZstd.COMPRESS_CCTX_RAW.invokeExact(cctx, d, capacity, s, srcLength, level)

@@ -204,6 +204,7 @@ public final class ZstdDecompressor implements AutoCloseable {
                            MemorySegment dst, long dstOffset, long dstCapacity) {
         ensureOpen();
         Segments.check(dst, dstOffset, dstCapacity);
+        Segments.checkWritable(dst);
         int fhd = ZstdFrames.descriptor(src, srcOffset, srcLength);
         long declared = prepareHeader(src, srcOffset, fhd);
         boolean onlyStoredBlocks = checkSingleFrame(src, srcOffset, srcLength, fhd);

@@ -39,6 +39,9 @@ public final class ZstdFrames {
     /** Window descriptor for 2^17 = 128 KiB: exponent 7 (windowLog 10 + 7), mantissa 0. */
     private static final byte WINDOW_128K = (byte) (7 << 3);
 
+    private static final int SKIPPABLE_MAGIC = 0x184D2A50;
+    private static final int SKIPPABLE_MAGIC_MASK = 0xFFFFFFF0;
+    static final int SKIPPABLE_HEADER_SIZE = 8;
     private static final java.lang.foreign.ValueLayout.OfInt INT_LE = JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     private static final java.lang.foreign.ValueLayout.OfShort SHORT_LE = JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     private static final java.lang.foreign.ValueLayout.OfLong LONG_LE = JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
@@ -302,6 +305,20 @@ public final class ZstdFrames {
 
     private static ZstdException truncated(long length) {
         return new ZstdException(ZstdException.Reason.TRUNCATED, "frame incomplete: length=" + length);
+    }
+
+    /**
+     * Whether the range starts with the magic of a skippable frame (RFC 8878 3.1.2:
+     * {@code 0x184D2A50} to {@code 0x184D2A5F}, then the 4-byte little-endian size of the user data
+     * that follows): frames that carry no content, which decoders step over.
+     */
+    static boolean isSkippable(MemorySegment src, long offset, long length) {
+        return length >= 4 && (src.get(INT_LE, offset) & SKIPPABLE_MAGIC_MASK) == SKIPPABLE_MAGIC;
+    }
+
+    /** The whole length of the skippable frame at {@code offset}, header included; 8 bytes must be there. */
+    static long skippableFrameLength(MemorySegment src, long offset) {
+        return SKIPPABLE_HEADER_SIZE + Integer.toUnsignedLong(src.get(INT_LE, offset + 4));
     }
 
     /** Throws unless the range starts with the frame magic. Allocation free on success. */

@@ -11,7 +11,7 @@ import java.util.Objects;
 /**
  * Reads the content of one or more concatenated zstd frames from an {@link InputStream}
  * ({@code ZSTD_decompressStream} over the decompressor's reused context and native scratch
- * memory). Each frame's header is checked like {@link ZstdDecompressor#decompress} does
+ * memory), stepping over skippable frames as {@code zstd -d} does. Each frame's header is checked like {@link ZstdDecompressor#decompress} does
  * (limit, dictionary); the total content read is held to the decompressor's
  * {@link ZstdDecompressor#maxDecompressedSize()}. Errors are {@link ZstdException}s.
  *
@@ -46,7 +46,7 @@ public final class ZstdInputStream extends InputStream {
 
     /** A stream with its own decompressor (default limit, no dictionaries). */
     public ZstdInputStream(InputStream in) {
-        this(in, new ZstdDecompressor(), true);
+        this(Objects.requireNonNull(in, "in"), new ZstdDecompressor(), true);
     }
 
     /** A stream over a borrowed decompressor, with its limit and dictionaries. */
@@ -111,6 +111,12 @@ public final class ZstdInputStream extends InputStream {
                 }
                 return false;
             }
+            if (ZstdFrames.isSkippable(buffers.scratchIn, buffers.inPos(), available(buffers))) {
+                skipSkippableFrame();
+                outRead = 0;
+                outAvailable = 0;
+                return true; // no content; the caller asks for the next frame
+            }
             decompressor.prepareFrame(buffers.scratchIn, buffers.inPos(), available(buffers));
             atFrameStart = false;
         } else if (available(buffers) == 0 && !inputEnded) {
@@ -139,6 +145,29 @@ public final class ZstdInputStream extends InputStream {
                     "frame truncated: input ended inside a frame, decompressed=" + total);
         }
         return true;
+    }
+
+    /** Reads past the skippable frame at the input position, refilling as needed; stays at a frame start. */
+    private void skipSkippableFrame() throws IOException {
+        if (available(buffers) < ZstdFrames.SKIPPABLE_HEADER_SIZE) {
+            throw new ZstdException(ZstdException.Reason.TRUNCATED,
+                    "skippable frame truncated: header=" + available(buffers) + " of " + ZstdFrames.SKIPPABLE_HEADER_SIZE + " bytes");
+        }
+        long length = ZstdFrames.skippableFrameLength(buffers.scratchIn, buffers.inPos());
+        long left = length;
+        while (true) {
+            long n = Math.min(left, available(buffers));
+            buffers.skipIn(n);
+            left -= n;
+            if (left == 0) {
+                return;
+            }
+            if (inputEnded) {
+                throw new ZstdException(ZstdException.Reason.TRUNCATED,
+                        "skippable frame truncated: length=" + length + ", missing=" + left);
+            }
+            refill();
+        }
     }
 
     private static long available(StreamBuffers b) {

@@ -29,7 +29,7 @@ public final class ZstdOutputStream extends OutputStream {
 
     /** A stream with its own compressor at {@code level}. */
     public ZstdOutputStream(OutputStream out, int level) {
-        this(out, new ZstdCompressor(level), true, -1);
+        this(Objects.requireNonNull(out, "out"), new ZstdCompressor(level), true, -1);
     }
 
     /** A stream over a borrowed compressor; the frame does not declare its size. */

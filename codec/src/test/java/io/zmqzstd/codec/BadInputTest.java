@@ -439,4 +439,29 @@ class BadInputTest {
         assertThrows(IllegalStateException.class, () -> call.apply(src));
         assertArrayEquals(GOOD, decompressor.decompress(goodFrame));
     }
+
+    /** zstd writes through a raw address: a read-only destination is refused first, as FFM's own writes refuse it. */
+    @Test
+    void shouldRefuseAReadOnlyDestination() {
+        byte[] data = TestData.text(100_000, 2);
+        try (Arena arena = Arena.ofConfined(); ZstdCompressor c = new ZstdCompressor(3);
+             ZstdDecompressor d = new ZstdDecompressor()) {
+            MemorySegment src = arena.allocateFrom(JAVA_BYTE, data);
+            MemorySegment dst = arena.allocate(ZstdCompressor.maxCompressedSize(data.length));
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> c.compress(src, dst.asReadOnly()));
+            assertTrue(e.getMessage().contains("read-only"), e.getMessage());
+            assertEquals(0, dst.get(JAVA_BYTE, 0), "nothing was written");
+            // the chunked path (heap source above the one-shot size) checks too
+            MemorySegment big = MemorySegment.ofArray(TestData.text(3 << 20, 4));
+            MemorySegment bigDst = arena.allocate(ZstdCompressor.maxCompressedSize(big.byteSize()));
+            assertThrows(IllegalArgumentException.class, () -> c.compress(big, bigDst.asReadOnly()));
+
+            MemorySegment frame = arena.allocateFrom(JAVA_BYTE, c.compress(data));
+            MemorySegment out = arena.allocate(data.length);
+            assertThrows(IllegalArgumentException.class, () -> d.decompress(frame, out.asReadOnly()));
+            assertEquals(0, out.get(JAVA_BYTE, 0), "nothing was written");
+            // both stay usable
+            assertArrayEquals(data, d.decompress(c.compress(data)));
+        }
+    }
 }

@@ -181,4 +181,12 @@ class NativeLifetimeTest {
         long m = d.decompress(frame, 8, n, out, 0, out.byteSize());
         return m + ZstdFrames.contentSize(frame, 8, n);
     }
+
+    @Test
+    void streamConstructorsShouldNotLeakTheirOwnContextWhenTheStreamIsNull() {
+        long before = LibZstd.liveNativeObjects();
+        assertThrows(NullPointerException.class, () -> new ZstdOutputStream(null, 3));
+        assertThrows(NullPointerException.class, () -> new ZstdInputStream(null));
+        assertEquals(before, LibZstd.liveNativeObjects(), "a context made by a stream constructor leaked");
+    }
 }

@@ -238,4 +238,38 @@ class StreamTest {
             return n;
         }
     }
+
+    /** RFC 8878 3.1.2: skippable frames (pzstd, the seekable format) belong to a zstd stream; zstd -d steps over them. */
+    @Test
+    void shouldStepOverSkippableFrames() throws IOException {
+        byte[] a = TestData.text(5000, 3);
+        byte[] b = TestData.text(300_000, 4);
+        ByteArrayOutputStream all = new ByteArrayOutputStream();
+        try (ZstdCompressor c = new ZstdCompressor(3)) {
+            all.write(skippable(0x184D2A50, 4));
+            all.write(c.compress(a));
+            all.write(skippable(0x184D2A5F, 600_000)); // longer than the stream's input scratch
+            all.write(c.compress(b));
+            all.write(skippable(0x184D2A53, 0));
+        }
+        ByteArrayOutputStream expected = new ByteArrayOutputStream();
+        expected.write(a);
+        expected.write(b);
+        try (ZstdInputStream in = new ZstdInputStream(new ByteArrayInputStream(all.toByteArray()))) {
+            assertArrayEquals(expected.toByteArray(), in.readAllBytes());
+        }
+        // A skippable frame cut short is a truncated input, like a cut zstd frame.
+        byte[] cut = Arrays.copyOf(skippable(0x184D2A50, 100), 50);
+        try (ZstdInputStream in = new ZstdInputStream(new ByteArrayInputStream(cut))) {
+            ZstdException e = assertThrows(ZstdException.class, in::readAllBytes);
+            assertEquals(ZstdException.Reason.TRUNCATED, e.reason(), e.getMessage());
+        }
+    }
+
+    private static byte[] skippable(int magic, int userBytes) {
+        byte[] f = new byte[8 + userBytes];
+        java.nio.ByteBuffer.wrap(f).order(java.nio.ByteOrder.LITTLE_ENDIAN).putInt(magic).putInt(userBytes);
+        Arrays.fill(f, 8, f.length, (byte) 0x5A);
+        return f;
+    }
 }
