@@ -238,7 +238,7 @@ public final class NativeBufferPool implements AutoCloseable {
         if (c < classes.length) {
             SizeClass sc = classes[c];
             if (tc != null && c < cachedClasses) {
-                b = tc.pop(c);
+                b = tc.pop(c, classes);
             }
             if (b == null) {
                 b = sc.pop();
@@ -476,11 +476,26 @@ public final class NativeBufferPool implements AutoCloseable {
         // first is counted in held, and then the memory stays.
         long held = inFlight.getAndAdd(CLOSED_BIT);
         if (held == 0) {
-            POOLS.compareAndSet(id, this, null);
-            slabArena.close();
+            freeMemory();
         } else {
             LOG.log(System.Logger.Level.WARNING, "pool closed while libzmq still holds buffers: inFlight=" + held
                     + "; keeping its memory alive (close the ZmqContext before its pool)");
+        }
+    }
+
+    /**
+     * Frees the slabs of a closed pool that libzmq holds nothing of: from close(), or from the
+     * callback that brought the last in-flight buffer back (exactly one of them sees that moment).
+     */
+    private void freeMemory() {
+        POOLS.compareAndSet(id, this, null);
+        slabArena.close();
+    }
+
+    /** One buffer fewer in libzmq's hands; the last one of a closed pool frees its memory. */
+    private void endInFlight() {
+        if (inFlight.decrementAndGet() == CLOSED_BIT) {
+            freeMemory();
         }
     }
 
@@ -538,7 +553,7 @@ public final class NativeBufferPool implements AutoCloseable {
     /** zmq_msg_init_data failed, so no callback will come: the caller owns the buffer again. */
     void reclaimWithoutCallback(PooledBuffer b) {
         if (b.casState(PooledBuffer.RECLAIMING, PooledBuffer.RENTED)) {
-            inFlight.decrementAndGet();
+            endInFlight();
         }
     }
 
@@ -687,8 +702,13 @@ public final class NativeBufferPool implements AutoCloseable {
         }
 
         final Thread owner;
-        /** Per class: a stack of up to THREAD_CACHE_SLOTS free buffers, and its depth. */
-        private final PooledBuffer[][] free;
+        /**
+         * Per class: a stack of up to THREAD_CACHE_SLOTS free slot indices, and its depth. Indices,
+         * not the buffers: a buffer references its pool, and a ThreadLocal value that reaches the
+         * pool (whose field is the ThreadLocal key) would keep a closed pool alive for as long as
+         * this thread lives.
+         */
+        private final int[][] free;
         private final int[] depth;
         @SuppressWarnings("unused") private long hits;
         @SuppressWarnings("unused") private long misses;
@@ -696,20 +716,17 @@ public final class NativeBufferPool implements AutoCloseable {
 
         ThreadCache(Thread owner, int classes) {
             this.owner = owner;
-            this.free = new PooledBuffer[classes][THREAD_CACHE_SLOTS];
+            this.free = new int[classes][THREAD_CACHE_SLOTS];
             this.depth = new int[classes];
         }
 
-        PooledBuffer pop(int c) {
+        PooledBuffer pop(int c, SizeClass[] classes) {
             int d = depth[c];
             if (d == 0) {
                 return null;
             }
-            PooledBuffer[] stack = free[c];
-            PooledBuffer b = stack[--d];
-            stack[d] = null;
-            depth[c] = d;
-            return b;
+            depth[c] = --d;
+            return classes[c].slots[free[c][d]];
         }
 
         boolean push(PooledBuffer b) {
@@ -718,7 +735,7 @@ public final class NativeBufferPool implements AutoCloseable {
             if (d == THREAD_CACHE_SLOTS) {
                 return false;
             }
-            free[c][d] = b;
+            free[c][d] = b.slot;
             depth[c] = d + 1;
             return true;
         }
@@ -728,7 +745,7 @@ public final class NativeBufferPool implements AutoCloseable {
             boolean any = false;
             for (int c = 0; c < depth.length; c++) {
                 PooledBuffer b;
-                while ((b = pop(c)) != null) {
+                while ((b = pop(c, classes)) != null) {
                     classes[c].push(b);
                     any = true;
                 }
@@ -791,13 +808,13 @@ public final class NativeBufferPool implements AutoCloseable {
             int s = b.state();
             if (s == PooledBuffer.IN_FLIGHT) {
                 if (b.casState(PooledBuffer.IN_FLIGHT, PooledBuffer.FREE)) {
-                    inFlight.decrementAndGet();
                     recycle(b);
+                    endInFlight();
                     return;
                 }
             } else if (s == PooledBuffer.RECLAIMING) {
                 if (b.casState(PooledBuffer.RECLAIMING, PooledBuffer.RENTED)) {
-                    inFlight.decrementAndGet();
+                    endInFlight();
                     return;
                 }
             } else {

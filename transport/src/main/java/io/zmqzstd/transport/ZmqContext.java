@@ -125,14 +125,14 @@ public final class ZmqContext implements AutoCloseable {
      */
     public ZmqSocket socket(SocketType type) {
         Objects.requireNonNull(type, "type");
-        ensureOpen();
-        ZmqSocket s = new ZmqSocket(this, type, defaultLingerMs);
-        sockets.add(s);
-        if (closed) { // raced with close(): do not leave a socket behind
-            s.close();
-            throw new IllegalStateException("context is closed");
+        // Under the lock that close() takes to set closed: zmq_socket never runs on a context
+        // that zmq_ctx_term may have freed, and close() sees every socket made before it.
+        synchronized (this) {
+            ensureOpen();
+            ZmqSocket s = new ZmqSocket(this, type, defaultLingerMs);
+            sockets.add(s);
+            return s;
         }
-        return s;
     }
 
     /** The pool that {@link ZmqSocket#sendPooled} on this context's sockets draws from. Owned by this context unless given to the builder. */
@@ -157,21 +157,25 @@ public final class ZmqContext implements AutoCloseable {
                 return;
             }
             shutdown = true;
-        }
-        try (Arena a = Arena.ofConfined()) {
-            MemorySegment capture = a.allocate(LibZmq.CAPTURE_LAYOUT);
-            int rc = (int) LibZmq.zmq_ctx_shutdown.invokeExact(capture, ctx);
-            if (rc != 0) {
-                throw new ZmqException("zmq_ctx_shutdown", LibZmq.errno(capture));
+            // Still under the lock (zmq_ctx_shutdown does not block): close() cannot free the
+            // context in between.
+            try (Arena a = Arena.ofConfined()) {
+                MemorySegment capture = a.allocate(LibZmq.CAPTURE_LAYOUT);
+                int rc = (int) LibZmq.zmq_ctx_shutdown.invokeExact(capture, ctx);
+                if (rc != 0) {
+                    throw new ZmqException("zmq_ctx_shutdown", LibZmq.errno(capture));
+                }
+            } catch (Throwable t) {
+                throw LibZmq.rethrow(t);
             }
-        } catch (Throwable t) {
-            throw LibZmq.rethrow(t);
         }
     }
 
     /**
      * Closes the sockets still open, terminates the context honouring each socket's linger, then
-     * closes the pool if this context owns it. Idempotent.
+     * closes the pool if this context owns it. Idempotent. Call it when no other thread is inside a
+     * call on one of those sockets: {@link #shutdown()} wakes blocked calls with ETERM first;
+     * closing a socket under a blocked call is not detected.
      */
     @Override
     public void close() {

@@ -55,10 +55,11 @@ public final class ZmqPoller implements AutoCloseable {
         if (count == sockets.length) {
             throw new IllegalStateException("poller is full: capacity=" + sockets.length);
         }
+        MemorySegment handle = socket.handle(); // throws for a closed socket before anything changes
         int i = count++;
         sockets[i] = socket;
         long base = i * LibZmq.POLLITEM_SIZE;
-        items.set(ValueLayout.ADDRESS, base + LibZmq.POLLITEM_SOCKET, socket.handle());
+        items.set(ValueLayout.ADDRESS, base + LibZmq.POLLITEM_SOCKET, handle);
         items.set(ValueLayout.JAVA_INT, base + LibZmq.POLLITEM_FD, 0);
         items.set(ValueLayout.JAVA_SHORT, base + LibZmq.POLLITEM_EVENTS, (short) events);
         items.set(ValueLayout.JAVA_SHORT, base + LibZmq.POLLITEM_REVENTS, (short) 0);

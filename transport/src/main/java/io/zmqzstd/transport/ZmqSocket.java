@@ -472,6 +472,11 @@ public final class ZmqSocket implements AutoCloseable {
         ensureOpen();
         msg.invalidateView();
         if (!recvMsg(msg.handle(), flags)) {
+            if (type == SocketType.STREAM) {
+                // stream_t receives into its own prefetch message and leaves the caller's untouched
+                // on EAGAIN; every other type has freed it already (see the return value)
+                msg.clear();
+            }
             return false;
         }
         more = msg.hasMore();
