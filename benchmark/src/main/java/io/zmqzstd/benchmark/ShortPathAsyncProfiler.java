@@ -3,6 +3,7 @@ package io.zmqzstd.benchmark;
 import java.io.File;
 import java.lang.reflect.Field;
 import java.lang.reflect.Method;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HexFormat;
 import java.util.List;
@@ -79,7 +80,7 @@ public final class ShortPathAsyncProfiler implements ExternalProfiler, InternalP
         } catch (ClassNotFoundException | LinkageError e) {
             return null;
         }
-        List<Class<?>> candidates = new java.util.ArrayList<>(List.of(benchmarkClass));
+        List<Class<?>> candidates = new ArrayList<>(List.of(benchmarkClass));
         for (Method m : benchmarkClass.getMethods()) {
             candidates.addAll(List.of(m.getParameterTypes()));
         }

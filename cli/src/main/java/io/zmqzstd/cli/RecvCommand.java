@@ -21,7 +21,9 @@ import java.io.OutputStream;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 
 /**
@@ -102,7 +104,7 @@ final class RecvCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         validate();
         List<ZstdDictionary> dicts = dictionaries.stream().map(SendCommand::loadDictionary).toList();
-        java.util.Map<Integer, Path> byId = new java.util.HashMap<>();
+        Map<Integer, Path> byId = new HashMap<>();
         for (int i = 0; i < dicts.size(); i++) {
             Path earlier = byId.putIfAbsent(dicts.get(i).id(), dictionaries.get(i));
             if (earlier != null) {

@@ -1,6 +1,8 @@
 package io.zmqzstd.cli;
 
+import io.zmqzstd.codec.ZstdDecompressor;
 import io.zmqzstd.codec.ZstdDictionary;
+import io.zmqzstd.codec.ZstdException;
 import io.zmqzstd.pipeline.CompressingSender;
 import io.zmqzstd.pipeline.ParallelCompressingSender;
 import io.zmqzstd.transport.SocketType;
@@ -320,9 +322,9 @@ final class SendCommand implements Callable<Integer> {
             throw new CliException(ExitCodes.FAILURE, "cannot read dictionary: file=" + file + ", error=" + Main.describe(e.getCause() != null ? e.getCause() : e), e);
         }
         // Digest it once here, so a damaged file is named instead of failing later as an internal error.
-        try (io.zmqzstd.codec.ZstdDecompressor probe = io.zmqzstd.codec.ZstdDecompressor.builder().dictionary(dict).build()) {
+        try (ZstdDecompressor probe = ZstdDecompressor.builder().dictionary(dict).build()) {
             return dict;
-        } catch (io.zmqzstd.codec.ZstdException e) {
+        } catch (ZstdException e) {
             throw new CliException(ExitCodes.FAILURE, "cannot use dictionary: file=" + file + ", id="
                     + Integer.toUnsignedString(dict.id()) + ", error=damaged zstd dictionary", e);
         }

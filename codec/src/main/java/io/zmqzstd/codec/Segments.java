@@ -22,12 +22,7 @@ final class Segments {
         return segment.address() + offset;
     }
 
-    /** {@link #address} of a range zstd will write: refuses a read-only segment as FFM's own writes do. */
-    static long writableAddress(MemorySegment segment, long offset, long length) {
-        checkWritable(segment);
-        return address(segment, offset, length);
-    }
-
+    /** Refuses a segment zstd would write through its raw address if it is read-only, as FFM's own writes do. */
     static void checkWritable(MemorySegment segment) {
         if (segment.isReadOnly()) {
             throw new IllegalArgumentException("destination segment is read-only");

@@ -198,6 +198,7 @@ public final class ZstdCompressor implements AutoCloseable {
     public long compress(MemorySegment src, long srcOffset, long srcLength,
                          MemorySegment dst, long dstOffset, long dstCapacity) {
         ensureOpen();
+        Segments.checkWritable(dst);
         boolean srcNative = src.isNative();
         boolean dstNative = dst.isNative();
         long r;
@@ -205,10 +206,9 @@ public final class ZstdCompressor implements AutoCloseable {
             if (!(srcNative && dstNative) && srcLength > ONE_SHOT_HEAP_MAX_INPUT_BYTES) {
                 Segments.check(src, srcOffset, srcLength);
                 Segments.check(dst, dstOffset, dstCapacity);
-                Segments.checkWritable(dst);
                 return compressInChunks(src, srcOffset, srcLength, dst, dstOffset, dstCapacity);
             }
-            long d = dstNative ? Segments.writableAddress(dst, dstOffset, dstCapacity) : buffers().outputScratch(dst, dstOffset, dstCapacity);
+            long d = dstNative ? Segments.address(dst, dstOffset, dstCapacity) : buffers().outputScratch(dst, dstOffset, dstCapacity);
             long s = srcNative ? Segments.address(src, srcOffset, srcLength) : buffers().stageIn(src, srcOffset, srcLength);
             long capacity = dstNative ? dstCapacity : Math.min(dstCapacity, StreamBuffers.SCRATCH_BYTES);
             r = levelOnly ? (long) LibZstd.COMPRESS_CCTX_RAW.invokeExact(cctx, d, capacity, s, srcLength, level)

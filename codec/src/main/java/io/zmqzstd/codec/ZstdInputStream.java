@@ -113,9 +113,7 @@ public final class ZstdInputStream extends InputStream {
             }
             if (ZstdFrames.isSkippable(buffers.scratchIn, buffers.inPos(), available(buffers))) {
                 skipSkippableFrame();
-                outRead = 0;
-                outAvailable = 0;
-                return true; // no content; the caller asks for the next frame
+                return true; // no content (outRead == outAvailable still): the caller asks for the next frame
             }
             decompressor.prepareFrame(buffers.scratchIn, buffers.inPos(), available(buffers));
             atFrameStart = false;

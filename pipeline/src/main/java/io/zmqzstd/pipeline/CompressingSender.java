@@ -274,10 +274,8 @@ public final class CompressingSender implements AutoCloseable {
         boolean sent;
         try {
             sent = socket.send(part, offset, length, flags);
-        } catch (ZmqException e) {
-            throw partRefused(e);
         } catch (RuntimeException | Error e) {
-            abandonOpenMessage(e); // failed before reaching libzmq (e.g. segment not alive)
+            partFailed(e);
             throw e;
         }
         if (!sent) {
@@ -316,7 +314,7 @@ public final class CompressingSender implements AutoCloseable {
                 }
                 n = FrameOptions.encode(compressor, raw, payload, offset, length, out, bound);
             } catch (RuntimeException | Error e) {
-                abandonOpenMessage(e);
+                partFailed(e);
                 throw e;
             }
             int frameFlags = flags;
@@ -333,10 +331,8 @@ public final class CompressingSender implements AutoCloseable {
             boolean sent;
             try {
                 sent = zeroCopy ? socket.sendPooled(buffer, n, frameFlags) : socket.send(out, 0, n, frameFlags);
-            } catch (ZmqException e) {
-                throw partRefused(e);
             } catch (RuntimeException | Error e) {
-                abandonOpenMessage(e);
+                partFailed(e);
                 throw e;
             }
             if (!sent) {
@@ -375,12 +371,17 @@ public final class CompressingSender implements AutoCloseable {
     }
 
     /**
-     * libzmq refused a part with an error (not would-block) and dropped the message it belonged
-     * to: the caller's next send starts a new message. Returns {@code e} for the caller to throw.
+     * A part failed with {@code e}, which the caller rethrows. A {@link ZmqException} is libzmq
+     * refusing the part, and libzmq has dropped the message it belonged to; anything else (the
+     * compressor, a segment no longer alive) failed before the part reached libzmq, so a started
+     * message is ended here. Either way the caller's next send starts a new message.
      */
-    private ZmqException partRefused(ZmqException e) {
-        messageOpen = false;
-        return e;
+    private void partFailed(Throwable e) {
+        if (e instanceof ZmqException) {
+            messageOpen = false;
+        } else {
+            abandonOpenMessage(e);
+        }
     }
 
     private void endOfPart(int flags) {

@@ -369,8 +369,7 @@ public final class DecompressingReceiver implements AutoCloseable {
         long uncompressedBytes = 0;   // counted against maxMessageSize
         int payloadParts = 0;
         int envelope = 0;
-        int index = 0;
-        for (; ; index++) {
+        for (int index = 0; ; index++) {
             boolean more = frame.hasMore();
             partsPending = more;
             long address = frame.address();
@@ -413,7 +412,8 @@ public final class DecompressingReceiver implements AutoCloseable {
         releaseFrame();
         if (payloadParts == 0) {
             // [envelope part]* [payload part]+: envelope parts alone are not a message to deliver
-            refuse(index, BadFrameReason.NO_PAYLOAD, "message ended without a compressed part: parts=" + (index + 1)
+            // (every part was one; the error is reported at the last)
+            refuse(envelope - 1, BadFrameReason.NO_PAYLOAD, "message ended without a compressed part: parts=" + envelope
                     + ", envelopeParts=" + envelopeParts + " (a message is [envelope part]* [payload part]+)");
             return BAD_FRAME;
         }
