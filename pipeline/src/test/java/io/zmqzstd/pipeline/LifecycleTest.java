@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.zmqzstd.transport.NativeBufferPool;
 import io.zmqzstd.transport.SocketType;
 import io.zmqzstd.transport.ZmqContext;
 import io.zmqzstd.transport.ZmqException;
@@ -15,7 +16,10 @@ import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 class LifecycleTest {
@@ -148,6 +152,43 @@ class LifecycleTest {
             assertTrue(thrown instanceof ZmqException z && z.isContextTerminated(), () -> String.valueOf(thrown));
             receiver.close();
             assertTrue(receiver.isClosed());
+        }
+    }
+
+    /**
+     * Closing the context is how a service stops its threads: a receive blocked in its socket and
+     * a parallel sender whose worker is blocked sending to a PUSH with no peer both end with ETERM,
+     * the context's close returns (it waits for both calls to leave libzmq before it closes their
+     * sockets; before, it closed them underneath and libzmq aborted the process), and the receiver
+     * and sender close normally afterwards with every pooled buffer back.
+     */
+    @Test
+    @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void shouldEndBlockedReceiveAndSendWhenTheContextCloses() throws Exception {
+        try (NativeBufferPool pool = new NativeBufferPool()) {
+            ZmqContext ctx = ZmqContext.builder().bufferPool(pool).build();
+            ZmqSocket pull = Fixtures.bound(ctx, SocketType.PULL, "tcp");
+            ZmqSocket push = Fixtures.bound(ctx, SocketType.PUSH, "tcp"); // no peer: a send waits for one
+            DecompressingReceiver receiver = DecompressingReceiver.builder(pull).build();
+            ParallelCompressingSender sender = ParallelCompressingSender.builder(push).workers(1).build();
+            BlockedCall blocked = new BlockedCall("blocked-receiver", "receive", () -> receiver.receive(0));
+            for (int i = 0; i < 4; i++) {
+                assertTrue(sender.send(Fixtures.payload(20_000, i), 0));
+            }
+            assertTrue(Fixtures.await(() -> Thread.getAllStackTraces().keySet().stream()
+                    .anyMatch(t -> t != blocked.thread && insideSocketCall(t, "send")), 10_000),
+                    "no worker reached the socket's send");
+
+            CompletableFuture.runAsync(ctx::close).get(20, TimeUnit.SECONDS);
+
+            Throwable thrown = blocked.joinThrown();
+            assertTrue(thrown instanceof ZmqException z && z.isContextTerminated(), () -> String.valueOf(thrown));
+            receiver.close();
+            IllegalStateException failed = assertThrows(IllegalStateException.class, sender::close);
+            assertTrue(failed.getCause() instanceof ZmqException z && z.isContextTerminated(), failed::toString);
+            assertEquals(4, sender.stats().droppedMessages());
+            assertTrue(pull.isClosed() && push.isClosed());
+            assertEquals(0, pool.outstanding());
         }
     }
 

@@ -7,6 +7,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -15,10 +16,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * A libzmq context: its I/O threads, the sockets made from it, and the {@link NativeBufferPool}
  * that zero-copy sends on those sockets draw from.
  *
- * <p>Thread safety: {@link #socket} and {@link #shutdown()} may be called from any thread.
- * {@link #close()} closes every socket this context made that is still open, so call it only
- * once the threads using those sockets have stopped using them (or after {@link #shutdown()} has
- * made their blocking calls fail with ETERM and they have returned).
+ * <p>Thread safety: {@link #socket}, {@link #shutdown()} and {@link #close()} may be called from
+ * any thread. {@link #close()} closes every socket this context made that is still open; threads
+ * blocked in calls on them are woken with ETERM and waited for first, so closing the context is
+ * how a service stops its receiving threads.
  *
  * <p>Order of {@link #close()}: open sockets are closed, {@code zmq_ctx_term} waits for each
  * socket's linger (pending messages are sent or dropped, every zero-copy buffer libzmq held is
@@ -156,26 +157,41 @@ public final class ZmqContext implements AutoCloseable {
             if (closed || shutdown) {
                 return;
             }
-            shutdown = true;
             // Still under the lock (zmq_ctx_shutdown does not block): close() cannot free the
             // context in between.
-            try (Arena a = Arena.ofConfined()) {
-                MemorySegment capture = a.allocate(LibZmq.CAPTURE_LAYOUT);
-                int rc = (int) LibZmq.zmq_ctx_shutdown.invokeExact(capture, ctx);
-                if (rc != 0) {
-                    throw new ZmqException("zmq_ctx_shutdown", LibZmq.errno(capture));
-                }
-            } catch (Throwable t) {
-                throw LibZmq.rethrow(t);
+            shutdownNative();
+        }
+    }
+
+    /** zmq_ctx_shutdown, once; the caller makes sure the context is not yet terminated. */
+    private synchronized void shutdownNative() {
+        if (shutdown) {
+            return;
+        }
+        shutdown = true;
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment capture = a.allocate(LibZmq.CAPTURE_LAYOUT);
+            int rc = (int) LibZmq.zmq_ctx_shutdown.invokeExact(capture, ctx);
+            if (rc != 0) {
+                throw new ZmqException("zmq_ctx_shutdown", LibZmq.errno(capture));
             }
+        } catch (Throwable t) {
+            throw LibZmq.rethrow(t);
         }
     }
 
     /**
      * Closes the sockets still open, terminates the context honouring each socket's linger, then
-     * closes the pool if this context owns it. Idempotent. Call it when no other thread is inside a
-     * call on one of those sockets: {@link #shutdown()} wakes blocked calls with ETERM first;
-     * closing a socket under a blocked call is not detected.
+     * closes the pool if this context owns it. Idempotent; callable from any thread.
+     *
+     * <p>Other threads may be inside calls on this context's sockets, blocked in a receive, a send
+     * at the high-water mark or a {@link ZmqPoller#poll}: close then wakes them as
+     * {@link #shutdown()} does (their calls throw {@link ZmqException} with
+     * {@link ZmqException#isContextTerminated()}), waits until each has left libzmq, and only then
+     * closes the sockets and terminates the context. Calls that begin after close has started
+     * throw {@link IllegalStateException}. When no call is in progress, the context is not shut
+     * down first: pending messages go out within their sockets' linger exactly as with
+     * {@code zmq_ctx_term} alone.
      */
     @Override
     public void close() {
@@ -185,19 +201,39 @@ public final class ZmqContext implements AutoCloseable {
             }
             closed = true;
         }
+        // Mark every socket closed first (no call begins on it after that), then look for calls
+        // already inside: ZmqSocket.enter()'s handshake makes the two steps race-free.
+        List<ZmqSocket> mine = new ArrayList<>();
         for (ZmqSocket s : new ArrayList<>(sockets)) {
-            s.close();
+            if (s.markClosed()) {
+                mine.add(s);
+            }
         }
-        try (Arena a = Arena.ofConfined()) {
-            MemorySegment capture = a.allocate(LibZmq.CAPTURE_LAYOUT);
-            for (;;) {
-                int rc = (int) LibZmq.zmq_ctx_term.invokeExact(capture, ctx);
-                if (rc == 0) {
-                    break;
-                }
-                int errno = LibZmq.errno(capture);
-                if (errno != LibZmq.EINTR) {
-                    throw new ZmqException("zmq_ctx_term", errno);
+        boolean busy = false;
+        for (ZmqSocket s : mine) {
+            busy |= s.inCall();
+        }
+        try {
+            if (busy) {
+                // a call blocked in libzmq returns only with ETERM: wake them all
+                shutdownNative();
+            }
+            for (ZmqSocket s : mine) {
+                s.awaitNoCall();
+                s.closeNative();
+            }
+            // Sockets their owners were closing meanwhile: zmq_ctx_term waits for their zmq_close.
+            try (Arena a = Arena.ofConfined()) {
+                MemorySegment capture = a.allocate(LibZmq.CAPTURE_LAYOUT);
+                for (;;) {
+                    int rc = (int) LibZmq.zmq_ctx_term.invokeExact(capture, ctx);
+                    if (rc == 0) {
+                        break;
+                    }
+                    int errno = LibZmq.errno(capture);
+                    if (errno != LibZmq.EINTR) {
+                        throw new ZmqException("zmq_ctx_term", errno);
+                    }
                 }
             }
         } catch (Throwable t) {

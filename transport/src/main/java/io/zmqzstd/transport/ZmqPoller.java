@@ -82,11 +82,26 @@ public final class ZmqPoller implements AutoCloseable {
      */
     public int poll(long timeoutMs) {
         ensureOpen();
-        for (int i = 0; i < count; i++) {
-            if (sockets[i].isClosed()) {
-                throw new IllegalStateException("a polled socket is closed: index=" + i);
+        // zmq_poll is a call on every registered socket: each must count it (ZmqSocket.enter), so
+        // that a close on another thread waits for the poll to leave libzmq before zmq_close
+        int entered = 0;
+        try {
+            for (; entered < count; entered++) {
+                try {
+                    sockets[entered].enter();
+                } catch (IllegalStateException e) {
+                    throw new IllegalStateException("a polled socket is closed: index=" + entered, e);
+                }
+            }
+            return pollEntered(timeoutMs);
+        } finally {
+            for (int i = 0; i < entered; i++) {
+                sockets[i].exit();
             }
         }
+    }
+
+    private int pollEntered(long timeoutMs) {
         // The clock is read only for a finite wait, so that a retry after EINTR waits what is
         // left of it rather than the whole timeout again (a signal every few milliseconds, e.g.
         // a profiler's, would otherwise make a poll never time out).

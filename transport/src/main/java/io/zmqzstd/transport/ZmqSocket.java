@@ -6,6 +6,9 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.concurrent.locks.LockSupport;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Objects;
@@ -18,7 +21,9 @@ import static io.zmqzstd.transport.internal.LibZmq.EINTR;
  *
  * <p>Threading: like every libzmq socket, use it from one thread at a time (handing it over to
  * another thread needs a happens-before edge, e.g. a queue). Concurrent use is not detected and
- * is undefined behaviour in libzmq.
+ * is undefined behaviour in libzmq. The exception is closing: {@link #close()} and
+ * {@link ZmqContext#close()} may run on another thread while a call is in progress, and wait for
+ * it to leave libzmq before anything is freed.
  *
  * <p>Outcomes: send methods return {@code false} and receive methods return {@code false}, -1 or
  * null when the call would block: with {@link #DONTWAIT}, or when a send/receive timeout expired.
@@ -60,6 +65,18 @@ public final class ZmqSocket implements AutoCloseable {
     private int sendTimeoutMs;
     private int receiveTimeoutMs;
     private volatile boolean closed;
+    /** Calls in progress on this socket: see {@link #enter()}. */
+    private volatile int calls;
+
+    private static final VarHandle CALLS;
+
+    static {
+        try {
+            CALLS = MethodHandles.lookup().findVarHandle(ZmqSocket.class, "calls", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     ZmqSocket(ZmqContext context, SocketType type, int lingerMs) {
         this.context = context;
@@ -134,7 +151,7 @@ public final class ZmqSocket implements AutoCloseable {
 
     private void endpointCall(String op, String endpoint) {
         Objects.requireNonNull(endpoint, "endpoint");
-        ensureOpen();
+        enter();
         try (Arena a = Arena.ofConfined()) {
             MemorySegment ep = a.allocateFrom(endpoint, StandardCharsets.UTF_8);
             for (;;) {
@@ -154,6 +171,8 @@ public final class ZmqSocket implements AutoCloseable {
             }
         } catch (Throwable t) {
             throw LibZmq.rethrow(t);
+        } finally {
+            exit();
         }
     }
 
@@ -200,10 +219,14 @@ public final class ZmqSocket implements AutoCloseable {
     /** Sends a copy of {@code data[off, off+len)}; libzmq owns the copy. Allocation-free. */
     public boolean send(byte[] data, int off, int len, int flags) {
         Objects.checkFromIndexSize(off, len, data.length);
-        ensureOpen();
-        long addr = initSendMsg(len);
-        MemorySegment.copy(data, off, LibZmq.EVERYTHING, ValueLayout.JAVA_BYTE, addr, len);
-        return sendMsg(sendMsg, flags, true);
+        enter();
+        try {
+            long addr = initSendMsg(len);
+            MemorySegment.copy(data, off, LibZmq.EVERYTHING, ValueLayout.JAVA_BYTE, addr, len);
+            return sendMsg(sendMsg, flags, true);
+        } finally {
+            exit();
+        }
     }
 
     /** Sends a string as UTF-8 (allocates; convenience). */
@@ -219,14 +242,18 @@ public final class ZmqSocket implements AutoCloseable {
      */
     public boolean send(MemorySegment data, long offset, long length, int flags) {
         Objects.checkFromIndexSize(offset, length, data.byteSize());
-        ensureOpen();
-        if (!data.isNative()) {
-            return sendCopy(data, offset, length, flags);
+        enter();
+        try {
+            if (!data.isNative()) {
+                return sendCopy(data, offset, length, flags);
+            }
+            if (!data.scope().isAlive()) {
+                throw new IllegalStateException("segment is no longer alive");
+            }
+            return socketCall(ZMQ_SEND, null, data.address() + offset, length, flags);
+        } finally {
+            exit();
         }
-        if (!data.scope().isAlive()) {
-            throw new IllegalStateException("segment is no longer alive");
-        }
-        return socketCall(ZMQ_SEND, null, data.address() + offset, length, flags);
     }
 
     /**
@@ -234,9 +261,13 @@ public final class ZmqSocket implements AutoCloseable {
      * {@code msg} is left empty, ready for reuse; on would-block it is untouched.
      */
     public boolean send(ZmqMessage msg, int flags) {
-        ensureOpen();
-        msg.invalidateView();
-        return sendMsg(msg.handle(), flags, false);
+        enter();
+        try {
+            msg.invalidateView();
+            return sendMsg(msg.handle(), flags, false);
+        } finally {
+            exit();
+        }
     }
 
     /**
@@ -259,7 +290,15 @@ public final class ZmqSocket implements AutoCloseable {
      *     (the buffer stays the caller's; memory of a closed pool is not read)
      */
     public boolean sendPooled(PooledBuffer buffer, long length, int flags) {
-        ensureOpen();
+        enter();
+        try {
+            return sendPooledInCall(buffer, length, flags);
+        } finally {
+            exit();
+        }
+    }
+
+    private boolean sendPooledInCall(PooledBuffer buffer, long length, int flags) {
         buffer.checkRented();
         if (length < 0 || length > buffer.capacity) {
             throw new IndexOutOfBoundsException("length outside buffer: length=" + length + ", capacity=" + buffer.capacity);
@@ -469,18 +508,22 @@ public final class ZmqSocket implements AutoCloseable {
      *     message)
      */
     public boolean receive(ZmqMessage msg, int flags) {
-        ensureOpen();
-        msg.invalidateView();
-        if (!recvMsg(msg.handle(), flags)) {
-            if (type == SocketType.STREAM) {
-                // stream_t receives into its own prefetch message and leaves the caller's untouched
-                // on EAGAIN; every other type has freed it already (see the return value)
-                msg.clear();
+        enter();
+        try {
+            msg.invalidateView();
+            if (!recvMsg(msg.handle(), flags)) {
+                if (type == SocketType.STREAM) {
+                    // stream_t receives into its own prefetch message and leaves the caller's
+                    // untouched on EAGAIN; every other type has freed it already (see the return value)
+                    msg.clear();
+                }
+                return false;
             }
-            return false;
+            more = msg.hasMore();
+            return true;
+        } finally {
+            exit();
         }
-        more = msg.hasMore();
-        return true;
     }
 
     /**
@@ -512,31 +555,39 @@ public final class ZmqSocket implements AutoCloseable {
 
     /** Receives the next frame as a new array (allocates); null when it would block. */
     public byte[] receiveBytes(int flags) {
-        ensureOpen();
-        if (!recvMsg(recvMsg, flags)) {
-            return null;
-        }
+        enter();
         try {
-            byte[] out = new byte[Math.toIntExact(frameSize())];
-            copyFrame(out, null, out.length);
-            return out;
+            if (!recvMsg(recvMsg, flags)) {
+                return null;
+            }
+            try {
+                byte[] out = new byte[Math.toIntExact(frameSize())];
+                copyFrame(out, null, out.length);
+                return out;
+            } finally {
+                dropFrame();
+            }
         } finally {
-            dropFrame();
+            exit();
         }
     }
 
     /** The copying receives: into {@code array} or else {@code segment}, truncated to fit; -1 = would block. */
     private long receiveCopy(byte[] array, MemorySegment segment, int flags) {
-        ensureOpen();
-        if (!recvMsg(recvMsg, flags)) {
-            return -1;
-        }
+        enter();
         try {
-            long size = frameSize();
-            copyFrame(array, segment, Math.min(size, array != null ? array.length : segment.byteSize()));
-            return size;
+            if (!recvMsg(recvMsg, flags)) {
+                return -1;
+            }
+            try {
+                long size = frameSize();
+                copyFrame(array, segment, Math.min(size, array != null ? array.length : segment.byteSize()));
+                return size;
+            } finally {
+                dropFrame();
+            }
         } finally {
-            dropFrame();
+            exit();
         }
     }
 
@@ -716,11 +767,16 @@ public final class ZmqSocket implements AutoCloseable {
 
     private void setBytes(String name, int option, byte[] value) {
         ensureOpen();
-        if (value.length > OPT_BYTES) {
-            throw new IllegalArgumentException(name + " value too long: length=" + value.length + ", limit=" + OPT_BYTES);
+        if (value.length <= OPT_BYTES) {
+            MemorySegment.copy(value, 0, opt, ValueLayout.JAVA_BYTE, 0, value.length);
+            setRaw(name, option, opt, value.length);
+            return;
         }
-        MemorySegment.copy(value, 0, opt, ValueLayout.JAVA_BYTE, 0, value.length);
-        setRaw(name, option, opt, value.length);
+        // Longer than the socket's option buffer: subscription prefixes may be any length (libzmq
+        // itself limits routing ids to 255 bytes and says so with EINVAL)
+        try (Arena a = Arena.ofConfined()) {
+            setRaw(name, option, a.allocateFrom(ValueLayout.JAVA_BYTE, value), value.length);
+        }
     }
 
     private void setZ85(String name, int option, String z85) {
@@ -731,6 +787,7 @@ public final class ZmqSocket implements AutoCloseable {
     }
 
     private void setRaw(String name, int option, MemorySegment value, long length) {
+        enter();
         try {
             int rc = (int) LibZmq.zmq_setsockopt.invokeExact(capture, socket, option, value, length);
             if (rc != 0) {
@@ -738,21 +795,25 @@ public final class ZmqSocket implements AutoCloseable {
             }
         } catch (Throwable t) {
             throw LibZmq.rethrow(t);
+        } finally {
+            exit();
         }
     }
 
     private long getRaw(String name, int option, long capacity) {
-        ensureOpen();
-        optLen.set(ValueLayout.JAVA_LONG, 0, capacity);
+        enter();
         try {
+            optLen.set(ValueLayout.JAVA_LONG, 0, capacity);
             int rc = (int) LibZmq.zmq_getsockopt.invokeExact(capture, socket, option, opt, optLen);
             if (rc != 0) {
                 throw new ZmqException("zmq_getsockopt(" + name + ")", LibZmq.errno(capture));
             }
+            return optLen.get(ValueLayout.JAVA_LONG, 0);
         } catch (Throwable t) {
             throw LibZmq.rethrow(t);
+        } finally {
+            exit();
         }
-        return optLen.get(ValueLayout.JAVA_LONG, 0);
     }
 
     private int getInt(String name, int option) {
@@ -797,15 +858,56 @@ public final class ZmqSocket implements AutoCloseable {
      * zmq_close. Pending outgoing messages stay with libzmq for the socket's linger; zero-copy
      * buffers among them come back to their pool when libzmq drops them (at the latest when the
      * context terminates). Idempotent.
+     *
+     * <p>Called from another thread while a call on this socket is in progress (a receive blocked
+     * in libzmq, say), close marks the socket closed, so that no new call begins, and waits for
+     * that call to return before it frees anything: the native socket never goes while libzmq is
+     * still using it. A blocked call returns when its context is shut down ({@link
+     * ZmqContext#shutdown()}; {@link ZmqContext#close()} does it itself) or when its wait ends;
+     * then it throws {@link ZmqException} with {@link ZmqException#isContextTerminated()}, or
+     * finishes, and every later call throws {@link IllegalStateException}.
      */
     @Override
     public void close() {
-        synchronized (this) {
-            if (closed) {
-                return;
-            }
-            closed = true;
+        if (markClosed()) {
+            awaitNoCall();
+            closeNative();
         }
+    }
+
+    /** Sets {@link #closed}; true for the one caller that did (and so must close the socket). */
+    synchronized boolean markClosed() {
+        if (closed) {
+            return false;
+        }
+        closed = true;
+        return true;
+    }
+
+    /** True while a thread is inside a call on this socket (meaningful once {@link #closed} is set). */
+    boolean inCall() {
+        return calls != 0;
+    }
+
+    /**
+     * Waits until no thread is inside a call on this socket. Called once {@link #closed} is set,
+     * so no call begins after this returns (see {@link #enter()}). A thread blocked in libzmq
+     * leaves only when its call returns: {@link ZmqContext#shutdown()} makes it return.
+     */
+    void awaitNoCall() {
+        for (int spins = 0; calls != 0; spins++) {
+            if (spins < 100) {
+                Thread.onSpinWait();
+            } else if (spins < 200) {
+                Thread.yield();
+            } else {
+                LockSupport.parkNanos(100_000);
+            }
+        }
+    }
+
+    /** zmq_close and the socket's own memory, once no call is in progress and none can begin. */
+    void closeNative() {
         try {
             closeQuietly(recvMsg);
             int rc = (int) LibZmq.zmq_close.invokeExact(capture, socket);
@@ -817,10 +919,36 @@ public final class ZmqSocket implements AutoCloseable {
         }
     }
 
+    /**
+     * Begins a call that may reach libzmq or this socket's native memory; {@link #exit()} ends it.
+     * Against a close on another thread, a Dekker handshake: the call count is written before
+     * {@link #closed} is read (a volatile store, so the read cannot move above it), and close
+     * writes {@code closed} before it reads the count. Either this call sees {@code closed} and
+     * fails, or close sees the call and waits for it; never both miss. Only the thread using the
+     * socket writes the count (one thread at a time, as documented), so a plain increment does.
+     * Cost: one fenced store per call.
+     */
+    void enter() {
+        calls = calls + 1;
+        if (closed) {
+            CALLS.setRelease(this, calls - 1);
+            throw closedException();
+        }
+    }
+
+    /** Ends a call begun by {@link #enter()}; a release store, no fence. */
+    void exit() {
+        CALLS.setRelease(this, calls - 1);
+    }
+
     private void ensureOpen() {
         if (closed) {
-            throw new IllegalStateException("socket is closed: type=" + type);
+            throw closedException();
         }
+    }
+
+    private IllegalStateException closedException() {
+        return new IllegalStateException("socket is closed: type=" + type);
     }
 
     @Override

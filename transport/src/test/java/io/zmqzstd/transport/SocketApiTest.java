@@ -71,6 +71,50 @@ class SocketApiTest extends ContextTestBase {
         assertThrows(ZmqException.class, () -> push.disconnect(droppedEndpoint));
     }
 
+    /**
+     * Subscription prefixes may be longer than the socket's 256-byte option buffer (they were
+     * refused with IllegalArgumentException); a prefix that differs only in its last byte filters.
+     * A routing id over libzmq's 255-byte limit is refused by libzmq, naming the option.
+     */
+    @Test
+    void shouldFilterOnASubscriptionPrefixLongerThanTheOptionBuffer() {
+        byte[] prefix = new byte[1000];
+        java.util.Arrays.fill(prefix, (byte) 'p');
+        byte[] other = prefix.clone();
+        other[999] = 'q';
+        ZmqSocket pub = socket(SocketType.PUB);
+        String ep = Endpoints.bindAny(pub, "inproc");
+        ZmqSocket sub = socket(SocketType.SUB);
+        sub.connect(ep);
+        sub.subscribe(prefix);
+        // the subscription reaches the PUB asynchronously: publish until one arrives
+        byte[] got = null;
+        for (int i = 0; i < 10_000 && got == null; i++) {
+            assertTrue(pub.send(concat(prefix, b("first")), 0));
+            got = sub.receiveBytes(ZmqSocket.DONTWAIT);
+            if (got == null) {
+                Thread.onSpinWait();
+            }
+        }
+        assertArrayEquals(concat(prefix, b("first")), got);
+        while (sub.receiveBytes(ZmqSocket.DONTWAIT) != null) {
+            // copies of "first" published while the subscription travelled
+        }
+        assertTrue(pub.send(concat(other, b("filtered")), 0));
+        assertTrue(pub.send(concat(prefix, b("last")), 0));
+        assertArrayEquals(concat(prefix, b("last")), sub.receiveBytes(0), "the message one byte off the prefix arrived");
+        sub.unsubscribe(prefix);
+
+        ZmqException e = assertThrows(ZmqException.class, () -> socket(SocketType.DEALER).routingId(new byte[300]));
+        assertTrue(e.getMessage().contains("ZMQ_ROUTING_ID"), e.getMessage());
+    }
+
+    private static byte[] concat(byte[] a, byte[] b) {
+        byte[] out = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, out, a.length, b.length);
+        return out;
+    }
+
     /** STREAM speaks raw TCP: each frame comes with the connection's routing id, no ZMTP framing. */
     @Test
     void shouldTalkRawTcpToAPlainSocketOverStream() throws Exception {
