@@ -312,6 +312,10 @@ final class SendCommand implements Callable<Integer> {
         if (framing.chunkBytes != null && (framing.chunkBytes <= 0 || framing.chunkBytes > (1L << 30))) {
             throw usage("--chunk out of range: bytes=" + framing.chunkBytes + ", range=1..1G");
         }
+        if (delay.isNegative()) {
+            // "forever" parses for --timeout; as a delay it would mean never sending (it was taken as 0)
+            throw usage("--delay must be a finite duration: delay=" + Values.show(delay));
+        }
     }
 
     static ZstdDictionary loadDictionary(Path file) {

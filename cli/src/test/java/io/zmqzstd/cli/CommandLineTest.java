@@ -55,6 +55,7 @@ class CommandLineTest {
                 {"send", "--connect", "tcp://127.0.0.1:1", "--level", "high"},
                 {"send", "--connect", "tcp://127.0.0.1:1", "--threads", "-1"},
                 {"send", "--connect", "tcp://127.0.0.1:1", "--threads", "257"},
+                {"send", "--connect", "tcp://127.0.0.1:1", "--delay", "forever"},
                 {"recv", "--bind", "tcp://127.0.0.1:1", "--timeout", "soon"},
                 {"recv", "--bind", "tcp://127.0.0.1:1", "--count", "x"},
                 {"recv", "--bind", "tcp://127.0.0.1:1", "--count", "0"},
