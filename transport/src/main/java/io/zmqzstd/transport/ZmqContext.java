@@ -46,6 +46,11 @@ public final class ZmqContext implements AutoCloseable {
     }
 
     private ZmqContext(Builder b) {
+        // The pool first: its failure (a bad zmqzstd.leakDetection, say) then leaves nothing native
+        // behind, while a failure of the native context below closes it again.
+        this.ownsPool = b.pool == null;
+        this.pool = ownsPool ? new NativeBufferPool() : b.pool;
+        this.defaultLingerMs = b.defaultLingerMs;
         try (Arena a = Arena.ofConfined()) {
             MemorySegment capture = a.allocate(LibZmq.CAPTURE_LAYOUT);
             MemorySegment c = (MemorySegment) LibZmq.zmq_ctx_new.invokeExact(capture);
@@ -71,11 +76,11 @@ public final class ZmqContext implements AutoCloseable {
             }
             this.ctx = c;
         } catch (Throwable t) {
+            if (ownsPool) {
+                pool.close();
+            }
             throw LibZmq.rethrow(t);
         }
-        this.ownsPool = b.pool == null;
-        this.pool = ownsPool ? new NativeBufferPool() : b.pool;
-        this.defaultLingerMs = b.defaultLingerMs;
     }
 
     public static Builder builder() {

@@ -177,6 +177,39 @@ class LifecycleAndOptionsTest {
                 && stack[0].getMethodName().equals("invokeFast");
     }
 
+    /**
+     * A context whose pool cannot be made (here: a bad {@code zmqzstd.leakDetection}) fails with
+     * the pool's error and leaves no native context behind. Each libzmq context holds an eventfd
+     * from zmq_ctx_new on, so a leaked one shows as an open file descriptor; before, one leaked per
+     * failed constructor.
+     */
+    @Test
+    void shouldNotLeakTheNativeContextWhenThePoolCannotBeMade() throws Exception {
+        String saved = System.getProperty("zmqzstd.leakDetection");
+        long before = openFileDescriptors();
+        System.setProperty("zmqzstd.leakDetection", "bogus");
+        try {
+            for (int i = 0; i < 50; i++) {
+                IllegalArgumentException e = assertThrows(IllegalArgumentException.class, ZmqContext::new);
+                assertTrue(e.getMessage().contains("zmqzstd.leakDetection=bogus"), e.getMessage());
+            }
+        } finally {
+            if (saved == null) {
+                System.clearProperty("zmqzstd.leakDetection");
+            } else {
+                System.setProperty("zmqzstd.leakDetection", saved);
+            }
+        }
+        long after = openFileDescriptors();
+        assertTrue(after - before < 10, "file descriptors before=" + before + ", after=" + after);
+    }
+
+    private static long openFileDescriptors() throws java.io.IOException {
+        try (var fds = java.nio.file.Files.list(java.nio.file.Path.of("/proc/self/fd"))) {
+            return fds.count();
+        }
+    }
+
     @Test
     @Timeout(value = 30, threadMode = Timeout.ThreadMode.SEPARATE_THREAD) // a leaked socket hangs zmq_ctx_term
     void shouldCloseTheNativeSocketWhenItsSetupFails() {
