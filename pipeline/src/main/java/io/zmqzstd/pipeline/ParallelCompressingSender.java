@@ -346,6 +346,9 @@ public final class ParallelCompressingSender implements AutoCloseable {
             }
             for (Worker w : workers) {
                 w.thread = factory.newThread(w);
+                if (w.thread == null) {
+                    throw new IllegalStateException("threadFactory returned null");
+                }
             }
         } catch (RuntimeException | Error e) {
             for (Worker w : workers) {
@@ -364,8 +367,47 @@ public final class ParallelCompressingSender implements AutoCloseable {
         this.inlineCompressor = inline;
         this.inlineArena = arena;
         this.inlineFrame = frame;
-        for (Worker w : workers) {
-            w.thread.start();
+        int started = 0;
+        try {
+            for (; started < workers.length; started++) {
+                workers[started].thread.start();
+            }
+        } catch (RuntimeException | Error e) {
+            // Thread.start failed (no native thread left, or a factory's thread not startable): stop
+            // the workers already running, which close their own compressors, and close the rest.
+            stopping = true;
+            boolean interrupted = false;
+            for (int w = 0; w < started; w++) {
+                LockSupport.unpark(workers[w].thread);
+                interrupted |= joinUninterruptibly(workers[w].thread);
+            }
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+            for (int w = started; w < workers.length; w++) {
+                workers[w].compressor.close();
+            }
+            if (inline != null) {
+                inline.close();
+                arena.close();
+            }
+            throw e;
+        }
+    }
+
+    /**
+     * Joins {@code t} through interrupts; true when one came. The caller restores the interrupt
+     * once it has joined every thread (restoring it here would make the next join fail at once).
+     */
+    private static boolean joinUninterruptibly(Thread t) {
+        boolean interrupted = false;
+        while (true) {
+            try {
+                t.join();
+                return interrupted;
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
         }
     }
 
@@ -867,14 +909,7 @@ public final class ParallelCompressingSender implements AutoCloseable {
             boolean interrupted = false;
             for (Worker w : workers) {
                 LockSupport.unpark(w.thread);
-                while (true) {
-                    try {
-                        w.thread.join();
-                        break;
-                    } catch (InterruptedException e) {
-                        interrupted = true;
-                    }
-                }
+                interrupted |= joinUninterruptibly(w.thread);
             }
             if (interrupted) {
                 Thread.currentThread().interrupt();

@@ -94,6 +94,43 @@ class ParallelCompressingSenderTest {
         }
     }
 
+    /**
+     * A worker thread that cannot be started (here the factory's third thread has already run and
+     * ended; in production, no native thread left) fails the build, and the two workers already
+     * started stop instead of parking for good; a factory that returns null is named.
+     */
+    @Test
+    void shouldStopStartedWorkersWhenAWorkerCannotStart() throws Exception {
+        try (ZmqContext ctx = new ZmqContext()) {
+            ZmqSocket push = Fixtures.bound(ctx, SocketType.PUSH, "inproc");
+            List<Thread> started = new CopyOnWriteArrayList<>();
+            Thread spent = Thread.ofPlatform().start(() -> { });
+            spent.join();
+            IllegalThreadStateException e = assertThrows(IllegalThreadStateException.class,
+                    () -> ParallelCompressingSender.builder(push).workers(3).threadFactory(r -> {
+                        if (started.size() == 2) {
+                            return spent;
+                        }
+                        Thread t = new Thread(r, "compress-" + started.size());
+                        t.setDaemon(true);
+                        started.add(t);
+                        return t;
+                    }).build());
+            assertEquals(2, started.size(), String.valueOf(e));
+            for (Thread t : started) {
+                t.join(10_000);
+                assertFalse(t.isAlive(), t.getName() + " still running after the build failed");
+            }
+            IllegalStateException nul = assertThrows(IllegalStateException.class,
+                    () -> ParallelCompressingSender.builder(push).threadFactory(r -> null).build());
+            assertTrue(nul.getMessage().contains("threadFactory returned null"), nul.getMessage());
+            // the socket is still usable by a sender whose workers start
+            try (ParallelCompressingSender sender = ParallelCompressingSender.builder(push).workers(1).build()) {
+                assertEquals(0, sender.stats().messages());
+            }
+        }
+    }
+
     @Test
     void shouldPublishTopicsThatSubscriptionsFilter() {
         try (ZmqContext ctx = new ZmqContext()) {
