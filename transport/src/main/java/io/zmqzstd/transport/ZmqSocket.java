@@ -28,7 +28,8 @@ import static io.zmqzstd.transport.internal.LibZmq.EINTR;
  * <p>Outcomes: send methods return {@code false} and receive methods return {@code false}, -1 or
  * null when the call would block: with {@link #DONTWAIT}, or when a send/receive timeout expired.
  * Real failures throw {@link ZmqException}; a context shut down or closed under a blocking call
- * throws one with {@link ZmqException#isContextTerminated()}. EINTR is retried. Every method
+ * throws one with {@link ZmqException#isContextTerminated()}. EINTR is retried; a retry waits only
+ * what is left of a finite send/receive timeout. Every method
  * throws {@link IllegalStateException} after {@link #close()}.
  *
  * <p>Allocation: {@link #send(MemorySegment, long, long, int)}, {@link #sendPooled},
@@ -398,9 +399,9 @@ public final class ZmqSocket implements AutoCloseable {
 
     /**
      * Runs one per-message socket call to its outcome: true when done, false when it would block
-     * (DONTWAIT or an expired timeout), EINTR retried for blocking calls, anything else thrown.
-     * {@code op} is ZMQ_MSG_SEND or ZMQ_MSG_RECV (on message {@code m}) or ZMQ_SEND (bytes at
-     * {@code address}). Allocation-free in every JIT tier as long as the call succeeds.
+     * (DONTWAIT or an expired timeout), EINTR retried, anything else thrown. {@code op} is
+     * ZMQ_MSG_SEND or ZMQ_MSG_RECV (on message {@code m}) or ZMQ_SEND (bytes at {@code address}).
+     * Allocation-free in every JIT tier as long as the call succeeds.
      *
      * <p>Why two calls on failure: a call through a handle that captures errno makes the JDK
      * slice the capture segment, a heap allocation per call that only C2, once it has inlined the
@@ -417,35 +418,94 @@ public final class ZmqSocket implements AutoCloseable {
      * ENOTSUP, EHOSTUNREACH under ROUTER_MANDATORY, ...), which the repeat reports again. A
      * blocking call with a finite timeout cannot be repeated (the repeat would wait a second full
      * timeout, and a zero-wait repeat cannot tell an expired timeout from EINTR), so it goes
-     * through the capturing handle directly.
+     * through {@link #timedCall}.
+     *
+     * <p>EINTR with DONTWAIT is asked again too: such a call cannot block, so the retry is bounded
+     * by the signals that arrive, and the caller gets an answer instead of an exception.
      */
     private boolean socketCall(int op, MemorySegment m, long address, long length, int flags) {
         boolean blocking = (flags & DONTWAIT) == 0;
         int timeoutMs = op == ZMQ_MSG_RECV ? receiveTimeoutMs : sendTimeoutMs;
-        // negative = infinite, 0 = never waits: either way a failed call may be asked again
-        boolean mayRepeat = !blocking || timeoutMs <= 0;
+        if (blocking && timeoutMs > 0) {
+            return timedCall(op, m, address, length, flags, timeoutMs);
+        }
         try {
             for (;;) {
-                int rc = mayRepeat ? invokeFast(op, m, address, length, flags) : -1;
+                int rc = invokeFast(op, m, address, length, flags);
                 if (rc < 0) {
-                    // the repeat that learns errno, or the only call when it may not be repeated
-                    rc = invokeCapturing(op, m, address, length, flags);
+                    rc = invokeCapturing(op, m, address, length, flags); // the repeat that learns errno
                 }
                 if (rc >= 0) {
                     return true;
                 }
                 int errno = LibZmq.errno(capture);
-                if (errno == EINTR && blocking) {
-                    continue;
-                }
                 if (errno == EAGAIN) {
                     return false;
                 }
-                throw new ZmqException(op == ZMQ_MSG_SEND ? "zmq_msg_send" : op == ZMQ_MSG_RECV ? "zmq_msg_recv" : "zmq_send", errno);
+                if (errno != EINTR) {
+                    throw callFailed(op, errno);
+                }
             }
         } catch (Throwable t) {
             throw LibZmq.rethrow(t);
         }
+    }
+
+    /**
+     * A blocking call with a finite timeout of {@code timeoutMs}, through the capturing handle.
+     * A signal makes libzmq give up the wait with EINTR; the retry then waits only what is left of
+     * the timeout, by setting the socket's timeout to the rest for the retry and back afterwards.
+     * Before, each retry waited the whole timeout again, so a thread signalled more often than its
+     * timeout (a profiler's timer, say) never timed out. The clock is read only on these calls.
+     */
+    private boolean timedCall(int op, MemorySegment m, long address, long length, int flags, int timeoutMs) {
+        int option = op == ZMQ_MSG_RECV ? LibZmq.ZMQ_RCVTIMEO : LibZmq.ZMQ_SNDTIMEO;
+        long startNs = System.nanoTime();
+        boolean shortened = false;
+        try {
+            for (;;) {
+                int rc = invokeCapturing(op, m, address, length, flags);
+                if (rc >= 0) {
+                    return true;
+                }
+                int errno = LibZmq.errno(capture);
+                if (errno == EAGAIN) {
+                    return false;
+                }
+                if (errno != EINTR) {
+                    throw callFailed(op, errno);
+                }
+                long leftMs = ZmqPoller.remainingMs(timeoutMs, startNs, System.nanoTime());
+                if (leftMs == 0) {
+                    return false; // the timeout ran out while the signal was handled: as EAGAIN
+                }
+                setTimeoutQuietly(option, (int) leftMs);
+                shortened = true;
+            }
+        } catch (Throwable t) {
+            throw LibZmq.rethrow(t);
+        } finally {
+            if (shortened) {
+                setTimeoutQuietly(option, timeoutMs);
+            }
+        }
+    }
+
+    /**
+     * Sets ZMQ_RCVTIMEO or ZMQ_SNDTIMEO for {@link #timedCall} without touching the cached values.
+     * A failure is ignored: zmq_setsockopt fails here only with ETERM, which the call reports.
+     */
+    private void setTimeoutQuietly(int option, int ms) {
+        opt.set(ValueLayout.JAVA_INT, 0, ms);
+        try {
+            int rc = (int) LibZmq.zmq_setsockopt.invokeExact(capture, socket, option, opt, 4L);
+        } catch (Throwable ignored) {
+            // a downcall of this shape throws nothing; the retry reports what is wrong
+        }
+    }
+
+    private static ZmqException callFailed(int op, int errno) {
+        return new ZmqException(op == ZMQ_MSG_SEND ? "zmq_msg_send" : op == ZMQ_MSG_RECV ? "zmq_msg_recv" : "zmq_send", errno);
     }
 
     /** One downcall of {@code op} through its non-capturing handle. */

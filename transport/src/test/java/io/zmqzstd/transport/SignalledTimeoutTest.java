@@ -1,0 +1,111 @@
+package io.zmqzstd.transport;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandle;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.condition.EnabledOnOs;
+import org.junit.jupiter.api.condition.OS;
+
+/**
+ * A blocking call with a finite timeout on a thread that signals keep interrupting (as a
+ * profiler's timer does) still times out after about its timeout. libzmq gives up its wait with
+ * EINTR at each signal; retrying with the whole timeout again, as the socket did before, made the
+ * call wait for as long as the signals came. The signals here are real: SIGPIPE sent to the
+ * blocked thread with pthread_kill, which the JVM's own handler ignores (and, like every handler,
+ * interrupts libzmq's poll).
+ */
+@EnabledOnOs(OS.LINUX)
+class SignalledTimeoutTest extends ContextTestBase {
+
+    private static final int SIGPIPE = 13;
+    private static final int TIMEOUT_MS = 1500;
+    private static final MethodHandle PTHREAD_SELF;
+    private static final MethodHandle PTHREAD_KILL;
+
+    static {
+        Linker linker = Linker.nativeLinker();
+        PTHREAD_SELF = linker.downcallHandle(linker.defaultLookup().find("pthread_self").orElseThrow(),
+                FunctionDescriptor.of(ValueLayout.JAVA_LONG));
+        PTHREAD_KILL = linker.downcallHandle(linker.defaultLookup().find("pthread_kill").orElseThrow(),
+                FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT));
+    }
+
+    /** What a signalled call did. */
+    private interface TimedCall {
+        boolean run(ZmqSocket socket);
+    }
+
+    @Test
+    @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void receiveTimesOutUnderSignals() throws Throwable {
+        ZmqSocket pull = ctx.socket(SocketType.PULL);
+        pull.bind("inproc://signalled-receive");
+        pull.receiveTimeoutMs(TIMEOUT_MS);
+        signalled(pull, s -> s.receive(new byte[8], 0) >= 0);
+    }
+
+    @Test
+    @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void sendTimesOutUnderSignals() throws Throwable {
+        ZmqSocket push = ctx.socket(SocketType.PUSH); // no peer: a send waits for one
+        push.bind("inproc://signalled-send");
+        push.sendTimeoutMs(TIMEOUT_MS);
+        signalled(push, s -> s.send(new byte[8], 0));
+    }
+
+    /**
+     * Runs {@code call} on a thread that gets SIGPIPE every 50 ms once it is inside the downcall,
+     * for up to 6 s; the call must end as timed out (false) between the timeout and 4 s, and the
+     * socket's timeout must read as set afterwards.
+     */
+    private static void signalled(ZmqSocket socket, TimedCall call) throws Throwable {
+        AtomicLong tid = new AtomicLong();
+        AtomicReference<Object> outcome = new AtomicReference<>();
+        AtomicLong tookMs = new AtomicLong();
+        Thread caller = Thread.ofPlatform().name("signalled").start(() -> {
+            try {
+                tid.set((long) PTHREAD_SELF.invokeExact());
+                long start = System.nanoTime();
+                outcome.set(call.run(socket));
+                tookMs.set((System.nanoTime() - start) / 1_000_000);
+            } catch (Throwable t) {
+                outcome.set(t);
+            }
+        });
+        Endpoints.await("the call inside libzmq", () -> insideDowncall(caller) && insideDowncall(caller));
+        int signals = 0;
+        long deadline = System.nanoTime() + 6_000_000_000L;
+        while (caller.isAlive() && System.nanoTime() < deadline) {
+            int rc = (int) PTHREAD_KILL.invokeExact(tid.get(), SIGPIPE);
+            if (rc == 0) {
+                signals++;
+            }
+            caller.join(50); // pacing between signals; the outcome is awaited by the join below
+        }
+        caller.join(10_000);
+        assertFalse(caller.isAlive());
+        assertEquals(Boolean.FALSE, outcome.get(), "the call should time out: " + outcome.get());
+        assertTrue(signals >= 10, "signals sent: " + signals);
+        assertTrue(tookMs.get() >= TIMEOUT_MS - 20 && tookMs.get() < 4000,
+                "timed out after " + tookMs.get() + " ms (timeout " + TIMEOUT_MS + " ms, " + signals + " signals)");
+        // the shortened timeouts of the retries are not left behind
+        int read = socket.type() == SocketType.PULL ? socket.receiveTimeoutMs() : socket.sendTimeoutMs();
+        assertEquals(TIMEOUT_MS, read);
+    }
+
+    /** True while {@code t} runs native code called from the capturing downcall of a timed call. */
+    private static boolean insideDowncall(Thread t) {
+        StackTraceElement[] stack = t.getStackTrace();
+        return t.getState() == Thread.State.RUNNABLE && stack.length > 0
+                && (stack[0].getMethodName().equals("msgRecvCapturing") || stack[0].getMethodName().equals("msgSendCapturing"));
+    }
+}
