@@ -39,6 +39,8 @@ public final class ZmqContext implements AutoCloseable {
     private final Set<ZmqSocket> sockets = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
     private volatile boolean shutdown;
+    /** Guards {@link #closed} and {@link #shutdown} against socket(): private, so no caller's lock on this object can block close(). */
+    private final Object lock = new Object();
 
     /** A context with one I/O thread and a pool of its own (default settings). */
     public ZmqContext() {
@@ -133,7 +135,7 @@ public final class ZmqContext implements AutoCloseable {
         Objects.requireNonNull(type, "type");
         // Under the lock that close() takes to set closed: zmq_socket never runs on a context
         // that zmq_ctx_term may have freed, and close() sees every socket made before it.
-        synchronized (this) {
+        synchronized (lock) {
             ensureOpen();
             ZmqSocket s = new ZmqSocket(this, type, defaultLingerMs);
             sockets.add(s);
@@ -158,7 +160,7 @@ public final class ZmqContext implements AutoCloseable {
      * need closing (by their owners or by {@link #close()}). Idempotent; callable from any thread.
      */
     public void shutdown() {
-        synchronized (this) {
+        synchronized (lock) {
             if (closed || shutdown) {
                 return;
             }
@@ -169,11 +171,13 @@ public final class ZmqContext implements AutoCloseable {
     }
 
     /** zmq_ctx_shutdown, once; the caller makes sure the context is not yet terminated. */
-    private synchronized void shutdownNative() {
-        if (shutdown) {
-            return;
+    private void shutdownNative() {
+        synchronized (lock) {
+            if (shutdown) {
+                return;
+            }
+            shutdown = true;
         }
-        shutdown = true;
         try (Arena a = Arena.ofConfined()) {
             MemorySegment capture = a.allocate(LibZmq.CAPTURE_LAYOUT);
             int rc = (int) LibZmq.zmq_ctx_shutdown.invokeExact(capture, ctx);
@@ -200,7 +204,7 @@ public final class ZmqContext implements AutoCloseable {
      */
     @Override
     public void close() {
-        synchronized (this) {
+        synchronized (lock) {
             if (closed) {
                 return;
             }

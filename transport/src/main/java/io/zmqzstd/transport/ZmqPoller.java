@@ -61,7 +61,7 @@ public final class ZmqPoller implements AutoCloseable {
         long base = i * LibZmq.POLLITEM_SIZE;
         items.set(ValueLayout.ADDRESS, base + LibZmq.POLLITEM_SOCKET, handle);
         items.set(ValueLayout.JAVA_INT, base + LibZmq.POLLITEM_FD, 0);
-        items.set(ValueLayout.JAVA_SHORT, base + LibZmq.POLLITEM_EVENTS, (short) events);
+        items.set(ValueLayout.JAVA_SHORT, base + LibZmq.POLLITEM_EVENTS, wakeable(events));
         items.set(ValueLayout.JAVA_SHORT, base + LibZmq.POLLITEM_REVENTS, (short) 0);
         return i;
     }
@@ -69,7 +69,12 @@ public final class ZmqPoller implements AutoCloseable {
     /** Changes the events polled for the socket at {@code index}. */
     public void events(int index, int events) {
         Objects.checkIndex(index, count);
-        items.set(ValueLayout.JAVA_SHORT, index * LibZmq.POLLITEM_SIZE + LibZmq.POLLITEM_EVENTS, (short) events);
+        items.set(ValueLayout.JAVA_SHORT, index * LibZmq.POLLITEM_SIZE + LibZmq.POLLITEM_EVENTS, wakeable(events));
+    }
+
+    /** zmq_poll watches a socket's mailbox only when events != 0; POLLERR is never reported for sockets. */
+    private static short wakeable(int events) {
+        return (short) (events == 0 ? POLLERR : events);
     }
 
     /**

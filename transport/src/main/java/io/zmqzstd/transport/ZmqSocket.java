@@ -70,10 +70,12 @@ public final class ZmqSocket implements AutoCloseable {
     private volatile int calls;
 
     private static final VarHandle CALLS;
+    private static final VarHandle CLOSED;
 
     static {
         try {
             CALLS = MethodHandles.lookup().findVarHandle(ZmqSocket.class, "calls", int.class);
+            CLOSED = MethodHandles.lookup().findVarHandle(ZmqSocket.class, "closed", boolean.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -936,12 +938,8 @@ public final class ZmqSocket implements AutoCloseable {
     }
 
     /** Sets {@link #closed}; true for the one caller that did (and so must close the socket). */
-    synchronized boolean markClosed() {
-        if (closed) {
-            return false;
-        }
-        closed = true;
-        return true;
+    boolean markClosed() {
+        return CLOSED.compareAndSet(this, false, true);
     }
 
     /** True while a thread is inside a call on this socket (meaningful once {@link #closed} is set). */
@@ -955,7 +953,9 @@ public final class ZmqSocket implements AutoCloseable {
      * leaves only when its call returns: {@link ZmqContext#shutdown()} makes it return.
      */
     void awaitNoCall() {
+        boolean interrupted = false;
         for (int spins = 0; calls != 0; spins++) {
+            interrupted |= Thread.interrupted();
             if (spins < 100) {
                 Thread.onSpinWait();
             } else if (spins < 200) {
@@ -963,6 +963,9 @@ public final class ZmqSocket implements AutoCloseable {
             } else {
                 LockSupport.parkNanos(100_000);
             }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
         }
     }
 

@@ -1,0 +1,218 @@
+package io.zmqzstd.transport;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.zmqzstd.transport.internal.LibZmq;
+import java.lang.foreign.Arena;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Edge cases of closing under calls in progress (see {@link CloseUnderBlockedCallTest}), each found
+ * failing before its fix: a receiving thread that locks the socket object, a poll with every event
+ * muted, an interrupted closer; and two controls: linger still delivers when close has to shut the
+ * context down first, and a context close finishes a socket close that waits for a blocked call.
+ */
+class CloseWaitEdgeCaseTest {
+
+    private static boolean inside(Thread t, String frame) {
+        StackTraceElement[] stack = t.getStackTrace();
+        return t.getState() == Thread.State.RUNNABLE && stack.length > 0 && stack[0].getMethodName().equals(frame);
+    }
+
+    /** On a thread of its own: the common pool has one worker on a 2-core machine. */
+    private static CompletableFuture<Void> async(Runnable r) {
+        CompletableFuture<Void> f = new CompletableFuture<>();
+        Thread.ofPlatform().daemon().start(() -> {
+            try {
+                r.run();
+                f.complete(null);
+            } catch (Throwable t) {
+                f.completeExceptionally(t);
+            }
+        });
+        return f;
+    }
+
+    private static void rawShutdown(ZmqContext ctx) throws Throwable {
+        try (Arena a = Arena.ofConfined()) {
+            int rc = (int) LibZmq.zmq_ctx_shutdown.invokeExact(a.allocate(LibZmq.CAPTURE_LAYOUT), ctx.ctx());
+        }
+    }
+
+    /** A receiving thread that keeps to one thread at a time by locking the socket object: close took that monitor and hung. */
+    @Test
+    @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void contextCloseWakesAReceiverThatLocksTheSocket() throws Throwable {
+        ZmqContext ctx = new ZmqContext();
+        ZmqSocket pull = ctx.socket(SocketType.PULL);
+        pull.bind("inproc://locked");
+        AtomicReference<Throwable> seen = new AtomicReference<>();
+        Thread receiver = Thread.ofPlatform().start(() -> {
+            try {
+                synchronized (pull) { // "one thread at a time", enforced with the socket's own monitor
+                    pull.receive(new byte[16], 0);
+                }
+            } catch (Throwable t) {
+                seen.set(t);
+            }
+        });
+        Endpoints.await("receiver blocked", () -> inside(receiver, "invokeFast") && inside(receiver, "invokeFast"));
+        CompletableFuture<Void> closing = async(ctx::close);
+        try {
+            closing.get(10, TimeUnit.SECONDS);
+        } catch (TimeoutException e) {
+            rawShutdown(ctx); // rescue the stuck threads: ctx.shutdown() is a no-op once close started
+            closing.get(10, TimeUnit.SECONDS);
+            throw new AssertionError("ZmqContext.close() deadlocked on the socket's monitor (markClosed)");
+        }
+        receiver.join(10_000);
+        assertTrue(assertInstanceOf(ZmqException.class, seen.get()).isContextTerminated());
+    }
+
+    /** libzmq's zmq_poll watches a socket's mailbox only for items with events: a muted item's poll was not woken by close. */
+    @Test
+    @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void contextCloseWakesAPollWithEventsMuted() throws Exception {
+        ZmqContext ctx = new ZmqContext();
+        ZmqSocket pull = ctx.socket(SocketType.PULL);
+        pull.bind("inproc://muted");
+        AtomicReference<Object> outcome = new AtomicReference<>();
+        Thread poller = Thread.ofPlatform().start(() -> {
+            try (ZmqPoller p = new ZmqPoller(1)) {
+                int i = p.register(pull, ZmqPoller.POLLIN);
+                p.events(i, 0); // muted for now (flow control)
+                outcome.set(p.poll(8_000));
+            } catch (Throwable t) {
+                outcome.set(t);
+            }
+        });
+        Endpoints.await("poll blocked", () -> inside(poller, "pollEntered") && inside(poller, "pollEntered"));
+        // zmq_poll first looks without waiting, then waits: both passes are inside the same native
+        // frame, so no condition tells them apart; give the first one time to end
+        Thread.sleep(100);
+        long t0 = System.nanoTime();
+        async(ctx::close).get(30, TimeUnit.SECONDS);
+        long ms = (System.nanoTime() - t0) / 1_000_000;
+        poller.join(10_000);
+        assertTrue(ms < 2_000, "close waited " + ms + " ms for the poll's own timeout; poll returned " + outcome.get());
+    }
+
+    /** Control: pending messages still go out within linger when close shuts the context down first. */
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void lingerDeliversPendingMessagesEvenWhenBusy(boolean busy) throws Exception {
+        try (ZmqContext peerCtx = new ZmqContext()) {
+            ZmqSocket peer = peerCtx.socket(SocketType.PULL);
+            peer.receiveHwm(1);
+            peer.rcvbuf(4096);
+            peer.receiveTimeoutMs(5000);
+            peer.bind("tcp://127.0.0.1:*");
+            String ep = peer.lastEndpoint();
+            ZmqContext ctx = ZmqContext.builder().defaultLinger(Duration.ofSeconds(20)).build();
+            ZmqSocket push = ctx.socket(SocketType.PUSH);
+            push.sendHwm(100_000);
+            push.sndbuf(4096);
+            push.connect(ep);
+            push.send(new byte[1], 0);
+            assertEquals(1, peer.receive(new byte[1], 0));
+            byte[] big = new byte[65536];
+            int n = 300;
+            for (int i = 0; i < n; i++) {
+                assertTrue(push.send(big, ZmqSocket.DONTWAIT));
+            }
+            Thread blocked = null;
+            if (busy) {
+                ZmqSocket idle = ctx.socket(SocketType.PULL);
+                idle.bind("inproc://idle");
+                blocked = Thread.ofPlatform().start(() -> {
+                    try {
+                        idle.receive(new byte[1], 0);
+                    } catch (Throwable ignored) {
+                    }
+                });
+                Thread b = blocked;
+                Endpoints.await("blocked", () -> inside(b, "invokeFast") && inside(b, "invokeFast"));
+            }
+            CompletableFuture<Void> closing = async(ctx::close);
+            byte[] buf = new byte[65536];
+            int got = 0;
+            while (got < n && peer.receive(buf, 0) >= 0) {
+                got++;
+            }
+            closing.get(30, TimeUnit.SECONDS);
+            assertEquals(n, got);
+        }
+    }
+
+    /** Control: ZmqContext.close() while the owner's ZmqSocket.close() waits for a blocked call. */
+    @Test
+    @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void contextCloseWhileSocketCloseWaits() throws Exception {
+        ZmqContext ctx = new ZmqContext();
+        ZmqSocket pull = ctx.socket(SocketType.PULL);
+        pull.bind("inproc://owner-closing");
+        AtomicReference<Throwable> seen = new AtomicReference<>();
+        Thread receiver = Thread.ofPlatform().start(() -> {
+            try {
+                pull.receive(new byte[16], 0);
+            } catch (Throwable t) {
+                seen.set(t);
+            }
+        });
+        Endpoints.await("receiver blocked", () -> inside(receiver, "invokeFast") && inside(receiver, "invokeFast"));
+        CompletableFuture<Void> socketClosing = async(pull::close);
+        assertThrows(TimeoutException.class, () -> socketClosing.get(300, TimeUnit.MILLISECONDS));
+        CompletableFuture<Void> ctxClosing = async(ctx::close);
+        ctxClosing.get(10, TimeUnit.SECONDS);
+        socketClosing.get(10, TimeUnit.SECONDS);
+        receiver.join(10_000);
+        assertTrue(assertInstanceOf(ZmqException.class, seen.get()).isContextTerminated());
+    }
+
+    /** A closer whose thread is interrupted waits without spinning (parkNanos returns at once while the flag is set). */
+    @Test
+    @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void interruptedCloserDoesNotSpin() throws Exception {
+        ZmqContext ctx = new ZmqContext();
+        ZmqSocket pull = ctx.socket(SocketType.PULL);
+        pull.bind("inproc://spin");
+        Thread receiver = Thread.ofPlatform().start(() -> {
+            try {
+                pull.receive(new byte[16], 0);
+            } catch (Throwable ignored) {
+            }
+        });
+        Endpoints.await("receiver blocked", () -> inside(receiver, "invokeFast") && inside(receiver, "invokeFast"));
+        AtomicLong tid = new AtomicLong();
+        Thread closer = Thread.ofPlatform().start(() -> {
+            tid.set(Thread.currentThread().threadId());
+            Thread.currentThread().interrupt(); // e.g. a shutdown path run from an interrupted worker
+            pull.close();
+        });
+        Endpoints.await("closer waiting for the receive", () -> java.util.Arrays.stream(closer.getStackTrace())
+                .anyMatch(f -> f.getMethodName().equals("awaitNoCall")));
+        ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+        long cpu0 = mx.getThreadCpuTime(tid.get());
+        Thread.sleep(1000);
+        long cpuMs = (mx.getThreadCpuTime(tid.get()) - cpu0) / 1_000_000;
+        ctx.close();
+        closer.join(10_000);
+        receiver.join(10_000);
+        assertTrue(cpuMs < 200, "the waiting closer used " + cpuMs + " ms of CPU in 1000 ms");
+    }
+}
