@@ -92,15 +92,8 @@ class CloseUnderBlockedCallTest {
         ZmqSocket pull = ctx.socket(SocketType.PULL);
         pull.bind("inproc://close-from-elsewhere");
         AtomicReference<Throwable> seen = new AtomicReference<>();
-        Thread receiver = Thread.ofPlatform().start(() -> {
-            try {
-                pull.receive(new byte[16], 0);
-            } catch (Throwable t) {
-                seen.set(t);
-            }
-        });
-        Endpoints.await("receiver blocked inside libzmq", () -> inside(receiver, "invokeFast") && inside(receiver, "invokeFast"));
-        CompletableFuture<Void> closing = CompletableFuture.runAsync(pull::close);
+        Thread receiver = BlockedCalls.start("invokeFast", seen, () -> pull.receive(new byte[16], 0));
+        CompletableFuture<Void> closing = BlockedCalls.async(pull::close);
         // close waits: the native socket must not go while the receive is inside it
         assertThrows(java.util.concurrent.TimeoutException.class, () -> closing.get(300, TimeUnit.MILLISECONDS));
         assertTrue(receiver.isAlive());
@@ -126,15 +119,8 @@ class CloseUnderBlockedCallTest {
         ZmqSocket socket = ctx.socket(type);
         socket.bind("tcp://127.0.0.1:*");
         AtomicReference<Throwable> seen = new AtomicReference<>();
-        Thread caller = Thread.ofPlatform().name("blocked-" + type).start(() -> {
-            try {
-                call.run(socket);
-            } catch (Throwable t) {
-                seen.set(t);
-            }
-        });
-        Endpoints.await("call blocked inside libzmq", () -> inside(caller, nativeFrame) && inside(caller, nativeFrame));
-        CompletableFuture.runAsync(ctx::close).get(20, TimeUnit.SECONDS);
+        Thread caller = BlockedCalls.start(nativeFrame, seen, () -> call.run(socket));
+        BlockedCalls.async(ctx::close).get(20, TimeUnit.SECONDS);
         caller.join(10_000);
         assertFalse(caller.isAlive(), "the blocked call did not return");
         ZmqException e = assertInstanceOf(ZmqException.class, seen.get());
@@ -142,11 +128,5 @@ class CloseUnderBlockedCallTest {
         assertTrue(ctx.isClosed());
         assertTrue(socket.isClosed());
         assertThrows(IllegalStateException.class, () -> socket.receive(new byte[1], ZmqSocket.DONTWAIT));
-    }
-
-    /** True when {@code t} runs native code called from the method {@code frame} (its innermost Java frame). */
-    private static boolean inside(Thread t, String frame) {
-        StackTraceElement[] stack = t.getStackTrace();
-        return t.getState() == Thread.State.RUNNABLE && stack.length > 0 && stack[0].getMethodName().equals(frame);
     }
 }

@@ -28,25 +28,6 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class CloseWaitEdgeCaseTest {
 
-    private static boolean inside(Thread t, String frame) {
-        StackTraceElement[] stack = t.getStackTrace();
-        return t.getState() == Thread.State.RUNNABLE && stack.length > 0 && stack[0].getMethodName().equals(frame);
-    }
-
-    /** On a thread of its own: the common pool has one worker on a 2-core machine. */
-    private static CompletableFuture<Void> async(Runnable r) {
-        CompletableFuture<Void> f = new CompletableFuture<>();
-        Thread.ofPlatform().daemon().start(() -> {
-            try {
-                r.run();
-                f.complete(null);
-            } catch (Throwable t) {
-                f.completeExceptionally(t);
-            }
-        });
-        return f;
-    }
-
     private static void rawShutdown(ZmqContext ctx) throws Throwable {
         try (Arena a = Arena.ofConfined()) {
             int rc = (int) LibZmq.zmq_ctx_shutdown.invokeExact(a.allocate(LibZmq.CAPTURE_LAYOUT), ctx.ctx());
@@ -61,17 +42,12 @@ class CloseWaitEdgeCaseTest {
         ZmqSocket pull = ctx.socket(SocketType.PULL);
         pull.bind("inproc://locked");
         AtomicReference<Throwable> seen = new AtomicReference<>();
-        Thread receiver = Thread.ofPlatform().start(() -> {
-            try {
-                synchronized (pull) { // "one thread at a time", enforced with the socket's own monitor
-                    pull.receive(new byte[16], 0);
-                }
-            } catch (Throwable t) {
-                seen.set(t);
+        Thread receiver = BlockedCalls.start("invokeFast", seen, () -> {
+            synchronized (pull) { // "one thread at a time", enforced with the socket's own monitor
+                pull.receive(new byte[16], 0);
             }
         });
-        Endpoints.await("receiver blocked", () -> inside(receiver, "invokeFast") && inside(receiver, "invokeFast"));
-        CompletableFuture<Void> closing = async(ctx::close);
+        CompletableFuture<Void> closing = BlockedCalls.async(ctx::close);
         try {
             closing.get(10, TimeUnit.SECONDS);
         } catch (TimeoutException e) {
@@ -91,24 +67,22 @@ class CloseWaitEdgeCaseTest {
         ZmqSocket pull = ctx.socket(SocketType.PULL);
         pull.bind("inproc://muted");
         AtomicReference<Object> outcome = new AtomicReference<>();
-        Thread poller = Thread.ofPlatform().start(() -> {
+        AtomicReference<Throwable> thrown = new AtomicReference<>();
+        Thread poller = BlockedCalls.start("pollEntered", thrown, () -> {
             try (ZmqPoller p = new ZmqPoller(1)) {
                 int i = p.register(pull, ZmqPoller.POLLIN);
                 p.events(i, 0); // muted for now (flow control)
                 outcome.set(p.poll(8_000));
-            } catch (Throwable t) {
-                outcome.set(t);
             }
         });
-        Endpoints.await("poll blocked", () -> inside(poller, "pollEntered") && inside(poller, "pollEntered"));
         // zmq_poll first looks without waiting, then waits: both passes are inside the same native
         // frame, so no condition tells them apart; give the first one time to end
         Thread.sleep(100);
         long t0 = System.nanoTime();
-        async(ctx::close).get(30, TimeUnit.SECONDS);
+        BlockedCalls.async(ctx::close).get(30, TimeUnit.SECONDS);
         long ms = (System.nanoTime() - t0) / 1_000_000;
         poller.join(10_000);
-        assertTrue(ms < 2_000, "close waited " + ms + " ms for the poll's own timeout; poll returned " + outcome.get());
+        assertTrue(ms < 2_000, "close waited " + ms + " ms for the poll's own timeout; poll returned " + outcome.get() + ", threw " + thrown.get());
     }
 
     /** Control: pending messages still go out within linger when close shuts the context down first. */
@@ -135,20 +109,13 @@ class CloseWaitEdgeCaseTest {
             for (int i = 0; i < n; i++) {
                 assertTrue(push.send(big, ZmqSocket.DONTWAIT));
             }
-            Thread blocked = null;
             if (busy) {
+                // a receive blocked on another socket: close has to shut the context down first
                 ZmqSocket idle = ctx.socket(SocketType.PULL);
                 idle.bind("inproc://idle");
-                blocked = Thread.ofPlatform().start(() -> {
-                    try {
-                        idle.receive(new byte[1], 0);
-                    } catch (Throwable ignored) {
-                    }
-                });
-                Thread b = blocked;
-                Endpoints.await("blocked", () -> inside(b, "invokeFast") && inside(b, "invokeFast"));
+                BlockedCalls.start("invokeFast", new AtomicReference<>(), () -> idle.receive(new byte[1], 0));
             }
-            CompletableFuture<Void> closing = async(ctx::close);
+            CompletableFuture<Void> closing = BlockedCalls.async(ctx::close);
             byte[] buf = new byte[65536];
             int got = 0;
             while (got < n && peer.receive(buf, 0) >= 0) {
@@ -167,17 +134,10 @@ class CloseWaitEdgeCaseTest {
         ZmqSocket pull = ctx.socket(SocketType.PULL);
         pull.bind("inproc://owner-closing");
         AtomicReference<Throwable> seen = new AtomicReference<>();
-        Thread receiver = Thread.ofPlatform().start(() -> {
-            try {
-                pull.receive(new byte[16], 0);
-            } catch (Throwable t) {
-                seen.set(t);
-            }
-        });
-        Endpoints.await("receiver blocked", () -> inside(receiver, "invokeFast") && inside(receiver, "invokeFast"));
-        CompletableFuture<Void> socketClosing = async(pull::close);
+        Thread receiver = BlockedCalls.start("invokeFast", seen, () -> pull.receive(new byte[16], 0));
+        CompletableFuture<Void> socketClosing = BlockedCalls.async(pull::close);
         assertThrows(TimeoutException.class, () -> socketClosing.get(300, TimeUnit.MILLISECONDS));
-        CompletableFuture<Void> ctxClosing = async(ctx::close);
+        CompletableFuture<Void> ctxClosing = BlockedCalls.async(ctx::close);
         ctxClosing.get(10, TimeUnit.SECONDS);
         socketClosing.get(10, TimeUnit.SECONDS);
         receiver.join(10_000);
@@ -191,13 +151,7 @@ class CloseWaitEdgeCaseTest {
         ZmqContext ctx = new ZmqContext();
         ZmqSocket pull = ctx.socket(SocketType.PULL);
         pull.bind("inproc://spin");
-        Thread receiver = Thread.ofPlatform().start(() -> {
-            try {
-                pull.receive(new byte[16], 0);
-            } catch (Throwable ignored) {
-            }
-        });
-        Endpoints.await("receiver blocked", () -> inside(receiver, "invokeFast") && inside(receiver, "invokeFast"));
+        Thread receiver = BlockedCalls.start("invokeFast", new AtomicReference<>(), () -> pull.receive(new byte[16], 0));
         AtomicLong tid = new AtomicLong();
         Thread closer = Thread.ofPlatform().start(() -> {
             tid.set(Thread.currentThread().threadId());
