@@ -375,15 +375,7 @@ public final class ParallelCompressingSender implements AutoCloseable {
         } catch (RuntimeException | Error e) {
             // Thread.start failed (no native thread left, or a factory's thread not startable): stop
             // the workers already running, which close their own compressors, and close the rest.
-            stopping = true;
-            boolean interrupted = false;
-            for (int w = 0; w < started; w++) {
-                LockSupport.unpark(workers[w].thread);
-                interrupted |= joinUninterruptibly(workers[w].thread);
-            }
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
+            stopWorkers(started);
             for (int w = started; w < workers.length; w++) {
                 workers[w].compressor.close();
             }
@@ -396,18 +388,27 @@ public final class ParallelCompressingSender implements AutoCloseable {
     }
 
     /**
-     * Joins {@code t} through interrupts; true when one came. The caller restores the interrupt
-     * once it has joined every thread (restoring it here would make the next join fail at once).
+     * Stops the first {@code started} workers (each closes its own compressor as it exits) and
+     * joins them through interrupts, restoring an interrupt once all are joined (restored at the
+     * first, it would make every later join fail at once).
      */
-    private static boolean joinUninterruptibly(Thread t) {
+    private void stopWorkers(int started) {
+        stopping = true;
         boolean interrupted = false;
-        while (true) {
-            try {
-                t.join();
-                return interrupted;
-            } catch (InterruptedException e) {
-                interrupted = true;
+        for (int w = 0; w < started; w++) {
+            Thread t = workers[w].thread;
+            LockSupport.unpark(t);
+            while (true) {
+                try {
+                    t.join();
+                    break;
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
             }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
         }
     }
 
@@ -905,15 +906,7 @@ public final class ParallelCompressingSender implements AutoCloseable {
             closed = true;
             closing = true;
             awaitHead(tail.get(), Long.MAX_VALUE);
-            stopping = true;
-            boolean interrupted = false;
-            for (Worker w : workers) {
-                LockSupport.unpark(w.thread);
-                interrupted |= joinUninterruptibly(w.thread);
-            }
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
+            stopWorkers(workers.length);
             if (inlineCompressor != null) {
                 inlineCompressor.close();
                 inlineArena.close();

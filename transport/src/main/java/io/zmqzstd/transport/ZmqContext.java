@@ -161,7 +161,7 @@ public final class ZmqContext implements AutoCloseable {
      */
     public void shutdown() {
         synchronized (lock) {
-            if (closed || shutdown) {
+            if (closed) {
                 return;
             }
             // Still under the lock (zmq_ctx_shutdown does not block): close() cannot free the

@@ -8,10 +8,10 @@ import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.util.concurrent.locks.LockSupport;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.concurrent.locks.LockSupport;
 
 import static io.zmqzstd.transport.internal.LibZmq.EAGAIN;
 import static io.zmqzstd.transport.internal.LibZmq.EINTR;
