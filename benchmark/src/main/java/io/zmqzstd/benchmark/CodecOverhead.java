@@ -1,13 +1,21 @@
 package io.zmqzstd.benchmark;
 
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
 import io.airlift.compress.v3.zstd.ZstdNativeCompressor;
 import io.airlift.compress.v3.zstd.ZstdNativeDecompressor;
 import io.zmqzstd.codec.Zstd;
 import io.zmqzstd.codec.ZstdCompressor;
 import io.zmqzstd.codec.ZstdDecompressor;
+import io.zmqzstd.codec.ZstdFrames;
 import io.zmqzstd.codec.internal.LibZstd;
+import io.zmqzstd.nativelib.NativeLibrary;
 import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandle;
 
 /**
  * What zmq-zstd adds to one compression or decompression, measured where JMH's separate forks cannot
@@ -18,12 +26,17 @@ import java.lang.foreign.MemorySegment;
  *   <li>{@code decompress}: {@code zmqzstd} ({@link ZstdDecompressor}, with its frame checks: header,
  *   limit, dictionary, exactly one frame, raw blocks); {@code bare-decompressDCtx} (the same libzstd's
  *   {@code ZSTD_decompressDCtx} through the binding's downcall handle, on a context of its own, no check
- *   at all: what no caller should do with untrusted input); {@code aircompressor} (its FFM binding).</li>
+ *   at all: what no caller should do with untrusted input); {@code aircompressor} (its FFM binding, whose
+ *   every downcall is critical); {@code bare-decompressDCtx-critical} (the bare call as a critical
+ *   downcall); {@code header-walk+bare} (the bare call after
+ *   the header and block walk through the public {@code ZstdFrames} readers: what the two frame reads
+ *   cost, without the rest of the decompressor's checks).</li>
  *   <li>{@code compress}: {@code zmqzstd} ({@link ZstdCompressor}); {@code bare-compress2} and
  *   {@code bare-compressCCtx} (those two libzstd calls on a context of their own at level 3, no check);
  *   {@code aircompressor}; {@code zmqzstd-64-buffers} (zmq-zstd from 64 copies of the input into 64
  *   output buffers in turn, as a pipeline compresses each message from and into buffers of its own,
- *   where every other way compresses the same input into the same output, hot in the caches).</li>
+ *   where every other way compresses the same input into the same output, hot in the caches);
+ *   {@code bare-compressCCtx-critical} (that call as a critical downcall).</li>
  * </ul>
  * Printed per way: the median time per call, the median over the rounds of its speed relative to
  * {@code zmqzstd} in the same round, and in how many rounds it was faster (with the sign test's p,
@@ -36,6 +49,16 @@ import java.lang.foreign.MemorySegment;
 public final class CodecOverhead {
 
     private static final int LEVEL = 3;
+
+    /*
+     * The two calls as critical downcalls (no thread-state transition), as aircompressor links every
+     * libzstd function; zmq-zstd's own handles are normal downcalls.
+     */
+    private static final MethodHandle DECOMPRESS_DCTX_CRITICAL = NativeLibrary.ZSTD.downcall("ZSTD_decompressDCtx",
+            FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG), Linker.Option.critical(false));
+    private static final MethodHandle COMPRESS_CCTX_CRITICAL = NativeLibrary.ZSTD.downcall("ZSTD_compressCCtx",
+            FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_INT),
+            Linker.Option.critical(false));
     /** {@code zmqzstd-64-buffers}: input and output buffers taken in turn, as a pipeline's pooled ones are. */
     private static final int FRESH_BUFFERS = 64;
 
@@ -87,7 +110,8 @@ public final class CodecOverhead {
                     outputs[i] = arena.allocate(bound, 64);
                 }
                 int[] next = {0};
-                names = new String[] {"zmqzstd", "bare-compress2", "bare-compressCCtx", "aircompressor", "zmqzstd-64-buffers"};
+                names = new String[] {"zmqzstd", "bare-compress2", "bare-compressCCtx", "aircompressor", "zmqzstd-64-buffers",
+                    "bare-compressCCtx-critical"};
                 ways = new Way[] {
                     () -> compressor.compress(input, 0, size, scratch, 0, bound),
                     () -> (long) LibZstd.COMPRESS2_RAW.invokeExact(cctx, scratch.address(), bound, input.address(), (long) size),
@@ -98,15 +122,28 @@ public final class CodecOverhead {
                         int i = next[0]++ & (FRESH_BUFFERS - 1);
                         return compressor.compress(inputs[i], 0, size, outputs[i], 0, bound);
                     },
+                    () -> (long) COMPRESS_CCTX_CRITICAL.invokeExact(cctx, scratch.address(), bound,
+                            input.address(), (long) size, LEVEL),
                 };
             } else {
                 ZstdNativeDecompressor aircompressor = new ZstdNativeDecompressor();
-                names = new String[] {"zmqzstd", "bare-decompressDCtx", "aircompressor"};
+                names = new String[] {"zmqzstd", "bare-decompressDCtx", "aircompressor", "bare-decompressDCtx-critical",
+                    "header-walk+bare"};
                 ways = new Way[] {
                     () -> decompressor.decompress(frame, 0, frameLength, output, 0, size),
                     () -> (long) LibZstd.DECOMPRESS_DCTX_RAW.invokeExact(dctx, output.address(), (long) size,
                             frame.address(), frameLength),
                     () -> aircompressor.decompress(frame, output),
+                    () -> (long) DECOMPRESS_DCTX_CRITICAL.invokeExact(dctx, output.address(), (long) size,
+                            frame.address(), frameLength),
+                    () -> {
+                        long declared = ZstdFrames.contentSize(frame, 0, frameLength);
+                        if (declared > size || ZstdFrames.compressedSize(frame, 0, frameLength) != frameLength) {
+                            throw new IllegalStateException("frame checks failed");
+                        }
+                        return (long) LibZstd.DECOMPRESS_DCTX_RAW.invokeExact(dctx, output.address(), declared,
+                                frame.address(), frameLength);
+                    },
                 };
             }
             double[][] nanos = run(ways, rounds, iterations);
