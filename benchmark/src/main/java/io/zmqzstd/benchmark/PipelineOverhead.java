@@ -23,7 +23,8 @@ import io.zmqzstd.benchmark.pipeline.ZmqZstdContestant;
  * <p>Usage: {@code java --enable-native-access=ALL-UNNAMED -cp benchmarks.jar
  * io.zmqzstd.benchmark.PipelineOverhead tcp|inproc SIZE LEVEL ROUNDS MESSAGES WAY...}. Prints a header
  * line and, in {@code TransportOverhead}'s format (read by {@code scripts/interleaved.py}), each way's
- * median rate and its speed relative to the first in every round.
+ * median rate and its speed relative to the first in every round. One way alone gives its rate in a JVM of
+ * its own, turns and all, to compare with the rate it has when it shares the JVM with the others.
  */
 public final class PipelineOverhead {
 
@@ -33,8 +34,8 @@ public final class PipelineOverhead {
     }
 
     public static void main(String[] args) throws Exception {
-        if (args.length < 7 || !(args[0].equals("tcp") || args[0].equals("inproc"))) {
-            System.err.println("usage: PipelineOverhead tcp|inproc SIZE LEVEL ROUNDS MESSAGES WAY WAY...");
+        if (args.length < 6 || !(args[0].equals("tcp") || args[0].equals("inproc"))) {
+            System.err.println("usage: PipelineOverhead tcp|inproc SIZE LEVEL ROUNDS MESSAGES WAY [WAY...]");
             System.exit(2);
         }
         String transport = args[0];
