@@ -7,7 +7,7 @@ set -euo pipefail
 J="${JAVA_HOME:?}/bin/java --enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow -cp benchmark/target/benchmarks.jar io.zmqzstd.benchmark.PipelineOverhead"
 out="${OUT:-benchmark/results/experiments/pipeline-own-jvm}"
 for size in ${SIZES:-1024 65536}; do
-  if (( size >= 65536 )); then n=3000; elif (( size >= 1024 )); then n=40000; else n=100000; fi
+  if (( size >= 1048576 )); then n=150; elif (( size >= 65536 )); then n=3000; elif (( size >= 1024 )); then n=40000; else n=100000; fi
   for ((r = 1; r <= ${RUNS:-4}; r++)); do
     $J tcp $size 3 20 $n jeromqZstdjni > "$out/alone-jeromqZstdjni-$size-r$r.txt"
     $J tcp $size 3 20 $n zmqzstd@3 > "$out/alone-zmqzstd3-$size-r$r.txt"
