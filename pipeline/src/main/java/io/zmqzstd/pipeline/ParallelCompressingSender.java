@@ -334,6 +334,7 @@ public final class ParallelCompressingSender implements AutoCloseable {
         ZstdCompressor inline = null;
         Arena arena = null;
         MemorySegment frame = null;
+        int started = 0;
         try {
             if (inlineBelowBytes > 0) {
                 arena = Arena.ofShared(); // the caller may hand the sender to another thread
@@ -350,37 +351,26 @@ public final class ParallelCompressingSender implements AutoCloseable {
                     throw new IllegalStateException("threadFactory returned null");
                 }
             }
+            this.inlineCompressor = inline;
+            this.inlineArena = arena;
+            this.inlineFrame = frame;
+            for (; started < workers.length; started++) {
+                workers[started].thread.start();
+            }
         } catch (RuntimeException | Error e) {
-            for (Worker w : workers) {
-                if (w != null) {
-                    w.compressor.close();
+            // Anything from a compressor that could not be made to a Thread.start that failed (no
+            // native thread left, a factory's thread not startable): stop the workers already
+            // running, which close their own compressors, and close everything else made so far.
+            stopWorkers(started);
+            for (int w = started; w < workers.length; w++) {
+                if (workers[w] != null) {
+                    workers[w].compressor.close();
                 }
             }
             if (inline != null) {
                 inline.close();
             }
             if (arena != null) {
-                arena.close();
-            }
-            throw e;
-        }
-        this.inlineCompressor = inline;
-        this.inlineArena = arena;
-        this.inlineFrame = frame;
-        int started = 0;
-        try {
-            for (; started < workers.length; started++) {
-                workers[started].thread.start();
-            }
-        } catch (RuntimeException | Error e) {
-            // Thread.start failed (no native thread left, or a factory's thread not startable): stop
-            // the workers already running, which close their own compressors, and close the rest.
-            stopWorkers(started);
-            for (int w = started; w < workers.length; w++) {
-                workers[w].compressor.close();
-            }
-            if (inline != null) {
-                inline.close();
                 arena.close();
             }
             throw e;
