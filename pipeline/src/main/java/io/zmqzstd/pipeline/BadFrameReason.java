@@ -12,7 +12,10 @@ public enum BadFrameReason {
     EMPTY,
     /** The part does not start with the zstd magic number {@code 28 B5 2F FD}. */
     NOT_ZSTD,
-    /** The frame declares (or, without a declared size, produces) more than the receiver's limit. */
+    /**
+     * The frame declares (or, without a declared size, produces) more than the receiver's limit,
+     * or the message has more parts, or envelope bytes, than the receiver's limits allow.
+     */
     TOO_LARGE,
     /** zstd found damaged block data. */
     CORRUPT,

@@ -75,6 +75,13 @@ public final class DecompressingReceiver implements AutoCloseable {
      */
     public static final long DEFAULT_MAX_ENVELOPE_SIZE = 64 * 1024;
 
+    /**
+     * Default limit on the parts of one message, envelope and payload together. libzmq bounds the
+     * size of a part ({@code ZMQ_MAXMSGSIZE}) but not how many a message has; each part costs the
+     * receiver 17 bytes of heap in its part table, which grows to the largest message seen.
+     */
+    public static final int DEFAULT_MAX_PARTS = 4096;
+
     private static final long INITIAL_REGION_BYTES = 64 * 1024;
     /** Where decompression of a frame without a declared size starts; doubled up to the limit. */
     private static final long UNKNOWN_SIZE_FIRST_TRY = 256 * 1024;
@@ -88,6 +95,7 @@ public final class DecompressingReceiver implements AutoCloseable {
     private final long maxMessageSize;
     private final long maxEnvelopeSize;
     private final int envelopeParts;
+    private final int maxParts;
     private final OwnerCheck owner = new OwnerCheck("DecompressingReceiver");
     private final Counters counters = new Counters();
     private final ReceivedMessage message = new ReceivedMessage(this);
@@ -110,6 +118,7 @@ public final class DecompressingReceiver implements AutoCloseable {
         private long maxEnvelopeSize = DEFAULT_MAX_ENVELOPE_SIZE;
         private final List<ZstdDictionary> dictionaries = new ArrayList<>();
         private int envelopeParts;
+        private int maxParts = DEFAULT_MAX_PARTS;
 
         private Builder(ZmqSocket socket) {
             this.socket = Objects.requireNonNull(socket, "socket");
@@ -176,8 +185,27 @@ public final class DecompressingReceiver implements AutoCloseable {
             return this;
         }
 
+        /**
+         * The most parts one message may have, envelope parts included (default
+         * {@value DecompressingReceiver#DEFAULT_MAX_PARTS}). A message with more is refused as
+         * {@link BadFrameReason#TOO_LARGE} at the first part past the limit, the rest of it
+         * skipped, so that a peer cannot grow the receiver's part table without bound with parts
+         * that no size limit counts (0-byte delimiters, frames of empty payloads).
+         */
+        public Builder maxParts(int parts) {
+            if (parts < 1) {
+                throw new IllegalArgumentException("maxParts must be at least 1: maxParts=" + parts);
+            }
+            this.maxParts = parts;
+            return this;
+        }
+
         /** A new receiver on the socket; the caller owns it and closes it before the socket. */
         public DecompressingReceiver build() {
+            if (envelopeParts >= maxParts) {
+                throw new IllegalArgumentException("maxParts must leave room for a payload part after the envelope: maxParts="
+                        + maxParts + ", envelopeParts=" + envelopeParts);
+            }
             return new DecompressingReceiver(this);
         }
     }
@@ -193,6 +221,7 @@ public final class DecompressingReceiver implements AutoCloseable {
         this.maxMessageSize = b.maxMessageSize >= 0 ? b.maxMessageSize : b.maxDecompressedSize;
         this.maxEnvelopeSize = b.maxEnvelopeSize;
         this.envelopeParts = b.envelopeParts;
+        this.maxParts = b.maxParts;
         ZstdDecompressor.Builder d = ZstdDecompressor.builder().maxDecompressedSize(b.maxDecompressedSize);
         b.dictionaries.forEach(d::dictionary);
         try {
@@ -336,6 +365,11 @@ public final class DecompressingReceiver implements AutoCloseable {
         return envelopeParts;
     }
 
+    /** The most parts one message may have, envelope parts included. */
+    public int maxParts() {
+        return maxParts;
+    }
+
     /** The socket this receiver reads (borrowed, not owned). */
     public ZmqSocket socket() {
         return socket;
@@ -372,6 +406,12 @@ public final class DecompressingReceiver implements AutoCloseable {
         for (int index = 0; ; index++) {
             boolean more = frame.hasMore();
             partsPending = more;
+            if (index == maxParts) {
+                refuse(index, BadFrameReason.TOO_LARGE, "message has more parts than limit: parts>" + maxParts
+                        + ", maxParts=" + maxParts);
+                skipRestOfMessage();
+                return BAD_FRAME;
+            }
             long address = frame.address();
             long size = frame.size();
             if (index < envelopeParts || (size == 0 && more)) {

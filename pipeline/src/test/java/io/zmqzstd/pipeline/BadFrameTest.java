@@ -182,6 +182,57 @@ class BadFrameTest {
     }
 
     /**
+     * 0-byte delimiters count against no size limit, so only the part limit stops a message of
+     * many of them from growing the part table; the default refuses one part past it, skips the
+     * rest, and the next message arrives.
+     */
+    @Test
+    void shouldRefuseMessageWithMorePartsThanTheDefaultLimit() {
+        int parts = DecompressingReceiver.DEFAULT_MAX_PARTS + 100;
+        byte[][] message = new byte[parts][];
+        Arrays.fill(message, new byte[0]);
+        message[parts - 1] = frame(64);
+        expectRefusedThenRecover(BadFrameReason.TOO_LARGE, message);
+        assertEquals(DecompressingReceiver.DEFAULT_MAX_PARTS, receiver.lastErrorPart());
+        assertTrue(receiver.lastErrorMessage().contains("more parts than limit: parts>4096, maxParts=4096"),
+                receiver::lastErrorMessage);
+    }
+
+    @Test
+    void shouldDeliverMessageOfExactlyMaxPartsAndRefuseOneMore() {
+        byte[] last = Fixtures.payload(300, 9);
+        try (DecompressingReceiver limited = DecompressingReceiver.builder(pull).maxParts(4).build()) {
+            assertEquals(4, limited.maxParts());
+            for (int extra = 0; extra <= 1; extra++) {
+                for (int i = 0; i < 3 + extra; i++) {
+                    assertTrue(push.send(new byte[0], ZmqSocket.SNDMORE));
+                }
+                assertTrue(push.send(Zstd.compress(last, 3), 0));
+                if (extra == 0) {
+                    assertEquals(DecompressingReceiver.RECEIVED, limited.receive(0), limited::lastErrorMessage);
+                    assertEquals(4, limited.message().parts());
+                    assertArrayEquals(last, limited.message().partBytes(3));
+                } else {
+                    assertEquals(DecompressingReceiver.BAD_FRAME, limited.receive(0));
+                    assertEquals(BadFrameReason.TOO_LARGE, limited.lastErrorReason());
+                    assertEquals(4, limited.lastErrorPart());
+                }
+            }
+            assertTrue(push.send(Zstd.compress(last, 3), 0));
+            assertEquals(DecompressingReceiver.RECEIVED, limited.receive(0), limited::lastErrorMessage);
+            assertArrayEquals(last, limited.message().partBytes(0));
+        }
+    }
+
+    @Test
+    void shouldRejectPartLimitWithoutRoomForAPayload() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> DecompressingReceiver.builder(pull).envelopeParts(2).maxParts(2).build());
+        assertTrue(e.getMessage().contains("maxParts=2, envelopeParts=2"), e::getMessage);
+        assertThrows(IllegalArgumentException.class, () -> DecompressingReceiver.builder(pull).maxParts(0));
+    }
+
+    /**
      * A failure that is not a bad frame (here: the region cannot grow to what a frame declares,
      * so allocating it throws OutOfMemoryError) reaches the caller, and the receiver still skips
      * the rest of that message: the next receive delivers the next message, not a left-over part.
