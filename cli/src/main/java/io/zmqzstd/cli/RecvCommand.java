@@ -70,6 +70,10 @@ final class RecvCommand implements Callable<Integer> {
             description = "A zstd dictionary frames may use (repeatable; each frame names its dictionary ID).")
     List<Path> dictionaries = new ArrayList<>();
 
+    @Option(names = "--raw-dict",
+            description = "Accept --dict files that are not zstd dictionaries, as raw content (for frames without a dictionary ID).")
+    boolean rawDictionaries;
+
     @Option(names = "--max-size", paramLabel = "BYTES", converter = Values.ByteSize.class, defaultValue = "64M",
             description = "Refuse a frame that decompresses to more than BYTES (default ${DEFAULT-VALUE}).")
     long maxSize;
@@ -103,7 +107,7 @@ final class RecvCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         validate();
-        List<ZstdDictionary> dicts = dictionaries.stream().map(SendCommand::loadDictionary).toList();
+        List<ZstdDictionary> dicts = dictionaries.stream().map(f -> SendCommand.loadDictionary(f, rawDictionaries)).toList();
         Map<Integer, Path> byId = new HashMap<>();
         for (int i = 0; i < dicts.size(); i++) {
             Path earlier = byId.putIfAbsent(dicts.get(i).id(), dictionaries.get(i));

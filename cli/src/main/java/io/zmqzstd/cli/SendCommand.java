@@ -89,6 +89,10 @@ final class SendCommand implements Callable<Integer> {
             description = "Compress with this zstd dictionary (e.g. from 'train'); the receiver needs it too.")
     Path dictionary;
 
+    @Option(names = "--raw-dict",
+            description = "Accept a --dict FILE that is not a zstd dictionary, as raw content: frames then carry no dictionary ID.")
+    boolean rawDictionary;
+
     @Option(names = "--checksum", description = "Add a content checksum to every frame.")
     boolean checksum;
 
@@ -132,7 +136,7 @@ final class SendCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         validate();
-        ZstdDictionary dict = dictionary == null ? null : loadDictionary(dictionary);
+        ZstdDictionary dict = dictionary == null ? null : loadDictionary(dictionary, rawDictionary);
         byte[] topicBytes = type == Type.pub ? (topic == null ? new byte[0] : topic.getBytes(StandardCharsets.UTF_8)) : null;
         ZmqContext context = ZmqContext.builder().defaultLinger(linger).build();
         ZmqSocket socket = null;
@@ -318,12 +322,22 @@ final class SendCommand implements Callable<Integer> {
         }
     }
 
-    static ZstdDictionary loadDictionary(Path file) {
+    /**
+     * Reads and digests a --dict file. A file without the zstd dictionary magic is refused unless
+     * {@code raw} (--raw-dict): zstd would take it as raw content, whose frames carry no dictionary
+     * ID, so a receiver without it reports them as corrupt instead of naming the missing dictionary.
+     */
+    static ZstdDictionary loadDictionary(Path file, boolean raw) {
         ZstdDictionary dict;
         try {
             dict = ZstdDictionary.load(file);
         } catch (UncheckedIOException | IllegalArgumentException e) {
             throw new CliException(ExitCodes.FAILURE, "cannot read dictionary: file=" + file + ", error=" + Main.describe(e.getCause() != null ? e.getCause() : e), e);
+        }
+        if (!raw && !dict.isStructured()) {
+            throw new CliException(ExitCodes.FAILURE, "not a zstd dictionary: file=" + file
+                    + " (it does not start with the dictionary magic 37 A4 30 EC; make one with 'train' or zstd --train,"
+                    + " or pass --raw-dict to use the file as raw content, whose frames carry no dictionary ID)");
         }
         // Digest it once here, so a damaged file is named instead of failing later as an internal error.
         try (ZstdDecompressor probe = ZstdDecompressor.builder().dictionary(dict).build()) {

@@ -136,4 +136,24 @@ class CommandLineTest {
         assertEquals(1, r.err().lines().count(), what);
         assertTrue(r.err().contains("--dict " + copy + " has the same dictionary ID as --dict " + good), what);
     }
+
+    @Test
+    void shouldRefuseAFileThatIsNotADictionaryUnlessRawIsAsked(@TempDir Path dir) throws Exception {
+        Path text = dir.resolve("notes.txt");
+        Files.writeString(text, "not a dictionary, but zstd would take any bytes as raw content\n".repeat(50));
+        for (String[] args : new String[][] {
+                {"recv", "--bind", "tcp://127.0.0.1:*", "--dict", text.toString(), "--timeout", "1s"},
+                {"send", "--connect", "tcp://127.0.0.1:1", "--dict", text.toString(), "--timeout", "1s"}}) {
+            Result r = run(args);
+            String what = r.toString();
+            assertEquals(ExitCodes.FAILURE, r.code(), what);
+            assertEquals(1, r.err().lines().count(), what);
+            assertTrue(r.err().contains("not a zstd dictionary: file=" + text), what);
+            assertTrue(r.err().contains("--raw-dict"), what);
+        }
+        // Asked for, the file is accepted: recv starts and waits for messages until its timeout.
+        Result r = run("recv", "--bind", "tcp://127.0.0.1:*", "--dict", text.toString(), "--raw-dict", "--timeout", "1s");
+        assertEquals(ExitCodes.TIMEOUT, r.code(), r.toString());
+        assertFalse(r.err().contains("dictionary"), r.toString());
+    }
 }

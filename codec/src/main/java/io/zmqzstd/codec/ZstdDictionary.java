@@ -120,6 +120,16 @@ public final class ZstdDictionary implements AutoCloseable {
         return id;
     }
 
+    /**
+     * Whether the bytes are a zstd dictionary (they start with its magic number, {@code EC30A437}
+     * little-endian) rather than raw content. A structured dictionary may still have ID 0.
+     */
+    public boolean isStructured() {
+        ensureOpen();
+        return bytes.length >= 8 && (bytes[0] & 0xFF) == 0x37 && (bytes[1] & 0xFF) == 0xA4
+                && (bytes[2] & 0xFF) == 0x30 && (bytes[3] & 0xFF) == 0xEC;
+    }
+
     /** A copy of the dictionary's bytes; the caller owns it. */
     public byte[] bytes() {
         ensureOpen();

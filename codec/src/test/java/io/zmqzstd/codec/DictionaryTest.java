@@ -2,6 +2,7 @@ package io.zmqzstd.codec;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -67,6 +68,19 @@ class DictionaryTest {
             assertThrows(IllegalStateException.class, () -> loaded.save(file));
             byte[] message = TestData.text(300, 8);
             assertArrayEquals(message, d.decompress(c.compress(message)), "contexts keep their own copies");
+        }
+    }
+
+    @Test
+    void shouldTellAZstdDictionaryFromRawContent() {
+        try (ZstdDictionary trained = ZstdDictionary.train(samples(9), 4096);
+             ZstdDictionary raw = ZstdDictionary.of(TestData.text(2000, 3))) {
+            assertTrue(trained.isStructured());
+            assertNotEquals(0, trained.id());
+            assertFalse(raw.isStructured());
+            assertEquals(0, raw.id());
+            byte[] magicOnly = {0x37, (byte) 0xA4, 0x30, (byte) 0xEC};
+            assertFalse(ZstdDictionary.of(magicOnly).isStructured(), "too short to hold an ID after the magic");
         }
     }
 
