@@ -23,6 +23,9 @@ import java.util.List;
  */
 public final class ZstdDictionary implements AutoCloseable {
 
+    /** The magic number a zstd dictionary starts with, little-endian ({@code 37 A4 30 EC} on disk). */
+    public static final int MAGIC = 0xEC30A437;
+
     private final byte[] bytes;
     private final int id;
     private volatile boolean closed;
@@ -121,13 +124,12 @@ public final class ZstdDictionary implements AutoCloseable {
     }
 
     /**
-     * Whether the bytes are a zstd dictionary (they start with its magic number, {@code EC30A437}
-     * little-endian) rather than raw content. A structured dictionary may still have ID 0.
+     * Whether the bytes are a zstd dictionary (they start with {@link #MAGIC} and an ID) rather
+     * than raw content. A structured dictionary may still have ID 0.
      */
     public boolean isStructured() {
         ensureOpen();
-        return bytes.length >= 8 && (bytes[0] & 0xFF) == 0x37 && (bytes[1] & 0xFF) == 0xA4
-                && (bytes[2] & 0xFF) == 0x30 && (bytes[3] & 0xFF) == 0xEC;
+        return bytes.length >= 8 && MemorySegment.ofArray(bytes).get(ZstdFrames.INT_LE, 0) == MAGIC;
     }
 
     /** A copy of the dictionary's bytes; the caller owns it. */

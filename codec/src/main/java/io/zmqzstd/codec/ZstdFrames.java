@@ -42,7 +42,8 @@ public final class ZstdFrames {
     private static final int SKIPPABLE_MAGIC = 0x184D2A50;
     private static final int SKIPPABLE_MAGIC_MASK = 0xFFFFFFF0;
     static final int SKIPPABLE_HEADER_SIZE = 8;
-    private static final java.lang.foreign.ValueLayout.OfInt INT_LE = JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    /** A little-endian int at any offset, as zstd writes them (also read by ZstdDictionary). */
+    static final java.lang.foreign.ValueLayout.OfInt INT_LE = JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     private static final java.lang.foreign.ValueLayout.OfShort SHORT_LE = JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     private static final java.lang.foreign.ValueLayout.OfLong LONG_LE = JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
 
