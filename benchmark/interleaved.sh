@@ -20,7 +20,8 @@
 #         pipeline:TRANSPORT:SIZE    end to end, PUSH to PULL, level 3, telemetry (PipelineOverhead): the ways of
 #                                    PIPELINE_WAYS (default: jeromqZstdjni zmqzstd zmqzstd@2 zmqzstd@3; @N = a
 #                                    ParallelCompressingSender with N workers, @NxM a ring of M, @NiK
-#                                    inlineBelowBytes K, @NgT inlineAfterIdleNanos T; #B after a zmqzstd way: zero-copy
+#                                    inlineBelowBytes K, @NgT inlineAfterIdleNanos T, a last w or c: a producer that
+#                                    writes every payload, into its own memory or into claimed memory; #B after a zmqzstd way: zero-copy
 #                                    threshold B on every socket) against the first (>1: faster)
 #         codec:METHOD:SIZE         bare libzstd calls and aircompressor against zmq-zstd (>1: faster than
 #                                    zmq-zstd), METHOD compress or decompress, level 3, telemetry, every way

@@ -16,7 +16,9 @@ import io.zmqzstd.benchmark.pipeline.ZmqZstdContestant;
  * the sender thread), {@code zmqzstd@N} (a {@code ParallelCompressingSender} with N workers) and
  * {@code zmqzstd@NxM} (the same with a ring of M messages); a suffix {@code iK} sets that sender's
  * {@code inlineBelowBytes} to K ({@code zmqzstd@3i0}: every message handed to a worker), {@code gT} its
- * {@code inlineAfterIdleNanos} to T; a suffix {@code #B} after any {@code zmqzstd} way sets the pool's and
+ * {@code inlineAfterIdleNanos} to T, a last {@code w} or {@code c} gives it a producer that writes every
+ * payload, into memory of its own ({@code w}, then sent and so copied) or into claimed memory ({@code c},
+ * committed; see {@link io.zmqzstd.benchmark.pipeline.PipelineContestants.Producer}); a suffix {@code #B} after any {@code zmqzstd} way sets the pool's and
  * the sender's zero-copy threshold to B bytes ({@code zmqzstd#8192}: the library's tcp default on every
  * socket; without it, the library's defaults). The first way is the baseline.
  *

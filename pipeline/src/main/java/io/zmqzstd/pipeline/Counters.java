@@ -45,6 +45,11 @@ final class Counters {
 
     /** As {@link #snapshot(NativeBufferPool)}, adding would-blocks counted by another thread. */
     PipelineStats snapshot(NativeBufferPool pool, long moreWouldBlock) {
+        return snapshot(pool, moreWouldBlock, 0);
+    }
+
+    /** As {@link #snapshot(NativeBufferPool, long)}, adding pool rents counted by another thread. */
+    PipelineStats snapshot(NativeBufferPool pool, long moreWouldBlock, long morePoolRents) {
         long hits = 0;
         long misses = 0;
         if (pool != null && !pool.isClosed()) {
@@ -54,6 +59,6 @@ final class Counters {
         }
         return new PipelineStats(messages, parts, envelopeParts, uncompressedBytes, compressedBytes, zeroCopySends,
                 copiedSends, rawFrames, wouldBlock + moreWouldBlock, abandonedMessages, droppedMessages,
-                inlineMessages, errors.clone(), poolRents, hits, misses);
+                inlineMessages, errors.clone(), poolRents + morePoolRents, hits, misses);
     }
 }

@@ -56,7 +56,14 @@ import java.util.concurrent.locks.LockSupport;
  * is rethrown by the caller's next {@code send}, {@code flush} or {@code close}; messages not yet
  * sent are then dropped and counted ({@link PipelineStats#droppedMessages()}).
  *
- * <p>Ownership: payloads stay the caller's (they are copied). The socket is borrowed, and while
+ * <p>A caller that produces each payload (serialises an event, say) can write it straight into
+ * the pooled buffer the workers compress from: {@link #claim} returns that memory, {@link #commit}
+ * hands it over, and the copy that {@code send} makes is not made: one buffer and one copy fewer
+ * per message. A stream bound by compression moves as many messages either way (measured level at
+ * 1 KiB and 64 KiB, BENCHMARKS.md, "Writing the payload where it is compressed").
+ *
+ * <p>Ownership: payloads given to {@code send} and {@code publish} stay the caller's (they are
+ * copied); claimed memory is the caller's from claim to commit or abort. The socket is borrowed, and while
  * the sender is open only its workers use it: do not send on it yourself. Close the sender first,
  * then the socket. The sender owns its threads, compressors and the ring.
  *
@@ -191,6 +198,17 @@ public final class ParallelCompressingSender implements AutoCloseable {
     private final Counters counters = new Counters();
     /** The caller's would-blocks (ring full under DONTWAIT); written by the caller only. */
     private volatile long refused;
+    /**
+     * Rents of claimed buffers that never reached a worker (aborted, dropped, sent inline); written
+     * by the caller only. Rents of claims handed to a worker are counted where the slot is sent.
+     */
+    private volatile long callerRents;
+    /** The open claim's payload buffer, else null; the caller's thread only. */
+    private PooledBuffer openClaim;
+    /** The open claim's maxLength. */
+    private long claimedLength;
+    /** Whether the open claim came after a pause (for an inline send at commit). */
+    private boolean claimedIdle;
     private boolean closed;
 
     /** Options for a sender. */
@@ -527,56 +545,33 @@ public final class ParallelCompressingSender implements AutoCloseable {
      * A snapshot of the counters (allocates): messages and bytes as sent by the workers, would-blocks
      * of the caller's DONTWAIT sends and of the socket's send timeout, dropped messages, and the
      * socket context pool's hits and misses (pool-wide). {@code poolRents} counts two rents per
-     * message handed to a worker (its payload copy and its frame), none for one sent inline
-     * ({@code inlineMessages}). Callable from any thread; may be slightly behind.
+     * message handed to a worker (its payload copy or claimed buffer, and its frame), none for one
+     * sent inline from {@code send} ({@code inlineMessages}), one for a claim sent inline, aborted or
+     * dropped. Callable from any thread; may be slightly behind.
      */
     public PipelineStats stats() {
-        return counters.snapshot(pool, refused);
+        return counters.snapshot(pool, refused, callerRents);
     }
 
     private boolean take(byte[] topic, MemorySegment payload, long offset, long length, int flags) {
         Objects.checkFromIndexSize(offset, length, payload.byteSize());
-        if ((flags & ~ZmqSocket.DONTWAIT) != 0) {
-            throw new IllegalArgumentException("flags other than DONTWAIT: flags=" + flags
-                    + " (a ParallelCompressingSender sends single-part messages; publish() for a topic)");
-        }
+        checkFlags(flags);
         owner.enter();
         try {
             ensureOpen();
+            ensureNoClaim();
             throwIfFailed();
             long t = tail.get();
-            // A pause before this one, nothing in flight (head only moves up to tail, which only
-            // this thread moves) and the send lock free: the caller may send it itself, in order.
             boolean idle = inlineBelowBytes > 0 && idleSinceLastTake();
-            if (idle && length < inlineBelowBytes && head.get() == t && sendLock.compareAndSet(0, 1)) {
-                try {
-                    if (sendInline(topic, payload, offset, length)) {
-                        return true;
-                    }
-                } finally {
-                    sendLock.set(0);
-                }
+            if (idle && length < inlineBelowBytes && tryInline(topic, payload, offset, length)) {
+                return true;
             }
             long topicLength = topic == null ? 0 : topic.length;
             long bytes = topicLength + length;
-            if (t - head.get() >= capacity || overBytes(t, bytes)) {
-                if ((flags & ZmqSocket.DONTWAIT) != 0) {
-                    refused++;
-                    return false;
-                }
-                if (t - head.get() >= capacity) {
-                    // Wait until half the ring is free, not one slot: the caller is then woken once
-                    // per capacity/2 messages instead of once per message (a futex wake and a
-                    // context switch each, which at 1 KiB cost more than handing the message over).
-                    awaitHead(t - capacity + Math.max(1, capacity / 2), Long.MAX_VALUE);
-                }
-                while (overBytes(t, bytes)) {
-                    awaitHead(head.get() + 1, Long.MAX_VALUE);
-                    throwIfFailed();
-                }
-                throwIfFailed();
+            if (!awaitRoom(t, bytes, flags)) {
+                return false;
             }
-            PooledBuffer in = pool.rent(topicLength + length);
+            PooledBuffer in = pool.rent(bytes);
             try {
                 MemorySegment dst = in.segment();
                 if (topic != null) {
@@ -587,17 +582,180 @@ public final class ParallelCompressingSender implements AutoCloseable {
                 in.release();
                 throw e;
             }
-            int i = (int) (t & mask);
-            inputs[i] = in;
-            topicBytes[i] = topic == null ? NO_TOPIC : topicLength;
-            payloadBytes[i] = length;
-            inFlightBytes.getAndAdd(bytes);
-            tail.set(t + 1); // publishes the slot's fields to the worker that claims it
-            wakeOneWorker();
+            publish(t, in, topic == null ? NO_TOPIC : topicLength, length);
             return true;
         } finally {
             owner.exit();
         }
+    }
+
+    /**
+     * Claims room for the next message and returns native memory to write its payload into, so a
+     * caller that produces the payload (serialises an event, say) writes it where the workers
+     * compress it from, and the copy that {@link #send(MemorySegment, int)} makes is not made.
+     * Write the payload at offset 0, then {@link #commit(long)} its length, or {@link #abort()}.
+     * The segment has at least {@code maxLength} bytes (it may have more; a commit may not pass
+     * {@code maxLength}). It is the sender's again at commit or abort, and then the caller must
+     * not touch it: it belongs to a pooled buffer that is compressed on another thread and then
+     * rented again.
+     *
+     * <p>Room is taken as by {@code send}: without DONTWAIT this waits while the ring is full or
+     * {@code maxLength} more bytes would pass {@code inFlightBytes}; with DONTWAIT it returns null
+     * instead, and nothing was claimed. Between claim and commit the sender takes no other
+     * message ({@code send} and {@code publish} throw); {@code flush} waits for the messages
+     * before the claim. Allocation-free.
+     *
+     * @param maxLength the longest payload the caller may commit, at most the pool's largest
+     *     buffer for an allocation-free claim (larger ones are unpooled)
+     * @param flags 0 or {@link ZmqSocket#DONTWAIT}
+     * @return the payload's memory, or null with DONTWAIT when there is no room
+     * @throws IllegalStateException when a claim is already open, after a failure (its cause
+     *     attached), or when closed
+     */
+    public MemorySegment claim(long maxLength, int flags) {
+        if (maxLength < 0) {
+            throw new IllegalArgumentException("negative length: maxLength=" + maxLength);
+        }
+        checkFlags(flags);
+        owner.enter();
+        try {
+            ensureOpen();
+            ensureNoClaim();
+            throwIfFailed();
+            boolean idle = inlineBelowBytes > 0 && idleSinceLastTake();
+            if (!awaitRoom(tail.get(), maxLength, flags)) {
+                return null;
+            }
+            PooledBuffer in = pool.rent(maxLength);
+            openClaim = in;
+            claimedLength = maxLength;
+            claimedIdle = idle;
+            return in.segment();
+        } finally {
+            owner.exit();
+        }
+    }
+
+    /**
+     * Sends the claimed segment's first {@code length} bytes as one compressed single-part message
+     * (or, with {@code inlineBelowBytes} set and the conditions of the class comment met, compresses
+     * and sends it on this thread). Always taken: the room was reserved by {@link #claim}.
+     *
+     * @throws IllegalStateException without an open claim, or after a worker failed (the claimed
+     *     message is then dropped and its buffer returned to the pool)
+     * @throws IndexOutOfBoundsException when {@code length} is negative or passes the claim's
+     *     {@code maxLength} (the claim stays open)
+     */
+    public void commit(long length) {
+        owner.enter();
+        try {
+            ensureOpen();
+            PooledBuffer in = openClaim;
+            if (in == null) {
+                throw new IllegalStateException("commit() without an open claim()");
+            }
+            if (length < 0 || length > claimedLength) {
+                throw new IndexOutOfBoundsException("commit length outside the claim: length=" + length
+                        + ", maxLength=" + claimedLength);
+            }
+            openClaim = null;
+            if (failure.get() != null) {
+                in.release();
+                callerRents++;
+                throwIfFailed();
+            }
+            if (claimedIdle && length < inlineBelowBytes && tryInline(null, in.segment(), 0, length)) {
+                in.release();
+                callerRents++;
+                return;
+            }
+            publish(tail.get(), in, NO_TOPIC, length);
+        } finally {
+            owner.exit();
+        }
+    }
+
+    /** Gives an open claim's memory back; nothing is sent. Does nothing without an open claim. */
+    public void abort() {
+        owner.enter();
+        try {
+            releaseClaim();
+        } finally {
+            owner.exit();
+        }
+    }
+
+    private void releaseClaim() {
+        PooledBuffer in = openClaim;
+        if (in != null) {
+            openClaim = null;
+            in.release();
+            callerRents++;
+        }
+    }
+
+    private void ensureNoClaim() {
+        if (openClaim != null) {
+            throw new IllegalStateException("a claimed message is open: commit() or abort() it first");
+        }
+    }
+
+    private static void checkFlags(int flags) {
+        if ((flags & ~ZmqSocket.DONTWAIT) != 0) {
+            throw new IllegalArgumentException("flags other than DONTWAIT: flags=" + flags
+                    + " (a ParallelCompressingSender sends single-part messages; publish() for a topic)");
+        }
+    }
+
+    /**
+     * With nothing in flight (head only moves up to tail, which only the caller moves) and the
+     * send lock free, sends the message on the caller's thread, in order; false when it did not.
+     */
+    private boolean tryInline(byte[] topic, MemorySegment payload, long offset, long length) {
+        if (head.get() != tail.get() || !sendLock.compareAndSet(0, 1)) {
+            return false;
+        }
+        try {
+            return sendInline(topic, payload, offset, length);
+        } finally {
+            sendLock.set(0);
+        }
+    }
+
+    /**
+     * Waits, unless DONTWAIT, until one more message of {@code bytes} fits the ring and the byte
+     * bound, with {@code t} the current tail; false (counted) when DONTWAIT finds no room.
+     */
+    private boolean awaitRoom(long t, long bytes, int flags) {
+        if (t - head.get() >= capacity || overBytes(t, bytes)) {
+            if ((flags & ZmqSocket.DONTWAIT) != 0) {
+                refused++;
+                return false;
+            }
+            if (t - head.get() >= capacity) {
+                // Wait until half the ring is free, not one slot: the caller is then woken once
+                // per capacity/2 messages instead of once per message (a futex wake and a
+                // context switch each, which at 1 KiB cost more than handing the message over).
+                awaitHead(t - capacity + Math.max(1, capacity / 2), Long.MAX_VALUE);
+            }
+            while (overBytes(t, bytes)) {
+                awaitHead(head.get() + 1, Long.MAX_VALUE);
+                throwIfFailed();
+            }
+            throwIfFailed();
+        }
+        return true;
+    }
+
+    /** Puts a filled payload buffer into slot {@code t} and hands it to the workers. */
+    private void publish(long t, PooledBuffer in, long topic, long length) {
+        int i = (int) (t & mask);
+        inputs[i] = in;
+        topicBytes[i] = topic;
+        payloadBytes[i] = length;
+        inFlightBytes.getAndAdd(Math.max(topic, 0) + length);
+        tail.set(t + 1); // publishes the slot's fields to the worker that claims it
+        wakeOneWorker();
     }
 
     /** Whether at least inlineAfterIdleNanos passed since the previous take began; notes this one. */
@@ -895,6 +1053,7 @@ public final class ParallelCompressingSender implements AutoCloseable {
             }
             closed = true;
             closing = true;
+            releaseClaim(); // an open claim is dropped: nothing of it was taken
             awaitHead(tail.get(), Long.MAX_VALUE);
             stopWorkers(workers.length);
             if (inlineCompressor != null) {

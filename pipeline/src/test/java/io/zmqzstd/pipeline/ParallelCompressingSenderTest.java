@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -481,6 +483,100 @@ class ParallelCompressingSenderTest {
         return b;
     }
 
+    /**
+     * Payloads written into claimed memory arrive intact and in order among copied ones, over every
+     * path (raw, copied, zero-copy, multi-block frames, inline sends); every claimed buffer is back,
+     * and the pool's rents are the sender's count.
+     */
+    @ParameterizedTest(name = "inlineBelowBytes {0}")
+    @ValueSource(longs = {0, 4096})
+    void shouldSendClaimedPayloadsIntactAndInOrderAmongCopiedOnes(long inlineBelow) {
+        int count = 2_000;
+        try (ZmqContext ctx = new ZmqContext()) {
+            NativeBufferPool pool = ctx.bufferPool();
+            long rentedBefore = pool.stats().rented();
+            Fixtures.Link link = Fixtures.link(ctx, SocketType.PULL, SocketType.PUSH, "tcp");
+            PipelineStats stats;
+            try (ParallelCompressingSender sender = ParallelCompressingSender.builder(link.client()).level(1).workers(2)
+                    .inlineBelowBytes(inlineBelow).inlineAfterIdleNanos(0).build();
+                 DecompressingReceiver receiver = DecompressingReceiver.builder(link.server()).build()) {
+                writeAndRead(sender, receiver, count, ParallelCompressingSenderTest::message, seq -> {
+                    byte[] m = message(seq);
+                    if (seq % 4 == 3) {
+                        return sender.send(m, 0);
+                    }
+                    // claim more than is written (a producer that knows only a bound), write, commit
+                    MemorySegment room = sender.claim(m.length + 100, 0);
+                    assertTrue(room.byteSize() >= m.length + 100, "claimed " + room.byteSize() + " B");
+                    MemorySegment.copy(m, 0, room, ValueLayout.JAVA_BYTE, 0, m.length);
+                    sender.commit(m.length);
+                    return true;
+                });
+                stats = sender.stats();
+                assertEquals(count, stats.messages(), stats::toString);
+                assertTrue(stats.zeroCopySends() > 0 && stats.copiedSends() > 0 && stats.rawFrames() > 0, stats::toString);
+                assertEquals(inlineBelow > 0, stats.inlineMessages() > 0, stats::toString);
+            }
+            assertTrue(Fixtures.await(() -> pool.outstanding() == 0, 10_000), () -> pool.stats().toString());
+            assertEquals(pool.stats().rented() - rentedBefore, stats.poolRents(), stats::toString);
+        }
+    }
+
+    /**
+     * A claim takes room as a send does (null under DONTWAIT when there is none, nothing claimed),
+     * blocks other sends until committed or aborted, refuses a commit past its length or without a
+     * claim (the claim stays open), and an open claim is given back by abort() and by close().
+     */
+    @Test
+    void shouldKeepClaimsConsistentUnderMisuseFullRingsAndClose() {
+        try (ZmqContext ctx = new ZmqContext()) {
+            NativeBufferPool pool = ctx.bufferPool();
+            ZmqSocket push = ctx.socket(SocketType.PUSH);
+            push.sendHwm(1);
+            push.sendTimeoutMs(20); // never a peer: close() drops what is left
+            push.bind(Fixtures.bindAddress("inproc"));
+            long rentedBefore = pool.stats().rented();
+            ParallelCompressingSender sender = ParallelCompressingSender.builder(push).workers(1).inFlight(2).build();
+            assertThrows(IllegalArgumentException.class, () -> sender.claim(-1, 0));
+            assertThrows(IllegalArgumentException.class, () -> sender.claim(8, ZmqSocket.SNDMORE));
+            IllegalStateException noClaim = assertThrows(IllegalStateException.class, () -> sender.commit(0));
+            assertTrue(noClaim.getMessage().contains("claim"), noClaim::getMessage);
+
+            MemorySegment room = sender.claim(64, 0);
+            room.set(ValueLayout.JAVA_LONG_UNALIGNED, 0, 42);
+            IllegalStateException open = assertThrows(IllegalStateException.class, () -> sender.send(new byte[1], 0));
+            assertTrue(open.getMessage().contains("commit() or abort()"), open::getMessage);
+            assertThrows(IllegalStateException.class, () -> sender.claim(1, 0), "one claim at a time");
+            IndexOutOfBoundsException past = assertThrows(IndexOutOfBoundsException.class, () -> sender.commit(65));
+            assertTrue(past.getMessage().contains("maxLength=64"), past::getMessage);
+            assertEquals(1, pool.outstanding(), "the claim is still open after a refused commit");
+            sender.abort();
+            sender.abort(); // nothing open: does nothing
+            assertEquals(0, pool.outstanding(), "abort gives the claimed buffer back");
+            assertEquals(0, sender.inFlight(), "an aborted claim sends nothing");
+
+            // fill the ring of 2 (the socket has no peer, so nothing leaves it), then claims find no room
+            assertNotNull(sender.claim(8, ZmqSocket.DONTWAIT));
+            sender.commit(8);
+            assertTrue(sender.send(new byte[8], ZmqSocket.DONTWAIT));
+            assertNull(sender.claim(8, ZmqSocket.DONTWAIT), "a full ring: no room claimed");
+            assertFalse(sender.send(new byte[0], ZmqSocket.DONTWAIT), "no room, and no claim left open (that would throw)");
+            assertEquals(2, sender.inFlight());
+
+            // an open claim at close is dropped and its buffer returned
+            ParallelCompressingSender second = ParallelCompressingSender.builder(push).workers(1).build();
+            assertNotNull(second.claim(1000, 0));
+            second.close();
+            assertThrows(IllegalStateException.class, () -> second.commit(10), "closed");
+            sender.close();
+            assertEquals(2, sender.stats().droppedMessages(), () -> sender.stats().toString());
+            assertEquals(0, pool.outstanding(), () -> pool.stats().toString());
+            // every rent is counted: 2 per message in the ring, 1 for the aborted and the dropped claim
+            assertEquals(pool.stats().rented() - rentedBefore, sender.stats().poolRents() + second.stats().poolRents(),
+                    () -> sender.stats() + " / " + second.stats());
+        }
+    }
+
     @Test
     void shouldRefuseMisuseWithClearErrors() {
         try (ZmqContext ctx = new ZmqContext()) {
@@ -508,9 +604,9 @@ class ParallelCompressingSenderTest {
      * The caller's thread and every worker allocate nothing per message after warm-up (the JDK's
      * per-thread counters), and every pooled buffer comes back.
      */
-    @ParameterizedTest(name = "tcp, {0} B")
-    @ValueSource(ints = {256, 1024, 65536})
-    void shouldAllocateLessThanOneBytePerMessageOnEveryThread(int size) throws Exception {
+    @ParameterizedTest(name = "tcp, {0} B, claimed {1}")
+    @CsvSource({"256,false", "1024,false", "65536,false", "1024,true", "65536,true"})
+    void shouldAllocateLessThanOneBytePerMessageOnEveryThread(int size, boolean claim) throws Exception {
         int warmUp = size >= 65536 ? 20_000 : 50_000;
         int measured = size >= 65536 ? 20_000 : 100_000;
         NativeBufferPool pool = NativeBufferPool.builder().leakDetection(NativeBufferPool.LeakDetection.DISABLED).build();
@@ -555,7 +651,7 @@ class ParallelCompressingSenderTest {
                 }, "receiver");
                 reader.start();
                 for (long seq = 0; seq < warmUp; seq++) {
-                    sendStamped(sender, payload, seq);
+                    sendStamped(sender, payload, seq, claim);
                 }
                 sender.flush();
                 long[] workerStart = new long[workers.size()];
@@ -564,7 +660,7 @@ class ParallelCompressingSenderTest {
                 }
                 long callerStart = THREADS.getCurrentThreadAllocatedBytes();
                 for (long seq = warmUp; seq < warmUp + measured; seq++) {
-                    sendStamped(sender, payload, seq);
+                    sendStamped(sender, payload, seq, claim);
                 }
                 long callerBytes = THREADS.getCurrentThreadAllocatedBytes() - callerStart;
                 sender.flush();
@@ -577,8 +673,8 @@ class ParallelCompressingSenderTest {
                     throw new AssertionError(failure.get());
                 }
                 assertFalse(reader.isAlive(), "the reader did not finish within 120 s");
-                System.out.printf("parallel tcp %d B: caller %d B, workers %d B, receiver %d B over %d messages; %s%n",
-                        size, callerBytes, workerBytes, receiverBytes.get(), measured, sender.stats());
+                System.out.printf("parallel tcp %d B%s: caller %d B, workers %d B, receiver %d B over %d messages; %s%n",
+                        size, claim ? " claimed" : "", callerBytes, workerBytes, receiverBytes.get(), measured, sender.stats());
                 assertEquals(2, workerStart.length);
                 assertTrue(callerBytes < measured, "caller allocated " + callerBytes + " B");
                 assertTrue(workerBytes < measured, "workers allocated " + workerBytes + " B");
@@ -590,7 +686,15 @@ class ParallelCompressingSenderTest {
         }
     }
 
-    private static void sendStamped(ParallelCompressingSender sender, MemorySegment payload, long seq) {
+    /** Stamps {@code seq} into {@code payload} and sends it, or writes both into claimed memory and commits it. */
+    private static void sendStamped(ParallelCompressingSender sender, MemorySegment payload, long seq, boolean claim) {
+        if (claim) {
+            MemorySegment room = sender.claim(payload.byteSize(), 0);
+            MemorySegment.copy(payload, 0, room, 0, payload.byteSize());
+            room.set(ValueLayout.JAVA_LONG_UNALIGNED, 0, seq);
+            sender.commit(payload.byteSize());
+            return;
+        }
         payload.set(ValueLayout.JAVA_LONG_UNALIGNED, 0, seq);
         if (!sender.send(payload, 0)) {
             throw new AssertionError("blocking send returned false: seq=" + seq);

@@ -52,16 +52,22 @@ public final class PipelineContestants {
      * (negative: its defaults); {@code workers} 0 is one {@link io.zmqzstd.pipeline.CompressingSender} on the
      * sender thread.
      */
-    public record Parallel(int workers, int inFlight, long inlineBelowBytes, long inlineAfterIdleNanos) {
+    public record Parallel(int workers, int inFlight, long inlineBelowBytes, long inlineAfterIdleNanos, Producer producer) {
         /** One {@code CompressingSender} on the sender thread. */
         public static final Parallel NONE = new Parallel(0, 0, -1, -1);
 
         private static final Pattern WAY =
-                Pattern.compile(ZMQZSTD + "@(\\d+)(?:x(\\d+))?(?:i(\\d+))?(?:g(\\d+))?");
+                Pattern.compile(ZMQZSTD + "@(\\d+)(?:x(\\d+))?(?:i(\\d+))?(?:g(\\d+))?([wc])?");
+
+        /** With the benchmark's producer, {@link Producer#STAMP}. */
+        public Parallel(int workers, int inFlight, long inlineBelowBytes, long inlineAfterIdleNanos) {
+            this(workers, inFlight, inlineBelowBytes, inlineAfterIdleNanos, Producer.STAMP);
+        }
 
         /**
          * The compressing threads a way names: {@code zmqzstd@N} N workers, {@code xM} a ring of M,
-         * {@code iK} inlineBelowBytes K, {@code gT} inlineAfterIdleNanos T; a way without {@code @} is
+         * {@code iK} inlineBelowBytes K, {@code gT} inlineAfterIdleNanos T, then {@code w} or {@code c}
+         * for a producer that writes every payload ({@link Producer}); a way without {@code @} is
          * {@link #NONE}.
          */
         public static Parallel of(String way) {
@@ -70,10 +76,12 @@ public final class PipelineContestants {
             }
             Matcher m = WAY.matcher(way);
             if (!m.matches()) {
-                throw new IllegalArgumentException("a way with workers is zmqzstd@N[xM][iK][gT]: way=" + way);
+                throw new IllegalArgumentException("a way with workers is zmqzstd@N[xM][iK][gT][w|c]: way=" + way);
             }
+            Producer producer = m.group(5) == null ? Producer.STAMP : m.group(5).equals("w") ? Producer.WRITE : Producer.CLAIM;
             return new Parallel(Integer.parseInt(m.group(1)), m.group(2) == null ? 0 : Integer.parseInt(m.group(2)),
-                    m.group(3) == null ? -1 : Long.parseLong(m.group(3)), m.group(4) == null ? -1 : Long.parseLong(m.group(4)));
+                    m.group(3) == null ? -1 : Long.parseLong(m.group(3)), m.group(4) == null ? -1 : Long.parseLong(m.group(4)),
+                    producer);
         }
 
         /**
@@ -100,6 +108,16 @@ public final class PipelineContestants {
             return at < 0 ? way : way.substring(0, at);
         }
     }
+
+    /**
+     * How the sender thread of a {@code zmqzstd@N} way makes each message. {@code STAMP} (every
+     * contestant's way): the payload is made once and each message only stamps its sequence number
+     * into it, then {@code send} copies it into the ring. {@code WRITE} and {@code CLAIM} model a
+     * producer that writes every payload (a serialiser): {@code WRITE} writes it into its own native
+     * segment and sends that (copied again), {@code CLAIM} writes it into memory from
+     * {@code ParallelCompressingSender.claim} and commits it (not copied again).
+     */
+    public enum Producer { STAMP, WRITE, CLAIM }
 
     /** As above, with {@code zmqzstd}'s compressing threads ({@link Parallel}); the peers ignore them. */
     public static PipelineContestant create(String name, int size, String transport, int level, String dictionary,

@@ -95,7 +95,25 @@ public final class ZmqZstdContestant implements PipelineContestant {
             parallel = compression.builder(push).level(level).zeroCopyThresholdBytes(senderThreshold)
                     .dictionary(this.dictionary).rawFrameBelowBytes(raw).build();
             ParallelCompressingSender p = parallel;
-            send = m -> p.send(m, 0);
+            // m is the stamped payload: WRITE and CLAIM write all of it, stamp included, per message
+            send = switch (compression.producer()) {
+                case STAMP -> m -> p.send(m, 0);
+                case WRITE -> {
+                    // a serialiser writing into its own memory: the payload is written, then copied by send
+                    MemorySegment own = arena.allocate(Math.max(size, 1), 64).asSlice(0, size);
+                    yield m -> {
+                        MemorySegment.copy(m, 0, own, 0, size);
+                        return p.send(own, 0);
+                    };
+                }
+                case CLAIM -> m -> {
+                    // a serialiser writing into claimed memory: written once, not copied again
+                    MemorySegment room = p.claim(size, 0);
+                    MemorySegment.copy(m, 0, room, 0, size);
+                    p.commit(size);
+                    return true;
+                };
+            };
         } else {
             parallel = null;
             compressing = CompressingSender.builder(push).level(level).zeroCopyThresholdBytes(senderThreshold)
