@@ -40,15 +40,10 @@ final class Counters {
     }
 
     PipelineStats snapshot(NativeBufferPool pool) {
-        return snapshot(pool, 0);
+        return snapshot(pool, 0, 0);
     }
 
-    /** As {@link #snapshot(NativeBufferPool)}, adding would-blocks counted by another thread. */
-    PipelineStats snapshot(NativeBufferPool pool, long moreWouldBlock) {
-        return snapshot(pool, moreWouldBlock, 0);
-    }
-
-    /** As {@link #snapshot(NativeBufferPool, long)}, adding pool rents counted by another thread. */
+    /** As {@link #snapshot(NativeBufferPool)}, adding would-blocks and pool rents counted by another thread. */
     PipelineStats snapshot(NativeBufferPool pool, long moreWouldBlock, long morePoolRents) {
         long hits = 0;
         long misses = 0;

@@ -658,17 +658,15 @@ public final class ParallelCompressingSender implements AutoCloseable {
                 throw new IndexOutOfBoundsException("commit length outside the claim: length=" + length
                         + ", maxLength=" + claimedLength);
             }
-            openClaim = null;
             if (failure.get() != null) {
-                in.release();
-                callerRents++;
+                releaseClaim();
                 throwIfFailed();
             }
             if (claimedIdle && length < inlineBelowBytes && tryInline(null, in.segment(), 0, length)) {
-                in.release();
-                callerRents++;
+                releaseClaim();
                 return;
             }
+            openClaim = null;
             publish(tail.get(), in, NO_TOPIC, length);
         } finally {
             owner.exit();
@@ -685,6 +683,7 @@ public final class ParallelCompressingSender implements AutoCloseable {
         }
     }
 
+    /** Returns an open claim's buffer to the pool (counted: it never reached a worker). */
     private void releaseClaim() {
         PooledBuffer in = openClaim;
         if (in != null) {
