@@ -563,8 +563,11 @@ class ParallelCompressingSenderTest {
             assertFalse(sender.send(new byte[0], ZmqSocket.DONTWAIT), "no room, and no claim left open (that would throw)");
             assertEquals(2, sender.inFlight());
 
-            // an open claim at close is dropped and its buffer returned
-            ParallelCompressingSender second = ParallelCompressingSender.builder(push).workers(1).build();
+            // an open claim at close is dropped and its buffer returned (a socket of its own: a
+            // sender's socket is used by that sender only)
+            ZmqSocket other = ctx.socket(SocketType.PUSH);
+            other.bind(Fixtures.bindAddress("inproc"));
+            ParallelCompressingSender second = ParallelCompressingSender.builder(other).workers(1).build();
             assertNotNull(second.claim(1000, 0));
             second.close();
             assertThrows(IllegalStateException.class, () -> second.commit(10), "closed");
