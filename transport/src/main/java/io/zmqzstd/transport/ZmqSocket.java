@@ -985,23 +985,24 @@ public final class ZmqSocket implements AutoCloseable {
     /**
      * Begins a call that may reach libzmq or this socket's native memory; {@link #exit()} ends it.
      * Against a close on another thread, a Dekker handshake: the call count is written before
-     * {@link #closed} is read (a volatile store, so the read cannot move above it), and close
+     * {@link #closed} is read (an atomic add, so the read cannot move above it), and close
      * writes {@code closed} before it reads the count. Either this call sees {@code closed} and
-     * fails, or close sees the call and waits for it; never both miss. Only the thread using the
-     * socket writes the count (one thread at a time, as documented), so a plain increment does.
-     * Cost: one fenced store per call.
+     * fails, or close sees the call and waits for it; never both miss. Entry and exit are atomic
+     * adds, not a plain increment: a socket used from two threads at once (which the class forbids,
+     * and libzmq does not survive either) must still not leave the count off zero, which would make
+     * close wait forever. Cost: two atomic adds per call on a line no other thread writes.
      */
     void enter() {
-        calls = calls + 1;
+        CALLS.getAndAdd(this, 1);
         if (closed) {
-            CALLS.setRelease(this, calls - 1);
+            CALLS.getAndAddRelease(this, -1);
             throw closedException();
         }
     }
 
-    /** Ends a call begun by {@link #enter()}; a release store, no fence. */
+    /** Ends a call begun by {@link #enter()}. */
     void exit() {
-        CALLS.setRelease(this, calls - 1);
+        CALLS.getAndAddRelease(this, -1);
     }
 
     private void ensureOpen() {
