@@ -59,8 +59,10 @@ import java.util.concurrent.locks.LockSupport;
  * <p>A caller that produces each payload (serialises an event, say) can write it straight into
  * the pooled buffer the workers compress from: {@link #claim} returns that memory, {@link #commit}
  * hands it over, and the copy that {@code send} makes is not made: one buffer and one copy fewer
- * per message. A stream bound by compression moves as many messages either way (measured level at
- * 1 KiB and 64 KiB, BENCHMARKS.md, "Writing the payload where it is compressed").
+ * per message ({@link #claim(byte[], long, int)} for a message with a topic, sent as
+ * {@code publish} sends it). A stream bound by compression moves as many messages either way
+ * (measured level at 1 KiB and 64 KiB, BENCHMARKS.md, "Writing the payload where it is
+ * compressed").
  *
  * <p>Ownership: payloads given to {@code send} and {@code publish} stay the caller's (they are
  * copied); claimed memory is the caller's from claim to commit or abort. The socket is borrowed, and while
@@ -155,7 +157,8 @@ public final class ParallelCompressingSender implements AutoCloseable {
     /** Payload and topic bytes of the messages taken and not yet sent. */
     private final AtomicLong inFlightBytes = new AtomicLong();
 
-    // The ring. Slot i holds sequence s with i == s & mask. The caller fills a slot's input fields
+    // The ring. Slot i holds sequence s with i == s & mask. A slot's input buffer holds the payload
+    // at offset 0 and the topic, if any, right after it (so claimed memory starts with the payload). The caller fills a slot's input fields
     // and publishes it by advancing tail; a worker that claims it writes its output fields and
     // marks it READY; the send-lock holder sends it, empties it and advances head.
     private final PooledBuffer[] inputs;
@@ -207,6 +210,8 @@ public final class ParallelCompressingSender implements AutoCloseable {
     private PooledBuffer openClaim;
     /** The open claim's maxLength. */
     private long claimedLength;
+    /** The open claim's topic (read at commit), or null for a single-part message. */
+    private byte[] claimedTopic;
     /** Whether the open claim came after a pause (for an inline send at commit). */
     private boolean claimedIdle;
     private boolean closed;
@@ -574,10 +579,10 @@ public final class ParallelCompressingSender implements AutoCloseable {
             PooledBuffer in = pool.rent(bytes);
             try {
                 MemorySegment dst = in.segment();
+                MemorySegment.copy(payload, offset, dst, 0, length);
                 if (topic != null) {
-                    MemorySegment.copy(topic, 0, dst, ValueLayout.JAVA_BYTE, 0, topic.length);
+                    MemorySegment.copy(topic, 0, dst, ValueLayout.JAVA_BYTE, length, topic.length);
                 }
-                MemorySegment.copy(payload, offset, dst, topicLength, length);
             } catch (RuntimeException | Error e) {
                 in.release();
                 throw e;
@@ -613,6 +618,24 @@ public final class ParallelCompressingSender implements AutoCloseable {
      *     attached), or when closed
      */
     public MemorySegment claim(long maxLength, int flags) {
+        return claimRoom(null, maxLength, flags);
+    }
+
+    /**
+     * {@link #claim(long, int)} for a message that {@link #commit} sends as {@link #publish} does:
+     * {@code topic} uncompressed, then the payload compressed, one two-part message that PUB/SUB
+     * subscriptions filter on the topic. The payload is written at offset 0 as for a claim without
+     * a topic; the bytes past {@code maxLength} are the sender's. {@code topic} is read at commit
+     * (copied then), so it must not change before commit returns. Allocation-free.
+     *
+     * @return the payload's memory, or null with DONTWAIT when there is no room for the topic and
+     *     {@code maxLength} payload bytes
+     */
+    public MemorySegment claim(byte[] topic, long maxLength, int flags) {
+        return claimRoom(Objects.requireNonNull(topic, "topic"), maxLength, flags);
+    }
+
+    private MemorySegment claimRoom(byte[] topic, long maxLength, int flags) {
         if (maxLength < 0) {
             throw new IllegalArgumentException("negative length: maxLength=" + maxLength);
         }
@@ -623,11 +646,13 @@ public final class ParallelCompressingSender implements AutoCloseable {
             ensureNoClaim();
             throwIfFailed();
             boolean idle = inlineBelowBytes > 0 && idleSinceLastTake();
-            if (!awaitRoom(tail.get(), maxLength, flags)) {
+            long bytes = maxLength + (topic == null ? 0 : topic.length);
+            if (!awaitRoom(tail.get(), bytes, flags)) {
                 return null;
             }
-            PooledBuffer in = pool.rent(maxLength);
+            PooledBuffer in = pool.rent(bytes);
             openClaim = in;
+            claimedTopic = topic;
             claimedLength = maxLength;
             claimedIdle = idle;
             return in.segment();
@@ -637,8 +662,8 @@ public final class ParallelCompressingSender implements AutoCloseable {
     }
 
     /**
-     * Sends the claimed segment's first {@code length} bytes as one compressed single-part message
-     * (or, with {@code inlineBelowBytes} set and the conditions of the class comment met, compresses
+     * Sends the claimed segment's first {@code length} bytes as one compressed single-part message,
+     * or after the claim's topic as a two-part message (or, with {@code inlineBelowBytes} set and the conditions of the class comment met, compresses
      * and sends it on this thread). Always taken: the room was reserved by {@link #claim}.
      *
      * @throws IllegalStateException without an open claim, or after a worker failed (the claimed
@@ -662,12 +687,19 @@ public final class ParallelCompressingSender implements AutoCloseable {
                 releaseClaim();
                 throwIfFailed();
             }
-            if (claimedIdle && length < inlineBelowBytes && tryInline(null, in.segment(), 0, length)) {
+            byte[] topic = claimedTopic;
+            if (claimedIdle && length < inlineBelowBytes && tryInline(topic, in.segment(), 0, length)) {
                 releaseClaim();
                 return;
             }
+            long topicLength = NO_TOPIC;
+            if (topic != null) {
+                MemorySegment.copy(topic, 0, in.segment(), ValueLayout.JAVA_BYTE, length, topic.length);
+                topicLength = topic.length;
+            }
             openClaim = null;
-            publish(tail.get(), in, NO_TOPIC, length);
+            claimedTopic = null;
+            publish(tail.get(), in, topicLength, length);
         } finally {
             owner.exit();
         }
@@ -688,6 +720,7 @@ public final class ParallelCompressingSender implements AutoCloseable {
         PooledBuffer in = openClaim;
         if (in != null) {
             openClaim = null;
+            claimedTopic = null;
             in.release();
             callerRents++;
         }
@@ -898,12 +931,11 @@ public final class ParallelCompressingSender implements AutoCloseable {
             try {
                 if (failure.get() == null) {
                     long length = payloadBytes[i];
-                    long topic = topicBytes[i];
                     boolean raw = frames.raw(length);
                     long bound = FrameOptions.bound(length, raw);
                     out = pool.rent(bound);
                     frameRented[i] = true;
-                    frameBytes[i] = FrameOptions.encode(compressor, raw, inputs[i].segment(), Math.max(topic, 0), length,
+                    frameBytes[i] = FrameOptions.encode(compressor, raw, inputs[i].segment(), 0, length,
                             out.segment(), bound);
                     outputs[i] = out;
                     out = null;
@@ -959,7 +991,7 @@ public final class ParallelCompressingSender implements AutoCloseable {
             }
             long topic = topicBytes[i];
             if (topic != NO_TOPIC) {
-                if (!sendPart(in.segment(), 0, topic, ZmqSocket.SNDMORE, null)) {
+                if (!sendPart(in.segment(), payloadBytes[i], topic, ZmqSocket.SNDMORE, null)) {
                     counters.droppedMessages++;
                     return;
                 }

@@ -175,6 +175,80 @@ class ParallelCompressingSenderTest {
         }
     }
 
+    /**
+     * Payloads written into memory claimed with a topic arrive under that topic, intact and in
+     * order among published ones, and subscriptions filter them; over every path (raw, copied,
+     * zero-copy, inline sends); every claimed buffer is back. A commit shorter than the claim
+     * places the topic after what was written, not after the claim.
+     */
+    @ParameterizedTest(name = "inlineBelowBytes {0}")
+    @ValueSource(longs = {0, 4096})
+    void shouldPublishClaimedPayloadsUnderTheirTopics(long inlineBelow) {
+        int count = 600;
+        try (ZmqContext ctx = new ZmqContext()) {
+            NativeBufferPool pool = ctx.bufferPool();
+            ZmqSocket pub = ctx.socket(SocketType.PUB);
+            pub.sendHwm(0); // PUB drops at the high-water mark: keep every message
+            ZmqSocket sub = ctx.socket(SocketType.SUB);
+            sub.receiveHwm(0);
+            sub.subscribe("wanted.");
+            Fixtures.link(pub, sub, "tcp");
+            byte[] wanted = "wanted.cpu".getBytes(StandardCharsets.US_ASCII);
+            byte[] other = "other.cpu".getBytes(StandardCharsets.US_ASCII);
+            byte[] sync = "sync".getBytes(StandardCharsets.US_ASCII);
+            byte[] marker = "marker".getBytes(StandardCharsets.US_ASCII);
+            PipelineStats stats;
+            try (ParallelCompressingSender sender = claimingSender(pub, inlineBelow);
+                 DecompressingReceiver receiver = DecompressingReceiver.builder(sub).build()) {
+                assertTrue(Fixtures.await(() -> {
+                    sender.publish(wanted, sync, 0);
+                    sender.flush();
+                    return receiver.receive(ZmqSocket.DONTWAIT) == DecompressingReceiver.RECEIVED;
+                }, 10_000), "subscription never arrived");
+                sender.publish(wanted, marker, 0); // every sync message still in flight arrives before it
+                do {
+                    receiveOrFail(receiver);
+                } while (!java.util.Arrays.equals(marker, received(receiver, 1)));
+                PipelineStats before = sender.stats();
+                writeAndRead(sender, receiver, count, ParallelCompressingSenderTest::message, seq -> {
+                    byte[] m = message(seq);
+                    claimAndCommit(sender, other, Fixtures.random(m.length, ~seq)); // filtered out on the way
+                    if (seq % 4 == 3) {
+                        return sender.publish(wanted, m, 0);
+                    }
+                    claimAndCommit(sender, wanted, m);
+                    return true;
+                }, wanted);
+                stats = sender.stats();
+                assertEquals(2L * count, stats.messages() - before.messages(), stats::toString);
+                assertEquals(2L * count, stats.envelopeParts() - before.envelopeParts(), "a topic part per message: " + stats);
+                assertEveryRoute(stats, inlineBelow);
+            }
+            assertTrue(Fixtures.await(() -> pool.outstanding() == 0, 10_000), () -> pool.stats().toString());
+        }
+    }
+
+    /** Two workers at level 1; small messages inline whenever the ring is empty if {@code inlineBelow} is set. */
+    private static ParallelCompressingSender claimingSender(ZmqSocket socket, long inlineBelow) {
+        return ParallelCompressingSender.builder(socket).level(1).workers(2)
+                .inlineBelowBytes(inlineBelow).inlineAfterIdleNanos(0).build();
+    }
+
+    /** Frames went zero-copy, copied and raw, and inline exactly when inline sends were allowed. */
+    private static void assertEveryRoute(PipelineStats stats, long inlineBelow) {
+        assertTrue(stats.zeroCopySends() > 0 && stats.copiedSends() > 0 && stats.rawFrames() > 0, stats::toString);
+        assertEquals(inlineBelow > 0, stats.inlineMessages() > 0, stats::toString);
+    }
+
+    /** Claims 100 bytes more than {@code payload} under {@code topic}, writes the payload, commits it. */
+    private static void claimAndCommit(ParallelCompressingSender sender, byte[] topic, byte[] payload) {
+        MemorySegment room = sender.claim(topic, payload.length + 100, 0);
+        assertTrue(room.byteSize() >= payload.length + 100, "claimed " + room.byteSize() + " B");
+        room.asSlice(payload.length, 100).fill((byte) 0x5a); // what a commit shorter than the claim leaves
+        MemorySegment.copy(payload, 0, room, ValueLayout.JAVA_BYTE, 0, payload.length);
+        sender.commit(payload.length);
+    }
+
     @Test
     void shouldTellWouldBlockWhenTheRingIsFullAndKeepEverythingTaken() {
         try (ZmqContext ctx = new ZmqContext()) {
@@ -453,6 +527,12 @@ class ParallelCompressingSenderTest {
      */
     private static void writeAndRead(ParallelCompressingSender sender, DecompressingReceiver receiver, int count,
             LongFunction<byte[]> expected, LongPredicate send) {
+        writeAndRead(sender, receiver, count, expected, send, null);
+    }
+
+    /** As above; with {@code topic} given, each message must arrive as that topic and the expected payload. */
+    private static void writeAndRead(ParallelCompressingSender sender, DecompressingReceiver receiver, int count,
+            LongFunction<byte[]> expected, LongPredicate send, byte[] topic) {
         Thread reader = Thread.currentThread();
         AtomicReference<Throwable> failure = new AtomicReference<>();
         Thread writer = new Thread(() -> {
@@ -469,7 +549,13 @@ class ParallelCompressingSenderTest {
         writer.start();
         for (long seq = 0; seq < count; seq++) {
             receiveOrFail(receiver);
-            assertArrayEquals(expected.apply(seq), received(receiver, 0), "message " + seq);
+            if (topic == null) {
+                assertArrayEquals(expected.apply(seq), received(receiver, 0), "message " + seq);
+            } else {
+                assertEquals(2, receiver.message().parts(), "message " + seq);
+                assertArrayEquals(topic, receiver.message().partBytes(0), "topic of message " + seq);
+                assertArrayEquals(expected.apply(seq), received(receiver, 1), "message " + seq);
+            }
         }
         assertTrue(Fixtures.await(() -> !writer.isAlive(), 20_000));
         if (failure.get() != null) {
@@ -497,8 +583,7 @@ class ParallelCompressingSenderTest {
             long rentedBefore = pool.stats().rented();
             Fixtures.Link link = Fixtures.link(ctx, SocketType.PULL, SocketType.PUSH, "tcp");
             PipelineStats stats;
-            try (ParallelCompressingSender sender = ParallelCompressingSender.builder(link.client()).level(1).workers(2)
-                    .inlineBelowBytes(inlineBelow).inlineAfterIdleNanos(0).build();
+            try (ParallelCompressingSender sender = claimingSender(link.client(), inlineBelow);
                  DecompressingReceiver receiver = DecompressingReceiver.builder(link.server()).build()) {
                 writeAndRead(sender, receiver, count, ParallelCompressingSenderTest::message, seq -> {
                     byte[] m = message(seq);
@@ -514,8 +599,7 @@ class ParallelCompressingSenderTest {
                 });
                 stats = sender.stats();
                 assertEquals(count, stats.messages(), stats::toString);
-                assertTrue(stats.zeroCopySends() > 0 && stats.copiedSends() > 0 && stats.rawFrames() > 0, stats::toString);
-                assertEquals(inlineBelow > 0, stats.inlineMessages() > 0, stats::toString);
+                assertEveryRoute(stats, inlineBelow);
             }
             assertTrue(Fixtures.await(() -> pool.outstanding() == 0, 10_000), () -> pool.stats().toString());
             assertEquals(pool.stats().rented() - rentedBefore, stats.poolRents(), stats::toString);
@@ -607,9 +691,10 @@ class ParallelCompressingSenderTest {
      * The caller's thread and every worker allocate nothing per message after warm-up (the JDK's
      * per-thread counters), and every pooled buffer comes back.
      */
-    @ParameterizedTest(name = "tcp, {0} B, claimed {1}")
-    @CsvSource({"256,false", "1024,false", "65536,false", "1024,true", "65536,true"})
-    void shouldAllocateLessThanOneBytePerMessageOnEveryThread(int size, boolean claim) throws Exception {
+    @ParameterizedTest(name = "tcp, {0} B, claimed {1}, topic {2}")
+    @CsvSource({"256,false,false", "1024,false,false", "65536,false,false", "1024,true,false", "65536,true,false",
+        "1024,false,true", "1024,true,true"})
+    void shouldAllocateLessThanOneBytePerMessageOnEveryThread(int size, boolean claim, boolean topic) throws Exception {
         int warmUp = size >= 65536 ? 20_000 : 50_000;
         int measured = size >= 65536 ? 20_000 : 100_000;
         NativeBufferPool pool = NativeBufferPool.builder().leakDetection(NativeBufferPool.LeakDetection.DISABLED).build();
@@ -630,7 +715,9 @@ class ParallelCompressingSenderTest {
                         workers.add(t);
                         return t;
                     }).build();
-                 DecompressingReceiver receiver = DecompressingReceiver.builder(link.server()).build()) {
+                 DecompressingReceiver receiver = DecompressingReceiver.builder(link.server())
+                         .envelopeParts(topic ? 1 : 0).build()) {
+                int part = topic ? 1 : 0; // with a topic, the payload follows it (PUSH/PULL: no slow joiner)
                 Thread reader = new Thread(() -> {
                     try {
                         long start = 0;
@@ -642,9 +729,10 @@ class ParallelCompressingSenderTest {
                                 throw new AssertionError("message " + i + ": " + receiver.lastErrorMessage());
                             }
                             ReceivedMessage m = receiver.message();
-                            long seq = m.segment(0).get(ValueLayout.JAVA_LONG_UNALIGNED, m.partOffset(0));
-                            if (seq != i || m.partSize(0) != size) {
-                                throw new AssertionError("message " + i + ": seq=" + seq + ", size=" + m.partSize(0));
+                            long seq = m.segment(part).get(ValueLayout.JAVA_LONG_UNALIGNED, m.partOffset(part));
+                            if (seq != i || m.partSize(part) != size || m.parts() != part + 1) {
+                                throw new AssertionError("message " + i + ": seq=" + seq + ", size=" + m.partSize(part)
+                                        + ", parts=" + m.parts());
                             }
                         }
                         receiverBytes.set(THREADS.getCurrentThreadAllocatedBytes() - start);
@@ -654,7 +742,7 @@ class ParallelCompressingSenderTest {
                 }, "receiver");
                 reader.start();
                 for (long seq = 0; seq < warmUp; seq++) {
-                    sendStamped(sender, payload, seq, claim);
+                    sendStamped(sender, payload, seq, claim, topic ? TOPIC : null);
                 }
                 sender.flush();
                 long[] workerStart = new long[workers.size()];
@@ -663,7 +751,7 @@ class ParallelCompressingSenderTest {
                 }
                 long callerStart = THREADS.getCurrentThreadAllocatedBytes();
                 for (long seq = warmUp; seq < warmUp + measured; seq++) {
-                    sendStamped(sender, payload, seq, claim);
+                    sendStamped(sender, payload, seq, claim, topic ? TOPIC : null);
                 }
                 long callerBytes = THREADS.getCurrentThreadAllocatedBytes() - callerStart;
                 sender.flush();
@@ -676,8 +764,8 @@ class ParallelCompressingSenderTest {
                     throw new AssertionError(failure.get());
                 }
                 assertFalse(reader.isAlive(), "the reader did not finish within 120 s");
-                System.out.printf("parallel tcp %d B%s: caller %d B, workers %d B, receiver %d B over %d messages; %s%n",
-                        size, claim ? " claimed" : "", callerBytes, workerBytes, receiverBytes.get(), measured, sender.stats());
+                System.out.printf("parallel tcp %d B%s%s: caller %d B, workers %d B, receiver %d B over %d messages; %s%n",
+                        size, claim ? " claimed" : "", topic ? " topic" : "", callerBytes, workerBytes, receiverBytes.get(), measured, sender.stats());
                 assertEquals(2, workerStart.length);
                 assertTrue(callerBytes < measured, "caller allocated " + callerBytes + " B");
                 assertTrue(workerBytes < measured, "workers allocated " + workerBytes + " B");
@@ -689,17 +777,24 @@ class ParallelCompressingSenderTest {
         }
     }
 
-    /** Stamps {@code seq} into {@code payload} and sends it, or writes both into claimed memory and commits it. */
-    private static void sendStamped(ParallelCompressingSender sender, MemorySegment payload, long seq, boolean claim) {
+    private static final byte[] TOPIC = "metrics.cpu".getBytes(StandardCharsets.US_ASCII);
+
+    /**
+     * Stamps {@code seq} into {@code payload} and sends it, or writes both into claimed memory and
+     * commits it; under {@code topic} (publish, or a claim with the topic) unless null.
+     */
+    private static void sendStamped(ParallelCompressingSender sender, MemorySegment payload, long seq, boolean claim,
+            byte[] topic) {
         if (claim) {
-            MemorySegment room = sender.claim(payload.byteSize(), 0);
+            MemorySegment room = topic == null ? sender.claim(payload.byteSize(), 0)
+                    : sender.claim(topic, payload.byteSize(), 0);
             MemorySegment.copy(payload, 0, room, 0, payload.byteSize());
             room.set(ValueLayout.JAVA_LONG_UNALIGNED, 0, seq);
             sender.commit(payload.byteSize());
             return;
         }
         payload.set(ValueLayout.JAVA_LONG_UNALIGNED, 0, seq);
-        if (!sender.send(payload, 0)) {
+        if (!(topic == null ? sender.send(payload, 0) : sender.publish(topic, payload, 0))) {
             throw new AssertionError("blocking send returned false: seq=" + seq);
         }
     }
