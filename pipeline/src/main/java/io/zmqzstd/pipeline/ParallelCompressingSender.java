@@ -65,9 +65,11 @@ import java.util.concurrent.locks.LockSupport;
  * compressed").
  *
  * <p>Ownership: payloads given to {@code send} and {@code publish} stay the caller's (they are
- * copied); claimed memory is the caller's from claim to commit or abort. The socket is borrowed, and while
- * the sender is open only its workers use it: do not send on it yourself. Close the sender first,
- * then the socket. The sender owns its threads, compressors and the ring.
+ * copied); claimed memory is the caller's from claim to commit or abort. The socket is borrowed,
+ * and while the sender is open only its workers use it: do not send on it yourself (a call of
+ * yours that overlaps a worker's send fails with {@link IllegalStateException}, see
+ * {@link ZmqSocket}, and so may the worker's). Close the sender first, then the socket. The sender
+ * owns its threads, compressors and the ring.
  *
  * <p>Threading: {@code send}, {@code publish}, {@code flush} and {@code close} from one thread at
  * a time (hand over with a happens-before edge); two threads inside at once fail with

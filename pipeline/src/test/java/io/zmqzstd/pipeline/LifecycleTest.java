@@ -110,6 +110,7 @@ class LifecycleTest {
             ZmqSocket push = Fixtures.bound(ctx, SocketType.PUSH, "inproc");
             CompressingSender sender = CompressingSender.builder(push).build();
             byte[] data = Fixtures.payload(20_000, 4);
+            String endpoint = push.lastEndpoint(); // read now: the socket is for one thread at a time
             // no peer: blocks until one connects
             BlockedCall blocked = new BlockedCall("first-sender", "send", () -> sender.send(data, 0));
             IllegalStateException e = assertThrows(IllegalStateException.class,
@@ -119,7 +120,7 @@ class LifecycleTest {
             // the refused call sent nothing: a peer gets exactly the first thread's message
             ZmqSocket pull = ctx.socket(SocketType.PULL);
             pull.receiveTimeoutMs(Fixtures.RECEIVE_TIMEOUT_MS);
-            pull.connect(push.lastEndpoint());
+            pull.connect(endpoint);
             assertEquals(Boolean.TRUE, blocked.join());
             try (DecompressingReceiver receiver = DecompressingReceiver.builder(pull).build()) {
                 assertEquals(DecompressingReceiver.RECEIVED, receiver.receive(0));

@@ -31,6 +31,8 @@ public final class ZmqPoller implements AutoCloseable {
     private final MemorySegment items;
     private final MemorySegment capture;
     private final ZmqSocket[] sockets;
+    /** Whether the socket at an index is registered at a lower index too (a poll enters it once). */
+    private final boolean[] repeated;
     private int count;
     private boolean closed;
 
@@ -42,6 +44,7 @@ public final class ZmqPoller implements AutoCloseable {
         items = arena.allocate(LibZmq.POLLITEM_SIZE * capacity, 8);
         capture = arena.allocate(LibZmq.CAPTURE_LAYOUT);
         sockets = new ZmqSocket[capacity];
+        repeated = new boolean[capacity];
     }
 
     /**
@@ -58,6 +61,9 @@ public final class ZmqPoller implements AutoCloseable {
         MemorySegment handle = socket.handle(); // throws for a closed socket before anything changes
         int i = count++;
         sockets[i] = socket;
+        for (int j = 0; j < i; j++) {
+            repeated[i] |= sockets[j] == socket;
+        }
         long base = i * LibZmq.POLLITEM_SIZE;
         items.set(ValueLayout.ADDRESS, base + LibZmq.POLLITEM_SOCKET, handle);
         items.set(ValueLayout.JAVA_INT, base + LibZmq.POLLITEM_FD, 0);
@@ -88,20 +94,27 @@ public final class ZmqPoller implements AutoCloseable {
     public int poll(long timeoutMs) {
         ensureOpen();
         // zmq_poll is a call on every registered socket: each must count it (ZmqSocket.enter), so
-        // that a close on another thread waits for the poll to leave libzmq before zmq_close
+        // that a close on another thread waits for the poll to leave libzmq before zmq_close, and
+        // a socket in use on another thread is refused; a socket registered twice is entered once
         int entered = 0;
         try {
             for (; entered < count; entered++) {
+                if (repeated[entered]) {
+                    continue;
+                }
                 try {
                     sockets[entered].enter();
                 } catch (IllegalStateException e) {
-                    throw new IllegalStateException("a polled socket is closed: index=" + entered, e);
+                    throw new IllegalStateException("a polled socket cannot be used: index=" + entered + ": "
+                            + e.getMessage(), e);
                 }
             }
             return pollEntered(timeoutMs);
         } finally {
             for (int i = 0; i < entered; i++) {
-                sockets[i].exit();
+                if (!repeated[i]) {
+                    sockets[i].exit();
+                }
             }
         }
     }

@@ -20,8 +20,11 @@ import static io.zmqzstd.transport.internal.LibZmq.EINTR;
  * A libzmq socket. Made by {@link ZmqContext#socket}; owned by the caller, who closes it.
  *
  * <p>Threading: like every libzmq socket, use it from one thread at a time (handing it over to
- * another thread needs a happens-before edge, e.g. a queue). Concurrent use is not detected and
- * is undefined behaviour in libzmq. The exception is closing: {@link #close()} and
+ * another thread needs a happens-before edge, e.g. a queue). Concurrent use is undefined behaviour
+ * in libzmq (it may abort the process), so it is refused: a call that reaches libzmq while another
+ * thread is inside one on the same socket (a send, receive, option, bind or connect, or a
+ * {@link ZmqPoller#poll} over the socket) throws {@link IllegalStateException} before it touches
+ * libzmq, and the call already inside goes on. The exception is closing: {@link #close()} and
  * {@link ZmqContext#close()} may run on another thread while a call is in progress, and wait for
  * it to leave libzmq before anything is freed.
  *
@@ -987,13 +990,20 @@ public final class ZmqSocket implements AutoCloseable {
      * Against a close on another thread, a Dekker handshake: the call count is written before
      * {@link #closed} is read (an atomic add, so the read cannot move above it), and close
      * writes {@code closed} before it reads the count. Either this call sees {@code closed} and
-     * fails, or close sees the call and waits for it; never both miss. Entry and exit are atomic
-     * adds, not a plain increment: a socket used from two threads at once (which the class forbids,
-     * and libzmq does not survive either) must still not leave the count off zero, which would make
-     * close wait forever. Cost: two atomic adds per call on a line no other thread writes.
+     * fails, or close sees the call and waits for it; never both miss. The add is atomic and
+     * returns the count before it, so a second thread entering while a call is in progress is
+     * told so exactly (the class forbids it and libzmq does not survive it), and misuse cannot
+     * leave the count off zero, which would make close wait forever. Cost: an atomic add on entry
+     * and on exit, on a line no other thread writes.
+     *
+     * @throws IllegalStateException when another call is in progress on this socket, or it is closed
      */
     void enter() {
-        CALLS.getAndAdd(this, 1);
+        if ((int) CALLS.getAndAdd(this, 1) != 0) {
+            CALLS.getAndAddRelease(this, -1);
+            throw new IllegalStateException("socket used by two threads at once: type=" + type
+                    + " (a call is in progress on another thread; use a socket from one thread at a time)");
+        }
         if (closed) {
             CALLS.getAndAddRelease(this, -1);
             throw closedException();

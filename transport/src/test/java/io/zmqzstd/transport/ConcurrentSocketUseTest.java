@@ -1,0 +1,140 @@
+package io.zmqzstd.transport;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * A socket is for one thread at a time. A call made while another thread is inside one on the
+ * same socket is refused before it reaches libzmq (where concurrent use may abort the process),
+ * the call inside goes on, and the count of calls in progress stays right, so that close returns.
+ */
+class ConcurrentSocketUseTest {
+
+    private static final int CALLS_PER_THREAD = 2_000_000;
+
+    /**
+     * Entry and exit from two threads at once, without libzmq: with a plain increment the count lost
+     * updates and close waited forever (found failing before the count was made atomic).
+     */
+    @Test
+    @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void concurrentCallsLeaveTheCountAtZeroAndCloseReturns() throws Exception {
+        // Not try-with-resources: with a wrong count, closing would hang and hide the assertion.
+        ZmqContext ctx = new ZmqContext();
+        ZmqSocket socket = ctx.socket(SocketType.PAIR);
+        CyclicBarrier start = new CyclicBarrier(2);
+        AtomicReference<Throwable> failed = new AtomicReference<>();
+        AtomicInteger entered = new AtomicInteger();
+        Runnable calls = () -> {
+            try {
+                start.await();
+                int mine = 0;
+                for (int i = 0; i < CALLS_PER_THREAD; i++) {
+                    try {
+                        socket.enter();
+                    } catch (IllegalStateException refused) {
+                        continue; // the other thread is inside
+                    }
+                    mine++;
+                    socket.exit();
+                }
+                entered.addAndGet(mine);
+            } catch (Throwable t) {
+                failed.set(t);
+            }
+        };
+        Thread a = new Thread(calls, "calls-a");
+        Thread b = new Thread(calls, "calls-b");
+        a.start();
+        b.start();
+        a.join(TimeUnit.SECONDS.toMillis(30));
+        b.join(TimeUnit.SECONDS.toMillis(30));
+        assertNull(failed.get());
+        assertTrue(entered.get() >= CALLS_PER_THREAD, "at least one thread's calls at a time: " + entered.get());
+        assertFalse(socket.inCall(), "no call is in progress, but the count is not zero");
+        socket.close(); // waits for the count to reach zero: hung with a lost update
+        assertThrows(IllegalStateException.class, () -> socket.send(new byte[1], 0));
+        ctx.close();
+    }
+
+    /** A receive on another thread is blocked in libzmq: a second thread's calls are refused, it is not disturbed. */
+    @Test
+    @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void aSecondThreadIsRefusedWhileAReceiveIsInside() throws Exception {
+        try (ZmqContext ctx = new ZmqContext()) {
+            ZmqSocket pull = ctx.socket(SocketType.PULL);
+            pull.bind("inproc://concurrent-receive");
+            ZmqSocket push = ctx.socket(SocketType.PUSH);
+            push.connect("inproc://concurrent-receive");
+            byte[] got = new byte[16];
+            AtomicInteger length = new AtomicInteger(-1);
+            AtomicReference<Throwable> seen = new AtomicReference<>();
+            Thread receiver = BlockedCalls.start("invokeFast", seen, () -> length.set(pull.receive(got, 0)));
+
+            IllegalStateException e = assertThrows(IllegalStateException.class, () -> pull.receive(new byte[16], ZmqSocket.DONTWAIT));
+            assertTrue(e.getMessage().contains("two threads at once") && e.getMessage().contains("PULL"), e::getMessage);
+            assertThrows(IllegalStateException.class, () -> pull.receiveTimeoutMs(5));
+            assertThrows(IllegalStateException.class, pull::lastEndpoint);
+
+            assertTrue(push.send(new byte[] {1, 2, 3}, 0));
+            receiver.join(10_000);
+            assertNull(seen.get());
+            assertEquals(3, length.get(), "the receive inside went on and got the message");
+            assertArrayEquals(new byte[] {1, 2, 3}, java.util.Arrays.copyOf(got, 3));
+            assertFalse(pull.inCall());
+            assertTrue(push.send(new byte[] {4}, 0));
+            assertEquals(1, pull.receive(new byte[16], 0), "the socket serves one thread again");
+        }
+    }
+
+    /**
+     * A poll counts as a call on each socket it polls, once per socket even when registered twice;
+     * another thread's call on a polled socket is refused while the poll is inside.
+     */
+    @Test
+    @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void aPollIsACallOnEachPolledSocketOnce() throws Exception {
+        try (ZmqContext ctx = new ZmqContext();
+             ZmqPoller twice = new ZmqPoller(2)) {
+            ZmqSocket pull = ctx.socket(SocketType.PULL);
+            pull.bind("inproc://concurrent-poll");
+            ZmqSocket push = ctx.socket(SocketType.PUSH);
+            push.connect("inproc://concurrent-poll");
+            twice.register(pull, ZmqPoller.POLLIN);
+            twice.register(pull, ZmqPoller.POLLIN);
+            assertEquals(0, twice.poll(0), "a socket registered twice polls");
+            assertFalse(pull.inCall(), "and is left with no call in progress");
+
+            AtomicInteger ready = new AtomicInteger(-1);
+            AtomicReference<Throwable> seen = new AtomicReference<>();
+            Thread poller = BlockedCalls.start("pollEntered", seen, () -> {
+                try (ZmqPoller p = new ZmqPoller(1)) {
+                    p.register(pull, ZmqPoller.POLLIN);
+                    ready.set(p.poll(20_000));
+                }
+            });
+            assertThrows(IllegalStateException.class, () -> pull.receive(new byte[16], ZmqSocket.DONTWAIT));
+            IllegalStateException e = assertThrows(IllegalStateException.class, () -> twice.poll(0));
+            assertTrue(e.getMessage().contains("two threads at once"), e::getMessage);
+            assertFalse(twice.isReadable(0));
+
+            assertTrue(push.send(new byte[] {7}, 0));
+            poller.join(10_000);
+            assertNull(seen.get());
+            assertEquals(1, ready.get(), "the poll inside went on and saw the message");
+            assertEquals(1, pull.receive(new byte[16], 0));
+            assertFalse(pull.inCall());
+        }
+    }
+}
