@@ -10,6 +10,7 @@ import picocli.CommandLine.Model.CommandSpec;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.regex.Matcher;
@@ -40,7 +41,8 @@ final class CurveOptions {
     boolean server;
 
     @Option(names = "--curve-server-key", paramLabel = "KEY|@FILE",
-            description = "Act as CURVE client of the server with this public key (Z85, 40 chars), or the key read from FILE.")
+            description = "Act as CURVE client of the server with this public key (Z85, 40 chars), or the key read from FILE"
+                    + " (a valid key that begins with '@' is the key unless a file of that name exists).")
     String serverKey;
 
     @Option(names = "--curve-secret-key-file", paramLabel = "FILE",
@@ -70,7 +72,7 @@ final class CurveOptions {
             socket.curveServer(true);
             socket.curveSecretKey(ownSecretKey());
         } else if (serverKey != null) {
-            String key = serverKey.startsWith("@") ? publicKeyFrom(Path.of(serverKey.substring(1))) : serverKey.trim();
+            String key = isKeyFileReference(serverKey) ? publicKeyFrom(Path.of(serverKey.substring(1))) : serverKey.trim();
             checkKey(key, "--curve-server-key");
             Curve.KeyPair own = ownClientKeys();
             socket.curveServerKey(key);
@@ -172,16 +174,39 @@ final class CurveOptions {
         return "public=" + keys.publicKey() + "\nsecret=" + keys.secretKey() + "\n";
     }
 
-    private void checkKey(String key, String what) {
-        boolean ok = key.length() == Curve.Z85_KEY_CHARS;
-        if (ok) {
-            try {
-                ok = Curve.z85Decode(key).length == Curve.KEY_BYTES;
-            } catch (RuntimeException e) {
-                ok = false;
-            }
+    /**
+     * Whether a {@code --curve-server-key} value names a file ({@code @FILE}) rather than being the
+     * key. '@' is one of Z85's characters, so one key in 85 begins with it: a value that is a whole
+     * valid key is the key, unless a file of that name (without the '@') exists.
+     */
+    static boolean isKeyFileReference(String value) {
+        if (!value.startsWith("@")) {
+            return false;
         }
-        if (!ok) {
+        if (!isKey(value)) {
+            return true;
+        }
+        try {
+            return Files.exists(Path.of(value.substring(1)));
+        } catch (InvalidPathException e) {
+            return false;
+        }
+    }
+
+    /** 40 Z85 characters that decode to a 32-byte key. */
+    static boolean isKey(String key) {
+        if (key.length() != Curve.Z85_KEY_CHARS) {
+            return false;
+        }
+        try {
+            return Curve.z85Decode(key).length == Curve.KEY_BYTES;
+        } catch (RuntimeException e) {
+            return false;
+        }
+    }
+
+    private void checkKey(String key, String what) {
+        if (!isKey(key)) {
             throw usage("invalid CURVE key (" + what + "): expected " + Curve.Z85_KEY_CHARS
                     + " Z85 characters, length=" + key.length());
         }

@@ -3,10 +3,14 @@ package io.zmqzstd.cli;
 import io.zmqzstd.transport.Curve;
 import org.junit.jupiter.api.Test;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class CurveKeyFileTest {
 
@@ -41,5 +45,31 @@ class CurveKeyFileTest {
         CurveOptions.Keys k = CurveOptions.parse(List.of("public=" + PUB));
         assertEquals(PUB, k.publicKey());
         assertNull(k.secretKey());
+    }
+
+    /**
+     * A key may begin with '@' (a Z85 character): such a key given on the command line is the key,
+     * not a file to read (one key in 85 was refused as a missing file, seen as a flaky CLI test).
+     */
+    @Test
+    void shouldTakeAKeyBeginningWithAtAsTheKey() throws Exception {
+        String key = null;
+        for (int i = 0; i < 100_000 && key == null; i++) {
+            String candidate = Curve.keypair().publicKey();
+            if (candidate.startsWith("@")) {
+                key = candidate;
+            }
+        }
+        assertTrue(key != null, "no generated key began with '@'");
+        assertFalse(CurveOptions.isKeyFileReference(key), key);
+        assertFalse(CurveOptions.isKeyFileReference(PUB), "a key without '@' is the key");
+
+        Path dir = Files.createTempDirectory("curve-key");
+        Path file = Files.writeString(dir.resolve("server.key.pub"), "public=" + PUB + "\n");
+        assertTrue(CurveOptions.isKeyFileReference("@" + file), "@FILE names a file");
+        assertTrue(CurveOptions.isKeyFileReference("@" + dir.resolve("missing.pub")), "and is read (and its absence reported)");
+        assertTrue(CurveOptions.isKeyFileReference("@" + PUB.substring(2)), "'@' and 38 characters are no key: a file");
+        Files.delete(file);
+        Files.delete(dir);
     }
 }
