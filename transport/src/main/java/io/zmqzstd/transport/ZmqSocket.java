@@ -987,32 +987,32 @@ public final class ZmqSocket implements AutoCloseable {
 
     /**
      * Begins a call that may reach libzmq or this socket's native memory; {@link #exit()} ends it.
-     * Against a close on another thread, a Dekker handshake: the call count is written before
-     * {@link #closed} is read (an atomic add, so the read cannot move above it), and close
-     * writes {@code closed} before it reads the count. Either this call sees {@code closed} and
-     * fails, or close sees the call and waits for it; never both miss. The add is atomic and
-     * returns the count before it, so a second thread entering while a call is in progress is
-     * told so exactly (the class forbids it and libzmq does not survive it), and misuse cannot
-     * leave the count off zero, which would make close wait forever. Cost: an atomic add on entry
-     * and on exit, on a line no other thread writes.
+     * Calls never nest (a poll enters each of its sockets once), so the count is 0 or 1 and entry
+     * is a compare-and-set from 0 to 1: a second thread entering while a call is in progress finds
+     * 1 and is refused, changing nothing (the class forbids concurrent use and libzmq does not
+     * survive it), and misuse cannot leave the count off zero, which would make close wait forever.
+     * Against a close on another thread, a Dekker handshake: the count is written before
+     * {@link #closed} is read (the compare-and-set is a full fence), and close writes
+     * {@code closed} before it reads the count. Either this call sees {@code closed} and fails, or
+     * close sees the call and waits for it; never both miss. Cost: one compare-and-set on entry and
+     * a release store on exit.
      *
      * @throws IllegalStateException when another call is in progress on this socket, or it is closed
      */
     void enter() {
-        if ((int) CALLS.getAndAdd(this, 1) != 0) {
-            CALLS.getAndAddRelease(this, -1);
+        if (!CALLS.compareAndSet(this, 0, 1)) {
             throw new IllegalStateException("socket used by two threads at once: type=" + type
                     + " (a call is in progress on another thread; use a socket from one thread at a time)");
         }
         if (closed) {
-            CALLS.getAndAddRelease(this, -1);
+            CALLS.setRelease(this, 0);
             throw closedException();
         }
     }
 
-    /** Ends a call begun by {@link #enter()}. */
+    /** Ends a call begun by {@link #enter()}; only the thread inside writes the count, so a release store. */
     void exit() {
-        CALLS.getAndAddRelease(this, -1);
+        CALLS.setRelease(this, 0);
     }
 
     private void ensureOpen() {

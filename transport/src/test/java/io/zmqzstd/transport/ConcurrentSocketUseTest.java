@@ -25,7 +25,7 @@ class ConcurrentSocketUseTest {
 
     /**
      * Entry and exit from two threads at once, without libzmq: with a plain increment the count lost
-     * updates and close waited forever (found failing before the count was made atomic).
+     * updates and close waited forever (found failing before entry became a compare-and-set).
      */
     @Test
     @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
@@ -61,7 +61,7 @@ class ConcurrentSocketUseTest {
         a.join(TimeUnit.SECONDS.toMillis(30));
         b.join(TimeUnit.SECONDS.toMillis(30));
         assertNull(failed.get());
-        assertTrue(entered.get() >= CALLS_PER_THREAD, "at least one thread's calls at a time: " + entered.get());
+        assertTrue(entered.get() > 0, "no call was let in");
         assertFalse(socket.inCall(), "no call is in progress, but the count is not zero");
         socket.close(); // waits for the count to reach zero: hung with a lost update
         assertThrows(IllegalStateException.class, () -> socket.send(new byte[1], 0));
