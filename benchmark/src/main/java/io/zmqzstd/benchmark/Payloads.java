@@ -20,6 +20,8 @@ public final class Payloads {
 
     public static final String TELEMETRY = "telemetry";
     public static final String BINARY = "binary";
+    /** Random bytes: what already compressed or encrypted payloads look like to zstd. */
+    public static final String RANDOM = "random";
 
     private static final String[] HOSTS = {"web-01", "web-02", "web-07", "api-03", "api-11", "db-02", "cache-05"};
     private static final String[] SERVICES = {"checkout", "inventory", "auth", "search", "billing", "gateway"};
@@ -36,13 +38,18 @@ public final class Payloads {
     private Payloads() {
     }
 
-    /** {@code kind} is {@link #TELEMETRY} or {@link #BINARY}. */
+    /** {@code kind} is {@link #TELEMETRY}, {@link #BINARY} or {@link #RANDOM}. */
     public static byte[] generate(String kind, int size, long seed) {
         return switch (kind) {
             case TELEMETRY -> telemetry(size, seed);
             case BINARY -> binary(size, seed);
+            case RANDOM -> {
+                byte[] b = new byte[size];
+                new SplittableRandom(seed).nextBytes(b);
+                yield b;
+            }
             default -> throw new IllegalArgumentException("unknown payload kind: kind=" + kind
-                    + ", expected " + TELEMETRY + " or " + BINARY);
+                    + ", expected " + TELEMETRY + ", " + BINARY + " or " + RANDOM);
         };
     }
 

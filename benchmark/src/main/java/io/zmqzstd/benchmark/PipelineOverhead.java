@@ -20,7 +20,10 @@ import io.zmqzstd.benchmark.pipeline.ZmqZstdContestant;
  * payload, into memory of its own ({@code w}, then sent and so copied) or into claimed memory ({@code c},
  * committed; see {@link io.zmqzstd.benchmark.pipeline.PipelineContestants.Producer}); a suffix {@code #B} after any {@code zmqzstd} way sets the pool's and
  * the sender's zero-copy threshold to B bytes ({@code zmqzstd#8192}: the library's tcp default on every
- * socket; without it, the library's defaults). The first way is the baseline.
+ * socket; without it, the library's defaults), and a last {@code ~} turns the sender's
+ * {@code rawIncompressible} off ({@code zmqzstd@3~}: every payload compressed). The first way is the
+ * baseline. The payload is telemetry, or {@code -Dzmqzstd.bench.payload=random} (or {@code binary}) for
+ * every contestant.
  *
  * <p>Usage: {@code java --enable-native-access=ALL-UNNAMED -cp benchmarks.jar
  * io.zmqzstd.benchmark.PipelineOverhead tcp|inproc SIZE LEVEL ROUNDS MESSAGES WAY...}. Prints a header
@@ -75,11 +78,14 @@ public final class PipelineOverhead {
     }
 
     private static PipelineContestant create(String way, int size, String transport, int level) {
-        int hash = way.indexOf('#');
-        long threshold = hash < 0 ? Thresholds.LIBRARY_DEFAULT : Long.parseLong(way.substring(hash + 1));
-        String w = hash < 0 ? way : way.substring(0, hash);
+        boolean compressAll = way.endsWith("~");
+        String named = compressAll ? way.substring(0, way.length() - 1) : way;
+        int hash = named.indexOf('#');
+        long threshold = hash < 0 ? Thresholds.LIBRARY_DEFAULT : Long.parseLong(named.substring(hash + 1));
+        String w = hash < 0 ? named : named.substring(0, hash);
         return PipelineContestants.create(PipelineContestants.Parallel.contestant(w), size, transport, level,
-                PipelineContestants.DICTIONARY_NONE, threshold, 0, PipelineContestants.Parallel.of(w));
+                PipelineContestants.DICTIONARY_NONE, threshold, 0, PipelineContestants.Parallel.of(w),
+                compressAll ? Boolean.FALSE : null);
     }
 
     /** Streams {@code messages} through {@code pipe}; returns messages per second. */

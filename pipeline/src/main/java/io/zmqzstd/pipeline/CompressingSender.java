@@ -29,7 +29,8 @@ import java.util.Objects;
  *     frame is below the threshold too, give or take a few header bytes for data that does not
  *     compress).</li>
  * <li>{@code len < rawFrameBelowBytes} (default {@value #DEFAULT_RAW_FRAME_BELOW_BYTES}; never with a
- *     dictionary or a checksum): write a frame of
+ *     dictionary or a checksum), or the payload looks incompressible after a frame that did not
+ *     gain ({@link Builder#rawIncompressible}): write a frame of
  *     raw blocks ({@link ZstdFrames#writeRawFrame}), no compressor call.</li>
  * </ul>
  *
@@ -88,6 +89,8 @@ public final class CompressingSender implements AutoCloseable {
     private final NativeBufferPool pool;
     private final ZstdCompressor compressor;
     private final FrameOptions frames;
+    /** Sends payloads that look incompressible raw; null when {@code rawIncompressible} is off. */
+    private final IncompressibleCheck incompressible;
     private final OwnerCheck owner = new OwnerCheck("CompressingSender");
     private final Counters counters = new Counters();
     private Arena scratchArena;
@@ -125,6 +128,7 @@ public final class CompressingSender implements AutoCloseable {
         this.pool = socket.context().bufferPool();
         this.frames = b.frames;
         this.compressor = frames.newCompressor();
+        this.incompressible = frames.newIncompressibleCheck();
         try {
             long first = Math.min(INITIAL_SCRATCH_BYTES,
                     ZstdCompressor.maxCompressedSize(Math.max(0, Math.min(zeroCopyThresholdBytes(), 1L << 30) - 1)));
@@ -147,6 +151,11 @@ public final class CompressingSender implements AutoCloseable {
     /** Payloads shorter than this are sent as raw-block frames (0 = never). */
     public long rawFrameBelowBytes() {
         return frames.rawFrameBelowBytes;
+    }
+
+    /** Whether payloads that look incompressible go out as raw-block frames (see the builder). */
+    public boolean rawIncompressible() {
+        return frames.rawIncompressible;
     }
 
     /** The socket this sender writes to (borrowed, not owned). */
@@ -293,7 +302,7 @@ public final class CompressingSender implements AutoCloseable {
      * fail short of the socket happens before the first part goes out.
      */
     private boolean sendPart(MemorySegment envelope, MemorySegment payload, long offset, long length, int flags) {
-        boolean raw = frames.raw(length);
+        boolean raw = frames.raw(incompressible, payload, offset, length);
         long bound = FrameOptions.bound(length, raw);
         PooledBuffer buffer = null;
         boolean handedOver = false;
@@ -313,6 +322,7 @@ public final class CompressingSender implements AutoCloseable {
                     out = scratch;
                 }
                 n = FrameOptions.encode(compressor, raw, payload, offset, length, out, bound);
+                FrameOptions.encoded(incompressible, raw, length, n);
             } catch (RuntimeException | Error e) {
                 partFailed(e);
                 throw e;

@@ -27,6 +27,8 @@ final class FrameOptions {
      */
     long zeroCopyThresholdBytes = -1;
     long rawFrameBelowBytes = -1;
+    /** Raw frames for payloads that look incompressible: null until {@link #resolve} decides. */
+    Boolean rawIncompressible;
 
     void zeroCopyThresholdBytes(long bytes) {
         if (bytes < 0) {
@@ -62,6 +64,13 @@ final class FrameOptions {
         if (rawFrameBelowBytes < 0) {
             rawFrameBelowBytes = dictionary != null || checksum ? 0 : CompressingSender.DEFAULT_RAW_FRAME_BELOW_BYTES;
         }
+        if (Boolean.TRUE.equals(rawIncompressible) && (dictionary != null || checksum)) {
+            throw new IllegalArgumentException("rawIncompressible with " + (checksum ? "checksum (raw frames carry no checksum)"
+                    : "a dictionary: dictionaryId=" + Integer.toUnsignedString(dictionary.id())));
+        }
+        if (rawIncompressible == null) {
+            rawIncompressible = dictionary == null && !checksum;
+        }
         long socketThreshold = socket.zeroCopyThresholdBytes();
         if (zeroCopyThresholdBytes >= 0 && zeroCopyThresholdBytes < socketThreshold) {
             // ZmqSocket.sendPooled copies frames below the socket's threshold: a lower one here
@@ -90,12 +99,24 @@ final class FrameOptions {
         return ZstdCompressor.builder().level(level).checksum(checksum).dictionary(dictionary).build();
     }
 
+    /** A check of this sender's settings for one compressing thread, or null when it is off. */
+    IncompressibleCheck newIncompressibleCheck() {
+        return rawIncompressible ? new IncompressibleCheck() : null;
+    }
+
     /**
-     * Whether a payload of {@code length} bytes goes out as a raw-block frame (never with a
-     * dictionary or checksum: {@link #resolve} leaves the limit at 0 then).
+     * Whether {@code src[offset, offset + length)} goes out as a raw-block frame: shorter than the
+     * raw-frame limit (0 with a dictionary or checksum, see {@link #resolve}), or judged incompressible by the compressing thread's {@code check} (null: off).
      */
-    boolean raw(long length) {
-        return length < rawFrameBelowBytes;
+    boolean raw(IncompressibleCheck check, MemorySegment src, long offset, long length) {
+        return length < rawFrameBelowBytes || check != null && check.looksIncompressible(src, offset, length);
+    }
+
+    /** After a frame of {@code frameBytes} for {@code length} payload bytes, compressed unless {@code raw}. */
+    static void encoded(IncompressibleCheck check, boolean raw, long length, long frameBytes) {
+        if (check != null && !raw) {
+            check.compressed(length, frameBytes);
+        }
     }
 
     /** The most bytes the frame of a payload of {@code length} can take. */

@@ -154,6 +154,8 @@ public final class ParallelCompressingSender implements AutoCloseable {
     private long lastTakeNanos;
     /** The caller's compressor and frame memory for inline sends; null when inlineBelowBytes is 0. */
     private final ZstdCompressor inlineCompressor;
+    /** The caller's check of incompressible payloads for inline sends; null when either is off. */
+    private final IncompressibleCheck inlineIncompressible;
     private final Arena inlineArena;
     private final MemorySegment inlineFrame;
     /** Payload and topic bytes of the messages taken and not yet sent. */
@@ -170,6 +172,8 @@ public final class ParallelCompressingSender implements AutoCloseable {
     private final long[] frameBytes;
     /** Whether the slot's worker rented a frame buffer (published by READY). */
     private final boolean[] frameRented;
+    /** Whether the slot's frame is of raw blocks (published by READY). */
+    private final boolean[] frameRaw;
     private final AtomicIntegerArray states;
 
     /** Next sequence the caller publishes; written by the caller only. */
@@ -345,6 +349,7 @@ public final class ParallelCompressingSender implements AutoCloseable {
         this.mask = capacity - 1;
         this.inputs = new PooledBuffer[capacity];
         this.topicBytes = new long[capacity];
+        this.frameRaw = new boolean[capacity];
         this.payloadBytes = new long[capacity];
         this.outputs = new PooledBuffer[capacity];
         this.frameBytes = new long[capacity];
@@ -377,6 +382,7 @@ public final class ParallelCompressingSender implements AutoCloseable {
                 }
             }
             this.inlineCompressor = inline;
+            this.inlineIncompressible = inline != null ? frames.newIncompressibleCheck() : null;
             this.inlineArena = arena;
             this.inlineFrame = frame;
             for (; started < workers.length; started++) {
@@ -447,6 +453,11 @@ public final class ParallelCompressingSender implements AutoCloseable {
     /** Payloads shorter than this are sent as raw-block frames (0 = never). */
     public long rawFrameBelowBytes() {
         return frames.rawFrameBelowBytes;
+    }
+
+    /** Whether payloads that look incompressible go out as raw-block frames (see the builder). */
+    public boolean rawIncompressible() {
+        return frames.rawIncompressible;
     }
 
     /** Compressing threads. */
@@ -810,9 +821,10 @@ public final class ParallelCompressingSender implements AutoCloseable {
      */
     private boolean sendInline(byte[] topic, MemorySegment payload, long offset, long length) {
         try {
-            boolean raw = frames.raw(length);
+            boolean raw = frames.raw(inlineIncompressible, payload, offset, length);
             long n = FrameOptions.encode(inlineCompressor, raw, payload, offset, length, inlineFrame,
                     FrameOptions.bound(length, raw));
+            FrameOptions.encoded(inlineIncompressible, raw, length, n);
             int frameFlags = ZmqSocket.DONTWAIT;
             if (topic != null) {
                 if (!socket.send(topic, 0, topic.length, ZmqSocket.DONTWAIT | ZmqSocket.SNDMORE)) {
@@ -888,6 +900,8 @@ public final class ParallelCompressingSender implements AutoCloseable {
     /** One compressing thread: claims slots in order, compresses each, then tries to send. */
     private final class Worker implements Runnable {
         final ZstdCompressor compressor;
+        /** This worker's check of incompressible payloads; null when off. */
+        final IncompressibleCheck incompressible = frames.newIncompressibleCheck();
         Thread thread;
         volatile boolean parked;
 
@@ -933,12 +947,14 @@ public final class ParallelCompressingSender implements AutoCloseable {
             try {
                 if (failure.get() == null) {
                     long length = payloadBytes[i];
-                    boolean raw = frames.raw(length);
+                    MemorySegment in = inputs[i].segment();
+                    boolean raw = frames.raw(incompressible, in, 0, length);
                     long bound = FrameOptions.bound(length, raw);
                     out = pool.rent(bound);
                     frameRented[i] = true;
-                    frameBytes[i] = FrameOptions.encode(compressor, raw, inputs[i].segment(), 0, length,
-                            out.segment(), bound);
+                    frameRaw[i] = raw;
+                    frameBytes[i] = FrameOptions.encode(compressor, raw, in, 0, length, out.segment(), bound);
+                    FrameOptions.encoded(incompressible, raw, length, frameBytes[i]);
                     outputs[i] = out;
                     out = null;
                 }
@@ -1009,7 +1025,7 @@ public final class ParallelCompressingSender implements AutoCloseable {
             if (zeroCopy) {
                 out = null; // libzmq owns it now and hands it back to the pool
             }
-            counters.frameSent(payloadBytes[i], n, zeroCopy, frames.raw(payloadBytes[i]));
+            counters.frameSent(payloadBytes[i], n, zeroCopy, frameRaw[i]);
             counters.messages++;
         } catch (RuntimeException | Error e) {
             fail(e);

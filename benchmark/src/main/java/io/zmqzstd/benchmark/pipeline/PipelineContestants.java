@@ -23,9 +23,15 @@ public final class PipelineContestants {
     /** Seed of the telemetry payload every pipeline contestant (and the C reference) sends. */
     public static final long PAYLOAD_SEED = 11;
 
+    /**
+     * The kind of payload the pipeline contestants send ({@link Payloads#generate}): telemetry, or the
+     * system property {@code zmqzstd.bench.payload} (e.g. {@code random}, for {@code PipelineOverhead}).
+     */
+    public static final String PAYLOAD_KIND = System.getProperty("zmqzstd.bench.payload", Payloads.TELEMETRY);
+
     /** The payload of {@code size} bytes every pipeline contestant sends (a fresh copy). */
     public static byte[] payload(int size) {
-        return Payloads.telemetry(size, PAYLOAD_SEED);
+        return Payloads.generate(PAYLOAD_KIND, size, PAYLOAD_SEED);
     }
 
     /**
@@ -122,6 +128,15 @@ public final class PipelineContestants {
     /** As above, with {@code zmqzstd}'s compressing threads ({@link Parallel}); the peers ignore them. */
     public static PipelineContestant create(String name, int size, String transport, int level, String dictionary,
             long zeroCopyThresholdBytes, long rawFrameBelowBytes, Parallel parallel) {
+        return create(name, size, transport, level, dictionary, zeroCopyThresholdBytes, rawFrameBelowBytes, parallel, null);
+    }
+
+    /**
+     * As above, with {@code zmqzstd}'s {@code rawIncompressible} setting ({@code null}: the library's
+     * default); the peers ignore it.
+     */
+    public static PipelineContestant create(String name, int size, String transport, int level, String dictionary,
+            long zeroCopyThresholdBytes, long rawFrameBelowBytes, Parallel parallel, Boolean rawIncompressible) {
         byte[] payload = payload(size);
         byte[] dictionaryBytes = switch (dictionary) {
             case DICTIONARY_NONE -> null;
@@ -130,7 +145,7 @@ public final class PipelineContestants {
         };
         return switch (name) {
             case ZMQZSTD -> new ZmqZstdContestant(payload, transport, level, dictionaryBytes, zeroCopyThresholdBytes,
-                    rawFrameBelowBytes, parallel);
+                    rawFrameBelowBytes, parallel, rawIncompressible);
             case LIBZMQ_BYTES -> new LibzmqBytesContestant(payload, transport, level, dictionaryBytes);
             case JEROMQ_ZSTDJNI -> new JeromqZstdJniContestant(payload, transport, level, dictionaryBytes);
             default -> throw new IllegalArgumentException("unknown pipeline contestant: contestant=" + name);

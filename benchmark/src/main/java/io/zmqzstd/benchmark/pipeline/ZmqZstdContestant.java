@@ -61,7 +61,8 @@ public final class ZmqZstdContestant implements PipelineContestant {
      * each message, or sends a small one itself). The caller owns the contestant and closes it.
      */
     public ZmqZstdContestant(byte[] payload, String transport, int level, byte[] dictionary,
-            long zeroCopyThresholdBytes, long rawFrameBelowBytes, PipelineContestants.Parallel compression) {
+            long zeroCopyThresholdBytes, long rawFrameBelowBytes, PipelineContestants.Parallel compression,
+            Boolean rawIncompressible) {
         this.size = payload.length;
         this.pool = Thresholds.apply(NativeBufferPool.builder()
                 .leakDetection(NativeBufferPool.LeakDetection.DISABLED)
@@ -92,8 +93,12 @@ public final class ZmqZstdContestant implements PipelineContestant {
         Predicate<MemorySegment> send;
         if (compression.workers() > 0) {
             compressing = null;
-            parallel = compression.builder(push).level(level).zeroCopyThresholdBytes(senderThreshold)
-                    .dictionary(this.dictionary).rawFrameBelowBytes(raw).build();
+            ParallelCompressingSender.Builder b = compression.builder(push).level(level).zeroCopyThresholdBytes(senderThreshold)
+                    .dictionary(this.dictionary).rawFrameBelowBytes(raw);
+            if (rawIncompressible != null) {
+                b.rawIncompressible(rawIncompressible);
+            }
+            parallel = b.build();
             ParallelCompressingSender p = parallel;
             // m is the stamped payload: WRITE and CLAIM write all of it, stamp included, per message
             send = switch (compression.producer()) {
@@ -116,8 +121,12 @@ public final class ZmqZstdContestant implements PipelineContestant {
             };
         } else {
             parallel = null;
-            compressing = CompressingSender.builder(push).level(level).zeroCopyThresholdBytes(senderThreshold)
-                    .dictionary(this.dictionary).rawFrameBelowBytes(raw).build();
+            CompressingSender.Builder b = CompressingSender.builder(push).level(level).zeroCopyThresholdBytes(senderThreshold)
+                    .dictionary(this.dictionary).rawFrameBelowBytes(raw);
+            if (rawIncompressible != null) {
+                b.rawIncompressible(rawIncompressible);
+            }
+            compressing = b.build();
             CompressingSender c = compressing;
             send = m -> c.send(m, 0);
         }
