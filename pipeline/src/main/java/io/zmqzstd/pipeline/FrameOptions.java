@@ -106,7 +106,8 @@ final class FrameOptions {
 
     /**
      * Whether {@code src[offset, offset + length)} goes out as a raw-block frame: shorter than the
-     * raw-frame limit (0 with a dictionary or checksum, see {@link #resolve}), or judged incompressible by the compressing thread's {@code check} (null: off).
+     * raw-frame limit (0 with a dictionary or checksum, see {@link #resolve}), or judged
+     * incompressible by the compressing thread's {@code check} (null: off).
      */
     boolean raw(IncompressibleCheck check, MemorySegment src, long offset, long length) {
         return length < rawFrameBelowBytes || check != null && check.looksIncompressible(src, offset, length);
