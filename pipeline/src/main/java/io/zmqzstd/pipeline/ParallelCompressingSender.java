@@ -163,9 +163,9 @@ public final class ParallelCompressingSender implements AutoCloseable {
 
     // The ring. Slot i holds sequence s with i == s & mask. A slot's input buffer holds the payload
     // at offset 0 and the topic, if any, right after it (so claimed memory starts with the payload).
-    // The caller fills a slot's input fields
-    // and publishes it by advancing tail; a worker that claims it writes its output fields and
-    // marks it READY; the send-lock holder sends it, empties it and advances head.
+    // The caller fills a slot's input fields and publishes it by advancing tail; a worker that
+    // claims it writes its output fields and marks it READY; the send-lock holder sends it,
+    // empties it and advances head.
     private final PooledBuffer[] inputs;
     private final long[] topicBytes;
     private final long[] payloadBytes;
