@@ -3,6 +3,7 @@
 # of e0b82bb (/tmp/old-benchmarks.jar) and of 6b1784f (/tmp/new-benchmarks.jar) in alternating JVMs,
 # each running zmqzstd@3 (send) and jeromqZstdjni taking turns (PipelineOverhead, tcp, level 3, 20 rounds).
 # Rerun 2026-11-25 with /tmp/new-benchmarks.jar built at da84678: JVMS=8 SIZES=1024 OUT=<this dir>/at-da84678.
+# Review 2026-11-25: old = 637cd7c, new = the topic copied in publish(): JVMS=4 SIZES=1024 OUT=<this dir>/publish-topic.
 # Usage: JVMS=3 SIZES="1024 65536" OUT=dir [FIRST=n: number the JVMs from n, to add to a run] run.sh
 set -euo pipefail
 java=/usr/lib/jvm/temurin-25-jdk-amd64/bin/java

@@ -592,16 +592,12 @@ public final class ParallelCompressingSender implements AutoCloseable {
             }
             PooledBuffer in = pool.rent(bytes);
             try {
-                MemorySegment dst = in.segment();
-                MemorySegment.copy(payload, offset, dst, 0, length);
-                if (topic != null) {
-                    MemorySegment.copy(topic, 0, dst, ValueLayout.JAVA_BYTE, length, topic.length);
-                }
+                MemorySegment.copy(payload, offset, in.segment(), 0, length);
             } catch (RuntimeException | Error e) {
                 in.release();
                 throw e;
             }
-            publish(t, in, topic == null ? NO_TOPIC : topicLength, length);
+            publish(t, in, topic, length);
             return true;
         } finally {
             owner.exit();
@@ -706,14 +702,9 @@ public final class ParallelCompressingSender implements AutoCloseable {
                 releaseClaim();
                 return;
             }
-            long topicLength = NO_TOPIC;
-            if (topic != null) {
-                MemorySegment.copy(topic, 0, in.segment(), ValueLayout.JAVA_BYTE, length, topic.length);
-                topicLength = topic.length;
-            }
             openClaim = null;
             claimedTopic = null;
-            publish(tail.get(), in, topicLength, length);
+            publish(tail.get(), in, topic, length);
         } finally {
             owner.exit();
         }
@@ -793,13 +784,19 @@ public final class ParallelCompressingSender implements AutoCloseable {
         return true;
     }
 
-    /** Puts a filled payload buffer into slot {@code t} and hands it to the workers. */
-    private void publish(long t, PooledBuffer in, long topic, long length) {
+    /**
+     * Writes {@code topic}, if any, right after the filled payload, puts the buffer into slot
+     * {@code t} and hands it to the workers.
+     */
+    private void publish(long t, PooledBuffer in, byte[] topic, long length) {
         int i = (int) (t & mask);
+        if (topic != null) {
+            MemorySegment.copy(topic, 0, in.segment(), ValueLayout.JAVA_BYTE, length, topic.length);
+        }
         inputs[i] = in;
-        topicBytes[i] = topic;
+        topicBytes[i] = topic == null ? NO_TOPIC : topic.length;
         payloadBytes[i] = length;
-        inFlightBytes.getAndAdd(Math.max(topic, 0) + length);
+        inFlightBytes.getAndAdd((topic == null ? 0 : topic.length) + length);
         tail.set(t + 1); // publishes the slot's fields to the worker that claims it
         wakeOneWorker();
     }
