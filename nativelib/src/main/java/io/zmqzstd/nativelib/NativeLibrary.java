@@ -144,10 +144,27 @@ public final class NativeLibrary {
         } catch (NativeLibraryUnavailableException e) {
             // The address-free handle takes the target address first; everything after it is
             // exactly the parameter list of a handle bound to an address.
-            MethodType type = linker.downcallHandle(descriptor, options).type().dropParameterTypes(0, 1);
+            MethodType type = linkerHandle(linker, null, descriptor, options).type().dropParameterTypes(0, 1);
             return alwaysThrowing(type, e.getMessage());
         }
-        return linker.downcallHandle(address, descriptor, options);
+        return linkerHandle(linker, address, descriptor, options);
+    }
+
+    /**
+     * The linker's handle, bound to {@code address} unless it is null. Without native access
+     * (with {@code --illegal-native-access=deny}) no handle can be made at all, not even the one
+     * that would throw: then this throws the one sentence that names the flag, which the binding's
+     * static initializer carries as its cause.
+     */
+    private MethodHandle linkerHandle(Linker linker, MemorySegment address, FunctionDescriptor descriptor,
+                                      Linker.Option... options) {
+        try {
+            return address == null ? linker.downcallHandle(descriptor, options)
+                    : linker.downcallHandle(address, descriptor, options);
+        } catch (IllegalCallerException e) {
+            throw new NativeLibraryUnavailableException("native access to " + name + " is disabled: "
+                    + e.getMessage() + nativeAccessHint(e));
+        }
     }
 
     private static final MethodHandle NEW_UNAVAILABLE;
@@ -204,8 +221,22 @@ public final class NativeLibrary {
     }
 
     private static String nativeAccessHint(RuntimeException e) {
-        return e instanceof IllegalCallerException
-                ? "; run java with --enable-native-access=ALL-UNNAMED" : "";
+        return e instanceof IllegalCallerException ? "; run java with " + nativeAccessFlag() : "";
+    }
+
+    /**
+     * The modules of zmq-zstd that call restricted FFM methods when its jars are on the module
+     * path, each jar an automatic module of this name: {@code --enable-native-access} must name
+     * them all (the JDK warns, or with {@code --illegal-native-access=deny} refuses, per module).
+     */
+    public static final String MODULES = "io.zmqzstd.nativelib,io.zmqzstd.codec,io.zmqzstd.transport,io.zmqzstd.pipeline";
+
+    /**
+     * The flag that grants zmq-zstd native access as it is loaded: {@code ALL-UNNAMED} on the class
+     * path, its {@link #MODULES} on the module path.
+     */
+    public static String nativeAccessFlag() {
+        return "--enable-native-access=" + (NativeLibrary.class.getModule().isNamed() ? MODULES : "ALL-UNNAMED");
     }
 
     private static boolean isMac() {

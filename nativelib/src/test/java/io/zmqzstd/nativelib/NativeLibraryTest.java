@@ -45,6 +45,12 @@ class NativeLibraryTest {
     }
 
     @Test
+    void shouldAskForAllUnnamedOnTheClassPath() {
+        // On the module path it names the modules instead (ModulePathTest, reliability module).
+        assertEquals("--enable-native-access=ALL-UNNAMED", NativeLibrary.nativeAccessFlag());
+    }
+
+    @Test
     void shouldReturnTheSameLookupEveryTime() {
         assertSame(NativeLibrary.ZSTD.lookup(), NativeLibrary.ZSTD.lookup());
     }
