@@ -323,7 +323,11 @@ public final class ParallelCompressingSender implements AutoCloseable {
             return this;
         }
 
-        /** Makes the worker threads (default: daemon platform threads named zmqzstd-compress-N). */
+        /**
+         * Makes the worker threads (default: daemon platform threads named zmqzstd-compress-N).
+         * Give platform threads: a worker compresses without yielding and may block in the
+         * socket's send, and a virtual thread in native code holds its carrier all that time.
+         */
         public Builder threadFactory(ThreadFactory threadFactory) {
             this.threadFactory = Objects.requireNonNull(threadFactory, "threadFactory");
             return this;
