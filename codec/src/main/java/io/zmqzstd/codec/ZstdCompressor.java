@@ -5,6 +5,7 @@ import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import io.zmqzstd.codec.internal.LibZstd;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.ref.Cleaner;
 import java.lang.ref.Reference;
 
 /**
@@ -23,7 +24,9 @@ import java.lang.ref.Reference;
  *
  * <p>The compressor owns its context, its digested dictionary (CDict) and its scratch memory;
  * {@link #close()} frees them all. Closing is idempotent; any other call after it throws
- * {@link IllegalStateException}.
+ * {@link IllegalStateException}. A compressor dropped without closing is freed when it becomes
+ * unreachable, with a warning (logger {@code io.zmqzstd.codec}); that is a safety net, not a
+ * substitute for closing.
  */
 public final class ZstdCompressor implements AutoCloseable {
 
@@ -46,10 +49,36 @@ public final class ZstdCompressor implements AutoCloseable {
      * less setup per call (about 5 % of a 64-byte compression, {@code CodecOverhead}).
      */
     private final boolean levelOnly;
+    /** The context, for the calls; 0 after close. {@link #resources} frees it. */
     private long cctx;
-    private long cdict;
     private StreamBuffers buffers;
     private boolean closed;
+    private final Resources resources = new Resources();
+    private Cleaner.Cleanable cleanable;
+
+    /** The context and the digested dictionary, for close() and the cleaner to free. */
+    private static final class Resources extends Unclosed.Resources {
+        long cctx;
+        long cdict;
+
+        Resources() {
+            super("ZstdCompressor");
+        }
+
+        @Override
+        void freeNative() throws Throwable {
+            if (cctx != 0) {
+                long ignored = (long) LibZstd.FREE_CCTX.invokeExact(cctx);
+                cctx = 0;
+                LibZstd.LIVE_CCTX.decrementAndGet();
+            }
+            // Freed after the context that referenced it.
+            if (cdict != 0) {
+                ZstdDictionary.freeCDict(cdict);
+                cdict = 0;
+            }
+        }
+    }
 
     /** Options for a compressor; {@link #build()} makes one. */
     public static final class Builder {
@@ -124,6 +153,8 @@ public final class ZstdCompressor implements AutoCloseable {
             throw new OutOfMemoryError("ZSTD_createCCtx returned NULL");
         }
         LibZstd.LIVE_CCTX.incrementAndGet();
+        resources.cctx = cctx;
+        cleanable = Unclosed.CLEANER.register(this, resources);
         try {
             setParameter(LibZstd.C_COMPRESSION_LEVEL, b.level);
             boolean rawContentDictionary = b.dictionary != null && b.dictionary.id() == 0;
@@ -135,13 +166,16 @@ public final class ZstdCompressor implements AutoCloseable {
                 setParameter(LibZstd.C_NB_WORKERS, b.workers);
             }
             if (b.dictionary != null) {
-                cdict = b.dictionary.createCDict(b.level);
+                long cdict = b.dictionary.createCDict(b.level);
+                resources.cdict = cdict;
                 long r = (long) LibZstd.CCTX_REF_CDICT.invokeExact(cctx, cdict);
                 check("ZSTD_CCtx_refCDict", r);
             }
         } catch (Throwable t) {
             close();
             throw LibZstd.rethrow(t);
+        } finally {
+            Reference.reachabilityFence(this);
         }
     }
 
@@ -221,6 +255,7 @@ public final class ZstdCompressor implements AutoCloseable {
         } finally {
             Reference.reachabilityFence(src);
             Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(this); // the cleaner must not free the context under the call
         }
         return check(levelOnly ? "ZSTD_compressCCtx" : "ZSTD_compress2", r);
     }
@@ -319,6 +354,7 @@ public final class ZstdCompressor implements AutoCloseable {
         reset();
         if (pledgedSize >= 0) {
             long r = (long) LibZstd.CCTX_SET_PLEDGED_SRC_SIZE.invokeExact(cctx, pledgedSize);
+            Reference.reachabilityFence(this);
             check("ZSTD_CCtx_setPledgedSrcSize", r);
         }
     }
@@ -327,6 +363,7 @@ public final class ZstdCompressor implements AutoCloseable {
     long streamStep(StreamBuffers b, int op) throws Throwable {
         ensureOpen();
         long r = (long) LibZstd.COMPRESS_STREAM2_RAW.invokeExact(cctx, b.outStruct, b.inStruct, op);
+        Reference.reachabilityFence(this);
         return check("ZSTD_compressStream2", r);
     }
 
@@ -334,6 +371,7 @@ public final class ZstdCompressor implements AutoCloseable {
         ensureOpen();
         if (buffers == null) {
             buffers = new StreamBuffers();
+            resources.buffers = buffers;
         }
         return buffers;
     }
@@ -354,6 +392,8 @@ public final class ZstdCompressor implements AutoCloseable {
             long ignored = (long) LibZstd.CCTX_RESET.invokeExact(cctx, LibZstd.RESET_SESSION_ONLY);
         } catch (Throwable t) {
             throw LibZstd.rethrow(t);
+        } finally {
+            Reference.reachabilityFence(this);
         }
     }
 
@@ -370,23 +410,9 @@ public final class ZstdCompressor implements AutoCloseable {
             return;
         }
         closed = true;
-        try {
-            if (cctx != 0) {
-                long ignored = (long) LibZstd.FREE_CCTX.invokeExact(cctx);
-                cctx = 0;
-                LibZstd.LIVE_CCTX.decrementAndGet();
-            }
-        } catch (Throwable t) {
-            throw LibZstd.rethrow(t);
-        }
-        // Freed after the context that referenced it.
-        if (cdict != 0) {
-            ZstdDictionary.freeCDict(cdict);
-            cdict = 0;
-        }
-        if (buffers != null) {
-            buffers.close();
-            buffers = null;
-        }
+        cctx = 0;
+        buffers = null;
+        resources.closedByOwner = true;
+        cleanable.clean();
     }
 }

@@ -5,6 +5,7 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.foreign.MemorySegment;
+import java.lang.ref.Cleaner;
 import java.lang.ref.Reference;
 import java.util.Arrays;
 
@@ -28,7 +29,9 @@ import java.util.Arrays;
  * output each fit its 256 KiB, streamed in chunks otherwise), never passed to zstd in place. The
  * decompressor owns its context, its digested dictionaries (DDicts) and its scratch
  * memory; {@link #close()} frees them. Closing is idempotent; any other call after it throws
- * {@link IllegalStateException}.
+ * {@link IllegalStateException}. A decompressor dropped without closing is freed when it becomes
+ * unreachable, with a warning (logger {@code io.zmqzstd.codec}); that is a safety net, not a
+ * substitute for closing.
  */
 public final class ZstdDecompressor implements AutoCloseable {
 
@@ -47,14 +50,40 @@ public final class ZstdDecompressor implements AutoCloseable {
     private final long maxDecompressedSize;
     /** ZSTD_d_windowLogMax: see {@link #windowLogMax(long)}. */
     private final int windowLogMax;
+    /** Frames of raw/RLE blocks are copied in Java (ZstdFrames.copyStoredFrame); tests turn it off to compare. */
+    private final boolean storedFrameCopy;
+    /** The context, for the calls; 0 after close. {@link #resources} frees it. */
     private long dctx;
     private int[] dictIds = new int[0];
     private long[] ddicts = new long[0];
     private long currentDDict = NO_DDICT;
     private StreamBuffers buffers;
     private boolean closed;
-    /** Frames of raw/RLE blocks are copied in Java (ZstdFrames.copyStoredFrame); tests turn it off to compare. */
-    private final boolean storedFrameCopy;
+    private final Resources resources = new Resources();
+    private Cleaner.Cleanable cleanable;
+
+    /** The context and the digested dictionaries, for close() and the cleaner to free. */
+    private static final class Resources extends Unclosed.Resources {
+        long dctx;
+        long[] ddicts = new long[0];
+
+        Resources() {
+            super("ZstdDecompressor");
+        }
+
+        @Override
+        void freeNative() throws Throwable {
+            if (dctx != 0) {
+                long ignored = (long) LibZstd.FREE_DCTX.invokeExact(dctx);
+                dctx = 0;
+                LibZstd.LIVE_DCTX.decrementAndGet();
+            }
+            for (long ddict : ddicts) {
+                ZstdDictionary.freeDDict(ddict);
+            }
+            ddicts = new long[0];
+        }
+    }
 
     /** Options for a decompressor; {@link #build()} makes one. */
     public static final class Builder {
@@ -123,6 +152,8 @@ public final class ZstdDecompressor implements AutoCloseable {
             throw new OutOfMemoryError("ZSTD_createDCtx returned NULL");
         }
         LibZstd.LIVE_DCTX.incrementAndGet();
+        resources.dctx = dctx;
+        cleanable = Unclosed.CLEANER.register(this, resources);
         windowLogMax = windowLogMax(maxDecompressedSize);
         try {
             long r = (long) LibZstd.DCTX_SET_PARAMETER.invokeExact(dctx, LibZstd.D_WINDOW_LOG_MAX, windowLogMax);
@@ -132,6 +163,8 @@ public final class ZstdDecompressor implements AutoCloseable {
         } catch (Throwable t) {
             close();
             throw LibZstd.rethrow(t);
+        } finally {
+            Reference.reachabilityFence(this);
         }
     }
 
@@ -176,6 +209,7 @@ public final class ZstdDecompressor implements AutoCloseable {
         ddicts = Arrays.copyOf(ddicts, ddicts.length + 1);
         dictIds[dictIds.length - 1] = id;
         ddicts[ddicts.length - 1] = ddict;
+        resources.ddicts = ddicts;
     }
 
     /**
@@ -239,6 +273,7 @@ public final class ZstdDecompressor implements AutoCloseable {
         } finally {
             Reference.reachabilityFence(src);
             Reference.reachabilityFence(dst);
+            Reference.reachabilityFence(this); // the cleaner must not free the context under the call
         }
         if (LibZstd.isError(r)) {
             reset();
@@ -419,6 +454,8 @@ public final class ZstdDecompressor implements AutoCloseable {
                 }
             } catch (Throwable t) {
                 throw LibZstd.rethrow(t);
+            } finally {
+                Reference.reachabilityFence(this);
             }
             currentDDict = wanted;
         }
@@ -436,6 +473,7 @@ public final class ZstdDecompressor implements AutoCloseable {
     long streamStep(StreamBuffers b) throws Throwable {
         ensureOpen();
         long r = (long) LibZstd.DECOMPRESS_STREAM_RAW.invokeExact(dctx, b.outStruct, b.inStruct);
+        Reference.reachabilityFence(this);
         if (LibZstd.isError(r)) {
             reset();
             if (LibZstd.errorCode(r) == LibZstd.ERR_WINDOW_TOO_LARGE) {
@@ -457,6 +495,7 @@ public final class ZstdDecompressor implements AutoCloseable {
         ensureOpen();
         if (buffers == null) {
             buffers = new StreamBuffers();
+            resources.buffers = buffers;
         }
         return buffers;
     }
@@ -469,6 +508,8 @@ public final class ZstdDecompressor implements AutoCloseable {
             long ignored = (long) LibZstd.DCTX_RESET.invokeExact(dctx, LibZstd.RESET_SESSION_ONLY);
         } catch (Throwable t) {
             throw LibZstd.rethrow(t);
+        } finally {
+            Reference.reachabilityFence(this);
         }
     }
 
@@ -485,23 +526,11 @@ public final class ZstdDecompressor implements AutoCloseable {
             return;
         }
         closed = true;
-        try {
-            if (dctx != 0) {
-                long ignored = (long) LibZstd.FREE_DCTX.invokeExact(dctx);
-                dctx = 0;
-                LibZstd.LIVE_DCTX.decrementAndGet();
-            }
-        } catch (Throwable t) {
-            throw LibZstd.rethrow(t);
-        }
-        for (long ddict : ddicts) {
-            ZstdDictionary.freeDDict(ddict);
-        }
+        dctx = 0;
         ddicts = new long[0];
         dictIds = new int[0];
-        if (buffers != null) {
-            buffers.close();
-            buffers = null;
-        }
+        buffers = null;
+        resources.closedByOwner = true;
+        cleanable.clean();
     }
 }

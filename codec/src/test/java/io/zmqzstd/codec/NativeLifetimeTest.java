@@ -21,10 +21,12 @@ import java.lang.foreign.SegmentAllocator;
 import java.lang.foreign.StructLayout;
 import java.lang.invoke.MethodHandle;
 import java.lang.management.ManagementFactory;
+import java.lang.ref.WeakReference;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
+import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.parallel.Isolated;
 
@@ -64,6 +66,53 @@ class NativeLifetimeTest {
             out.write(data);
         }
         assertEquals(before, LibZstd.liveNativeObjects());
+    }
+
+    /** Collects until {@code condition} holds; fails after 30 s. */
+    private static void collectUntil(String what, BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        while (!condition.getAsBoolean()) {
+            assertTrue(System.nanoTime() < deadline, "not within 30 s of collections: " + what
+                    + "; live native objects=" + LibZstd.liveNativeObjects());
+            System.gc();
+            Thread.sleep(10); // gives the cleaner's thread its turn; the condition decides
+        }
+    }
+
+    /** Uses a compressor and a decompressor, each with a dictionary and scratch memory, and drops them unclosed. */
+    private static List<WeakReference<Object>> useAndDrop(ZstdDictionary dict, byte[] data) {
+        ZstdCompressor c = ZstdCompressor.builder().dictionary(dict).build();
+        ZstdDecompressor d = ZstdDecompressor.builder().dictionary(dict).build();
+        assertArrayEquals(data, d.decompress(c.compress(data)));
+        return List.of(new WeakReference<>(c), new WeakReference<>(d));
+    }
+
+    @Test
+    void shouldFreeOwnersDroppedWithoutClose() throws Exception {
+        byte[] data = TestData.text(10_000, 3);
+        try (ZstdDictionary dict = ZstdDictionary.train(samples(), 4096)) {
+            long before = LibZstd.liveNativeObjects();
+            long reported = LibZstd.UNCLOSED_FREED.get();
+            List<WeakReference<Object>> dropped = useAndDrop(dict, data);
+            assertEquals(before + 6, LibZstd.liveNativeObjects(), "CCtx, CDict, DCtx, DDict and two scratch arenas");
+            collectUntil("the dropped owners collected and their native objects freed",
+                    () -> dropped.stream().allMatch(r -> r.get() == null) && LibZstd.liveNativeObjects() == before);
+            assertTrue(LibZstd.UNCLOSED_FREED.get() >= reported + 2, "each reported as unclosed");
+        }
+    }
+
+    @Test
+    void shouldFreeAClosedOwnerOnceAndNotReportIt() throws Exception {
+        long before = LibZstd.liveNativeObjects();
+        long reported = LibZstd.UNCLOSED_FREED.get();
+        ZstdCompressor c = new ZstdCompressor(3);
+        c.compress(TestData.text(1000, 1));
+        c.close();
+        WeakReference<Object> ref = new WeakReference<>(c);
+        c = null;
+        collectUntil("the closed compressor collected", () -> ref.get() == null);
+        assertEquals(before, LibZstd.liveNativeObjects(), "freed by close, not again by the cleaner");
+        assertEquals(reported, LibZstd.UNCLOSED_FREED.get(), "a closed owner is not reported");
     }
 
     @Test

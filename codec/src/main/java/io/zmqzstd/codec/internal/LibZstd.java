@@ -211,6 +211,8 @@ public final class LibZstd {
     public static final AtomicLong LIVE_DDICT = new AtomicLong();
     /** Live scratch arenas (StreamBuffers: 512 KiB each) of compressors and decompressors. */
     public static final AtomicLong LIVE_SCRATCH = new AtomicLong();
+    /** Compressors and decompressors freed by the cleaner because they were dropped unclosed. */
+    public static final AtomicLong UNCLOSED_FREED = new AtomicLong();
 
     /** Sum of all live native objects: a test records it, closes everything, and compares. */
     public static long liveNativeObjects() {
