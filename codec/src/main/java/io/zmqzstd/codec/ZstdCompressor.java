@@ -54,7 +54,7 @@ public final class ZstdCompressor implements AutoCloseable {
     private StreamBuffers buffers;
     private boolean closed;
     private final Resources resources = new Resources();
-    private Cleaner.Cleanable cleanable;
+    private final Cleaner.Cleanable cleanable;
 
     /** The context and the digested dictionary, for close() and the cleaner to free. */
     private static final class Resources extends Unclosed.Resources {

@@ -60,7 +60,7 @@ public final class ZstdDecompressor implements AutoCloseable {
     private StreamBuffers buffers;
     private boolean closed;
     private final Resources resources = new Resources();
-    private Cleaner.Cleanable cleanable;
+    private final Cleaner.Cleanable cleanable;
 
     /** The context and the digested dictionaries, for close() and the cleaner to free. */
     private static final class Resources extends Unclosed.Resources {
