@@ -321,8 +321,7 @@ public final class CompressingSender implements AutoCloseable {
                     }
                     out = scratch;
                 }
-                n = FrameOptions.encode(compressor, raw, payload, offset, length, out, bound);
-                FrameOptions.encoded(incompressible, raw, length, n);
+                n = FrameOptions.encode(compressor, incompressible, raw, payload, offset, length, out, bound);
             } catch (RuntimeException | Error e) {
                 partFailed(e);
                 throw e;

@@ -113,22 +113,25 @@ final class FrameOptions {
         return length < rawFrameBelowBytes || check != null && check.looksIncompressible(src, offset, length);
     }
 
-    /** After a frame of {@code frameBytes} for {@code length} payload bytes, compressed unless {@code raw}. */
-    static void encoded(IncompressibleCheck check, boolean raw, long length, long frameBytes) {
-        if (check != null && !raw) {
-            check.compressed(length, frameBytes);
-        }
-    }
-
     /** The most bytes the frame of a payload of {@code length} can take. */
     static long bound(long length, boolean raw) {
         return raw ? ZstdFrames.rawFrameSize(length) : ZstdCompressor.maxCompressedSize(length);
     }
 
-    /** Writes the frame of {@code src[offset, offset + length)} at {@code dst[0, ...)}; returns its size. */
-    static long encode(ZstdCompressor compressor, boolean raw, MemorySegment src, long offset, long length,
-            MemorySegment dst, long capacity) {
-        return raw ? ZstdFrames.writeRawFrame(src, offset, length, dst, 0, capacity)
-                : compressor.compress(src, offset, length, dst, 0, capacity);
+    /**
+     * Writes the frame of {@code src[offset, offset + length)} at {@code dst[0, ...)}, raw as
+     * {@link #raw} decided, and tells the compressing thread's {@code check} (null: off) what a
+     * compressed frame saved; returns the frame's size.
+     */
+    static long encode(ZstdCompressor compressor, IncompressibleCheck check, boolean raw, MemorySegment src,
+            long offset, long length, MemorySegment dst, long capacity) {
+        if (raw) {
+            return ZstdFrames.writeRawFrame(src, offset, length, dst, 0, capacity);
+        }
+        long n = compressor.compress(src, offset, length, dst, 0, capacity);
+        if (check != null) {
+            check.compressed(length, n);
+        }
+        return n;
     }
 }

@@ -797,10 +797,11 @@ public final class ParallelCompressingSender implements AutoCloseable {
         if (topic != null) {
             MemorySegment.copy(topic, 0, in.segment(), ValueLayout.JAVA_BYTE, length, topic.length);
         }
+        int topicLength = topic == null ? 0 : topic.length;
         inputs[i] = in;
-        topicBytes[i] = topic == null ? NO_TOPIC : topic.length;
+        topicBytes[i] = topic == null ? NO_TOPIC : topicLength;
         payloadBytes[i] = length;
-        inFlightBytes.getAndAdd((topic == null ? 0 : topic.length) + length);
+        inFlightBytes.getAndAdd(topicLength + length);
         tail.set(t + 1); // publishes the slot's fields to the worker that claims it
         wakeOneWorker();
     }
@@ -824,9 +825,8 @@ public final class ParallelCompressingSender implements AutoCloseable {
     private boolean sendInline(byte[] topic, MemorySegment payload, long offset, long length) {
         try {
             boolean raw = frames.raw(inlineIncompressible, payload, offset, length);
-            long n = FrameOptions.encode(inlineCompressor, raw, payload, offset, length, inlineFrame,
-                    FrameOptions.bound(length, raw));
-            FrameOptions.encoded(inlineIncompressible, raw, length, n);
+            long n = FrameOptions.encode(inlineCompressor, inlineIncompressible, raw, payload, offset, length,
+                    inlineFrame, FrameOptions.bound(length, raw));
             int frameFlags = ZmqSocket.DONTWAIT;
             if (topic != null) {
                 if (!socket.send(topic, 0, topic.length, ZmqSocket.DONTWAIT | ZmqSocket.SNDMORE)) {
@@ -955,8 +955,7 @@ public final class ParallelCompressingSender implements AutoCloseable {
                     out = pool.rent(bound);
                     frameRented[i] = true;
                     frameRaw[i] = raw;
-                    frameBytes[i] = FrameOptions.encode(compressor, raw, in, 0, length, out.segment(), bound);
-                    FrameOptions.encoded(incompressible, raw, length, frameBytes[i]);
+                    frameBytes[i] = FrameOptions.encode(compressor, incompressible, raw, in, 0, length, out.segment(), bound);
                     outputs[i] = out;
                     out = null;
                 }
