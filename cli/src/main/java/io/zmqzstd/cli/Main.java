@@ -28,11 +28,22 @@ public final class Main implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
+    /**
+     * Runs the tool and exits the JVM with its exit code.
+     *
+     * @param args the command-line arguments, without the program name
+     */
     public static void main(String[] args) {
         System.exit(run(args));
     }
 
-    /** Runs the tool with {@code args} on this process's stdin/stdout/stderr; returns the exit code. */
+    /**
+     * Runs the tool with {@code args} on this process's stdin/stdout/stderr; returns the exit
+     * code.
+     *
+     * @param args the command-line arguments, without the program name
+     * @return the exit code, one of those in {@link ExitCodes}
+     */
     public static int run(String... args) {
         return commandLine().execute(args);
     }

@@ -9,7 +9,12 @@ public final class Zstd {
     private Zstd() {
     }
 
-    /** The loaded libzstd's version, e.g. {@code "1.5.4"}. */
+    /**
+     * The loaded libzstd's version, e.g. {@code "1.5.4"}.
+     *
+     * @return the version as {@code ZSTD_versionString} gives it
+     * @throws io.zmqzstd.nativelib.NativeLibraryUnavailableException when libzstd cannot be opened
+     */
     public static String versionString() {
         try {
             MemorySegment s = (MemorySegment) LibZstd.VERSION_STRING.invokeExact();
@@ -19,7 +24,12 @@ public final class Zstd {
         }
     }
 
-    /** The loaded libzstd's version as {@code major*10000 + minor*100 + patch}, e.g. 10504. */
+    /**
+     * The loaded libzstd's version as {@code major*10000 + minor*100 + patch}, e.g. 10504.
+     *
+     * @return the version number ({@code ZSTD_versionNumber})
+     * @throws io.zmqzstd.nativelib.NativeLibraryUnavailableException when libzstd cannot be opened
+     */
     public static int versionNumber() {
         try {
             return (int) LibZstd.VERSION_NUMBER.invokeExact();

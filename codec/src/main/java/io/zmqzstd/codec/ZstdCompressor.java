@@ -90,13 +90,23 @@ public final class ZstdCompressor implements AutoCloseable {
         private Builder() {
         }
 
-        /** Compression level: negative (fastest) to 22; 0 means the default (3). */
+        /**
+         * Compression level: negative (fastest) to 22; 0 means the default (3).
+         *
+         * @param level the level; zstd clamps a value outside its range to the nearest bound
+         * @return this builder
+         */
         public Builder level(int level) {
             this.level = level;
             return this;
         }
 
-        /** Whether frames end with a 4-byte content checksum (default off). */
+        /**
+         * Whether frames end with a 4-byte content checksum (default off).
+         *
+         * @param checksum {@code true} to add the checksum
+         * @return this builder
+         */
         public Builder checksum(boolean checksum) {
             this.checksum = checksum;
             return this;
@@ -107,6 +117,10 @@ public final class ZstdCompressor implements AutoCloseable {
          * dictionary (ID 0) frames always carry a checksum: they cannot name their dictionary, so
          * a receiver holding none or the wrong one could otherwise return wrong bytes without
          * error; with the checksum it reports {@code CHECKSUM} or {@code CORRUPT}.
+         *
+         * @param dictionary the dictionary, still the caller's; {@code null} for none (the
+         *     default)
+         * @return this builder
          */
         public Builder dictionary(ZstdDictionary dictionary) {
             this.dictionary = dictionary;
@@ -116,6 +130,10 @@ public final class ZstdCompressor implements AutoCloseable {
         /**
          * Worker threads zstd starts for large inputs (0, the default: compress on the calling
          * thread). Calls still block until the frame is complete.
+         *
+         * @param workers the number of worker threads, 0 or more
+         * @return this builder
+         * @throws IllegalArgumentException when {@code workers} is negative
          */
         public Builder workers(int workers) {
             if (workers < 0) {
@@ -125,18 +143,33 @@ public final class ZstdCompressor implements AutoCloseable {
             return this;
         }
 
-        /** A new compressor; the caller owns it and must close it. */
+        /**
+         * A new compressor; the caller owns it and must close it.
+         *
+         * @return the compressor
+         * @throws IllegalStateException when the dictionary given is closed
+         * @throws ZstdException when libzstd refuses a setting (e.g. workers on a libzstd built
+         *     without multithreading) or cannot digest the dictionary
+         */
         public ZstdCompressor build() {
             return new ZstdCompressor(this);
         }
     }
 
-    /** Options, starting from level 3, no checksum, no dictionary, no workers. */
+    /**
+     * Options, starting from level 3, no checksum, no dictionary, no workers.
+     *
+     * @return a new builder
+     */
     public static Builder builder() {
         return new Builder();
     }
 
-    /** A compressor at {@code level}, no checksum, no dictionary. The caller owns it. */
+    /**
+     * A compressor at {@code level}, no checksum, no dictionary. The caller owns it.
+     *
+     * @param level the compression level, as for {@link Builder#level(int)}
+     */
     public ZstdCompressor(int level) {
         this(builder().level(level));
     }
@@ -187,7 +220,13 @@ public final class ZstdCompressor implements AutoCloseable {
         }
     }
 
-    /** The largest frame a {@code srcSize}-byte input can compress to ({@code ZSTD_compressBound}). */
+    /**
+     * The largest frame a {@code srcSize}-byte input can compress to ({@code ZSTD_compressBound}).
+     *
+     * @param srcSize the input's size in bytes, 0 or more
+     * @return the bound in bytes: a destination this large always holds the frame
+     * @throws IllegalArgumentException when {@code srcSize} is negative or too large for zstd
+     */
     public static long maxCompressedSize(long srcSize) {
         if (srcSize < 0) {
             throw new IllegalArgumentException("srcSize=" + srcSize);
@@ -203,7 +242,13 @@ public final class ZstdCompressor implements AutoCloseable {
         }
     }
 
-    /** The compression level. */
+    /**
+     * The compression level.
+     *
+     * @return the level as given to the builder or constructor, before zstd clamps it or
+     *     takes 0 as 3
+     * @throws IllegalStateException when this compressor is closed
+     */
     public int level() {
         ensureOpen();
         return level;
@@ -212,7 +257,13 @@ public final class ZstdCompressor implements AutoCloseable {
     /**
      * Compresses all of {@code src} into {@code dst} from offset 0.
      *
+     * @param src the input, all of it
+     * @param dst the destination, written from offset 0; all of it is available
      * @return bytes written to {@code dst}
+     * @throws ZstdException {@code DESTINATION_TOO_SMALL} when the frame does not fit
+     * @throws IllegalArgumentException when {@code dst} is read-only
+     * @throws IllegalStateException when this compressor is closed, or the arena of either
+     *     segment is closed
      * @see #compress(MemorySegment, long, long, MemorySegment, long, long)
      */
     public long compress(MemorySegment src, MemorySegment dst) {
@@ -225,9 +276,19 @@ public final class ZstdCompressor implements AutoCloseable {
      * segments; nothing refers to them after the call. No heap allocation, for native and heap
      * segments alike. The segments' arenas must stay open during the call.
      *
+     * @param src the input
+     * @param srcOffset where the input starts in {@code src}, in bytes
+     * @param srcLength the input's length in bytes
+     * @param dst the destination
+     * @param dstOffset where the frame is written in {@code dst}, in bytes
+     * @param dstCapacity the bytes available at {@code dst[dstOffset]}
      * @return bytes written at {@code dst[dstOffset]}
      * @throws ZstdException {@code DESTINATION_TOO_SMALL} when the frame does not fit; a
      *     capacity of {@link #maxCompressedSize(long)} always fits
+     * @throws IndexOutOfBoundsException when a range is not within its segment
+     * @throws IllegalArgumentException when {@code dst} is read-only
+     * @throws IllegalStateException when this compressor is closed, or the arena of either
+     *     segment is closed
      */
     public long compress(MemorySegment src, long srcOffset, long srcLength,
                          MemorySegment dst, long dstOffset, long dstCapacity) {
@@ -317,6 +378,12 @@ public final class ZstdCompressor implements AutoCloseable {
      * The frame is written to native memory (the scratch buffer, or for large inputs a
      * temporary buffer of {@link #maxCompressedSize(long)} bytes) and copied once into the
      * result, which is the only heap allocation.
+     *
+     * @param src the input
+     * @return the frame
+     * @throws IllegalArgumentException when the frame would be too large for an array
+     *     (more than {@code Integer.MAX_VALUE - 8} bytes)
+     * @throws IllegalStateException when this compressor is closed
      */
     public byte[] compress(byte[] src) {
         ensureOpen();
@@ -341,7 +408,16 @@ public final class ZstdCompressor implements AutoCloseable {
     /**
      * Compresses {@code src[srcOff, srcOff + srcLen)} into {@code dst[dstOff, dstOff + dstLen)}.
      *
+     * @param src the input
+     * @param srcOff where the input starts in {@code src}
+     * @param srcLen the input's length in bytes
+     * @param dst the destination
+     * @param dstOff where the frame is written in {@code dst}
+     * @param dstLen the bytes available at {@code dst[dstOff]}
      * @return bytes written at {@code dst[dstOff]}
+     * @throws ZstdException {@code DESTINATION_TOO_SMALL} when the frame does not fit
+     * @throws IndexOutOfBoundsException when a range is not within its array
+     * @throws IllegalStateException when this compressor is closed
      */
     public int compress(byte[] src, int srcOff, int srcLen, byte[] dst, int dstOff, int dstLen) {
         return (int) compress(MemorySegment.ofArray(src), srcOff, srcLen, MemorySegment.ofArray(dst), dstOff, dstLen);

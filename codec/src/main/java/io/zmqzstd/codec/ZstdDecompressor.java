@@ -94,7 +94,13 @@ public final class ZstdDecompressor implements AutoCloseable {
         private Builder() {
         }
 
-        /** The most bytes one call may produce (default 256 MiB). */
+        /**
+         * The most bytes one call may produce (default 256 MiB).
+         *
+         * @param maxBytes the limit in bytes, 0 or more
+         * @return this builder
+         * @throws IllegalArgumentException when {@code maxBytes} is negative
+         */
         public Builder maxDecompressedSize(long maxBytes) {
             if (maxBytes < 0) {
                 throw new IllegalArgumentException("maxDecompressedSize=" + maxBytes);
@@ -103,7 +109,12 @@ public final class ZstdDecompressor implements AutoCloseable {
             return this;
         }
 
-        /** Adds a dictionary; may be called once per dictionary ID. */
+        /**
+         * Adds a dictionary; may be called once per dictionary ID.
+         *
+         * @param dictionary the dictionary, still the caller's
+         * @return this builder
+         */
         public Builder dictionary(ZstdDictionary dictionary) {
             dictionaries.add(dictionary);
             return this;
@@ -115,7 +126,14 @@ public final class ZstdDecompressor implements AutoCloseable {
             return this;
         }
 
-        /** A new decompressor; the caller owns it and must close it. */
+        /**
+         * A new decompressor; the caller owns it and must close it.
+         *
+         * @return the decompressor
+         * @throws IllegalArgumentException when two dictionaries have the same ID
+         * @throws IllegalStateException when a dictionary given is closed
+         * @throws ZstdException {@code OTHER} when zstd cannot digest a dictionary
+         */
         public ZstdDecompressor build() {
             ZstdDecompressor d = new ZstdDecompressor(maxDecompressedSize, storedFrameCopy);
             try {
@@ -130,7 +148,11 @@ public final class ZstdDecompressor implements AutoCloseable {
         }
     }
 
-    /** Options, starting from a 256 MiB limit and no dictionaries. */
+    /**
+     * Options, starting from a 256 MiB limit and no dictionaries.
+     *
+     * @return a new builder
+     */
     public static Builder builder() {
         return new Builder();
     }
@@ -184,7 +206,12 @@ public final class ZstdDecompressor implements AutoCloseable {
         return Math.min(ZstdFrames.WINDOW_LOG_MAX, Math.max(MIN_WINDOW_LOG, holdsLimit));
     }
 
-    /** The most bytes one call may produce. */
+    /**
+     * The most bytes one call may produce.
+     *
+     * @return the limit in bytes
+     * @throws IllegalStateException when this decompressor is closed
+     */
     public long maxDecompressedSize() {
         ensureOpen();
         return maxDecompressedSize;
@@ -194,7 +221,10 @@ public final class ZstdDecompressor implements AutoCloseable {
      * Makes {@code dictionary} available to frames that name its ID. The decompressor digests
      * its own copy; {@code dictionary} stays the caller's.
      *
+     * @param dictionary the dictionary, still the caller's
      * @throws IllegalArgumentException when a dictionary with the same ID was already added
+     * @throws IllegalStateException when this decompressor or {@code dictionary} is closed
+     * @throws ZstdException {@code OTHER} when zstd cannot digest the dictionary
      */
     public void addDictionary(ZstdDictionary dictionary) {
         ensureOpen();
@@ -215,7 +245,14 @@ public final class ZstdDecompressor implements AutoCloseable {
     /**
      * Decompresses all of {@code src} into {@code dst} from offset 0.
      *
+     * @param src the frame: all of {@code src}, exactly one frame
+     * @param dst the destination, written from offset 0; all of it is available
      * @return bytes written to {@code dst}
+     * @throws ZstdException as {@link #decompress(MemorySegment, long, long, MemorySegment, long,
+     *     long)}
+     * @throws IllegalArgumentException when {@code dst} is read-only
+     * @throws IllegalStateException when this decompressor is closed, or the arena of either
+     *     segment is closed
      * @see #decompress(MemorySegment, long, long, MemorySegment, long, long)
      */
     public long decompress(MemorySegment src, MemorySegment dst) {
@@ -228,11 +265,21 @@ public final class ZstdDecompressor implements AutoCloseable {
      * segments; nothing refers to them after the call. No heap allocation when both are native
      * (and nothing fails). The segments' arenas must stay open during the call.
      *
+     * @param src the input
+     * @param srcOffset where the frame starts in {@code src}, in bytes
+     * @param srcLength the frame's length in bytes
+     * @param dst the destination
+     * @param dstOffset where the content is written in {@code dst}, in bytes
+     * @param dstCapacity the bytes available at {@code dst[dstOffset]}
      * @return bytes written at {@code dst[dstOffset]}
      * @throws ZstdException with reason {@code EMPTY}, {@code NOT_ZSTD}, {@code TRUNCATED},
      *     {@code CORRUPT}, {@code CHECKSUM}, {@code DICTIONARY_MISSING}, {@code TOO_LARGE} or
      *     {@code DESTINATION_TOO_SMALL} ({@code CORRUPT} also for bytes after the frame: one
      *     input is exactly one frame); the decompressor stays usable
+     * @throws IndexOutOfBoundsException when a range is not within its segment
+     * @throws IllegalArgumentException when {@code dst} is read-only
+     * @throws IllegalStateException when this decompressor is closed, or the arena of either
+     *     segment is closed
      */
     public long decompress(MemorySegment src, long srcOffset, long srcLength,
                            MemorySegment dst, long dstOffset, long dstCapacity) {
@@ -350,6 +397,12 @@ public final class ZstdDecompressor implements AutoCloseable {
      * Decompresses {@code src} into a new array of exactly the content's length; the caller owns
      * it. A frame that declares its size is decompressed in one call into the result; one that
      * does not is streamed, up to the limit.
+     *
+     * @param src the frame: all of {@code src}, exactly one frame
+     * @return the content
+     * @throws ZstdException as {@link #decompress(MemorySegment, long, long, MemorySegment, long,
+     *     long)}, and {@code TOO_LARGE} also for content too large for an array
+     * @throws IllegalStateException when this decompressor is closed
      */
     public byte[] decompress(byte[] src) {
         ensureOpen();
@@ -376,7 +429,17 @@ public final class ZstdDecompressor implements AutoCloseable {
     /**
      * Decompresses {@code src[srcOff, srcOff + srcLen)} into {@code dst[dstOff, dstOff + dstLen)}.
      *
+     * @param src the input
+     * @param srcOff where the frame starts in {@code src}
+     * @param srcLen the frame's length in bytes
+     * @param dst the destination
+     * @param dstOff where the content is written in {@code dst}
+     * @param dstLen the bytes available at {@code dst[dstOff]}
      * @return bytes written at {@code dst[dstOff]}
+     * @throws ZstdException as {@link #decompress(MemorySegment, long, long, MemorySegment, long,
+     *     long)}
+     * @throws IndexOutOfBoundsException when a range is not within its array
+     * @throws IllegalStateException when this decompressor is closed
      */
     public int decompress(byte[] src, int srcOff, int srcLen, byte[] dst, int dstOff, int dstLen) {
         return (int) decompress(MemorySegment.ofArray(src), srcOff, srcLen, MemorySegment.ofArray(dst), dstOff, dstLen);

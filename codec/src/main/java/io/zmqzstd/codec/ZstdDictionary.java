@@ -40,8 +40,13 @@ public final class ZstdDictionary implements AutoCloseable {
      * ({@code ZDICT_trainFromBuffer}). zstd wants many samples (hundreds at least) and a total
      * sample size of about 100 times the capacity; with too few it fails.
      *
+     * @param samples the samples, typical messages, one per array
+     * @param capacityBytes the largest dictionary wanted, in bytes, more than 0
+     * @return the trained dictionary, in the standard format with its ID
      * @throws ZstdException {@code OTHER}, with zstd's error code and name, when zstd cannot
      *     train (too few or too small samples)
+     * @throws IllegalArgumentException when {@code capacityBytes} is 0 or negative, or
+     *     {@code samples} is empty
      */
     public static ZstdDictionary train(List<byte[]> samples, int capacityBytes) {
         if (capacityBytes <= 0) {
@@ -80,7 +85,14 @@ public final class ZstdDictionary implements AutoCloseable {
         }
     }
 
-    /** Reads a dictionary file (as written by {@link #save} or {@code zstd --train}). */
+    /**
+     * Reads a dictionary file (as written by {@link #save} or {@code zstd --train}).
+     *
+     * @param file the file; a file that is not a zstd dictionary is taken as raw content
+     * @return the dictionary
+     * @throws java.io.UncheckedIOException when the file cannot be read
+     * @throws IllegalArgumentException when the file is empty
+     */
     public static ZstdDictionary load(Path file) {
         try {
             return of(Files.readAllBytes(file));
@@ -92,6 +104,10 @@ public final class ZstdDictionary implements AutoCloseable {
     /**
      * A dictionary over a copy of {@code bytes}: a zstd dictionary (magic EC30A437, with an ID)
      * or raw content (ID 0).
+     *
+     * @param bytes the dictionary's bytes; later changes to the array do not affect it
+     * @return the dictionary
+     * @throws IllegalArgumentException when {@code bytes} is empty
      */
     public static ZstdDictionary of(byte[] bytes) {
         if (bytes.length == 0) {
@@ -107,7 +123,13 @@ public final class ZstdDictionary implements AutoCloseable {
         }
     }
 
-    /** Writes the dictionary in the standard format, usable by {@code zstd -D file}. */
+    /**
+     * Writes the dictionary in the standard format, usable by {@code zstd -D file}.
+     *
+     * @param file the file to write; an existing file is replaced
+     * @throws java.io.UncheckedIOException when the file cannot be written
+     * @throws IllegalStateException when this dictionary is closed
+     */
     public void save(Path file) {
         ensureOpen();
         try {
@@ -117,7 +139,12 @@ public final class ZstdDictionary implements AutoCloseable {
         }
     }
 
-    /** The ID frames compressed with this dictionary carry; 0 for a raw-content dictionary. */
+    /**
+     * The ID frames compressed with this dictionary carry; 0 for a raw-content dictionary.
+     *
+     * @return the ID, an unsigned 32-bit value ({@link Integer#toUnsignedString(int)} prints it)
+     * @throws IllegalStateException when this dictionary is closed
+     */
     public int id() {
         ensureOpen();
         return id;
@@ -126,13 +153,21 @@ public final class ZstdDictionary implements AutoCloseable {
     /**
      * Whether the bytes are a zstd dictionary (they start with {@link #MAGIC} and an ID) rather
      * than raw content. A structured dictionary may still have ID 0.
+     *
+     * @return {@code true} for a zstd dictionary, {@code false} for raw content
+     * @throws IllegalStateException when this dictionary is closed
      */
     public boolean isStructured() {
         ensureOpen();
         return bytes.length >= 8 && MemorySegment.ofArray(bytes).get(ZstdFrames.INT_LE, 0) == MAGIC;
     }
 
-    /** A copy of the dictionary's bytes; the caller owns it. */
+    /**
+     * A copy of the dictionary's bytes; the caller owns it.
+     *
+     * @return a new array holding all of the dictionary's bytes
+     * @throws IllegalStateException when this dictionary is closed
+     */
     public byte[] bytes() {
         ensureOpen();
         return bytes.clone();

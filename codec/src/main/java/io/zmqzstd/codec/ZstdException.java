@@ -33,11 +33,20 @@ public class ZstdException extends RuntimeException {
         OTHER
     }
 
+    /** Why the operation failed. */
     private final Reason reason;
+    /** zstd's error code, or 0 when zmq-zstd found the error itself. */
     private final long errorCode;
+    /** zstd's error name, or "" when zmq-zstd found the error itself. */
     private final String errorName;
 
-    /** An error found by zmq-zstd itself, before or instead of a zstd call; {@link #errorCode()} is 0. */
+    /**
+     * An error found by zmq-zstd itself, before or instead of a zstd call; {@link #errorCode()}
+     * is 0.
+     *
+     * @param reason why the operation failed
+     * @param message the detail message
+     */
     public ZstdException(Reason reason, String message) {
         super(message);
         this.reason = reason;
@@ -89,17 +98,29 @@ public class ZstdException extends RuntimeException {
         };
     }
 
-    /** Why the operation failed. */
+    /**
+     * Why the operation failed.
+     *
+     * @return the reason
+     */
     public Reason reason() {
         return reason;
     }
 
-    /** zstd's {@code ZSTD_ErrorCode}, or 0 when the error was detected by zmq-zstd itself. */
+    /**
+     * zstd's {@code ZSTD_ErrorCode}, or 0 when the error was detected by zmq-zstd itself.
+     *
+     * @return the error code, or 0
+     */
     public long errorCode() {
         return errorCode;
     }
 
-    /** zstd's {@code ZSTD_getErrorName}, or "" when the error was detected by zmq-zstd itself. */
+    /**
+     * zstd's {@code ZSTD_getErrorName}, or "" when the error was detected by zmq-zstd itself.
+     *
+     * @return the error name, e.g. {@code "Src size is incorrect"}, or ""
+     */
     public String errorName() {
         return errorName;
     }

@@ -47,7 +47,13 @@ public final class ZstdFrames {
     private static final java.lang.foreign.ValueLayout.OfShort SHORT_LE = JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     private static final java.lang.foreign.ValueLayout.OfLong LONG_LE = JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
 
-    /** {@link #contentSize(MemorySegment, long, long)} over the whole segment. */
+    /**
+     * {@link #contentSize(MemorySegment, long, long)} over the whole segment.
+     *
+     * @param frame a segment that starts with the frame's header
+     * @return the declared content size in bytes, or {@link #CONTENT_SIZE_UNKNOWN}
+     * @throws ZstdException as {@link #contentSize(MemorySegment, long, long)}
+     */
     public static long contentSize(MemorySegment frame) {
         return contentSize(frame, 0, frame.byteSize());
     }
@@ -61,8 +67,13 @@ public final class ZstdFrames {
      * The decompressed size the frame at {@code frame[offset, offset + length)} declares, or
      * {@link #CONTENT_SIZE_UNKNOWN}. Reads the header only.
      *
+     * @param frame the segment holding the frame
+     * @param offset where the frame starts in {@code frame}, in bytes
+     * @param length the bytes available from {@code offset}
+     * @return the declared content size in bytes, or {@link #CONTENT_SIZE_UNKNOWN}
      * @throws ZstdException {@code EMPTY}, {@code NOT_ZSTD}, {@code TRUNCATED} when the header is
      *     incomplete, {@code CORRUPT} when its reserved bit is set
+     * @throws IndexOutOfBoundsException when the range is not within {@code frame}
      */
     public static long contentSize(MemorySegment frame, long offset, long length) {
         return contentSizeOf(frame, offset, descriptor(frame, offset, length));
@@ -81,7 +92,13 @@ public final class ZstdFrames {
         };
     }
 
-    /** {@link #dictionaryId(MemorySegment, long, long)} over the whole segment. */
+    /**
+     * {@link #dictionaryId(MemorySegment, long, long)} over the whole segment.
+     *
+     * @param frame a segment that starts with the frame's header
+     * @return the dictionary ID, an unsigned 32-bit value, or 0 when the frame names none
+     * @throws ZstdException as {@link #dictionaryId(MemorySegment, long, long)}
+     */
     public static int dictionaryId(MemorySegment frame) {
         return dictionaryId(frame, 0, frame.byteSize());
     }
@@ -90,8 +107,13 @@ public final class ZstdFrames {
      * The dictionary ID the frame names, or 0 when it names none (no dictionary, or the
      * compressor left the ID out). Reads the header only.
      *
+     * @param frame the segment holding the frame
+     * @param offset where the frame starts in {@code frame}, in bytes
+     * @param length the bytes available from {@code offset}
+     * @return the dictionary ID, an unsigned 32-bit value, or 0
      * @throws ZstdException {@code EMPTY}, {@code NOT_ZSTD}, {@code TRUNCATED} or {@code CORRUPT}
      *     as {@link #contentSize(MemorySegment, long, long)}
+     * @throws IndexOutOfBoundsException when the range is not within {@code frame}
      */
     public static int dictionaryId(MemorySegment frame, long offset, long length) {
         return dictionaryIdOf(frame, offset, descriptor(frame, offset, length));
@@ -108,7 +130,13 @@ public final class ZstdFrames {
         };
     }
 
-    /** {@link #compressedSize(MemorySegment, long, long)} over the whole segment. */
+    /**
+     * {@link #compressedSize(MemorySegment, long, long)} over the whole segment.
+     *
+     * @param frame a segment that starts with the frame
+     * @return the first frame's length in bytes
+     * @throws ZstdException as {@link #compressedSize(MemorySegment, long, long)}
+     */
     public static long compressedSize(MemorySegment frame) {
         return compressedSize(frame, 0, frame.byteSize());
     }
@@ -117,8 +145,13 @@ public final class ZstdFrames {
      * The length of the first frame in {@code frame[offset, offset + length)}, header to
      * checksum. Walks the block headers; reads no block content.
      *
+     * @param frame the segment holding the frame
+     * @param offset where the frame starts in {@code frame}, in bytes
+     * @param length the bytes available from {@code offset}; more frames may follow the first
+     * @return the first frame's length in bytes
      * @throws ZstdException {@code EMPTY}, {@code NOT_ZSTD}, {@code TRUNCATED}, or {@code CORRUPT}
      *     (reserved bit or block type)
+     * @throws IndexOutOfBoundsException when the range is not within {@code frame}
      */
     public static long compressedSize(MemorySegment frame, long offset, long length) {
         return walk(frame, offset, length, descriptor(frame, offset, length)) & ~ONLY_STORED_BLOCKS;
@@ -337,6 +370,10 @@ public final class ZstdFrames {
     /**
      * The size of the frame {@link #writeRawFrame} writes for a payload of {@code payloadSize}
      * bytes: the payload plus a few header bytes and 3 bytes per 128 KiB block.
+     *
+     * @param payloadSize the payload's size in bytes, 0 or more
+     * @return the frame's size in bytes
+     * @throws IllegalArgumentException when {@code payloadSize} is negative
      */
     public static long rawFrameSize(long payloadSize) {
         if (payloadSize < 0) {
@@ -377,8 +414,16 @@ public final class ZstdFrames {
      * blocks, content size set, no checksum, no compressor call: for parts too small or too
      * random to gain. Any zstd decoder reads it. Allocation free.
      *
+     * @param src the payload
+     * @param srcOffset where the payload starts in {@code src}, in bytes
+     * @param srcLength the payload's length in bytes
+     * @param dst the destination
+     * @param dstOffset where the frame is written in {@code dst}, in bytes
+     * @param dstCapacity the bytes available at {@code dst[dstOffset]}
      * @return bytes written at {@code dst[dstOffset]}, exactly {@link #rawFrameSize(long) rawFrameSize(srcLength)}
      * @throws ZstdException {@code DESTINATION_TOO_SMALL} when {@code dstCapacity} is less than that
+     * @throws IndexOutOfBoundsException when a range is not within its segment
+     * @throws IllegalArgumentException when {@code dst} is read-only
      */
     public static long writeRawFrame(MemorySegment src, long srcOffset, long srcLength,
                                      MemorySegment dst, long dstOffset, long dstCapacity) {

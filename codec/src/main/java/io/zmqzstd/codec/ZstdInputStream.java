@@ -44,12 +44,23 @@ public final class ZstdInputStream extends InputStream {
     /** The first error: the frame state after it is unknown, so later reads refuse. */
     private Exception failure;
 
-    /** A stream with its own decompressor (default limit, no dictionaries). */
+    /**
+     * A stream with its own decompressor (default limit, no dictionaries).
+     *
+     * @param in the compressed input; {@link #close()} closes it
+     */
     public ZstdInputStream(InputStream in) {
         this(Objects.requireNonNull(in, "in"), new ZstdDecompressor(), true);
     }
 
-    /** A stream over a borrowed decompressor, with its limit and dictionaries. */
+    /**
+     * A stream over a borrowed decompressor, with its limit and dictionaries.
+     *
+     * @param in the compressed input; {@link #close()} closes it
+     * @param decompressor the decompressor to use, still the caller's: {@link #close()} leaves it
+     *     open
+     * @throws IllegalStateException when {@code decompressor} is closed
+     */
     public ZstdInputStream(InputStream in, ZstdDecompressor decompressor) {
         this(in, decompressor, false);
     }

@@ -27,12 +27,24 @@ public final class ZstdOutputStream extends OutputStream {
     private final byte[] oneByte = new byte[1];
     private boolean closed;
 
-    /** A stream with its own compressor at {@code level}. */
+    /**
+     * A stream with its own compressor at {@code level}.
+     *
+     * @param out where the frame is written; {@link #close()} closes it
+     * @param level the compression level, as for {@link ZstdCompressor.Builder#level(int)}
+     */
     public ZstdOutputStream(OutputStream out, int level) {
         this(Objects.requireNonNull(out, "out"), new ZstdCompressor(level), true, -1);
     }
 
-    /** A stream over a borrowed compressor; the frame does not declare its size. */
+    /**
+     * A stream over a borrowed compressor; the frame does not declare its size.
+     *
+     * @param out where the frame is written; {@link #close()} closes it
+     * @param compressor the compressor to use, with its settings, still the caller's:
+     *     {@link #close()} leaves it open
+     * @throws IllegalStateException when {@code compressor} is closed
+     */
     public ZstdOutputStream(OutputStream out, ZstdCompressor compressor) {
         this(out, compressor, false, -1);
     }
@@ -40,6 +52,13 @@ public final class ZstdOutputStream extends OutputStream {
     /**
      * A stream over a borrowed compressor whose frame declares {@code contentSizeBytes}; writing
      * any other number of bytes fails at {@link #close()} ({@code srcSize_wrong}).
+     *
+     * @param out where the frame is written; {@link #close()} closes it
+     * @param compressor the compressor to use, with its settings, still the caller's:
+     *     {@link #close()} leaves it open
+     * @param contentSizeBytes the number of bytes that will be written; a negative value
+     *     declares no size, as the two-argument constructor does
+     * @throws IllegalStateException when {@code compressor} is closed
      */
     public ZstdOutputStream(OutputStream out, ZstdCompressor compressor, long contentSizeBytes) {
         this(out, compressor, false, contentSizeBytes);

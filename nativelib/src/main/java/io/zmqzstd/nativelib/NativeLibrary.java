@@ -70,12 +70,20 @@ public final class NativeLibrary {
         this.installHint = installHint;
     }
 
-    /** The library's short name, e.g. {@code libzmq}. */
+    /**
+     * The library's short name, e.g. {@code libzmq}.
+     *
+     * @return the short name, as used in error messages
+     */
     public String name() {
         return name;
     }
 
-    /** The system property that overrides where the library is loaded from. */
+    /**
+     * The system property that overrides where the library is loaded from.
+     *
+     * @return the property name, e.g. {@code zmqzstd.libzmq.path}
+     */
     public String pathProperty() {
         return pathProperty;
     }
@@ -83,6 +91,7 @@ public final class NativeLibrary {
     /**
      * The opened library. Opens it on the first call.
      *
+     * @return the lookup for the library's symbols, the same one on every call
      * @throws NativeLibraryUnavailableException when the library cannot be opened; the message
      *     names the file tried, the package to install and the property to set
      */
@@ -102,7 +111,11 @@ public final class NativeLibrary {
         return lookup;
     }
 
-    /** Whether the library can be opened on this machine; never throws. */
+    /**
+     * Whether the library can be opened on this machine; never throws.
+     *
+     * @return {@code true} if {@link #lookup()} succeeds, {@code false} if it throws
+     */
     public boolean isAvailable() {
         try {
             lookup();
@@ -115,6 +128,8 @@ public final class NativeLibrary {
     /**
      * The address of {@code symbol} in this library.
      *
+     * @param symbol the C name of the function or variable, e.g. {@code ZSTD_versionNumber}
+     * @return the symbol's address
      * @throws NativeLibraryUnavailableException when the library is missing or too old to have
      *     the symbol
      */
@@ -135,6 +150,16 @@ public final class NativeLibrary {
      * invocation. Bindings are created in static initializers: throwing here would turn the
      * missing library into an {@code ExceptionInInitializerError} on the first use and a
      * {@code NoClassDefFoundError} on every later one, neither of which says what to install.
+     *
+     * @param symbol the C name of the function
+     * @param descriptor the function's C signature
+     * @param options linker options, e.g. {@code captureCallState}; none is fine
+     * @return a handle that calls the function, or one that always throws as described above
+     * @throws NativeLibraryUnavailableException when native access is disabled for this module
+     *     (with {@code --illegal-native-access=deny}), so that not even the throwing handle can be
+     *     made; the message names the flag to add
+     * @throws IllegalArgumentException when the linker does not support {@code descriptor} or
+     *     {@code options}
      */
     public MethodHandle downcall(String symbol, FunctionDescriptor descriptor, Linker.Option... options) {
         Linker linker = Linker.nativeLinker();
@@ -234,6 +259,8 @@ public final class NativeLibrary {
     /**
      * The flag that grants zmq-zstd native access as it is loaded: {@code ALL-UNNAMED} on the class
      * path, its {@link #MODULES} on the module path.
+     *
+     * @return the whole option, e.g. {@code --enable-native-access=ALL-UNNAMED}
      */
     public static String nativeAccessFlag() {
         return "--enable-native-access=" + (NativeLibrary.class.getModule().isNamed() ? MODULES : "ALL-UNNAMED");

@@ -6,6 +6,11 @@ package io.zmqzstd.nativelib;
  */
 public final class NativeLibraryUnavailableException extends RuntimeException {
 
+    /**
+     * Creates the exception.
+     *
+     * @param message the one sentence to show the user
+     */
     public NativeLibraryUnavailableException(String message) {
         super(message);
     }

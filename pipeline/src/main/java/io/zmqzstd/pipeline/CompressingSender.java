@@ -111,14 +111,26 @@ public final class CompressingSender implements AutoCloseable {
             return this;
         }
 
-        /** A new sender over the socket; the caller owns it and closes it before the socket. */
+        /**
+         * A new sender over the socket; the caller owns it and closes it before the socket.
+         *
+         * @return the new sender
+         * @throws IllegalArgumentException when the settings contradict each other or the socket:
+         *     a raw-frame limit or {@code rawIncompressible(true)} with a dictionary or a checksum,
+         *     or a zero-copy threshold below the socket's
+         */
         public CompressingSender build() {
             resolveFrames();
             return new CompressingSender(this);
         }
     }
 
-    /** Options for a sender on {@code socket}, starting from level 3, no checksum, no dictionary. */
+    /**
+     * Options for a sender on {@code socket}, starting from level 3, no checksum, no dictionary.
+     *
+     * @param socket the socket to send on; borrowed, not owned
+     * @return a new builder
+     */
     public static Builder builder(ZmqSocket socket) {
         return new Builder(socket);
     }
@@ -143,27 +155,51 @@ public final class CompressingSender implements AutoCloseable {
      * Frames (and payloads) of at least this many bytes are sent zero-copy: the builder's
      * threshold (default the pool's), or the socket's {@link ZmqSocket#zeroCopyThresholdBytes()}
      * when that is higher.
+     *
+     * @return the threshold in force for the next frame, in bytes
      */
     public long zeroCopyThresholdBytes() {
         return frames.zeroCopyThreshold(socket);
     }
 
-    /** Payloads shorter than this are sent as raw-block frames (0 = never). */
+    /**
+     * Payloads shorter than this are sent as raw-block frames (0 = never).
+     *
+     * @return the raw-frame limit in bytes, 0 when off
+     */
     public long rawFrameBelowBytes() {
         return frames.rawFrameBelowBytes;
     }
 
-    /** Whether payloads that look incompressible go out as raw-block frames (see the builder). */
+    /**
+     * Whether payloads that look incompressible go out as raw-block frames (see the builder).
+     *
+     * @return true when the check is on
+     */
     public boolean rawIncompressible() {
         return frames.rawIncompressible;
     }
 
-    /** The socket this sender writes to (borrowed, not owned). */
+    /**
+     * The socket this sender writes to (borrowed, not owned).
+     *
+     * @return the socket given to {@link #builder}
+     */
     public ZmqSocket socket() {
         return socket;
     }
 
-    /** Compresses and sends all of {@code payload}; see the class comment for the outcome. */
+    /**
+     * Compresses and sends all of {@code payload}; see the class comment for the outcome. As
+     * {@link #send(MemorySegment, long, long, int)} from offset 0 to the segment's size.
+     *
+     * @param payload the bytes to send; stays the caller's
+     * @param flags 0, {@link ZmqSocket#DONTWAIT}, {@link ZmqSocket#SNDMORE}, or both
+     * @return true when libzmq took the part; false when it would block (DONTWAIT at the
+     *     high-water mark, or the socket's send timeout): nothing was sent and the payload is
+     *     still the caller's
+     * @throws IllegalStateException when the sender is closed or used by two threads at once
+     */
     public boolean send(MemorySegment payload, int flags) {
         return send(payload, 0, payload.byteSize(), flags);
     }
@@ -174,7 +210,16 @@ public final class CompressingSender implements AutoCloseable {
      * caller's; its arena must stay open during the call. Zero heap allocation for native
      * segments.
      *
-     * @return false when it would block: nothing was sent and the payload is still the caller's
+     * @param payload the segment that holds the bytes to send
+     * @param offset where the bytes start in {@code payload}
+     * @param length how many bytes to send; 0 sends the frame of an empty payload
+     * @param flags 0, {@link ZmqSocket#DONTWAIT}, {@link ZmqSocket#SNDMORE}, or both
+     * @return true when libzmq took the part; false when it would block (DONTWAIT at the
+     *     high-water mark, or the socket's send timeout): nothing was sent and the payload is
+     *     still the caller's
+     * @throws IndexOutOfBoundsException when {@code offset} or {@code length} is negative or the
+     *     range passes the end of {@code payload}
+     * @throws IllegalStateException when the sender is closed or used by two threads at once
      */
     public boolean send(MemorySegment payload, long offset, long length, int flags) {
         Objects.checkFromIndexSize(offset, length, payload.byteSize());
@@ -192,6 +237,12 @@ public final class CompressingSender implements AutoCloseable {
      * scratch memory (in chunks above 128 KiB) rather than handing heap memory to zstd in a
      * critical call, so a compression never holds the GC off. For no copy at all, pass a native
      * segment.
+     *
+     * @param payload the bytes to send, all of the array; stays the caller's
+     * @param flags 0, {@link ZmqSocket#DONTWAIT}, {@link ZmqSocket#SNDMORE}, or both
+     * @return true when libzmq took the part; false when it would block, as for
+     *     {@link #send(MemorySegment, long, long, int)}: nothing was sent
+     * @throws IllegalStateException when the sender is closed or used by two threads at once
      */
     public boolean send(byte[] payload, int flags) {
         return send(MemorySegment.ofArray(payload), 0, payload.length, flags);
@@ -202,6 +253,12 @@ public final class CompressingSender implements AutoCloseable {
      * is read in place like a native segment; a heap buffer like an array
      * ({@link #send(byte[], int)}). Position and limit are left unchanged, also on would-block (so
      * the payload can be sent again as is).
+     *
+     * @param payload the buffer whose remaining bytes are sent; stays the caller's
+     * @param flags 0, {@link ZmqSocket#DONTWAIT}, {@link ZmqSocket#SNDMORE}, or both
+     * @return true when libzmq took the part; false when it would block, as for
+     *     {@link #send(MemorySegment, long, long, int)}: nothing was sent
+     * @throws IllegalStateException when the sender is closed or used by two threads at once
      */
     public boolean send(ByteBuffer payload, int flags) {
         return send(MemorySegment.ofBuffer(payload), flags);
@@ -211,7 +268,11 @@ public final class CompressingSender implements AutoCloseable {
      * Sends {@code part} uncompressed: a routing id, an empty delimiter, a topic. Usually with
      * {@link ZmqSocket#SNDMORE}. Allocation-free.
      *
+     * @param part the bytes to send as they are, all of the array; may be empty (a delimiter)
+     * @param flags usually {@link ZmqSocket#SNDMORE}, with {@link ZmqSocket#DONTWAIT} not to
+     *     block at the high-water mark
      * @return false when it would block (nothing sent)
+     * @throws IllegalStateException when the sender is closed or used by two threads at once
      */
     public boolean sendEnvelope(byte[] part, int flags) {
         owner.enter();
@@ -223,7 +284,15 @@ public final class CompressingSender implements AutoCloseable {
         }
     }
 
-    /** Like {@link #sendEnvelope(byte[], int)} for a segment (libzmq copies it). */
+    /**
+     * Like {@link #sendEnvelope(byte[], int)} for a segment (libzmq copies it).
+     *
+     * @param part the bytes to send as they are, all of the segment; may be empty
+     * @param flags usually {@link ZmqSocket#SNDMORE}, with {@link ZmqSocket#DONTWAIT} not to
+     *     block at the high-water mark
+     * @return false when it would block (nothing sent)
+     * @throws IllegalStateException when the sender is closed or used by two threads at once
+     */
     public boolean sendEnvelope(MemorySegment part, int flags) {
         owner.enter();
         try {
@@ -241,6 +310,14 @@ public final class CompressingSender implements AutoCloseable {
      * behind; with DONTWAIT, false means nothing was sent, and once the topic is in, the frame
      * follows without waiting (libzmq takes the remaining parts of a message once its first part
      * is in). Works on any socket type: also for a ROUTER reply behind its routing id.
+     *
+     * @param topic the first part, sent uncompressed as it is (a topic, a routing id)
+     * @param payload the second part, all of the segment, compressed; stays the caller's
+     * @param flags 0 or {@link ZmqSocket#DONTWAIT}; with {@link ZmqSocket#SNDMORE} more parts
+     *     follow the payload
+     * @return true when libzmq took both parts; false when it would block: nothing of the
+     *     message was sent
+     * @throws IllegalStateException when the sender is closed or used by two threads at once
      */
     public boolean publish(byte[] topic, MemorySegment payload, int flags) {
         owner.enter();
@@ -252,7 +329,17 @@ public final class CompressingSender implements AutoCloseable {
         }
     }
 
-    /** {@link #publish(byte[], MemorySegment, int)} for an array payload. */
+    /**
+     * {@link #publish(byte[], MemorySegment, int)} for an array payload.
+     *
+     * @param topic the first part, sent uncompressed as it is (a topic, a routing id)
+     * @param payload the second part, all of the array, compressed; stays the caller's
+     * @param flags 0 or {@link ZmqSocket#DONTWAIT}; with {@link ZmqSocket#SNDMORE} more parts
+     *     follow the payload
+     * @return true when libzmq took both parts; false when it would block: nothing of the
+     *     message was sent
+     * @throws IllegalStateException when the sender is closed or used by two threads at once
+     */
     public boolean publish(byte[] topic, byte[] payload, int flags) {
         return publish(topic, MemorySegment.ofArray(payload), flags);
     }
@@ -264,7 +351,14 @@ public final class CompressingSender implements AutoCloseable {
      * zero-copy threshold; size {@code count} to the socket's send high-water mark plus a few.
      * The buffers belong to the context's pool and serve every sender on it.
      *
+     * @param payloadBytes the uncompressed payload size, in bytes; the buffers hold the largest
+     *     frame it can compress to
+     * @param count how many buffers of that size class the pool should hold (only the missing
+     *     ones are carved, never more than the class holds)
      * @return how many buffers were carved ({@link NativeBufferPool#reserve})
+     * @throws IllegalArgumentException when a value is negative, or the frame is larger than the
+     *     pool's largest buffer
+     * @throws IllegalStateException when the sender or the pool is closed
      */
     public int reserveBuffers(long payloadBytes, int count) {
         ensureOpen();
@@ -274,6 +368,8 @@ public final class CompressingSender implements AutoCloseable {
     /**
      * A snapshot of this sender's counters (allocates): its own pool rents, and the hits and misses
      * of the socket context's pool, pool-wide (shared by every sender on the context).
+     *
+     * @return a new snapshot
      */
     public PipelineStats stats() {
         return counters.snapshot(pool);

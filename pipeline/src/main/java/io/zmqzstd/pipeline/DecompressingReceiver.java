@@ -125,7 +125,13 @@ public final class DecompressingReceiver implements AutoCloseable {
             this.envelopeParts = WireFormat.defaultEnvelopeParts(socket.type());
         }
 
-        /** The most bytes one part may decompress to (default 64 MiB). */
+        /**
+         * The most bytes one part may decompress to (default 64 MiB).
+         *
+         * @param bytes the per-part limit in bytes, 0 or more
+         * @return this builder
+         * @throws IllegalArgumentException when {@code bytes} is negative
+         */
         public Builder maxDecompressedSize(long bytes) {
             if (bytes < 0) {
                 throw new IllegalArgumentException("maxDecompressedSize=" + bytes);
@@ -140,6 +146,10 @@ public final class DecompressingReceiver implements AutoCloseable {
          * bounds neither the number of parts nor their sum; raise this for multipart messages
          * whose parts add up to more than one part's limit. Envelope parts are bounded apart, by
          * {@link #maxEnvelopeSize(long)}.
+         *
+         * @param bytes the per-message limit on payload bytes, 0 or more
+         * @return this builder
+         * @throws IllegalArgumentException when {@code bytes} is negative
          */
         public Builder maxMessageSize(long bytes) {
             if (bytes < 0) {
@@ -154,6 +164,10 @@ public final class DecompressingReceiver implements AutoCloseable {
          * may hold together (default {@value DecompressingReceiver#DEFAULT_MAX_ENVELOPE_SIZE}).
          * The output region never grows past {@code maxMessageSize} plus the envelope bytes of the
          * message that needed it, so never past {@code maxMessageSize + maxEnvelopeSize}.
+         *
+         * @param bytes the per-message limit on envelope bytes, 0 or more
+         * @return this builder
+         * @throws IllegalArgumentException when {@code bytes} is negative
          */
         public Builder maxEnvelopeSize(long bytes) {
             if (bytes < 0) {
@@ -163,7 +177,13 @@ public final class DecompressingReceiver implements AutoCloseable {
             return this;
         }
 
-        /** Adds a dictionary; repeatable; frames pick theirs by ID. The receiver digests its own copy. */
+        /**
+         * Adds a dictionary; repeatable; frames pick theirs by ID. The receiver digests its own
+         * copy.
+         *
+         * @param dictionary a dictionary frames may name; not null
+         * @return this builder
+         */
         public Builder dictionary(ZstdDictionary dictionary) {
             dictionaries.add(Objects.requireNonNull(dictionary, "dictionary"));
             return this;
@@ -176,6 +196,11 @@ public final class DecompressingReceiver implements AutoCloseable {
          * parts after them always pass through. A ROUTER behind other ROUTERs (a broker chain)
          * receives one routing id per hop: set this to the number of hops, or the second id is
          * taken for a frame and refused ({@code NOT_ZSTD}).
+         *
+         * @param parts the number of envelope parts, 0 or more and below {@code maxParts} (checked
+         *     by {@link #build()})
+         * @return this builder
+         * @throws IllegalArgumentException when {@code parts} is negative
          */
         public Builder envelopeParts(int parts) {
             if (parts < 0) {
@@ -191,6 +216,11 @@ public final class DecompressingReceiver implements AutoCloseable {
          * {@link BadFrameReason#TOO_LARGE} at the first part past the limit, the rest of it
          * skipped, so that a peer cannot grow the receiver's part table without bound with parts
          * that no size limit counts (0-byte delimiters, frames of empty payloads).
+         *
+         * @param parts the limit, at least 1 and above {@code envelopeParts} (checked by
+         *     {@link #build()})
+         * @return this builder
+         * @throws IllegalArgumentException when {@code parts} is below 1
          */
         public Builder maxParts(int parts) {
             if (parts < 1) {
@@ -200,7 +230,12 @@ public final class DecompressingReceiver implements AutoCloseable {
             return this;
         }
 
-        /** A new receiver on the socket; the caller owns it and closes it before the socket. */
+        /**
+         * A new receiver on the socket; the caller owns it and closes it before the socket.
+         *
+         * @return the new receiver
+         * @throws IllegalArgumentException when {@code envelopeParts} is not below {@code maxParts}
+         */
         public DecompressingReceiver build() {
             if (envelopeParts >= maxParts) {
                 throw new IllegalArgumentException("maxParts must leave room for a payload part after the envelope: maxParts="
@@ -210,7 +245,13 @@ public final class DecompressingReceiver implements AutoCloseable {
         }
     }
 
-    /** Options for a receiver on {@code socket}. */
+    /**
+     * Options for a receiver on {@code socket}.
+     *
+     * @param socket the socket to receive from; borrowed, not owned. Its type sets the default
+     *     {@link Builder#envelopeParts(int) envelopeParts}
+     * @return a new builder
+     */
     public static Builder builder(ZmqSocket socket) {
         return new Builder(socket);
     }
@@ -247,7 +288,11 @@ public final class DecompressingReceiver implements AutoCloseable {
      * timeout, or {@link io.zmqzstd.transport.ZmqContext#shutdown()}, which makes the blocked
      * receive throw a {@code ZmqException} (ETERM), then close the receiver.
      *
+     * @param flags 0 to block, {@link ZmqSocket#DONTWAIT} not to
      * @return {@link #RECEIVED}, {@link #WOULD_BLOCK} or {@link #BAD_FRAME}
+     * @throws IllegalStateException when the receiver is closed or used by two threads at once
+     * @throws io.zmqzstd.transport.ZmqException when the socket fails (ETERM after
+     *     {@link io.zmqzstd.transport.ZmqContext#shutdown()}, for one)
      */
     public int receive(int flags) {
         return receive(null, flags);
@@ -278,9 +323,14 @@ public final class DecompressingReceiver implements AutoCloseable {
      * <p>Allocation: none in steady state when {@code dst} is native; a heap segment works but
      * is written through the codec's native scratch memory (zstd never writes heap memory in place).
      *
+     * @param dst where the payload parts are decompressed to, from offset 0; writable, its arena
+     *     open during the call
+     * @param flags 0 to block, {@link ZmqSocket#DONTWAIT} not to
      * @return {@link #RECEIVED}, {@link #WOULD_BLOCK} or {@link #BAD_FRAME}
      * @throws IllegalArgumentException when {@code dst} is read-only
-     * @throws IllegalStateException when {@code dst}'s arena is closed (nothing is received)
+     * @throws IllegalStateException when {@code dst}'s arena is closed (nothing is received), or
+     *     when the receiver is closed or used by two threads at once
+     * @throws io.zmqzstd.transport.ZmqException when the socket fails, as for {@link #receive(int)}
      */
     public int receiveInto(MemorySegment dst, int flags) {
         Objects.requireNonNull(dst, "dst");
@@ -325,52 +375,92 @@ public final class DecompressingReceiver implements AutoCloseable {
     /**
      * The message the last {@link #receive} delivered: one reused view, owned by this receiver,
      * valid until the next receive or close (see {@link ReceivedMessage}).
+     *
+     * @return the receiver's one message view
      */
     public ReceivedMessage message() {
         return message;
     }
 
-    /** Why the most recent {@link #BAD_FRAME} happened; null before the first. Kept until the next one. */
+    /**
+     * Why the most recent {@link #BAD_FRAME} happened; null before the first. Kept until the next
+     * one.
+     *
+     * @return the reason, or null when no receive returned {@link #BAD_FRAME} yet
+     */
     public BadFrameReason lastErrorReason() {
         return lastErrorReason;
     }
 
-    /** A key=value description of the most recent bad part; null before the first. */
+    /**
+     * A key=value description of the most recent bad part; null before the first.
+     *
+     * @return the description, or null when no receive returned {@link #BAD_FRAME} yet
+     */
     public String lastErrorMessage() {
         return lastErrorMessage;
     }
 
-    /** Index of the bad part within its message for the most recent {@link #BAD_FRAME}; -1 before the first. */
+    /**
+     * Index of the bad part within its message for the most recent {@link #BAD_FRAME}; -1 before
+     * the first.
+     *
+     * @return the part's index from 0, or -1 when no receive returned {@link #BAD_FRAME} yet
+     */
     public int lastErrorPart() {
         return lastErrorPart;
     }
 
-    /** The per-part decompressed size limit. */
+    /**
+     * The per-part decompressed size limit.
+     *
+     * @return the limit in bytes
+     */
     public long maxDecompressedSize() {
         return maxDecompressedSize;
     }
 
-    /** The most bytes the payload parts of one message may decompress to together. */
+    /**
+     * The most bytes the payload parts of one message may decompress to together.
+     *
+     * @return the limit in bytes
+     */
     public long maxMessageSize() {
         return maxMessageSize;
     }
 
-    /** The most bytes the envelope parts of one message may hold together. */
+    /**
+     * The most bytes the envelope parts of one message may hold together.
+     *
+     * @return the limit in bytes
+     */
     public long maxEnvelopeSize() {
         return maxEnvelopeSize;
     }
 
-    /** Leading uncompressed parts per message. */
+    /**
+     * Leading uncompressed parts per message.
+     *
+     * @return the number of envelope parts, 0 or more
+     */
     public int envelopeParts() {
         return envelopeParts;
     }
 
-    /** The most parts one message may have, envelope parts included. */
+    /**
+     * The most parts one message may have, envelope parts included.
+     *
+     * @return the limit, at least 1
+     */
     public int maxParts() {
         return maxParts;
     }
 
-    /** The socket this receiver reads (borrowed, not owned). */
+    /**
+     * The socket this receiver reads (borrowed, not owned).
+     *
+     * @return the socket given to {@link #builder}
+     */
     public ZmqSocket socket() {
         return socket;
     }
@@ -378,12 +468,18 @@ public final class DecompressingReceiver implements AutoCloseable {
     /**
      * A snapshot of this receiver's counters (allocates), would-blocks included. A receiver rents
      * no pooled buffers; the pool-wide figures are those of the socket context's pool.
+     *
+     * @return a new snapshot; after close its pool-wide figures are 0
      */
     public PipelineStats stats() {
         return counters.snapshot(closed ? null : socket.context().bufferPool());
     }
 
-    /** True after {@link #close()}. */
+    /**
+     * True after {@link #close()}.
+     *
+     * @return whether the receiver is closed
+     */
     public boolean isClosed() {
         return closed;
     }

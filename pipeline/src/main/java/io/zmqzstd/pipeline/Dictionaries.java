@@ -27,23 +27,49 @@ public final class Dictionaries {
      * messages as the sender would see them). Wants hundreds of samples and about 100 times the
      * capacity in total.
      *
+     * @param samples the sample payloads, at least one
+     * @param capacityBytes the dictionary's largest size in bytes, above 0
+     * @return the trained dictionary
+     * @throws IllegalArgumentException when {@code samples} is empty or {@code capacityBytes} is
+     *     not above 0
      * @throws io.zmqzstd.codec.ZstdException {@code OTHER} when zstd cannot train from them
      */
     public static ZstdDictionary train(List<byte[]> samples, int capacityBytes) {
         return ZstdDictionary.train(samples, capacityBytes);
     }
 
-    /** {@link #train(List, int)} with {@link #DEFAULT_CAPACITY_BYTES}. */
+    /**
+     * {@link #train(List, int)} with {@link #DEFAULT_CAPACITY_BYTES}.
+     *
+     * @param samples the sample payloads, at least one
+     * @return the trained dictionary
+     * @throws IllegalArgumentException when {@code samples} is empty
+     * @throws io.zmqzstd.codec.ZstdException {@code OTHER} when zstd cannot train from them
+     */
     public static ZstdDictionary train(List<byte[]> samples) {
         return train(samples, DEFAULT_CAPACITY_BYTES);
     }
 
-    /** Reads a standard zstd dictionary file ({@code zstd --train} output, or {@link #save}). */
+    /**
+     * Reads a standard zstd dictionary file ({@code zstd --train} output, or {@link #save}).
+     *
+     * @param file the file to read
+     * @return the dictionary; a file that is not a zstd dictionary is taken as raw content (ID 0)
+     * @throws java.io.UncheckedIOException when the file cannot be read
+     * @throws IllegalArgumentException when the file is empty
+     */
     public static ZstdDictionary load(Path file) {
         return ZstdDictionary.load(file);
     }
 
-    /** Writes {@code dictionary} in the standard format (usable by {@code zstd -D file}). */
+    /**
+     * Writes {@code dictionary} in the standard format (usable by {@code zstd -D file}).
+     *
+     * @param dictionary the dictionary to write
+     * @param file the file to write; created, or replaced when it exists
+     * @throws java.io.UncheckedIOException when the file cannot be written
+     * @throws IllegalStateException when the dictionary is closed
+     */
     public static void save(ZstdDictionary dictionary, Path file) {
         dictionary.save(file);
     }

@@ -242,7 +242,14 @@ public final class ParallelCompressingSender implements AutoCloseable {
             return this;
         }
 
-        /** Compressing threads (default {@link #DEFAULT_WORKERS}: processors + 1, at most 16), 1 to 256. */
+        /**
+         * Compressing threads (default {@link #DEFAULT_WORKERS}: processors + 1, at most 16), 1 to
+         * 256.
+         *
+         * @param workers the number of worker threads, 1 to 256
+         * @return this builder
+         * @throws IllegalArgumentException when {@code workers} is outside 1 to 256
+         */
         public Builder workers(int workers) {
             if (workers < 1 || workers > 256) {
                 throw new IllegalArgumentException("workers must be 1 to 256: workers=" + workers);
@@ -255,6 +262,10 @@ public final class ParallelCompressingSender implements AutoCloseable {
          * Messages taken from the caller and not yet in libzmq, at most (rounded up to a power of
          * two; default {@value #DEFAULT_IN_FLIGHT}). Each holds its payload and its frame in pooled
          * buffers; {@link #inFlightBytes} bounds their bytes.
+         *
+         * @param messages the ring's size in messages, 1 to 1048576 (2<sup>20</sup>)
+         * @return this builder
+         * @throws IllegalArgumentException when {@code messages} is outside 1 to 1048576
          */
         public Builder inFlight(int messages) {
             if (messages < 1 || messages > (1 << 20)) {
@@ -268,6 +279,10 @@ public final class ParallelCompressingSender implements AutoCloseable {
          * Payload bytes (topics included) taken from the caller and not yet in libzmq, at most
          * (default {@value #DEFAULT_IN_FLIGHT_BYTES}); a larger message is taken when nothing else is
          * in flight.
+         *
+         * @param bytes the bound in bytes, at least 1
+         * @return this builder
+         * @throws IllegalArgumentException when {@code bytes} is below 1
          */
         public Builder inFlightBytes(long bytes) {
             if (bytes < 1) {
@@ -283,6 +298,12 @@ public final class ParallelCompressingSender implements AutoCloseable {
          * socket takes them at once (default {@value #DEFAULT_INLINE_BELOW_BYTES}: never). For streams
          * where a message's latency matters while the rate is low; 4096 is a sensible value. At most
          * {@value #MAX_INLINE_BELOW_BYTES}.
+         *
+         * @param bytes the payload length in bytes below which a message may go inline, 0 (off) to
+         *     {@value #MAX_INLINE_BELOW_BYTES}
+         * @return this builder
+         * @throws IllegalArgumentException when {@code bytes} is outside 0 to
+         *     {@value #MAX_INLINE_BELOW_BYTES}
          */
         public Builder inlineBelowBytes(long bytes) {
             if (bytes < 0 || bytes > MAX_INLINE_BELOW_BYTES) {
@@ -298,6 +319,10 @@ public final class ParallelCompressingSender implements AutoCloseable {
          * {@value #DEFAULT_INLINE_AFTER_IDLE_NANOS} ns); 0 sends every small message inline whenever
          * nothing is in flight, which at a high rate of small messages keeps them on the caller's
          * thread (a {@link CompressingSender}'s rate).
+         *
+         * @param nanos the pause in nanoseconds, 0 or more
+         * @return this builder
+         * @throws IllegalArgumentException when {@code nanos} is negative
          */
         public Builder inlineAfterIdleNanos(long nanos) {
             if (nanos < 0) {
@@ -317,6 +342,9 @@ public final class ParallelCompressingSender implements AutoCloseable {
          * "no peer took a message within T" to end the stream (the command-line tool's
          * {@code --timeout}). Either way, once {@link #close()} has begun, the first timeout drops
          * every message still waiting.
+         *
+         * @param fail true to fail the sender when the send timeout expires, false to retry
+         * @return this builder
          */
         public Builder failOnSendTimeout(boolean fail) {
             this.failOnSendTimeout = fail;
@@ -327,20 +355,37 @@ public final class ParallelCompressingSender implements AutoCloseable {
          * Makes the worker threads (default: daemon platform threads named zmqzstd-compress-N).
          * Give platform threads: a worker compresses without yielding and may block in the
          * socket's send, and a virtual thread in native code holds its carrier all that time.
+         *
+         * @param threadFactory makes one thread per worker, at build time; not null
+         * @return this builder
          */
         public Builder threadFactory(ThreadFactory threadFactory) {
             this.threadFactory = Objects.requireNonNull(threadFactory, "threadFactory");
             return this;
         }
 
-        /** A new sender with its workers started; the caller owns it and closes it before the socket. */
+        /**
+         * A new sender with its workers started; the caller owns it and closes it before the
+         * socket.
+         *
+         * @return the new sender
+         * @throws IllegalArgumentException when the settings contradict each other or the
+         *     socket, as for {@link CompressingSender.Builder#build()}
+         * @throws IllegalStateException when the thread factory returns null
+         */
         public ParallelCompressingSender build() {
             resolveFrames();
             return new ParallelCompressingSender(this);
         }
     }
 
-    /** Options for a sender on {@code socket}: level 3, no checksum, no dictionary, {@link #DEFAULT_WORKERS} workers. */
+    /**
+     * Options for a sender on {@code socket}: level 3, no checksum, no dictionary,
+     * {@link #DEFAULT_WORKERS} workers.
+     *
+     * @param socket the socket to send on; borrowed, and used only by the sender while it is open
+     * @return a new builder
+     */
     public static Builder builder(ZmqSocket socket) {
         return new Builder(socket);
     }
@@ -450,42 +495,80 @@ public final class ParallelCompressingSender implements AutoCloseable {
      * Frames of at least this many bytes are sent zero-copy: the builder's
      * threshold (default the pool's), or the socket's {@link ZmqSocket#zeroCopyThresholdBytes()}
      * when that is higher.
+     *
+     * @return the threshold in force for the next frame, in bytes
      */
     public long zeroCopyThresholdBytes() {
         return frames.zeroCopyThreshold(socket);
     }
 
-    /** Payloads shorter than this are sent as raw-block frames (0 = never). */
+    /**
+     * Payloads shorter than this are sent as raw-block frames (0 = never).
+     *
+     * @return the raw-frame limit in bytes, 0 when off
+     */
     public long rawFrameBelowBytes() {
         return frames.rawFrameBelowBytes;
     }
 
-    /** Whether payloads that look incompressible go out as raw-block frames (see the builder). */
+    /**
+     * Whether payloads that look incompressible go out as raw-block frames (see the builder).
+     *
+     * @return true when the check is on
+     */
     public boolean rawIncompressible() {
         return frames.rawIncompressible;
     }
 
-    /** Compressing threads. */
+    /**
+     * Compressing threads.
+     *
+     * @return the number of worker threads
+     */
     public int workers() {
         return workers.length;
     }
 
-    /** Messages that may be taken and not yet sent (a power of two). */
+    /**
+     * Messages that may be taken and not yet sent (a power of two).
+     *
+     * @return the ring's size in messages: the builder's {@code inFlight} rounded up to a power of
+     *     two
+     */
     public int inFlightCapacity() {
         return capacity;
     }
 
-    /** Messages taken and not yet in libzmq right now (racy; for monitoring). */
+    /**
+     * Messages taken and not yet in libzmq right now (racy; for monitoring).
+     *
+     * @return the number of such messages, at most {@link #inFlightCapacity()}
+     */
     public long inFlight() {
         return tail.get() - head.get();
     }
 
-    /** The socket this sender writes to (borrowed, not owned). */
+    /**
+     * The socket this sender writes to (borrowed, not owned).
+     *
+     * @return the socket given to {@link #builder}
+     */
     public ZmqSocket socket() {
         return socket;
     }
 
-    /** Takes all of {@code payload} for sending; see the class comment for the outcome. */
+    /**
+     * Takes all of {@code payload} for sending; see the class comment for the outcome.
+     *
+     * @param payload the bytes to send, copied; the caller's again when this returns
+     * @param flags 0 or {@link ZmqSocket#DONTWAIT}
+     * @return true when the message was taken; false only with DONTWAIT when
+     *     {@link #inFlightCapacity()} messages, or the in-flight byte bound, are already waiting:
+     *     nothing was taken
+     * @throws IllegalArgumentException when {@code flags} has a bit other than DONTWAIT
+     * @throws IllegalStateException after a compression or send failed (its cause attached),
+     *     when closed, while a claim is open, or when used by two threads at once
+     */
     public boolean send(MemorySegment payload, int flags) {
         return take(null, payload, 0, payload.byteSize(), flags);
     }
@@ -495,20 +578,52 @@ public final class ParallelCompressingSender implements AutoCloseable {
      * single-part message. {@code flags}: 0 or {@link ZmqSocket#DONTWAIT}. The segment is the
      * caller's again when this returns. Allocation-free.
      *
-     * @return false with DONTWAIT when {@link #inFlightCapacity()} messages, or the in-flight byte
-     *     bound, are already waiting: nothing was taken
-     * @throws IllegalStateException after a worker failed (its cause attached), or when closed
+     * @param payload the segment that holds the bytes to send
+     * @param offset where the bytes start in {@code payload}
+     * @param length how many bytes to send; 0 sends the frame of an empty payload
+     * @param flags 0 or {@link ZmqSocket#DONTWAIT}
+     * @return true when the message was taken; false only with DONTWAIT when
+     *     {@link #inFlightCapacity()} messages, or the in-flight byte bound, are already waiting:
+     *     nothing was taken
+     * @throws IndexOutOfBoundsException when {@code offset} or {@code length} is negative or the
+     *     range passes the end of {@code payload}
+     * @throws IllegalArgumentException when {@code flags} has a bit other than DONTWAIT
+     * @throws IllegalStateException after a compression or send failed (its cause attached),
+     *     when closed, while a claim is open, or when used by two threads at once
      */
     public boolean send(MemorySegment payload, long offset, long length, int flags) {
         return take(null, payload, offset, length, flags);
     }
 
-    /** {@link #send(MemorySegment, int)} for an array (copied into native memory). */
+    /**
+     * {@link #send(MemorySegment, int)} for an array (copied into native memory).
+     *
+     * @param payload the bytes to send, all of the array; stays the caller's
+     * @param flags 0 or {@link ZmqSocket#DONTWAIT}
+     * @return true when the message was taken; false only with DONTWAIT when
+     *     {@link #inFlightCapacity()} messages, or the in-flight byte bound, are already waiting:
+     *     nothing was taken
+     * @throws IllegalArgumentException when {@code flags} has a bit other than DONTWAIT
+     * @throws IllegalStateException after a compression or send failed (its cause attached),
+     *     when closed, while a claim is open, or when used by two threads at once
+     */
     public boolean send(byte[] payload, int flags) {
         return take(null, MemorySegment.ofArray(payload), 0, payload.length, flags);
     }
 
-    /** {@link #send(MemorySegment, int)} for a buffer's bytes from position to limit (left unchanged). */
+    /**
+     * {@link #send(MemorySegment, int)} for a buffer's bytes from position to limit (left
+     * unchanged).
+     *
+     * @param payload the buffer whose remaining bytes are sent; stays the caller's
+     * @param flags 0 or {@link ZmqSocket#DONTWAIT}
+     * @return true when the message was taken; false only with DONTWAIT when
+     *     {@link #inFlightCapacity()} messages, or the in-flight byte bound, are already waiting:
+     *     nothing was taken
+     * @throws IllegalArgumentException when {@code flags} has a bit other than DONTWAIT
+     * @throws IllegalStateException after a compression or send failed (its cause attached),
+     *     when closed, while a claim is open, or when used by two threads at once
+     */
     public boolean send(ByteBuffer payload, int flags) {
         return send(MemorySegment.ofBuffer(payload), flags);
     }
@@ -516,17 +631,55 @@ public final class ParallelCompressingSender implements AutoCloseable {
     /**
      * {@code topic} uncompressed, then {@code payload} compressed, as one two-part message (as
      * {@link CompressingSender#publish}): PUB/SUB subscriptions filter on the topic. Both are copied.
+     *
+     * @param topic the first part, sent uncompressed as it is; not null
+     * @param payload the second part, all of the segment, compressed
+     * @param flags 0 or {@link ZmqSocket#DONTWAIT}
+     * @return true when the message was taken; false only with DONTWAIT when
+     *     {@link #inFlightCapacity()} messages, or the in-flight byte bound, are already waiting:
+     *     nothing was taken
+     * @throws IllegalArgumentException when {@code flags} has a bit other than DONTWAIT
+     * @throws IllegalStateException after a compression or send failed (its cause attached),
+     *     when closed, while a claim is open, or when used by two threads at once
      */
     public boolean publish(byte[] topic, MemorySegment payload, int flags) {
         return publish(topic, payload, 0, payload.byteSize(), flags);
     }
 
-    /** {@link #publish(byte[], MemorySegment, int)} of {@code payload[offset, offset + length)}. */
+    /**
+     * {@link #publish(byte[], MemorySegment, int)} of {@code payload[offset, offset + length)}.
+     *
+     * @param topic the first part, sent uncompressed as it is; not null
+     * @param payload the segment that holds the second part
+     * @param offset where the second part starts in {@code payload}
+     * @param length the second part's length in bytes
+     * @param flags 0 or {@link ZmqSocket#DONTWAIT}
+     * @return true when the message was taken; false only with DONTWAIT when
+     *     {@link #inFlightCapacity()} messages, or the in-flight byte bound, are already waiting:
+     *     nothing was taken
+     * @throws IndexOutOfBoundsException when {@code offset} or {@code length} is negative or the
+     *     range passes the end of {@code payload}
+     * @throws IllegalArgumentException when {@code flags} has a bit other than DONTWAIT
+     * @throws IllegalStateException after a compression or send failed (its cause attached),
+     *     when closed, while a claim is open, or when used by two threads at once
+     */
     public boolean publish(byte[] topic, MemorySegment payload, long offset, long length, int flags) {
         return take(Objects.requireNonNull(topic, "topic"), payload, offset, length, flags);
     }
 
-    /** {@link #publish(byte[], MemorySegment, int)} for an array payload. */
+    /**
+     * {@link #publish(byte[], MemorySegment, int)} for an array payload.
+     *
+     * @param topic the first part, sent uncompressed as it is; not null
+     * @param payload the second part, all of the array, compressed
+     * @param flags 0 or {@link ZmqSocket#DONTWAIT}
+     * @return true when the message was taken; false only with DONTWAIT when
+     *     {@link #inFlightCapacity()} messages, or the in-flight byte bound, are already waiting:
+     *     nothing was taken
+     * @throws IllegalArgumentException when {@code flags} has a bit other than DONTWAIT
+     * @throws IllegalStateException after a compression or send failed (its cause attached),
+     *     when closed, while a claim is open, or when used by two threads at once
+     */
     public boolean publish(byte[] topic, byte[] payload, int flags) {
         return publish(topic, MemorySegment.ofArray(payload), flags);
     }
@@ -534,7 +687,8 @@ public final class ParallelCompressingSender implements AutoCloseable {
     /**
      * Waits until every message taken so far is in libzmq (sent, or dropped after a failure).
      *
-     * @throws IllegalStateException when a worker failed
+     * @throws IllegalStateException when a compression or send failed (its cause attached), when
+     *     closed, or when used by two threads at once
      */
     public void flush() {
         owner.enter();
@@ -550,7 +704,10 @@ public final class ParallelCompressingSender implements AutoCloseable {
     /**
      * As {@link #flush()}, waiting at most {@code timeoutMs}.
      *
+     * @param timeoutMs the longest wait, in milliseconds; 0 or less does not wait
      * @return true when every message taken is in libzmq, false when the time ran out first
+     * @throws IllegalStateException when a compression or send failed (its cause attached), when
+     *     closed, or when used by two threads at once
      */
     public boolean flush(long timeoutMs) {
         owner.enter();
@@ -571,6 +728,8 @@ public final class ParallelCompressingSender implements AutoCloseable {
      * message handed to a worker (its payload copy or claimed buffer, and its frame), none for one
      * sent inline from {@code send} ({@code inlineMessages}), one for a claim sent inline, aborted or
      * dropped. Callable from any thread; may be slightly behind.
+     *
+     * @return a new snapshot
      */
     public PipelineStats stats() {
         return counters.snapshot(pool, refused, callerRents);
@@ -628,6 +787,8 @@ public final class ParallelCompressingSender implements AutoCloseable {
      *     buffer for an allocation-free claim (larger ones are unpooled)
      * @param flags 0 or {@link ZmqSocket#DONTWAIT}
      * @return the payload's memory, or null with DONTWAIT when there is no room
+     * @throws IllegalArgumentException when {@code maxLength} is negative or {@code flags} has a
+     *     bit other than DONTWAIT
      * @throws IllegalStateException when a claim is already open, after a failure (its cause
      *     attached), or when closed
      */
@@ -642,8 +803,16 @@ public final class ParallelCompressingSender implements AutoCloseable {
      * a topic; the bytes past {@code maxLength} are the sender's. {@code topic} is read at commit
      * (copied then), so it must not change before commit returns. Allocation-free.
      *
+     * @param topic the first part, sent uncompressed as it is; not null, read at commit
+     * @param maxLength the longest payload the caller may commit, in bytes, as for
+     *     {@link #claim(long, int)}
+     * @param flags 0 or {@link ZmqSocket#DONTWAIT}
      * @return the payload's memory, or null with DONTWAIT when there is no room for the topic and
      *     {@code maxLength} payload bytes
+     * @throws IllegalArgumentException when {@code maxLength} is negative or {@code flags} has a
+     *     bit other than DONTWAIT
+     * @throws IllegalStateException when a claim is already open, after a failure (its cause
+     *     attached), or when closed
      */
     public MemorySegment claim(byte[] topic, long maxLength, int flags) {
         return claimRoom(Objects.requireNonNull(topic, "topic"), maxLength, flags);
@@ -680,8 +849,10 @@ public final class ParallelCompressingSender implements AutoCloseable {
      * or after the claim's topic as a two-part message (or, with {@code inlineBelowBytes} set and the conditions of the class comment met, compresses
      * and sends it on this thread). Always taken: the room was reserved by {@link #claim}.
      *
-     * @throws IllegalStateException without an open claim, or after a worker failed (the claimed
-     *     message is then dropped and its buffer returned to the pool)
+     * @param length the payload's length in bytes, 0 to the claim's {@code maxLength}
+     * @throws IllegalStateException without an open claim, or after a compression or send failed
+     *     (its cause attached; the claimed message is then dropped and its buffer returned to
+     *     the pool)
      * @throws IndexOutOfBoundsException when {@code length} is negative or passes the claim's
      *     {@code maxLength} (the claim stays open)
      */

@@ -49,47 +49,85 @@ public final class PipelineStats {
         this.poolWideMisses = poolWideMisses;
     }
 
-    /** Whole messages sent or delivered (the part without SNDMORE / with no more parts closed it). */
+    /**
+     * Whole messages sent or delivered (the part without SNDMORE / with no more parts closed it).
+     *
+     * @return the number of messages
+     */
     public long messages() {
         return messages;
     }
 
-    /** Payload (compressed) parts sent or delivered. */
+    /**
+     * Payload (compressed) parts sent or delivered.
+     *
+     * @return the number of payload parts
+     */
     public long parts() {
         return parts;
     }
 
-    /** Envelope parts (routing ids, delimiters, topics) passed through uncompressed. */
+    /**
+     * Envelope parts (routing ids, delimiters, topics) passed through uncompressed.
+     *
+     * @return the number of envelope parts
+     */
     public long envelopeParts() {
         return envelopeParts;
     }
 
-    /** Payload bytes before compression (sender) or after decompression (receiver). */
+    /**
+     * Payload bytes before compression (sender) or after decompression (receiver).
+     *
+     * @return the total in bytes
+     */
     public long uncompressedBytes() {
         return uncompressedBytes;
     }
 
-    /** Payload bytes as zstd frames on the wire. */
+    /**
+     * Payload bytes as zstd frames on the wire.
+     *
+     * @return the total in bytes
+     */
     public long compressedBytes() {
         return compressedBytes;
     }
 
-    /** uncompressed / compressed bytes: above 1 saves bandwidth, below 1 expands (0 before any payload). */
+    /**
+     * uncompressed / compressed bytes: above 1 saves bandwidth, below 1 expands (0 before any
+     * payload).
+     *
+     * @return {@link #uncompressedBytes()} divided by {@link #compressedBytes()}, or 0 when no
+     *     compressed bytes were counted
+     */
     public double ratio() {
         return compressedBytes == 0 ? 0 : (double) uncompressedBytes / compressedBytes;
     }
 
-    /** Sender: parts whose pooled buffer became the ZeroMQ message without a copy. */
+    /**
+     * Sender: parts whose pooled buffer became the ZeroMQ message without a copy.
+     *
+     * @return the number of such parts; 0 for a receiver
+     */
     public long zeroCopySends() {
         return zeroCopySends;
     }
 
-    /** Sender: parts libzmq copied (below the zero-copy threshold). */
+    /**
+     * Sender: parts libzmq copied (below the zero-copy threshold).
+     *
+     * @return the number of such parts; 0 for a receiver
+     */
     public long copiedSends() {
         return copiedSends;
     }
 
-    /** Sender: parts sent as a raw-block frame without a compressor call. */
+    /**
+     * Sender: parts sent as a raw-block frame without a compressor call.
+     *
+     * @return the number of such parts; 0 for a receiver
+     */
     public long rawFrames() {
         return rawFrames;
     }
@@ -98,6 +136,8 @@ public final class PipelineStats {
      * Sender: sends that returned false (would block); the caller still had the payload.
      * Receiver: receives that returned {@link DecompressingReceiver#WOULD_BLOCK} (DONTWAIT found
      * nothing, or the receive timeout expired).
+     *
+     * @return the number of would-blocks
      */
     public long wouldBlock() {
         return wouldBlock;
@@ -107,6 +147,9 @@ public final class PipelineStats {
      * Sender: messages it had to end with a 0-byte part because a later part failed before
      * reaching the socket (see {@link CompressingSender}); a zmq-zstd receiver refuses each as
      * {@link BadFrameReason#EMPTY}.
+     *
+     * @return the number of such messages; 0 for a receiver and for a
+     *     {@link ParallelCompressingSender}
      */
     public long abandonedMessages() {
         return abandonedMessages;
@@ -116,6 +159,8 @@ public final class PipelineStats {
      * Sender: messages a {@link ParallelCompressingSender} took from the caller and never handed
      * to libzmq: after a failure, or refused by the socket's send timeout once
      * {@link ParallelCompressingSender#close()} had begun. Always 0 for the other senders.
+     *
+     * @return the number of such messages; 0 for a receiver
      */
     public long droppedMessages() {
         return droppedMessages;
@@ -125,17 +170,28 @@ public final class PipelineStats {
      * Sender: messages a {@link ParallelCompressingSender} compressed and sent on the caller's
      * thread (small, with nothing in flight) instead of handing them to a worker; included in
      * {@link #messages()}. Always 0 for the other senders.
+     *
+     * @return the number of such messages; 0 for a receiver
      */
     public long inlineMessages() {
         return inlineMessages;
     }
 
-    /** Receiver: messages refused for {@code reason}. */
+    /**
+     * Receiver: messages refused for {@code reason}.
+     *
+     * @param reason the reason to count
+     * @return the number of such messages; 0 for a sender
+     */
     public long errors(BadFrameReason reason) {
         return errors[reason.ordinal()];
     }
 
-    /** Receiver: messages refused for any reason. */
+    /**
+     * Receiver: messages refused for any reason.
+     *
+     * @return the sum of {@link #errors(BadFrameReason)} over every reason; 0 for a sender
+     */
     public long errors() {
         long n = 0;
         for (long e : errors) {
@@ -147,6 +203,8 @@ public final class PipelineStats {
     /**
      * Sender: pooled buffers this sender rented (one per part whose payload reached the zero-copy
      * threshold). Receivers rent none.
+     *
+     * @return the number of rents; 0 for a receiver
      */
     public long poolRents() {
         return poolRents;
@@ -156,6 +214,9 @@ public final class PipelineStats {
      * Rents served from a free pooled buffer by the socket context's pool, <b>pool-wide</b>: all
      * senders on that context together, not this one alone (the pool does not tell a rent's caller
      * whether it hit).
+     *
+     * @return the pool's hits when the snapshot was taken; 0 when the pool (or the receiver) was
+     *     closed by then
      */
     public long poolWideHits() {
         return poolWideHits;
@@ -164,6 +225,9 @@ public final class PipelineStats {
     /**
      * Rents that had to carve a new slot or fall back to an unpooled buffer (which allocates on
      * the heap), <b>pool-wide</b> like {@link #poolWideHits()}.
+     *
+     * @return the pool's misses when the snapshot was taken; 0 when the pool (or the receiver) was
+     *     closed by then
      */
     public long poolWideMisses() {
         return poolWideMisses;

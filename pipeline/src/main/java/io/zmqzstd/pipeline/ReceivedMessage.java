@@ -43,7 +43,13 @@ public final class ReceivedMessage {
         this.receiver = receiver;
     }
 
-    /** Number of parts, envelope parts included. */
+    /**
+     * Number of parts, envelope parts included.
+     *
+     * @return the number of parts, at least 1
+     * @throws IllegalStateException when the last receive did not return
+     *     {@link DecompressingReceiver#RECEIVED}, or the receiver is closed
+     */
     public int parts() {
         checkValid();
         return parts;
@@ -54,6 +60,12 @@ public final class ReceivedMessage {
      * {@link #segment(int)} (allocates one small segment object; zero-allocation readers use
      * {@link #segment(int)}, {@link #partOffset} and {@link #partSize}). Valid until the next
      * receive; kept longer, see the class comment.
+     *
+     * @param i the part's index, 0 to {@code parts() - 1}, envelope parts included
+     * @return a slice of {@link #segment(int)} of {@link #partSize(int)} bytes
+     * @throws IndexOutOfBoundsException when {@code i} is not in {@code [0, parts())}
+     * @throws IllegalStateException when the last receive did not return
+     *     {@link DecompressingReceiver#RECEIVED}, or the receiver is closed
      */
     public MemorySegment part(int i) {
         checkIndex(i);
@@ -64,38 +76,84 @@ public final class ReceivedMessage {
      * The segment part {@code i} lies in, at {@link #partOffset} for {@link #partSize} bytes: the
      * caller's destination for a payload part received by {@code receiveInto} (the very object
      * passed in), {@link #region()} otherwise. Allocation-free.
+     *
+     * @param i the part's index, 0 to {@code parts() - 1}, envelope parts included
+     * @return the caller's destination (the object passed to {@code receiveInto}) or
+     *     {@link #region()}
+     * @throws IndexOutOfBoundsException when {@code i} is not in {@code [0, parts())}
+     * @throws IllegalStateException when the last receive did not return
+     *     {@link DecompressingReceiver#RECEIVED}, or the receiver is closed
      */
     public MemorySegment segment(int i) {
         checkIndex(i);
         return destination != null && compressed[i] ? destination : region;
     }
 
-    /** Where part {@code i} starts in {@link #segment(int)}. */
+    /**
+     * Where part {@code i} starts in {@link #segment(int)}.
+     *
+     * @param i the part's index, 0 to {@code parts() - 1}, envelope parts included
+     * @return the offset in {@link #segment(int)}, in bytes
+     * @throws IndexOutOfBoundsException when {@code i} is not in {@code [0, parts())}
+     * @throws IllegalStateException when the last receive did not return
+     *     {@link DecompressingReceiver#RECEIVED}, or the receiver is closed
+     */
     public long partOffset(int i) {
         checkIndex(i);
         return offsets[i];
     }
 
-    /** Bytes in part {@code i} (after decompression). */
+    /**
+     * Bytes in part {@code i} (after decompression).
+     *
+     * @param i the part's index, 0 to {@code parts() - 1}, envelope parts included
+     * @return the size in bytes, 0 or more
+     * @throws IndexOutOfBoundsException when {@code i} is not in {@code [0, parts())}
+     * @throws IllegalStateException when the last receive did not return
+     *     {@link DecompressingReceiver#RECEIVED}, or the receiver is closed
+     */
     public long partSize(int i) {
         checkIndex(i);
         return sizes[i];
     }
 
-    /** True when part {@code i} arrived as a zstd frame; false for envelope parts. */
+    /**
+     * True when part {@code i} arrived as a zstd frame; false for envelope parts.
+     *
+     * @param i the part's index, 0 to {@code parts() - 1}, envelope parts included
+     * @return true for a payload part (decompressed), false for an envelope part
+     * @throws IndexOutOfBoundsException when {@code i} is not in {@code [0, parts())}
+     * @throws IllegalStateException when the last receive did not return
+     *     {@link DecompressingReceiver#RECEIVED}, or the receiver is closed
+     */
     public boolean isCompressed(int i) {
         checkIndex(i);
         return compressed[i];
     }
 
-    /** A copy of part {@code i} in a new array that the caller owns (allocates). */
+    /**
+     * A copy of part {@code i} in a new array that the caller owns (allocates).
+     *
+     * @param i the part's index, 0 to {@code parts() - 1}, envelope parts included
+     * @return the part's bytes
+     * @throws IndexOutOfBoundsException when {@code i} is not in {@code [0, parts())}
+     * @throws IllegalStateException when the last receive did not return
+     *     {@link DecompressingReceiver#RECEIVED}, or the receiver is closed
+     * @throws ArithmeticException when the part has more than {@link Integer#MAX_VALUE} bytes
+     */
     public byte[] partBytes(int i) {
         byte[] out = new byte[Math.toIntExact(partSize(i))];
         MemorySegment.copy(segment(i), ValueLayout.JAVA_BYTE, offsets[i], out, 0, out.length);
         return out;
     }
 
-    /** Sum of all parts' sizes. */
+    /**
+     * Sum of all parts' sizes.
+     *
+     * @return the sum in bytes, envelope parts included
+     * @throws IllegalStateException when the last receive did not return
+     *     {@link DecompressingReceiver#RECEIVED}, or the receiver is closed
+     */
     public long totalSize() {
         checkValid();
         long n = 0;
@@ -110,19 +168,33 @@ public final class ReceivedMessage {
      * {@link #partOffset} for {@link #partSize}; after {@code receiveInto} the envelope parts
      * only (see {@link #segment(int)}). The same segment object from message to message until
      * the region grows. Valid until the next receive or close.
+     *
+     * @return the receiver's output region
+     * @throws IllegalStateException when the last receive did not return
+     *     {@link DecompressingReceiver#RECEIVED}, or the receiver is closed
      */
     public MemorySegment region() {
         checkValid();
         return region;
     }
 
-    /** 1 for the first message this receiver delivered, then 2, 3, ...: tells messages apart. */
+    /**
+     * 1 for the first message this receiver delivered, then 2, 3, ...: tells messages apart.
+     *
+     * @return the message's number, from 1
+     * @throws IllegalStateException when the last receive did not return
+     *     {@link DecompressingReceiver#RECEIVED}, or the receiver is closed
+     */
     public long sequence() {
         checkValid();
         return sequence;
     }
 
-    /** True when this view describes a delivered message (the last receive returned RECEIVED). */
+    /**
+     * True when this view describes a delivered message (the last receive returned RECEIVED).
+     *
+     * @return whether the accessors may be called; false after close
+     */
     public boolean isValid() {
         return valid && !receiver.isClosed();
     }

@@ -23,19 +23,38 @@ abstract class SenderBuilder<B extends SenderBuilder<B>> {
 
     abstract B self();
 
-    /** zstd level (default 3; negative = faster, up to 22). */
+    /**
+     * zstd level (default 3; negative = faster, up to 22).
+     *
+     * @param level the compression level; 0 also means 3
+     * @return this builder
+     */
     public B level(int level) {
         frames.level = level;
         return self();
     }
 
-    /** Append a 4-byte content checksum to every frame (default off). */
+    /**
+     * Append a 4-byte content checksum to every frame (default off). Not allowed with
+     * {@code rawFrameBelowBytes} set above 0 or {@code rawIncompressible(true)}: {@code build()}
+     * throws {@link IllegalArgumentException}.
+     *
+     * @param checksum true to add the checksum
+     * @return this builder
+     */
     public B checksum(boolean checksum) {
         frames.checksum = checksum;
         return self();
     }
 
-    /** Compress with this dictionary; frames carry its ID. Every compressor digests its own copy. */
+    /**
+     * Compress with this dictionary; frames carry its ID. Every compressor digests its own copy.
+     * Not allowed with {@code rawFrameBelowBytes} set above 0 or {@code rawIncompressible(true)}:
+     * {@code build()} throws {@link IllegalArgumentException}.
+     *
+     * @param dictionary the dictionary, or null for none (the default)
+     * @return this builder
+     */
     public B dictionary(ZstdDictionary dictionary) {
         frames.dictionary = dictionary;
         return self();
@@ -53,6 +72,10 @@ abstract class SenderBuilder<B extends SenderBuilder<B>> {
      * socket's, also when an endpoint added later raises it. Raise it for one sender, e.g. over
      * tcp, where copying measured as fast as zero-copy up to 128 KiB. See
      * {@link CompressingSender} for where each payload is compressed.
+     *
+     * @param bytes the threshold in bytes, at least the socket's (checked by {@code build()})
+     * @return this builder
+     * @throws IllegalArgumentException when {@code bytes} is negative
      */
     public B zeroCopyThresholdBytes(long bytes) {
         frames.zeroCopyThresholdBytes(bytes);
@@ -64,6 +87,11 @@ abstract class SenderBuilder<B extends SenderBuilder<B>> {
      * Default {@value CompressingSender#DEFAULT_RAW_FRAME_BELOW_BYTES} without a dictionary or
      * checksum, 0 (never) with either; 0 turns it off. Not allowed together with a dictionary
      * (small parts are exactly where a dictionary gains) or a checksum (raw frames carry none).
+     *
+     * @param bytes the limit in bytes, 0 or more; above 0 with a dictionary or checksum,
+     *     {@code build()} throws {@link IllegalArgumentException}
+     * @return this builder
+     * @throws IllegalArgumentException when {@code bytes} is negative
      */
     public B rawFrameBelowBytes(long bytes) {
         frames.rawFrameBelowBytes(bytes);
@@ -80,6 +108,10 @@ abstract class SenderBuilder<B extends SenderBuilder<B>> {
      * Measured over tcp on random payloads (BENCHMARKS.md, "Incompressible payloads"): 2.1x the
      * messages of compressing at 1 KiB with one compressing thread, 1.52x with 3 workers; no gain
      * from 16 KiB up, hence the bound.
+     *
+     * @param on true to send such payloads raw; true with a dictionary or checksum makes
+     *     {@code build()} throw {@link IllegalArgumentException}
+     * @return this builder
      */
     public B rawIncompressible(boolean on) {
         frames.rawIncompressible = on;

@@ -47,7 +47,12 @@ public final class WireFormat {
     /** The longest frame header: magic, FHD, window descriptor, 4-byte dict ID, 8-byte content size. */
     public static final int MAX_FRAME_HEADER_BYTES = MAGIC_BYTES + 1 + 1 + 4 + 8;
 
-    /** The envelope parts a receiver expects by default for a socket type. */
+    /**
+     * The envelope parts a receiver expects by default for a socket type.
+     *
+     * @param type the receiving socket's type
+     * @return 1 for ROUTER, SUB and XSUB (routing id, topic), 0 for the others
+     */
     public static int defaultEnvelopeParts(io.zmqzstd.transport.SocketType type) {
         return switch (type) {
             case ROUTER, SUB, XSUB -> 1;

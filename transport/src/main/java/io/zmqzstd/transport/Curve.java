@@ -23,7 +23,12 @@ public final class Curve {
     private Curve() {
     }
 
-    /** A CURVE key pair in Z85 text. */
+    /**
+     * A CURVE key pair in Z85 text. {@link #toString()} hides the secret key.
+     *
+     * @param publicKey the public key, {@value Curve#Z85_KEY_CHARS} Z85 characters
+     * @param secretKey the secret key, {@value Curve#Z85_KEY_CHARS} Z85 characters
+     */
     public record KeyPair(String publicKey, String secretKey) {
         @Override
         public String toString() {
@@ -31,7 +36,12 @@ public final class Curve {
         }
     }
 
-    /** A fresh key pair from zmq_curve_keypair (needs libzmq built with CURVE, as Debian's is). */
+    /**
+     * A fresh key pair from zmq_curve_keypair (needs libzmq built with CURVE, as Debian's is).
+     *
+     * @return a new public and secret key, both in Z85
+     * @throws ZmqException when libzmq cannot make one (ENOTSUP: built without CURVE)
+     */
     public static KeyPair keypair() {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment pub = a.allocate(Z85_KEY_CHARS + 1);
@@ -47,7 +57,13 @@ public final class Curve {
         }
     }
 
-    /** Z85-encodes {@code data}; its length must be a multiple of 4. */
+    /**
+     * Z85-encodes {@code data}; its length must be a multiple of 4.
+     *
+     * @param data the bytes to encode, e.g. a {@value #KEY_BYTES}-byte binary key
+     * @return the Z85 text, 5 characters for every 4 bytes
+     * @throws IllegalArgumentException when the length is not a multiple of 4
+     */
     public static String z85Encode(byte[] data) {
         if (data.length % 4 != 0) {
             throw new IllegalArgumentException("z85 input length must be a multiple of 4: length=" + data.length);
@@ -67,7 +83,14 @@ public final class Curve {
         }
     }
 
-    /** Decodes Z85 text; its length must be a multiple of 5. */
+    /**
+     * Decodes Z85 text; its length must be a multiple of 5.
+     *
+     * @param text the Z85 text, e.g. a {@value #Z85_KEY_CHARS}-character key
+     * @return the decoded bytes, 4 for every 5 characters
+     * @throws IllegalArgumentException when the length is not a multiple of 5 or the text is not
+     *     valid Z85
+     */
     public static byte[] z85Decode(String text) {
         byte[] chars = text.getBytes(StandardCharsets.US_ASCII);
         if (chars.length % 5 != 0) {

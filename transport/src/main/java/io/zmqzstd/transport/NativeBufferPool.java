@@ -60,7 +60,14 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 public final class NativeBufferPool implements AutoCloseable {
 
     /** How much rent-site information the pool keeps. */
-    public enum LeakDetection { DISABLED, SAMPLED, STRICT }
+    public enum LeakDetection {
+        /** No rent sites: leaked buffers are still found and reported, without their origin. */
+        DISABLED,
+        /** The rent site of one rent in 64 (a stack trace each). */
+        SAMPLED,
+        /** The rent site of every rent, a stack trace each; what the test suite runs with. */
+        STRICT
+    }
 
     /**
      * Default switch-over between copying and zero-copy sends. Measured with the ways taking turns in
@@ -215,6 +222,13 @@ public final class NativeBufferPool implements AutoCloseable {
         this(new Builder());
     }
 
+    /**
+     * Settings for a pool other than the defaults of {@link #NativeBufferPool()}.
+     *
+     * @return a builder with the defaults, leak detection from {@code -Dzmqzstd.leakDetection}
+     * @throws IllegalArgumentException when {@code -Dzmqzstd.leakDetection} is not disabled,
+     *     sampled or strict
+     */
     public static Builder builder() {
         return new Builder();
     }
@@ -223,6 +237,11 @@ public final class NativeBufferPool implements AutoCloseable {
      * A buffer of at least {@code minCapacityBytes}; never null. The caller owns it until
      * {@link PooledBuffer#release()} or a successful {@link ZmqSocket#sendPooled}.
      *
+     * @param minCapacityBytes the bytes needed, 0 or more: the smallest size class that holds
+     *     them serves the rent, and a request above the largest class gets an unpooled buffer
+     * @return a buffer of at least {@code minCapacityBytes}, owned by the caller; an unpooled one
+     *     (a miss) when every slot of its class is out already
+     * @throws IllegalArgumentException when {@code minCapacityBytes} is negative
      * @throws IllegalStateException when the pool is closed
      */
     public PooledBuffer rent(long minCapacityBytes) {
@@ -309,6 +328,8 @@ public final class NativeBufferPool implements AutoCloseable {
     /**
      * Below this length {@link ZmqSocket#sendPooled} copies the buffer into a libzmq message
      * instead of handing it over, on a socket with any endpoint that is not {@code inproc://}.
+     *
+     * @return the threshold in bytes (default {@value #DEFAULT_ZERO_COPY_THRESHOLD_BYTES})
      */
     public long zeroCopyThresholdBytes() {
         return zeroCopyThresholdBytes;
@@ -317,17 +338,29 @@ public final class NativeBufferPool implements AutoCloseable {
     /**
      * The same switch-over on a socket whose every endpoint is {@code inproc://}
      * ({@link ZmqSocket#zeroCopyThresholdBytes()}).
+     *
+     * @return the threshold in bytes (default {@value #DEFAULT_INPROC_ZERO_COPY_THRESHOLD_BYTES},
+     *     or the builder's {@link Builder#zeroCopyThresholdBytes(long)} when only that one was
+     *     set)
      */
     public long inprocZeroCopyThresholdBytes() {
         return inprocZeroCopyThresholdBytes;
     }
 
-    /** The leak detection mode in force. */
+    /**
+     * The leak detection mode in force.
+     *
+     * @return the builder's mode, or the one {@code -Dzmqzstd.leakDetection} named
+     */
     public LeakDetection leakDetection() {
         return leakDetection;
     }
 
-    /** A snapshot of the counters (allocates; not for the hot path). */
+    /**
+     * A snapshot of the counters (allocates; not for the hot path).
+     *
+     * @return the counters since the pool was built, read one after another (not atomically)
+     */
     public Stats stats() {
         Totals t = totals();
         long r = t.rented();
@@ -343,6 +376,8 @@ public final class NativeBufferPool implements AutoCloseable {
      * is read first, and every buffer counted there was counted in rented (hits plus misses, each
      * counted before rent returns) before, so a rent and a return racing with this call can only
      * make the answer too high, never 0 too early.
+     *
+     * @return buffers out of the pool right now, in the caller's hands or libzmq's
      */
     public long outstanding() {
         Totals t = totals();
@@ -499,7 +534,11 @@ public final class NativeBufferPool implements AutoCloseable {
         }
     }
 
-    /** True after {@link #close()}. */
+    /**
+     * True after {@link #close()}.
+     *
+     * @return whether close has begun
+     */
     public boolean isClosed() {
         return closed;
     }
@@ -948,13 +987,26 @@ public final class NativeBufferPool implements AutoCloseable {
         private Builder() {
         }
 
-        /** Smallest size class (a power of two, default 256). */
+        /**
+         * Smallest size class (a power of two, default 256).
+         *
+         * @param bytes the smallest buffer size in bytes, a power of two
+         * @return this builder
+         * @throws IllegalArgumentException when {@code bytes} is not a power of two
+         */
         public Builder minBufferBytes(long bytes) {
             this.minBufferBytes = powerOfTwo("minBufferBytes", bytes);
             return this;
         }
 
-        /** Largest size class (a power of two, default 4 MiB); larger rents are unpooled. */
+        /**
+         * Largest size class (a power of two, default 4 MiB); larger rents are unpooled.
+         *
+         * @param bytes the largest buffer size in bytes, a power of two, not below
+         *     {@link #minBufferBytes(long)}
+         * @return this builder
+         * @throws IllegalArgumentException when {@code bytes} is not a power of two
+         */
         public Builder maxBufferBytes(long bytes) {
             this.maxBufferBytes = powerOfTwo("maxBufferBytes", bytes);
             return this;
@@ -964,6 +1016,10 @@ public final class NativeBufferPool implements AutoCloseable {
          * Most buffers every class keeps; beyond that rents fall back to unpooled buffers (which
          * allocate). Default: 4096 per class up to 128 KiB buffers, then 512 MiB worth per class
          * and at least 256, enough to fill libzmq's default high-water marks without a miss.
+         *
+         * @param count the slots of every class, at least 1 (the same for all classes)
+         * @return this builder
+         * @throws IllegalArgumentException when {@code count} is below 1
          */
         public Builder maxBuffersPerClass(int count) {
             if (count < 1) {
@@ -973,7 +1029,14 @@ public final class NativeBufferPool implements AutoCloseable {
             return this;
         }
 
-        /** Bytes carved at once for a class (default 1 MiB; a class of larger buffers carves one at a time). */
+        /**
+         * Bytes carved at once for a class (default 1 MiB; a class of larger buffers carves one at
+         * a time).
+         *
+         * @param bytes the size of a slab, at least 1; a slab holds at least one buffer
+         * @return this builder
+         * @throws IllegalArgumentException when {@code bytes} is below 1
+         */
         public Builder slabBytes(long bytes) {
             if (bytes < 1) {
                 throw new IllegalArgumentException("slabBytes must be positive: slabBytes=" + bytes);
@@ -987,6 +1050,10 @@ public final class NativeBufferPool implements AutoCloseable {
          * (default {@value #DEFAULT_ZERO_COPY_THRESHOLD_BYTES}). Unless
          * {@link #inprocZeroCopyThresholdBytes} is set too, this also sets the threshold of
          * inproc-only sockets: one value then holds for every socket.
+         *
+         * @param bytes the threshold in bytes, 0 or more (0: every pooled send is zero-copy)
+         * @return this builder
+         * @throws IllegalArgumentException when {@code bytes} is negative
          */
         public Builder zeroCopyThresholdBytes(long bytes) {
             if (bytes < 0) {
@@ -1001,6 +1068,10 @@ public final class NativeBufferPool implements AutoCloseable {
          * The threshold for sockets whose every endpoint is {@code inproc://} (default
          * {@value #DEFAULT_INPROC_ZERO_COPY_THRESHOLD_BYTES}, or the value given to
          * {@link #zeroCopyThresholdBytes} when only that one is set).
+         *
+         * @param bytes the threshold in bytes, 0 or more (0: every pooled send is zero-copy)
+         * @return this builder
+         * @throws IllegalArgumentException when {@code bytes} is negative
          */
         public Builder inprocZeroCopyThresholdBytes(long bytes) {
             if (bytes < 0) {
@@ -1011,12 +1082,25 @@ public final class NativeBufferPool implements AutoCloseable {
             return this;
         }
 
-        /** Overrides {@code -Dzmqzstd.leakDetection}. */
+        /**
+         * Overrides {@code -Dzmqzstd.leakDetection}.
+         *
+         * @param mode how many rent sites to record
+         * @return this builder
+         */
         public Builder leakDetection(LeakDetection mode) {
             this.leakDetection = java.util.Objects.requireNonNull(mode);
             return this;
         }
 
+        /**
+         * Makes the pool. No slab is carved yet: that happens on first use, or in
+         * {@link NativeBufferPool#reserve}.
+         *
+         * @return a new open pool
+         * @throws IllegalArgumentException when the largest size class is below the smallest
+         * @throws IllegalStateException when 65,535 pools are live in this process already
+         */
         public NativeBufferPool build() {
             if (maxBufferBytes < minBufferBytes) {
                 throw new IllegalArgumentException("maxBufferBytes below minBufferBytes: maxBufferBytes="

@@ -65,6 +65,7 @@ public final class PooledBuffer {
      * The buffer's memory, {@link #capacity()} bytes. Owned by the pool; valid while the caller
      * owns this buffer.
      *
+     * @return the buffer's memory, {@link #capacity()} bytes
      * @throws IllegalStateException when the buffer was released or handed to a socket
      */
     public MemorySegment segment() {
@@ -72,18 +73,32 @@ public final class PooledBuffer {
         return segment;
     }
 
-    /** The native address of the buffer's first byte; same validity as {@link #segment()}. */
+    /**
+     * The native address of the buffer's first byte; same validity as {@link #segment()}.
+     *
+     * @return the address of {@link #segment()}
+     * @throws IllegalStateException when the buffer was released or handed to a socket
+     */
     public long address() {
         checkRented();
         return address;
     }
 
-    /** Usable bytes: at least what was asked for at rent time. */
+    /**
+     * Usable bytes: at least what was asked for at rent time.
+     *
+     * @return the size class's buffer size, or for an unpooled buffer what was asked for (at
+     *     least 1)
+     */
     public long capacity() {
         return capacity;
     }
 
-    /** True while the caller owns this buffer (rented, not released, not sent). */
+    /**
+     * True while the caller owns this buffer (rented, not released, not sent).
+     *
+     * @return false once it was released or a send took it
+     */
     public boolean isRented() {
         return state == RENTED;
     }

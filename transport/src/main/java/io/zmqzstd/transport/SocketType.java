@@ -2,7 +2,30 @@ package io.zmqzstd.transport;
 
 /** The standard ZeroMQ socket types; {@link #code()} is the value of the ZMQ_* constant. */
 public enum SocketType {
-    PAIR(0), PUB(1), SUB(2), REQ(3), REP(4), DEALER(5), ROUTER(6), PULL(7), PUSH(8), XPUB(9), XSUB(10), STREAM(11);
+    /** ZMQ_PAIR: an exclusive pair, connected to one other PAIR socket (e.g. across threads). */
+    PAIR(0),
+    /** ZMQ_PUB: sends each message to every subscriber with a matching prefix; cannot receive. */
+    PUB(1),
+    /** ZMQ_SUB: receives what publishers send under its {@link ZmqSocket#subscribe} prefixes. */
+    SUB(2),
+    /** ZMQ_REQ: request-reply client; sends a request, then must receive its reply. */
+    REQ(3),
+    /** ZMQ_REP: request-reply service; receives a request, then must send its reply. */
+    REP(4),
+    /** ZMQ_DEALER: asynchronous request-reply; sends round-robin, receives fair-queued. */
+    DEALER(5),
+    /** ZMQ_ROUTER: addresses peers by routing id, the first frame of each message in and out. */
+    ROUTER(6),
+    /** ZMQ_PULL: pipeline sink; receives fair-queued from PUSH peers, cannot send. */
+    PULL(7),
+    /** ZMQ_PUSH: pipeline source; sends round-robin to PULL peers, cannot receive. */
+    PUSH(8),
+    /** ZMQ_XPUB: a PUB that also receives its subscribers' (un)subscriptions as messages. */
+    XPUB(9),
+    /** ZMQ_XSUB: a SUB that subscribes by sending a message, byte 1 + prefix (0: unsubscribe). */
+    XSUB(10),
+    /** ZMQ_STREAM: raw TCP to non-ZeroMQ peers; frames go in [routing id, bytes] pairs. */
+    STREAM(11);
 
     private final int code;
 
@@ -10,12 +33,22 @@ public enum SocketType {
         this.code = code;
     }
 
-    /** The libzmq constant (ZMQ_PAIR = 0 ... ZMQ_STREAM = 11). */
+    /**
+     * The libzmq constant (ZMQ_PAIR = 0 ... ZMQ_STREAM = 11).
+     *
+     * @return the value passed to {@code zmq_socket}
+     */
     public int code() {
         return code;
     }
 
-    /** The type for a libzmq constant. */
+    /**
+     * The type for a libzmq constant.
+     *
+     * @param code a ZMQ_* socket type value, 0 to 11
+     * @return the type whose {@link #code()} it is
+     * @throws IllegalArgumentException for any other value
+     */
     public static SocketType fromCode(int code) {
         for (SocketType t : values()) {
             if (t.code == code) {

@@ -85,11 +85,24 @@ public final class ZmqContext implements AutoCloseable {
         }
     }
 
+    /**
+     * Settings for a context other than the defaults of {@link #ZmqContext()}.
+     *
+     * @return a builder with the defaults: one I/O thread, inherited scheduling, a pool of the
+     *     context's own, {@link #DEFAULT_LINGER}
+     */
     public static Builder builder() {
         return new Builder();
     }
 
-    /** A libzmq version as {@code zmq_version} reports it. */
+    /**
+     * A libzmq version as {@code zmq_version} reports it; {@link #toString()} gives
+     * {@code major.minor.patch}.
+     *
+     * @param major the major version (4 for libzmq 4.3.5)
+     * @param minor the minor version (3 for libzmq 4.3.5)
+     * @param patch the patch level (5 for libzmq 4.3.5)
+     */
     public record Version(int major, int minor, int patch) {
         @Override
         public String toString() {
@@ -97,7 +110,11 @@ public final class ZmqContext implements AutoCloseable {
         }
     }
 
-    /** The version of the libzmq this process loaded (zmq_version). */
+    /**
+     * The version of the libzmq this process loaded (zmq_version).
+     *
+     * @return the loaded library's version; this binding needs 4.3 or later
+     */
     public static Version version() {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment v = a.allocate(ValueLayout.JAVA_INT, 3);
@@ -127,9 +144,14 @@ public final class ZmqContext implements AutoCloseable {
 
     /**
      * A new socket. The caller owns it (close it, or let {@link #close()} do so); it must be used by
-     * one thread at a time.
+     * one thread at a time. Its linger is the context's default ({@link Builder#defaultLinger},
+     * 2 s unless set).
      *
+     * @param type the libzmq socket type
+     * @return a new open socket of that type
      * @throws IllegalStateException when the context is closed
+     * @throws ZmqException when libzmq cannot make the socket (e.g. EMFILE: too many sockets, or
+     *     ETERM after {@link #shutdown()})
      */
     public ZmqSocket socket(SocketType type) {
         Objects.requireNonNull(type, "type");
@@ -143,12 +165,22 @@ public final class ZmqContext implements AutoCloseable {
         }
     }
 
-    /** The pool that {@link ZmqSocket#sendPooled} on this context's sockets draws from. Owned by this context unless given to the builder. */
+    /**
+     * The pool that {@link ZmqSocket#sendPooled} on this context's sockets draws from. Owned by
+     * this context unless given to the builder.
+     *
+     * @return the pool; still returned after {@link #close()}, when an owned pool is closed too
+     */
     public NativeBufferPool bufferPool() {
         return pool;
     }
 
-    /** The native {@code void *} context, for interop; valid until {@link #close()}. */
+    /**
+     * The native {@code void *} context, for interop; valid until {@link #close()}.
+     *
+     * @return the context pointer as a zero-length segment
+     * @throws IllegalStateException when the context is closed
+     */
     public MemorySegment handle() {
         ensureOpen();
         return ctx;
@@ -254,7 +286,11 @@ public final class ZmqContext implements AutoCloseable {
         }
     }
 
-    /** True after {@link #close()}. */
+    /**
+     * True after {@link #close()}.
+     *
+     * @return whether close has been called (it may still be running on another thread)
+     */
     public boolean isClosed() {
         return closed;
     }
@@ -305,7 +341,14 @@ public final class ZmqContext implements AutoCloseable {
         private Builder() {
         }
 
-        /** libzmq I/O threads (default 1). */
+        /**
+         * libzmq I/O threads (default 1).
+         *
+         * @param ioThreads the size of libzmq's I/O thread pool ({@code ZMQ_IO_THREADS}); 0 or
+         *     more, and 0 serves only inproc endpoints
+         * @return this builder
+         * @throws IllegalArgumentException when {@code ioThreads} is negative
+         */
         public Builder ioThreads(int ioThreads) {
             if (ioThreads < 0) {
                 throw new IllegalArgumentException("ioThreads must not be negative: ioThreads=" + ioThreads);
@@ -328,6 +371,9 @@ public final class ZmqContext implements AutoCloseable {
          * the receiving thread's wake-ups need the same (run it, or the whole process, under
          * {@code chrt --batch 0}). The price is wake-up latency: a woken thread waits for the running
          * one's time slice, up to a few milliseconds, so latency-bound services should leave it unset.
+         *
+         * @param scheduling the policy for every I/O thread of the context
+         * @return this builder
          */
         public Builder ioThreadScheduling(ThreadScheduling scheduling) {
             this.ioThreadScheduling = Objects.requireNonNull(scheduling, "scheduling");
@@ -337,18 +383,38 @@ public final class ZmqContext implements AutoCloseable {
         /**
          * A pool to use instead of one owned by the context. The caller keeps ownership and must
          * close it after this context.
+         *
+         * @param pool an open pool, which may serve several contexts
+         * @return this builder
          */
         public Builder bufferPool(NativeBufferPool pool) {
             this.pool = Objects.requireNonNull(pool, "pool");
             return this;
         }
 
-        /** Linger for new sockets (default 2 s; negative = wait forever, as libzmq's own default). */
+        /**
+         * Linger for new sockets (default 2 s; negative = wait forever, as libzmq's own default).
+         *
+         * @param linger how long a closed socket's pending messages may hold up
+         *     {@link ZmqContext#close()} ({@code ZMQ_LINGER}); counted in whole milliseconds (at
+         *     most {@code Integer.MAX_VALUE}), zero drops them at once, negative waits forever
+         * @return this builder
+         */
         public Builder defaultLinger(Duration linger) {
             this.defaultLingerMs = linger.isNegative() ? -1 : (int) Math.min(Integer.MAX_VALUE, linger.toMillis());
             return this;
         }
 
+        /**
+         * Makes the context (and, unless {@link #bufferPool} was given, its pool).
+         *
+         * @return a new open context
+         * @throws ZmqException when libzmq refuses the context or a setting
+         * @throws IllegalStateException when the loaded libzmq's {@code zmq_msg_t} is not the 64
+         *     bytes this binding allocates, or libzmq (older than 4.3) cannot tell its size
+         * @throws IllegalArgumentException when the context makes its own pool and
+         *     {@code -Dzmqzstd.leakDetection} is not disabled, sampled or strict
+         */
         public ZmqContext build() {
             return new ZmqContext(this);
         }

@@ -10,20 +10,39 @@ public class ZmqException extends RuntimeException {
 
     private static final long serialVersionUID = 1L;
 
+    /** The errno the failed call reported. */
     private final int errno;
 
+    /**
+     * A failure of a libzmq call. The message names the call and adds errno and libzmq's text for
+     * it ({@code zmq_strerror}), plus a hint for ETERM.
+     *
+     * @param operation the call that failed, as it should appear in the message (e.g.
+     *     {@code "zmq_msg_send"})
+     * @param errno the errno the call reported: a system value, or one of libzmq's own (ETERM,
+     *     EFSM)
+     */
     public ZmqException(String operation, int errno) {
         super(operation + " failed: errno=" + errno + ", error=" + LibZmq.strerror(errno)
                 + (errno == LibZmq.ETERM ? " (the context was shut down or closed)" : ""));
         this.errno = errno;
     }
 
-    /** The errno libzmq reported. */
+    /**
+     * The errno libzmq reported.
+     *
+     * @return a system errno value, which differs by OS (EHOSTUNREACH is 113 on Linux, 65 on
+     *     macOS), or one of libzmq's own codes (ETERM, EFSM)
+     */
     public int errno() {
         return errno;
     }
 
-    /** True when the context was terminated or shut down (ETERM): the socket can only be closed. */
+    /**
+     * True when the context was terminated or shut down (ETERM): the socket can only be closed.
+     *
+     * @return whether {@link #errno()} is ETERM
+     */
     public boolean isContextTerminated() {
         return errno == LibZmq.ETERM;
     }

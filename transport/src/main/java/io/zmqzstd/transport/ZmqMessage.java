@@ -50,7 +50,12 @@ public final class ZmqMessage implements AutoCloseable {
         }
     }
 
-    /** Bytes in the current frame. */
+    /**
+     * Bytes in the current frame. Allocation-free.
+     *
+     * @return the frame's size in bytes; 0 for an empty message
+     * @throws IllegalStateException when the message is closed
+     */
     public long size() {
         ensureOpen();
         try {
@@ -60,7 +65,12 @@ public final class ZmqMessage implements AutoCloseable {
         }
     }
 
-    /** True when the frame just received is followed by more parts of the same message. */
+    /**
+     * True when the frame just received is followed by more parts of the same message.
+     *
+     * @return whether libzmq marked the frame with more to come ({@code zmq_msg_more})
+     * @throws IllegalStateException when the message is closed
+     */
     public boolean hasMore() {
         ensureOpen();
         try {
@@ -75,6 +85,9 @@ public final class ZmqMessage implements AutoCloseable {
      * or close, and only on the calling thread; a stale view throws on access. The first call per
      * frame and thread creates a confined arena (about 0.2 us and a few objects); zero-allocation
      * consumers use {@link #address()} and {@link #size()} or {@link #copyTo}.
+     *
+     * @return a read-only segment of {@link #size()} bytes over the frame
+     * @throws IllegalStateException when the message is closed
      */
     public MemorySegment data() {
         ensureOpen();
@@ -88,7 +101,13 @@ public final class ZmqMessage implements AutoCloseable {
         return view;
     }
 
-    /** Native address of the current frame; same lifetime as {@link #data()} but unguarded. Allocation-free. */
+    /**
+     * Native address of the current frame; same lifetime as {@link #data()} but unguarded.
+     * Allocation-free.
+     *
+     * @return the address of the frame's first byte ({@code zmq_msg_data})
+     * @throws IllegalStateException when the message is closed
+     */
     public long address() {
         ensureOpen();
         try {
@@ -98,14 +117,27 @@ public final class ZmqMessage implements AutoCloseable {
         }
     }
 
-    /** Copies the whole current frame into {@code dst} at {@code dstOffset}. Allocation-free. */
+    /**
+     * Copies the whole current frame into {@code dst} at {@code dstOffset}. Allocation-free.
+     *
+     * @param dst where to copy, with room for {@link #size()} bytes from {@code dstOffset}
+     * @param dstOffset the byte offset in {@code dst} of the frame's first byte
+     * @throws IndexOutOfBoundsException when the frame does not fit
+     * @throws IllegalStateException when the message is closed
+     */
     public void copyTo(MemorySegment dst, long dstOffset) {
         Objects.requireNonNull(dst, "dst");
         long n = size();
         MemorySegment.copy(LibZmq.EVERYTHING, address(), dst, dstOffset, n);
     }
 
-    /** A new array holding the current frame (allocates; convenience). */
+    /**
+     * A new array holding the current frame (allocates; convenience).
+     *
+     * @return a copy of the frame's bytes
+     * @throws IllegalStateException when the message is closed, or the frame is too large for an
+     *     array
+     */
     public byte[] toByteArray() {
         long n = size();
         if (n > Integer.MAX_VALUE - 8) {
@@ -118,7 +150,12 @@ public final class ZmqMessage implements AutoCloseable {
 
     /**
      * Replaces the content with a copy of {@code src} (zmq_msg_init_size), ready for
-     * {@link ZmqSocket#send(ZmqMessage, int)}.
+     * {@link ZmqSocket#send(ZmqMessage, int)}. Frees the previous frame and ends its views.
+     *
+     * @param src the bytes of the new frame, all {@code src.byteSize()} of them
+     * @throws ZmqException when libzmq cannot allocate the frame (ENOMEM); the message is then
+     *     empty
+     * @throws IllegalStateException when the message is closed
      */
     public void set(MemorySegment src) {
         ensureOpen();
@@ -143,6 +180,9 @@ public final class ZmqMessage implements AutoCloseable {
      * back to its pool once both messages have let go of it. {@code src} is unchanged and its
      * views stay valid. The shared payload must not be modified (views are read-only anyway).
      * Copying a message into itself does nothing.
+     *
+     * @param src an open message whose frame this one is to share
+     * @throws IllegalStateException when either message is closed
      */
     public void copyFrom(ZmqMessage src) {
         transfer(src, false);
@@ -152,6 +192,9 @@ public final class ZmqMessage implements AutoCloseable {
      * Moves {@code src}'s frame into this message (zmq_msg_move), replacing and freeing its own
      * and ending its views; {@code src} is left empty, its views ended too. Nothing is copied.
      * Moving a message into itself does nothing.
+     *
+     * @param src an open message whose frame moves here
+     * @throws IllegalStateException when either message is closed
      */
     public void moveFrom(ZmqMessage src) {
         transfer(src, true);

@@ -23,8 +23,11 @@ import java.util.Objects;
  */
 public final class ZmqPoller implements AutoCloseable {
 
+    /** ZMQ_POLLIN (1): a message can be received without blocking. */
     public static final int POLLIN = LibZmq.ZMQ_POLLIN;
+    /** ZMQ_POLLOUT (2): a message can be sent without blocking. */
     public static final int POLLOUT = LibZmq.ZMQ_POLLOUT;
+    /** ZMQ_POLLERR (4): an error on a plain file descriptor; never reported for sockets. */
     public static final int POLLERR = LibZmq.ZMQ_POLLERR;
 
     private final Arena arena = Arena.ofShared();
@@ -36,7 +39,12 @@ public final class ZmqPoller implements AutoCloseable {
     private int count;
     private boolean closed;
 
-    /** A poller for up to {@code capacity} sockets. */
+    /**
+     * A poller for up to {@code capacity} sockets.
+     *
+     * @param capacity how many registrations it can hold, at least 1
+     * @throws IllegalArgumentException when {@code capacity} is below 1
+     */
     public ZmqPoller(int capacity) {
         if (capacity < 1) {
             throw new IllegalArgumentException("capacity must be positive: capacity=" + capacity);
@@ -50,7 +58,10 @@ public final class ZmqPoller implements AutoCloseable {
     /**
      * Adds a socket to poll for {@code events} ({@link #POLLIN} and/or {@link #POLLOUT}).
      *
+     * @param socket an open socket; it may be registered twice (a poll still enters it once)
+     * @param events {@link #POLLIN}, {@link #POLLOUT}, both ({@code |}), or 0 for none yet
      * @return its index, for {@link #isReadable(int)} and friends
+     * @throws IllegalStateException when the poller is full or closed, or the socket is closed
      */
     public int register(ZmqSocket socket, int events) {
         Objects.requireNonNull(socket, "socket");
@@ -72,7 +83,14 @@ public final class ZmqPoller implements AutoCloseable {
         return i;
     }
 
-    /** Changes the events polled for the socket at {@code index}. */
+    /**
+     * Changes the events polled for the socket at {@code index}.
+     *
+     * @param index the index {@link #register} returned
+     * @param events {@link #POLLIN}, {@link #POLLOUT}, both, or 0 to report nothing for it (a
+     *     close of its context still wakes the poll)
+     * @throws IndexOutOfBoundsException when no socket is registered at {@code index}
+     */
     public void events(int index, int events) {
         Objects.checkIndex(index, count);
         items.set(ValueLayout.JAVA_SHORT, index * LibZmq.POLLITEM_SIZE + LibZmq.POLLITEM_EVENTS, wakeable(events));
@@ -87,6 +105,8 @@ public final class ZmqPoller implements AutoCloseable {
      * Waits until a registered socket is ready or {@code timeoutMs} passes (-1 = forever, 0 = just
      * look). EINTR is retried for the rest of the timeout. Allocation-free.
      *
+     * @param timeoutMs how long to wait in milliseconds: 0 returns at once, -1 (any negative
+     *     value) waits until a socket is ready
      * @return how many sockets are ready (0 on timeout)
      * @throws ZmqException when the context was terminated or a socket is invalid
      * @throws IllegalStateException when a registered socket was closed
@@ -171,31 +191,69 @@ public final class ZmqPoller implements AutoCloseable {
         return Math.max(0, timeoutMs - (nowNs - startNs) / 1_000_000);
     }
 
-    /** The events reported by the last {@link #poll} for the socket at {@code index}. */
+    /**
+     * The events reported by the last {@link #poll} for the socket at {@code index}.
+     *
+     * @param index the index {@link #register} returned
+     * @return {@link #POLLIN} and/or {@link #POLLOUT} bits; 0 when it was not ready
+     * @throws IndexOutOfBoundsException when no socket is registered at {@code index}
+     */
     public int revents(int index) {
         Objects.checkIndex(index, count);
         return items.get(ValueLayout.JAVA_SHORT, index * LibZmq.POLLITEM_SIZE + LibZmq.POLLITEM_REVENTS);
     }
 
+    /**
+     * Whether the last {@link #poll} found a message to receive on the socket at {@code index}.
+     *
+     * @param index the index {@link #register} returned
+     * @return true when {@link #POLLIN} was reported
+     * @throws IndexOutOfBoundsException when no socket is registered at {@code index}
+     */
     public boolean isReadable(int index) {
         return (revents(index) & POLLIN) != 0;
     }
 
+    /**
+     * Whether the last {@link #poll} found room to send on the socket at {@code index}.
+     *
+     * @param index the index {@link #register} returned
+     * @return true when {@link #POLLOUT} was reported
+     * @throws IndexOutOfBoundsException when no socket is registered at {@code index}
+     */
     public boolean isWritable(int index) {
         return (revents(index) & POLLOUT) != 0;
     }
 
+    /**
+     * Whether the last {@link #poll} reported {@link #POLLERR} at {@code index}. libzmq reports it
+     * only for plain file descriptors, so for a socket this stays false.
+     *
+     * @param index the index {@link #register} returned
+     * @return true when {@link #POLLERR} was reported
+     * @throws IndexOutOfBoundsException when no socket is registered at {@code index}
+     */
     public boolean hasError(int index) {
         return (revents(index) & POLLERR) != 0;
     }
 
-    /** The socket registered at {@code index}. */
+    /**
+     * The socket registered at {@code index}.
+     *
+     * @param index the index {@link #register} returned
+     * @return that socket (closed or not)
+     * @throws IndexOutOfBoundsException when no socket is registered at {@code index}
+     */
     public ZmqSocket socket(int index) {
         Objects.checkIndex(index, count);
         return sockets[index];
     }
 
-    /** Registered sockets. */
+    /**
+     * Registered sockets.
+     *
+     * @return how many registrations there are, counting a socket registered twice twice
+     */
     public int size() {
         return count;
     }

@@ -39,6 +39,12 @@ import static io.zmqzstd.transport.internal.LibZmq.EINTR;
  * {@link #send(byte[], int)}, {@link #receive(ZmqMessage, int)}, {@link #receive(byte[], int)},
  * {@link #receive(MemorySegment, int)} and {@link #hasMore()} allocate nothing on the Java heap.
  * Option setters and getters, bind and connect may.
+ *
+ * <p>Options: each typed setter and getter is one {@code zmq_setsockopt} or
+ * {@code zmq_getsockopt} call with the {@code ZMQ_*} option it names. A value libzmq refuses (out
+ * of range, or an option this socket type does not have) throws {@link ZmqException} with EINVAL.
+ * Most options apply only to endpoints bound or connected after they are set (libzmq 4.3); the
+ * setters say which ones apply at once.
  */
 public final class ZmqSocket implements AutoCloseable {
 
@@ -121,36 +127,79 @@ public final class ZmqSocket implements AutoCloseable {
         }
     }
 
-    /** The socket type. */
+    /**
+     * The socket type.
+     *
+     * @return the type this socket was made with
+     */
     public SocketType type() {
         return type;
     }
 
-    /** The context that made this socket. */
+    /**
+     * The context that made this socket.
+     *
+     * @return that context, open or closed
+     */
     public ZmqContext context() {
         return context;
     }
 
     // ------------------------------------------------------------------ endpoints
 
-    /** zmq_bind; {@code tcp://127.0.0.1:*} picks a free port, read it back with {@link #lastEndpoint()}. */
+    /**
+     * zmq_bind; {@code tcp://127.0.0.1:*} picks a free port, read it back with
+     * {@link #lastEndpoint()}.
+     *
+     * @param endpoint {@code transport://address}, e.g. {@code tcp://127.0.0.1:5555},
+     *     {@code ipc:///tmp/feed} or {@code inproc://feed}
+     * @throws ZmqException when libzmq refuses it (e.g. EADDRINUSE, EINVAL for a malformed
+     *     endpoint, EPROTONOSUPPORT for an unknown transport)
+     * @throws IllegalStateException after {@link #close()}, or while another thread is in a call
+     *     on this socket
+     */
     public void bind(String endpoint) {
         endpointCall("zmq_bind", endpoint);
         noteEndpoint(endpoint);
     }
 
-    /** zmq_connect. */
+    /**
+     * zmq_connect. The connection is made in the background, so this returns before a peer is
+     * there.
+     *
+     * @param endpoint {@code transport://address}, e.g. {@code tcp://127.0.0.1:5555},
+     *     {@code ipc:///tmp/feed} or {@code inproc://feed}
+     * @throws ZmqException when libzmq refuses it (e.g. EINVAL for a malformed endpoint,
+     *     EPROTONOSUPPORT for an unknown transport)
+     * @throws IllegalStateException after {@link #close()}, or while another thread is in a call
+     *     on this socket
+     */
     public void connect(String endpoint) {
         endpointCall("zmq_connect", endpoint);
         noteEndpoint(endpoint);
     }
 
-    /** zmq_unbind; pass the endpoint returned by {@link #lastEndpoint()} for wildcard binds. */
+    /**
+     * zmq_unbind; pass the endpoint returned by {@link #lastEndpoint()} for wildcard binds.
+     *
+     * @param endpoint an endpoint this socket is bound to: as given to {@link #bind}, or for a
+     *     wildcard bind as {@link #lastEndpoint()} reported it
+     * @throws ZmqException when libzmq refuses it (ENOENT: not bound here)
+     * @throws IllegalStateException after {@link #close()}, or while another thread is in a call
+     *     on this socket
+     */
     public void unbind(String endpoint) {
         endpointCall("zmq_unbind", endpoint);
     }
 
-    /** zmq_disconnect. */
+    /**
+     * zmq_disconnect.
+     *
+     * @param endpoint an endpoint this socket connected to, as given to {@link #connect}
+     * @throws ZmqException when libzmq refuses it (ENOENT: not connected to it)
+     * @throws IllegalStateException after {@link #close()}, or while another thread is in a call
+     *     on this socket
+     */
     public void disconnect(String endpoint) {
         endpointCall("zmq_disconnect", endpoint);
     }
@@ -200,6 +249,8 @@ public final class ZmqSocket implements AutoCloseable {
      * before any. Over inproc the receiver reads the sender's buffer itself, so handing it over
      * pays from smaller sizes than over a kernel socket (BENCHMARKS.md, "The zero-copy
      * switch-over").
+     *
+     * @return the threshold in force for this socket now, in bytes
      */
     public long zeroCopyThresholdBytes() {
         return zeroCopyThresholdIn(pool);
@@ -210,19 +261,51 @@ public final class ZmqSocket implements AutoCloseable {
         return inprocOnly ? buffers.inprocZeroCopyThresholdBytes() : buffers.zeroCopyThresholdBytes();
     }
 
-    /** The endpoint last bound or connected, with the real port of a wildcard bind ({@code ZMQ_LAST_ENDPOINT}). */
+    /**
+     * The endpoint last bound or connected, with the real port of a wildcard bind
+     * ({@code ZMQ_LAST_ENDPOINT}).
+     *
+     * @return that endpoint, e.g. {@code tcp://127.0.0.1:41234}; empty before any bind or connect
+     * @throws ZmqException when libzmq cannot read it
+     * @throws IllegalStateException after {@link #close()}, or while another thread is in a call
+     *     on this socket
+     */
     public String lastEndpoint() {
         return getString("ZMQ_LAST_ENDPOINT", LibZmq.ZMQ_LAST_ENDPOINT);
     }
 
     // ------------------------------------------------------------------ send
 
-    /** Sends a copy of {@code data}. See the class comment for the return value. */
+    /**
+     * Sends a copy of {@code data}. See the class comment for the return value.
+     *
+     * @param data the frame's bytes; the caller's again when the call returns
+     * @param flags 0, {@link #DONTWAIT}, {@link #SNDMORE}, or both ({@code DONTWAIT | SNDMORE})
+     * @return true when libzmq took the frame, false when it would block ({@link #DONTWAIT},
+     *     or the send timeout expired)
+     * @throws ZmqException when libzmq fails for another reason than would-block (ETERM once the
+     *     context is shut down or closed)
+     * @throws IllegalStateException after {@link #close()}, or while another thread is in a call
+     *     on this socket
+     */
     public boolean send(byte[] data, int flags) {
         return send(data, 0, data.length, flags);
     }
 
-    /** Sends a copy of {@code data[off, off+len)}; libzmq owns the copy. Allocation-free. */
+    /**
+     * Sends a copy of {@code data[off, off+len)}; libzmq owns the copy. Allocation-free.
+     *
+     * @param data the array holding the frame's bytes; the caller's again when the call returns
+     * @param off index of the frame's first byte in {@code data}
+     * @param len the frame's length in bytes
+     * @param flags 0, {@link #DONTWAIT}, {@link #SNDMORE}, or both
+     * @return true when libzmq took the frame, false when it would block
+     * @throws IndexOutOfBoundsException when {@code [off, off+len)} is not inside {@code data}
+     * @throws ZmqException when libzmq fails for another reason than would-block (ETERM once the
+     *     context is shut down or closed)
+     * @throws IllegalStateException after {@link #close()}, or while another thread is in a call
+     *     on this socket
+     */
     public boolean send(byte[] data, int off, int len, int flags) {
         Objects.checkFromIndexSize(off, len, data.length);
         enter();
@@ -235,7 +318,17 @@ public final class ZmqSocket implements AutoCloseable {
         }
     }
 
-    /** Sends a string as UTF-8 (allocates; convenience). */
+    /**
+     * Sends a string as UTF-8 (allocates; convenience).
+     *
+     * @param text the frame's content, encoded as UTF-8
+     * @param flags 0, {@link #DONTWAIT}, {@link #SNDMORE}, or both
+     * @return true when libzmq took the frame, false when it would block
+     * @throws ZmqException when libzmq fails for another reason than would-block (ETERM once the
+     *     context is shut down or closed)
+     * @throws IllegalStateException after {@link #close()}, or while another thread is in a call
+     *     on this socket
+     */
     public boolean send(String text, int flags) {
         return send(text.getBytes(StandardCharsets.UTF_8), flags);
     }
@@ -245,6 +338,18 @@ public final class ZmqSocket implements AutoCloseable {
      * returning, so the segment is the caller's again at once. Native segments go straight to
      * zmq_send; heap segments are copied into a libzmq message. Allocation-free. The segment must
      * not be closed by another thread during the call.
+     *
+     * @param data the segment holding the frame's bytes, native or on the heap
+     * @param offset byte offset of the frame in {@code data}
+     * @param length the frame's length in bytes
+     * @param flags 0, {@link #DONTWAIT}, {@link #SNDMORE}, or both
+     * @return true when libzmq took the frame, false when it would block
+     * @throws IndexOutOfBoundsException when {@code [offset, offset+length)} is not inside
+     *     {@code data}
+     * @throws ZmqException when libzmq fails for another reason than would-block (ETERM once the
+     *     context is shut down or closed)
+     * @throws IllegalStateException when {@code data} is no longer alive, after {@link #close()},
+     *     or while another thread is in a call on this socket
      */
     public boolean send(MemorySegment data, long offset, long length, int flags) {
         Objects.checkFromIndexSize(offset, length, data.byteSize());
@@ -265,6 +370,15 @@ public final class ZmqSocket implements AutoCloseable {
     /**
      * Sends the content of {@code msg} (zmq_msg_send). On success libzmq takes the content and
      * {@code msg} is left empty, ready for reuse; on would-block it is untouched.
+     *
+     * @param msg an open message holding the frame (e.g. filled by {@link ZmqMessage#set} or
+     *     received); its views end
+     * @param flags 0, {@link #DONTWAIT}, {@link #SNDMORE}, or both
+     * @return true when libzmq took the content, false when it would block
+     * @throws ZmqException when libzmq fails for another reason than would-block (ETERM once the
+     *     context is shut down or closed); {@code msg} keeps its content
+     * @throws IllegalStateException when {@code msg} is closed, after {@link #close()}, or while
+     *     another thread is in a call on this socket
      */
     public boolean send(ZmqMessage msg, int flags) {
         enter();
@@ -292,8 +406,18 @@ public final class ZmqSocket implements AutoCloseable {
      * catch (RuntimeException e) { b.release(); throw e; }
      * }</pre>
      *
+     * @param buffer a buffer the caller owns, from any pool
+     * @param length the frame's length in bytes, from the buffer's first byte: 0 to
+     *     {@link PooledBuffer#capacity()}
+     * @param flags 0, {@link #DONTWAIT}, {@link #SNDMORE}, or both
+     * @return true when libzmq took the frame (and the buffer), false when it would block (the
+     *     buffer stays the caller's)
+     * @throws IndexOutOfBoundsException when {@code length} is negative or above the capacity
+     * @throws ZmqException when libzmq fails for another reason than would-block (ETERM once the
+     *     context is shut down or closed); the buffer stays the caller's
      * @throws IllegalStateException when the caller does not own the buffer, or its pool is closed
-     *     (the buffer stays the caller's; memory of a closed pool is not read)
+     *     (the buffer stays the caller's; memory of a closed pool is not read); also after
+     *     {@link #close()}, or while another thread is in a call on this socket
      */
     public boolean sendPooled(PooledBuffer buffer, long length, int flags) {
         enter();
@@ -568,9 +692,16 @@ public final class ZmqSocket implements AutoCloseable {
      * Receives the next frame into {@code msg}, replacing (and freeing) its previous frame and
      * ending views of it. Allocation-free.
      *
-     * @return false when it would block (DONTWAIT) or the receive timeout expired; the previous
+     * @param msg an open message to receive into, reused from call to call
+     * @param flags 0 (wait for a frame) or {@link #DONTWAIT}
+     * @return true when a frame was received into {@code msg} (see {@link #hasMore()});
+     *     false when it would block (DONTWAIT) or the receive timeout expired; the previous
      *     frame is gone then too and {@code msg} is empty (libzmq frees it before it looks for a
      *     message)
+     * @throws ZmqException when libzmq fails for another reason than would-block (e.g. EFSM for a
+     *     REQ or REP socket out of turn, ETERM once the context is shut down or closed)
+     * @throws IllegalStateException when {@code msg} is closed, after {@link #close()}, or while
+     *     another thread is in a call on this socket
      */
     public boolean receive(ZmqMessage msg, int flags) {
         enter();
@@ -595,8 +726,14 @@ public final class ZmqSocket implements AutoCloseable {
      * Receives the next frame into {@code buf}, copying at most {@code buf.length} bytes; the rest
      * of a longer frame is discarded. Allocation-free.
      *
+     * @param buf where the frame's bytes go, from index 0
+     * @param flags 0 (wait for a frame) or {@link #DONTWAIT}
      * @return the frame's full size (more than {@code buf.length} means it was truncated, as with
-     *     zmq_recv), or -1 when it would block
+     *     zmq_recv), or -1 when it would block ({@link #DONTWAIT}, or the receive timeout expired)
+     * @throws ZmqException when libzmq fails for another reason than would-block (e.g. EFSM for a
+     *     REQ or REP socket out of turn, ETERM once the context is shut down or closed)
+     * @throws IllegalStateException after {@link #close()}, or while another thread is in a call
+     *     on this socket
      */
     public int receive(byte[] buf, int flags) {
         Objects.requireNonNull(buf, "buf");
@@ -610,15 +747,31 @@ public final class ZmqSocket implements AutoCloseable {
      * {@code dst} may be native or on the heap; it is the caller's again when the call returns.
      * Allocation-free.
      *
+     * @param dst where the frame's bytes go, from offset 0
+     * @param flags 0 (wait for a frame) or {@link #DONTWAIT}
      * @return the frame's full size (more than {@code dst.byteSize()} means it was truncated), or
-     *     -1 when it would block
+     *     -1 when it would block ({@link #DONTWAIT}, or the receive timeout expired)
+     * @throws ZmqException when libzmq fails for another reason than would-block (e.g. EFSM for a
+     *     REQ or REP socket out of turn, ETERM once the context is shut down or closed)
+     * @throws IllegalStateException after {@link #close()}, or while another thread is in a call
+     *     on this socket
      */
     public long receive(MemorySegment dst, int flags) {
         Objects.requireNonNull(dst, "dst");
         return receiveCopy(null, dst, flags);
     }
 
-    /** Receives the next frame as a new array (allocates); null when it would block. */
+    /**
+     * Receives the next frame as a new array (allocates); null when it would block.
+     *
+     * @param flags 0 (wait for a frame) or {@link #DONTWAIT}
+     * @return the frame's bytes, or null when it would block ({@link #DONTWAIT}, or the receive
+     *     timeout expired)
+     * @throws ZmqException when libzmq fails for another reason than would-block (e.g. EFSM for a
+     *     REQ or REP socket out of turn, ETERM once the context is shut down or closed)
+     * @throws IllegalStateException after {@link #close()}, or while another thread is in a call
+     *     on this socket
+     */
     public byte[] receiveBytes(int flags) {
         enter();
         try {
@@ -694,13 +847,29 @@ public final class ZmqSocket implements AutoCloseable {
         }
     }
 
-    /** Receives the next frame as UTF-8 text (allocates); null when it would block. */
+    /**
+     * Receives the next frame as UTF-8 text (allocates); null when it would block.
+     *
+     * @param flags 0 (wait for a frame) or {@link #DONTWAIT}
+     * @return the frame decoded as UTF-8 (malformed bytes become U+FFFD), or null when it would
+     *     block
+     * @throws ZmqException when libzmq fails for another reason than would-block (e.g. EFSM for a
+     *     REQ or REP socket out of turn, ETERM once the context is shut down or closed)
+     * @throws IllegalStateException after {@link #close()}, or while another thread is in a call
+     *     on this socket
+     */
     public String receiveString(int flags) {
         byte[] b = receiveBytes(flags);
         return b == null ? null : new String(b, StandardCharsets.UTF_8);
     }
 
-    /** True when the last frame received on this socket has more parts following. */
+    /**
+     * True when the last frame received on this socket has more parts following. Read from what
+     * the last receive recorded, not from libzmq (see {@link #rcvmore()}). Allocation-free.
+     *
+     * @return whether more frames of the same message follow; false before any receive
+     * @throws IllegalStateException after {@link #close()}
+     */
     public boolean hasMore() {
         ensureOpen();
         return more;
@@ -712,103 +881,515 @@ public final class ZmqSocket implements AutoCloseable {
 
     // ------------------------------------------------------------------ options
 
+    /**
+     * Send high-water mark ({@code ZMQ_SNDHWM}): how many outgoing messages libzmq queues per
+     * peer; at the limit a send blocks or drops, as the socket type decides. Default 1000.
+     * libzmq 4.3 applies a change to existing connections too.
+     *
+     * @param messages the limit in messages, 0 = no limit
+     */
     public void sendHwm(int messages) { setInt("ZMQ_SNDHWM", LibZmq.ZMQ_SNDHWM, messages); }
+    /**
+     * The send high-water mark ({@code ZMQ_SNDHWM}).
+     *
+     * @return the limit in messages, 0 = no limit
+     */
     public int sendHwm() { return getInt("ZMQ_SNDHWM", LibZmq.ZMQ_SNDHWM); }
+    /**
+     * Receive high-water mark ({@code ZMQ_RCVHWM}): how many incoming messages libzmq queues per
+     * peer; at the limit the peer's sends block or drop, as the socket types decide. Default 1000.
+     * libzmq 4.3 applies a change to existing connections too.
+     *
+     * @param messages the limit in messages, 0 = no limit
+     */
     public void receiveHwm(int messages) { setInt("ZMQ_RCVHWM", LibZmq.ZMQ_RCVHWM, messages); }
+    /**
+     * The receive high-water mark ({@code ZMQ_RCVHWM}).
+     *
+     * @return the limit in messages, 0 = no limit
+     */
     public int receiveHwm() { return getInt("ZMQ_RCVHWM", LibZmq.ZMQ_RCVHWM); }
 
-    /** How long close waits to deliver pending messages; negative = forever. */
+    /**
+     * How long close waits to deliver pending messages; negative = forever. Sets
+     * {@code ZMQ_LINGER} (see {@link #lingerMs(int)}); applies at once.
+     *
+     * @param linger counted in whole milliseconds, at most {@code Integer.MAX_VALUE}; zero drops
+     *     pending messages at close
+     */
     public void linger(Duration linger) { lingerMs(linger.isNegative() ? -1 : (int) Math.min(Integer.MAX_VALUE, linger.toMillis())); }
+    /**
+     * Linger ({@code ZMQ_LINGER}): how long messages still pending when the socket is closed are
+     * kept for delivery, which {@link ZmqContext#close()} waits for. Applies at once. A new
+     * socket has its context's default ({@link ZmqContext#DEFAULT_LINGER} unless the builder set
+     * another).
+     *
+     * @param ms milliseconds; -1 = forever (libzmq's own default), 0 = drop them at close
+     */
     public void lingerMs(int ms) { setInt("ZMQ_LINGER", LibZmq.ZMQ_LINGER, ms); }
+    /**
+     * The linger ({@code ZMQ_LINGER}).
+     *
+     * @return milliseconds; -1 = forever, 0 = pending messages are dropped at close
+     */
     public int lingerMs() { return getInt("ZMQ_LINGER", LibZmq.ZMQ_LINGER); }
 
+    /**
+     * Routing id ({@code ZMQ_ROUTING_ID}) that this socket announces to its peers: a ROUTER peer
+     * addresses it by this id. For REQ, REP, DEALER and ROUTER sockets. Applies to later
+     * bind/connect calls only.
+     *
+     * @param id 1 to 255 bytes (other lengths fail with EINVAL), not starting with a zero byte,
+     *     which libzmq reserves for itself
+     */
     public void routingId(byte[] id) { setBytes("ZMQ_ROUTING_ID", LibZmq.ZMQ_ROUTING_ID, id); }
+    /**
+     * The routing id set on this socket ({@code ZMQ_ROUTING_ID}).
+     *
+     * @return a copy of the id; empty when none was set
+     */
     public byte[] routingId() { return getBytes("ZMQ_ROUTING_ID", LibZmq.ZMQ_ROUTING_ID, 255); }
 
-    /** SUB: receive messages starting with {@code prefix} (empty = everything). */
+    /**
+     * SUB: receive messages starting with {@code prefix} (empty = everything). Sets
+     * {@code ZMQ_SUBSCRIBE}; applies at once. Subscriptions add up: a message that matches any of
+     * them is received.
+     *
+     * @param prefix the leading bytes to match, any length
+     */
     public void subscribe(byte[] prefix) { setBytes("ZMQ_SUBSCRIBE", LibZmq.ZMQ_SUBSCRIBE, prefix); }
+    /**
+     * SUB: {@link #subscribe(byte[])} with the UTF-8 bytes of {@code prefix}.
+     *
+     * @param prefix the leading text to match; {@code ""} for every message
+     */
     public void subscribe(String prefix) { subscribe(prefix.getBytes(StandardCharsets.UTF_8)); }
+    /**
+     * SUB: removes one subscription to exactly {@code prefix} ({@code ZMQ_UNSUBSCRIBE});
+     * applies at once. Other subscriptions, a second one to the same prefix included, stay.
+     *
+     * @param prefix the bytes given to {@link #subscribe(byte[])}
+     */
     public void unsubscribe(byte[] prefix) { setBytes("ZMQ_UNSUBSCRIBE", LibZmq.ZMQ_UNSUBSCRIBE, prefix); }
+    /**
+     * SUB: {@link #unsubscribe(byte[])} with the UTF-8 bytes of {@code prefix}.
+     *
+     * @param prefix the text given to {@link #subscribe(String)}
+     */
     public void unsubscribe(String prefix) { unsubscribe(prefix.getBytes(StandardCharsets.UTF_8)); }
 
-    /** Receive timeout; -1 = block forever. An expired timeout is reported as "would block". */
+    /**
+     * Receive timeout; -1 = block forever. An expired timeout is reported as "would block". Sets
+     * {@code ZMQ_RCVTIMEO}, which applies from the next receive.
+     *
+     * @param ms milliseconds a blocking receive waits; -1 = forever (the default), 0 = not at all
+     *     (as {@link #DONTWAIT})
+     */
     public void receiveTimeoutMs(int ms) { setInt("ZMQ_RCVTIMEO", LibZmq.ZMQ_RCVTIMEO, ms); }
+    /**
+     * The receive timeout ({@code ZMQ_RCVTIMEO}).
+     *
+     * @return milliseconds; -1 = forever, 0 = a receive never waits
+     */
     public int receiveTimeoutMs() { return getInt("ZMQ_RCVTIMEO", LibZmq.ZMQ_RCVTIMEO); }
+    /**
+     * Send timeout ({@code ZMQ_SNDTIMEO}): how long a blocking send waits for room (at the
+     * high-water mark, say); an expired timeout is reported as "would block". Applies from the
+     * next send.
+     *
+     * @param ms milliseconds; -1 = forever (the default), 0 = not at all (as {@link #DONTWAIT})
+     */
     public void sendTimeoutMs(int ms) { setInt("ZMQ_SNDTIMEO", LibZmq.ZMQ_SNDTIMEO, ms); }
+    /**
+     * The send timeout ({@code ZMQ_SNDTIMEO}).
+     *
+     * @return milliseconds; -1 = forever, 0 = a send never waits
+     */
     public int sendTimeoutMs() { return getInt("ZMQ_SNDTIMEO", LibZmq.ZMQ_SNDTIMEO); }
 
+    /**
+     * {@code ZMQ_IMMEDIATE}: queue messages only on connections that have completed, not on those
+     * still being made, so round-robin sockets (PUSH, DEALER, REQ) do not park messages with a
+     * peer that is not there. Default off. Applies to later bind/connect calls only.
+     *
+     * @param on true to queue only on completed connections
+     */
     public void immediate(boolean on) { setInt("ZMQ_IMMEDIATE", LibZmq.ZMQ_IMMEDIATE, on ? 1 : 0); }
+    /**
+     * Whether {@code ZMQ_IMMEDIATE} is set.
+     *
+     * @return true when messages are queued only on completed connections
+     */
     public boolean immediate() { return getInt("ZMQ_IMMEDIATE", LibZmq.ZMQ_IMMEDIATE) != 0; }
-    /** ROUTER: fail with EHOSTUNREACH (a {@link ZmqException}) instead of dropping unroutable messages. Write-only in libzmq 4.3. */
+    /**
+     * ROUTER: fail with EHOSTUNREACH (a {@link ZmqException}) instead of dropping unroutable
+     * messages ({@code ZMQ_ROUTER_MANDATORY}). Applies at once. Write-only in libzmq 4.3.
+     *
+     * @param on true to fail unroutable sends; false (the default) drops them
+     */
     public void routerMandatory(boolean on) { setInt("ZMQ_ROUTER_MANDATORY", LibZmq.ZMQ_ROUTER_MANDATORY, on ? 1 : 0); }
+    /**
+     * {@code ZMQ_MAXMSGSIZE}: the largest inbound message accepted; a peer that sends a larger one
+     * is disconnected. Applies to later bind/connect calls only.
+     *
+     * @param bytes the limit in bytes; -1 = no limit (the default)
+     */
     public void maxMessageSize(long bytes) { setLong("ZMQ_MAXMSGSIZE", LibZmq.ZMQ_MAXMSGSIZE, bytes); }
+    /**
+     * The inbound message size limit ({@code ZMQ_MAXMSGSIZE}).
+     *
+     * @return bytes; -1 = no limit
+     */
     public long maxMessageSize() { return getLong("ZMQ_MAXMSGSIZE", LibZmq.ZMQ_MAXMSGSIZE); }
 
-    /** -1 = OS default, 0 = off, 1 = on. */
+    /**
+     * TCP keepalive ({@code ZMQ_TCP_KEEPALIVE}, overrides {@code SO_KEEPALIVE}): -1 = OS default,
+     * 0 = off, 1 = on. For tcp endpoints. Applies to later bind/connect calls only.
+     *
+     * @param mode -1 (the default), 0 or 1; other values fail with EINVAL
+     */
     public void tcpKeepalive(int mode) { setInt("ZMQ_TCP_KEEPALIVE", LibZmq.ZMQ_TCP_KEEPALIVE, mode); }
+    /**
+     * The TCP keepalive override ({@code ZMQ_TCP_KEEPALIVE}).
+     *
+     * @return -1 = OS default, 0 = off, 1 = on
+     */
     public int tcpKeepalive() { return getInt("ZMQ_TCP_KEEPALIVE", LibZmq.ZMQ_TCP_KEEPALIVE); }
+    /**
+     * Idle time before the first keepalive probe ({@code ZMQ_TCP_KEEPALIVE_IDLE}, overrides
+     * {@code TCP_KEEPIDLE}). For tcp, and only while {@link #tcpKeepalive(int)} is not -1.
+     * Applies to later bind/connect calls only.
+     *
+     * @param seconds the idle time; -1 = OS default (the default)
+     */
     public void tcpKeepaliveIdle(int seconds) { setInt("ZMQ_TCP_KEEPALIVE_IDLE", LibZmq.ZMQ_TCP_KEEPALIVE_IDLE, seconds); }
+    /**
+     * The keepalive idle time ({@code ZMQ_TCP_KEEPALIVE_IDLE}).
+     *
+     * @return seconds; -1 = OS default
+     */
     public int tcpKeepaliveIdle() { return getInt("ZMQ_TCP_KEEPALIVE_IDLE", LibZmq.ZMQ_TCP_KEEPALIVE_IDLE); }
+    /**
+     * Time between keepalive probes ({@code ZMQ_TCP_KEEPALIVE_INTVL}, overrides
+     * {@code TCP_KEEPINTVL}). For tcp, and only while {@link #tcpKeepalive(int)} is not -1.
+     * Applies to later bind/connect calls only.
+     *
+     * @param seconds the interval; -1 = OS default (the default)
+     */
     public void tcpKeepaliveIntvl(int seconds) { setInt("ZMQ_TCP_KEEPALIVE_INTVL", LibZmq.ZMQ_TCP_KEEPALIVE_INTVL, seconds); }
+    /**
+     * The keepalive probe interval ({@code ZMQ_TCP_KEEPALIVE_INTVL}).
+     *
+     * @return seconds; -1 = OS default
+     */
     public int tcpKeepaliveIntvl() { return getInt("ZMQ_TCP_KEEPALIVE_INTVL", LibZmq.ZMQ_TCP_KEEPALIVE_INTVL); }
+    /**
+     * Unanswered keepalive probes before the connection is dropped ({@code ZMQ_TCP_KEEPALIVE_CNT},
+     * overrides {@code TCP_KEEPCNT}). For tcp, and only while {@link #tcpKeepalive(int)} is not
+     * -1. Applies to later bind/connect calls only.
+     *
+     * @param count the number of probes; -1 = OS default (the default)
+     */
     public void tcpKeepaliveCnt(int count) { setInt("ZMQ_TCP_KEEPALIVE_CNT", LibZmq.ZMQ_TCP_KEEPALIVE_CNT, count); }
+    /**
+     * The keepalive probe count ({@code ZMQ_TCP_KEEPALIVE_CNT}).
+     *
+     * @return probes; -1 = OS default
+     */
     public int tcpKeepaliveCnt() { return getInt("ZMQ_TCP_KEEPALIVE_CNT", LibZmq.ZMQ_TCP_KEEPALIVE_CNT); }
 
-    /** CURVE server role; set with {@link #curveSecretKey} before bind. */
+    /**
+     * CURVE server role; set with {@link #curveSecretKey} before bind. Sets
+     * {@code ZMQ_CURVE_SERVER}. Applies to later bind/connect calls only.
+     *
+     * @param on true to act as CURVE server; false (the default) returns the socket to no security
+     */
     public void curveServer(boolean on) { setInt("ZMQ_CURVE_SERVER", LibZmq.ZMQ_CURVE_SERVER, on ? 1 : 0); }
+    /**
+     * Whether this socket is a CURVE server ({@code ZMQ_CURVE_SERVER}).
+     *
+     * @return whether the socket acts as CURVE server
+     */
     public boolean curveServer() { return getInt("ZMQ_CURVE_SERVER", LibZmq.ZMQ_CURVE_SERVER) != 0; }
-    /** Z85 (40 characters) key. */
+    /**
+     * This socket's CURVE public key ({@code ZMQ_CURVE_PUBLICKEY}), Z85 (40 characters); a client
+     * sets it together with its {@link #curveSecretKey}. Applies to later bind/connect calls only.
+     *
+     * @param z85 the key in Z85, {@value Curve#Z85_KEY_CHARS} characters (see
+     *     {@link Curve#keypair()})
+     * @throws IllegalArgumentException when {@code z85} is not {@value Curve#Z85_KEY_CHARS}
+     *     characters long
+     */
     public void curvePublicKey(String z85) { setZ85("ZMQ_CURVE_PUBLICKEY", LibZmq.ZMQ_CURVE_PUBLICKEY, z85); }
+    /**
+     * This socket's CURVE public key ({@code ZMQ_CURVE_PUBLICKEY}).
+     *
+     * @return the key in Z85; 40 {@code '0'} characters (the all-zero key) when none was set
+     */
     public String curvePublicKey() { return getZ85("ZMQ_CURVE_PUBLICKEY", LibZmq.ZMQ_CURVE_PUBLICKEY); }
+    /**
+     * This socket's CURVE secret key ({@code ZMQ_CURVE_SECRETKEY}), Z85; both a CURVE server and a
+     * client set it. Applies to later bind/connect calls only.
+     *
+     * @param z85 the key in Z85, {@value Curve#Z85_KEY_CHARS} characters (see
+     *     {@link Curve#keypair()})
+     * @throws IllegalArgumentException when {@code z85} is not {@value Curve#Z85_KEY_CHARS}
+     *     characters long
+     */
     public void curveSecretKey(String z85) { setZ85("ZMQ_CURVE_SECRETKEY", LibZmq.ZMQ_CURVE_SECRETKEY, z85); }
+    /**
+     * This socket's CURVE secret key ({@code ZMQ_CURVE_SECRETKEY}).
+     *
+     * @return the key in Z85; 40 {@code '0'} characters (the all-zero key) when none was set
+     */
     public String curveSecretKey() { return getZ85("ZMQ_CURVE_SECRETKEY", LibZmq.ZMQ_CURVE_SECRETKEY); }
-    /** Client: the server's public key (Z85). */
+    /**
+     * Client: the server's public key (Z85), {@code ZMQ_CURVE_SERVERKEY}. Applies to later
+     * bind/connect calls only.
+     *
+     * @param z85 the server's public key, {@value Curve#Z85_KEY_CHARS} Z85 characters
+     * @throws IllegalArgumentException when {@code z85} is not {@value Curve#Z85_KEY_CHARS}
+     *     characters long
+     */
     public void curveServerKey(String z85) { setZ85("ZMQ_CURVE_SERVERKEY", LibZmq.ZMQ_CURVE_SERVERKEY, z85); }
+    /**
+     * The server key this client uses ({@code ZMQ_CURVE_SERVERKEY}).
+     *
+     * @return the key in Z85; 40 {@code '0'} characters (the all-zero key) when none was set
+     */
     public String curveServerKey() { return getZ85("ZMQ_CURVE_SERVERKEY", LibZmq.ZMQ_CURVE_SERVERKEY); }
 
-    /** Kernel send buffer; -1 = OS default. */
+    /**
+     * Kernel send buffer; -1 = OS default. Sets {@code ZMQ_SNDBUF} ({@code SO_SNDBUF} of the
+     * socket's connections). Applies to later bind/connect calls only.
+     *
+     * @param bytes the buffer size in bytes; -1 = OS default (the default)
+     */
     public void sndbuf(int bytes) { setInt("ZMQ_SNDBUF", LibZmq.ZMQ_SNDBUF, bytes); }
+    /**
+     * The kernel send buffer size ({@code ZMQ_SNDBUF}).
+     *
+     * @return bytes; -1 = OS default
+     */
     public int sndbuf() { return getInt("ZMQ_SNDBUF", LibZmq.ZMQ_SNDBUF); }
+    /**
+     * Kernel receive buffer ({@code ZMQ_RCVBUF}, {@code SO_RCVBUF} of the socket's connections).
+     * Applies to later bind/connect calls only.
+     *
+     * @param bytes the buffer size in bytes; -1 = OS default (the default)
+     */
     public void rcvbuf(int bytes) { setInt("ZMQ_RCVBUF", LibZmq.ZMQ_RCVBUF, bytes); }
+    /**
+     * The kernel receive buffer size ({@code ZMQ_RCVBUF}).
+     *
+     * @return bytes; -1 = OS default
+     */
     public int rcvbuf() { return getInt("ZMQ_RCVBUF", LibZmq.ZMQ_RCVBUF); }
-    /** Keep only the last message (single-part messages only). Write-only in libzmq 4.3. */
+    /**
+     * Keep only the last message (single-part messages only): {@code ZMQ_CONFLATE}, which ignores
+     * the high-water marks. For PUSH, PULL, PUB, SUB and DEALER. Applies to later bind/connect
+     * calls only.
+     *
+     * @param on true to keep only the last message in each queue; false (the default) keeps all
+     */
     public void conflate(boolean on) { setInt("ZMQ_CONFLATE", LibZmq.ZMQ_CONFLATE, on ? 1 : 0); }
+    /**
+     * Reconnection interval ({@code ZMQ_RECONNECT_IVL}): how long to wait before connecting again
+     * after a connection was lost or refused; libzmq may randomise it. Applies to later connect
+     * calls only.
+     *
+     * @param ms milliseconds, default 100; -1 = never reconnect
+     */
     public void reconnectIvlMs(int ms) { setInt("ZMQ_RECONNECT_IVL", LibZmq.ZMQ_RECONNECT_IVL, ms); }
+    /**
+     * The reconnection interval ({@code ZMQ_RECONNECT_IVL}).
+     *
+     * @return milliseconds; -1 = no reconnection
+     */
     public int reconnectIvlMs() { return getInt("ZMQ_RECONNECT_IVL", LibZmq.ZMQ_RECONNECT_IVL); }
+    /**
+     * Upper bound of the reconnection interval ({@code ZMQ_RECONNECT_IVL_MAX}): when set, each
+     * attempt doubles the interval up to it (exponential backoff). Applies to later connect
+     * calls only.
+     *
+     * @param ms milliseconds; 0 (the default) = no backoff, always {@link #reconnectIvlMs()};
+     *     a value below that is ignored
+     */
     public void reconnectIvlMaxMs(int ms) { setInt("ZMQ_RECONNECT_IVL_MAX", LibZmq.ZMQ_RECONNECT_IVL_MAX, ms); }
+    /**
+     * The reconnection interval's upper bound ({@code ZMQ_RECONNECT_IVL_MAX}).
+     *
+     * @return milliseconds; 0 = no backoff
+     */
     public int reconnectIvlMaxMs() { return getInt("ZMQ_RECONNECT_IVL_MAX", LibZmq.ZMQ_RECONNECT_IVL_MAX); }
+    /**
+     * Listen backlog ({@code ZMQ_BACKLOG}): how many incoming connections may wait to be accepted
+     * on a tcp or ipc bind. Applies to later bind calls only.
+     *
+     * @param connections the queue length, default 100
+     */
     public void backlog(int connections) { setInt("ZMQ_BACKLOG", LibZmq.ZMQ_BACKLOG, connections); }
+    /**
+     * The listen backlog ({@code ZMQ_BACKLOG}).
+     *
+     * @return connections
+     */
     public int backlog() { return getInt("ZMQ_BACKLOG", LibZmq.ZMQ_BACKLOG); }
+    /**
+     * {@code ZMQ_IPV6}: use IPv6 sockets for tcp endpoints, which also reach IPv4 hosts. Applies
+     * to later bind/connect calls only.
+     *
+     * @param on true for IPv6 and IPv4; false (the default) for IPv4 only
+     */
     public void ipv6(boolean on) { setInt("ZMQ_IPV6", LibZmq.ZMQ_IPV6, on ? 1 : 0); }
+    /**
+     * Whether {@code ZMQ_IPV6} is set.
+     *
+     * @return true when tcp endpoints use IPv6 sockets
+     */
     public boolean ipv6() { return getInt("ZMQ_IPV6", LibZmq.ZMQ_IPV6) != 0; }
+    /**
+     * Handshake interval ({@code ZMQ_HANDSHAKE_IVL}): how long a new connection may take for the
+     * ZMTP handshake before it is closed. Not for STREAM sockets. Applies to later bind/connect
+     * calls only.
+     *
+     * @param ms milliseconds, default 30000; 0 = no limit
+     */
     public void handshakeIvlMs(int ms) { setInt("ZMQ_HANDSHAKE_IVL", LibZmq.ZMQ_HANDSHAKE_IVL, ms); }
+    /**
+     * The handshake interval ({@code ZMQ_HANDSHAKE_IVL}).
+     *
+     * @return milliseconds; 0 = no limit
+     */
     public int handshakeIvlMs() { return getInt("ZMQ_HANDSHAKE_IVL", LibZmq.ZMQ_HANDSHAKE_IVL); }
+    /**
+     * Heartbeat interval ({@code ZMQ_HEARTBEAT_IVL}): a ZMTP PING goes to each peer this often.
+     * Applies to later bind/connect calls only.
+     *
+     * @param ms milliseconds; 0 (the default) = no heartbeats
+     */
     public void heartbeatIvlMs(int ms) { setInt("ZMQ_HEARTBEAT_IVL", LibZmq.ZMQ_HEARTBEAT_IVL, ms); }
+    /**
+     * The heartbeat interval ({@code ZMQ_HEARTBEAT_IVL}).
+     *
+     * @return milliseconds; 0 = no heartbeats
+     */
     public int heartbeatIvlMs() { return getInt("ZMQ_HEARTBEAT_IVL", LibZmq.ZMQ_HEARTBEAT_IVL); }
+    /**
+     * Heartbeat time-to-live ({@code ZMQ_HEARTBEAT_TTL}), sent with each PING: the peer closes the
+     * connection when it hears nothing for this long. Needs {@link #heartbeatIvlMs(int)}.
+     * Applies to later bind/connect calls only.
+     *
+     * @param ms milliseconds, rounded down to tenths of a second (below 100: no effect), at most
+     *     6553599; 0 (the default) = none
+     */
     public void heartbeatTtlMs(int ms) { setInt("ZMQ_HEARTBEAT_TTL", LibZmq.ZMQ_HEARTBEAT_TTL, ms); }
+    /**
+     * The heartbeat time-to-live ({@code ZMQ_HEARTBEAT_TTL}).
+     *
+     * @return milliseconds, as rounded down to tenths of a second; 0 = none
+     */
     public int heartbeatTtlMs() { return getInt("ZMQ_HEARTBEAT_TTL", LibZmq.ZMQ_HEARTBEAT_TTL); }
+    /**
+     * Heartbeat timeout ({@code ZMQ_HEARTBEAT_TIMEOUT}): after a PING, how long to wait for any
+     * traffic from the peer before closing the connection. Needs {@link #heartbeatIvlMs(int)}.
+     * Applies to later bind/connect calls only.
+     *
+     * @param ms milliseconds, 0 or more
+     */
     public void heartbeatTimeoutMs(int ms) { setInt("ZMQ_HEARTBEAT_TIMEOUT", LibZmq.ZMQ_HEARTBEAT_TIMEOUT, ms); }
+    /**
+     * The heartbeat timeout ({@code ZMQ_HEARTBEAT_TIMEOUT}).
+     *
+     * @return milliseconds; -1 when unset, and then the heartbeat interval serves as timeout
+     */
     public int heartbeatTimeoutMs() { return getInt("ZMQ_HEARTBEAT_TIMEOUT", LibZmq.ZMQ_HEARTBEAT_TIMEOUT); }
+    /**
+     * Connect timeout ({@code ZMQ_CONNECT_TIMEOUT}): how long a tcp {@code connect()} may take
+     * before libzmq gives up on that attempt, instead of the OS's much longer timeout.
+     * Applies to later connect calls only.
+     *
+     * @param ms milliseconds; 0 (the default) = the OS's timeout
+     */
     public void connectTimeoutMs(int ms) { setInt("ZMQ_CONNECT_TIMEOUT", LibZmq.ZMQ_CONNECT_TIMEOUT, ms); }
+    /**
+     * The connect timeout ({@code ZMQ_CONNECT_TIMEOUT}).
+     *
+     * @return milliseconds; 0 = the OS's timeout
+     */
     public int connectTimeoutMs() { return getInt("ZMQ_CONNECT_TIMEOUT", LibZmq.ZMQ_CONNECT_TIMEOUT); }
+    /**
+     * Type-of-Service byte ({@code ZMQ_TOS}: the DSCP and ECN bits of the IP header) of the
+     * socket's outgoing packets. Applies to later bind/connect calls only.
+     *
+     * @param tos the byte's value, 0 or more; default 0
+     */
     public void tos(int tos) { setInt("ZMQ_TOS", LibZmq.ZMQ_TOS, tos); }
+    /**
+     * The Type-of-Service byte ({@code ZMQ_TOS}).
+     *
+     * @return the value set, 0 by default
+     */
     public int tos() { return getInt("ZMQ_TOS", LibZmq.ZMQ_TOS); }
-    /** XPUB: pass every (un)subscription upstream, not only new ones. Write-only. */
+    /**
+     * XPUB: pass every (un)subscription upstream, not only new ones. Write-only.
+     * Sets {@code ZMQ_XPUB_VERBOSE}; applies at once.
+     *
+     * @param on true to pass every subscription message; false (the default) passes only new ones
+     */
     public void xpubVerbose(boolean on) { setInt("ZMQ_XPUB_VERBOSE", LibZmq.ZMQ_XPUB_VERBOSE, on ? 1 : 0); }
-    /** XPUB: block or fail with EAGAIN at the HWM instead of dropping. Write-only. */
+    /**
+     * XPUB: block or fail with EAGAIN at the HWM instead of dropping. Write-only.
+     * Sets {@code ZMQ_XPUB_NODROP}.
+     *
+     * @param on true to block (or return false with {@link #DONTWAIT}); false (the default) drops
+     */
     public void xpubNoDrop(boolean on) { setInt("ZMQ_XPUB_NODROP", LibZmq.ZMQ_XPUB_NODROP, on ? 1 : 0); }
-    /** REQ: match replies to requests. Write-only. */
+    /**
+     * REQ: match replies to requests. Write-only. Sets {@code ZMQ_REQ_CORRELATE}, which prefixes
+     * each request with a request id and drops replies that do not carry it. Applies at once.
+     *
+     * @param on true to correlate; false (the default) relies on message order
+     */
     public void reqCorrelate(boolean on) { setInt("ZMQ_REQ_CORRELATE", LibZmq.ZMQ_REQ_CORRELATE, on ? 1 : 0); }
-    /** REQ: allow a new request without waiting for the reply. Write-only. */
+    /**
+     * REQ: allow a new request without waiting for the reply. Write-only. Sets
+     * {@code ZMQ_REQ_RELAXED}; a late reply to an earlier request is then dropped only with
+     * {@link #reqCorrelate(boolean)} on too. Applies at once.
+     *
+     * @param on true to allow a new request at any time; false (the default) enforces alternation
+     */
     public void reqRelaxed(boolean on) { setInt("ZMQ_REQ_RELAXED", LibZmq.ZMQ_REQ_RELAXED, on ? 1 : 0); }
-    /** Whether the last frame received had more parts (ZMQ_RCVMORE, read from libzmq). */
+    /**
+     * Whether the last frame received had more parts (ZMQ_RCVMORE, read from libzmq).
+     *
+     * @return true when more frames of the same message follow
+     */
     public boolean rcvmore() { return getInt("ZMQ_RCVMORE", LibZmq.ZMQ_RCVMORE) != 0; }
-    /** ZMQ_EVENTS: bit 1 = a message can be received, bit 2 = one can be sent. */
+    /**
+     * ZMQ_EVENTS: bit 1 = a message can be received, bit 2 = one can be sent. Reading it also
+     * lets the socket process its pending commands (a STREAM connection's close completes, say).
+     *
+     * @return {@link ZmqPoller#POLLIN} and/or {@link ZmqPoller#POLLOUT} bits, 0 for neither
+     */
     public int events() { return getInt("ZMQ_EVENTS", LibZmq.ZMQ_EVENTS); }
 
-    /** Sets any integer option by its ZMQ_* number (for options without a typed setter). */
+    /**
+     * Sets any integer option by its ZMQ_* number (for options without a typed setter). Setting
+     * {@code ZMQ_SNDTIMEO} or {@code ZMQ_RCVTIMEO} this way is as good as the typed setters: the
+     * socket keeps its copy of both timeouts current.
+     *
+     * @param option the {@code ZMQ_*} number from {@code zmq.h}, for an option of C type int
+     * @param value the option's value
+     */
     public void setIntOption(int option, int value) { setInt("option " + option, option, value); }
-    /** Reads any integer option by its ZMQ_* number. */
+    /**
+     * Reads any integer option by its ZMQ_* number.
+     *
+     * @param option the {@code ZMQ_*} number from {@code zmq.h}, for an option of C type int
+     *     (others, e.g. the int64_t {@code ZMQ_MAXMSGSIZE}, fail with EINVAL)
+     * @return the option's value
+     */
     public int getIntOption(int option) { return getInt("option " + option, option); }
 
     private void setInt(String name, int option, int value) {
@@ -908,13 +1489,22 @@ public final class ZmqSocket implements AutoCloseable {
 
     // ------------------------------------------------------------------ lifecycle
 
-    /** The native {@code void *} socket, for interop (e.g. a poller); valid until close. */
+    /**
+     * The native {@code void *} socket, for interop (e.g. a poller); valid until close.
+     *
+     * @return the socket pointer as a zero-length segment
+     * @throws IllegalStateException after {@link #close()}
+     */
     public MemorySegment handle() {
         ensureOpen();
         return socket;
     }
 
-    /** True after {@link #close()} (or after its context closed it). */
+    /**
+     * True after {@link #close()} (or after its context closed it).
+     *
+     * @return whether the socket is closed or being closed; no new call can begin on it then
+     */
     public boolean isClosed() {
         return closed;
     }
