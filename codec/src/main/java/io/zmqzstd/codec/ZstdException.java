@@ -11,6 +11,8 @@ import io.zmqzstd.codec.internal.LibZstd;
  */
 public class ZstdException extends RuntimeException {
 
+    private static final long serialVersionUID = 1L;
+
     /** Why an operation failed, independent of zstd's numbering. */
     public enum Reason {
         /** The frame is damaged (bad block, bad literals, bad sequences). */

@@ -6,6 +6,8 @@ package io.zmqzstd.nativelib;
  */
 public final class NativeLibraryUnavailableException extends RuntimeException {
 
+    private static final long serialVersionUID = 1L;
+
     /**
      * Creates the exception.
      *
