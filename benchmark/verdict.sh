@@ -13,9 +13,12 @@
 #        woken threads (libzmq's I/O thread, the receiver) no longer preempt the compressing sender.
 #        pipeline-parallel is the pipeline check with zmqzstd sending through a ParallelCompressingSender
 #        of 3 workers (PipelineBenchmark -p compressionThreads=3; the peers ignore the parameter).
+#        codec-lib and codec-lib-64m are the codec checks with zmq-zstd on the libzstd file named by
+#        LIBZSTD (e.g. one built from source by benchmark/scripts/build-libzstd.sh); the peers keep their
+#        bundled 1.5.7.
 #        transport-small is the transport check's four small cells alone (64 B and 512 B, tcp and inproc),
 #        about one minute a round, so that many rounds can settle ratios whose single runs scatter widely.
-# Env:   ROUNDS (default 3), OUT (default benchmark/results/verdict), JAVA_HOME (a JDK 25)
+# Env:   ROUNDS (default 3), OUT (default benchmark/results/verdict), JAVA_HOME (a JDK 25), LIBZSTD (codec-lib)
 set -euo pipefail
 source "$(dirname "$0")/scripts/common.sh"
 out="${OUT:-benchmark/results/verdict}"
@@ -28,6 +31,7 @@ codec64m=(CodecBenchmark -f 1 -wi 1 -w 3s -i 3 -r 3s -p contestant=zmqzstd-segme
           -p size=67108864 -p level=3 -p payload=telemetry)
 transportArgs=(TransportBenchmark -f 1 -wi 3 -w 1s -i 3 -r 1s -p strategy=byteArray,zeroCopyPooled -p receiveMode=blocking
                -p transport=tcp,inproc)
+lib=(-jvmArgsAppend "--enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow -Dzmqzstd.libzstd.path=${LIBZSTD:-}")
 pipeline=(PipelineBenchmark -f 1 -wi 3 -w 2s -i 4 -r 1s -p contestant=zmqzstd,jeromqZstdjni -p level=3 -p dictionary=none)
 
 check() { # name round
@@ -35,6 +39,8 @@ check() { # name round
   case "$1" in
     codec) args=("${codec[@]}") ;;
     codec-samelib) args=("${codec[@]}" "${samelib[@]}") ;;
+    codec-lib) args=("${codec[@]}" "${lib[@]}") ;;
+    codec-lib-64m) args=("${codec64m[@]}" "${lib[@]}") ;;
     codec-64m) args=("${codec64m[@]}") ;;
     codec-samelib-64m) args=("${codec64m[@]}" "${samelib[@]}") ;;
     transport) args=("${transportArgs[@]}" -p size=64,512,1024,65536,131072,262144) ;;
@@ -45,6 +51,9 @@ check() { # name round
     pipeline-batch) args=("${pipeline[@]}" -p size=64,1024,65536,1048576 -p transport=tcp); prefix=(chrt -b 0) ;;
     *) echo "unknown check: $1" >&2; exit 2 ;;
   esac
+  if [[ "$1" == codec-lib* && -z "${LIBZSTD:-}" ]]; then
+    echo "$1 needs LIBZSTD=/path/to/libzstd.so" >&2; exit 2
+  fi
   echo "=== $1 round $2"
   "${prefix[@]}" "$java" --sun-misc-unsafe-memory-access=allow -jar "$jar" "${args[@]}" -prof gc -rf json -rff "$out/$1-r$2.json" \
     > "$out/$1-r$2.log" 2>&1 || { tail -30 "$out/$1-r$2.log" >&2; exit 1; }
