@@ -15,7 +15,8 @@
 #        of 3 workers (PipelineBenchmark -p compressionThreads=3; the peers ignore the parameter).
 #        codec-lib and codec-lib-64m are the codec checks with zmq-zstd on the libzstd file named by
 #        LIBZSTD (e.g. one built from source by benchmark/scripts/build-libzstd.sh); the peers keep their
-#        bundled 1.5.7.
+#        bundled 1.5.7. pipeline-parallel-tcp is pipeline-parallel's tcp cells from 1 KiB up, and
+#        pipeline-parallel-lib the same with zmq-zstd on LIBZSTD (JeroMQ + zstd-jni on its bundled 1.5.7).
 #        transport-small is the transport check's four small cells alone (64 B and 512 B, tcp and inproc),
 #        about one minute a round, so that many rounds can settle ratios whose single runs scatter widely.
 # Env:   ROUNDS (default 3), OUT (default benchmark/results/verdict), JAVA_HOME (a JDK 25), LIBZSTD (codec-lib)
@@ -48,10 +49,12 @@ check() { # name round
     pipeline) args=("${pipeline[@]}" -p size=64,1024,65536,1048576 -p transport=tcp,inproc) ;;
     pipeline-samelib) args=("${pipeline[@]}" -p size=1024,65536,1048576 -p transport=tcp "${samelib[@]}") ;;
     pipeline-parallel) args=("${pipeline[@]}" -p size=64,1024,65536,1048576 -p transport=tcp,inproc -p compressionThreads=3) ;;
+    pipeline-parallel-tcp) args=("${pipeline[@]}" -p size=1024,65536,1048576 -p transport=tcp -p compressionThreads=3) ;;
+    pipeline-parallel-lib) args=("${pipeline[@]}" -p size=1024,65536,1048576 -p transport=tcp -p compressionThreads=3 "${lib[@]}") ;;
     pipeline-batch) args=("${pipeline[@]}" -p size=64,1024,65536,1048576 -p transport=tcp); prefix=(chrt -b 0) ;;
     *) echo "unknown check: $1" >&2; exit 2 ;;
   esac
-  if [[ "$1" == codec-lib* && -z "${LIBZSTD:-}" ]]; then
+  if [[ "$1" == *-lib* && -z "${LIBZSTD:-}" ]]; then
     echo "$1 needs LIBZSTD=/path/to/libzstd.so" >&2; exit 2
   fi
   echo "=== $1 round $2"
