@@ -16,7 +16,8 @@
 #                                    1 TiB), both zeroCopyPooled (>1: zero-copy faster)
 #         sharedpool:TRANSPORT:SIZE  two threads sending pooled messages through one context's pool, a 2 KiB zero-copy
 #                                    threshold against the default 8 KiB (which copies below it and keeps thread caches
-#                                    up to 8 KiB) (>1: 2 KiB faster)
+#                                    up to 8 KiB) (>1: 2 KiB faster); SHAREDPOOL_THRESHOLDS="BASE OTHER" sets the two
+#                                    thresholds (default "8192 2048")
 #         pipeline:TRANSPORT:SIZE    end to end, PUSH to PULL, level 3, telemetry (PipelineOverhead): the ways of
 #                                    PIPELINE_WAYS (default: jeromqZstdjni zmqzstd zmqzstd@2 zmqzstd@3; @N = a
 #                                    ParallelCompressingSender with N workers, @NxM a ring of M, @NiK
@@ -67,7 +68,7 @@ for ((i = 1; i <= jvms; i++)); do
         # two senders, each this many messages a round: about 0.1-0.3 s of traffic per way and round
         if [[ "$what" == inproc ]]; then n=100000; else n=30000; fi
         "$java" --enable-native-access=ALL-UNNAMED -cp "$jar" io.zmqzstd.benchmark.SharedPoolOverhead \
-          "$what" "$size" "$rounds" "$n" 2 8192 2048 > "$out/$kind-$what-$size-j$j.txt" ;;
+          "$what" "$size" "$rounds" "$n" 2 ${SHAREDPOOL_THRESHOLDS:-8192 2048} > "$out/$kind-$what-$size-j$j.txt" ;;
       pipeline)
         # about 0.3-0.5 s per way and round
         if (( size >= 1048576 )); then n=150; elif (( size >= 65536 )); then n=3000; elif (( size >= 1024 )); then n=40000;
