@@ -1,5 +1,7 @@
 package io.zmqzstd.nativelib;
 
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
@@ -35,13 +37,22 @@ import java.util.Locale;
  */
 public final class NativeLibrary {
 
+    /**
+     * The oldest libzstd zmq-zstd accepts, as {@code ZSTD_versionNumber} gives it: 1.4.0, where the
+     * advanced API it uses ({@code ZSTD_compress2}, {@code ZSTD_c_*} parameters) became stable.
+     * 1.3.8 exports the same functions but mishandles dictionaries through them (frames fail with
+     * "Dictionary mismatch"), so an older library is refused when it is opened.
+     */
+    public static final int MINIMUM_ZSTD_VERSION = 1_04_00;
+
     /** libzstd: Debian/Ubuntu package {@code libzstd1}, macOS {@code zstd}. */
     public static final NativeLibrary ZSTD = new NativeLibrary(
             "libzstd",
             "zmqzstd.libzstd.path",
             new String[] {"libzstd.so.1"},
             new String[] {"libzstd.1.dylib", "/opt/homebrew/lib/libzstd.1.dylib", "/usr/local/lib/libzstd.1.dylib"},
-            "apt-get install libzstd1 (Debian/Ubuntu), dnf install libzstd (Fedora/RHEL), brew install zstd (macOS)");
+            "apt-get install libzstd1 (Debian/Ubuntu), dnf install libzstd (Fedora/RHEL), brew install zstd (macOS)",
+            "ZSTD_versionNumber", MINIMUM_ZSTD_VERSION);
 
     /** libzmq: Debian/Ubuntu package {@code libzmq5}, macOS {@code zeromq}. */
     public static final NativeLibrary ZMQ = new NativeLibrary(
@@ -49,25 +60,31 @@ public final class NativeLibrary {
             "zmqzstd.libzmq.path",
             new String[] {"libzmq.so.5"},
             new String[] {"libzmq.5.dylib", "/opt/homebrew/lib/libzmq.5.dylib", "/usr/local/lib/libzmq.5.dylib"},
-            "apt-get install libzmq5 (Debian/Ubuntu), dnf install zeromq (Fedora/RHEL), brew install zeromq (macOS)");
+            "apt-get install libzmq5 (Debian/Ubuntu), dnf install zeromq (Fedora/RHEL), brew install zeromq (macOS)",
+            null, 0);
 
     private final String name;
     private final String pathProperty;
     private final String[] linuxNames;
     private final String[] macNames;
     private final String installHint;
+    /** {@code unsigned f(void)} giving MAJOR*10000 + MINOR*100 + PATCH, or null: not checked. */
+    private final String versionSymbol;
+    private final int minimumVersion;
 
     // Written once under the class lock; read without it afterwards (volatile publication).
     private volatile SymbolLookup lookup;
     private volatile String failure;
 
     private NativeLibrary(String name, String pathProperty, String[] linuxNames, String[] macNames,
-                          String installHint) {
+                          String installHint, String versionSymbol, int minimumVersion) {
         this.name = name;
         this.pathProperty = pathProperty;
         this.linuxNames = linuxNames;
         this.macNames = macNames;
         this.installHint = installHint;
+        this.versionSymbol = versionSymbol;
+        this.minimumVersion = minimumVersion;
     }
 
     /**
@@ -221,7 +238,14 @@ public final class NativeLibrary {
                 return;
             }
             try {
-                lookup = SymbolLookup.libraryLookup(path, Arena.global());
+                SymbolLookup opened = SymbolLookup.libraryLookup(path, Arena.global());
+                String old = tooOld(opened);
+                if (old == null) {
+                    lookup = opened;
+                } else {
+                    failure = name + " at " + path + " (set by -D" + pathProperty + ") " + old
+                            + ": point it at a newer one, or unset it to use the system's " + name;
+                }
             } catch (IllegalArgumentException | IllegalCallerException e) {
                 failure = name + " at " + path + " (set by -D" + pathProperty + ") could not be opened: "
                         + e.getMessage() + nativeAccessHint(e);
@@ -229,10 +253,16 @@ public final class NativeLibrary {
             return;
         }
         String[] candidates = isMac() ? macNames : linuxNames;
+        String tooOld = null;
         for (String candidate : candidates) {
             try {
-                lookup = SymbolLookup.libraryLookup(candidate, Arena.global());
-                return;
+                SymbolLookup opened = SymbolLookup.libraryLookup(candidate, Arena.global());
+                String old = tooOld(opened);
+                if (old == null) {
+                    lookup = opened;
+                    return;
+                }
+                tooOld = name + " " + candidate + " " + old;
             } catch (IllegalCallerException e) {
                 failure = "native access to " + name + " is disabled: " + e.getMessage()
                         + nativeAccessHint(e);
@@ -241,8 +271,48 @@ public final class NativeLibrary {
                 // try the next name
             }
         }
-        failure = name + " not found (tried " + String.join(", ", candidates) + "): install it with "
-                + installHint + ", or set -D" + pathProperty + "=/path/to/the/library";
+        failure = tooOld != null
+                ? tooOld + ": install a current one (" + installHint + "), or set -D" + pathProperty
+                        + "=/path/to/a/newer/library"
+                : name + " not found (tried " + String.join(", ", candidates) + "): install it with "
+                        + installHint + ", or set -D" + pathProperty + "=/path/to/the/library";
+    }
+
+    /**
+     * Null when {@code opened} is new enough (or this library's version is not checked); else
+     * the words that say why not, e.g. "is version 1.3.8; zmq-zstd needs 1.4.0 or newer".
+     */
+    private String tooOld(SymbolLookup opened) {
+        if (versionSymbol == null) {
+            return null;
+        }
+        MemorySegment f = opened.find(versionSymbol).orElse(null);
+        if (f == null) {
+            return "has no " + versionSymbol + "; zmq-zstd needs " + versionText(minimumVersion) + " or newer";
+        }
+        int found;
+        try {
+            found = (int) Linker.nativeLinker().downcallHandle(f, FunctionDescriptor.of(JAVA_INT)).invokeExact();
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+        return tooOldText(found, minimumVersion);
+    }
+
+    /**
+     * Null when {@code found} is at least {@code minimum}; else "is version F; zmq-zstd needs M or
+     * newer". Both as MAJOR*10000 + MINOR*100 + PATCH.
+     */
+    static String tooOldText(int found, int minimum) {
+        return Integer.compareUnsigned(found, minimum) >= 0 ? null
+                : "is version " + versionText(found) + "; zmq-zstd needs " + versionText(minimum) + " or newer";
+    }
+
+    /** MAJOR*10000 + MINOR*100 + PATCH as "MAJOR.MINOR.PATCH". */
+    static String versionText(int version) {
+        return version / 10000 + "." + version / 100 % 100 + "." + version % 100;
     }
 
     private static String nativeAccessHint(RuntimeException e) {

@@ -6,6 +6,7 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -135,11 +136,72 @@ class NativeLibraryTest {
         assertTrue(e.getMessage().contains("has no symbol ZSTD_noSuchFunction"), e.getMessage());
     }
 
+    @Test
+    void shouldTellTooOldFromNewEnough() {
+        assertEquals("is version 1.3.8; zmq-zstd needs 1.4.0 or newer", NativeLibrary.tooOldText(1_03_08, 1_04_00));
+        assertNull(NativeLibrary.tooOldText(1_04_00, 1_04_00));
+        assertNull(NativeLibrary.tooOldText(1_05_07, 1_04_00));
+        assertEquals("1.5.4", NativeLibrary.versionText(1_05_04));
+        assertEquals("10.0.12", NativeLibrary.versionText(10_00_12));
+    }
+
+    /** The real libzstd, refused because it is older than asked for: through the property and by soname. */
+    @Test
+    void shouldRefuseALibraryOlderThanTheMinimumOnEveryCall() throws Throwable {
+        int installed = (int) NativeLibrary.ZSTD.downcall("ZSTD_versionNumber", FunctionDescriptor.of(JAVA_INT)).invokeExact();
+        String version = NativeLibrary.versionText(installed);
+        String path = loadedLibzstd();
+        NativeLibrary bySoname = zstdRequiring(99_99_99, "zmqzstd.test.old.unset");
+        var e = assertThrows(NativeLibraryUnavailableException.class, bySoname::lookup);
+        assertEquals("libzstd libzstd.so.1 is version " + version + "; zmq-zstd needs 99.99.99 or newer: install a current one"
+                + " (apt-get install libzstd1), or set -Dzmqzstd.test.old.unset=/path/to/a/newer/library", e.getMessage());
+        MethodHandle handle = bySoname.downcall("ZSTD_versionNumber", FunctionDescriptor.of(JAVA_INT));
+        var onCall = assertThrows(NativeLibraryUnavailableException.class, () -> { int ignored = (int) handle.invokeExact(); });
+        assertEquals(e.getMessage(), onCall.getMessage());
+
+        NativeLibrary byPath = zstdRequiring(99_99_99, "zmqzstd.test.old.path");
+        System.setProperty("zmqzstd.test.old.path", path);
+        try {
+            var p = assertThrows(NativeLibraryUnavailableException.class, byPath::lookup);
+            assertTrue(p.getMessage().startsWith("libzstd at " + path + " (set by -Dzmqzstd.test.old.path) is version "
+                    + version + "; zmq-zstd needs 99.99.99 or newer"), p.getMessage());
+            assertTrue(!byPath.isAvailable());
+        } finally {
+            System.clearProperty("zmqzstd.test.old.path");
+        }
+
+        NativeLibrary newEnough = zstdRequiring(installed, "zmqzstd.test.current.unset");
+        assertTrue(newEnough.isAvailable(), "the installed " + version + " meets a minimum of itself");
+        assertTrue(NativeLibrary.ZSTD.isAvailable() && installed >= NativeLibrary.MINIMUM_ZSTD_VERSION);
+    }
+
+    /** The file this process loaded as libzstd.so.1, from its memory map (Linux). */
+    private static String loadedLibzstd() throws Exception {
+        java.nio.file.Path maps = java.nio.file.Path.of("/proc/self/maps");
+        org.junit.jupiter.api.Assumptions.assumeTrue(java.nio.file.Files.isReadable(maps), "no /proc/self/maps: not Linux");
+        for (String line : java.nio.file.Files.readAllLines(maps)) {
+            int at = line.indexOf('/');
+            if (at >= 0 && line.contains("libzstd.so")) {
+                return line.substring(at);
+            }
+        }
+        throw new AssertionError("libzstd not in /proc/self/maps although it is loaded");
+    }
+
+    private static NativeLibrary zstdRequiring(int minimum, String property) throws Exception {
+        return constructor().newInstance("libzstd", property, new String[] {"libzstd.so.1"},
+                new String[] {"libzstd.1.dylib"}, "apt-get install libzstd1", "ZSTD_versionNumber", minimum);
+    }
+
     private static NativeLibrary privateInstance(String property) throws Exception {
+        return constructor().newInstance("libnothing", property, new String[] {"libnothing.so.0"},
+                new String[] {"libnothing.0.dylib"}, "apt-get install libnothing0", null, 0);
+    }
+
+    private static Constructor<NativeLibrary> constructor() throws Exception {
         Constructor<NativeLibrary> c = NativeLibrary.class.getDeclaredConstructor(
-                String.class, String.class, String[].class, String[].class, String.class);
+                String.class, String.class, String[].class, String[].class, String.class, String.class, int.class);
         c.setAccessible(true);
-        return c.newInstance("libnothing", property, new String[] {"libnothing.so.0"},
-                new String[] {"libnothing.0.dylib"}, "apt-get install libnothing0");
+        return c;
     }
 }

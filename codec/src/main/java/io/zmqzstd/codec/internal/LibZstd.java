@@ -12,8 +12,9 @@ import java.lang.invoke.MethodHandle;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Raw bindings of libzstd (1.5.x): one {@code static final MethodHandle} per function, the C
- * signature in its comment, called with {@code invokeExact}.
+ * Raw bindings of libzstd (1.4.0 and newer, {@link NativeLibrary#MINIMUM_ZSTD_VERSION}): one
+ * {@code static final MethodHandle} per function, the C signature in its comment, called with
+ * {@code invokeExact}.
  *
  * <p>{@code size_t} is {@code JAVA_LONG} everywhere. Handles whose name ends in {@code _RAW} take
  * every pointer as a {@code long} address: callers pass {@code segment.address() + offset} after
