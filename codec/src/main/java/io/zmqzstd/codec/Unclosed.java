@@ -1,7 +1,10 @@
 package io.zmqzstd.codec;
 
 import io.zmqzstd.codec.internal.LibZstd;
+import java.lang.invoke.MethodHandle;
 import java.lang.ref.Cleaner;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongConsumer;
 
 /**
  * The codec's safety net for an owner of native memory that was dropped without {@code close()}:
@@ -39,30 +42,49 @@ final class Unclosed {
 
     /**
      * What one owner frees, held apart from it so that the cleaner can free it when the owner was
-     * dropped unclosed. Runs once: from the owner's close(), or on the cleaner's thread once
-     * nothing can reach the owner.
+     * dropped unclosed: its context, the dictionaries digested for it (freed after the context
+     * that referenced them) and its scratch memory. Runs once: from the owner's close(), or on the
+     * cleaner's thread once nothing can reach the owner.
      */
-    abstract static class Resources implements Runnable {
+    static final class Resources implements Runnable {
+        private static final long[] NONE = new long[0];
+
         private final String owner;
+        /** {@code size_t ZSTD_freeCCtx(ctx)} or {@code ZSTD_freeDCtx}. */
+        private final MethodHandle freeContext;
+        private final AtomicLong liveContexts;
+        private final LongConsumer freeDictionary;
+        /** The owner's context, once created; 0 when freed. */
+        long context;
+        /** The digested dictionaries the context refers to. */
+        long[] dictionaries = NONE;
         /** The owner's scratch memory, once it has any. */
         StreamBuffers buffers;
         /** Set by close() before it runs this; unset when the cleaner runs it. */
         boolean closedByOwner;
 
-        Resources(String owner) {
+        Resources(String owner, MethodHandle freeContext, AtomicLong liveContexts, LongConsumer freeDictionary) {
             this.owner = owner;
+            this.freeContext = freeContext;
+            this.liveContexts = liveContexts;
+            this.freeDictionary = freeDictionary;
         }
 
-        /** Frees the native context and the digested dictionaries. */
-        abstract void freeNative() throws Throwable;
-
         @Override
-        public final void run() {
+        public void run() {
             if (!closedByOwner) {
                 report(owner);
             }
             try {
-                freeNative();
+                if (context != 0) {
+                    long ignored = (long) freeContext.invokeExact(context);
+                    context = 0;
+                    liveContexts.decrementAndGet();
+                }
+                for (long dictionary : dictionaries) {
+                    freeDictionary.accept(dictionary);
+                }
+                dictionaries = NONE;
             } catch (Throwable t) {
                 throw LibZstd.rethrow(t);
             } finally {

@@ -53,32 +53,9 @@ public final class ZstdCompressor implements AutoCloseable {
     private long cctx;
     private StreamBuffers buffers;
     private boolean closed;
-    private final Resources resources = new Resources();
+    private final Unclosed.Resources resources = new Unclosed.Resources("ZstdCompressor", LibZstd.FREE_CCTX,
+            LibZstd.LIVE_CCTX, ZstdDictionary::freeCDict);
     private final Cleaner.Cleanable cleanable;
-
-    /** The context and the digested dictionary, for close() and the cleaner to free. */
-    private static final class Resources extends Unclosed.Resources {
-        long cctx;
-        long cdict;
-
-        Resources() {
-            super("ZstdCompressor");
-        }
-
-        @Override
-        void freeNative() throws Throwable {
-            if (cctx != 0) {
-                long ignored = (long) LibZstd.FREE_CCTX.invokeExact(cctx);
-                cctx = 0;
-                LibZstd.LIVE_CCTX.decrementAndGet();
-            }
-            // Freed after the context that referenced it.
-            if (cdict != 0) {
-                ZstdDictionary.freeCDict(cdict);
-                cdict = 0;
-            }
-        }
-    }
 
     /** Options for a compressor; {@link #build()} makes one. */
     public static final class Builder {
@@ -186,7 +163,7 @@ public final class ZstdCompressor implements AutoCloseable {
             throw new OutOfMemoryError("ZSTD_createCCtx returned NULL");
         }
         LibZstd.LIVE_CCTX.incrementAndGet();
-        resources.cctx = cctx;
+        resources.context = cctx;
         cleanable = Unclosed.CLEANER.register(this, resources);
         try {
             setParameter(LibZstd.C_COMPRESSION_LEVEL, b.level);
@@ -200,7 +177,7 @@ public final class ZstdCompressor implements AutoCloseable {
             }
             if (b.dictionary != null) {
                 long cdict = b.dictionary.createCDict(b.level);
-                resources.cdict = cdict;
+                resources.dictionaries = new long[] {cdict};
                 long r = (long) LibZstd.CCTX_REF_CDICT.invokeExact(cctx, cdict);
                 check("ZSTD_CCtx_refCDict", r);
             }

@@ -59,31 +59,9 @@ public final class ZstdDecompressor implements AutoCloseable {
     private long currentDDict = NO_DDICT;
     private StreamBuffers buffers;
     private boolean closed;
-    private final Resources resources = new Resources();
+    private final Unclosed.Resources resources = new Unclosed.Resources("ZstdDecompressor", LibZstd.FREE_DCTX,
+            LibZstd.LIVE_DCTX, ZstdDictionary::freeDDict);
     private final Cleaner.Cleanable cleanable;
-
-    /** The context and the digested dictionaries, for close() and the cleaner to free. */
-    private static final class Resources extends Unclosed.Resources {
-        long dctx;
-        long[] ddicts = new long[0];
-
-        Resources() {
-            super("ZstdDecompressor");
-        }
-
-        @Override
-        void freeNative() throws Throwable {
-            if (dctx != 0) {
-                long ignored = (long) LibZstd.FREE_DCTX.invokeExact(dctx);
-                dctx = 0;
-                LibZstd.LIVE_DCTX.decrementAndGet();
-            }
-            for (long ddict : ddicts) {
-                ZstdDictionary.freeDDict(ddict);
-            }
-            ddicts = new long[0];
-        }
-    }
 
     /** Options for a decompressor; {@link #build()} makes one. */
     public static final class Builder {
@@ -174,7 +152,7 @@ public final class ZstdDecompressor implements AutoCloseable {
             throw new OutOfMemoryError("ZSTD_createDCtx returned NULL");
         }
         LibZstd.LIVE_DCTX.incrementAndGet();
-        resources.dctx = dctx;
+        resources.context = dctx;
         cleanable = Unclosed.CLEANER.register(this, resources);
         windowLogMax = windowLogMax(maxDecompressedSize);
         try {
@@ -239,7 +217,7 @@ public final class ZstdDecompressor implements AutoCloseable {
         ddicts = Arrays.copyOf(ddicts, ddicts.length + 1);
         dictIds[dictIds.length - 1] = id;
         ddicts[ddicts.length - 1] = ddict;
-        resources.ddicts = ddicts;
+        resources.dictionaries = ddicts;
     }
 
     /**
