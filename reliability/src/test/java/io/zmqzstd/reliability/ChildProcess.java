@@ -15,14 +15,15 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
 /**
- * A child JVM running {@link Peer} with the test classpath; its stdout lines are collected as
- * they come so tests can await them. Closing kills it (SIGKILL) if it still runs.
+ * A child JVM, usually running {@link Peer} with the test classpath; its stdout lines and stderr
+ * are collected as they come so tests can await them. Closing kills it (SIGKILL) if it still runs.
  */
 final class ChildProcess implements AutoCloseable {
 
     private final Process process;
     private final List<String> lines = new CopyOnWriteArrayList<>();
     private final Thread reader;
+    private final Thread errReader;
     private final StringBuilder stderr = new StringBuilder();
 
     private ChildProcess(Process process) {
@@ -36,7 +37,7 @@ final class ChildProcess implements AutoCloseable {
                 // the process died: what was read is what there is
             }
         });
-        Thread.ofPlatform().daemon().start(() -> {
+        this.errReader = Thread.ofPlatform().daemon().name("child-stderr-" + process.pid()).start(() -> {
             try (BufferedReader r = new BufferedReader(new InputStreamReader(process.getErrorStream(), StandardCharsets.UTF_8))) {
                 for (String line; (line = r.readLine()) != null; ) {
                     synchronized (stderr) {
@@ -52,7 +53,7 @@ final class ChildProcess implements AutoCloseable {
     /** Starts {@code Peer} with {@code args}, after {@code prefix} (e.g. {@code ip netns exec ns}). */
     static ChildProcess peer(List<String> prefix, String... args) {
         List<String> cmd = new ArrayList<>(prefix);
-        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.add(java());
         cmd.add("--enable-native-access=ALL-UNNAMED");
         cmd.add("-Xmx128m");
         cmd.add("-XX:TieredStopAtLevel=1");
@@ -60,11 +61,35 @@ final class ChildProcess implements AutoCloseable {
         cmd.add(System.getProperty("java.class.path"));
         cmd.add(Peer.class.getName());
         cmd.addAll(List.of(args));
+        return start(cmd);
+    }
+
+    /** Starts {@code command} as it is (e.g. a JVM with options of its own, see {@link #java()}). */
+    static ChildProcess start(List<String> command) {
         try {
-            return new ChildProcess(new ProcessBuilder(cmd).start());
+            return new ChildProcess(new ProcessBuilder(command).start());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** The {@code java} launcher of the JVM running the tests. */
+    static String java() {
+        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    }
+
+    /**
+     * Waits until the child has exited and both of its outputs are read to the end.
+     *
+     * @return its exit code
+     */
+    int awaitExit(Duration timeout) throws InterruptedException {
+        if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+            throw new AssertionError("still running after " + timeout + "; last lines=" + tail() + ", stderr=" + stderr());
+        }
+        reader.join(Duration.ofSeconds(10));
+        errReader.join(Duration.ofSeconds(10));
+        return process.exitValue();
     }
 
     static ChildProcess peer(String... args) {

@@ -10,15 +10,12 @@ import io.zmqzstd.nativelib.NativeLibrary;
 import io.zmqzstd.pipeline.CompressingSender;
 import io.zmqzstd.transport.ZmqContext;
 import java.io.File;
-import java.io.IOException;
 import java.net.URISyntaxException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -47,7 +44,7 @@ class ModulePathTest {
 
     private static Run probe(String... javaOptions) throws Exception {
         List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.add(ChildProcess.java());
         command.add("--illegal-native-access=deny");
         command.addAll(List.of(javaOptions));
         command.add("--module-path");
@@ -57,18 +54,9 @@ class ModulePathTest {
         command.add("-cp");
         command.add(Path.of(ModulePathProbe.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString());
         command.add(ModulePathProbe.class.getName());
-        Process p = new ProcessBuilder(command).start();
-        CompletableFuture<String> stderr = CompletableFuture.supplyAsync(() -> read(p.getErrorStream()));
-        String stdout = read(p.getInputStream());
-        assertTrue(p.waitFor(120, TimeUnit.SECONDS), "probe JVM finished; stdout so far:\n" + stdout);
-        return new Run(p.exitValue(), stdout, stderr.get());
-    }
-
-    private static String read(java.io.InputStream in) {
-        try {
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            return "(unreadable: " + e + ")";
+        try (ChildProcess child = ChildProcess.start(command)) {
+            int exit = child.awaitExit(Duration.ofSeconds(120));
+            return new Run(exit, String.join("\n", child.lines()), child.stderr());
         }
     }
 
