@@ -1,5 +1,6 @@
 package io.zmqzstd.nativelib;
 
+import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 
 import java.lang.foreign.Arena;
@@ -45,6 +46,14 @@ public final class NativeLibrary {
      */
     public static final int MINIMUM_ZSTD_VERSION = 1_04_00;
 
+    /**
+     * The oldest libzmq zmq-zstd accepts, as MAJOR*10000 + MINOR*100 + PATCH from {@code
+     * zmq_version}: 4.3.0, where {@code ZMQ_MSG_T_SIZE}, through which every context checks that
+     * libzmq's {@code zmq_msg_t} is the 64 bytes this binding allocates, became stable (4.2 has it
+     * only in builds with draft APIs). An older library is refused when it is opened.
+     */
+    public static final int MINIMUM_ZMQ_VERSION = 4_03_00;
+
     /** libzstd: Debian/Ubuntu package {@code libzstd1}, macOS {@code zstd}. */
     public static final NativeLibrary ZSTD = new NativeLibrary(
             "libzstd",
@@ -52,7 +61,7 @@ public final class NativeLibrary {
             new String[] {"libzstd.so.1"},
             new String[] {"libzstd.1.dylib", "/opt/homebrew/lib/libzstd.1.dylib", "/usr/local/lib/libzstd.1.dylib"},
             "apt-get install libzstd1 (Debian/Ubuntu), dnf install libzstd (Fedora/RHEL), brew install zstd (macOS)",
-            "ZSTD_versionNumber", MINIMUM_ZSTD_VERSION);
+            "ZSTD_versionNumber", NativeLibrary::versionNumber, MINIMUM_ZSTD_VERSION);
 
     /** libzmq: Debian/Ubuntu package {@code libzmq5}, macOS {@code zeromq}. */
     public static final NativeLibrary ZMQ = new NativeLibrary(
@@ -61,29 +70,41 @@ public final class NativeLibrary {
             new String[] {"libzmq.so.5"},
             new String[] {"libzmq.5.dylib", "/opt/homebrew/lib/libzmq.5.dylib", "/usr/local/lib/libzmq.5.dylib"},
             "apt-get install libzmq5 (Debian/Ubuntu), dnf install zeromq (Fedora/RHEL), brew install zeromq (macOS)",
-            null, 0);
+            "zmq_version", NativeLibrary::versionTriple, MINIMUM_ZMQ_VERSION);
 
     private final String name;
     private final String pathProperty;
     private final String[] linuxNames;
     private final String[] macNames;
     private final String installHint;
-    /** {@code unsigned f(void)} giving MAJOR*10000 + MINOR*100 + PATCH, or null: not checked. */
+    /** The function that reports the library's version, or null: not checked. */
     private final String versionSymbol;
+    private final VersionReader versionReader;
     private final int minimumVersion;
 
     // Written once under the class lock; read without it afterwards (volatile publication).
     private volatile SymbolLookup lookup;
     private volatile String failure;
 
-    private NativeLibrary(String name, String pathProperty, String[] linuxNames, String[] macNames,
-                          String installHint, String versionSymbol, int minimumVersion) {
+    /**
+     * Calls a library's version function, found at an address, and gives its version as
+     * MAJOR*10000 + MINOR*100 + PATCH.
+     */
+    @FunctionalInterface
+    interface VersionReader {
+        int read(MemorySegment function) throws Throwable;
+    }
+
+    /** Package-private for tests, which make libraries of their own. */
+    NativeLibrary(String name, String pathProperty, String[] linuxNames, String[] macNames,
+                  String installHint, String versionSymbol, VersionReader versionReader, int minimumVersion) {
         this.name = name;
         this.pathProperty = pathProperty;
         this.linuxNames = linuxNames;
         this.macNames = macNames;
         this.installHint = installHint;
         this.versionSymbol = versionSymbol;
+        this.versionReader = versionReader;
         this.minimumVersion = minimumVersion;
     }
 
@@ -292,13 +313,40 @@ public final class NativeLibrary {
         }
         int found;
         try {
-            found = (int) Linker.nativeLinker().downcallHandle(f, FunctionDescriptor.of(JAVA_INT)).invokeExact();
+            found = versionReader.read(f);
         } catch (RuntimeException | Error e) {
             throw e;
         } catch (Throwable t) {
             throw new IllegalStateException(t);
         }
         return tooOldText(found, minimumVersion);
+    }
+
+    /** {@code unsigned f(void)} that returns MAJOR*10000 + MINOR*100 + PATCH, as ZSTD_versionNumber. */
+    static int versionNumber(MemorySegment function) throws Throwable {
+        return (int) Linker.nativeLinker().downcallHandle(function, FunctionDescriptor.of(JAVA_INT)).invokeExact();
+    }
+
+    /** {@code void f(int *major, int *minor, int *patch)}, as zmq_version. */
+    static int versionTriple(MemorySegment function) throws Throwable {
+        MethodHandle h = Linker.nativeLinker().downcallHandle(function,
+                FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, ADDRESS));
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment v = a.allocate(JAVA_INT, 3);
+            h.invokeExact(v, v.asSlice(4), v.asSlice(8));
+            return versionOf(v.getAtIndex(JAVA_INT, 0), v.getAtIndex(JAVA_INT, 1), v.getAtIndex(JAVA_INT, 2));
+        }
+    }
+
+    /**
+     * MAJOR*10000 + MINOR*100 + PATCH, each part held to 0..99 so that a corrupt report cannot
+     * pass for a newer version by overflowing into the next part.
+     */
+    static int versionOf(int major, int minor, int patch) {
+        if (major < 0 || minor < 0 || minor > 99 || patch < 0 || patch > 99) {
+            return 0;
+        }
+        return major * 10000 + minor * 100 + patch;
     }
 
     /**

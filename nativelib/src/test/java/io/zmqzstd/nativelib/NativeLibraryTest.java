@@ -18,7 +18,6 @@ import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
-import java.lang.reflect.Constructor;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -175,6 +174,33 @@ class NativeLibraryTest {
         assertTrue(NativeLibrary.ZSTD.isAvailable() && installed >= NativeLibrary.MINIMUM_ZSTD_VERSION);
     }
 
+    /** The real libzmq, read through zmq_version: refused against a minimum above it, accepted at its own. */
+    @Test
+    void shouldRefuseALibzmqOlderThanTheMinimum() throws Throwable {
+        int installed = NativeLibrary.versionTriple(NativeLibrary.ZMQ.symbol("zmq_version"));
+        assertTrue(installed >= NativeLibrary.MINIMUM_ZMQ_VERSION && installed < 5_00_00, "libzmq " + installed);
+        String version = NativeLibrary.versionText(installed);
+        NativeLibrary tooNew = zmqRequiring(4_99_00, "zmqzstd.test.zmq.unset");
+        var e = assertThrows(NativeLibraryUnavailableException.class, tooNew::lookup);
+        assertEquals("libzmq libzmq.so.5 is version " + version + "; zmq-zstd needs 4.99.0 or newer: install a current one"
+                + " (apt-get install libzmq5), or set -Dzmqzstd.test.zmq.unset=/path/to/a/newer/library", e.getMessage());
+        MethodHandle handle = tooNew.downcall("zmq_version", FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, ADDRESS));
+        var onCall = assertThrows(NativeLibraryUnavailableException.class,
+                () -> { handle.invokeExact(MemorySegment.NULL, MemorySegment.NULL, MemorySegment.NULL); });
+        assertEquals(e.getMessage(), onCall.getMessage());
+        assertTrue(zmqRequiring(installed, "zmqzstd.test.zmq.current").isAvailable(), "libzmq " + version + " meets itself");
+        assertTrue(NativeLibrary.ZMQ.isAvailable());
+    }
+
+    @Test
+    void shouldNotLetACorruptVersionPassForANewerOne() {
+        assertEquals(4_03_05, NativeLibrary.versionOf(4, 3, 5));
+        assertEquals(0, NativeLibrary.versionOf(4, 100, 0), "minor 100 would read as 5.0.0");
+        assertEquals(0, NativeLibrary.versionOf(4, 2, 100));
+        assertEquals(0, NativeLibrary.versionOf(-1, 3, 0));
+        assertEquals("is version 0.0.0; zmq-zstd needs 4.3.0 or newer", NativeLibrary.tooOldText(0, 4_03_00));
+    }
+
     /** The file this process loaded as libzstd.so.1, from its memory map (Linux). */
     private static String loadedLibzstd() throws Exception {
         java.nio.file.Path maps = java.nio.file.Path.of("/proc/self/maps");
@@ -188,20 +214,20 @@ class NativeLibraryTest {
         throw new AssertionError("libzstd not in /proc/self/maps although it is loaded");
     }
 
-    private static NativeLibrary zstdRequiring(int minimum, String property) throws Exception {
-        return constructor().newInstance("libzstd", property, new String[] {"libzstd.so.1"},
-                new String[] {"libzstd.1.dylib"}, "apt-get install libzstd1", "ZSTD_versionNumber", minimum);
+    private static NativeLibrary zstdRequiring(int minimum, String property) {
+        return new NativeLibrary("libzstd", property, new String[] {"libzstd.so.1"},
+                new String[] {"libzstd.1.dylib"}, "apt-get install libzstd1", "ZSTD_versionNumber",
+                NativeLibrary::versionNumber, minimum);
     }
 
-    private static NativeLibrary privateInstance(String property) throws Exception {
-        return constructor().newInstance("libnothing", property, new String[] {"libnothing.so.0"},
-                new String[] {"libnothing.0.dylib"}, "apt-get install libnothing0", null, 0);
+    private static NativeLibrary zmqRequiring(int minimum, String property) {
+        return new NativeLibrary("libzmq", property, new String[] {"libzmq.so.5"},
+                new String[] {"libzmq.5.dylib"}, "apt-get install libzmq5", "zmq_version",
+                NativeLibrary::versionTriple, minimum);
     }
 
-    private static Constructor<NativeLibrary> constructor() throws Exception {
-        Constructor<NativeLibrary> c = NativeLibrary.class.getDeclaredConstructor(
-                String.class, String.class, String[].class, String[].class, String.class, String.class, int.class);
-        c.setAccessible(true);
-        return c;
+    private static NativeLibrary privateInstance(String property) {
+        return new NativeLibrary("libnothing", property, new String[] {"libnothing.so.0"},
+                new String[] {"libnothing.0.dylib"}, "apt-get install libnothing0", null, null, 0);
     }
 }

@@ -113,7 +113,10 @@ public final class ZmqContext implements AutoCloseable {
     /**
      * The version of the libzmq this process loaded (zmq_version).
      *
-     * @return the loaded library's version; this binding needs 4.3 or later
+     * @return the loaded library's version; this binding needs 4.3.0 or later
+     *     ({@link io.zmqzstd.nativelib.NativeLibrary#MINIMUM_ZMQ_VERSION}: an older one is refused
+     *     when it is opened, and this method then throws
+     *     {@link io.zmqzstd.nativelib.NativeLibraryUnavailableException} naming its version)
      */
     public static Version version() {
         try (Arena a = Arena.ofConfined()) {
@@ -132,13 +135,15 @@ public final class ZmqContext implements AutoCloseable {
      * once per context, with the size the context reports ({@code ZMQ_MSG_T_SIZE}).
      *
      * @param reportedBytes what {@code zmq_ctx_get(ZMQ_MSG_T_SIZE)} returned
-     * @throws IllegalStateException when the sizes differ, or libzmq cannot tell (older than 4.3)
+     * @throws IllegalStateException when the sizes differ, or libzmq cannot tell (a build that
+     *     does not answer {@code ZMQ_MSG_T_SIZE}; every release from 4.3.0, the oldest accepted, does)
      */
     static void checkMessageLayout(int reportedBytes) {
         if (reportedBytes != LibZmq.MSG_LAYOUT.byteSize()) {
             throw new IllegalStateException("libzmq's zmq_msg_t does not match this binding: sizeofZmqMsgT="
-                    + reportedBytes + " (-1: not reported, libzmq older than 4.3), expected=" + LibZmq.MSG_LAYOUT.byteSize()
-                    + ", libzmq=" + version() + "; zmq-zstd needs libzmq 4.3");
+                    + reportedBytes + " (-1: not reported), expected=" + LibZmq.MSG_LAYOUT.byteSize()
+                    + ", libzmq=" + version() + "; zmq-zstd needs a libzmq whose zmq_msg_t is "
+                    + LibZmq.MSG_LAYOUT.byteSize() + " bytes, as every release from 4.3.0 has");
         }
     }
 
@@ -411,7 +416,9 @@ public final class ZmqContext implements AutoCloseable {
          * @return a new open context
          * @throws ZmqException when libzmq refuses the context or a setting
          * @throws IllegalStateException when the loaded libzmq's {@code zmq_msg_t} is not the 64
-         *     bytes this binding allocates, or libzmq (older than 4.3) cannot tell its size
+         *     bytes this binding allocates, or libzmq cannot tell its size
+         * @throws io.zmqzstd.nativelib.NativeLibraryUnavailableException when libzmq is missing or
+         *     older than 4.3.0; the message names the file, its version and what to install
          * @throws IllegalArgumentException when the context makes its own pool and
          *     {@code -Dzmqzstd.leakDetection} is not disabled, sampled or strict
          */
