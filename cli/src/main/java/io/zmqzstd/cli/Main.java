@@ -2,6 +2,7 @@ package io.zmqzstd.cli;
 
 import io.zmqzstd.codec.Zstd;
 import io.zmqzstd.nativelib.NativeLibraryUnavailableException;
+import io.zmqzstd.transport.ZmqContext;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.IVersionProvider;
@@ -11,6 +12,7 @@ import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
+import java.util.function.Supplier;
 
 /**
  * {@code zmq-zstd}: the command-line tool. Errors the user can fix are one line on stderr
@@ -125,18 +127,28 @@ public final class Main implements Callable<Integer> {
         return message == null ? "" : message.strip().replaceAll("\\s*\\R\\s*", "; ");
     }
 
-    /** {@code --version}: this tool and the libzstd it found. */
+    /**
+     * {@code --version}: this tool, and the libzstd and libzmq it loads, each by version or, when
+     * it cannot be used, by the one sentence that says why (missing, too old, native access off).
+     */
     static final class Version implements IVersionProvider {
         @Override
         public String[] getVersion() {
             String own = Main.class.getPackage().getImplementationVersion();
-            String zstd;
+            return new String[] {
+                    "zmq-zstd " + (own != null ? own : "(development build)"),
+                    "libzstd " + loaded(Zstd::versionString),
+                    "libzmq " + loaded(() -> ZmqContext.version().toString())};
+        }
+
+        private static String loaded(Supplier<String> version) {
             try {
-                zstd = Zstd.versionString();
+                return version.get();
             } catch (RuntimeException | LinkageError e) {
-                zstd = "not found";
+                // a binding whose class failed to initialise carries the library's sentence as its cause
+                NativeLibraryUnavailableException why = find(e, NativeLibraryUnavailableException.class);
+                return "unavailable: " + oneLine(describe(why != null ? why : e));
             }
-            return new String[] {"zmq-zstd " + (own != null ? own : "(development build)") + ", libzstd " + zstd};
         }
     }
 }

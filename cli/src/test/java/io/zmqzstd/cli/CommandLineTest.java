@@ -38,6 +38,18 @@ class CommandLineTest {
     }
 
     @Test
+    void shouldNameTheLoadedLibraryVersionsInVersion() {
+        Result r = run("--version");
+        assertEquals(0, r.code(), r::err);
+        List<String> lines = r.out().lines().toList();
+        assertEquals(3, lines.size(), r::out);
+        assertTrue(lines.get(0).startsWith("zmq-zstd "), r::out);
+        assertTrue(lines.get(1).matches("libzstd 1\\.\\d+\\.\\d+"), r::out);
+        assertTrue(lines.get(2).matches("libzmq 4\\.\\d+\\.\\d+"), r::out);
+        assertEquals("libzstd " + io.zmqzstd.codec.Zstd.versionString(), lines.get(1));
+    }
+
+    @Test
     void shouldRejectEveryUsageErrorWithOneLineAndExit2() {
         String[][] wrong = {
                 {"send", "--connect", "tcp://127.0.0.1:1", "--bogus"},

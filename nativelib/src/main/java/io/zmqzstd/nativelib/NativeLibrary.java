@@ -343,7 +343,7 @@ public final class NativeLibrary {
      * pass for a newer version by overflowing into the next part.
      */
     static int versionOf(int major, int minor, int patch) {
-        if (major < 0 || minor < 0 || minor > 99 || patch < 0 || patch > 99) {
+        if (major < 0 || major > 99 || minor < 0 || minor > 99 || patch < 0 || patch > 99) {
             return 0;
         }
         return major * 10000 + minor * 100 + patch;

@@ -198,6 +198,7 @@ class NativeLibraryTest {
         assertEquals(0, NativeLibrary.versionOf(4, 100, 0), "minor 100 would read as 5.0.0");
         assertEquals(0, NativeLibrary.versionOf(4, 2, 100));
         assertEquals(0, NativeLibrary.versionOf(-1, 3, 0));
+        assertEquals(0, NativeLibrary.versionOf(Integer.MAX_VALUE, 0, 0), "would overflow to a negative number");
         assertEquals("is version 0.0.0; zmq-zstd needs 4.3.0 or newer", NativeLibrary.tooOldText(0, 4_03_00));
     }
 
