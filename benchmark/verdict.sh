@@ -17,9 +17,13 @@
 #        LIBZSTD (e.g. one built from source by benchmark/scripts/build-libzstd.sh); the peers keep their
 #        bundled 1.5.7. pipeline-parallel-tcp is pipeline-parallel's tcp cells from 1 KiB up, and
 #        pipeline-parallel-lib the same with zmq-zstd on LIBZSTD (JeroMQ + zstd-jni on its bundled 1.5.7).
+#        The -lib checks take LIBZMQ as well (e.g. one built by benchmark/scripts/build-libzmq.sh): zmq-zstd
+#        then runs on that libzmq; JeroMQ has none. At least one of LIBZSTD and LIBZMQ must be set.
+#        transport-small-lib is transport-small with zmq-zstd on LIBZMQ / LIBZSTD.
 #        transport-small is the transport check's four small cells alone (64 B and 512 B, tcp and inproc),
 #        about one minute a round, so that many rounds can settle ratios whose single runs scatter widely.
-# Env:   ROUNDS (default 3), OUT (default benchmark/results/verdict), JAVA_HOME (a JDK 25), LIBZSTD (codec-lib)
+# Env:   ROUNDS (default 3), OUT (default benchmark/results/verdict), JAVA_HOME (a JDK 25), LIBZSTD and
+#        LIBZMQ (the -lib checks)
 set -euo pipefail
 source "$(dirname "$0")/scripts/common.sh"
 out="${OUT:-benchmark/results/verdict}"
@@ -32,7 +36,7 @@ codec64m=(CodecBenchmark -f 1 -wi 1 -w 3s -i 3 -r 3s -p contestant=zmqzstd-segme
           -p size=67108864 -p level=3 -p payload=telemetry)
 transportArgs=(TransportBenchmark -f 1 -wi 3 -w 1s -i 3 -r 1s -p strategy=byteArray,zeroCopyPooled -p receiveMode=blocking
                -p transport=tcp,inproc)
-lib=(-jvmArgsAppend "--enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow -Dzmqzstd.libzstd.path=${LIBZSTD:-}")
+lib=(-jvmArgsAppend "--enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow -Dzmqzstd.libzstd.path=${LIBZSTD:-} -Dzmqzstd.libzmq.path=${LIBZMQ:-}")
 pipeline=(PipelineBenchmark -f 1 -wi 3 -w 2s -i 4 -r 1s -p contestant=zmqzstd,jeromqZstdjni -p level=3 -p dictionary=none)
 
 check() { # name round
@@ -46,6 +50,7 @@ check() { # name round
     codec-samelib-64m) args=("${codec64m[@]}" "${samelib[@]}") ;;
     transport) args=("${transportArgs[@]}" -p size=64,512,1024,65536,131072,262144) ;;
     transport-small) args=("${transportArgs[@]}" -p size=64,512) ;;
+    transport-small-lib) args=("${transportArgs[@]}" -p size=64,512 "${lib[@]}") ;;
     pipeline) args=("${pipeline[@]}" -p size=64,1024,65536,1048576 -p transport=tcp,inproc) ;;
     pipeline-samelib) args=("${pipeline[@]}" -p size=1024,65536,1048576 -p transport=tcp "${samelib[@]}") ;;
     pipeline-parallel) args=("${pipeline[@]}" -p size=64,1024,65536,1048576 -p transport=tcp,inproc -p compressionThreads=3) ;;
@@ -54,8 +59,8 @@ check() { # name round
     pipeline-batch) args=("${pipeline[@]}" -p size=64,1024,65536,1048576 -p transport=tcp); prefix=(chrt -b 0) ;;
     *) echo "unknown check: $1" >&2; exit 2 ;;
   esac
-  if [[ "$1" == *-lib* && -z "${LIBZSTD:-}" ]]; then
-    echo "$1 needs LIBZSTD=/path/to/libzstd.so" >&2; exit 2
+  if [[ "$1" == *-lib* && -z "${LIBZSTD:-}" && -z "${LIBZMQ:-}" ]]; then
+    echo "$1 needs LIBZSTD=/path/to/libzstd.so or LIBZMQ=/path/to/libzmq.so" >&2; exit 2
   fi
   echo "=== $1 round $2"
   "${prefix[@]}" "$java" --sun-misc-unsafe-memory-access=allow -jar "$jar" "${args[@]}" -prof gc -rf json -rff "$out/$1-r$2.json" \
