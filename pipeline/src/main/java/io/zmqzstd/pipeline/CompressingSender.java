@@ -53,7 +53,8 @@ import java.util.Objects;
  *
  * <p>Ownership: payloads stay the caller's; nothing refers to them after a call returns. The
  * socket is borrowed: close the sender first, then the socket. The sender owns its compressor
- * and scratch memory; {@link #close()} frees them.
+ * and scratch memory; {@link #close()} frees them. Dropped unclosed, it is freed once the
+ * garbage collector finds it unreachable, with a warning (see the module's README).
  *
  * <p>Threading: one thread at a time, like the socket (hand over with a happens-before edge).
  * Two threads inside the sender at once fail with {@link IllegalStateException} naming both.
@@ -93,7 +94,8 @@ public final class CompressingSender implements AutoCloseable {
     private final IncompressibleCheck incompressible;
     private final OwnerCheck owner = new OwnerCheck("CompressingSender");
     private final Counters counters = new Counters();
-    private Arena scratchArena;
+    /** The scratch's arena, freed by close() or, if this is dropped unclosed, by {@link Unclosed}. */
+    private final Unclosed.Memory memory = Unclosed.Memory.register(this, "CompressingSender", null);
     private MemorySegment scratch;
     /** True after a part with SNDMORE went out: libzmq holds the start of a message. */
     private boolean messageOpen;
@@ -139,13 +141,19 @@ public final class CompressingSender implements AutoCloseable {
         this.socket = b.socket;
         this.pool = socket.context().bufferPool();
         this.frames = b.frames;
-        this.compressor = frames.newCompressor();
-        this.incompressible = frames.newIncompressibleCheck();
         try {
+            this.compressor = frames.newCompressor();
+        } catch (RuntimeException e) {
+            memory.close();
+            throw e;
+        }
+        try {
+            this.incompressible = frames.newIncompressibleCheck();
             long first = Math.min(INITIAL_SCRATCH_BYTES,
                     ZstdCompressor.maxCompressedSize(Math.max(0, Math.min(zeroCopyThresholdBytes(), 1L << 30) - 1)));
             growScratch(Math.max(first, ZstdFrames.rawFrameSize(0)));
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
+            memory.close();
             compressor.close();
             throw e;
         }
@@ -228,7 +236,7 @@ public final class CompressingSender implements AutoCloseable {
             ensureOpen();
             return sendPart(null, payload, offset, length, flags);
         } finally {
-            owner.exit();
+            owner.exit(this);
         }
     }
 
@@ -280,7 +288,7 @@ public final class CompressingSender implements AutoCloseable {
             ensureOpen();
             return sendEnvelopePart(MemorySegment.ofArray(part), 0, part.length, flags);
         } finally {
-            owner.exit();
+            owner.exit(this);
         }
     }
 
@@ -299,7 +307,7 @@ public final class CompressingSender implements AutoCloseable {
             ensureOpen();
             return sendEnvelopePart(part, 0, part.byteSize(), flags);
         } finally {
-            owner.exit();
+            owner.exit(this);
         }
     }
 
@@ -325,7 +333,7 @@ public final class CompressingSender implements AutoCloseable {
             ensureOpen();
             return sendPart(MemorySegment.ofArray(topic), payload, 0, payload.byteSize(), flags);
         } finally {
-            owner.exit();
+            owner.exit(this);
         }
     }
 
@@ -508,10 +516,10 @@ public final class CompressingSender implements AutoCloseable {
             next.close();
             throw e;
         }
-        if (scratchArena != null) {
-            scratchArena.close();
+        if (memory.arena != null) {
+            memory.arena.close();
         }
-        scratchArena = next;
+        memory.arena = next;
         scratch = s;
     }
 
@@ -533,14 +541,19 @@ public final class CompressingSender implements AutoCloseable {
                 return;
             }
             closed = true;
-            compressor.close();
-            if (scratchArena != null) {
-                scratchArena.close();
-                scratchArena = null;
-                scratch = null;
+            scratch = null;
+            try {
+                memory.close();
+            } finally {
+                compressor.close();
             }
         } finally {
-            owner.exit();
+            owner.exit(this);
         }
+    }
+
+    /** This sender's native memory, freed by close() or by the cleaner: for tests. */
+    Unclosed.Memory memory() {
+        return memory;
     }
 }

@@ -43,7 +43,8 @@ import java.util.Objects;
  * starts with the next message.
  *
  * <p>Ownership: the receiver borrows the socket (close the receiver first) and owns one
- * {@code zmq_msg_t}, its decompressor and its output region; {@link #close()} frees them. The
+ * {@code zmq_msg_t}, its decompressor and its output region; {@link #close()} frees them
+ * (dropped unclosed, the garbage collector's cleaner does, with a warning). The
  * region grows on demand to the largest message seen and is kept; it never grows past
  * {@code maxMessageSize} (payload, default: the per-part limit) plus the envelope bytes of the
  * message that needed it (at most {@code maxEnvelopeSize}, default 64 KiB), whatever the input.
@@ -99,7 +100,8 @@ public final class DecompressingReceiver implements AutoCloseable {
     private final OwnerCheck owner = new OwnerCheck("DecompressingReceiver");
     private final Counters counters = new Counters();
     private final ReceivedMessage message = new ReceivedMessage(this);
-    private Arena regionArena;
+    /** The region's arena and the frame, freed by close() or, if this is dropped unclosed, by {@link Unclosed}. */
+    private final Unclosed.Memory memory = Unclosed.Memory.register(this, "DecompressingReceiver", frame);
     private MemorySegment region;
     private BadFrameReason lastErrorReason;
     private String lastErrorMessage;
@@ -264,15 +266,21 @@ public final class DecompressingReceiver implements AutoCloseable {
         this.envelopeParts = b.envelopeParts;
         this.maxParts = b.maxParts;
         ZstdDecompressor.Builder d = ZstdDecompressor.builder().maxDecompressedSize(b.maxDecompressedSize);
-        b.dictionaries.forEach(d::dictionary);
         try {
+            b.dictionaries.forEach(d::dictionary);
             this.decompressor = d.build();
         } catch (RuntimeException e) {
-            frame.close();
+            memory.close();
             throw e;
         }
-        regionArena = Arena.ofShared();
-        region = regionArena.allocate(Math.max(1, Math.min(INITIAL_REGION_BYTES, regionBound(0))), 64);
+        try {
+            memory.arena = Arena.ofShared();
+            region = memory.arena.allocate(Math.max(1, Math.min(INITIAL_REGION_BYTES, regionBound(0))), 64);
+        } catch (RuntimeException | Error e) {
+            memory.close();
+            decompressor.close();
+            throw e;
+        }
     }
 
     /**
@@ -368,7 +376,7 @@ public final class DecompressingReceiver implements AutoCloseable {
                 throw t;
             }
         } finally {
-            owner.exit();
+            owner.exit(this);
         }
     }
 
@@ -707,8 +715,8 @@ public final class DecompressingReceiver implements AutoCloseable {
             throw e;
         }
         MemorySegment.copy(region, 0, grown, 0, used);
-        regionArena.close(); // ends every view into the old region: stale use throws
-        regionArena = next;
+        memory.arena.close(); // ends every view into the old region: stale use throws
+        memory.arena = next;
         region = grown;
         message.region(grown);
     }
@@ -735,11 +743,18 @@ public final class DecompressingReceiver implements AutoCloseable {
             }
             closed = true;
             message.invalidate();
-            frame.close();
-            decompressor.close();
-            regionArena.close();
+            try {
+                memory.close(); // the frame, then the region
+            } finally {
+                decompressor.close();
+            }
         } finally {
-            owner.exit();
+            owner.exit(this);
         }
+    }
+
+    /** This receiver's native memory, freed by close() or by the cleaner: for tests. */
+    Unclosed.Memory memory() {
+        return memory;
     }
 }

@@ -1,6 +1,7 @@
 package io.zmqzstd.pipeline;
 
 import java.lang.invoke.MethodHandles;
+import java.lang.ref.Reference;
 import java.lang.invoke.VarHandle;
 
 /**
@@ -37,7 +38,13 @@ final class OwnerCheck {
         }
     }
 
-    void exit() {
+    /**
+     * Leaves the owner. Also a reachability fence on {@code self}: the owner stays reachable, and
+     * its native memory safe from its cleaner ({@link Unclosed}), until the call that used it is
+     * over.
+     */
+    void exit(Object self) {
         BUSY.setRelease(this, (Thread) null);
+        Reference.reachabilityFence(self);
     }
 }

@@ -697,7 +697,7 @@ public final class ParallelCompressingSender implements AutoCloseable {
             awaitHead(tail.get(), Long.MAX_VALUE);
             throwIfFailed();
         } finally {
-            owner.exit();
+            owner.exit(this);
         }
     }
 
@@ -717,7 +717,7 @@ public final class ParallelCompressingSender implements AutoCloseable {
             throwIfFailed();
             return done;
         } finally {
-            owner.exit();
+            owner.exit(this);
         }
     }
 
@@ -763,7 +763,7 @@ public final class ParallelCompressingSender implements AutoCloseable {
             publish(t, in, topic, length);
             return true;
         } finally {
-            owner.exit();
+            owner.exit(this);
         }
     }
 
@@ -840,7 +840,7 @@ public final class ParallelCompressingSender implements AutoCloseable {
             claimedIdle = idle;
             return in.segment();
         } finally {
-            owner.exit();
+            owner.exit(this);
         }
     }
 
@@ -881,7 +881,7 @@ public final class ParallelCompressingSender implements AutoCloseable {
             claimedTopic = null;
             publish(tail.get(), in, topic, length);
         } finally {
-            owner.exit();
+            owner.exit(this);
         }
     }
 
@@ -891,7 +891,7 @@ public final class ParallelCompressingSender implements AutoCloseable {
         try {
             releaseClaim();
         } finally {
-            owner.exit();
+            owner.exit(this);
         }
     }
 
@@ -1283,7 +1283,7 @@ public final class ParallelCompressingSender implements AutoCloseable {
             }
             throwIfFailed();
         } finally {
-            owner.exit();
+            owner.exit(this);
         }
     }
 }

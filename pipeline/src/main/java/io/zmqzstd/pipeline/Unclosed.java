@@ -1,0 +1,108 @@
+package io.zmqzstd.pipeline;
+
+import io.zmqzstd.transport.ZmqMessage;
+import java.lang.foreign.Arena;
+import java.lang.ref.Cleaner;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The pipeline's safety net for a {@link CompressingSender} or {@link DecompressingReceiver}
+ * dropped without {@code close()}: once it is unreachable, its native memory (the sender's
+ * scratch, the receiver's region and its libzmq message, with whatever frame that still holds) is
+ * freed on this cleaner's thread, and a warning names the class at the 1st, 2nd, 4th, 8th... such
+ * owner. Its codec context has the codec's own cleaner. Closing stays the rule: a forgotten
+ * owner's memory waits for a garbage collection, which a process with little heap garbage may not
+ * have for a long time.
+ *
+ * <p>Every public method of an owner ends with {@link OwnerCheck#exit(Object)}, a reachability
+ * fence on the owner, so the cleaner never frees memory that a call is still using.
+ */
+final class Unclosed {
+
+    static final Cleaner CLEANER = Cleaner.create(r -> Thread.ofPlatform().daemon().name("zmqzstd-pipeline-cleaner").unstarted(r));
+
+    /** Owners whose memory is not freed yet (neither closed nor cleaned): for tests. */
+    static final AtomicLong LIVE = new AtomicLong();
+
+    /** Owners freed by the cleaner because they were dropped unclosed. */
+    static final AtomicLong FREED_UNCLOSED = new AtomicLong();
+
+    private static final System.Logger LOG = System.getLogger("io.zmqzstd.pipeline");
+
+    private Unclosed() {
+    }
+
+    /**
+     * The native memory of one owner, held apart from it so that the cleaner can free it without
+     * reaching the owner. Runs once: from the owner's close(), or on the cleaner's thread once
+     * nothing can reach the owner.
+     */
+    static final class Memory implements Runnable {
+        private final String owner;
+        /** The owner's current scratch or region arena; replaced when it grows. */
+        Arena arena;
+        /** The receiver's reused libzmq message, or null. */
+        private final ZmqMessage frame;
+        /** Set by close() before it runs this; unset when the cleaner runs it. */
+        private boolean closedByOwner;
+        /** Set once everything is freed. */
+        private volatile boolean freed;
+
+        private Cleaner.Cleanable cleanable;
+
+        private Memory(String owner, ZmqMessage frame) {
+            this.owner = owner;
+            this.frame = frame;
+            LIVE.incrementAndGet();
+        }
+
+        /**
+         * The memory of {@code owner}, freed by the cleaner once {@code owner} is unreachable
+         * unless {@link #close()} came first.
+         *
+         * @param owner the sender or receiver; not referred to by what this returns
+         * @param name its class, for the warning
+         * @param frame the receiver's reused libzmq message, or null
+         */
+        static Memory register(Object owner, String name, ZmqMessage frame) {
+            Memory m = new Memory(name, frame);
+            m.cleanable = CLEANER.register(owner, m);
+            return m;
+        }
+
+        /** Frees it now, from the owner's close() or a failed constructor, without a warning. Idempotent. */
+        void close() {
+            closedByOwner = true;
+            cleanable.clean();
+        }
+
+        @Override
+        public void run() {
+            if (!closedByOwner) {
+                long n = FREED_UNCLOSED.incrementAndGet();
+                if (Long.bitCount(n) == 1) {
+                    LOG.log(System.Logger.Level.WARNING, owner + " was not closed: its native memory was freed when it"
+                            + " became unreachable; close it when done (try-with-resources). Unclosed senders and"
+                            + " receivers freed so far: " + n);
+                }
+            }
+            try {
+                if (frame != null) {
+                    frame.close();
+                }
+            } finally {
+                if (arena != null) {
+                    arena.close();
+                    arena = null;
+                }
+                LIVE.decrementAndGet();
+                freed = true;
+            }
+        }
+
+        /** Whether this memory was freed, by close() or by the cleaner: for tests. */
+        boolean freed() {
+            return freed;
+        }
+    }
+}

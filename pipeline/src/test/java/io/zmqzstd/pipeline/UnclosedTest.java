@@ -1,0 +1,91 @@
+package io.zmqzstd.pipeline;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.zmqzstd.transport.SocketType;
+import io.zmqzstd.transport.ZmqContext;
+import java.lang.ref.WeakReference;
+import java.util.List;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.Test;
+
+/** Senders and receivers dropped without close(): their native memory is freed by the pipeline's cleaner. */
+class UnclosedTest {
+
+    /** What one dropped owner leaves for the test to watch: a weak reference to it and its memory. */
+    private record Dropped(WeakReference<Object> owner, Unclosed.Memory memory) {
+    }
+
+    @Test
+    void shouldFreeTheMemoryOfASenderAndAReceiverDroppedUnclosed() throws Exception {
+        try (ZmqContext ctx = new ZmqContext()) {
+            Fixtures.Link link = Fixtures.link(ctx, SocketType.PULL, SocketType.PUSH, "inproc");
+            long reported = Unclosed.FREED_UNCLOSED.get();
+            List<Dropped> dropped = useAndDrop(link, Fixtures.payload(256 * 1024, 7));
+            for (Dropped d : dropped) {
+                assertFalse(d.memory().freed(), "freed while its owner was still reachable");
+            }
+            collectUntil("both owners collected and their memory freed", () -> dropped.stream()
+                    .allMatch(d -> d.owner().get() == null && d.memory().freed()));
+            assertTrue(Unclosed.FREED_UNCLOSED.get() >= reported + 2, "each reported as unclosed");
+            assertTrue(Fixtures.await(() -> ctx.bufferPool().outstanding() == 0, 10_000), () -> ctx.bufferPool().stats().toString());
+
+            // The sockets were only borrowed: a new sender and receiver carry on over them.
+            byte[] next = Fixtures.payload(1000, 8);
+            try (CompressingSender sender = CompressingSender.builder(link.client()).build();
+                 DecompressingReceiver receiver = DecompressingReceiver.builder(link.server()).build()) {
+                assertTrue(sender.send(next, 0));
+                assertEquals(DecompressingReceiver.RECEIVED, receiver.receive(0), receiver::lastErrorMessage);
+                assertArrayEquals(next, receiver.message().partBytes(0));
+            }
+        }
+    }
+
+    @Test
+    void shouldFreeAClosedOwnerOnceAndNotReportIt() throws Exception {
+        try (ZmqContext ctx = new ZmqContext()) {
+            Fixtures.Link link = Fixtures.link(ctx, SocketType.PULL, SocketType.PUSH, "inproc");
+            long reported = Unclosed.FREED_UNCLOSED.get();
+            CompressingSender sender = CompressingSender.builder(link.client()).build();
+            DecompressingReceiver receiver = DecompressingReceiver.builder(link.server()).build();
+            Unclosed.Memory senderMemory = sender.memory();
+            Unclosed.Memory receiverMemory = receiver.memory();
+            sender.close();
+            receiver.close();
+            assertTrue(senderMemory.freed() && receiverMemory.freed(), "close() frees at once");
+            WeakReference<Object> s = new WeakReference<>(sender);
+            WeakReference<Object> r = new WeakReference<>(receiver);
+            sender = null;
+            receiver = null;
+            collectUntil("the closed owners collected", () -> s.get() == null && r.get() == null);
+            assertEquals(reported, Unclosed.FREED_UNCLOSED.get(), "a closed owner is not reported");
+        }
+    }
+
+    /**
+     * A sender and a receiver that move one message (large enough to grow the receiver's region,
+     * so that the arena the cleaner frees is not the first one), dropped unclosed.
+     */
+    private static List<Dropped> useAndDrop(Fixtures.Link link, byte[] data) {
+        CompressingSender sender = CompressingSender.builder(link.client()).build();
+        DecompressingReceiver receiver = DecompressingReceiver.builder(link.server()).build();
+        assertTrue(sender.send(data, 0));
+        assertEquals(DecompressingReceiver.RECEIVED, receiver.receive(0), receiver::lastErrorMessage);
+        assertArrayEquals(data, receiver.message().partBytes(0));
+        assertTrue(receiver.message().region().byteSize() > 64 * 1024, "the region grew");
+        return List.of(new Dropped(new WeakReference<>(sender), sender.memory()),
+                new Dropped(new WeakReference<>(receiver), receiver.memory()));
+    }
+
+    private static void collectUntil(String what, BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        while (!condition.getAsBoolean()) {
+            assertTrue(System.nanoTime() < deadline, "not within 30 s of collections: " + what);
+            System.gc();
+            Thread.sleep(10); // gives the cleaner's thread its turn; the condition decides
+        }
+    }
+}
