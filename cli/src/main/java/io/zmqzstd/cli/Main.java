@@ -30,6 +30,10 @@ public final class Main implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
+    private Main() {
+        // made by commandLine() only
+    }
+
     /**
      * Runs the tool and exits the JVM with its exit code.
      *
