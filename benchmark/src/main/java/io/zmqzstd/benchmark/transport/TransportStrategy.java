@@ -20,6 +20,8 @@ public abstract class TransportStrategy implements AutoCloseable {
     public static final String REUSED_BUFFER = "reusedBuffer";
     public static final String MESSAGE = "message";
     public static final String ZERO_COPY_POOLED = "zeroCopyPooled";
+    /** Not in TransportBenchmark's default list: pass it with -p strategy=... or to TransportOverhead. */
+    public static final String NATIVE_SEGMENT = "nativeSegment";
 
     protected final int size;
     protected final byte[] source;
@@ -39,6 +41,7 @@ public abstract class TransportStrategy implements AutoCloseable {
             case REUSED_BUFFER -> new ReusedBuffer(source);
             case MESSAGE -> new Message(source);
             case ZERO_COPY_POOLED -> new ZeroCopyPooled(source);
+            case NATIVE_SEGMENT -> new NativeSegment(source);
             default -> throw new IllegalArgumentException("unknown transport strategy: strategy=" + name);
         };
     }
@@ -106,13 +109,33 @@ public abstract class TransportStrategy implements AutoCloseable {
         }
     }
 
+    /** Receives into one reused {@link ZmqMessage} and checks the frame in place. */
+    abstract static class ReceivesInPlace extends TransportStrategy {
+        private final ZmqMessage receiveMessage = new ZmqMessage();
+
+        ReceivesInPlace(byte[] source) {
+            super(source);
+        }
+
+        @Override
+        public final void receivePayload(ZmqSocket socket, long expectedSequence) {
+            socket.receive(receiveMessage, 0);
+            Stamp.checkAt(receiveMessage.address(), receiveMessage.size(), expectedSequence, size);
+        }
+
+        @Override
+        public void close() {
+            receiveMessage.close();
+            super.close();
+        }
+    }
+
     /**
      * libzmq messages, one reusable {@link ZmqMessage} per side: the sender builds each message by copy
      * (zmq_msg_init_size), the receiver reads the frame in place.
      */
-    static final class Message extends TransportStrategy {
+    static final class Message extends ReceivesInPlace {
         private final ZmqMessage sendMessage = new ZmqMessage();
-        private final ZmqMessage receiveMessage = new ZmqMessage();
 
         Message(byte[] source) {
             super(source);
@@ -126,15 +149,8 @@ public abstract class TransportStrategy implements AutoCloseable {
         }
 
         @Override
-        public void receivePayload(ZmqSocket socket, long expectedSequence) {
-            socket.receive(receiveMessage, 0);
-            Stamp.checkAt(receiveMessage.address(), receiveMessage.size(), expectedSequence, size);
-        }
-
-        @Override
         public void close() {
             sendMessage.close();
-            receiveMessage.close();
             super.close();
         }
     }
@@ -143,9 +159,7 @@ public abstract class TransportStrategy implements AutoCloseable {
      * The context's native buffer pool: fill a rented buffer, hand it to libzmq (zero-copy at or above
      * the pool's threshold, a copy below it); receive into a reused {@link ZmqMessage} and read in place.
      */
-    static final class ZeroCopyPooled extends TransportStrategy {
-        private final ZmqMessage receiveMessage = new ZmqMessage();
-
+    static final class ZeroCopyPooled extends ReceivesInPlace {
         ZeroCopyPooled(byte[] source) {
             super(source);
         }
@@ -164,16 +178,32 @@ public abstract class TransportStrategy implements AutoCloseable {
                 throw e;
             }
         }
+    }
+
+    /**
+     * One native segment per sender, filled as {@code zeroCopyPooled} fills its buffer and sent with
+     * {@code send(MemorySegment, ...)}: one zmq_send, which copies the bytes inside libzmq, and no pool
+     * rent or return. The cheapest copying send the library has; received as {@code zeroCopyPooled} is.
+     */
+    static final class NativeSegment extends ReceivesInPlace {
+        private final Arena sendArena = Arena.ofShared();
+        private final MemorySegment sendSegment;
+
+        NativeSegment(byte[] source) {
+            super(source);
+            sendSegment = sendArena.allocate(Math.max(1, size), 64);
+        }
 
         @Override
-        public void receivePayload(ZmqSocket socket, long expectedSequence) {
-            socket.receive(receiveMessage, 0);
-            Stamp.checkAt(receiveMessage.address(), receiveMessage.size(), expectedSequence, size);
+        public void sendPayload(ZmqSocket socket, long sequence) {
+            MemorySegment.copy(nativeSource, 0, sendSegment, 0, size);
+            Stamp.write(sendSegment, sequence);
+            sent(socket.send(sendSegment, 0, size, 0));
         }
 
         @Override
         public void close() {
-            receiveMessage.close();
+            sendArena.close();
             super.close();
         }
     }
