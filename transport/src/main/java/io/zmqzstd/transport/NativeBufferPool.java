@@ -527,8 +527,11 @@ public final class NativeBufferPool implements AutoCloseable {
         slabArena.close();
     }
 
-    /** One buffer fewer in libzmq's hands; the last one of a closed pool frees its memory. */
-    private void endInFlight() {
+    /**
+     * One buffer fewer in libzmq's hands, or a copying send from the pool's memory over; the last
+     * one of a closed pool frees its memory.
+     */
+    void endInFlight() {
         if (inFlight.decrementAndGet() == CLOSED_BIT) {
             freeMemory();
         }

@@ -396,7 +396,7 @@ public final class ZmqSocket implements AutoCloseable {
      * is inproc, {@link NativeBufferPool#zeroCopyThresholdBytes()} otherwise; see
      * {@link #zeroCopyThresholdBytes()}) the buffer itself becomes the message
      * (zmq_msg_init_data) and libzmq returns it to its pool when it is done with it; below that,
-     * it is copied into a libzmq message (as a heap segment's send is) and released at once.
+     * libzmq copies it (one zmq_send, as for a native segment's send) and it is released at once.
      * Either way, on success the buffer is no longer the caller's. On would-block ({@code false})
      * or exception the caller still owns it. Allocation-free.
      *
@@ -435,19 +435,18 @@ public final class ZmqSocket implements AutoCloseable {
         }
         NativeBufferPool owner = buffer.pool;
         if (length < zeroCopyThresholdIn(owner)) {
-            // Copied into a libzmq message by Java through the buffer's segment, whose every access is
-            // checked against the pool's arena: a pool closed meanwhile fails the copy (before libzmq
-            // sees anything) instead of letting native code read freed memory, and no in-flight
-            // count is needed around the send.
+            // One zmq_send, which copies the frame inside libzmq before it returns. The pool's slabs
+            // are held for the call by its in-flight count, as for a zero-copy send: a pool closed
+            // meanwhile keeps its memory until the call is over instead of freeing what libzmq reads.
             if (owner.isClosed()) {
                 throw NativeBufferPool.closedForSend(buffer);
             }
+            owner.acquireForSend(buffer);
             boolean sent;
             try {
-                sent = sendCopy(buffer.segment, 0, length, flags);
-            } catch (IllegalStateException e) {
-                // the copy's arena check fails when the pool was closed meanwhile; say so
-                throw owner.isClosed() ? NativeBufferPool.closedForSend(buffer) : e;
+                sent = socketCall(ZMQ_SEND, null, buffer.address, length, flags);
+            } finally {
+                owner.endInFlight();
             }
             if (!sent) {
                 return false;
