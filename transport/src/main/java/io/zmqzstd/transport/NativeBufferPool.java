@@ -495,8 +495,9 @@ public final class NativeBufferPool implements AutoCloseable {
 
     /**
      * Reports leaks and frees the slabs. If libzmq still holds buffers of this pool (messages not
-     * yet sent or freed: close the context first), the memory is kept alive instead, so that libzmq
-     * never reads freed memory. Idempotent.
+     * yet sent or freed: close the context first), or a copying {@code sendPooled} is reading one,
+     * the memory is kept alive until they are done instead, so that libzmq never reads freed
+     * memory. Idempotent.
      */
     @Override
     public void close() {
@@ -513,8 +514,9 @@ public final class NativeBufferPool implements AutoCloseable {
         if (held == 0) {
             freeMemory();
         } else {
-            LOG.log(System.Logger.Level.WARNING, "pool closed while libzmq still holds buffers: inFlight=" + held
-                    + "; keeping its memory alive (close the ZmqContext before its pool)");
+            LOG.log(System.Logger.Level.WARNING, "pool closed while libzmq still holds buffers or a send reads one:"
+                    + " inFlight=" + held + "; keeping its memory alive until they are done (close the ZmqContext"
+                    + " and stop the senders before closing its pool)");
         }
     }
 
