@@ -1,15 +1,16 @@
 package io.zmqzstd.codec;
 
 import io.zmqzstd.codec.internal.LibZstd;
+import io.zmqzstd.nativelib.internal.OwnerCleaner;
 import java.lang.invoke.MethodHandle;
-import java.lang.ref.Cleaner;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongConsumer;
 
 /**
  * The codec's safety net for an owner of native memory that was dropped without {@code close()}:
  * when a {@link ZstdCompressor} or {@link ZstdDecompressor} becomes unreachable unclosed, its
- * context, digested dictionaries and scratch memory are freed on this cleaner's thread, and a
+ * context, digested dictionaries and scratch memory are freed on the thread {@code zmqzstd-cleaner}
+ * ({@link OwnerCleaner}, shared with the pipeline), and a
  * warning names the class (at the 1st, 2nd, 4th... such owner), so that the missing close can be
  * found. Closing stays the rule: the memory of a forgotten owner waits for a collection, which a
  * process with little heap garbage may not have for a long time.
@@ -20,24 +21,9 @@ import java.util.function.LongConsumer;
  */
 final class Unclosed {
 
-    static final Cleaner CLEANER = Cleaner.create(r -> Thread.ofPlatform().daemon().name("zmqzstd-codec-cleaner").unstarted(r));
-
     private static final System.Logger LOG = System.getLogger("io.zmqzstd.codec");
 
     private Unclosed() {
-    }
-
-    /**
-     * Called by a cleaning action that found its owner not closed. Warns at the 1st, 2nd, 4th,
-     * 8th... such owner, so that a leak per request shows without flooding the log.
-     */
-    static void report(String owner) {
-        long n = LibZstd.UNCLOSED_FREED.incrementAndGet();
-        if (Long.bitCount(n) == 1) {
-            LOG.log(System.Logger.Level.WARNING, owner + " was not closed: its native context and memory were freed"
-                    + " when it became unreachable; close it when done (try-with-resources). Unclosed codec owners"
-                    + " freed so far: " + n);
-        }
     }
 
     /**
@@ -73,7 +59,8 @@ final class Unclosed {
         @Override
         public void run() {
             if (!closedByOwner) {
-                report(owner);
+                OwnerCleaner.reportUnclosed(LOG, LibZstd.UNCLOSED_FREED, owner, "its native context and memory were",
+                        "codec owners");
             }
             try {
                 if (context != 0) {

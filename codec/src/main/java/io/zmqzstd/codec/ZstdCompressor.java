@@ -3,6 +3,7 @@ package io.zmqzstd.codec;
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 
 import io.zmqzstd.codec.internal.LibZstd;
+import io.zmqzstd.nativelib.internal.OwnerCleaner;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.ref.Cleaner;
@@ -164,7 +165,7 @@ public final class ZstdCompressor implements AutoCloseable {
         }
         LibZstd.LIVE_CCTX.incrementAndGet();
         resources.context = cctx;
-        cleanable = Unclosed.CLEANER.register(this, resources);
+        cleanable = OwnerCleaner.CLEANER.register(this, resources);
         try {
             setParameter(LibZstd.C_COMPRESSION_LEVEL, b.level);
             boolean rawContentDictionary = b.dictionary != null && b.dictionary.id() == 0;

@@ -1,6 +1,7 @@
 package io.zmqzstd.codec;
 
 import io.zmqzstd.codec.internal.LibZstd;
+import io.zmqzstd.nativelib.internal.OwnerCleaner;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -153,7 +154,7 @@ public final class ZstdDecompressor implements AutoCloseable {
         }
         LibZstd.LIVE_DCTX.incrementAndGet();
         resources.context = dctx;
-        cleanable = Unclosed.CLEANER.register(this, resources);
+        cleanable = OwnerCleaner.CLEANER.register(this, resources);
         windowLogMax = windowLogMax(maxDecompressedSize);
         try {
             long r = (long) LibZstd.DCTX_SET_PARAMETER.invokeExact(dctx, LibZstd.D_WINDOW_LOG_MAX, windowLogMax);

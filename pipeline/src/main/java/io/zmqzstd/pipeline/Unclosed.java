@@ -1,5 +1,6 @@
 package io.zmqzstd.pipeline;
 
+import io.zmqzstd.nativelib.internal.OwnerCleaner;
 import io.zmqzstd.transport.ZmqMessage;
 import java.lang.foreign.Arena;
 import java.lang.ref.Cleaner;
@@ -9,20 +10,15 @@ import java.util.concurrent.atomic.AtomicLong;
  * The pipeline's safety net for a {@link CompressingSender} or {@link DecompressingReceiver}
  * dropped without {@code close()}: once it is unreachable, its native memory (the sender's
  * scratch, the receiver's region and its libzmq message, with whatever frame that still holds) is
- * freed on this cleaner's thread, and a warning names the class at the 1st, 2nd, 4th, 8th... such
- * owner. Its codec context has the codec's own cleaner. Closing stays the rule: a forgotten
- * owner's memory waits for a garbage collection, which a process with little heap garbage may not
- * have for a long time.
+ * freed on the thread {@code zmqzstd-cleaner} (shared with the codec), and a warning names the
+ * class at the 1st, 2nd, 4th, 8th... such owner. Its codec context is the codec's to free.
+ * Closing stays the rule: a forgotten owner's memory waits for a garbage collection, which a
+ * process with little heap garbage may not have for a long time.
  *
  * <p>Every public method of an owner ends with {@link OwnerCheck#exit(Object)}, a reachability
  * fence on the owner, so the cleaner never frees memory that a call is still using.
  */
 final class Unclosed {
-
-    static final Cleaner CLEANER = Cleaner.create(r -> Thread.ofPlatform().daemon().name("zmqzstd-pipeline-cleaner").unstarted(r));
-
-    /** Owners whose memory is not freed yet (neither closed nor cleaned): for tests. */
-    static final AtomicLong LIVE = new AtomicLong();
 
     /** Owners freed by the cleaner because they were dropped unclosed. */
     static final AtomicLong FREED_UNCLOSED = new AtomicLong();
@@ -53,7 +49,6 @@ final class Unclosed {
         private Memory(String owner, ZmqMessage frame) {
             this.owner = owner;
             this.frame = frame;
-            LIVE.incrementAndGet();
         }
 
         /**
@@ -66,7 +61,7 @@ final class Unclosed {
          */
         static Memory register(Object owner, String name, ZmqMessage frame) {
             Memory m = new Memory(name, frame);
-            m.cleanable = CLEANER.register(owner, m);
+            m.cleanable = OwnerCleaner.CLEANER.register(owner, m);
             return m;
         }
 
@@ -79,12 +74,7 @@ final class Unclosed {
         @Override
         public void run() {
             if (!closedByOwner) {
-                long n = FREED_UNCLOSED.incrementAndGet();
-                if (Long.bitCount(n) == 1) {
-                    LOG.log(System.Logger.Level.WARNING, owner + " was not closed: its native memory was freed when it"
-                            + " became unreachable; close it when done (try-with-resources). Unclosed senders and"
-                            + " receivers freed so far: " + n);
-                }
+                OwnerCleaner.reportUnclosed(LOG, FREED_UNCLOSED, owner, "its native memory was", "senders and receivers");
             }
             try {
                 if (frame != null) {
@@ -95,7 +85,6 @@ final class Unclosed {
                     arena.close();
                     arena = null;
                 }
-                LIVE.decrementAndGet();
                 freed = true;
             }
         }
