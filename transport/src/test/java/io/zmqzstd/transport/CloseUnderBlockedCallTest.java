@@ -57,7 +57,7 @@ class CloseUnderBlockedCallTest {
         closeUnder(SocketType.PULL, s -> {
             s.receiveTimeoutMs(600_000);
             s.receive(new byte[16], 0);
-        }, "msgRecvCapturing");
+        }, "invokeFast");
     }
 
     @Test

@@ -139,8 +139,12 @@ class FastCallOutcomeTest {
             byte[] nobody = "nobody".getBytes(StandardCharsets.UTF_8);
             MemorySegment nativeNobody = arena.allocate(nobody.length);
             MemorySegment.copy(nobody, 0, nativeNobody, java.lang.foreign.ValueLayout.JAVA_BYTE, 0, nobody.length);
-            for (int flags : new int[] {0, ZmqSocket.DONTWAIT}) {
-                int f = flags | ZmqSocket.SNDMORE;
+            // {send timeout, flags}: blocking and DONTWAIT without a timeout, then blocking with one
+            // (the timed call's path: the hard error is thrown at once, not waited out)
+            for (int[] run : new int[][] {{-1, 0}, {-1, ZmqSocket.DONTWAIT}, {TIMEOUT_MS, 0}}) {
+                router.sendTimeoutMs(run[0]);
+                int f = run[1] | ZmqSocket.SNDMORE;
+                long startNs = System.nanoTime();
                 assertUnreachable(() -> router.send(nobody, f));                      // zmq_msg_send
                 assertUnreachable(() -> router.send(nativeNobody, 0, nobody.length, f)); // zmq_send
                 for (int length : new int[] {nobody.length, ZERO_COPY_LENGTH}) { // copied, then zero-copy zmq_msg_send
@@ -149,6 +153,8 @@ class FastCallOutcomeTest {
                     assertUnreachable(() -> router.sendPooled(b, length, f));
                     b.release(); // an exception leaves it with the caller
                 }
+                long elapsedMs = (System.nanoTime() - startNs) / 1_000_000;
+                assertTrue(elapsedMs < TIMEOUT_MS, "a hard error waited for the timeout: elapsedMs=" + elapsedMs);
             }
             ctx.bufferPool().assertNoLeaks();
         }

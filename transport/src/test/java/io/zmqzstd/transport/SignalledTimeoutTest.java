@@ -81,7 +81,8 @@ class SignalledTimeoutTest extends ContextTestBase {
                 outcome.set(t);
             }
         });
-        Endpoints.await("the call inside libzmq", () -> insideDowncall(caller) && insideDowncall(caller));
+        // the timed call waits in its first downcall, the non-capturing one
+        Endpoints.await("the call inside libzmq", () -> BlockedCalls.inside(caller, "invokeFast") && BlockedCalls.inside(caller, "invokeFast"));
         int signals = 0;
         long deadline = System.nanoTime() + 6_000_000_000L;
         while (caller.isAlive() && System.nanoTime() < deadline) {
@@ -100,12 +101,5 @@ class SignalledTimeoutTest extends ContextTestBase {
         // the shortened timeouts of the retries are not left behind
         int read = socket.type() == SocketType.PULL ? socket.receiveTimeoutMs() : socket.sendTimeoutMs();
         assertEquals(TIMEOUT_MS, read);
-    }
-
-    /** True while {@code t} runs native code called from the capturing downcall of a timed call. */
-    private static boolean insideDowncall(Thread t) {
-        StackTraceElement[] stack = t.getStackTrace();
-        return t.getState() == Thread.State.RUNNABLE && stack.length > 0
-                && (stack[0].getMethodName().equals("msgRecvCapturing") || stack[0].getMethodName().equals("msgSendCapturing"));
     }
 }

@@ -41,8 +41,9 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * (ETERM, EFSM, ENOTSUP, EHOSTUNREACH: the repeat fails the same way), or transient and worth
  * repeating anyway (EINTR, which callers retry), or "would block", where a repeat that succeeds
  * simply means the message or the room arrived in between. A repeat must not wait a second full
- * timeout: {@code ZmqSocket} calls the capturing handle directly when a finite send/receive
- * timeout is set, and {@code ZmqPoller} repeats a failed poll with timeout 0. The logic lives in one
+ * timeout: when a finite send/receive timeout is set, {@code ZmqSocket} makes its repeat with
+ * DONTWAIT and tells an expired timeout from EINTR by the clock, and {@code ZmqPoller} repeats a
+ * failed poll with timeout 0. The logic lives in one
  * place per shape ({@code ZmqSocket.socketCall}, {@code ZmqPoller.poll}). errno is still never
  * read through {@code zmq_errno()}. {@code zmq_msg_init_size}, {@code zmq_msg_init_data} and
  * {@code zmq_msg_close} have no capturing form at all: each can fail one way only.
