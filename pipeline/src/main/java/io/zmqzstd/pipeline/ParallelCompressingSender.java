@@ -1,6 +1,7 @@
 package io.zmqzstd.pipeline;
 
 import io.zmqzstd.codec.ZstdCompressor;
+import io.zmqzstd.nativelib.internal.OwnerCleaner;
 import io.zmqzstd.transport.NativeBufferPool;
 import io.zmqzstd.transport.PooledBuffer;
 import io.zmqzstd.transport.ZmqSocket;
@@ -8,6 +9,10 @@ import io.zmqzstd.transport.ZmqSocket;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.lang.ref.Cleaner;
+import java.lang.ref.WeakReference;
 import java.nio.ByteBuffer;
 import java.util.Objects;
 import java.util.concurrent.ThreadFactory;
@@ -69,7 +74,10 @@ import java.util.concurrent.locks.LockSupport;
  * and while the sender is open only its workers use it: do not send on it yourself (a call of
  * yours that overlaps a worker's send fails with {@link IllegalStateException}, see
  * {@link ZmqSocket}, and so may the worker's). Close the sender first, then the socket. The sender
- * owns its threads, compressors and the ring.
+ * owns its threads, compressors and the ring. A sender dropped without {@code close()} is still
+ * collected once the messages in its ring are sent: its threads then exit and its native memory
+ * is freed on the thread {@code zmqzstd-cleaner}, with a warning on the {@code io.zmqzstd.pipeline}
+ * logger; close it anyway, since only {@code close()} waits for the messages and reports a failure.
  *
  * <p>Threading: {@code send}, {@code publish}, {@code flush} and {@code close} from one thread at
  * a time (hand over with a happens-before edge); two threads inside at once fail with
@@ -203,6 +211,8 @@ public final class ParallelCompressingSender implements AutoCloseable {
     private volatile boolean stopping;
 
     private final Worker[] workers;
+    /** Stops the workers and frees the inline memory of a sender dropped unclosed; see {@link Crew}. */
+    private final Crew crew;
     private final OwnerCheck owner = new OwnerCheck("ParallelCompressingSender");
     /** Written by the send-lock holder only. */
     private final Counters counters = new Counters();
@@ -422,8 +432,9 @@ public final class ParallelCompressingSender implements AutoCloseable {
                 frame = arena.allocate(Math.max(FrameOptions.bound(largest, true), FrameOptions.bound(largest, false)), 64);
                 inline = frames.newCompressor();
             }
+            WeakReference<ParallelCompressingSender> self = new WeakReference<>(this);
             for (int w = 0; w < workers.length; w++) {
-                workers[w] = new Worker(frames.newCompressor());
+                workers[w] = new Worker(self, frames.newCompressor(), frames.newIncompressibleCheck());
             }
             for (Worker w : workers) {
                 w.thread = factory.newThread(w);
@@ -438,6 +449,8 @@ public final class ParallelCompressingSender implements AutoCloseable {
             for (; started < workers.length; started++) {
                 workers[started].thread.start();
             }
+            this.crew = new Crew(workers, inline, arena);
+            crew.cleanable = OwnerCleaner.CLEANER.register(this, crew);
         } catch (RuntimeException | Error e) {
             // Anything from a compressor that could not be made to a Thread.start that failed (no
             // native thread left, a factory's thread not startable): stop the workers already
@@ -1064,49 +1077,44 @@ public final class ParallelCompressingSender implements AutoCloseable {
         for (Worker w : workers) {
             if (w.parked) {
                 w.parked = false;
+                w.handedOver = this; // strongly reachable until the woken worker holds it itself
                 LockSupport.unpark(w.thread);
                 return;
             }
         }
     }
 
-    /** One compressing thread: claims slots in order, compresses each, then tries to send. */
-    private final class Worker implements Runnable {
+    /**
+     * One compressing thread. It reaches its sender only through a weak reference, and holds it only
+     * while it works or has been woken for work ({@link #handedOver}): a parked worker does not keep
+     * the sender reachable, so a sender dropped unclosed is collected once nothing is in flight, and
+     * its {@link Crew} then wakes the workers, which find the reference cleared and exit. (Before 2026-11-25 the workers were inner objects of the sender, so a
+     * sender dropped unclosed was never collected and its threads ran until the JVM exited.)
+     */
+    private static final class Worker implements Runnable {
+        private final WeakReference<ParallelCompressingSender> sender;
+        /**
+         * The sender, set by whoever wakes this worker for work and taken at its next round: from
+         * the wake until the worker holds the sender on its stack, the sender must not be collected
+         * (a producer may drop it right after its last send, and the work must still be done).
+         */
+        volatile ParallelCompressingSender handedOver;
         final ZstdCompressor compressor;
         /** This worker's check of incompressible payloads; null when off. */
-        final IncompressibleCheck incompressible = frames.newIncompressibleCheck();
+        final IncompressibleCheck incompressible;
         Thread thread;
         volatile boolean parked;
 
-        Worker(ZstdCompressor compressor) {
+        Worker(WeakReference<ParallelCompressingSender> sender, ZstdCompressor compressor, IncompressibleCheck incompressible) {
+            this.sender = sender;
             this.compressor = compressor;
+            this.incompressible = incompressible;
         }
 
         @Override
         public void run() {
             try {
-                while (true) {
-                    long s = claimed.get();
-                    if (s < tail.get()) {
-                        if (claimed.compareAndSet(s, s + 1)) {
-                            if (s + 1 < tail.get()) {
-                                wakeOneWorker(); // more work than this one: bring a sleeping worker in
-                            }
-                            compress((int) (s & mask));
-                            sendReady();
-                        }
-                        continue;
-                    }
-                    if (stopping) {
-                        return;
-                    }
-                    // Park only after announcing it and seeing no work: the caller publishes tail,
-                    // then reads parked; one of the two sees the other.
-                    parked = true;
-                    if (claimed.get() < tail.get() || stopping) {
-                        parked = false;
-                        continue;
-                    }
+                while (workUntilIdle()) {
                     LockSupport.park(this);
                     parked = false;
                 }
@@ -1115,28 +1123,119 @@ public final class ParallelCompressingSender implements AutoCloseable {
             }
         }
 
-        private void compress(int i) {
-            PooledBuffer out = null;
+        /**
+         * Works while there is work; true to park, false to exit (the sender is closing, or was
+         * collected). In a method of its own so that no reference to the sender is left on the
+         * worker's stack while it is parked.
+         */
+        private boolean workUntilIdle() {
+            ParallelCompressingSender s = (ParallelCompressingSender) HANDED_OVER.getAndSet(this, null);
+            if (s == null) {
+                s = sender.get();
+            }
+            return s != null && s.workUntilIdle(this);
+        }
+
+        private static final VarHandle HANDED_OVER;
+
+        static {
             try {
-                if (failure.get() == null) {
-                    long length = payloadBytes[i];
-                    MemorySegment in = inputs[i].segment();
-                    boolean raw = frames.raw(incompressible, in, 0, length);
-                    long bound = FrameOptions.bound(length, raw);
-                    out = pool.rent(bound);
-                    frameRented[i] = true;
-                    frameRaw[i] = raw;
-                    frameBytes[i] = FrameOptions.encode(compressor, incompressible, raw, in, 0, length, out.segment(), bound);
-                    outputs[i] = out;
-                    out = null;
+                HANDED_OVER = MethodHandles.lookup().findVarHandle(Worker.class, "handedOver", ParallelCompressingSender.class);
+            } catch (ReflectiveOperationException e) {
+                throw new ExceptionInInitializerError(e);
+            }
+        }
+    }
+
+    /**
+     * Claims slots in order, compresses each, then tries to send, until none is left to claim:
+     * true when the worker should park, false when it should exit ({@link #stopping}).
+     */
+    private boolean workUntilIdle(Worker w) {
+        while (true) {
+            long s = claimed.get();
+            if (s < tail.get()) {
+                if (claimed.compareAndSet(s, s + 1)) {
+                    if (s + 1 < tail.get()) {
+                        wakeOneWorker(); // more work than this one: bring a sleeping worker in
+                    }
+                    compress(w, (int) (s & mask));
+                    sendReady();
                 }
-            } catch (RuntimeException | Error e) {
-                fail(e);
-            } finally {
-                if (out != null) {
-                    out.release();
+                continue;
+            }
+            if (stopping) {
+                return false;
+            }
+            // Park only after announcing it and seeing no work: the caller publishes tail,
+            // then reads parked; one of the two sees the other.
+            w.parked = true;
+            if (claimed.get() < tail.get() || stopping) {
+                w.parked = false;
+                continue;
+            }
+            return true;
+        }
+    }
+
+    private void compress(Worker w, int i) {
+        PooledBuffer out = null;
+        try {
+            if (failure.get() == null) {
+                long length = payloadBytes[i];
+                MemorySegment in = inputs[i].segment();
+                boolean raw = frames.raw(w.incompressible, in, 0, length);
+                long bound = FrameOptions.bound(length, raw);
+                out = pool.rent(bound);
+                frameRented[i] = true;
+                frameRaw[i] = raw;
+                frameBytes[i] = FrameOptions.encode(w.compressor, w.incompressible, raw, in, 0, length, out.segment(), bound);
+                outputs[i] = out;
+                out = null;
+            }
+        } catch (RuntimeException | Error e) {
+            fail(e);
+        } finally {
+            if (out != null) {
+                out.release();
+            }
+            states.set(i, READY); // publishes the output fields to the send-lock holder
+        }
+    }
+
+    /**
+     * What a sender leaves to stop and free, held apart from it so that the cleaner can reach it
+     * without reaching the sender: its workers (each closes its own compressor as it exits) and the
+     * inline compressor and frame memory. Runs once: from close(), after the workers have been
+     * joined, or on the thread {@code zmqzstd-cleaner} once the sender is unreachable, with the
+     * pipeline's warning for an owner dropped unclosed. Unreachable, the sender has nothing in
+     * flight: a message in flight keeps a worker working, and a working worker holds the sender.
+     */
+    private static final class Crew implements Runnable {
+        private final Worker[] workers;
+        private final ZstdCompressor inlineCompressor;
+        private final Arena inlineArena;
+        /** Set by close() before it cleans; unset when the cleaner runs this. */
+        boolean closedByOwner;
+        Cleaner.Cleanable cleanable;
+
+        Crew(Worker[] workers, ZstdCompressor inlineCompressor, Arena inlineArena) {
+            this.workers = workers;
+            this.inlineCompressor = inlineCompressor;
+            this.inlineArena = inlineArena;
+        }
+
+        @Override
+        public void run() {
+            if (!closedByOwner) {
+                Unclosed.reportUnclosed("ParallelCompressingSender", "its compressing threads were stopped and its native memory was");
+                for (Worker w : workers) {
+                    LockSupport.unpark(w.thread); // wakes to a cleared reference, and exits
                 }
-                states.set(i, READY); // publishes the output fields to the send-lock holder
+            }
+            if (inlineCompressor != null) {
+                inlineCompressor.close();
+                inlineArena.close();
             }
         }
     }
@@ -1277,10 +1376,8 @@ public final class ParallelCompressingSender implements AutoCloseable {
             releaseClaim(); // an open claim is dropped: nothing of it was taken
             awaitHead(tail.get(), Long.MAX_VALUE);
             stopWorkers(workers.length);
-            if (inlineCompressor != null) {
-                inlineCompressor.close();
-                inlineArena.close();
-            }
+            crew.closedByOwner = true;
+            crew.cleanable.clean(); // frees the inline compressor and memory; the workers have exited
             throwIfFailed();
         } finally {
             owner.exit(this);

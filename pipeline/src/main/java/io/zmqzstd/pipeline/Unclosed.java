@@ -8,7 +8,8 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The pipeline's safety net for a {@link CompressingSender} or {@link DecompressingReceiver}
- * dropped without {@code close()}: once it is unreachable, its native memory (the sender's
+ * dropped without {@code close()} (a {@link ParallelCompressingSender} has its own, which also
+ * stops its threads, and shares the count and the warning): once it is unreachable, its native memory (the sender's
  * scratch, the receiver's region and its libzmq message, with whatever frame that still holds) is
  * freed on the thread {@code zmqzstd-cleaner} (shared with the codec), and a warning names the
  * class at the 1st, 2nd, 4th, 8th... such owner. Its codec context is the codec's to free.
@@ -26,6 +27,16 @@ final class Unclosed {
     private static final System.Logger LOG = System.getLogger("io.zmqzstd.pipeline");
 
     private Unclosed() {
+    }
+
+    /**
+     * Counts one owner freed by the cleaner and warns at the 1st, 2nd, 4th... such owner.
+     *
+     * @param owner its class, for the warning
+     * @param freed what was freed, e.g. "its native memory was"
+     */
+    static void reportUnclosed(String owner, String freed) {
+        OwnerCleaner.reportUnclosed(LOG, FREED_UNCLOSED, owner, freed, "senders and receivers");
     }
 
     /**
@@ -74,7 +85,7 @@ final class Unclosed {
         @Override
         public void run() {
             if (!closedByOwner) {
-                OwnerCleaner.reportUnclosed(LOG, FREED_UNCLOSED, owner, "its native memory was", "senders and receivers");
+                reportUnclosed(owner, "its native memory was");
             }
             try {
                 if (frame != null) {

@@ -9,6 +9,7 @@ import io.zmqzstd.transport.SocketType;
 import io.zmqzstd.transport.ZmqContext;
 import java.lang.ref.WeakReference;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 
@@ -78,6 +79,55 @@ class UnclosedTest {
         assertTrue(receiver.message().region().byteSize() > 64 * 1024, "the region grew");
         return List.of(new Dropped(new WeakReference<>(sender), sender.memory()),
                 new Dropped(new WeakReference<>(receiver), receiver.memory()));
+    }
+
+    @Test
+    void shouldStopTheThreadsOfAParallelSenderDroppedUnclosed() throws Exception {
+        try (ZmqContext ctx = new ZmqContext()) {
+            Fixtures.Link link = Fixtures.link(ctx, SocketType.PULL, SocketType.PUSH, "inproc");
+            long reported = Unclosed.FREED_UNCLOSED.get();
+            List<Thread> workers = new CopyOnWriteArrayList<>();
+            WeakReference<Object> sender = sendAndDropParallel(link, workers, 40);
+            try (DecompressingReceiver r = DecompressingReceiver.builder(link.server()).build()) {
+                for (int i = 0; i < 40; i++) {
+                    System.gc(); // while messages are still in the ring: they keep the sender, and all arrive
+                    assertEquals(DecompressingReceiver.RECEIVED, r.receive(0), r::lastErrorMessage);
+                    assertArrayEquals(Fixtures.payload(20_000, i), r.message().partBytes(0), "message " + i);
+                }
+            }
+            assertEquals(3, workers.size());
+            collectUntil("the sender collected and its threads ended", () -> sender.get() == null
+                    && workers.stream().noneMatch(Thread::isAlive));
+            assertTrue(Unclosed.FREED_UNCLOSED.get() >= reported + 1, "reported as unclosed");
+            assertTrue(Fixtures.await(() -> ctx.bufferPool().outstanding() == 0, 10_000), () -> ctx.bufferPool().stats().toString());
+
+            // The socket was only borrowed: a new parallel sender carries on over it.
+            byte[] next = Fixtures.payload(1000, 99);
+            try (ParallelCompressingSender again = ParallelCompressingSender.builder(link.client()).workers(2).build();
+                 DecompressingReceiver r = DecompressingReceiver.builder(link.server()).build()) {
+                assertTrue(again.send(next, 0));
+                again.flush();
+                assertEquals(DecompressingReceiver.RECEIVED, r.receive(0), r::lastErrorMessage);
+                assertArrayEquals(next, r.message().partBytes(0));
+            }
+        }
+    }
+
+    /**
+     * A parallel sender of 3 workers (recorded in {@code workers}) that takes {@code messages}
+     * payloads of 20,000 bytes and is dropped unclosed at once, with messages still in its ring.
+     */
+    private static WeakReference<Object> sendAndDropParallel(Fixtures.Link link, List<Thread> workers, int messages) {
+        ParallelCompressingSender sender = ParallelCompressingSender.builder(link.client()).workers(3)
+                .threadFactory(r -> {
+                    Thread t = Thread.ofPlatform().daemon().name("dropped-worker-" + workers.size()).unstarted(r);
+                    workers.add(t);
+                    return t;
+                }).build();
+        for (int i = 0; i < messages; i++) {
+            assertTrue(sender.send(Fixtures.payload(20_000, i), 0));
+        }
+        return new WeakReference<>(sender);
     }
 
     private static void collectUntil(String what, BooleanSupplier condition) throws InterruptedException {
