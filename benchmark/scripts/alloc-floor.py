@@ -25,7 +25,8 @@ ROWS = [  # file, title, the parameters that name a row
 
 def cells(path):
     for b in json.loads(path.read_text()):
-        seconds = float(b["measurementTime"].split()[0].rstrip("ms")) / (1000 if b["measurementTime"].endswith("ms") else 1)
+        value, unit = b["measurementTime"].split()  # "1 s", "500 ms"
+        seconds = float(value) / (1000 if unit == "ms" else 1)
         score = b["primaryMetric"]["score"]
         norm = b["secondaryMetrics"]["gc.alloc.rate.norm"]
         per_invocation = PER_INVOCATION.get(".".join(b["benchmark"].split(".")[-2:]), 1)

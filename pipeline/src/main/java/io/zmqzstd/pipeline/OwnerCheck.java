@@ -1,8 +1,8 @@
 package io.zmqzstd.pipeline;
 
 import java.lang.invoke.MethodHandles;
-import java.lang.ref.Reference;
 import java.lang.invoke.VarHandle;
+import java.lang.ref.Reference;
 
 /**
  * Detects two threads inside one sender or receiver at the same time: one CAS on entry, one

@@ -164,7 +164,7 @@ public final class ParallelCompressingSender implements AutoCloseable {
     private final ZstdCompressor inlineCompressor;
     /** The caller's check of incompressible payloads for inline sends; null when either is off. */
     private final IncompressibleCheck inlineIncompressible;
-    private final Arena inlineArena;
+    /** The inline frame's memory; its arena is the {@link Crew}'s to close. */
     private final MemorySegment inlineFrame;
     /** Payload and topic bytes of the messages taken and not yet sent. */
     private final AtomicLong inFlightBytes = new AtomicLong();
@@ -444,7 +444,6 @@ public final class ParallelCompressingSender implements AutoCloseable {
             }
             this.inlineCompressor = inline;
             this.inlineIncompressible = inline != null ? frames.newIncompressibleCheck() : null;
-            this.inlineArena = arena;
             this.inlineFrame = frame;
             for (; started < workers.length; started++) {
                 workers[started].thread.start();

@@ -543,75 +543,46 @@ public final class ZmqSocket implements AutoCloseable {
      * arrived in between (a success like any other), or repeats the hard error.
      * A blocking call with an infinite timeout fails only with EINTR (the repeat is then the retry
      * this loop makes anyway), ETERM (sticky) or an error fixed by the socket's state (EFSM,
-     * ENOTSUP, EHOSTUNREACH under ROUTER_MANDATORY, ...), which the repeat reports again. A
-     * blocking call with a finite timeout cannot be repeated as it is (the repeat would wait a
-     * second full timeout), so it goes through {@link #timedCall}, which repeats it without
-     * waiting and tells an expired timeout from EINTR by the clock.
+     * ENOTSUP, EHOSTUNREACH under ROUTER_MANDATORY, ...), which the repeat reports again.
      *
-     * <p>EINTR with DONTWAIT is asked again too: such a call cannot block, so the retry is bounded
-     * by the signals that arrive, and the caller gets an answer instead of an exception.
+     * <p>A blocking call with a finite timeout (ZMQ_SNDTIMEO, ZMQ_RCVTIMEO) makes its repeat with
+     * DONTWAIT, since the repeat as it is would wait a second full timeout. (Until 2026-11-25 such
+     * calls went through the capturing handle only, and C1-compiled code allocated the slice on
+     * every send and receive.) The repeat succeeds, repeats the hard error, or says EAGAIN; EAGAIN
+     * cannot say whether the first call's wait ran out or was cut short by a signal (EINTR), so
+     * the clock decides: with less than {@link #TIMEOUT_SLACK_NS} of the timeout left the call has
+     * timed out; with more, it is made again waiting only what is left (the socket's timeout set to
+     * the rest for the retry and back afterwards; before that rule each retry waited the whole
+     * timeout again, so a thread signalled more often than its timeout, by a profiler's timer say,
+     * never timed out). The clock is read only on these calls.
+     *
+     * <p>EINTR with DONTWAIT or without a timeout is asked again too: such a call either cannot
+     * block, so the retry is bounded by the signals that arrive, or waits for ever anyway.
      */
     private boolean socketCall(int op, MemorySegment m, long address, long length, int flags) {
-        boolean blocking = (flags & DONTWAIT) == 0;
         int timeoutMs = op == ZMQ_MSG_RECV ? receiveTimeoutMs : sendTimeoutMs;
-        if (blocking && timeoutMs > 0) {
-            return timedCall(op, m, address, length, flags, timeoutMs);
-        }
-        try {
-            for (;;) {
-                int rc = invokeFast(op, m, address, length, flags);
-                if (rc < 0) {
-                    rc = invokeCapturing(op, m, address, length, flags); // the repeat that learns errno
-                }
-                if (rc >= 0) {
-                    return true;
-                }
-                int errno = LibZmq.errno(capture);
-                if (errno == EAGAIN) {
-                    return false;
-                }
-                if (errno != EINTR) {
-                    throw callFailed(op, errno);
-                }
-            }
-        } catch (Throwable t) {
-            throw LibZmq.rethrow(t);
-        }
-    }
-
-    /**
-     * A blocking call with a finite timeout of {@code timeoutMs}. Like every other call it goes
-     * through the non-capturing handle first, so a call that succeeds allocates nothing in any JIT
-     * tier (through the capturing handle, C1-compiled code allocated the JDK's 40-byte slice of
-     * the capture segment on every call: a socket with a timeout at a low message rate, where the
-     * path never reaches C2, allocated 40 B per message).
-     *
-     * <p>When it fails, the same call is asked again with DONTWAIT through the capturing handle:
-     * on failure libzmq has sent or taken nothing (see {@link #socketCall}), so the repeat either
-     * succeeds (a message or room arrived in between), or reports the hard error again, or finds
-     * nothing to do (EAGAIN). EAGAIN alone cannot say whether the first call's wait ran out or was
-     * cut short by a signal (EINTR), so the clock decides: with less than {@link #TIMEOUT_SLACK_NS}
-     * of the timeout left, the call has timed out; with more, a signal ended the wait, and the call
-     * is made again waiting only what is left of the timeout (the socket's timeout is set to the
-     * rest for the retry and back afterwards). Before that rule each retry waited the whole
-     * timeout again, so a thread signalled more often than its timeout (a profiler's timer, say)
-     * never timed out. The clock is read only on these calls.
-     */
-    private boolean timedCall(int op, MemorySegment m, long address, long length, int flags, int timeoutMs) {
+        boolean timed = (flags & DONTWAIT) == 0 && timeoutMs > 0;
+        long startNs = timed ? System.nanoTime() : 0;
         int option = op == ZMQ_MSG_RECV ? LibZmq.ZMQ_RCVTIMEO : LibZmq.ZMQ_SNDTIMEO;
-        long startNs = System.nanoTime();
         boolean shortened = false;
         try {
             for (;;) {
                 if (invokeFast(op, m, address, length, flags) >= 0) {
                     return true;
                 }
-                if (invokeCapturing(op, m, address, length, flags | DONTWAIT) >= 0) {
-                    return true; // what the call waited for arrived just after it gave up
+                // the repeat that learns errno; a timed call's must not wait its timeout again
+                if (invokeCapturing(op, m, address, length, timed ? flags | DONTWAIT : flags) >= 0) {
+                    return true;
                 }
                 int errno = LibZmq.errno(capture);
                 if (errno != EAGAIN && errno != EINTR) {
                     throw callFailed(op, errno);
+                }
+                if (!timed) {
+                    if (errno == EAGAIN) {
+                        return false;
+                    }
+                    continue;
                 }
                 long leftNs = timeoutMs * 1_000_000L - (System.nanoTime() - startNs);
                 if (leftNs < TIMEOUT_SLACK_NS) {
@@ -639,7 +610,7 @@ public final class ZmqSocket implements AutoCloseable {
     static final long TIMEOUT_SLACK_NS = 2_000_000L;
 
     /**
-     * Sets ZMQ_RCVTIMEO or ZMQ_SNDTIMEO for {@link #timedCall} without touching the cached values.
+     * Sets ZMQ_RCVTIMEO or ZMQ_SNDTIMEO for a timed {@link #socketCall} without touching the cached values.
      * A failure is ignored: zmq_setsockopt fails here only with ETERM, which the call reports.
      */
     private void setTimeoutQuietly(int option, int ms) {
