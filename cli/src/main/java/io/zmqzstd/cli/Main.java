@@ -1,6 +1,7 @@
 package io.zmqzstd.cli;
 
 import io.zmqzstd.codec.Zstd;
+import io.zmqzstd.nativelib.NativeLibrary;
 import io.zmqzstd.nativelib.NativeLibraryUnavailableException;
 import io.zmqzstd.transport.ZmqContext;
 import picocli.CommandLine;
@@ -132,7 +133,7 @@ public final class Main implements Callable<Integer> {
     }
 
     /**
-     * {@code --version}: this tool, and the libzstd and libzmq it loads, each by version or, when
+     * {@code --version}: this tool, and the libzstd and libzmq it loads, each by version and file or, when
      * it cannot be used, by the one sentence that says why (missing, too old, native access off).
      */
     static final class Version implements IVersionProvider {
@@ -141,13 +142,15 @@ public final class Main implements Callable<Integer> {
             String own = Main.class.getPackage().getImplementationVersion();
             return new String[] {
                     "zmq-zstd " + (own != null ? own : "(development build)"),
-                    "libzstd " + loaded(Zstd::versionString),
-                    "libzmq " + loaded(() -> ZmqContext.version().toString())};
+                    "libzstd " + loaded(Zstd::versionString, NativeLibrary.ZSTD),
+                    "libzmq " + loaded(() -> ZmqContext.version().toString(), NativeLibrary.ZMQ)};
         }
 
-        private static String loaded(Supplier<String> version) {
+        /** "1.5.4 (/usr/lib/x86_64-linux-gnu/libzstd.so.1.5.4)": the file where it can be found. */
+        private static String loaded(Supplier<String> version, NativeLibrary library) {
             try {
-                return version.get();
+                String v = version.get();
+                return library.file().map(f -> v + " (" + f + ")").orElse(v);
             } catch (RuntimeException | LinkageError e) {
                 // a binding whose class failed to initialise carries the library's sentence as its cause
                 NativeLibraryUnavailableException why = find(e, NativeLibraryUnavailableException.class);

@@ -44,9 +44,10 @@ class CommandLineTest {
         List<String> lines = r.out().lines().toList();
         assertEquals(3, lines.size(), r::out);
         assertTrue(lines.get(0).startsWith("zmq-zstd "), r::out);
-        assertTrue(lines.get(1).matches("libzstd 1\\.\\d+\\.\\d+"), r::out);
-        assertTrue(lines.get(2).matches("libzmq 4\\.\\d+\\.\\d+"), r::out);
-        assertEquals("libzstd " + io.zmqzstd.codec.Zstd.versionString(), lines.get(1));
+        assertTrue(lines.get(1).matches("libzstd 1\\.\\d+\\.\\d+ \\(/.*/libzstd[^/]*\\)"), r::out);
+        assertTrue(lines.get(2).matches("libzmq 4\\.\\d+\\.\\d+ \\(/.*/libzmq[^/]*\\)"), r::out);
+        assertEquals("libzstd " + io.zmqzstd.codec.Zstd.versionString() + " ("
+                + io.zmqzstd.nativelib.NativeLibrary.ZSTD.file().orElseThrow() + ")", lines.get(1));
     }
 
     @Test

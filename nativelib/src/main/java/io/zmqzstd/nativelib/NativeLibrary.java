@@ -11,9 +11,13 @@ import java.lang.foreign.SymbolLookup;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
+import java.util.Optional;
+import java.util.stream.Stream;
 
 /**
  * One system library that zmq-zstd binds through FFM: where to find it, how to open it, and the
@@ -176,6 +180,59 @@ public final class NativeLibrary {
                 name + " was found but has no symbol " + symbol + ": it is too old for zmq-zstd; "
                         + "install a current one (" + installHint + ") or set -D" + pathProperty
                         + "=/path/to/the/library"));
+    }
+
+    /**
+     * The file the dynamic loader mapped for this library: the one whose code this process runs,
+     * which is what decides its speed (BENCHMARKS.md, "Which libzstd"). Found on Linux from
+     * {@code /proc/self/maps}, as the mapping that holds the library's version function, so it
+     * names the real file behind a soname or symbolic link (e.g.
+     * {@code /usr/lib/x86_64-linux-gnu/libzstd.so.1.5.4}) and the file a path property chose.
+     * Opens the library if it is not open yet.
+     *
+     * @return the mapped file, or empty when the library cannot be opened, has no version function
+     *     to locate it by, or the process's memory map cannot be read (not Linux)
+     */
+    public Optional<Path> file() {
+        if (versionSymbol == null || !isAvailable()) {
+            return Optional.empty();
+        }
+        MemorySegment function = lookup().find(versionSymbol).orElse(null);
+        Path maps = Path.of("/proc/self/maps");
+        if (function == null || !Files.isReadable(maps)) {
+            return Optional.empty();
+        }
+        try (Stream<String> lines = Files.lines(maps)) {
+            return lines.map(line -> mappedFile(line, function.address())).flatMap(Optional::stream).findFirst();
+        } catch (IOException | UncheckedIOException e) {
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * The file of one {@code /proc/<pid>/maps} line ("start-end perms offset dev inode path") if
+     * its range holds {@code address}; empty for another range, an anonymous mapping or a
+     * malformed line.
+     */
+    static Optional<Path> mappedFile(String line, long address) {
+        int dash = line.indexOf('-');
+        int space = line.indexOf(' ');
+        int slash = line.indexOf('/');
+        if (dash <= 0 || space <= dash || slash <= space) {
+            return Optional.empty();
+        }
+        try {
+            long start = Long.parseUnsignedLong(line, 0, dash, 16);
+            long end = Long.parseUnsignedLong(line, dash + 1, space, 16);
+            if (Long.compareUnsigned(address, start) < 0 || Long.compareUnsigned(address, end) >= 0) {
+                return Optional.empty();
+            }
+        } catch (NumberFormatException e) {
+            return Optional.empty();
+        }
+        // the kernel appends " (deleted)" to a file replaced or removed since it was mapped
+        String file = line.substring(slash).strip();
+        return Optional.of(Path.of(file.endsWith(" (deleted)") ? file.substring(0, file.length() - 10) : file));
     }
 
     /**

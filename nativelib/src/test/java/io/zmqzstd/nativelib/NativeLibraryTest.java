@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
@@ -18,8 +19,12 @@ import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class NativeLibraryTest {
 
@@ -202,17 +207,60 @@ class NativeLibraryTest {
         assertEquals("is version 0.0.0; zmq-zstd needs 4.3.0 or newer", NativeLibrary.tooOldText(0, 4_03_00));
     }
 
-    /** The file this process loaded as libzstd.so.1, from its memory map (Linux). */
-    private static String loadedLibzstd() throws Exception {
-        java.nio.file.Path maps = java.nio.file.Path.of("/proc/self/maps");
-        org.junit.jupiter.api.Assumptions.assumeTrue(java.nio.file.Files.isReadable(maps), "no /proc/self/maps: not Linux");
-        for (String line : java.nio.file.Files.readAllLines(maps)) {
-            int at = line.indexOf('/');
-            if (at >= 0 && line.contains("libzstd.so")) {
-                return line.substring(at);
-            }
+    /** The file this process loaded as libzstd.so.1 (Linux). */
+    private static String loadedLibzstd() {
+        assumeTrue(Files.isReadable(Path.of("/proc/self/maps")), "no /proc/self/maps: not Linux");
+        return NativeLibrary.ZSTD.file().orElseThrow(() -> new AssertionError("libzstd loaded but not found in /proc/self/maps"))
+                .toString();
+    }
+
+    /** Each library's file is the mapping that holds its code: the real file behind the soname. */
+    @Test
+    void shouldNameTheFileEachLibraryWasMappedFrom() throws Exception {
+        Path zstd = Path.of(loadedLibzstd());
+        Path zmq = NativeLibrary.ZMQ.file().orElseThrow();
+        assertTrue(zstd.getFileName().toString().startsWith("libzstd.so"), zstd.toString());
+        assertTrue(zmq.getFileName().toString().startsWith("libzmq.so"), zmq.toString());
+        assertTrue(Files.isRegularFile(zstd) && Files.isRegularFile(zmq), zstd + " " + zmq);
+        assertEquals(zstd, NativeLibrary.ZSTD.file().orElseThrow(), "the same file on every call");
+        assertTrue(zstdRequiring(99_99_99, "zmqzstd.test.file.unset").file().isEmpty(), "a refused library has no file");
+        assertTrue(privateInstance("zmqzstd.test.file.nothing").file().isEmpty(), "a missing library has no file");
+    }
+
+    /**
+     * A copy of libzstd opened through the path property is a second mapping of its own (another
+     * inode), and the file found is the copy, not the system library whose name it shares.
+     */
+    @Test
+    void shouldNameTheCopyAPathPropertyChose(@TempDir Path dir) throws Exception {
+        Path system = Path.of(loadedLibzstd());
+        Path copy = Files.copy(system, dir.resolve("libzstd-copy.so.1"));
+        NativeLibrary byPath = zstdRequiring(NativeLibrary.MINIMUM_ZSTD_VERSION, "zmqzstd.test.file.path");
+        System.setProperty("zmqzstd.test.file.path", copy.toString());
+        try {
+            assertEquals(copy, byPath.file().orElseThrow());
+            assertEquals(system, NativeLibrary.ZSTD.file().orElseThrow(), "the system library is still its own file");
+        } finally {
+            System.clearProperty("zmqzstd.test.file.path");
         }
-        throw new AssertionError("libzstd not in /proc/self/maps although it is loaded");
+    }
+
+    @Test
+    void shouldReadOneLineOfTheMemoryMap() {
+        String line = "7f1c2a400000-7f1c2a4a5000 r-xp 00010000 fe:01 1234  /usr/lib/x86_64-linux-gnu/libzstd.so.1.5.4";
+        assertEquals(Optional.of(Path.of("/usr/lib/x86_64-linux-gnu/libzstd.so.1.5.4")),
+                NativeLibrary.mappedFile(line, 0x7f1c2a400000L));
+        assertEquals(Optional.of(Path.of("/usr/lib/x86_64-linux-gnu/libzstd.so.1.5.4")),
+                NativeLibrary.mappedFile(line, 0x7f1c2a4a4fffL));
+        assertEquals(Optional.empty(), NativeLibrary.mappedFile(line, 0x7f1c2a4a5000L), "the end is exclusive");
+        assertEquals(Optional.empty(), NativeLibrary.mappedFile(line, 0x7f1c2a3fffffL));
+        assertEquals(Optional.of(Path.of("/tmp/my libs/libzstd.so.1")), NativeLibrary.mappedFile(
+                "ffffffffff600000-ffffffffff601000 r-xp 00000000 00:00 0  /tmp/my libs/libzstd.so.1 (deleted)",
+                0xffffffffff600010L), "addresses above 2^63, spaces in the path, a file deleted since");
+        assertEquals(Optional.empty(), NativeLibrary.mappedFile("7f00-7f10 rw-p 00000000 00:00 0 ", 0x7f01L), "anonymous");
+        assertEquals(Optional.empty(), NativeLibrary.mappedFile("7f00-7f10 r-xp 0 0:0 0 [vdso]", 0x7f01L));
+        assertEquals(Optional.empty(), NativeLibrary.mappedFile("zz-7f10 r-xp 0 0:0 0 /x", 0x7f01L), "malformed");
+        assertEquals(Optional.empty(), NativeLibrary.mappedFile("", 0));
     }
 
     private static NativeLibrary zstdRequiring(int minimum, String property) {
