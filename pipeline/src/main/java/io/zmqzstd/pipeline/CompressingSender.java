@@ -406,15 +406,18 @@ public final class CompressingSender implements AutoCloseable {
      * fail short of the socket happens before the first part goes out.
      */
     private boolean sendPart(MemorySegment envelope, MemorySegment payload, long offset, long length, int flags) {
-        boolean raw = frames.raw(incompressible, payload, offset, length);
-        long bound = FrameOptions.bound(length, raw);
         PooledBuffer buffer = null;
         boolean handedOver = false;
         long zeroCopyThresholdBytes = frames.zeroCopyThreshold(socket);
+        boolean raw;
         try {
             MemorySegment out;
             long n;
             try {
+                // The incompressible check reads the payload, so it fails as compressing does when
+                // the payload cannot be read: inside, so that an open message is ended (partFailed).
+                raw = frames.raw(incompressible, payload, offset, length);
+                long bound = FrameOptions.bound(length, raw);
                 if (length >= zeroCopyThresholdBytes) {
                     buffer = pool.rent(bound);
                     counters.poolRents++;

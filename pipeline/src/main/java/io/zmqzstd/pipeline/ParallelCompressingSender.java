@@ -1001,15 +1001,17 @@ public final class ParallelCompressingSender implements AutoCloseable {
      * Compresses and sends one message on the caller's thread, under the send lock, with nothing in
      * flight. Returns false, having sent nothing, when the socket would block: the message then
      * goes through the ring, so that the outcome is the ring's (taken, or refused only when the
-     * ring is full). A failure to compress or send is handled as a worker's: recorded, the message
-     * dropped and counted, and rethrown by the caller's next call; so the caller sees the same
-     * whichever thread the message went through.
+     * ring is full). A payload that cannot be read (its arena closed, another thread's confined
+     * memory) throws to the caller before anything is sent, nothing taken and the sender unchanged,
+     * as the ring's copy of it does in {@link #take}. A failure to send is handled as a worker's:
+     * recorded, the message dropped and counted, and rethrown by the caller's next call; so the
+     * caller sees the same whichever thread the message went through.
      */
     private boolean sendInline(byte[] topic, MemorySegment payload, long offset, long length) {
+        boolean raw = frames.raw(inlineIncompressible, payload, offset, length);
+        long n = FrameOptions.encode(inlineCompressor, inlineIncompressible, raw, payload, offset, length,
+                inlineFrame, FrameOptions.bound(length, raw));
         try {
-            boolean raw = frames.raw(inlineIncompressible, payload, offset, length);
-            long n = FrameOptions.encode(inlineCompressor, inlineIncompressible, raw, payload, offset, length,
-                    inlineFrame, FrameOptions.bound(length, raw));
             int frameFlags = ZmqSocket.DONTWAIT;
             if (topic != null) {
                 if (!socket.send(topic, 0, topic.length, ZmqSocket.DONTWAIT | ZmqSocket.SNDMORE)) {
@@ -1077,6 +1079,8 @@ public final class ParallelCompressingSender implements AutoCloseable {
             if (w.parked) {
                 w.parked = false;
                 w.handedOver = this; // strongly reachable until the woken worker holds it itself
+                // (a worker that holds nothing is always "parked": starting, parked, or woken by
+                // chance, so a message taken while no worker holds the sender is always handed over)
                 LockSupport.unpark(w.thread);
                 return;
             }
@@ -1102,7 +1106,17 @@ public final class ParallelCompressingSender implements AutoCloseable {
         /** This worker's check of incompressible payloads; null when off. */
         final IncompressibleCheck incompressible;
         Thread thread;
-        volatile boolean parked;
+        /**
+         * True while this worker holds no strong reference to the sender: before its first round,
+         * parked, or woken without a hand-over (by chance, or by the cleaner) and not yet holding
+         * it. A producer that publishes work and finds it true hands the sender over. False only
+         * from a hand-over, or while the worker holds the sender on its stack and will look at the
+         * ring before it parks; so some worker always holds, or is handed, the sender of a message
+         * in flight. (Until 2026-11-25 it began false and a wake-up cleared it: a message taken
+         * before a worker's first round, or while the only workers were waking by chance, left the
+         * sender collectable, and the message was lost.)
+         */
+        volatile boolean parked = true;
 
         Worker(WeakReference<ParallelCompressingSender> sender, ZstdCompressor compressor, IncompressibleCheck incompressible) {
             this.sender = sender;
@@ -1115,7 +1129,6 @@ public final class ParallelCompressingSender implements AutoCloseable {
             try {
                 while (workUntilIdle()) {
                     LockSupport.park(this);
-                    parked = false;
                 }
             } finally {
                 compressor.close();
@@ -1131,8 +1144,12 @@ public final class ParallelCompressingSender implements AutoCloseable {
             ParallelCompressingSender s = (ParallelCompressingSender) HANDED_OVER.getAndSet(this, null);
             if (s == null) {
                 s = sender.get();
+                if (s == null) {
+                    return false; // collected: nothing was in flight
+                }
             }
-            return s != null && s.workUntilIdle(this);
+            parked = false; // holds the sender now, and looks at the ring before it parks again
+            return s.workUntilIdle(this);
         }
 
         private static final VarHandle HANDED_OVER;

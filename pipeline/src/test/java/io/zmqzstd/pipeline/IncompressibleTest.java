@@ -10,6 +10,7 @@ import com.github.luben.zstd.Zstd;
 import io.zmqzstd.transport.SocketType;
 import io.zmqzstd.transport.ZmqContext;
 import io.zmqzstd.transport.ZmqSocket;
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.function.LongFunction;
 import org.junit.jupiter.api.Test;
@@ -154,6 +155,42 @@ class IncompressibleTest {
             assertTrue(sender.send(p, 0));
             assertEquals(DecompressingReceiver.RECEIVED, receiver.receive(0), receiver::lastErrorMessage);
             assertArrayEquals(p, receiver.message().partBytes(0), "message " + seq);
+        }
+    }
+
+    /**
+     * Once the check watches (after a frame that did not gain), it reads the payload before
+     * compressing: a later part that cannot be read must end the open message as a compression
+     * failure does (a closing 0-byte part, counted abandoned), not leave it open for the next
+     * message to be glued onto.
+     */
+    @Test
+    void shouldEndTheOpenMessageWhenTheWatchCannotReadAPart() {
+        try (ZmqContext ctx = new ZmqContext()) {
+            Fixtures.Link link = Fixtures.link(ctx, SocketType.PULL, SocketType.PUSH, "inproc");
+            try (CompressingSender sender = CompressingSender.builder(link.client()).build();
+                 DecompressingReceiver receiver = DecompressingReceiver.builder(link.server()).build()) {
+                assertTrue(sender.send(Fixtures.random(4096, 1), 0)); // does not gain: the watch begins
+                assertEquals(DecompressingReceiver.RECEIVED, receiver.receive(0), receiver::lastErrorMessage);
+
+                assertTrue(sender.send(Fixtures.payload(1000, 2), ZmqSocket.SNDMORE));
+                MemorySegment gone;
+                try (Arena arena = Arena.ofShared()) {
+                    gone = arena.allocate(4096);
+                }
+                MemorySegment closed = gone;
+                assertThrows(IllegalStateException.class, () -> sender.send(closed, 0));
+                byte[] next = Fixtures.payload(700, 3);
+                assertTrue(sender.send(next, 0));
+
+                assertEquals(DecompressingReceiver.BAD_FRAME, receiver.receive(0),
+                        () -> "the broken message arrived whole: abandonedMessages=" + sender.stats().abandonedMessages());
+                assertEquals(BadFrameReason.EMPTY, receiver.lastErrorReason());
+                assertEquals(1, sender.stats().abandonedMessages());
+                assertEquals(DecompressingReceiver.RECEIVED, receiver.receive(0), receiver::lastErrorMessage);
+                assertEquals(1, receiver.message().parts());
+                assertArrayEquals(next, receiver.message().partBytes(0));
+            }
         }
     }
 }

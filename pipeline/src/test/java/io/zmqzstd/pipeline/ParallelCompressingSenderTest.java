@@ -820,4 +820,37 @@ class ParallelCompressingSenderTest {
             assertEquals(rentedByPool, stats.poolRents(), stats::toString);
         }
     }
+
+    /**
+     * A payload that cannot be read is the caller's error, thrown at once with nothing taken, and
+     * the sender goes on: through the ring (its copy fails) and inline alike (the compressor's read
+     * fails), where before an inline send returned true, dropped the message and failed the sender.
+     */
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void shouldThrowAnUnreadablePayloadToTheCallerAndGoOn(boolean inline) {
+        try (ZmqContext ctx = new ZmqContext()) {
+            Fixtures.Link link = Fixtures.link(ctx, SocketType.PULL, SocketType.PUSH, "inproc");
+            MemorySegment gone;
+            try (Arena arena = Arena.ofShared()) {
+                gone = arena.allocate(100);
+            }
+            MemorySegment closed = gone;
+            ParallelCompressingSender.Builder b = ParallelCompressingSender.builder(link.client()).workers(1);
+            if (inline) {
+                b.inlineBelowBytes(4096).inlineAfterIdleNanos(0);
+            }
+            byte[] next = Fixtures.payload(500, 2);
+            try (ParallelCompressingSender sender = b.build();
+                 DecompressingReceiver receiver = DecompressingReceiver.builder(link.server()).build()) {
+                assertThrows(IllegalStateException.class, () -> sender.send(closed, 0));
+                assertTrue(sender.send(next, 0));
+                sender.flush();
+                assertEquals(0, sender.stats().droppedMessages());
+                assertEquals(inline ? 1 : 0, sender.stats().inlineMessages(), "the path taken");
+                assertEquals(DecompressingReceiver.RECEIVED, receiver.receive(0), receiver::lastErrorMessage);
+                assertArrayEquals(next, receiver.message().partBytes(0));
+            }
+        }
+    }
 }

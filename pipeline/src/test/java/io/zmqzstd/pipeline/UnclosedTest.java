@@ -10,6 +10,7 @@ import io.zmqzstd.transport.ZmqContext;
 import java.lang.ref.WeakReference;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 
@@ -111,6 +112,54 @@ class UnclosedTest {
                 assertArrayEquals(next, r.message().partBytes(0));
             }
         }
+    }
+
+    /**
+     * A message taken before any worker first ran keeps the sender: no worker holds it yet and none
+     * is parked to be handed it, so before 2026-11-25 the first collection took the sender with the
+     * message in its ring, the worker found the reference cleared and exited, and the message and
+     * its pooled buffer were lost. The worker is held at its start until after the collections.
+     */
+    @Test
+    void shouldSendWhatAParallelSenderTookBeforeItsWorkerRan() throws Exception {
+        try (ZmqContext ctx = new ZmqContext()) {
+            Fixtures.Link link = Fixtures.link(ctx, SocketType.PULL, SocketType.PUSH, "inproc");
+            CountDownLatch start = new CountDownLatch(1);
+            List<Thread> workers = new CopyOnWriteArrayList<>();
+            WeakReference<Object> sender = sendOneAndDropBeforeTheWorkerRuns(link, start, workers);
+            for (int i = 0; i < 3; i++) {
+                System.gc(); // a full collection clears a weak reference to an unreachable sender
+            }
+            assertTrue(sender.get() != null, "collected with a message in its ring");
+            start.countDown();
+            link.server().receiveTimeoutMs(10_000);
+            try (DecompressingReceiver r = DecompressingReceiver.builder(link.server()).build()) {
+                assertEquals(DecompressingReceiver.RECEIVED, r.receive(0), r::lastErrorMessage);
+                assertArrayEquals(Fixtures.payload(5000, 3), r.message().partBytes(0));
+            }
+            collectUntil("the sender collected and its thread ended", () -> sender.get() == null
+                    && workers.stream().noneMatch(Thread::isAlive));
+            assertTrue(Fixtures.await(() -> ctx.bufferPool().outstanding() == 0, 10_000), () -> ctx.bufferPool().stats().toString());
+        }
+    }
+
+    private static WeakReference<Object> sendOneAndDropBeforeTheWorkerRuns(Fixtures.Link link, CountDownLatch start,
+                                                                          List<Thread> workers) {
+        ParallelCompressingSender sender = ParallelCompressingSender.builder(link.client()).workers(1)
+                .threadFactory(r -> {
+                    Thread t = Thread.ofPlatform().daemon().name("late-worker").unstarted(() -> {
+                        try {
+                            start.await();
+                        } catch (InterruptedException e) {
+                            return;
+                        }
+                        r.run();
+                    });
+                    workers.add(t);
+                    return t;
+                }).build();
+        assertTrue(sender.send(Fixtures.payload(5000, 3), 0));
+        return new WeakReference<>(sender);
     }
 
     /**
