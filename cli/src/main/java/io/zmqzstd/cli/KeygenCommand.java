@@ -35,15 +35,23 @@ final class KeygenCommand implements Callable<Integer> {
         Curve.KeyPair keys = Curve.keypair();
         if (out == null) {
             System.out.print(CurveOptions.formatKeyPair(keys));
-            System.out.flush();
+            checkStandardOutput();
             return ExitCodes.OK;
         }
         Path pub = out.resolveSibling(out.getFileName() + ".pub");
         write(out, CurveOptions.formatKeyPair(keys), true);
         write(pub, "public=" + keys.publicKey() + "\n", false);
         System.out.println(keys.publicKey());
-        System.out.flush();
+        checkStandardOutput();
         return ExitCodes.OK;
+    }
+
+    /** PrintStream swallows write errors: a key pair printed into a full disk or a closed pipe is lost, not written. */
+    static void checkStandardOutput() {
+        System.out.flush();
+        if (System.out.checkError()) {
+            throw new CliException(ExitCodes.FAILURE, "cannot write standard output (full disk or closed pipe?)");
+        }
     }
 
     private void write(Path file, String text, boolean secret) {

@@ -6,6 +6,9 @@ import picocli.CommandLine;
 import io.zmqzstd.codec.ZstdDictionary;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -168,5 +171,26 @@ class CommandLineTest {
         Result r = run("recv", "--bind", "tcp://127.0.0.1:*", "--dict", text.toString(), "--raw-dict", "--timeout", "1s");
         assertEquals(ExitCodes.TIMEOUT, r.code(), r.toString());
         assertFalse(r.err().contains("dictionary"), r.toString());
+    }
+
+    /** As {@code zmq-zstd keygen > /dev/full}: PrintStream keeps write errors to itself, so the tool must ask. */
+    @Test
+    void shouldNotReportSuccessWhenTheKeysCouldNotBeWrittenToStandardOutput() {
+        PrintStream saved = System.out;
+        OutputStream diskFull = new OutputStream() {
+            @Override
+            public void write(int b) throws IOException {
+                throw new IOException("No space left on device");
+            }
+        };
+        Result r;
+        try {
+            System.setOut(new PrintStream(diskFull, true));
+            r = run("keygen");
+        } finally {
+            System.setOut(saved);
+        }
+        assertEquals(ExitCodes.FAILURE, r.code(), () -> "the key pair was lost, yet keygen reported success: " + r.err());
+        assertTrue(r.err().startsWith("zmq-zstd keygen: cannot write standard output"), r::err);
     }
 }

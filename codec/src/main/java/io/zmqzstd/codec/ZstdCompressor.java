@@ -211,7 +211,8 @@ public final class ZstdCompressor implements AutoCloseable {
         }
         try {
             long r = (long) LibZstd.COMPRESS_BOUND.invokeExact(srcSize);
-            if (LibZstd.isError(r) || r == 0) {
+            // r < 0: an error, or (libzstd before 1.5.5 does not check) a bound past 2^63 that wrapped
+            if (r <= 0 || r < srcSize) {
                 throw new IllegalArgumentException("srcSize too large for zstd: srcSize=" + srcSize);
             }
             return r;
@@ -438,7 +439,8 @@ public final class ZstdCompressor implements AutoCloseable {
         return r;
     }
 
-    private void reset() {
+    /** Ends the session (a frame a stream abandoned, or after an error); nothing when closed. */
+    void reset() {
         if (closed) {
             return; // the context is freed: nothing to reset, and NULL would crash zstd
         }

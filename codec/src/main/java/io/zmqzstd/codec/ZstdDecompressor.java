@@ -372,6 +372,31 @@ public final class ZstdDecompressor implements AutoCloseable {
         }
     }
 
+    /** The largest array the JVM allocates: a few bytes under {@code Integer.MAX_VALUE}. */
+    static final int MAX_ARRAY_BYTES = Integer.MAX_VALUE - 8;
+
+    /**
+     * The content of {@code src}, a frame that does not declare its size, streamed into an array
+     * of at most {@code arrayLimit} bytes: {@code TOO_LARGE} past that or past the limit. Reading
+     * everything first would end in an {@code OutOfMemoryError} past an array's size when the
+     * limit allows more than 2 GiB. Package-private so that a test can give a small array limit.
+     */
+    byte[] decompressUndeclared(byte[] src, int arrayLimit) {
+        try (ZstdInputStream stream = new ZstdInputStream(new ByteArrayInputStream(src), this)) {
+            int most = (int) Math.min(maxDecompressedSize, arrayLimit);
+            byte[] content = stream.readNBytes(most);
+            // One more byte: past the limit the stream throws TOO_LARGE itself; past the array, here.
+            if (content.length == most && stream.read() >= 0) {
+                reset(); // the session stopped inside the frame
+                throw new ZstdException(ZstdException.Reason.TOO_LARGE,
+                        "frame larger than a byte[]: declared=unknown, limit=" + arrayLimit);
+            }
+            return content;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e); // none from a ByteArrayInputStream
+        }
+    }
+
     /**
      * Decompresses {@code src} into a new array of exactly the content's length; the caller owns
      * it. A frame that declares its size is decompressed in one call into the result; one that
@@ -390,15 +415,11 @@ public final class ZstdDecompressor implements AutoCloseable {
         long declared = prepareHeader(in, 0, fhd);
         checkSingleFrame(in, 0, src.length, fhd);
         if (declared == ZstdFrames.CONTENT_SIZE_UNKNOWN) {
-            try (ZstdInputStream stream = new ZstdInputStream(new ByteArrayInputStream(src), this)) {
-                return stream.readAllBytes();
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
+            return decompressUndeclared(src, MAX_ARRAY_BYTES);
         }
-        if (declared > Integer.MAX_VALUE - 8) {
+        if (declared > MAX_ARRAY_BYTES) {
             throw new ZstdException(ZstdException.Reason.TOO_LARGE,
-                    "frame larger than a byte[]: declared=" + declared + ", limit=" + (Integer.MAX_VALUE - 8));
+                    "frame larger than a byte[]: declared=" + declared + ", limit=" + MAX_ARRAY_BYTES);
         }
         byte[] out = new byte[(int) declared];
         long n = decompress(in, 0, src.length, MemorySegment.ofArray(out), 0, out.length);

@@ -26,6 +26,8 @@ public final class ZstdOutputStream extends OutputStream {
     private final byte[] heapOut = new byte[StreamBuffers.SCRATCH_BYTES];
     private final byte[] oneByte = new byte[1];
     private boolean closed;
+    /** The first write or flush error: the frame is then incomplete, so nothing more goes into it. */
+    private Exception failure;
 
     /**
      * A stream with its own compressor at {@code level}.
@@ -86,23 +88,41 @@ public final class ZstdOutputStream extends OutputStream {
     public void write(byte[] b, int off, int len) throws IOException {
         Objects.checkFromIndexSize(off, len, b.length);
         ensureOpen();
-        while (len > 0) {
-            int chunk = Math.min(len, StreamBuffers.SCRATCH_BYTES);
-            MemorySegment.copy(b, off, buffers.scratchIn, JAVA_BYTE, 0, chunk);
-            buffers.setIn(buffers.scratchInAddress, chunk);
-            do {
-                step(LibZstd.E_CONTINUE);
-            } while (buffers.inPos() < chunk);
-            off += chunk;
-            len -= chunk;
+        try {
+            while (len > 0) {
+                int chunk = Math.min(len, StreamBuffers.SCRATCH_BYTES);
+                MemorySegment.copy(b, off, buffers.scratchIn, JAVA_BYTE, 0, chunk);
+                buffers.setIn(buffers.scratchInAddress, chunk);
+                do {
+                    step(LibZstd.E_CONTINUE);
+                } while (buffers.inPos() < chunk);
+                off += chunk;
+                len -= chunk;
+            }
+        } catch (IOException | RuntimeException e) {
+            failed(e);
+            throw e;
         }
+    }
+
+    /** Records the first failure and ends the compressor's session (a borrowed one stays usable). */
+    private void failed(Exception e) {
+        if (failure == null) {
+            failure = e;
+        }
+        compressor.reset();
     }
 
     /** Flushes what zstd buffered as a complete block, then the underlying stream. */
     @Override
     public void flush() throws IOException {
         ensureOpen();
-        drainWith(LibZstd.E_FLUSH);
+        try {
+            drainWith(LibZstd.E_FLUSH);
+        } catch (IOException | RuntimeException e) {
+            failed(e);
+            throw e;
+        }
         out.flush();
     }
 
@@ -118,6 +138,9 @@ public final class ZstdOutputStream extends OutputStream {
         }
         closed = true;
         try (out) {
+            if (failure != null) {
+                throw new IOException("stream failed earlier, frame not ended: " + failure.getMessage(), failure);
+            }
             drainWith(LibZstd.E_END);
         } finally {
             if (ownsCompressor) {
@@ -152,6 +175,9 @@ public final class ZstdOutputStream extends OutputStream {
     private void ensureOpen() throws IOException {
         if (closed) {
             throw new IOException("stream is closed");
+        }
+        if (failure != null) {
+            throw new IOException("stream failed earlier: " + failure.getMessage(), failure);
         }
     }
 }

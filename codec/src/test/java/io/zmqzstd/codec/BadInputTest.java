@@ -464,4 +464,45 @@ class BadInputTest {
             assertArrayEquals(data, d.decompress(c.compress(data)));
         }
     }
+
+    @Test
+    void shouldRefuseASourceSizeWhoseBoundOverflows() {
+        for (long size : new long[] {Long.MAX_VALUE, Long.MAX_VALUE - 4096, 0x7F80_7F80_7F80_8000L}) {
+            long bound;
+            try {
+                bound = ZstdCompressor.maxCompressedSize(size);
+            } catch (IllegalArgumentException expected) {
+                continue;
+            }
+            assertTrue(bound >= size, "maxCompressedSize(" + size + ") = " + bound + ": not a bound, and not refused");
+        }
+    }
+
+    /**
+     * A frame that does not declare its size and holds more than an array can: TOO_LARGE, as for a
+     * declared size, not the OutOfMemoryError that reading it all gave when the limit allowed more
+     * than 2 GiB. Shown with a small array limit (the real one is 2 GiB): exactly at it, one byte
+     * past it, and past the decompressor's own limit, which still comes first.
+     */
+    @Test
+    void shouldRefuseAnUndeclaredFrameLargerThanAnArray() throws IOException {
+        byte[] content = TestData.text(100_000, 4);
+        ByteArrayOutputStream frame = new ByteArrayOutputStream();
+        try (ZstdOutputStream out = new ZstdOutputStream(frame, 3)) {
+            out.write(content);
+        }
+        byte[] src = frame.toByteArray();
+        assertEquals(ZstdFrames.CONTENT_SIZE_UNKNOWN, ZstdFrames.contentSize(MemorySegment.ofArray(src)));
+        try (ZstdDecompressor d = ZstdDecompressor.builder().maxDecompressedSize(4L << 30).build();
+             ZstdDecompressor small = ZstdDecompressor.builder().maxDecompressedSize(99_999).build()) {
+            assertArrayEquals(content, d.decompressUndeclared(src, 100_000));
+            ZstdException e = assertThrows(ZstdException.class, () -> d.decompressUndeclared(src, 99_999));
+            assertEquals(ZstdException.Reason.TOO_LARGE, e.reason());
+            assertEquals("frame larger than a byte[]: declared=unknown, limit=99999", e.getMessage());
+            assertArrayEquals(content, d.decompress(src), "usable after the refusal");
+            ZstdException limit = assertThrows(ZstdException.class, () -> small.decompressUndeclared(src, 100_000));
+            assertEquals(ZstdException.Reason.TOO_LARGE, limit.reason());
+            assertTrue(limit.getMessage().contains("limit=99999"), limit.getMessage());
+        }
+    }
 }

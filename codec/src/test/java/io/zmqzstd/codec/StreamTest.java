@@ -14,6 +14,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
+import java.util.HexFormat;
 import org.junit.jupiter.api.Test;
 
 class StreamTest {
@@ -125,6 +126,30 @@ class StreamTest {
         assertTrue(failing.closed, "closed although writing the frame failed");
         assertEquals(liveContexts, LibZstd.LIVE_CCTX.get(), "its own compressor freed");
         out.close();
+    }
+
+    /**
+     * A write that fails (here libzstd refuses more than the pledged size) leaves the frame
+     * incomplete: later writes and close() throw instead of ending a valid frame with the wrong
+     * content, which they did before 2026-11-25 (close() wrote an empty frame and returned).
+     */
+    @Test
+    void shouldNotEndAFrameOnceAWriteHasFailed() throws IOException {
+        byte[] data = TestData.text(1 << 20, 2);
+        try (ZstdCompressor c = new ZstdCompressor(3)) {
+            ByteArrayOutputStream sink = new ByteArrayOutputStream();
+            ZstdOutputStream out = new ZstdOutputStream(sink, c, 10); // pledges 10 bytes, writes 1 MiB
+            ZstdException e = assertThrows(ZstdException.class, () -> out.write(data));
+            assertEquals(ZstdException.Reason.TRUNCATED, e.reason()); // srcSize_wrong
+            assertThrows(IOException.class, () -> out.write(1), "a failed stream must refuse more data");
+            assertThrows(IOException.class, out::close, "close must not end the frame as if nothing went wrong");
+            byte[] written = sink.toByteArray();
+            try (ZstdDecompressor d = new ZstdDecompressor()) {
+                assertThrows(ZstdException.class, () -> d.decompress(written),
+                        "what a failed stream wrote must not decode as a valid frame: " + HexFormat.of().formatHex(written));
+                assertArrayEquals(data, d.decompress(c.compress(data)), "borrowed compressor usable");
+            }
+        }
     }
 
     @Test
