@@ -4,6 +4,7 @@ import io.zmqzstd.transport.internal.LibZmq;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -70,7 +71,7 @@ public final class Curve {
         }
         try (Arena a = Arena.ofConfined()) {
             MemorySegment src = a.allocate(Math.max(1, data.length));
-            MemorySegment.copy(data, 0, src, java.lang.foreign.ValueLayout.JAVA_BYTE, 0, data.length);
+            MemorySegment.copy(data, 0, src, ValueLayout.JAVA_BYTE, 0, data.length);
             MemorySegment dst = a.allocate(data.length * 5L / 4 + 1);
             MemorySegment capture = a.allocate(LibZmq.CAPTURE_LAYOUT);
             MemorySegment r = (MemorySegment) LibZmq.zmq_z85_encode.invokeExact(capture, dst, src, (long) data.length);
@@ -86,27 +87,64 @@ public final class Curve {
     /**
      * Decodes Z85 text; its length must be a multiple of 5.
      *
-     * @param text the Z85 text, e.g. a {@value #Z85_KEY_CHARS}-character key
+     * @param text the Z85 text, e.g. a {@value #Z85_KEY_CHARS}-character key; {@code ""} decodes
+     *     to an empty array
      * @return the decoded bytes, 4 for every 5 characters
-     * @throws IllegalArgumentException when the length is not a multiple of 5 or the text is not
-     *     valid Z85
+     * @throws IllegalArgumentException when a character is outside the Z85 alphabet (the message
+     *     names it and its index), the length is not a multiple of 5, or a group of 5 characters
+     *     stands for more than 32 bits
      */
     public static byte[] z85Decode(String text) {
-        byte[] chars = text.getBytes(StandardCharsets.US_ASCII);
+        byte[] chars = z85Chars("z85 text", text);
         if (chars.length % 5 != 0) {
             throw new IllegalArgumentException("z85 text length must be a multiple of 5: length=" + chars.length);
         }
+        if (chars.length == 0) {
+            return new byte[0]; // libzmq refuses text shorter than 5 characters, z85Encode makes "" of no bytes
+        }
         try (Arena a = Arena.ofConfined()) {
-            MemorySegment src = a.allocateFrom(text, StandardCharsets.US_ASCII);
-            MemorySegment dst = a.allocate(Math.max(1, chars.length * 4L / 5));
+            MemorySegment src = a.allocateFrom(text, StandardCharsets.US_ASCII); // checked: ASCII, no NUL
+            MemorySegment dst = a.allocate(chars.length * 4L / 5);
             MemorySegment capture = a.allocate(LibZmq.CAPTURE_LAYOUT);
             MemorySegment r = (MemorySegment) LibZmq.zmq_z85_decode.invokeExact(capture, dst, src);
             if (r.equals(MemorySegment.NULL)) {
-                throw new IllegalArgumentException("not valid z85 text: length=" + chars.length);
+                // every character is in the alphabet: a group of 5 stands for more than 0xFFFFFFFF
+                throw new IllegalArgumentException("not valid z85 text, a group of 5 characters exceeds 32 bits: length="
+                        + chars.length);
             }
-            return dst.asSlice(0, chars.length * 4L / 5).toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
+            return dst.toArray(ValueLayout.JAVA_BYTE);
         } catch (Throwable t) {
             throw LibZmq.rethrow(t);
         }
+    }
+
+    /** The Z85 alphabet (ZeroMQ RFC 32), in the order of the digits' values. */
+    private static final String Z85_ALPHABET =
+            "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.-:+=^!/*?&<>()[]{}@%$#";
+
+    /**
+     * The bytes libzmq is to read for Z85 {@code text}, each character checked against the Z85
+     * alphabet first. Converted unchecked (US-ASCII), a character outside ASCII became {@code '?'},
+     * itself a Z85 digit, so a mistyped key decoded to another key; and a NUL ended the text for
+     * libzmq, which reads a C string, so it decoded fewer bytes than Java reported (or, as a CURVE
+     * key option, only part of the key).
+     *
+     * @param what names the text in the exception's message, e.g. the socket option
+     * @throws IllegalArgumentException naming the first character outside the alphabet and its index
+     */
+    static byte[] z85Chars(String what, String text) {
+        byte[] chars = new byte[text.length()];
+        for (int i = 0; i < chars.length; i++) {
+            char c = text.charAt(i);
+            if (c >= 128 || Z85_ALPHABET.indexOf(c) < 0) {
+                int cp = text.codePointAt(i);
+                String shown = Character.isISOControl(cp) || Character.isWhitespace(cp)
+                        ? "" : "'" + Character.toString(cp) + "' ";
+                throw new IllegalArgumentException(what + ": not a Z85 character at index " + i + ": " + shown
+                        + String.format("(U+%04X)", cp));
+            }
+            chars[i] = (byte) c;
+        }
+        return chars;
     }
 }

@@ -268,14 +268,15 @@ public final class NativeBufferPool implements AutoCloseable {
             if (b != null) {
                 countHit(tc);
             } else {
-                countMiss(tc);
-                b = sc.create();
+                b = sc.create(); // may throw (slab allocation, closed pool): count the miss only once it did not
+                if (b != null) {
+                    countMiss(tc);
+                }
             }
-        } else {
-            countMiss(tc);
         }
         if (b == null) {
             b = newUnpooled(minCapacityBytes);
+            countMiss(tc);
         }
         // Release order suffices: the slot was free, so no other thread may change its state now.
         b.setStateRelease(PooledBuffer.RENTED);
@@ -886,11 +887,12 @@ public final class NativeBufferPool implements AutoCloseable {
     }
 
     private PooledBuffer newUnpooled(long capacity) {
+        MemorySegment memory = Arena.ofAuto().allocate(Math.max(capacity, 1), 64); // before any counter moves
         unpooledRents.incrementAndGet();
         long hint = ((long) id << ID_SHIFT) | UNPOOLED_BIT | (unpooledSeq.incrementAndGet() & (UNPOOLED_BIT - 1));
         PooledBuffer b = new PooledBuffer(this, hint, -1, -1, Math.max(capacity, 1));
         // Auto arena: memory stays valid as long as anything (including a stale segment) can reach it.
-        b.segment = Arena.ofAuto().allocate(b.capacity, 64);
+        b.segment = memory;
         b.address = b.segment.address();
         unpooled.put(hint, b);
         return b;

@@ -32,6 +32,22 @@ public final class ZmqContext implements AutoCloseable {
     /** Linger given to every new socket unless set otherwise: bounded, so close always returns. */
     public static final Duration DEFAULT_LINGER = Duration.ofSeconds(2);
 
+    /** The longest linger libzmq takes ({@code ZMQ_LINGER} is a C int of milliseconds). */
+    private static final Duration MAX_LINGER = Duration.ofMillis(Integer.MAX_VALUE);
+
+    /**
+     * {@code linger} as a {@code ZMQ_LINGER} value: whole milliseconds, at most
+     * {@code Integer.MAX_VALUE}, and -1 (forever) when negative. Compared before it is converted:
+     * {@link Duration#toMillis()} throws {@link ArithmeticException} above about 292 million years,
+     * which a caller meaning "as long as possible" may well pass ({@code ChronoUnit.FOREVER}).
+     */
+    static int lingerMs(Duration linger) {
+        if (linger.isNegative()) {
+            return -1;
+        }
+        return linger.compareTo(MAX_LINGER) >= 0 ? Integer.MAX_VALUE : (int) linger.toMillis();
+    }
+
     private final MemorySegment ctx;
     private final NativeBufferPool pool;
     private final boolean ownsPool;
@@ -406,7 +422,7 @@ public final class ZmqContext implements AutoCloseable {
          * @return this builder
          */
         public Builder defaultLinger(Duration linger) {
-            this.defaultLingerMs = linger.isNegative() ? -1 : (int) Math.min(Integer.MAX_VALUE, linger.toMillis());
+            this.defaultLingerMs = lingerMs(linger);
             return this;
         }
 

@@ -30,6 +30,11 @@ public final class ZmqMessage implements AutoCloseable {
 
     private final Arena arena = Arena.ofShared();
     final MemorySegment msg;
+    /**
+     * Where {@link #set} builds the new frame before it replaces the old one, which may be the
+     * very bytes it copies; empty between calls.
+     */
+    private final MemorySegment scratch;
     /** errno of zmq_msg_copy / zmq_msg_move. */
     private final MemorySegment capture;
     private Arena viewArena;
@@ -41,9 +46,11 @@ public final class ZmqMessage implements AutoCloseable {
     /** An empty message (zmq_msg_init). Close it to free its native state. */
     public ZmqMessage() {
         msg = arena.allocate(LibZmq.MSG_LAYOUT);
+        scratch = arena.allocate(LibZmq.MSG_LAYOUT);
         capture = arena.allocate(LibZmq.CAPTURE_LAYOUT);
         try {
             int rc = (int) LibZmq.zmq_msg_init.invokeExact(msg);
+            rc = (int) LibZmq.zmq_msg_init.invokeExact(scratch);
         } catch (Throwable t) {
             arena.close();
             throw LibZmq.rethrow(t);
@@ -151,26 +158,55 @@ public final class ZmqMessage implements AutoCloseable {
     /**
      * Replaces the content with a copy of {@code src} (zmq_msg_init_size), ready for
      * {@link ZmqSocket#send(ZmqMessage, int)}. Frees the previous frame and ends its views.
+     * {@code src} may be this message's own {@link #data()} (or a slice of it): the new frame is
+     * built and filled before the previous one is freed. Should the copy fail all the same
+     * ({@code src}'s shared arena closed by another thread meanwhile), the message is left empty,
+     * never holding bytes nobody wrote. Allocation-free.
      *
-     * @param src the bytes of the new frame, all {@code src.byteSize()} of them
+     * @param src the bytes of the new frame, all {@code src.byteSize()} of them: native or on the
+     *     heap, alive, and accessible from this thread
+     * @throws IllegalStateException when the message is closed, or {@code src} is no longer
+     *     alive (checked before anything changes: the message keeps its frame)
+     * @throws WrongThreadException when {@code src} is confined to another thread (checked
+     *     before anything changes too)
      * @throws ZmqException when libzmq cannot allocate the frame (ENOMEM); the message is then
      *     empty
-     * @throws IllegalStateException when the message is closed
      */
     public void set(MemorySegment src) {
         ensureOpen();
-        invalidateView();
+        if (!src.scope().isAlive()) {
+            throw new IllegalStateException("src is no longer alive: its arena is closed");
+        }
+        if (!src.isAccessibleBy(Thread.currentThread())) {
+            throw new WrongThreadException("src is confined to another thread than " + Thread.currentThread());
+        }
+        long n = src.byteSize();
+        // The new frame is built in the scratch message and moved in once it is filled. Freeing
+        // the old frame first, as before, left n uninitialised bytes in the message when the copy
+        // failed, and set(data()) always failed: the view ended and its bytes were freed before
+        // they were read. zmq_msg_move frees the old frame in place of the zmq_msg_close that did
+        // it then, so the call count is the same.
         try {
-            int rc = (int) LibZmq.zmq_msg_close.invokeExact(msg);
-            rc = (int) LibZmq.zmq_msg_init_size.invokeExact(msg, src.byteSize());
+            int rc = (int) LibZmq.zmq_msg_init_size.invokeExact(scratch, n);
             if (rc != 0) {
-                int ignored = (int) LibZmq.zmq_msg_init.invokeExact(msg);
-                throw new ZmqException("zmq_msg_init_size(" + src.byteSize() + ")", LibZmq.ENOMEM);
+                rc = (int) LibZmq.zmq_msg_init.invokeExact(scratch); // a failed init_size leaves no valid message
+                clear();
+                throw new ZmqException("zmq_msg_init_size(" + n + ")", LibZmq.ENOMEM);
             }
+            long address = (long) LibZmq.zmq_msg_data.invokeExact(scratch);
+            try {
+                MemorySegment.copy(src, 0, LibZmq.EVERYTHING, address, n);
+            } catch (RuntimeException | Error e) {
+                rc = (int) LibZmq.zmq_msg_close.invokeExact(scratch);
+                rc = (int) LibZmq.zmq_msg_init.invokeExact(scratch);
+                clear();
+                throw e;
+            }
+            invalidateView(); // only now: src may be that view
+            rc = (int) LibZmq.zmq_msg_move_fast.invokeExact(msg, scratch); // frees the old frame, leaves scratch empty
         } catch (Throwable t) {
             throw LibZmq.rethrow(t);
         }
-        MemorySegment.copy(src, 0, LibZmq.EVERYTHING, address(), src.byteSize());
     }
 
     /**

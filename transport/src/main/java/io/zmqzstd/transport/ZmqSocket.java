@@ -24,7 +24,8 @@ import static io.zmqzstd.transport.internal.LibZmq.EINTR;
  * in libzmq (it may abort the process), so it is refused: a call that reaches libzmq while another
  * thread is inside one on the same socket (a send, receive, option, bind or connect, or a
  * {@link ZmqPoller#poll} over the socket) throws {@link IllegalStateException} before it touches
- * libzmq, and the call already inside goes on. The exception is closing: {@link #close()} and
+ * libzmq or anything the call inside uses (the socket's option buffer, say), and the call already
+ * inside goes on undisturbed. The exception is closing: {@link #close()} and
  * {@link ZmqContext#close()} may run on another thread while a call is in progress, and wait for
  * it to leave libzmq before anything is freed.
  *
@@ -538,7 +539,8 @@ public final class ZmqSocket implements AutoCloseable {
      * returns -1 is it asked again through the capturing one to learn errno. The repeat is the
      * same question: on failure libzmq has sent or taken nothing, and left the message untouched
      * (zmq_msg_send) or, after EAGAIN from zmq_msg_recv, empty (it frees the previous frame
-     * before it looks for a message), which a repeat leaves empty again. With DONTWAIT the
+     * before it looks for a message), which a repeat leaves empty again; STREAM and XPUB sockets
+     * leave it untouched instead, and so does the repeat. With DONTWAIT the
      * repeat fails with EAGAIN again (would block), or succeeds because a message or room
      * arrived in between (a success like any other), or repeats the hard error.
      * A blocking call with an infinite timeout fails only with EINTR (the repeat is then the retry
@@ -686,7 +688,7 @@ public final class ZmqSocket implements AutoCloseable {
      * @return true when a frame was received into {@code msg} (see {@link #hasMore()});
      *     false when it would block (DONTWAIT) or the receive timeout expired; the previous
      *     frame is gone then too and {@code msg} is empty (libzmq frees it before it looks for a
-     *     message)
+     *     message; on STREAM and XPUB sockets, where it does not, this method does)
      * @throws ZmqException when libzmq fails for another reason than would-block (e.g. EFSM for a
      *     REQ or REP socket out of turn, ETERM once the context is shut down or closed)
      * @throws IllegalStateException when {@code msg} is closed, after {@link #close()}, or while
@@ -697,9 +699,11 @@ public final class ZmqSocket implements AutoCloseable {
         try {
             msg.invalidateView();
             if (!recvMsg(msg.handle(), flags)) {
-                if (type == SocketType.STREAM) {
-                    // stream_t receives into its own prefetch message and leaves the caller's
-                    // untouched on EAGAIN; every other type has freed it already (see the return value)
+                if (type == SocketType.STREAM || type == SocketType.XPUB) {
+                    // These two leave the caller's message untouched on EAGAIN: stream_t receives
+                    // into its own prefetch message, xpub_t returns EAGAIN when no subscription is
+                    // pending before it looks at the message. Every other type has freed it already
+                    // (fq_t::recvpipe closes it first; see the return value). WouldBlockEmptiesMessageTest.
                     msg.clear();
                 }
                 return false;
@@ -736,17 +740,33 @@ public final class ZmqSocket implements AutoCloseable {
      * {@code dst} may be native or on the heap; it is the caller's again when the call returns.
      * Allocation-free.
      *
-     * @param dst where the frame's bytes go, from offset 0
+     * <p>A {@code dst} that could not take the bytes is refused before anything is received, so
+     * the frame stays queued for the next receive (left to the copy, the check came after the
+     * receive had taken the frame off the queue, and the frame was lost).
+     *
+     * @param dst where the frame's bytes go, from offset 0: writable, alive, and accessible from
+     *     this thread
      * @param flags 0 (wait for a frame) or {@link #DONTWAIT}
      * @return the frame's full size (more than {@code dst.byteSize()} means it was truncated), or
      *     -1 when it would block ({@link #DONTWAIT}, or the receive timeout expired)
+     * @throws IllegalArgumentException when {@code dst} is read-only
+     * @throws WrongThreadException when {@code dst} is confined to another thread
      * @throws ZmqException when libzmq fails for another reason than would-block (e.g. EFSM for a
      *     REQ or REP socket out of turn, ETERM once the context is shut down or closed)
-     * @throws IllegalStateException after {@link #close()}, or while another thread is in a call
-     *     on this socket
+     * @throws IllegalStateException when {@code dst} is no longer alive, after {@link #close()},
+     *     or while another thread is in a call on this socket
      */
     public long receive(MemorySegment dst, int flags) {
         Objects.requireNonNull(dst, "dst");
+        if (dst.isReadOnly()) {
+            throw new IllegalArgumentException("dst is read-only: byteSize=" + dst.byteSize());
+        }
+        if (!dst.scope().isAlive()) {
+            throw new IllegalStateException("dst is no longer alive: its arena is closed");
+        }
+        if (!dst.isAccessibleBy(Thread.currentThread())) {
+            throw new WrongThreadException("dst is confined to another thread than " + Thread.currentThread());
+        }
         return receiveCopy(null, dst, flags);
     }
 
@@ -903,10 +923,11 @@ public final class ZmqSocket implements AutoCloseable {
      * How long close waits to deliver pending messages; negative = forever. Sets
      * {@code ZMQ_LINGER} (see {@link #lingerMs(int)}); applies at once.
      *
-     * @param linger counted in whole milliseconds, at most {@code Integer.MAX_VALUE}; zero drops
-     *     pending messages at close
+     * @param linger counted in whole milliseconds, at most {@code Integer.MAX_VALUE} (a longer
+     *     one, {@code ChronoUnit.FOREVER}'s included, counts as that); zero drops pending
+     *     messages at close
      */
-    public void linger(Duration linger) { lingerMs(linger.isNegative() ? -1 : (int) Math.min(Integer.MAX_VALUE, linger.toMillis())); }
+    public void linger(Duration linger) { lingerMs(ZmqContext.lingerMs(linger)); }
     /**
      * Linger ({@code ZMQ_LINGER}): how long messages still pending when the socket is closed are
      * kept for delivery, which {@link ZmqContext#close()} waits for. Applies at once. A new
@@ -1107,7 +1128,8 @@ public final class ZmqSocket implements AutoCloseable {
      * @param z85 the key in Z85, {@value Curve#Z85_KEY_CHARS} characters (see
      *     {@link Curve#keypair()})
      * @throws IllegalArgumentException when {@code z85} is not {@value Curve#Z85_KEY_CHARS}
-     *     characters long
+     *     characters long, or has a character outside the Z85 alphabet (the message names it
+     *     and its index)
      */
     public void curvePublicKey(String z85) { setZ85("ZMQ_CURVE_PUBLICKEY", LibZmq.ZMQ_CURVE_PUBLICKEY, z85); }
     /**
@@ -1123,7 +1145,8 @@ public final class ZmqSocket implements AutoCloseable {
      * @param z85 the key in Z85, {@value Curve#Z85_KEY_CHARS} characters (see
      *     {@link Curve#keypair()})
      * @throws IllegalArgumentException when {@code z85} is not {@value Curve#Z85_KEY_CHARS}
-     *     characters long
+     *     characters long, or has a character outside the Z85 alphabet (the message names it
+     *     and its index)
      */
     public void curveSecretKey(String z85) { setZ85("ZMQ_CURVE_SECRETKEY", LibZmq.ZMQ_CURVE_SECRETKEY, z85); }
     /**
@@ -1138,7 +1161,8 @@ public final class ZmqSocket implements AutoCloseable {
      *
      * @param z85 the server's public key, {@value Curve#Z85_KEY_CHARS} Z85 characters
      * @throws IllegalArgumentException when {@code z85} is not {@value Curve#Z85_KEY_CHARS}
-     *     characters long
+     *     characters long, or has a character outside the Z85 alphabet (the message names it
+     *     and its index)
      */
     public void curveServerKey(String z85) { setZ85("ZMQ_CURVE_SERVERKEY", LibZmq.ZMQ_CURVE_SERVERKEY, z85); }
     /**
@@ -1381,30 +1405,50 @@ public final class ZmqSocket implements AutoCloseable {
      */
     public int getIntOption(int option) { return getInt("option " + option, option); }
 
+    // The option setters and getters below write and read the socket's one option buffer (opt,
+    // optLen) only between enter() and exit(): a call refused for "two threads at once" must not
+    // overwrite the value that the call inside is passing to libzmq, nor a getter return what
+    // another thread's call left there. (The buffer used to be filled before enter() and read
+    // after exit(): a refused tcpKeepalive(-1) turned a concurrent sendHwm(5) into EINVAL, see
+    // ConcurrentSocketUseTest.)
+
     private void setInt(String name, int option, int value) {
-        ensureOpen();
-        opt.set(ValueLayout.JAVA_INT, 0, value);
-        setRaw(name, option, opt, 4);
-        // Every int option, typed or by number, comes through here: keep the cached timeouts
-        // that socketCall relies on current (only once libzmq has accepted the value).
-        if (option == LibZmq.ZMQ_SNDTIMEO) {
-            sendTimeoutMs = value;
-        } else if (option == LibZmq.ZMQ_RCVTIMEO) {
-            receiveTimeoutMs = value;
+        enter();
+        try {
+            opt.set(ValueLayout.JAVA_INT, 0, value);
+            setRawEntered(name, option, opt, 4);
+            // Every int option, typed or by number, comes through here: keep the cached timeouts
+            // that socketCall relies on current (only once libzmq has accepted the value).
+            if (option == LibZmq.ZMQ_SNDTIMEO) {
+                sendTimeoutMs = value;
+            } else if (option == LibZmq.ZMQ_RCVTIMEO) {
+                receiveTimeoutMs = value;
+            }
+        } finally {
+            exit();
         }
     }
 
     private void setLong(String name, int option, long value) {
-        ensureOpen();
-        opt.set(ValueLayout.JAVA_LONG, 0, value);
-        setRaw(name, option, opt, 8);
+        enter();
+        try {
+            opt.set(ValueLayout.JAVA_LONG, 0, value);
+            setRawEntered(name, option, opt, 8);
+        } finally {
+            exit();
+        }
     }
 
     private void setBytes(String name, int option, byte[] value) {
         ensureOpen();
         if (value.length <= OPT_BYTES) {
-            MemorySegment.copy(value, 0, opt, ValueLayout.JAVA_BYTE, 0, value.length);
-            setRaw(name, option, opt, value.length);
+            enter();
+            try {
+                MemorySegment.copy(value, 0, opt, ValueLayout.JAVA_BYTE, 0, value.length);
+                setRawEntered(name, option, opt, value.length);
+            } finally {
+                exit();
+            }
             return;
         }
         // Longer than the socket's option buffer: subscription prefixes may be any length (libzmq
@@ -1418,11 +1462,19 @@ public final class ZmqSocket implements AutoCloseable {
         if (z85.length() != Curve.Z85_KEY_CHARS) {
             throw new IllegalArgumentException(name + " must be a 40-character Z85 key: length=" + z85.length());
         }
-        setBytes(name, option, z85.getBytes(StandardCharsets.US_ASCII));
+        setBytes(name, option, Curve.z85Chars(name, z85));
     }
 
     private void setRaw(String name, int option, MemorySegment value, long length) {
         enter();
+        try {
+            setRawEntered(name, option, value, length);
+        } finally {
+            exit();
+        }
+    }
+
+    private void setRawEntered(String name, int option, MemorySegment value, long length) {
         try {
             int rc = (int) LibZmq.zmq_setsockopt.invokeExact(capture, socket, option, value, length);
             if (rc != 0) {
@@ -1430,13 +1482,10 @@ public final class ZmqSocket implements AutoCloseable {
             }
         } catch (Throwable t) {
             throw LibZmq.rethrow(t);
-        } finally {
-            exit();
         }
     }
 
-    private long getRaw(String name, int option, long capacity) {
-        enter();
+    private long getRawEntered(String name, int option, long capacity) {
         try {
             optLen.set(ValueLayout.JAVA_LONG, 0, capacity);
             int rc = (int) LibZmq.zmq_getsockopt.invokeExact(capture, socket, option, opt, optLen);
@@ -1446,34 +1495,85 @@ public final class ZmqSocket implements AutoCloseable {
             return optLen.get(ValueLayout.JAVA_LONG, 0);
         } catch (Throwable t) {
             throw LibZmq.rethrow(t);
+        }
+    }
+
+    private int getInt(String name, int option) {
+        enter();
+        try {
+            getRawEntered(name, option, 4);
+            return opt.get(ValueLayout.JAVA_INT, 0);
         } finally {
             exit();
         }
     }
 
-    private int getInt(String name, int option) {
-        getRaw(name, option, 4);
-        return opt.get(ValueLayout.JAVA_INT, 0);
-    }
-
     private long getLong(String name, int option) {
-        getRaw(name, option, 8);
-        return opt.get(ValueLayout.JAVA_LONG, 0);
+        enter();
+        try {
+            getRawEntered(name, option, 8);
+            return opt.get(ValueLayout.JAVA_LONG, 0);
+        } finally {
+            exit();
+        }
     }
 
     private byte[] getBytes(String name, int option, int capacity) {
-        long n = getRaw(name, option, capacity);
-        return opt.asSlice(0, n).toArray(ValueLayout.JAVA_BYTE);
+        enter();
+        try {
+            long n = getRawEntered(name, option, capacity);
+            return opt.asSlice(0, n).toArray(ValueLayout.JAVA_BYTE);
+        } finally {
+            exit();
+        }
     }
 
+    /**
+     * A string option. libzmq 4.3 fails one that does not fit the buffer with EINVAL and does not
+     * say how long it is (options.cpp, do_getsockopt), and an endpoint may be longer than the
+     * option buffer (an inproc name, a tcp host name): the call is made again with a buffer twice
+     * as large, up to {@link #MAX_STRING_OPTION_BYTES}.
+     */
     private String getString(String name, int option) {
-        long n = getRaw(name, option, OPT_BYTES);
-        return n == 0 ? "" : opt.asSlice(0, n).getString(0);
+        enter();
+        try {
+            MemorySegment buf = opt;
+            try (Arena larger = Arena.ofConfined()) {
+                for (;;) {
+                    optLen.set(ValueLayout.JAVA_LONG, 0, buf.byteSize());
+                    int rc = (int) LibZmq.zmq_getsockopt.invokeExact(capture, socket, option, buf, optLen);
+                    if (rc == 0) {
+                        long n = optLen.get(ValueLayout.JAVA_LONG, 0);
+                        return n == 0 ? "" : buf.asSlice(0, n).getString(0);
+                    }
+                    int errno = LibZmq.errno(capture);
+                    if (errno != LibZmq.EINVAL) {
+                        throw new ZmqException("zmq_getsockopt(" + name + ")", errno);
+                    }
+                    if (buf.byteSize() >= MAX_STRING_OPTION_BYTES) {
+                        throw new ZmqException("zmq_getsockopt(" + name + ") into " + buf.byteSize() + " bytes", errno);
+                    }
+                    buf = larger.allocate(buf.byteSize() * 2);
+                }
+            }
+        } catch (Throwable t) {
+            throw LibZmq.rethrow(t);
+        } finally {
+            exit();
+        }
     }
+
+    /** The longest string option {@link #getString} reads, its NUL included (1 MiB): far beyond any real endpoint. */
+    static final long MAX_STRING_OPTION_BYTES = 1L << 20;
 
     private String getZ85(String name, int option) {
-        getRaw(name, option, Curve.Z85_KEY_CHARS + 1); // 41 bytes asks libzmq for Z85 text
-        return opt.getString(0);
+        enter();
+        try {
+            getRawEntered(name, option, Curve.Z85_KEY_CHARS + 1); // 41 bytes asks libzmq for Z85 text
+            return opt.getString(0);
+        } finally {
+            exit();
+        }
     }
 
     // ------------------------------------------------------------------ lifecycle

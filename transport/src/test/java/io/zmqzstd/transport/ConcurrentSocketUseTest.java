@@ -9,7 +9,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -67,6 +69,74 @@ class ConcurrentSocketUseTest {
         assertThrows(IllegalStateException.class, () -> socket.send(new byte[1], 0));
         ctx.close();
     }
+
+    /**
+     * Option calls share the socket's one option buffer. A refused call must not have written it:
+     * here one thread sets and reads back a valid send high-water mark (5) while another keeps
+     * setting the TCP keepalive to -1, which is not a valid high-water mark, and each is refused
+     * whenever the other is inside. With the buffer filled before entry and read after exit, the
+     * -1 reached libzmq as the high-water mark (EINVAL) or came back from the getter, and the 5 as
+     * the keepalive (EINVAL), within milliseconds. Runs {@link #OPTION_RACE_NS} unless it fails.
+     */
+    @Test
+    @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void aRefusedOptionCallLeavesTheCallInsideItsValue() throws Exception {
+        try (ZmqContext ctx = new ZmqContext()) {
+            ZmqSocket socket = ctx.socket(SocketType.DEALER);
+            CyclicBarrier start = new CyclicBarrier(2);
+            AtomicBoolean stop = new AtomicBoolean();
+            AtomicReference<Throwable> failed = new AtomicReference<>();
+            AtomicLong refusedOther = new AtomicLong();
+            Thread other = Thread.ofPlatform().name("keepalive-setter").start(() -> {
+                try {
+                    start.await();
+                    long refused = 0;
+                    while (!stop.get()) {
+                        try {
+                            socket.tcpKeepalive(-1);
+                        } catch (IllegalStateException twoThreads) {
+                            refused++;
+                        }
+                    }
+                    refusedOther.set(refused);
+                } catch (Throwable t) {
+                    failed.compareAndSet(null, t);
+                }
+            });
+            long calls = 0;
+            long refused = 0;
+            try {
+                start.await();
+                long end = System.nanoTime() + OPTION_RACE_NS;
+                while (failed.get() == null && System.nanoTime() < end) {
+                    try {
+                        socket.sendHwm(5);
+                        calls++;
+                        int hwm = socket.sendHwm();
+                        calls++;
+                        if (hwm != 5) {
+                            failed.compareAndSet(null, new AssertionError("sendHwm() returned " + hwm + " after sendHwm(5)"));
+                        }
+                    } catch (IllegalStateException twoThreads) {
+                        refused++;
+                    }
+                }
+            } catch (Throwable t) {
+                failed.compareAndSet(null, t);
+            } finally {
+                stop.set(true);
+                other.join();
+            }
+            long done = calls;
+            assertNull(failed.get(), () -> "after " + done + " calls here: " + failed.get());
+            assertTrue(refused + refusedOther.get() > 0, "the threads never overlapped: the test proved nothing");
+            assertEquals(5, socket.sendHwm());
+            assertEquals(-1, socket.tcpKeepalive());
+        }
+    }
+
+    /** How long {@link #aRefusedOptionCallLeavesTheCallInsideItsValue} runs: the old code failed it within milliseconds. */
+    private static final long OPTION_RACE_NS = TimeUnit.SECONDS.toNanos(2);
 
     /** A receive on another thread is blocked in libzmq: a second thread's calls are refused, it is not disturbed. */
     @Test

@@ -33,6 +33,54 @@ class CurveTest {
         assertThrows(IllegalArgumentException.class, () -> Curve.z85Decode("abcd"));
     }
 
+    /**
+     * Every character must be in the Z85 alphabet, and the message names the first one outside
+     * it and its index. Converted unchecked (US-ASCII), a non-ASCII character became '?', itself
+     * a Z85 digit, so five U+00E9 decoded to four bytes; and libzmq read a NUL as the end of the
+     * text, so a NUL-padded text decoded to the bytes before it plus zeros Java made up.
+     */
+    @Test
+    void shouldRejectCharactersOutsideTheZ85Alphabet() {
+        String valid = Curve.z85Encode(new byte[] {1, 2, 3, 4});
+        assertRejected("'\u00e9' (U+00E9)", 2, () -> Curve.z85Decode("ab\u00e9de"));
+        assertRejected("U+0000", 5, () -> Curve.z85Decode(valid + "\0\0\0\0\0"));
+        assertRejected("U+0020", 0, () -> Curve.z85Decode(" bcde"));
+        assertRejected("'\"'", 4, () -> Curve.z85Decode("abcd\""));
+        assertRejected("U+1F600", 1, () -> Curve.z85Decode("a\uD83D\uDE00cd")); // one code point, two chars
+        // every character valid, but the group stands for 85^5 - 1 > 0xFFFFFFFF
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Curve.z85Decode("#####"));
+        assertTrue(e.getMessage().contains("32 bits"), e.getMessage());
+    }
+
+    /** z85Encode makes "" of no bytes; libzmq refuses to decode text shorter than 5 characters, Curve does not. */
+    @Test
+    void shouldRoundTripNoBytes() {
+        assertEquals("", Curve.z85Encode(new byte[0]));
+        assertArrayEquals(new byte[0], Curve.z85Decode(""));
+    }
+
+    /** The CURVE key setters check the alphabet too: a '?' or a NUL reached libzmq, which took part of the key or another one. */
+    @Test
+    void shouldRefuseAKeyWithCharactersOutsideTheZ85Alphabet() {
+        try (ZmqContext ctx = new ZmqContext()) {
+            ZmqSocket s = ctx.socket(SocketType.DEALER);
+            String key = Curve.keypair().publicKey();
+            String nonAscii = key.substring(0, 39) + "\u00e9";
+            String nul = key.substring(0, 20) + "\0" + key.substring(21);
+            assertRejected("ZMQ_CURVE_SERVERKEY", 39, () -> s.curveServerKey(nonAscii));
+            assertRejected("ZMQ_CURVE_PUBLICKEY", 20, () -> s.curvePublicKey(nul));
+            assertRejected("ZMQ_CURVE_SECRETKEY", 20, () -> s.curveSecretKey(nul));
+            assertEquals("0".repeat(40), s.curveServerKey(), "nothing reached libzmq");
+            s.curveServerKey(key);
+            assertEquals(key, s.curveServerKey());
+        }
+    }
+
+    private static void assertRejected(String named, int index, org.junit.jupiter.api.function.Executable call) {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, call);
+        assertTrue(e.getMessage().contains(named) && e.getMessage().contains("index " + index), e.getMessage());
+    }
+
     private static void configure(ZmqSocket server, ZmqSocket client, Curve.KeyPair serverKeys, String serverKeyForClient) {
         server.curveServer(true);
         server.curveSecretKey(serverKeys.secretKey());

@@ -8,6 +8,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.temporal.ChronoUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -65,6 +66,35 @@ class LifecycleAndOptionsTest {
             ZmqException e = assertThrows(ZmqException.class, () -> s.connect("nonsense://x"));
             assertTrue(e.getMessage().contains("errno="), e.getMessage());
             assertTrue(e.errno() != 0);
+        }
+    }
+
+    /**
+     * A linger longer than ZMQ_LINGER's int of milliseconds counts as the longest, and a negative
+     * one as forever, however far out of range: Duration.toMillis() was called before the clamp
+     * and threw ArithmeticException above Long.MAX_VALUE milliseconds (ChronoUnit.FOREVER, say).
+     */
+    @Test
+    void shouldClampAHugeLingerInsteadOfOverflowing() {
+        Duration forever = ChronoUnit.FOREVER.getDuration();
+        try (ZmqContext ctx = ZmqContext.builder().defaultLinger(forever).build()) {
+            ZmqSocket s = ctx.socket(SocketType.PAIR);
+            assertEquals(Integer.MAX_VALUE, s.lingerMs(), "the context's default");
+            s.linger(Duration.ofMillis(1));
+            s.linger(Duration.ofSeconds(Long.MAX_VALUE));
+            assertEquals(Integer.MAX_VALUE, s.lingerMs());
+            s.linger(Duration.ofMillis(Integer.MAX_VALUE + 1L));
+            assertEquals(Integer.MAX_VALUE, s.lingerMs());
+            s.linger(Duration.ofMillis(Integer.MAX_VALUE).minusNanos(1));
+            assertEquals(Integer.MAX_VALUE - 1, s.lingerMs(), "whole milliseconds, rounded down");
+            s.linger(Duration.ofSeconds(Long.MIN_VALUE));
+            assertEquals(-1, s.lingerMs());
+            s.lingerMs(0); // nothing to wait for at close
+        }
+        try (ZmqContext ctx = ZmqContext.builder().defaultLinger(Duration.ofSeconds(Long.MIN_VALUE)).build()) {
+            ZmqSocket s = ctx.socket(SocketType.PAIR);
+            assertEquals(-1, s.lingerMs());
+            s.lingerMs(0);
         }
     }
 

@@ -1,20 +1,25 @@
 package io.zmqzstd.transport;
 
+import io.zmqzstd.transport.internal.LibZmq;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicReference;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** A reused ZmqMessage over inproc zero-copy, where the received frame is the pooled buffer itself. */
+/** A reused ZmqMessage over inproc zero-copy, where the received frame is the pooled buffer itself; set() replacing it. */
 class MessageTest {
 
     private static final int SIZE = 4096;
@@ -153,6 +158,81 @@ class MessageTest {
         try (ZmqMessage m = new ZmqMessage()) {
             assertThrows(IllegalStateException.class, () -> m.moveFrom(closed));
             assertThrows(IllegalStateException.class, () -> closed.copyFrom(m));
+        }
+    }
+
+    /**
+     * set(data()) copies the frame into one of its own: the new frame is built and filled before
+     * the old one is freed. Freeing first, as set did, ended the view and freed its bytes before
+     * they were read: the copy failed and left the message holding uninitialised bytes. The last
+     * step sets a frame small enough for libzmq to keep inside the zmq_msg_t itself, from its own view.
+     */
+    @Test
+    void shouldSetAMessageFromItsOwnView() {
+        byte[] pattern = new byte[SIZE];
+        for (int i = 0; i < SIZE; i++) {
+            pattern[i] = (byte) (i * 31 + 7);
+        }
+        try (ZmqMessage msg = new ZmqMessage()) {
+            PooledBuffer b = pool.rent(SIZE);
+            MemorySegment.copy(pattern, 0, b.segment(), ValueLayout.JAVA_BYTE, 0, SIZE);
+            assertTrue(push.sendPooled(b, SIZE, 0));
+            assertTrue(pull.receive(msg, 0));
+            long pooledAddress = msg.address();
+
+            msg.set(msg.data());
+            assertArrayEquals(pattern, msg.toByteArray());
+            assertNotEquals(pooledAddress, msg.address(), "a frame of its own");
+            assertEquals(0, pool.outstanding(), "the pooled frame it replaced is freed");
+
+            msg.set(msg.data().asSlice(100, 20)); // a slice of the view: 20 bytes, kept inline
+            assertArrayEquals(Arrays.copyOfRange(pattern, 100, 120), msg.toByteArray());
+            msg.set(msg.data().asSlice(5, 10)); // inline from inline
+            assertArrayEquals(Arrays.copyOfRange(pattern, 105, 115), msg.toByteArray());
+        }
+    }
+
+    /**
+     * A source that cannot be read (its arena closed, or confined to another thread) is refused
+     * before anything changes: the message keeps its frame. set used to free the frame first and
+     * leave the message holding the new size in uninitialised bytes.
+     */
+    @Test
+    void shouldRefuseAnUnreadableSourceAndKeepTheFrame() throws Exception {
+        try (ZmqMessage msg = new ZmqMessage()) {
+            sendPooled((byte) 8);
+            assertTrue(pull.receive(msg, 0));
+            MemorySegment dead;
+            try (Arena closed = Arena.ofConfined()) {
+                dead = closed.allocate(16);
+            }
+            IllegalStateException e = assertThrows(IllegalStateException.class, () -> msg.set(dead));
+            assertTrue(e.getMessage().contains("no longer alive"), e.getMessage());
+            assertEquals(SIZE, msg.size());
+            assertEquals(8, msg.data().get(ValueLayout.JAVA_BYTE, SIZE - 1));
+            try (Arena mine = Arena.ofConfined()) {
+                MemorySegment confinedHere = mine.allocate(16);
+                onAnotherThread(() -> assertThrows(WrongThreadException.class, () -> msg.set(confinedHere)));
+            }
+            assertEquals(SIZE, msg.size());
+            assertEquals(8, msg.data().get(ValueLayout.JAVA_BYTE, 0));
+            assertEquals(1, pool.outstanding(), "still the received pooled frame");
+        }
+    }
+
+    /** A frame libzmq cannot allocate (ENOMEM) leaves the message empty, its old frame freed, and ready for the next set. */
+    @Test
+    void shouldLeaveTheMessageEmptyAndUsableWhenTheFrameCannotBeAllocated() {
+        try (ZmqMessage msg = new ZmqMessage()) {
+            sendPooled((byte) 2);
+            assertTrue(pull.receive(msg, 0));
+            MemorySegment enormous = LibZmq.EVERYTHING.asSlice(0, 1L << 62); // never read: its copy cannot be allocated
+            ZmqException e = assertThrows(ZmqException.class, () -> msg.set(enormous));
+            assertEquals(LibZmq.ENOMEM, e.errno());
+            assertEquals(0, msg.size());
+            assertEquals(0, pool.outstanding(), "the previous frame is freed");
+            msg.set(MemorySegment.ofArray(new byte[] {1, 2, 3}));
+            assertArrayEquals(new byte[] {1, 2, 3}, msg.toByteArray());
         }
     }
 

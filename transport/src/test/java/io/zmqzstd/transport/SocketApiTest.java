@@ -18,7 +18,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** Endpoints going away, STREAM sockets, copying receives and the library checks. */
+/** Endpoints going away or long, STREAM sockets, copying receives and the library checks. */
 class SocketApiTest extends ContextTestBase {
 
     private static boolean tryBind(ZmqSocket s, String endpoint) {
@@ -194,6 +194,70 @@ class SocketApiTest extends ContextTestBase {
             assertEquals(4, pull.receive(MemorySegment.ofArray(heap).asSlice(8), 0));
             assertEquals("heap", new String(heap, 8, 4, StandardCharsets.UTF_8));
         }
+    }
+
+    /**
+     * A segment the frame could not be copied into (read-only, its arena closed, confined to
+     * another thread) is refused before the receive: the frame stays queued. Checked only by the
+     * copy, after the receive, the frame was taken off the queue and lost.
+     */
+    @Test
+    void shouldRefuseASegmentItCannotWriteBeforeReceiving() throws Exception {
+        ZmqSocket pull = socket(SocketType.PULL);
+        ZmqSocket push = socket(SocketType.PUSH);
+        push.connect(Endpoints.bindAny(pull, "inproc"));
+        assertTrue(push.send(b("kept"), 0));
+
+        MemorySegment readOnly = MemorySegment.ofArray(new byte[16]).asReadOnly();
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> pull.receive(readOnly, 0));
+        assertTrue(e.getMessage().startsWith("dst is read-only"), e.getMessage());
+        MemorySegment dead;
+        try (Arena closed = Arena.ofConfined()) {
+            dead = closed.allocate(16);
+        }
+        assertThrows(IllegalStateException.class, () -> pull.receive(dead, 0));
+        try (Arena other = Arena.ofConfined()) {
+            MemorySegment confinedHere = other.allocate(16);
+            Throwable[] seen = new Throwable[1];
+            Thread t = Thread.ofPlatform().start(() -> seen[0] = catching(() -> pull.receive(confinedHere, 0)));
+            t.join();
+            assertTrue(seen[0] instanceof WrongThreadException, () -> "expected WrongThreadException, got " + seen[0]);
+        }
+        assertEquals("kept", pull.receiveString(0), "the frame is still queued");
+    }
+
+    private static Throwable catching(Runnable r) {
+        try {
+            r.run();
+            return null;
+        } catch (Throwable t) {
+            return t;
+        }
+    }
+
+    /**
+     * libzmq 4.3 fails a string option that does not fit the buffer with EINVAL, and does not say
+     * how long it is: lastEndpoint() asks again with a larger buffer. Before, an endpoint of 256
+     * characters or more (a long inproc name, a long tcp host name) could not be read back at all.
+     * The length is bounded (1 MiB) so that a string option that is wrong for another reason
+     * still fails.
+     */
+    @Test
+    void shouldReadBackAnEndpointLongerThanTheOptionBuffer() {
+        for (int length : new int[] {255, 256, 300, 5000}) { // 255 and its NUL fill the first buffer
+            String name = "inproc://" + "n".repeat(length - "inproc://".length());
+            ZmqSocket bound = socket(SocketType.PAIR);
+            bound.bind(name);
+            assertEquals(name, bound.lastEndpoint());
+            ZmqSocket connected = socket(SocketType.PAIR);
+            connected.connect(name);
+            assertEquals(name, connected.lastEndpoint());
+        }
+        ZmqSocket tooLong = socket(SocketType.PAIR);
+        tooLong.bind("inproc://" + "n".repeat((int) ZmqSocket.MAX_STRING_OPTION_BYTES));
+        ZmqException e = assertThrows(ZmqException.class, tooLong::lastEndpoint);
+        assertEquals(io.zmqzstd.transport.internal.LibZmq.EINVAL, e.errno());
+        assertTrue(e.getMessage().contains("ZMQ_LAST_ENDPOINT") && e.getMessage().contains("1048576 bytes"), e.getMessage());
     }
 
     @Test

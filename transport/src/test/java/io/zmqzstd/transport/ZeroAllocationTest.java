@@ -23,7 +23,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The per-message paths allocate nothing on the Java heap. Sender, in turn: pooled send blocking
- * and with DONTWAIT, native-segment send with DONTWAIT, byte[] send. Receiver, in turn:
+ * and with DONTWAIT, native-segment send with DONTWAIT, byte[] send, a reused message filled by
+ * {@link ZmqMessage#set} and sent with DONTWAIT. Receiver, in turn:
  * reused-message receive blocking, and after a poll with DONTWAIT (reading size, address, copyTo),
  * receive into a byte[] blocking, and into a segment after a poll with DONTWAIT. The free callback
  * runs on the receiving thread over inproc (measured there); over tcp on libzmq's I/O thread.
@@ -91,13 +92,13 @@ class ZeroAllocationTest {
             int total = WARMUP + ROUNDS * MEASURED;
             CountDownLatch started = new CountDownLatch(1);
             Thread sender = Thread.ofPlatform().daemon(true).start(() -> {
-                try (Arena own = Arena.ofConfined()) {
+                try (Arena own = Arena.ofConfined(); ZmqMessage out = new ZmqMessage()) {
                     MemorySegment scratch = own.allocate(size);
                     byte[] heapScratch = new byte[size];
                     started.countDown();
                     for (int i = 0; i < total; i++) {
                         senderMeter.at(i);
-                        switch (i % 4) {
+                        switch (i % 5) {
                             case 0 -> { // pooled, blocking
                                 PooledBuffer b = pool.rent(size);
                                 b.segment().set(JAVA_INT_UNALIGNED, 0, i);
@@ -118,10 +119,17 @@ class ZeroAllocationTest {
                                     Thread.onSpinWait();
                                 }
                             }
-                            default -> { // caller's array, blocking
+                            case 3 -> { // caller's array, blocking
                                 INT_IN_ARRAY.set(heapScratch, 0, i);
                                 if (!push.send(heapScratch, 0)) {
                                     throw new AssertionError("blocking send returned would-block");
+                                }
+                            }
+                            default -> { // caller's native segment copied into a reused message, non-blocking
+                                scratch.set(JAVA_INT_UNALIGNED, 0, i);
+                                out.set(scratch);
+                                while (!push.send(out, ZmqSocket.DONTWAIT)) {
+                                    Thread.onSpinWait();
                                 }
                             }
                         }

@@ -322,6 +322,31 @@ class ZeroCopyTest {
         pool.close();
     }
 
+    /**
+     * A rent whose memory cannot be had throws and counts nothing: here the first slab of a
+     * 2 EiB size class and an unpooled buffer beyond it, both over the JVM's limit. Counted as a
+     * miss before the allocation, each failed rent stayed outstanding for ever, and
+     * {@link NativeBufferPool#assertNoLeaks()} could not pass again.
+     */
+    @Test
+    void shouldCountNoRentWhoseMemoryCouldNotBeAllocated() {
+        long huge = 1L << 61;
+        NativeBufferPool pool = NativeBufferPool.builder().minBufferBytes(1024).maxBufferBytes(huge).maxBuffersPerClass(1).build();
+        assertThrows(OutOfMemoryError.class, () -> pool.rent(huge), "a slab of the largest class");
+        assertThrows(OutOfMemoryError.class, () -> pool.rent(huge + 1), "an unpooled buffer");
+        NativeBufferPool.Stats s = pool.stats();
+        assertEquals(0, s.rented(), s::toString);
+        assertEquals(0, s.misses(), s::toString);
+        assertEquals(0, s.unpooled(), s::toString);
+        assertEquals(0, s.slabBytes(), s::toString);
+        assertEquals(0, pool.outstanding(), s::toString);
+        PooledBuffer b = pool.rent(1000); // the pool still serves
+        assertEquals(1, pool.outstanding());
+        b.release();
+        pool.assertNoLeaks();
+        pool.close();
+    }
+
     @Test
     void shouldServeReservedBuffersAsHits() {
         NativeBufferPool pool = NativeBufferPool.builder().maxBufferBytes(1 << 16).maxBuffersPerClass(300).build();

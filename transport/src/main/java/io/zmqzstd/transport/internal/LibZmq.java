@@ -36,7 +36,8 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * was sent or taken from a queue; zmq_msg_send leaves the message untouched; zmq_msg_recv
  * either failed before touching it (ETERM, EFSM) or, on EAGAIN, has already closed the previous
  * frame and left the message empty (fq_t::recvpipe frees the old content before it looks for a
- * message), so the repeat finds an empty message and, failing again, leaves it empty. The
+ * message), so the repeat finds an empty message and, failing again, leaves it empty (STREAM and
+ * XPUB sockets leave the message untouched on EAGAIN instead, and so does the repeat). The
  * failures are either sticky
  * (ETERM, EFSM, ENOTSUP, EHOSTUNREACH: the repeat fails the same way), or transient and worth
  * repeating anyway (EINTR, which callers retry), or "would block", where a repeat that succeeds
@@ -252,6 +253,12 @@ public final class LibZmq {
     public static final MethodHandle zmq_msg_copy = h("zmq_msg_copy", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS), ERRNO);
     /** int zmq_msg_move(zmq_msg_t *dest, zmq_msg_t *src); */
     public static final MethodHandle zmq_msg_move = h("zmq_msg_move", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS), ERRNO);
+    /**
+     * int zmq_msg_move(zmq_msg_t *dest, zmq_msg_t *src); no capture: for a {@code src} the caller
+     * has just initialised itself (ZmqMessage.set), whose only failure, EFAULT for an invalid
+     * message, cannot happen (see zmq_msg_init_size).
+     */
+    public static final MethodHandle zmq_msg_move_fast = h("zmq_msg_move", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
     /** int zmq_msg_send(zmq_msg_t *msg, void *socket, int flags); errno captured: the repeat after a failed {@link #zmq_msg_send_fast} */
     public static final MethodHandle zmq_msg_send = h("zmq_msg_send", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT), ERRNO);
     /** int zmq_msg_send(zmq_msg_t *msg, void *socket, int flags); no capture (see the class comment) */
