@@ -17,6 +17,7 @@
 #        LIBZSTD (e.g. one built from source by benchmark/scripts/build-libzstd.sh); the peers keep their
 #        bundled 1.5.7. pipeline-parallel-tcp is pipeline-parallel's tcp cells from 1 KiB up, and
 #        pipeline-parallel-lib the same with zmq-zstd on LIBZSTD (JeroMQ + zstd-jni on its bundled 1.5.7).
+#        pipeline-parallel-l1 is pipeline-parallel-tcp at level 1 (the other checks run level 3).
 #        The -lib checks take LIBZMQ as well (e.g. one built by benchmark/scripts/build-libzmq.sh): zmq-zstd
 #        then runs on that libzmq; JeroMQ has none. At least one of LIBZSTD and LIBZMQ must be set.
 #        transport-small-lib is transport-small with zmq-zstd on LIBZMQ / LIBZSTD.
@@ -55,6 +56,7 @@ check() { # name round
     pipeline-samelib) args=("${pipeline[@]}" -p size=1024,65536,1048576 -p transport=tcp "${samelib[@]}") ;;
     pipeline-parallel) args=("${pipeline[@]}" -p size=64,1024,65536,1048576 -p transport=tcp,inproc -p compressionThreads=3) ;;
     pipeline-parallel-tcp) args=("${pipeline[@]}" -p size=1024,65536,1048576 -p transport=tcp -p compressionThreads=3) ;;
+    pipeline-parallel-l1) args=("${pipeline[@]/#level=3/level=1}" -p size=1024,65536,1048576 -p transport=tcp -p compressionThreads=3) ;;
     pipeline-parallel-lib) args=("${pipeline[@]}" -p size=1024,65536,1048576 -p transport=tcp -p compressionThreads=3 "${lib[@]}") ;;
     pipeline-batch) args=("${pipeline[@]}" -p size=64,1024,65536,1048576 -p transport=tcp); prefix=(chrt -b 0) ;;
     *) echo "unknown check: $1" >&2; exit 2 ;;
