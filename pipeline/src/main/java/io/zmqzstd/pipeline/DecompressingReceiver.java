@@ -665,8 +665,9 @@ public final class DecompressingReceiver implements AutoCloseable {
     /**
      * Reads and drops what is left of the current message, so that the next receive starts at
      * the next message. libzmq queues a multipart message whole, so the parts are there to read.
-     * If a receive here fails (the context is terminating), the parts are still pending and a
-     * later call tries again.
+     * A receive here fails only when the context is terminating (ETERM, thrown to the caller);
+     * the rest of the message then stays unread, and every later receive on the socket fails
+     * with ETERM too.
      */
     private void skipRestOfMessage() {
         while (partsPending) {
