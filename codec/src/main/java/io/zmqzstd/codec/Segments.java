@@ -10,14 +10,22 @@ final class Segments {
     }
 
     /**
-     * The raw address of {@code segment[offset, offset + length)}, after checking the range and
-     * that the segment's arena is still open. Allocation free. The caller keeps {@code segment}
-     * reachable until the native call returns ({@code Reference.reachabilityFence}).
+     * The raw address of {@code segment[offset, offset + length)}, after checking the range, that
+     * the segment's arena is still open, and that this thread may use it. Allocation free. The
+     * caller keeps {@code segment} reachable until the native call returns
+     * ({@code Reference.reachabilityFence}).
+     *
+     * <p>The thread check is FFM's own: a segment of another thread's confined arena is refused
+     * with {@link WrongThreadException}, as any access to it from here would be. Passed to C by
+     * raw address it would otherwise be read while its owner may close the arena and free it.
      */
     static long address(MemorySegment segment, long offset, long length) {
         check(segment, offset, length);
         if (!segment.scope().isAlive()) {
             throw new IllegalStateException("segment's arena is closed");
+        }
+        if (!segment.isAccessibleBy(Thread.currentThread())) {
+            throw new WrongThreadException("segment is confined to another thread than " + Thread.currentThread().getName());
         }
         return segment.address() + offset;
     }

@@ -17,6 +17,7 @@ import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.function.Function;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -438,6 +439,46 @@ class BadInputTest {
         Function<MemorySegment, Long> call = s -> decompressor.decompress(s, dst);
         assertThrows(IllegalStateException.class, () -> call.apply(src));
         assertArrayEquals(GOOD, decompressor.decompress(goodFrame));
+    }
+
+    /**
+     * A segment of another thread's confined arena is refused, as FFM refuses any access to it,
+     * source and destination, compressing and decompressing: passed by raw address, zstd would
+     * otherwise read memory its owner may free at any moment.
+     */
+    @Test
+    void shouldRefuseASegmentConfinedToAnotherThread() throws Exception {
+        byte[] data = TestData.text(10_000, 3);
+        byte[] frame;
+        try (ZstdCompressor c = new ZstdCompressor(3)) {
+            frame = c.compress(data);
+        }
+        MemorySegment[] theirs = new MemorySegment[2];
+        CountDownLatch made = new CountDownLatch(1);
+        CountDownLatch done = new CountDownLatch(1);
+        Thread owner = Thread.ofPlatform().start(() -> {
+            try (Arena confined = Arena.ofConfined()) {
+                theirs[0] = confined.allocateFrom(JAVA_BYTE, frame);
+                theirs[1] = confined.allocate(ZstdCompressor.maxCompressedSize(data.length));
+                made.countDown();
+                done.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        try (ZstdCompressor c = new ZstdCompressor(3); ZstdDecompressor d = new ZstdDecompressor()) {
+            made.await();
+            MemorySegment mine = arena.allocate(ZstdCompressor.maxCompressedSize(data.length));
+            MemorySegment src = arena.allocateFrom(JAVA_BYTE, data);
+            assertThrows(WrongThreadException.class, () -> d.decompress(theirs[0], mine));
+            assertThrows(WrongThreadException.class, () -> d.decompress(MemorySegment.ofArray(frame), theirs[1]));
+            assertThrows(WrongThreadException.class, () -> c.compress(theirs[0], mine));
+            assertThrows(WrongThreadException.class, () -> c.compress(src, theirs[1]));
+            assertArrayEquals(data, d.decompress(c.compress(data)), "both stay usable");
+        } finally {
+            done.countDown();
+            owner.join();
+        }
     }
 
     /** zstd writes through a raw address: a read-only destination is refused first, as FFM's own writes refuse it. */

@@ -351,6 +351,8 @@ public final class ZmqSocket implements AutoCloseable {
      *     context is shut down or closed)
      * @throws IllegalStateException when {@code data} is no longer alive, after {@link #close()},
      *     or while another thread is in a call on this socket
+     * @throws WrongThreadException when {@code data} is confined to another thread, as any
+     *     access to it from this one would be (nothing is sent)
      */
     public boolean send(MemorySegment data, long offset, long length, int flags) {
         Objects.checkFromIndexSize(offset, length, data.byteSize());
@@ -361,6 +363,10 @@ public final class ZmqSocket implements AutoCloseable {
             }
             if (!data.scope().isAlive()) {
                 throw new IllegalStateException("segment is no longer alive");
+            }
+            if (!data.isAccessibleBy(Thread.currentThread())) {
+                // FFM's own rule, which a raw address would bypass: its owner may free it mid-call
+                throw new WrongThreadException("segment is confined to another thread than " + Thread.currentThread().getName());
             }
             return socketCall(ZMQ_SEND, null, data.address() + offset, length, flags);
         } finally {

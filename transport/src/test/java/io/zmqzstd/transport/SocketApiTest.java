@@ -226,6 +226,27 @@ class SocketApiTest extends ContextTestBase {
         assertEquals("kept", pull.receiveString(0), "the frame is still queued");
     }
 
+    /**
+     * A native segment goes to zmq_send by raw address, past FFM's checks: one confined to another
+     * thread, which its owner may free mid-call, is refused as FFM would refuse it, nothing sent.
+     */
+    @Test
+    void shouldRefuseToSendASegmentConfinedToAnotherThread() throws Exception {
+        ZmqSocket pull = socket(SocketType.PULL);
+        ZmqSocket push = socket(SocketType.PUSH);
+        push.connect(Endpoints.bindAny(pull, "inproc"));
+        try (Arena other = Arena.ofConfined()) {
+            MemorySegment confinedHere = other.allocateFrom("not sent");
+            Throwable[] seen = new Throwable[1];
+            Thread t = Thread.ofPlatform().start(() -> seen[0] = catching(() -> push.send(confinedHere, 0, 8, 0)));
+            t.join();
+            assertTrue(seen[0] instanceof WrongThreadException, () -> "expected WrongThreadException, got " + seen[0]);
+            assertTrue(push.send(confinedHere, 0, 8, 0), "its own thread sends it");
+        }
+        assertEquals("not sent", pull.receiveString(0));
+        assertEquals(null, pull.receiveString(ZmqSocket.DONTWAIT), "sent once");
+    }
+
     private static Throwable catching(Runnable r) {
         try {
             r.run();
