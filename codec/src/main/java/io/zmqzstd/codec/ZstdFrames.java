@@ -67,10 +67,16 @@ public final class ZstdFrames {
      * The decompressed size the frame at {@code frame[offset, offset + length)} declares, or
      * {@link #CONTENT_SIZE_UNKNOWN}. Reads the header only.
      *
+     * <p>The size is an unsigned 64-bit value, as the format defines it: a header declaring
+     * 2<sup>63</sup> bytes or more comes back negative, so compare it with
+     * {@link Long#compareUnsigned} (and print it with {@link Long#toUnsignedString(long)}). A
+     * header declaring 2<sup>64</sup>&nbsp;&minus;&nbsp;1 reads as {@link #CONTENT_SIZE_UNKNOWN},
+     * as libzstd's {@code ZSTD_getFrameContentSize} reads it.
+     *
      * @param frame the segment holding the frame
      * @param offset where the frame starts in {@code frame}, in bytes
      * @param length the bytes available from {@code offset}
-     * @return the declared content size in bytes, or {@link #CONTENT_SIZE_UNKNOWN}
+     * @return the declared content size in bytes (unsigned), or {@link #CONTENT_SIZE_UNKNOWN}
      * @throws ZstdException {@code EMPTY}, {@code NOT_ZSTD}, {@code TRUNCATED} when the header is
      *     incomplete, {@code CORRUPT} when its reserved bit is set
      * @throws IndexOutOfBoundsException when the range is not within {@code frame}

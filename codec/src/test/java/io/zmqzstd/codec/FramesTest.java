@@ -142,6 +142,33 @@ class FramesTest {
         }
     }
 
+    /**
+     * The content size field is unsigned 64-bit: a header declaring 2^63 bytes reads as libzstd
+     * reads it (negative as a Java long), and every decompressing path refuses it as too large
+     * by an unsigned comparison instead of taking it for a small or unknown size.
+     */
+    @Test
+    void shouldReadAContentSizeOf2To63AsUnsignedAndRefuseIt() throws Throwable {
+        byte[] header = new byte[4 + 1 + 8 + 3];
+        MemorySegment h = MemorySegment.ofArray(header);
+        h.set(ZstdFrames.INT_LE, 0, ZstdFrames.MAGIC);
+        header[4] = (byte) 0xE0; // 8-byte content size, single segment, no checksum, no dictionary
+        h.set(java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN), 5,
+                Long.MIN_VALUE);
+        header[13] = 1; // a last raw block of 0 bytes
+        try (Arena arena = Arena.ofConfined(); ZstdDecompressor d = new ZstdDecompressor()) {
+            MemorySegment n = arena.allocateFrom(JAVA_BYTE, header);
+            long nativeSize = (long) LibZstd.GET_FRAME_CONTENT_SIZE_RAW.invokeExact(n.address(), (long) header.length);
+            assertEquals(Long.MIN_VALUE, nativeSize, "libzstd reads 2^63");
+            assertEquals(nativeSize, ZstdFrames.contentSize(n));
+            ZstdException e = assertThrows(ZstdException.class, () -> d.decompress(n, arena.allocate(64)));
+            assertEquals(ZstdException.Reason.TOO_LARGE, e.reason());
+            assertTrue(e.getMessage().contains("declared=9223372036854775808"), e.getMessage());
+            assertEquals(ZstdException.Reason.TOO_LARGE,
+                    assertThrows(ZstdException.class, () -> d.decompress(header)).reason());
+        }
+    }
+
     @Test
     void shouldReadHeaderFieldsOnHeapAndNativeFrames() {
         byte[] data = TestData.text(12345, 4);
