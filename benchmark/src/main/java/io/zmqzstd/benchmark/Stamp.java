@@ -47,6 +47,37 @@ public final class Stamp {
                 expectedLength);
     }
 
+    /**
+     * Every byte of {@code message[BYTES, length)} folded into one value (its 8-byte words XORed, the
+     * bytes of a last partial word XORed in at their place in a word), so any one changed bit changes
+     * it: what a receiver that reads its whole payload computes, to compare with the same fold of the
+     * source. Allocation-free.
+     */
+    public static long foldAfterStamp(byte[] message, int length) {
+        long fold = 0;
+        int at = BYTES;
+        for (; at + Long.BYTES <= length; at += Long.BYTES) {
+            fold ^= (long) LONG_IN_BYTES.get(message, at);
+        }
+        for (; at < length; at++) {
+            fold ^= (long) (message[at] & 0xFF) << (8 * ((at - BYTES) % Long.BYTES));
+        }
+        return fold;
+    }
+
+    /** {@link #foldAfterStamp(byte[], int)} of the {@code length} bytes at native {@code address}. */
+    public static long foldAfterStampAt(long address, long length) {
+        long fold = 0;
+        long at = BYTES;
+        for (; at + Long.BYTES <= length; at += Long.BYTES) {
+            fold ^= EVERYTHING.get(LONG_IN_SEGMENT, address + at);
+        }
+        for (; at < length; at++) {
+            fold ^= (long) (EVERYTHING.get(ValueLayout.JAVA_BYTE, address + at) & 0xFF) << (8 * ((at - BYTES) % Long.BYTES));
+        }
+        return fold;
+    }
+
     private static void check(long length, long sequence, long expectedSequence, int expectedLength) {
         if (length != expectedLength || sequence != expectedSequence) {
             throw new IllegalStateException("unexpected message: length=" + length + ", expectedLength="

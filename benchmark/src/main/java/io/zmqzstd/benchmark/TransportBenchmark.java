@@ -68,6 +68,16 @@ public class TransportBenchmark {
     @Param({"-1"})
     public long zeroCopyThresholdBytes;
 
+    /**
+     * How much of each payload the receiver reads: {@code stamp}, its length and 8-byte sequence stamp
+     * (the default); {@code all}, every byte, compared with the source, as a consumer that uses its
+     * messages reads them ({@link TransportStrategy#read}). With {@code stamp}, a zero-copy frame over
+     * inproc is never brought to the receiving core, while the copying strategies pay for that in their
+     * copy.
+     */
+    @Param({TransportStrategy.READ_STAMP})
+    public String read;
+
     private TransportRig rig;
     private ReceiveMode mode;
 
@@ -76,10 +86,10 @@ public class TransportBenchmark {
         mode = ReceiveMode.valueOf(receiveMode);
         // The tear-down rehearsed, as in PipelineBenchmark.setUp: a first close inside the last measured
         // iteration would link its downcalls there, and -prof gc would count that.
-        try (TransportRig rehearsal = new TransportRig(strategy, transport, size, zeroCopyThresholdBytes)) {
+        try (TransportRig rehearsal = new TransportRig(strategy, transport, size, zeroCopyThresholdBytes, read)) {
             rehearsal.run(mode, 2);
         }
-        rig = new TransportRig(strategy, transport, size, zeroCopyThresholdBytes);
+        rig = new TransportRig(strategy, transport, size, zeroCopyThresholdBytes, read);
     }
 
     @TearDown(Level.Trial)

@@ -14,6 +14,8 @@ class PeerPipelineTest {
         "jeromqZstdjni, tcp, none", "jeromqZstdjni, inproc, trained",
         "libzmqBytes, tcp, trained", "libzmqBytes, inproc, none",
         "zmqzstd, tcp, none", "zmqzstd, inproc, trained",
+        "jeromqZstdjniReused, tcp, trained", "jeromqZstdjniReused, inproc, none",
+        "libzmqBytesReused, tcp, none", "libzmqBytesReused, inproc, trained",
     })
     void shouldDeliverAndCheckEveryMessageInOrder(String contestant, String transport, String dictionary) {
         try (PipelineContestant pipe = PipelineContestants.create(contestant, 1024, transport, 3, dictionary)) {
@@ -25,7 +27,7 @@ class PeerPipelineTest {
     }
 
     @ParameterizedTest
-    @CsvSource({"jeromqZstdjni", "libzmqBytes", "zmqzstd"})
+    @CsvSource({"jeromqZstdjni", "libzmqBytes", "zmqzstd", "jeromqZstdjniReused", "libzmqBytesReused"})
     void shouldCompressSmallMessagesBetterWithTrainedDictionary(String contestant) {
         long without;
         long with;
@@ -38,6 +40,29 @@ class PeerPipelineTest {
             with = pipe.compressedBytes();
         }
         assertTrue(with < without, "with dictionary=" + with + ", without=" + without);
+    }
+
+    /**
+     * On the receiving thread, the reusing peer over this project's libzmq allocates only zstd-jni's
+     * own few hundred bytes per call (about 112 B in {@code getFrameContentSize} and 224 B in
+     * {@code decompressByteArray}, whatever the size), where the short way also allocates a frame and
+     * a payload array per message: the difference the {@code ...Reused} contestants take out.
+     */
+    @ParameterizedTest
+    @CsvSource({"libzmqBytesReused, 0, 1024", "libzmqBytes, 65536, 1000000"})
+    void shouldAllocateOnTheReceivingThreadOnlyWhatTheWayNeeds(String contestant, long atLeast, long below) {
+        var threads = (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        try (PipelineContestant pipe = PipelineContestants.create(contestant, 65536, "inproc", 1, "none")) {
+            for (int i = 0; i < 20; i++) {
+                pipe.transfer(100); // warm-up: the JIT compiles the receive path
+            }
+            int messages = 1_000;
+            long before = threads.getCurrentThreadAllocatedBytes();
+            pipe.transfer(messages);
+            long perMessage = (threads.getCurrentThreadAllocatedBytes() - before) / messages;
+            assertTrue(perMessage >= atLeast && perMessage < below, "bytes per message on the receiving thread: "
+                    + perMessage + ", expected in [" + atLeast + ", " + below + ")");
+        }
     }
 
     @ParameterizedTest

@@ -6,19 +6,19 @@ import org.zeromq.ZContext;
 import org.zeromq.ZMQ;
 
 /**
- * {@code jeromqZstdjni}: JeroMQ (pure-Java ZeroMQ) PUSH to PULL with zstd-jni {@code byte[]} compression.
- * PUSH blocks at the high-water mark, so no message is dropped.
+ * {@code jeromqZstdjni}: JeroMQ (pure-Java ZeroMQ) PUSH to PULL with zstd-jni {@code byte[]} compression,
+ * new arrays per message; {@code jeromqZstdjniReused}: the same with reused arrays (see
+ * {@link ZstdJniBytesPipeline}). PUSH blocks at the high-water mark, so no message is dropped.
  */
 public final class JeromqZstdJniContestant extends ZstdJniBytesPipeline {
-
 
     private final ZContext context = new ZContext(1);
     private final ZMQ.Socket push;
     private final ZMQ.Socket pull;
 
     /** {@code transport} is {@code tcp} or {@code inproc}; {@code dictionary} raw bytes or null. */
-    public JeromqZstdJniContestant(byte[] payload, String transport, int level, byte[] dictionary) {
-        super(payload, level, dictionary);
+    public JeromqZstdJniContestant(byte[] payload, String transport, int level, byte[] dictionary, boolean reuse) {
+        super(payload, level, dictionary, reuse);
         pull = context.createSocket(SocketType.PULL);
         push = context.createSocket(SocketType.PUSH);
         pull.setLinger(0);
@@ -31,8 +31,8 @@ public final class JeromqZstdJniContestant extends ZstdJniBytesPipeline {
     }
 
     @Override
-    protected void sendFrame(byte[] frame) {
-        if (!push.send(frame, 0)) {
+    protected void sendFrame(byte[] frame, int length) {
+        if (!push.send(frame, 0, length, 0)) {
             throw new IllegalStateException("JeroMQ send failed: errno=" + push.errno());
         }
     }
@@ -40,6 +40,11 @@ public final class JeromqZstdJniContestant extends ZstdJniBytesPipeline {
     @Override
     protected byte[] receiveFrame() {
         return pull.recv(0);
+    }
+
+    @Override
+    protected int receiveFrame(byte[] buffer) {
+        return pull.recv(buffer, 0, buffer.length, 0);
     }
 
     @Override

@@ -12,14 +12,13 @@ import io.zmqzstd.transport.ZmqSocket;
  */
 public final class LibzmqBytesContestant extends ZstdJniBytesPipeline {
 
-
     private final ZmqContext context = new ZmqContext();
     private final ZmqSocket push;
     private final ZmqSocket pull;
 
     /** {@code transport} is {@code tcp} or {@code inproc}; {@code dictionary} raw bytes or null. */
-    public LibzmqBytesContestant(byte[] payload, String transport, int level, byte[] dictionary) {
-        super(payload, level, dictionary);
+    public LibzmqBytesContestant(byte[] payload, String transport, int level, byte[] dictionary, boolean reuse) {
+        super(payload, level, dictionary, reuse);
         pull = context.socket(SocketType.PULL);
         push = context.socket(SocketType.PUSH);
         pull.lingerMs(0);
@@ -32,8 +31,8 @@ public final class LibzmqBytesContestant extends ZstdJniBytesPipeline {
     }
 
     @Override
-    protected void sendFrame(byte[] frame) {
-        if (!push.send(frame, 0)) {
+    protected void sendFrame(byte[] frame, int length) {
+        if (!push.send(frame, 0, length, 0)) {
             throw new IllegalStateException("blocking send returned would-block");
         }
     }
@@ -41,6 +40,11 @@ public final class LibzmqBytesContestant extends ZstdJniBytesPipeline {
     @Override
     protected byte[] receiveFrame() {
         return pull.receiveBytes(0);
+    }
+
+    @Override
+    protected int receiveFrame(byte[] buffer) {
+        return pull.receive(buffer, 0);
     }
 
     @Override

@@ -13,6 +13,13 @@ public final class PipelineContestants {
     public static final String ZMQZSTD = "zmqzstd";
     public static final String LIBZMQ_BYTES = "libzmqBytes";
     public static final String JEROMQ_ZSTDJNI = "jeromqZstdjni";
+    /**
+     * {@link #LIBZMQ_BYTES} and {@link #JEROMQ_ZSTDJNI} with reused arrays instead of new ones per message
+     * ({@link ZstdJniBytesPipeline}); not in {@code PipelineBenchmark}'s default list: pass them with
+     * {@code -p contestant=...}.
+     */
+    public static final String LIBZMQ_BYTES_REUSED = "libzmqBytesReused";
+    public static final String JEROMQ_ZSTDJNI_REUSED = "jeromqZstdjniReused";
 
     public static final String DICTIONARY_NONE = "none";
     public static final String DICTIONARY_TRAINED = "trained";
@@ -146,8 +153,10 @@ public final class PipelineContestants {
         return switch (name) {
             case ZMQZSTD -> new ZmqZstdContestant(payload, transport, level, dictionaryBytes, zeroCopyThresholdBytes,
                     rawFrameBelowBytes, parallel, rawIncompressible);
-            case LIBZMQ_BYTES -> new LibzmqBytesContestant(payload, transport, level, dictionaryBytes);
-            case JEROMQ_ZSTDJNI -> new JeromqZstdJniContestant(payload, transport, level, dictionaryBytes);
+            case LIBZMQ_BYTES -> new LibzmqBytesContestant(payload, transport, level, dictionaryBytes, false);
+            case JEROMQ_ZSTDJNI -> new JeromqZstdJniContestant(payload, transport, level, dictionaryBytes, false);
+            case LIBZMQ_BYTES_REUSED -> new LibzmqBytesContestant(payload, transport, level, dictionaryBytes, true);
+            case JEROMQ_ZSTDJNI_REUSED -> new JeromqZstdJniContestant(payload, transport, level, dictionaryBytes, true);
             default -> throw new IllegalArgumentException("unknown pipeline contestant: contestant=" + name);
         };
     }

@@ -159,6 +159,7 @@ public final class ZmqZstdContestant implements PipelineContestant {
         int status;
         while ((status = receiver.receive(0)) == DecompressingReceiver.WOULD_BLOCK) {
             sender.checkHealthy();
+            checkWorkers();
         }
         if (status != DecompressingReceiver.RECEIVED) {
             throw new IllegalStateException("bad frame: " + receiver.lastErrorMessage());
@@ -168,6 +169,21 @@ public final class ZmqZstdContestant implements PipelineContestant {
             throw new IllegalStateException("unexpected message: parts=" + m.parts());
         }
         Stamp.checkAt(m.region().address() + m.partOffset(0), m.partSize(0), nextSequence++, size);
+    }
+
+    /**
+     * After a receive timed out: a parallel sender's worker that failed drops the message and reports
+     * it only to the producer's next call, which never comes when the message was one of the last
+     * granted; without this check the receiver would wait for it forever. Allocates a snapshot, on
+     * the timeout path only.
+     */
+    private void checkWorkers() {
+        if (parallel != null) {
+            long dropped = parallel.stats().droppedMessages();
+            if (dropped > 0) {
+                throw new IllegalStateException("the parallel sender dropped messages after a failure: dropped=" + dropped);
+            }
+        }
     }
 
     @Override

@@ -21,11 +21,17 @@ public final class TransportRig implements AutoCloseable {
 
     /** {@code strategy} as in {@link TransportStrategy#create}, {@code transport} tcp or inproc. */
     public TransportRig(String strategy, String transport, int size, long zeroCopyThresholdBytes) {
+        this(strategy, transport, size, zeroCopyThresholdBytes, TransportStrategy.READ_STAMP);
+    }
+
+    /** As above, the receiver reading {@code read} of each payload ({@link TransportStrategy#read}). */
+    public TransportRig(String strategy, String transport, int size, long zeroCopyThresholdBytes, String read) {
         sockets = new RouterPair(transport, zeroCopyThresholdBytes);
         TransportStrategy p = null;
         CreditedSender s = null;
         try {
             p = TransportStrategy.create(strategy, Payloads.generate(Payloads.BINARY, size, 7));
+            p.read(read);
             ZmqSocket out = sockets.sender;
             TransportStrategy strategyOnSender = p;
             s = new CreditedSender("transport-sender-" + strategy, sequence -> {

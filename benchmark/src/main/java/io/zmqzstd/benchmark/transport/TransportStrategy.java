@@ -23,8 +23,15 @@ public abstract class TransportStrategy implements AutoCloseable {
     /** Not in TransportBenchmark's default list: pass it with -p strategy=... or to TransportOverhead. */
     public static final String NATIVE_SEGMENT = "nativeSegment";
 
+    /** Values of {@code TransportBenchmark}'s {@code read}: how much of each payload the receiver reads. */
+    public static final String READ_STAMP = "stamp";
+    public static final String READ_ALL = "all";
+
     protected final int size;
     protected final byte[] source;
+    /** {@link Stamp#foldAfterStamp} of the source: what every payload's bytes after the stamp fold to. */
+    private final long expectedFold;
+    private boolean readAll;
     private final Arena arena = Arena.ofShared();
     protected final MemorySegment nativeSource;
 
@@ -33,6 +40,40 @@ public abstract class TransportStrategy implements AutoCloseable {
         this.source = source.clone();
         this.nativeSource = arena.allocate(size, 64);
         nativeSource.copyFrom(MemorySegment.ofArray(source));
+        this.expectedFold = Stamp.foldAfterStamp(source, size);
+    }
+
+    /**
+     * {@link #READ_STAMP}: the receiver checks length and stamp only, 8 bytes of each payload (the
+     * default, and every published transport figure before the {@code read} parameter). {@link #READ_ALL}:
+     * it also reads every byte and compares them with the source, as a consumer that uses its messages
+     * does; a strategy that hands the receiver the sender's own memory (zero-copy over inproc) is then
+     * charged for bringing that memory to the receiving core, as the copying strategies are in their copy.
+     */
+    public void read(String read) {
+        readAll = switch (read) {
+            case READ_STAMP -> false;
+            case READ_ALL -> true;
+            default -> throw new IllegalArgumentException("unknown read: read=" + read + " (stamp or all)");
+        };
+    }
+
+    /** With {@link #READ_ALL}: reads the whole payload and fails unless it is the source's. */
+    protected final void checkContent(byte[] message, int length) {
+        if (readAll && Stamp.foldAfterStamp(message, length) != expectedFold) {
+            throw contentDiffers();
+        }
+    }
+
+    /** {@link #checkContent(byte[], int)} of a payload in native memory. */
+    protected final void checkContentAt(long address, long length) {
+        if (readAll && Stamp.foldAfterStampAt(address, length) != expectedFold) {
+            throw contentDiffers();
+        }
+    }
+
+    private IllegalStateException contentDiffers() {
+        return new IllegalStateException("payload bytes differ from the source's: size=" + size);
     }
 
     public static TransportStrategy create(String name, byte[] source) {
@@ -81,6 +122,7 @@ public abstract class TransportStrategy implements AutoCloseable {
         public void receivePayload(ZmqSocket socket, long expectedSequence) {
             byte[] message = socket.receiveBytes(0);
             Stamp.check(message, message.length, expectedSequence, size);
+            checkContent(message, message.length);
         }
     }
 
@@ -106,6 +148,7 @@ public abstract class TransportStrategy implements AutoCloseable {
         public void receivePayload(ZmqSocket socket, long expectedSequence) {
             int length = socket.receive(receiveBuffer, 0);
             Stamp.check(receiveBuffer, length, expectedSequence, size);
+            checkContent(receiveBuffer, length);
         }
     }
 
@@ -119,8 +162,11 @@ public abstract class TransportStrategy implements AutoCloseable {
 
         @Override
         public final void receivePayload(ZmqSocket socket, long expectedSequence) {
-            socket.receive(receiveMessage, 0);
+            if (!socket.receive(receiveMessage, 0)) {
+                throw new IllegalStateException("receive timed out: expectedSequence=" + expectedSequence);
+            }
             Stamp.checkAt(receiveMessage.address(), receiveMessage.size(), expectedSequence, size);
+            checkContentAt(receiveMessage.address(), receiveMessage.size());
         }
 
         @Override
