@@ -23,9 +23,23 @@ COMPARISONS = {
     "pipeline": ("contestant", "zmqzstd", ["jeromqZstdjni"], ["transport", "size"], "msg/s"),
 }
 
+# whole check name -> its comparisons, where a check compares more than its prefix's one
+CHECKS = {
+    # the peers used with reused arrays: zmqzstd (one compressing thread and three) against them, and
+    # what reusing buys the peer itself
+    "pipeline-reused": [
+        ("contestant", "zmqzstd", ["jeromqZstdjniReused"], ["transport", "size", "compressionThreads"], "msg/s"),
+        ("contestant", "zmqzstd", ["jeromqZstdjni"], ["transport", "size", "compressionThreads"], "msg/s"),
+        # the peers ignore compressionThreads: its two rows are two runs of the same pair
+        ("contestant", "jeromqZstdjniReused", ["jeromqZstdjni"], ["transport", "size", "compressionThreads"], "msg/s"),
+    ],
+    # receivers that read 8 bytes of each payload and receivers that read all of it
+    "transport-read": [("strategy", "zeroCopyPooled", ["byteArray"], ["transport", "size", "read"], "msg/s")],
+}
 
-def comparison(check):
-    return COMPARISONS[check.split("-")[0]]
+
+def comparisons(check):
+    return CHECKS.get(check, [COMPARISONS[check.split("-")[0]]])
 
 
 def rate(score, unit, size):
@@ -46,37 +60,42 @@ def rounds_of(directory):
 def main():
     directory = sys.argv[1] if len(sys.argv) > 1 else "benchmark/results/verdict"
     for check, rounds in sorted(rounds_of(directory).items()):
-        who, target, baselines, row_params, unit = comparison(check)
-        ratios, scores, allocs, base_scores = {}, {}, {}, {}
-        for results in rounds.values():
-            cells = {}
-            for r in results:
-                p = dict(r["params"], method=r["benchmark"].rsplit(".", 1)[1])
-                key = tuple(p[k] for k in row_params)
-                cells.setdefault(key, {})[p[who]] = r
-            for key, by in cells.items():
-                if target not in by or not any(b in by for b in baselines):
-                    continue
-                size = key[row_params.index("size")]
-                t = rate(by[target]["primaryMetric"]["score"], unit, size)
-                best = max(rate(by[b]["primaryMetric"]["score"], unit, size) for b in baselines if b in by)
-                ratios.setdefault(key, []).append(t / best)
-                scores.setdefault(key, []).append(t)
-                base_scores.setdefault(key, []).append(best)
-                allocs.setdefault(key, []).append(alloc(by[target]))
-        base_name = " or ".join(baselines) if len(baselines) > 1 else baselines[0]
-        print(f"**{check}**: {target} against {'the faster of ' if len(baselines) > 1 else ''}{base_name}, "
-              f"{len(rounds)} rounds\n")
-        print("| " + " | ".join(row_params) + f" | {target} {unit} (median) | {base_name} {unit} (median) "
-              f"| ratio, median | ratio, min–max | {target} B/msg (median) |")
-        print("|" + "---|" * (len(row_params) + 5))
-        for key in sorted(ratios, key=lambda k: tuple(int(x) if str(x).isdigit() else x for x in k)):
-            labels = [size_label(v) if p == "size" else str(v) for p, v in zip(row_params, key)]
-            rs = ratios[key]
-            print("| " + " | ".join(labels) + f" | {fmt_rate(statistics.median(scores[key]))} | "
-                  f"{fmt_rate(statistics.median(base_scores[key]))} | **{statistics.median(rs):.2f}** | "
-                  f"{min(rs):.2f}–{max(rs):.2f} | {fmt_alloc(statistics.median(allocs[key]))} |")
-        print()
+        for c in comparisons(check):
+            table(check, rounds, *c)
+
+
+def table(check, rounds, who, target, baselines, row_params, unit):
+    """One comparison's table: per row, the median over the rounds of target / baseline."""
+    ratios, scores, allocs, base_scores = {}, {}, {}, {}
+    for results in rounds.values():
+        cells = {}
+        for r in results:
+            p = dict(r["params"], method=r["benchmark"].rsplit(".", 1)[1])
+            key = tuple(p[k] for k in row_params)
+            cells.setdefault(key, {})[p[who]] = r
+        for key, by in cells.items():
+            if target not in by or not any(b in by for b in baselines):
+                continue
+            size = key[row_params.index("size")]
+            t = rate(by[target]["primaryMetric"]["score"], unit, size)
+            best = max(rate(by[b]["primaryMetric"]["score"], unit, size) for b in baselines if b in by)
+            ratios.setdefault(key, []).append(t / best)
+            scores.setdefault(key, []).append(t)
+            base_scores.setdefault(key, []).append(best)
+            allocs.setdefault(key, []).append(alloc(by[target]))
+    base_name = " or ".join(baselines) if len(baselines) > 1 else baselines[0]
+    print(f"**{check}**: {target} against {'the faster of ' if len(baselines) > 1 else ''}{base_name}, "
+          f"{len(rounds)} rounds\n")
+    print("| " + " | ".join(row_params) + f" | {target} {unit} (median) | {base_name} {unit} (median) "
+          f"| ratio, median | ratio, min–max | {target} B/msg (median) |")
+    print("|" + "---|" * (len(row_params) + 5))
+    for key in sorted(ratios, key=lambda k: tuple(int(x) if str(x).isdigit() else x for x in k)):
+        labels = [size_label(v) if p == "size" else str(v) for p, v in zip(row_params, key)]
+        rs = ratios[key]
+        print("| " + " | ".join(labels) + f" | {fmt_rate(statistics.median(scores[key]))} | "
+              f"{fmt_rate(statistics.median(base_scores[key]))} | **{statistics.median(rs):.2f}** | "
+              f"{min(rs):.2f}–{max(rs):.2f} | {fmt_alloc(statistics.median(allocs[key]))} |")
+    print()
 
 
 if __name__ == "__main__":

@@ -32,10 +32,13 @@ import org.openjdk.jmh.annotations.Warmup;
  * batch and prints one {@code # compression ratio} line from it (uncompressed over compressed bytes).
  *
  * <p>{@code flow}: how the sender is paced. {@code stream} (the default, as the C program and a real
- * service run): the first invocation of an iteration lets the sender run {@link #lead(int)} messages
- * ahead, every invocation grants and receives {@value #BATCH} more, so the sender never waits for the
- * receiver to drain; the iteration's tear-down (not timed) receives the lead, so the next iteration starts
- * from an empty pipe and no work is done ahead outside the timed region. {@code batch}: each invocation
+ * service run): the first invocation of an iteration grants the sender {@link #lead(int)} messages more
+ * than it receives, every invocation grants and receives {@value #BATCH} more, so the sender never waits
+ * for the receiver to drain. Its credit beyond what the receiver has taken is therefore the lead just
+ * before each grant and the lead plus {@value #BATCH} just after it (up to 504 messages at 1 MiB, which
+ * the high-water marks hold); how far it actually runs ahead is set by its own speed. The iteration's
+ * tear-down (not timed) receives the lead, so the next iteration starts from an empty pipe and no work is
+ * done ahead outside the timed region. {@code batch}: each invocation
  * grants {@value #BATCH} messages and receives exactly those, so the pipe drains and refills at every
  * invocation; measured 20 % below {@code stream} at 64 B over tcp (one tcp round trip and a sender
  * wake-up per 500 messages), kept to show that cost.
@@ -130,8 +133,8 @@ public class PipelineBenchmark {
     private boolean iterationStarting;
 
     /**
-     * How far the sender may run ahead while streaming: 4 MiB of payload, at least 2 and at most one
-     * batch. Below libzmq's default high-water mark (1000), so a send never blocks on a full pipe at the
+     * The messages granted beyond those received while streaming, just before each grant (one batch more
+     * just after it): 4 MiB of payload, at least 2 and at most one batch. Below libzmq's default high-water mark (1000), so a send never blocks on a full pipe at the
      * end of an iteration, and small enough that large messages in flight do not pile up memory.
      */
     static int lead(int size) {
