@@ -321,7 +321,8 @@ public final class DecompressingReceiver implements AutoCloseable {
      * limits ({@code maxDecompressedSize}, {@code maxMessageSize}) still apply and are checked
      * first ({@link BadFrameReason#TOO_LARGE}).
      *
-     * <p>Ownership: {@code dst} stays the caller's; its arena must stay open during the call. The
+     * <p>Ownership: {@code dst} stays the caller's; its arena must stay open during the call, and
+     * this thread must be allowed to use it (not confined to another thread). The
      * receiver writes to it only during this call, and keeps no reference beyond the message
      * view, which ends at the next receive. After {@link #BAD_FRAME} or an exception, the content
      * of {@code dst} is unspecified (earlier parts may have been written). A
@@ -338,6 +339,8 @@ public final class DecompressingReceiver implements AutoCloseable {
      * @throws IllegalArgumentException when {@code dst} is read-only
      * @throws IllegalStateException when {@code dst}'s arena is closed (nothing is received), or
      *     when the receiver is closed or used by two threads at once
+     * @throws WrongThreadException when {@code dst} is confined to another thread (nothing is
+     *     received)
      * @throws io.zmqzstd.transport.ZmqException when the socket fails, as for {@link #receive(int)}
      */
     public int receiveInto(MemorySegment dst, int flags) {
@@ -354,6 +357,13 @@ public final class DecompressingReceiver implements AutoCloseable {
             ensureOpen();
             if (dst != null && !dst.scope().isAlive()) {
                 throw new IllegalStateException("destination is no longer alive: its arena is closed");
+            }
+            if (dst != null && !dst.isAccessibleBy(Thread.currentThread())) {
+                // Checked before the message is taken: found while decompressing (zstd refuses
+                // another thread's confined memory), it would end the call after libzmq had
+                // handed the message over, and the message would be lost.
+                throw new WrongThreadException("destination is confined to another thread than "
+                        + Thread.currentThread().getName() + " (nothing is received)");
             }
             message.begin(region, dst);
             if (!socket.receive(frame, flags)) {

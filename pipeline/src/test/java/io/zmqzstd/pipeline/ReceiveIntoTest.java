@@ -17,6 +17,8 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -145,6 +147,44 @@ class ReceiveIntoTest {
         assertEquals(DecompressingReceiver.RECEIVED, receiver.receiveInto(dst, 0), receiver::lastErrorMessage);
         assertEquals(1, receiver.message().parts());
         assertPart(next, dst, 0, receiver.message().partSize(0));
+    }
+
+    /**
+     * A destination confined to another thread's arena cannot be written from here (zstd is
+     * refused it, as any access would be): it is refused before the message is taken, so the
+     * message is still there for the next receive. Before, it was refused while decompressing,
+     * after libzmq had handed the message over, and the message was lost.
+     */
+    @Test
+    void shouldRefuseDestinationConfinedToAnotherThreadWithoutTakingTheMessage() throws Exception {
+        ExecutorService owner = Executors.newSingleThreadExecutor();
+        try (ZmqContext ctx = new ZmqContext()) {
+            Arena foreignArena = owner.submit(Arena::ofConfined).get();
+            MemorySegment foreign = owner.submit(() -> foreignArena.allocate(DST_BYTES)).get();
+            Fixtures.Link link = Fixtures.link(ctx, SocketType.PULL, SocketType.PUSH, "inproc");
+            try (CompressingSender sender = CompressingSender.builder(link.client()).build();
+                 DecompressingReceiver receiver = DecompressingReceiver.builder(link.server()).build();
+                 Arena arena = Arena.ofConfined()) {
+                for (int size : new int[] {100, 50_000}) { // a raw frame (copied in Java) and a compressed one
+                    byte[] data = Fixtures.payload(size, size);
+                    assertTrue(sender.send(data, 0));
+                    WrongThreadException e = assertThrows(WrongThreadException.class,
+                            () -> receiver.receiveInto(foreign, 0));
+
+                    MemorySegment dst = arena.allocate(DST_BYTES);
+                    assertEquals(DecompressingReceiver.RECEIVED, receiver.receiveInto(dst, ZmqSocket.DONTWAIT),
+                            "the refused call left the message queued");
+                    assertPart(data, dst, 0, receiver.message().partSize(0));
+                    assertTrue(e.getMessage().contains("destination"), e.getMessage());
+                }
+                assertEquals(2, receiver.stats().messages());
+                assertEquals(0, receiver.stats().errors());
+            } finally {
+                owner.submit(foreignArena::close).get();
+            }
+        } finally {
+            owner.shutdown();
+        }
     }
 
     @Test
