@@ -10,14 +10,21 @@ import io.zmqzstd.codec.ZstdException;
 public enum BadFrameReason {
     /** A 0-byte part where a compressed part belongs (a 0-byte part is never a zstd frame). */
     EMPTY,
-    /** The part does not start with the zstd magic number {@code 28 B5 2F FD}. */
+    /**
+     * The part does not start with the zstd magic number {@code 28 B5 2F FD} (a skippable frame
+     * included), or is shorter than it.
+     */
     NOT_ZSTD,
     /**
      * The frame declares (or, without a declared size, produces) more than the receiver's limit,
      * or the message has more parts, or envelope bytes, than the receiver's limits allow.
      */
     TOO_LARGE,
-    /** zstd found damaged block data. */
+    /**
+     * zstd found damaged block data, or the frame is malformed: a reserved bit or block type set,
+     * content longer than its header declares, or bytes after the frame (trailing bytes, a second
+     * frame, a skippable frame: one part is exactly one frame).
+     */
     CORRUPT,
     /** The part ends before its frame does (or the frame header is cut short). */
     TRUNCATED,

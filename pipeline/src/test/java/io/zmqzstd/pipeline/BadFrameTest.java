@@ -127,6 +127,30 @@ class BadFrameTest {
         assertTrue(receiver.message().region().byteSize() <= LIMIT, () -> "region=" + receiver.message().region().byteSize());
     }
 
+    /** One part is exactly one frame: whatever follows it, and a skippable frame, is refused. */
+    @Test
+    void shouldRejectBytesAfterTheFrameAndSkippableFrames() {
+        byte[] f = frame(2000);
+        byte[] raw = Zstd.compress(Fixtures.random(50, 5), 3); // zstd stores it as a raw block
+        byte[] skippable = java.nio.ByteBuffer.allocate(12).order(java.nio.ByteOrder.LITTLE_ENDIAN)
+                .putInt(0x184D2A50).putInt(4).putInt(7).array();
+        expectRefusedThenRecover(BadFrameReason.CORRUPT, concat(f, new byte[] {1, 2, 3}));
+        assertTrue(receiver.lastErrorMessage().contains("bytes after the frame: frame=" + f.length),
+                receiver::lastErrorMessage);
+        expectRefusedThenRecover(BadFrameReason.CORRUPT, concat(f, f));
+        expectRefusedThenRecover(BadFrameReason.CORRUPT, concat(raw, raw));
+        expectRefusedThenRecover(BadFrameReason.CORRUPT, concat(f, skippable));
+        expectRefusedThenRecover(BadFrameReason.CORRUPT, concat(Fixtures.streamed(Fixtures.payload(300, 1)), f));
+        expectRefusedThenRecover(BadFrameReason.NOT_ZSTD, skippable);
+        expectRefusedThenRecover(BadFrameReason.NOT_ZSTD, concat(skippable, f));
+    }
+
+    private static byte[] concat(byte[] a, byte[] b) {
+        byte[] out = Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, out, a.length, b.length);
+        return out;
+    }
+
     @Test
     void shouldRejectChecksumMismatch() {
         byte[] f;
