@@ -35,8 +35,9 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * {@value #THREAD_CACHE_SLOTS} free buffers per class of its own, so that a rent and a release on
  * one thread touch no shared word (no CAS on the free stack, no shared counter). Buffers libzmq
  * returns (zero-copy sends) and releases on virtual threads go to the shared stacks. A class's
- * shared stack running dry takes back the buffers cached by threads that have ended; a live
- * thread's cache holds at most {@value #THREAD_CACHE_SLOTS} buffers of each such class.
+ * shared stack running dry, or a thread making its cache, takes back the caches of threads that
+ * have ended (their buffers and counters); a live thread's cache holds at most
+ * {@value #THREAD_CACHE_SLOTS} buffers of each such class.
  *
  * <p>Bounds: each class holds at most {@code maxBuffersPerClass} slots. When a class is exhausted,
  * or a request is larger than the largest class, {@code rent} still succeeds with an unpooled
@@ -664,6 +665,11 @@ public final class NativeBufferPool implements AutoCloseable {
             return null;
         }
         tc = new ThreadCache(t, cachedClasses);
+        // Retire the caches of ended threads here too, not only when a shared stack runs dry:
+        // a thread that rents only classes sent zero-copy (never cached) leaves an empty cache,
+        // and with stacks that never run dry each such thread stayed in the list, its Thread
+        // object reachable, for as long as the pool lived. Once per new thread, off the hot path.
+        reclaimDeadCaches();
         synchronized (caches) {
             caches.add(tc);
         }
@@ -690,8 +696,8 @@ public final class NativeBufferPool implements AutoCloseable {
     /**
      * Moves the buffers cached by threads that have ended back onto the shared stacks and folds
      * their counters into the pool's. Runs when a shared stack is empty, before a new slot is
-     * carved. A thread that has ended touches its cache no more, and {@code isAlive() == false}
-     * makes everything it did visible here.
+     * carved, and when a thread makes its cache. A thread that has ended touches its cache no
+     * more, and {@code isAlive() == false} makes everything it did visible here.
      *
      * @return whether any buffer came back
      */

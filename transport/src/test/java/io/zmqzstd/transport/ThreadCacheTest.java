@@ -2,6 +2,7 @@ package io.zmqzstd.transport;
 
 import org.junit.jupiter.api.Test;
 
+import java.lang.ref.WeakReference;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -94,6 +95,39 @@ class ThreadCacheTest {
             assertEquals(CACHE, s.returned(), "the ended thread's returns still count: " + s);
             assertEquals(CACHE, pool.outstanding());
             got.forEach(PooledBuffer::release);
+            assertEquals(0, pool.outstanding());
+        }
+    }
+
+    @Test
+    void shouldNotKeepEndedThreadsReachableWhileNoSharedStackRunsDry() throws Exception {
+        try (NativeBufferPool pool = NativeBufferPool.builder().build()) {
+            // One 64 KiB buffer (a class sent zero-copy, so never cached): each thread below takes it
+            // from the shared stack and puts it back there, so no rent ever finds a stack empty.
+            pool.reserve(64 << 10, 1);
+            int threads = 50;
+            List<WeakReference<Thread>> ended = new ArrayList<>();
+            for (int i = 0; i < threads; i++) {
+                Thread t = Thread.ofPlatform().start(() -> pool.rent(64 << 10).release());
+                t.join();
+                ended.add(new WeakReference<>(t));
+            }
+            // Every thread but the last has been followed by a new one; none of those may be kept.
+            long deadline = System.nanoTime() + 5_000_000_000L;
+            int kept;
+            do {
+                System.gc();
+                kept = 0;
+                for (int i = 0; i < threads - 1; i++) {
+                    if (ended.get(i).get() != null) {
+                        kept++;
+                    }
+                }
+            } while (kept > 0 && System.nanoTime() < deadline);
+            assertEquals(0, kept, "ended threads still reachable from the pool's list of thread caches");
+            NativeBufferPool.Stats s = pool.stats();
+            assertEquals(threads, s.rented(), s::toString);
+            assertEquals(threads, s.returned(), "the ended threads' counters still count: " + s);
             assertEquals(0, pool.outstanding());
         }
     }
