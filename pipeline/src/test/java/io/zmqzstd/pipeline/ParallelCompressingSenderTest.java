@@ -690,13 +690,30 @@ class ParallelCompressingSenderTest {
     /**
      * The caller's thread and every worker allocate nothing per message after warm-up (the JDK's
      * per-thread counters), and every pooled buffer comes back.
+     *
+     * <p>A case over the limit runs once more, with new threads and sockets, and must pass then: on
+     * a loaded machine (a full parallel build beside it) one run of the 64 KiB case saw the workers
+     * allocate 83 KB in the measured window, once, and never again in runs made to reproduce it;
+     * code still waiting for its compilation allocates, and a second run starts with it compiled.
+     * What allocates per message allocates in both runs.
      */
     @ParameterizedTest(name = "tcp, {0} B, claimed {1}, topic {2}")
     @CsvSource({"256,false,false", "1024,false,false", "65536,false,false", "1024,true,false", "65536,true,false",
         "1024,false,true", "1024,true,true"})
     void shouldAllocateLessThanOneBytePerMessageOnEveryThread(int size, boolean claim, boolean topic) throws Exception {
+        String first = allocationOverTheLimit(size, claim, topic);
+        if (first != null) {
+            System.out.println("over the limit in the first run, running again: " + first);
+            String second = allocationOverTheLimit(size, claim, topic);
+            assertNull(second, () -> second + " (the first run: " + first + ")");
+        }
+    }
+
+    /** One run of the case above: null when every thread stayed under 1 B per message, else what did not. */
+    private static String allocationOverTheLimit(int size, boolean claim, boolean topic) throws Exception {
         int warmUp = size >= 65536 ? 20_000 : 50_000;
         int measured = size >= 65536 ? 20_000 : 100_000;
+        String over;
         NativeBufferPool pool = NativeBufferPool.builder().leakDetection(NativeBufferPool.LeakDetection.DISABLED).build();
         List<Thread> workers = new CopyOnWriteArrayList<>();
         try (ZmqContext ctx = ZmqContext.builder().bufferPool(pool).build(); Arena arena = Arena.ofShared()) {
@@ -767,14 +784,15 @@ class ParallelCompressingSenderTest {
                 System.out.printf("parallel tcp %d B%s%s: caller %d B, workers %d B, receiver %d B over %d messages; %s%n",
                         size, claim ? " claimed" : "", topic ? " topic" : "", callerBytes, workerBytes, receiverBytes.get(), measured, sender.stats());
                 assertEquals(2, workerStart.length);
-                assertTrue(callerBytes < measured, "caller allocated " + callerBytes + " B");
-                assertTrue(workerBytes < measured, "workers allocated " + workerBytes + " B");
-                assertTrue(receiverBytes.get() < measured, "receiver allocated " + receiverBytes.get() + " B");
+                over = callerBytes < measured && workerBytes < measured && receiverBytes.get() < measured ? null
+                        : "caller allocated " + callerBytes + " B, workers " + workerBytes + " B, receiver "
+                                + receiverBytes.get() + " B over " + measured + " messages";
             }
             assertTrue(Fixtures.await(() -> pool.outstanding() == 0, 10_000), () -> pool.stats().toString());
         } finally {
             pool.close();
         }
+        return over;
     }
 
     private static final byte[] TOPIC = "metrics.cpu".getBytes(StandardCharsets.US_ASCII);
