@@ -206,9 +206,15 @@ final class CurveOptions {
     }
 
     private void checkKey(String key, String what) {
-        if (!isKey(key)) {
+        if (key.length() != Curve.Z85_KEY_CHARS) {
             throw usage("invalid CURVE key (" + what + "): expected " + Curve.Z85_KEY_CHARS
                     + " Z85 characters, length=" + key.length());
+        }
+        try {
+            Curve.z85Decode(key);
+        } catch (IllegalArgumentException e) {
+            // the right length, so the alphabet or a group's value is wrong: say which (one character, no key)
+            throw usage("invalid CURVE key (" + what + "): " + e.getMessage().replaceFirst("^z85 text: ", ""));
         }
     }
 

@@ -17,6 +17,8 @@ final class EndpointOptions {
     private static final int ENODEV = 19;
     private static final int EINVAL = 22;
     private static final int EPROTONOSUPPORT = 93;
+    /** libzmq's own code (ZMQ_HAUSNUMERO + 52): a transport the socket type cannot use, e.g. udp:// on PUSH. */
+    private static final int ENOCOMPATPROTO = 156384712 + 52;
 
     @Spec(Spec.Target.MIXEE)
     CommandSpec spec;
@@ -40,6 +42,13 @@ final class EndpointOptions {
         }
         if (hwm < 0) {
             throw new ParameterException(spec.commandLine(), "--hwm must not be negative: hwm=" + hwm);
+        }
+        for (String endpoint : connects) {
+            // libzmq takes it and fails only in the background, retrying for ever: nothing would tell the user
+            if (Values.tcpPort(endpoint) == 0) {
+                throw new ParameterException(spec.commandLine(), "--connect cannot reach port 0: endpoint=" + endpoint
+                        + " (port 0 or * means 'any free port' only for --bind)");
+            }
         }
     }
 
@@ -69,7 +78,7 @@ final class EndpointOptions {
             String what = (bind ? "cannot bind" : "cannot connect") + ": endpoint=" + endpoint + ", errno=" + e.errno()
                     + ", error=" + e.getMessage().replaceFirst(".*error=", "");
             int errno = e.errno();
-            if (errno == EINVAL || errno == EPROTONOSUPPORT || errno == ENODEV) {
+            if (errno == EINVAL || errno == EPROTONOSUPPORT || errno == ENODEV || errno == ENOCOMPATPROTO) {
                 throw new ParameterException(spec.commandLine(), what);
             }
             throw new CliException(ExitCodes.FAILURE, what, e);

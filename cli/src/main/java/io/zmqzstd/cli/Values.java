@@ -46,6 +46,16 @@ final class Values {
         return value;
     }
 
+    /** The destination port of a well-formed tcp endpoint; -1 for {@code *} and other transports. */
+    static int tcpPort(String endpoint) {
+        Matcher m = ENDPOINT.matcher(endpoint);
+        if (!m.matches() || !m.group(1).equals("tcp")) {
+            return -1;
+        }
+        Matcher t = TCP_ADDRESS.matcher(m.group(2));
+        return t.matches() && !t.group(2).equals("*") ? Integer.parseInt(t.group(2)) : -1;
+    }
+
     /** {@code 4096}, {@code 64K}, {@code 1MiB}, {@code 2G}: K, M and G are powers of 1024. */
     static long byteSize(String value) {
         Matcher m = SIZE.matcher(value.trim());

@@ -31,9 +31,15 @@ class CommandLineTest {
     }
 
     private static Result run(String... args) {
+        return run(new byte[0], args);
+    }
+
+    /** As {@link #run(String...)}, with {@code stdin} as send's standard input (never the test JVM's own). */
+    private static Result run(byte[] stdin, String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         CommandLine cl = Main.commandLine();
+        ((SendCommand) cl.getSubcommands().get("send").getCommand()).stdin = new java.io.ByteArrayInputStream(stdin);
         cl.setOut(new PrintWriter(out, true));
         cl.setErr(new PrintWriter(err, true));
         int code = cl.execute(args);
@@ -171,6 +177,60 @@ class CommandLineTest {
         Result r = run("recv", "--bind", "tcp://127.0.0.1:*", "--dict", text.toString(), "--raw-dict", "--timeout", "1s");
         assertEquals(ExitCodes.TIMEOUT, r.code(), r.toString());
         assertFalse(r.err().contains("dictionary"), r.toString());
+    }
+
+    /**
+     * A transport the socket type cannot use (udp:// is for RADIO/DISH; libzmq says
+     * ENOCOMPATPROTO) is a wrong endpoint, as EINVAL is: exit 2, not a runtime failure.
+     */
+    @Test
+    void shouldRefuseATransportTheSocketTypeCannotUseAsAUsageError() {
+        for (String[] args : new String[][] {
+                {"send", "--connect", "udp://127.0.0.1:5555", "--timeout", "1s"},
+                {"recv", "--bind", "udp://127.0.0.1:5555", "--timeout", "1s"}}) {
+            Result r = run("x\n".getBytes(StandardCharsets.UTF_8), args);
+            String what = String.join(" ", args) + " -> " + r;
+            assertEquals(ExitCodes.USAGE, r.code(), what);
+            assertEquals(1, r.err().lines().count(), what);
+            assertTrue(r.err().contains("endpoint=udp://127.0.0.1:5555"), what);
+            assertTrue(r.err().contains("not compatible with the socket type"), what);
+        }
+    }
+
+    /**
+     * libzmq accepts tcp://host:0 for connect and fails in the background, retrying for ever:
+     * without a check the command waited for a peer that cannot exist (exit 3 with --timeout).
+     */
+    @Test
+    void shouldRefuseToConnectToPortZero() {
+        for (String[] args : new String[][] {
+                {"send", "--connect", "tcp://127.0.0.1:0", "--timeout", "1s"},
+                {"recv", "--connect", "tcp://127.0.0.1:0", "--timeout", "1s"}}) {
+            Result r = run("x\n".getBytes(StandardCharsets.UTF_8), args);
+            String what = String.join(" ", args) + " -> " + r;
+            assertEquals(ExitCodes.USAGE, r.code(), what);
+            assertEquals(1, r.err().lines().count(), what);
+            assertTrue(r.err().contains("--connect") && r.err().contains("tcp://127.0.0.1:0"), what);
+            assertTrue(r.err().contains("port 0"), what);
+        }
+    }
+
+    /** A key of the right length with a character outside Z85: the message says which, not "expected 40 characters". */
+    @Test
+    void shouldSayWhatIsWrongWithACurveKeyOfTheRightLength() {
+        String notZ85 = "rq:rM>}U?@Lns47E1%kR.o@n%FcmmsL/@{H8]yf~"; // 40 characters, the last not in the alphabet
+        Result r = run("recv", "--connect", "tcp://127.0.0.1:1", "--curve-server-key", notZ85, "--timeout", "1s");
+        String what = r.toString();
+        assertEquals(ExitCodes.USAGE, r.code(), what);
+        assertEquals(1, r.err().lines().count(), what);
+        assertTrue(r.err().contains("invalid CURVE key (--curve-server-key)"), what);
+        assertTrue(r.err().contains("not a Z85 character at index 39: '~'"), what);
+
+        r = run("recv", "--connect", "tcp://127.0.0.1:1", "--curve-server-key", "#".repeat(40), "--timeout", "1s");
+        what = r.toString();
+        assertEquals(ExitCodes.USAGE, r.code(), what);
+        assertTrue(r.err().contains("invalid CURVE key (--curve-server-key)"), what);
+        assertTrue(r.err().contains("exceeds 32 bits"), what);
     }
 
     /** As {@code zmq-zstd keygen > /dev/full}: PrintStream keeps write errors to itself, so the tool must ask. */

@@ -28,6 +28,15 @@ class ValuesTest {
     }
 
     @Test
+    void shouldFindTheDestinationPortOfATcpEndpoint() {
+        assertEquals(0, Values.tcpPort("tcp://127.0.0.1:0"));
+        assertEquals(5555, Values.tcpPort("tcp://10.0.0.1:0;10.0.0.2:5555")); // a source port 0 is fine
+        assertEquals(5555, Values.tcpPort("tcp://[::1]:5555"));
+        assertEquals(-1, Values.tcpPort("tcp://*:*"));
+        assertEquals(-1, Values.tcpPort("ipc:///tmp/feed:0"));
+    }
+
+    @Test
     void shouldParseSizesInPowersOf1024() {
         assertEquals(4096, Values.byteSize("4096"));
         assertEquals(64 * 1024, Values.byteSize("64K"));
