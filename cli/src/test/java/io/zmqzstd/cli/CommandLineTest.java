@@ -233,6 +233,43 @@ class CommandLineTest {
         assertTrue(r.err().contains("exceeds 32 bits"), what);
     }
 
+    /**
+     * What the README says of a peer that is not ZeroMQ: libzmq takes a listener that answers with
+     * anything but a ZMTP greeting for a legacy (ZMTP 1.0) peer and writes the messages to it, so
+     * send exits 0; as a CURVE client it refuses such a peer, so nothing is sent (exit 3).
+     */
+    @Test
+    void shouldHandMessagesToAPeerThatIsNotZeroMqUnlessCurveIsOn() throws Exception {
+        byte[] input = "one\ntwo\n".getBytes(StandardCharsets.UTF_8);
+        try (java.net.ServerSocket http = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            java.util.concurrent.CompletableFuture<Long> read = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+                try (java.net.Socket c = http.accept()) {
+                    c.getOutputStream().write("HTTP/1.1 400 Bad Request\r\n".getBytes(StandardCharsets.US_ASCII));
+                    return c.getInputStream().transferTo(OutputStream.nullOutputStream()); // until send closes
+                } catch (IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            });
+            Result r = run(input, "send", "--connect", "tcp://127.0.0.1:" + http.getLocalPort(), "--timeout", "10s");
+            assertEquals(ExitCodes.OK, r.code(), r::toString);
+            // more than libzmq's 10-byte greeting: the frames went to a server that understood none of it
+            assertTrue(read.get(10, java.util.concurrent.TimeUnit.SECONDS) > 10, r::toString);
+        }
+        try (java.net.ServerSocket http = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            Thread.ofPlatform().daemon().start(() -> {
+                try (java.net.Socket c = http.accept()) {
+                    c.getOutputStream().write("HTTP/1.1 400 Bad Request\r\n".getBytes(StandardCharsets.US_ASCII));
+                    c.getInputStream().transferTo(OutputStream.nullOutputStream());
+                } catch (IOException e) {
+                    // libzmq drops the connection: expected
+                }
+            });
+            Result r = run(input, "send", "--connect", "tcp://127.0.0.1:" + http.getLocalPort(), "--timeout", "1s",
+                    "--curve-server-key", "rq:rM>}U?@Lns47E1%kR.o@n%FcmmsL/@{H8]yf7");
+            assertEquals(ExitCodes.TIMEOUT, r.code(), r::toString);
+        }
+    }
+
     /** As {@code zmq-zstd keygen > /dev/full}: PrintStream keeps write errors to itself, so the tool must ask. */
     @Test
     void shouldNotReportSuccessWhenTheKeysCouldNotBeWrittenToStandardOutput() {
