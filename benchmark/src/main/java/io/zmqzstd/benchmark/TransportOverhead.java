@@ -23,11 +23,15 @@ import java.util.Arrays;
  * io.zmqzstd.benchmark.TransportOverhead tcp|inproc SIZE ROUNDS MESSAGES [STRATEGY...]} (strategies as in
  * {@code TransportBenchmark}; default byteArray zeroCopyPooled; the pool's zero-copy thresholds are its
  * defaults (8 KiB, 512 B on inproc), unless a strategy names another after an {@code @}: {@code zeroCopyPooled@0} always
- * hands its buffer to libzmq, {@code zeroCopyPooled@1099511627776} always copies).
+ * hands its buffer to libzmq, {@code zeroCopyPooled@1099511627776} always copies). A strategy's name
+ * ending in {@code +all} has its receiver read and check every byte of each payload, as
+ * {@code TransportBenchmark -p read=all} does ({@code byteArray+all}, {@code zeroCopyPooled@0+all}).
  */
 public final class TransportOverhead {
 
     private static final int WARMUP_ROUNDS = 10;
+    /** After a strategy's name: its receiver reads and checks every byte ({@link TransportStrategy#READ_ALL}). */
+    private static final String READ_ALL_SUFFIX = "+all";
 
     private TransportOverhead() {
     }
@@ -46,10 +50,15 @@ public final class TransportOverhead {
         TransportRig[] rigs = new TransportRig[names.length];
         try {
             for (int i = 0; i < names.length; i++) {
-                int at = names[i].indexOf('@');
-                rigs[i] = at < 0 ? new TransportRig(names[i], transport, size, Thresholds.LIBRARY_DEFAULT)
-                        : new TransportRig(names[i].substring(0, at), transport, size,
-                                Long.parseLong(names[i].substring(at + 1)));
+                String name = names[i];
+                String read = TransportStrategy.READ_STAMP;
+                if (name.endsWith(READ_ALL_SUFFIX)) {
+                    read = TransportStrategy.READ_ALL;
+                    name = name.substring(0, name.length() - READ_ALL_SUFFIX.length());
+                }
+                int at = name.indexOf('@');
+                rigs[i] = at < 0 ? new TransportRig(name, transport, size, Thresholds.LIBRARY_DEFAULT, read)
+                        : new TransportRig(name.substring(0, at), transport, size, Long.parseLong(name.substring(at + 1)), read);
             }
             double[][] rates = Rounds.alternating(rigs.length, WARMUP_ROUNDS, rounds, way -> {
                 long start = System.nanoTime();
