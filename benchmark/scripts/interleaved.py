@@ -19,7 +19,7 @@ import sys
 
 from tables import size_label
 
-WAY = re.compile(r"^(\S+)\s+.*?\b(?:x_|speed_vs_)([\w@#]+)=([0-9.]+)", re.M)
+WAY = re.compile(r"^(\S+)\s+.*?\b(?:x_|speed_vs_)([\w@#+]+)=([0-9.]+)", re.M)
 
 
 def sign_p(k, n):
