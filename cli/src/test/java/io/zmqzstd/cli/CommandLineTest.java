@@ -173,6 +173,13 @@ class CommandLineTest {
             assertTrue(r.err().contains("not a zstd dictionary: file=" + text), what);
             assertTrue(r.err().contains("--raw-dict"), what);
         }
+        // The magic and less than an ID after it: said to be cut off, not said to lack the magic.
+        Path cut = dir.resolve("cut.dict");
+        Files.write(cut, new byte[] {0x37, (byte) 0xA4, 0x30, (byte) 0xEC, 1, 2});
+        Result cutOff = run("recv", "--bind", "tcp://127.0.0.1:*", "--dict", cut.toString(), "--timeout", "1s");
+        assertEquals(ExitCodes.FAILURE, cutOff.code(), cutOff.toString());
+        assertEquals(1, cutOff.err().lines().count(), cutOff.toString());
+        assertTrue(cutOff.err().contains("starts with the dictionary magic but is 6 bytes long"), cutOff.toString());
         // Asked for, the file is accepted: recv starts and waits for messages until its timeout.
         Result r = run("recv", "--bind", "tcp://127.0.0.1:*", "--dict", text.toString(), "--raw-dict", "--timeout", "1s");
         assertEquals(ExitCodes.TIMEOUT, r.code(), r.toString());
