@@ -23,7 +23,9 @@
 #        transport-small-lib is transport-small with zmq-zstd on LIBZMQ / LIBZSTD.
 #        pipeline-reused: tcp, 1 KiB to 1 MiB, zmqzstd with one compressing thread and with three against
 #        JeroMQ + zstd-jni used the short way (new arrays per message) and with reused arrays
-#        (jeromqZstdjniReused). transport-read: byteArray and zeroCopyPooled over tcp and inproc at 1, 64
+#        (jeromqZstdjniReused). pipeline-parallel-peer: tcp, 1 KiB to 1 MiB, zmqzstd with three compressing
+#        workers against JeroMQ + zstd-jni compressing on three threads of a JDK executor
+#        (jeromqZstdjniParallel) and on one (jeromqZstdjni). transport-read: byteArray and zeroCopyPooled over tcp and inproc at 1, 64
 #        and 256 KiB with receivers that read 8 bytes of each payload (read=stamp) and all of it (read=all).
 #        transport-small is the transport check's four small cells alone (64 B and 512 B, tcp and inproc),
 #        about one minute a round, so that many rounds can settle ratios whose single runs scatter widely.
@@ -64,6 +66,9 @@ check() { # name round
     pipeline-parallel-lib) args=("${pipeline[@]}" -p size=1024,65536,1048576 -p transport=tcp -p compressionThreads=3 "${lib[@]}") ;;
     pipeline-reused) args=(PipelineBenchmark -f 1 -wi 3 -w 2s -i 4 -r 1s -p contestant=zmqzstd,jeromqZstdjni,jeromqZstdjniReused
                            -p level=3 -p dictionary=none -p size=1024,65536,1048576 -p transport=tcp -p compressionThreads=0,3) ;;
+    pipeline-parallel-peer) args=(PipelineBenchmark -f 1 -wi 3 -w 2s -i 4 -r 1s
+                                  -p contestant=zmqzstd,jeromqZstdjni,jeromqZstdjniParallel -p level=3 -p dictionary=none
+                                  -p size=1024,65536,1048576 -p transport=tcp -p compressionThreads=3) ;;
     transport-read) args=("${transportArgs[@]}" -p size=1024,65536,262144 -p read=stamp,all) ;;
     pipeline-batch) args=("${pipeline[@]}" -p size=64,1024,65536,1048576 -p transport=tcp); prefix=(chrt -b 0) ;;
     *) echo "unknown check: $1" >&2; exit 2 ;;

@@ -33,6 +33,13 @@ CHECKS = {
         # the peers ignore compressionThreads: its two rows are two runs of the same pair
         ("contestant", "jeromqZstdjniReused", ["jeromqZstdjni"], ["transport", "size", "compressionThreads"], "msg/s"),
     ],
+    # parallel against parallel: zmqzstd@3 against JeroMQ + zstd-jni on three executor threads, and what
+    # those threads buy the peer
+    "pipeline-parallel-peer": [
+        ("contestant", "zmqzstd", ["jeromqZstdjniParallel"], ["transport", "size"], "msg/s"),
+        ("contestant", "zmqzstd", ["jeromqZstdjni"], ["transport", "size"], "msg/s"),
+        ("contestant", "jeromqZstdjniParallel", ["jeromqZstdjni"], ["transport", "size"], "msg/s"),
+    ],
     # receivers that read 8 bytes of each payload and receivers that read all of it
     "transport-read": [("strategy", "zeroCopyPooled", ["byteArray"], ["transport", "size", "read"], "msg/s")],
 }

@@ -1,9 +1,11 @@
 package io.zmqzstd.benchmark;
 
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.zmqzstd.benchmark.pipeline.PipelineContestant;
 import io.zmqzstd.benchmark.pipeline.PipelineContestants;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -84,10 +86,11 @@ class PeerPipelineTest {
     }
 
     @ParameterizedTest
-    @CsvSource({"tcp, 1", "tcp, 2", "inproc, 3"})
-    void shouldDeliverInOrderWithParallelCompression(String transport, int compressionThreads) {
+    @CsvSource({"zmqzstd, tcp, 1", "zmqzstd, tcp, 2", "zmqzstd, inproc, 3", "jeromqZstdjniParallel, tcp, 3",
+        "jeromqZstdjniParallel, inproc, 1"})
+    void shouldDeliverInOrderWithParallelCompression(String contestant, String transport, int compressionThreads) {
         for (int size : new int[] {64, 1024, 65536}) {
-            try (PipelineContestant pipe = PipelineContestants.create("zmqzstd", size, transport, 3, "none",
+            try (PipelineContestant pipe = PipelineContestants.create(contestant, size, transport, 3, "none",
                     8192, 0, new PipelineContestants.Parallel(compressionThreads, 0, -1, -1))) {
                 pipe.transfer(300); // checks every message's length and sequence on arrival
                 pipe.transfer(300);
@@ -95,5 +98,12 @@ class PeerPipelineTest {
                 assertTrue(compressed > 0, "compressed bytes: " + compressed);
             }
         }
+    }
+
+    @Test
+    void shouldRefuseAParallelPeerWithoutCompressionThreads() {
+        var e = assertThrows(IllegalArgumentException.class,
+                () -> PipelineContestants.create("jeromqZstdjniParallel", 1024, "inproc", 3, "none"));
+        assertTrue(e.getMessage().contains("compressionThreads above 0"), e.getMessage());
     }
 }

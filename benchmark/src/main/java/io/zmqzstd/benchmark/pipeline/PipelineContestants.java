@@ -20,6 +20,12 @@ public final class PipelineContestants {
      */
     public static final String LIBZMQ_BYTES_REUSED = "libzmqBytesReused";
     public static final String JEROMQ_ZSTDJNI_REUSED = "jeromqZstdjniReused";
+    /**
+     * JeroMQ + zstd-jni compressing on {@code compressionThreads} threads of a JDK executor
+     * ({@link JeromqZstdJniParallelContestant}), the parallel peer of {@code zmqzstd} with a
+     * {@code ParallelCompressingSender}; needs {@code compressionThreads} above 0; not in the default list.
+     */
+    public static final String JEROMQ_ZSTDJNI_PARALLEL = "jeromqZstdjniParallel";
 
     public static final String DICTIONARY_NONE = "none";
     public static final String DICTIONARY_TRAINED = "trained";
@@ -157,6 +163,8 @@ public final class PipelineContestants {
             case JEROMQ_ZSTDJNI -> new JeromqZstdJniContestant(payload, transport, level, dictionaryBytes, false);
             case LIBZMQ_BYTES_REUSED -> new LibzmqBytesContestant(payload, transport, level, dictionaryBytes, true);
             case JEROMQ_ZSTDJNI_REUSED -> new JeromqZstdJniContestant(payload, transport, level, dictionaryBytes, true);
+            case JEROMQ_ZSTDJNI_PARALLEL -> new JeromqZstdJniParallelContestant(payload, transport, level, dictionaryBytes,
+                    parallel.workers());
             default -> throw new IllegalArgumentException("unknown pipeline contestant: contestant=" + name);
         };
     }
