@@ -128,8 +128,12 @@ public final class ZstdInputStream extends InputStream {
             }
             decompressor.prepareFrame(buffers.scratchIn, buffers.inPos(), available(buffers));
             atFrameStart = false;
-        } else if (available(buffers) == 0 && !inputEnded) {
-            refill();
+        } else {
+            // Until the source gives bytes or ends: a read that returns 0 (a non-blocking source)
+            // must not reach zstd as a call without input, which it fails after 16 in a row.
+            while (available(buffers) == 0 && !inputEnded) {
+                refill();
+            }
         }
         buffers.setOutToScratch();
         long remaining;

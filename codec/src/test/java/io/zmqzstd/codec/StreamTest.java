@@ -264,6 +264,59 @@ class StreamTest {
         }
     }
 
+    /**
+     * A source whose read returns 0 (a non-blocking channel wrapped as a stream does) is asked
+     * again, as InputStream.readNBytes asks again: before 2026-11-26 each empty read went to
+     * ZSTD_decompressStream as a call without input, and after 16 of them libzstd's no-progress
+     * check failed the stream (OTHER, "Operation made no progress").
+     */
+    @Test
+    void shouldReadASourceThatSometimesReturnsNothing() throws IOException {
+        byte[] data = TestData.text(100_000, 9);
+        try (ZstdCompressor c = new ZstdCompressor(3); ZstdDecompressor d = new ZstdDecompressor()) {
+            byte[] frame = c.compress(data);
+            try (ZstdInputStream in = new ZstdInputStream(new HesitantInput(frame, 20), d)) {
+                assertArrayEquals(data, in.readAllBytes());
+            }
+            byte[] cut = Arrays.copyOf(frame, frame.length / 2);
+            try (ZstdInputStream in = new ZstdInputStream(new HesitantInput(cut, 20), d)) {
+                assertEquals(ZstdException.Reason.TRUNCATED, assertThrows(ZstdException.class, in::readAllBytes).reason());
+            }
+        }
+    }
+
+    /** Returns 0 from {@code zeros} reads out of every {@code zeros + 1}, and at most 100 bytes from the others. */
+    private static final class HesitantInput extends InputStream {
+        private final byte[] data;
+        private final int zeros;
+        private int pos;
+        private int calls;
+
+        HesitantInput(byte[] data, int zeros) {
+            this.data = data;
+            this.zeros = zeros;
+        }
+
+        @Override
+        public int read() {
+            throw new UnsupportedOperationException("the stream reads arrays");
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) {
+            if (pos == data.length) {
+                return -1;
+            }
+            if (calls++ % (zeros + 1) != 0) {
+                return 0;
+            }
+            int n = Math.min(Math.min(len, 100), data.length - pos);
+            System.arraycopy(data, pos, b, off, n);
+            pos += n;
+            return n;
+        }
+    }
+
     /** RFC 8878 3.1.2: skippable frames (pzstd, the seekable format) belong to a zstd stream; zstd -d steps over them. */
     @Test
     void shouldStepOverSkippableFrames() throws IOException {
