@@ -356,6 +356,25 @@ public final class ZstdFrames {
         return length >= 4 && (src.get(INT_LE, offset) & SKIPPABLE_MAGIC_MASK) == SKIPPABLE_MAGIC;
     }
 
+    /**
+     * How many bytes from {@code offset} a stream must hold before it can read the header there:
+     * 5 while it holds fewer (magic and frame header descriptor), 8 for a skippable frame, the
+     * header's own size for a zstd frame, 0 for any other magic (nothing more to wait for). Never
+     * more than the frame is long, so a reader need not wait for bytes after a short frame.
+     */
+    static int headerBytesNeeded(MemorySegment src, long offset, long length) {
+        if (length < 5) {
+            return 5; // the shortest skippable frame is 8 bytes, the shortest zstd frame 9
+        }
+        if (isSkippable(src, offset, length)) {
+            return SKIPPABLE_HEADER_SIZE;
+        }
+        if (src.get(INT_LE, offset) != MAGIC) {
+            return 0;
+        }
+        return headerSize(src.get(JAVA_BYTE, offset + 4) & 0xFF);
+    }
+
     /** The whole length of the skippable frame at {@code offset}, header included; 8 bytes must be there. */
     static long skippableFrameLength(MemorySegment src, long offset) {
         return SKIPPABLE_HEADER_SIZE + Integer.toUnsignedLong(src.get(INT_LE, offset + 4));

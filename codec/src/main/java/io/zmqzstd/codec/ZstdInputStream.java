@@ -25,9 +25,6 @@ import java.util.Objects;
  */
 public final class ZstdInputStream extends InputStream {
 
-    /** ZSTD_FRAMEHEADERSIZE_MAX: enough bytes to read any frame header. */
-    private static final int FRAME_HEADER_MAX = 18;
-
     private final InputStream in;
     private final ZstdDecompressor decompressor;
     private final boolean ownsDecompressor;
@@ -113,7 +110,10 @@ public final class ZstdInputStream extends InputStream {
     /** Decodes into the output scratch; false at a clean end of input between frames. */
     private boolean decodeMore() throws IOException {
         if (atFrameStart) {
-            while (available(buffers) < FRAME_HEADER_MAX && !inputEnded) {
+            // Only the header's own bytes: a frame may be shorter than the longest header (18
+            // bytes), and on a live connection the bytes after it may not come until it is read.
+            while (!inputEnded
+                    && available(buffers) < ZstdFrames.headerBytesNeeded(buffers.scratchIn, buffers.inPos(), available(buffers))) {
                 refill();
             }
             if (available(buffers) == 0) {

@@ -317,6 +317,57 @@ class StreamTest {
         }
     }
 
+    /**
+     * On a live connection the reader must return what the bytes received so far decode to
+     * before it reads again: the peer may wait for an answer. A complete frame shorter than 18
+     * bytes (a 1-byte payload is 10) waited for 18 bytes of input before 2026-11-26, the
+     * longest frame header, and so for the next frame or the end of the connection.
+     */
+    @Test
+    void shouldReturnAShortCompleteFrameWithoutReadingPastIt() throws IOException {
+        try (ZstdCompressor c = new ZstdCompressor(3); ZstdDecompressor d = new ZstdDecompressor()) {
+            for (byte[] data : new byte[][] {{42}, TestData.text(5, 1)}) {
+                byte[] frame = c.compress(data);
+                assertTrue(frame.length < 18, "frame length " + frame.length);
+                try (ZstdInputStream in = new ZstdInputStream(new StallingInput(concat(frame, frame)), d)) {
+                    assertArrayEquals(concat(data, data), in.readNBytes(2 * data.length));
+                }
+            }
+            byte[] skip = skippable(0x184D2A50, 0);
+            byte[] frame = c.compress(new byte[] {7});
+            try (ZstdInputStream in = new ZstdInputStream(new StallingInput(concat(skip, frame)), d)) {
+                assertEquals(7, in.read(), "an 8-byte skippable frame, then a 10-byte frame");
+            }
+        }
+    }
+
+    /** Gives its bytes, then fails the next read: a connection whose peer has sent all it will until answered. */
+    private static final class StallingInput extends InputStream {
+        private final byte[] data;
+        private int pos;
+
+        StallingInput(byte[] data) {
+            this.data = data;
+        }
+
+        @Override
+        public int read() throws IOException {
+            byte[] one = new byte[1];
+            return read(one, 0, 1) < 0 ? -1 : one[0] & 0xFF;
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            if (pos == data.length) {
+                throw new IOException("read past what the peer sent: " + pos + " bytes");
+            }
+            int n = Math.min(len, data.length - pos);
+            System.arraycopy(data, pos, b, off, n);
+            pos += n;
+            return n;
+        }
+    }
+
     /** RFC 8878 3.1.2: skippable frames (pzstd, the seekable format) belong to a zstd stream; zstd -d steps over them. */
     @Test
     void shouldStepOverSkippableFrames() throws IOException {
