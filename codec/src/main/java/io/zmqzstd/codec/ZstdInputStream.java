@@ -37,6 +37,8 @@ public final class ZstdInputStream extends InputStream {
     private boolean atFrameStart = true;
     private boolean inputEnded;
     private boolean anyInput;
+    /** The last step filled the output scratch: zstd may hold more output that needs no input. */
+    private boolean outputFull;
     private boolean closed;
     /** The first error: the frame state after it is unknown, so later reads refuse. */
     private Exception failure;
@@ -131,7 +133,9 @@ public final class ZstdInputStream extends InputStream {
         } else {
             // Until the source gives bytes or ends: a read that returns 0 (a non-blocking source)
             // must not reach zstd as a call without input, which it fails after 16 in a row.
-            while (available(buffers) == 0 && !inputEnded) {
+            // Not while zstd may still hold output for us: the last step filled the scratch.
+            // Reading first would wait for input the decoded bytes do not need (a flushed prefix).
+            while (available(buffers) == 0 && !inputEnded && !outputFull) {
                 refill();
             }
         }
@@ -151,6 +155,7 @@ public final class ZstdInputStream extends InputStream {
         }
         outRead = 0;
         outAvailable = produced;
+        outputFull = produced == StreamBuffers.SCRATCH_BYTES;
         atFrameStart = remaining == 0;
         if (!atFrameStart && produced < StreamBuffers.SCRATCH_BYTES && available(buffers) == 0 && inputEnded) {
             decompressor.reset();

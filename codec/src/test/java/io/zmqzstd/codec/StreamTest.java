@@ -341,6 +341,29 @@ class StreamTest {
         }
     }
 
+    /**
+     * flush() makes what was written so far decodable: the reader must return all of it without
+     * reading further. Before 2026-11-26 it read the source again as soon as the 256 KiB output
+     * scratch had been filled and the input was used up, although zstd still held decoded bytes
+     * for it; on a connection whose writer waits for an answer, both would wait for ever.
+     */
+    @Test
+    void shouldReturnAllOfAFlushedPrefixWithoutReadingPastIt() throws IOException {
+        try (ZstdCompressor c = new ZstdCompressor(3); ZstdDecompressor d = new ZstdDecompressor()) {
+            for (int size : new int[] {1, 1000, 300_000, 3_000_000}) {
+                byte[] data = TestData.text(size, size);
+                ByteArrayOutputStream sink = new ByteArrayOutputStream();
+                ZstdOutputStream out = new ZstdOutputStream(sink, c);
+                out.write(data);
+                out.flush();
+                try (ZstdInputStream in = new ZstdInputStream(new StallingInput(sink.toByteArray()), d)) {
+                    assertArrayEquals(data, in.readNBytes(size), "size=" + size);
+                }
+                out.close();
+            }
+        }
+    }
+
     /** Gives its bytes, then fails the next read: a connection whose peer has sent all it will until answered. */
     private static final class StallingInput extends InputStream {
         private final byte[] data;
