@@ -62,6 +62,7 @@ public final class ZmqPoller implements AutoCloseable {
      * @param events {@link #POLLIN}, {@link #POLLOUT}, both ({@code |}), or 0 for none yet
      * @return its index, for {@link #isReadable(int)} and friends
      * @throws IllegalStateException when the poller is full or closed, or the socket is closed
+     * @throws IllegalArgumentException when {@code events} has other bits than these
      */
     public int register(ZmqSocket socket, int events) {
         Objects.requireNonNull(socket, "socket");
@@ -90,6 +91,7 @@ public final class ZmqPoller implements AutoCloseable {
      * @param events {@link #POLLIN}, {@link #POLLOUT}, both, or 0 to report nothing for it (a
      *     close of its context still wakes the poll)
      * @throws IndexOutOfBoundsException when no socket is registered at {@code index}
+     * @throws IllegalArgumentException when {@code events} has other bits than these
      */
     public void events(int index, int events) {
         Objects.checkIndex(index, count);
@@ -98,6 +100,12 @@ public final class ZmqPoller implements AutoCloseable {
 
     /** zmq_poll watches a socket's mailbox only when events != 0; POLLERR is never reported for sockets. */
     private static short wakeable(int events) {
+        if ((events & ~(POLLIN | POLLOUT | POLLERR)) != 0) {
+            // zmq_pollitem_t's events is a short: other bits would be cut off (0x10000 became 0,
+            // nothing watched) or ask for what a socket never reports
+            throw new IllegalArgumentException("events must be POLLIN, POLLOUT, both, or 0: events=0x"
+                    + Integer.toHexString(events));
+        }
         return (short) (events == 0 ? POLLERR : events);
     }
 
@@ -109,10 +117,15 @@ public final class ZmqPoller implements AutoCloseable {
      *     value) waits until a socket is ready
      * @return how many sockets are ready (0 on timeout)
      * @throws ZmqException when the context was terminated or a socket is invalid
-     * @throws IllegalStateException when a registered socket was closed
+     * @throws IllegalStateException when a registered socket was closed, or when nothing is
+     *     registered and {@code timeoutMs} is negative (such a poll could never end)
      */
     public int poll(long timeoutMs) {
         ensureOpen();
+        if (count == 0 && timeoutMs < 0) {
+            // libzmq sleeps instead (about 71 minutes for -1, nothing can wake it): say so instead
+            throw new IllegalStateException("nothing is registered: a poll without a timeout would never end");
+        }
         // zmq_poll is a call on every registered socket: each must count it (ZmqSocket.enter), so
         // that a close on another thread waits for the poll to leave libzmq before zmq_close, and
         // a socket in use on another thread is refused; a socket registered twice is entered once

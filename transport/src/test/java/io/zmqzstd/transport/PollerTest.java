@@ -4,11 +4,34 @@ import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class PollerTest {
 
     private static final byte[] ONE = {1};
+
+    /**
+     * Event bits other than POLLIN, POLLOUT and POLLERR are refused: zmq_pollitem_t holds a short,
+     * so 0x10000 was cut to 0 and the socket silently not watched. A poll without a timeout and
+     * with nothing registered is refused: libzmq sleeps then, and nothing could wake it.
+     */
+    @Test
+    void shouldRefuseEventsItCannotWatchAndAPollThatCouldNeverEnd() {
+        try (ZmqContext ctx = new ZmqContext(); ZmqPoller poller = new ZmqPoller(2)) {
+            ZmqSocket pull = ctx.socket(SocketType.PULL);
+            IllegalStateException empty = assertThrows(IllegalStateException.class, () -> poller.poll(-1));
+            assertTrue(empty.getMessage().contains("nothing is registered"), empty.getMessage());
+            assertEquals(0, poller.poll(0), "a poll that looks only is fine");
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> poller.register(pull, 0x10000 | ZmqPoller.POLLIN));
+            assertEquals("events must be POLLIN, POLLOUT, both, or 0: events=0x10001", e.getMessage());
+            int i = poller.register(pull, ZmqPoller.POLLIN);
+            assertThrows(IllegalArgumentException.class, () -> poller.events(i, 8));
+            poller.events(i, ZmqPoller.POLLIN | ZmqPoller.POLLOUT);
+            assertEquals(0, poller.poll(0), "registered once, nothing queued");
+        }
+    }
 
     @Test
     void shouldTellWhichOfSeveralSocketsIsReadable() {
