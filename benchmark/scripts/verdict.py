@@ -36,6 +36,7 @@ CHECKS = {
     # parallel against parallel: zmqzstd@3 against JeroMQ + zstd-jni on three executor threads, and what
     # those threads buy the peer
     "pipeline-parallel-peer": [
+        ("contestant", "zmqzstd", ["jeromqZstdjni", "jeromqZstdjniParallel"], ["transport", "size"], "msg/s"),
         ("contestant", "zmqzstd", ["jeromqZstdjniParallel"], ["transport", "size"], "msg/s"),
         ("contestant", "zmqzstd", ["jeromqZstdjni"], ["transport", "size"], "msg/s"),
         ("contestant", "jeromqZstdjniParallel", ["jeromqZstdjni"], ["transport", "size"], "msg/s"),
