@@ -46,7 +46,9 @@ final class MessageReader {
         this.mode = mode;
         this.delimiter = delimiter;
         this.chunkBytes = chunkBytes;
-        this.buf = new byte[mode == Mode.CHUNKED ? Math.max(chunkBytes, 1) : INITIAL_BYTES];
+        // A chunk buffer grows to the chunk size as input comes, not at once: --chunk 1G on a few
+        // bytes of input took a 1 GiB array (and an OutOfMemoryError on a small heap) up front.
+        this.buf = new byte[mode == Mode.CHUNKED ? Math.min(Math.max(chunkBytes, 1), INITIAL_BYTES) : INITIAL_BYTES];
         this.segment = MemorySegment.ofArray(buf);
     }
 
@@ -130,7 +132,7 @@ final class MessageReader {
 
     private boolean nextChunk() throws IOException {
         while (end - start < chunkBytes && !eof) {
-            fill(chunkBytes);
+            fill(Math.min(chunkBytes, Math.max(end - start + 1, Math.min(buf.length, chunkBytes))));
         }
         if (start == end) {
             return false;
@@ -174,6 +176,9 @@ final class MessageReader {
                 throw new IOException("message longer than " + MAX_ARRAY_BYTES + " bytes: bytes=" + (end - start));
             }
             long grown = Math.max((long) buf.length * 2, (long) start + wanted);
+            if (mode == Mode.CHUNKED) {
+                grown = Math.min(grown, Math.max(chunkBytes, (long) start + wanted)); // never past a chunk
+            }
             buf = Arrays.copyOf(buf, (int) Math.min(MAX_ARRAY_BYTES, grown));
             segment = MemorySegment.ofArray(buf);
         }

@@ -12,6 +12,7 @@ import java.util.Random;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class MessageReaderTest {
 
@@ -70,6 +71,31 @@ class MessageReaderTest {
         }
         assertEquals(data.length, at);
         assertEquals(25, chunks);
+    }
+
+    /**
+     * The chunk buffer grows with the input up to the chunk size: a 1 GiB chunk over a few bytes
+     * does not take a 1 GiB array (it did, up front), and a chunk that is not a power of two still
+     * comes out whole and exact, its buffer no larger than the chunk.
+     */
+    @Test
+    void shouldGrowTheChunkBufferWithTheInputOnly() throws IOException {
+        MessageReader small = MessageReader.chunked(in("a few bytes"), 1 << 30);
+        assertEquals(List.of("a few bytes"), all(small));
+        assertTrue(small.array().length <= 64 * 1024, "buffer: " + small.array().length);
+
+        byte[] data = new byte[700_001];
+        new Random(3).nextBytes(data);
+        int chunk = 300_007;
+        MessageReader r = MessageReader.chunked(trickle(data, 9000), chunk);
+        int at = 0;
+        while (r.next()) {
+            assertEquals(Math.min(chunk, data.length - at), r.length());
+            assertArrayEquals(java.util.Arrays.copyOfRange(data, at, at + r.length()), r.copy());
+            assertTrue(r.array().length <= chunk, "buffer: " + r.array().length);
+            at += r.length();
+        }
+        assertEquals(data.length, at);
     }
 
     @Test
