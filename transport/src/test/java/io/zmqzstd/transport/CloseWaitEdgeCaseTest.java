@@ -5,9 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.zmqzstd.transport.internal.LibZmq;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.lang.foreign.Arena;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -26,6 +30,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * context down first.
  */
 class CloseWaitEdgeCaseTest {
+
+    private static final Path PROC_THREAD_SELF = Path.of("/proc/thread-self");
 
     private static void rawShutdown(ZmqContext ctx) throws Throwable {
         try (Arena a = Arena.ofConfined()) {
@@ -67,7 +73,11 @@ class CloseWaitEdgeCaseTest {
         pull.bind("inproc://muted");
         AtomicReference<Object> outcome = new AtomicReference<>();
         AtomicReference<Throwable> thrown = new AtomicReference<>();
+        AtomicReference<Path> task = new AtomicReference<>();
         Thread poller = BlockedCalls.start("pollEntered", thrown, () -> {
+            if (Files.exists(PROC_THREAD_SELF)) {
+                task.set(PROC_THREAD_SELF.toRealPath()); // /proc/PID/task/TID of this thread
+            }
             try (ZmqPoller p = new ZmqPoller(1)) {
                 int i = p.register(pull, ZmqPoller.POLLIN);
                 p.events(i, 0); // muted for now (flow control)
@@ -75,13 +85,29 @@ class CloseWaitEdgeCaseTest {
             }
         });
         // zmq_poll first looks without waiting, then waits: both passes are inside the same native
-        // frame, so no condition tells them apart; give the first one time to end
-        Thread.sleep(100);
+        // frame, so the Java stack cannot tell them apart; Linux can: only the waiting pass sleeps
+        // in poll(2), and wchan names where a sleeping thread sleeps. Without /proc (macOS) nothing
+        // tells them apart: give the first pass time to end.
+        if (task.get() != null) {
+            Endpoints.await("the poll asleep in the kernel (its waiting pass)", () -> sleepsInPoll(task.get()));
+        } else {
+            Thread.sleep(100);
+        }
         long t0 = System.nanoTime();
         BlockedCalls.async(ctx::close).get(30, TimeUnit.SECONDS);
         long ms = (System.nanoTime() - t0) / 1_000_000;
         poller.join(10_000);
         assertTrue(ms < 2_000, "close waited " + ms + " ms for the poll's own timeout; poll returned " + outcome.get() + ", threw " + thrown.get());
+    }
+
+    /** Whether the thread at /proc/PID/task/TID sleeps in poll(2) or select(2) (wchan is "0" while it runs). */
+    private static boolean sleepsInPoll(Path task) {
+        try {
+            String wchan = Files.readString(task.resolve("wchan"));
+            return wchan.contains("poll") || wchan.contains("select");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /** Control: pending messages still go out within linger when close shuts the context down first. */
