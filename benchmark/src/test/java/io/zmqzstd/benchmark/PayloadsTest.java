@@ -2,9 +2,11 @@ package io.zmqzstd.benchmark;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.github.luben.zstd.Zstd;
+import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 
 class PayloadsTest {
@@ -14,6 +16,9 @@ class PayloadsTest {
         assertArrayEquals(Payloads.telemetry(5000, 3), Payloads.telemetry(5000, 3));
         assertArrayEquals(Payloads.binary(5000, 3), Payloads.binary(5000, 3));
         assertEquals(64, Payloads.generate(Payloads.TELEMETRY, 64, 1).length);
+        // and the seed matters: a generator that ignored it would pass the lines above
+        assertFalse(Arrays.equals(Payloads.telemetry(5000, 3), Payloads.telemetry(5000, 4)));
+        assertFalse(Arrays.equals(Payloads.binary(5000, 3), Payloads.binary(5000, 4)));
     }
 
     @Test
