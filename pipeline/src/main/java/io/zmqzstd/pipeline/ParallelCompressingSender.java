@@ -963,7 +963,10 @@ public final class ParallelCompressingSender implements AutoCloseable {
                 awaitHead(t - capacity + Math.max(1, capacity / 2), Long.MAX_VALUE);
             }
             while (overBytes(t, bytes)) {
-                awaitHead(head.get() + 1, Long.MAX_VALUE);
+                // At most t: the last message in flight may have gone out since overBytes read
+                // head, and head never passes the tail (before 2026-11-26 the caller then waited
+                // for head to reach t + 1, which only the caller itself could bring about).
+                awaitHead(Math.min(head.get() + 1, t), Long.MAX_VALUE);
                 throwIfFailed();
             }
             throwIfFailed();
