@@ -75,9 +75,9 @@ import java.util.concurrent.locks.LockSupport;
  * yours that overlaps a worker's send fails with {@link IllegalStateException}, see
  * {@link ZmqSocket}, and so may the worker's). Close the sender first, then the socket. The sender
  * owns its threads, compressors and the ring. A sender dropped without {@code close()} is still
- * collected once the messages in its ring are sent: its threads then exit and its native memory
- * is freed on the thread {@code zmqzstd-cleaner}, with a warning on the {@code io.zmqzstd.pipeline}
- * logger; close it anyway, since only {@code close()} waits for the messages and reports a failure.
+ * collected once the messages in its ring are sent: its threads then exit, its native memory is
+ * freed and an open claim's buffer returned on the thread {@code zmqzstd-cleaner}, with a warning
+ * on the {@code io.zmqzstd.pipeline} logger; close it anyway, since only {@code close()} waits for the messages and reports a failure.
  *
  * <p>Threading: {@code send}, {@code publish}, {@code flush} and {@code close} from one thread at
  * a time (hand over with a happens-before edge); two threads inside at once fail with
@@ -223,8 +223,6 @@ public final class ParallelCompressingSender implements AutoCloseable {
      * by the caller only. Rents of claims handed to a worker are counted where the slot is sent.
      */
     private volatile long callerRents;
-    /** The open claim's payload buffer, else null; the caller's thread only. */
-    private PooledBuffer openClaim;
     /** The open claim's maxLength. */
     private long claimedLength;
     /** The open claim's topic (read at commit), or null for a single-part message. */
@@ -846,7 +844,7 @@ public final class ParallelCompressingSender implements AutoCloseable {
                 return null;
             }
             PooledBuffer in = pool.rent(bytes);
-            openClaim = in;
+            crew.openClaim = in;
             claimedTopic = topic;
             claimedLength = maxLength;
             claimedIdle = idle;
@@ -872,7 +870,7 @@ public final class ParallelCompressingSender implements AutoCloseable {
         owner.enter();
         try {
             ensureOpen();
-            PooledBuffer in = openClaim;
+            PooledBuffer in = crew.openClaim;
             if (in == null) {
                 throw new IllegalStateException("commit() without an open claim()");
             }
@@ -889,7 +887,7 @@ public final class ParallelCompressingSender implements AutoCloseable {
                 releaseClaim();
                 return;
             }
-            openClaim = null;
+            crew.openClaim = null;
             claimedTopic = null;
             publish(tail.get(), in, topic, length);
         } finally {
@@ -909,9 +907,9 @@ public final class ParallelCompressingSender implements AutoCloseable {
 
     /** Returns an open claim's buffer to the pool (counted: it never reached a worker). */
     private void releaseClaim() {
-        PooledBuffer in = openClaim;
+        PooledBuffer in = crew.openClaim;
         if (in != null) {
-            openClaim = null;
+            crew.openClaim = null;
             claimedTopic = null;
             in.release();
             callerRents++;
@@ -919,7 +917,7 @@ public final class ParallelCompressingSender implements AutoCloseable {
     }
 
     private void ensureNoClaim() {
-        if (openClaim != null) {
+        if (crew.openClaim != null) {
             throw new IllegalStateException("a claimed message is open: commit() or abort() it first");
         }
     }
@@ -1225,10 +1223,11 @@ public final class ParallelCompressingSender implements AutoCloseable {
     /**
      * What a sender leaves to stop and free, held apart from it so that the cleaner can reach it
      * without reaching the sender: its workers (each closes its own compressor as it exits) and the
-     * inline compressor and frame memory. Runs once: from close(), after the workers have been
-     * joined, or on the thread {@code zmqzstd-cleaner} once the sender is unreachable, with the
-     * pipeline's warning for an owner dropped unclosed. Unreachable, the sender has nothing in
-     * flight: a message in flight keeps a worker working, and a working worker holds the sender.
+     * inline compressor and frame memory, and the buffer of a claim left open. Runs once: from
+     * close(), after the workers have been joined, or on the thread {@code zmqzstd-cleaner} once the
+     * sender is unreachable, with the pipeline's warning for an owner dropped unclosed. Unreachable,
+     * the sender has nothing in flight: a message in flight keeps a worker working, and a working
+     * worker holds the sender.
      */
     private static final class Crew implements Runnable {
         private final Worker[] workers;
@@ -1236,6 +1235,13 @@ public final class ParallelCompressingSender implements AutoCloseable {
         private final Arena inlineArena;
         /** Set by close() before it cleans; unset when the cleaner runs this. */
         boolean closedByOwner;
+        /**
+         * The open claim's payload buffer, else null; the caller's thread only. Kept here, not in
+         * the sender, so that the cleaner returns it for a sender dropped with a claim open (before
+         * 2026-11-26 it stayed rented for ever). The caller's last write happens-before the
+         * cleaner's read: each call ends with a reachability fence on the sender.
+         */
+        PooledBuffer openClaim;
         Cleaner.Cleanable cleanable;
 
         Crew(Worker[] workers, ZstdCompressor inlineCompressor, Arena inlineArena) {
@@ -1250,6 +1256,10 @@ public final class ParallelCompressingSender implements AutoCloseable {
                 Unclosed.reportUnclosed("ParallelCompressingSender", "its compressing threads were stopped and its native memory was");
                 for (Worker w : workers) {
                     LockSupport.unpark(w.thread); // wakes to a cleared reference, and exits
+                }
+                if (openClaim != null) {
+                    openClaim.release(); // nothing of it was taken
+                    openClaim = null;
                 }
             }
             if (inlineCompressor != null) {

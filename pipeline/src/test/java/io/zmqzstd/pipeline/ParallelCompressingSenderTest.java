@@ -20,6 +20,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.management.ManagementFactory;
+import java.lang.ref.WeakReference;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -870,5 +871,36 @@ class ParallelCompressingSenderTest {
                 assertArrayEquals(next, receiver.message().partBytes(0));
             }
         }
+    }
+
+    /**
+     * A sender dropped unclosed with a claim open gives the claimed buffer back when it is
+     * collected, as close() does. Before 2026-11-26 the cleaner stopped the threads and freed the
+     * inline memory but did not know the claim: its pooled buffer stayed out of the pool for ever
+     * (and a strict pool reported it as leaked).
+     */
+    @Test
+    void shouldReturnTheOpenClaimOfASenderDroppedUnclosed() throws Exception {
+        try (ZmqContext ctx = new ZmqContext()) {
+            Fixtures.Link link = Fixtures.link(ctx, SocketType.PULL, SocketType.PUSH, "inproc");
+            WeakReference<Object> sender = claimAndDrop(link.client());
+            long deadline = System.nanoTime() + 30_000_000_000L;
+            while (sender.get() != null || ctx.bufferPool().outstanding() != 0) {
+                assertTrue(System.nanoTime() < deadline, () -> "not within 30 s of collections: collected="
+                        + (sender.get() == null) + ", " + ctx.bufferPool().stats());
+                System.gc();
+                Thread.sleep(10); // gives the cleaner's thread its turn; the condition decides
+            }
+            ctx.bufferPool().assertNoLeaks();
+        }
+    }
+
+    /** A sender that sent one message, then claimed room for another, dropped with the claim open. */
+    private static WeakReference<Object> claimAndDrop(ZmqSocket socket) {
+        ParallelCompressingSender sender = ParallelCompressingSender.builder(socket).workers(2).build();
+        assertTrue(sender.send(Fixtures.payload(1000, 1), 0));
+        sender.flush();
+        assertNotNull(sender.claim(TOPIC, 5000, 0));
+        return new WeakReference<>(sender);
     }
 }
