@@ -202,9 +202,10 @@ public final class ParallelCompressingSender implements AutoCloseable {
     /**
      * Set by the send-lock holder when the socket refused a send after close() began: every message
      * still waiting is dropped without another attempt, so close() waits one send timeout, not one
-     * per message. Read and written under the send lock only.
+     * per message. Written under the send lock only; read by workers too, which then compress
+     * nothing more (before 2026-11-26 they compressed every message only for it to be dropped).
      */
-    private boolean abandoned;
+    private volatile boolean abandoned;
     /** The socket's send timeout ends the stream (a failure) instead of being retried. */
     private final boolean failOnSendTimeout;
     /** Set by close() once the ring is empty: workers exit. */
@@ -1198,7 +1199,7 @@ public final class ParallelCompressingSender implements AutoCloseable {
     private void compress(Worker w, int i) {
         PooledBuffer out = null;
         try {
-            if (failure.get() == null) {
+            if (failure.get() == null && !abandoned) { // else dropped unsent: not worth compressing
                 long length = payloadBytes[i];
                 MemorySegment in = inputs[i].segment();
                 boolean raw = frames.raw(w.incompressible, in, 0, length);

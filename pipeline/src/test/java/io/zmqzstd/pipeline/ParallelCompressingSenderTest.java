@@ -818,6 +818,14 @@ class ParallelCompressingSenderTest {
         }
     }
 
+    /**
+     * The pool's rents of messages close() drops are counted. One worker: the first message is
+     * compressed (a payload copy and a frame) and refused by the send timeout after close() began;
+     * the two behind it are dropped without being compressed (a payload copy each). Before
+     * 2026-11-26 each was still compressed, into a frame rented for it, only to be thrown away, so
+     * close() waited one compression per message on top of the timeout (seconds for a ring of large
+     * messages at a high level).
+     */
     @Test
     void shouldCountThePoolRentsOfDroppedMessages() {
         try (ZmqContext ctx = new ZmqContext()) {
@@ -835,7 +843,7 @@ class ParallelCompressingSenderTest {
             PipelineStats stats = sender.stats();
             assertEquals(3, stats.droppedMessages(), stats::toString);
             assertEquals(0, pool.outstanding());
-            assertEquals(6, rentedByPool, "a payload copy and a frame per message");
+            assertEquals(4, rentedByPool, "a payload copy per message, a frame for the first only");
             assertEquals(rentedByPool, stats.poolRents(), stats::toString);
         }
     }
