@@ -2,6 +2,7 @@ package io.zmqzstd.cli;
 
 import io.zmqzstd.transport.ZmqException;
 import io.zmqzstd.transport.ZmqSocket;
+import io.zmqzstd.transport.internal.LibZmq;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -15,10 +16,7 @@ final class EndpointOptions {
 
     /** errno values from zmq_bind/zmq_connect that mean the endpoint text is wrong, not the world. */
     private static final int ENODEV = 19;
-    private static final int EINVAL = 22;
     private static final int EPROTONOSUPPORT = 93;
-    /** libzmq's own code (ZMQ_HAUSNUMERO + 52): a transport the socket type cannot use, e.g. udp:// on PUSH. */
-    private static final int ENOCOMPATPROTO = 156384712 + 52;
 
     @Spec(Spec.Target.MIXEE)
     CommandSpec spec;
@@ -78,7 +76,8 @@ final class EndpointOptions {
             String what = (bind ? "cannot bind" : "cannot connect") + ": endpoint=" + endpoint + ", errno=" + e.errno()
                     + ", error=" + e.getMessage().replaceFirst(".*error=", "");
             int errno = e.errno();
-            if (errno == EINVAL || errno == EPROTONOSUPPORT || errno == ENODEV || errno == ENOCOMPATPROTO) {
+            // ENOCOMPATPROTO: a transport the socket type cannot use, e.g. udp:// on PUSH
+            if (errno == LibZmq.EINVAL || errno == EPROTONOSUPPORT || errno == ENODEV || errno == LibZmq.ENOCOMPATPROTO) {
                 throw new ParameterException(spec.commandLine(), what);
             }
             throw new CliException(ExitCodes.FAILURE, what, e);

@@ -154,9 +154,7 @@ class CommandLineTest {
         r = run("recv", "--bind", "tcp://127.0.0.1:*", "--dict", good.toString(), "--dict", copy.toString(),
                 "--timeout", "1s");
         what = r.toString();
-        assertEquals(ExitCodes.USAGE, r.code(), what);
-        assertEquals(1, r.err().lines().count(), what);
-        assertTrue(r.err().contains("--dict " + copy + " has the same dictionary ID as --dict " + good), what);
+        assertOneLine(r, ExitCodes.USAGE, what, "--dict " + copy + " has the same dictionary ID as --dict " + good);
     }
 
     @Test
@@ -177,9 +175,7 @@ class CommandLineTest {
         Path cut = dir.resolve("cut.dict");
         Files.write(cut, new byte[] {0x37, (byte) 0xA4, 0x30, (byte) 0xEC, 1, 2});
         Result cutOff = run("recv", "--bind", "tcp://127.0.0.1:*", "--dict", cut.toString(), "--timeout", "1s");
-        assertEquals(ExitCodes.FAILURE, cutOff.code(), cutOff.toString());
-        assertEquals(1, cutOff.err().lines().count(), cutOff.toString());
-        assertTrue(cutOff.err().contains("starts with the dictionary magic but is 6 bytes long"), cutOff.toString());
+        assertOneLine(cutOff, ExitCodes.FAILURE, cutOff.toString(), "starts with the dictionary magic but is 6 bytes long");
         // Asked for, the file is accepted: recv starts and waits for messages until its timeout.
         Result r = run("recv", "--bind", "tcp://127.0.0.1:*", "--dict", text.toString(), "--raw-dict", "--timeout", "1s");
         assertEquals(ExitCodes.TIMEOUT, r.code(), r.toString());
@@ -197,10 +193,7 @@ class CommandLineTest {
                 {"recv", "--bind", "udp://127.0.0.1:5555", "--timeout", "1s"}}) {
             Result r = run("x\n".getBytes(StandardCharsets.UTF_8), args);
             String what = String.join(" ", args) + " -> " + r;
-            assertEquals(ExitCodes.USAGE, r.code(), what);
-            assertEquals(1, r.err().lines().count(), what);
-            assertTrue(r.err().contains("endpoint=udp://127.0.0.1:5555"), what);
-            assertTrue(r.err().contains("not compatible with the socket type"), what);
+            assertOneLine(r, ExitCodes.USAGE, what, "endpoint=udp://127.0.0.1:5555", "not compatible with the socket type");
         }
     }
 
@@ -215,10 +208,7 @@ class CommandLineTest {
                 {"recv", "--connect", "tcp://127.0.0.1:0", "--timeout", "1s"}}) {
             Result r = run("x\n".getBytes(StandardCharsets.UTF_8), args);
             String what = String.join(" ", args) + " -> " + r;
-            assertEquals(ExitCodes.USAGE, r.code(), what);
-            assertEquals(1, r.err().lines().count(), what);
-            assertTrue(r.err().contains("--connect") && r.err().contains("tcp://127.0.0.1:0"), what);
-            assertTrue(r.err().contains("port 0"), what);
+            assertOneLine(r, ExitCodes.USAGE, what, "--connect", "tcp://127.0.0.1:0", "port 0");
         }
     }
 
@@ -228,16 +218,11 @@ class CommandLineTest {
         String notZ85 = "rq:rM>}U?@Lns47E1%kR.o@n%FcmmsL/@{H8]yf~"; // 40 characters, the last not in the alphabet
         Result r = run("recv", "--connect", "tcp://127.0.0.1:1", "--curve-server-key", notZ85, "--timeout", "1s");
         String what = r.toString();
-        assertEquals(ExitCodes.USAGE, r.code(), what);
-        assertEquals(1, r.err().lines().count(), what);
-        assertTrue(r.err().contains("invalid CURVE key (--curve-server-key)"), what);
-        assertTrue(r.err().contains("not a Z85 character at index 39: '~'"), what);
+        assertOneLine(r, ExitCodes.USAGE, what, "invalid CURVE key (--curve-server-key)", "not a Z85 character at index 39: '~'");
 
         r = run("recv", "--connect", "tcp://127.0.0.1:1", "--curve-server-key", "#".repeat(40), "--timeout", "1s");
         what = r.toString();
-        assertEquals(ExitCodes.USAGE, r.code(), what);
-        assertTrue(r.err().contains("invalid CURVE key (--curve-server-key)"), what);
-        assertTrue(r.err().contains("exceeds 32 bits"), what);
+        assertOneLine(r, ExitCodes.USAGE, what, "invalid CURVE key (--curve-server-key)", "exceeds 32 bits");
     }
 
     /**
@@ -296,5 +281,14 @@ class CommandLineTest {
         }
         assertEquals(ExitCodes.FAILURE, r.code(), () -> "the key pair was lost, yet keygen reported success: " + r.err());
         assertTrue(r.err().startsWith("zmq-zstd keygen: cannot write standard output"), r::err);
+    }
+
+    /** The command ended with {@code code} and one line on standard error containing every one of {@code parts}. */
+    private static void assertOneLine(Result r, int code, String what, String... parts) {
+        assertEquals(code, r.code(), what);
+        assertEquals(1, r.err().lines().count(), what);
+        for (String part : parts) {
+            assertTrue(r.err().contains(part), what);
+        }
     }
 }

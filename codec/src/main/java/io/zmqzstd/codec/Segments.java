@@ -1,5 +1,6 @@
 package io.zmqzstd.codec;
 
+import io.zmqzstd.nativelib.internal.RawSegments;
 import java.lang.foreign.MemorySegment;
 import java.util.Objects;
 
@@ -21,20 +22,13 @@ final class Segments {
      */
     static long address(MemorySegment segment, long offset, long length) {
         check(segment, offset, length);
-        if (!segment.scope().isAlive()) {
-            throw new IllegalStateException("segment's arena is closed");
-        }
-        if (!segment.isAccessibleBy(Thread.currentThread())) {
-            throw new WrongThreadException("segment is confined to another thread than " + Thread.currentThread().getName());
-        }
+        RawSegments.checkUsable(segment, "segment");
         return segment.address() + offset;
     }
 
     /** Refuses a segment zstd would write through its raw address if it is read-only, as FFM's own writes do. */
     static void checkWritable(MemorySegment segment) {
-        if (segment.isReadOnly()) {
-            throw new IllegalArgumentException("destination segment is read-only");
-        }
+        RawSegments.checkWritable(segment, "destination segment");
     }
 
     static void check(MemorySegment segment, long offset, long length) {

@@ -56,7 +56,7 @@ class StreamTest {
                 assertArrayEquals(data, d.decompress(frame), "one-shot reads stream frames");
                 byte[] declared = streamCompress(data, 4096, c, size);
                 assertEquals(size, ZstdFrames.contentSize(MemorySegment.ofArray(declared)));
-                try (ZstdInputStream in = new ZstdInputStream(new TricklingInput(declared))) {
+                try (ZstdInputStream in = new ZstdInputStream(ScriptedInput.trickling(declared))) {
                     assertArrayEquals(data, in.readAllBytes());
                 }
             }
@@ -238,32 +238,6 @@ class StreamTest {
         return r;
     }
 
-    /** A source that returns at most 3 bytes per read, as a slow socket might. */
-    private static final class TricklingInput extends InputStream {
-        private final byte[] data;
-        private int pos;
-
-        TricklingInput(byte[] data) {
-            this.data = data;
-        }
-
-        @Override
-        public int read() {
-            return pos < data.length ? data[pos++] & 0xFF : -1;
-        }
-
-        @Override
-        public int read(byte[] b, int off, int len) {
-            if (pos == data.length) {
-                return -1;
-            }
-            int n = Math.min(Math.min(len, 3), data.length - pos);
-            System.arraycopy(data, pos, b, off, n);
-            pos += n;
-            return n;
-        }
-    }
-
     /**
      * A source whose read returns 0 (a non-blocking channel wrapped as a stream does) is asked
      * again, as InputStream.readNBytes asks again: before 2026-11-26 each empty read went to
@@ -275,45 +249,13 @@ class StreamTest {
         byte[] data = TestData.text(100_000, 9);
         try (ZstdCompressor c = new ZstdCompressor(3); ZstdDecompressor d = new ZstdDecompressor()) {
             byte[] frame = c.compress(data);
-            try (ZstdInputStream in = new ZstdInputStream(new HesitantInput(frame, 20), d)) {
+            try (ZstdInputStream in = new ZstdInputStream(ScriptedInput.hesitant(frame, 20), d)) {
                 assertArrayEquals(data, in.readAllBytes());
             }
             byte[] cut = Arrays.copyOf(frame, frame.length / 2);
-            try (ZstdInputStream in = new ZstdInputStream(new HesitantInput(cut, 20), d)) {
+            try (ZstdInputStream in = new ZstdInputStream(ScriptedInput.hesitant(cut, 20), d)) {
                 assertEquals(ZstdException.Reason.TRUNCATED, assertThrows(ZstdException.class, in::readAllBytes).reason());
             }
-        }
-    }
-
-    /** Returns 0 from {@code zeros} reads out of every {@code zeros + 1}, and at most 100 bytes from the others. */
-    private static final class HesitantInput extends InputStream {
-        private final byte[] data;
-        private final int zeros;
-        private int pos;
-        private int calls;
-
-        HesitantInput(byte[] data, int zeros) {
-            this.data = data;
-            this.zeros = zeros;
-        }
-
-        @Override
-        public int read() {
-            throw new UnsupportedOperationException("the stream reads arrays");
-        }
-
-        @Override
-        public int read(byte[] b, int off, int len) {
-            if (pos == data.length) {
-                return -1;
-            }
-            if (calls++ % (zeros + 1) != 0) {
-                return 0;
-            }
-            int n = Math.min(Math.min(len, 100), data.length - pos);
-            System.arraycopy(data, pos, b, off, n);
-            pos += n;
-            return n;
         }
     }
 
@@ -329,13 +271,13 @@ class StreamTest {
             for (byte[] data : new byte[][] {{42}, TestData.text(5, 1)}) {
                 byte[] frame = c.compress(data);
                 assertTrue(frame.length < 18, "frame length " + frame.length);
-                try (ZstdInputStream in = new ZstdInputStream(new StallingInput(concat(frame, frame)), d)) {
+                try (ZstdInputStream in = new ZstdInputStream(ScriptedInput.stalling(concat(frame, frame)), d)) {
                     assertArrayEquals(concat(data, data), in.readNBytes(2 * data.length));
                 }
             }
             byte[] skip = skippable(0x184D2A50, 0);
             byte[] frame = c.compress(new byte[] {7});
-            try (ZstdInputStream in = new ZstdInputStream(new StallingInput(concat(skip, frame)), d)) {
+            try (ZstdInputStream in = new ZstdInputStream(ScriptedInput.stalling(concat(skip, frame)), d)) {
                 assertEquals(7, in.read(), "an 8-byte skippable frame, then a 10-byte frame");
             }
         }
@@ -356,38 +298,11 @@ class StreamTest {
                 ZstdOutputStream out = new ZstdOutputStream(sink, c);
                 out.write(data);
                 out.flush();
-                try (ZstdInputStream in = new ZstdInputStream(new StallingInput(sink.toByteArray()), d)) {
+                try (ZstdInputStream in = new ZstdInputStream(ScriptedInput.stalling(sink.toByteArray()), d)) {
                     assertArrayEquals(data, in.readNBytes(size), "size=" + size);
                 }
                 out.close();
             }
-        }
-    }
-
-    /** Gives its bytes, then fails the next read: a connection whose peer has sent all it will until answered. */
-    private static final class StallingInput extends InputStream {
-        private final byte[] data;
-        private int pos;
-
-        StallingInput(byte[] data) {
-            this.data = data;
-        }
-
-        @Override
-        public int read() throws IOException {
-            byte[] one = new byte[1];
-            return read(one, 0, 1) < 0 ? -1 : one[0] & 0xFF;
-        }
-
-        @Override
-        public int read(byte[] b, int off, int len) throws IOException {
-            if (pos == data.length) {
-                throw new IOException("read past what the peer sent: " + pos + " bytes");
-            }
-            int n = Math.min(len, data.length - pos);
-            System.arraycopy(data, pos, b, off, n);
-            pos += n;
-            return n;
         }
     }
 
@@ -423,5 +338,69 @@ class StreamTest {
         java.nio.ByteBuffer.wrap(f).order(java.nio.ByteOrder.LITTLE_ENDIAN).putInt(magic).putInt(userBytes);
         Arrays.fill(f, 8, f.length, (byte) 0x5A);
         return f;
+    }
+
+    /**
+     * A source that hands out {@code data} the way a network source may: at most
+     * {@code maxPerRead} bytes a read, {@code zeros} reads returning 0 before each read that gives
+     * bytes, and at the end either -1 or, {@code failAtEnd}, an IOException (a connection whose
+     * peer has sent all it will until answered).
+     */
+    private static final class ScriptedInput extends InputStream {
+        private final byte[] data;
+        private final int maxPerRead;
+        private final int zeros;
+        private final boolean failAtEnd;
+        private int pos;
+        private int calls;
+
+        private ScriptedInput(byte[] data, int maxPerRead, int zeros, boolean failAtEnd) {
+            this.data = data;
+            this.maxPerRead = maxPerRead;
+            this.zeros = zeros;
+            this.failAtEnd = failAtEnd;
+        }
+
+        /** At most 3 bytes a read, as a slow socket might give. */
+        static ScriptedInput trickling(byte[] data) {
+            return new ScriptedInput(data, 3, 0, false);
+        }
+
+        /** Returns 0 from {@code zeros} reads out of every {@code zeros + 1}, at most 100 bytes from the others. */
+        static ScriptedInput hesitant(byte[] data, int zeros) {
+            return new ScriptedInput(data, 100, zeros, false);
+        }
+
+        /** Gives its bytes, then fails the next read. */
+        static ScriptedInput stalling(byte[] data) {
+            return new ScriptedInput(data, Integer.MAX_VALUE, 0, true);
+        }
+
+        @Override
+        public int read() throws IOException {
+            byte[] one = new byte[1];
+            int n;
+            do {
+                n = read(one, 0, 1); // a zero read is asked again: read() gives a byte or the end
+            } while (n == 0);
+            return n < 0 ? -1 : one[0] & 0xFF;
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            if (pos == data.length) {
+                if (failAtEnd) {
+                    throw new IOException("read past what the peer sent: " + pos + " bytes");
+                }
+                return -1;
+            }
+            if (calls++ % (zeros + 1) != 0) {
+                return 0;
+            }
+            int n = Math.min(Math.min(len, maxPerRead), data.length - pos);
+            System.arraycopy(data, pos, b, off, n);
+            pos += n;
+            return n;
+        }
     }
 }

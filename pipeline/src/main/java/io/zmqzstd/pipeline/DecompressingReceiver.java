@@ -4,6 +4,7 @@ import io.zmqzstd.codec.ZstdDecompressor;
 import io.zmqzstd.codec.ZstdDictionary;
 import io.zmqzstd.codec.ZstdException;
 import io.zmqzstd.codec.ZstdFrames;
+import io.zmqzstd.nativelib.internal.RawSegments;
 import io.zmqzstd.transport.ZmqMessage;
 import io.zmqzstd.transport.ZmqSocket;
 
@@ -345,9 +346,7 @@ public final class DecompressingReceiver implements AutoCloseable {
      */
     public int receiveInto(MemorySegment dst, int flags) {
         Objects.requireNonNull(dst, "dst");
-        if (dst.isReadOnly()) {
-            throw new IllegalArgumentException("destination is read-only: dstBytes=" + dst.byteSize());
-        }
+        RawSegments.checkWritable(dst, "destination");
         return receive(dst, flags);
     }
 
@@ -355,15 +354,11 @@ public final class DecompressingReceiver implements AutoCloseable {
         owner.enter();
         try {
             ensureOpen();
-            if (dst != null && !dst.scope().isAlive()) {
-                throw new IllegalStateException("destination is no longer alive: its arena is closed");
-            }
-            if (dst != null && !dst.isAccessibleBy(Thread.currentThread())) {
-                // Checked before the message is taken: found while decompressing (zstd refuses
-                // another thread's confined memory), it would end the call after libzmq had
-                // handed the message over, and the message would be lost.
-                throw new WrongThreadException("destination is confined to another thread than "
-                        + Thread.currentThread().getName() + " (nothing is received)");
+            if (dst != null) {
+                // Checked before the message is taken: found while decompressing (zstd refuses a
+                // closed arena and another thread's confined memory), it would end the call after
+                // libzmq had handed the message over, and the message would be lost.
+                RawSegments.checkUsable(dst, "destination");
             }
             message.begin(region, dst);
             if (!socket.receive(frame, flags)) {

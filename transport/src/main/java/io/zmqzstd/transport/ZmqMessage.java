@@ -1,5 +1,6 @@
 package io.zmqzstd.transport;
 
+import io.zmqzstd.nativelib.internal.RawSegments;
 import io.zmqzstd.transport.internal.LibZmq;
 
 import java.lang.foreign.Arena;
@@ -174,12 +175,7 @@ public final class ZmqMessage implements AutoCloseable {
      */
     public void set(MemorySegment src) {
         ensureOpen();
-        if (!src.scope().isAlive()) {
-            throw new IllegalStateException("src is no longer alive: its arena is closed");
-        }
-        if (!src.isAccessibleBy(Thread.currentThread())) {
-            throw new WrongThreadException("src is confined to another thread than " + Thread.currentThread());
-        }
+        RawSegments.checkUsable(src, "src");
         long n = src.byteSize();
         // The new frame is built in the scratch message and moved in once it is filled. Freeing
         // the old frame first, as before, left n uninitialised bytes in the message when the copy

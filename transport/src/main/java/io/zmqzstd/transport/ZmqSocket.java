@@ -1,5 +1,6 @@
 package io.zmqzstd.transport;
 
+import io.zmqzstd.nativelib.internal.RawSegments;
 import io.zmqzstd.transport.internal.LibZmq;
 
 import java.lang.foreign.Arena;
@@ -361,13 +362,7 @@ public final class ZmqSocket implements AutoCloseable {
             if (!data.isNative()) {
                 return sendCopy(data, offset, length, flags);
             }
-            if (!data.scope().isAlive()) {
-                throw new IllegalStateException("segment is no longer alive");
-            }
-            if (!data.isAccessibleBy(Thread.currentThread())) {
-                // FFM's own rule, which a raw address would bypass: its owner may free it mid-call
-                throw new WrongThreadException("segment is confined to another thread than " + Thread.currentThread().getName());
-            }
+            RawSegments.checkUsable(data, "data");
             return socketCall(ZMQ_SEND, null, data.address() + offset, length, flags);
         } finally {
             exit();
@@ -764,15 +759,8 @@ public final class ZmqSocket implements AutoCloseable {
      */
     public long receive(MemorySegment dst, int flags) {
         Objects.requireNonNull(dst, "dst");
-        if (dst.isReadOnly()) {
-            throw new IllegalArgumentException("dst is read-only: byteSize=" + dst.byteSize());
-        }
-        if (!dst.scope().isAlive()) {
-            throw new IllegalStateException("dst is no longer alive: its arena is closed");
-        }
-        if (!dst.isAccessibleBy(Thread.currentThread())) {
-            throw new WrongThreadException("dst is confined to another thread than " + Thread.currentThread());
-        }
+        RawSegments.checkWritable(dst, "dst");
+        RawSegments.checkUsable(dst, "dst");
         return receiveCopy(null, dst, flags);
     }
 
