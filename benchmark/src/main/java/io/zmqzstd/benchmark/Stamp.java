@@ -78,6 +78,11 @@ public final class Stamp {
         return fold;
     }
 
+    /** Copies the {@code length} bytes at native {@code address} into {@code destination[0, length)}. */
+    public static void copyAt(long address, byte[] destination, int length) {
+        MemorySegment.copy(EVERYTHING, ValueLayout.JAVA_BYTE, address, destination, 0, length);
+    }
+
     private static void check(long length, long sequence, long expectedSequence, int expectedLength) {
         if (length != expectedLength || sequence != expectedSequence) {
             throw new IllegalStateException("unexpected message: length=" + length + ", expectedLength="

@@ -71,7 +71,8 @@ public class TransportBenchmark {
     /**
      * How much of each payload the receiver reads: {@code stamp}, its length and 8-byte sequence stamp
      * (the default); {@code all}, every byte, compared with the source, as a consumer that uses its
-     * messages reads them ({@link TransportStrategy#read}). With {@code stamp}, a zero-copy frame over
+     * messages reads them ({@link TransportStrategy#read}); {@code copy}, every byte, a frame read in place
+     * copied into one reused heap array first. With {@code stamp}, a zero-copy frame over
      * inproc is never brought to the receiving core, while the copying strategies pay for that in their
      * copy.
      */

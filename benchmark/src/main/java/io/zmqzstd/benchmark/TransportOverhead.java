@@ -25,13 +25,16 @@ import java.util.Arrays;
  * defaults (8 KiB, 512 B on inproc), unless a strategy names another after an {@code @}: {@code zeroCopyPooled@0} always
  * hands its buffer to libzmq, {@code zeroCopyPooled@1099511627776} always copies). A strategy's name
  * ending in {@code +all} has its receiver read and check every byte of each payload, as
- * {@code TransportBenchmark -p read=all} does ({@code byteArray+all}, {@code zeroCopyPooled@0+all}).
+ * {@code TransportBenchmark -p read=all} does ({@code byteArray+all}, {@code zeroCopyPooled@0+all}); ending in
+ * {@code +copy}, it copies an in-place frame into a reused heap array and reads that ({@code read=copy}).
  */
 public final class TransportOverhead {
 
     private static final int WARMUP_ROUNDS = 10;
     /** After a strategy's name: its receiver reads and checks every byte ({@link TransportStrategy#READ_ALL}). */
     private static final String READ_ALL_SUFFIX = "+all";
+    /** After a strategy's name: as {@code +all}, an in-place frame copied to the heap first ({@link TransportStrategy#READ_COPY}). */
+    private static final String READ_COPY_SUFFIX = "+copy";
 
     private TransportOverhead() {
     }
@@ -55,6 +58,9 @@ public final class TransportOverhead {
                 if (name.endsWith(READ_ALL_SUFFIX)) {
                     read = TransportStrategy.READ_ALL;
                     name = name.substring(0, name.length() - READ_ALL_SUFFIX.length());
+                } else if (name.endsWith(READ_COPY_SUFFIX)) {
+                    read = TransportStrategy.READ_COPY;
+                    name = name.substring(0, name.length() - READ_COPY_SUFFIX.length());
                 }
                 int at = name.indexOf('@');
                 rigs[i] = at < 0 ? new TransportRig(name, transport, size, Thresholds.LIBRARY_DEFAULT, read)

@@ -27,14 +27,18 @@ class TransportStrategyTest {
         }
     }
 
-    /** With {@code read=all} every strategy's receiver reads and checks every byte, and still gets them all. */
+    /**
+     * With {@code read=all} (and {@code copy}, in place frames copied to the heap first) every strategy's
+     * receiver reads and checks every byte, and still gets them all.
+     */
     @ParameterizedTest
     @CsvSource({
-            "byteArray, inproc", "reusedBuffer, tcp", "message, inproc", "zeroCopyPooled, inproc", "zeroCopyPooled, tcp",
-            "nativeSegment, inproc"})
-    void shouldDeliverEveryByteWhenTheReceiverReadsAll(String strategy, String transport) {
+            "byteArray, inproc, all", "reusedBuffer, tcp, all", "message, inproc, all", "zeroCopyPooled, inproc, all",
+            "zeroCopyPooled, tcp, all", "nativeSegment, inproc, all", "zeroCopyPooled, tcp, copy",
+            "message, inproc, copy", "byteArray, tcp, copy"})
+    void shouldDeliverEveryByteWhenTheReceiverReadsAll(String strategy, String transport, String read) {
         for (int size : new int[] {64, 1027, 65536}) {
-            try (TransportRig rig = new TransportRig(strategy, transport, size, -1, TransportStrategy.READ_ALL)) {
+            try (TransportRig rig = new TransportRig(strategy, transport, size, -1, read)) {
                 assertEquals(300L, rig.run(ReceiveMode.blocking, 300), "size=" + size);
             }
         }
@@ -49,6 +53,9 @@ class TransportStrategyTest {
             MemorySegment n = arena.allocate(m.length);
             n.copyFrom(MemorySegment.ofArray(m));
             assertEquals(fold, Stamp.foldAfterStampAt(n.address(), m.length), "native and heap agree");
+            byte[] copy = new byte[m.length];
+            Stamp.copyAt(n.address(), copy, m.length);
+            assertEquals(fold, Stamp.foldAfterStamp(copy, m.length), "the heap copy of native memory folds the same");
             for (int at = 0; at < m.length; at++) {
                 for (int bit = 0; bit < 8; bit++) {
                     m[at] ^= (byte) (1 << bit);
@@ -67,7 +74,7 @@ class TransportStrategyTest {
     void shouldNameAnUnknownRead() {
         try (TransportStrategy s = TransportStrategy.create(TransportStrategy.BYTE_ARRAY, new byte[64])) {
             var e = assertThrows(IllegalArgumentException.class, () -> s.read("some"));
-            assertEquals("unknown read: read=some (stamp or all)", e.getMessage());
+            assertEquals("unknown read: read=some (stamp, all or copy)", e.getMessage());
         }
     }
 

@@ -26,12 +26,20 @@ public abstract class TransportStrategy implements AutoCloseable {
     /** Values of {@code TransportBenchmark}'s {@code read}: how much of each payload the receiver reads. */
     public static final String READ_STAMP = "stamp";
     public static final String READ_ALL = "all";
+    /**
+     * As {@link #READ_ALL}, but a receiver that reads libzmq's frame in place first copies it into one
+     * reused heap array and reads that (the heap receivers read as with {@code all}): separates what
+     * reading native memory in place costs from what the receive path costs.
+     */
+    public static final String READ_COPY = "copy";
 
     protected final int size;
     protected final byte[] source;
     /** {@link Stamp#foldAfterStamp} of the source: what every payload's bytes after the stamp fold to. */
     private final long expectedFold;
     private boolean readAll;
+    /** With {@link #READ_COPY}: the one heap array an in-place frame is copied into before it is read. */
+    private byte[] readCopy;
     private final Arena arena = Arena.ofShared();
     protected final MemorySegment nativeSource;
 
@@ -49,13 +57,15 @@ public abstract class TransportStrategy implements AutoCloseable {
      * it also reads every byte and compares them with the source, as a consumer that uses its messages
      * does; a strategy that hands the receiver the sender's own memory (zero-copy over inproc) is then
      * charged for bringing that memory to the receiving core, as the copying strategies are in their copy.
+     * {@link #READ_COPY}: as {@code all}, an in-place frame copied to the heap first.
      */
     public void read(String read) {
         readAll = switch (read) {
             case READ_STAMP -> false;
-            case READ_ALL -> true;
-            default -> throw new IllegalArgumentException("unknown read: read=" + read + " (stamp or all)");
+            case READ_ALL, READ_COPY -> true;
+            default -> throw new IllegalArgumentException("unknown read: read=" + read + " (stamp, all or copy)");
         };
+        readCopy = read.equals(READ_COPY) ? new byte[size] : null;
     }
 
     /** With {@link #READ_ALL}: reads the whole payload and fails unless it is the source's. */
@@ -67,7 +77,13 @@ public abstract class TransportStrategy implements AutoCloseable {
 
     /** {@link #checkContent(byte[], int)} of a payload in native memory. */
     protected final void checkContentAt(long address, long length) {
-        if (readAll && Stamp.foldAfterStampAt(address, length) != expectedFold) {
+        if (readCopy != null) {
+            if (length > readCopy.length) {
+                throw contentDiffers();
+            }
+            Stamp.copyAt(address, readCopy, (int) length);
+            checkContent(readCopy, (int) length);
+        } else if (readAll && Stamp.foldAfterStampAt(address, length) != expectedFold) {
             throw contentDiffers();
         }
     }
