@@ -81,7 +81,10 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>Threading: {@code send}, {@code publish}, {@code flush} and {@code close} from one thread at
  * a time (hand over with a happens-before edge); two threads inside at once fail with
- * {@link IllegalStateException}. {@link #stats()} from any thread.
+ * {@link IllegalStateException}. {@link #stats()} from any thread. The worker threads are the
+ * sender's: an interrupt of one (code that interrupts every thread of a process or group, say)
+ * neither stops it nor ends a send in progress; the worker clears the flag and goes on serving the
+ * sender, and only {@code close()} stops the workers.
  *
  * <p>Allocation: none on the Java heap per message in steady state, on the caller and on the
  * workers, for payloads up to the pool's largest class (4 MiB by default); larger payloads use
@@ -363,7 +366,9 @@ public final class ParallelCompressingSender implements AutoCloseable {
         /**
          * Makes the worker threads (default: daemon platform threads named zmqzstd-compress-N).
          * Give platform threads: a worker compresses without yielding and may block in the
-         * socket's send, and a virtual thread in native code holds its carrier all that time.
+         * socket's send, and a virtual thread in native code holds its carrier all that time. The
+         * threads run until {@link ParallelCompressingSender#close()}: a worker clears an interrupt
+         * and goes on, so interrupting them does not stop them.
          *
          * @param threadFactory makes one thread per worker, at build time; not null
          * @return this builder
@@ -1131,6 +1136,11 @@ public final class ParallelCompressingSender implements AutoCloseable {
             try {
                 while (workUntilIdle()) {
                     LockSupport.park(this);
+                    // An interrupt does not stop a worker (close() does, and a sender dropped
+                    // unclosed stops its own): cleared, since with it set park returns at once and
+                    // the worker would spin. (Before 2026-11-26 it was left set, and an interrupted
+                    // worker burnt a core until the sender was closed.)
+                    Thread.interrupted();
                 }
             } finally {
                 compressor.close();

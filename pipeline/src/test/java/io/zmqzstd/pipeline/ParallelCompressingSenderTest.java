@@ -25,6 +25,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
@@ -727,12 +728,7 @@ class ParallelCompressingSenderTest {
             // both routes run: the caller's own compressor and the workers'
             try (ParallelCompressingSender sender = ParallelCompressingSender.builder(link.client()).level(1).workers(2)
                     .inlineBelowBytes(size < 1024 ? 4096 : 0).inlineAfterIdleNanos(0)
-                    .threadFactory(r -> {
-                        Thread t = new Thread(r, "compress-" + workers.size());
-                        t.setDaemon(true);
-                        workers.add(t);
-                        return t;
-                    }).build();
+                    .threadFactory(recordingThreads(workers)).build();
                  DecompressingReceiver receiver = DecompressingReceiver.builder(link.server())
                          .envelopeParts(topic ? 1 : 0).build()) {
                 int part = topic ? 1 : 0; // with a topic, the payload follows it (PUSH/PULL: no slow joiner)
@@ -794,6 +790,16 @@ class ParallelCompressingSenderTest {
             pool.close();
         }
         return over;
+    }
+
+    /** Daemon worker threads named compress-N, each added to {@code threads} as it is made. */
+    private static ThreadFactory recordingThreads(List<Thread> threads) {
+        return r -> {
+            Thread t = new Thread(r, "compress-" + threads.size());
+            t.setDaemon(true);
+            threads.add(t);
+            return t;
+        };
     }
 
     private static final byte[] TOPIC = "metrics.cpu".getBytes(StandardCharsets.US_ASCII);
@@ -910,5 +916,36 @@ class ParallelCompressingSenderTest {
         sender.flush();
         assertNotNull(sender.claim(TOPIC, 5000, 0));
         return new WeakReference<>(sender);
+    }
+
+    /**
+     * An interrupt of an idle worker (code that interrupts every thread of the process, say) does not
+     * stop it and does not make it spin: it clears the flag, parks again and goes on serving the
+     * sender. Before, LockSupport.park returned at once for ever after, so the worker stayed
+     * RUNNABLE with its flag set, burning a core.
+     */
+    @Test
+    void shouldParkAgainAndGoOnServingAfterAWorkerIsInterrupted() {
+        try (ZmqContext ctx = new ZmqContext()) {
+            Fixtures.Link link = Fixtures.link(ctx, SocketType.PULL, SocketType.PUSH, "inproc");
+            List<Thread> workers = new CopyOnWriteArrayList<>();
+            try (ParallelCompressingSender sender = ParallelCompressingSender.builder(link.client()).workers(1)
+                    .threadFactory(recordingThreads(workers)).build();
+                 DecompressingReceiver receiver = DecompressingReceiver.builder(link.server()).build()) {
+                Thread worker = workers.getFirst();
+                assertTrue(Fixtures.await(() -> worker.getState() == Thread.State.WAITING, 10_000),
+                        () -> "the idle worker is not parked: " + worker.getState());
+                worker.interrupt();
+                assertTrue(Fixtures.await(() -> !worker.isInterrupted() && worker.getState() == Thread.State.WAITING, 10_000),
+                        () -> "the interrupted worker did not park again: state=" + worker.getState()
+                                + ", interrupted=" + worker.isInterrupted() + ", cpuNs=" + THREADS.getThreadCpuTime(worker.threadId()));
+                byte[] payload = Fixtures.payload(5000, 7);
+                assertTrue(sender.send(payload, 0));
+                sender.flush();
+                receiveOrFail(receiver);
+                assertArrayEquals(payload, receiver.message().partBytes(0));
+                assertTrue(worker.isAlive(), "the worker stopped");
+            }
+        }
     }
 }
