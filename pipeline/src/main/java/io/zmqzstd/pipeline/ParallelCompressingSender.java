@@ -2,6 +2,7 @@ package io.zmqzstd.pipeline;
 
 import io.zmqzstd.codec.ZstdCompressor;
 import io.zmqzstd.nativelib.internal.OwnerCleaner;
+import io.zmqzstd.nativelib.internal.RawSegments;
 import io.zmqzstd.transport.NativeBufferPool;
 import io.zmqzstd.transport.PooledBuffer;
 import io.zmqzstd.transport.ZmqSocket;
@@ -59,7 +60,11 @@ import java.util.concurrent.locks.LockSupport;
  * taken is in libzmq. A failure to compress or send (a socket error such as a terminated context,
  * or with {@link Builder#failOnSendTimeout} the socket's send timeout), on a worker or inline,
  * is rethrown by the caller's next {@code send}, {@code flush} or {@code close}; messages not yet
- * sent are then dropped and counted ({@link PipelineStats#droppedMessages()}).
+ * sent are then dropped and counted ({@link PipelineStats#droppedMessages()}). Either way the
+ * message that failed was taken ({@code send} returned true, {@code commit} returned), is counted
+ * as dropped, and its pooled buffers are back in the pool. A payload that cannot be read (its
+ * arena closed, another thread's confined memory) is not such a failure but the caller's error:
+ * {@code send} throws it at once, nothing is taken and the sender goes on, on either path.
  *
  * <p>A caller that produces each payload (serialises an event, say) can write it straight into
  * the pooled buffer the workers compress from: {@link #claim} returns that memory, {@link #commit}
@@ -1010,15 +1015,20 @@ public final class ParallelCompressingSender implements AutoCloseable {
      * goes through the ring, so that the outcome is the ring's (taken, or refused only when the
      * ring is full). A payload that cannot be read (its arena closed, another thread's confined
      * memory) throws to the caller before anything is sent, nothing taken and the sender unchanged,
-     * as the ring's copy of it does in {@link #take}. A failure to send is handled as a worker's:
-     * recorded, the message dropped and counted, and rethrown by the caller's next call; so the
-     * caller sees the same whichever thread the message went through.
+     * as the ring's copy of it does in {@link #take}. A failure to compress or send is handled as a
+     * worker's: recorded, the message dropped and counted, and rethrown by the caller's next call;
+     * so the caller sees the same whichever thread the message went through. (Before 2026-11-26 a
+     * failed compression was thrown at once and left the sender unfailed, and a commit's claim
+     * open with its buffer rented, where a worker's failed the sender and returned the buffer.)
      */
     private boolean sendInline(byte[] topic, MemorySegment payload, long offset, long length) {
-        boolean raw = frames.raw(inlineIncompressible, payload, offset, length);
-        long n = FrameOptions.encode(inlineCompressor, inlineIncompressible, raw, payload, offset, length,
-                inlineFrame, FrameOptions.bound(length, raw));
+        // Checked before compressing, so that whatever the compression throws is its own failure,
+        // not the caller's unreadable payload (the checks the ring's copy makes in take())
+        RawSegments.checkUsable(payload, "payload");
         try {
+            boolean raw = frames.raw(inlineIncompressible, payload, offset, length);
+            long n = FrameOptions.encode(inlineCompressor, inlineIncompressible, raw, payload, offset, length,
+                    inlineFrame, FrameOptions.bound(length, raw));
             int frameFlags = ZmqSocket.DONTWAIT;
             if (topic != null) {
                 if (!socket.send(topic, 0, topic.length, ZmqSocket.DONTWAIT | ZmqSocket.SNDMORE)) {

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.zmqzstd.codec.ZstdCompressor;
 import io.zmqzstd.codec.ZstdDictionary;
 import io.zmqzstd.transport.NativeBufferPool;
 import io.zmqzstd.transport.SocketType;
@@ -20,6 +21,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.management.ManagementFactory;
+import java.lang.reflect.Field;
 import java.lang.ref.WeakReference;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -947,5 +949,57 @@ class ParallelCompressingSenderTest {
                 assertTrue(worker.isAlive(), "the worker stopped");
             }
         }
+    }
+
+    /**
+     * A compression that fails (here the compressor of the path taken was closed: no setting a
+     * builder accepts makes libzstd refuse a small payload) leaves the sender in the same state
+     * whether a worker or the caller's thread compressed: the message taken and dropped, counted,
+     * the failure rethrown by the next call, and the payload's pooled buffer (a claim's, too) back
+     * in the pool. Before, an inline failure was thrown at once by send, the sender went on as if
+     * nothing had happened, and a commit's claim stayed open, its buffer rented.
+     */
+    @ParameterizedTest(name = "inline {0}, claimed {1}")
+    @CsvSource({"false,false", "true,false", "false,true", "true,true"})
+    void shouldFailTheSenderTheSameWayWhenCompressionFailsInlineOrOnAWorker(boolean inline, boolean claim) throws Exception {
+        try (ZmqContext ctx = new ZmqContext()) {
+            Fixtures.Link link = Fixtures.link(ctx, SocketType.PULL, SocketType.PUSH, "inproc");
+            ParallelCompressingSender sender = ParallelCompressingSender.builder(link.client()).workers(1)
+                    .inlineBelowBytes(inline ? 4096 : 0).inlineAfterIdleNanos(0).build();
+            compressorOf(sender, inline).close();
+            byte[] payload = Fixtures.payload(1000, 5);
+            if (claim) {
+                sender.claim(payload.length, 0).copyFrom(MemorySegment.ofArray(payload));
+                sender.commit(payload.length);
+            } else {
+                assertTrue(sender.send(payload, 0));
+            }
+            IllegalStateException e = assertThrows(IllegalStateException.class, sender::flush);
+            assertInstanceOf(IllegalStateException.class, e.getCause(), e::toString);
+            assertTrue(e.getCause().getMessage().contains("compressor is closed"), e::toString);
+            PipelineStats stats = sender.stats();
+            assertEquals(1, stats.droppedMessages(), stats::toString);
+            assertEquals(0, stats.messages(), stats::toString);
+            assertEquals(0, ctx.bufferPool().outstanding(), () -> ctx.bufferPool().stats().toString());
+            assertThrows(IllegalStateException.class, () -> sender.send(payload, 0));
+            assertThrows(IllegalStateException.class, sender::close, "close rethrows the failure");
+            sender.close(); // then idempotent
+            assertEquals(0, ctx.bufferPool().outstanding(), () -> ctx.bufferPool().stats().toString());
+        }
+    }
+
+    /** The compressor the caller's thread (inline) or the only worker compresses with. */
+    private static ZstdCompressor compressorOf(ParallelCompressingSender sender, boolean inline) throws Exception {
+        if (inline) {
+            return (ZstdCompressor) field(ParallelCompressingSender.class, "inlineCompressor").get(sender);
+        }
+        Object worker = ((Object[]) field(ParallelCompressingSender.class, "workers").get(sender))[0];
+        return (ZstdCompressor) field(worker.getClass(), "compressor").get(worker);
+    }
+
+    private static Field field(Class<?> type, String name) throws NoSuchFieldException {
+        Field f = type.getDeclaredField(name);
+        f.setAccessible(true);
+        return f;
     }
 }
