@@ -30,6 +30,14 @@ public final class ZmqPoller implements AutoCloseable {
     /** ZMQ_POLLERR (4): an error on a plain file descriptor; never reported for sockets. */
     public static final int POLLERR = LibZmq.ZMQ_POLLERR;
 
+    /**
+     * The longest {@link #poll} with nothing registered: libzmq then sleeps with {@code usleep},
+     * whose microseconds are an unsigned 32-bit count, so {@code (2^32 - 1) / 1000} ms, about 71.6
+     * minutes (a longer timeout wrapped around: 4294968 ms slept 0.7 ms). With a socket registered
+     * any timeout is honoured: libzmq waits in slices it can represent until the time is up.
+     */
+    public static final long MAX_EMPTY_POLL_TIMEOUT_MS = 0xFFFF_FFFFL / 1000;
+
     private final Arena arena = Arena.ofShared();
     private final MemorySegment items;
     private final MemorySegment capture;
@@ -119,12 +127,19 @@ public final class ZmqPoller implements AutoCloseable {
      * @throws ZmqException when the context was terminated or a socket is invalid
      * @throws IllegalStateException when a registered socket was closed, or when nothing is
      *     registered and {@code timeoutMs} is negative (such a poll could never end)
+     * @throws IllegalArgumentException when nothing is registered and {@code timeoutMs} is above
+     *     {@link #MAX_EMPTY_POLL_TIMEOUT_MS} (libzmq's sleep would wrap around and end early)
      */
     public int poll(long timeoutMs) {
         ensureOpen();
         if (count == 0 && timeoutMs < 0) {
             // libzmq sleeps instead (about 71 minutes for -1, nothing can wake it): say so instead
             throw new IllegalStateException("nothing is registered: a poll without a timeout would never end");
+        }
+        if (count == 0 && timeoutMs > MAX_EMPTY_POLL_TIMEOUT_MS) {
+            // usleep(timeoutMs * 1000) in libzmq: the microseconds are cut to 32 bits
+            throw new IllegalArgumentException("nothing is registered and the timeout is longer than libzmq can sleep: timeoutMs="
+                    + timeoutMs + ", max=" + MAX_EMPTY_POLL_TIMEOUT_MS);
         }
         // zmq_poll is a call on every registered socket: each must count it (ZmqSocket.enter), so
         // that a close on another thread waits for the poll to leave libzmq before zmq_close, and

@@ -1,5 +1,7 @@
 package io.zmqzstd.transport;
 
+import java.util.concurrent.atomic.AtomicInteger;
+
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -103,5 +105,35 @@ class PollerTest {
         assertEquals(0, ZmqPoller.remainingMs(100, start, start + 900_000_000L), "never negative (that would mean forever)");
         assertEquals(0, ZmqPoller.remainingMs(0, start, start + 1_000_000L));
         assertEquals(-1, ZmqPoller.remainingMs(-1, start, start + 900_000_000L), "forever stays forever");
+    }
+
+    /**
+     * With nothing registered libzmq sleeps with usleep, whose microseconds are an unsigned 32-bit
+     * count: a longer timeout wrapped (4294968 ms slept 0.7 ms), so it is refused, naming the value
+     * and the limit. With a socket registered libzmq waits in slices of at most INT_MAX ms, so any
+     * timeout is honoured: a poll of Long.MAX_VALUE ms returns as soon as a message arrives.
+     */
+    @Test
+    void shouldRefuseAnEmptyPollLongerThanLibzmqCanSleepAndHonourAnyTimeoutWithSockets() throws Exception {
+        try (ZmqContext ctx = new ZmqContext(); ZmqPoller poller = new ZmqPoller(1)) {
+            long over = ZmqPoller.MAX_EMPTY_POLL_TIMEOUT_MS + 1;
+            assertEquals(4_294_967L, ZmqPoller.MAX_EMPTY_POLL_TIMEOUT_MS, "(2^32 - 1) microseconds, in whole ms");
+            for (long timeoutMs : new long[] {over, Integer.MAX_VALUE, Long.MAX_VALUE}) {
+                IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> poller.poll(timeoutMs));
+                assertEquals("nothing is registered and the timeout is longer than libzmq can sleep: timeoutMs=" + timeoutMs
+                        + ", max=4294967", e.getMessage());
+            }
+            ZmqSocket pull = ctx.socket(SocketType.PULL);
+            ZmqSocket push = ctx.socket(SocketType.PUSH);
+            push.connect(Endpoints.bindAny(pull, "inproc"));
+            int in = poller.register(pull, ZmqPoller.POLLIN);
+            AtomicInteger ready = new AtomicInteger(-1);
+            Thread polling = Thread.ofPlatform().daemon().start(() -> ready.set(poller.poll(Long.MAX_VALUE)));
+            assertTrue(push.send(ONE, 0));
+            polling.join(10_000);
+            assertFalse(polling.isAlive(), "a poll of Long.MAX_VALUE ms did not return when a message arrived");
+            assertEquals(1, ready.get());
+            assertTrue(poller.isReadable(in));
+        }
     }
 }
