@@ -29,6 +29,17 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class ZmqContext implements AutoCloseable {
 
+    /**
+     * The most I/O threads a context may have ({@link Builder#ioThreads}). libzmq takes any count
+     * and makes the threads at the first socket, each with a thread and two file descriptors (its
+     * epoll and its mailbox), and aborts the process, not the call, when it cannot: at
+     * {@code Integer.MAX_VALUE} with {@code std::length_error}, at 100000 with "Too many open files
+     * (src/epoll.cpp:65)" (libzmq 4.3.4, 20000 descriptors allowed). libzmq's guide suggests one I/O
+     * thread per gigabyte a second in or out; 256 is far above any use for that, and needs 512
+     * descriptors.
+     */
+    public static final int MAX_IO_THREADS = 256;
+
     /** Linger given to every new socket unless set otherwise: bounded, so close always returns. */
     public static final Duration DEFAULT_LINGER = Duration.ofSeconds(2);
 
@@ -365,14 +376,15 @@ public final class ZmqContext implements AutoCloseable {
         /**
          * libzmq I/O threads (default 1).
          *
-         * @param ioThreads the size of libzmq's I/O thread pool ({@code ZMQ_IO_THREADS}); 0 or
-         *     more, and 0 serves only inproc endpoints
+         * @param ioThreads the size of libzmq's I/O thread pool ({@code ZMQ_IO_THREADS}); 0 to
+         *     {@link ZmqContext#MAX_IO_THREADS}, and 0 serves only inproc endpoints
          * @return this builder
-         * @throws IllegalArgumentException when {@code ioThreads} is negative
+         * @throws IllegalArgumentException when {@code ioThreads} is negative or above
+         *     {@link ZmqContext#MAX_IO_THREADS} (libzmq would abort the process at the first socket)
          */
         public Builder ioThreads(int ioThreads) {
-            if (ioThreads < 0) {
-                throw new IllegalArgumentException("ioThreads must not be negative: ioThreads=" + ioThreads);
+            if (ioThreads < 0 || ioThreads > MAX_IO_THREADS) {
+                throw new IllegalArgumentException("ioThreads must be 0 to " + MAX_IO_THREADS + ": ioThreads=" + ioThreads);
             }
             this.ioThreads = ioThreads;
             return this;

@@ -98,6 +98,32 @@ class LifecycleAndOptionsTest {
         }
     }
 
+    /**
+     * An I/O thread count above {@link ZmqContext#MAX_IO_THREADS} is refused at the builder, naming
+     * the value and the bound. zmq_ctx_set took any count, and the first socket then aborted the
+     * process: Integer.MAX_VALUE with std::length_error (vector::reserve), 100000 with "Too many
+     * open files (src/epoll.cpp:65)". The bound itself works (no context here is built above it).
+     */
+    @Test
+    void shouldRefuseMoreIoThreadsThanTheBound() {
+        assertEquals(256, ZmqContext.MAX_IO_THREADS);
+        for (int n : new int[] {ZmqContext.MAX_IO_THREADS + 1, 100_000, Integer.MAX_VALUE}) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ZmqContext.builder().ioThreads(n));
+            assertEquals("ioThreads must be 0 to 256: ioThreads=" + n, e.getMessage());
+        }
+        IllegalArgumentException negative = assertThrows(IllegalArgumentException.class, () -> ZmqContext.builder().ioThreads(-1));
+        assertEquals("ioThreads must be 0 to 256: ioThreads=-1", negative.getMessage());
+        try (ZmqContext ctx = ZmqContext.builder().ioThreads(ZmqContext.MAX_IO_THREADS).build()) {
+            ZmqSocket pull = ctx.socket(SocketType.PULL); // starts the I/O threads
+            ZmqSocket push = ctx.socket(SocketType.PUSH);
+            push.connect(Endpoints.bindAny(pull, "tcp"));
+            assertTrue(push.send(new byte[] {7}, 0));
+            byte[] got = new byte[1];
+            assertEquals(1, pull.receive(got, 0));
+            assertEquals(7, got[0]);
+        }
+    }
+
     @Test
     void shouldReportWouldBlockAsReturnValues() {
         try (ZmqContext ctx = new ZmqContext(); ZmqMessage msg = new ZmqMessage()) {
