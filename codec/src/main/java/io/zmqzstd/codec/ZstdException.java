@@ -17,9 +17,16 @@ public class ZstdException extends RuntimeException {
     public enum Reason {
         /** The frame is damaged (bad block, bad literals, bad sequences). */
         CORRUPT,
-        /** The input ends before the frame does. */
+        /**
+         * The input ends before the frame does: anywhere after its first byte, inside the magic
+         * number too (1 to 3 bytes that {@code 28 B5 2F FD} starts with).
+         */
         TRUNCATED,
-        /** The input does not start with the zstd frame magic number. */
+        /**
+         * The input does not start with the zstd frame magic number {@code 28 B5 2F FD} (read
+         * little-endian, {@code 0xFD2FB528}), and is not a cut start of it. Where one input is one
+         * frame, a skippable frame is this too, whole or cut.
+         */
         NOT_ZSTD,
         /** The frame needs a dictionary that was not given, or the wrong one was given. */
         DICTIONARY_MISSING,
@@ -27,7 +34,10 @@ public class ZstdException extends RuntimeException {
         TOO_LARGE,
         /** The destination has less room than the result needs. */
         DESTINATION_TOO_SMALL,
-        /** The input is empty: no frame at all. */
+        /**
+         * The input is empty: no frame at all (0 bytes given; for a {@link ZstdInputStream}, a
+         * source that ended before giving a byte).
+         */
         EMPTY,
         /** The content checksum does not match. */
         CHECKSUM,

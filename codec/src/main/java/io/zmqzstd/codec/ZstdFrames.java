@@ -77,8 +77,10 @@ public final class ZstdFrames {
      * @param offset where the frame starts in {@code frame}, in bytes
      * @param length the bytes available from {@code offset}
      * @return the declared content size in bytes (unsigned), or {@link #CONTENT_SIZE_UNKNOWN}
-     * @throws ZstdException {@code EMPTY}, {@code NOT_ZSTD}, {@code TRUNCATED} when the header is
-     *     incomplete, {@code CORRUPT} when its reserved bit is set
+     * @throws ZstdException {@code EMPTY} for a range of 0 bytes; {@code NOT_ZSTD} when it does not
+     *     start with the zstd magic (a skippable frame's magic included); {@code TRUNCATED} when
+     *     the header is incomplete, also when the range is 1 to 3 bytes that the magic starts
+     *     with; {@code CORRUPT} when its reserved bit is set or it names a window above 2^31
      * @throws IndexOutOfBoundsException when the range is not within {@code frame}
      */
     public static long contentSize(MemorySegment frame, long offset, long length) {
@@ -155,8 +157,9 @@ public final class ZstdFrames {
      * @param offset where the frame starts in {@code frame}, in bytes
      * @param length the bytes available from {@code offset}; more frames may follow the first
      * @return the first frame's length in bytes
-     * @throws ZstdException {@code EMPTY}, {@code NOT_ZSTD}, {@code TRUNCATED}, or {@code CORRUPT}
-     *     (reserved bit or block type)
+     * @throws ZstdException {@code EMPTY}, {@code NOT_ZSTD} or {@code TRUNCATED} as
+     *     {@link #contentSize(MemorySegment, long, long)}, also {@code TRUNCATED} when the range
+     *     ends inside a block or the checksum; {@code CORRUPT} as there, and for a reserved block type
      * @throws IndexOutOfBoundsException when the range is not within {@code frame}
      */
     public static long compressedSize(MemorySegment frame, long offset, long length) {
@@ -350,10 +353,29 @@ public final class ZstdFrames {
     /**
      * Whether the range starts with the magic of a skippable frame (RFC 8878 3.1.2:
      * {@code 0x184D2A50} to {@code 0x184D2A5F}, then the 4-byte little-endian size of the user data
-     * that follows): frames that carry no content, which decoders step over.
+     * that follows): frames that carry no content, which decoders step over. A range of 1 to 3
+     * bytes that such a magic starts with counts: it is a skippable frame cut short.
      */
     static boolean isSkippable(MemorySegment src, long offset, long length) {
-        return length >= 4 && (src.get(INT_LE, offset) & SKIPPABLE_MAGIC_MASK) == SKIPPABLE_MAGIC;
+        if (length < 4) {
+            return startsMagic(src, offset, length, SKIPPABLE_MAGIC, SKIPPABLE_MAGIC_MASK);
+        }
+        return (src.get(INT_LE, offset) & SKIPPABLE_MAGIC_MASK) == SKIPPABLE_MAGIC;
+    }
+
+    /**
+     * Whether the {@code length} bytes (fewer than 4) at {@code offset} are the first bytes of
+     * {@code magic} as written little-endian, comparing only the bits set in {@code mask}: a
+     * magic number cut short, which more input could complete.
+     */
+    private static boolean startsMagic(MemorySegment src, long offset, long length, int magic, int mask) {
+        for (int i = 0; i < length; i++) {
+            int shift = 8 * i;
+            if (((src.get(JAVA_BYTE, offset + i) ^ (magic >>> shift)) & (mask >>> shift) & 0xFF) != 0) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**
@@ -380,11 +402,19 @@ public final class ZstdFrames {
         return SKIPPABLE_HEADER_SIZE + Integer.toUnsignedLong(src.get(INT_LE, offset + 4));
     }
 
-    /** Throws unless the range starts with the frame magic. Allocation free on success. */
+    /**
+     * Throws unless the range starts with the frame magic: {@code EMPTY} for no bytes,
+     * {@code TRUNCATED} for 1 to 3 bytes that the magic starts with (libzstd too waits for more
+     * there), {@code NOT_ZSTD} otherwise. Allocation free on success.
+     */
     static void checkMagic(MemorySegment frame, long offset, long length) {
         Segments.check(frame, offset, length);
         if (length == 0) {
             throw new ZstdException(ZstdException.Reason.EMPTY, "input is empty: length=0");
+        }
+        if (length < 4 && startsMagic(frame, offset, length, MAGIC, -1)) {
+            throw new ZstdException(ZstdException.Reason.TRUNCATED,
+                    "frame incomplete: length=" + length + " (cut inside the magic number)");
         }
         if (length < 4 || frame.get(INT_LE, offset) != MAGIC) {
             throw new ZstdException(ZstdException.Reason.NOT_ZSTD,

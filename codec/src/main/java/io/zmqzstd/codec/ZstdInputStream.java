@@ -15,6 +15,10 @@ import java.util.Objects;
  * (limit, dictionary); the total content read is held to the decompressor's
  * {@link ZstdDecompressor#maxDecompressedSize()}. Errors are {@link ZstdException}s.
  *
+ * <p>Input that ends between frames ends the stream ({@code -1}); input that ends inside a frame
+ * or a skippable frame, inside its magic number included, is {@code TRUNCATED}; a source that
+ * ends before giving any byte is {@code EMPTY}, and bytes that start no frame are {@code NOT_ZSTD}.
+ *
  * <p>After an error (bad input, limit, a failing source) the stream refuses further reads with
  * an {@link IOException} that carries the first error as its cause; the decompressor is left
  * ready for other frames.

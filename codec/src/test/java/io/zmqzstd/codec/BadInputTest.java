@@ -16,6 +16,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.function.Function;
@@ -138,6 +139,90 @@ class BadInputTest {
         ZstdException e = assertRejectedThenRecovers("hello, this is not zstd".getBytes(), ZstdException.Reason.NOT_ZSTD);
         assertTrue(e.getMessage().contains("not a zstd frame"), e.getMessage());
         assertRejectedThenRecovers(new byte[] {1, 2}, ZstdException.Reason.NOT_ZSTD);
+    }
+
+    /**
+     * A frame cut inside its magic number (the first 1 to 3 of 28 B5 2F FD) is a truncated frame on
+     * every path, like a frame cut anywhere later, and as libzstd reads it (srcSize_wrong: it waits
+     * for more). Bytes that the magic does not start with stay NOT_ZSTD, also one byte long.
+     */
+    @Test
+    void shouldReportAMagicNumberCutShortAsTruncatedOnEveryPath() throws Throwable {
+        for (int n = 1; n < 4; n++) {
+            byte[] cut = Arrays.copyOf(goodFrame, n);
+            assertEquals(LibZstd.ERR_SRC_SIZE_WRONG, libzstdErrorCode(cut), "libzstd, length=" + n);
+            ZstdException e = assertRejectedThenRecovers(cut, ZstdException.Reason.TRUNCATED);
+            assertEquals("frame incomplete: length=" + n + " (cut inside the magic number)", e.getMessage());
+            assertHeaderReadersRefuse(cut, ZstdException.Reason.TRUNCATED);
+            assertEquals(ZstdException.Reason.TRUNCATED, streamFailure(cut).reason(), "stream, length=" + n);
+            byte[] frameThenCut = Arrays.copyOf(goodFrame, goodFrame.length + n);
+            System.arraycopy(goodFrame, 0, frameThenCut, goodFrame.length, n);
+            assertEquals(ZstdException.Reason.TRUNCATED, streamFailure(frameThenCut).reason(), "stream, frame then " + n);
+        }
+        for (byte[] other : new byte[][] {{0x29}, {0x28, 0x00}, {0x28, (byte) 0xB5, 0x2E}, {(byte) 0xB5, 0x2F, (byte) 0xFD}}) {
+            String what = HexFormat.of().formatHex(other);
+            assertEquals(LibZstd.ERR_PREFIX_UNKNOWN, libzstdErrorCode(other), "libzstd: " + what);
+            ZstdException e = assertRejectedThenRecovers(other, ZstdException.Reason.NOT_ZSTD);
+            assertEquals("not a zstd frame: length=" + other.length + ", magic mismatch", e.getMessage());
+            assertHeaderReadersRefuse(other, ZstdException.Reason.NOT_ZSTD);
+            assertEquals(ZstdException.Reason.NOT_ZSTD, streamFailure(other).reason(), "stream: " + what);
+        }
+    }
+
+    /**
+     * ZSTD_findFrameCompressedSize's error code for {@code input}: it reads a short input's bytes
+     * as the magic's start or not (ZSTD_getFrameHeader), as ZSTD_decompressStream does, where
+     * ZSTD_decompressDCtx calls anything under 5 bytes srcSize_wrong unread.
+     */
+    private int libzstdErrorCode(byte[] input) throws Throwable {
+        MemorySegment src = arena.allocateFrom(JAVA_BYTE, input);
+        long r = (long) LibZstd.FIND_FRAME_COMPRESSED_SIZE_RAW.invokeExact(src.address(), src.byteSize());
+        assertTrue(LibZstd.isError(r), "libzstd read a frame in " + HexFormat.of().formatHex(input));
+        return LibZstd.errorCode(r);
+    }
+
+    /** ZstdFrames' header readers refuse {@code input} for {@code reason}. */
+    private static void assertHeaderReadersRefuse(byte[] input, ZstdException.Reason reason) {
+        MemorySegment seg = MemorySegment.ofArray(input);
+        String what = HexFormat.of().formatHex(input);
+        assertEquals(reason, assertThrows(ZstdException.class, () -> ZstdFrames.contentSize(seg)).reason(), "contentSize: " + what);
+        assertEquals(reason, assertThrows(ZstdException.class, () -> ZstdFrames.dictionaryId(seg)).reason(), "dictionaryId: " + what);
+        assertEquals(reason, assertThrows(ZstdException.class, () -> ZstdFrames.compressedSize(seg)).reason(), "compressedSize: " + what);
+    }
+
+    /** What a ZstdInputStream over {@code input} (on this test's decompressor) throws after reading all it can. */
+    private ZstdException streamFailure(byte[] input) throws IOException {
+        try (ZstdInputStream in = new ZstdInputStream(new ByteArrayInputStream(input), decompressor)) {
+            return assertThrows(ZstdException.class, in::readAllBytes);
+        }
+    }
+
+    /**
+     * One input of the one-shot paths is exactly one zstd frame, so a skippable frame (magic
+     * 50..5F 2A 4D 18) is NOT_ZSTD there, whole or cut: no more bytes would make it acceptable. A
+     * stream steps over skippable frames, so there one cut anywhere, inside its magic included, is
+     * TRUNCATED, as it was from the fourth byte on.
+     */
+    @Test
+    void shouldReportACutSkippableFrameAsNotZstdOneShotAndTruncatedInAStream() throws Throwable {
+        byte[] skippable = {0x5A, 0x2A, 0x4D, 0x18, 3, 0, 0, 0, 'a', 'b', 'c'};
+        for (int n = 1; n <= skippable.length; n++) {
+            byte[] cut = Arrays.copyOf(skippable, n);
+            String what = HexFormat.of().formatHex(cut);
+            assertRejectedThenRecovers(cut, ZstdException.Reason.NOT_ZSTD);
+            assertHeaderReadersRefuse(cut, ZstdException.Reason.NOT_ZSTD);
+            if (n < skippable.length) {
+                assertEquals(ZstdException.Reason.TRUNCATED, streamFailure(cut).reason(), "stream: " + what);
+                byte[] frameThenCut = Arrays.copyOf(goodFrame, goodFrame.length + n);
+                System.arraycopy(cut, 0, frameThenCut, goodFrame.length, n);
+                assertEquals(ZstdException.Reason.TRUNCATED, streamFailure(frameThenCut).reason(), "stream, frame then " + what);
+            }
+        }
+        byte[] skippableThenFrame = Arrays.copyOf(skippable, skippable.length + goodFrame.length);
+        System.arraycopy(goodFrame, 0, skippableThenFrame, skippable.length, goodFrame.length);
+        try (ZstdInputStream in = new ZstdInputStream(new ByteArrayInputStream(skippableThenFrame), decompressor)) {
+            assertArrayEquals(GOOD, in.readAllBytes());
+        }
     }
 
     @Test

@@ -12,7 +12,7 @@ public enum BadFrameReason {
     EMPTY,
     /**
      * The part does not start with the zstd magic number {@code 28 B5 2F FD} (a skippable frame
-     * included), or is shorter than it.
+     * included). A part of 1 to 3 bytes that the magic starts with is {@link #TRUNCATED}.
      */
     NOT_ZSTD,
     /**
@@ -26,7 +26,7 @@ public enum BadFrameReason {
      * frame, a skippable frame: one part is exactly one frame).
      */
     CORRUPT,
-    /** The part ends before its frame does (or the frame header is cut short). */
+    /** The part ends before its frame does (or the frame header, or its magic number, is cut short). */
     TRUNCATED,
     /** The frame names a dictionary ID the receiver was not given. */
     DICTIONARY_MISSING,

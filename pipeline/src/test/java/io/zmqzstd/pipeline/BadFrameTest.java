@@ -81,7 +81,7 @@ class BadFrameTest {
     @Test
     void shouldRejectPartThatIsNotZstd() {
         expectRefusedThenRecover(BadFrameReason.NOT_ZSTD, "hello, not a frame".getBytes());
-        expectRefusedThenRecover(BadFrameReason.NOT_ZSTD, new byte[] {0x28, (byte) 0xB5});
+        expectRefusedThenRecover(BadFrameReason.NOT_ZSTD, new byte[] {0x28, (byte) 0xB6});
     }
 
     @Test
@@ -98,6 +98,7 @@ class BadFrameTest {
         byte[] f = frame(20_000);
         expectRefusedThenRecover(BadFrameReason.TRUNCATED, Arrays.copyOf(f, f.length / 2));
         expectRefusedThenRecover(BadFrameReason.TRUNCATED, Arrays.copyOf(f, 5)); // header cut short
+        expectRefusedThenRecover(BadFrameReason.TRUNCATED, Arrays.copyOf(f, 2)); // magic number cut short
     }
 
     @Test
