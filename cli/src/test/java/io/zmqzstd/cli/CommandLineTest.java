@@ -148,7 +148,8 @@ class CommandLineTest {
         String what = r.toString();
         assertEquals(ExitCodes.FAILURE, r.code(), what);
         assertEquals(1, r.err().lines().count(), what);
-        assertTrue(r.err().contains("cannot use dictionary: file=" + damaged), what);
+        assertTrue(r.err().contains("cannot read dictionary: file=" + damaged), what);
+        assertTrue(r.err().contains("zstd dictionary cut short or damaged: id="), what);
         assertFalse(r.err().contains("internal error") || r.err().contains("Exception"), what);
 
         r = run("recv", "--bind", "tcp://127.0.0.1:*", "--dict", good.toString(), "--dict", copy.toString(),
@@ -171,7 +172,7 @@ class CommandLineTest {
             assertTrue(r.err().contains("not a zstd dictionary: file=" + text), what);
             assertTrue(r.err().contains("--raw-dict"), what);
         }
-        // The magic and less than an ID after it: said to be cut off, not said to lack the magic.
+        // The magic and less than an ID after it: said to be cut short, not said to lack the magic.
         Path cut = dir.resolve("cut.dict");
         Files.write(cut, new byte[] {0x37, (byte) 0xA4, 0x30, (byte) 0xEC, 1, 2});
         Result cutOff = run("recv", "--bind", "tcp://127.0.0.1:*", "--dict", cut.toString(), "--timeout", "1s");

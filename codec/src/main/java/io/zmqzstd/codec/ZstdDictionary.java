@@ -86,18 +86,27 @@ public final class ZstdDictionary implements AutoCloseable {
     }
 
     /**
-     * Reads a dictionary file (as written by {@link #save} or {@code zstd --train}).
+     * Reads a dictionary file (as written by {@link #save} or {@code zstd --train}), checked as
+     * {@link #of(byte[])} checks bytes.
      *
-     * @param file the file; a file that is not a zstd dictionary is taken as raw content
+     * @param file the file; a file that does not start with the dictionary magic is taken as raw
+     *     content
      * @return the dictionary
      * @throws java.io.UncheckedIOException when the file cannot be read
-     * @throws IllegalArgumentException when the file is empty
+     * @throws IllegalArgumentException when the file is empty, or is a zstd dictionary cut short or
+     *     damaged before its content (as {@link #of(byte[])}; the message names the file)
      */
     public static ZstdDictionary load(Path file) {
+        byte[] bytes;
         try {
-            return of(Files.readAllBytes(file));
+            bytes = Files.readAllBytes(file);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read dictionary: file=" + file, e);
+        }
+        try {
+            return of(bytes);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(e.getMessage() + ", file=" + file, e);
         }
     }
 
@@ -105,22 +114,59 @@ public final class ZstdDictionary implements AutoCloseable {
      * A dictionary over a copy of {@code bytes}: a zstd dictionary (magic EC30A437, with an ID)
      * or raw content (ID 0).
      *
+     * <p>Bytes that start with the magic are read as a zstd dictionary: magic, ID, entropy tables,
+     * three repeat offsets, then the content. One cut short before its content, or before the
+     * content is as long as its largest repeat offset (8 bytes in trained dictionaries), is
+     * refused here, as libzstd refuses it; so is one whose tables are damaged. The content has no
+     * length field, so a dictionary cut inside it, beyond that, cannot be told from a whole one:
+     * it loads with the whole dictionary's ID, and zstd takes it as well ({@code zstd -D}).
+     * Frames made with one and read with the other name the same ID but do not decode to the
+     * original: with a checksum ({@link ZstdCompressor.Builder#checksum(boolean)}) the receiver
+     * reports {@code CHECKSUM} or {@code CORRUPT} instead of wrong bytes.
+     *
      * @param bytes the dictionary's bytes; later changes to the array do not affect it
      * @return the dictionary
-     * @throws IllegalArgumentException when {@code bytes} is empty
+     * @throws IllegalArgumentException when {@code bytes} is empty, or starts with the magic and
+     *     is cut short or damaged before its content (the message says which, with the length and
+     *     the ID)
      */
     public static ZstdDictionary of(byte[] bytes) {
         if (bytes.length == 0) {
             throw new IllegalArgumentException("empty dictionary");
         }
         byte[] copy = bytes.clone();
+        boolean structured = startsWithMagic(copy);
+        if (structured && copy.length < HEADER_ID_END) {
+            throw new IllegalArgumentException("zstd dictionary cut short: bytes=" + copy.length
+                    + " (it starts with the dictionary magic but is " + copy.length
+                    + " bytes long, too short for the 4-byte dictionary ID after it)");
+        }
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment n = arena.allocateFrom(JAVA_BYTE, copy);
             int id = (int) LibZstd.GET_DICT_ID_FROM_DICT.invokeExact(n.address(), (long) copy.length);
+            if (structured) {
+                // ZSTD_createDDict reads the entropy tables and repeat offsets as every later
+                // digest will (a CDict reads the same fields) and returns NULL when it cannot.
+                long ddict = (long) LibZstd.CREATE_DDICT.invokeExact(n.address(), (long) copy.length);
+                if (ddict == 0) {
+                    throw new IllegalArgumentException("zstd dictionary cut short or damaged: id="
+                            + Integer.toUnsignedString(id) + ", bytes=" + copy.length
+                            + " (libzstd cannot read the entropy tables and repeat offsets after the ID,"
+                            + " or the content is shorter than a repeat offset)");
+                }
+                long ignored = (long) LibZstd.FREE_DDICT.invokeExact(ddict);
+            }
             return new ZstdDictionary(copy, id);
         } catch (Throwable t) {
             throw LibZstd.rethrow(t);
         }
+    }
+
+    /** Magic and ID: the bytes {@link #isStructured} needs and {@link #of} asks of a dictionary with the magic. */
+    private static final int HEADER_ID_END = 8;
+
+    private static boolean startsWithMagic(byte[] bytes) {
+        return bytes.length >= 4 && MemorySegment.ofArray(bytes).get(ZstdFrames.INT_LE, 0) == MAGIC;
     }
 
     /**
@@ -151,15 +197,16 @@ public final class ZstdDictionary implements AutoCloseable {
     }
 
     /**
-     * Whether the bytes are a zstd dictionary (they start with {@link #MAGIC} and an ID) rather
-     * than raw content. A structured dictionary may still have ID 0.
+     * Whether the bytes are a zstd dictionary (they start with {@link #MAGIC}, and {@link #of}
+     * checked the header after it) rather than raw content. A structured dictionary may still
+     * have ID 0.
      *
      * @return {@code true} for a zstd dictionary, {@code false} for raw content
      * @throws IllegalStateException when this dictionary is closed
      */
     public boolean isStructured() {
         ensureOpen();
-        return bytes.length >= 8 && MemorySegment.ofArray(bytes).get(ZstdFrames.INT_LE, 0) == MAGIC;
+        return startsWithMagic(bytes);
     }
 
     /**

@@ -1,5 +1,7 @@
 package io.zmqzstd.codec;
 
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -7,9 +9,16 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.zmqzstd.codec.internal.LibZstd;
+import io.zmqzstd.nativelib.NativeLibrary;
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandle;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -79,8 +88,105 @@ class DictionaryTest {
             assertNotEquals(0, trained.id());
             assertFalse(raw.isStructured());
             assertEquals(0, raw.id());
-            byte[] magicOnly = {0x37, (byte) 0xA4, 0x30, (byte) 0xEC};
-            assertFalse(ZstdDictionary.of(magicOnly).isStructured(), "too short to hold an ID after the magic");
+            byte[] shorterThanTheMagic = {0x37, (byte) 0xA4, 0x30};
+            assertFalse(ZstdDictionary.of(shorterThanTheMagic).isStructured(), "raw content: no magic");
+        }
+    }
+
+    /** size_t ZDICT_getDictHeaderSize(const void* dictBuffer, size_t dictSize); libzstd 1.4.5+: the reference here. */
+    private static final MethodHandle GET_DICT_HEADER_SIZE = NativeLibrary.ZSTD.downcall("ZDICT_getDictHeaderSize",
+            FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG));
+
+    /** libzstd's reading of a dictionary's header: its size, or an error result when it cannot read it. */
+    private static long headerSize(byte[] dictionary) throws Throwable {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment n = arena.allocateFrom(JAVA_BYTE, dictionary);
+            return (long) GET_DICT_HEADER_SIZE.invokeExact(n.address(), (long) dictionary.length);
+        }
+    }
+
+    /**
+     * A zstd dictionary cut before its content (inside the ID, the entropy tables, or the repeat
+     * offsets: a cut that leaves less content than its largest repeat offset) is refused when it
+     * is loaded, naming the cut. It loaded before, with the full dictionary's ID (inside the ID:
+     * as raw content, ID 0), and failed only when a compressor or decompressor digested it.
+     * Exactly the cuts libzstd's own header reader refuses are refused.
+     */
+    @Test
+    void shouldRefuseADictionaryCutBeforeItsContentWhenLoading() throws Throwable {
+        byte[] full;
+        int id;
+        try (ZstdDictionary trained = ZstdDictionary.train(samples(3), 8192)) {
+            full = trained.bytes();
+            id = trained.id();
+        }
+        long header = headerSize(full);
+        assertFalse(LibZstd.isError(header), "libzstd reads the whole dictionary");
+        assertTrue(header > 8 && header < full.length / 4, "header=" + header + ", bytes=" + full.length);
+        int refused = 0;
+        for (int cut = 4; cut < header + 64; cut++) {
+            byte[] bytes = Arrays.copyOf(full, cut);
+            boolean libzstdReads = !LibZstd.isError(headerSize(bytes));
+            if (libzstdReads) {
+                assertEquals(id, ZstdDictionary.of(bytes).id(), "cut=" + cut);
+                continue;
+            }
+            refused++;
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ZstdDictionary.of(bytes),
+                    "libzstd cannot read the dictionary cut at " + cut);
+            assertTrue(e.getMessage().contains("cut short") && e.getMessage().contains("bytes=" + cut), e.getMessage());
+            if (cut >= 8) {
+                assertTrue(e.getMessage().contains("id=" + Integer.toUnsignedString(id)), e.getMessage());
+            }
+        }
+        assertTrue(refused >= header - 4, "refused=" + refused + ", header=" + header);
+        IllegalArgumentException inId = assertThrows(IllegalArgumentException.class,
+                () -> ZstdDictionary.of(Arrays.copyOf(full, 6)));
+        assertEquals("zstd dictionary cut short: bytes=6 (it starts with the dictionary magic but is 6 bytes long, "
+                + "too short for the 4-byte dictionary ID after it)", inId.getMessage());
+        Path cutFile = dir.resolve("cut.dict");
+        Files.write(cutFile, Arrays.copyOf(full, (int) header / 2));
+        IllegalArgumentException loaded = assertThrows(IllegalArgumentException.class, () -> ZstdDictionary.load(cutFile));
+        assertTrue(loaded.getMessage().contains("file=" + cutFile), loaded.getMessage());
+    }
+
+    /**
+     * The format has no length for the content after the header: a dictionary cut inside it
+     * loads with the full dictionary's ID, as libzstd and zstd -D take it too (README,
+     * "Dictionaries"). What a receiver can do is ask for checksums: a frame made with the whole
+     * dictionary and read with the cut one (or the other way) is then refused, not decoded
+     * into wrong bytes.
+     */
+    @Test
+    void shouldLoadADictionaryCutInsideItsContentAndLetChecksumsCatchTheMismatch() throws Throwable {
+        try (ZstdDictionary whole = ZstdDictionary.train(samples(4), 8192)) {
+            byte[] full = whole.bytes();
+            long header = headerSize(full);
+            for (int cut : new int[] {(int) header + 8, full.length / 2, full.length - 1}) {
+                try (ZstdDictionary part = ZstdDictionary.of(Arrays.copyOf(full, cut));
+                     ZstdCompressor withWhole = ZstdCompressor.builder().checksum(true).dictionary(whole).build();
+                     ZstdCompressor withPart = ZstdCompressor.builder().checksum(true).dictionary(part).build();
+                     ZstdDecompressor readsWhole = ZstdDecompressor.builder().dictionary(whole).build();
+                     ZstdDecompressor readsPart = ZstdDecompressor.builder().dictionary(part).build()) {
+                    assertEquals(whole.id(), part.id(), "cut=" + cut + ": the ID says nothing of the cut");
+                    for (long seed = 0; seed < 20; seed++) {
+                        byte[] message = TestData.text(300, 5_000 + seed);
+                        assertArrayEquals(message, readsPart.decompress(withPart.compress(message)), "cut=" + cut);
+                        assertMismatchRefused(readsPart, withWhole.compress(message), message, cut);
+                        assertMismatchRefused(readsWhole, withPart.compress(message), message, cut);
+                    }
+                }
+            }
+        }
+    }
+
+    /** {@code frame} decodes to {@code message} (the lost bytes were not used) or is refused; never to other bytes. */
+    private static void assertMismatchRefused(ZstdDecompressor d, byte[] frame, byte[] message, int cut) {
+        try {
+            assertArrayEquals(message, d.decompress(frame), "cut=" + cut + ": wrong bytes returned");
+        } catch (ZstdException e) {
+            assertTrue(e.reason() == ZstdException.Reason.CHECKSUM || e.reason() == ZstdException.Reason.CORRUPT,
+                    "cut=" + cut + ": " + e.getMessage());
         }
     }
 

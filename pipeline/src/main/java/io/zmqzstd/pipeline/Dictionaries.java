@@ -54,9 +54,11 @@ public final class Dictionaries {
      * Reads a standard zstd dictionary file ({@code zstd --train} output, or {@link #save}).
      *
      * @param file the file to read
-     * @return the dictionary; a file that is not a zstd dictionary is taken as raw content (ID 0)
+     * @return the dictionary; a file that does not start with the zstd dictionary magic is taken
+     *     as raw content (ID 0)
      * @throws java.io.UncheckedIOException when the file cannot be read
-     * @throws IllegalArgumentException when the file is empty
+     * @throws IllegalArgumentException when the file is empty, or is a zstd dictionary cut short or
+     *     damaged before its content ({@link ZstdDictionary#of(byte[])} says what it checks)
      */
     public static ZstdDictionary load(Path file) {
         return ZstdDictionary.load(file);
