@@ -306,7 +306,7 @@ public final class ZstdDecompressor implements AutoCloseable {
             if (LibZstd.errorCode(r) == LibZstd.ERR_DST_SIZE_TOO_SMALL) {
                 throw outputFull(r, declared, dstCapacity, capacity);
             }
-            throw ZstdException.fromResult("ZSTD_decompressDCtx", r);
+            throw decodeFailed("ZSTD_decompressDCtx", r);
         }
         return r;
     }
@@ -543,9 +543,27 @@ public final class ZstdDecompressor implements AutoCloseable {
                 // Past prepareFrame's check only with a single-segment frame above 2 GiB.
                 throw windowTooLarge("unknown", r);
             }
-            throw ZstdException.fromResult("ZSTD_decompressStream", r);
+            throw decodeFailed("ZSTD_decompressStream", r);
         }
         return r;
+    }
+
+    /**
+     * The exception for libzstd's error {@code r} while decoding. zstd always has the whole frame
+     * or a stream that has not ended: the one-shot paths walk every block first, and a stream
+     * reports its own end of input. So srcSize_wrong is a block whose sections run past the
+     * block's size, and dstSize_tooSmall from the streaming decoder, which writes into its own
+     * buffer, a block that decodes past the frame's window or declared size: a damaged frame
+     * ({@code CORRUPT}), not a cut one or too small a destination. The one-shot path has already
+     * told its own dstSize_tooSmall apart ({@link #outputFull}).
+     */
+    private static ZstdException decodeFailed(String operation, long r) {
+        int code = LibZstd.errorCode(r);
+        if (code != LibZstd.ERR_SRC_SIZE_WRONG && code != LibZstd.ERR_DST_SIZE_TOO_SMALL) {
+            return ZstdException.fromResult(operation, r);
+        }
+        return ZstdException.withResult(ZstdException.Reason.CORRUPT, operation + " failed: " + LibZstd.errorName(r)
+                + " (reason=CORRUPT, zstdError=" + code + "; the frame was complete: a block is damaged)", r);
     }
 
     private ZstdException windowTooLarge(String window, long r) {

@@ -99,8 +99,10 @@ class BadInputTest {
 
     /**
      * The Java block walk refuses a truncated input before libzstd sees it: when every block
-     * fits, the frame is complete. So libzstd's own truncation result (srcSize_wrong) is not
-     * reachable through the API; this pins what it would map to.
+     * fits, the frame is complete. So libzstd's truncation result for a cut input (srcSize_wrong)
+     * is not reachable through the decompressor (srcSize_wrong from a complete frame is a damaged
+     * block: {@link #shouldReportADamagedBlockOfACompleteFrameAsCorrupt}); this pins what the
+     * code maps to elsewhere (a compressor given fewer bytes than pledged).
      */
     @Test
     void shouldMapLibzstdsOwnTruncationResultToTruncated() throws Throwable {
@@ -118,6 +120,38 @@ class BadInputTest {
         assertEquals(ZstdException.Reason.TRUNCATED, ZstdException.reasonOf(LibZstd.errorCode(r)));
         ZstdException e = assertRejectedThenRecovers(cut, ZstdException.Reason.TRUNCATED);
         assertEquals("frame incomplete: length=" + cut.length, e.getMessage());
+    }
+
+    /**
+     * libzstd's srcSize_wrong and dstSize_tooSmall while decoding a frame it has whole (the
+     * one-shot paths walk every block first; a stream reports its own end of input) mean a
+     * damaged block, not a cut input or a small destination: CORRUPT on every path. They were
+     * TRUNCATED, and from a stream DESTINATION_TOO_SMALL, which it has no destination to be.
+     */
+    @Test
+    void shouldReportADamagedBlockOfACompleteFrameAsCorrupt() throws IOException {
+        // magic, descriptor (single segment, 1-byte content size), content size 5, one last
+        // compressed block of 6 bytes: a raw literals section holding "hello" and no byte left
+        // for the sequences section (its count, 0 here, is at least one byte)
+        byte[] noSequences = {0x28, (byte) 0xB5, 0x2F, (byte) 0xFD, 0x20, 5, (6 << 3 | 2 << 1 | 1), 0, 0,
+            5 << 3, 'h', 'e', 'l', 'l', 'o'};
+        byte[] whole = Arrays.copyOf(noSequences, noSequences.length + 1);
+        whole[6] = 7 << 3 | 2 << 1 | 1; // the block with its sequence count of 0
+        assertArrayEquals("hello".getBytes(), decompressor.decompress(whole), "the hand-made frame, whole");
+        // magic, descriptor (single segment, 1-byte content size), content size 1, one last RLE
+        // block of 1,040,407 bytes of 0x89
+        byte[] rleOverflow = {0x28, (byte) 0xB5, 0x2F, (byte) 0xFD, 0x20, 1, (byte) 0xBB, 0x00, 0x7F, (byte) 0x89};
+        for (byte[] bad : new byte[][] {noSequences, rleOverflow}) {
+            String what = HexFormat.of().formatHex(bad);
+            ZstdException e = assertRejectedThenRecovers(bad, ZstdException.Reason.CORRUPT);
+            assertEquals(bad.length, ZstdFrames.compressedSize(MemorySegment.ofArray(bad)), "complete: " + what);
+            ZstdException streamed = streamFailure(bad);
+            assertEquals(ZstdException.Reason.CORRUPT, streamed.reason(), "stream: " + what + ": " + streamed.getMessage());
+            assertTrue(streamed.errorCode() != 0 && streamed.getMessage().contains(streamed.errorName()), streamed.getMessage());
+            try (ZstdInputStream in = new ZstdInputStream(new ByteArrayInputStream(goodFrame), decompressor)) {
+                assertArrayEquals(GOOD, in.readAllBytes(), "usable after " + e.getMessage());
+            }
+        }
     }
 
     @Test
