@@ -80,7 +80,8 @@ public final class ZstdFrames {
      * @throws ZstdException {@code EMPTY} for a range of 0 bytes; {@code NOT_ZSTD} when it does not
      *     start with the zstd magic (a skippable frame's magic included); {@code TRUNCATED} when
      *     the header is incomplete, also when the range is 1 to 3 bytes that the magic starts
-     *     with; {@code CORRUPT} when its reserved bit is set or it names a window above 2^31
+     *     with; {@code CORRUPT} when its reserved bit is set; {@code TOO_LARGE} when it names a
+     *     window above 2^31
      * @throws IndexOutOfBoundsException when the range is not within {@code frame}
      */
     public static long contentSize(MemorySegment frame, long offset, long length) {
@@ -331,8 +332,10 @@ public final class ZstdFrames {
         if ((fhd & SINGLE_SEGMENT) == 0) {
             int windowLog = 10 + ((frame.get(JAVA_BYTE, offset + 5) & 0xFF) >>> 3);
             if (windowLog > WINDOW_LOG_MAX) {
-                throw new ZstdException(ZstdException.Reason.CORRUPT,
-                        "frame header invalid: windowLog=" + windowLog + ", max=" + WINDOW_LOG_MAX);
+                // Above any limit one can set (the window allowance stops at 2^31): TOO_LARGE, as a
+                // window above the allowance is, and as libzstd's frameParameter_windowTooLarge says
+                throw new ZstdException(ZstdException.Reason.TOO_LARGE,
+                        "frame window larger than any limit: windowLog=" + windowLog + ", max=" + WINDOW_LOG_MAX);
             }
         }
         return fhd;

@@ -316,6 +316,7 @@ class BadInputTest {
     private static final byte WINDOW_2_23 = (byte) (13 << 3);
     private static final byte WINDOW_2_23_PLUS_EIGHTH = (byte) (13 << 3 | 1);
     private static final byte WINDOW_2_27 = (byte) (17 << 3);
+    private static final byte WINDOW_2_32 = (byte) (22 << 3);
 
     private static byte[] withWindow(byte[] frame, byte descriptor) {
         byte[] patched = frame.clone();
@@ -338,6 +339,24 @@ class BadInputTest {
             assertArrayEquals(GOOD, in.readAllBytes(), "usable after the refusal");
         }
         assertArrayEquals(content, decompressor.decompress(withWindow(hostile, WINDOW_2_23)), "2^23 is allowed");
+    }
+
+    /**
+     * A window above 2^31, more than any limit allows, is TOO_LARGE like one above the allowance, on
+     * every path and in frame inspection (it was CORRUPT, "frame header invalid"), and libzstd itself
+     * calls it too large.
+     */
+    @Test
+    void shouldRefuseAWindowAboveAnyLimitAsTooLarge() throws Exception {
+        byte[] hostile = withWindow(sizelessFrame(TestData.text(5000, 6)), WINDOW_2_32);
+        ZstdException e = assertRejectedThenRecovers(hostile, ZstdException.Reason.TOO_LARGE);
+        assertEquals("frame window larger than any limit: windowLog=32, max=31", e.getMessage());
+        assertEquals(ZstdException.Reason.TOO_LARGE,
+                assertThrows(ZstdException.class, () -> ZstdFrames.contentSize(MemorySegment.ofArray(hostile))).reason());
+        try (ZstdInputStream in = new ZstdInputStream(new ByteArrayInputStream(hostile), decompressor)) {
+            assertEquals(ZstdException.Reason.TOO_LARGE, assertThrows(ZstdException.class, in::readAllBytes).reason());
+        }
+        assertArrayEquals(GOOD, decompressor.decompress(goodFrame), "usable after the refusal");
     }
 
     /** The Java header check and libzstd's ZSTD_d_windowLogMax draw the line at the same place. */
