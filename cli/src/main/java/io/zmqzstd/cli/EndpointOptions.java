@@ -8,6 +8,11 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
+import java.net.Inet4Address;
+import java.net.InetAddress;
+import java.net.NetworkInterface;
+import java.net.SocketException;
+import java.net.UnknownHostException;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -33,7 +38,13 @@ final class EndpointOptions {
             description = "High-water mark in messages (default ${DEFAULT-VALUE}, libzmq's).", defaultValue = "1000")
     int hwm;
 
-    /** Fails with a usage error unless at least one endpoint was given. */
+    /** Set by {@link #requireOne()}: an endpoint needs {@code ZMQ_IPV6} (libzmq's default is IPv4 only). */
+    private boolean ipv6;
+
+    /**
+     * Fails with a usage error unless at least one endpoint was given, the --hwm is usable, and
+     * every --connect endpoint can be reached (its host resolves now).
+     */
     void requireOne() {
         if (binds.isEmpty() && connects.isEmpty()) {
             throw new ParameterException(spec.commandLine(), "missing endpoint: give --bind ENDPOINT or --connect ENDPOINT");
@@ -42,11 +53,53 @@ final class EndpointOptions {
             throw new ParameterException(spec.commandLine(), "--hwm must not be negative: hwm=" + hwm);
         }
         for (String endpoint : connects) {
-            // libzmq takes it and fails only in the background, retrying for ever: nothing would tell the user
+            // libzmq takes these and fails only in the background, retrying for ever: nothing would tell the user
             if (Values.tcpPort(endpoint) == 0) {
                 throw new ParameterException(spec.commandLine(), "--connect cannot reach port 0: endpoint=" + endpoint
                         + " (port 0 or * means 'any free port' only for --bind)");
             }
+            requireResolvable(endpoint);
+        }
+        for (String endpoint : binds) {
+            ipv6 |= Values.namesIpv6Address(endpoint);
+        }
+    }
+
+    /**
+     * Resolves the host of a tcp --connect endpoint now (off the hot path; libzmq resolves it again
+     * on each attempt). A name that does not resolve is a usage error: libzmq accepts it and
+     * retries for ever in the background. A name with IPv6 addresses only, like an IPv6 address in
+     * brackets, turns {@code ZMQ_IPV6} on, without which libzmq asks for IPv4 addresses only.
+     */
+    private void requireResolvable(String endpoint) {
+        String host = Values.tcpHost(endpoint);
+        if (host == null || host.equals("*")) {
+            return; // not tcp, or tcp://*:N, which libzmq refuses itself (EINVAL)
+        }
+        if (host.startsWith("[")) {
+            ipv6 |= Values.namesIpv6Address(endpoint); // a literal, checked by Values.endpoint
+            return;
+        }
+        InetAddress[] addresses;
+        try {
+            addresses = InetAddress.getAllByName(host);
+        } catch (UnknownHostException e) {
+            throw new ParameterException(spec.commandLine(), "--connect cannot resolve host: endpoint=" + endpoint
+                    + ", host=" + host + ", error=" + Main.describe(e).replaceFirst("^\\Q" + host + "\\E: ", "")
+                    + (isInterface(host) ? " (" + host + " is a network interface: interface names work only for --bind)" : ""));
+        }
+        boolean ipv4 = false;
+        for (InetAddress a : addresses) {
+            ipv4 |= a instanceof Inet4Address;
+        }
+        ipv6 |= Values.namesIpv6Address(endpoint) || !ipv4;
+    }
+
+    private static boolean isInterface(String name) {
+        try {
+            return NetworkInterface.getByName(name) != null;
+        } catch (SocketException e) {
+            return false;
         }
     }
 
@@ -57,6 +110,9 @@ final class EndpointOptions {
     void attach(ZmqSocket socket) {
         socket.sendHwm(hwm);
         socket.receiveHwm(hwm);
+        if (ipv6) {
+            socket.ipv6(true); // for every endpoint of the socket: IPv6 and IPv4 addresses both work then
+        }
         for (String endpoint : binds) {
             call(socket, endpoint, true);
         }

@@ -4,6 +4,8 @@ import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
 
 import java.io.ByteArrayOutputStream;
+import java.net.Inet6Address;
+import java.net.InetAddress;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.regex.Matcher;
@@ -19,8 +21,13 @@ final class Values {
     static final Duration FOREVER = Duration.ofMillis(-1);
 
     private static final Pattern ENDPOINT = Pattern.compile("(tcp|ipc|inproc|ws|wss|pgm|epgm|norm|udp|vmci|tipc)://(.+)");
-    /** tcp address after an optional {@code source;}: host (name, IPv4, [IPv6], interface or *) and port (or *). */
-    private static final Pattern TCP_ADDRESS = Pattern.compile("(?:[^;]*;)?(\\[[0-9A-Fa-f:.%\\w]+]|[^:\\[\\];/]+):(\\d{1,5}|\\*)");
+    /**
+     * tcp address after an optional {@code source;}: host (name, IPv4, [IP literal], interface or *)
+     * and port (or *). What is inside brackets is checked by {@link #bracketProblem}.
+     */
+    private static final Pattern TCP_ADDRESS = Pattern.compile("(?:[^;]*;)?(\\[[^\\[\\]]+]|[^:\\[\\];/]+):(\\d{1,5}|\\*)");
+    /** A '[' whose content has a ':' before its ']': an IPv6 address (an IPv4 one has none). */
+    private static final Pattern IPV6_IN_BRACKETS = Pattern.compile("\\[[^\\]]*:");
     private static final Pattern SIZE = Pattern.compile("(\\d+)\\s*(|b|k|kb|kib|m|mb|mib|g|gb|gib)", Pattern.CASE_INSENSITIVE);
     private static final Pattern DURATION = Pattern.compile("(\\d+(?:\\.\\d+)?)\\s*(|ms|s|m|h)", Pattern.CASE_INSENSITIVE);
 
@@ -35,25 +42,90 @@ final class Values {
                     + "': expected transport://address, e.g. tcp://127.0.0.1:5555, tcp://*:5555, ipc:///tmp/feed");
         }
         if (m.group(1).equals("tcp")) {
-            Matcher t = TCP_ADDRESS.matcher(m.group(2));
+            String address = m.group(2);
+            Matcher t = TCP_ADDRESS.matcher(address);
             if (!t.matches()) {
-                throw new TypeConversionException("malformed tcp endpoint '" + value + "': expected tcp://host:port");
+                throw malformedTcp(value, address.indexOf('[') >= 0 && address.indexOf(']') < 0
+                        ? "'[' without ']' (an IPv6 address is written in brackets, e.g. tcp://[::1]:5555)"
+                        : "expected tcp://host:port");
+            }
+            if (t.group(1).startsWith("[")) {
+                String problem = bracketProblem(t.group(1).substring(1, t.group(1).length() - 1));
+                if (problem != null) {
+                    throw malformedTcp(value, problem);
+                }
             }
             if (!t.group(2).equals("*") && Integer.parseInt(t.group(2)) > 65535) {
-                throw new TypeConversionException("malformed tcp endpoint '" + value + "': port=" + t.group(2) + " above 65535");
+                throw malformedTcp(value, "port=" + t.group(2) + " above 65535");
             }
         }
         return value;
     }
 
-    /** The destination port of a well-formed tcp endpoint; -1 for {@code *} and other transports. */
-    static int tcpPort(String endpoint) {
+    private static TypeConversionException malformedTcp(String endpoint, String what) {
+        return new TypeConversionException("malformed tcp endpoint '" + endpoint + "': " + what);
+    }
+
+    /**
+     * What is wrong with the text between brackets, or null: libzmq takes any characters there
+     * and, for connect, retries the failing resolution for ever in the background. An IPv6 address
+     * (with an optional {@code %zone}: an interface name or number) or an IPv4 address.
+     */
+    private static String bracketProblem(String literal) {
+        int percent = literal.indexOf('%');
+        String address = percent < 0 ? literal : literal.substring(0, percent);
+        try {
+            InetAddress.ofLiteral(address);
+        } catch (IllegalArgumentException e) {
+            return "'" + address + "' is not an IPv6 (or IPv4) address";
+        }
+        if (percent >= 0) {
+            try {
+                Inet6Address.ofLiteral(literal);
+            } catch (IllegalArgumentException e) {
+                String zone = literal.substring(percent + 1);
+                if (zone.isEmpty()) {
+                    return "'%' without a zone after it";
+                }
+                return address.contains(":") ? "no network interface for the zone '%" + zone + "'"
+                        : "'%" + zone + "': only an IPv6 address has a zone";
+            }
+        }
+        return null;
+    }
+
+    /** The destination part of a well-formed tcp endpoint; null for other transports. */
+    private static Matcher tcpDestination(String endpoint) {
         Matcher m = ENDPOINT.matcher(endpoint);
         if (!m.matches() || !m.group(1).equals("tcp")) {
-            return -1;
+            return null;
         }
         Matcher t = TCP_ADDRESS.matcher(m.group(2));
-        return t.matches() && !t.group(2).equals("*") ? Integer.parseInt(t.group(2)) : -1;
+        return t.matches() ? t : null;
+    }
+
+    /** The destination port of a well-formed tcp endpoint; -1 for {@code *} and other transports. */
+    static int tcpPort(String endpoint) {
+        Matcher t = tcpDestination(endpoint);
+        return t != null && !t.group(2).equals("*") ? Integer.parseInt(t.group(2)) : -1;
+    }
+
+    /**
+     * The destination host of a well-formed tcp endpoint as written ({@code [::1]} with its
+     * brackets, a name, an address, an interface or {@code *}); null for other transports.
+     */
+    static String tcpHost(String endpoint) {
+        Matcher t = tcpDestination(endpoint);
+        return t != null ? t.group(1) : null;
+    }
+
+    /**
+     * Whether a tcp endpoint names an IPv6 address in brackets (destination or source), which
+     * libzmq resolves only on a socket with {@code ZMQ_IPV6} set.
+     */
+    static boolean namesIpv6Address(String endpoint) {
+        Matcher m = ENDPOINT.matcher(endpoint);
+        return m.matches() && m.group(1).equals("tcp") && IPV6_IN_BRACKETS.matcher(m.group(2)).find();
     }
 
     /** {@code 4096}, {@code 64K}, {@code 1MiB}, {@code 2G}: K, M and G are powers of 1024. */

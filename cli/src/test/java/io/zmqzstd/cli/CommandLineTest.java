@@ -3,7 +3,11 @@ package io.zmqzstd.cli;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
+import io.zmqzstd.codec.ZstdDecompressor;
 import io.zmqzstd.codec.ZstdDictionary;
+import io.zmqzstd.transport.SocketType;
+import io.zmqzstd.transport.ZmqContext;
+import io.zmqzstd.transport.ZmqSocket;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
@@ -20,6 +24,7 @@ import java.util.List;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * Option parsing and validation, in-process (the same code the jar runs; {@code CliProcessIT}
@@ -210,6 +215,71 @@ class CommandLineTest {
             Result r = run("x\n".getBytes(StandardCharsets.UTF_8), args);
             String what = String.join(" ", args) + " -> " + r;
             assertOneLine(r, ExitCodes.USAGE, what, "--connect", "tcp://127.0.0.1:0", "port 0");
+        }
+    }
+
+    /**
+     * libzmq's zmq_connect takes any host it cannot resolve (an unknown name, brackets around no
+     * address) and retries in the background for ever: the command waited for a peer that cannot
+     * exist (exit 3 with --timeout, a hang without). Each is refused before anything starts.
+     */
+    @Test
+    void shouldRefuseAConnectEndpointWhoseHostCannotBeResolved() {
+        String[][] cases = {
+                {"tcp://[zz::1]:5555", "'zz::1' is not an IPv6 (or IPv4) address"},
+                {"tcp://[::1:5555", "'[' without ']'"},
+                {"tcp://[::1%]:5555", "'%' without a zone"},
+                {"tcp://no-such-host.invalid:5555", "cannot resolve host: endpoint=tcp://no-such-host.invalid:5555, host=no-such-host.invalid"},
+                {"tcp://10.0.0.1:0;no-such-host.invalid:5555", "host=no-such-host.invalid"},
+        };
+        for (String command : List.of("send", "recv")) {
+            for (String[] c : cases) {
+                Result r = run("x\n".getBytes(StandardCharsets.UTF_8), command, "--connect", c[0], "--timeout", "5s");
+                String what = command + " --connect " + c[0] + " -> " + r;
+                assertEquals(ExitCodes.USAGE, r.code(), what);
+                assertEquals(1, r.err().lines().count(), what);
+                assertTrue(r.err().contains(c[0]) && r.err().contains(c[1]), what);
+            }
+        }
+    }
+
+    /**
+     * An IPv6 address in brackets is usable, to bind and to connect: libzmq resolves it only on a
+     * socket with ZMQ_IPV6, which the command sets when an endpoint needs it (it waited for ever).
+     */
+    @Test
+    void shouldSendToAndFromAnIpv6Address() throws Exception {
+        assumeTrue(hasIpv6Loopback(), "no IPv6 loopback address on this machine");
+        byte[] input = "over IPv6\n".getBytes(StandardCharsets.UTF_8);
+        try (ZmqContext ctx = new ZmqContext(); ZmqSocket pull = ctx.socket(SocketType.PULL)) {
+            pull.ipv6(true);
+            pull.receiveTimeoutMs(10_000);
+            pull.bind("tcp://[::1]:*");
+            Result r = run(input, "send", "--connect", pull.lastEndpoint(), "--timeout", "10s");
+            assertEquals(ExitCodes.OK, r.code(), r::toString);
+            try (ZstdDecompressor d = ZstdDecompressor.builder().build()) {
+                assertEquals("over IPv6", new String(d.decompress(pull.receiveBytes(0)), StandardCharsets.UTF_8), r::toString);
+            }
+        }
+        int port;
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getByName("::1"))) {
+            port = s.getLocalPort();
+        }
+        try (ZmqContext ctx = new ZmqContext(); ZmqSocket pull = ctx.socket(SocketType.PULL)) {
+            pull.ipv6(true);
+            pull.receiveTimeoutMs(10_000);
+            pull.connect("tcp://[::1]:" + port);
+            Result r = run(input, "send", "--bind", "tcp://[::1]:" + port, "--timeout", "10s");
+            assertEquals(ExitCodes.OK, r.code(), r::toString);
+            assertTrue(pull.receiveBytes(0) != null, r::toString);
+        }
+    }
+
+    private static boolean hasIpv6Loopback() {
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getByName("::1"))) {
+            return true;
+        } catch (IOException e) {
+            return false;
         }
     }
 

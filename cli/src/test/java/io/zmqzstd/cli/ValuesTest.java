@@ -7,14 +7,17 @@ import java.time.Duration;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class ValuesTest {
 
     @Test
     void shouldAcceptEndpointsLibzmqUnderstands() {
         for (String e : new String[] {"tcp://127.0.0.1:5555", "tcp://*:5555", "tcp://*:*", "tcp://host.example:1",
-                "tcp://[::1]:5555", "tcp://eth0:5555", "tcp://10.0.0.1:0;10.0.0.2:5555", "ipc:///tmp/feed", "inproc://x"}) {
+                "tcp://[::1]:5555", "tcp://[127.0.0.1]:5555", "tcp://[::ffff:127.0.0.1]:5555", "tcp://[fe80::1%1]:5555",
+                "tcp://eth0:5555", "tcp://10.0.0.1:0;10.0.0.2:5555", "ipc:///tmp/feed", "inproc://x"}) {
             assertEquals(e, Values.endpoint(e));
         }
     }
@@ -22,7 +25,8 @@ class ValuesTest {
     @Test
     void shouldRejectMalformedEndpoints() {
         for (String e : new String[] {"localhost:5555", "tcp://localhost", "tcp://:5555", "tcp://host:99999",
-                "tcp://host:port", "foo://bar", "tcp://", ""}) {
+                "tcp://host:port", "foo://bar", "tcp://", "", "tcp://[zz::1]:5555", "tcp://[::1:5555", "tcp://[]:5555",
+                "tcp://[::1%]:5555", "tcp://[127.0.0.1%1]:5555", "tcp://[1::2::3]:5555"}) {
             assertThrows(TypeConversionException.class, () -> Values.endpoint(e), e);
         }
     }
@@ -34,6 +38,19 @@ class ValuesTest {
         assertEquals(5555, Values.tcpPort("tcp://[::1]:5555"));
         assertEquals(-1, Values.tcpPort("tcp://*:*"));
         assertEquals(-1, Values.tcpPort("ipc:///tmp/feed:0"));
+    }
+
+    /** libzmq resolves an IPv6 address only on a socket with ZMQ_IPV6; an IPv4 one in brackets works without. */
+    @Test
+    void shouldTellWhichEndpointsNameAnIpv6Address() {
+        assertEquals("[::1]", Values.tcpHost("tcp://[::1]:5555"));
+        assertEquals("host.example", Values.tcpHost("tcp://[::1]:0;host.example:5555"));
+        assertEquals(null, Values.tcpHost("ipc:///tmp/feed"));
+        assertTrue(Values.namesIpv6Address("tcp://[::1]:5555"));
+        assertTrue(Values.namesIpv6Address("tcp://[::1]:0;127.0.0.1:5555"));
+        assertFalse(Values.namesIpv6Address("tcp://[127.0.0.1]:5555"));
+        assertFalse(Values.namesIpv6Address("tcp://localhost:5555"));
+        assertFalse(Values.namesIpv6Address("ipc:///tmp/[a:b]"));
     }
 
     @Test
