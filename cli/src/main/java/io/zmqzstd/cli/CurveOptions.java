@@ -102,6 +102,11 @@ final class CurveOptions {
             throw usage("no secret key in file=" + file + " (expected a 'secret=' line or a bare Z85 key)");
         }
         checkKey(secret, "secret key in " + file);
+        if (keys.publicKey() != null && !keys.publicKey().equals(secret)) {
+            // a pair (a bare key fills both halves): clients take the public half from this file or its .pub
+            checkKey(keys.publicKey(), "public key in " + file);
+            requireMatchingPair(keys, secretKeyFile != null ? "--curve-secret-key-file" : "--curve-keypair-file", file);
+        }
         return secret;
     }
 
@@ -118,7 +123,23 @@ final class CurveOptions {
         }
         checkKey(keys.publicKey(), "public key in " + keyPairFile);
         checkKey(keys.secretKey(), "secret key in " + keyPairFile);
+        requireMatchingPair(keys, "--curve-keypair-file", keyPairFile);
         return new Curve.KeyPair(keys.publicKey(), keys.secretKey());
+    }
+
+    /**
+     * Refuses a key pair whose public half is not the secret half's (zmq_curve_public): libzmq
+     * takes such a pair and the CURVE handshake then fails, with nothing to tell either side why.
+     */
+    private void requireMatchingPair(Keys keys, String option, Path file) {
+        if (keys.publicKey().equals(keys.secretKey())) {
+            throw usage(option + " needs a key pair, but file=" + file + " holds a single key (expected 'public=' and 'secret=' lines)");
+        }
+        String derived = Curve.publicKey(keys.secretKey());
+        if (!derived.equals(keys.publicKey())) {
+            throw usage(option + ": the public and secret keys in file=" + file + " do not match: public=" + keys.publicKey()
+                    + ", but the secret key's public key is " + derived + " (the CURVE handshake would fail)");
+        }
     }
 
     private String publicKeyFrom(Path file) {

@@ -297,6 +297,48 @@ class CommandLineTest {
     }
 
     /**
+     * A key pair file whose public half is not its secret half's: libzmq takes it, and the CURVE
+     * handshake fails with nothing to say why (clients of the server, or the server of a client,
+     * never got a message: exit 3 with --timeout). Refused in one line naming the option.
+     */
+    @Test
+    void shouldRefuseAKeyPairWhoseHalvesDoNotMatch(@TempDir Path dir) throws Exception {
+        io.zmqzstd.transport.Curve.KeyPair a = io.zmqzstd.transport.Curve.keypair();
+        io.zmqzstd.transport.Curve.KeyPair b = io.zmqzstd.transport.Curve.keypair();
+        Path mixed = Files.writeString(dir.resolve("mixed.key"), "public=" + a.publicKey() + "\nsecret=" + b.secretKey() + "\n");
+        Path good = Files.writeString(dir.resolve("good.key"), CurveOptions.formatKeyPair(a));
+        Path bare = Files.writeString(dir.resolve("bare.key"), a.secretKey() + "\n");
+        String[][] cases = {
+                {"--curve-keypair-file", "recv", "--bind", "tcp://127.0.0.1:*", "--curve-server", "--curve-keypair-file", mixed.toString()},
+                {"--curve-secret-key-file", "recv", "--bind", "tcp://127.0.0.1:*", "--curve-server", "--curve-secret-key-file", mixed.toString()},
+                {"--curve-keypair-file", "send", "--connect", "tcp://127.0.0.1:1", "--curve-server-key", b.publicKey(),
+                        "--curve-keypair-file", mixed.toString()},
+        };
+        for (String[] c : cases) {
+            String[] args = Arrays.copyOfRange(c, 1, c.length + 2);
+            args[args.length - 2] = "--timeout";
+            args[args.length - 1] = "5s";
+            Result r = run("x\n".getBytes(StandardCharsets.UTF_8), args);
+            String what = String.join(" ", args) + " -> " + r;
+            assertEquals(ExitCodes.USAGE, r.code(), what);
+            assertEquals(1, r.err().lines().count(), what);
+            assertTrue(r.err().contains(c[0] + ": the public and secret keys in file=" + mixed + " do not match"), what);
+            assertTrue(r.err().contains("public=" + a.publicKey()) && r.err().contains(b.publicKey()), what);
+            assertFalse(r.err().contains(b.secretKey()), what);
+        }
+        // a client's pair must be a pair; a server may give its secret key alone
+        Result r = run("send", "--connect", "tcp://127.0.0.1:1", "--curve-server-key", b.publicKey(),
+                "--curve-keypair-file", bare.toString(), "--timeout", "5s");
+        assertEquals(ExitCodes.USAGE, r.code(), r::toString);
+        assertTrue(r.err().contains("--curve-keypair-file needs a key pair, but file=" + bare + " holds a single key"), r::toString);
+        for (Path accepted : List.of(good, bare)) {
+            r = run("recv", "--bind", "tcp://127.0.0.1:*", "--curve-server", "--curve-keypair-file", accepted.toString(),
+                    "--timeout", "200ms");
+            assertEquals(ExitCodes.TIMEOUT, r.code(), r::toString);
+        }
+    }
+
+    /**
      * What the README says of a peer that is not ZeroMQ: libzmq takes a listener that answers with
      * anything but a ZMTP greeting for a legacy (ZMTP 1.0) peer and writes the messages to it, so
      * send exits 0; as a CURVE client it refuses such a peer, so nothing is sent (exit 3).

@@ -59,6 +59,38 @@ public final class Curve {
     }
 
     /**
+     * The public key that belongs to a secret key (zmq_curve_public): what a key pair's public
+     * half must be. A pair whose halves do not match is accepted by every socket option and fails
+     * only in the CURVE handshake, where nothing reports it.
+     *
+     * @param secretKey a secret key, {@value #Z85_KEY_CHARS} Z85 characters
+     * @return its public key, {@value #Z85_KEY_CHARS} Z85 characters
+     * @throws IllegalArgumentException when {@code secretKey} is not {@value #Z85_KEY_CHARS} Z85
+     *     characters (the message names its length, or the first character outside the alphabet)
+     * @throws ZmqException when libzmq cannot compute it (ENOTSUP: built without CURVE)
+     */
+    public static String publicKey(String secretKey) {
+        if (secretKey.length() != Z85_KEY_CHARS) {
+            // checked here: libzmq decodes any multiple of 5 characters into its 32-byte buffer
+            throw new IllegalArgumentException("a CURVE secret key is " + Z85_KEY_CHARS + " Z85 characters: length="
+                    + secretKey.length());
+        }
+        z85Decode(secretKey); // the alphabet and each group's value, with the message that names what is wrong
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment pub = a.allocate(Z85_KEY_CHARS + 1);
+            MemorySegment sec = a.allocateFrom(secretKey, StandardCharsets.US_ASCII);
+            MemorySegment capture = a.allocate(LibZmq.CAPTURE_LAYOUT);
+            int rc = (int) LibZmq.zmq_curve_public.invokeExact(capture, pub, sec);
+            if (rc != 0) {
+                throw new ZmqException("zmq_curve_public", LibZmq.errno(capture));
+            }
+            return pub.getString(0);
+        } catch (Throwable t) {
+            throw LibZmq.rethrow(t);
+        }
+    }
+
+    /**
      * Z85-encodes {@code data}; its length must be a multiple of 4.
      *
      * @param data the bytes to encode, e.g. a {@value #KEY_BYTES}-byte binary key

@@ -24,6 +24,21 @@ class CurveTest {
         assertTrue(!a.toString().contains(a.secretKey()));
     }
 
+    /** The public half follows from the secret half, so a key pair can be checked before a handshake fails on it. */
+    @Test
+    void shouldDeriveThePublicKeyOfASecretKey() {
+        Curve.KeyPair a = Curve.keypair();
+        Curve.KeyPair b = Curve.keypair();
+        assertEquals(a.publicKey(), Curve.publicKey(a.secretKey()));
+        assertEquals(b.publicKey(), Curve.publicKey(b.secretKey()));
+        // the example server key pair of the zmq_curve(7) manual
+        assertEquals("rq:rM>}U?@Lns47E1%kR.o@n%FcmmsL/@{H8]yf7", Curve.publicKey("JTKVSB%%)wK0E.X)V>+}o?pNmC{O&4W4b!Ni{Lh6"));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Curve.publicKey(a.secretKey() + "abcde"));
+        assertTrue(e.getMessage().contains("length=45"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> Curve.publicKey(a.secretKey().substring(1) + "~"));
+        assertTrue(e.getMessage().contains("index 39"), e.getMessage());
+    }
+
     @Test
     void shouldRoundTripZ85AndRejectBadLengths() {
         byte[] data = {(byte) 0x86, 0x4F, (byte) 0xD2, 0x6F, (byte) 0xB5, 0x59, (byte) 0xF7, 0x5B};

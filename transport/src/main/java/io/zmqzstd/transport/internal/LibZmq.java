@@ -289,6 +289,8 @@ public final class LibZmq {
     public static final MethodHandle zmq_strerror = h("zmq_strerror", FunctionDescriptor.of(ADDRESS, JAVA_INT));
     /** int zmq_curve_keypair(char *z85_public_key, char *z85_secret_key); */
     public static final MethodHandle zmq_curve_keypair = h("zmq_curve_keypair", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS), ERRNO);
+    /** int zmq_curve_public(char *z85_public_key, const char *z85_secret_key); the secret key must be 40 Z85 characters: libzmq decodes any multiple of 5 into 32 bytes */
+    public static final MethodHandle zmq_curve_public = h("zmq_curve_public", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS), ERRNO);
     /** char *zmq_z85_encode(char *dest, const uint8_t *data, size_t size); */
     public static final MethodHandle zmq_z85_encode = h("zmq_z85_encode", FunctionDescriptor.of(ADDRESS, ADDRESS, ADDRESS, JAVA_LONG), ERRNO);
     /** uint8_t *zmq_z85_decode(uint8_t *dest, const char *string); */
