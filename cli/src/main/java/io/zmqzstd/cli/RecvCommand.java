@@ -18,6 +18,7 @@ import java.io.FileDescriptor;
 import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -118,7 +119,8 @@ final class RecvCommand implements Callable<Integer> {
         }
         // Nothing to send, so nothing to linger for.
         ZmqContext context = ZmqContext.builder().defaultLinger(Duration.ZERO).build();
-        try (context; Session session = new Session(spec.qualifiedName(), statsOptions, false, context, System.err);
+        PrintWriter err = spec.commandLine().getErr();
+        try (context; Session session = new Session(spec.qualifiedName(), statsOptions, false, context, err);
              OutputSink out = new OutputSink(stdout)) {
             try {
                 ZmqSocket socket = context.socket(type.socketType);
@@ -135,7 +137,7 @@ final class RecvCommand implements Callable<Integer> {
                 dicts.forEach(b::dictionary);
                 try (DecompressingReceiver receiver = b.build()) {
                     session.watch(receiver::stats);
-                    int code = receiveAll(receiver, out, session);
+                    int code = receiveAll(receiver, out, session, err);
                     out.flush();
                     session.finish(); // while the receiver's counters are still there
                     return code;
@@ -158,7 +160,7 @@ final class RecvCommand implements Callable<Integer> {
      * The receive loop: take what is waiting without blocking, and flush standard output only
      * when nothing is, so a busy stream is written in large blocks and a quiet one at once.
      */
-    private int receiveAll(DecompressingReceiver receiver, OutputSink out, Session session) throws IOException {
+    private int receiveAll(DecompressingReceiver receiver, OutputSink out, Session session, PrintWriter err) throws IOException {
         long delivered = 0;
         ReceivedMessage m = receiver.message();
         while (count < 0 || delivered < count) {
@@ -167,13 +169,13 @@ final class RecvCommand implements Callable<Integer> {
                 out.flush();
                 status = receiver.receive(0);
                 if (status == DecompressingReceiver.WOULD_BLOCK) {
-                    System.err.println(spec.qualifiedName() + ": timeout: no message within " + Values.show(timeout)
+                    err.println(spec.qualifiedName() + ": timeout: no message within " + Values.show(timeout)
                             + " (delivered=" + delivered + (count >= 0 ? ", count=" + count : "") + ")");
                     return ExitCodes.TIMEOUT;
                 }
             }
             if (status == DecompressingReceiver.BAD_FRAME) {
-                System.err.println(spec.qualifiedName() + ": " + receiver.lastErrorMessage());
+                err.println(spec.qualifiedName() + ": " + receiver.lastErrorMessage());
                 continue;
             }
             int parts = m.parts();

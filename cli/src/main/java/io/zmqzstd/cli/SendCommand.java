@@ -139,7 +139,8 @@ final class SendCommand implements Callable<Integer> {
         ZmqContext context = ZmqContext.builder().defaultLinger(linger).build();
         ZmqSocket socket = null;
         boolean done = false;
-        try (context; Session session = new Session(spec.qualifiedName(), statsOptions, true, context, System.err)) {
+        try (context; Session session = new Session(spec.qualifiedName(), statsOptions, true, context,
+                spec.commandLine().getErr())) {
             try {
                 socket = context.socket(waitSubscribers > 0 ? SocketType.XPUB : type.socketType);
                 if (waitSubscribers > 0) {

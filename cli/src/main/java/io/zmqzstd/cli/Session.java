@@ -4,7 +4,7 @@ import io.zmqzstd.pipeline.BadFrameReason;
 import io.zmqzstd.pipeline.PipelineStats;
 import io.zmqzstd.transport.ZmqContext;
 
-import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.util.Locale;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -33,7 +33,7 @@ final class Session implements AutoCloseable {
     private final String command;
     private final StatsOptions options;
     private final boolean sender;
-    private final PrintStream err;
+    private final PrintWriter err;
     private final long startNanos = System.nanoTime();
     private final AtomicBoolean printed = new AtomicBoolean();
     private final CountDownLatch finished = new CountDownLatch(1);
@@ -53,8 +53,9 @@ final class Session implements AutoCloseable {
     /**
      * @param command name in each line, e.g. {@code zmq-zstd recv}
      * @param sender  true: bytes in are uncompressed (send); false: bytes in are compressed (recv)
+     * @param err     the command's error stream (picocli's, which a test may capture), flushed at each line
      */
-    Session(String command, StatsOptions options, boolean sender, ZmqContext context, PrintStream err) {
+    Session(String command, StatsOptions options, boolean sender, ZmqContext context, PrintWriter err) {
         this.command = command;
         this.options = options;
         this.sender = sender;

@@ -113,7 +113,7 @@ final class TrainCommand implements Callable<Integer> {
         String id = Integer.toUnsignedString(dict.id());
         System.out.println(id);
         KeygenCommand.checkStandardOutput();
-        System.err.println(spec.qualifiedName() + ": wrote dictionary: id=" + id + ", bytes=" + dict.bytes().length
+        spec.commandLine().getErr().println(spec.qualifiedName() + ": wrote dictionary: id=" + id + ", bytes=" + dict.bytes().length
                 + ", samples=" + samples.size() + ", sampleBytes=" + total + ", out=" + out);
         return ExitCodes.OK;
     }

@@ -375,6 +375,45 @@ class CommandLineTest {
         }
     }
 
+    /**
+     * Every line a command prints goes to its own error stream (picocli's, which this test
+     * captures), as its usage and failure lines do: recv's bad-frame and timeout lines, the
+     * --stats summary and train's report went to System.err, past a caller's stream.
+     */
+    @Test
+    void shouldWriteEveryLineToTheCommandsErrorStream(@TempDir Path dir) throws Exception {
+        try (ZmqContext ctx = new ZmqContext(); ZmqSocket push = ctx.socket(SocketType.PUSH)) {
+            push.bind("tcp://127.0.0.1:*");
+            push.sendTimeoutMs(30_000);
+            String endpoint = push.lastEndpoint();
+            java.util.concurrent.CompletableFuture<Result> recv = java.util.concurrent.CompletableFuture.supplyAsync(
+                    () -> run("recv", "--connect", endpoint, "--timeout", "1s", "--stats"));
+            // blocks until recv has connected
+            assertTrue(push.send("not zstd".getBytes(StandardCharsets.UTF_8), 0), () -> "recv did not connect: " + recv.join());
+            Result r = recv.get(30, java.util.concurrent.TimeUnit.SECONDS);
+            assertEquals(ExitCodes.TIMEOUT, r.code(), r::toString);
+            List<String> lines = r.err().lines().toList();
+            assertEquals(3, lines.size(), r::toString);
+            assertTrue(lines.get(0).startsWith("zmq-zstd recv: bad frame: part=0, reason=NOT_ZSTD"), r::toString);
+            assertEquals("zmq-zstd recv: timeout: no message within 1s (delivered=0)", lines.get(1), r::toString);
+            assertTrue(lines.get(2).startsWith("zmq-zstd recv: summary: messages=0 ") && lines.get(2).contains("NOT_ZSTD=1"),
+                    r::toString);
+        }
+        Result r = run("x\n".getBytes(StandardCharsets.UTF_8), "send", "--connect", "tcp://127.0.0.1:1", "--timeout", "200ms", "--stats");
+        assertEquals(ExitCodes.TIMEOUT, r.code(), r::toString);
+        assertTrue(r.err().startsWith("zmq-zstd send: summary: messages=0 "), r::toString);
+
+        Path samples = dir.resolve("samples.txt");
+        StringBuilder text = new StringBuilder();
+        for (int i = 0; i < 2000; i++) {
+            text.append("{\"host\":\"web-").append(i % 17).append("\",\"cpu\":").append(i * 7 % 100).append("}\n");
+        }
+        Files.writeString(samples, text);
+        r = run("train", "--out", dir.resolve("d.dict").toString(), "--size", "1K", "--lines", samples.toString());
+        assertEquals(ExitCodes.OK, r.code(), r::toString);
+        assertTrue(r.err().startsWith("zmq-zstd train: wrote dictionary: id="), r::toString);
+    }
+
     /** As {@code zmq-zstd keygen > /dev/full}: PrintStream keeps write errors to itself, so the tool must ask. */
     @Test
     void shouldNotReportSuccessWhenTheKeysCouldNotBeWrittenToStandardOutput() {
