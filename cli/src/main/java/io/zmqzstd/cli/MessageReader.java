@@ -1,8 +1,10 @@
 package io.zmqzstd.cli;
 
+import java.io.FileInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.foreign.MemorySegment;
+import java.nio.channels.FileChannel;
 import java.util.Arrays;
 
 /**
@@ -22,8 +24,37 @@ import java.util.Arrays;
 final class MessageReader {
 
     private static final int INITIAL_BYTES = 64 * 1024;
-    /** The largest Java array we ask for. */
-    private static final int MAX_ARRAY_BYTES = Integer.MAX_VALUE - 16;
+    /** The largest Java array we ask for, so the longest message: 2 GiB - 17 bytes. */
+    static final int MAX_ARRAY_BYTES = Integer.MAX_VALUE - 16;
+
+    /**
+     * A message longer than this reader can hold: longer than its limit ({@link #heap()} false),
+     * or than the Java heap could give a buffer for ({@link #heap()} true). Nothing of it was
+     * returned.
+     */
+    static final class TooLongException extends IOException {
+
+        private static final long serialVersionUID = 1L;
+
+        private final long limitBytes;
+        private final boolean heap;
+
+        TooLongException(long limitBytes, boolean heap, String message) {
+            super(message);
+            this.limitBytes = limitBytes;
+            this.heap = heap;
+        }
+
+        /** The limit passed, or the size the heap could not hold. */
+        long limitBytes() {
+            return limitBytes;
+        }
+
+        /** True: the Java heap ran out below the limit. */
+        boolean heap() {
+            return heap;
+        }
+    }
 
     private enum Mode { DELIMITED, CHUNKED, WHOLE }
 
@@ -31,6 +62,8 @@ final class MessageReader {
     private final Mode mode;
     private final byte delimiter;
     private final int chunkBytes;
+    /** The longest message; the buffer never grows past it (plus nothing: see {@link #nextWhole()}). */
+    private final int maxBytes;
     private byte[] buf;
     private MemorySegment segment;
     /** Unconsumed input is [start, end). */
@@ -41,20 +74,22 @@ final class MessageReader {
     private int offset;
     private int length;
 
-    private MessageReader(InputStream in, Mode mode, byte delimiter, int chunkBytes) {
+    private MessageReader(InputStream in, Mode mode, byte delimiter, int chunkBytes, int maxBytes) {
         this.in = in;
         this.mode = mode;
         this.delimiter = delimiter;
         this.chunkBytes = chunkBytes;
+        this.maxBytes = maxBytes;
         // A chunk buffer grows to the chunk size as input comes, not at once: --chunk 1G on a few
         // bytes of input took a 1 GiB array (and an OutOfMemoryError on a small heap) up front.
-        this.buf = new byte[mode == Mode.CHUNKED ? Math.min(Math.max(chunkBytes, 1), INITIAL_BYTES) : INITIAL_BYTES];
+        this.buf = new byte[mode == Mode.CHUNKED ? Math.min(Math.max(chunkBytes, 1), INITIAL_BYTES)
+                : Math.min(INITIAL_BYTES, Math.max(maxBytes, 1))];
         this.segment = MemorySegment.ofArray(buf);
     }
 
     /** Messages end at {@code delimiter} (e.g. {@code '\n'}). */
     static MessageReader delimited(InputStream in, byte delimiter) {
-        return new MessageReader(in, Mode.DELIMITED, delimiter, 0);
+        return new MessageReader(in, Mode.DELIMITED, delimiter, 0, MAX_ARRAY_BYTES);
     }
 
     /** Messages of {@code chunkBytes} each; the last one may be shorter. */
@@ -62,12 +97,37 @@ final class MessageReader {
         if (chunkBytes <= 0) {
             throw new IllegalArgumentException("chunkBytes=" + chunkBytes);
         }
-        return new MessageReader(in, Mode.CHUNKED, (byte) 0, chunkBytes);
+        return new MessageReader(in, Mode.CHUNKED, (byte) 0, chunkBytes, MAX_ARRAY_BYTES);
     }
 
-    /** The whole stream is one message (an empty stream is one empty message). */
-    static MessageReader whole(InputStream in) {
-        return new MessageReader(in, Mode.WHOLE, (byte) 0, 0);
+    /**
+     * The whole stream is one message (an empty stream is one empty message) of at most
+     * {@code maxBytes}: {@link #next()} throws {@link TooLongException} once the stream has given
+     * one byte more, without reading further.
+     */
+    static MessageReader whole(InputStream in, int maxBytes) {
+        if (maxBytes < 0 || maxBytes > MAX_ARRAY_BYTES) {
+            throw new IllegalArgumentException("maxBytes=" + maxBytes + ", range=0.." + MAX_ARRAY_BYTES);
+        }
+        return new MessageReader(in, Mode.WHOLE, (byte) 0, 0, maxBytes);
+    }
+
+    /**
+     * The bytes left to read in {@code in} when it is a file whose size is known (a regular file,
+     * e.g. standard input redirected from one), or -1: a pipe, a terminal, a device, any other
+     * stream. Reads nothing.
+     */
+    static long knownRemainingBytes(InputStream in) {
+        if (!(in instanceof FileInputStream f)) {
+            return -1;
+        }
+        try {
+            FileChannel channel = f.getChannel();
+            long size = channel.size(); // 0 for a pipe or a device: not known
+            return size > 0 ? Math.max(0, size - channel.position()) : -1;
+        } catch (IOException e) {
+            return -1; // a pipe cannot tell its position (ESPIPE)
+        }
     }
 
     /**
@@ -148,6 +208,14 @@ final class MessageReader {
             return false;
         }
         while (!eof) {
+            if (end - start >= maxBytes) {
+                // the limit is reached: one more byte is one too many, the end of the input is fine
+                if (in.read() >= 0) {
+                    throw new TooLongException(maxBytes, false, "input longer than the limit: limit=" + maxBytes + " bytes");
+                }
+                eof = true;
+                break;
+            }
             fill(end - start + 1);
         }
         take(start, end - start);
@@ -172,14 +240,21 @@ final class MessageReader {
             start = 0;
         }
         if (end == buf.length || buf.length - start < wanted) {
-            if (buf.length >= MAX_ARRAY_BYTES) {
-                throw new IOException("message longer than " + MAX_ARRAY_BYTES + " bytes: bytes=" + (end - start));
+            if (buf.length >= maxBytes) {
+                throw new TooLongException(maxBytes, false, "message longer than " + maxBytes + " bytes: bytes=" + (end - start));
             }
-            long grown = Math.max((long) buf.length * 2, (long) start + wanted);
+            long wantedBytes = Math.max((long) buf.length * 2, (long) start + wanted);
             if (mode == Mode.CHUNKED) {
-                grown = Math.min(grown, Math.max(chunkBytes, (long) start + wanted)); // never past a chunk
+                wantedBytes = Math.min(wantedBytes, Math.max(chunkBytes, (long) start + wanted)); // never past a chunk
             }
-            buf = Arrays.copyOf(buf, (int) Math.min(MAX_ARRAY_BYTES, grown));
+            int grown = (int) Math.min(maxBytes, wantedBytes);
+            try {
+                buf = Arrays.copyOf(buf, grown);
+            } catch (OutOfMemoryError e) {
+                // one large array the heap cannot give: the old buffer is intact, the run ends here with a clear line
+                throw new TooLongException(grown, true, "not enough Java heap for a message of more than " + (end - start)
+                        + " bytes: needed a buffer of " + grown + " bytes, max heap=" + Runtime.getRuntime().maxMemory() + " bytes");
+            }
             segment = MemorySegment.ofArray(buf);
         }
         int n = in.read(buf, end, buf.length - end);

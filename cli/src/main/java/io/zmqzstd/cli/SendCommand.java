@@ -131,6 +131,9 @@ final class SendCommand implements Callable<Integer> {
     /** Standard input; a test may swap it. */
     InputStream stdin = new FileInputStream(FileDescriptor.in);
 
+    /** The longest --whole input: the longest Java array; a test may lower it. */
+    int wholeMaxBytes = MessageReader.MAX_ARRAY_BYTES;
+
     @Override
     public Integer call() throws IOException {
         validate();
@@ -244,7 +247,7 @@ final class SendCommand implements Callable<Integer> {
 
     private void sendAll(Send sender, MessageReader reader, byte[] topicBytes, Session session) throws IOException {
         long n = 0;
-        while (reader.next()) {
+        while (next(reader)) {
             n++;
             boolean sent;
             try {
@@ -282,9 +285,31 @@ final class SendCommand implements Callable<Integer> {
         }
     }
 
+    /** The next message, or false at the end; a message too long to hold ends the run in one line. */
+    private boolean next(MessageReader reader) throws IOException {
+        try {
+            return reader.next();
+        } catch (MessageReader.TooLongException e) {
+            if (e.heap()) {
+                throw new CliException(ExitCodes.FAILURE, e.getMessage() + "; give java more heap (java -Xmx...) or cut the input"
+                        + " into smaller messages (--chunk BYTES)", e);
+            }
+            if (framing.whole) {
+                throw wholeTooLong("standard input is longer");
+            }
+            throw e;
+        }
+    }
+
+    /** --whole past its limit: a usage error, as the remedy is another option; nothing was sent. */
+    private ParameterException wholeTooLong(String what) {
+        return usage("--whole takes at most " + wholeMaxBytes + " bytes (one message is one Java array): " + what
+                + "; cut it into messages with --chunk BYTES (at most 1G each)");
+    }
+
     private MessageReader reader() {
         if (framing.whole) {
-            return MessageReader.whole(stdin);
+            return MessageReader.whole(stdin, wholeMaxBytes);
         }
         if (framing.chunkBytes != null) {
             return MessageReader.chunked(stdin, framing.chunkBytes.intValue());
@@ -314,6 +339,13 @@ final class SendCommand implements Callable<Integer> {
         }
         if (framing.chunkBytes != null && (framing.chunkBytes <= 0 || framing.chunkBytes > (1L << 30))) {
             throw usage("--chunk out of range: bytes=" + framing.chunkBytes + ", range=1..1G");
+        }
+        if (framing.whole) {
+            long size = MessageReader.knownRemainingBytes(stdin);
+            if (size > wholeMaxBytes) {
+                // a file: refused before connecting, and before reading gigabytes into the heap
+                throw wholeTooLong("standard input has " + size + " bytes");
+            }
         }
         if (delay.isNegative()) {
             // "forever" parses for --timeout; as a delay it would mean never sending (it was taken as 0)

@@ -38,8 +38,14 @@ final class CliProcess implements AutoCloseable {
     private final OutputStream stdin;
 
     private CliProcess(List<String> args, ProcessBuilder.Redirect stdin, byte[] input) {
+        this(List.of(), args, stdin, input);
+    }
+
+    private CliProcess(List<String> jvmOptions, List<String> args, ProcessBuilder.Redirect stdin, byte[] input) {
         this.args = args;
-        List<String> cmd = new ArrayList<>(List.of(JAVA, "-jar", JAR.toString()));
+        List<String> cmd = new ArrayList<>(List.of(JAVA));
+        cmd.addAll(jvmOptions);
+        cmd.addAll(List.of("-jar", JAR.toString()));
         cmd.addAll(args);
         try {
             process = new ProcessBuilder(cmd).redirectInput(stdin).start();
@@ -108,6 +114,11 @@ final class CliProcess implements AutoCloseable {
     /** Runs {@code zmq-zstd args...} reading stdin from {@code file}. */
     static CliProcess startFrom(Path file, String... args) {
         return new CliProcess(List.of(args), ProcessBuilder.Redirect.from(file.toFile()), null);
+    }
+
+    /** As {@link #startFrom(Path, String...)}, with these options for the JVM, e.g. {@code -Xmx64m}. */
+    static CliProcess startFrom(List<String> jvmOptions, Path file, String... args) {
+        return new CliProcess(jvmOptions, List.of(args), ProcessBuilder.Redirect.from(file.toFile()), null);
     }
 
     /** Runs to the end and returns the exit code. */

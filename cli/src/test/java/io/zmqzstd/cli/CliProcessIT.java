@@ -269,6 +269,26 @@ class CliProcessIT {
     }
 
     /**
+     * --whole with more input than the heap can hold (a sparse 512 MiB file, below the limit, for
+     * a 64 MiB heap): one line saying so and what to do, exit 1, instead of OutOfMemoryError and
+     * its stack trace.
+     */
+    @Test
+    void shouldSayWhenTheHeapCannotHoldAWholeInput() throws IOException {
+        Path sparse = dir.resolve("sparse.bin");
+        try (java.io.RandomAccessFile f = new java.io.RandomAccessFile(sparse.toFile(), "rw")) {
+            f.setLength(512L << 20);
+        }
+        CliProcess p = CliProcess.startFrom(List.of("-Xmx64m"), sparse, "send", "--connect", tcp(freePort()), "--whole",
+                "--timeout", "5s");
+        assertEquals(1, p.awaitExit(), p::toString);
+        List<String> err = p.stderrLines();
+        assertEquals(1, err.size(), p::toString);
+        assertTrue(err.getFirst().startsWith("zmq-zstd send: not enough Java heap for a message of more than "), p::toString);
+        assertTrue(err.getFirst().contains("-Xmx") && err.getFirst().contains("--chunk"), p::toString);
+    }
+
+    /**
      * Runtime failures through the jar: exit 1 and one line naming what was wrong; and a send that
      * --timeout ends reports the message it could not send as an error in its summary (exit 3).
      */

@@ -41,10 +41,15 @@ class CommandLineTest {
 
     /** As {@link #run(String...)}, with {@code stdin} as send's standard input (never the test JVM's own). */
     private static Result run(byte[] stdin, String... args) {
+        return run(send -> send.stdin = new java.io.ByteArrayInputStream(stdin), args);
+    }
+
+    /** As {@link #run(String...)}, with send set up by {@code sendSetup} (its stdin must be set there). */
+    private static Result run(java.util.function.Consumer<SendCommand> sendSetup, String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         CommandLine cl = Main.commandLine();
-        ((SendCommand) cl.getSubcommands().get("send").getCommand()).stdin = new java.io.ByteArrayInputStream(stdin);
+        sendSetup.accept((SendCommand) cl.getSubcommands().get("send").getCommand());
         cl.setOut(new PrintWriter(out, true));
         cl.setErr(new PrintWriter(err, true));
         int code = cl.execute(args);
@@ -412,6 +417,55 @@ class CommandLineTest {
         r = run("train", "--out", dir.resolve("d.dict").toString(), "--size", "1K", "--lines", samples.toString());
         assertEquals(ExitCodes.OK, r.code(), r::toString);
         assertTrue(r.err().startsWith("zmq-zstd train: wrote dictionary: id="), r::toString);
+    }
+
+    /**
+     * --whole over the largest Java array: a file is refused from its size, before connecting
+     * and before reading anything (it read 2 GiB into the heap, then failed with a line that
+     * named neither the option nor a remedy, or with OutOfMemoryError on a smaller heap); a stream
+     * once one byte more than the limit has come.
+     */
+    @Test
+    void shouldRefuseAWholeInputOverTheLimitNamingIt(@TempDir Path dir) throws Exception {
+        Path sparse = dir.resolve("sparse.bin"); // 2 GiB + 1 byte, none of it on disk
+        try (java.io.RandomAccessFile f = new java.io.RandomAccessFile(sparse.toFile(), "rw")) {
+            f.setLength((2L << 30) + 1);
+        }
+        long started = System.nanoTime();
+        try (java.io.FileInputStream file = new java.io.FileInputStream(sparse.toFile())) {
+            Result r = run(send -> send.stdin = file, "send", "--connect", "tcp://127.0.0.1:1", "--whole", "--timeout", "5s");
+            String what = r.toString();
+            assertEquals(ExitCodes.USAGE, r.code(), what);
+            assertEquals(1, r.err().lines().count(), what);
+            assertTrue(r.err().contains("--whole takes at most 2147483631 bytes"), what);
+            assertTrue(r.err().contains("standard input has 2147483649 bytes") && r.err().contains("--chunk"), what);
+            assertEquals(0, file.getChannel().position(), "read before refusing: " + what);
+        }
+        assertTrue(System.nanoTime() - started < 5_000_000_000L, "took as long as --timeout: it waited for a peer first");
+
+        long[] read = {0};
+        java.io.InputStream endless = new java.io.InputStream() {
+            @Override
+            public int read() {
+                read[0]++;
+                return 0;
+            }
+
+            @Override
+            public int read(byte[] b, int off, int len) {
+                read[0] += len;
+                return len;
+            }
+        };
+        Result r = run(send -> {
+            send.stdin = endless;
+            send.wholeMaxBytes = 1 << 20;
+        }, "send", "--connect", "tcp://127.0.0.1:1", "--whole", "--timeout", "5s");
+        String what = r.toString();
+        assertEquals(ExitCodes.USAGE, r.code(), what);
+        assertEquals(1, r.err().lines().count(), what);
+        assertTrue(r.err().contains("--whole takes at most 1048576 bytes") && r.err().contains("standard input is longer"), what);
+        assertEquals((1 << 20) + 1, read[0], what);
     }
 
     /** As {@code zmq-zstd keygen > /dev/full}: PrintStream keeps write errors to itself, so the tool must ask. */

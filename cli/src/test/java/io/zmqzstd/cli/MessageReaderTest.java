@@ -1,17 +1,23 @@
 package io.zmqzstd.cli;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import java.io.ByteArrayInputStream;
+import java.io.FileInputStream;
+import java.io.RandomAccessFile;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class MessageReaderTest {
@@ -102,14 +108,66 @@ class MessageReaderTest {
     void shouldReadTheWholeStreamAsOneMessage() throws IOException {
         byte[] data = new byte[200_000];
         new Random(2).nextBytes(data);
-        MessageReader r = MessageReader.whole(trickle(data, 5000));
+        MessageReader r = MessageReader.whole(trickle(data, 5000), MessageReader.MAX_ARRAY_BYTES);
         assertEquals(true, r.next());
         assertArrayEquals(data, r.copy());
         assertEquals(false, r.next());
-        MessageReader empty = MessageReader.whole(in(""));
+        MessageReader empty = MessageReader.whole(in(""), MessageReader.MAX_ARRAY_BYTES);
         assertEquals(true, empty.next());
         assertEquals(0, empty.length());
         assertEquals(false, empty.next());
+    }
+
+    /** Zero bytes without end, none of them stored; counts what was read. */
+    private static final class Endless extends InputStream {
+        long read;
+
+        @Override
+        public int read() {
+            read++;
+            return 0;
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) {
+            read += len;
+            return len; // the caller's array is zeroed already, or holds zeros from the previous read
+        }
+    }
+
+    /** --whole over its limit: refused once one byte more has come, not after reading the rest. */
+    @Test
+    void shouldStopReadingAWholeInputOneBytePastTheLimit() throws IOException {
+        Endless endless = new Endless();
+        MessageReader.TooLongException e = assertThrows(MessageReader.TooLongException.class,
+                () -> MessageReader.whole(endless, 1_000_000).next());
+        assertEquals(1_000_001, endless.read);
+        assertEquals(1_000_000, e.limitBytes());
+        assertFalse(e.heap());
+
+        byte[] exactly = new byte[1_000_000];
+        new Random(3).nextBytes(exactly);
+        MessageReader r = MessageReader.whole(trickle(exactly, 70_000), 1_000_000);
+        assertTrue(r.next());
+        assertArrayEquals(exactly, r.copy());
+        assertFalse(r.next());
+    }
+
+    /** A file's remaining size is known without reading it (a sparse file: no gigabytes on disk). */
+    @Test
+    void shouldKnowHowMuchOfAFileIsLeft(@TempDir Path dir) throws IOException {
+        Path sparse = dir.resolve("sparse.bin");
+        try (RandomAccessFile f = new RandomAccessFile(sparse.toFile(), "rw")) {
+            f.setLength(3L << 30);
+        }
+        try (FileInputStream in = new FileInputStream(sparse.toFile())) {
+            assertEquals(3L << 30, MessageReader.knownRemainingBytes(in));
+            in.readNBytes(10);
+            assertEquals((3L << 30) - 10, MessageReader.knownRemainingBytes(in));
+        }
+        assertEquals(-1, MessageReader.knownRemainingBytes(in("abc")));
+        // this JVM's own standard input, a pipe from surefire (or /dev/null): no size, nothing read; not closed
+        assertEquals(-1, MessageReader.knownRemainingBytes(new FileInputStream(java.io.FileDescriptor.in)));
     }
 
     @Test
