@@ -51,11 +51,23 @@ public final class Stamp {
      * Every byte of {@code message[BYTES, length)} folded into one value (its 8-byte words XORed, the
      * bytes of a last partial word XORed in at their place in a word), so any one changed bit changes
      * it: what a receiver that reads its whole payload computes, to compare with the same fold of the
-     * source. Allocation-free.
+     * source. Four words a pass into four accumulators: with one, the JIT compiled this loop to
+     * 5.6-13.5 us per 64 KiB where four take 2.6-3.5 ({@code ReadBenchmark}), and the reader's speed,
+     * not the transport's, set the reading receivers' figures. Allocation-free.
      */
     public static long foldAfterStamp(byte[] message, int length) {
-        long fold = 0;
+        long a = 0;
+        long b = 0;
+        long c = 0;
+        long d = 0;
         int at = BYTES;
+        for (; at + 4 * Long.BYTES <= length; at += 4 * Long.BYTES) {
+            a ^= (long) LONG_IN_BYTES.get(message, at);
+            b ^= (long) LONG_IN_BYTES.get(message, at + Long.BYTES);
+            c ^= (long) LONG_IN_BYTES.get(message, at + 2 * Long.BYTES);
+            d ^= (long) LONG_IN_BYTES.get(message, at + 3 * Long.BYTES);
+        }
+        long fold = a ^ b ^ c ^ d;
         for (; at + Long.BYTES <= length; at += Long.BYTES) {
             fold ^= (long) LONG_IN_BYTES.get(message, at);
         }
@@ -67,8 +79,18 @@ public final class Stamp {
 
     /** {@link #foldAfterStamp(byte[], int)} of the {@code length} bytes at native {@code address}. */
     public static long foldAfterStampAt(long address, long length) {
-        long fold = 0;
+        long a = 0;
+        long b = 0;
+        long c = 0;
+        long d = 0;
         long at = BYTES;
+        for (; at + 4 * Long.BYTES <= length; at += 4 * Long.BYTES) {
+            a ^= EVERYTHING.get(LONG_IN_SEGMENT, address + at);
+            b ^= EVERYTHING.get(LONG_IN_SEGMENT, address + at + Long.BYTES);
+            c ^= EVERYTHING.get(LONG_IN_SEGMENT, address + at + 2 * Long.BYTES);
+            d ^= EVERYTHING.get(LONG_IN_SEGMENT, address + at + 3 * Long.BYTES);
+        }
+        long fold = a ^ b ^ c ^ d;
         for (; at + Long.BYTES <= length; at += Long.BYTES) {
             fold ^= EVERYTHING.get(LONG_IN_SEGMENT, address + at);
         }
