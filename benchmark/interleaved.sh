@@ -31,7 +31,8 @@
 #                                    on the libzstd 1.5.7 that the peers bundle
 # Usage:  benchmark/interleaved.sh [CELL...]   default: transport at 64 B, 512 B, 1 KiB, 64 KiB over tcp and inproc
 # Env:    TRANSPORT_WAYS, PIPELINE_WAYS (above), JVMS (default 10; runs already in OUT are kept and added to), ROUNDS per JVM (default 20; codec cells 2x), OUT (default
-#         benchmark/results/interleaved), JAVA_HOME (a JDK 25)
+#         benchmark/results/interleaved), PAIRS ("A/B ...": also compare two ways of a cell directly, round by
+#         round, e.g. PAIRS="zeroCopyPooled+copy/zeroCopyPooled+all"), JAVA_HOME (a JDK 25)
 set -euo pipefail
 source "$(dirname "$0")/scripts/common.sh"
 out="${OUT:-benchmark/results/interleaved}"
@@ -88,5 +89,5 @@ for ((i = 1; i <= jvms; i++)); do
   done
 done
 rm -rf "$out/libzstd-bundled"
-python3 benchmark/scripts/interleaved.py "$out" | tee "$out/summary.md"
+python3 benchmark/scripts/interleaved.py "$out" ${PAIRS:-} | tee "$out/summary.md"
 echo "done in $(( (SECONDS - start) / 60 )) min: $out/summary.md"

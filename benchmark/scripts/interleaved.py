@@ -8,7 +8,11 @@ the independent unit: a row's ratio is the median of the JVMs' medians, its rang
 largest, with a distribution-free 95 % interval for the median (order statistics), and the sign test
 counts JVMs, not rounds.
 
-Usage: interleaved.py DIR
+With PAIRS (A/B: two ways of one cell, e.g. zeroCopyPooled+copy/zeroCopyPooled+all) it adds a row per
+cell and pair comparing the two ways directly: each JVM's median over its rounds of A's per-round ratio
+over B's (both against the baseline of the same round, so the baseline cancels).
+
+Usage: interleaved.py DIR [A/B ...]
 """
 import glob
 import math
@@ -20,6 +24,7 @@ import sys
 from tables import size_label
 
 WAY = re.compile(r"^(\S+)\s+.*?\b(?:x_|speed_vs_)([\w@#+]+)=([0-9.]+)", re.M)
+PER_ROUND = re.compile(r"^(\S+) per_round ([0-9. ]+)$", re.M)
 
 
 def sign_p(k, n):
@@ -55,6 +60,13 @@ def main():
         for way, base, ratio in WAY.findall(text):
             if way != base:
                 cells.setdefault((kind, what, int(head["size"]), way, base), []).append(float(ratio))
+        rounds = {way: [float(x) for x in values.split()] for way, values in PER_ROUND.findall(text)}
+        for pair in sys.argv[2:]:
+            a, b = pair.split("/")
+            if a in rounds and b in rounds:
+                paired = [x / y for x, y in zip(rounds[a], rounds[b])]
+                cells.setdefault((kind, what, int(head["size"]), a, b + " (paired)"), []).append(
+                    statistics.median(paired))
     print("| kind | transport or method | size | way / baseline | JVMs | ratio, median of the JVMs' medians "
           "| median's 95 % interval | min–max | JVMs above 1 | sign test p |")
     print("|---|---|---|---|---|---|---|---|---|---|")
