@@ -13,7 +13,8 @@
 #                                    (8 KiB; 512 B on inproc sockets); or the strategies of TRANSPORT_WAYS against
 #                                    the first (zeroCopyPooled@B: a pool threshold of B bytes on every socket; a
 #                                    last +all: the receiver reads and checks every byte of each payload; +copy: as
-#                                    +all, a frame received in place copied into a reused heap array first)
+#                                    +all, a frame received in place copied into a reused heap array first; #N before
+#                                    those: the rig's context with N libzmq I/O threads, e.g. byteArray#2+all)
 #         switchover:TRANSPORT:SIZE  the pool's zero-copy send (threshold 0) against its copying send (threshold
 #                                    1 TiB), both zeroCopyPooled (>1: zero-copy faster)
 #         sharedpool:TRANSPORT:SIZE  two threads sending pooled messages through one context's pool, a 2 KiB zero-copy

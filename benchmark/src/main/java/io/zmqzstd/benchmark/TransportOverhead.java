@@ -27,6 +27,8 @@ import java.util.Arrays;
  * ending in {@code +all} has its receiver read and check every byte of each payload, as
  * {@code TransportBenchmark -p read=all} does ({@code byteArray+all}, {@code zeroCopyPooled@0+all}); ending in
  * {@code +copy}, it copies an in-place frame into a reused heap array and reads that ({@code read=copy}).
+ * A {@code #N} before that suffix gives the rig's context N libzmq I/O threads instead of one
+ * ({@code byteArray#2+all}): with one, a single I/O thread serves both ends of the tcp connection.
  */
 public final class TransportOverhead {
 
@@ -62,9 +64,16 @@ public final class TransportOverhead {
                     read = TransportStrategy.READ_COPY;
                     name = name.substring(0, name.length() - READ_COPY_SUFFIX.length());
                 }
+                int ioThreads = 1;
+                int hash = name.indexOf('#');
+                if (hash >= 0) {
+                    ioThreads = Integer.parseInt(name.substring(hash + 1));
+                    name = name.substring(0, hash);
+                }
                 int at = name.indexOf('@');
-                rigs[i] = at < 0 ? new TransportRig(name, transport, size, Thresholds.LIBRARY_DEFAULT, read)
-                        : new TransportRig(name.substring(0, at), transport, size, Long.parseLong(name.substring(at + 1)), read);
+                rigs[i] = at < 0 ? new TransportRig(name, transport, size, Thresholds.LIBRARY_DEFAULT, read, ioThreads)
+                        : new TransportRig(name.substring(0, at), transport, size, Long.parseLong(name.substring(at + 1)), read,
+                                ioThreads);
             }
             double[][] rates = Rounds.alternating(rigs.length, WARMUP_ROUNDS, rounds, way -> {
                 long start = System.nanoTime();

@@ -32,9 +32,17 @@ public final class RouterPair implements AutoCloseable {
      * records a stack trace per sampled rent).
      */
     public RouterPair(String transport, long zeroCopyThresholdBytes) {
+        this(transport, zeroCopyThresholdBytes, 1);
+    }
+
+    /**
+     * As above, the context with {@code ioThreads} libzmq I/O threads: with one (the default), one I/O
+     * thread serves both ends of a tcp connection, where two processes would have one each.
+     */
+    public RouterPair(String transport, long zeroCopyThresholdBytes, int ioThreads) {
         pool = Thresholds.apply(NativeBufferPool.builder().leakDetection(NativeBufferPool.LeakDetection.DISABLED),
                 zeroCopyThresholdBytes).build();
-        context = ZmqContext.builder().bufferPool(pool).build();
+        context = ZmqContext.builder().bufferPool(pool).ioThreads(ioThreads).build();
         receiver = context.socket(SocketType.ROUTER);
         sender = context.socket(SocketType.ROUTER);
         receiver.routingId(RECEIVER_ID);

@@ -26,7 +26,13 @@ public final class TransportRig implements AutoCloseable {
 
     /** As above, the receiver reading {@code read} of each payload ({@link TransportStrategy#read}). */
     public TransportRig(String strategy, String transport, int size, long zeroCopyThresholdBytes, String read) {
-        sockets = new RouterPair(transport, zeroCopyThresholdBytes);
+        this(strategy, transport, size, zeroCopyThresholdBytes, read, 1);
+    }
+
+    /** As above, on a context with {@code ioThreads} libzmq I/O threads ({@link RouterPair}). */
+    public TransportRig(String strategy, String transport, int size, long zeroCopyThresholdBytes, String read,
+            int ioThreads) {
+        sockets = new RouterPair(transport, zeroCopyThresholdBytes, ioThreads);
         TransportStrategy p = null;
         CreditedSender s = null;
         try {
