@@ -27,6 +27,8 @@
 #        workers against JeroMQ + zstd-jni compressing on three threads of a JDK executor
 #        (jeromqZstdjniParallel) and on one (jeromqZstdjni). transport-read: byteArray and zeroCopyPooled over tcp and inproc at 1, 64
 #        and 256 KiB with receivers that read 8 bytes of each payload (read=stamp) and all of it (read=all).
+#        transport-io2: the same over tcp with the sockets' context on one libzmq I/O thread (both ends of
+#        the connection on it) and on two (each end its own, as in two processes).
 #        transport-small is the transport check's four small cells alone (64 B and 512 B, tcp and inproc),
 #        about one minute a round, so that many rounds can settle ratios whose single runs scatter widely.
 # Env:   ROUNDS (default 3), OUT (default benchmark/results/verdict), JAVA_HOME (a JDK 25), LIBZSTD and
@@ -70,6 +72,8 @@ check() { # name round
                                   -p contestant=zmqzstd,jeromqZstdjni,jeromqZstdjniParallel -p level=3 -p dictionary=none
                                   -p size=1024,65536,1048576 -p transport=tcp -p compressionThreads=3) ;;
     transport-read) args=("${transportArgs[@]}" -p size=1024,65536,262144 -p read=stamp,all) ;;
+    transport-io2) args=("${transportArgs[@]:0:${#transportArgs[@]}-2}" -p transport=tcp -p size=1024,65536,262144
+                         -p read=stamp,all -p ioThreads=1,2) ;;
     pipeline-batch) args=("${pipeline[@]}" -p size=64,1024,65536,1048576 -p transport=tcp); prefix=(chrt -b 0) ;;
     *) echo "unknown check: $1" >&2; exit 2 ;;
   esac

@@ -43,6 +43,8 @@ CHECKS = {
     ],
     # receivers that read 8 bytes of each payload and receivers that read all of it
     "transport-read": [("strategy", "zeroCopyPooled", ["byteArray"], ["transport", "size", "read"], "msg/s")],
+    # one libzmq I/O thread for both ends of the connection, or one each
+    "transport-io2": [("strategy", "zeroCopyPooled", ["byteArray"], ["ioThreads", "size", "read"], "msg/s")],
 }
 
 

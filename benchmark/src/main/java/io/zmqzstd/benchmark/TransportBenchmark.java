@@ -79,6 +79,14 @@ public class TransportBenchmark {
     @Param({TransportStrategy.READ_STAMP})
     public String read;
 
+    /**
+     * libzmq I/O threads of the one context both sockets are on: with 1 (the default, libzmq's), one
+     * I/O thread serves both ends of a tcp connection, where a sender and a receiver in two processes
+     * would have one each; 2 gives each end its own.
+     */
+    @Param({"1"})
+    public int ioThreads;
+
     private TransportRig rig;
     private ReceiveMode mode;
 
@@ -87,10 +95,11 @@ public class TransportBenchmark {
         mode = ReceiveMode.valueOf(receiveMode);
         // The tear-down rehearsed, as in PipelineBenchmark.setUp: a first close inside the last measured
         // iteration would link its downcalls there, and -prof gc would count that.
-        try (TransportRig rehearsal = new TransportRig(strategy, transport, size, zeroCopyThresholdBytes, read)) {
+        try (TransportRig rehearsal = new TransportRig(strategy, transport, size, zeroCopyThresholdBytes, read,
+                ioThreads)) {
             rehearsal.run(mode, 2);
         }
-        rig = new TransportRig(strategy, transport, size, zeroCopyThresholdBytes, read);
+        rig = new TransportRig(strategy, transport, size, zeroCopyThresholdBytes, read, ioThreads);
     }
 
     @TearDown(Level.Trial)
