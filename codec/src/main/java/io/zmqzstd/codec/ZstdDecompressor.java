@@ -483,9 +483,19 @@ public final class ZstdDecompressor implements AutoCloseable {
      * exactly one frame: ZSTD_decompressDCtx would go on to decode any frame after the first, past
      * the header that the limit, the dictionary choice and the caller's sizing trusted. Reads the
      * block headers in Java, no block content; returns whether all the blocks are raw or RLE.
+     * An input that ends inside a block is {@code TRUNCATED}, unless a block header names more
+     * than the block maximum: then it is {@code CORRUPT}, as the streaming decoder says.
      */
     private static boolean checkSingleFrame(MemorySegment src, long offset, long length, int fhd) {
-        long walk = ZstdFrames.walk(src, offset, length, fhd);
+        long walk;
+        try {
+            walk = ZstdFrames.walk(src, offset, length, fhd);
+        } catch (ZstdException e) {
+            if (e.reason() == ZstdException.Reason.TRUNCATED) {
+                ZstdFrames.checkBlockSizes(src, offset, length, fhd);
+            }
+            throw e;
+        }
         long frameLength = walk & ~ZstdFrames.ONLY_STORED_BLOCKS;
         if (frameLength != length) {
             throw new ZstdException(ZstdException.Reason.CORRUPT, "bytes after the frame: frame="

@@ -212,6 +212,44 @@ public final class ZstdFrames {
         return (p - offset) | stored;
     }
 
+    /**
+     * The block maximum (RFC 8878 §3.1.1.2): the smaller of the window and
+     * {@link #BLOCK_SIZE_MAX}, a single-segment frame's window being its declared content size.
+     * libzstd's decoders refuse a block header naming more ("Block Size Exceeds Maximum").
+     */
+    private static long blockSizeMax(MemorySegment frame, long offset, int fhd) {
+        long window = (fhd & SINGLE_SEGMENT) != 0
+                ? contentSizeOf(frame, offset, fhd) : windowSize(frame.get(JAVA_BYTE, offset + 5));
+        return Long.compareUnsigned(window, BLOCK_SIZE_MAX) < 0 ? window : BLOCK_SIZE_MAX;
+    }
+
+    /**
+     * For a frame whose {@link #walk} ran out of input: throws {@code CORRUPT} when a block header
+     * within {@code frame[offset, offset + length)} names a block above {@link #blockSizeMax},
+     * which no more input could make valid (the streaming decoder refuses it as soon as it reads
+     * the header), and returns when the input ends inside a block of legal size or a header, so
+     * the caller's {@code TRUNCATED} stands. Not part of {@link #walk}: {@link #compressedSize}
+     * answers as libzstd's {@code ZSTD_findFrameCompressedSize}, which does not check the block
+     * maximum, and the one-shot paths only need this once the walk has failed.
+     */
+    static void checkBlockSizes(MemorySegment frame, long offset, long length, int fhd) {
+        long max = blockSizeMax(frame, offset, fhd);
+        long end = offset + length;
+        for (long p = offset + headerSize(fhd); end - p >= BLOCK_HEADER_SIZE; ) {
+            int header = blockHeader(frame, p);
+            // As libzstd compares it: an RLE block's one byte, not the size it regenerates
+            long body = ((header >>> 1) & 3) == RLE_BLOCK ? 1 : header >>> 3;
+            if (body > max) {
+                throw new ZstdException(ZstdException.Reason.CORRUPT, "block larger than the block maximum: at="
+                        + (p - offset) + ", blockSize=" + body + ", max=" + max + " (min(window, 128 KiB))");
+            }
+            p += BLOCK_HEADER_SIZE + body;
+            if ((header & 1) != 0) {
+                return;
+            }
+        }
+    }
+
     /** Frames whose content is at most this are candidates for {@link #copyStoredFrame}. */
     static final long STORED_COPY_MAX_BYTES = 16 * 1024;
 
@@ -234,10 +272,7 @@ public final class ZstdFrames {
         if (declared != CONTENT_SIZE_UNKNOWN && declared > Math.min(capacity, STORED_COPY_MAX_BYTES)) {
             return -1;
         }
-        long blockMax = BLOCK_SIZE_MAX;
-        if ((fhd & SINGLE_SEGMENT) == 0) {
-            blockMax = Math.min(blockMax, windowSize(frame.get(JAVA_BYTE, offset + 5)));
-        }
+        long blockMax = blockSizeMax(frame, offset, fhd);
         long start = offset + headerSize(fhd);
         long total = 0;
         for (long p = start; ; ) {

@@ -154,6 +154,47 @@ class BadInputTest {
         }
     }
 
+    /**
+     * A block header naming more than the block maximum (RFC 8878 3.1.1.2: the smaller of the
+     * window and 128 KiB; a single-segment frame's window is its content size) cannot be made
+     * valid by more input, so when such a block runs past the end of the input it is CORRUPT on
+     * every path, as the streaming decoder reports it. The one-shot paths, whose block walk ran
+     * out of input first, said TRUNCATED. A cut inside a block of legal size stays TRUNCATED.
+     */
+    @Test
+    void shouldReportABlockAboveTheBlockMaximumAsCorruptOnEveryPath() throws IOException {
+        // goodFrame: single segment (window = content size 100,000), 4-byte content size, so the
+        // first block header follows a 9-byte frame header
+        int fhd = goodFrame[4] & 0xFF;
+        assertEquals(0b1010_0100, fhd, "single segment, 4-byte content size, checksum");
+        int at = 9;
+        int header = goodFrame[at] & 0xFF | (goodFrame[at + 1] & 0xFF) << 8 | (goodFrame[at + 2] & 0xFF) << 16;
+        assertTrue((header >>> 3) <= GOOD.length && (header >>> 1 & 3) != 1, "a legal raw or compressed block");
+        for (int size : new int[] {GOOD.length + 1, ZstdFrames.BLOCK_SIZE_MAX + 1, (1 << 21) - 1}) {
+            byte[] bad = goodFrame.clone();
+            int patched = header & 7 | size << 3;
+            bad[at] = (byte) patched;
+            bad[at + 1] = (byte) (patched >>> 8);
+            bad[at + 2] = (byte) (patched >>> 16);
+            assertTrue(size > bad.length, "the block runs past the input: size=" + size);
+            ZstdException e = assertRejectedThenRecovers(bad, ZstdException.Reason.CORRUPT);
+            assertTrue(e.getMessage().contains("blockSize=" + size), e.getMessage());
+            ZstdException streamed = streamFailure(bad);
+            assertEquals(ZstdException.Reason.CORRUPT, streamed.reason(), "stream, size=" + size + ": " + streamed.getMessage());
+            // compressedSize answers as libzstd's ZSTD_findFrameCompressedSize, which does not
+            // check the block maximum: the input ends inside the block
+            ZstdException walked = assertThrows(ZstdException.class,
+                    () -> ZstdFrames.compressedSize(MemorySegment.ofArray(bad)));
+            assertEquals(ZstdException.Reason.TRUNCATED, walked.reason(), walked.getMessage());
+        }
+        byte[] cut = Arrays.copyOf(goodFrame, at + 3 + (header >>> 3) / 2); // inside the legal block
+        assertRejectedThenRecovers(cut, ZstdException.Reason.TRUNCATED);
+        assertEquals(ZstdException.Reason.TRUNCATED, streamFailure(cut).reason());
+        try (ZstdInputStream in = new ZstdInputStream(new ByteArrayInputStream(goodFrame), decompressor)) {
+            assertArrayEquals(GOOD, in.readAllBytes());
+        }
+    }
+
     @Test
     void shouldRejectChecksumMismatch() {
         byte[] bad = goodFrame.clone();
