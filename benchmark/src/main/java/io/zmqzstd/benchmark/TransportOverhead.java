@@ -33,10 +33,6 @@ import java.util.Arrays;
 public final class TransportOverhead {
 
     private static final int WARMUP_ROUNDS = 10;
-    /** After a strategy's name: its receiver reads and checks every byte ({@link TransportStrategy#READ_ALL}). */
-    private static final String READ_ALL_SUFFIX = "+all";
-    /** After a strategy's name: as {@code +all}, an in-place frame copied to the heap first ({@link TransportStrategy#READ_COPY}). */
-    private static final String READ_COPY_SUFFIX = "+copy";
 
     private TransportOverhead() {
     }
@@ -57,12 +53,11 @@ public final class TransportOverhead {
             for (int i = 0; i < names.length; i++) {
                 String name = names[i];
                 String read = TransportStrategy.READ_STAMP;
-                if (name.endsWith(READ_ALL_SUFFIX)) {
-                    read = TransportStrategy.READ_ALL;
-                    name = name.substring(0, name.length() - READ_ALL_SUFFIX.length());
-                } else if (name.endsWith(READ_COPY_SUFFIX)) {
-                    read = TransportStrategy.READ_COPY;
-                    name = name.substring(0, name.length() - READ_COPY_SUFFIX.length());
+                for (String r : new String[] {TransportStrategy.READ_ALL, TransportStrategy.READ_COPY}) {
+                    if (name.endsWith("+" + r)) {
+                        read = r;
+                        name = name.substring(0, name.length() - r.length() - 1);
+                    }
                 }
                 int ioThreads = 1;
                 int hash = name.indexOf('#');

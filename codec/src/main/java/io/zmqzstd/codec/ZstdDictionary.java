@@ -162,7 +162,7 @@ public final class ZstdDictionary implements AutoCloseable {
         }
     }
 
-    /** Magic and ID: the bytes {@link #isStructured} needs and {@link #of} asks of a dictionary with the magic. */
+    /** Magic and ID: the bytes {@link #of} asks of a dictionary that starts with the magic. */
     private static final int HEADER_ID_END = 8;
 
     private static boolean startsWithMagic(byte[] bytes) {
