@@ -10,8 +10,6 @@ import picocli.CommandLine.Spec;
 
 import java.net.Inet4Address;
 import java.net.InetAddress;
-import java.net.NetworkInterface;
-import java.net.SocketException;
 import java.net.UnknownHostException;
 import java.util.ArrayList;
 import java.util.List;
@@ -59,6 +57,12 @@ final class EndpointOptions {
                         + " (port 0 or * means 'any free port' only for --bind)");
             }
             requireResolvable(endpoint);
+            String problem = Values.sourceProblem(endpoint);
+            if (problem != null) {
+                // libzmq reads the source only when it connects, and retries for ever in the background
+                throw new ParameterException(spec.commandLine(), "--connect cannot use source address: endpoint=" + endpoint
+                        + ", source=" + Values.tcpSource(endpoint) + " (" + problem + ")");
+            }
         }
         for (String endpoint : binds) {
             ipv6 |= Values.namesIpv6Address(endpoint);
@@ -86,21 +90,13 @@ final class EndpointOptions {
         } catch (UnknownHostException e) {
             throw new ParameterException(spec.commandLine(), "--connect cannot resolve host: endpoint=" + endpoint
                     + ", host=" + host + ", error=" + Main.describe(e).replaceFirst("^\\Q" + host + "\\E: ", "")
-                    + (isInterface(host) ? " (" + host + " is a network interface: interface names work only for --bind)" : ""));
+                    + (Values.isInterface(host) ? " (" + host + " is a network interface: interface names work only for --bind)" : ""));
         }
         boolean ipv4 = false;
         for (InetAddress a : addresses) {
             ipv4 |= a instanceof Inet4Address;
         }
         ipv6 |= Values.namesIpv6Address(endpoint) || !ipv4;
-    }
-
-    private static boolean isInterface(String name) {
-        try {
-            return NetworkInterface.getByName(name) != null;
-        } catch (SocketException e) {
-            return false;
-        }
     }
 
     /**

@@ -6,6 +6,8 @@ import picocli.CommandLine.TypeConversionException;
 import java.io.ByteArrayOutputStream;
 import java.net.Inet6Address;
 import java.net.InetAddress;
+import java.net.NetworkInterface;
+import java.net.SocketException;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.regex.Matcher;
@@ -22,10 +24,14 @@ final class Values {
 
     private static final Pattern ENDPOINT = Pattern.compile("(tcp|ipc|inproc|ws|wss|pgm|epgm|norm|udp|vmci|tipc)://(.+)");
     /**
-     * tcp address after an optional {@code source;}: host (name, IPv4, [IP literal], interface or *)
-     * and port (or *). What is inside brackets is checked by {@link #bracketProblem}.
+     * host (name, IPv4, [IP literal], interface or *) and port (or *). What is inside brackets is
+     * checked by {@link #bracketProblem}.
      */
-    private static final Pattern TCP_ADDRESS = Pattern.compile("(?:[^;]*;)?(\\[[^\\[\\]]+]|[^:\\[\\];/]+):(\\d{1,5}|\\*)");
+    private static final String HOST_PORT = "(\\[[^\\[\\]]+]|[^:\\[\\];/]+):(\\d{1,5}|\\*)";
+    /** tcp address after an optional {@code source;}: {@link #HOST_PORT}. */
+    private static final Pattern TCP_ADDRESS = Pattern.compile("(?:[^;]*;)?" + HOST_PORT);
+    /** The source of a tcp connect endpoint: an address or interface with a port, as libzmq takes it. */
+    private static final Pattern SOURCE_ADDRESS = Pattern.compile(HOST_PORT);
     /** A '[' whose content has a ':' before its ']': an IPv6 address (an IPv4 one has none). */
     private static final Pattern IPV6_IN_BRACKETS = Pattern.compile("\\[[^\\]]*:");
     private static final Pattern SIZE = Pattern.compile("(\\d+)\\s*(|b|k|kb|kib|m|mb|mib|g|gb|gib)", Pattern.CASE_INSENSITIVE);
@@ -117,6 +123,87 @@ final class Values {
     static String tcpHost(String endpoint) {
         Matcher t = tcpDestination(endpoint);
         return t != null ? t.group(1) : null;
+    }
+
+    /**
+     * The source part of a well-formed tcp endpoint, the text before its last {@code ;} (libzmq's
+     * {@code tcp://SOURCE;HOST:PORT}); null when it has none or is not tcp.
+     */
+    static String tcpSource(String endpoint) {
+        if (tcpDestination(endpoint) == null) {
+            return null;
+        }
+        int semicolon = endpoint.lastIndexOf(';');
+        return semicolon < 0 ? null : endpoint.substring("tcp://".length(), semicolon);
+    }
+
+    /**
+     * What libzmq would not take in the source part of the tcp connect endpoint {@code endpoint}, or
+     * null. It reads the source only when it connects, in the background, as an IP address or a
+     * network interface of this machine, always with a port ({@code :0} or {@code :*} for any); it
+     * looks no name up (not even {@code localhost}), and a source whose address family differs from
+     * the destination's cannot be bound: with such a source it retries for ever without a word.
+     */
+    static String sourceProblem(String endpoint) {
+        String source = tcpSource(endpoint);
+        if (source == null) {
+            return null;
+        }
+        Matcher m = SOURCE_ADDRESS.matcher(source);
+        if (!m.matches()) {
+            return "expected ADDRESS:PORT or INTERFACE:PORT, with port 0 for any, e.g. 10.0.0.2:0, [::1]:0 or eth0:0";
+        }
+        String host = m.group(1);
+        if (!m.group(2).equals("*") && Integer.parseInt(m.group(2)) > 65535) {
+            return "port=" + m.group(2) + " above 65535";
+        }
+        boolean bracketed = host.startsWith("[");
+        if (bracketed) {
+            String problem = bracketProblem(unbracketed(host));
+            if (problem != null) {
+                return problem;
+            }
+        }
+        if (host.equals("*")) {
+            return "'*' (any interface) is for --bind; a source is an address or a network interface";
+        }
+        InetAddress address = literal(unbracketed(host));
+        if (address == null) {
+            return isInterface(host) ? null : "'" + host + "' is neither an IP address nor a network interface of this"
+                    + " machine; libzmq looks up no names for a source";
+        }
+        InetAddress destination = literal(unbracketed(tcpHost(endpoint)));
+        if (destination != null && (address instanceof Inet6Address) != (destination instanceof Inet6Address)) {
+            return "an " + family(address) + " source cannot connect to the " + family(destination) + " destination";
+        }
+        return null;
+    }
+
+    private static String unbracketed(String host) {
+        return host.startsWith("[") ? host.substring(1, host.length() - 1) : host;
+    }
+
+    /** The address an IP literal names (an IPv6 one with or without its {@code %zone}), or null. */
+    private static InetAddress literal(String text) {
+        int percent = text.indexOf('%');
+        try {
+            return InetAddress.ofLiteral(percent < 0 ? text : text.substring(0, percent));
+        } catch (IllegalArgumentException notAnAddress) {
+            return null;
+        }
+    }
+
+    private static String family(InetAddress address) {
+        return address instanceof Inet6Address ? "IPv6" : "IPv4";
+    }
+
+    /** Whether {@code name} is a network interface of this machine. */
+    static boolean isInterface(String name) {
+        try {
+            return NetworkInterface.getByName(name) != null;
+        } catch (SocketException e) {
+            return false;
+        }
     }
 
     /**

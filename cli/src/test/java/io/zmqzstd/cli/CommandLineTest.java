@@ -249,6 +249,54 @@ class CommandLineTest {
     }
 
     /**
+     * libzmq reads the source part of a connect endpoint ({@code tcp://SOURCE;HOST:PORT}) only when
+     * it connects, in the background, as an IP address or an interface, with a port, of the
+     * destination's address family, and looks no name up: with any other source it retried for ever
+     * and the command waited for a peer it could never reach (exit 3 with --timeout). Each is refused
+     * before anything starts.
+     */
+    @Test
+    void shouldRefuseAConnectSourceLibzmqCannotUse() {
+        String[][] cases = {
+                {"tcp://localhost:0;127.0.0.1:5555", "source=localhost:0", "neither an IP address nor a network interface"},
+                {"tcp://127.0.0.1;127.0.0.1:5555", "source=127.0.0.1", "expected ADDRESS:PORT"},
+                {"tcp://no-such-nic0:0;127.0.0.1:5555", "source=no-such-nic0:0", "neither an IP address nor a network interface"},
+                {"tcp://[zz::1]:0;127.0.0.1:5555", "source=[zz::1]:0", "'zz::1' is not an IPv6 (or IPv4) address"},
+                {"tcp://127.0.0.1:70000;127.0.0.1:5555", "source=127.0.0.1:70000", "above 65535"},
+                {"tcp://[::1]:0;127.0.0.1:5555", "source=[::1]:0", "an IPv6 source cannot connect to the IPv4 destination"},
+                {"tcp://*:0;127.0.0.1:5555", "source=*:0", "'*' (any interface) is for --bind"},
+        };
+        for (String command : List.of("send", "recv")) {
+            for (String[] c : cases) {
+                Result r = run("x\n".getBytes(StandardCharsets.UTF_8), command, "--connect", c[0], "--timeout", "5s");
+                String what = command + " --connect " + c[0] + " -> " + r;
+                assertOneLine(r, ExitCodes.USAGE, what, "--connect cannot use source address", c[0], c[1], c[2]);
+            }
+        }
+    }
+
+    /** A source libzmq takes (an address or an interface, port 0 for any) connects and delivers. */
+    @Test
+    void shouldSendFromAGivenSourceAddressOrInterface() throws Exception {
+        byte[] input = "from a source\n".getBytes(StandardCharsets.UTF_8);
+        String loopback = java.net.NetworkInterface.getByInetAddress(java.net.InetAddress.getByName("127.0.0.1")).getName();
+        for (String source : List.of("127.0.0.1:0", loopback + ":0", "127.0.0.1:*")) {
+            try (ZmqContext ctx = new ZmqContext(); ZmqSocket pull = ctx.socket(SocketType.PULL)) {
+                pull.receiveTimeoutMs(10_000);
+                pull.bind("tcp://127.0.0.1:*");
+                String endpoint = "tcp://" + source + ";" + pull.lastEndpoint().substring("tcp://".length());
+                Result r = run(input, "send", "--connect", endpoint, "--timeout", "10s");
+                assertEquals(ExitCodes.OK, r.code(), () -> endpoint + " -> " + r);
+                byte[] frame = pull.receiveBytes(0);
+                assertTrue(frame != null, () -> endpoint + ": nothing arrived");
+                try (ZstdDecompressor d = ZstdDecompressor.builder().build()) {
+                    assertEquals("from a source", new String(d.decompress(frame), StandardCharsets.UTF_8), endpoint);
+                }
+            }
+        }
+    }
+
+    /**
      * An IPv6 address in brackets is usable, to bind and to connect: libzmq resolves it only on a
      * socket with ZMQ_IPV6, which the command sets when an endpoint needs it (it waited for ever).
      */
