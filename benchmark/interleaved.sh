@@ -26,7 +26,8 @@
 #                                    ParallelCompressingSender with N workers, @NxM a ring of M, @NiK
 #                                    inlineBelowBytes K, @NgT inlineAfterIdleNanos T, a last w or c: a producer that
 #                                    writes every payload, into its own memory or into claimed memory; #B after a zmqzstd way: zero-copy
-#                                    threshold B on every socket) against the first (>1: faster)
+#                                    threshold B on every socket) against the first (>1: faster); PIPELINE_IO_THREADS=N
+#                                    gives every way's context N libzmq (or JeroMQ) I/O threads (default 1)
 #         codec:METHOD:SIZE         bare libzstd calls and aircompressor against zmq-zstd (>1: faster than
 #                                    zmq-zstd), METHOD compress or decompress, level 3, telemetry, every way
 #                                    on the libzstd 1.5.7 that the peers bundle
@@ -78,7 +79,8 @@ for ((i = 1; i <= jvms; i++)); do
         if (( size >= 1048576 )); then n=150; elif (( size >= 65536 )); then n=3000; elif (( size >= 1024 )); then n=40000;
         else n=100000; fi
         read -r -a pways <<< "${PIPELINE_WAYS:-jeromqZstdjni zmqzstd zmqzstd@2 zmqzstd@3}"
-        "$java" --enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow -cp "$jar" \
+        "$java" --enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow \
+          "-Dzmqzstd.bench.ioThreads=${PIPELINE_IO_THREADS:-1}" -cp "$jar" \
           io.zmqzstd.benchmark.PipelineOverhead "$what" "$size" 3 "$rounds" "$n" "${pways[@]}" \
           > "$out/$kind-$what-$size-j$j.txt" ;;
       codec)

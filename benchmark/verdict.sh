@@ -18,6 +18,9 @@
 #        bundled 1.5.7. pipeline-parallel-tcp is pipeline-parallel's tcp cells from 1 KiB up, and
 #        pipeline-parallel-lib the same with zmq-zstd on LIBZSTD (JeroMQ + zstd-jni on its bundled 1.5.7).
 #        pipeline-parallel-l1 is pipeline-parallel-tcp at level 1 (the other checks run level 3).
+#        pipeline-parallel-io2 is pipeline-parallel-tcp with every contestant's context on two I/O threads
+#        (libzmq's or JeroMQ's; -Dzmqzstd.bench.ioThreads=2): each end of the connection its own, as in two
+#        processes.
 #        The -lib checks take LIBZMQ as well (e.g. one built by benchmark/scripts/build-libzmq.sh): zmq-zstd
 #        then runs on that libzmq; JeroMQ has none. At least one of LIBZSTD and LIBZMQ must be set.
 #        transport-small-lib is transport-small with zmq-zstd on LIBZMQ / LIBZSTD.
@@ -64,6 +67,8 @@ check() { # name round
     pipeline-samelib) args=("${pipeline[@]}" -p size=1024,65536,1048576 -p transport=tcp "${samelib[@]}") ;;
     pipeline-parallel) args=("${pipeline[@]}" -p size=64,1024,65536,1048576 -p transport=tcp,inproc -p compressionThreads=3) ;;
     pipeline-parallel-tcp) args=("${pipeline[@]}" -p size=1024,65536,1048576 -p transport=tcp -p compressionThreads=3) ;;
+    pipeline-parallel-io2) args=("${pipeline[@]}" -p size=1024,65536,1048576 -p transport=tcp -p compressionThreads=3
+                                 -jvmArgsAppend "-Dzmqzstd.bench.ioThreads=2") ;;
     pipeline-parallel-l1) args=("${pipeline[@]/#level=3/level=1}" -p size=1024,65536,1048576 -p transport=tcp -p compressionThreads=3) ;;
     pipeline-parallel-lib) args=("${pipeline[@]}" -p size=1024,65536,1048576 -p transport=tcp -p compressionThreads=3 "${lib[@]}") ;;
     pipeline-reused) args=(PipelineBenchmark -f 1 -wi 3 -w 2s -i 4 -r 1s -p contestant=zmqzstd,jeromqZstdjni,jeromqZstdjniReused

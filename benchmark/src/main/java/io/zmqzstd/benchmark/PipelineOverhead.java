@@ -23,7 +23,8 @@ import io.zmqzstd.benchmark.pipeline.ZmqZstdContestant;
  * socket; without it, the library's defaults), and a last {@code ~} turns the sender's
  * {@code rawIncompressible} off ({@code zmqzstd@3~}: every payload compressed). The first way is the
  * baseline. The payload is telemetry, or {@code -Dzmqzstd.bench.payload=random} (or {@code binary}) for
- * every contestant.
+ * every contestant; {@code -Dzmqzstd.bench.ioThreads=2} gives every contestant's context two I/O threads
+ * ({@link PipelineContestants#IO_THREADS}).
  *
  * <p>Usage: {@code java --enable-native-access=ALL-UNNAMED -cp benchmarks.jar
  * io.zmqzstd.benchmark.PipelineOverhead tcp|inproc SIZE LEVEL ROUNDS MESSAGES WAY...}. Prints a header
@@ -59,8 +60,8 @@ public final class PipelineOverhead {
             }
             double[][] rates = Rounds.alternating(names.length, WARMUP_ROUNDS, rounds,
                     way -> turn(pipes[way], perTurn, batch, lead));
-            System.out.printf("kind=pipeline transport=%s size=%d level=%d rounds=%d messages=%d batch=%d lead=%d%n",
-                    transport, size, level, rounds, perTurn, batch, lead);
+            System.out.printf("kind=pipeline transport=%s size=%d level=%d rounds=%d messages=%d batch=%d lead=%d io_threads=%d%n",
+                    transport, size, level, rounds, perTurn, batch, lead, PipelineContestants.IO_THREADS);
             Rounds.printAgainstFirst(names, rates);
             for (int i = 0; i < names.length; i++) {
                 if (pipes[i] instanceof ZmqZstdContestant z) {

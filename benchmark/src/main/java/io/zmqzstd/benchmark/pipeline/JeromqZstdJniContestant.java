@@ -12,7 +12,7 @@ import org.zeromq.ZMQ;
  */
 public final class JeromqZstdJniContestant extends ZstdJniBytesPipeline {
 
-    private final ZContext context = new ZContext(1);
+    private final ZContext context = new ZContext(PipelineContestants.IO_THREADS);
     private final ZMQ.Socket push;
     private final ZMQ.Socket pull;
 

@@ -40,7 +40,7 @@ public final class JeromqZstdJniParallelContestant implements PipelineContestant
     private final ThreadLocal<ZstdJniCodec> workerCodec;
     private final ExecutorService compressors;
     private final ArrayBlockingQueue<Future<byte[]>> inFlight = new ArrayBlockingQueue<>(IN_FLIGHT);
-    private final ZContext context = new ZContext(1);
+    private final ZContext context = new ZContext(PipelineContestants.IO_THREADS);
     private final ZMQ.Socket push;
     private final ZMQ.Socket pull;
     private final LoopThread sending;

@@ -12,7 +12,7 @@ import io.zmqzstd.transport.ZmqSocket;
  */
 public final class LibzmqBytesContestant extends ZstdJniBytesPipeline {
 
-    private final ZmqContext context = new ZmqContext();
+    private final ZmqContext context = ZmqContext.builder().ioThreads(PipelineContestants.IO_THREADS).build();
     private final ZmqSocket push;
     private final ZmqSocket pull;
 

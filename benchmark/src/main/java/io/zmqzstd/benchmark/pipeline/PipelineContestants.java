@@ -33,6 +33,14 @@ public final class PipelineContestants {
     private PipelineContestants() {
     }
 
+    /**
+     * libzmq (or JeroMQ) I/O threads in every contestant's context: 1, the libraries' default, where one
+     * I/O thread does the socket work of both ends; or the system property {@code zmqzstd.bench.ioThreads}
+     * (2: each end its own, as a sender and a receiver in two processes have). The same for every
+     * contestant of a run.
+     */
+    public static final int IO_THREADS = Integer.getInteger("zmqzstd.bench.ioThreads", 1);
+
     /** Seed of the telemetry payload every pipeline contestant (and the C reference) sends. */
     public static final long PAYLOAD_SEED = 11;
 

@@ -68,7 +68,7 @@ public final class ZmqZstdContestant implements PipelineContestant {
                 .leakDetection(NativeBufferPool.LeakDetection.DISABLED)
                 .maxBuffersPerClass(POOLED_BUFFERS_PER_CLASS), zeroCopyThresholdBytes)
                 .build();
-        this.context = ZmqContext.builder().bufferPool(pool).build();
+        this.context = ZmqContext.builder().bufferPool(pool).ioThreads(PipelineContestants.IO_THREADS).build();
         pull = context.socket(SocketType.PULL);
         push = context.socket(SocketType.PUSH);
         pull.lingerMs(0);
