@@ -228,7 +228,10 @@ public final class ZstdFrames {
      * within {@code frame[offset, offset + length)} names a block above {@link #blockSizeMax},
      * which no more input could make valid (the streaming decoder refuses it as soon as it reads
      * the header), and returns when the input ends inside a block of legal size or a header, so
-     * the caller's {@code TRUNCATED} stands. Not part of {@link #walk}: {@link #compressedSize}
+     * the caller's {@code TRUNCATED} stands. An RLE block stores one byte and regenerates the size
+     * its header names: that size is checked once the byte is there, as the streaming decoder
+     * checks what a block decodes to ({@code zstd -d} calls an RLE block cut before its byte a
+     * "premature end"). Not part of {@link #walk}: {@link #compressedSize}
      * answers as libzstd's {@code ZSTD_findFrameCompressedSize}, which does not check the block
      * maximum, and the one-shot paths only need this once the walk has failed.
      */
@@ -237,11 +240,16 @@ public final class ZstdFrames {
         long end = offset + length;
         for (long p = offset + headerSize(fhd); end - p >= BLOCK_HEADER_SIZE; ) {
             int header = blockHeader(frame, p);
-            // As libzstd compares it: an RLE block's one byte, not the size it regenerates
-            long body = ((header >>> 1) & 3) == RLE_BLOCK ? 1 : header >>> 3;
-            if (body > max) {
+            boolean rle = ((header >>> 1) & 3) == RLE_BLOCK;
+            long size = header >>> 3;
+            long body = rle ? 1 : size;
+            // The stored size from the header alone (an RLE block's 1 byte too, as libzstd compares
+            // it), the size an RLE block regenerates once its byte is within the input
+            boolean rleComplete = rle && end - p - BLOCK_HEADER_SIZE >= body;
+            if (body > max || (rleComplete && size > max)) {
                 throw new ZstdException(ZstdException.Reason.CORRUPT, "block larger than the block maximum: at="
-                        + (p - offset) + ", blockSize=" + body + ", max=" + max + " (min(window, 128 KiB))");
+                        + (p - offset) + ", blockSize=" + (rleComplete ? size + " (RLE)" : body) + ", max=" + max
+                        + " (min(window, 128 KiB))");
             }
             p += BLOCK_HEADER_SIZE + body;
             if ((header & 1) != 0) {

@@ -195,6 +195,94 @@ class BadInputTest {
         }
     }
 
+    /**
+     * An RLE block's header names the size it regenerates; one byte is stored. A frame cut after
+     * such a block whose size is above the block maximum is CORRUPT on every path, as libzstd's
+     * streaming decoder ("Decompressed Block Size Exceeds Maximum") and {@code zstd -d} ("Data
+     * corruption detected") report it; the one-shot paths said TRUNCATED (they compared the stored
+     * byte with the maximum). Cut before its one byte, the block is TRUNCATED, as {@code zstd -d}
+     * says ("premature end"): libzstd checks the size once the block is there. RLE blocks up to the
+     * maximum decode on every path.
+     */
+    @Test
+    void shouldReportAnRleBlockAboveTheBlockMaximumAsCorruptOnEveryPath() throws IOException {
+        byte[] window1k = {0x28, (byte) 0xB5, 0x2F, (byte) 0xFD, 0, 0}; // no content size, window 2^10
+        byte[] window1m = {0x28, (byte) 0xB5, 0x2F, (byte) 0xFD, 0, 10 << 3}; // window 2^20: maximum 128 KiB
+        // single segment, 4-byte content size 200,000: maximum 128 KiB
+        byte[] declared200k = {0x28, (byte) 0xB5, 0x2F, (byte) 0xFD, (byte) 0xA0, 0x40, 0x0D, 0x03, 0};
+        byte[] tail = "0123456789".getBytes();
+        List<byte[]> within = List.of(
+                concat(window1k, rleBlock(1024, 'a', true)),
+                concat(window1m, rleBlock(ZstdFrames.BLOCK_SIZE_MAX, 'a', true)),
+                concat(declared200k, rleBlock(ZstdFrames.BLOCK_SIZE_MAX, 'a', false),
+                        rleBlock(200_000 - ZstdFrames.BLOCK_SIZE_MAX, 'b', true)),
+                concat(window1k, rleBlock(1000, 'a', false), blockHeader(tail.length, 0, true), tail));
+        for (byte[] frame : within) {
+            String what = HexFormat.of().formatHex(frame);
+            byte[] content = decompressor.decompress(frame);
+            assertEquals(contentLength(frame), content.length, what);
+            MemorySegment dst = arena.allocate(content.length);
+            assertEquals(content.length, decompressor.decompress(arena.allocateFrom(JAVA_BYTE, frame), dst), what);
+            assertArrayEquals(content, dst.toArray(JAVA_BYTE), what);
+            try (ZstdInputStream in = new ZstdInputStream(new ByteArrayInputStream(frame), decompressor)) {
+                assertArrayEquals(content, in.readAllBytes(), "stream: " + what);
+            }
+            assertEquals(frame.length, ZstdFrames.compressedSize(MemorySegment.ofArray(frame)), what);
+        }
+        for (byte[] cut : List.of(concat(window1k, rleBlock(2000, 'a', false)),
+                concat(window1m, rleBlock(ZstdFrames.BLOCK_SIZE_MAX + 1, 'a', false), blockHeader(tail.length, 0, true)))) {
+            String what = HexFormat.of().formatHex(cut);
+            ZstdException e = assertRejectedThenRecovers(cut, ZstdException.Reason.CORRUPT);
+            assertTrue(e.getMessage().contains("at=6, blockSize=" + (cut[5] == 0 ? 2000 : ZstdFrames.BLOCK_SIZE_MAX + 1)),
+                    e.getMessage());
+            ZstdException streamed = streamFailure(cut);
+            assertEquals(ZstdException.Reason.CORRUPT, streamed.reason(), "stream: " + what + ": " + streamed.getMessage());
+            // as libzstd's ZSTD_findFrameCompressedSize, which does not check the block maximum
+            ZstdException walked = assertThrows(ZstdException.class, () -> ZstdFrames.compressedSize(MemorySegment.ofArray(cut)));
+            assertEquals(ZstdException.Reason.TRUNCATED, walked.reason(), walked.getMessage());
+        }
+        for (byte[] cut : List.of(concat(window1k, blockHeader(2000, 1, true)), concat(window1k, rleBlock(1024, 'a', false)))) {
+            assertRejectedThenRecovers(cut, ZstdException.Reason.TRUNCATED);
+            assertEquals(ZstdException.Reason.TRUNCATED, streamFailure(cut).reason(), HexFormat.of().formatHex(cut));
+        }
+        try (ZstdInputStream in = new ZstdInputStream(new ByteArrayInputStream(goodFrame), decompressor)) {
+            assertArrayEquals(GOOD, in.readAllBytes());
+        }
+    }
+
+    /** A block header: bit 0 last, bits 1-2 type (0 raw, 1 RLE, 2 compressed), bits 3-23 size. */
+    private static byte[] blockHeader(int size, int type, boolean last) {
+        int header = size << 3 | type << 1 | (last ? 1 : 0);
+        return new byte[] {(byte) header, (byte) (header >>> 8), (byte) (header >>> 16)};
+    }
+
+    private static byte[] rleBlock(int size, char b, boolean last) {
+        return concat(blockHeader(size, 1, last), new byte[] {(byte) b});
+    }
+
+    /** The content length of a hand-made frame of raw and RLE blocks, with no dictionary ID. */
+    private static int contentLength(byte[] frame) {
+        int headerSize = (frame[4] & 0x20) != 0 ? 9 : 6;
+        int total = 0;
+        for (int p = headerSize; ; ) {
+            int header = frame[p] & 0xFF | (frame[p + 1] & 0xFF) << 8 | (frame[p + 2] & 0xFF) << 16;
+            boolean rle = (header >>> 1 & 3) == 1;
+            total += header >>> 3;
+            p += 3 + (rle ? 1 : header >>> 3);
+            if ((header & 1) != 0) {
+                return total;
+            }
+        }
+    }
+
+    private static byte[] concat(byte[]... parts) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        for (byte[] part : parts) {
+            bytes.writeBytes(part);
+        }
+        return bytes.toByteArray();
+    }
+
     @Test
     void shouldRejectChecksumMismatch() {
         byte[] bad = goodFrame.clone();
