@@ -159,7 +159,7 @@ class StreamTest {
             byte[] frame = c.compress(data);
             InputStream[] sources = {
                 new ByteArrayInputStream(Arrays.copyOf(frame, frame.length / 2)),
-                new FailingInput(Arrays.copyOf(frame, frame.length / 2)),
+                new RecordingInput(Arrays.copyOf(frame, frame.length / 2), new IOException("connection reset")),
             };
             for (InputStream source : sources) {
                 ZstdInputStream in = new ZstdInputStream(source, d);
@@ -205,30 +205,6 @@ class StreamTest {
         @Override
         public void close() {
             closed = true;
-        }
-    }
-
-    /** Gives its bytes, then fails as a dropped connection would. */
-    private static final class FailingInput extends InputStream {
-        private final ByteArrayInputStream data;
-
-        FailingInput(byte[] data) {
-            this.data = new ByteArrayInputStream(data);
-        }
-
-        @Override
-        public int read() throws IOException {
-            byte[] one = new byte[1];
-            return read(one, 0, 1) < 0 ? -1 : one[0] & 0xFF;
-        }
-
-        @Override
-        public int read(byte[] b, int off, int len) throws IOException {
-            int n = data.read(b, off, len);
-            if (n < 0) {
-                throw new IOException("connection reset");
-            }
-            return n;
         }
     }
 

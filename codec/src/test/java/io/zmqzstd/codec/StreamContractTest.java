@@ -1,0 +1,195 @@
+package io.zmqzstd.codec;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.zmqzstd.codec.internal.LibZstd;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.util.Arrays;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
+
+/** ZstdInputStream and ZstdOutputStream against the java.io contracts of InputStream and OutputStream. */
+class StreamContractTest {
+
+    private static final byte[] DATA = TestData.text(300_000, 11);
+    private static final byte[] FRAME;
+
+    static {
+        try (ZstdCompressor c = new ZstdCompressor(3)) {
+            FRAME = c.compress(DATA);
+        }
+    }
+
+    @Test
+    void shouldCheckReadBoundsAndReadNothingForAnEmptyRead() throws IOException {
+        RecordingInput source = new RecordingInput(FRAME);
+        try (ZstdInputStream in = new ZstdInputStream(source)) {
+            byte[] buf = new byte[10];
+            for (int[] bad : new int[][] {{-1, 1}, {0, -1}, {0, 11}, {5, 6}, {11, 0}, {Integer.MAX_VALUE, 1}}) {
+                assertThrows(IndexOutOfBoundsException.class, () -> in.read(buf, bad[0], bad[1]), Arrays.toString(bad));
+            }
+            assertThrows(NullPointerException.class, () -> in.read(null, 0, 1));
+            assertEquals(0, in.read(buf, 10, 0));
+            assertEquals(0, in.read(new byte[0]));
+            assertEquals(0, source.reads, "a read of 0 bytes reads nothing from the source");
+            assertArrayEquals(DATA, in.readAllBytes(), "usable after refused reads");
+        }
+    }
+
+    @Test
+    void shouldReturnMinusOneAtTheEndEveryTime() throws IOException {
+        try (ZstdInputStream in = new ZstdInputStream(new ByteArrayInputStream(FRAME))) {
+            assertEquals(DATA.length, in.skip(DATA.length + 1000L), "skip stops at the end");
+            for (int i = 0; i < 3; i++) {
+                assertEquals(-1, in.read());
+                assertEquals(-1, in.read(new byte[4], 1, 3));
+                assertEquals(0, in.skip(10));
+                assertEquals(0, in.available());
+                assertEquals(0, in.readAllBytes().length);
+                assertEquals(0, in.transferTo(OutputStream.nullOutputStream()));
+            }
+        }
+    }
+
+    @Test
+    void shouldSkipAndTransferContent() throws IOException {
+        try (ZstdInputStream in = new ZstdInputStream(new ByteArrayInputStream(FRAME))) {
+            assertEquals(0, in.skip(0));
+            assertEquals(0, in.skip(-5));
+            assertEquals(1000, in.skip(1000));
+            assertEquals(DATA[1000] & 0xFF, in.read());
+            in.skipNBytes(99_000);
+            ByteArrayOutputStream rest = new ByteArrayOutputStream();
+            assertEquals(DATA.length - 100_001, in.transferTo(rest));
+            assertArrayEquals(Arrays.copyOfRange(DATA, 100_001, DATA.length), rest.toByteArray());
+            assertThrows(NullPointerException.class, () -> in.transferTo(null));
+        }
+    }
+
+    @Test
+    void shouldRefuseEveryReadAfterCloseWithIOException() throws IOException {
+        RecordingInput source = new RecordingInput(FRAME);
+        ZstdInputStream in = new ZstdInputStream(source);
+        assertEquals(DATA[0] & 0xFF, in.read());
+        in.close();
+        in.close();
+        assertEquals(1, source.closes, "close is idempotent: the source is closed once");
+        assertIOException(in::read, "read()");
+        assertIOException(() -> in.read(new byte[8]), "read(byte[])");
+        assertIOException(() -> in.read(new byte[8], 0, 0), "read(byte[], 0, 0)");
+        assertIOException(() -> in.skip(5), "skip");
+        assertIOException(in::readAllBytes, "readAllBytes");
+        assertIOException(() -> in.transferTo(OutputStream.nullOutputStream()), "transferTo");
+    }
+
+    @Test
+    void shouldRefuseEveryWriteAfterCloseWithIOException() throws IOException {
+        CountingOutput sink = new CountingOutput();
+        ZstdOutputStream out = new ZstdOutputStream(sink, 3);
+        out.write(DATA);
+        out.close();
+        out.close();
+        assertEquals(1, sink.closes, "close is idempotent: the sink is closed once");
+        assertArrayEquals(DATA, decompress(sink.bytes.toByteArray()), "one frame, ended once");
+        assertIOException(() -> out.write(1), "write(int)");
+        assertIOException(() -> out.write(new byte[8]), "write(byte[])");
+        assertIOException(() -> out.write(new byte[8], 0, 0), "write(byte[], 0, 0)");
+        assertIOException(out::flush, "flush");
+    }
+
+    @Test
+    void shouldCheckWriteBoundsAndStayUsable() throws IOException {
+        CountingOutput sink = new CountingOutput();
+        try (ZstdOutputStream out = new ZstdOutputStream(sink, 3)) {
+            byte[] buf = new byte[10];
+            for (int[] bad : new int[][] {{-1, 1}, {0, -1}, {0, 11}, {5, 6}, {11, 0}, {Integer.MAX_VALUE, 1}}) {
+                assertThrows(IndexOutOfBoundsException.class, () -> out.write(buf, bad[0], bad[1]), Arrays.toString(bad));
+            }
+            assertThrows(NullPointerException.class, () -> out.write(null, 0, 1));
+            out.write(buf, 10, 0);
+            out.write(DATA);
+        }
+        assertArrayEquals(DATA, decompress(sink.bytes.toByteArray()), "nothing of the refused writes in the frame");
+    }
+
+    /**
+     * A source that fails mid-frame: its exception reaches the caller unchanged, later reads refuse,
+     * close() closes the source and frees the stream's own decompressor.
+     */
+    @Test
+    void shouldPropagateASourceFailureAndFreeTheContextOnClose() throws IOException {
+        long live = LibZstd.LIVE_DCTX.get();
+        IOException reset = new IOException("connection reset");
+        RecordingInput source = new RecordingInput(Arrays.copyOf(FRAME, FRAME.length / 2), reset);
+        ZstdInputStream in = new ZstdInputStream(source);
+        assertSame(reset, assertThrows(IOException.class, in::readAllBytes));
+        assertSame(reset, assertThrows(IOException.class, in::read).getCause());
+        in.close();
+        assertEquals(1, source.closes);
+        assertEquals(live, LibZstd.LIVE_DCTX.get(), "the stream's decompressor freed");
+        in.close();
+    }
+
+    /**
+     * A sink that fails mid-frame: its exception reaches the caller unchanged, later writes and
+     * close() refuse to end the frame, close() closes the sink and frees the stream's own compressor.
+     */
+    @Test
+    void shouldPropagateASinkFailureAndFreeTheContextOnClose() throws IOException {
+        long live = LibZstd.LIVE_CCTX.get();
+        IOException full = new IOException("disk full");
+        CountingOutput sink = new CountingOutput();
+        sink.failWrites = full;
+        ZstdOutputStream out = new ZstdOutputStream(sink, 1);
+        assertSame(full, assertThrows(IOException.class, () -> out.write(TestData.random(1 << 20, 3))));
+        assertSame(full, assertThrows(IOException.class, () -> out.write(1)).getCause());
+        assertSame(full, assertThrows(IOException.class, out::close).getCause());
+        assertEquals(1, sink.closes);
+        assertEquals(live, LibZstd.LIVE_CCTX.get(), "the stream's compressor freed");
+        out.close();
+    }
+
+    private static void assertIOException(Executable call, String what) {
+        IOException e = assertThrows(IOException.class, call, what + " after close");
+        assertTrue(e.getMessage().contains("closed"), what + ": " + e.getMessage());
+    }
+
+    private static byte[] decompress(byte[] frame) {
+        try (ZstdDecompressor d = new ZstdDecompressor()) {
+            return d.decompress(frame);
+        }
+    }
+
+    /** Keeps what it is given, counting closes; fails every write with {@link #failWrites} when set. */
+    private static final class CountingOutput extends OutputStream {
+        final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        IOException failWrites;
+        int closes;
+
+        @Override
+        public void write(int b) throws IOException {
+            write(new byte[] {(byte) b}, 0, 1);
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) throws IOException {
+            if (failWrites != null) {
+                throw failWrites;
+            }
+            bytes.write(b, off, len);
+        }
+
+        @Override
+        public void close() {
+            closes++;
+        }
+    }
+}
