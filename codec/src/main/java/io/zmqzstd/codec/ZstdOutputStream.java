@@ -113,17 +113,23 @@ public final class ZstdOutputStream extends OutputStream {
         compressor.reset();
     }
 
-    /** Flushes what zstd buffered as a complete block, then the underlying stream. */
+    /**
+     * Flushes what zstd buffered as a complete block, then the underlying stream. When either
+     * fails (the underlying stream's own flush included: what it was given may be lost), the
+     * stream takes nothing more, as after a failed write.
+     *
+     * @throws IOException when the underlying stream fails, or this stream is closed or failed earlier
+     */
     @Override
     public void flush() throws IOException {
         ensureOpen();
         try {
             drainWith(LibZstd.E_FLUSH);
+            out.flush();
         } catch (IOException | RuntimeException e) {
             failed(e);
             throw e;
         }
-        out.flush();
     }
 
     /**

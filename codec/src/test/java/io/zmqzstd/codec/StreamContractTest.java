@@ -157,6 +157,29 @@ class StreamContractTest {
         out.close();
     }
 
+    /**
+     * The sink's own flush failing is a failed flush too (the README: after a failed write or
+     * flush the stream takes nothing more): what zstd handed the sink may be lost, so later
+     * writes and close() refuse instead of ending a frame that lacks it. Only zstd's and the
+     * sink's write failures counted; after a failed sink flush, close() ended the frame.
+     */
+    @Test
+    void shouldTakeNothingMoreAfterTheSinksFlushFailed() throws IOException {
+        try (ZstdCompressor c = new ZstdCompressor(3)) {
+            IOException lost = new IOException("connection reset while flushing");
+            CountingOutput sink = new CountingOutput();
+            sink.failFlush = lost;
+            ZstdOutputStream out = new ZstdOutputStream(sink, c);
+            out.write(DATA, 0, 1000);
+            assertSame(lost, assertThrows(IOException.class, out::flush));
+            sink.failFlush = null;
+            assertSame(lost, assertThrows(IOException.class, () -> out.write(DATA, 1000, 1000)).getCause());
+            assertSame(lost, assertThrows(IOException.class, out::close).getCause());
+            assertEquals(1, sink.closes);
+            assertArrayEquals(DATA, decompress(c.compress(DATA)), "borrowed compressor usable");
+        }
+    }
+
     private static void assertIOException(Executable call, String what) {
         IOException e = assertThrows(IOException.class, call, what + " after close");
         assertTrue(e.getMessage().contains("closed"), what + ": " + e.getMessage());
@@ -172,6 +195,7 @@ class StreamContractTest {
     private static final class CountingOutput extends OutputStream {
         final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         IOException failWrites;
+        IOException failFlush;
         int closes;
 
         @Override
@@ -185,6 +209,13 @@ class StreamContractTest {
                 throw failWrites;
             }
             bytes.write(b, off, len);
+        }
+
+        @Override
+        public void flush() throws IOException {
+            if (failFlush != null) {
+                throw failFlush;
+            }
         }
 
         @Override
