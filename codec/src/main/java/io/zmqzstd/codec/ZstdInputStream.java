@@ -113,6 +113,22 @@ public final class ZstdInputStream extends InputStream {
         return n;
     }
 
+    /**
+     * The decoded bytes this stream holds and has not returned: a read of that many returns them
+     * without reading the underlying stream. 0 before the first read, at the end of input, after
+     * an error, and whenever the next byte needs more decoding.
+     *
+     * @return the bytes a read can return at once
+     * @throws IOException when this stream is closed
+     */
+    @Override
+    public int available() throws IOException {
+        if (closed) {
+            throw new IOException("stream is closed");
+        }
+        return failure != null ? 0 : (int) (outAvailable - outRead);
+    }
+
     /** Decodes into the output scratch; false at a clean end of input between frames. */
     private boolean decodeMore() throws IOException {
         if (atFrameStart) {

@@ -59,6 +59,29 @@ class StreamContractTest {
         }
     }
 
+    /**
+     * available() says how many decoded bytes the stream holds: a read of that many returns them
+     * without reading the source, as the InputStream contract has it; InputStreamReader.ready()
+     * and BufferedInputStream.available() rely on it. It was always 0 (InputStream's own), so a
+     * reader on a live connection could not tell that content was waiting.
+     */
+    @Test
+    void shouldReportTheDecodedBytesItHoldsAsAvailable() throws IOException {
+        RecordingInput source = new RecordingInput(FRAME);
+        ZstdInputStream in = new ZstdInputStream(source);
+        assertEquals(0, in.available(), "nothing decoded before the first read");
+        assertEquals(DATA[0] & 0xFF, in.read());
+        int held = in.available();
+        assertTrue(held > 0 && held < DATA.length, "available=" + held);
+        int reads = source.reads;
+        byte[] buf = new byte[held + 100];
+        assertEquals(held, in.read(buf, 0, buf.length));
+        assertArrayEquals(Arrays.copyOfRange(DATA, 1, 1 + held), Arrays.copyOf(buf, held));
+        assertEquals(reads, source.reads, "the available bytes came without reading the source");
+        in.close();
+        assertIOException(in::available, "available");
+    }
+
     @Test
     void shouldSkipAndTransferContent() throws IOException {
         try (ZstdInputStream in = new ZstdInputStream(new ByteArrayInputStream(FRAME))) {
