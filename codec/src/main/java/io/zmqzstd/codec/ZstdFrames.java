@@ -474,14 +474,21 @@ public final class ZstdFrames {
      *
      * @param payloadSize the payload's size in bytes, 0 or more
      * @return the frame's size in bytes
-     * @throws IllegalArgumentException when {@code payloadSize} is negative
+     * @throws IllegalArgumentException when {@code payloadSize} is negative, or its frame's size
+     *     would be more than {@link Long#MAX_VALUE} (a payload within 3 bytes per 128 KiB of 2^63)
      */
     public static long rawFrameSize(long payloadSize) {
         if (payloadSize < 0) {
             throw new IllegalArgumentException("payloadSize=" + payloadSize);
         }
-        long blocks = Math.max(1, (payloadSize + BLOCK_SIZE_MAX - 1) / BLOCK_SIZE_MAX);
-        return headerSize(payloadSize) + blocks * BLOCK_HEADER_SIZE + payloadSize;
+        long blocks = Math.max(1, Math.ceilDiv(payloadSize, BLOCK_SIZE_MAX));
+        long size = headerSize(payloadSize) + blocks * BLOCK_HEADER_SIZE + payloadSize;
+        // Headers and block headers are far below 2^62: past Long.MAX_VALUE the sum wraps negative
+        if (size < 0) {
+            throw new IllegalArgumentException("payloadSize too large for a frame: payloadSize=" + payloadSize
+                    + " (frame size past Long.MAX_VALUE)");
+        }
+        return size;
     }
 
     private static boolean singleSegment(long payloadSize) {

@@ -11,6 +11,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import io.zmqzstd.codec.internal.LibZstd;
 import java.io.ByteArrayOutputStream;
+import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -207,6 +208,35 @@ class FramesTest {
                     () -> ZstdFrames.writeRawFrame(src, 0, 100, arena.allocate(100), 0, 100));
             assertEquals(ZstdException.Reason.DESTINATION_TOO_SMALL, e.reason());
         }
+    }
+
+    /**
+     * rawFrameSize is exact for every payload whose frame size is a long, and refuses a larger one
+     * naming it; near 2^63 the block count and the sum wrapped, giving a negative or too small size.
+     */
+    @Test
+    void shouldGiveAnExactRawFrameSizeOrRefuseOneBeyondALong() {
+        java.util.function.LongFunction<BigInteger> exact = p -> BigInteger.valueOf(p)
+                .add(BigInteger.valueOf(Math.ceilDiv(p, 128 * 1024)).max(BigInteger.ONE).multiply(BigInteger.valueOf(3)))
+                .add(BigInteger.valueOf(p <= 255 ? 6 : p <= 65_791 ? 7 : p <= 128 * 1024 ? 9 : p <= 0xFFFF_FFFFL ? 10 : 14));
+        BigInteger longMax = BigInteger.valueOf(Long.MAX_VALUE);
+        long largest = 0; // the largest payload whose frame size is a long
+        for (long step = 1L << 62; step > 0; step >>= 1) {
+            if (exact.apply(largest + step).compareTo(longMax) <= 0) {
+                largest += step;
+            }
+        }
+        for (long p : new long[] {0, 255, 256, 1L << 40, largest - 1, largest, largest + 1,
+            Long.MAX_VALUE - 128 * 1024 + 1, Long.MAX_VALUE}) {
+            if (p <= largest) {
+                assertEquals(exact.apply(p).longValueExact(), ZstdFrames.rawFrameSize(p), "payloadSize=" + p);
+            } else {
+                IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ZstdFrames.rawFrameSize(p),
+                        "payloadSize=" + p);
+                assertTrue(e.getMessage().contains("payloadSize=" + p), e.getMessage());
+            }
+        }
+        assertEquals("payloadSize=-1", assertThrows(IllegalArgumentException.class, () -> ZstdFrames.rawFrameSize(-1)).getMessage());
     }
 
     /**
