@@ -190,6 +190,31 @@ class DictionaryTest {
         }
     }
 
+    /**
+     * Every use of a closed dictionary is an IllegalStateException naming its ID, handing it to a
+     * compressor or decompressor included, and a refused build leaves no native object behind.
+     */
+    @Test
+    void shouldRefuseEveryUseAfterCloseNamingTheDictionary() {
+        ZstdDictionary dict = ZstdDictionary.train(samples(9), 4096);
+        String named = "dictionary is closed: id=" + Integer.toUnsignedString(dict.id());
+        long live = LibZstd.liveNativeObjects();
+        dict.close();
+        dict.close();
+        try (ZstdDecompressor d = new ZstdDecompressor()) {
+            List<org.junit.jupiter.api.function.Executable> uses = List.of(dict::id, dict::bytes, dict::isStructured,
+                    () -> dict.save(dir.resolve("closed.dict")),
+                    () -> ZstdCompressor.builder().dictionary(dict).build(),
+                    () -> ZstdDecompressor.builder().dictionary(dict).build(),
+                    () -> d.addDictionary(dict));
+            for (org.junit.jupiter.api.function.Executable use : uses) {
+                assertEquals(named, assertThrows(IllegalStateException.class, use).getMessage());
+            }
+            assertFalse(Files.exists(dir.resolve("closed.dict")));
+        }
+        assertEquals(live, LibZstd.liveNativeObjects(), "refused builds freed what they made");
+    }
+
     @Test
     void shouldExplainWhyTrainingFails() {
         ZstdException e = assertThrows(ZstdException.class,
