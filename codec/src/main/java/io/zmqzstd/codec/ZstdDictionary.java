@@ -47,17 +47,24 @@ public final class ZstdDictionary implements AutoCloseable {
      *     train (too few or too small samples)
      * @throws IllegalArgumentException when {@code capacityBytes} is 0 or negative, or
      *     {@code samples} is empty
+     * @throws NullPointerException when {@code samples} or one of them is null (the message names
+     *     its index)
      */
     public static ZstdDictionary train(List<byte[]> samples, int capacityBytes) {
         if (capacityBytes <= 0) {
             throw new IllegalArgumentException("capacityBytes=" + capacityBytes);
         }
         if (samples.isEmpty()) {
-            throw new IllegalArgumentException("no samples");
+            throw new IllegalArgumentException("no samples to train from: samples=0");
         }
         long total = 0;
+        int index = 0;
         for (byte[] s : samples) {
+            if (s == null) {
+                throw new NullPointerException("samples[" + index + "] is null");
+            }
             total += s.length;
+            index++;
         }
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment all = arena.allocate(Math.max(1, total));
@@ -132,7 +139,7 @@ public final class ZstdDictionary implements AutoCloseable {
      */
     public static ZstdDictionary of(byte[] bytes) {
         if (bytes.length == 0) {
-            throw new IllegalArgumentException("empty dictionary");
+            throw new IllegalArgumentException("empty dictionary: bytes=0");
         }
         byte[] copy = bytes.clone();
         boolean structured = startsWithMagic(copy);

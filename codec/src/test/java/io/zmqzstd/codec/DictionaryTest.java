@@ -215,6 +215,24 @@ class DictionaryTest {
         assertEquals(live, LibZstd.liveNativeObjects(), "refused builds freed what they made");
     }
 
+    /** train and of check their arguments before zstd sees them, each message naming what was wrong. */
+    @Test
+    void shouldNameTheBadArgumentOfTrainAndOf() {
+        List<byte[]> samples = samples(3);
+        assertEquals("capacityBytes=0", assertThrows(IllegalArgumentException.class,
+                () -> ZstdDictionary.train(samples, 0)).getMessage());
+        assertEquals("capacityBytes=-1", assertThrows(IllegalArgumentException.class,
+                () -> ZstdDictionary.train(samples, -1)).getMessage());
+        assertTrue(assertThrows(IllegalArgumentException.class,
+                () -> ZstdDictionary.train(List.of(), 4096)).getMessage().contains("samples=0"));
+        List<byte[]> withNull = new ArrayList<>(samples);
+        withNull.set(7, null);
+        assertEquals("samples[7] is null", assertThrows(NullPointerException.class,
+                () -> ZstdDictionary.train(withNull, 4096)).getMessage());
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> ZstdDictionary.of(new byte[0]))
+                .getMessage().contains("bytes=0"));
+    }
+
     @Test
     void shouldExplainWhyTrainingFails() {
         ZstdException e = assertThrows(ZstdException.class,
