@@ -24,8 +24,9 @@ import java.util.Objects;
  * ready for other frames.
  *
  * <p>{@link #close()} closes the underlying stream, and the decompressor only when this stream
- * created it. A borrowed decompressor must not be used for anything else until this stream is
- * closed. Not thread-safe.
+ * created it; it is idempotent, and every read, skip or {@link #available()} after it throws
+ * {@link IOException}. A borrowed decompressor must not be used for anything else until this
+ * stream is closed; closed mid-frame, the stream leaves it ready for other frames. Not thread-safe.
  */
 public final class ZstdInputStream extends InputStream {
 

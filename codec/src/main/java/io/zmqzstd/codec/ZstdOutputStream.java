@@ -14,8 +14,11 @@ import java.util.Objects;
  * memory). The frame declares its content size only when it is given up front.
  *
  * <p>{@link #close()} ends the frame and closes the underlying stream; it closes the compressor
- * only when this stream created it. A borrowed compressor must not be used for anything else
- * until this stream is closed. Not thread-safe.
+ * only when this stream created it. It is idempotent, and every write or flush after it throws
+ * {@link IOException}. After a failed write or flush (zstd's error or the underlying stream's)
+ * the stream takes nothing more: later writes, flushes and {@code close()} throw
+ * {@link IOException} with that failure as cause, and the frame is not ended. A borrowed
+ * compressor must not be used for anything else until this stream is closed. Not thread-safe.
  */
 public final class ZstdOutputStream extends OutputStream {
 

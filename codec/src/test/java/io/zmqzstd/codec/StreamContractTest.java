@@ -203,6 +203,34 @@ class StreamContractTest {
         }
     }
 
+    /**
+     * Streams closed mid-frame, or failing at close, leave a borrowed decompressor or compressor
+     * ready for one-shot calls and for new streams.
+     */
+    @Test
+    void shouldLeaveBorrowedContextsReadyAfterAStreamClosedMidFrame() throws IOException {
+        try (ZstdCompressor c = new ZstdCompressor(3); ZstdDecompressor d = new ZstdDecompressor()) {
+            ZstdInputStream partly = new ZstdInputStream(new ByteArrayInputStream(FRAME), d);
+            assertEquals(1000, partly.readNBytes(1000).length);
+            partly.close();
+            assertArrayEquals(DATA, d.decompress(FRAME), "one-shot after a stream closed mid-frame");
+            try (ZstdInputStream again = new ZstdInputStream(new ByteArrayInputStream(FRAME), d)) {
+                assertArrayEquals(DATA, again.readAllBytes(), "a new stream after one closed mid-frame");
+            }
+            CountingOutput sink = new CountingOutput();
+            ZstdOutputStream out = new ZstdOutputStream(sink, c);
+            out.write(DATA);
+            sink.failWrites = new IOException("disk full");
+            assertSame(sink.failWrites, assertThrows(IOException.class, out::close));
+            assertArrayEquals(DATA, d.decompress(c.compress(DATA)), "one-shot after a stream failed at close");
+            ByteArrayOutputStream frame = new ByteArrayOutputStream();
+            try (ZstdOutputStream next = new ZstdOutputStream(frame, c)) {
+                next.write(DATA);
+            }
+            assertArrayEquals(DATA, d.decompress(frame.toByteArray()), "a new stream after one failed at close");
+        }
+    }
+
     private static void assertIOException(Executable call, String what) {
         IOException e = assertThrows(IOException.class, call, what + " after close");
         assertTrue(e.getMessage().contains("closed"), what + ": " + e.getMessage());
