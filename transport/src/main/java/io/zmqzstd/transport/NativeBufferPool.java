@@ -167,6 +167,11 @@ public final class NativeBufferPool implements AutoCloseable {
     private static final long CLOSED_BIT = 1L << 62;
     private final AtomicLong slabBytesAllocated = new AtomicLong();
     private final AtomicLong doubleReleases = new AtomicLong();
+    /** Whether the slabs' arena is closed: {@link #freeMemory} moves it LIVE, FREEING, then FREED or back. */
+    private final AtomicInteger memory = new AtomicInteger();
+    private static final int MEMORY_LIVE = 0;
+    private static final int MEMORY_FREEING = 1;
+    private static final int MEMORY_FREED = 2;
     private int sampleCounter; // racy on purpose: only decides which rents to sample
     private volatile boolean closed;
 
@@ -499,36 +504,78 @@ public final class NativeBufferPool implements AutoCloseable {
      * Reports leaks and frees the slabs. If libzmq still holds buffers of this pool (messages not
      * yet sent or freed: close the context first), or a copying {@code sendPooled} is reading one,
      * the memory is kept alive until they are done instead, so that libzmq never reads freed
-     * memory. Idempotent.
+     * memory. Idempotent once the memory is freed.
+     *
+     * <p>A channel operation (a {@code FileChannel} or {@code SocketChannel} read or write, say)
+     * running on another thread on a buffer's {@code segment().asByteBuffer()} holds the slabs'
+     * arena for as long as it runs, and the JDK refuses to free memory under it. Then this method
+     * throws {@link IllegalStateException} saying so, and the memory stays: the pool is closed
+     * (rents and sends fail) but its memory is freed only by a later {@code close()}, once the
+     * operation has ended. The same holds when the last buffer libzmq held comes back during such
+     * an operation (that return logs a warning instead of throwing).
+     *
+     * @throws IllegalStateException when a running I/O operation on one of the pool's buffers
+     *     keeps its memory from being freed now; call {@code close()} again once it has ended
      */
     @Override
     public void close() {
+        boolean first;
         synchronized (this) {
-            if (closed) {
-                return;
-            }
+            first = !closed;
             closed = true;
         }
-        checkLeaks();
-        // From here on no send can take a buffer (acquireForSend sees the bit); one that got in
-        // first is counted in held, and then the memory stays.
-        long held = inFlight.getAndAdd(CLOSED_BIT);
-        if (held == 0) {
-            freeMemory();
-        } else {
-            LOG.log(System.Logger.Level.WARNING, "pool closed while libzmq still holds buffers or a send reads one:"
-                    + " inFlight=" + held + "; keeping its memory alive until they are done (close the ZmqContext"
-                    + " and stop the senders before closing its pool)");
+        if (first) {
+            checkLeaks();
+            // From here on no send can take a buffer (acquireForSend sees the bit); one that got in
+            // first is counted in held, and then the memory stays.
+            long held = inFlight.getAndAdd(CLOSED_BIT);
+            if (held != 0) {
+                LOG.log(System.Logger.Level.WARNING, "pool closed while libzmq still holds buffers or a send reads one:"
+                        + " inFlight=" + held + "; keeping its memory alive until they are done (close the ZmqContext"
+                        + " and stop the senders before closing its pool)");
+                return;
+            }
+        } else if (inFlight.get() != CLOSED_BIT) {
+            return; // the last buffer libzmq gives back frees the memory
+        }
+        IllegalStateException busy = freeMemory();
+        if (busy != null) {
+            throw busy;
         }
     }
 
     /**
      * Frees the slabs of a closed pool that libzmq holds nothing of: from close(), or from the
-     * callback that brought the last in-flight buffer back (exactly one of them sees that moment).
+     * callback that brought the last in-flight buffer back (exactly one of them sees that moment),
+     * or from a later close() when an I/O operation kept the memory then.
+     *
+     * @return null when the memory is freed (now or before), else why it could not be
      */
-    private void freeMemory() {
+    private IllegalStateException freeMemory() {
         POOLS.compareAndSet(id, this, null);
-        slabArena.close();
+        for (;;) {
+            int m = memory.get();
+            if (m == MEMORY_FREED) {
+                return null;
+            }
+            if (m == MEMORY_LIVE && memory.compareAndSet(MEMORY_LIVE, MEMORY_FREEING)) {
+                break;
+            }
+            Thread.onSpinWait(); // another thread is closing the arena: a handshake, short
+        }
+        try {
+            slabArena.close();
+            memory.set(MEMORY_FREED);
+            return null;
+        } catch (IllegalStateException acquired) {
+            // The JDK's "Session is acquired by N clients": a channel operation (or another
+            // holder of the segment's session) is using a buffer. Nothing was freed.
+            memory.set(MEMORY_LIVE);
+            return new IllegalStateException("pool memory is in use by an I/O operation on one of its buffers"
+                    + " (a channel read or write on segment().asByteBuffer() running on another thread): slabBytes="
+                    + slabBytesAllocated.get() + "; the pool is closed and keeps its memory until close() is called"
+                    + " again after that operation has ended", acquired);
+        }
     }
 
     /**
@@ -537,7 +584,11 @@ public final class NativeBufferPool implements AutoCloseable {
      */
     void endInFlight() {
         if (inFlight.decrementAndGet() == CLOSED_BIT) {
-            freeMemory();
+            IllegalStateException busy = freeMemory();
+            if (busy != null) {
+                LOG.log(System.Logger.Level.WARNING, "the last buffer libzmq held came back, but the closed pool's"
+                        + " memory could not be freed yet", busy);
+            }
         }
     }
 

@@ -265,6 +265,11 @@ public final class ZmqContext implements AutoCloseable {
      * throw {@link IllegalStateException}. When no call is in progress, the context is not shut
      * down first: pending messages go out within their sockets' linger exactly as with
      * {@code zmq_ctx_term} alone.
+     *
+     * @throws IllegalStateException when this context owns its pool and an I/O operation on one of
+     *     the pool's buffers keeps its memory from being freed (see {@link NativeBufferPool#close()}):
+     *     the context is closed, and {@code bufferPool().close()} frees the memory once that
+     *     operation has ended
      */
     @Override
     public void close() {
