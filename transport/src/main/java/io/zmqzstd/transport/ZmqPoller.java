@@ -100,8 +100,10 @@ public final class ZmqPoller implements AutoCloseable {
      *     close of its context still wakes the poll)
      * @throws IndexOutOfBoundsException when no socket is registered at {@code index}
      * @throws IllegalArgumentException when {@code events} has other bits than these
+     * @throws IllegalStateException when the poller is closed
      */
     public void events(int index, int events) {
+        ensureOpen();
         Objects.checkIndex(index, count);
         items.set(ValueLayout.JAVA_SHORT, index * LibZmq.POLLITEM_SIZE + LibZmq.POLLITEM_EVENTS, wakeable(events));
     }
@@ -225,8 +227,10 @@ public final class ZmqPoller implements AutoCloseable {
      * @param index the index {@link #register} returned
      * @return {@link #POLLIN} and/or {@link #POLLOUT} bits; 0 when it was not ready
      * @throws IndexOutOfBoundsException when no socket is registered at {@code index}
+     * @throws IllegalStateException when the poller is closed (its items are freed)
      */
     public int revents(int index) {
+        ensureOpen();
         Objects.checkIndex(index, count);
         return items.get(ValueLayout.JAVA_SHORT, index * LibZmq.POLLITEM_SIZE + LibZmq.POLLITEM_REVENTS);
     }
@@ -237,6 +241,7 @@ public final class ZmqPoller implements AutoCloseable {
      * @param index the index {@link #register} returned
      * @return true when {@link #POLLIN} was reported
      * @throws IndexOutOfBoundsException when no socket is registered at {@code index}
+     * @throws IllegalStateException when the poller is closed
      */
     public boolean isReadable(int index) {
         return (revents(index) & POLLIN) != 0;
@@ -248,6 +253,7 @@ public final class ZmqPoller implements AutoCloseable {
      * @param index the index {@link #register} returned
      * @return true when {@link #POLLOUT} was reported
      * @throws IndexOutOfBoundsException when no socket is registered at {@code index}
+     * @throws IllegalStateException when the poller is closed
      */
     public boolean isWritable(int index) {
         return (revents(index) & POLLOUT) != 0;
@@ -260,6 +266,7 @@ public final class ZmqPoller implements AutoCloseable {
      * @param index the index {@link #register} returned
      * @return true when {@link #POLLERR} was reported
      * @throws IndexOutOfBoundsException when no socket is registered at {@code index}
+     * @throws IllegalStateException when the poller is closed
      */
     public boolean hasError(int index) {
         return (revents(index) & POLLERR) != 0;
