@@ -45,6 +45,8 @@ import static io.zmqzstd.transport.internal.LibZmq.EINTR;
  * <p>Options: each typed setter and getter is one {@code zmq_setsockopt} or
  * {@code zmq_getsockopt} call with the {@code ZMQ_*} option it names. A value libzmq refuses (out
  * of range, or an option this socket type does not have) throws {@link ZmqException} with EINVAL.
+ * The tcp keepalive setters refuse, with {@link IllegalArgumentException}, values that libzmq takes
+ * but Linux refuses on every connection (see {@link #MAX_TCP_KEEPALIVE_SECONDS}).
  * Most options apply only to endpoints bound or connected after they are set (libzmq 4.3); the
  * setters say which ones apply at once.
  */
@@ -54,6 +56,18 @@ public final class ZmqSocket implements AutoCloseable {
     public static final int DONTWAIT = LibZmq.ZMQ_DONTWAIT;
     /** Flag: more parts of this message follow. */
     public static final int SNDMORE = LibZmq.ZMQ_SNDMORE;
+
+    /**
+     * Largest {@link #tcpKeepaliveIdle(int)} and {@link #tcpKeepaliveIntvl(int)} Linux takes
+     * ({@code MAX_TCP_KEEPIDLE}, {@code MAX_TCP_KEEPINTVL}); the smallest is 1. libzmq takes any
+     * value from 0 and sets it on each new tcp connection, where Linux refuses one outside 1 to
+     * this with EINVAL: libzmq then closes the connection and tries again, for ever, so a connect
+     * never delivered a message and a bind accepted nothing, with no error anywhere. On Linux these
+     * setters refuse such values with {@link IllegalArgumentException}.
+     */
+    public static final int MAX_TCP_KEEPALIVE_SECONDS = 32767;
+    /** Largest {@link #tcpKeepaliveCnt(int)} Linux takes ({@code MAX_TCP_KEEPCNT}); see {@link #MAX_TCP_KEEPALIVE_SECONDS}. */
+    public static final int MAX_TCP_KEEPALIVE_CNT = 127;
 
     private static final int OPT_BYTES = 256;
 
@@ -1064,9 +1078,15 @@ public final class ZmqSocket implements AutoCloseable {
      * {@code TCP_KEEPIDLE}). For tcp, and only while {@link #tcpKeepalive(int)} is not -1.
      * Applies to later bind/connect calls only.
      *
-     * @param seconds the idle time; -1 = OS default (the default)
+     * @param seconds the idle time, 1 to {@value #MAX_TCP_KEEPALIVE_SECONDS} on Linux; -1 = OS
+     *     default (the default)
+     * @throws IllegalArgumentException on Linux, when {@code seconds} is outside those (see
+     *     {@link #MAX_TCP_KEEPALIVE_SECONDS})
      */
-    public void tcpKeepaliveIdle(int seconds) { setInt("ZMQ_TCP_KEEPALIVE_IDLE", LibZmq.ZMQ_TCP_KEEPALIVE_IDLE, seconds); }
+    public void tcpKeepaliveIdle(int seconds) {
+        setInt("ZMQ_TCP_KEEPALIVE_IDLE", LibZmq.ZMQ_TCP_KEEPALIVE_IDLE,
+                keepalive("tcpKeepaliveIdle", seconds, MAX_TCP_KEEPALIVE_SECONDS));
+    }
     /**
      * The keepalive idle time ({@code ZMQ_TCP_KEEPALIVE_IDLE}).
      *
@@ -1078,9 +1098,15 @@ public final class ZmqSocket implements AutoCloseable {
      * {@code TCP_KEEPINTVL}). For tcp, and only while {@link #tcpKeepalive(int)} is not -1.
      * Applies to later bind/connect calls only.
      *
-     * @param seconds the interval; -1 = OS default (the default)
+     * @param seconds the interval, 1 to {@value #MAX_TCP_KEEPALIVE_SECONDS} on Linux; -1 = OS
+     *     default (the default)
+     * @throws IllegalArgumentException on Linux, when {@code seconds} is outside those (see
+     *     {@link #MAX_TCP_KEEPALIVE_SECONDS})
      */
-    public void tcpKeepaliveIntvl(int seconds) { setInt("ZMQ_TCP_KEEPALIVE_INTVL", LibZmq.ZMQ_TCP_KEEPALIVE_INTVL, seconds); }
+    public void tcpKeepaliveIntvl(int seconds) {
+        setInt("ZMQ_TCP_KEEPALIVE_INTVL", LibZmq.ZMQ_TCP_KEEPALIVE_INTVL,
+                keepalive("tcpKeepaliveIntvl", seconds, MAX_TCP_KEEPALIVE_SECONDS));
+    }
     /**
      * The keepalive probe interval ({@code ZMQ_TCP_KEEPALIVE_INTVL}).
      *
@@ -1092,9 +1118,27 @@ public final class ZmqSocket implements AutoCloseable {
      * overrides {@code TCP_KEEPCNT}). For tcp, and only while {@link #tcpKeepalive(int)} is not
      * -1. Applies to later bind/connect calls only.
      *
-     * @param count the number of probes; -1 = OS default (the default)
+     * @param count the number of probes, 1 to {@value #MAX_TCP_KEEPALIVE_CNT} on Linux; -1 = OS
+     *     default (the default)
+     * @throws IllegalArgumentException on Linux, when {@code count} is outside those (see
+     *     {@link #MAX_TCP_KEEPALIVE_SECONDS})
      */
-    public void tcpKeepaliveCnt(int count) { setInt("ZMQ_TCP_KEEPALIVE_CNT", LibZmq.ZMQ_TCP_KEEPALIVE_CNT, count); }
+    public void tcpKeepaliveCnt(int count) {
+        setInt("ZMQ_TCP_KEEPALIVE_CNT", LibZmq.ZMQ_TCP_KEEPALIVE_CNT,
+                keepalive("tcpKeepaliveCnt", count, MAX_TCP_KEEPALIVE_CNT));
+    }
+
+    /**
+     * {@code value} if Linux would take it for a keepalive setting of at most {@code max}, or -1;
+     * on macOS (whose kernel takes any value from 0) what libzmq takes.
+     */
+    private static int keepalive(String name, int value, int max) {
+        if (LibZmq.ERRNO_VALUES == LibZmq.Errno.LINUX && value != -1 && (value < 1 || value > max)) {
+            throw new IllegalArgumentException(name + " must be -1 or 1 to " + max + ": " + name + "=" + value
+                    + " (Linux refuses it on every new tcp connection, which libzmq then drops and retries for ever)");
+        }
+        return value;
+    }
     /**
      * The keepalive probe count ({@code ZMQ_TCP_KEEPALIVE_CNT}).
      *
