@@ -44,7 +44,9 @@ import static io.zmqzstd.transport.internal.LibZmq.EINTR;
  *
  * <p>Options: each typed setter and getter is one {@code zmq_setsockopt} or
  * {@code zmq_getsockopt} call with the {@code ZMQ_*} option it names. A value libzmq refuses (out
- * of range, or an option this socket type does not have) throws {@link ZmqException} with EINVAL.
+ * of range, or an option this socket type does not have) throws {@link ZmqException} with EINVAL,
+ * whose message names the option and the value ({@code zmq_setsockopt(ZMQ_SNDHWM=-1)}; for a byte
+ * option its length only, as it may be a key).
  * The tcp keepalive setters refuse, with {@link IllegalArgumentException}, values that libzmq takes
  * but Linux refuses on every connection (see {@link #MAX_TCP_KEEPALIVE_SECONDS}).
  * Most options apply only to endpoints bound or connected after they are set (libzmq 4.3); the
@@ -1454,7 +1456,10 @@ public final class ZmqSocket implements AutoCloseable {
         enter();
         try {
             opt.set(ValueLayout.JAVA_INT, 0, value);
-            setRawEntered(name, option, opt, 4);
+            int errno = setRawEntered(option, opt, 4);
+            if (errno != 0) {
+                throw optionRefused(name + "=" + value, errno);
+            }
             // Every int option, typed or by number, comes through here: keep the cached timeouts
             // that socketCall relies on current (only once libzmq has accepted the value).
             if (option == LibZmq.ZMQ_SNDTIMEO) {
@@ -1471,28 +1476,42 @@ public final class ZmqSocket implements AutoCloseable {
         enter();
         try {
             opt.set(ValueLayout.JAVA_LONG, 0, value);
-            setRawEntered(name, option, opt, 8);
+            int errno = setRawEntered(option, opt, 8);
+            if (errno != 0) {
+                throw optionRefused(name + "=" + value, errno);
+            }
         } finally {
             exit();
         }
     }
 
+    /** The value's length, never its bytes, goes into an error message: they may be a secret key. */
     private void setBytes(String name, int option, byte[] value) {
         ensureOpen();
+        int errno;
         if (value.length <= OPT_BYTES) {
             enter();
             try {
                 MemorySegment.copy(value, 0, opt, ValueLayout.JAVA_BYTE, 0, value.length);
-                setRawEntered(name, option, opt, value.length);
+                errno = setRawEntered(option, opt, value.length);
             } finally {
                 exit();
             }
-            return;
+        } else {
+            // Longer than the socket's option buffer: subscription prefixes may be any length (libzmq
+            // itself limits routing ids to 255 bytes and says so with EINVAL)
+            try (Arena a = Arena.ofConfined()) {
+                MemorySegment copy = a.allocateFrom(ValueLayout.JAVA_BYTE, value);
+                enter();
+                try {
+                    errno = setRawEntered(option, copy, value.length);
+                } finally {
+                    exit();
+                }
+            }
         }
-        // Longer than the socket's option buffer: subscription prefixes may be any length (libzmq
-        // itself limits routing ids to 255 bytes and says so with EINVAL)
-        try (Arena a = Arena.ofConfined()) {
-            setRaw(name, option, a.allocateFrom(ValueLayout.JAVA_BYTE, value), value.length);
+        if (errno != 0) {
+            throw optionRefused(name + ", length=" + value.length, errno);
         }
     }
 
@@ -1503,24 +1522,19 @@ public final class ZmqSocket implements AutoCloseable {
         setBytes(name, option, Curve.z85Chars(name, z85));
     }
 
-    private void setRaw(String name, int option, MemorySegment value, long length) {
-        enter();
-        try {
-            setRawEntered(name, option, value, length);
-        } finally {
-            exit();
-        }
-    }
-
-    private void setRawEntered(String name, int option, MemorySegment value, long length) {
+    /** zmq_setsockopt inside a call: 0, or the errno of its refusal for the caller to report. */
+    private int setRawEntered(int option, MemorySegment value, long length) {
         try {
             int rc = (int) LibZmq.zmq_setsockopt.invokeExact(capture, socket, option, value, length);
-            if (rc != 0) {
-                throw new ZmqException("zmq_setsockopt(" + name + ")", LibZmq.errno(capture));
-            }
+            return rc == 0 ? 0 : LibZmq.errno(capture);
         } catch (Throwable t) {
             throw LibZmq.rethrow(t);
         }
+    }
+
+    /** @param what the option and the value refused, e.g. {@code ZMQ_SNDHWM=-1} */
+    private static ZmqException optionRefused(String what, int errno) {
+        return new ZmqException("zmq_setsockopt(" + what + ")", errno);
     }
 
     private long getRawEntered(String name, int option, long capacity) {
