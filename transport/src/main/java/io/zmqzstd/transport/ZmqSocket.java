@@ -960,9 +960,18 @@ public final class ZmqSocket implements AutoCloseable {
      * bind/connect calls only.
      *
      * @param id 1 to 255 bytes (other lengths fail with EINVAL), not starting with a zero byte,
-     *     which libzmq reserves for itself
+     *     which libzmq reserves for the ids it makes up for peers that set none
+     * @throws IllegalArgumentException when {@code id} starts with a zero byte: libzmq takes it,
+     *     and a ROUTER that had made up the same id for another peer then ignores this socket
+     *     for good, its messages never arriving
      */
-    public void routingId(byte[] id) { setBytes("ZMQ_ROUTING_ID", LibZmq.ZMQ_ROUTING_ID, id); }
+    public void routingId(byte[] id) {
+        if (id.length > 0 && id[0] == 0) {
+            throw new IllegalArgumentException("routingId must not start with a zero byte: routingId[0]=0, length="
+                    + id.length + " (libzmq reserves such ids for the ones it makes up)");
+        }
+        setBytes("ZMQ_ROUTING_ID", LibZmq.ZMQ_ROUTING_ID, id);
+    }
     /**
      * The routing id set on this socket ({@code ZMQ_ROUTING_ID}).
      *
