@@ -1061,9 +1061,16 @@ public final class ZmqSocket implements AutoCloseable {
      * {@code ZMQ_MAXMSGSIZE}: the largest inbound message accepted; a peer that sends a larger one
      * is disconnected. Applies to later bind/connect calls only.
      *
-     * @param bytes the limit in bytes; -1 = no limit (the default)
+     * @param bytes the limit in bytes, 0 or more; -1 = no limit (the default)
+     * @throws IllegalArgumentException when {@code bytes} is below -1: libzmq would take it as no
+     *     limit at all
      */
-    public void maxMessageSize(long bytes) { setLong("ZMQ_MAXMSGSIZE", LibZmq.ZMQ_MAXMSGSIZE, bytes); }
+    public void maxMessageSize(long bytes) {
+        if (bytes < -1) {
+            throw new IllegalArgumentException("maxMessageSize must be -1 (no limit) or 0 or more: maxMessageSize=" + bytes);
+        }
+        setLong("ZMQ_MAXMSGSIZE", LibZmq.ZMQ_MAXMSGSIZE, bytes);
+    }
     /**
      * The inbound message size limit ({@code ZMQ_MAXMSGSIZE}).
      *
