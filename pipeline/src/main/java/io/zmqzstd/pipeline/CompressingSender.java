@@ -114,7 +114,9 @@ public final class CompressingSender implements AutoCloseable {
         }
 
         /**
-         * A new sender over the socket; the caller owns it and closes it before the socket.
+         * A new sender over the socket; the caller owns it and closes it before the socket. It
+         * takes the settings as they are now: the builder may be changed and built again, and
+         * changing it does not change the senders already built.
          *
          * @return the new sender
          * @throws IllegalArgumentException when the settings contradict each other or the socket:
@@ -122,8 +124,7 @@ public final class CompressingSender implements AutoCloseable {
          *     or a zero-copy threshold below the socket's
          */
         public CompressingSender build() {
-            resolveFrames();
-            return new CompressingSender(this);
+            return new CompressingSender(this, resolveFrames());
         }
     }
 
@@ -137,10 +138,10 @@ public final class CompressingSender implements AutoCloseable {
         return new Builder(socket);
     }
 
-    private CompressingSender(Builder b) {
+    private CompressingSender(Builder b, FrameOptions frames) {
         this.socket = b.socket;
         this.pool = socket.context().bufferPool();
-        this.frames = b.frames;
+        this.frames = frames;
         try {
             this.compressor = frames.newCompressor();
         } catch (RuntimeException e) {

@@ -45,6 +45,23 @@ final class FrameOptions {
     }
 
     /**
+     * A copy of the settings as set, for one sender: a builder's own set keeps changing with its
+     * setters, and each {@code build()} resolves its defaults anew (before 2026-11-26 the sender
+     * kept the builder's set, so a setter called after {@code build()} changed that sender, past
+     * the checks, and a second {@code build()} found the first one's defaults as if set).
+     */
+    FrameOptions copy() {
+        FrameOptions c = new FrameOptions();
+        c.level = level;
+        c.checksum = checksum;
+        c.dictionary = dictionary;
+        c.zeroCopyThresholdBytes = zeroCopyThresholdBytes;
+        c.rawFrameBelowBytes = rawFrameBelowBytes;
+        c.rawIncompressible = rawIncompressible;
+        return c;
+    }
+
+    /**
      * Refuses contradicting settings (a zero-copy threshold below the socket's), then fills in the
      * defaults: the pool's zero-copy threshold for other than inproc-only sockets (8 KiB by
      * default, on every socket: end to end, zero-copy from the inproc threshold of 512 B measured no

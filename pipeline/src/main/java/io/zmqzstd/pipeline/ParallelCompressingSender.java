@@ -385,7 +385,8 @@ public final class ParallelCompressingSender implements AutoCloseable {
 
         /**
          * A new sender with its workers started; the caller owns it and closes it before the
-         * socket.
+         * socket. It takes the settings as they are now: the builder may be changed and built
+         * again, and changing it does not change the senders already built.
          *
          * @return the new sender
          * @throws IllegalArgumentException when the settings contradict each other or the
@@ -393,8 +394,7 @@ public final class ParallelCompressingSender implements AutoCloseable {
          * @throws IllegalStateException when the thread factory returns null
          */
         public ParallelCompressingSender build() {
-            resolveFrames();
-            return new ParallelCompressingSender(this);
+            return new ParallelCompressingSender(this, resolveFrames());
         }
     }
 
@@ -409,10 +409,10 @@ public final class ParallelCompressingSender implements AutoCloseable {
         return new Builder(socket);
     }
 
-    private ParallelCompressingSender(Builder b) {
+    private ParallelCompressingSender(Builder b, FrameOptions frames) {
         this.socket = b.socket;
         this.pool = socket.context().bufferPool();
-        this.frames = b.frames;
+        this.frames = frames;
         this.maxInFlightBytes = b.inFlightBytes;
         this.capacity = b.inFlight <= 1 ? 1 : Integer.highestOneBit(b.inFlight - 1) << 1;
         this.mask = capacity - 1;

@@ -118,8 +118,11 @@ abstract class SenderBuilder<B extends SenderBuilder<B>> {
         return self();
     }
 
-    /** Checks the settings against each other and the socket; fills in defaults. */
-    final void resolveFrames() {
-        frames.resolve(socket);
+    /**
+     * The settings as they are now, checked against each other and the socket, with the defaults
+     * filled in: a set of the sender's own, which later setters of this builder do not change.
+     */
+    final FrameOptions resolveFrames() {
+        return frames.copy().resolve(socket);
     }
 }
