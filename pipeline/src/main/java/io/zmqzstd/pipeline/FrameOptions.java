@@ -17,6 +17,11 @@ import java.lang.foreign.MemorySegment;
  */
 final class FrameOptions {
 
+    /** libzstd's ZSTD_minCLevel() (1.5.x: -ZSTD_TARGETLENGTH_MAX, 128 Ki); a lower level is clamped to it. */
+    static final int MIN_LEVEL = -(1 << 17);
+    /** libzstd's ZSTD_maxCLevel(); a higher level is clamped to it. */
+    static final int MAX_LEVEL = 22;
+
     int level = ZstdCompressor.DEFAULT_LEVEL;
     boolean checksum;
     ZstdDictionary dictionary;
@@ -29,6 +34,14 @@ final class FrameOptions {
     long rawFrameBelowBytes = -1;
     /** Raw frames for payloads that look incompressible: null until {@link #resolve} decides. */
     Boolean rawIncompressible;
+
+    void level(int level) {
+        // libzstd clamps a level out of range: refused here, so that 1000 is not silently 22
+        if (level < MIN_LEVEL || level > MAX_LEVEL) {
+            throw new IllegalArgumentException("level must be " + MIN_LEVEL + " to " + MAX_LEVEL + ": level=" + level);
+        }
+        this.level = level;
+    }
 
     void zeroCopyThresholdBytes(long bytes) {
         if (bytes < 0) {

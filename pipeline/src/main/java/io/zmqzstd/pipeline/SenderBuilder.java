@@ -26,11 +26,13 @@ abstract class SenderBuilder<B extends SenderBuilder<B>> {
     /**
      * zstd level (default 3; negative = faster, up to 22).
      *
-     * @param level the compression level; 0 also means 3
+     * @param level the compression level, -131072 (libzstd's fastest) to 22; 0 also means 3
      * @return this builder
+     * @throws IllegalArgumentException when {@code level} is outside that range (libzstd would
+     *     clamp it to the nearest bound without a word)
      */
     public B level(int level) {
-        frames.level = level;
+        frames.level(level);
         return self();
     }
 

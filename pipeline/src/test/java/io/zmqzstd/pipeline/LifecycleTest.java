@@ -274,6 +274,26 @@ class LifecycleTest {
         }
     }
 
+    /**
+     * A level outside libzstd's range was taken and clamped by zstd without a word (1000 became
+     * 22); the command-line tool had to check it itself.
+     */
+    @Test
+    void shouldRefuseALevelOutsideZstdsRangeNamingIt() {
+        try (ZmqContext ctx = new ZmqContext()) {
+            ZmqSocket push = ctx.socket(SocketType.PUSH);
+            for (int level : new int[] {23, 1000, Integer.MAX_VALUE, -131073, Integer.MIN_VALUE}) {
+                IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                        () -> CompressingSender.builder(push).level(level));
+                assertTrue(e.getMessage().contains("level=" + level), e::getMessage);
+                assertThrows(IllegalArgumentException.class, () -> ParallelCompressingSender.builder(push).level(level));
+            }
+            for (int level : new int[] {22, 0, -1, -131072}) {
+                CompressingSender.builder(push).level(level).build().close();
+            }
+        }
+    }
+
     @Test
     void shouldRefuseRawFramesTogetherWithDictionary() {
         try (ZmqContext ctx = new ZmqContext()) {
