@@ -241,7 +241,9 @@ public final class ReceivedMessage {
 
     private void checkValid() {
         if (!valid) {
-            throw new IllegalStateException("no message to read: the last receive did not return RECEIVED");
+            // close() invalidates too: say which (the valid path is unchanged, one flag)
+            throw new IllegalStateException(receiver.isClosed() ? "receiver is closed: message views ended"
+                    : "no message to read: the last receive did not return RECEIVED");
         }
         if (receiver.isClosed()) {
             throw new IllegalStateException("receiver is closed: message views ended");

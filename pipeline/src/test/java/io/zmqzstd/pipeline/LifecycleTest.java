@@ -248,7 +248,10 @@ class LifecycleTest {
             receiver.close(); // idempotent
             sender.close();
             sender.close();
-            assertThrows(IllegalStateException.class, m::parts);
+            IllegalStateException closed = assertThrows(IllegalStateException.class, m::parts);
+            // it said "the last receive did not return RECEIVED" (it had)
+            assertTrue(closed.getMessage().contains("receiver is closed"), closed::getMessage);
+            assertFalse(m.isValid());
             assertThrows(IllegalStateException.class, () -> part.get(java.lang.foreign.ValueLayout.JAVA_BYTE, 0));
             assertThrows(IllegalStateException.class, () -> receiver.receive(0));
             assertThrows(IllegalStateException.class, () -> sender.send(data, 0));
