@@ -371,7 +371,16 @@ public final class CompressingSender implements AutoCloseable {
      */
     public int reserveBuffers(long payloadBytes, int count) {
         ensureOpen();
-        return pool.reserve(ZstdCompressor.maxCompressedSize(payloadBytes), count);
+        if (payloadBytes < 0 || count < 0) {
+            throw new IllegalArgumentException("negative value: payloadBytes=" + payloadBytes + ", count=" + count);
+        }
+        try {
+            return pool.reserve(ZstdCompressor.maxCompressedSize(payloadBytes), count);
+        } catch (IllegalArgumentException e) {
+            // the codec and the pool name their own values (srcSize, capacityBytes): add the caller's
+            throw new IllegalArgumentException("cannot reserve buffers: payloadBytes=" + payloadBytes + ", count="
+                    + count + ": " + e.getMessage(), e);
+        }
     }
 
     /**

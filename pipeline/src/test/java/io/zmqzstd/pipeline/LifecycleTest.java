@@ -297,6 +297,26 @@ class LifecycleTest {
         }
     }
 
+    /**
+     * reserveBuffers named the codec's and the pool's values ("srcSize=-5", "capacityBytes=…"),
+     * not the payload size the caller gave.
+     */
+    @Test
+    void shouldRefuseBadReservationsNamingThePayloadSize() {
+        try (ZmqContext ctx = new ZmqContext();
+             CompressingSender sender = CompressingSender.builder(ctx.socket(SocketType.PUSH)).build()) {
+            IllegalArgumentException negative = assertThrows(IllegalArgumentException.class, () -> sender.reserveBuffers(-5, 1));
+            assertTrue(negative.getMessage().contains("payloadBytes=-5"), negative::getMessage);
+            IllegalArgumentException count = assertThrows(IllegalArgumentException.class, () -> sender.reserveBuffers(10, -1));
+            assertTrue(count.getMessage().contains("count=-1"), count::getMessage);
+            long huge = 1L << 40;
+            IllegalArgumentException tooLarge = assertThrows(IllegalArgumentException.class, () -> sender.reserveBuffers(huge, 1));
+            assertTrue(tooLarge.getMessage().contains("payloadBytes=" + huge), tooLarge::getMessage);
+            assertEquals(0, ctx.bufferPool().outstanding());
+            assertTrue(sender.reserveBuffers(64 * 1024, 2) >= 0);
+        }
+    }
+
     @Test
     void shouldRefuseRawFramesTogetherWithDictionary() {
         try (ZmqContext ctx = new ZmqContext()) {
