@@ -238,8 +238,10 @@ public final class DecompressingReceiver implements AutoCloseable {
          *
          * @return the new receiver
          * @throws IllegalArgumentException when {@code envelopeParts} is not below {@code maxParts}
+         * @throws IllegalStateException when the socket is closed
          */
         public DecompressingReceiver build() {
+            OwnerCheck.requireOpen(socket);
             if (envelopeParts >= maxParts) {
                 throw new IllegalArgumentException("maxParts must leave room for a payload part after the envelope: maxParts="
                         + maxParts + ", envelopeParts=" + envelopeParts);

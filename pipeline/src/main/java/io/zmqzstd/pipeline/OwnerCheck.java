@@ -1,5 +1,7 @@
 package io.zmqzstd.pipeline;
 
+import io.zmqzstd.transport.ZmqSocket;
+
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.lang.ref.Reference;
@@ -46,5 +48,16 @@ final class OwnerCheck {
     void exit(Object self) {
         BUSY.setRelease(this, (Thread) null);
         Reference.reachabilityFence(self);
+    }
+
+    /**
+     * Refuses to build a sender or receiver on a closed socket, at build time rather than at its
+     * first call (a parallel sender would start its workers for nothing).
+     */
+    static void requireOpen(ZmqSocket socket) {
+        if (socket.isClosed()) {
+            throw new IllegalStateException("socket is closed: type=" + socket.type()
+                    + " (build senders and receivers on an open socket)");
+        }
     }
 }

@@ -16,6 +16,7 @@ import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -314,6 +315,28 @@ class LifecycleTest {
             assertTrue(tooLarge.getMessage().contains("payloadBytes=" + huge), tooLarge::getMessage);
             assertEquals(0, ctx.bufferPool().outstanding());
             assertTrue(sender.reserveBuffers(64 * 1024, 2) >= 0);
+        }
+    }
+
+    /**
+     * A sender or receiver built on a closed socket was built (a parallel sender started its
+     * workers) and failed only at its first send or receive.
+     */
+    @Test
+    void shouldRefuseToBuildOnAClosedSocket() {
+        try (ZmqContext ctx = new ZmqContext()) {
+            ZmqSocket push = ctx.socket(SocketType.PUSH);
+            ZmqSocket pull = ctx.socket(SocketType.PULL);
+            push.close();
+            pull.close();
+            List<Runnable> builds = List.of(() -> CompressingSender.builder(push).build(),
+                    () -> ParallelCompressingSender.builder(push).workers(1).build(),
+                    () -> DecompressingReceiver.builder(pull).build());
+            for (Runnable build : builds) {
+                IllegalStateException e = assertThrows(IllegalStateException.class, build::run);
+                assertTrue(e.getMessage().contains("socket is closed"), e::getMessage);
+            }
+            assertEquals(0, ctx.bufferPool().outstanding());
         }
     }
 
