@@ -493,7 +493,9 @@ public final class CompressingSender implements AutoCloseable {
             socket.send(NO_BYTES, 0, 0, 0);
             counters.abandonedMessages++;
         } catch (RuntimeException e) {
-            cause.addSuppressed(e);
+            if (cause != null) {
+                cause.addSuppressed(e);
+            } // else close(): a socket that takes no part (closed, its context terminated) drops the message itself
         }
     }
 
@@ -545,7 +547,10 @@ public final class CompressingSender implements AutoCloseable {
 
     /**
      * Frees the compressor and the scratch memory; the socket stays open (it is the caller's).
-     * Buffers already handed to libzmq go back to the pool on their own. Idempotent.
+     * Buffers already handed to libzmq go back to the pool on their own. A message left open (a
+     * part sent with {@link ZmqSocket#SNDMORE} and no last part) is ended with a 0-byte part, as
+     * after a failed part, so that the next message sent on the socket starts on its own (counted
+     * in {@code abandonedMessages}). Idempotent.
      */
     @Override
     public void close() {
@@ -555,6 +560,9 @@ public final class CompressingSender implements AutoCloseable {
                 return;
             }
             closed = true;
+            // A message begun with SNDMORE and never finished would glue the next message sent on
+            // the socket (by another sender, say) to its parts: end it as a failed part does.
+            abandonOpenMessage(null);
             scratch = null;
             try {
                 memory.close();

@@ -319,6 +319,32 @@ class LifecycleTest {
     }
 
     /**
+     * A sender closed between the parts of a message (an exception in the caller's code after
+     * {@code sendEnvelope(…, SNDMORE)}, a try-with-resources closing it) left the started message
+     * open in libzmq: the next message sent on the socket was glued to it, and lost with it.
+     */
+    @Test
+    void shouldEndAMessageLeftOpenWhenTheSenderCloses() {
+        try (ZmqContext ctx = new ZmqContext()) {
+            Fixtures.Link link = Fixtures.link(ctx, SocketType.PULL, SocketType.PUSH, "inproc");
+            link.server().receiveTimeoutMs(2000); // the old code: the glued message was the last one
+            CompressingSender first = CompressingSender.builder(link.client()).build();
+            assertTrue(first.sendEnvelope("half".getBytes(java.nio.charset.StandardCharsets.US_ASCII), ZmqSocket.SNDMORE));
+            first.close();
+            assertEquals(1, first.stats().abandonedMessages(), () -> first.stats().toString());
+            byte[] data = Fixtures.payload(2000, 3);
+            try (CompressingSender second = CompressingSender.builder(link.client()).build();
+                 DecompressingReceiver receiver = DecompressingReceiver.builder(link.server()).build()) {
+                assertTrue(second.send(data, 0));
+                assertEquals(DecompressingReceiver.BAD_FRAME, receiver.receive(0), "the message left open, ended");
+                assertEquals(DecompressingReceiver.RECEIVED, receiver.receive(0), receiver::lastErrorMessage);
+                assertEquals(1, receiver.message().parts());
+                assertArrayEquals(data, receiver.message().partBytes(0));
+            }
+        }
+    }
+
+    /**
      * A sender or receiver built on a closed socket was built (a parallel sender started its
      * workers) and failed only at its first send or receive.
      */
