@@ -22,6 +22,8 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class LifecycleTest {
 
@@ -191,6 +193,56 @@ class LifecycleTest {
             assertEquals(4, sender.stats().droppedMessages());
             assertTrue(pull.isClosed() && push.isClosed());
             assertEquals(0, pool.outstanding());
+        }
+    }
+
+    /**
+     * A producer waiting for room in a full ring (its workers blocked at a PUSH with no peer) is
+     * not ended by close() from another thread, which is refused as a second thread inside the
+     * sender and changes nothing; closing the context ends it: its send or claim throws the
+     * workers' ETERM, the sender then closes, and every pooled buffer is back.
+     */
+    @ParameterizedTest(name = "claim {0}")
+    @ValueSource(booleans = {false, true})
+    @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void shouldEndAProducerWaitingAtAFullRingWhenTheContextClosesNotByClose(boolean claim) throws Exception {
+        try (NativeBufferPool pool = new NativeBufferPool()) {
+            ZmqContext ctx = ZmqContext.builder().bufferPool(pool).build();
+            ZmqSocket push = Fixtures.bound(ctx, SocketType.PUSH, "tcp"); // no peer: the workers' sends wait
+            push.sendHwm(1);
+            ParallelCompressingSender sender = ParallelCompressingSender.builder(push).workers(1).inFlight(2).build();
+            java.util.concurrent.atomic.AtomicReference<Throwable> thrown = new java.util.concurrent.atomic.AtomicReference<>();
+            Thread producer = new Thread(() -> {
+                try {
+                    for (int i = 0; i < 100; i++) {
+                        if (claim) {
+                            sender.claim(1000, 0);
+                            sender.commit(1000);
+                        } else {
+                            sender.send(Fixtures.payload(1000, i), 0);
+                        }
+                    }
+                } catch (Throwable t) {
+                    thrown.set(t);
+                }
+            }, "blocked-producer");
+            producer.start();
+            assertTrue(Fixtures.await(() -> java.util.Arrays.stream(producer.getStackTrace())
+                    .anyMatch(f -> f.getMethodName().equals("awaitHead")), 10_000), "the producer never waited for room");
+
+            IllegalStateException refused = assertThrows(IllegalStateException.class, sender::close);
+            assertTrue(refused.getMessage().contains("blocked-producer"), refused::getMessage);
+            assertTrue(producer.isAlive(), "a refused close() changes nothing");
+
+            CompletableFuture.runAsync(ctx::close).get(20, TimeUnit.SECONDS);
+            producer.join(10_000);
+            assertFalse(producer.isAlive(), "the producer is still waiting");
+            assertTrue(thrown.get() instanceof IllegalStateException e && e.getCause() instanceof ZmqException z
+                    && z.isContextTerminated(), () -> String.valueOf(thrown.get()));
+            IllegalStateException failed = assertThrows(IllegalStateException.class, sender::close);
+            assertTrue(failed.getCause() instanceof ZmqException, failed::toString);
+            sender.close(); // idempotent
+            assertEquals(0, pool.outstanding(), () -> pool.stats().toString());
         }
     }
 
