@@ -394,7 +394,18 @@ public final class CompressingSender implements AutoCloseable {
         return counters.snapshot(pool);
     }
 
+    /**
+     * libzmq ignores the bits it does not know, so a mistaken flag (a receive flag, a constant
+     * from another API) would pass silently: refused before anything is sent.
+     */
+    private static void checkFlags(int flags) {
+        if ((flags & ~(ZmqSocket.DONTWAIT | ZmqSocket.SNDMORE)) != 0) {
+            throw new IllegalArgumentException("flags other than DONTWAIT and SNDMORE: flags=" + flags);
+        }
+    }
+
     private boolean sendEnvelopePart(MemorySegment part, long offset, long length, int flags) {
+        checkFlags(flags);
         boolean sent;
         try {
             sent = socket.send(part, offset, length, flags);
@@ -417,6 +428,7 @@ public final class CompressingSender implements AutoCloseable {
      * fail short of the socket happens before the first part goes out.
      */
     private boolean sendPart(MemorySegment envelope, MemorySegment payload, long offset, long length, int flags) {
+        checkFlags(flags);
         PooledBuffer buffer = null;
         boolean handedOver = false;
         long zeroCopyThresholdBytes = frames.zeroCopyThreshold(socket);

@@ -353,6 +353,10 @@ public final class DecompressingReceiver implements AutoCloseable {
     }
 
     private int receive(MemorySegment dst, int flags) {
+        if ((flags & ~ZmqSocket.DONTWAIT) != 0) {
+            // libzmq ignores the bits it does not know: a mistaken flag would pass silently
+            throw new IllegalArgumentException("flags other than DONTWAIT: flags=" + flags);
+        }
         owner.enter();
         try {
             ensureOpen();

@@ -851,7 +851,12 @@ public final class ParallelCompressingSender implements AutoCloseable {
             ensureNoClaim();
             throwIfFailed();
             boolean idle = inlineBelowBytes > 0 && idleSinceLastTake();
-            long bytes = maxLength + (topic == null ? 0 : topic.length);
+            int topicLength = topic == null ? 0 : topic.length;
+            if (maxLength > Long.MAX_VALUE - topicLength) {
+                throw new IllegalArgumentException("maxLength and topic together pass Long.MAX_VALUE bytes: maxLength="
+                        + maxLength + ", topicLength=" + topicLength);
+            }
+            long bytes = maxLength + topicLength;
             if (!awaitRoom(tail.get(), bytes, flags)) {
                 return null;
             }

@@ -247,6 +247,45 @@ class LifecycleTest {
     }
 
     /** A ByteBuffer payload's position and limit are left as they were, whether it was sent or would have blocked. */
+    /**
+     * libzmq ignores flag bits it does not know, so a mistaken flag (0x4000, or SNDMORE given to a
+     * receive) passed silently; each is refused naming it, before anything is sent or taken, and
+     * the stream goes on. A claim whose payload and topic together pass Long.MAX_VALUE bytes is
+     * refused naming both (it was the pool's "negative capacity").
+     */
+    @Test
+    void shouldRefuseFlagsLibzmqWouldIgnoreAndAnOverflowingClaimNamingThem() {
+        try (ZmqContext ctx = new ZmqContext()) {
+            ZmqSocket push = Fixtures.bound(ctx, SocketType.PUSH, "inproc");
+            ZmqSocket pull = ctx.socket(SocketType.PULL);
+            pull.receiveTimeoutMs(Fixtures.RECEIVE_TIMEOUT_MS);
+            pull.connect(push.lastEndpoint());
+            byte[] data = Fixtures.payload(1000, 3);
+            try (CompressingSender sender = CompressingSender.builder(push).build();
+                    DecompressingReceiver receiver = DecompressingReceiver.builder(pull).build()) {
+                IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> sender.send(data, 0x4000));
+                assertTrue(e.getMessage().contains("flags=16384"), e.getMessage());
+                e = assertThrows(IllegalArgumentException.class,
+                        () -> sender.sendEnvelope(new byte[] {1}, ZmqSocket.SNDMORE | 0x4000));
+                assertTrue(e.getMessage().contains("flags=16386"), e.getMessage());
+                e = assertThrows(IllegalArgumentException.class, () -> receiver.receive(ZmqSocket.SNDMORE));
+                assertTrue(e.getMessage().contains("flags=2"), e.getMessage());
+                assertTrue(sender.send(data, 0));
+                assertEquals(DecompressingReceiver.RECEIVED, receiver.receive(0));
+                assertArrayEquals(data, receiver.message().partBytes(0));
+                assertEquals(DecompressingReceiver.WOULD_BLOCK, receiver.receive(ZmqSocket.DONTWAIT), "nothing else was sent");
+            }
+            try (ParallelCompressingSender parallel = ParallelCompressingSender.builder(push).build()) {
+                IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                        () -> parallel.claim(new byte[3], Long.MAX_VALUE - 1, 0));
+                assertTrue(e.getMessage().contains("maxLength=9223372036854775806, topicLength=3"), e.getMessage());
+                MemorySegment room = parallel.claim(new byte[] {'t'}, 16, 0);
+                assertTrue(room.byteSize() >= 16, "the sender goes on claiming");
+                parallel.abort();
+            }
+        }
+    }
+
     @Test
     void shouldLeaveByteBufferPositionAndLimitAlone() {
         try (ZmqContext ctx = new ZmqContext()) {
