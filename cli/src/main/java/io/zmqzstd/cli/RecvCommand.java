@@ -206,7 +206,7 @@ final class RecvCommand implements Callable<Integer> {
             throw usage("--count must be positive: N=" + count);
         }
         if (timeout.isZero()) {
-            throw usage("--timeout must be positive (or 'forever'): timeout=0");
+            throw usage(Values.ZERO_TIMEOUT);
         }
     }
 

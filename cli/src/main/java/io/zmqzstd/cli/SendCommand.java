@@ -347,6 +347,9 @@ final class SendCommand implements Callable<Integer> {
                 throw wholeTooLong("standard input has " + size + " bytes");
             }
         }
+        if (timeout.isZero()) {
+            throw usage(Values.ZERO_TIMEOUT);
+        }
         if (delay.isNegative()) {
             // "forever" parses for --timeout; as a delay it would mean never sending (it was taken as 0)
             throw usage("--delay must be a finite duration: delay=" + Values.show(delay));

@@ -261,6 +261,12 @@ final class Values {
         return Duration.ofMillis(Math.round(ms));
     }
 
+    /**
+     * Why a --timeout of zero is refused, for send and recv alike: libzmq takes 0 as "do not wait",
+     * so the first send or receive fails before an asynchronous connect can complete.
+     */
+    static final String ZERO_TIMEOUT = "--timeout must be positive (or 'forever'): timeout=0";
+
     /** Milliseconds for a libzmq timeout option: -1 for {@link #FOREVER}. */
     static int millis(Duration d) {
         return d.isNegative() ? -1 : (int) Math.min(Integer.MAX_VALUE, d.toMillis());

@@ -537,6 +537,19 @@ class CommandLineTest {
         assertTrue(r.err().startsWith("zmq-zstd keygen: cannot write standard output"), r::err);
     }
 
+    /**
+     * --timeout 0 on send would make libzmq's send non-blocking: the first message fails before an
+     * asynchronous connect can complete, so every run times out. recv refuses 0 already; so does send.
+     */
+    @Test
+    void shouldRefuseAZeroSendTimeout() {
+        for (String zero : List.of("0", "0ms", "0.0001s")) {
+            Result r = run("one\n".getBytes(StandardCharsets.US_ASCII),
+                    "send", "--connect", "tcp://127.0.0.1:1", "--timeout", zero);
+            assertOneLine(r, ExitCodes.USAGE, zero + " -> " + r, "--timeout must be positive (or 'forever'): timeout=0");
+        }
+    }
+
     /** The command ended with {@code code} and one line on standard error containing every one of {@code parts}. */
     private static void assertOneLine(Result r, int code, String what, String... parts) {
         assertEquals(code, r.code(), what);
