@@ -205,6 +205,10 @@ final class RecvCommand implements Callable<Integer> {
         if (count < -1 || count == 0) {
             throw usage("--count must be positive: N=" + count);
         }
+        if (maxSize == 0) {
+            // not "no limit" (as --hwm 0 is): every non-empty message would be refused as TOO_LARGE
+            throw usage("--max-size must be positive: bytes=0 (it would refuse every non-empty message; there is no 'no limit')");
+        }
         if (timeout.isZero()) {
             throw usage(Values.ZERO_TIMEOUT);
         }

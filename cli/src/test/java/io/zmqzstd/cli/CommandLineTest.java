@@ -550,6 +550,16 @@ class CommandLineTest {
         }
     }
 
+    /**
+     * --max-size 0 let only empty messages through: every other frame was a bad frame (TOO_LARGE),
+     * though --hwm 0 in the same command means "no limit". Refused in one line instead.
+     */
+    @Test
+    void shouldRefuseAZeroMaxSize() {
+        Result r = run("recv", "--bind", "tcp://127.0.0.1:*", "--max-size", "0", "--timeout", "1s");
+        assertOneLine(r, ExitCodes.USAGE, r.toString(), "--max-size must be positive: bytes=0", "--help");
+    }
+
     /** The command ended with {@code code} and one line on standard error containing every one of {@code parts}. */
     private static void assertOneLine(Result r, int code, String what, String... parts) {
         assertEquals(code, r.code(), what);
