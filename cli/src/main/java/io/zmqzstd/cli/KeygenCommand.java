@@ -39,6 +39,12 @@ final class KeygenCommand implements Callable<Integer> {
             return ExitCodes.OK;
         }
         Path pub = out.resolveSibling(out.getFileName() + ".pub");
+        for (Path file : new Path[] {out, pub}) {
+            String problem = Main.outputProblem(file);
+            if (problem != null) {
+                throw cannotWrite(file, problem, null);
+            }
+        }
         write(out, CurveOptions.formatKeyPair(keys), true);
         write(pub, "public=" + keys.publicKey() + "\n", false);
         System.out.println(keys.publicKey());
@@ -69,7 +75,11 @@ final class KeygenCommand implements Callable<Integer> {
         } catch (FileAlreadyExistsException e) {
             throw new CliException(ExitCodes.FAILURE, "file exists: file=" + file + " (use --force to overwrite)", e);
         } catch (IOException e) {
-            throw new CliException(ExitCodes.FAILURE, "cannot write key file: file=" + file + ", error=" + Main.describe(e), e);
+            throw cannotWrite(file, Main.describe(e), e);
         }
+    }
+
+    private static CliException cannotWrite(Path file, String error, IOException cause) {
+        return new CliException(ExitCodes.FAILURE, "cannot write key file: file=" + file + ", error=" + error, cause);
     }
 }

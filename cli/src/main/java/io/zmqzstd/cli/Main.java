@@ -128,6 +128,18 @@ public final class Main implements Callable<Integer> {
         };
     }
 
+    /**
+     * Why {@code file} cannot be written as a new output file, or null. Checked before any work, so
+     * that nothing is half-written (keygen's secret key without its public half) and no file
+     * option replaces a directory.
+     */
+    static String outputProblem(java.nio.file.Path file) {
+        if (java.nio.file.Files.isDirectory(file)) {
+            return "is a directory";
+        }
+        return null;
+    }
+
     static String oneLine(String message) {
         return message == null ? "" : message.strip().replaceAll("\\s*\\R\\s*", "; ");
     }

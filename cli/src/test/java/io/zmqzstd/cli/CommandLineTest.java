@@ -560,6 +560,26 @@ class CommandLineTest {
         assertOneLine(r, ExitCodes.USAGE, r.toString(), "--max-size must be positive: bytes=0", "--help");
     }
 
+    /** --force overwrites a key file, never a directory in its place (an empty one was deleted and replaced). */
+    @Test
+    void shouldNotReplaceADirectoryWithAKeyFile(@TempDir Path dir) throws Exception {
+        Path keys = Files.createDirectory(dir.resolve("keys"));
+        for (String[] args : new String[][] {{"keygen", "--out", keys.toString(), "--force"},
+                {"keygen", "--out", dir.resolve("server.key").toString(), "--force"}}) {
+            if (args[2].endsWith("server.key")) {
+                Files.createDirectory(dir.resolve("server.key.pub")); // the public key's place is taken
+            }
+            Result r = run(args);
+            String what = String.join(" ", args) + " -> " + r;
+            assertOneLine(r, ExitCodes.FAILURE, what, "cannot write key file: file=", "error=is a directory");
+            assertFalse(r.err().contains("Exception"), what);
+            assertEquals("", r.out(), what);
+        }
+        assertTrue(Files.isDirectory(keys));
+        assertTrue(Files.isDirectory(dir.resolve("server.key.pub")));
+        assertFalse(Files.exists(dir.resolve("server.key")), "a secret key left behind without its public half");
+    }
+
     /** The command ended with {@code code} and one line on standard error containing every one of {@code parts}. */
     private static void assertOneLine(Result r, int code, String what, String... parts) {
         assertEquals(code, r.code(), what);
