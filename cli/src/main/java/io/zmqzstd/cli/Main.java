@@ -12,6 +12,8 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import java.util.function.Supplier;
 
@@ -133,9 +135,16 @@ public final class Main implements Callable<Integer> {
      * that nothing is half-written (keygen's secret key without its public half) and no file
      * option replaces a directory.
      */
-    static String outputProblem(java.nio.file.Path file) {
-        if (java.nio.file.Files.isDirectory(file)) {
+    static String outputProblem(Path file) {
+        if (Files.isDirectory(file)) {
             return "is a directory";
+        }
+        Path parent = file.toAbsolutePath().getParent();
+        if (parent != null && !Files.exists(parent)) {
+            return "no such directory: " + parent; // "no such file" would name the file about to be created
+        }
+        if (parent != null && !Files.isDirectory(parent)) {
+            return "not a directory: " + parent;
         }
         return null;
     }

@@ -72,6 +72,11 @@ final class TrainCommand implements Callable<Integer> {
         if (delimiter.value().length != 1) {
             throw new ParameterException(spec.commandLine(), "--delimiter must be exactly one byte: bytes=" + delimiter.value().length);
         }
+        String outProblem = Main.outputProblem(out);
+        if (outProblem != null) {
+            // before reading and training, which may take long
+            throw new CliException(ExitCodes.FAILURE, "cannot write dictionary: file=" + out + ", error=" + outProblem);
+        }
         List<byte[]> samples = new ArrayList<>();
         if (files.isEmpty()) {
             addLines(stdin, samples);

@@ -580,6 +580,30 @@ class CommandLineTest {
         assertFalse(Files.exists(dir.resolve("server.key")), "a secret key left behind without its public half");
     }
 
+    /** An output file whose directory is missing, or that is a directory: one line that says which, before any work. */
+    @Test
+    void shouldNameAnOutputDirectoryThatIsMissing(@TempDir Path dir) throws Exception {
+        Path samples = dir.resolve("samples.txt");
+        StringBuilder lines = new StringBuilder();
+        for (int i = 0; i < 2000; i++) {
+            lines.append("{\"host\":\"web-").append(i % 17).append("\",\"cpu\":").append(i * 7 % 100).append("}\n");
+        }
+        Files.writeString(samples, lines);
+        Path missing = dir.resolve("no-such-dir");
+        Path taken = Files.createDirectory(dir.resolve("taken"));
+        String[][] cases = {
+                {"keygen", "--out", missing.resolve("server.key").toString()},
+                {"train", "--out", missing.resolve("x.dict").toString(), "--size", "1K", "--lines", samples.toString()},
+                {"train", "--out", taken.toString(), "--size", "1K", "--lines", samples.toString()},
+        };
+        String[] errors = {"error=no such directory: " + missing, "error=no such directory: " + missing, "error=is a directory"};
+        for (int i = 0; i < cases.length; i++) {
+            Result r = run(cases[i]);
+            String what = String.join(" ", cases[i]) + " -> " + r;
+            assertOneLine(r, ExitCodes.FAILURE, what, "file=" + cases[i][2] + ", " + errors[i]);
+        }
+    }
+
     /** The command ended with {@code code} and one line on standard error containing every one of {@code parts}. */
     private static void assertOneLine(Result r, int code, String what, String... parts) {
         assertEquals(code, r.code(), what);
