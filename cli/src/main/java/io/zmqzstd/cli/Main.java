@@ -149,6 +149,11 @@ public final class Main implements Callable<Integer> {
         return null;
     }
 
+    /** Reading standard input failed (e.g. {@code < /tmp}: EISDIR): the one line that says so. */
+    static CliException cannotReadStandardInput(java.io.IOException e) {
+        return new CliException(ExitCodes.FAILURE, "cannot read standard input: error=" + describe(e), e);
+    }
+
     static String oneLine(String message) {
         return message == null ? "" : message.strip().replaceAll("\\s*\\R\\s*", "; ");
     }

@@ -285,7 +285,10 @@ final class SendCommand implements Callable<Integer> {
         }
     }
 
-    /** The next message, or false at the end; a message too long to hold ends the run in one line. */
+    /**
+     * The next message, or false at the end; a message too long to hold, or standard input that
+     * cannot be read, ends the run in one line.
+     */
     private boolean next(MessageReader reader) throws IOException {
         try {
             return reader.next();
@@ -298,6 +301,8 @@ final class SendCommand implements Callable<Integer> {
                 throw wholeTooLong("standard input is longer");
             }
             throw e;
+        } catch (IOException e) {
+            throw Main.cannotReadStandardInput(e);
         }
     }
 

@@ -79,11 +79,11 @@ final class TrainCommand implements Callable<Integer> {
         }
         List<byte[]> samples = new ArrayList<>();
         if (files.isEmpty()) {
-            addLines(stdin, samples);
+            addStandardInput(samples);
         }
         for (Path f : files) {
             if (f.toString().equals("-")) {
-                addLines(stdin, samples);
+                addStandardInput(samples);
             } else if (lines) {
                 try (InputStream in = Files.newInputStream(f)) {
                     addLines(in, samples);
@@ -121,6 +121,14 @@ final class TrainCommand implements Callable<Integer> {
         spec.commandLine().getErr().println(spec.qualifiedName() + ": wrote dictionary: id=" + id + ", bytes=" + dict.bytes().length
                 + ", samples=" + samples.size() + ", sampleBytes=" + total + ", out=" + out);
         return ExitCodes.OK;
+    }
+
+    private void addStandardInput(List<byte[]> samples) {
+        try {
+            addLines(stdin, samples);
+        } catch (IOException e) {
+            throw Main.cannotReadStandardInput(e);
+        }
     }
 
     private void addLines(InputStream in, List<byte[]> samples) throws IOException {

@@ -604,6 +604,29 @@ class CommandLineTest {
         }
     }
 
+    /**
+     * As {@code send < /tmp}: reading standard input fails (EISDIR). The line said only
+     * "zmq-zstd send: Is a directory", naming neither standard input nor what was being done.
+     */
+    @Test
+    void shouldNameStandardInputWhenItCannotBeRead() {
+        java.io.InputStream directory = new java.io.InputStream() {
+            @Override
+            public int read() throws IOException {
+                throw new IOException("Is a directory");
+            }
+        };
+        Result send = run(s -> s.stdin = directory, "send", "--connect", "tcp://127.0.0.1:1", "--timeout", "1s");
+        assertOneLine(send, ExitCodes.FAILURE, send.toString(), "zmq-zstd send: cannot read standard input: error=Is a directory");
+
+        StringWriter err = new StringWriter();
+        CommandLine cl = Main.commandLine();
+        ((TrainCommand) cl.getSubcommands().get("train").getCommand()).stdin = directory;
+        cl.setErr(new PrintWriter(err, true));
+        Result train = new Result(cl.execute("train", "--out", "/tmp/never-written.dict"), "", err.toString());
+        assertOneLine(train, ExitCodes.FAILURE, train.toString(), "zmq-zstd train: cannot read standard input: error=Is a directory");
+    }
+
     /** The command ended with {@code code} and one line on standard error containing every one of {@code parts}. */
     private static void assertOneLine(Result r, int code, String what, String... parts) {
         assertEquals(code, r.code(), what);
