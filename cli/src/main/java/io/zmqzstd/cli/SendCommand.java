@@ -7,7 +7,6 @@ import io.zmqzstd.transport.SocketType;
 import io.zmqzstd.transport.ZmqContext;
 import io.zmqzstd.transport.ZmqException;
 import io.zmqzstd.transport.ZmqSocket;
-import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -23,6 +22,8 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeoutException;
 
@@ -55,7 +56,7 @@ final class SendCommand implements Callable<Integer> {
         }
     }
 
-    /** How standard input is cut into messages: one of these at most. */
+    /** How standard input is cut into messages: one of these at most (checked by {@link #validate()}). */
     static final class Framing {
         @Option(names = "--delimiter", paramLabel = "BYTE", converter = Values.Delimiter.class,
                 description = "Messages end at this byte (default: newline). Escapes: \\n \\r \\t \\0 \\\\ \\xHH.")
@@ -103,8 +104,11 @@ final class SendCommand implements Callable<Integer> {
             description = "PUB only: send T as an uncompressed first part of every message (subscribers filter on it; default empty).")
     String topic;
 
-    @ArgGroup(exclusive = true, multiplicity = "0..1")
-    Framing framing = new Framing();
+    // A mixin, not an exclusive @ArgGroup: picocli's group named a repeated option as
+    // "expected only one match but got [--delimiter=BYTE | --chunk=BYTES | --whole]={--whole} and ...";
+    // as plain options a repeat is "option '--whole' should be specified only once", and validate() names a conflict.
+    @Mixin
+    Framing framing;
 
     @Option(names = "--wait-subscribers", paramLabel = "N", defaultValue = "0",
             description = "PUB only: before sending, wait until N subscriptions arrived (one per subscriber and topic).")
@@ -338,6 +342,19 @@ final class SendCommand implements Callable<Integer> {
         }
         if (level < -131072 || level > 22) {
             throw usage("--level out of range: level=" + level + ", range=-131072..22");
+        }
+        List<String> framings = new ArrayList<>();
+        if (framing.delimiter != null) {
+            framings.add("--delimiter");
+        }
+        if (framing.chunkBytes != null) {
+            framings.add("--chunk");
+        }
+        if (framing.whole) {
+            framings.add("--whole");
+        }
+        if (framings.size() > 1) {
+            throw usage(framings.get(0) + " and " + framings.get(1) + " exclude each other: give one of --delimiter, --chunk, --whole");
         }
         if (framing.delimiter != null && framing.delimiter.value().length != 1) {
             throw usage("--delimiter must be exactly one byte: bytes=" + framing.delimiter.value().length);

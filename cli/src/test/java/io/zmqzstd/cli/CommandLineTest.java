@@ -627,6 +627,32 @@ class CommandLineTest {
         assertOneLine(train, ExitCodes.FAILURE, train.toString(), "zmq-zstd train: cannot read standard input: error=Is a directory");
     }
 
+    /**
+     * --delimiter, --chunk and --whole: given twice, one is named as --hwm twice is (picocli's group
+     * said "expected only one match but got [--delimiter=BYTE | --chunk=BYTES | --whole]={--whole} and ...");
+     * two of them together are named as excluding each other.
+     */
+    @Test
+    void shouldNameARepeatedOrConflictingFramingOption() {
+        String[][] twice = {{"--whole", "--whole"}, {"--delimiter", ",", "--delimiter", "x"}, {"--chunk", "1K", "--chunk", "2K"}};
+        for (String[] framing : twice) {
+            Result r = run(concat(framing));
+            assertOneLine(r, ExitCodes.USAGE, r.toString(), "option '" + framing[0] + "'", "should be specified only once");
+            assertFalse(r.err().contains("expected only one match"), r::toString);
+        }
+        Result both = run(concat("--chunk", "1K", "--whole"));
+        assertOneLine(both, ExitCodes.USAGE, both.toString(), "--chunk and --whole exclude each other");
+        Result all = run(concat("--delimiter", ",", "--chunk", "1K"));
+        assertOneLine(all, ExitCodes.USAGE, all.toString(), "--delimiter and --chunk exclude each other");
+    }
+
+    private static String[] concat(String... framing) {
+        String[] args = {"send", "--connect", "tcp://127.0.0.1:1", "--timeout", "1s"};
+        String[] all = Arrays.copyOf(args, args.length + framing.length);
+        System.arraycopy(framing, 0, all, args.length, framing.length);
+        return all;
+    }
+
     /** The command ended with {@code code} and one line on standard error containing every one of {@code parts}. */
     private static void assertOneLine(Result r, int code, String what, String... parts) {
         assertEquals(code, r.code(), what);
