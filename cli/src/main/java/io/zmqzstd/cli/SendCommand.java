@@ -18,8 +18,8 @@ import java.io.FileDescriptor;
 import java.io.FileInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -379,18 +379,31 @@ final class SendCommand implements Callable<Integer> {
     }
 
     /**
-     * Reads a --dict file. A file with the zstd dictionary magic that is cut short or damaged
-     * before its content is refused by {@link ZstdDictionary#load}, which says which. A file
-     * without the magic is refused unless {@code raw} (--raw-dict): zstd would take it as raw
-     * content, whose frames carry no dictionary ID, so a receiver without it reports them as
-     * corrupt instead of naming the missing dictionary.
+     * The largest --dict file, and the largest dictionary train makes: zstd's own limit (its CLI's
+     * {@code DICTSIZE_MAX}). A larger file is a wrong file (an image, a log, {@code /dev/zero}),
+     * which read whole would fill the heap.
+     */
+    static final int MAX_DICTIONARY_BYTES = 32 << 20;
+
+    /**
+     * Reads a --dict file, at most {@link #MAX_DICTIONARY_BYTES} of it. A file with the zstd
+     * dictionary magic that is cut short or damaged before its content is refused by
+     * {@link ZstdDictionary#of}, which says which. A file without the magic is refused unless
+     * {@code raw} (--raw-dict): zstd would take it as raw content, whose frames carry no dictionary
+     * ID, so a receiver without it reports them as corrupt instead of naming the missing dictionary.
      */
     static ZstdDictionary loadDictionary(Path file, boolean raw) {
         ZstdDictionary dict;
-        try {
-            dict = ZstdDictionary.load(file);
-        } catch (UncheckedIOException | IllegalArgumentException e) {
-            throw new CliException(ExitCodes.FAILURE, "cannot read dictionary: file=" + file + ", error=" + Main.describe(e.getCause() != null ? e.getCause() : e), e);
+        try (InputStream in = Files.newInputStream(file)) {
+            // not Files.readAllBytes: a device or FIFO has no size, and a huge file is not a dictionary
+            byte[] bytes = in.readNBytes(MAX_DICTIONARY_BYTES + 1);
+            if (bytes.length > MAX_DICTIONARY_BYTES) {
+                throw cannotReadDictionary(file, "larger than a zstd dictionary may be: limit=" + MAX_DICTIONARY_BYTES
+                        + " bytes (zstd's own limit; is it the right file?)", null);
+            }
+            dict = ZstdDictionary.of(bytes);
+        } catch (IOException | IllegalArgumentException e) {
+            throw cannotReadDictionary(file, Main.describe(e), e);
         }
         if (!raw && !dict.isStructured()) {
             throw new CliException(ExitCodes.FAILURE, "not a zstd dictionary: file=" + file
@@ -398,6 +411,10 @@ final class SendCommand implements Callable<Integer> {
                     + " or pass --raw-dict to use the file as raw content, whose frames carry no dictionary ID)");
         }
         return dict;
+    }
+
+    private static CliException cannotReadDictionary(Path file, String error, Exception cause) {
+        return new CliException(ExitCodes.FAILURE, "cannot read dictionary: file=" + file + ", error=" + error, cause);
     }
 
     private ParameterException usage(String message) {

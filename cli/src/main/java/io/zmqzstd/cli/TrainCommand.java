@@ -65,9 +65,10 @@ final class TrainCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        if (sizeBytes < MIN_SIZE_BYTES || sizeBytes > Integer.MAX_VALUE) {
+        if (sizeBytes < MIN_SIZE_BYTES || sizeBytes > SendCommand.MAX_DICTIONARY_BYTES) {
+            // no larger than send and recv take as --dict
             throw new ParameterException(spec.commandLine(), "--size out of range: bytes=" + sizeBytes
-                    + ", range=" + MIN_SIZE_BYTES + ".." + Integer.MAX_VALUE);
+                    + ", range=" + MIN_SIZE_BYTES + ".." + SendCommand.MAX_DICTIONARY_BYTES);
         }
         if (delimiter.value().length != 1) {
             throw new ParameterException(spec.commandLine(), "--delimiter must be exactly one byte: bytes=" + delimiter.value().length);

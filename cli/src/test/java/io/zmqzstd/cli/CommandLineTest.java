@@ -194,6 +194,28 @@ class CommandLineTest {
     }
 
     /**
+     * A --dict FILE far larger than any dictionary (a wrong file: an image, a log, /dev/zero) was
+     * read whole into the heap: above 2 GiB an OutOfMemoryError and a stack trace, exit 1. Refused
+     * in one line above zstd's own limit (its CLI's DICTSIZE_MAX, 32 MiB), and read no further.
+     */
+    @Test
+    void shouldRefuseADictionaryFileLargerThanZstdTakes(@TempDir Path dir) throws Exception {
+        Path big = dir.resolve("disk.img");
+        try (java.io.RandomAccessFile f = new java.io.RandomAccessFile(big.toFile(), "rw")) {
+            f.setLength((32L << 20) + 1); // sparse
+        }
+        for (String[] args : new String[][] {
+                {"recv", "--bind", "tcp://127.0.0.1:*", "--dict", big.toString(), "--timeout", "1s"},
+                {"send", "--connect", "tcp://127.0.0.1:1", "--dict", big.toString(), "--raw-dict", "--timeout", "1s"}}) {
+            Result r = run(args);
+            assertOneLine(r, ExitCodes.FAILURE, r.toString(), "cannot read dictionary: file=" + big,
+                    "error=larger than a zstd dictionary may be: limit=33554432 bytes");
+        }
+        Result r = run("train", "--out", dir.resolve("x.dict").toString(), "--size", "33M");
+        assertOneLine(r, ExitCodes.USAGE, r.toString(), "--size out of range: bytes=34603008, range=256..33554432");
+    }
+
+    /**
      * A transport the socket type cannot use (udp:// is for RADIO/DISH; libzmq says
      * ENOCOMPATPROTO) is a wrong endpoint, as EINVAL is: exit 2, not a runtime failure.
      */
