@@ -94,6 +94,11 @@ final class TrainCommand implements Callable<Integer> {
             } else {
                 try {
                     samples.add(Files.readAllBytes(f));
+                } catch (OutOfMemoryError e) {
+                    // above the largest Java array, or above the heap: a line, not a stack trace
+                    throw new CliException(ExitCodes.FAILURE, "cannot read sample file: file=" + f + ", error=does not fit in"
+                            + " the Java heap (" + e.getMessage() + "); with --lines each line of it is a sample, or give java"
+                            + " more heap (java -Xmx...)");
                 } catch (IOException e) {
                     throw new CliException(ExitCodes.FAILURE, "cannot read sample file: file=" + f + ", error=" + Main.describe(e), e);
                 }

@@ -216,6 +216,23 @@ class CommandLineTest {
     }
 
     /**
+     * train FILE reads each file whole as one sample: one over the largest Java array (here a
+     * 3 GiB sparse file, taken in by mistake) threw OutOfMemoryError out of the command, a stack
+     * trace instead of a line.
+     */
+    @Test
+    void shouldNameASampleFileTooLargeForTheHeap(@TempDir Path dir) throws Exception {
+        Path big = dir.resolve("disk.img");
+        try (java.io.RandomAccessFile f = new java.io.RandomAccessFile(big.toFile(), "rw")) {
+            f.setLength(3L << 30); // sparse
+        }
+        Result r = run("train", "--out", dir.resolve("x.dict").toString(), big.toString());
+        assertOneLine(r, ExitCodes.FAILURE, r.toString(), "cannot read sample file: file=" + big,
+                "error=does not fit in the Java heap", "--lines");
+        assertFalse(r.err().contains("Exception") || r.err().contains("Error:"), r::toString);
+    }
+
+    /**
      * A transport the socket type cannot use (udp:// is for RADIO/DISH; libzmq says
      * ENOCOMPATPROTO) is a wrong endpoint, as EINVAL is: exit 2, not a runtime failure.
      */
