@@ -237,13 +237,20 @@ class LifecycleTest {
             CompletableFuture.runAsync(ctx::close).get(20, TimeUnit.SECONDS);
             producer.join(10_000);
             assertFalse(producer.isAlive(), "the producer is still waiting");
-            assertTrue(thrown.get() instanceof IllegalStateException e && e.getCause() instanceof ZmqException z
-                    && z.isContextTerminated(), () -> String.valueOf(thrown.get()));
+            // The worker's send ends with ETERM, or, when the context's close has already closed
+            // the socket by the time the worker calls again, with the binding's "socket is closed"
+            assertTrue(thrown.get() instanceof IllegalStateException e && endedByContextClose(e.getCause()),
+                    () -> String.valueOf(thrown.get()));
             IllegalStateException failed = assertThrows(IllegalStateException.class, sender::close);
-            assertTrue(failed.getCause() instanceof ZmqException, failed::toString);
+            assertTrue(endedByContextClose(failed.getCause()), failed::toString);
             sender.close(); // idempotent
             assertEquals(0, pool.outstanding(), () -> pool.stats().toString());
         }
+    }
+
+    private static boolean endedByContextClose(Throwable cause) {
+        return cause instanceof ZmqException z && z.isContextTerminated()
+                || cause instanceof IllegalStateException i && String.valueOf(i.getMessage()).startsWith("socket is closed");
     }
 
     /** A ByteBuffer payload's position and limit are left as they were, whether it was sent or would have blocked. */
