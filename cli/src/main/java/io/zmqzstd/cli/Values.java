@@ -80,9 +80,7 @@ final class Values {
     private static String bracketProblem(String literal) {
         int percent = literal.indexOf('%');
         String address = percent < 0 ? literal : literal.substring(0, percent);
-        try {
-            InetAddress.ofLiteral(address);
-        } catch (IllegalArgumentException e) {
+        if (literal(address) == null) {
             return "'" + address + "' is not an IPv6 (or IPv4) address";
         }
         if (percent >= 0) {
