@@ -213,6 +213,9 @@ class ParallelCompressingSenderTest {
                 do {
                     receiveOrFail(receiver);
                 } while (!java.util.Arrays.equals(marker, received(receiver, 1)));
+                // The marker can arrive before the thread that sent it has counted it: flush()
+                // returns once every message taken is sent and counted
+                sender.flush();
                 PipelineStats before = sender.stats();
                 writeAndRead(sender, receiver, count, ParallelCompressingSenderTest::message, seq -> {
                     byte[] m = message(seq);
@@ -223,6 +226,7 @@ class ParallelCompressingSenderTest {
                     claimAndCommit(sender, wanted, m);
                     return true;
                 }, wanted);
+                sender.flush();
                 stats = sender.stats();
                 assertEquals(2L * count, stats.messages() - before.messages(), stats::toString);
                 assertEquals(2L * count, stats.envelopeParts() - before.envelopeParts(), "a topic part per message: " + stats);
