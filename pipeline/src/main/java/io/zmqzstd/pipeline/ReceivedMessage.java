@@ -196,7 +196,7 @@ public final class ReceivedMessage {
      * @return whether the accessors may be called; false after close
      */
     public boolean isValid() {
-        return valid && !receiver.isClosed();
+        return valid;
     }
 
     // ---- filled by the receiver ----
@@ -240,13 +240,11 @@ public final class ReceivedMessage {
     }
 
     private void checkValid() {
+        // close() invalidates the view under the receiver's owner check, so one flag answers both;
+        // the receiver is consulted only to say which
         if (!valid) {
-            // close() invalidates too: say which (the valid path is unchanged, one flag)
             throw new IllegalStateException(receiver.isClosed() ? "receiver is closed: message views ended"
                     : "no message to read: the last receive did not return RECEIVED");
-        }
-        if (receiver.isClosed()) {
-            throw new IllegalStateException("receiver is closed: message views ended");
         }
     }
 
