@@ -2,7 +2,10 @@ package io.zmqzstd.cli;
 
 import io.zmqzstd.transport.Curve;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -24,14 +27,22 @@ import java.util.concurrent.Callable;
                 "1:Runtime failure: cannot write FILE (or it exists and --force is not given).", ExitCodes.HELP_USAGE})
 final class KeygenCommand implements Callable<Integer> {
 
+    @Spec
+    CommandSpec spec;
+
     @Option(names = "--out", paramLabel = "FILE", description = "Write the key pair to FILE and the public key to FILE.pub.")
     Path out;
 
-    @Option(names = "--force", description = "Overwrite existing files.")
+    @Option(names = "--force", description = "With --out: overwrite existing files.")
     boolean force;
 
     @Override
     public Integer call() {
+        if (force && out == null) {
+            // printed keys overwrite nothing: the user may have meant --out and would otherwise not hear of it
+            throw new ParameterException(spec.commandLine(), "--force needs --out FILE: without --out the keys are printed,"
+                    + " and there is no file to overwrite");
+        }
         Curve.KeyPair keys = Curve.keypair();
         if (out == null) {
             System.out.print(CurveOptions.formatKeyPair(keys));

@@ -685,6 +685,13 @@ class CommandLineTest {
         assertOneLine(all, ExitCodes.USAGE, all.toString(), "--delimiter and --chunk exclude each other");
     }
 
+    /** keygen --force without --out: nothing is written, so there is nothing to overwrite; it printed keys and exited 0. */
+    @Test
+    void shouldRefuseForceWithoutOut() {
+        Result r = run("keygen", "--force");
+        assertOneLine(r, ExitCodes.USAGE, r.toString(), "zmq-zstd keygen: --force needs --out FILE", "(see 'zmq-zstd keygen --help')");
+    }
+
     private static String[] concat(String... framing) {
         String[] args = {"send", "--connect", "tcp://127.0.0.1:1", "--timeout", "1s"};
         String[] all = Arrays.copyOf(args, args.length + framing.length);
