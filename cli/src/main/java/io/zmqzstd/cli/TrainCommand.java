@@ -50,7 +50,8 @@ final class TrainCommand implements Callable<Integer> {
             description = "Largest dictionary size (default ${DEFAULT-VALUE}, zstd's default; e.g. 16K).")
     long sizeBytes;
 
-    @Option(names = "--lines", description = "Each line of each FILE is a sample (default: each FILE is one sample).")
+    @Option(names = "--lines", description = "Each line of each sample FILE is a sample (default: each FILE is one sample;"
+            + " standard input is read by lines either way).")
     boolean lines;
 
     @Option(names = "--delimiter", paramLabel = "BYTE", converter = Values.Delimiter.class, defaultValue = "\\n",
@@ -73,6 +74,10 @@ final class TrainCommand implements Callable<Integer> {
         if (delimiter.value().length != 1) {
             throw new ParameterException(spec.commandLine(), "--delimiter must be exactly one byte: bytes=" + delimiter.value().length);
         }
+        if (lines && files.stream().allMatch(TrainCommand::isStandardInput)) {
+            throw new ParameterException(spec.commandLine(), "--lines needs a sample FILE: standard input is read by lines"
+                    + " (one sample each) with or without it");
+        }
         String outProblem = Main.outputProblem(out);
         if (outProblem != null) {
             // before reading and training, which may take long
@@ -83,7 +88,7 @@ final class TrainCommand implements Callable<Integer> {
             addStandardInput(samples);
         }
         for (Path f : files) {
-            if (f.toString().equals("-")) {
+            if (isStandardInput(f)) {
                 addStandardInput(samples);
             } else if (lines) {
                 try (InputStream in = Files.newInputStream(f)) {
@@ -127,6 +132,11 @@ final class TrainCommand implements Callable<Integer> {
         spec.commandLine().getErr().println(spec.qualifiedName() + ": wrote dictionary: id=" + id + ", bytes=" + dict.bytes().length
                 + ", samples=" + samples.size() + ", sampleBytes=" + total + ", out=" + out);
         return ExitCodes.OK;
+    }
+
+    /** A FILE of {@code -}: standard input. */
+    private static boolean isStandardInput(Path file) {
+        return file.toString().equals("-");
     }
 
     private void addStandardInput(List<byte[]> samples) {

@@ -46,10 +46,25 @@ class CommandLineTest {
 
     /** As {@link #run(String...)}, with send set up by {@code sendSetup} (its stdin must be set there). */
     private static Result run(java.util.function.Consumer<SendCommand> sendSetup, String... args) {
+        return execute(cl -> sendSetup.accept((SendCommand) cl.getSubcommands().get("send").getCommand()), args);
+    }
+
+    /** As {@link #run(String...)}, with {@code stdin} as train's standard input. */
+    private static Result train(byte[] stdin, String... args) {
+        return execute(cl -> ((TrainCommand) cl.getSubcommands().get("train").getCommand()).stdin
+                = new java.io.ByteArrayInputStream(stdin), args);
+    }
+
+    /**
+     * Runs {@code args} on a command line set up by {@code setup}; train's standard input is empty
+     * unless {@code setup} sets it (never the test JVM's own).
+     */
+    private static Result execute(java.util.function.Consumer<CommandLine> setup, String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         CommandLine cl = Main.commandLine();
-        sendSetup.accept((SendCommand) cl.getSubcommands().get("send").getCommand());
+        ((TrainCommand) cl.getSubcommands().get("train").getCommand()).stdin = java.io.InputStream.nullInputStream();
+        setup.accept(cl);
         cl.setOut(new PrintWriter(out, true));
         cl.setErr(new PrintWriter(err, true));
         int code = cl.execute(args);
@@ -495,12 +510,7 @@ class CommandLineTest {
         assertEquals(ExitCodes.TIMEOUT, r.code(), r::toString);
         assertTrue(r.err().startsWith("zmq-zstd send: summary: messages=0 "), r::toString);
 
-        Path samples = dir.resolve("samples.txt");
-        StringBuilder text = new StringBuilder();
-        for (int i = 0; i < 2000; i++) {
-            text.append("{\"host\":\"web-").append(i % 17).append("\",\"cpu\":").append(i * 7 % 100).append("}\n");
-        }
-        Files.writeString(samples, text);
+        Path samples = Files.write(dir.resolve("samples.txt"), sampleLines("\n"));
         r = run("train", "--out", dir.resolve("d.dict").toString(), "--size", "1K", "--lines", samples.toString());
         assertEquals(ExitCodes.OK, r.code(), r::toString);
         assertTrue(r.err().startsWith("zmq-zstd train: wrote dictionary: id="), r::toString);
@@ -622,12 +632,7 @@ class CommandLineTest {
     /** An output file whose directory is missing, or that is a directory: one line that says which, before any work. */
     @Test
     void shouldNameAnOutputDirectoryThatIsMissing(@TempDir Path dir) throws Exception {
-        Path samples = dir.resolve("samples.txt");
-        StringBuilder lines = new StringBuilder();
-        for (int i = 0; i < 2000; i++) {
-            lines.append("{\"host\":\"web-").append(i % 17).append("\",\"cpu\":").append(i * 7 % 100).append("}\n");
-        }
-        Files.writeString(samples, lines);
+        Path samples = Files.write(dir.resolve("samples.txt"), sampleLines("\n"));
         Path missing = dir.resolve("no-such-dir");
         Path taken = Files.createDirectory(dir.resolve("taken"));
         String[][] cases = {
@@ -692,11 +697,36 @@ class CommandLineTest {
         assertOneLine(r, ExitCodes.USAGE, r.toString(), "zmq-zstd keygen: --force needs --out FILE", "(see 'zmq-zstd keygen --help')");
     }
 
+    /**
+     * train --lines cuts sample FILEs into lines; standard input is read as lines with or without
+     * it. With no FILE, or '-' only, it was ignored (the dictionary was trained, exit 0): refused.
+     */
+    @Test
+    void shouldRefuseLinesWithoutASampleFile(@TempDir Path dir) {
+        String out = dir.resolve("x.dict").toString();
+        for (String[] args : new String[][] {{"train", "--out", out, "--size", "1K", "--lines"},
+                {"train", "--out", out, "--size", "1K", "--lines", "-"}}) {
+            Result r = train(sampleLines("\n"), args);
+            assertOneLine(r, ExitCodes.USAGE, String.join(" ", args) + " -> " + r,
+                    "zmq-zstd train: --lines needs a sample FILE", "(see 'zmq-zstd train --help')");
+        }
+        assertFalse(Files.exists(dir.resolve("x.dict")));
+    }
+
     private static String[] concat(String... framing) {
         String[] args = {"send", "--connect", "tcp://127.0.0.1:1", "--timeout", "1s"};
         String[] all = Arrays.copyOf(args, args.length + framing.length);
         System.arraycopy(framing, 0, all, args.length, framing.length);
         return all;
+    }
+
+    /** 2000 small JSON samples, each followed by {@code delimiter}: enough for a 1 KiB dictionary. */
+    private static byte[] sampleLines(String delimiter) {
+        StringBuilder text = new StringBuilder();
+        for (int i = 0; i < 2000; i++) {
+            text.append("{\"host\":\"web-").append(i % 17).append("\",\"cpu\":").append(i * 7 % 100).append('}').append(delimiter);
+        }
+        return text.toString().getBytes(StandardCharsets.US_ASCII);
     }
 
     /** The command ended with {@code code} and one line on standard error containing every one of {@code parts}. */
