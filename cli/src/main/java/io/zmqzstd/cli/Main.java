@@ -149,6 +149,14 @@ public final class Main implements Callable<Integer> {
         return null;
     }
 
+    /**
+     * Whether the user gave {@code option} on the command line, rather than its default applying: for
+     * refusing an option that would do nothing where it was given.
+     */
+    static boolean given(CommandSpec spec, String option) {
+        return spec.commandLine().getParseResult().hasMatchedOption(option);
+    }
+
     /** Reading standard input failed (e.g. {@code < /tmp}: EISDIR): the one line that says so. */
     static CliException cannotReadStandardInput(java.io.IOException e) {
         return new CliException(ExitCodes.FAILURE, "cannot read standard input: error=" + describe(e), e);

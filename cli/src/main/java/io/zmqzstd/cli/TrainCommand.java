@@ -55,7 +55,7 @@ final class TrainCommand implements Callable<Integer> {
     boolean lines;
 
     @Option(names = "--delimiter", paramLabel = "BYTE", converter = Values.Delimiter.class, defaultValue = "\\n",
-            description = "Samples from standard input (and with --lines) end at this byte (default: newline).")
+            description = "Samples from standard input, and with --lines from FILEs, end at this byte (default: newline).")
     Values.Bytes delimiter;
 
     @Parameters(paramLabel = "FILE", arity = "0..*", description = "Sample files ('-' or none: standard input).")
@@ -77,6 +77,10 @@ final class TrainCommand implements Callable<Integer> {
         if (lines && files.stream().allMatch(TrainCommand::isStandardInput)) {
             throw new ParameterException(spec.commandLine(), "--lines needs a sample FILE: standard input is read by lines"
                     + " (one sample each) with or without it");
+        }
+        if (Main.given(spec, "--delimiter") && !lines && !files.isEmpty() && files.stream().noneMatch(TrainCommand::isStandardInput)) {
+            throw new ParameterException(spec.commandLine(), "--delimiter needs --lines or standard input: without --lines"
+                    + " each FILE is one sample, whole, and no FILE is '-' (standard input)");
         }
         String outProblem = Main.outputProblem(out);
         if (outProblem != null) {

@@ -720,6 +720,30 @@ class CommandLineTest {
         return all;
     }
 
+    /**
+     * train --delimiter cuts standard input and, with --lines, sample FILEs. Without --lines each
+     * FILE is one sample, whole, so with FILEs only it was ignored (here: one sample, and training
+     * failed on that). Refused; where it cuts samples it still does.
+     */
+    @Test
+    void shouldRefuseATrainDelimiterThatCutsNoSample(@TempDir Path dir) throws Exception {
+        Path file = Files.write(dir.resolve("samples.txt"), sampleLines(";"));
+        String out = dir.resolve("x.dict").toString();
+        Result r = train(new byte[0], "train", "--out", out, "--size", "1K", "--delimiter", ";", file.toString());
+        assertOneLine(r, ExitCodes.USAGE, r.toString(), "zmq-zstd train: --delimiter needs --lines or standard input",
+                "(see 'zmq-zstd train --help')");
+
+        String[][] cutting = {{"--lines", file.toString()}, {}, {"-"}, {file.toString(), "-"}};
+        String[] samples = {"samples=2000,", "samples=2000,", "samples=2000,", "samples=2001,"};
+        for (int i = 0; i < cutting.length; i++) {
+            List<String> args = new java.util.ArrayList<>(List.of("train", "--out", out, "--size", "1K", "--delimiter", ";"));
+            args.addAll(List.of(cutting[i]));
+            r = train(cutting[i].length > 0 && cutting[i][0].equals("--lines") ? new byte[0] : sampleLines(";"),
+                    args.toArray(String[]::new));
+            assertOneLine(r, ExitCodes.OK, args + " -> " + r, "zmq-zstd train: wrote dictionary: id=", samples[i]);
+        }
+    }
+
     /** 2000 small JSON samples, each followed by {@code delimiter}: enough for a 1 KiB dictionary. */
     private static byte[] sampleLines(String delimiter) {
         StringBuilder text = new StringBuilder();
