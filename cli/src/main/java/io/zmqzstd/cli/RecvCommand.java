@@ -72,7 +72,7 @@ final class RecvCommand implements Callable<Integer> {
     List<Path> dictionaries = new ArrayList<>();
 
     @Option(names = "--raw-dict",
-            description = "Accept --dict files that are not zstd dictionaries, as raw content (for frames without a dictionary ID).")
+            description = "With --dict: accept files that are not zstd dictionaries, as raw content (for frames without a dictionary ID).")
     boolean rawDictionaries;
 
     @Option(names = "--max-size", paramLabel = "BYTES", converter = Values.ByteSize.class, defaultValue = "64M",
@@ -201,6 +201,9 @@ final class RecvCommand implements Callable<Integer> {
         }
         if (printTopic && type != Type.sub) {
             throw usage("--print-topic needs --type sub: type=" + type);
+        }
+        if (rawDictionaries && dictionaries.isEmpty()) {
+            throw usage(SendCommand.RAW_DICT_WITHOUT_DICT);
         }
         if (count < -1 || count == 0) {
             throw usage("--count must be positive: N=" + count);

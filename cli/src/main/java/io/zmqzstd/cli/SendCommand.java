@@ -89,7 +89,7 @@ final class SendCommand implements Callable<Integer> {
     Path dictionary;
 
     @Option(names = "--raw-dict",
-            description = "Accept a --dict FILE that is not a zstd dictionary, as raw content: frames then carry no dictionary ID.")
+            description = "With --dict: accept a FILE that is not a zstd dictionary, as raw content: frames then carry no dictionary ID.")
     boolean rawDictionary;
 
     @Option(names = "--checksum", description = "Add a content checksum to every frame.")
@@ -337,6 +337,9 @@ final class SendCommand implements Callable<Integer> {
         if (waitSubscribers < 0) {
             throw usage("--wait-subscribers must not be negative: N=" + waitSubscribers);
         }
+        if (rawDictionary && dictionary == null) {
+            throw usage(RAW_DICT_WITHOUT_DICT);
+        }
         if (threads < 0 || threads > 256) {
             throw usage("--threads out of range: N=" + threads + ", range=0..256");
         }
@@ -377,6 +380,9 @@ final class SendCommand implements Callable<Integer> {
             throw usage("--delay must be a finite duration: delay=" + Values.show(delay));
         }
     }
+
+    /** --raw-dict reads nothing by itself (send and recv): the line that refuses it. */
+    static final String RAW_DICT_WITHOUT_DICT = "--raw-dict needs --dict FILE: it says how to read a --dict file, and none was given";
 
     /**
      * The largest --dict file, and the largest dictionary train makes: zstd's own limit (its CLI's

@@ -744,6 +744,17 @@ class CommandLineTest {
         }
     }
 
+    /** --raw-dict says how to read a --dict FILE; without one it was ignored (send and recv ran on): refused. */
+    @Test
+    void shouldRefuseRawDictWithoutADictionary() {
+        for (String[] args : new String[][] {{"send", "--connect", "tcp://127.0.0.1:1", "--raw-dict", "--timeout", "200ms"},
+                {"recv", "--bind", "tcp://127.0.0.1:*", "--raw-dict", "--timeout", "200ms"}}) {
+            Result r = run("x\n".getBytes(StandardCharsets.US_ASCII), args);
+            assertOneLine(r, ExitCodes.USAGE, String.join(" ", args) + " -> " + r,
+                    "zmq-zstd " + args[0] + ": --raw-dict needs --dict FILE", "(see 'zmq-zstd " + args[0] + " --help')");
+        }
+    }
+
     /** 2000 small JSON samples, each followed by {@code delimiter}: enough for a 1 KiB dictionary. */
     private static byte[] sampleLines(String delimiter) {
         StringBuilder text = new StringBuilder();
