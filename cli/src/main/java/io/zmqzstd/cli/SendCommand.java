@@ -119,7 +119,8 @@ final class SendCommand implements Callable<Integer> {
     Duration delay;
 
     @Option(names = "--timeout", paramLabel = "DURATION", converter = Values.Time.class, defaultValue = "forever",
-            description = "Give up (exit 3) when no peer takes a message, or --wait-subscribers is not met, within DURATION (default ${DEFAULT-VALUE}).")
+            description = "Give up (exit 3) when no peer takes a message, or --wait-subscribers is not met, within DURATION"
+                    + " (default ${DEFAULT-VALUE}). PUB never waits for a peer: with --type pub it needs --wait-subscribers.")
     Duration timeout;
 
     @Option(names = "--linger", paramLabel = "DURATION", converter = Values.Time.class, defaultValue = "forever",
@@ -336,6 +337,11 @@ final class SendCommand implements Callable<Integer> {
         }
         if (waitSubscribers < 0) {
             throw usage("--wait-subscribers must not be negative: N=" + waitSubscribers);
+        }
+        if (type == Type.pub && waitSubscribers == 0 && Main.given(spec, "--timeout")) {
+            // PUB (lossy XPUB underneath) never refuses a send: libzmq drops what no subscriber takes
+            throw usage("--timeout with --type pub needs --wait-subscribers N: PUB never waits for a peer (libzmq drops"
+                    + " what no subscriber takes), so only the wait for subscribers can time out");
         }
         if (rawDictionary && dictionary == null) {
             throw usage(RAW_DICT_WITHOUT_DICT);

@@ -755,6 +755,24 @@ class CommandLineTest {
         }
     }
 
+    /**
+     * PUB never waits for a peer (libzmq drops what no subscriber takes), so send's --timeout
+     * could not fire: with no subscriber it exited 0. Only the wait of --wait-subscribers can time
+     * out, so --timeout with --type pub needs it; without --timeout PUB sends as before.
+     */
+    @Test
+    void shouldRefuseATimeoutThatPubCannotReach() {
+        byte[] input = "x\n".getBytes(StandardCharsets.US_ASCII);
+        Result r = run(input, "send", "--type", "pub", "--bind", "tcp://127.0.0.1:*", "--timeout", "200ms");
+        assertOneLine(r, ExitCodes.USAGE, r.toString(), "zmq-zstd send: --timeout with --type pub needs --wait-subscribers N",
+                "(see 'zmq-zstd send --help')");
+
+        r = run(input, "send", "--type", "pub", "--bind", "tcp://127.0.0.1:*", "--wait-subscribers", "1", "--timeout", "200ms");
+        assertOneLine(r, ExitCodes.TIMEOUT, r.toString(), "zmq-zstd send: timeout: subscriptions=0 of 1 within 200ms");
+        r = run(input, "send", "--type", "pub", "--bind", "tcp://127.0.0.1:*");
+        assertEquals(ExitCodes.OK, r.code(), r::toString);
+    }
+
     /** 2000 small JSON samples, each followed by {@code delimiter}: enough for a 1 KiB dictionary. */
     private static byte[] sampleLines(String delimiter) {
         StringBuilder text = new StringBuilder();
