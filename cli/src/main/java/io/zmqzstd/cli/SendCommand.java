@@ -332,7 +332,7 @@ final class SendCommand implements Callable<Integer> {
         if (topic != null && type != Type.pub) {
             throw usage("--topic needs --type pub: type=" + type);
         }
-        if (waitSubscribers != 0 && type != Type.pub) {
+        if (Main.given(spec, "--wait-subscribers") && type != Type.pub) { // given at all, even as 0: it is for PUB only
             throw usage("--wait-subscribers needs --type pub: type=" + type);
         }
         if (waitSubscribers < 0) {

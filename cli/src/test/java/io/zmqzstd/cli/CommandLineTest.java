@@ -773,6 +773,14 @@ class CommandLineTest {
         assertEquals(ExitCodes.OK, r.code(), r::toString);
     }
 
+    /** --wait-subscribers is for PUB only, at any N: an explicit 0 with another type was taken without a word. */
+    @Test
+    void shouldRefuseWaitSubscribersWithoutPubEvenForZero() {
+        Result r = run("x\n".getBytes(StandardCharsets.US_ASCII), "send", "--connect", "tcp://127.0.0.1:1",
+                "--wait-subscribers", "0", "--timeout", "200ms");
+        assertOneLine(r, ExitCodes.USAGE, r.toString(), "zmq-zstd send: --wait-subscribers needs --type pub: type=push");
+    }
+
     /** 2000 small JSON samples, each followed by {@code delimiter}: enough for a 1 KiB dictionary. */
     private static byte[] sampleLines(String delimiter) {
         StringBuilder text = new StringBuilder();
