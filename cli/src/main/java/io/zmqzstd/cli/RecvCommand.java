@@ -205,7 +205,7 @@ final class RecvCommand implements Callable<Integer> {
         if (rawDictionaries && dictionaries.isEmpty()) {
             throw usage(SendCommand.RAW_DICT_WITHOUT_DICT);
         }
-        if (count < -1 || count == 0) {
+        if (Main.given(spec, "--count") && count <= 0) { // -1 is only the default's "no count"
             throw usage("--count must be positive: N=" + count);
         }
         if (maxSize == 0) {

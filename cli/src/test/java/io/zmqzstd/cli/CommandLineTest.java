@@ -781,6 +781,16 @@ class CommandLineTest {
         assertOneLine(r, ExitCodes.USAGE, r.toString(), "zmq-zstd send: --wait-subscribers needs --type pub: type=push");
     }
 
+    /**
+     * recv --count -1, the value that stands for "not given", was taken as no count at all (recv
+     * ran on), though -2 is refused as "must be positive".
+     */
+    @Test
+    void shouldRefuseACountOfMinusOne() {
+        Result r = run("recv", "--bind", "tcp://127.0.0.1:*", "--count", "-1", "--timeout", "200ms");
+        assertOneLine(r, ExitCodes.USAGE, r.toString(), "zmq-zstd recv: --count must be positive: N=-1");
+    }
+
     /** 2000 small JSON samples, each followed by {@code delimiter}: enough for a 1 KiB dictionary. */
     private static byte[] sampleLines(String delimiter) {
         StringBuilder text = new StringBuilder();
