@@ -74,10 +74,7 @@ final class TrainCommand implements Callable<Integer> {
         if (delimiter.value().length != 1) {
             throw new ParameterException(spec.commandLine(), "--delimiter must be exactly one byte: bytes=" + delimiter.value().length);
         }
-        if (lines && files.stream().allMatch(TrainCommand::isStandardInput)) {
-            throw new ParameterException(spec.commandLine(), "--lines needs a sample FILE: standard input is read by lines"
-                    + " (one sample each) with or without it");
-        }
+        // --lines with standard input only is redundant, not ignored: stdin is read by lines, as asked
         if (Main.given(spec, "--delimiter") && !lines && !files.isEmpty() && files.stream().noneMatch(TrainCommand::isStandardInput)) {
             throw new ParameterException(spec.commandLine(), "--delimiter needs --lines or standard input: without --lines"
                     + " each FILE is one sample, whole, and no FILE is '-' (standard input)");

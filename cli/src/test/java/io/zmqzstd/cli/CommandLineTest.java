@@ -699,18 +699,19 @@ class CommandLineTest {
 
     /**
      * train --lines cuts sample FILEs into lines; standard input is read as lines with or without
-     * it. With no FILE, or '-' only, it was ignored (the dictionary was trained, exit 0): refused.
+     * it, so with no FILE, or '-' only, it asks for what happens anyway: accepted, and the samples
+     * are the lines (a whole-input sample would be one, too few to train).
      */
     @Test
-    void shouldRefuseLinesWithoutASampleFile(@TempDir Path dir) {
+    void shouldTrainFromStandardInputByLinesWithOrWithoutLines(@TempDir Path dir) {
         String out = dir.resolve("x.dict").toString();
         for (String[] args : new String[][] {{"train", "--out", out, "--size", "1K", "--lines"},
-                {"train", "--out", out, "--size", "1K", "--lines", "-"}}) {
+                {"train", "--out", out, "--size", "1K", "--lines", "-"}, {"train", "--out", out, "--size", "1K"}}) {
             Result r = train(sampleLines("\n"), args);
-            assertOneLine(r, ExitCodes.USAGE, String.join(" ", args) + " -> " + r,
-                    "zmq-zstd train: --lines needs a sample FILE", "(see 'zmq-zstd train --help')");
+            assertEquals(ExitCodes.OK, r.code(), () -> String.join(" ", args) + " -> " + r);
+            assertTrue(r.err().contains("samples=2000"), () -> String.join(" ", args) + " -> " + r);
         }
-        assertFalse(Files.exists(dir.resolve("x.dict")));
+        assertTrue(Files.exists(dir.resolve("x.dict")));
     }
 
     private static String[] concat(String... framing) {
