@@ -150,6 +150,14 @@ public final class ParallelCompressingSender implements AutoCloseable {
      */
     public static final long DEFAULT_INLINE_AFTER_IDLE_NANOS = 20_000;
 
+    /**
+     * Longest {@code inlineAfterIdleNanos} in force, 2<sup>62</sup> ns (146 years); a longer one
+     * acts as this. Below it, the first take's idle time (time since build plus the pause) cannot
+     * overflow in a sender's lifetime; before 2026-11-26 a pause near Long.MAX_VALUE overflowed
+     * it and the first message, idle by definition, went to a worker.
+     */
+    private static final long MAX_INLINE_AFTER_IDLE_NANOS = 1L << 62;
+
     /** Largest {@code inlineBelowBytes}: inline frames are copied by libzmq, so they stay small. */
     public static final long MAX_INLINE_BELOW_BYTES = 64 << 10;
 
@@ -335,9 +343,12 @@ public final class ParallelCompressingSender implements AutoCloseable {
          * The pause before a small message after which the caller's thread sends it itself (default
          * {@value #DEFAULT_INLINE_AFTER_IDLE_NANOS} ns); 0 sends every small message inline whenever
          * nothing is in flight, which at a high rate of small messages keeps them on the caller's
-         * thread (a {@link CompressingSender}'s rate).
+         * thread (a {@link CompressingSender}'s rate). The first message counts as coming after a
+         * pause of any length (nothing came before it), so with {@link Long#MAX_VALUE} only the
+         * first small message goes inline. A pause above 2<sup>62</sup> ns (146 years) acts as
+         * 2<sup>62</sup>.
          *
-         * @param nanos the pause in nanoseconds, 0 or more
+         * @param nanos the pause in nanoseconds, 0 to {@link Long#MAX_VALUE}
          * @return this builder
          * @throws IllegalArgumentException when {@code nanos} is negative
          */
@@ -427,7 +438,7 @@ public final class ParallelCompressingSender implements AutoCloseable {
         this.states = new AtomicIntegerArray(capacity);
         this.workers = new Worker[b.workers];
         this.inlineBelowBytes = b.inlineBelowBytes;
-        this.inlineAfterIdleNanos = b.inlineAfterIdleNanos;
+        this.inlineAfterIdleNanos = Math.min(b.inlineAfterIdleNanos, MAX_INLINE_AFTER_IDLE_NANOS);
         this.failOnSendTimeout = b.failOnSendTimeout;
         this.lastTakeNanos = System.nanoTime() - inlineAfterIdleNanos;
         ThreadFactory factory = b.threadFactory != null ? b.threadFactory : ParallelCompressingSender::newDaemon;

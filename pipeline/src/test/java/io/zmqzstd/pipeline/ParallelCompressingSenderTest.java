@@ -449,10 +449,12 @@ class ParallelCompressingSenderTest {
     /**
      * Back-to-back small messages: with no idle time required every one goes inline (each finds the
      * one before it in libzmq); with inline sends off none does; with an hour required only the first
-     * (nothing came before it).
+     * (nothing came before it), and so with the largest pauses (before, a pause near Long.MAX_VALUE
+     * overflowed, and the first message went to a worker).
      */
     @ParameterizedTest(name = "inlineBelowBytes {0}, inlineAfterIdleNanos {1}")
-    @CsvSource({"4096, 0, 1000", "0, 0, 0", "4096, 3600000000000, 1"})
+    @CsvSource({"4096, 0, 1000", "0, 0, 0", "4096, 3600000000000, 1",
+            "4096, 9223372036854775806, 1", "4096, 9223372036854775807, 1"})
     void shouldSendSmallMessagesOnTheCallersThreadWhenAllowed(long inlineBelow, long idleNanos, long expectedInline) {
         int count = 1_000;
         try (ZmqContext ctx = new ZmqContext()) {
