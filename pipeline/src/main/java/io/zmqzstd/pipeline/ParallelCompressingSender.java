@@ -158,6 +158,16 @@ public final class ParallelCompressingSender implements AutoCloseable {
      */
     private static final long MAX_INLINE_AFTER_IDLE_NANOS = 1L << 62;
 
+    /**
+     * Largest {@code maxLength} of a {@link #claim}: the largest payload whose zstd frame bound
+     * ({@code ZSTD_compressBound}, n + n/256 past 128 KiB) fits in a long, where it reaches
+     * {@link Long#MAX_VALUE} exactly (half of zstd's own {@code ZSTD_MAX_INPUT_SIZE} for a 64-bit
+     * {@code size_t}). A larger claim could not be compressed, and is refused. Memory is the
+     * practical limit far below it: a claim takes {@code maxLength} bytes of native memory at
+     * once.
+     */
+    public static final long MAX_CLAIM_BYTES = 0x7F80_7F80_7F80_7F80L;
+
     /** Largest {@code inlineBelowBytes}: inline frames are copied by libzmq, so they stay small. */
     public static final long MAX_INLINE_BELOW_BYTES = 64 << 10;
 
@@ -816,14 +826,19 @@ public final class ParallelCompressingSender implements AutoCloseable {
      * message ({@code send} and {@code publish} throw); {@code flush} waits for the messages
      * before the claim. Allocation-free.
      *
-     * @param maxLength the longest payload the caller may commit, at most the pool's largest
-     *     buffer for an allocation-free claim (larger ones are unpooled)
+     * @param maxLength the longest payload the caller may commit, 0 to {@link #MAX_CLAIM_BYTES};
+     *     at most the pool's largest buffer for an allocation-free claim (larger ones are
+     *     unpooled)
      * @param flags 0 or {@link ZmqSocket#DONTWAIT}
      * @return the payload's memory, or null with DONTWAIT when there is no room
-     * @throws IllegalArgumentException when {@code maxLength} is negative or {@code flags} has a
-     *     bit other than DONTWAIT
+     * @throws IllegalArgumentException when {@code maxLength} is negative or above
+     *     {@link #MAX_CLAIM_BYTES}, or {@code flags} has a bit other than DONTWAIT; nothing is
+     *     claimed
      * @throws IllegalStateException when a claim is already open, after a failure (its cause
      *     attached), or when closed
+     * @throws OutOfMemoryError when the JVM cannot allocate {@code maxLength} bytes of native
+     *     memory (its direct-memory limit, {@code -XX:MaxDirectMemorySize}, is by default the
+     *     heap's maximum); nothing is claimed and the sender goes on
      */
     public MemorySegment claim(long maxLength, int flags) {
         return claimRoom(null, maxLength, flags);
@@ -838,22 +853,29 @@ public final class ParallelCompressingSender implements AutoCloseable {
      *
      * @param topic the first part, sent uncompressed as it is; not null, read at commit
      * @param maxLength the longest payload the caller may commit, in bytes, as for
-     *     {@link #claim(long, int)}
+     *     {@link #claim(long, int)}: 0 to {@link #MAX_CLAIM_BYTES}
      * @param flags 0 or {@link ZmqSocket#DONTWAIT}
      * @return the payload's memory, or null with DONTWAIT when there is no room for the topic and
      *     {@code maxLength} payload bytes
-     * @throws IllegalArgumentException when {@code maxLength} is negative or {@code flags} has a
-     *     bit other than DONTWAIT
+     * @throws IllegalArgumentException when {@code maxLength} is negative or above
+     *     {@link #MAX_CLAIM_BYTES}, or {@code flags} has a bit other than DONTWAIT; nothing is
+     *     claimed
      * @throws IllegalStateException when a claim is already open, after a failure (its cause
      *     attached), or when closed
+     * @throws OutOfMemoryError as for {@link #claim(long, int)}; nothing is claimed and the
+     *     sender goes on
      */
     public MemorySegment claim(byte[] topic, long maxLength, int flags) {
         return claimRoom(Objects.requireNonNull(topic, "topic"), maxLength, flags);
     }
 
     private MemorySegment claimRoom(byte[] topic, long maxLength, int flags) {
-        if (maxLength < 0) {
-            throw new IllegalArgumentException("negative length: maxLength=" + maxLength);
+        if (maxLength < 0 || maxLength > MAX_CLAIM_BYTES) {
+            // Before 2026-11-26 only a negative one was refused here: a claim past the frame bound
+            // reached the allocation, whose OutOfMemoryError (without a message at Long.MAX_VALUE)
+            // said nothing of the limit
+            throw new IllegalArgumentException("maxLength outside 0 to the largest payload a zstd frame bound covers: maxLength="
+                    + maxLength + ", limit=" + MAX_CLAIM_BYTES);
         }
         checkFlags(flags);
         owner.enter();
@@ -862,12 +884,8 @@ public final class ParallelCompressingSender implements AutoCloseable {
             ensureNoClaim();
             throwIfFailed();
             boolean idle = inlineBelowBytes > 0 && idleSinceLastTake();
-            int topicLength = topic == null ? 0 : topic.length;
-            if (maxLength > Long.MAX_VALUE - topicLength) {
-                throw new IllegalArgumentException("maxLength and topic together pass Long.MAX_VALUE bytes: maxLength="
-                        + maxLength + ", topicLength=" + topicLength);
-            }
-            long bytes = maxLength + topicLength;
+            // at most MAX_CLAIM_BYTES + Integer.MAX_VALUE: no overflow
+            long bytes = maxLength + (topic == null ? 0 : topic.length);
             if (!awaitRoom(tail.get(), bytes, flags)) {
                 return null;
             }

@@ -674,6 +674,49 @@ class ParallelCompressingSenderTest {
         }
     }
 
+    /**
+     * A claim past {@link ParallelCompressingSender#MAX_CLAIM_BYTES} (the largest payload whose
+     * frame bound fits in a long, checked here against libzstd's) is refused naming its length and
+     * the limit, with or without a topic; before, it reached the allocation and an OutOfMemoryError
+     * escaped (without a message at Long.MAX_VALUE; here, JUnit took it for fatal and ended the
+     * run). A claim within the limit that no memory holds
+     * still gets the JVM's OutOfMemoryError. Either way nothing is claimed, no buffer stays
+     * rented, and the next claim is sent.
+     */
+    @Test
+    void shouldRefuseAClaimPastTheFrameBoundAndGoOn() {
+        long limit = ParallelCompressingSender.MAX_CLAIM_BYTES;
+        assertEquals(Long.MAX_VALUE, ZstdCompressor.maxCompressedSize(limit), "the limit's frame bound fits, exactly");
+        assertThrows(IllegalArgumentException.class, () -> ZstdCompressor.maxCompressedSize(limit + 1));
+        try (ZmqContext ctx = new ZmqContext()) {
+            NativeBufferPool pool = ctx.bufferPool();
+            Fixtures.Link link = Fixtures.link(ctx, SocketType.PULL, SocketType.PUSH, "inproc");
+            try (ParallelCompressingSender sender = ParallelCompressingSender.builder(link.client()).workers(1).build();
+                 DecompressingReceiver receiver = DecompressingReceiver.builder(link.server()).build()) {
+                for (long maxLength : new long[] {limit + 1, Long.MAX_VALUE - 1, Long.MAX_VALUE}) {
+                    String named = "maxLength=" + maxLength + ", limit=" + limit;
+                    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> sender.claim(maxLength, 0));
+                    assertTrue(e.getMessage().contains(named), e::getMessage);
+                    e = assertThrows(IllegalArgumentException.class,
+                            () -> sender.claim(TOPIC, maxLength, ZmqSocket.DONTWAIT));
+                    assertTrue(e.getMessage().contains(named), e::getMessage);
+                }
+                // within the limit and past any machine's memory (1 PiB): the JVM's own error
+                assertThrows(OutOfMemoryError.class, () -> sender.claim(1L << 50, 0));
+                assertEquals(0, pool.outstanding(), () -> "nothing claimed: " + pool.stats());
+
+                byte[] payload = Fixtures.payload(1000, 7);
+                sender.claim(payload.length, 0).copyFrom(MemorySegment.ofArray(payload));
+                sender.commit(payload.length);
+                sender.flush();
+                receiveOrFail(receiver);
+                assertArrayEquals(payload, received(receiver, 0), "the sender goes on");
+                assertEquals(1, sender.stats().messages(), () -> sender.stats().toString());
+            }
+            assertTrue(Fixtures.await(() -> pool.outstanding() == 0, 10_000), () -> pool.stats().toString());
+        }
+    }
+
     @Test
     void shouldRefuseMisuseWithClearErrors() {
         try (ZmqContext ctx = new ZmqContext()) {
