@@ -148,7 +148,10 @@ public final class DecompressingReceiver implements AutoCloseable {
          * {@link #maxDecompressedSize(long)}, so one part at the per-part limit fits). libzmq
          * bounds neither the number of parts nor their sum; raise this for multipart messages
          * whose parts add up to more than one part's limit. Envelope parts are bounded apart, by
-         * {@link #maxEnvelopeSize(long)}.
+         * {@link #maxEnvelopeSize(long)}. The receiver holds it to at most
+         * {@code Long.MAX_VALUE - maxEnvelopeSize} (its region, which holds both, is counted in a
+         * long), so with both at their largest a frame that declares {@code Long.MAX_VALUE} bytes
+         * is refused as {@link BadFrameReason#TOO_LARGE}, behind an envelope too.
          *
          * @param bytes the per-message limit on payload bytes, 0 or more
          * @return this builder
@@ -264,7 +267,12 @@ public final class DecompressingReceiver implements AutoCloseable {
     private DecompressingReceiver(Builder b) {
         this.socket = b.socket;
         this.maxDecompressedSize = b.maxDecompressedSize;
-        this.maxMessageSize = b.maxMessageSize >= 0 ? b.maxMessageSize : b.maxDecompressedSize;
+        // The region holds a message's envelope and payload, and its size is a long: held here so
+        // that no offset plus declared size can pass Long.MAX_VALUE (before 2026-11-26 one did,
+        // the region was not grown, and a frame declaring Long.MAX_VALUE bytes behind a topic
+        // made receive throw IndexOutOfBoundsException instead of refusing it as TOO_LARGE)
+        this.maxMessageSize = Math.min(b.maxMessageSize >= 0 ? b.maxMessageSize : b.maxDecompressedSize,
+                Long.MAX_VALUE - b.maxEnvelopeSize);
         this.maxEnvelopeSize = b.maxEnvelopeSize;
         this.envelopeParts = b.envelopeParts;
         this.maxParts = b.maxParts;
@@ -440,7 +448,8 @@ public final class DecompressingReceiver implements AutoCloseable {
     }
 
     /**
-     * The most bytes the payload parts of one message may decompress to together.
+     * The most bytes the payload parts of one message may decompress to together: the builder's,
+     * held to at most {@code Long.MAX_VALUE - maxEnvelopeSize()}.
      *
      * @return the limit in bytes
      */
@@ -698,11 +707,11 @@ public final class DecompressingReceiver implements AutoCloseable {
 
     /**
      * The most region a message with {@code envelope} envelope bytes can need: maxMessageSize of
-     * payload plus its envelope (never more than maxEnvelopeSize), saturating.
+     * payload plus its envelope (never more than maxEnvelopeSize, so the sum is at most
+     * Long.MAX_VALUE: see the constructor).
      */
     private long regionBound(long envelope) {
-        long sum = maxMessageSize + envelope;
-        return sum < 0 ? Long.MAX_VALUE : sum; // both are >= 0: a negative sum overflowed
+        return maxMessageSize + envelope;
     }
 
     /**

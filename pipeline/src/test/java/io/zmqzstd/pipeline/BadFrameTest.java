@@ -283,6 +283,35 @@ class BadFrameTest {
         }
     }
 
+    /**
+     * With both limits at Long.MAX_VALUE, a frame that declares Long.MAX_VALUE bytes behind an
+     * envelope part needs a region past Long.MAX_VALUE: maxMessageSize is held to Long.MAX_VALUE
+     * less maxEnvelopeSize at build, so the frame is refused as TOO_LARGE and the next message
+     * arrives. Before, the region's size (offset plus declared size) overflowed, the region was
+     * not grown, and receive threw the codec's IndexOutOfBoundsException.
+     */
+    @Test
+    void shouldRefuseAFrameWhoseRegionWouldPassLongMaxValue() {
+        java.nio.ByteBuffer huge = java.nio.ByteBuffer.allocate(16).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        huge.putInt(ZstdFrames.MAGIC).put((byte) 0xE0).putLong(Long.MAX_VALUE).put(new byte[] {1, 0, 0});
+        byte[] topic = "t".getBytes(StandardCharsets.US_ASCII);
+        byte[] next = Fixtures.payload(900, 2);
+        long held = Long.MAX_VALUE - DecompressingReceiver.DEFAULT_MAX_ENVELOPE_SIZE;
+        try (DecompressingReceiver unbounded = DecompressingReceiver.builder(pull).envelopeParts(1)
+                .maxDecompressedSize(Long.MAX_VALUE).maxMessageSize(Long.MAX_VALUE).build()) {
+            assertEquals(held, unbounded.maxMessageSize());
+            assertTrue(push.send(topic, ZmqSocket.SNDMORE));
+            assertTrue(push.send(huge.array(), 0));
+            assertTrue(push.send(topic, ZmqSocket.SNDMORE));
+            assertTrue(push.send(Zstd.compress(next, 3), 0));
+            assertEquals(DecompressingReceiver.BAD_FRAME, unbounded.receive(0));
+            assertEquals(BadFrameReason.TOO_LARGE, unbounded.lastErrorReason(), unbounded::lastErrorMessage);
+            assertTrue(unbounded.lastErrorMessage().contains("maxMessageSize=" + held), unbounded::lastErrorMessage);
+            assertEquals(DecompressingReceiver.RECEIVED, unbounded.receive(0), unbounded::lastErrorMessage);
+            assertArrayEquals(next, unbounded.message().partBytes(1));
+        }
+    }
+
     @Test
     void shouldRejectAMessageThatEndsWithItsEnvelope() {
         // A PUB that sends without a topic: the SUB receiver takes the one part for the topic, and
