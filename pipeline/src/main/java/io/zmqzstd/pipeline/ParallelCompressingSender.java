@@ -747,7 +747,8 @@ public final class ParallelCompressingSender implements AutoCloseable {
     /**
      * As {@link #flush()}, waiting at most {@code timeoutMs}.
      *
-     * @param timeoutMs the longest wait, in milliseconds; 0 or less does not wait
+     * @param timeoutMs the longest wait, in milliseconds; 0 or less (down to
+     *     {@link Long#MIN_VALUE}) does not wait
      * @return true when every message taken is in libzmq, false when the time ran out first
      * @throws IllegalStateException when a compression or send failed (its cause attached), when
      *     closed, or when used by two threads at once
@@ -756,7 +757,9 @@ public final class ParallelCompressingSender implements AutoCloseable {
         owner.enter();
         try {
             ensureOpen();
-            boolean done = awaitHead(tail.get(), System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs));
+            // From 0: a timeout saturating at Long.MIN_VALUE ns made the time left overflow to
+            // 292 years, and flush waited for ever (before 2026-11-26)
+            boolean done = awaitHead(tail.get(), System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(Math.max(0, timeoutMs)));
             throwIfFailed();
             return done;
         } finally {

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.zmqzstd.codec.ZstdCompressor;
@@ -25,6 +26,7 @@ import java.lang.reflect.Field;
 import java.lang.ref.WeakReference;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ThreadFactory;
@@ -289,6 +291,29 @@ class ParallelCompressingSenderTest {
                     receiveOrFail(receiver);
                     assertArrayEquals(message(taken), received(receiver, 0));
                 }
+            }
+        }
+    }
+
+    /**
+     * flush(timeoutMs) with 0 or less does not wait, down to Long.MIN_VALUE. Before, a timeout
+     * whose nanoseconds saturate at Long.MIN_VALUE made the time left overflow to about 292 years,
+     * and flush waited as flush() does: here, with no peer, for ever.
+     */
+    @Test
+    void shouldNotWaitInAFlushWithATimeoutOfZeroOrLess() {
+        try (ZmqContext ctx = new ZmqContext()) {
+            ZmqSocket push = ctx.socket(SocketType.PUSH);
+            push.sendTimeoutMs(20); // never a peer: the message stays in flight, close() drops it
+            push.bind(Fixtures.bindAddress("inproc"));
+            try (ParallelCompressingSender sender = ParallelCompressingSender.builder(push).workers(1).build()) {
+                assertTrue(sender.send(new byte[100], 0));
+                for (long timeoutMs : new long[] {0, -1, -9_223_372_036_855L, Long.MIN_VALUE}) {
+                    // on a thread of JUnit's, so that a flush that waits fails the test instead of hanging it
+                    assertFalse(assertTimeoutPreemptively(Duration.ofSeconds(10), () -> sender.flush(timeoutMs)),
+                            "flush(" + timeoutMs + ") with a message in flight");
+                }
+                assertEquals(1, sender.inFlight());
             }
         }
     }
