@@ -12,6 +12,7 @@ import java.lang.invoke.VarHandle;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.locks.LockSupport;
 
 import static io.zmqzstd.transport.internal.LibZmq.EAGAIN;
@@ -92,6 +93,8 @@ public final class ZmqSocket implements AutoCloseable {
     // they decide whether a failed fast call may be repeated (see socketCall).
     private int sendTimeoutMs;
     private int receiveTimeoutMs;
+    /** The open monitor of this socket, if any; read and written only inside a call (between enter and exit). */
+    private SocketMonitor monitor;
     private volatile boolean closed;
     /** Calls in progress on this socket: see {@link #enter()}. */
     private volatile int calls;
@@ -1641,6 +1644,127 @@ public final class ZmqSocket implements AutoCloseable {
             return opt.getString(0);
         } finally {
             exit();
+        }
+    }
+
+    // ------------------------------------------------------------------ monitoring
+
+    /**
+     * Starts monitoring this socket for the events in {@code types} ({@code zmq_socket_monitor});
+     * see {@link SocketMonitor}.
+     *
+     * @param types the events to receive, one or more
+     * @return the monitor, owned by the caller, who closes it
+     * @throws IllegalArgumentException when {@code types} is empty or holds
+     *     {@link MonitorEvent.Type#UNKNOWN}
+     * @throws IllegalStateException when this socket already has an open monitor, after
+     *     {@link #close()}, when the context is closed, or while another thread is in a call on
+     *     this socket
+     * @throws ZmqException when libzmq refuses (ETERM after the context was shut down)
+     */
+    public SocketMonitor monitor(Set<MonitorEvent.Type> types) {
+        return monitor(MonitorEvent.Type.mask(types));
+    }
+
+    /**
+     * Starts monitoring this socket ({@code zmq_socket_monitor}): libzmq sends the events whose
+     * bits are in {@code eventMask} to a new {@link SocketMonitor}, made in this socket's context,
+     * from which they are received. Events that happened before this call are not reported.
+     *
+     * <p>One monitor at a time: libzmq itself would replace an open monitor with the new one
+     * (sending the old one {@link MonitorEvent.Type#MONITOR_STOPPED}), after which closing the
+     * old one would stop the new one; this binding refuses instead, so close the open monitor
+     * first.
+     *
+     * @param eventMask a bitwise or of {@link MonitorEvent.Type#id()}s, or
+     *     {@link MonitorEvent.Type#ALL}: not 0, no bit above 0xFFFF (libzmq's event version 1)
+     * @return the monitor, owned by the caller, who closes it (before or after this socket)
+     * @throws IllegalArgumentException when {@code eventMask} is 0 or has a bit above 0xFFFF
+     * @throws IllegalStateException when this socket already has an open monitor, after
+     *     {@link #close()}, when the context is closed, or while another thread is in a call on
+     *     this socket
+     * @throws ZmqException when libzmq refuses (ETERM after the context was shut down)
+     */
+    public SocketMonitor monitor(int eventMask) {
+        SocketMonitor.checkMask(eventMask);
+        ensureOpen();
+        // The receiving socket first, outside the call on this one: socket() takes the context's lock.
+        ZmqSocket events = context.socket(SocketType.PAIR);
+        try {
+            // unbounded: at a high-water mark libzmq would block its I/O thread on the next event
+            events.receiveHwm(0);
+            events.lingerMs(0);
+            String endpoint = SocketMonitor.nextEndpoint();
+            enter();
+            try {
+                if (monitor != null) {
+                    throw new IllegalStateException("socket already has an open monitor: type=" + type + ", monitor="
+                            + monitor.endpoint() + " (close it first; libzmq would replace it silently)");
+                }
+                monitorCall(endpoint, eventMask);
+                try {
+                    events.connect(endpoint);
+                } catch (RuntimeException e) {
+                    monitorCall(null, 0);
+                    throw e;
+                }
+                monitor = new SocketMonitor(this, events, endpoint, eventMask);
+                return monitor;
+            } finally {
+                exit();
+            }
+        } catch (RuntimeException e) {
+            events.close();
+            throw e;
+        }
+    }
+
+    /**
+     * Stops {@code m}'s monitoring, for {@link SocketMonitor#close()}: nothing to do once this socket
+     * is closed (libzmq stops the monitoring when it destroys the socket) or its context shut down.
+     *
+     * @throws IllegalStateException while another thread is in a call on this socket
+     */
+    void stopMonitor(SocketMonitor m) {
+        if (closed) {
+            return;
+        }
+        try {
+            enter();
+        } catch (IllegalStateException e) {
+            if (closed) {
+                return; // closed meanwhile
+            }
+            throw e;
+        }
+        try {
+            if (monitor == m) {
+                monitor = null;
+                try {
+                    monitorCall(null, 0);
+                } catch (ZmqException e) {
+                    if (!e.isContextTerminated()) {
+                        throw e;
+                    }
+                    // shut down: the socket can only be closed, and closing it stops the monitoring
+                }
+            }
+        } finally {
+            exit();
+        }
+    }
+
+    /** zmq_socket_monitor inside a call; a null endpoint stops the monitoring. */
+    private void monitorCall(String endpoint, int eventMask) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment ep = endpoint == null ? MemorySegment.NULL : a.allocateFrom(endpoint, StandardCharsets.UTF_8);
+            int rc = (int) LibZmq.zmq_socket_monitor.invokeExact(capture, socket, ep, eventMask);
+            if (rc != 0) {
+                throw new ZmqException("zmq_socket_monitor(" + endpoint + ", events=0x" + Integer.toHexString(eventMask) + ")",
+                        LibZmq.errno(capture));
+            }
+        } catch (Throwable t) {
+            throw LibZmq.rethrow(t);
         }
     }
 

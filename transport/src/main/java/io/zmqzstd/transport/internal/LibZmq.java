@@ -220,6 +220,32 @@ public final class LibZmq {
     /** int zmq_getsockopt(void *socket, int option, void *optval, size_t *optvallen); */
     public static final MethodHandle zmq_getsockopt = h("zmq_getsockopt", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, ADDRESS, ADDRESS), ERRNO);
 
+    /**
+     * int zmq_socket_monitor(void *socket, const char *endpoint, int events); libzmq makes a PAIR
+     * socket of its own, bound to the inproc {@code endpoint}, and sends each event in
+     * {@code events} to it as two frames ({@link #MONITOR_EVENT_FRAME_BYTES} bytes, then the
+     * endpoint). A NULL endpoint stops monitoring. A second call with an endpoint replaces the
+     * first monitor (which gets ZMQ_EVENT_MONITOR_STOPPED). Takes a mutex of its own, shared with
+     * the I/O threads that emit the events.
+     */
+    public static final MethodHandle zmq_socket_monitor = h("zmq_socket_monitor", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT), ERRNO);
+
+    /**
+     * First frame of a monitor event (event version 1, the only one 4.3 releases send), in the
+     * host's byte order:
+     * <pre>
+     *  0          2                  6
+     *  | event id | value            |
+     *  | uint16_t | uint32_t         |
+     * </pre>
+     * The second frame is the endpoint, without a NUL.
+     */
+    public static final int MONITOR_EVENT_FRAME_BYTES = 6;
+    public static final int MONITOR_EVENT_ID_OFFSET = 0;
+    public static final int MONITOR_EVENT_VALUE_OFFSET = 2;
+    /** ZMQ_EVENT_ALL of event version 1: the event ids are the bits of the low 16; zmq_socket_monitor refuses any above. */
+    public static final int ZMQ_EVENT_ALL = 0xFFFF;
+
     // --- messages ---
     /** int zmq_msg_init(zmq_msg_t *msg); -- cannot fail */
     public static final MethodHandle zmq_msg_init = h("zmq_msg_init", FunctionDescriptor.of(JAVA_INT, ADDRESS));

@@ -1,0 +1,202 @@
+package io.zmqzstd.transport;
+
+import io.zmqzstd.transport.internal.LibZmq;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The events of one socket (libzmq's {@code zmq_socket_monitor}): connections made, accepted,
+ * retried and lost, handshakes that succeed or fail. Made by {@link ZmqSocket#monitor(int)};
+ * owned by the caller, who closes it.
+ *
+ * <p>How: libzmq sends each event of the monitored socket, as it happens (often on its I/O
+ * thread), to a PAIR socket of its own bound to a unique {@code inproc://} endpoint; this monitor
+ * owns the PAIR socket, in the same context, that is connected to it, and {@link #receive}
+ * decodes what arrives there. Events queue there until they are received, without a limit (the
+ * receiving socket's high-water mark is 0): at a limit libzmq's I/O thread would block on the next
+ * event, and with it every socket of the context. So receive them, or close the monitor.
+ *
+ * <p>Threading: like a socket, a monitor is used by one thread at a time; {@link #receive} and
+ * {@link #tryReceive()} on another thread while one is in progress throw
+ * {@link IllegalStateException} ("socket used by two threads at once"). That thread need not be
+ * the monitored socket's. {@link #close()} is a call on the monitored socket too (it stops the
+ * monitoring there), so it follows that socket's rule: while another thread is inside a call on
+ * the monitored socket it throws {@link IllegalStateException} and leaves the monitor open, to be
+ * closed once that call is over (closing the monitor's PAIR socket alone would leave libzmq's
+ * end with nowhere to send, and the thread raising the next event blocked). Called on another
+ * thread than a {@link #receive} in progress, {@link #close()} waits for that receive to return
+ * (at most its timeout), as {@link ZmqSocket#close()} does.
+ *
+ * <p>Lifecycle: {@link #close()} stops the monitoring and closes the PAIR socket; it is
+ * idempotent. The monitored socket or the context may be closed first: libzmq then stops the
+ * monitoring itself (a {@link MonitorEvent.Type#MONITOR_STOPPED} may still be received), and
+ * close only closes what is left. A socket has at most one monitor open at a time.
+ */
+public final class SocketMonitor implements AutoCloseable {
+
+    /** Numbers the inproc endpoints of the monitors of this process; inproc names are per context, so this is more than enough. */
+    private static final AtomicLong ENDPOINTS = new AtomicLong();
+
+    private final ZmqSocket monitored;
+    private final ZmqSocket events;
+    private final String endpoint;
+    private final int mask;
+    private final byte[] frame = new byte[LibZmq.MONITOR_EVENT_FRAME_BYTES];
+    private final ByteBuffer frameView = ByteBuffer.wrap(frame).order(ByteOrder.nativeOrder());
+    /** The receive timeout last set on {@link #events}, in ms; libzmq's default is -1, never used here. */
+    private int timeoutMs = -1;
+    private volatile boolean closed;
+
+    SocketMonitor(ZmqSocket monitored, ZmqSocket events, String endpoint, int mask) {
+        this.monitored = monitored;
+        this.events = events;
+        this.endpoint = endpoint;
+        this.mask = mask;
+    }
+
+    /** A fresh endpoint for libzmq's end of a new monitor. */
+    static String nextEndpoint() {
+        return "inproc://io.zmqzstd.monitor-" + ENDPOINTS.incrementAndGet();
+    }
+
+    /**
+     * Refuses a mask that {@code zmq_socket_monitor} (event version 1) would refuse or that could
+     * never deliver an event.
+     */
+    static void checkMask(int mask) {
+        if (mask == 0 || (mask & ~LibZmq.ZMQ_EVENT_ALL) != 0) {
+            throw new IllegalArgumentException("event mask must be a non-empty set of bits within 0xFFFF: mask=0x"
+                    + Integer.toHexString(mask));
+        }
+    }
+
+    /**
+     * The socket whose events this monitor receives.
+     *
+     * @return that socket, open or closed
+     */
+    public ZmqSocket socket() {
+        return monitored;
+    }
+
+    /**
+     * The events asked for.
+     *
+     * @return the mask given to {@code zmq_socket_monitor}, a bitwise or of
+     *     {@link MonitorEvent.Type#id()}s
+     */
+    public int eventMask() {
+        return mask;
+    }
+
+    /**
+     * The {@code inproc://} endpoint libzmq sends the events to (unique in the process).
+     *
+     * @return that endpoint
+     */
+    public String endpoint() {
+        return endpoint;
+    }
+
+    /**
+     * The next event, waiting for one up to {@code timeout}. Allocates the event.
+     *
+     * @param timeout how long to wait: zero does not wait (as {@link #tryReceive()}), a positive
+     *     one is counted in whole milliseconds rounded up, at most {@code Integer.MAX_VALUE} ms
+     *     (about 24.8 days; a longer one counts as that)
+     * @return the event, or null when none came within {@code timeout}
+     * @throws IllegalArgumentException when {@code timeout} is negative
+     * @throws ZmqException with {@link ZmqException#isContextTerminated()} when the context is
+     *     shut down or closed during the wait
+     * @throws IllegalStateException after {@link #close()} (or once the context closed the
+     *     monitor's socket), or while another thread is receiving on this monitor
+     */
+    public MonitorEvent receive(Duration timeout) {
+        Objects.requireNonNull(timeout, "timeout");
+        if (timeout.isNegative()) {
+            throw new IllegalArgumentException("timeout must not be negative: timeout=" + timeout);
+        }
+        if (timeout.isZero()) {
+            return tryReceive();
+        }
+        int ms = timeout.compareTo(Duration.ofMillis(Integer.MAX_VALUE)) >= 0
+                ? Integer.MAX_VALUE
+                : (int) timeout.plusNanos(999_999).toMillis();
+        if (ms != timeoutMs) {
+            events.receiveTimeoutMs(ms);
+            timeoutMs = ms;
+        }
+        return next(0);
+    }
+
+    /**
+     * The next event if one is queued, without waiting. Allocates the event.
+     *
+     * @return the event, or null when none is queued
+     * @throws ZmqException with {@link ZmqException#isContextTerminated()} after the context is
+     *     shut down
+     * @throws IllegalStateException after {@link #close()} (or once the context closed the
+     *     monitor's socket), or while another thread is receiving on this monitor
+     */
+    public MonitorEvent tryReceive() {
+        return next(ZmqSocket.DONTWAIT);
+    }
+
+    private MonitorEvent next(int flags) {
+        int size = events.receive(frame, flags);
+        if (size < 0) {
+            return null;
+        }
+        // libzmq sends both frames of an event at once: the second is there when the first is
+        boolean more = events.hasMore();
+        byte[] where = more ? events.receiveBytes(ZmqSocket.DONTWAIT) : null;
+        if (size != frame.length || where == null) {
+            throw new IllegalStateException("malformed monitor event: firstFrameBytes=" + size + ", expected="
+                    + frame.length + ", secondFrame=" + (where == null ? "missing" : where.length + " bytes")
+                    + " (a libzmq that sends another event version?)");
+        }
+        int id = Short.toUnsignedInt(frameView.getShort(LibZmq.MONITOR_EVENT_ID_OFFSET));
+        long value = Integer.toUnsignedLong(frameView.getInt(LibZmq.MONITOR_EVENT_VALUE_OFFSET));
+        return new MonitorEvent(MonitorEvent.Type.fromId(id), id, value, new String(where, StandardCharsets.UTF_8));
+    }
+
+    /**
+     * True after {@link #close()}.
+     *
+     * @return whether this monitor is closed
+     */
+    public boolean isClosed() {
+        return closed;
+    }
+
+    /**
+     * Stops the monitoring ({@code zmq_socket_monitor(socket, NULL, 0)}, which sends a last
+     * {@link MonitorEvent.Type#MONITOR_STOPPED} if it was asked for) and closes the monitor's
+     * socket, dropping events not yet received. Idempotent. When the monitored socket is already
+     * closed, libzmq has stopped the monitoring itself and only the monitor's socket is closed; the
+     * same after the context is shut down or closed.
+     *
+     * @throws IllegalStateException while another thread is inside a call on the monitored
+     *     socket: the monitor stays open, close it again once that call is over
+     */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        monitored.stopMonitor(this);
+        closed = true;
+        events.close();
+    }
+
+    @Override
+    public String toString() {
+        return "SocketMonitor[socket=" + monitored + ", mask=0x" + Integer.toHexString(mask) + ", endpoint=" + endpoint
+                + (closed ? ", closed" : "") + "]";
+    }
+}
