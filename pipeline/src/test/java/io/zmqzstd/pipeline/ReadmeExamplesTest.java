@@ -42,6 +42,7 @@ class ReadmeExamplesTest {
             import io.zmqzstd.transport.*;
             import java.lang.foreign.*;
             import java.nio.file.*;
+            import java.time.*;
             import java.util.*;
             """;
 
@@ -76,6 +77,8 @@ class ReadmeExamplesTest {
             "transport/README.md", List.of("""
                     void fill(MemorySegment segment) { }
                     void consume(long address, long size) { }
+                    """, LOG + """
+                    ZmqSocket push;
                     """));
 
     static Stream<Arguments> blocks() throws IOException {
