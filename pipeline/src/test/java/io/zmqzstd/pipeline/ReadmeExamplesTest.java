@@ -79,6 +79,8 @@ class ReadmeExamplesTest {
                     void consume(long address, long size) { }
                     """, LOG + """
                     ZmqSocket push;
+                    """, """
+                    ZmqContext ctx;
                     """));
 
     static Stream<Arguments> blocks() throws IOException {

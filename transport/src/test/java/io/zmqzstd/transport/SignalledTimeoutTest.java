@@ -4,10 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.lang.foreign.FunctionDescriptor;
-import java.lang.foreign.Linker;
-import java.lang.foreign.ValueLayout;
-import java.lang.invoke.MethodHandle;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
@@ -26,19 +22,7 @@ import org.junit.jupiter.api.condition.OS;
 @EnabledOnOs(OS.LINUX)
 class SignalledTimeoutTest extends ContextTestBase {
 
-    private static final int SIGPIPE = 13;
     private static final int TIMEOUT_MS = 1500;
-    private static final MethodHandle PTHREAD_SELF;
-    private static final MethodHandle PTHREAD_KILL;
-
-    static {
-        Linker linker = Linker.nativeLinker();
-        PTHREAD_SELF = linker.downcallHandle(linker.defaultLookup().find("pthread_self").orElseThrow(),
-                FunctionDescriptor.of(ValueLayout.JAVA_LONG));
-        PTHREAD_KILL = linker.downcallHandle(linker.defaultLookup().find("pthread_kill").orElseThrow(),
-                FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT));
-    }
-
     /** What a signalled call did. */
     private interface TimedCall {
         boolean run(ZmqSocket socket);
@@ -73,7 +57,7 @@ class SignalledTimeoutTest extends ContextTestBase {
         AtomicLong tookMs = new AtomicLong();
         Thread caller = Thread.ofPlatform().name("signalled").start(() -> {
             try {
-                tid.set((long) PTHREAD_SELF.invokeExact());
+                tid.set(Signals.self());
                 long start = System.nanoTime();
                 outcome.set(call.run(socket));
                 tookMs.set((System.nanoTime() - start) / 1_000_000);
@@ -86,8 +70,7 @@ class SignalledTimeoutTest extends ContextTestBase {
         int signals = 0;
         long deadline = System.nanoTime() + 6_000_000_000L;
         while (caller.isAlive() && System.nanoTime() < deadline) {
-            int rc = (int) PTHREAD_KILL.invokeExact(tid.get(), SIGPIPE);
-            if (rc == 0) {
+            if (Signals.sigpipe(tid.get())) {
                 signals++;
             }
             caller.join(50); // pacing between signals; the outcome is awaited by the join below

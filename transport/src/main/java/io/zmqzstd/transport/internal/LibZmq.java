@@ -308,6 +308,17 @@ public final class LibZmq {
     /** int zmq_poll(zmq_pollitem_t *items, int nitems, long timeout); no capture (see the class comment) */
     public static final MethodHandle zmq_poll_fast = h("zmq_poll", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_LONG));
 
+    // --- proxy ---
+    /**
+     * int zmq_proxy_steerable(void *frontend, void *backend, void *capture, void *control);
+     * blocks, forwarding between frontend and backend, until the control socket receives
+     * TERMINATE (returns 0) or the context is terminated (-1, ETERM); a signal ends it with EINTR.
+     * Control commands in 4.3: PAUSE, RESUME, TERMINATE, STATISTICS (replies 8 frames); any other
+     * single frame aborts the process (zmq_assert), a multipart one ends the call with -1.
+     */
+    public static final MethodHandle zmq_proxy_steerable = h("zmq_proxy_steerable",
+            FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS, ADDRESS), ERRNO);
+
     // --- misc ---
     /** void zmq_version(int *major, int *minor, int *patch); */
     public static final MethodHandle zmq_version = h("zmq_version", FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, ADDRESS));
