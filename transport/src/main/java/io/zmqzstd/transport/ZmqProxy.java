@@ -173,7 +173,8 @@ public final class ZmqProxy implements AutoCloseable {
     }
 
     /**
-     * True while {@link #run()} is inside libzmq.
+     * True from the moment {@link #run()} has taken its sockets (counted its call on each) until it
+     * returns; between the two it is in libzmq but for the repeat after a signal.
      *
      * @return whether the proxy is running now
      */
