@@ -100,6 +100,9 @@ final class RecvCommand implements Callable<Integer> {
     @Mixin
     StatsOptions statsOptions;
 
+    @Mixin
+    EventOptions eventOptions;
+
     /** Standard output; a test may swap it. */
     OutputStream stdout = new FileOutputStream(FileDescriptor.out);
 
@@ -132,15 +135,18 @@ final class RecvCommand implements Callable<Integer> {
                     subscriptions.forEach(socket::subscribe);
                 }
                 socket.receiveTimeoutMs(Values.millis(timeout));
-                endpoints.attach(socket);
-                DecompressingReceiver.Builder b = DecompressingReceiver.builder(socket).maxDecompressedSize(maxSize);
-                dicts.forEach(b::dictionary);
-                try (DecompressingReceiver receiver = b.build()) {
-                    session.watch(receiver::stats);
-                    int code = receiveAll(receiver, out, session, err);
-                    out.flush();
-                    session.finish(); // while the receiver's counters are still there
-                    return code;
+                // closed after the receive loop, when the main thread is no longer in a call on the socket
+                try (EventReporter reporter = eventOptions.start(socket, spec.qualifiedName(), null, err)) {
+                    endpoints.attach(socket);
+                    DecompressingReceiver.Builder b = DecompressingReceiver.builder(socket).maxDecompressedSize(maxSize);
+                    dicts.forEach(b::dictionary);
+                    try (DecompressingReceiver receiver = b.build()) {
+                        session.watch(receiver::stats);
+                        int code = receiveAll(receiver, out, session, err);
+                        out.flush();
+                        session.finish(); // while the receiver's counters are still there
+                        return code;
+                    }
                 }
             } catch (IOException e) {
                 // e.g. "recv | head -1": the reader went away; say so in one line

@@ -18,6 +18,7 @@ import java.io.FileDescriptor;
 import java.io.FileInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -133,6 +134,9 @@ final class SendCommand implements Callable<Integer> {
     @Mixin
     StatsOptions statsOptions;
 
+    @Mixin
+    EventOptions eventOptions;
+
     /** Standard input; a test may swap it. */
     InputStream stdin = new FileInputStream(FileDescriptor.in);
 
@@ -147,8 +151,8 @@ final class SendCommand implements Callable<Integer> {
         ZmqContext context = ZmqContext.builder().defaultLinger(linger).build();
         ZmqSocket socket = null;
         boolean done = false;
-        try (context; Session session = new Session(spec.qualifiedName(), statsOptions, true, context,
-                spec.commandLine().getErr())) {
+        PrintWriter err = spec.commandLine().getErr();
+        try (context; Session session = new Session(spec.qualifiedName(), statsOptions, true, context, err)) {
             try {
                 socket = context.socket(waitSubscribers > 0 ? SocketType.XPUB : type.socketType);
                 if (waitSubscribers > 0) {
@@ -159,18 +163,22 @@ final class SendCommand implements Callable<Integer> {
                 // a send then blocks until one is, instead of filling a pipe to nowhere.
                 socket.immediate(true);
                 socket.sendTimeoutMs(Values.millis(timeout));
-                endpoints.attach(socket);
-                if (threads == 0) {
-                    try (CompressingSender sender = CompressingSender.builder(socket).level(level).checksum(checksum)
-                            .dictionary(dict).build()) {
-                        session.watch(sender::stats);
-                        start(socket);
-                        sendAll((r, t) -> t != null
-                                ? sender.sendEnvelope(t, ZmqSocket.SNDMORE) && sender.send(r.segment(), r.offset(), r.length(), 0)
-                                : sender.send(r.segment(), r.offset(), r.length(), 0), reader(), topicBytes, session);
+                // Closed before the linger: no thread is in a call on the socket any more (a parallel
+                // sender's workers have stopped), and events during the linger would come too late.
+                try (EventReporter reporter = eventOptions.start(socket, spec.qualifiedName(), null, err)) {
+                    endpoints.attach(socket);
+                    if (threads == 0) {
+                        try (CompressingSender sender = CompressingSender.builder(socket).level(level).checksum(checksum)
+                                .dictionary(dict).build()) {
+                            session.watch(sender::stats);
+                            start(socket);
+                            sendAll((r, t) -> t != null
+                                    ? sender.sendEnvelope(t, ZmqSocket.SNDMORE) && sender.send(r.segment(), r.offset(), r.length(), 0)
+                                    : sender.send(r.segment(), r.offset(), r.length(), 0), reader(), topicBytes, session);
+                        }
+                    } else {
+                        sendParallel(socket, dict, topicBytes, session);
                     }
-                } else {
-                    sendParallel(socket, dict, topicBytes, session);
                 }
                 context.close(); // lingers: returns once every queued message is on the network
                 done = true;

@@ -528,6 +528,30 @@ class CliProcessIT {
         }
     }
 
+    /**
+     * --events through the jar on both sides of a tcp stream, then SIGTERM to recv while its event
+     * thread waits on the monitor: the summary and the shell's 143, as without --events, and no
+     * stack trace from closing the monitor after the context was shut down.
+     */
+    @Test
+    void shouldReportEventsOnBothSidesAndStillEndOnSigterm() {
+        int port = freePort();
+        try (CliProcess recv = CliProcess.start("recv", "--bind", tcp(port), "--events", "--stats")) {
+            CliProcess send = CliProcess.run("one\n".getBytes(StandardCharsets.UTF_8), "send", "--connect", tcp(port), "--events");
+            assertEquals(0, send.awaitExit(), send::toString);
+            assertTrue(send.stderrLines().stream().anyMatch(l -> l.startsWith("zmq-zstd send: event: CONNECTED endpoint="
+                    + tcp(port) + " value=")), send::toString);
+            recv.awaitStdoutBytes(4);
+            recv.terminate();
+            assertEquals(143, recv.awaitExit(), recv::toString);
+            assertEquals("one\n", recv.stdoutText());
+            assertTrue(recv.stderrLines().stream().anyMatch(l -> l.startsWith("zmq-zstd recv: event: ACCEPTED endpoint="
+                    + tcp(port) + " value=")), recv::toString);
+            assertTrue(summary(recv).contains("messages=1 "), recv::toString);
+            assertFalse(recv.stderrText().contains("Exception") || recv.stderrText().contains("\tat "), recv::toString);
+        }
+    }
+
     private static int freePort() {
         return CliProcess.freePort();
     }

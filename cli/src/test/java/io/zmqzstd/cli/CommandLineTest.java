@@ -3,6 +3,7 @@ package io.zmqzstd.cli;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
+import io.zmqzstd.cli.InProcess.Result;
 import io.zmqzstd.codec.ZstdDecompressor;
 import io.zmqzstd.codec.ZstdDictionary;
 import io.zmqzstd.transport.SocketType;
@@ -32,9 +33,6 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  */
 class CommandLineTest {
 
-    private record Result(int code, String out, String err) {
-    }
-
     private static Result run(String... args) {
         return run(new byte[0], args);
     }
@@ -55,20 +53,8 @@ class CommandLineTest {
                 = new java.io.ByteArrayInputStream(stdin), args);
     }
 
-    /**
-     * Runs {@code args} on a command line set up by {@code setup}; train's standard input is empty
-     * unless {@code setup} sets it (never the test JVM's own).
-     */
     private static Result execute(java.util.function.Consumer<CommandLine> setup, String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        CommandLine cl = Main.commandLine();
-        ((TrainCommand) cl.getSubcommands().get("train").getCommand()).stdin = java.io.InputStream.nullInputStream();
-        setup.accept(cl);
-        cl.setOut(new PrintWriter(out, true));
-        cl.setErr(new PrintWriter(err, true));
-        int code = cl.execute(args);
-        return new Result(code, out.toString(), err.toString());
+        return InProcess.execute(setup, args);
     }
 
     @Test

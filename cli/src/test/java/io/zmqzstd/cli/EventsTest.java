@@ -1,0 +1,144 @@
+package io.zmqzstd.cli;
+
+import io.zmqzstd.cli.InProcess.Result;
+import io.zmqzstd.transport.Curve;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** {@code --events} on send and recv, in-process over tcp loopback. */
+class EventsTest {
+
+    /** A finished recv with what it wrote to standard output. */
+    private record Received(Result result, String stdout) {
+    }
+
+    private static CompletableFuture<Received> recv(String... args) {
+        return CompletableFuture.supplyAsync(() -> {
+            ByteArrayOutputStream stdout = new ByteArrayOutputStream();
+            Result r = InProcess.execute(cl -> ((RecvCommand) cl.getSubcommands().get("recv").getCommand()).stdout = stdout,
+                    prepend("recv", args));
+            return new Received(r, stdout.toString(StandardCharsets.UTF_8));
+        });
+    }
+
+    private static Result send(String stdin, String... args) {
+        return InProcess.execute(cl -> ((SendCommand) cl.getSubcommands().get("send").getCommand()).stdin
+                = new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)), prepend("send", args));
+    }
+
+    private static String[] prepend(String command, String... args) {
+        String[] all = new String[args.length + 1];
+        all[0] = command;
+        System.arraycopy(args, 0, all, 1, args.length);
+        return all;
+    }
+
+    private static Received await(CompletableFuture<Received> recv) throws Exception {
+        return recv.get(60, TimeUnit.SECONDS);
+    }
+
+    /** The lines of {@code err} that start with {@code prefix + type + " endpoint=" + endpoint + " value="}. */
+    private static List<String> events(String err, String prefix, String type, String endpoint) {
+        return err.lines().filter(l -> l.startsWith(prefix + ": event: " + type + " endpoint=" + endpoint + " value=")).toList();
+    }
+
+    /**
+     * A tcp stream with --events on both sides: recv reports its listening endpoint, the accepted
+     * connection and the handshake, send its connection and handshake; the messages arrive and
+     * both runs end with exit 0, also when send's workers (--threads 2) use the socket.
+     */
+    @ParameterizedTest(name = "send --threads {0}")
+    @ValueSource(ints = {0, 2})
+    void shouldReportTheConnectionOnBothSidesOfATcpStream(int threads) throws Exception {
+        String endpoint = "tcp://127.0.0.1:" + CliProcess.freePort();
+        CompletableFuture<Received> recv = recv("--bind", endpoint, "--count", "2", "--events");
+        Result send = send("one\ntwo\n", "--connect", endpoint, "--events", "--threads", String.valueOf(threads),
+                "--timeout", "30s");
+        Received r = await(recv);
+        assertEquals(ExitCodes.OK, send.code(), send::toString);
+        assertEquals(ExitCodes.OK, r.result().code(), r::toString);
+        assertEquals("one\ntwo\n", r.stdout(), r::toString);
+        String recvErr = r.result().err();
+        assertEquals(1, events(recvErr, "zmq-zstd recv", "LISTENING", endpoint).size(), recvErr);
+        assertEquals(1, events(recvErr, "zmq-zstd recv", "ACCEPTED", endpoint).size(), recvErr);
+        assertEquals(1, events(recvErr, "zmq-zstd recv", "HANDSHAKE_SUCCEEDED", endpoint).size(), recvErr);
+        assertEquals(1, events(send.err(), "zmq-zstd send", "CONNECTED", endpoint).size(), send::toString);
+        assertEquals(1, events(send.err(), "zmq-zstd send", "HANDSHAKE_SUCCEEDED", endpoint).size(), send::toString);
+        for (String line : (recvErr + send.err()).lines().toList()) {
+            assertTrue(line.matches("zmq-zstd (send|recv): event: [A-Z_]+ endpoint=\\S+ value=\\d+"), line);
+        }
+    }
+
+    /** A connect nobody answers: each retry is a line, and --timeout ends the run as without --events. */
+    @Test
+    void shouldReportTheRetriesOfAConnectNobodyAnswers() throws Exception {
+        String endpoint = "tcp://127.0.0.1:" + CliProcess.freePort();
+        Received r = await(recv("--connect", endpoint, "--events", "--timeout", "1s"));
+        String err = r.result().err();
+        assertEquals(ExitCodes.TIMEOUT, r.result().code(), r::toString);
+        assertFalse(events(err, "zmq-zstd recv", "CONNECT_RETRIED", endpoint).isEmpty(), err);
+        assertTrue(err.lines().toList().contains("zmq-zstd recv: timeout: no message within 1s (delivered=0)"), err);
+        assertTrue(err.lines().allMatch(l -> l.startsWith("zmq-zstd recv: event: CONNECT_RETRIED ")
+                || l.startsWith("zmq-zstd recv: timeout: ")), err);
+    }
+
+    /**
+     * A CURVE client with the wrong server key: as transport/README.md says of libzmq 4.3.4, the
+     * server reports HANDSHAKE_FAILED_PROTOCOL with ZMTP_CRYPTOGRAPHIC, the client
+     * HANDSHAKE_FAILED_NO_DETAIL with an errno; neither a success; both time out (exit 3).
+     */
+    @Test
+    void shouldReportAFailedCurveHandshakeOnBothSides(@TempDir Path dir) throws Exception {
+        Path serverKey = Files.writeString(dir.resolve("server.key"), CurveOptions.formatKeyPair(Curve.keypair()));
+        String wrongKey = Curve.keypair().publicKey();
+        String endpoint = "tcp://127.0.0.1:" + CliProcess.freePort();
+        CompletableFuture<Received> recv = recv("--bind", endpoint, "--curve-server", "--curve-keypair-file",
+                serverKey.toString(), "--events", "--timeout", "3s");
+        Result send = send("never\n", "--connect", endpoint, "--curve-server-key", wrongKey, "--events", "--timeout", "2s");
+        Received r = await(recv);
+        assertEquals(ExitCodes.TIMEOUT, send.code(), send::toString);
+        assertEquals(ExitCodes.TIMEOUT, r.result().code(), r::toString);
+        assertEquals("", r.stdout());
+        String recvErr = r.result().err();
+        List<String> refused = events(recvErr, "zmq-zstd recv", "HANDSHAKE_FAILED_PROTOCOL", endpoint);
+        assertFalse(refused.isEmpty(), recvErr);
+        assertTrue(refused.getFirst().endsWith(" value=0x11000001"), recvErr);
+        List<String> failed = events(send.err(), "zmq-zstd send", "HANDSHAKE_FAILED_NO_DETAIL", endpoint);
+        assertFalse(failed.isEmpty(), send::toString);
+        assertTrue(failed.getFirst().matches(".* value=\\d+ error=.+"), send::toString);
+        assertFalse((recvErr + send.err()).contains("HANDSHAKE_SUCCEEDED"), () -> recvErr + send.err());
+    }
+
+    /** A bind that fails: the event line, then the command's own line, exit 1 as without --events. */
+    @Test
+    void shouldReportAFailedBindBeforeTheFailure() throws IOException {
+        try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            String endpoint = "tcp://127.0.0.1:" + taken.getLocalPort();
+            Result r = InProcess.execute(cl -> { }, "recv", "--bind", endpoint, "--events", "--timeout", "1s");
+            assertEquals(ExitCodes.FAILURE, r.code(), r::toString);
+            List<String> lines = r.err().lines().toList();
+            assertEquals(2, lines.size(), r::toString);
+            assertTrue(lines.get(0).matches("zmq-zstd recv: event: BIND_FAILED endpoint=\\S+ value=98 error=Address already in use"),
+                    r::toString);
+            assertTrue(lines.get(1).startsWith("zmq-zstd recv: cannot bind: endpoint=" + endpoint), r::toString);
+        }
+    }
+}
