@@ -1,0 +1,144 @@
+package io.zmqzstd.cli;
+
+import io.zmqzstd.transport.ZmqException;
+import io.zmqzstd.transport.ZmqSocket;
+import io.zmqzstd.transport.internal.LibZmq;
+import picocli.CommandLine;
+import picocli.CommandLine.ParameterException;
+
+import java.net.Inet4Address;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.util.List;
+
+/**
+ * The endpoints of one socket, checked before anything starts and then bound and connected: what
+ * send's and recv's --bind/--connect do, and each side of a proxy (--frontend-bind, ...). Every
+ * message names the option the endpoint came with.
+ */
+final class SocketEndpoints {
+
+    /** errno values from zmq_bind/zmq_connect that mean the endpoint text is wrong, not the world. */
+    private static final int ENODEV = 19;
+    private static final int EPROTONOSUPPORT = 93;
+
+    private final CommandLine commandLine;
+    private final String what;
+    private final String bindOption;
+    private final String connectOption;
+    private final List<String> binds;
+    private final List<String> connects;
+    /** Set by {@link #check()}: an endpoint needs {@code ZMQ_IPV6} (libzmq's default is IPv4 only). */
+    private boolean ipv6;
+
+    /**
+     * @param what          the socket in the "missing" message, e.g. {@code endpoint} or {@code frontend endpoint}
+     * @param bindOption    the option the binds came with, e.g. {@code --bind}
+     * @param connectOption the option the connects came with, e.g. {@code --connect}
+     */
+    SocketEndpoints(CommandLine commandLine, String what, String bindOption, List<String> binds, String connectOption,
+            List<String> connects) {
+        this.commandLine = commandLine;
+        this.what = what;
+        this.bindOption = bindOption;
+        this.connectOption = connectOption;
+        this.binds = binds;
+        this.connects = connects;
+    }
+
+    /**
+     * Fails with a usage error unless at least one endpoint was given and every connect endpoint
+     * can be reached (its host resolves now, its port is not 0, its source address is usable).
+     */
+    void check() {
+        if (binds.isEmpty() && connects.isEmpty()) {
+            throw new ParameterException(commandLine, "missing " + what + ": give " + bindOption + " ENDPOINT or "
+                    + connectOption + " ENDPOINT");
+        }
+        for (String endpoint : connects) {
+            // libzmq takes these and fails only in the background, retrying for ever: nothing would tell the user
+            if (Values.tcpPort(endpoint) == 0) {
+                throw new ParameterException(commandLine, connectOption + " cannot reach port 0: endpoint=" + endpoint
+                        + " (port 0 or * means 'any free port' only for " + bindOption + ")");
+            }
+            requireResolvable(endpoint);
+            String problem = Values.sourceProblem(endpoint);
+            if (problem != null) {
+                // libzmq reads the source only when it connects, and retries for ever in the background
+                throw new ParameterException(commandLine, connectOption + " cannot use source address: endpoint=" + endpoint
+                        + ", source=" + Values.tcpSource(endpoint) + " (" + problem + ")");
+            }
+        }
+        for (String endpoint : binds) {
+            ipv6 |= Values.namesIpv6Address(endpoint);
+        }
+    }
+
+    /**
+     * Resolves the host of a tcp connect endpoint now (off the hot path; libzmq resolves it again
+     * on each attempt). A name that does not resolve is a usage error: libzmq accepts it and
+     * retries for ever in the background. A name with IPv6 addresses only, like an IPv6 address in
+     * brackets, turns {@code ZMQ_IPV6} on, without which libzmq asks for IPv4 addresses only.
+     */
+    private void requireResolvable(String endpoint) {
+        String host = Values.tcpHost(endpoint);
+        if (host == null || host.equals("*")) {
+            return; // not tcp, or tcp://*:N, which libzmq refuses itself (EINVAL)
+        }
+        if (host.startsWith("[")) {
+            ipv6 |= Values.namesIpv6Address(endpoint); // a literal, checked by Values.endpoint
+            return;
+        }
+        InetAddress[] addresses;
+        try {
+            addresses = InetAddress.getAllByName(host);
+        } catch (UnknownHostException e) {
+            throw new ParameterException(commandLine, connectOption + " cannot resolve host: endpoint=" + endpoint
+                    + ", host=" + host + ", error=" + Main.describe(e).replaceFirst("^\\Q" + host + "\\E: ", "")
+                    + (Values.isInterface(host) ? " (" + host + " is a network interface: interface names work only for " + bindOption + ")" : ""));
+        }
+        boolean ipv4 = false;
+        for (InetAddress a : addresses) {
+            ipv4 |= a instanceof Inet4Address;
+        }
+        ipv6 |= Values.namesIpv6Address(endpoint) || !ipv4;
+    }
+
+    /**
+     * Sets the high-water marks of {@code socket} to {@code hwm}, binds and connects it (after
+     * {@link #check()}). An endpoint libzmq refuses as malformed is a usage error (exit 2);
+     * anything else (address in use, ...) a runtime failure (exit 1).
+     */
+    void attach(ZmqSocket socket, int hwm) {
+        socket.sendHwm(hwm);
+        socket.receiveHwm(hwm);
+        if (ipv6) {
+            socket.ipv6(true); // for every endpoint of the socket: IPv6 and IPv4 addresses both work then
+        }
+        for (String endpoint : binds) {
+            call(socket, endpoint, true);
+        }
+        for (String endpoint : connects) {
+            call(socket, endpoint, false);
+        }
+    }
+
+    private void call(ZmqSocket socket, String endpoint, boolean bind) {
+        try {
+            if (bind) {
+                socket.bind(endpoint);
+            } else {
+                socket.connect(endpoint);
+            }
+        } catch (ZmqException e) {
+            String what = (bind ? "cannot bind" : "cannot connect") + ": endpoint=" + endpoint + ", errno=" + e.errno()
+                    + ", error=" + e.getMessage().replaceFirst(".*error=", "");
+            int errno = e.errno();
+            // ENOCOMPATPROTO: a transport the socket type cannot use, e.g. udp:// on PUSH
+            if (errno == LibZmq.EINVAL || errno == EPROTONOSUPPORT || errno == ENODEV || errno == LibZmq.ENOCOMPATPROTO) {
+                throw new ParameterException(commandLine, what);
+            }
+            throw new CliException(ExitCodes.FAILURE, what, e);
+        }
+    }
+}
