@@ -36,7 +36,7 @@ class EventsTest {
             Result r = InProcess.execute(cl -> ((RecvCommand) cl.getSubcommands().get("recv").getCommand()).stdout = stdout,
                     prepend("recv", args));
             return new Received(r, stdout.toString(StandardCharsets.UTF_8));
-        });
+        }, task -> Thread.ofPlatform().daemon().start(task)); // not the common pool: one worker on two cores
     }
 
     private static Result send(String stdin, String... args) {
