@@ -24,7 +24,7 @@ import java.util.function.Supplier;
  */
 @Command(name = "zmq-zstd", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = "Stream zstd-compressed messages over ZeroMQ, and train zstd dictionaries.",
-        subcommands = {SendCommand.class, RecvCommand.class, TrainCommand.class, KeygenCommand.class,
+        subcommands = {SendCommand.class, RecvCommand.class, ProxyCommand.class, TrainCommand.class, KeygenCommand.class,
                 CommandLine.HelpCommand.class},
         exitCodeListHeading = "%nExit codes:%n", exitCodeList = {ExitCodes.HELP_OK, ExitCodes.HELP_FAILURE,
                 ExitCodes.HELP_USAGE, ExitCodes.HELP_TIMEOUT, ExitCodes.HELP_INTERRUPTED})

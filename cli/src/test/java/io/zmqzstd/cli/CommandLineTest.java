@@ -120,7 +120,7 @@ class CommandLineTest {
 
     @Test
     void shouldDocumentEveryCommandAndItsExitCodes() {
-        for (String command : List.of("send", "recv", "train", "keygen")) {
+        for (String command : List.of("send", "recv", "proxy", "train", "keygen")) {
             Result r = run(command, "--help");
             assertEquals(0, r.code(), command);
             assertTrue(r.out().startsWith("Usage: zmq-zstd " + command), r.out());
@@ -129,7 +129,7 @@ class CommandLineTest {
         }
         Result top = run("--help");
         assertEquals(0, top.code());
-        for (String command : List.of("send", "recv", "train", "keygen")) {
+        for (String command : List.of("send", "recv", "proxy", "train", "keygen")) {
             assertTrue(top.out().contains("  " + command + " "), top.out());
         }
     }

@@ -1,0 +1,189 @@
+package io.zmqzstd.cli;
+
+import io.zmqzstd.transport.SocketType;
+import io.zmqzstd.transport.ZmqContext;
+import io.zmqzstd.transport.ZmqException;
+import io.zmqzstd.transport.ZmqProxy;
+import io.zmqzstd.transport.ZmqSocket;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+import sun.misc.Signal;
+import sun.misc.SignalHandler;
+
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code proxy}: a hub between senders and receivers that forwards their messages without
+ * decompressing them ({@link ZmqProxy}, libzmq's {@code zmq_proxy_steerable}): every frame passes
+ * unchanged, so dictionary IDs, checksums, topics and frames that are not zstd at all reach the
+ * receivers as the senders made them, and the proxy needs neither dictionaries nor CPU for zstd.
+ *
+ * <p>It runs until SIGINT or SIGTERM, which it takes over for the run (a shutdown hook could not
+ * change the JVM's 128 + signal exit status): the handler terminates the proxy, the main thread
+ * closes monitors, proxy and sockets in that order and the command exits 0, a proxy's normal end.
+ * The JVM's own handlers come back when the first signal arrives, so a second one ends the JVM its
+ * usual way should the first not suffice.
+ */
+@Command(name = "proxy", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {
+                "Forward compressed messages between senders and receivers without decompressing them: every frame",
+                "passes unchanged (dictionary IDs, checksums, topics), so the proxy needs no --dict.",
+                "--type pubsub: publishers (send --type pub) connect to the frontend, subscribers (recv --type sub) to",
+                "the backend; subscriptions travel upstream, so --wait-subscribers and --subscribe work through it.",
+                "--type pipeline: senders (send) push to the frontend, receivers (recv) pull from the backend, each",
+                "message to one receiver (fan-in to fan-out).",
+                "Runs until SIGINT or SIGTERM, then exits 0."},
+        exitCodeListHeading = "%nExit codes:%n", exitCodeList = {"0:Stopped by SIGINT or SIGTERM.",
+                ExitCodes.HELP_FAILURE, ExitCodes.HELP_USAGE})
+final class ProxyCommand implements Callable<Integer> {
+
+    /** The two sockets of each kind of proxy: frontend (where senders go) and backend (where receivers go). */
+    enum Type {
+        pubsub(SocketType.XSUB, SocketType.XPUB), pipeline(SocketType.PULL, SocketType.PUSH);
+
+        final SocketType frontend;
+        final SocketType backend;
+
+        Type(SocketType frontend, SocketType backend) {
+            this.frontend = frontend;
+            this.backend = backend;
+        }
+    }
+
+    /** The signals that stop the proxy. */
+    private static final List<String> STOP_SIGNALS = List.of("INT", "TERM");
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--type", paramLabel = "TYPE", required = true,
+            description = "pubsub (XSUB frontend, XPUB backend) or pipeline (PULL frontend, PUSH backend).")
+    Type type;
+
+    @Option(names = "--frontend-bind", paramLabel = "ENDPOINT", converter = Values.Endpoint.class,
+            description = "Senders' side: bind to ENDPOINT (repeatable), e.g. tcp://*:5556.")
+    List<String> frontendBinds = new ArrayList<>();
+
+    @Option(names = "--frontend-connect", paramLabel = "ENDPOINT", converter = Values.Endpoint.class,
+            description = "Senders' side: connect to ENDPOINT (repeatable), e.g. a send that binds.")
+    List<String> frontendConnects = new ArrayList<>();
+
+    @Option(names = "--backend-bind", paramLabel = "ENDPOINT", converter = Values.Endpoint.class,
+            description = "Receivers' side: bind to ENDPOINT (repeatable), e.g. tcp://*:5557.")
+    List<String> backendBinds = new ArrayList<>();
+
+    @Option(names = "--backend-connect", paramLabel = "ENDPOINT", converter = Values.Endpoint.class,
+            description = "Receivers' side: connect to ENDPOINT (repeatable), e.g. a recv that binds.")
+    List<String> backendConnects = new ArrayList<>();
+
+    @Option(names = "--hwm", paramLabel = "N", defaultValue = "1000",
+            description = "High-water mark of both sockets in messages (default ${DEFAULT-VALUE}, libzmq's; 0: no limit).")
+    int hwm;
+
+    @Mixin
+    EventOptions eventOptions;
+
+    /** Set by {@link #stop()}, which may come before the proxy exists. */
+    private volatile boolean stopRequested;
+    private volatile ZmqProxy proxy;
+
+    @Override
+    public Integer call() {
+        SocketEndpoints front = new SocketEndpoints(spec.commandLine(), "frontend endpoint", "--frontend-bind",
+                frontendBinds, "--frontend-connect", frontendConnects);
+        SocketEndpoints back = new SocketEndpoints(spec.commandLine(), "backend endpoint", "--backend-bind",
+                backendBinds, "--backend-connect", backendConnects);
+        front.check();
+        back.check();
+        EndpointOptions.requireHwm(spec, hwm);
+        requireSeparateSides();
+        PrintWriter err = spec.commandLine().getErr();
+        String name = spec.qualifiedName();
+        // What is still queued when the proxy stops is dropped: a stopped hub does not wait for receivers.
+        ZmqContext context = ZmqContext.builder().defaultLinger(Duration.ZERO).build();
+        try (context) {
+            ZmqSocket frontend = context.socket(type.frontend);
+            ZmqSocket backend = context.socket(type.backend);
+            // Closed in reverse: the monitors once run() has returned (closing one is a call on its
+            // socket), the signal handlers, the proxy's control sockets, then the context.
+            try (ZmqProxy p = new ZmqProxy(frontend, backend, null);
+                 Restore signals = onStopSignals();
+                 EventReporter frontendEvents = eventOptions.start(frontend, name, "frontend", err);
+                 EventReporter backendEvents = eventOptions.start(backend, name, "backend", err)) {
+                proxy = p;
+                if (stopRequested) {
+                    p.terminate(); // a signal before the proxy existed: run() returns at once
+                }
+                front.attach(frontend, hwm);
+                back.attach(backend, hwm);
+                p.run();
+            }
+            return ExitCodes.OK;
+        } catch (ZmqException e) {
+            throw new CliException(ExitCodes.FAILURE, e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Ends the run: {@code run()} returns once libzmq has read the command, and the command exits 0.
+     * What SIGINT and SIGTERM call; thread-safe, idempotent.
+     */
+    void stop() {
+        stopRequested = true;
+        ZmqProxy p = proxy;
+        if (p != null) {
+            p.terminate();
+        }
+    }
+
+    /**
+     * SIGINT and SIGTERM call {@link #stop()} until the returned handle is closed; each gives the
+     * JVM its own handler back when it arrives, so a second signal ends the JVM as usual.
+     */
+    private Restore onStopSignals() {
+        Map<Signal, SignalHandler> previous = new LinkedHashMap<>();
+        for (String name : STOP_SIGNALS) {
+            Signal signal = new Signal(name);
+            SignalHandler[] before = new SignalHandler[1];
+            before[0] = Signal.handle(signal, s -> {
+                Signal.handle(s, before[0]);
+                stop();
+            });
+            previous.put(signal, before[0]);
+        }
+        return () -> previous.forEach(Signal::handle);
+    }
+
+    /** Puts back what was replaced; closing throws nothing. */
+    private interface Restore extends AutoCloseable {
+        @Override
+        void close();
+    }
+
+    /**
+     * An endpoint on both sides would make the proxy bind one address twice (address in use) or,
+     * connected to its own other side, forward every message back to itself for ever.
+     */
+    private void requireSeparateSides() {
+        List<String> frontendSide = new ArrayList<>(frontendBinds);
+        frontendSide.addAll(frontendConnects);
+        List<String> backendSide = new ArrayList<>(backendBinds);
+        backendSide.addAll(backendConnects);
+        for (String endpoint : frontendSide) {
+            if (backendSide.contains(endpoint)) {
+                throw new ParameterException(spec.commandLine(), "the frontend and the backend need different endpoints:"
+                        + " endpoint=" + endpoint + " is on both sides (a proxy would bind it twice, or forward to itself)");
+            }
+        }
+    }
+}
