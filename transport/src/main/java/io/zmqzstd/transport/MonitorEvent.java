@@ -111,12 +111,8 @@ public record MonitorEvent(Type type, int id, long value, String endpoint) {
          */
         UNKNOWN(0);
 
-        private static final Type[] KNOWN;
-
-        static {
-            Type[] all = values();
-            KNOWN = java.util.Arrays.copyOf(all, all.length - 1); // all but UNKNOWN, which is last
-        }
+        /** {@link #values()} once (it copies on every call); UNKNOWN's id, 0, is no event's. */
+        private static final Type[] ALL_TYPES = values();
 
         private final int id;
 
@@ -140,7 +136,7 @@ public record MonitorEvent(Type type, int id, long value, String endpoint) {
          * @return the type whose {@link #id()} it is, or {@link #UNKNOWN}
          */
         public static Type fromId(int id) {
-            for (Type t : KNOWN) {
+            for (Type t : ALL_TYPES) {
                 if (t.id == id) {
                     return t;
                 }

@@ -124,9 +124,7 @@ public final class SocketMonitor implements AutoCloseable {
         if (timeout.isZero()) {
             return tryReceive();
         }
-        int ms = timeout.compareTo(Duration.ofMillis(Integer.MAX_VALUE)) >= 0
-                ? Integer.MAX_VALUE
-                : (int) timeout.plusNanos(999_999).toMillis();
+        int ms = ZmqContext.millisOption(timeout, true);
         if (ms != timeoutMs) {
             events.receiveTimeoutMs(ms);
             timeoutMs = ms;

@@ -43,8 +43,8 @@ public final class ZmqContext implements AutoCloseable {
     /** Linger given to every new socket unless set otherwise: bounded, so close always returns. */
     public static final Duration DEFAULT_LINGER = Duration.ofSeconds(2);
 
-    /** The longest linger libzmq takes ({@code ZMQ_LINGER} is a C int of milliseconds). */
-    private static final Duration MAX_LINGER = Duration.ofMillis(Integer.MAX_VALUE);
+    /** The longest time libzmq takes in an int option ({@code ZMQ_LINGER}, {@code ZMQ_RCVTIMEO}: C ints of milliseconds). */
+    private static final Duration MAX_MILLIS_OPTION = Duration.ofMillis(Integer.MAX_VALUE);
 
     /**
      * {@code linger} as a {@code ZMQ_LINGER} value: whole milliseconds, at most
@@ -53,10 +53,20 @@ public final class ZmqContext implements AutoCloseable {
      * which a caller meaning "as long as possible" may well pass ({@code ChronoUnit.FOREVER}).
      */
     static int lingerMs(Duration linger) {
-        if (linger.isNegative()) {
-            return -1;
+        return linger.isNegative() ? -1 : millisOption(linger, false);
+    }
+
+    /**
+     * {@code d}, not negative, as an int option of milliseconds: whole milliseconds (rounded up
+     * when {@code roundUp}), at most {@code Integer.MAX_VALUE}. Compared before it is converted,
+     * for the reason {@link #lingerMs} gives.
+     */
+    static int millisOption(Duration d, boolean roundUp) {
+        if (d.compareTo(MAX_MILLIS_OPTION) >= 0) {
+            return Integer.MAX_VALUE;
         }
-        return linger.compareTo(MAX_LINGER) >= 0 ? Integer.MAX_VALUE : (int) linger.toMillis();
+        long ms = (roundUp ? d.plusNanos(999_999) : d).toMillis(); // below 2^31 ms + 1: no overflow
+        return (int) Math.min(ms, Integer.MAX_VALUE);
     }
 
     private final MemorySegment ctx;
