@@ -33,7 +33,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@link #pause()}, {@link #resume()} and {@link #terminate()} send libzmq's commands
  * ({@code PAUSE}, {@code RESUME}, {@code TERMINATE}) through the other, under a lock, so they may
  * be called from any thread, in any number; a command sent before {@link #run()} starts waits for
- * it. No other command can be sent: libzmq 4.3 aborts the process on an unknown one. libzmq 4.3.4
+ * it (the control channel has no high-water mark, so a send never blocks). No other command can be sent: libzmq 4.3 aborts the process on an unknown one. libzmq 4.3.4
  * copies each command to the capture socket too, as a frame of its own.
  *
  * <p>Ownership and threading: the caller owns the frontend, backend and capture sockets and closes
@@ -93,10 +93,15 @@ public final class ZmqProxy implements AutoCloseable {
         ZmqSocket in = ctx.socket(SocketType.PAIR);
         ZmqSocket out = null;
         try {
+            // No high-water mark on the control channel: commands sent before the run wait there
+            // for it, and at libzmq's default (1000 each way) the 2,000th or so blocked its caller
+            // for ever, under the lock that terminate() and close() take too.
             in.lingerMs(0);
+            in.receiveHwm(0);
             in.bind(endpoint);
             out = ctx.socket(SocketType.PAIR);
             out.lingerMs(0);
+            out.sendHwm(0);
             out.connect(endpoint);
         } catch (RuntimeException e) {
             in.close();

@@ -18,6 +18,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * {@link ZmqProxy} over real sockets: frames pass unchanged both ways and to the capture socket,
@@ -260,6 +261,34 @@ class ZmqProxyTest extends ContextTestBase {
             proxy.run(); // reads the queued TERMINATE first
             IllegalStateException again = assertThrows(IllegalStateException.class, proxy::run);
             assertTrue(again.getMessage().contains("runs once"), again.getMessage());
+        }
+    }
+
+    /**
+     * Commands sent before the run wait for it however many there are. With libzmq's default
+     * high-water marks on the control sockets, about the 2,000th blocked its caller in the send for
+     * ever, holding the lock that {@link ZmqProxy#terminate()} and {@link ZmqProxy#close()} take.
+     */
+    @Test
+    void shouldQueueAnyNumberOfCommandsBeforeTheRun() throws Exception {
+        Stage s = new Stage();
+        try (ZmqProxy proxy = new ZmqProxy(s.frontend, s.backend, null)) {
+            Thread steering = Thread.ofPlatform().start(() -> {
+                for (int i = 0; i < 3000; i++) {
+                    proxy.pause();
+                    proxy.resume();
+                }
+            });
+            steering.join(10_000);
+            if (steering.isAlive()) {
+                ctx.shutdown(); // wakes the blocked send, so that close() can take the lock
+                steering.join();
+                fail("pause()/resume() blocked before the run");
+            }
+            Running running = start(proxy);
+            assertTrue(s.producer.send(b("after 6000 commands"), 0));
+            assertEquals("after 6000 commands", s.consumer.receiveString(0), "the last command was RESUME");
+            running.terminate(proxy);
         }
     }
 
