@@ -151,12 +151,14 @@ public final class ZmqProxy implements AutoCloseable {
     }
 
     private void runEntered() {
-        MemorySegment captureHandle = capture == null ? MemorySegment.NULL : capture.handle();
+        // Entered handles, not handle(): a context close may mark the sockets closed from now on,
+        // and then it is libzmq's ETERM that ends the run, not "socket is closed" before it starts.
+        MemorySegment captureHandle = capture == null ? MemorySegment.NULL : capture.enteredHandle();
         try (Arena a = Arena.ofConfined()) {
             MemorySegment errno = a.allocate(LibZmq.CAPTURE_LAYOUT);
             for (;;) {
-                int rc = (int) LibZmq.zmq_proxy_steerable.invokeExact(errno, frontend.handle(), backend.handle(),
-                        captureHandle, controlIn.handle());
+                int rc = (int) LibZmq.zmq_proxy_steerable.invokeExact(errno, frontend.enteredHandle(),
+                        backend.enteredHandle(), captureHandle, controlIn.enteredHandle());
                 if (rc == 0) {
                     return; // TERMINATE
                 }

@@ -1782,6 +1782,15 @@ public final class ZmqSocket implements AutoCloseable {
     }
 
     /**
+     * The native socket for a call that has {@link #enter() entered} this socket: a close marks it
+     * closed at once but frees it only once the call has exited, so unlike {@link #handle()} this
+     * does not check {@link #closed} (a context close under the call then ends it with ETERM).
+     */
+    MemorySegment enteredHandle() {
+        return socket;
+    }
+
+    /**
      * True after {@link #close()} (or after its context closed it).
      *
      * @return whether the socket is closed or being closed; no new call can begin on it then
