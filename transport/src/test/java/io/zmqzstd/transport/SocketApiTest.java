@@ -10,6 +10,8 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.function.Consumer;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -279,6 +281,28 @@ class SocketApiTest extends ContextTestBase {
         ZmqException e = assertThrows(ZmqException.class, tooLong::lastEndpoint);
         assertEquals(io.zmqzstd.transport.internal.LibZmq.EINVAL, e.errno());
         assertTrue(e.getMessage().contains("ZMQ_LAST_ENDPOINT") && e.getMessage().contains("1048576 bytes"), e.getMessage());
+    }
+
+    /**
+     * libzmq reads an endpoint as a C string, so a NUL character ended it there: bind("inproc://a\0b")
+     * bound inproc://a, and a tcp endpoint with anything after a NUL bound its first part, without
+     * a word. Refused, naming the endpoint and where the NUL is, before libzmq sees it.
+     */
+    @Test
+    void shouldRefuseAnEndpointWithANulCharacter() {
+        ZmqSocket s = socket(SocketType.PAIR);
+        String[] endpoints = {"inproc://abc\0def", "tcp://127.0.0.1:*\0junk", "\0"};
+        for (String endpoint : endpoints) {
+            List<Consumer<String>> calls = List.of(s::bind, s::connect, s::unbind, s::disconnect);
+            for (Consumer<String> call : calls) {
+                IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> call.accept(endpoint));
+                String shown = endpoint.replace("\0", "\\0");
+                assertTrue(e.getMessage().contains("index=" + endpoint.indexOf('\0')) && e.getMessage().contains(shown),
+                        e.getMessage());
+            }
+        }
+        assertEquals("", s.lastEndpoint(), "nothing was bound or connected");
+        s.bind("inproc://abc"); // the name the NUL cut it to is still free
     }
 
     @Test
