@@ -66,16 +66,12 @@ public final class Curve {
      * @param secretKey a secret key, {@value #Z85_KEY_CHARS} Z85 characters
      * @return its public key, {@value #Z85_KEY_CHARS} Z85 characters
      * @throws IllegalArgumentException when {@code secretKey} is not {@value #Z85_KEY_CHARS} Z85
-     *     characters (the message names its length, or the first character outside the alphabet)
+     *     characters (the message names its length, or the first character outside the alphabet),
+     *     or a group of 5 of them stands for more than 32 bits
      * @throws ZmqException when libzmq cannot compute it (ENOTSUP: built without CURVE)
      */
     public static String publicKey(String secretKey) {
-        if (secretKey.length() != Z85_KEY_CHARS) {
-            // checked here: libzmq decodes any multiple of 5 characters into its 32-byte buffer
-            throw new IllegalArgumentException("a CURVE secret key is " + Z85_KEY_CHARS + " Z85 characters: length="
-                    + secretKey.length());
-        }
-        z85Decode(secretKey); // the alphabet and each group's value, with the message that names what is wrong
+        z85Key("a CURVE secret key", secretKey);
         try (Arena a = Arena.ofConfined()) {
             MemorySegment pub = a.allocate(Z85_KEY_CHARS + 1);
             MemorySegment sec = a.allocateFrom(secretKey, StandardCharsets.US_ASCII);
@@ -148,6 +144,35 @@ public final class Curve {
         } catch (Throwable t) {
             throw LibZmq.rethrow(t);
         }
+    }
+
+    /**
+     * The bytes libzmq is to read for a Z85 key: {@value #Z85_KEY_CHARS} characters of the
+     * alphabet (see {@link #z85Chars}), each group of 5 standing for at most 32 bits. libzmq
+     * decodes any multiple of 5 characters into its 32-byte buffer, and refuses a group above 32
+     * bits only with a bare EINVAL.
+     *
+     * @param what names the key in the exception's message, e.g. the socket option
+     * @throws IllegalArgumentException naming the length, the first character outside the
+     *     alphabet and its index, or the first group above 32 bits and its index
+     */
+    static byte[] z85Key(String what, String z85) {
+        if (z85.length() != Z85_KEY_CHARS) {
+            throw new IllegalArgumentException(what + " must be a " + Z85_KEY_CHARS + "-character Z85 key: length="
+                    + z85.length());
+        }
+        byte[] chars = z85Chars(what, z85);
+        for (int group = 0; group < chars.length; group += 5) {
+            long value = 0;
+            for (int i = group; i < group + 5; i++) {
+                value = value * 85 + Z85_ALPHABET.indexOf(chars[i]);
+            }
+            if (value > 0xFFFF_FFFFL) {
+                throw new IllegalArgumentException(what + ": not a Z85 key, the group of 5 characters at index " + group
+                        + " stands for more than 32 bits");
+            }
+        }
+        return chars;
     }
 
     /** The Z85 alphabet (ZeroMQ RFC 32), in the order of the digits' values. */

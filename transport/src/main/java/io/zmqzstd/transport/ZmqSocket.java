@@ -1197,8 +1197,8 @@ public final class ZmqSocket implements AutoCloseable {
      * @param z85 the key in Z85, {@value Curve#Z85_KEY_CHARS} characters (see
      *     {@link Curve#keypair()})
      * @throws IllegalArgumentException when {@code z85} is not {@value Curve#Z85_KEY_CHARS}
-     *     characters long, or has a character outside the Z85 alphabet (the message names it
-     *     and its index)
+     *     characters long, has a character outside the Z85 alphabet (the message names it and
+     *     its index), or a group of 5 characters standing for more than 32 bits
      */
     public void curvePublicKey(String z85) { setZ85("ZMQ_CURVE_PUBLICKEY", LibZmq.ZMQ_CURVE_PUBLICKEY, z85); }
     /**
@@ -1214,8 +1214,8 @@ public final class ZmqSocket implements AutoCloseable {
      * @param z85 the key in Z85, {@value Curve#Z85_KEY_CHARS} characters (see
      *     {@link Curve#keypair()})
      * @throws IllegalArgumentException when {@code z85} is not {@value Curve#Z85_KEY_CHARS}
-     *     characters long, or has a character outside the Z85 alphabet (the message names it
-     *     and its index)
+     *     characters long, has a character outside the Z85 alphabet (the message names it and
+     *     its index), or a group of 5 characters standing for more than 32 bits
      */
     public void curveSecretKey(String z85) { setZ85("ZMQ_CURVE_SECRETKEY", LibZmq.ZMQ_CURVE_SECRETKEY, z85); }
     /**
@@ -1230,8 +1230,8 @@ public final class ZmqSocket implements AutoCloseable {
      *
      * @param z85 the server's public key, {@value Curve#Z85_KEY_CHARS} Z85 characters
      * @throws IllegalArgumentException when {@code z85} is not {@value Curve#Z85_KEY_CHARS}
-     *     characters long, or has a character outside the Z85 alphabet (the message names it
-     *     and its index)
+     *     characters long, has a character outside the Z85 alphabet (the message names it and
+     *     its index), or a group of 5 characters standing for more than 32 bits
      */
     public void curveServerKey(String z85) { setZ85("ZMQ_CURVE_SERVERKEY", LibZmq.ZMQ_CURVE_SERVERKEY, z85); }
     /**
@@ -1545,10 +1545,7 @@ public final class ZmqSocket implements AutoCloseable {
     }
 
     private void setZ85(String name, int option, String z85) {
-        if (z85.length() != Curve.Z85_KEY_CHARS) {
-            throw new IllegalArgumentException(name + " must be a 40-character Z85 key: length=" + z85.length());
-        }
-        setBytes(name, option, Curve.z85Chars(name, z85));
+        setBytes(name, option, Curve.z85Key(name, z85));
     }
 
     /** zmq_setsockopt inside a call: 0, or the errno of its refusal for the caller to report. */

@@ -91,6 +91,27 @@ class CurveTest {
         }
     }
 
+    /**
+     * A key of 40 Z85 characters whose group of 5 stands for more than 32 bits is no key: the
+     * setters say so, naming the option and the group, as {@link Curve#publicKey} does for the
+     * same text. libzmq refused it with a bare EINVAL ("zmq_setsockopt(ZMQ_CURVE_SECRETKEY,
+     * length=40) failed: errno=22, error=Invalid argument"), a ZmqException the setters do not
+     * document, that did not say what was wrong.
+     */
+    @Test
+    void shouldRefuseAKeyWithAGroupAbove32Bits() {
+        try (ZmqContext ctx = new ZmqContext()) {
+            ZmqSocket s = ctx.socket(SocketType.DEALER);
+            String key = Curve.keypair().publicKey();
+            String overflow = key.substring(0, 10) + "#####" + key.substring(15); // 85^5 - 1 > 0xFFFFFFFF
+            assertRejected("ZMQ_CURVE_SERVERKEY", 10, () -> s.curveServerKey(overflow));
+            assertRejected("ZMQ_CURVE_PUBLICKEY", 10, () -> s.curvePublicKey(overflow));
+            assertRejected("ZMQ_CURVE_SECRETKEY", 10, () -> s.curveSecretKey(overflow));
+            assertRejected("32 bits", 10, () -> Curve.publicKey(overflow));
+            assertEquals("0".repeat(40), s.curveServerKey(), "nothing reached libzmq");
+        }
+    }
+
     private static void assertRejected(String named, int index, org.junit.jupiter.api.function.Executable call) {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, call);
         assertTrue(e.getMessage().contains(named) && e.getMessage().contains("index " + index), e.getMessage());
