@@ -176,7 +176,8 @@ public final class ZmqSocket implements AutoCloseable {
      *     {@code ipc:///tmp/feed} or {@code inproc://feed}
      * @throws ZmqException when libzmq refuses it (e.g. EADDRINUSE, EINVAL for a malformed
      *     endpoint, EPROTONOSUPPORT for an unknown transport)
-     * @throws IllegalArgumentException when {@code endpoint} contains a NUL character
+     * @throws IllegalArgumentException when {@code endpoint} contains a NUL character, or a tcp or
+     *     ws port that is not {@code *} or a number from 0 to 65535 (libzmq would read another)
      * @throws IllegalStateException after {@link #close()}, or while another thread is in a call
      *     on this socket
      */
@@ -193,7 +194,8 @@ public final class ZmqSocket implements AutoCloseable {
      *     {@code ipc:///tmp/feed} or {@code inproc://feed}
      * @throws ZmqException when libzmq refuses it (e.g. EINVAL for a malformed endpoint,
      *     EPROTONOSUPPORT for an unknown transport)
-     * @throws IllegalArgumentException when {@code endpoint} contains a NUL character
+     * @throws IllegalArgumentException when {@code endpoint} contains a NUL character, or a tcp or
+     *     ws port that is not {@code *} or a number from 0 to 65535 (libzmq would read another)
      * @throws IllegalStateException after {@link #close()}, or while another thread is in a call
      *     on this socket
      */
@@ -208,7 +210,8 @@ public final class ZmqSocket implements AutoCloseable {
      * @param endpoint an endpoint this socket is bound to: as given to {@link #bind}, or for a
      *     wildcard bind as {@link #lastEndpoint()} reported it
      * @throws ZmqException when libzmq refuses it (ENOENT: not bound here)
-     * @throws IllegalArgumentException when {@code endpoint} contains a NUL character
+     * @throws IllegalArgumentException when {@code endpoint} contains a NUL character, or a tcp or
+     *     ws port that is not {@code *} or a number from 0 to 65535 (libzmq would read another)
      * @throws IllegalStateException after {@link #close()}, or while another thread is in a call
      *     on this socket
      */
@@ -221,7 +224,8 @@ public final class ZmqSocket implements AutoCloseable {
      *
      * @param endpoint an endpoint this socket connected to, as given to {@link #connect}
      * @throws ZmqException when libzmq refuses it (ENOENT: not connected to it)
-     * @throws IllegalArgumentException when {@code endpoint} contains a NUL character
+     * @throws IllegalArgumentException when {@code endpoint} contains a NUL character, or a tcp or
+     *     ws port that is not {@code *} or a number from 0 to 65535 (libzmq would read another)
      * @throws IllegalStateException after {@link #close()}, or while another thread is in a call
      *     on this socket
      */
@@ -231,12 +235,7 @@ public final class ZmqSocket implements AutoCloseable {
 
     private void endpointCall(String op, String endpoint) {
         Objects.requireNonNull(endpoint, "endpoint");
-        int nul = endpoint.indexOf('\0');
-        if (nul >= 0) {
-            // libzmq reads a C string: it would use the part before the NUL, without a word
-            throw new IllegalArgumentException("endpoint must not contain a NUL character: index=" + nul + ", endpoint="
-                    + endpoint.replace("\0", "\\0"));
-        }
+        EndpointCheck.check(endpoint);
         enter();
         try (Arena a = Arena.ofConfined()) {
             MemorySegment ep = a.allocateFrom(endpoint, StandardCharsets.UTF_8);

@@ -305,6 +305,42 @@ class SocketApiTest extends ContextTestBase {
         s.bind("inproc://abc"); // the name the NUL cut it to is still free
     }
 
+    /**
+     * libzmq reads a tcp port with atoi and keeps its low 16 bits: bind("tcp://127.0.0.1:99999")
+     * bound port 34463, ":-1" port 65535 and ":5555x" port 5555, and a connect to 99999 went to
+     * 34463, all without a word. Refused, naming the port and the endpoint, for tcp and ws, on
+     * either side of a connect's source address.
+     */
+    @Test
+    void shouldRefuseATcpPortOutsideItsRange() {
+        ZmqSocket s = socket(SocketType.PUSH);
+        String[][] refused = {
+                {"tcp://127.0.0.1:99999", "99999"}, {"tcp://127.0.0.1:65536", "65536"}, {"tcp://127.0.0.1:-1", "-1"},
+                {"tcp://127.0.0.1:5555x", "5555x"}, {"tcp://127.0.0.1:99999;127.0.0.1:5555", "99999"},
+                {"tcp://127.0.0.1:5555;127.0.0.1:70000", "70000"}, {"tcp://[::1]:123456", "123456"},
+                {"ws://127.0.0.1:99999/feed", "99999"}};
+        for (String[] r : refused) {
+            for (Consumer<String> call : List.<Consumer<String>>of(s::bind, s::connect)) {
+                IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> call.accept(r[0]), r[0]);
+                assertTrue(e.getMessage().contains("port=" + r[1] + ",") && e.getMessage().contains("endpoint=" + r[0]),
+                        e.getMessage());
+            }
+        }
+        assertEquals("", s.lastEndpoint(), "nothing was bound or connected");
+        // the ports libzmq reads as they are written
+        s.connect("tcp://127.0.0.1:65535");
+        s.connect("tcp://[::1]:1");
+        s.connect("tcp://127.0.0.1:0;127.0.0.1:5555");
+        s.lingerMs(0);
+        ZmqSocket pull = socket(SocketType.PULL);
+        pull.bind("tcp://127.0.0.1:*");
+        pull.bind("tcp://127.0.0.1:0");
+        ZmqSocket push = socket(SocketType.PUSH);
+        push.connect(pull.lastEndpoint());
+        assertTrue(push.send(b("on the port written"), 0));
+        assertEquals("on the port written", pull.receiveString(0));
+    }
+
     @Test
     void shouldGiveAPooledFrameBackAsSoonAsACopyingReceiveReturns() {
         NativeBufferPool pool = NativeBufferPool.builder().zeroCopyThresholdBytes(0).build();
