@@ -1458,12 +1458,24 @@ public final class ZmqSocket implements AutoCloseable {
     /**
      * Sets any integer option by its ZMQ_* number (for options without a typed setter). Setting
      * {@code ZMQ_SNDTIMEO} or {@code ZMQ_RCVTIMEO} this way is as good as the typed setters: the
-     * socket keeps its copy of both timeouts current.
+     * socket keeps its copy of both timeouts current; the tcp keepalive options
+     * ({@code ZMQ_TCP_KEEPALIVE_IDLE}, {@code _INTVL}, {@code _CNT}) are checked as their typed
+     * setters check them.
      *
      * @param option the {@code ZMQ_*} number from {@code zmq.h}, for an option of C type int
      * @param value the option's value
+     * @throws IllegalArgumentException on Linux, for a tcp keepalive value the kernel refuses (see
+     *     {@link #MAX_TCP_KEEPALIVE_SECONDS})
      */
-    public void setIntOption(int option, int value) { setInt("option " + option, option, value); }
+    public void setIntOption(int option, int value) {
+        int checked = switch (option) {
+            case LibZmq.ZMQ_TCP_KEEPALIVE_IDLE -> keepalive("ZMQ_TCP_KEEPALIVE_IDLE", value, MAX_TCP_KEEPALIVE_SECONDS);
+            case LibZmq.ZMQ_TCP_KEEPALIVE_INTVL -> keepalive("ZMQ_TCP_KEEPALIVE_INTVL", value, MAX_TCP_KEEPALIVE_SECONDS);
+            case LibZmq.ZMQ_TCP_KEEPALIVE_CNT -> keepalive("ZMQ_TCP_KEEPALIVE_CNT", value, MAX_TCP_KEEPALIVE_CNT);
+            default -> value;
+        };
+        setInt("option " + option, option, checked);
+    }
     /**
      * Reads any integer option by its ZMQ_* number.
      *

@@ -37,6 +37,22 @@ class TcpKeepaliveRangeTest extends ContextTestBase {
         assertEquals(-1, getter(option).applyAsInt(s), "a refused value leaves the option unchanged");
     }
 
+    /**
+     * The same values through {@link ZmqSocket#setIntOption}, which the class documents for options
+     * of type int: they reached libzmq unchecked, and a connect with ZMQ_TCP_KEEPALIVE_IDLE=0 set
+     * that way delivered nothing, as the typed setter's did before it checked.
+     */
+    @ParameterizedTest(name = "option {0} = {1}")
+    @CsvSource({"36,0", "36,32768", "37,0", "37,-2", "35,0", "35,128"})
+    void shouldRefuseAKeepaliveValueLinuxRefusesThroughSetIntOption(int option, int value) {
+        ZmqSocket s = ctx.socket(SocketType.PUSH);
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> s.setIntOption(option, value));
+        assertEquals(true, e.getMessage().contains("=" + value + " "), e.getMessage());
+        assertEquals(-1, s.getIntOption(option), "a refused value leaves the option unchanged");
+        s.setIntOption(option, 1); // and a good one still goes through
+        assertEquals(1, s.getIntOption(option));
+    }
+
     @Test
     void shouldConnectWithTheLargestKeepaliveValues() {
         ZmqSocket pull = ctx.socket(SocketType.PULL);
