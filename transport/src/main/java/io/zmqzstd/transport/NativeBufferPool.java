@@ -249,6 +249,8 @@ public final class NativeBufferPool implements AutoCloseable {
      *     (a miss) when every slot of its class is out already
      * @throws IllegalArgumentException when {@code minCapacityBytes} is negative
      * @throws IllegalStateException when the pool is closed
+     * @throws OutOfMemoryError when the buffer's memory cannot be allocated (for an unpooled
+     *     buffer the message names {@code minCapacityBytes}); nothing is counted then
      */
     public PooledBuffer rent(long minCapacityBytes) {
         if (closed) {
@@ -944,7 +946,17 @@ public final class NativeBufferPool implements AutoCloseable {
     }
 
     private PooledBuffer newUnpooled(long capacity) {
-        MemorySegment memory = Arena.ofAuto().allocate(Math.max(capacity, 1), 64); // before any counter moves
+        MemorySegment memory;
+        try {
+            memory = Arena.ofAuto().allocate(Math.max(capacity, 1), 64); // before any counter moves
+        } catch (OutOfMemoryError e) {
+            // Say what was asked for: near Long.MAX_VALUE the JDK's aligned size overflows and its
+            // error has no message at all.
+            OutOfMemoryError named = new OutOfMemoryError("cannot allocate an unpooled buffer: minCapacityBytes=" + capacity
+                    + (e.getMessage() != null ? " (" + e.getMessage() + ")" : ""));
+            named.initCause(e);
+            throw named;
+        }
         unpooledRents.incrementAndGet();
         long hint = ((long) id << ID_SHIFT) | UNPOOLED_BIT | (unpooledSeq.incrementAndGet() & (UNPOOLED_BIT - 1));
         PooledBuffer b = new PooledBuffer(this, hint, -1, -1, Math.max(capacity, 1));

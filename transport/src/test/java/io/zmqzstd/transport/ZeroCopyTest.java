@@ -323,6 +323,22 @@ class ZeroCopyTest {
     }
 
     /**
+     * A rent too large for any memory says what was asked for. From {@code Long.MAX_VALUE - 62}
+     * up, the JDK's allocation with the pool's 64-byte alignment overflowed and threw an
+     * OutOfMemoryError without a message; below it the JDK's message named only its own sum.
+     */
+    @Test
+    void shouldNameTheRequestWhenAnUnpooledBufferCannotBeAllocated() {
+        NativeBufferPool pool = NativeBufferPool.builder().build();
+        for (long n : new long[] {Long.MAX_VALUE, Long.MAX_VALUE - 62, 1L << 62}) {
+            OutOfMemoryError e = assertThrows(OutOfMemoryError.class, () -> pool.rent(n));
+            assertTrue(e.getMessage() != null && e.getMessage().contains("minCapacityBytes=" + n), e.getMessage());
+        }
+        assertEquals(0, pool.stats().rented());
+        pool.close();
+    }
+
+    /**
      * A rent whose memory cannot be had throws and counts nothing: here the first slab of a
      * 2 EiB size class and an unpooled buffer beyond it, both over the JVM's limit. Counted as a
      * miss before the allocation, each failed rent stayed outstanding for ever, and
