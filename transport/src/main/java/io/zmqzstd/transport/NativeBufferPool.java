@@ -183,13 +183,20 @@ public final class NativeBufferPool implements AutoCloseable {
                 : b.zeroCopyThresholdSet ? b.zeroCopyThresholdBytes : DEFAULT_INPROC_ZERO_COPY_THRESHOLD_BYTES;
         this.leakDetection = b.leakDetection;
         int n = Long.numberOfTrailingZeros(b.maxBufferBytes) - Long.numberOfTrailingZeros(b.minBufferBytes) + 1;
-        this.id = register(this);
         this.classes = new SizeClass[n];
-        for (int c = 0; c < n; c++) {
-            long bufferBytes = b.minBufferBytes << c;
-            int max = b.maxBuffersPerClass > 0 ? b.maxBuffersPerClass : defaultMaxBuffers(bufferBytes);
-            classes[c] = new SizeClass(c, bufferBytes, max);
+        try {
+            for (int c = 0; c < n; c++) {
+                long bufferBytes = b.minBufferBytes << c;
+                int max = b.maxBuffersPerClass > 0 ? b.maxBuffersPerClass : defaultMaxBuffers(bufferBytes);
+                classes[c] = new SizeClass(c, bufferBytes, max);
+            }
+        } catch (OutOfMemoryError e) {
+            throw allocationFailed("cannot allocate the pool's slot tables (one reference per slot and class, made at"
+                    + " build): maxBuffersPerClass=" + b.maxBuffersPerClass + ", classes=" + n, e);
         }
+        // Registered only once nothing else can fail: the table of live pools held on to a pool whose
+        // build failed after it, and to its id, for good (PoolBuildFailureTest).
+        this.id = register(this);
         int cached = 0;
         long copiedUpTo = Math.max(zeroCopyThresholdBytes, inprocZeroCopyThresholdBytes);
         while (cached < n && (b.minBufferBytes << cached) <= copiedUpTo) {
@@ -952,10 +959,7 @@ public final class NativeBufferPool implements AutoCloseable {
         } catch (OutOfMemoryError e) {
             // Say what was asked for: near Long.MAX_VALUE the JDK's aligned size overflows and its
             // error has no message at all.
-            OutOfMemoryError named = new OutOfMemoryError("cannot allocate an unpooled buffer: minCapacityBytes=" + capacity
-                    + (e.getMessage() != null ? " (" + e.getMessage() + ")" : ""));
-            named.initCause(e);
-            throw named;
+            throw allocationFailed("cannot allocate an unpooled buffer: minCapacityBytes=" + capacity, e);
         }
         unpooledRents.incrementAndGet();
         long hint = ((long) id << ID_SHIFT) | UNPOOLED_BIT | (unpooledSeq.incrementAndGet() & (UNPOOLED_BIT - 1));
@@ -965,6 +969,13 @@ public final class NativeBufferPool implements AutoCloseable {
         b.address = b.segment.address();
         unpooled.put(hint, b);
         return b;
+    }
+
+    /** {@code e} again, with a message that says what was being allocated (the JDK's own, if any, in brackets). */
+    private static OutOfMemoryError allocationFailed(String what, OutOfMemoryError e) {
+        OutOfMemoryError named = new OutOfMemoryError(what + (e.getMessage() != null ? " (" + e.getMessage() + ")" : ""));
+        named.initCause(e);
+        return named;
     }
 
     private static int register(NativeBufferPool pool) {
@@ -1093,7 +1104,9 @@ public final class NativeBufferPool implements AutoCloseable {
          * allocate). Default: 4096 per class up to 128 KiB buffers, then 512 MiB worth per class
          * and at least 256, enough to fill libzmq's default high-water marks without a miss.
          *
-         * @param count the slots of every class, at least 1 (the same for all classes)
+         * @param count the slots of every class, at least 1 (the same for all classes); each class's
+         *     table of slots is allocated at build, a reference per slot, though a slot's memory is
+         *     carved only when it is first used
          * @return this builder
          * @throws IllegalArgumentException when {@code count} is below 1
          */
@@ -1176,6 +1189,8 @@ public final class NativeBufferPool implements AutoCloseable {
          * @return a new open pool
          * @throws IllegalArgumentException when the largest size class is below the smallest
          * @throws IllegalStateException when 65,535 pools are live in this process already
+         * @throws OutOfMemoryError when the slot tables ({@link #maxBuffersPerClass}) do not fit in
+         *     the heap; the message names the setting, and the failed pool holds on to nothing
          */
         public NativeBufferPool build() {
             if (maxBufferBytes < minBufferBytes) {
