@@ -35,7 +35,8 @@ final class EndpointCheck {
         }
         for (String part : address.split(";", -1)) { // a connect's SOURCE;DESTINATION, each HOST:PORT
             int colon = part.lastIndexOf(':');
-            String port = colon < 0 ? "" : part.substring(colon + 1);
+            // a ':' inside an IPv6 address's brackets separates no port: "[::1]" has none
+            String port = colon < 0 || colon < part.lastIndexOf(']') ? "" : part.substring(colon + 1);
             if (!port.isEmpty() && !port.equals("*") && !isPort(port)) { // no port at all: libzmq refuses it
                 throw new IllegalArgumentException("port must be * or a number from 0 to " + MAX_PORT + ": port=" + port
                         + ", endpoint=" + endpoint + " (libzmq would read another port from it)");

@@ -327,6 +327,9 @@ class SocketApiTest extends ContextTestBase {
             }
         }
         assertEquals("", s.lastEndpoint(), "nothing was bound or connected");
+        // no port at all is libzmq's to refuse, an IPv6 address's colons are no port separator
+        ZmqException noPort = assertThrows(ZmqException.class, () -> s.bind("tcp://[::1]"));
+        assertTrue(noPort.getMessage().contains("zmq_bind(tcp://[::1])"), noPort.getMessage());
         // the ports libzmq reads as they are written
         s.connect("tcp://127.0.0.1:65535");
         s.connect("tcp://[::1]:1");
