@@ -57,6 +57,32 @@ class ZeroCopyTest {
     }
 
     /**
+     * An empty frame handed over zero-copy (a threshold of 0 makes every pooled send one): libzmq
+     * takes a buffer of length 0 with its free callback like any other, the peer receives an empty
+     * frame, and the buffer comes back once.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"inproc", "tcp"})
+    void shouldSendAnEmptyFrameZeroCopyAndGetItsBufferBack(String transport) {
+        NativeBufferPool pool = NativeBufferPool.builder().zeroCopyThresholdBytes(0).build();
+        try (ZmqContext ctx = ZmqContext.builder().bufferPool(pool).build()) {
+            ZmqSocket pull = ctx.socket(SocketType.PULL);
+            ZmqSocket push = ctx.socket(SocketType.PUSH);
+            pull.receiveTimeoutMs(5000);
+            push.connect(Endpoints.bindAny(pull, transport));
+            PooledBuffer b = pool.rent(0);
+            assertTrue(push.sendPooled(b, 0, 0));
+            assertFalse(b.isRented(), "libzmq took it");
+            assertEquals(0, pull.receiveBytes(0).length);
+            Buffers.awaitAllBack(pool);
+        }
+        NativeBufferPool.Stats st = pool.stats();
+        assertEquals(1, st.returned(), st::toString);
+        assertEquals(0, st.strayCallbacks(), st::toString);
+        pool.close();
+    }
+
+    /**
      * A zero-copy sender keeps its socket open while its peer's context closes with messages
      * queued and in flight. What libzmq does with that queue depends on who bound: a bound
      * sender drops the connection's pipe once its socket processes the disconnection (which it
