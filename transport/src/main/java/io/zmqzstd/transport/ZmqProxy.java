@@ -33,8 +33,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@link #pause()}, {@link #resume()} and {@link #terminate()} send libzmq's commands
  * ({@code PAUSE}, {@code RESUME}, {@code TERMINATE}) through the other, under a lock, so they may
  * be called from any thread, in any number; a command sent before {@link #run()} starts waits for
- * it (the control channel has no high-water mark, so a send never blocks). No other command can be sent: libzmq 4.3 aborts the process on an unknown one. libzmq 4.3.4
- * copies each command to the capture socket too, as a frame of its own.
+ * it (the control channel has no high-water mark, so a send never blocks). No other command can
+ * be sent: libzmq 4.3 aborts the process on an unknown one. libzmq 4.3.4 copies each command to
+ * the capture socket too, as a frame of its own.
  *
  * <p>Ownership and threading: the caller owns the frontend, backend and capture sockets and closes
  * them after the proxy. While {@link #run()} is inside libzmq it counts as a call on each of them (as
