@@ -8,6 +8,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.ref.Cleaner;
 import java.lang.ref.Reference;
+import java.util.Objects;
 
 /**
  * Compresses whole payloads into single standard zstd frames, reusing one native compression
@@ -366,7 +367,7 @@ public final class ZstdCompressor implements AutoCloseable {
      */
     public byte[] compress(byte[] src) {
         ensureOpen();
-        MemorySegment in = MemorySegment.ofArray(src);
+        MemorySegment in = MemorySegment.ofArray(Objects.requireNonNull(src, "src"));
         if (src.length <= ONE_SHOT_HEAP_MAX_INPUT_BYTES) {
             MemorySegment scratch = buffers().scratchOut;
             long n = compress(in, 0, src.length, scratch, 0, scratch.byteSize());
@@ -399,7 +400,8 @@ public final class ZstdCompressor implements AutoCloseable {
      * @throws IllegalStateException when this compressor is closed
      */
     public int compress(byte[] src, int srcOff, int srcLen, byte[] dst, int dstOff, int dstLen) {
-        return (int) compress(MemorySegment.ofArray(src), srcOff, srcLen, MemorySegment.ofArray(dst), dstOff, dstLen);
+        return (int) compress(MemorySegment.ofArray(Objects.requireNonNull(src, "src")), srcOff, srcLen,
+                MemorySegment.ofArray(Objects.requireNonNull(dst, "dst")), dstOff, dstLen);
     }
 
     // ---- streaming support (package-private: ZstdOutputStream) -----------------------------

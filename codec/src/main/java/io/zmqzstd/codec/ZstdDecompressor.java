@@ -9,6 +9,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.ref.Cleaner;
 import java.lang.ref.Reference;
 import java.util.Arrays;
+import java.util.Objects;
 
 /**
  * Decompresses zstd frames, reusing one native decompression context ({@code ZSTD_DCtx}).
@@ -410,7 +411,7 @@ public final class ZstdDecompressor implements AutoCloseable {
      */
     public byte[] decompress(byte[] src) {
         ensureOpen();
-        MemorySegment in = MemorySegment.ofArray(src);
+        MemorySegment in = MemorySegment.ofArray(Objects.requireNonNull(src, "src"));
         int fhd = ZstdFrames.descriptor(in, 0, src.length);
         long declared = prepareHeader(in, 0, fhd);
         checkSingleFrame(in, 0, src.length, fhd);
@@ -442,7 +443,8 @@ public final class ZstdDecompressor implements AutoCloseable {
      * @throws IllegalStateException when this decompressor is closed
      */
     public int decompress(byte[] src, int srcOff, int srcLen, byte[] dst, int dstOff, int dstLen) {
-        return (int) decompress(MemorySegment.ofArray(src), srcOff, srcLen, MemorySegment.ofArray(dst), dstOff, dstLen);
+        return (int) decompress(MemorySegment.ofArray(Objects.requireNonNull(src, "src")), srcOff, srcLen,
+                MemorySegment.ofArray(Objects.requireNonNull(dst, "dst")), dstOff, dstLen);
     }
 
     // ---- shared by the one-shot paths and ZstdInputStream -------------------------------------

@@ -679,6 +679,26 @@ class BadInputTest {
         assertArrayEquals(GOOD, decompressor.decompress(goodFrame));
     }
 
+    /** A null array is named, as FFM's own {@code MemorySegment.ofArray(null)} does not: its NPE has no message. */
+    @Test
+    void shouldNameTheNullArrayOfEveryByteArrayOverload() {
+        byte[] buf = new byte[GOOD.length];
+        try (ZstdCompressor c = new ZstdCompressor(3)) {
+            assertNullNamed("src", () -> c.compress(null));
+            assertNullNamed("src", () -> c.compress(null, 0, 0, buf, 0, buf.length));
+            assertNullNamed("dst", () -> c.compress(GOOD, 0, 10, null, 0, 0));
+            assertNullNamed("src", () -> decompressor.decompress(null));
+            assertNullNamed("src", () -> decompressor.decompress(null, 0, 0, buf, 0, buf.length));
+            assertNullNamed("dst", () -> decompressor.decompress(goodFrame, 0, goodFrame.length, null, 0, 0));
+        }
+        assertArrayEquals(GOOD, decompressor.decompress(goodFrame));
+    }
+
+    private static void assertNullNamed(String argument, org.junit.jupiter.api.function.Executable call) {
+        NullPointerException e = assertThrows(NullPointerException.class, call);
+        assertEquals(argument, e.getMessage());
+    }
+
     @Test
     void shouldThrowIllegalStateAfterCloseAndCloseTwice() {
         ZstdCompressor c = new ZstdCompressor(3);
