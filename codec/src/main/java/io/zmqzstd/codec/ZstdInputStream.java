@@ -26,7 +26,9 @@ import java.util.Objects;
  * <p>{@link #close()} closes the underlying stream, and the decompressor only when this stream
  * created it; it is idempotent, and every read, skip or {@link #available()} after it throws
  * {@link IOException}. A borrowed decompressor must not be used for anything else until this
- * stream is closed; closed mid-frame, the stream leaves it ready for other frames. Not thread-safe.
+ * stream is closed; closed mid-frame, the stream leaves it ready for other frames. A borrowed
+ * decompressor closed while the stream uses it makes the next read throw
+ * {@link IllegalStateException} ("decompressor is closed"), an error as above. Not thread-safe.
  */
 public final class ZstdInputStream extends InputStream {
 
@@ -97,6 +99,8 @@ public final class ZstdInputStream extends InputStream {
             return 0;
         }
         try {
+            // before the scratch memory is read: a borrowed decompressor closed meanwhile has freed it
+            decompressor.ensureOpen();
             while (outRead == outAvailable) {
                 if (!decodeMore()) {
                     return -1;

@@ -18,7 +18,9 @@ import java.util.Objects;
  * {@link IOException}. After a failed write or flush (zstd's error or the underlying stream's)
  * the stream takes nothing more: later writes, flushes and {@code close()} throw
  * {@link IOException} with that failure as cause, and the frame is not ended. A borrowed
- * compressor must not be used for anything else until this stream is closed. Not thread-safe.
+ * compressor must not be used for anything else until this stream is closed; closed meanwhile,
+ * it makes the stream's next write, flush or close throw {@link IllegalStateException}
+ * ("compressor is closed"), a failure as above. Not thread-safe.
  */
 public final class ZstdOutputStream extends OutputStream {
 
@@ -92,6 +94,8 @@ public final class ZstdOutputStream extends OutputStream {
         Objects.checkFromIndexSize(off, len, b.length);
         ensureOpen();
         try {
+            // before the scratch memory is touched: a borrowed compressor closed meanwhile has freed it
+            compressor.ensureOpen();
             while (len > 0) {
                 int chunk = Math.min(len, StreamBuffers.SCRATCH_BYTES);
                 MemorySegment.copy(b, off, buffers.scratchIn, JAVA_BYTE, 0, chunk);
@@ -159,6 +163,7 @@ public final class ZstdOutputStream extends OutputStream {
     }
 
     private void drainWith(int op) throws IOException {
+        compressor.ensureOpen();
         buffers.setIn(buffers.scratchInAddress, 0);
         while (step(op) != 0) {
             // zstd has more to write out

@@ -231,6 +231,41 @@ class StreamContractTest {
         }
     }
 
+    /**
+     * A borrowed compressor or decompressor closed under its stream (which the streams forbid)
+     * is named: before, the stream touched the freed scratch memory first and FFM said only
+     * "Already closed". The stream then refuses more, and close() still closes the sink.
+     */
+    @Test
+    void shouldNameABorrowedContextClosedUnderTheStream() throws IOException {
+        for (boolean writeFirst : new boolean[] {true, false}) {
+            ZstdCompressor c = new ZstdCompressor(3);
+            CountingOutput sink = new CountingOutput();
+            ZstdOutputStream out = new ZstdOutputStream(sink, c);
+            out.write(DATA, 0, 1000);
+            c.close();
+            Executable call = writeFirst ? () -> out.write(DATA, 0, 10) : out::flush;
+            assertEquals("compressor is closed", assertThrows(IllegalStateException.class, call).getMessage());
+            IOException later = assertThrows(IOException.class, out::close);
+            assertEquals("compressor is closed", later.getCause().getMessage());
+            assertEquals(1, sink.closes);
+        }
+        ZstdCompressor c = new ZstdCompressor(3);
+        CountingOutput sink = new CountingOutput();
+        ZstdOutputStream out = new ZstdOutputStream(sink, c);
+        c.close();
+        assertEquals("compressor is closed", assertThrows(IllegalStateException.class, out::close).getMessage());
+        assertEquals(1, sink.closes);
+
+        ZstdDecompressor d = new ZstdDecompressor();
+        ZstdInputStream in = new ZstdInputStream(new ByteArrayInputStream(FRAME), d);
+        assertEquals(1000, in.readNBytes(1000).length); // more decoded bytes are held in d's scratch
+        d.close();
+        assertEquals("decompressor is closed", assertThrows(IllegalStateException.class, in::read).getMessage());
+        assertEquals("decompressor is closed", assertThrows(IOException.class, in::read).getCause().getMessage());
+        in.close();
+    }
+
     private static void assertIOException(Executable call, String what) {
         IOException e = assertThrows(IOException.class, call, what + " after close");
         assertTrue(e.getMessage().contains("closed"), what + ": " + e.getMessage());
