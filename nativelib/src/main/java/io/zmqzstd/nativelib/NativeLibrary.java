@@ -322,7 +322,8 @@ public final class NativeLibrary {
                     lookup = opened;
                 } else {
                     failure = name + " at " + path + " (set by -D" + pathProperty + ") " + old
-                            + ": point it at a newer one, or unset it to use the system's " + name;
+                            + ": point it at " + (opened.find(versionSymbol).isPresent() ? "a newer one" : name + " instead")
+                            + ", or unset it to use the system's " + name;
                 }
             } catch (IllegalArgumentException | IllegalCallerException e) {
                 failure = name + " at " + path + " (set by -D" + pathProperty + ") could not be opened: "
@@ -366,7 +367,9 @@ public final class NativeLibrary {
         }
         MemorySegment f = opened.find(versionSymbol).orElse(null);
         if (f == null) {
-            return "has no " + versionSymbol + "; zmq-zstd needs " + versionText(minimumVersion) + " or newer";
+            // both libraries had their version function long before the minimum: a file without it is another library
+            return "has no " + versionSymbol + ", so it is not " + name + "; zmq-zstd needs " + name + " "
+                    + versionText(minimumVersion) + " or newer";
         }
         int found;
         try {

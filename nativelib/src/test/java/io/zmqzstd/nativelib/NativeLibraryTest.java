@@ -179,6 +179,25 @@ class NativeLibraryTest {
         assertTrue(NativeLibrary.ZSTD.isAvailable() && installed >= NativeLibrary.MINIMUM_ZSTD_VERSION);
     }
 
+    /**
+     * A path property pointing at another library (here libzmq for libzstd) is said to be not the
+     * library at all; the message used to call it too old and ask for "a newer one".
+     */
+    @Test
+    void shouldSayTheFileIsNotTheLibraryWhenItLacksTheVersionFunction() {
+        String zmq = NativeLibrary.ZMQ.file().orElseThrow().toString();
+        NativeLibrary byPath = zstdRequiring(NativeLibrary.MINIMUM_ZSTD_VERSION, "zmqzstd.test.wrong.path");
+        System.setProperty("zmqzstd.test.wrong.path", zmq);
+        try {
+            var e = assertThrows(NativeLibraryUnavailableException.class, byPath::lookup);
+            assertEquals("libzstd at " + zmq + " (set by -Dzmqzstd.test.wrong.path) has no ZSTD_versionNumber, so it is"
+                    + " not libzstd; zmq-zstd needs libzstd 1.4.0 or newer: point it at libzstd instead, or unset it to"
+                    + " use the system's libzstd", e.getMessage());
+        } finally {
+            System.clearProperty("zmqzstd.test.wrong.path");
+        }
+    }
+
     /** The real libzmq, read through zmq_version: refused against a minimum above it, accepted at its own. */
     @Test
     void shouldRefuseALibzmqOlderThanTheMinimum() throws Throwable {
