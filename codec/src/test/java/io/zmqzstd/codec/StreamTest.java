@@ -208,10 +208,12 @@ class StreamTest {
         }
     }
 
-    private static byte[] concat(byte[] a, byte[] b) {
-        byte[] r = Arrays.copyOf(a, a.length + b.length);
-        System.arraycopy(b, 0, r, a.length, b.length);
-        return r;
+    private static byte[] concat(byte[]... parts) {
+        ByteArrayOutputStream r = new ByteArrayOutputStream();
+        for (byte[] part : parts) {
+            r.writeBytes(part);
+        }
+        return r.toByteArray();
     }
 
     /**
@@ -306,6 +308,37 @@ class StreamTest {
         try (ZstdInputStream in = new ZstdInputStream(new ByteArrayInputStream(cut))) {
             ZstdException e = assertThrows(ZstdException.class, in::readAllBytes);
             assertEquals(ZstdException.Reason.TRUNCATED, e.reason(), e.getMessage());
+        }
+    }
+
+    /**
+     * One stream of every kind of frame (skippable, dictionary, empty, one-shot, streamed with
+     * flushes) read from sources that give 1 byte to 1 MiB a read, around the 256 KiB input
+     * scratch, into buffers of other odd sizes: each frame boundary, header and skippable
+     * frame lands somewhere else in the scratch each time.
+     */
+    @Test
+    void shouldReadMixedFramesWhateverSizesTheSourceGives() throws IOException {
+        byte[] a = TestData.text(5000, 3);
+        byte[] b = TestData.text(300_000, 4);
+        java.util.List<byte[]> samples = new java.util.ArrayList<>();
+        for (int i = 0; i < 1500; i++) {
+            samples.add(TestData.text(180, i));
+        }
+        try (ZstdDictionary dict = ZstdDictionary.train(samples, 4096);
+             ZstdCompressor withDict = ZstdCompressor.builder().dictionary(dict).checksum(true).build();
+             ZstdCompressor c = new ZstdCompressor(3);
+             ZstdDecompressor d = ZstdDecompressor.builder().dictionary(dict).build()) {
+            byte[] all = concat(skippable(0x184D2A5F, 3), withDict.compress(a), c.compress(b), skippable(0x184D2A50, 0),
+                    streamCompress(b, 262_145, c, -1), withDict.compress(new byte[0]), withDict.compress(a),
+                    skippable(0x184D2A51, 1));
+            byte[] expected = concat(a, b, b, a);
+            int[] sizes = {1, 2, 3, 7, 17, 4096, 262_143, 262_144, 262_145, 1 << 20};
+            for (int i = 0; i < sizes.length; i++) {
+                try (ZstdInputStream in = new ZstdInputStream(new ScriptedInput(all, sizes[i], 0, false), d)) {
+                    assertArrayEquals(expected, readAll(in, sizes[sizes.length - 1 - i] % 100_000 + 1), "read size " + sizes[i]);
+                }
+            }
         }
     }
 
