@@ -109,6 +109,28 @@ class RoundTripTest {
         }
     }
 
+    /**
+     * Builder.level documents that zstd clamps a level outside its range to the nearest bound:
+     * the frames are those of level 22 and of zstd's minimum level (-131072, ZSTD_minCLevel), on
+     * the level-only path (ZSTD_compressCCtx) and with a checksum (ZSTD_compress2) alike.
+     */
+    @Test
+    void shouldCompressAtTheNearestBoundForALevelOutOfRange() {
+        byte[] data = TestData.text(64 * 1024, 23);
+        int[][] outOfRangeAndBound = {{23, 22}, {Integer.MAX_VALUE, 22}, {-131_073, -131_072}, {Integer.MIN_VALUE, -131_072}};
+        for (int[] levels : outOfRangeAndBound) {
+            for (boolean checksum : new boolean[] {false, true}) {
+                try (ZstdCompressor out = ZstdCompressor.builder().level(levels[0]).checksum(checksum).build();
+                     ZstdCompressor bound = ZstdCompressor.builder().level(levels[1]).checksum(checksum).build()) {
+                    byte[] frame = out.compress(data);
+                    assertArrayEquals(bound.compress(data), frame, "level " + levels[0] + ", checksum " + checksum);
+                    assertArrayEquals(data, decompressor.decompress(frame));
+                    assertEquals(levels[0], out.level(), "the level as given");
+                }
+            }
+        }
+    }
+
     @Test
     void shouldHonourOffsetsAndLengthsOnEveryOverload() {
         byte[] data = TestData.text(5000, 9);
