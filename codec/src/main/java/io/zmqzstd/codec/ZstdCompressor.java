@@ -240,7 +240,8 @@ public final class ZstdCompressor implements AutoCloseable {
      * @param src the input, all of it
      * @param dst the destination, written from offset 0; all of it is available
      * @return bytes written to {@code dst}
-     * @throws ZstdException {@code DESTINATION_TOO_SMALL} when the frame does not fit
+     * @throws ZstdException {@code DESTINATION_TOO_SMALL} as
+     *     {@link #compress(MemorySegment, long, long, MemorySegment, long, long)}
      * @throws IllegalArgumentException when {@code dst} is read-only
      * @throws IllegalStateException when this compressor is closed, or the arena of either
      *     segment is closed
@@ -263,8 +264,11 @@ public final class ZstdCompressor implements AutoCloseable {
      * @param dstOffset where the frame is written in {@code dst}, in bytes
      * @param dstCapacity the bytes available at {@code dst[dstOffset]}
      * @return bytes written at {@code dst[dstOffset]}
-     * @throws ZstdException {@code DESTINATION_TOO_SMALL} when the frame does not fit; a
-     *     capacity of {@link #maxCompressedSize(long)} always fits
+     * @throws ZstdException {@code DESTINATION_TOO_SMALL} when the frame does not fit, or (inputs
+     *     compressed in one call: native ones, heap ones up to
+     *     {@value #ONE_SHOT_HEAP_MAX_INPUT_BYTES} bytes) fits with less than a few bytes to spare,
+     *     which libzstd's one-call compressor wants; a capacity of {@link #maxCompressedSize(long)}
+     *     always fits
      * @throws IndexOutOfBoundsException when a range is not within its segment
      * @throws IllegalArgumentException when {@code dst} is read-only
      * @throws IllegalStateException when this compressor is closed, or the arena of either
@@ -298,7 +302,26 @@ public final class ZstdCompressor implements AutoCloseable {
             Reference.reachabilityFence(dst);
             Reference.reachabilityFence(this); // the cleaner must not free the context under the call
         }
-        return check(levelOnly ? "ZSTD_compressCCtx" : "ZSTD_compress2", r);
+        if (LibZstd.isError(r)) {
+            reset();
+            if (LibZstd.errorCode(r) == LibZstd.ERR_DST_SIZE_TOO_SMALL) {
+                throw destinationTooSmall(dstCapacity, srcLength, r);
+            }
+            throw ZstdException.fromResult(levelOnly ? "ZSTD_compressCCtx" : "ZSTD_compress2", r);
+        }
+        return r;
+    }
+
+    /**
+     * {@code DESTINATION_TOO_SMALL} naming the sizes. {@code r} is the one-call compressor's error
+     * result, or 0 from the chunked path. The one-call compressor writes its bit streams 8 bytes
+     * at a time and refuses a destination without that much to spare past the frame (on 1.5.4 up
+     * to 16 bytes were seen), even one the frame would fit exactly.
+     */
+    private static ZstdException destinationTooSmall(long dstCapacity, long srcLength, long r) {
+        return ZstdException.withResult(ZstdException.Reason.DESTINATION_TOO_SMALL, "destination too small: capacity="
+                + dstCapacity + ", srcLength=" + srcLength + " (maxCompressedSize=" + maxCompressedSize(srcLength)
+                + " always fits" + (r == 0 ? ")" : "; libzstd's one-call compressor wants a few bytes past the frame)"), r);
     }
 
     /**
@@ -342,8 +365,7 @@ public final class ZstdCompressor implements AutoCloseable {
                 moreToDo = last ? remaining != 0 : b.inPos() < chunk;
                 if (moreToDo && written == dstCapacity) {
                     reset();
-                    throw new ZstdException(ZstdException.Reason.DESTINATION_TOO_SMALL,
-                            "destination too small: capacity=" + dstCapacity + ", srcLength=" + srcLength);
+                    throw destinationTooSmall(dstCapacity, srcLength, 0);
                 }
             } while (moreToDo);
             consumed += chunk;
@@ -395,7 +417,8 @@ public final class ZstdCompressor implements AutoCloseable {
      * @param dstOff where the frame is written in {@code dst}
      * @param dstLen the bytes available at {@code dst[dstOff]}
      * @return bytes written at {@code dst[dstOff]}
-     * @throws ZstdException {@code DESTINATION_TOO_SMALL} when the frame does not fit
+     * @throws ZstdException {@code DESTINATION_TOO_SMALL} as
+     *     {@link #compress(MemorySegment, long, long, MemorySegment, long, long)}
      * @throws IndexOutOfBoundsException when a range is not within its array
      * @throws IllegalStateException when this compressor is closed
      */

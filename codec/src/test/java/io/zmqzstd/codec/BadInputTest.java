@@ -659,6 +659,35 @@ class BadInputTest {
         }
     }
 
+    /**
+     * libzstd's one-call compressor writes its bit streams 8 bytes at a time, so it refuses a
+     * destination of exactly the frame's size (and up to 16 bytes more, measured on 1.5.4) that
+     * the streaming path fills exactly. The javadoc said DESTINATION_TOO_SMALL meant "the frame
+     * does not fit", and the one-call message named neither the capacity nor the input size
+     * ("ZSTD_compressCCtx failed: Destination buffer is too small ..."), unlike the chunked path.
+     */
+    @Test
+    void shouldNameCapacityAndInputWhenTheOneCallCompressorWantsRoomToSpare() {
+        try (ZstdCompressor plain = new ZstdCompressor(3);
+             ZstdCompressor checksummed = ZstdCompressor.builder().checksum(true).build()) {
+            for (ZstdCompressor c : new ZstdCompressor[] {plain, checksummed}) {
+                byte[] frame = c.compress(GOOD);
+                for (MemorySegment exact : new MemorySegment[] {MemorySegment.ofArray(new byte[frame.length]),
+                        arena.allocate(frame.length)}) {
+                    ZstdException e = assertThrows(ZstdException.class, () -> c.compress(arena.allocateFrom(JAVA_BYTE, GOOD), exact));
+                    assertEquals(ZstdException.Reason.DESTINATION_TOO_SMALL, e.reason());
+                    assertTrue(e.getMessage().startsWith("destination too small: capacity=" + frame.length + ", srcLength="
+                            + GOOD.length + " ("), e.getMessage());
+                    assertTrue(e.getMessage().contains("maxCompressedSize=" + ZstdCompressor.maxCompressedSize(GOOD.length)),
+                            e.getMessage());
+                    assertEquals(LibZstd.ERR_DST_SIZE_TOO_SMALL, e.errorCode(), "zstd's code kept");
+                }
+                MemorySegment roomy = arena.allocate(ZstdCompressor.maxCompressedSize(GOOD.length));
+                assertEquals(frame.length, c.compress(arena.allocateFrom(JAVA_BYTE, GOOD), roomy), "usable after the error");
+            }
+        }
+    }
+
     @Test
     void shouldRejectFrameWhoseContentExceedsItsDeclaredSize() {
         byte[] data = TestData.random(200, 5);
