@@ -325,7 +325,12 @@ public final class NativeLibrary {
                             + ": point it at " + (opened.find(versionSymbol).isPresent() ? "a newer one" : name + " instead")
                             + ", or unset it to use the system's " + name;
                 }
-            } catch (IllegalArgumentException | IllegalCallerException e) {
+            } catch (IllegalArgumentException e) {
+                // the loader's words name only the file: not a shared library, or one it cannot load
+                failure = name + " at " + path + " (set by -D" + pathProperty + ") could not be opened ("
+                        + e.getMessage() + "): point it at a " + name + " shared library, or unset it to use the system's "
+                        + name + " (" + installHint + ")";
+            } catch (IllegalCallerException e) {
                 failure = name + " at " + path + " (set by -D" + pathProperty + ") could not be opened: "
                         + e.getMessage() + nativeAccessHint(e);
             }

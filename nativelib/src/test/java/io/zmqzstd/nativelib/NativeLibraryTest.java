@@ -198,6 +198,29 @@ class NativeLibraryTest {
         }
     }
 
+    /**
+     * A path property pointing at a file the loader cannot open (a directory, an empty or text
+     * file) says what to do about it, as the other failures do; the message ended with the
+     * loader's "Cannot open library: …" and named neither a remedy nor the package.
+     */
+    @Test
+    void shouldSayWhatToDoWhenThePathPropertysFileIsNoLibrary(@TempDir Path dir) throws Exception {
+        Path text = Files.writeString(dir.resolve("libzstd.so.1"), "not a library");
+        for (Path bad : new Path[] {text, Files.createFile(dir.resolve("empty.so")), dir}) {
+            NativeLibrary byPath = zstdRequiring(NativeLibrary.MINIMUM_ZSTD_VERSION, "zmqzstd.test.bad.path");
+            System.setProperty("zmqzstd.test.bad.path", bad.toString());
+            try {
+                var e = assertThrows(NativeLibraryUnavailableException.class, byPath::lookup);
+                assertTrue(e.getMessage().startsWith("libzstd at " + bad + " (set by -Dzmqzstd.test.bad.path) could not be"
+                        + " opened ("), e.getMessage());
+                assertTrue(e.getMessage().endsWith("): point it at a libzstd shared library, or unset it to use the system's"
+                        + " libzstd (apt-get install libzstd1)"), e.getMessage());
+            } finally {
+                System.clearProperty("zmqzstd.test.bad.path");
+            }
+        }
+    }
+
     /** The real libzmq, read through zmq_version: refused against a minimum above it, accepted at its own. */
     @Test
     void shouldRefuseALibzmqOlderThanTheMinimum() throws Throwable {
