@@ -422,6 +422,14 @@ public final class ZstdDecompressor implements AutoCloseable {
             throw new ZstdException(ZstdException.Reason.TOO_LARGE,
                     "frame larger than a byte[]: declared=" + declared + ", limit=" + MAX_ARRAY_BYTES);
         }
+        // Only above the scratch size, where the allocation matters: small messages skip the second walk.
+        if (declared > StreamBuffers.SCRATCH_BYTES) {
+            long most = ZstdFrames.contentBound(in, 0, fhd);
+            if (declared > most) {
+                throw new ZstdException(ZstdException.Reason.CORRUPT,
+                        "frame declares more content than its blocks hold: declared=" + declared + ", most=" + most);
+            }
+        }
         byte[] out = new byte[(int) declared];
         long n = decompress(in, 0, src.length, MemorySegment.ofArray(out), 0, out.length);
         return n == out.length ? out : Arrays.copyOf(out, (int) n);

@@ -258,6 +258,27 @@ public final class ZstdFrames {
         }
     }
 
+    /**
+     * The most content the blocks of a frame {@link #walk} has found complete can decode to: a raw
+     * or RLE block its size, a compressed block the {@link #blockSizeMax block maximum}. A header
+     * declaring more is damaged; {@code decompress(byte[])} checks it before allocating the
+     * declared size, which a few bytes of header could otherwise make hundreds of MiB.
+     */
+    static long contentBound(MemorySegment frame, long offset, int fhd) {
+        long max = blockSizeMax(frame, offset, fhd);
+        long bound = 0;
+        for (long p = offset + headerSize(fhd); ; ) {
+            int header = blockHeader(frame, p);
+            int type = (header >>> 1) & 3;
+            long size = header >>> 3;
+            bound += type == COMPRESSED_BLOCK ? max : size;
+            p += BLOCK_HEADER_SIZE + (type == RLE_BLOCK ? 1 : size);
+            if ((header & 1) != 0) {
+                return bound;
+            }
+        }
+    }
+
     /** Frames whose content is at most this are candidates for {@link #copyStoredFrame}. */
     static final long STORED_COPY_MAX_BYTES = 16 * 1024;
 

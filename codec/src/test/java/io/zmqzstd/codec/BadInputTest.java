@@ -688,6 +688,37 @@ class BadInputTest {
         }
     }
 
+    /**
+     * decompress(byte[]) allocates the declared size before decoding. A 17-byte frame declaring
+     * 200 MiB (within the default limit) over one 1-byte raw block made it allocate 200 MiB
+     * before libzstd said CORRUPT: a few such frames at once are an OutOfMemoryError, not a
+     * clear exception. The blocks, walked anyway, hold at most their raw and RLE sizes plus the
+     * block maximum per compressed block; a declared size above that is refused first.
+     */
+    @Test
+    void shouldRefuseAFrameDeclaringMoreThanItsBlocksHoldBeforeAllocatingIt() throws IOException {
+        long declared = 200L << 20;
+        byte[] frame = new byte[4 + 1 + 8 + 3 + 1];
+        java.nio.ByteBuffer.wrap(frame).order(java.nio.ByteOrder.LITTLE_ENDIAN).putInt(ZstdFrames.MAGIC)
+                .put((byte) (3 << 6 | 1 << 5)) // 8-byte content size, single segment
+                .putLong(declared).put((byte) (1 << 3 | 1)).put((byte) 0).put((byte) 0) // last raw block of 1 byte
+                .put((byte) 7);
+        com.sun.management.ThreadMXBean threads =
+                (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        try (ZstdDecompressor d = new ZstdDecompressor()) {
+            long start = threads.getCurrentThreadAllocatedBytes();
+            ZstdException e = assertThrows(ZstdException.class, () -> d.decompress(frame));
+            long allocated = threads.getCurrentThreadAllocatedBytes() - start;
+            assertEquals(ZstdException.Reason.CORRUPT, e.reason(), e.getMessage());
+            assertEquals("frame declares more content than its blocks hold: declared=" + declared + ", most=1", e.getMessage());
+            assertTrue(allocated < 1 << 20, "allocated " + allocated + " bytes for a 17-byte frame");
+            byte[] plain = TestData.text(1 << 20, 17); // compressed blocks count the block maximum each
+            try (ZstdCompressor c = new ZstdCompressor(3)) {
+                assertArrayEquals(plain, d.decompress(c.compress(plain)));
+            }
+        }
+    }
+
     @Test
     void shouldRejectFrameWhoseContentExceedsItsDeclaredSize() {
         byte[] data = TestData.random(200, 5);
