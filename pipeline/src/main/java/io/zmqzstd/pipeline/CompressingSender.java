@@ -255,7 +255,8 @@ public final class CompressingSender implements AutoCloseable {
      * @throws IllegalStateException when the sender is closed or used by two threads at once
      */
     public boolean send(byte[] payload, int flags) {
-        return send(MemorySegment.ofArray(payload), 0, payload.length, flags);
+        // named here: MemorySegment.ofArray's NullPointerException has no message
+        return send(MemorySegment.ofArray(Objects.requireNonNull(payload, "payload")), 0, payload.length, flags);
     }
 
     /**
@@ -271,7 +272,7 @@ public final class CompressingSender implements AutoCloseable {
      * @throws IllegalStateException when the sender is closed or used by two threads at once
      */
     public boolean send(ByteBuffer payload, int flags) {
-        return send(MemorySegment.ofBuffer(payload), flags);
+        return send(MemorySegment.ofBuffer(Objects.requireNonNull(payload, "payload")), flags);
     }
 
     /**
@@ -285,6 +286,7 @@ public final class CompressingSender implements AutoCloseable {
      * @throws IllegalStateException when the sender is closed or used by two threads at once
      */
     public boolean sendEnvelope(byte[] part, int flags) {
+        Objects.requireNonNull(part, "part");
         owner.enter();
         try {
             ensureOpen();
@@ -321,7 +323,7 @@ public final class CompressingSender implements AutoCloseable {
      * follows without waiting (libzmq takes the remaining parts of a message once its first part
      * is in). Works on any socket type: also for a ROUTER reply behind its routing id.
      *
-     * @param topic the first part, sent uncompressed as it is (a topic, a routing id)
+     * @param topic the first part, sent uncompressed as it is (a topic, a routing id); not null
      * @param payload the second part, all of the segment, compressed; stays the caller's
      * @param flags 0 or {@link ZmqSocket#DONTWAIT}; with {@link ZmqSocket#SNDMORE} more parts
      *     follow the payload
@@ -330,6 +332,7 @@ public final class CompressingSender implements AutoCloseable {
      * @throws IllegalStateException when the sender is closed or used by two threads at once
      */
     public boolean publish(byte[] topic, MemorySegment payload, int flags) {
+        Objects.requireNonNull(topic, "topic");
         owner.enter();
         try {
             ensureOpen();
@@ -342,7 +345,7 @@ public final class CompressingSender implements AutoCloseable {
     /**
      * {@link #publish(byte[], MemorySegment, int)} for an array payload.
      *
-     * @param topic the first part, sent uncompressed as it is (a topic, a routing id)
+     * @param topic the first part, sent uncompressed as it is (a topic, a routing id); not null
      * @param payload the second part, all of the array, compressed; stays the caller's
      * @param flags 0 or {@link ZmqSocket#DONTWAIT}; with {@link ZmqSocket#SNDMORE} more parts
      *     follow the payload
@@ -351,7 +354,7 @@ public final class CompressingSender implements AutoCloseable {
      * @throws IllegalStateException when the sender is closed or used by two threads at once
      */
     public boolean publish(byte[] topic, byte[] payload, int flags) {
-        return publish(topic, MemorySegment.ofArray(payload), flags);
+        return publish(topic, MemorySegment.ofArray(Objects.requireNonNull(payload, "payload")), flags);
     }
 
     /**

@@ -651,7 +651,8 @@ public final class ParallelCompressingSender implements AutoCloseable {
      *     when closed, while a claim is open, or when used by two threads at once
      */
     public boolean send(byte[] payload, int flags) {
-        return take(null, MemorySegment.ofArray(payload), 0, payload.length, flags);
+        // named here: MemorySegment.ofArray's NullPointerException has no message
+        return take(null, MemorySegment.ofArray(Objects.requireNonNull(payload, "payload")), 0, payload.length, flags);
     }
 
     /**
@@ -668,7 +669,7 @@ public final class ParallelCompressingSender implements AutoCloseable {
      *     when closed, while a claim is open, or when used by two threads at once
      */
     public boolean send(ByteBuffer payload, int flags) {
-        return send(MemorySegment.ofBuffer(payload), flags);
+        return send(MemorySegment.ofBuffer(Objects.requireNonNull(payload, "payload")), flags);
     }
 
     /**
@@ -724,7 +725,7 @@ public final class ParallelCompressingSender implements AutoCloseable {
      *     when closed, while a claim is open, or when used by two threads at once
      */
     public boolean publish(byte[] topic, byte[] payload, int flags) {
-        return publish(topic, MemorySegment.ofArray(payload), flags);
+        return publish(topic, MemorySegment.ofArray(Objects.requireNonNull(payload, "payload")), flags);
     }
 
     /**

@@ -294,6 +294,49 @@ class LifecycleTest {
         }
     }
 
+    /**
+     * A null payload, topic or envelope part is refused naming the argument, by both senders, and
+     * the stream goes on. Before, the array and ByteBuffer overloads and CompressingSender's topic
+     * reached MemorySegment.ofArray/ofBuffer, whose NullPointerException has no message at all.
+     */
+    @Test
+    void shouldNameANullPayloadTopicOrEnvelopePart() {
+        try (ZmqContext ctx = new ZmqContext()) {
+            Fixtures.Link link = Fixtures.link(ctx, SocketType.PULL, SocketType.PUSH, "inproc");
+            ZmqSocket push = link.client();
+            ZmqSocket pull = link.server();
+            byte[] data = Fixtures.payload(1000, 4);
+            byte[] topic = {'t'};
+            try (CompressingSender sender = CompressingSender.builder(push).build();
+                    DecompressingReceiver receiver = DecompressingReceiver.builder(pull).build()) {
+                assertNullNamed("payload", () -> sender.send((byte[]) null, 0));
+                assertNullNamed("payload", () -> sender.send((ByteBuffer) null, 0));
+                assertNullNamed("topic", () -> sender.publish(null, data, 0));
+                assertNullNamed("payload", () -> sender.publish(topic, (byte[]) null, 0));
+                assertNullNamed("part", () -> sender.sendEnvelope((byte[]) null, 0));
+                assertTrue(sender.send(data, 0));
+                assertEquals(DecompressingReceiver.RECEIVED, receiver.receive(0));
+                assertArrayEquals(data, receiver.message().partBytes(0));
+            }
+            try (ParallelCompressingSender parallel = ParallelCompressingSender.builder(push).workers(1).build();
+                    DecompressingReceiver receiver = DecompressingReceiver.builder(pull).build()) {
+                assertNullNamed("payload", () -> parallel.send((byte[]) null, 0));
+                assertNullNamed("payload", () -> parallel.send((ByteBuffer) null, 0));
+                assertNullNamed("payload", () -> parallel.publish(topic, (byte[]) null, 0));
+                assertTrue(parallel.send(data, 0));
+                parallel.flush();
+                assertEquals(DecompressingReceiver.RECEIVED, receiver.receive(0));
+                assertArrayEquals(data, receiver.message().partBytes(0));
+            }
+            assertEquals(0, ctx.bufferPool().outstanding(), () -> ctx.bufferPool().stats().toString());
+        }
+    }
+
+    private static void assertNullNamed(String name, org.junit.jupiter.api.function.Executable call) {
+        NullPointerException e = assertThrows(NullPointerException.class, call);
+        assertTrue(e.getMessage() != null && e.getMessage().contains(name), () -> "not named " + name + ": " + e);
+    }
+
     @Test
     void shouldLeaveByteBufferPositionAndLimitAlone() {
         try (ZmqContext ctx = new ZmqContext()) {
