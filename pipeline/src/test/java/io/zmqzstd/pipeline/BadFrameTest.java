@@ -128,6 +128,34 @@ class BadFrameTest {
         assertTrue(receiver.message().region().byteSize() <= LIMIT, () -> "region=" + receiver.message().region().byteSize());
     }
 
+    /**
+     * The payload parts of one message together may reach maxMessageSize and not pass it by one
+     * byte, whether the part that reaches it declares its size or not; the message over it is
+     * refused at that part, and the next message arrives.
+     */
+    @Test
+    void shouldDeliverAMessageOfExactlyMaxMessageSizeAndRefuseOneByteMore() {
+        receiver.close();
+        receiver = DecompressingReceiver.builder(pull).maxDecompressedSize(LIMIT).maxMessageSize(LIMIT + 10).build();
+        byte[] first = Fixtures.payload(LIMIT_INT, 1);
+        for (boolean streamed : new boolean[] {false, true}) {
+            byte[] rest = Fixtures.payload(10, 2);
+            assertTrue(push.send(Zstd.compress(first, 3), ZmqSocket.SNDMORE));
+            assertTrue(push.send(streamed ? Fixtures.streamed(rest) : Zstd.compress(rest, 3), 0));
+            assertEquals(DecompressingReceiver.RECEIVED, receiver.receive(0), receiver::lastErrorMessage);
+            assertArrayEquals(first, receiver.message().partBytes(0));
+            assertArrayEquals(rest, receiver.message().partBytes(1));
+
+            byte[] over = Fixtures.payload(11, 3);
+            expectRefusedThenRecover(BadFrameReason.TOO_LARGE, Zstd.compress(first, 3),
+                    streamed ? Fixtures.streamed(over) : Zstd.compress(over, 3));
+            assertEquals(1, receiver.lastErrorPart());
+            String total = streamed ? "total>" + (LIMIT + 10) : "total=" + (LIMIT + 11);
+            assertTrue(receiver.lastErrorMessage().contains(total + ", maxMessageSize=" + (LIMIT + 10)),
+                    receiver::lastErrorMessage);
+        }
+    }
+
     /** One part is exactly one frame: whatever follows it, and a skippable frame, is refused. */
     @Test
     void shouldRejectBytesAfterTheFrameAndSkippableFrames() {
