@@ -38,7 +38,11 @@ import java.util.Objects;
  * when it would block ({@link ZmqSocket#DONTWAIT} at the high-water mark, or a send timeout);
  * then nothing of the part was sent, no pooled buffer is held, and the caller still owns its
  * unchanged payload and may send it again. Without DONTWAIT a send blocks at the high-water
- * mark, as libzmq does. Failures throw ({@code ZmqException}, {@code ZstdException}).
+ * mark, as libzmq does. A later part of a message is never refused for the high-water mark; libzmq
+ * refuses one only when the peer went away in the middle of the message, and has then dropped the
+ * message: that send returns {@code true}, as a blocking one would, and the message counts in
+ * {@link PipelineStats#abandonedMessages()}. Failures throw ({@code ZmqException},
+ * {@code ZstdException}).
  *
  * <p>Multipart messages: libzmq refuses (would-block) only the <em>first</em> part of a message
  * at the high-water mark; once that is in, it takes the remaining parts at once. So a DONTWAIT
@@ -417,8 +421,7 @@ public final class CompressingSender implements AutoCloseable {
             throw e;
         }
         if (!sent) {
-            counters.wouldBlock++;
-            return false;
+            return notTaken(flags);
         }
         counters.envelopeParts++;
         endOfPart(flags);
@@ -478,8 +481,7 @@ public final class CompressingSender implements AutoCloseable {
                 throw e;
             }
             if (!sent) {
-                counters.wouldBlock++;
-                return false;
+                return notTaken(frameFlags);
             }
             handedOver = zeroCopy;
             counters.frameSent(length, n, zeroCopy, raw);
@@ -493,11 +495,36 @@ public final class CompressingSender implements AutoCloseable {
     }
 
     /**
+     * libzmq did not take a part sent with {@code flags}. The first part of a message: it would
+     * block (DONTWAIT at the high-water mark, or the send timeout) and nothing was sent: false. A
+     * later part: libzmq takes the rest of a started message at once, and refuses one only when
+     * the peer went away in the middle of it; it has then dropped the message itself (a blocking
+     * send drops it silently and reports success) and, when this part has SNDMORE, drops the parts
+     * that follow up to the last. Reported as a blocking send reports it: taken (true). A message
+     * that ends here is counted as abandoned; one that goes on is counted by what ends it. (Before
+     * 2026-11-26 it was a would-block: the caller was told to send the part again, as a new
+     * message, and close() waited for ever to end the message libzmq had dropped.)
+     */
+    private boolean notTaken(int flags) {
+        if (!messageOpen) {
+            counters.wouldBlock++;
+            return false;
+        }
+        if ((flags & ZmqSocket.SNDMORE) == 0) {
+            messageOpen = false;
+            counters.abandonedMessages++;
+        }
+        return true;
+    }
+
+    /**
      * A part failed before anything of it reached the socket while earlier parts of its message
      * are already in libzmq, which cannot take them back. End that message with a 0-byte part,
      * which a zmq-zstd receiver refuses as {@code EMPTY} (one bad message), so that the caller's
      * next send starts a new message instead of being glued to this one. libzmq takes the last
-     * part of a started message at once, so this does not block.
+     * part of a started message at once, or refuses it when the peer went away in the middle of
+     * the message, which it has then dropped itself: sent with DONTWAIT, so that this never waits
+     * (before 2026-11-26 it blocked, and close() waited for ever when the peer had gone).
      */
     private void abandonOpenMessage(Throwable cause) {
         if (!messageOpen) {
@@ -505,7 +532,7 @@ public final class CompressingSender implements AutoCloseable {
         }
         messageOpen = false;
         try {
-            socket.send(NO_BYTES, 0, 0, 0);
+            socket.send(NO_BYTES, 0, 0, ZmqSocket.DONTWAIT);
             counters.abandonedMessages++;
         } catch (RuntimeException e) {
             if (cause != null) {

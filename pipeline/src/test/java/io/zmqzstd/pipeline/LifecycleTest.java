@@ -487,6 +487,49 @@ class LifecycleTest {
     }
 
     /**
+     * libzmq refuses a later part of a message only when the peer went away in the middle of it,
+     * and has then dropped the message itself (a blocking send reports that as success). The
+     * sender refused it as a would-block, so the caller would send the part again as a new
+     * message, and still held the message open: close() then sent its end-of-message part
+     * blocking, to no peer, and waited for ever. Now the part counts as taken, the message as
+     * abandoned, close() returns, and the next message reaches a new peer whole and alone.
+     */
+    @ParameterizedTest(name = "the refused part with SNDMORE: {0}")
+    @ValueSource(booleans = {false, true})
+    @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void shouldTakeALaterPartThatLibzmqDropsWhenThePeerGoesAwayMidMessage(boolean more) {
+        try (ZmqContext ctx = new ZmqContext()) {
+            ZmqSocket push = ctx.socket(SocketType.PUSH);
+            String gone = Fixtures.bound(ctx, SocketType.PULL, "inproc").lastEndpoint();
+            push.connect(gone);
+            CompressingSender first = CompressingSender.builder(push).build();
+            assertTrue(first.sendEnvelope("half".getBytes(java.nio.charset.StandardCharsets.US_ASCII),
+                    ZmqSocket.SNDMORE | ZmqSocket.DONTWAIT));
+            push.disconnect(gone); // the only peer goes away in the middle of the message
+            int flags = ZmqSocket.DONTWAIT | (more ? ZmqSocket.SNDMORE : 0);
+            assertTrue(first.send(Fixtures.payload(2000, 1), flags), "a later part of a message does not would-block");
+            first.close();
+            PipelineStats stats = first.stats();
+            assertEquals(1, stats.abandonedMessages(), stats::toString);
+            assertEquals(0, stats.wouldBlock(), stats::toString);
+            assertEquals(0, stats.messages(), stats::toString);
+
+            ZmqSocket pull = Fixtures.bound(ctx, SocketType.PULL, "inproc");
+            pull.receiveTimeoutMs(Fixtures.RECEIVE_TIMEOUT_MS);
+            push.connect(pull.lastEndpoint());
+            byte[] data = Fixtures.payload(3000, 2);
+            try (CompressingSender second = CompressingSender.builder(push).build();
+                 DecompressingReceiver receiver = DecompressingReceiver.builder(pull).build()) {
+                assertTrue(second.send(data, 0));
+                assertEquals(DecompressingReceiver.RECEIVED, receiver.receive(0), receiver::lastErrorMessage);
+                assertEquals(1, receiver.message().parts());
+                assertArrayEquals(data, receiver.message().partBytes(0));
+                assertEquals(DecompressingReceiver.WOULD_BLOCK, receiver.receive(ZmqSocket.DONTWAIT), "nothing else arrived");
+            }
+        }
+    }
+
+    /**
      * A sender or receiver built on a closed socket was built (a parallel sender started its
      * workers) and failed only at its first send or receive.
      */
