@@ -92,8 +92,9 @@ import java.util.concurrent.locks.LockSupport;
  * sender, and only {@code close()} stops the workers.
  *
  * <p>Allocation: none on the Java heap per message in steady state, on the caller and on the
- * workers, for payloads up to the pool's largest class (4 MiB by default); larger payloads use
- * unpooled buffers.
+ * workers, for payloads whose frame bound ({@link ZstdCompressor#maxCompressedSize}) fits the
+ * pool's largest class (up to 4,177,984 B with the default 4 MiB); the frame of a larger payload
+ * is an unpooled buffer.
  *
  * <pre>{@code
  * try (ParallelCompressingSender sender = ParallelCompressingSender.builder(socket).build()) {

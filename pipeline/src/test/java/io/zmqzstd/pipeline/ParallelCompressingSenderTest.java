@@ -742,6 +742,49 @@ class ParallelCompressingSenderTest {
         }
     }
 
+    /**
+     * What stays in the pool, and so allocates nothing, is a payload whose frame bound fits the
+     * pool's largest class, for both senders; a payload of exactly that class has a larger frame
+     * bound, so its frame is an unpooled buffer (a heap allocation per message), where the README
+     * said "payloads up to the pool's largest class".
+     */
+    @Test
+    void shouldKeepInThePoolOnlyPayloadsWhoseFrameBoundFitsTheLargestClass() {
+        long largest = 1 << 20;
+        long fits = largest;
+        while (ZstdCompressor.maxCompressedSize(fits) > largest) {
+            fits--;
+        }
+        NativeBufferPool pool = NativeBufferPool.builder().maxBufferBytes(largest).build();
+        try (ZmqContext ctx = ZmqContext.builder().bufferPool(pool).build()) {
+            Fixtures.Link link = Fixtures.link(ctx, SocketType.PULL, SocketType.PUSH, "inproc");
+            try (DecompressingReceiver receiver = DecompressingReceiver.builder(link.server()).build()) {
+                for (boolean parallel : new boolean[] {false, true}) {
+                    for (long size : new long[] {fits, largest}) {
+                        byte[] payload = Fixtures.payload((int) size, size);
+                        long unpooledBefore = pool.stats().unpooled();
+                        if (parallel) {
+                            try (ParallelCompressingSender sender = ParallelCompressingSender.builder(link.client()).workers(1).build()) {
+                                assertTrue(sender.send(payload, 0));
+                            }
+                        } else {
+                            try (CompressingSender sender = CompressingSender.builder(link.client()).build()) {
+                                assertTrue(sender.send(payload, 0));
+                            }
+                        }
+                        receiveOrFail(receiver);
+                        assertArrayEquals(payload, received(receiver, 0));
+                        long unpooled = pool.stats().unpooled() - unpooledBefore;
+                        String what = (parallel ? "parallel" : "single") + ", payload=" + size + ", largestClass=" + largest;
+                        assertEquals(size == fits ? 0 : 1, unpooled, what);
+                    }
+                }
+            }
+        } finally {
+            pool.close();
+        }
+    }
+
     @Test
     void shouldRefuseMisuseWithClearErrors() {
         try (ZmqContext ctx = new ZmqContext()) {
