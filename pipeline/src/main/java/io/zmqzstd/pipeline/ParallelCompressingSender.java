@@ -374,7 +374,9 @@ public final class ParallelCompressingSender implements AutoCloseable {
         /**
          * What a worker does when the socket's send timeout ({@link ZmqSocket#sendTimeoutMs}) expires
          * before the socket takes a message. {@code false} (the default): it tries again, for as long
-         * as it takes, so a timeout set for other reasons loses nothing. {@code true}: the sender
+         * as it takes, so a timeout set for other reasons loses nothing (with a send timeout of 0,
+         * which refuses at once, it pauses between tries, 10 µs at first and up to 1 ms, rather
+         * than keep a core busy). {@code true}: the sender
          * fails as on a socket error, with a {@link java.util.concurrent.TimeoutException} as the
          * cause: that message and every one after it not yet sent are dropped and counted, and the
          * caller's next {@code send}, {@code flush} or {@code close} throws. For a caller that wants
@@ -1411,6 +1413,7 @@ public final class ParallelCompressingSender implements AutoCloseable {
      * false: the message is dropped, and after close() every one behind it too).
      */
     private boolean sendPart(MemorySegment data, long offset, long length, int flags, PooledBuffer pooled) {
+        long pauseNanos = MIN_RETRY_PAUSE_NANOS;
         while (true) {
             boolean sent = pooled != null ? socket.sendPooled(pooled, length, flags) : socket.send(data, offset, length, flags);
             if (sent) {
@@ -1426,8 +1429,17 @@ public final class ParallelCompressingSender implements AutoCloseable {
                 abandoned = true;
                 return false;
             }
+            if (socket.sendTimeoutMs() == 0) {
+                // A send timeout of 0 refuses at once: without a pause the retries would keep a core
+                // busy for as long as the peer is slow or away (before 2026-11-26 they did)
+                LockSupport.parkNanos(pauseNanos);
+                pauseNanos = Math.min(pauseNanos * 2, MAX_RETRY_PAUSE_NANOS);
+            }
         }
     }
+
+    /** The first and the longest pause between a worker's retries on a socket whose send timeout is 0. */
+    private static final long MIN_RETRY_PAUSE_NANOS = 10_000, MAX_RETRY_PAUSE_NANOS = 1_000_000;
 
     private void fail(Throwable e) {
         failure.compareAndSet(null, e);

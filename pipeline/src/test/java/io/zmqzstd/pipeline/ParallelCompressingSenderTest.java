@@ -377,6 +377,44 @@ class ParallelCompressingSenderTest {
     }
 
     /**
+     * A socket whose send timeout is 0 refuses at once while no peer takes the message: the worker
+     * tries again, but pausing between tries, so it does not keep a core busy (it spun before
+     * 2026-11-26: about the whole window in CPU time), and the message goes out once a peer is there.
+     */
+    @Test
+    void shouldPauseBetweenRetriesOnASocketWithASendTimeoutOfZeroAndDeliverOnceAPeerComes() throws Exception {
+        List<Thread> workers = new CopyOnWriteArrayList<>();
+        try (ZmqContext ctx = new ZmqContext()) {
+            ZmqSocket push = ctx.socket(SocketType.PUSH);
+            push.sendTimeoutMs(0);
+            push.bind(Fixtures.bindAddress("tcp")); // no peer yet
+            try (ParallelCompressingSender sender = ParallelCompressingSender.builder(push).workers(1)
+                    .threadFactory(recordingThreads(workers)).build()) {
+                assertTrue(sender.send(message(7), 0));
+                assertTrue(Fixtures.await(() -> sender.stats().wouldBlock() >= 1, 10_000), () -> sender.stats().toString());
+                assertEquals(1, workers.size());
+                long worker = workers.get(0).threadId();
+                long cpuBefore = THREADS.getThreadCpuTime(worker);
+                long wallBefore = System.nanoTime();
+                Thread.sleep(300); // a window to measure, not a synchronisation
+                long cpuMs = (THREADS.getThreadCpuTime(worker) - cpuBefore) / 1_000_000;
+                long wallMs = (System.nanoTime() - wallBefore) / 1_000_000;
+                assertTrue(cpuMs < 60, "the retrying worker used " + cpuMs + " ms of CPU in " + wallMs + " ms: " + sender.stats());
+                try (ZmqSocket pull = ctx.socket(SocketType.PULL);
+                     DecompressingReceiver receiver = DecompressingReceiver.builder(pull).build()) {
+                    pull.receiveTimeoutMs(Fixtures.RECEIVE_TIMEOUT_MS);
+                    pull.connect(push.lastEndpoint());
+                    receiveOrFail(receiver);
+                    assertArrayEquals(message(7), received(receiver, 0));
+                    sender.flush();
+                    assertEquals(1, sender.stats().messages(), sender.stats()::toString);
+                }
+            }
+            assertEquals(0, ctx.bufferPool().outstanding(), () -> ctx.bufferPool().stats().toString());
+        }
+    }
+
+    /**
      * failOnSendTimeout: a peer that stops reading ends the stream within the timeout; every message
      * taken is either delivered, in order and intact, or counted as dropped, and the caller is told
      * why (a TimeoutException as the cause) on its next call.
