@@ -148,10 +148,12 @@ public final class DecompressingReceiver implements AutoCloseable {
          * {@link #maxDecompressedSize(long)}, so one part at the per-part limit fits). libzmq
          * bounds neither the number of parts nor their sum; raise this for multipart messages
          * whose parts add up to more than one part's limit. Envelope parts are bounded apart, by
-         * {@link #maxEnvelopeSize(long)}. The receiver holds it to at most
-         * {@code Long.MAX_VALUE - maxEnvelopeSize} (its region, which holds both, is counted in a
-         * long), so with both at their largest a frame that declares {@code Long.MAX_VALUE} bytes
-         * is refused as {@link BadFrameReason#TOO_LARGE}, behind an envelope too.
+         * {@link #maxEnvelopeSize(long)}. The two together are held to {@code Long.MAX_VALUE}
+         * (the region, which holds both, is counted in a long): when they would pass it, the larger
+         * gives way to {@code Long.MAX_VALUE} minus the smaller, the smaller keeping at most half,
+         * so with both at their largest each is about {@code Long.MAX_VALUE / 2}, and a frame that
+         * declares {@code Long.MAX_VALUE} bytes is refused as {@link BadFrameReason#TOO_LARGE},
+         * behind an envelope too.
          *
          * @param bytes the per-message limit on payload bytes, 0 or more
          * @return this builder
@@ -169,7 +171,8 @@ public final class DecompressingReceiver implements AutoCloseable {
          * The most bytes the envelope parts of one message (routing ids, delimiters, a topic)
          * may hold together (default {@value DecompressingReceiver#DEFAULT_MAX_ENVELOPE_SIZE}).
          * The output region never grows past {@code maxMessageSize} plus the envelope bytes of the
-         * message that needed it, so never past {@code maxMessageSize + maxEnvelopeSize}.
+         * message that needed it, so never past {@code maxMessageSize + maxEnvelopeSize}; the two
+         * together are held to {@code Long.MAX_VALUE} as {@link #maxMessageSize(long)} says.
          *
          * @param bytes the per-message limit on envelope bytes, 0 or more
          * @return this builder
@@ -270,10 +273,21 @@ public final class DecompressingReceiver implements AutoCloseable {
         // The region holds a message's envelope and payload, and its size is a long: held here so
         // that no offset plus declared size can pass Long.MAX_VALUE (before 2026-11-26 one did,
         // the region was not grown, and a frame declaring Long.MAX_VALUE bytes behind a topic
-        // made receive throw IndexOutOfBoundsException instead of refusing it as TOO_LARGE)
-        this.maxMessageSize = Math.min(b.maxMessageSize >= 0 ? b.maxMessageSize : b.maxDecompressedSize,
-                Long.MAX_VALUE - b.maxEnvelopeSize);
-        this.maxEnvelopeSize = b.maxEnvelopeSize;
+        // made receive throw IndexOutOfBoundsException instead of refusing it as TOO_LARGE). The
+        // larger of the two gives way, the smaller keeping its value up to half of Long.MAX_VALUE:
+        // until later that day the payload's limit always gave way, and maxEnvelopeSize(Long.MAX_VALUE)
+        // left maxMessageSize 0, refusing every payload.
+        long message = b.maxMessageSize >= 0 ? b.maxMessageSize : b.maxDecompressedSize;
+        long envelope = b.maxEnvelopeSize;
+        if (message > Long.MAX_VALUE - envelope) {
+            long smaller = Math.min(Math.min(message, envelope), Long.MAX_VALUE / 2);
+            long larger = Long.MAX_VALUE - smaller;
+            boolean messageLarger = message >= envelope;
+            message = messageLarger ? larger : smaller;
+            envelope = messageLarger ? smaller : larger;
+        }
+        this.maxMessageSize = message;
+        this.maxEnvelopeSize = envelope;
         this.envelopeParts = b.envelopeParts;
         this.maxParts = b.maxParts;
         ZstdDecompressor.Builder d = ZstdDecompressor.builder().maxDecompressedSize(b.maxDecompressedSize);
@@ -449,7 +463,8 @@ public final class DecompressingReceiver implements AutoCloseable {
 
     /**
      * The most bytes the payload parts of one message may decompress to together: the builder's,
-     * held to at most {@code Long.MAX_VALUE - maxEnvelopeSize()}.
+     * unless it and {@link #maxEnvelopeSize()} together would pass {@code Long.MAX_VALUE} (see
+     * {@link Builder#maxMessageSize(long)}).
      *
      * @return the limit in bytes
      */
@@ -458,7 +473,9 @@ public final class DecompressingReceiver implements AutoCloseable {
     }
 
     /**
-     * The most bytes the envelope parts of one message may hold together.
+     * The most bytes the envelope parts of one message may hold together: the builder's, unless it
+     * and {@link #maxMessageSize()} together would pass {@code Long.MAX_VALUE} (see
+     * {@link Builder#maxMessageSize(long)}).
      *
      * @return the limit in bytes
      */

@@ -21,6 +21,8 @@ import java.util.Arrays;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /** Every kind of bad part, each followed by a good message that must arrive. */
 class BadFrameTest {
@@ -337,6 +339,35 @@ class BadFrameTest {
             assertTrue(unbounded.lastErrorMessage().contains("maxMessageSize=" + held), unbounded::lastErrorMessage);
             assertEquals(DecompressingReceiver.RECEIVED, unbounded.receive(0), unbounded::lastErrorMessage);
             assertArrayEquals(next, unbounded.message().partBytes(1));
+        }
+    }
+
+    /**
+     * The two size limits together are held to Long.MAX_VALUE with the larger giving way: a huge
+     * envelope limit leaves the payload's as set (it made it 0 before, refusing every payload), and
+     * with both at their largest each keeps about half; messages still arrive.
+     */
+    @ParameterizedTest(name = "maxMessageSize {0}, maxEnvelopeSize {1}")
+    @CsvSource({"-1, 9223372036854775807, 67108864, 9223372036787666943",
+        "9223372036854775807, 9223372036854775807, 4611686018427387904, 4611686018427387903",
+        "9223372036854775807, 65536, 9223372036854710271, 65536",
+        "1048576, 65536, 1048576, 65536"})
+    void shouldLetTheLargerLimitGiveWayWhenTogetherTheyWouldPassLongMaxValue(long message, long envelope,
+            long expectedMessage, long expectedEnvelope) {
+        byte[] topic = "t".getBytes(StandardCharsets.US_ASCII);
+        byte[] payload = Fixtures.payload(900, 4);
+        DecompressingReceiver.Builder b = DecompressingReceiver.builder(pull).envelopeParts(1).maxEnvelopeSize(envelope);
+        if (message >= 0) {
+            b.maxMessageSize(message);
+        }
+        try (DecompressingReceiver receiver = b.build()) {
+            assertEquals(expectedMessage, receiver.maxMessageSize());
+            assertEquals(expectedEnvelope, receiver.maxEnvelopeSize());
+            assertTrue(receiver.maxMessageSize() + receiver.maxEnvelopeSize() >= 0, "the sum does not overflow");
+            assertTrue(push.send(topic, ZmqSocket.SNDMORE));
+            assertTrue(push.send(Zstd.compress(payload, 3), 0));
+            assertEquals(DecompressingReceiver.RECEIVED, receiver.receive(0), receiver::lastErrorMessage);
+            assertArrayEquals(payload, receiver.message().partBytes(1));
         }
     }
 
