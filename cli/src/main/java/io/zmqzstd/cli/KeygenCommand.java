@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -55,6 +56,10 @@ final class KeygenCommand implements Callable<Integer> {
             if (problem != null) {
                 throw cannotWrite(file, problem, null);
             }
+            if (!force && Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
+                // both checked before either is written: a new secret key beside an old FILE.pub is a pair that does not match
+                throw fileExists(file, null);
+            }
         }
         write(out, CurveOptions.formatKeyPair(keys), true);
         write(pub, "public=" + keys.publicKey() + "\n", false);
@@ -84,10 +89,14 @@ final class KeygenCommand implements Callable<Integer> {
             }
             Files.writeString(file, text, StandardCharsets.US_ASCII, StandardOpenOption.TRUNCATE_EXISTING);
         } catch (FileAlreadyExistsException e) {
-            throw new CliException(ExitCodes.FAILURE, "file exists: file=" + file + " (use --force to overwrite)", e);
+            throw fileExists(file, e);
         } catch (IOException e) {
             throw cannotWrite(file, Main.describe(e), e);
         }
+    }
+
+    private static CliException fileExists(Path file, IOException cause) {
+        return new CliException(ExitCodes.FAILURE, "file exists: file=" + file + " (use --force to overwrite)", cause);
     }
 
     private static CliException cannotWrite(Path file, String error, IOException cause) {

@@ -615,6 +615,22 @@ class CommandLineTest {
         assertFalse(Files.exists(dir.resolve("server.key")), "a secret key left behind without its public half");
     }
 
+    /**
+     * keygen --out FILE where only FILE.pub exists (an old public key, or a key copied back): it
+     * wrote a new secret key to FILE, then refused FILE.pub, leaving a new secret key beside the
+     * old public key, a pair that does not match and that a second run refuses to touch.
+     */
+    @Test
+    void shouldWriteNoKeyFileWhenThePublicKeyFileExists(@TempDir Path dir) throws Exception {
+        Path secret = dir.resolve("server.key");
+        Path pub = Files.writeString(dir.resolve("server.key.pub"), "public=old\n");
+        Result r = run("keygen", "--out", secret.toString());
+        assertOneLine(r, ExitCodes.FAILURE, r.toString(), "file exists: file=" + pub, "--force");
+        assertFalse(Files.exists(secret), "a new secret key left beside the old public key");
+        assertEquals("public=old\n", Files.readString(pub));
+        assertEquals("", r.out(), r::toString);
+    }
+
     /** An output file whose directory is missing, or that is a directory: one line that says which, before any work. */
     @Test
     void shouldNameAnOutputDirectoryThatIsMissing(@TempDir Path dir) throws Exception {
