@@ -8,6 +8,8 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
@@ -32,6 +34,12 @@ final class CurveOptions {
 
     private static final Pattern ENTRY = Pattern.compile(
             "(public|secret)(?:[-_]key)?\\s*[=:]\\s*\"?([^\"\\s]*)\"?", Pattern.CASE_INSENSITIVE);
+
+    /**
+     * The largest key file read: a zcert certificate with its comments and metadata is well under
+     * 1 KiB, so a larger file is a wrong one.
+     */
+    static final int MAX_KEY_FILE_BYTES = 64 * 1024;
 
     @Spec(Spec.Target.MIXEE)
     CommandSpec spec;
@@ -155,13 +163,23 @@ final class CurveOptions {
      * which half it asked for.
      */
     private Keys read(Path file) {
-        List<String> lines;
-        try {
-            lines = Files.readAllLines(file, StandardCharsets.US_ASCII);
+        String text;
+        try (InputStream in = Files.newInputStream(file)) {
+            // not Files.readAllLines: a wrong file (/dev/zero, a log) would be read whole, into OutOfMemoryError
+            byte[] bytes = in.readNBytes(MAX_KEY_FILE_BYTES + 1);
+            if (bytes.length > MAX_KEY_FILE_BYTES) {
+                throw cannotReadKeyFile(file, "larger than a key file may be: limit=" + MAX_KEY_FILE_BYTES
+                        + " bytes (is it the right file?)");
+            }
+            text = StandardCharsets.US_ASCII.newDecoder().decode(ByteBuffer.wrap(bytes)).toString();
         } catch (IOException e) {
-            throw usage("cannot read key file: file=" + file + ", error=" + Main.describe(e));
+            throw cannotReadKeyFile(file, Main.describe(e));
         }
-        return parse(lines);
+        return parse(text.lines().toList());
+    }
+
+    private ParameterException cannotReadKeyFile(Path file, String error) {
+        return usage("cannot read key file: file=" + file + ", error=" + error);
     }
 
     static Keys parse(List<String> lines) {

@@ -432,6 +432,28 @@ class CommandLineTest {
     }
 
     /**
+     * A key file option given a wrong, large file (a log, an image, {@code /dev/zero}): it was read
+     * whole, as lines, so {@code /dev/zero} ended in OutOfMemoryError and a stack trace. A key file
+     * is a few hundred bytes: a larger one is refused in one line, read no further.
+     */
+    @Test
+    void shouldRefuseAKeyFileLargerThanAKeyFileCanBe(@TempDir Path dir) throws Exception {
+        Path big = dir.resolve("big.key");
+        try (java.io.RandomAccessFile f = new java.io.RandomAccessFile(big.toFile(), "rw")) {
+            f.setLength(1 << 20); // sparse: zeros, no line end
+        }
+        String[][] cases = {
+                {"recv", "--bind", "tcp://127.0.0.1:*", "--curve-server", "--curve-keypair-file", big.toString(), "--timeout", "1s"},
+                {"send", "--connect", "tcp://127.0.0.1:1", "--curve-server-key", "@" + big, "--timeout", "1s"},
+        };
+        for (String[] args : cases) {
+            Result r = run(args);
+            assertOneLine(r, ExitCodes.USAGE, String.join(" ", args) + " -> " + r,
+                    "cannot read key file: file=" + big, "larger than a key file may be: limit=");
+        }
+    }
+
+    /**
      * What the README says of a peer that is not ZeroMQ: libzmq takes a listener that answers with
      * anything but a ZMTP greeting for a legacy (ZMTP 1.0) peer and writes the messages to it, so
      * send exits 0; as a CURVE client it refuses such a peer, so nothing is sent (exit 3).
