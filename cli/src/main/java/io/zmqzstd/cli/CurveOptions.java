@@ -9,12 +9,12 @@ import picocli.CommandLine.Model.CommandSpec;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -171,7 +171,14 @@ final class CurveOptions {
                 throw cannotReadKeyFile(file, "larger than a key file may be: limit=" + MAX_KEY_FILE_BYTES
                         + " bytes (is it the right file?)");
             }
-            text = StandardCharsets.US_ASCII.newDecoder().decode(ByteBuffer.wrap(bytes)).toString();
+            for (int i = 0; i < bytes.length; i++) {
+                if (bytes[i] < 0) {
+                    // Z85 keys and the key=value lines around them are ASCII: a binary file is the wrong file
+                    throw cannotReadKeyFile(file, String.format(Locale.ROOT,
+                            "not a text key file: a byte that is not ASCII at offset=%d (0x%02X)", i, bytes[i] & 0xFF));
+                }
+            }
+            text = new String(bytes, StandardCharsets.US_ASCII);
         } catch (IOException e) {
             throw cannotReadKeyFile(file, Main.describe(e));
         }

@@ -454,6 +454,21 @@ class CommandLineTest {
     }
 
     /**
+     * A binary file given as a key file (an executable, a compressed certificate): the line said
+     * "error=Input length = 1", the text of Java's MalformedInputException, naming neither what was
+     * wrong nor where.
+     */
+    @Test
+    void shouldSayAKeyFileIsNotTextWhenItHoldsANonAsciiByte(@TempDir Path dir) throws Exception {
+        Path binary = Files.write(dir.resolve("binary.key"), new byte[] {'p', 'u', 'b', (byte) 0xC3, (byte) 0xA9, '\n'});
+        Result r = run("recv", "--bind", "tcp://127.0.0.1:*", "--curve-server", "--curve-keypair-file", binary.toString(),
+                "--timeout", "1s");
+        assertOneLine(r, ExitCodes.USAGE, r.toString(), "cannot read key file: file=" + binary,
+                "error=not a text key file: a byte that is not ASCII at offset=3 (0xC3)");
+        assertFalse(r.err().contains("Input length"), r::toString);
+    }
+
+    /**
      * What the README says of a peer that is not ZeroMQ: libzmq takes a listener that answers with
      * anything but a ZMTP greeting for a legacy (ZMTP 1.0) peer and writes the messages to it, so
      * send exits 0; as a CURVE client it refuses such a peer, so nothing is sent (exit 3).
