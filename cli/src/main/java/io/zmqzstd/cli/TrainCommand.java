@@ -85,6 +85,48 @@ final class TrainCommand implements Callable<Integer> {
             throw new CliException(ExitCodes.FAILURE, "cannot write dictionary: file=" + out + ", error=" + outProblem);
         }
         List<byte[]> samples = new ArrayList<>();
+        try {
+            readSamples(samples);
+        } catch (OutOfMemoryError e) {
+            // many samples (lines), each held until training: a line, not a stack trace. Counted
+            // without allocating (no iterator) and let go before the message is built.
+            long bytes = 0;
+            int count = samples.size();
+            for (int i = 0; i < count; i++) {
+                bytes += samples.get(i).length;
+            }
+            samples.clear();
+            throw new CliException(ExitCodes.FAILURE, "the samples do not fit in the Java heap: samples=" + count
+                    + ", sampleBytes=" + bytes + " read so far; give java more heap (java -Xmx...) or fewer samples"
+                    + " (about 100 times --size in total is enough)");
+        }
+        samples.removeIf(s -> s.length == 0);
+        if (samples.isEmpty()) {
+            throw new CliException(ExitCodes.FAILURE, "no samples: standard input and the files were empty");
+        }
+        long total = samples.stream().mapToLong(s -> s.length).sum();
+        ZstdDictionary dict;
+        try {
+            dict = ZstdDictionary.train(samples, (int) sizeBytes);
+        } catch (ZstdException e) {
+            throw new CliException(ExitCodes.FAILURE, e.getMessage()
+                    + "; zstd needs hundreds of samples, about 100 times the dictionary size in total", e);
+        }
+        try {
+            dict.save(out);
+        } catch (UncheckedIOException e) {
+            throw new CliException(ExitCodes.FAILURE, e.getMessage() + ", error=" + Main.describe(e.getCause()), e);
+        }
+        String id = Integer.toUnsignedString(dict.id());
+        System.out.println(id);
+        KeygenCommand.checkStandardOutput();
+        spec.commandLine().getErr().println(spec.qualifiedName() + ": wrote dictionary: id=" + id + ", bytes=" + dict.bytes().length
+                + ", samples=" + samples.size() + ", sampleBytes=" + total + ", out=" + out);
+        return ExitCodes.OK;
+    }
+
+    /** Adds the samples of standard input and the FILEs to {@code samples}. */
+    private void readSamples(List<byte[]> samples) {
         if (files.isEmpty()) {
             addStandardInput(samples);
         }
@@ -110,29 +152,6 @@ final class TrainCommand implements Callable<Integer> {
                 }
             }
         }
-        samples.removeIf(s -> s.length == 0);
-        if (samples.isEmpty()) {
-            throw new CliException(ExitCodes.FAILURE, "no samples: standard input and the files were empty");
-        }
-        long total = samples.stream().mapToLong(s -> s.length).sum();
-        ZstdDictionary dict;
-        try {
-            dict = ZstdDictionary.train(samples, (int) sizeBytes);
-        } catch (ZstdException e) {
-            throw new CliException(ExitCodes.FAILURE, e.getMessage()
-                    + "; zstd needs hundreds of samples, about 100 times the dictionary size in total", e);
-        }
-        try {
-            dict.save(out);
-        } catch (UncheckedIOException e) {
-            throw new CliException(ExitCodes.FAILURE, e.getMessage() + ", error=" + Main.describe(e.getCause()), e);
-        }
-        String id = Integer.toUnsignedString(dict.id());
-        System.out.println(id);
-        KeygenCommand.checkStandardOutput();
-        spec.commandLine().getErr().println(spec.qualifiedName() + ": wrote dictionary: id=" + id + ", bytes=" + dict.bytes().length
-                + ", samples=" + samples.size() + ", sampleBytes=" + total + ", out=" + out);
-        return ExitCodes.OK;
     }
 
     /** A FILE of {@code -}: standard input. */

@@ -289,6 +289,30 @@ class CliProcessIT {
     }
 
     /**
+     * train with more sample lines than the heap holds (each line a sample, kept until training):
+     * OutOfMemoryError and its stack trace, where a single sample FILE too large had one line.
+     * Now one line too, naming how far it got and what to do, exit 1.
+     */
+    @Test
+    void shouldSayWhenTheHeapCannotHoldTheSamples() throws IOException {
+        Path lines = dir.resolve("many-lines.txt");
+        byte[] line = "{\"host\":\"web-01\",\"metric\":\"cpu.user\",\"value\":42}\n".getBytes(StandardCharsets.US_ASCII);
+        try (java.io.OutputStream out = new java.io.BufferedOutputStream(Files.newOutputStream(lines))) {
+            for (int i = 0; i < 1_000_000; i++) { // 51 MB of 51-byte lines for a 16 MiB heap
+                out.write(line);
+            }
+        }
+        CliProcess p = CliProcess.startFrom(List.of("-Xmx16m"), lines, "train", "--out", dir.resolve("heap.dict").toString(),
+                "--size", "16K");
+        assertEquals(1, p.awaitExit(), p::toString);
+        List<String> err = p.stderrLines();
+        assertEquals(1, err.size(), p::toString);
+        assertTrue(err.getFirst().startsWith("zmq-zstd train: the samples do not fit in the Java heap: samples="), p::toString);
+        assertTrue(err.getFirst().contains("-Xmx"), p::toString);
+        assertFalse(Files.exists(dir.resolve("heap.dict")), p::toString);
+    }
+
+    /**
      * Runtime failures through the jar: exit 1 and one line naming what was wrong; and a send that
      * --timeout ends reports the message it could not send as an error in its summary (exit 3).
      */
