@@ -284,18 +284,31 @@ final class SendCommand implements Callable<Integer> {
         if (waitSubscribers == 0) {
             return;
         }
+        // one deadline for the whole wait: a receive timeout alone started again at every subscription
+        long deadlineNanos = System.nanoTime() + timeout.toNanos();
         socket.receiveTimeoutMs(Values.millis(timeout));
         int seen = 0;
         while (seen < waitSubscribers) {
+            if (!timeout.isNegative()) {
+                long leftMs = Math.ceilDiv(deadlineNanos - System.nanoTime(), 1_000_000L);
+                if (leftMs <= 0) {
+                    throw subscribersTimeout(seen);
+                }
+                socket.receiveTimeoutMs((int) Math.min(Integer.MAX_VALUE, leftMs));
+            }
             byte[] m = socket.receiveBytes(0);
             if (m == null) {
-                throw new CliException(ExitCodes.TIMEOUT, "timeout: subscriptions=" + seen + " of " + waitSubscribers
-                        + " within " + Values.show(timeout));
+                throw subscribersTimeout(seen);
             }
             if (m.length > 0 && m[0] == 1) {
                 seen++;
             }
         }
+    }
+
+    private CliException subscribersTimeout(int seen) {
+        return new CliException(ExitCodes.TIMEOUT, "timeout: subscriptions=" + seen + " of " + waitSubscribers
+                + " within " + Values.show(timeout));
     }
 
     /**

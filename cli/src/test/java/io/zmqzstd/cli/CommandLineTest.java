@@ -813,6 +813,40 @@ class CommandLineTest {
         assertEquals(ExitCodes.OK, r.code(), r::toString);
     }
 
+    /**
+     * --timeout bounds the whole wait for --wait-subscribers ("not met within DURATION"): it was a
+     * receive timeout, started again by every subscription, so subscriptions that kept coming, one
+     * now and then, held send far past its --timeout (here a new topic every 300 ms for 4 s, with
+     * --timeout 1s: exit 3 only after about 5 s).
+     */
+    @Test
+    void shouldEndTheWaitForSubscribersWithinTheTimeoutWhileSubscriptionsTrickleIn() throws Exception {
+        try (ZmqContext context = ZmqContext.builder().build(); ZmqSocket sub = context.socket(SocketType.SUB)) {
+            String endpoint;
+            try (java.net.ServerSocket free = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+                endpoint = "tcp://127.0.0.1:" + free.getLocalPort();
+            }
+            sub.connect(endpoint); // retried until send has bound
+            Thread feeder = Thread.ofPlatform().daemon().start(() -> {
+                for (int i = 0; i < 13; i++) { // one more subscription every 300 ms, for about 4 s
+                    sub.subscribe("topic-" + i);
+                    try {
+                        Thread.sleep(300);
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                }
+            });
+            long start = System.nanoTime();
+            Result r = run("x\n".getBytes(StandardCharsets.US_ASCII), "send", "--type", "pub", "--bind", endpoint,
+                    "--wait-subscribers", "100", "--timeout", "1s");
+            long elapsedMs = (System.nanoTime() - start) / 1_000_000;
+            feeder.join();
+            assertOneLine(r, ExitCodes.TIMEOUT, r.toString(), "zmq-zstd send: timeout: subscriptions=", "of 100 within 1s");
+            assertTrue(elapsedMs < 2500, () -> "--timeout 1s ended the wait after " + elapsedMs + " ms: " + r);
+        }
+    }
+
     /** --wait-subscribers is for PUB only, at any N: an explicit 0 with another type was taken without a word. */
     @Test
     void shouldRefuseWaitSubscribersWithoutPubEvenForZero() {
