@@ -130,8 +130,7 @@ final class SocketEndpoints {
             } else {
                 socket.connect(endpoint);
             }
-        } catch (ZmqException failed) {
-            ZmqException e = bind && failed.errno() == LibZmq.EAGAIN ? bindFailureWithoutMonitor(socket, endpoint, failed) : failed;
+        } catch (ZmqException e) {
             String what = (bind ? "cannot bind" : "cannot connect") + ": endpoint=" + endpoint + ", errno=" + e.errno()
                     + ", error=" + e.getMessage().replaceFirst(".*error=", "");
             int errno = e.errno();
@@ -140,24 +139,6 @@ final class SocketEndpoints {
                 throw new ParameterException(commandLine, what);
             }
             throw new CliException(ExitCodes.FAILURE, what, e);
-        }
-    }
-
-    /**
-     * Why a bind failed, when libzmq said EAGAIN, which zmq_bind never means: with a monitor on the
-     * socket (--events), libzmq 4.3.4 overwrites zmq_bind's errno while it sends the BIND_FAILED
-     * event (address in use, no such interface, ... all came out as EAGAIN). The same bind on a
-     * socket without a monitor fails with the real errno; should it succeed (the address became
-     * free meanwhile), libzmq's own answer stands.
-     */
-    private ZmqException bindFailureWithoutMonitor(ZmqSocket socket, String endpoint, ZmqException clobbered) {
-        try (ZmqSocket probe = socket.context().socket(socket.type())) {
-            probe.lingerMs(0);
-            probe.ipv6(ipv6);
-            probe.bind(endpoint);
-            return clobbered;
-        } catch (ZmqException e) {
-            return e;
         }
     }
 }

@@ -250,6 +250,9 @@ public final class ZmqSocket implements AutoCloseable {
                     return;
                 }
                 int errno = LibZmq.errno(capture);
+                if (errno == EAGAIN && monitor != null && op.equals("zmq_bind")) {
+                    errno = bindErrnoWithoutMonitor(endpoint, errno);
+                }
                 if (errno != EINTR) {
                     throw new ZmqException(op + "(" + endpoint + ")", errno);
                 }
@@ -258,6 +261,27 @@ public final class ZmqSocket implements AutoCloseable {
             throw LibZmq.rethrow(t);
         } finally {
             exit();
+        }
+    }
+
+    /**
+     * Why a bind of this monitored socket failed. With a monitor whose mask has
+     * {@code BIND_FAILED} (but not {@code CLOSED}), libzmq 4.3.4 overwrites zmq_bind's errno with
+     * EAGAIN while it sends that event, whatever the cause (address in use, no such interface, a
+     * missing ipc directory); zmq_bind never fails with EAGAIN itself. The same bind on a socket
+     * of this type without a monitor (and with this socket's IPv6 setting) fails with the real
+     * errno; should it succeed, the address having become free meanwhile, libzmq's answer stands.
+     */
+    private int bindErrnoWithoutMonitor(String endpoint, int clobbered) {
+        getRawEntered("ZMQ_IPV6", LibZmq.ZMQ_IPV6, 4); // inside this socket's call: not ipv6(), which enters it
+        boolean v6 = opt.get(ValueLayout.JAVA_INT, 0) != 0;
+        try (ZmqSocket probe = context.socket(type)) {
+            probe.lingerMs(0);
+            probe.ipv6(v6);
+            probe.bind(endpoint);
+            return clobbered;
+        } catch (ZmqException e) {
+            return e.errno();
         }
     }
 

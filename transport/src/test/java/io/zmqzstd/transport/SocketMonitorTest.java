@@ -433,4 +433,31 @@ class SocketMonitorTest extends ContextTestBase {
         assertThrows(IllegalArgumentException.class, () -> new MonitorEvent(CONNECTED, 2, 0, ""));
         assertThrows(IllegalArgumentException.class, () -> new MonitorEvent(CONNECTED, 1, -1, ""));
     }
+
+    /**
+     * A monitored socket's failed bind names the real reason: libzmq 4.3.4 overwrites zmq_bind's
+     * errno with EAGAIN (11) while it raises BIND_FAILED (with CLOSED in the mask it does not), and
+     * bind threw errno 11 for an address in use until the binding asked again without a monitor.
+     */
+    @ParameterizedTest(name = "mask 0x{0}")
+    @ValueSource(strings = {"10", "7b7d", "ffff"})
+    @org.junit.jupiter.api.condition.EnabledOnOs(org.junit.jupiter.api.condition.OS.LINUX) // EADDRINUSE is 98 there
+    void shouldNameTheRealReasonOfAFailedBindOnAMonitoredSocket(String mask) {
+        ZmqSocket taken = socket(SocketType.PULL);
+        taken.bind("tcp://127.0.0.1:*");
+        ZmqSocket server = socket(SocketType.PULL);
+        try (SocketMonitor monitor = server.monitor(Integer.parseInt(mask, 16))) {
+            ZmqException e = assertThrows(ZmqException.class, () -> server.bind(taken.lastEndpoint()));
+            assertEquals(98, e.errno(), e::getMessage);
+            MonitorEvent failed = monitor.receive(Duration.ofSeconds(5));
+            while (failed != null && failed.type() != Type.BIND_FAILED) {
+                failed = monitor.receive(Duration.ofSeconds(5));
+            }
+            assertNotNull(failed, "no BIND_FAILED event");
+            assertEquals(98, failed.value(), failed::toString);
+            server.bind("tcp://127.0.0.1:*"); // the socket goes on
+            assertTrue(server.lastEndpoint().startsWith("tcp://127.0.0.1:"), server.lastEndpoint());
+        }
+    }
+
 }
