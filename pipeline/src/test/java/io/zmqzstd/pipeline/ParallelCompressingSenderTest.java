@@ -388,6 +388,8 @@ class ParallelCompressingSenderTest {
             ZmqSocket push = ctx.socket(SocketType.PUSH);
             push.sendTimeoutMs(0);
             push.bind(Fixtures.bindAddress("tcp")); // no peer yet
+            // read now: once the worker is sending, a call on push from this thread would be a second thread on it
+            String endpoint = push.lastEndpoint();
             try (ParallelCompressingSender sender = ParallelCompressingSender.builder(push).workers(1)
                     .threadFactory(recordingThreads(workers)).build()) {
                 assertTrue(sender.send(message(7), 0));
@@ -403,7 +405,7 @@ class ParallelCompressingSenderTest {
                 try (ZmqSocket pull = ctx.socket(SocketType.PULL);
                      DecompressingReceiver receiver = DecompressingReceiver.builder(pull).build()) {
                     pull.receiveTimeoutMs(Fixtures.RECEIVE_TIMEOUT_MS);
-                    pull.connect(push.lastEndpoint());
+                    pull.connect(endpoint);
                     receiveOrFail(receiver);
                     assertArrayEquals(message(7), received(receiver, 0));
                     sender.flush();
