@@ -38,10 +38,19 @@ public final class ZstdDictionary implements AutoCloseable {
     /**
      * Trains a dictionary of at most {@code capacityBytes} from {@code samples}
      * ({@code ZDICT_trainFromBuffer}). zstd wants many samples (hundreds at least) and a total
-     * sample size of about 100 times the capacity; with too few it fails.
+     * sample size of about 100 times the capacity; with too few it fails. zstd calls about
+     * 100 KiB a reasonable dictionary size ({@code zstd --train} defaults to 110 KiB).
+     *
+     * <p>The dictionary's content is taken from the samples, so it is never much larger than
+     * they are: libzstd is given a buffer of the smaller of {@code capacityBytes} and the samples'
+     * total size plus 64 KiB (room for the header and for zstd's largest trial segment),
+     * and trains the same dictionary as with any larger capacity. A capacity of
+     * {@code Integer.MAX_VALUE} costs no more memory than one of the samples' size; the training
+     * itself uses a few MiB of native memory besides.
      *
      * @param samples the samples, typical messages, one per array
-     * @param capacityBytes the largest dictionary wanted, in bytes, more than 0
+     * @param capacityBytes the largest dictionary wanted, in bytes, more than 0; a capacity above
+     *     the samples' total size plus 64 KiB is used as that
      * @return the trained dictionary, in the standard format with its ID
      * @throws ZstdException {@code OTHER}, with zstd's error code and name, when zstd cannot
      *     train (too few or too small samples)
@@ -76,21 +85,33 @@ public final class ZstdDictionary implements AutoCloseable {
                 sizes.setAtIndex(JAVA_LONG, i, s.length);
                 p += s.length;
             }
-            MemorySegment dict = arena.allocate(capacityBytes);
-            long r = (long) LibZstd.ZDICT_TRAIN_FROM_BUFFER.invokeExact(dict.address(), (long) capacityBytes,
+            long bufferBytes = Math.min(capacityBytes, total + TRAINING_ROOM_BYTES);
+            MemorySegment dict = arena.allocate(bufferBytes);
+            long r = (long) LibZstd.ZDICT_TRAIN_FROM_BUFFER.invokeExact(dict.address(), bufferBytes,
                     all.address(), sizes.address(), samples.size());
             // ZDICT results share zstd's error space: ZDICT_isError and ZDICT_getErrorName are
             // ZSTD_isError and ZSTD_getErrorName.
             if (LibZstd.isError(r)) {
                 throw ZstdException.withResult(ZstdException.Reason.OTHER, "dictionary training failed: "
                         + LibZstd.errorName(r) + " (samples=" + samples.size() + ", sampleBytes=" + total
-                        + ", capacityBytes=" + capacityBytes + ")", r);
+                        + ", capacityBytes=" + capacityBytes
+                        + (bufferBytes < capacityBytes ? ", used=" + bufferBytes + " (sampleBytes + " + TRAINING_ROOM_BYTES + ")" : "")
+                        + ")", r);
             }
             return of(dict.asSlice(0, r).toArray(JAVA_BYTE));
         } catch (Throwable t) {
             throw LibZstd.rethrow(t);
         }
     }
+
+    /**
+     * The room {@link #train} leaves beyond the samples' total size: a trained dictionary holds at
+     * most 256 bytes of header (magic, ID, entropy tables, repeat offsets; zstd's
+     * {@code HBUFFSIZE}) before content taken from the samples, and libzstd's trainer skips the
+     * segment sizes it tries (up to 2,000 bytes) that exceed the capacity. 64 KiB covers both,
+     * so a capacity bounded to the samples' size plus this trains what an unbounded one does.
+     */
+    private static final int TRAINING_ROOM_BYTES = 64 * 1024;
 
     /**
      * Reads a dictionary file (as written by {@link #save} or {@code zstd --train}), checked as

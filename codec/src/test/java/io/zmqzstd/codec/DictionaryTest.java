@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.zmqzstd.codec.internal.LibZstd;
 import io.zmqzstd.nativelib.NativeLibrary;
@@ -20,6 +21,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -34,6 +37,26 @@ class DictionaryTest {
             samples.add(TestData.text(180, seed + i));
         }
         return samples;
+    }
+
+    /**
+     * {@code train(samples, Integer.MAX_VALUE)} allocated a zeroed native buffer of the whole
+     * capacity, 2 GiB, for 60,000 bytes of samples: the JVM's peak resident size grew by
+     * 2,123,572 KiB (no heap or direct memory limit applies to an arena's memory, so only the
+     * machine or a container limit stops it), and libzstd malloc'ed as much again for each
+     * parameter set it tried. A trained dictionary's content is taken from the samples, so
+     * libzstd now gets at most their total size plus 64 KiB, and trains the dictionary it trains
+     * with a capacity of the samples' size.
+     */
+    @Test
+    void shouldTrainWithAHugeCapacityInMemoryBoundedByTheSamples() throws Exception {
+        assumeTrue(Files.isReadable(Path.of("/proc/self/status")), "no /proc/self/status: not Linux");
+        String out = ForkedJvm.run(List.of("-Xmx64m"), DictionaryProbe.class);
+        Matcher m = Pattern.compile("trained capacity=2147483647 bytes=(\\d+) same as capacity=sampleBytes=60000, "
+                + "peakRssGrowthKiB=(-?\\d+)").matcher(out);
+        assertTrue(m.find(), out);
+        assertTrue(Integer.parseInt(m.group(1)) <= 60_000, "a dictionary no larger than its samples: " + out);
+        assertTrue(Long.parseLong(m.group(2)) < 256 * 1024, "training grew the peak resident size by 256 MiB or more: " + out);
     }
 
     @Test
@@ -240,5 +263,10 @@ class DictionaryTest {
         assertTrue(e.getMessage().contains("samples=2"), e.getMessage());
         assertTrue(e.errorCode() != 0 && !e.errorName().isEmpty(), "zstd's code and name: " + e.getMessage());
         assertTrue(e.getMessage().contains(e.errorName()), e.getMessage());
+        // A capacity bounded to the samples says so, with both sizes
+        ZstdException bounded = assertThrows(ZstdException.class,
+                () -> ZstdDictionary.train(List.of("a".getBytes(), "b".getBytes()), Integer.MAX_VALUE));
+        assertTrue(bounded.getMessage().endsWith("(samples=2, sampleBytes=2, capacityBytes=2147483647, used=65538 "
+                + "(sampleBytes + 65536))"), bounded.getMessage());
     }
 }

@@ -6,12 +6,9 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.zmqzstd.nativelib.NativeLibrary;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -25,20 +22,8 @@ class LibraryLoadingTest {
 
     /** Runs {@link LibraryProbe} in a new JVM with {@code properties}; its output lines. */
     private static List<String> probe(List<String> properties, String... args) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.add("--enable-native-access=ALL-UNNAMED");
-        command.addAll(properties);
-        command.add("-cp");
-        command.add(System.getProperty("java.class.path"));
-        command.add(LibraryProbe.class.getName());
-        command.addAll(List.of(args));
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-        byte[] output = p.getInputStream().readAllBytes();
-        assertTrue(p.waitFor(120, TimeUnit.SECONDS), "probe JVM finished");
-        String text = new String(output, StandardCharsets.UTF_8);
-        assertEquals(0, p.exitValue(), text);
-        return text.lines().filter(l -> l.startsWith("zstd ") || l.startsWith("zmq ")).toList();
+        return ForkedJvm.run(properties, LibraryProbe.class, args).lines()
+                .filter(l -> l.startsWith("zstd ") || l.startsWith("zmq ")).toList();
     }
 
     @Test

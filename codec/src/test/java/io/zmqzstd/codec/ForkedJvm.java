@@ -1,0 +1,41 @@
+package io.zmqzstd.codec;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/** Runs a test class's {@code main} in a new JVM: for settings that must be there at start-up. */
+final class ForkedJvm {
+
+    private ForkedJvm() {
+    }
+
+    /**
+     * Runs {@code main} with this JVM's class path, native access enabled and {@code jvmOptions}
+     * (system properties, heap limits), and asserts that it exits with 0.
+     *
+     * @return everything it printed, standard error included
+     */
+    static String run(List<String> jvmOptions, Class<?> main, String... args) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.add("--enable-native-access=ALL-UNNAMED");
+        command.addAll(jvmOptions);
+        command.add("-cp");
+        command.add(System.getProperty("java.class.path"));
+        command.add(main.getName());
+        command.addAll(List.of(args));
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        byte[] output = p.getInputStream().readAllBytes();
+        assertTrue(p.waitFor(120, TimeUnit.SECONDS), "forked JVM finished: " + main.getName());
+        String text = new String(output, StandardCharsets.UTF_8);
+        assertEquals(0, p.exitValue(), text);
+        return text;
+    }
+}
