@@ -26,7 +26,9 @@ import java.util.stream.Stream;
  * <p>The library is found by its soname ({@code libzstd.so.1}, {@code libzmq.so.5}; the
  * {@code .dylib} names on macOS) so that the system's dynamic loader and package manager decide
  * which build is used. A system property ({@code zmqzstd.libzstd.path}, {@code
- * zmqzstd.libzmq.path}) points at another file instead.
+ * zmqzstd.libzmq.path}) points at another file instead. Whitespace around its value is not part
+ * of the path (a shell script's space after {@code =}, a properties file's trailing newline), and
+ * an empty or blank value is as if the property were not set.
  *
  * <p>Opening happens once per process, on first use. The outcome, success or failure, is kept:
  * every later call either returns the same lookup or throws a fresh {@link
@@ -122,7 +124,8 @@ public final class NativeLibrary {
     }
 
     /**
-     * The system property that overrides where the library is loaded from.
+     * The system property that overrides where the library is loaded from: a path, whitespace
+     * around it ignored; empty or blank is as unset.
      *
      * @return the property name, e.g. {@code zmqzstd.libzmq.path}
      */
@@ -306,8 +309,10 @@ public final class NativeLibrary {
     }
 
     private void open() {
-        String override = System.getProperty(pathProperty);
-        if (override != null && !override.isBlank()) {
+        // Whitespace around the value comes from a shell script or a properties file, not from
+        // the file's name; a value that is only whitespace is unset, as an empty one always was.
+        String override = System.getProperty(pathProperty, "").strip();
+        if (!override.isEmpty()) {
             Path path = Path.of(override);
             if (!Files.isReadable(path)) {
                 failure = name + " not found at " + path + " (set by -D" + pathProperty

@@ -287,6 +287,64 @@ class NativeLibraryTest {
         }
     }
 
+    /**
+     * A path property's value with whitespace around it, as a shell script or a properties file
+     * leaves it ({@code -Dzmqzstd.libzstd.path= /usr/lib/…/libzstd.so.1}, a trailing newline),
+     * names the file without it. It was taken whole: {@code " /usr/lib/…"} is a relative path
+     * that does not exist, and the message showed the stray whitespace only as a blank.
+     */
+    @Test
+    void shouldIgnoreWhitespaceAroundThePathProperty() {
+        Path real = Path.of(loadedLibzstd());
+        int n = 0;
+        for (String value : List.of(" " + real, real + "\n", "\t" + real + " \r\n")) {
+            String property = "zmqzstd.test.padded.path" + n++;
+            NativeLibrary byPath = zstdRequiring(NativeLibrary.MINIMUM_ZSTD_VERSION, property);
+            System.setProperty(property, value);
+            try {
+                assertEquals(Optional.of(real), byPath.file(), "value=\"" + value + "\": " + failure(byPath));
+            } finally {
+                System.clearProperty(property);
+            }
+        }
+        NativeLibrary missing = privateInstance("zmqzstd.test.padded.missing");
+        System.setProperty("zmqzstd.test.padded.missing", " /nonexistent/libnothing.so.1\n");
+        try {
+            assertTrue(failure(missing).startsWith("libnothing not found at /nonexistent/libnothing.so.1 (set by "
+                    + "-Dzmqzstd.test.padded.missing): "), failure(missing));
+        } finally {
+            System.clearProperty("zmqzstd.test.padded.missing");
+        }
+    }
+
+    /** An empty or blank path property is as if it were not set: the system's library is looked for. */
+    @Test
+    void shouldTakeABlankPathPropertyAsUnset() {
+        int n = 0;
+        for (String value : List.of("", " ", "\n", " \t\r\n")) {
+            String property = "zmqzstd.test.blank.path" + n++;
+            NativeLibrary zstd = zstdRequiring(NativeLibrary.MINIMUM_ZSTD_VERSION, property);
+            NativeLibrary nothing = privateInstance(property);
+            System.setProperty(property, value);
+            try {
+                assertTrue(zstd.isAvailable(), "value=\"" + value + "\": " + failure(zstd));
+                assertTrue(failure(nothing).startsWith("libnothing not found (tried libnothing.so.0): "), failure(nothing));
+            } finally {
+                System.clearProperty(property);
+            }
+        }
+    }
+
+    /** The message {@code library.lookup()} throws, or "available". */
+    private static String failure(NativeLibrary library) {
+        try {
+            library.lookup();
+            return "available";
+        } catch (NativeLibraryUnavailableException e) {
+            return e.getMessage();
+        }
+    }
+
     @Test
     void shouldReadOneLineOfTheMemoryMap() {
         String line = "7f1c2a400000-7f1c2a4a5000 r-xp 00010000 fe:01 1234  /usr/lib/x86_64-linux-gnu/libzstd.so.1.5.4";
