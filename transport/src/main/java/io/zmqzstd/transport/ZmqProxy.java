@@ -5,17 +5,25 @@ import io.zmqzstd.transport.internal.LibZmq;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * A blocking proxy between two sockets (libzmq's {@code zmq_proxy_steerable}): {@link #run()}
  * forwards every message from the frontend to the backend and back, frame by frame and unchanged,
  * optionally copying each frame to a capture socket, until another thread calls
- * {@link #terminate()}. Other threads may also {@link #pause()} and {@link #resume()} it.
+ * {@link #terminate()}. Other threads may also {@link #pause()} and {@link #resume()} it, and ask
+ * for its counters with {@link #statistics(Duration)}.
  *
  * <p>Usage, e.g. an XSUB/XPUB forwarder: <pre>{@code
  * ZmqSocket xsub = ctx.socket(SocketType.XSUB); xsub.bind("tcp://*:5556");   // publishers connect here
@@ -30,12 +38,13 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>How: the proxy owns two PAIR sockets in the frontend's context, connected over a unique
  * {@code inproc://} endpoint. {@link #run()} hands one to libzmq as the control socket;
- * {@link #pause()}, {@link #resume()} and {@link #terminate()} send libzmq's commands
- * ({@code PAUSE}, {@code RESUME}, {@code TERMINATE}) through the other, under a lock, so they may
- * be called from any thread, in any number; a command sent before {@link #run()} starts waits for
- * it (the control channel has no high-water mark, so a send never blocks). No other command can
- * be sent: libzmq 4.3 aborts the process on an unknown one. libzmq 4.3.4 copies each command to
- * the capture socket too, as a frame of its own.
+ * {@link #pause()}, {@link #resume()}, {@link #terminate()} and {@link #statistics(Duration)} send
+ * libzmq's commands ({@code PAUSE}, {@code RESUME}, {@code TERMINATE}, {@code STATISTICS})
+ * through the other, under a lock, so they may be called from any thread, in any number; a command
+ * sent before {@link #run()} starts waits for it (the control channel has no high-water mark either
+ * way, so neither a command nor libzmq's reply to {@code STATISTICS} ever blocks). No other command
+ * can be sent: libzmq 4.3 aborts the process on an unknown one. libzmq 4.3.4 copies each command,
+ * {@code STATISTICS} included, to the capture socket too, as a frame of its own.
  *
  * <p>Ownership and threading: the caller owns the frontend, backend and capture sockets and closes
  * them after the proxy. While {@link #run()} is inside libzmq it counts as a call on each of them (as
@@ -50,21 +59,47 @@ public final class ZmqProxy implements AutoCloseable {
     private static final byte[] PAUSE = "PAUSE".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] RESUME = "RESUME".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] TERMINATE = "TERMINATE".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] STATISTICS = "STATISTICS".getBytes(StandardCharsets.US_ASCII);
+    /**
+     * Longest single wait for a {@code STATISTICS} reply under {@link #lock}: the lock is let go
+     * between waits, so a {@link #pause()}, {@link #terminate()} or other caller waits at most this
+     * long behind a {@link #statistics(Duration)} whose reply does not come (the proxy not running).
+     */
+    private static final int REPLY_WAIT_SLICE_MS = 10;
 
     private final ZmqSocket frontend;
     private final ZmqSocket backend;
     private final ZmqSocket capture;
     /** libzmq's end of the control channel: entered by {@link #run()}. */
     private final ZmqSocket controlIn;
-    /** Ours: every command goes through it under {@link #lock}. */
+    /** Ours: every command, and every receive of a reply, goes through it under {@link #lock}. */
     private final ZmqSocket controlOut;
-    private final Object lock = new Object();
+    /**
+     * Fair, so that a thread waiting for the lock gets it before a {@link #statistics(Duration)}
+     * that lets it go between two waits for its reply takes it again.
+     */
+    private final ReentrantLock lock = new ReentrantLock(true);
     private final AtomicBoolean started = new AtomicBoolean();
+    // STATISTICS bookkeeping, guarded by lock. libzmq reads commands in order and answers each
+    // STATISTICS before it reads the next command, so the n-th reply answers the n-th request
+    // (counted from 0); a reply whose caller gave up (timed out) is dropped, never handed to a later one.
+    /** STATISTICS requests sent. */
+    private long requested;
+    /** STATISTICS replies received: the next one answers request number {@code answered}. */
+    private long answered;
+    /** Requests whose caller still waits. */
+    private final Set<Long> waiting = new HashSet<>();
+    /** Replies received by another caller for a request in {@link #waiting}, not yet taken. */
+    private final Map<Long, ProxyStatistics> answers = new HashMap<>();
+    /** The reply wait controlOut's receive timeout is set to now; guarded by {@link #lock}. */
+    private int replyWaitMs = -1;
     /** The last command sent was PAUSE; guarded by {@link #lock}. */
     private boolean paused;
     /** TERMINATE was sent, or the proxy closed; guarded by {@link #lock}. */
     private boolean terminated;
     private volatile boolean running;
+    /** run() was called and has returned (or thrown): no command is read from now on. */
+    private volatile boolean ended;
     private volatile boolean closed;
 
     /**
@@ -99,10 +134,12 @@ public final class ZmqProxy implements AutoCloseable {
             // for ever, under the lock that terminate() and close() take too.
             in.lingerMs(0);
             in.receiveHwm(0);
+            in.sendHwm(0); // STATISTICS replies nobody has read yet must not block the proxy
             in.bind(endpoint);
             out = ctx.socket(SocketType.PAIR);
             out.lingerMs(0);
             out.sendHwm(0);
+            out.receiveHwm(0);
             out.connect(endpoint);
         } catch (RuntimeException e) {
             in.close();
@@ -145,6 +182,7 @@ public final class ZmqProxy implements AutoCloseable {
             runEntered();
         } finally {
             running = false;
+            ended = true;
             for (ZmqSocket s : entered) {
                 s.exit();
             }
@@ -169,10 +207,14 @@ public final class ZmqProxy implements AutoCloseable {
                 }
                 // A new call starts active: queue PAUSE again (behind any command already queued,
                 // which libzmq reads first) if that is the state the interrupted one was in.
-                synchronized (lock) {
+                // It also starts its STATISTICS counters at 0 (see statistics()).
+                lock.lock();
+                try {
                     if (paused && !terminated) {
                         controlOut.send(PAUSE, 0);
                     }
+                } finally {
+                    lock.unlock();
                 }
             }
         } catch (Throwable t) {
@@ -216,7 +258,8 @@ public final class ZmqProxy implements AutoCloseable {
      * idempotent; nothing to do once the proxy is closed.
      */
     public void terminate() {
-        synchronized (lock) {
+        lock.lock();
+        try {
             if (terminated) {
                 return;
             }
@@ -234,17 +277,185 @@ public final class ZmqProxy implements AutoCloseable {
                 }
                 // the context closed it, and with it ended any run
             }
+        } finally {
+            lock.unlock();
         }
     }
 
     private void command(byte[] command, boolean pause) {
-        synchronized (lock) {
-            if (terminated) {
-                throw new IllegalStateException("proxy is " + (closed ? "closed" : "terminated") + ": command="
-                        + new String(command, StandardCharsets.US_ASCII));
-            }
+        lock.lock();
+        try {
+            requireNotTerminated(command);
             controlOut.send(command, 0);
             paused = pause;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Under {@link #lock}: refuses a command once TERMINATE is sent or the proxy closed. */
+    private void requireNotTerminated(byte[] command) {
+        if (terminated) {
+            throw new IllegalStateException("proxy is " + (closed ? "closed" : "terminated") + ": command="
+                    + new String(command, StandardCharsets.US_ASCII));
+        }
+    }
+
+    /**
+     * The proxy's counters now ({@link ProxyStatistics}): sends libzmq's {@code STATISTICS} command
+     * and waits up to {@code timeout} for the proxy's reply. Thread-safe: any number of threads may
+     * ask at once, each gets the reply to its own request.
+     *
+     * <p>Only the proxy answers, and only while {@link #run()} is inside libzmq (paused or not):
+     * <ul>
+     * <li>Before {@link #run()} starts, the request waits for it like any command; the run answers
+     *     it first thing (all counters 0) if it starts within {@code timeout}, else this returns
+     *     empty. A reply that comes after its caller gave up is dropped, never returned to a later
+     *     call: replies come in the order of the requests, and each is matched to its own.</li>
+     * <li>During the run, the reply normally comes within microseconds; the proxy reads commands
+     *     between bursts of messages, so a busy proxy takes a little longer.</li>
+     * <li>When the run ends during the wait ({@link #terminate()} from another thread after this
+     *     request, {@link #close()}, a libzmq failure) without having answered, this returns empty
+     *     at once. A request sent before a {@code TERMINATE} is answered before the run ends, so
+     *     {@code statistics(t)} then {@code terminate()} gives the run's final counts.</li>
+     * </ul>
+     *
+     * <p>The counters are those of the current {@code zmq_proxy_steerable} call, which libzmq starts
+     * at 0: a signal that interrupts the proxy's wait (EINTR), after which {@link #run()} makes the
+     * call again, starts them at 0 again. What the interrupted call had counted is lost with it
+     * (libzmq returns nothing of it), so the counts can go down after a signal.
+     *
+     * <p>Costs one command (and, with a capture socket, one {@code STATISTICS} frame on it) and the
+     * allocation of the reply. The lock that the other commands take is let go every
+     * {@value #REPLY_WAIT_SLICE_MS} ms of the wait, so they are not held up by it.
+     *
+     * @param timeout how long to wait for the reply; {@link Duration#ZERO} takes only a reply that
+     *     is already there (in practice, none)
+     * @return the counters, or empty when no reply came within {@code timeout} (the run had not
+     *     started) or the run ended before it answered
+     * @throws NullPointerException when {@code timeout} is null
+     * @throws IllegalArgumentException when {@code timeout} is negative
+     * @throws IllegalStateException after {@link #terminate()} or {@link #close()}, or once the
+     *     run has ended (a proxy runs once, so no reply can come)
+     * @throws ZmqException with {@link ZmqException#isContextTerminated()} when the context is shut
+     *     down or closed during the wait, or before the call while the run had not started
+     */
+    public Optional<ProxyStatistics> statistics(Duration timeout) {
+        Objects.requireNonNull(timeout, "timeout");
+        if (timeout.isNegative()) {
+            throw new IllegalArgumentException("timeout must not be negative: timeout=" + timeout);
+        }
+        long timeoutNs = saturatedNanos(timeout);
+        long startNs = System.nanoTime();
+        long request;
+        lock.lock();
+        try {
+            requireNotTerminated(STATISTICS);
+            if (ended) {
+                throw new IllegalStateException("proxy's run has ended: no STATISTICS reply can come");
+            }
+            sendOrTerm(STATISTICS);
+            request = requested++;
+            waiting.add(request);
+        } finally {
+            lock.unlock();
+        }
+        try {
+            return awaitReply(request, startNs, timeoutNs);
+        } finally {
+            lock.lock();
+            try {
+                waiting.remove(request);
+                answers.remove(request);
+            } finally {
+                lock.unlock();
+            }
+        }
+    }
+
+    private Optional<ProxyStatistics> awaitReply(long request, long startNs, long timeoutNs) {
+        for (;;) {
+            lock.lock();
+            try {
+                ProxyStatistics mine = answers.remove(request);
+                if (mine != null) {
+                    return Optional.of(mine);
+                }
+                if (closed && controlOut.isClosed()) {
+                    return Optional.empty(); // close() took what had come for the waiting requests
+                }
+                // Read before the receive: once the run has returned, every reply it sent is queued.
+                boolean over = ended;
+                long leftNs = timeoutNs - (System.nanoTime() - startNs);
+                boolean last = over || leftNs <= 0;
+                ProxyStatistics reply = receiveReply(last ? 0 : (int) Math.min(REPLY_WAIT_SLICE_MS, (leftNs + 999_999) / 1_000_000));
+                if (reply == null) {
+                    if (last) {
+                        return Optional.empty();
+                    }
+                } else if (answered++ == request) {
+                    return Optional.of(reply);
+                } else if (waiting.contains(answered - 1)) {
+                    answers.put(answered - 1, reply);
+                } // else stale: its caller gave up
+            } finally {
+                lock.unlock();
+            }
+        }
+    }
+
+    /**
+     * Under {@link #lock}: the next STATISTICS reply, waiting up to {@code waitMs} (0: only one
+     * already queued), or null when none came. The caller counts it in {@link #answered}.
+     */
+    private ProxyStatistics receiveReply(int waitMs) {
+        byte[] first;
+        try {
+            if (waitMs > 0 && waitMs != replyWaitMs) {
+                controlOut.receiveTimeoutMs(waitMs);
+                replyWaitMs = waitMs;
+            }
+            first = controlOut.receiveBytes(waitMs > 0 ? 0 : ZmqSocket.DONTWAIT);
+        } catch (IllegalStateException e) {
+            if (controlOut.isClosed()) {
+                // the context's close closed it between two waits: as a wait it had been in would end
+                throw new ZmqException("zmq_msg_recv (proxy STATISTICS reply)", LibZmq.ETERM);
+            }
+            throw e;
+        }
+        if (first == null) {
+            return null;
+        }
+        List<byte[]> frames = new ArrayList<>(ProxyStatistics.FRAMES);
+        frames.add(first);
+        while (controlOut.hasMore()) {
+            // libzmq delivers a message whole: the rest of it is there already
+            byte[] next = controlOut.receiveBytes(ZmqSocket.DONTWAIT);
+            if (next == null) {
+                break;
+            }
+            frames.add(next);
+        }
+        return ProxyStatistics.fromReply(frames.toArray(byte[][]::new));
+    }
+
+    /** Under {@link #lock}: sends {@code command}; a socket the context's close closed reports ETERM. */
+    private void sendOrTerm(byte[] command) {
+        try {
+            controlOut.send(command, 0);
+        } catch (IllegalStateException e) {
+            if (controlOut.isClosed() && !closed) {
+                throw new ZmqException("zmq_send (proxy " + new String(command, StandardCharsets.US_ASCII) + ")", LibZmq.ETERM);
+            }
+            throw e;
+        }
+    }
+
+    private static long saturatedNanos(Duration d) {
+        try {
+            return d.toNanos();
+        } catch (ArithmeticException tooLong) {
+            return Long.MAX_VALUE;
         }
     }
 
@@ -255,15 +466,31 @@ public final class ZmqProxy implements AutoCloseable {
      */
     @Override
     public void close() {
-        synchronized (lock) {
+        lock.lock();
+        try {
             if (closed) {
                 return;
             }
             closed = true;
+        } finally {
+            lock.unlock();
         }
         terminate();
         controlIn.close(); // waits for a run inside libzmq, which the TERMINATE ends
-        controlOut.close();
+        lock.lock();
+        try {
+            // the replies of a run that has ended, for the statistics() calls still waiting for them
+            for (ProxyStatistics reply; !controlOut.isClosed() && (reply = receiveReply(0)) != null; answered++) {
+                if (waiting.contains(answered)) {
+                    answers.put(answered, reply);
+                }
+            }
+        } catch (RuntimeException e) {
+            // the context is gone, and the replies with it
+        } finally {
+            controlOut.close();
+            lock.unlock();
+        }
     }
 
     @Override

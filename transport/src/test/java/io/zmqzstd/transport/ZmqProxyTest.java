@@ -4,10 +4,17 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -23,8 +30,10 @@ import static org.junit.jupiter.api.Assertions.fail;
 /**
  * {@link ZmqProxy} over real sockets: frames pass unchanged both ways and to the capture socket,
  * pause holds messages back until resume, terminate and close end the run, a context close ends
- * it with ETERM, and signals (EINTR) neither end it nor lose a pause. Every test runs under a
- * timeout: a proxy that does not end hangs its thread.
+ * it with ETERM, and signals (EINTR) neither end it nor lose a pause. STATISTICS: the counters
+ * against known traffic (as libzmq 4.3.4 counts: per message, bytes of all frames), answers while
+ * paused, before the run, after it and across threads, and stale replies dropped. Every test runs
+ * under a timeout: a proxy that does not end hangs its thread.
  */
 @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class ZmqProxyTest extends ContextTestBase {
@@ -96,6 +105,39 @@ class ZmqProxyTest extends ContextTestBase {
             proxy.resume();
             consumer.receiveTimeoutMs(5000);
             assertEquals(message, consumer.receiveString(0));
+        }
+
+        /** Forwards "one" through the running {@code proxy}, then pauses it and waits for the pause to take effect. */
+        void forwardOneThenPause(ZmqProxy proxy) {
+            assertTrue(producer.send(b("one"), 0));
+            assertEquals("one", consumer.receiveString(0));
+            proxy.pause();
+            awaitCommand("PAUSE");
+        }
+
+        /**
+         * Signals the paused proxy's thread every 50 ms (a signal interrupts only the wait in
+         * poll(), not the rest of the loop) until {@code repeats} repeats after EINTR have shown,
+         * each a PAUSE read again from the control socket, or 10 s have passed.
+         *
+         * @return the repeats seen
+         */
+        int signalUntilRepeated(Running running, int repeats) throws Throwable {
+            Endpoints.await("the proxy waiting in libzmq", () -> BlockedCalls.inside(running.thread(), "runEntered")
+                    && BlockedCalls.inside(running.thread(), "runEntered"));
+            captured.receiveTimeoutMs(50);
+            int seen = 0;
+            long deadline = System.nanoTime() + 10_000_000_000L;
+            while (seen < repeats && System.nanoTime() < deadline) {
+                assertTrue(Signals.sigpipe(running.pthread().get()));
+                List<byte[]> m;
+                while ((m = receiveMessage(captured)) != null) {
+                    if (m.size() == 1 && Arrays.equals(m.get(0), b("PAUSE"))) {
+                        seen++;
+                    }
+                }
+            }
+            return seen;
         }
 
         /** Waits until the capture shows {@code command}: libzmq 4.3.4 copies each command it reads there. */
@@ -172,10 +214,7 @@ class ZmqProxyTest extends ContextTestBase {
         Stage s = new Stage();
         try (ZmqProxy proxy = new ZmqProxy(s.frontend, s.backend, s.capture)) {
             Running running = start(proxy);
-            assertTrue(s.producer.send(b("one"), 0));
-            assertEquals("one", s.consumer.receiveString(0));
-            proxy.pause();
-            s.awaitCommand("PAUSE");
+            s.forwardOneThenPause(proxy);
             s.assertHeldUntilResumed(proxy, "two");
             running.terminate(proxy);
             s.awaitCommand("TERMINATE");
@@ -198,25 +237,8 @@ class ZmqProxyTest extends ContextTestBase {
             Running running = start(proxy);
             proxy.pause();
             s.awaitCommand("PAUSE");
-            Endpoints.await("the proxy waiting in libzmq", () -> BlockedCalls.inside(running.thread(), "runEntered")
-                    && BlockedCalls.inside(running.thread(), "runEntered"));
-            // A signal interrupts only the wait in poll(), not the rest of the loop: signal every
-            // 50 ms until three repeats have shown, each a PAUSE read again from the control socket.
-            s.captured.receiveTimeoutMs(50);
-            int repeats = 0;
-            int signals = 0;
-            long deadline = System.nanoTime() + 10_000_000_000L;
-            while (repeats < 3 && System.nanoTime() < deadline) {
-                assertTrue(Signals.sigpipe(running.pthread().get()));
-                signals++;
-                List<byte[]> m;
-                while ((m = receiveMessage(s.captured)) != null) {
-                    if (m.size() == 1 && Arrays.equals(m.get(0), b("PAUSE"))) {
-                        repeats++;
-                    }
-                }
-            }
-            assertTrue(repeats >= 3, "repeats after EINTR: " + repeats + " in " + signals + " signals; " + running.thrown().get());
+            int repeats = s.signalUntilRepeated(running, 3);
+            assertTrue(repeats >= 3, "repeats after EINTR: " + repeats + "; " + running.thrown().get());
             assertTrue(running.thread().isAlive(), "still running: " + running.thrown().get());
             s.assertHeldUntilResumed(proxy, "held");
             running.terminate(proxy);
@@ -334,6 +356,262 @@ class ZmqProxyTest extends ContextTestBase {
             IllegalStateException busy = assertThrows(IllegalStateException.class, () -> s.frontend.receiveBytes(ZmqSocket.DONTWAIT));
             assertTrue(busy.getMessage().contains("two threads at once"), busy.getMessage());
             assertThrows(IllegalStateException.class, proxy::run);
+            running.terminate(proxy);
+        }
+    }
+
+    private static final Duration REPLY = Duration.ofSeconds(10);
+
+    /** The proxy's counters now, which must come within {@link #REPLY}. */
+    private static ProxyStatistics stats(ZmqProxy proxy) {
+        Optional<ProxyStatistics> s = proxy.statistics(REPLY);
+        assertTrue(s.isPresent(), "no STATISTICS reply from a running proxy");
+        return s.get();
+    }
+
+    private static ProxyStatistics counts(long inMessages, long inBytes, long outMessages, long outBytes) {
+        return new ProxyStatistics(inMessages, inBytes, outMessages, outBytes, outMessages, outBytes, inMessages, inBytes);
+    }
+
+    /** Sends {@code frames} as one message. */
+    private static void sendMessage(ZmqSocket s, byte[]... frames) {
+        for (int i = 0; i < frames.length; i++) {
+            assertTrue(s.send(frames[i], i < frames.length - 1 ? ZmqSocket.SNDMORE : 0), "frame " + i);
+        }
+    }
+
+    /**
+     * Known traffic both ways through PAIR-PAIR: 5 one-frame messages of 100..500 bytes from the
+     * client, 3 messages of 3 frames (1, 0 and 1000 bytes) from the worker. libzmq 4.3.4 counts a
+     * multipart message once, its bytes as all its frames together (3 and 3003, not 9 frames).
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"inproc", "tcp"})
+    void shouldCountMessagesAndBytesEachWayAsLibzmqDoes(String transport) throws Exception {
+        ZmqSocket frontend = socket(SocketType.PAIR);
+        ZmqSocket backend = socket(SocketType.PAIR);
+        ZmqSocket client = socket(SocketType.PAIR);
+        ZmqSocket worker = socket(SocketType.PAIR);
+        client.connect(Endpoints.bindAny(frontend, transport));
+        worker.connect(Endpoints.bindAny(backend, transport));
+        try (ZmqProxy proxy = new ZmqProxy(frontend, backend, null)) {
+            Running running = start(proxy);
+            assertEquals(counts(0, 0, 0, 0), stats(proxy), "a new run starts at 0");
+            long upBytes = 0;
+            for (int i = 1; i <= 5; i++) {
+                sendMessage(client, new byte[100 * i]);
+                upBytes += 100 * i;
+            }
+            for (int i = 0; i < 3; i++) {
+                sendMessage(worker, new byte[1], new byte[0], new byte[1000]);
+            }
+            for (int i = 1; i <= 5; i++) {
+                assertEquals(100 * i, receiveMessage(worker).getFirst().length);
+            }
+            for (int i = 0; i < 3; i++) {
+                assertEquals(3, receiveMessage(client).size());
+            }
+            assertEquals(counts(5, upBytes, 3, 3 * 1001), stats(proxy));
+            running.terminate(proxy);
+        }
+    }
+
+    /**
+     * A paused proxy still reads its control socket, so it answers; the messages it holds back are
+     * not counted until forwarded. libzmq 4.3.4 copies STATISTICS to the capture like the other
+     * commands.
+     */
+    @Test
+    void shouldAnswerWhilePausedAndCopyTheCommandToTheCapture() throws Exception {
+        Stage s = new Stage();
+        try (ZmqProxy proxy = new ZmqProxy(s.frontend, s.backend, s.capture)) {
+            Running running = start(proxy);
+            s.forwardOneThenPause(proxy);
+            assertTrue(s.producer.send(b("held"), 0));
+            assertEquals(counts(1, 3, 0, 0), stats(proxy), "paused, with \"held\" waiting");
+            s.awaitCommand("STATISTICS");
+            proxy.resume();
+            assertEquals("held", s.consumer.receiveString(0));
+            assertEquals(counts(2, 7, 0, 0), stats(proxy));
+            running.terminate(proxy);
+        }
+    }
+
+    /**
+     * Before the run nothing answers: the call waits out its timeout and returns empty. Its request
+     * stays queued and the run answers it first (all 0); that late reply is dropped, and the next
+     * call gets the reply to its own request, with the traffic in it.
+     */
+    @Test
+    void shouldReturnEmptyBeforeTheRunAndDropTheLateReply() throws Exception {
+        Stage s = new Stage();
+        try (ZmqProxy proxy = new ZmqProxy(s.frontend, s.backend, null)) {
+            long t0 = System.nanoTime();
+            assertEquals(Optional.empty(), proxy.statistics(Duration.ofMillis(100)), "not running: nobody answers");
+            assertTrue(System.nanoTime() - t0 >= 95_000_000L, "waited its timeout");
+            assertEquals(Optional.empty(), proxy.statistics(Duration.ZERO));
+            Running running = start(proxy);
+            for (int i = 0; i < 3; i++) {
+                assertTrue(s.producer.send(b("m" + i), 0));
+                assertEquals("m" + i, s.consumer.receiveString(0));
+            }
+            assertEquals(counts(3, 6, 0, 0), stats(proxy), "the fresh counters, not the zeros answered to the early requests");
+            running.terminate(proxy);
+        }
+    }
+
+    /**
+     * terminate() while a call waits for its reply: the request went first, so libzmq answers it
+     * before it reads TERMINATE, and the call gets the run's final counts (how the cli's stop
+     * handler takes its summary).
+     */
+    @Test
+    void shouldAnswerARequestSentBeforeTerminateWithTheFinalCounts() throws Exception {
+        Stage s = new Stage();
+        try (ZmqProxy proxy = new ZmqProxy(s.frontend, s.backend, null)) {
+            Running running = start(proxy);
+            assertTrue(s.producer.send(b("last"), 0));
+            assertEquals("last", s.consumer.receiveString(0));
+            AtomicReference<Thread> asker = new AtomicReference<>();
+            CompletableFuture<ProxyStatistics> asked = new CompletableFuture<>();
+            asker.set(Thread.ofPlatform().start(() -> {
+                try {
+                    asked.complete(proxy.statistics(REPLY).orElseThrow());
+                } catch (Throwable e) {
+                    asked.completeExceptionally(e);
+                }
+            }));
+            // the request is sent once the call waits for its reply (or has it)
+            Endpoints.await("the request sent", () -> asked.isDone()
+                    || Arrays.stream(asker.get().getStackTrace()).anyMatch(f -> f.getMethodName().equals("awaitReply")));
+            running.terminate(proxy);
+            assertEquals(counts(1, 4, 0, 0), asked.get(20, TimeUnit.SECONDS));
+        }
+    }
+
+    /** After terminate() or close(), or once the run has ended, no reply can come: refused at once, naming the state. */
+    @Test
+    void shouldRefuseStatisticsOnceTheProxyCannotAnswer() throws Exception {
+        Stage s = new Stage();
+        ZmqProxy proxy = new ZmqProxy(s.frontend, s.backend, null);
+        assertThrows(NullPointerException.class, () -> proxy.statistics(null));
+        IllegalArgumentException negative = assertThrows(IllegalArgumentException.class, () -> proxy.statistics(Duration.ofMillis(-1)));
+        assertTrue(negative.getMessage().contains("timeout=PT-0.001S"), negative.getMessage());
+        Running running = start(proxy);
+        running.terminate(proxy);
+        IllegalStateException terminated = assertThrows(IllegalStateException.class, () -> proxy.statistics(REPLY));
+        assertEquals("proxy is terminated: command=STATISTICS", terminated.getMessage());
+        proxy.close();
+        IllegalStateException closed = assertThrows(IllegalStateException.class, () -> proxy.statistics(REPLY));
+        assertEquals("proxy is closed: command=STATISTICS", closed.getMessage());
+
+        // a run ended by the context, not by terminate()
+        ZmqContext c = new ZmqContext();
+        try (ZmqProxy other = new ZmqProxy(c.socket(SocketType.PULL), c.socket(SocketType.PUSH), null)) {
+            Running r = start(other);
+            c.close();
+            r.awaitEnd();
+            IllegalStateException ended = assertThrows(IllegalStateException.class, () -> other.statistics(REPLY));
+            assertTrue(ended.getMessage().contains("run has ended"), ended.getMessage());
+        } finally {
+            c.close();
+        }
+    }
+
+    /** A context closed while a call waits for a reply that cannot come (no run): ETERM at once, not the full timeout. */
+    @Test
+    void shouldEndAWaitWithEtermWhenTheContextCloses() throws Exception {
+        Stage s = new Stage();
+        ZmqProxy proxy = new ZmqProxy(s.frontend, s.backend, null);
+        AtomicReference<Throwable> thrown = new AtomicReference<>();
+        Thread waiter = Thread.ofPlatform().start(() -> {
+            try {
+                proxy.statistics(Duration.ofMinutes(5));
+            } catch (Throwable e) {
+                thrown.set(e);
+            }
+        });
+        Endpoints.await("the call waiting for its reply",
+                () -> Arrays.stream(waiter.getStackTrace()).anyMatch(f -> f.getMethodName().equals("awaitReply")));
+        long t0 = System.nanoTime();
+        ctx.close();
+        waiter.join(10_000);
+        assertFalse(waiter.isAlive(), "statistics() still waiting after the context closed");
+        assertTrue(System.nanoTime() - t0 < 5_000_000_000L);
+        ZmqException e = assertInstanceOf(ZmqException.class, thrown.get());
+        assertTrue(e.isContextTerminated(), e.getMessage());
+        proxy.close();
+    }
+
+    /**
+     * libzmq starts the counters at 0 in each zmq_proxy_steerable call: after a signal (EINTR)
+     * run() calls it again, and the counts start over (documented; what the interrupted call
+     * counted cannot be had). The repeat shows on the capture as the PAUSE queued again.
+     */
+    @Test
+    @EnabledOnOs(OS.LINUX)
+    void shouldStartTheCountersAgainAfterASignalRestartsTheRun() throws Throwable {
+        Stage s = new Stage();
+        try (ZmqProxy proxy = new ZmqProxy(s.frontend, s.backend, s.capture)) {
+            Running running = start(proxy);
+            s.forwardOneThenPause(proxy);
+            assertEquals(counts(1, 3, 0, 0), stats(proxy));
+            assertTrue(s.signalUntilRepeated(running, 1) >= 1, "no repeat after EINTR; " + running.thrown().get());
+            assertEquals(counts(0, 0, 0, 0), stats(proxy), "a new zmq_proxy_steerable call counts from 0");
+            running.terminate(proxy);
+        }
+    }
+
+    /**
+     * Threads asking at once, some giving up at once (Duration.ZERO, whose replies come late and
+     * must be dropped), while traffic flows and another thread pauses and resumes: every answer is
+     * well-formed (what one side received the other sent, 8 bytes a message), and each thread's
+     * answers never go back, which a reply handed to the wrong request would break.
+     */
+    @Test
+    void shouldGiveConcurrentCallersEachTheirOwnWellFormedAnswer() throws Exception {
+        Stage s = new Stage();
+        int messages = 3000;
+        try (ZmqProxy proxy = new ZmqProxy(s.frontend, s.backend, null)) {
+            Running running = start(proxy);
+            AtomicBoolean done = new AtomicBoolean();
+            List<CompletableFuture<Void>> askers = new ArrayList<>();
+            for (int t = 0; t < 4; t++) {
+                boolean impatient = t == 0;
+                askers.add(BlockedCalls.async(() -> {
+                    long last = 0;
+                    int answers = 0;
+                    while (!done.get() || answers == 0) {
+                        if (impatient) {
+                            proxy.statistics(Duration.ZERO);
+                        }
+                        ProxyStatistics p = stats(proxy);
+                        assertEquals(p.frontendMessagesReceived(), p.backendMessagesSent(), p::toString);
+                        assertEquals(p.frontendBytesReceived(), p.backendBytesSent(), p::toString);
+                        assertEquals(8 * p.frontendMessagesReceived(), p.frontendBytesReceived(), p::toString);
+                        assertEquals(0, p.backendMessagesReceived(), p::toString);
+                        assertTrue(p.frontendMessagesReceived() >= last, "went back: " + last + " -> " + p);
+                        last = p.frontendMessagesReceived();
+                        answers++;
+                    }
+                }));
+            }
+            CompletableFuture<Void> steering = BlockedCalls.async(() -> {
+                while (!done.get()) {
+                    proxy.pause();
+                    proxy.resume();
+                }
+            });
+            for (int i = 0; i < messages; i++) {
+                assertTrue(s.producer.send(new byte[8], 0));
+                assertEquals(8, s.consumer.receiveBytes(0).length);
+            }
+            done.set(true);
+            for (CompletableFuture<Void> f : askers) {
+                f.get(30, TimeUnit.SECONDS);
+            }
+            steering.get(30, TimeUnit.SECONDS);
+            assertEquals(counts(messages, 8L * messages, 0, 0), stats(proxy));
             running.terminate(proxy);
         }
     }
