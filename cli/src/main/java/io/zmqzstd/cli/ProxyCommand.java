@@ -1,5 +1,6 @@
 package io.zmqzstd.cli;
 
+import io.zmqzstd.transport.ProxyStatistics;
 import io.zmqzstd.transport.SocketType;
 import io.zmqzstd.transport.ZmqContext;
 import io.zmqzstd.transport.ZmqException;
@@ -33,6 +34,12 @@ import java.util.concurrent.Callable;
  * closes monitors, proxy and sockets in that order and the command exits 0, a proxy's normal end.
  * The JVM's own handlers come back when the first signal arrives, so a second one ends the JVM its
  * usual way should the first not suffice.
+ *
+ * <p>{@code --stats} and {@code --progress} read libzmq's counters ({@link ZmqProxy#statistics}),
+ * which only the proxy's run answers, from threads other than the one in {@code run()}: the
+ * progress thread, and for the summary the stop handler, which asks before it terminates the
+ * proxy, so that the summary has the run's final counts (libzmq answers a request before it reads
+ * the TERMINATE behind it).
  */
 @Command(name = "proxy", mixinStandardHelpOptions = true, sortOptions = false,
         description = {
@@ -42,7 +49,9 @@ import java.util.concurrent.Callable;
                 "the backend; subscriptions travel upstream, so --wait-subscribers and --subscribe work through it.",
                 "--type pipeline: senders (send) push to the frontend, receivers (recv) pull from the backend, each",
                 "message to one receiver (fan-in to fan-out).",
-                "Runs until SIGINT or SIGTERM, then exits 0."},
+                "Runs until SIGINT or SIGTERM, then exits 0.",
+                "--stats, --progress: messages and bytes forwarded each way (a multipart message counts once, with",
+                "all its frames' bytes), elapsed time since start, rate and throughput over it."},
         exitCodeListHeading = "%nExit codes:%n", exitCodeList = {"0:Stopped by SIGINT or SIGTERM.",
                 ExitCodes.HELP_FAILURE, ExitCodes.HELP_USAGE})
 final class ProxyCommand implements Callable<Integer> {
@@ -93,9 +102,26 @@ final class ProxyCommand implements Callable<Integer> {
     @Mixin
     EventOptions eventOptions;
 
+    @Mixin
+    StatsOptions statsOptions;
+
+    /** How long the stop handler and each progress line wait for the proxy's counters (it answers in microseconds). */
+    private static final Duration STATISTICS_WAIT = Duration.ofSeconds(2);
+    /** No traffic: what the summary shows when the proxy never answered (stopped before it ran). */
+    private static final ProxyStatistics NONE = new ProxyStatistics(0, 0, 0, 0, 0, 0, 0, 0);
+
+    /** The proxy's counters, and the nanoTime they were asked for. */
+    private record Sample(ProxyStatistics counts, long nanos) {
+    }
+
     /** Set by {@link #stop()}, which may come before the proxy exists. */
     private volatile boolean stopRequested;
     private volatile ZmqProxy proxy;
+    /** The latest counters a progress line read. */
+    private volatile Sample latest;
+    /** The counters {@link #stop()} read just before it terminated the run: its total. */
+    private volatile Sample last;
+    private StatsPrinter printer;
 
     @Override
     public Integer call() {
@@ -109,6 +135,7 @@ final class ProxyCommand implements Callable<Integer> {
         requireSeparateSides();
         PrintWriter err = spec.commandLine().getErr();
         String name = spec.qualifiedName();
+        printer = new StatsPrinter(name, statsOptions, err);
         // What is still queued when the proxy stops is dropped: a stopped hub does not wait for receivers.
         ZmqContext context = ZmqContext.builder().defaultLinger(Duration.ZERO).build();
         try (context) {
@@ -126,7 +153,12 @@ final class ProxyCommand implements Callable<Integer> {
                 }
                 front.attach(frontend, hwm);
                 back.attach(backend, hwm);
-                p.run();
+                printer.start(this::line);
+                try {
+                    p.run();
+                } finally {
+                    printer.finish(); // after a failure too, with the latest counters read
+                }
             }
             return ExitCodes.OK;
         } catch (ZmqException e) {
@@ -142,8 +174,59 @@ final class ProxyCommand implements Callable<Integer> {
         stopRequested = true;
         ZmqProxy p = proxy;
         if (p != null) {
+            if (printer.wantsSummary()) {
+                // asked before TERMINATE, so answered before the run ends: the run's total
+                Sample total = sample(p);
+                if (total != null) {
+                    last = total;
+                }
+            }
             p.terminate();
         }
+    }
+
+    /** The proxy's counters now, or null when it did not answer (not running, or ended or terminated already). */
+    private static Sample sample(ZmqProxy p) {
+        long nanos = System.nanoTime();
+        try {
+            return p.statistics(STATISTICS_WAIT).map(c -> new Sample(c, nanos)).orElse(null);
+        } catch (IllegalStateException | ZmqException e) {
+            return null; // terminated, ended or shut down: the latest counters read stand
+        }
+    }
+
+    /**
+     * A --progress or --stats line: {@code zmq-zstd proxy: summary: messagesToBackend=...
+     * bytesToBackend=... messagesToFrontend=... bytesToFrontend=... elapsed=...s rate=...msg/s
+     * throughput=...MB/s}; rate and throughput count both ways over the time since start. A
+     * progress line reads the counters now (null, no line, when the proxy does not answer); the
+     * summary shows those {@link #stop()} read, else the latest a progress line read, else none.
+     */
+    private String line(String kind) {
+        Sample s;
+        if (kind.equals("summary")) {
+            s = last != null ? last : latest;
+            if (s == null) {
+                s = new Sample(NONE, System.nanoTime());
+            }
+        } else {
+            ZmqProxy p = proxy;
+            s = p == null ? null : sample(p);
+            if (s == null) {
+                return null;
+            }
+            latest = s;
+        }
+        ProxyStatistics c = s.counts();
+        double elapsed = printer.elapsedSeconds(s.nanos());
+        return printer.head(kind)
+                .append(" messagesToBackend=").append(c.backendMessagesSent())
+                .append(" bytesToBackend=").append(c.backendBytesSent())
+                .append(" messagesToFrontend=").append(c.frontendMessagesSent())
+                .append(" bytesToFrontend=").append(c.frontendBytesSent())
+                .append(StatsPrinter.rates(elapsed, -1, Math.max(elapsed, 1e-9), c.backendMessagesSent() + c.frontendMessagesSent(),
+                        c.backendBytesSent() + c.frontendBytesSent()))
+                .toString();
     }
 
     /**

@@ -6,9 +6,6 @@ import io.zmqzstd.transport.ZmqContext;
 
 import java.io.PrintWriter;
 import java.util.Locale;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 
 /**
@@ -21,7 +18,7 @@ import java.util.function.Supplier;
  * a quiet stdin) cannot be woken that way, so the hook prints the summary itself after
  * {@link #HOOK_WAIT_MS}. Either way the summary is printed once.
  *
- * <p>Progress lines come from a daemon thread that reads the sender's or receiver's counters
+ * <p>Progress lines come from a daemon thread ({@link StatsPrinter}) that reads the sender's or receiver's counters
  * without synchronisation: plain fields the main thread updates, so a line may be a moment stale,
  * never wrong for long. Counting costs the hot path nothing.
  */
@@ -30,13 +27,8 @@ final class Session implements AutoCloseable {
     /** How long the shutdown hook waits for the main thread to finish on its own. */
     private static final long HOOK_WAIT_MS = 500;
 
-    private final String command;
-    private final StatsOptions options;
+    private final StatsPrinter printer;
     private final boolean sender;
-    private final PrintWriter err;
-    private final long startNanos = System.nanoTime();
-    private final AtomicBoolean printed = new AtomicBoolean();
-    private final CountDownLatch finished = new CountDownLatch(1);
     private final Thread hook;
     private volatile boolean interrupted;
     private volatile Supplier<PipelineStats> stats;
@@ -48,7 +40,6 @@ final class Session implements AutoCloseable {
      * and a parallel sender the messages it took and then dropped).
      */
     private long failedMessages;
-    private Thread progress;
 
     /**
      * @param command name in each line, e.g. {@code zmq-zstd recv}
@@ -56,10 +47,8 @@ final class Session implements AutoCloseable {
      * @param err     the command's error stream (picocli's, which a test may capture), flushed at each line
      */
     Session(String command, StatsOptions options, boolean sender, ZmqContext context, PrintWriter err) {
-        this.command = command;
-        this.options = options;
+        this.printer = new StatsPrinter(command, options, err);
         this.sender = sender;
-        this.err = err;
         this.hook = new Thread(() -> onSignal(context), "zmq-zstd-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
     }
@@ -67,9 +56,7 @@ final class Session implements AutoCloseable {
     /** Starts reporting on these counters (progress lines begin now when asked for). */
     void watch(Supplier<PipelineStats> source) {
         this.stats = source;
-        if (options.progress && progress == null) {
-            progress = Thread.ofPlatform().daemon().name("zmq-zstd-progress").start(this::progressLoop);
-        }
+        printer.start(kind -> line(kind, stats.get(), kind.equals("summary") ? lastMessageNanos : System.nanoTime()));
     }
 
     /** Called by the main thread after each message sent or delivered (one nanoTime call). */
@@ -96,11 +83,7 @@ final class Session implements AutoCloseable {
 
     /** Prints the summary (once, if --stats) and lets a waiting shutdown hook go. */
     void finish() {
-        stopProgress();
-        if (printed.compareAndSet(false, true) && options.summary && stats != null) {
-            err.println(line("summary", stats.get(), lastMessageNanos));
-        }
-        finished.countDown();
+        printer.finish();
     }
 
     /** Ends the session: summary if not yet printed, hook removed (unless the JVM is already exiting). */
@@ -122,38 +105,11 @@ final class Session implements AutoCloseable {
             // already closed: the main thread is past its blocking calls
         }
         try {
-            if (!finished.await(HOOK_WAIT_MS, TimeUnit.MILLISECONDS)) {
+            if (!printer.awaitFinished(HOOK_WAIT_MS)) {
                 finish();
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        }
-    }
-
-    private void progressLoop() {
-        try {
-            while (finished.getCount() > 0 && !finished.await(1, TimeUnit.SECONDS)) {
-                if (printed.get()) {
-                    return;
-                }
-                err.println(line("progress", stats.get(), System.nanoTime()));
-            }
-        } catch (InterruptedException e) {
-            // stopped
-        } catch (RuntimeException e) {
-            // the receiver closed under us at exit: the summary says the rest
-        }
-    }
-
-    private void stopProgress() {
-        Thread t = progress;
-        if (t != null && t != Thread.currentThread()) {
-            t.interrupt();
-            try {
-                t.join(200);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
         }
     }
 
@@ -163,14 +119,13 @@ final class Session implements AutoCloseable {
      * {@code windowEndNanos}, so waiting for a peer or for --timeout does not dilute them.
      */
     String line(String kind, PipelineStats s, long windowEndNanos) {
-        long now = System.nanoTime();
-        double elapsed = (now - startNanos) / 1e9;
+        double elapsed = printer.elapsedSeconds();
         long first = firstMessageNanos;
         double active = first == 0 ? 0 : Math.max(0, windowEndNanos - first) / 1e9;
         double window = active > 1e-3 ? active : Math.max(elapsed, 1e-9);
         long in = sender ? s.uncompressedBytes() : s.compressedBytes();
         long out = sender ? s.compressedBytes() : s.uncompressedBytes();
-        StringBuilder b = new StringBuilder(command).append(": ").append(kind).append(':')
+        StringBuilder b = printer.head(kind)
                 .append(" messages=").append(s.messages())
                 .append(" bytesIn=").append(in)
                 .append(" bytesOut=").append(out)
@@ -186,7 +141,6 @@ final class Session implements AutoCloseable {
                 }
             }
         }
-        return b.append(String.format(Locale.ROOT, " elapsed=%.3fs active=%.3fs rate=%.0fmsg/s throughput=%.2fMB/s",
-                elapsed, active, s.messages() / window, s.uncompressedBytes() / window / 1e6)).toString();
+        return b.append(StatsPrinter.rates(elapsed, active, window, s.messages(), s.uncompressedBytes())).toString();
     }
 }

@@ -579,14 +579,15 @@ class CliProcessIT {
     /**
      * proxy through the jar: a pipeline proxy forwards a send to a recv, and SIGTERM stops it
      * cleanly with exit 0 (send and recv end with 143; a proxy's signal is its normal end), after
-     * its --events monitors on both sides are closed, with no stack trace.
+     * its --events monitors on both sides are closed, with no stack trace; the signal handler takes
+     * the --stats summary before it terminates the run, so it counts both messages.
      */
     @Test
     void shouldForwardThroughAProxyAndStopItWithExit0OnSigterm() {
         int frontend = freePort();
         int backend = freePort();
         try (CliProcess proxy = CliProcess.start("proxy", "--type", "pipeline", "--frontend-bind", tcp(frontend),
-                "--backend-bind", tcp(backend), "--events");
+                "--backend-bind", tcp(backend), "--events", "--stats");
              CliProcess recv = CliProcess.start("recv", "--connect", tcp(backend), "--count", "2")) {
             CliProcess send = CliProcess.run("one\ntwo\n".getBytes(StandardCharsets.UTF_8), "send", "--connect", tcp(frontend));
             assertEquals(0, send.awaitExit(), send::toString);
@@ -595,7 +596,10 @@ class CliProcessIT {
             proxy.awaitStderrLine(l -> l.startsWith("zmq-zstd proxy: event: ACCEPTED socket=backend endpoint=" + tcp(backend)));
             proxy.terminate();
             assertEquals(0, proxy.awaitExit(), proxy::toString);
-            assertTrue(proxy.stderrLines().stream().allMatch(l -> l.startsWith("zmq-zstd proxy: event: ")), proxy::toString);
+            assertTrue(summary(proxy).startsWith("zmq-zstd proxy: summary: messagesToBackend=2 bytesToBackend="), proxy::toString);
+            assertTrue(summary(proxy).contains(" messagesToFrontend=0 bytesToFrontend=0 elapsed="), proxy::toString);
+            assertTrue(proxy.stderrLines().stream().allMatch(l -> l.startsWith("zmq-zstd proxy: event: ") || l.equals(summary(proxy))),
+                    proxy::toString);
             assertTrue(proxy.stderrLines().stream().anyMatch(l -> l.startsWith("zmq-zstd proxy: event: ACCEPTED socket=frontend endpoint="
                     + tcp(frontend))), proxy::toString);
             assertNoWarnings(proxy);

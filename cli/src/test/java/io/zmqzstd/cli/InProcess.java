@@ -21,8 +21,12 @@ final class InProcess {
      * unless {@code setup} sets it (never the test JVM's own).
      */
     static Result execute(Consumer<CommandLine> setup, String... args) {
+        return execute(setup, new StringWriter(), args);
+    }
+
+    /** As {@link #execute(Consumer, String...)}, with the command's err written to {@code err}, which another thread may read as it runs. */
+    static Result execute(Consumer<CommandLine> setup, StringWriter err, String... args) {
         StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
         CommandLine cl = Main.commandLine();
         ((TrainCommand) cl.getSubcommands().get("train").getCommand()).stdin = java.io.InputStream.nullInputStream();
         setup.accept(cl);

@@ -7,6 +7,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
+import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
@@ -15,8 +16,11 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -31,8 +35,11 @@ class ProxyTest {
      */
     private static final Executor THREADS = task -> Thread.ofPlatform().daemon().start(task);
 
-    /** A proxy running on another thread, and the command to stop it; closing stops it too (a failed test). */
-    private record Running(CompletableFuture<Result> result, ProxyCommand command) implements AutoCloseable {
+    /**
+     * A proxy running on another thread, the command to stop it, and its stderr so far; closing
+     * stops it too (a failed test).
+     */
+    private record Running(CompletableFuture<Result> result, ProxyCommand command, StringWriter err) implements AutoCloseable {
         Result stop() throws Exception {
             command.stop();
             return result.get(60, TimeUnit.SECONDS);
@@ -46,12 +53,13 @@ class ProxyTest {
 
     private static Running proxy(String... args) {
         AtomicReference<ProxyCommand> command = new AtomicReference<>();
+        StringWriter err = new StringWriter();
         CompletableFuture<Result> result = CompletableFuture.supplyAsync(() -> InProcess.execute(
-                cl -> command.set((ProxyCommand) cl.getSubcommands().get("proxy").getCommand()), prepend("proxy", args)), THREADS);
+                cl -> command.set((ProxyCommand) cl.getSubcommands().get("proxy").getCommand()), err, prepend("proxy", args)), THREADS);
         while (command.get() == null && !result.isDone()) {
             Thread.onSpinWait(); // set by the first thing execute does
         }
-        return new Running(result, command.get());
+        return new Running(result, command.get(), err);
     }
 
     private static CompletableFuture<String> recv(String... args) {
@@ -150,6 +158,85 @@ class ProxyTest {
         Result r = proxy.stop();
         assertEquals(ExitCodes.OK, r.code(), r::toString);
         assertEquals("", r.err(), r::toString);
+    }
+
+    /** A proxy --progress or --stats line with every documented field, in order; groups: messages and bytes each way. */
+    private static final Pattern STATS_LINE = Pattern.compile("zmq-zstd proxy: (?:progress|summary): messagesToBackend=(\\d+)"
+            + " bytesToBackend=(\\d+) messagesToFrontend=(\\d+) bytesToFrontend=(\\d+)"
+            + " elapsed=\\d+\\.\\d{3}s rate=\\d+msg/s throughput=\\d+\\.\\d{2}MB/s");
+
+    /** The counts of a proxy stats line, checked against {@link #STATS_LINE}: messages and bytes to the backend, then to the frontend. */
+    private static List<Long> counts(String line) {
+        Matcher m = STATS_LINE.matcher(line);
+        assertTrue(m.matches(), () -> "not a proxy stats line with the documented fields: " + line);
+        return List.of(Long.parseLong(m.group(1)), Long.parseLong(m.group(2)), Long.parseLong(m.group(3)), Long.parseLong(m.group(4)));
+    }
+
+    /** The value of {@code key} in send's --stats summary line. */
+    private static long sendSummary(Result send, String key) {
+        Matcher m = Pattern.compile("zmq-zstd send: summary: .* " + key + "=(\\d+) ").matcher(send.err());
+        assertTrue(m.find(), send::toString);
+        return Long.parseLong(m.group(1));
+    }
+
+    /**
+     * --stats: the summary the stop prints has the run's real totals, taken before the proxy was
+     * terminated: as many messages as went through, and as many bytes as the senders' compressed
+     * frames (send's own --stats bytesOut), nothing back the other way.
+     */
+    @Test
+    void shouldPrintTheRunsTotalsOnStopWithStats() throws Exception {
+        String frontend = tcp();
+        String backend = tcp();
+        try (Running proxy = proxy("--type", "pipeline", "--frontend-bind", frontend, "--backend-bind", backend, "--stats")) {
+            CompletableFuture<String> received = recv("--connect", backend, "--count", "700", "--timeout", "30s");
+            Result a = send(lines("a", 300), "--connect", frontend, "--timeout", "30s", "--stats").get(60, TimeUnit.SECONDS);
+            Result b = send(lines("b", 400), "--connect", frontend, "--timeout", "30s", "--stats", "--level", "19")
+                    .get(60, TimeUnit.SECONDS);
+            assertEquals(ExitCodes.OK, a.code(), a::toString);
+            assertEquals(ExitCodes.OK, b.code(), b::toString);
+            assertEquals(700, received.get(60, TimeUnit.SECONDS).lines().count());
+            Result r = proxy.stop();
+            assertEquals(ExitCodes.OK, r.code(), r::toString);
+            List<String> lines = r.err().lines().toList();
+            assertEquals(1, lines.size(), r::toString);
+            assertTrue(lines.getFirst().startsWith("zmq-zstd proxy: summary: "), r::toString);
+            assertEquals(List.of(700L, sendSummary(a, "bytesOut") + sendSummary(b, "bytesOut"), 0L, 0L), counts(lines.getFirst()));
+        }
+    }
+
+    /**
+     * --progress: while the proxy runs, a line every second with the counts so far (awaited until
+     * it shows all 50 messages), and with --stats the summary at the stop; every line with the
+     * documented fields.
+     */
+    @Test
+    void shouldPrintProgressEverySecondWhileRunning() throws Exception {
+        String frontend = tcp();
+        String backend = tcp();
+        try (Running proxy = proxy("--type", "pipeline", "--frontend-bind", frontend, "--backend-bind", backend, "--progress",
+                "--stats")) {
+            CompletableFuture<String> received = recv("--connect", backend, "--count", "50", "--timeout", "30s");
+            Result sent = send(lines("p", 50), "--connect", frontend, "--timeout", "30s", "--stats").get(60, TimeUnit.SECONDS);
+            assertEquals(ExitCodes.OK, sent.code(), sent::toString);
+            assertEquals(50, received.get(60, TimeUnit.SECONDS).lines().count());
+            List<Long> expected = List.of(50L, sendSummary(sent, "bytesOut"), 0L, 0L);
+            long deadline = System.nanoTime() + 30_000_000_000L;
+            while (proxy.err().toString().lines().noneMatch(l -> l.contains(": progress: messagesToBackend=50 "))) {
+                assertTrue(System.nanoTime() < deadline, () -> "no progress line with the 50 messages: " + proxy.err());
+                Thread.onSpinWait();
+                Thread.yield();
+            }
+            Result r = proxy.stop();
+            assertEquals(ExitCodes.OK, r.code(), r::toString);
+            List<String> progress = r.err().lines().filter(l -> l.startsWith("zmq-zstd proxy: progress: ")).toList();
+            assertFalse(progress.isEmpty(), r::toString);
+            progress.forEach(ProxyTest::counts);
+            List<String> summary = r.err().lines().filter(l -> l.startsWith("zmq-zstd proxy: summary: ")).toList();
+            assertEquals(1, summary.size(), r::toString);
+            assertEquals(expected, counts(summary.getFirst()));
+            assertEquals(r.err().lines().count(), progress.size() + 1, r::toString);
+        }
     }
 
     /** A stop that comes before the proxy runs (a signal at start-up) ends it at once, exit 0. */
