@@ -388,15 +388,19 @@ public final class ZmqProxy implements AutoCloseable {
                 boolean over = ended;
                 long leftNs = timeoutNs - (System.nanoTime() - startNs);
                 boolean last = over || leftNs <= 0;
-                ProxyStatistics reply = receiveReply(last ? 0 : (int) Math.min(REPLY_WAIT_SLICE_MS, (leftNs + 999_999) / 1_000_000));
+                byte[][] reply = receiveReply(last ? 0 : (int) Math.min(REPLY_WAIT_SLICE_MS, (leftNs + 999_999) / 1_000_000));
                 if (reply == null) {
                     if (last) {
                         return Optional.empty();
                     }
-                } else if (answered++ == request) {
-                    return Optional.of(reply);
-                } else if (waiting.contains(answered - 1)) {
-                    answers.put(answered - 1, reply);
+                    continue;
+                }
+                long index = answered++; // counted before it is read, so that one malformed reply cannot shift the rest
+                if (index == request) {
+                    return Optional.of(parse(reply));
+                }
+                if (waiting.contains(index)) {
+                    answers.put(index, parse(reply));
                 } // else stale: its caller gave up
             } finally {
                 lock.unlock();
@@ -404,11 +408,19 @@ public final class ZmqProxy implements AutoCloseable {
         }
     }
 
+    private static ProxyStatistics parse(byte[][] reply) {
+        try {
+            return ProxyStatistics.fromReply(reply);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalStateException("libzmq answered STATISTICS with a reply of another shape: " + e.getMessage(), e);
+        }
+    }
+
     /**
-     * Under {@link #lock}: the next STATISTICS reply, waiting up to {@code waitMs} (0: only one
-     * already queued), or null when none came. The caller counts it in {@link #answered}.
+     * Under {@link #lock}: the frames of the next STATISTICS reply, waiting up to {@code waitMs}
+     * (0: only one already queued), or null when none came. The caller counts it in {@link #answered}.
      */
-    private ProxyStatistics receiveReply(int waitMs) {
+    private byte[][] receiveReply(int waitMs) {
         byte[] first;
         try {
             if (waitMs > 0 && waitMs != replyWaitMs) {
@@ -436,7 +448,7 @@ public final class ZmqProxy implements AutoCloseable {
             }
             frames.add(next);
         }
-        return ProxyStatistics.fromReply(frames.toArray(byte[][]::new));
+        return frames.toArray(byte[][]::new);
     }
 
     /** Under {@link #lock}: sends {@code command}; a socket the context's close closed reports ETERM. */
@@ -480,9 +492,9 @@ public final class ZmqProxy implements AutoCloseable {
         lock.lock();
         try {
             // the replies of a run that has ended, for the statistics() calls still waiting for them
-            for (ProxyStatistics reply; !controlOut.isClosed() && (reply = receiveReply(0)) != null; answered++) {
+            for (byte[][] reply; !controlOut.isClosed() && (reply = receiveReply(0)) != null; answered++) {
                 if (waiting.contains(answered)) {
-                    answers.put(answered, reply);
+                    answers.put(answered, parse(reply));
                 }
             }
         } catch (RuntimeException e) {

@@ -615,4 +615,23 @@ class ZmqProxyTest extends ContextTestBase {
             running.terminate(proxy);
         }
     }
+
+    /** libzmq's reply layout: 8 frames of a uint64 in native order, in the record's order; another shape is named. */
+    @Test
+    void shouldReadTheReplyLayoutAndNameAnotherShape() {
+        byte[][] frames = new byte[8][];
+        for (int i = 0; i < 8; i++) {
+            frames[i] = java.nio.ByteBuffer.allocate(8).order(java.nio.ByteOrder.nativeOrder()).putLong(1L << (8 * i) | i).array();
+        }
+        ProxyStatistics p = ProxyStatistics.fromReply(frames);
+        assertEquals(1L, p.frontendMessagesReceived());
+        assertEquals(1L << 56 | 7, p.backendBytesSent());
+        assertEquals(1L << 24 | 3, p.frontendBytesSent());
+        IllegalArgumentException count = assertThrows(IllegalArgumentException.class,
+                () -> ProxyStatistics.fromReply(Arrays.copyOf(frames, 7)));
+        assertTrue(count.getMessage().contains("frames=7, expected=8"), count.getMessage());
+        frames[2] = new byte[4];
+        IllegalArgumentException size = assertThrows(IllegalArgumentException.class, () -> ProxyStatistics.fromReply(frames));
+        assertTrue(size.getMessage().contains("frame 2 has bytes=4, expected=8"), size.getMessage());
+    }
 }
