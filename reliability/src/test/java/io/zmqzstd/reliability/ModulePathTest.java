@@ -3,7 +3,6 @@ package io.zmqzstd.reliability;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.zmqzstd.codec.ZstdCompressor;
 import io.zmqzstd.nativelib.NativeLibrary;
@@ -28,6 +27,9 @@ import org.junit.jupiter.api.Test;
  */
 class ModulePathTest {
 
+    /** True makes running without the packaged jars (from class folders) a failure, not a skip. */
+    static final String REQUIRE_JARS_PROPERTY = "zmqzstd.requireJars";
+
     private record Run(int exit, String stdout, String stderr) {
     }
 
@@ -37,8 +39,8 @@ class ModulePathTest {
         for (Class<?> c : List.of(NativeLibrary.class, ZstdCompressor.class, ZmqContext.class, CompressingSender.class)) {
             jars.add(Path.of(c.getProtectionDomain().getCodeSource().getLocation().toURI()));
         }
-        assumeTrue(jars.stream().allMatch(j -> j.toString().endsWith(".jar") && Files.isRegularFile(j)),
-                "the module path needs the packaged jars (run through ./mvnw verify): " + jars);
+        MachineRequirement.require(jars.stream().allMatch(j -> j.toString().endsWith(".jar") && Files.isRegularFile(j)),
+                "the module path needs the packaged jars (run through ./mvnw verify): " + jars, REQUIRE_JARS_PROPERTY);
         return jars;
     }
 

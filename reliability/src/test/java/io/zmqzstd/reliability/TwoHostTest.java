@@ -14,7 +14,6 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -25,7 +24,7 @@ import org.junit.jupiter.api.Timeout;
  * cost nothing; an outage long enough for the heartbeat to break the connection loses what the
  * dead connection held, and everything sent after the reconnect arrives. Needs root (ip netns);
  * skipped with the reason otherwise, or failed with it when {@value #REQUIRE_PROPERTY}=true or the
- * environment has {@value #REQUIRE_ALL_ENV}=true (.ci/run, which runs as root, sets it so that these
+ * environment has {@value MachineRequirement#REQUIRE_ALL_ENV}=true (.ci/run, which runs as root, sets it so that these
  * tests cannot silently stop running). Addresses
  * 10.201.0.1/24 and 10.201.0.2/24 exist only inside the namespaces made here.
  */
@@ -43,8 +42,6 @@ class TwoHostTest {
     private static final Duration OUTAGE_LONG = Duration.ofSeconds(Long.getLong("zmqzstd.outageLongS", 4));
     /** System property: when true, a machine without network namespaces fails these tests instead of skipping them. */
     static final String REQUIRE_PROPERTY = "zmqzstd.requireNetns";
-    /** Environment variable set by .ci/run: every test that depends on the machine must run, none may skip. */
-    static final String REQUIRE_ALL_ENV = "ZMQZSTD_REQUIRE_ALL";
     private static final Pattern DROP_COUNTER = Pattern.compile("counter packets (\\d+) bytes \\d+ drop");
 
     private static boolean created;
@@ -52,13 +49,10 @@ class TwoHostTest {
 
     @BeforeAll
     static void createHosts() {
-        if (!"root".equals(System.getProperty("user.name"))) {
-            skipOrFail("two-host tests need root for ip netns (running as " + System.getProperty("user.name") + ")");
-        }
+        MachineRequirement.require("root".equals(System.getProperty("user.name")),
+                "two-host tests need root for ip netns (running as " + System.getProperty("user.name") + ")", REQUIRE_PROPERTY);
         String why = run("ip", "netns", "add", NS_A);
-        if (why != null) {
-            skipOrFail("network namespaces not allowed here: " + why);
-        }
+        MachineRequirement.require(why == null, "network namespaces not allowed here: " + why, REQUIRE_PROPERTY);
         created = true;
         must("ip", "netns", "add", NS_B);
         must("ip", "link", "add", VETH_A, "type", "veth", "peer", "name", VETH_B);
@@ -70,14 +64,6 @@ class TwoHostTest {
             must("ip", "netns", "exec", nsDev[0], "ip", "link", "set", "lo", "up");
             must("ip", "netns", "exec", nsDev[0], "ip", "link", "set", nsDev[1], "up");
         }
-    }
-
-    private static void skipOrFail(String reason) {
-        if (Boolean.getBoolean(REQUIRE_PROPERTY) || Boolean.parseBoolean(System.getenv(REQUIRE_ALL_ENV))) {
-            throw new AssertionError(reason + " (" + REQUIRE_PROPERTY + "=true or " + REQUIRE_ALL_ENV
-                    + "=true: these tests must run here)");
-        }
-        Assumptions.abort(reason + " (set " + REQUIRE_PROPERTY + "=true to make this a failure)");
     }
 
     @AfterAll
