@@ -131,7 +131,10 @@ class ProcessFaultTest {
                     thread.allow(afterUnblock);
                     long last = blocked + afterUnblock;
                     receiver.await("RECV 1 " + last, WAIT, ("RECV 1 " + last)::equals);
-                    assertEquals(last, thread.sent(), "the blocked send returned and every allowed one followed");
+                    // The sending thread counts a send after it returns, which on a busy machine may
+                    // be after the receiver has printed the message: await the count, not read it.
+                    Await.until("the blocked send returned and every allowed one followed (" + last + ")", WAIT,
+                            () -> thread.sent() == last);
                     long first = assertContiguousTo(receiver, last, beforeKill);
                     // The queued ones, the one that was blocked, and all sent after it arrived.
                     assertTrue(first <= blocked, "the message blocked at the HWM never arrived: first=" + first);
