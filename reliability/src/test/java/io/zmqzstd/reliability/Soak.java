@@ -65,15 +65,22 @@ public final class Soak {
                         s.send(all, (seq % distinct) * size, size, 0);
                         sent.lazySet(seq + 1);
                     }
+                } catch (RuntimeException e) {
+                    // a run cut short is a failed run, even if all it sent arrived
+                    problems.incrementAndGet();
+                    e.printStackTrace();
                 }
             });
             Thread receiver = Thread.ofPlatform().name("soak-receiver").start(() -> {
                 try (DecompressingReceiver r = DecompressingReceiver.builder(pull).build()) {
                     long expected = 0;
                     while (true) {
+                        // Once the sender has ended, one whole receive timeout without a message means
+                        // that what has not arrived never will: stop (main then exits 1 if any is missing).
+                        boolean senderEnded = !sender.isAlive();
                         int status = r.receive(0);
                         if (status == DecompressingReceiver.WOULD_BLOCK) {
-                            if (!sender.isAlive() && received.get() == sent.get()) {
+                            if (senderEnded || !sender.isAlive() && received.get() == sent.get()) {
                                 return;
                             }
                             continue;
