@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -31,6 +32,13 @@ import org.knowm.xchart.style.Styler;
  * operation is one message in every benchmark here) and {@code gc.alloc.rate.norm} in bytes per message
  * when the run used {@code -prof gc}. Both use a log scale, since sizes span six orders of magnitude;
  * an allocation below 0.01 B/message is drawn at 0.01 (the tables give the real figure).
+ *
+ * <p>Results are charted with the other results of their own file only where they would meet another
+ * file's result for the same benchmark and parameters: {@code run-all.sh} charts every JSON of a
+ * directory at once, and {@code codec-samelib.json} repeats cells of {@code codec.json} (on another
+ * libzstd, which no parameter shows). Such a file's charts and tables carry its name, e.g.
+ * {@code CodecBenchmark.compress [codec-samelib] (level=3, payload=telemetry)}, and no file's figure
+ * takes the place of another's.
  *
  * <p>Results of JMH's sample mode ({@code "mode":"sample"}, the latency benchmark) are charted by their
  * percentiles instead of the score: one chart each for p50, p99 and p99.9 of the time per operation, in
@@ -67,17 +75,24 @@ public final class ChartTool {
      * One JMH result row: benchmark method, mode, parameters, score, allocation per operation if measured,
      * and the percentiles of sample mode (empty in other modes).
      */
-    record Result(String benchmark, String mode, Map<String, String> params, double score, String unit,
-            Double allocPerOp, Map<String, Double> percentiles) {
+    record Result(String source, String benchmark, String mode, Map<String, String> params, double score,
+            String unit, Double allocPerOp, Map<String, Double> percentiles) {
 
         boolean sampled() {
             return SAMPLE_MODE.equals(mode);
         }
+
+        /** The benchmark and every parameter: one cell of a table, which two files must not both fill. */
+        String cell() {
+            return benchmark + params;
+        }
     }
 
+    /** The results in {@code file}, each with the file's name less {@code .json} as its source. */
     @SuppressWarnings("unchecked")
     static List<Result> read(Path file) throws IOException {
         List<Result> results = new ArrayList<>();
+        String source = file.getFileName().toString().replaceFirst("\\.json$", "");
         for (Object row : (List<Object>) Json.parse(Files.readString(file))) {
             Map<String, Object> r = (Map<String, Object>) row;
             Map<String, String> params = new TreeMap<>();
@@ -95,7 +110,7 @@ public final class ChartTool {
             if (primary.get("scorePercentiles") instanceof Map<?, ?> ps) {
                 ps.forEach((k, v) -> percentiles.put(String.valueOf(k), number(v)));
             }
-            results.add(new Result((String) r.get("benchmark"), String.valueOf(r.get("mode")), params,
+            results.add(new Result(source, (String) r.get("benchmark"), String.valueOf(r.get("mode")), params,
                     number(primary.get("score")), (String) primary.get("scoreUnit"), alloc, percentiles));
         }
         return results;
@@ -115,15 +130,20 @@ public final class ChartTool {
                 + "of the time per operation, allocation in bytes per operation.\n");
         Map<String, List<Result>> byBenchmark = results.stream().collect(
                 Collectors.groupingBy(Result::benchmark, LinkedHashMap::new, Collectors.toList()));
+        Map<String, Integer> layers = layers(results);
         for (Map.Entry<String, List<Result>> e : byBenchmark.entrySet()) {
             List<Result> rows = e.getValue();
             String series = seriesParameter(rows);
-            Map<String, List<Result>> groups = new TreeMap<>();
+            // by layer, then by the parameters that are neither size nor series
+            Map<Integer, Map<String, List<Result>>> groups = new TreeMap<>();
             for (Result r : rows) {
-                groups.computeIfAbsent(groupKey(r, series), k -> new ArrayList<>()).add(r);
+                groups.computeIfAbsent(layers.get(r.source()), k -> new TreeMap<>())
+                        .computeIfAbsent(groupKey(r, series), k -> new ArrayList<>()).add(r);
             }
-            for (Map.Entry<String, List<Result>> g : groups.entrySet()) {
-                String title = shortName(e.getKey()) + (g.getKey().isEmpty() ? "" : " (" + g.getKey() + ")");
+            for (Map.Entry<String, List<Result>> g : groups.values().stream().flatMap(m -> m.entrySet().stream())
+                    .toList()) {
+                String title = shortName(e.getKey()) + sourcesLabel(g.getValue(), layers)
+                        + (g.getKey().isEmpty() ? "" : " (" + g.getKey() + ")");
                 String file = fileName(title);
                 if (g.getValue().stream().allMatch(Result::sampled)) {
                     String unit = g.getValue().getFirst().unit();
@@ -148,6 +168,45 @@ public final class ChartTool {
         Files.writeString(md, summary);
         written.add(md);
         return written;
+    }
+
+    /**
+     * Each source's layer: 0 for the sources charted together, as before; a source that holds a cell
+     * another source of a lower layer also holds goes up until it meets none, and its rows are charted
+     * in groups of their own, named after it. Sources with more rows are placed first (then by name),
+     * so a table's main run keeps the charts' plain names and a variant of it moves.
+     */
+    static Map<String, Integer> layers(List<Result> results) {
+        Map<String, Set<String>> cells = new TreeMap<>();
+        for (Result r : results) {
+            cells.computeIfAbsent(r.source(), k -> new LinkedHashSet<>()).add(r.cell());
+        }
+        List<String> order = cells.keySet().stream()
+                .sorted((a, b) -> cells.get(a).size() != cells.get(b).size()
+                        ? Integer.compare(cells.get(b).size(), cells.get(a).size()) : a.compareTo(b))
+                .toList();
+        Map<String, Integer> layer = new LinkedHashMap<>();
+        List<Set<String>> taken = new ArrayList<>(); // the cells each layer holds so far
+        for (String source : order) {
+            int l = 0;
+            while (l < taken.size() && taken.get(l).stream().anyMatch(cells.get(source)::contains)) {
+                l++;
+            }
+            if (l == taken.size()) {
+                taken.add(new HashSet<>());
+            }
+            taken.get(l).addAll(cells.get(source));
+            layer.put(source, l);
+        }
+        return layer;
+    }
+
+    /** Empty in layer 0; else the names of the sources of {@code rows}, e.g. {@code " [codec-samelib]"}. */
+    private static String sourcesLabel(List<Result> rows, Map<String, Integer> layers) {
+        if (layers.get(rows.getFirst().source()) == 0) {
+            return "";
+        }
+        return rows.stream().map(Result::source).distinct().sorted().collect(Collectors.joining(", ", " [", "]"));
     }
 
     private static String seriesParameter(List<Result> rows) {

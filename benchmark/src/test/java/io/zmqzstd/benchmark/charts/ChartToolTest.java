@@ -40,6 +40,44 @@ class ChartToolTest {
         assertTrue(summary.contains("CodecBenchmark.compress (level=3)"), summary);
     }
 
+    /**
+     * run-all.sh charts every JSON of a directory together, and codec-samelib.json repeats cells of
+     * codec.json on another libzstd: each figure must reach the summary, the variant's under its name.
+     */
+    @Test
+    void shouldChartAFileThatRepeatsAnotherFilesCellsApart(@TempDir Path dir) throws Exception {
+        Path main = dir.resolve("codec.json");
+        Files.writeString(main, "[" + String.join(",", row("a", 64, 1000, 0.0), row("b", 64, 2000, 224),
+                row("c", 64, 3000, 16)) + "]");
+        Path variant = dir.resolve("codec-samelib.json");
+        Files.writeString(variant, "[" + String.join(",", row("a", 64, 1111, 0.0), row("b", 64, 2222, 224)) + "]");
+        List<ChartTool.Result> results = new java.util.ArrayList<>(ChartTool.read(variant)); // read first, as *.json lists it
+        results.addAll(ChartTool.read(main));
+
+        List<Path> written = ChartTool.render(results, dir.resolve("out"));
+        String summary = Files.readString(written.getLast());
+        assertTrue(summary.contains("""
+                ## CodecBenchmark.compress (level=3)
+
+                | contestant | 64 B |
+                |---|---:|
+                | a | 1,000 msg/s, 0.00 B/msg |
+                | b | 2,000 msg/s, 224.00 B/msg |
+                | c | 3,000 msg/s, 16.00 B/msg |
+                """), summary);
+        assertTrue(summary.contains("""
+                ## CodecBenchmark.compress [codec-samelib] (level=3)
+
+                | contestant | 64 B |
+                |---|---:|
+                | a | 1,111 msg/s, 0.00 B/msg |
+                | b | 2,222 msg/s, 224.00 B/msg |
+                """), summary);
+        List<String> names = written.stream().map(p -> p.getFileName().toString()).toList();
+        assertTrue(names.contains("CodecBenchmark.compress_level=3-throughput.svg"), names.toString());
+        assertTrue(names.contains("CodecBenchmark.compress_codec-samelib_level=3-throughput.svg"), names.toString());
+    }
+
     @Test
     void shouldChartSampleModeResultsByTheirPercentiles(@TempDir Path dir) throws Exception {
         String sample = """
