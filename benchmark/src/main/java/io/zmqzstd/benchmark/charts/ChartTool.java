@@ -29,8 +29,9 @@ import org.knowm.xchart.style.Styler;
  * <p>One chart per benchmark method and per combination of the parameters that are neither the size
  * nor the series parameter: x = message size, one bar per {@code contestant} (or {@code strategy}, or
  * {@code receiveMode} when the strategy is fixed). Two metrics: the score in messages per second (one JMH
- * operation is one message in every benchmark here) and {@code gc.alloc.rate.norm} in bytes per message
- * when the run used {@code -prof gc}. Both use a log scale, since sizes span six orders of magnitude;
+ * operation is one message in the throughput benchmarks here) and {@code gc.alloc.rate.norm} in bytes
+ * per message when the run used {@code -prof gc}. A score in another unit (an average-time benchmark
+ * such as {@code PoolBenchmark}, or {@code -tu ms}) is charted and tabled in JMH's unit, per operation. Both use a log scale, since sizes span six orders of magnitude;
  * an allocation below 0.01 B/message is drawn at 0.01 (the tables give the real figure).
  *
  * <p>Results are charted with the other results of their own file only where they would meet another
@@ -70,6 +71,8 @@ public final class ChartTool {
     /** JMH's sample-mode percentiles charted for latency results, by their keys in the JSON. */
     private static final List<String> LATENCY_PERCENTILES = List.of("50.0", "99.0", "99.9");
     private static final String SAMPLE_MODE = "sample";
+    private static final String THROUGHPUT_MODE = "thrpt";
+    private static final String OPS_PER_SECOND = "ops/s";
 
     /**
      * One JMH result row: benchmark method, mode, parameters, score, allocation per operation if measured,
@@ -80,6 +83,11 @@ public final class ChartTool {
 
         boolean sampled() {
             return SAMPLE_MODE.equals(mode);
+        }
+
+        /** Throughput in operations per second: with one message per operation, messages per second. */
+        boolean messagesPerSecond() {
+            return THROUGHPUT_MODE.equals(mode) && OPS_PER_SECOND.equals(unit);
         }
 
         /** The benchmark and every parameter: one cell of a table, which two files must not both fill. */
@@ -125,9 +133,10 @@ public final class ChartTool {
         System.setProperty("java.awt.headless", "true");
         Files.createDirectories(out);
         List<Path> written = new ArrayList<>();
-        StringBuilder summary = new StringBuilder("# JMH results\n\nScore: messages per second; "
-                + "allocation: bytes per message (gc.alloc.rate.norm); latency results (sample mode): percentiles "
-                + "of the time per operation, allocation in bytes per operation.\n");
+        StringBuilder summary = new StringBuilder("# JMH results\n\nScore: messages per second (msg/s) where JMH "
+                + "gives operations per second, and allocation in bytes per message (gc.alloc.rate.norm); any other "
+                + "score in JMH's unit, allocation in bytes per operation; latency results (sample mode): "
+                + "percentiles of the time per operation, allocation in bytes per operation.\n");
         Map<String, List<Result>> byBenchmark = results.stream().collect(
                 Collectors.groupingBy(Result::benchmark, LinkedHashMap::new, Collectors.toList()));
         Map<String, Integer> layers = layers(results);
@@ -145,6 +154,7 @@ public final class ChartTool {
                 String title = shortName(e.getKey()) + sourcesLabel(g.getValue(), layers)
                         + (g.getKey().isEmpty() ? "" : " (" + g.getKey() + ")");
                 String file = fileName(title);
+                boolean perMessage = g.getValue().stream().allMatch(Result::messagesPerSecond);
                 if (g.getValue().stream().allMatch(Result::sampled)) {
                     String unit = g.getValue().getFirst().unit();
                     for (String p : LATENCY_PERCENTILES) {
@@ -153,12 +163,16 @@ public final class ChartTool {
                                 r -> r.percentiles().getOrDefault(p, Double.NaN),
                                 out.resolve(file + "-latency-" + label + ".svg")));
                     }
-                } else {
+                } else if (perMessage) {
                     written.add(chart(g.getValue(), series, title + ": throughput", "messages / s",
                             Result::score, out.resolve(file + "-throughput.svg")));
+                } else {
+                    written.add(chart(g.getValue(), series, title + ": score", scoreUnit(g.getValue()),
+                            Result::score, out.resolve(file + "-score.svg")));
                 }
                 if (g.getValue().stream().allMatch(r -> r.allocPerOp() != null)) {
-                    written.add(chart(g.getValue(), series, title + ": heap allocation", "bytes / message",
+                    written.add(chart(g.getValue(), series, title + ": heap allocation",
+                            perMessage ? "bytes / message" : "bytes / operation",
                             Result::allocPerOp, out.resolve(file + "-alloc.svg")));
                 }
                 table(summary, title, g.getValue(), series);
@@ -207,6 +221,11 @@ public final class ChartTool {
             return "";
         }
         return rows.stream().map(Result::source).distinct().sorted().collect(Collectors.joining(", ", " [", "]"));
+    }
+
+    /** JMH's unit of the rows' scores; their units joined when they differ (a chart should not mix them). */
+    private static String scoreUnit(List<Result> rows) {
+        return rows.stream().map(Result::unit).distinct().collect(Collectors.joining(", "));
     }
 
     private static String seriesParameter(List<Result> rows) {
@@ -280,10 +299,15 @@ public final class ChartTool {
                     if (r.allocPerOp() != null) {
                         md.append(String.format(Locale.ROOT, ", %,.2f B/op", r.allocPerOp()));
                     }
-                } else if (r != null) {
+                } else if (r != null && r.messagesPerSecond()) {
                     md.append(String.format(Locale.ROOT, "%,.0f msg/s", r.score()));
                     if (r.allocPerOp() != null) {
                         md.append(String.format(Locale.ROOT, ", %,.2f B/msg", r.allocPerOp()));
+                    }
+                } else if (r != null) {
+                    md.append(String.format(Locale.ROOT, "%,.2f %s", r.score(), r.unit()));
+                    if (r.allocPerOp() != null) {
+                        md.append(String.format(Locale.ROOT, ", %,.2f B/op", r.allocPerOp()));
                     }
                 }
             }

@@ -104,6 +104,24 @@ class ChartToolTest {
         assertTrue(summary.contains("| b | p50 160.0, p99 900.0, p99.9 5,000.0 us/op, 3,100.00 B/op |"), summary);
     }
 
+    /** An average-time result (PoolBenchmark: ns per rent and release) is no message rate. */
+    @Test
+    void shouldGiveAScoreThatIsNotOperationsPerSecondInItsOwnUnit(@TempDir Path dir) throws Exception {
+        Path json = dir.resolve("pool.json");
+        Files.writeString(json, """
+            [{"benchmark":"io.zmqzstd.benchmark.PoolBenchmark.rentRelease","mode":"avgt",
+              "params":{"cache":"thread","size":"64"},
+              "primaryMetric":{"score":12.5,"scoreError":"NaN","scoreUnit":"ns/op","rawData":[[12.5]]},
+              "secondaryMetrics":{"gc.alloc.rate.norm":{"score":0.001,"scoreError":"NaN","scoreUnit":"B/op"}}}]
+            """);
+        List<Path> written = ChartTool.render(ChartTool.read(json), dir.resolve("out"));
+        List<String> names = written.stream().map(p -> p.getFileName().toString()).toList();
+        assertTrue(names.contains("PoolBenchmark.rentRelease-score.svg"), names.toString());
+        assertTrue(names.stream().noneMatch(n -> n.endsWith("-throughput.svg")), names.toString());
+        String summary = Files.readString(written.getLast());
+        assertTrue(summary.contains("| thread | 12.50 ns/op, 0.00 B/op |"), summary);
+    }
+
     @Test
     void shouldLabelSizesInBinaryUnits() {
         assertEquals("64 B", ChartTool.sizeLabel(64));
