@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.zmqzstd.benchmark.latency.RoundTripContestant;
 import io.zmqzstd.benchmark.latency.RoundTrips;
+import io.zmqzstd.benchmark.latency.ZmqZstdRoundTrip;
+import io.zmqzstd.pipeline.PipelineStats;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -23,6 +25,19 @@ class RoundTripsTest {
             for (long sequence = 0; sequence < 300; sequence++) {
                 rt.roundTrip(sequence);
             }
+        }
+    }
+
+    /** The peers compress every request, however short: so must zmqzstd (no raw-block frames below 128 B). */
+    @Test
+    void shouldCompressShortRequestsAsThePeersDo() {
+        try (RoundTripContestant rt = RoundTrips.create("zmqzstd", 64, Endpoints.INPROC, 3)) {
+            for (long sequence = 0; sequence < 10; sequence++) {
+                rt.roundTrip(sequence);
+            }
+            PipelineStats stats = ((ZmqZstdRoundTrip) rt).senderStats();
+            assertEquals(10, stats.messages(), stats::toString);
+            assertEquals(0, stats.rawFrames(), stats::toString);
         }
     }
 

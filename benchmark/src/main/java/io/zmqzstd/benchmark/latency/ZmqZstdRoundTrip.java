@@ -6,6 +6,7 @@ import io.zmqzstd.benchmark.pipeline.PipelineContestants;
 import io.zmqzstd.pipeline.CompressingSender;
 import io.zmqzstd.pipeline.DecompressingReceiver;
 import io.zmqzstd.pipeline.ParallelCompressingSender;
+import io.zmqzstd.pipeline.PipelineStats;
 import io.zmqzstd.pipeline.ReceivedMessage;
 import io.zmqzstd.transport.NativeBufferPool;
 import io.zmqzstd.transport.ZmqContext;
@@ -17,8 +18,11 @@ import java.lang.foreign.MemorySegment;
  * {@code zmqzstd}: a {@link CompressingSender} (or, with workers, a {@link ParallelCompressingSender}) on
  * the client's PAIR socket, a {@link DecompressingReceiver}
  * on the server's; the acknowledgements are 8-byte native segments sent and received with the transport's
- * copying calls. Library defaults otherwise (zero-copy threshold, raw frames below 128 B); the pool runs
- * without leak detection, as in production. Nothing is allocated per round trip.
+ * copying calls. Every request is compressed, as the peers compress theirs: no raw-block frames for short
+ * payloads (the library's default sends payloads below 128 B raw, without a compressor call), as
+ * {@code PipelineBenchmark}'s {@code rawFrameBelowBytes} default of 0. Library defaults otherwise
+ * (zero-copy threshold); the pool runs without leak detection, as in production. Nothing is allocated
+ * per round trip.
  */
 public final class ZmqZstdRoundTrip implements RoundTripContestant {
 
@@ -56,9 +60,9 @@ public final class ZmqZstdRoundTrip implements RoundTripContestant {
         serverAck = arena.allocate(Stamp.BYTES);
         if (compression.workers() > 0) {
             sender = null;
-            parallel = compression.builder(client).level(level).build();
+            parallel = compression.builder(client).level(level).rawFrameBelowBytes(0).build();
         } else {
-            sender = CompressingSender.builder(client).level(level).build();
+            sender = CompressingSender.builder(client).level(level).rawFrameBelowBytes(0).build();
             parallel = null;
         }
         receiver = DecompressingReceiver.builder(server).build();
@@ -76,6 +80,11 @@ public final class ZmqZstdRoundTrip implements RoundTripContestant {
             loop.checkHealthy();
         }
         Stamp.checkAt(clientAck.address(), n, sequence, Stamp.BYTES);
+    }
+
+    /** The client's sender's counters (raw frames among them); allocates a snapshot. */
+    public PipelineStats senderStats() {
+        return sender != null ? sender.stats() : parallel.stats();
     }
 
     /** Serves one request, or returns when the receive timed out (so the loop can notice close). */
