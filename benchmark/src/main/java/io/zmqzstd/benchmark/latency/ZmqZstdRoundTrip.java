@@ -15,9 +15,9 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 
 /**
- * {@code zmqzstd}: a {@link CompressingSender} (or, with workers, a {@link ParallelCompressingSender}) on
- * the client's PAIR socket, a {@link DecompressingReceiver}
- * on the server's; the acknowledgements are 8-byte native segments sent and received with the transport's
+ * {@code zmqzstd}: a {@link CompressingSender} on the client's PAIR socket, a {@link DecompressingReceiver}
+ * on the server's (with workers, a {@link ParallelCompressingSender} on a second PAIR pair that carries
+ * the requests alone, since its workers send while the measuring thread receives on the first); the acknowledgements are 8-byte native segments sent and received with the transport's
  * copying calls. Every request is compressed, as the peers compress theirs: no raw-block frames for short
  * payloads (the library's default sends payloads below 128 B raw, without a compressor call), as
  * {@code PipelineBenchmark}'s {@code rawFrameBelowBytes} default of 0. Library defaults otherwise
@@ -54,18 +54,22 @@ public final class ZmqZstdRoundTrip implements RoundTripContestant {
         RoundTrips.Sockets sockets = RoundTrips.pair(context, transport);
         server = sockets.server();
         client = sockets.client();
+        // A parallel sender's workers send on its socket while the measuring thread waits for the
+        // acknowledgement: a libzmq socket serves one thread at a time (ZmqSocket refuses a call that
+        // overlaps another, and the worker's send failed), so its requests take a pair of their own.
+        RoundTrips.Sockets requests = compression.workers() > 0 ? RoundTrips.pair(context, transport) : sockets;
         request = arena.allocate(Math.max(size, 1), 64).asSlice(0, size);
         request.copyFrom(MemorySegment.ofArray(payload));
         clientAck = arena.allocate(Stamp.BYTES);
         serverAck = arena.allocate(Stamp.BYTES);
         if (compression.workers() > 0) {
             sender = null;
-            parallel = compression.builder(client).level(level).rawFrameBelowBytes(0).build();
+            parallel = compression.builder(requests.client()).level(level).rawFrameBelowBytes(0).build();
         } else {
             sender = CompressingSender.builder(client).level(level).rawFrameBelowBytes(0).build();
             parallel = null;
         }
-        receiver = DecompressingReceiver.builder(server).build();
+        receiver = DecompressingReceiver.builder(requests.server()).build();
         loop = new LoopThread("server", "zmqzstd-server", this::serveOne);
     }
 
@@ -78,8 +82,21 @@ public final class ZmqZstdRoundTrip implements RoundTripContestant {
         long n;
         while ((n = client.receive(clientAck, 0)) < 0) {
             loop.checkHealthy();
+            checkWorkers();
         }
         Stamp.checkAt(clientAck.address(), n, sequence, Stamp.BYTES);
+    }
+
+    /**
+     * After an acknowledgement timed out: a parallel sender's worker that failed drops the request and
+     * reports it only to the producer's next call, which waits for this acknowledgement; without this
+     * check the round trip would wait forever. Allocates a snapshot, on the timeout path only.
+     */
+    private void checkWorkers() {
+        if (parallel != null && parallel.stats().droppedMessages() > 0) {
+            throw new IllegalStateException("the parallel sender dropped a request after a failure: "
+                    + parallel.stats());
+        }
     }
 
     /** The client's sender's counters (raw frames among them); allocates a snapshot. */
