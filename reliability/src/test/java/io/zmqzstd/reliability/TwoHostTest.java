@@ -5,7 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -39,6 +40,8 @@ class TwoHostTest {
     private static final String ENDPOINT = "tcp://10.201.0.2:5555";
     private static final Duration WAIT = Duration.ofSeconds(60);
     private static final Duration OUTAGE_SHORT = Duration.ofSeconds(3);
+    /** How long one ip, nft, tc or ss command may take. */
+    static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(Long.getLong("zmqzstd.commandTimeoutS", 30));
     private static final Duration OUTAGE_LONG = Duration.ofSeconds(Long.getLong("zmqzstd.outageLongS", 4));
     /** System property: when true, a machine without network namespaces fails these tests instead of skipping them. */
     static final String REQUIRE_PROPERTY = "zmqzstd.requireNetns";
@@ -225,19 +228,31 @@ class TwoHostTest {
 
     private static Result exec(String... cmd) {
         String what = String.join(" ", cmd);
+        Path out = null;
         try {
-            Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-            String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
-            if (!p.waitFor(30, TimeUnit.SECONDS)) {
+            // Output to a file, not a pipe read to its end first: a command that hangs (and keeps the
+            // pipe open) would hold the read, and the wait's timeout below would never be reached.
+            out = Files.createTempFile("two-host-", ".out");
+            Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(out.toFile()).start();
+            if (!p.waitFor(COMMAND_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
                 p.destroyForcibly();
-                return new Result(output, what + ": timed out");
+                return new Result(Files.readString(out).trim(), what + ": timed out after " + COMMAND_TIMEOUT);
             }
+            String output = Files.readString(out).trim();
             return new Result(output, p.exitValue() == 0 ? null : what + ": exit=" + p.exitValue() + ", " + output);
         } catch (IOException e) {
             return new Result("", what + ": " + e.getMessage());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return new Result("", what + ": interrupted");
+        } finally {
+            if (out != null) {
+                try {
+                    Files.deleteIfExists(out);
+                } catch (IOException ignored) {
+                    // a temp file left behind is harmless
+                }
+            }
         }
     }
 }
