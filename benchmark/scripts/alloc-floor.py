@@ -3,7 +3,9 @@
 iteration (B/op x operations in the iteration), and B/op above the floor: the median bytes per iteration
 of AllocationFloorBenchmark (JMH's own allocation, the same at 1 s and 10 s iterations).
 
-Operations in an iteration: score x iteration time, rounded up to whole invocations (PipelineBenchmark
+Operations in an iteration: that iteration's own score x iteration time (the iterations of one cell
+differ by up to a third on a shared VM, so the cell's mean score would misstate each iteration's bytes),
+rounded up to whole invocations (PipelineBenchmark
 receives 500 messages per invocation, TransportBenchmark 10,000, and JMH ends an iteration only after the
 invocation running at its end: at 1 MiB one pipeline invocation takes about 1.4 s, so a "1 s" iteration
 holds 500 messages)."""
@@ -24,14 +26,16 @@ ROWS = [  # file, title, the parameters that name a row
 
 
 def cells(path):
+    """Per cell: the result, its score, its B/op, the bytes of each measured iteration and the operations of
+    each (that iteration's B/op times its own operations)."""
     for b in json.loads(path.read_text()):
         value, unit = b["measurementTime"].split()  # "1 s", "500 ms"
         seconds = float(value) / (1000 if unit == "ms" else 1)
-        score = b["primaryMetric"]["score"]
         norm = b["secondaryMetrics"]["gc.alloc.rate.norm"]
         per_invocation = PER_INVOCATION.get(".".join(b["benchmark"].split(".")[-2:]), 1)
-        ops = math.ceil(score * seconds / per_invocation) * per_invocation
-        yield b, score, norm["score"], [x * ops for x in norm["rawData"][0]], ops
+        ops = [math.ceil(score * seconds / per_invocation) * per_invocation for score in b["primaryMetric"]["rawData"][0]]
+        per_it = [x * n for x, n in zip(norm["rawData"][0], ops)]
+        yield b, b["primaryMetric"]["score"], norm["score"], per_it, ops
 
 
 def main(out):
@@ -55,7 +59,8 @@ def main(out):
         print("| " + " | ".join(keys) + " | method | ops/s | B/op (-prof gc) | bytes per iteration (each measured iteration) | B/op above the floor |")
         print("|" + "---|" * (len(keys) + 5))
         for b, score, norm, per_it, ops in cells(path):
-            above = (statistics.median(per_it) - floor) / ops
+            # what each iteration allocated above the floor, per operation of that iteration
+            above = statistics.median((x - floor) / n for x, n in zip(per_it, ops))
             shown = f"{above:,.3f}" if above > 0 else f"at or below it ({above:,.3f})"
             print("| " + " | ".join(str(b["params"][k]) for k in keys) + f" | {b['benchmark'].split('.')[-1]} | {score:,.0f} | "
                   f"{norm:,.3f} | " + ", ".join(f"{x:,.0f}" for x in per_it) + f" | {shown} |")
