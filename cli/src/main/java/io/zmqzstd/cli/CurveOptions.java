@@ -7,19 +7,18 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * CURVE encryption and authentication options, shared by send and recv (a picocli mixin).
+ * CURVE encryption and authentication options, shared by send and recv (a picocli mixin), and the
+ * key file format. What the options do (reading and checking the keys, setting them on the socket,
+ * the usage errors) is {@link CurveSide}'s, which the proxy's two sides ({@code ProxyCurveOptions}, next)
+ * use too.
  *
  * <p>Either side may be the CURVE server (usually the one that binds): it holds a secret key.
  * The other side is a client that must know the server's public key; a client with a wrong
@@ -40,6 +39,9 @@ final class CurveOptions {
      * 1 KiB, so a larger file is a wrong one.
      */
     static final int MAX_KEY_FILE_BYTES = 64 * 1024;
+
+    /** The names of the options below, as messages name them (a key file's problems by the file alone, as always). */
+    private static final CurveSide.Names NAMES = CurveSide.Names.withPrefix("--", false);
 
     @Spec(Spec.Target.MIXEE)
     CommandSpec spec;
@@ -73,22 +75,7 @@ final class CurveOptions {
      * @throws ParameterException on contradictory options or unreadable/malformed keys (exit 2)
      */
     void apply(ZmqSocket socket) {
-        if (server && serverKey != null) {
-            throw usage("--curve-server and --curve-server-key exclude each other: one side is the server, the other the client");
-        }
-        if (server) {
-            socket.curveServer(true);
-            socket.curveSecretKey(ownSecretKey());
-        } else if (serverKey != null) {
-            String key = isKeyFileReference(serverKey) ? publicKeyFrom(Path.of(serverKey.substring(1))) : serverKey.trim();
-            checkKey(key, "--curve-server-key");
-            Curve.KeyPair own = ownClientKeys();
-            socket.curveServerKey(key);
-            socket.curvePublicKey(own.publicKey());
-            socket.curveSecretKey(own.secretKey());
-        } else if (secretKeyFile != null || keyPairFile != null) {
-            throw usage("a CURVE key file needs --curve-server (this side is the server) or --curve-server-key (this side is a client)");
-        }
+        new CurveSide(spec.commandLine(), NAMES, server, serverKey, secretKeyFile, keyPairFile).apply(socket);
     }
 
     /** True when this side is the CURVE server or a client. */
@@ -96,99 +83,10 @@ final class CurveOptions {
         return server || serverKey != null;
     }
 
-    private String ownSecretKey() {
-        if (secretKeyFile != null && keyPairFile != null) {
-            throw usage("give either --curve-secret-key-file or --curve-keypair-file, not both");
-        }
-        Path file = secretKeyFile != null ? secretKeyFile : keyPairFile;
-        if (file == null) {
-            throw usage("--curve-server needs the server's secret key: --curve-secret-key-file FILE or --curve-keypair-file FILE");
-        }
-        Keys keys = read(file);
-        String secret = keys.secretKey();
-        if (secret == null) {
-            throw usage("no secret key in file=" + file + " (expected a 'secret=' line or a bare Z85 key)");
-        }
-        checkKey(secret, "secret key in " + file);
-        if (keys.publicKey() != null && !keys.publicKey().equals(secret)) {
-            // a pair (a bare key fills both halves): clients take the public half from this file or its .pub
-            checkKey(keys.publicKey(), "public key in " + file);
-            requireMatchingPair(keys, secretKeyFile != null ? "--curve-secret-key-file" : "--curve-keypair-file", file);
-        }
-        return secret;
-    }
-
-    private Curve.KeyPair ownClientKeys() {
-        if (secretKeyFile != null) {
-            throw usage("a CURVE client needs its public key too: use --curve-keypair-file instead of --curve-secret-key-file");
-        }
-        if (keyPairFile == null) {
-            return Curve.keypair();
-        }
-        Keys keys = read(keyPairFile);
-        if (keys.publicKey() == null || keys.secretKey() == null) {
-            throw usage("a key pair file needs 'public=' and 'secret=' lines: file=" + keyPairFile);
-        }
-        checkKey(keys.publicKey(), "public key in " + keyPairFile);
-        checkKey(keys.secretKey(), "secret key in " + keyPairFile);
-        requireMatchingPair(keys, "--curve-keypair-file", keyPairFile);
-        return new Curve.KeyPair(keys.publicKey(), keys.secretKey());
-    }
-
     /**
-     * Refuses a key pair whose public half is not the secret half's (zmq_curve_public): libzmq
-     * takes such a pair and the CURVE handshake then fails, with nothing to tell either side why.
+     * Parses the lines of a key file (read by {@link CurveSide}, at most {@link #MAX_KEY_FILE_BYTES}).
+     * A bare key (one 40-character line) fills both halves: the caller knows which half it asked for.
      */
-    private void requireMatchingPair(Keys keys, String option, Path file) {
-        if (keys.publicKey().equals(keys.secretKey())) {
-            throw usage(option + " needs a key pair, but file=" + file + " holds a single key (expected 'public=' and 'secret=' lines)");
-        }
-        String derived = Curve.publicKey(keys.secretKey());
-        if (!derived.equals(keys.publicKey())) {
-            throw usage(option + ": the public and secret keys in file=" + file + " do not match: public=" + keys.publicKey()
-                    + ", but the secret key's public key is " + derived + " (the CURVE handshake would fail)");
-        }
-    }
-
-    private String publicKeyFrom(Path file) {
-        String key = read(file).publicKey();
-        if (key == null) {
-            throw usage("no public key in file=" + file + " (expected a 'public=' line or a bare Z85 key)");
-        }
-        return key;
-    }
-
-    /**
-     * Reads a key file. A bare key (one 40-character line) fills both halves: the caller knows
-     * which half it asked for.
-     */
-    private Keys read(Path file) {
-        String text;
-        try (InputStream in = Files.newInputStream(file)) {
-            // not Files.readAllLines: a wrong file (/dev/zero, a log) would be read whole, into OutOfMemoryError
-            byte[] bytes = in.readNBytes(MAX_KEY_FILE_BYTES + 1);
-            if (bytes.length > MAX_KEY_FILE_BYTES) {
-                throw cannotReadKeyFile(file, "larger than a key file may be: limit=" + MAX_KEY_FILE_BYTES
-                        + " bytes (is it the right file?)");
-            }
-            for (int i = 0; i < bytes.length; i++) {
-                if (bytes[i] < 0) {
-                    // Z85 keys and the key=value lines around them are ASCII: a binary file is the wrong file
-                    throw cannotReadKeyFile(file, String.format(Locale.ROOT,
-                            "not a text key file: a byte that is not ASCII at offset=%d (0x%02X)", i, bytes[i] & 0xFF));
-                }
-            }
-            text = new String(bytes, StandardCharsets.US_ASCII);
-        } catch (IOException e) {
-            throw cannotReadKeyFile(file, Main.describe(e));
-        }
-        return parse(text.lines().toList());
-    }
-
-    private ParameterException cannotReadKeyFile(Path file, String error) {
-        return usage("cannot read key file: file=" + file + ", error=" + error);
-    }
-
     static Keys parse(List<String> lines) {
         String pub = null;
         String sec = null;
@@ -249,22 +147,5 @@ final class CurveOptions {
         } catch (RuntimeException e) {
             return false;
         }
-    }
-
-    private void checkKey(String key, String what) {
-        if (key.length() != Curve.Z85_KEY_CHARS) {
-            throw usage("invalid CURVE key (" + what + "): expected " + Curve.Z85_KEY_CHARS
-                    + " Z85 characters, length=" + key.length());
-        }
-        try {
-            Curve.z85Decode(key);
-        } catch (IllegalArgumentException e) {
-            // the right length, so the alphabet or a group's value is wrong: say which (one character, no key)
-            throw usage("invalid CURVE key (" + what + "): " + e.getMessage().replaceFirst("^z85 text: ", ""));
-        }
-    }
-
-    private ParameterException usage(String message) {
-        return new ParameterException(spec.commandLine(), message);
     }
 }

@@ -1,0 +1,238 @@
+package io.zmqzstd.cli;
+
+import io.zmqzstd.transport.Curve;
+import io.zmqzstd.transport.ZmqSocket;
+import picocli.CommandLine;
+import picocli.CommandLine.ParameterException;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.function.Consumer;
+
+/**
+ * One socket's CURVE role, from the values of four options: server ({@code --curve-server} with a
+ * secret key file), client ({@code --curve-server-key}, with an optional key pair file of its own)
+ * or none. send and recv have one such side ({@link CurveOptions}), the proxy two
+ * ({@code ProxyCurveOptions}, next); this class reads and checks the keys for all of them and sets them
+ * on the socket, and its usage errors (exit 2) name the options as the user typed them
+ * ({@link Names}).
+ *
+ * <p>Key files are read here (at most {@link CurveOptions#MAX_KEY_FILE_BYTES}, ASCII) and parsed by
+ * {@link CurveOptions#parse}, in any of the formats listed there.
+ */
+final class CurveSide {
+
+    /**
+     * The names of one side's four options, for messages.
+     *
+     * @param fileOptionInMessages whether a message about a key file's content or reading starts
+     *                             with the option that named the file: the proxy's, where two
+     *                             options of each kind exist; send's and recv's lines name the file
+     *                             only, as they always have
+     */
+    record Names(String server, String serverKey, String secretKeyFile, String keyPairFile, boolean fileOptionInMessages) {
+
+        /** The names {@code PREFIXcurve-server} and so on, e.g. {@code --frontend-curve-server} for prefix {@code --frontend-}. */
+        static Names withPrefix(String prefix, boolean fileOptionInMessages) {
+            return new Names(prefix + "curve-server", prefix + "curve-server-key", prefix + "curve-secret-key-file",
+                    prefix + "curve-keypair-file", fileOptionInMessages);
+        }
+    }
+
+    private final CommandLine commandLine;
+    private final Names names;
+    private final boolean server;
+    private final String serverKey;
+    private final Path secretKeyFile;
+    private final Path keyPairFile;
+
+    /**
+     * @param commandLine   the command whose usage errors these are
+     * @param server        the server option was given
+     * @param serverKey     the server key option's value ({@code KEY} or {@code @FILE}), or null
+     * @param secretKeyFile the secret key file option's value, or null
+     * @param keyPairFile   the key pair file option's value, or null
+     */
+    CurveSide(CommandLine commandLine, Names names, boolean server, String serverKey, Path secretKeyFile, Path keyPairFile) {
+        this.commandLine = commandLine;
+        this.names = names;
+        this.server = server;
+        this.serverKey = serverKey;
+        this.secretKeyFile = secretKeyFile;
+        this.keyPairFile = keyPairFile;
+    }
+
+    /**
+     * Sets the CURVE options on {@code socket} (before bind/connect); does nothing when no CURVE
+     * option was given. The same as {@code resolve().accept(socket)}.
+     *
+     * @throws ParameterException on contradictory options or unreadable/malformed keys (exit 2)
+     */
+    void apply(ZmqSocket socket) {
+        resolve().accept(socket);
+    }
+
+    /**
+     * Reads and checks the keys now, before any socket exists, and returns what sets them on a
+     * socket (before it binds or connects); it sets nothing when no CURVE option was given.
+     *
+     * @throws ParameterException on contradictory options or unreadable/malformed keys (exit 2)
+     */
+    Consumer<ZmqSocket> resolve() {
+        if (server && serverKey != null) {
+            throw usage(names.server() + " and " + names.serverKey()
+                    + " exclude each other: one side is the server, the other the client");
+        }
+        if (server) {
+            String secret = ownSecretKey();
+            return socket -> {
+                socket.curveServer(true);
+                socket.curveSecretKey(secret);
+            };
+        }
+        if (serverKey != null) {
+            String key = CurveOptions.isKeyFileReference(serverKey)
+                    ? publicKeyFrom(Path.of(serverKey.substring(1)))
+                    : serverKey.trim();
+            checkKey(key, null, names.serverKey());
+            Curve.KeyPair own = ownClientKeys();
+            return socket -> {
+                socket.curveServerKey(key);
+                socket.curvePublicKey(own.publicKey());
+                socket.curveSecretKey(own.secretKey());
+            };
+        }
+        if (secretKeyFile != null || keyPairFile != null) {
+            throw usage("a CURVE key file needs " + names.server() + " (this side is the server) or " + names.serverKey()
+                    + " (this side is a client)");
+        }
+        return socket -> { };
+    }
+
+    private String ownSecretKey() {
+        if (secretKeyFile != null && keyPairFile != null) {
+            throw usage("give either " + names.secretKeyFile() + " or " + names.keyPairFile() + ", not both");
+        }
+        Path file = secretKeyFile != null ? secretKeyFile : keyPairFile;
+        if (file == null) {
+            throw usage(names.server() + " needs the server's secret key: " + names.secretKeyFile() + " FILE or "
+                    + names.keyPairFile() + " FILE");
+        }
+        String option = secretKeyFile != null ? names.secretKeyFile() : names.keyPairFile();
+        CurveOptions.Keys keys = read(file, option);
+        String secret = keys.secretKey();
+        if (secret == null) {
+            throw fileUsage(option, "no secret key in file=" + file + " (expected a 'secret=' line or a bare Z85 key)");
+        }
+        checkKey(secret, option, "secret key in " + file);
+        if (keys.publicKey() != null && !keys.publicKey().equals(secret)) {
+            // a pair (a bare key fills both halves): clients take the public half from this file or its .pub
+            checkKey(keys.publicKey(), option, "public key in " + file);
+            requireMatchingPair(keys, option, file);
+        }
+        return secret;
+    }
+
+    private Curve.KeyPair ownClientKeys() {
+        if (secretKeyFile != null) {
+            throw usage("a CURVE client needs its public key too: use " + names.keyPairFile() + " instead of "
+                    + names.secretKeyFile());
+        }
+        if (keyPairFile == null) {
+            return Curve.keypair();
+        }
+        String option = names.keyPairFile();
+        CurveOptions.Keys keys = read(keyPairFile, option);
+        if (keys.publicKey() == null || keys.secretKey() == null) {
+            throw fileUsage(option, "a key pair file needs 'public=' and 'secret=' lines: file=" + keyPairFile);
+        }
+        checkKey(keys.publicKey(), option, "public key in " + keyPairFile);
+        checkKey(keys.secretKey(), option, "secret key in " + keyPairFile);
+        requireMatchingPair(keys, option, keyPairFile);
+        return new Curve.KeyPair(keys.publicKey(), keys.secretKey());
+    }
+
+    /**
+     * Refuses a key pair whose public half is not the secret half's (zmq_curve_public): libzmq
+     * takes such a pair and the CURVE handshake then fails, with nothing to tell either side why.
+     */
+    private void requireMatchingPair(CurveOptions.Keys keys, String option, Path file) {
+        if (keys.publicKey().equals(keys.secretKey())) {
+            throw usage(option + " needs a key pair, but file=" + file + " holds a single key (expected 'public=' and 'secret=' lines)");
+        }
+        String derived = Curve.publicKey(keys.secretKey());
+        if (!derived.equals(keys.publicKey())) {
+            throw usage(option + ": the public and secret keys in file=" + file + " do not match: public=" + keys.publicKey()
+                    + ", but the secret key's public key is " + derived + " (the CURVE handshake would fail)");
+        }
+    }
+
+    private String publicKeyFrom(Path file) {
+        String key = read(file, names.serverKey()).publicKey();
+        if (key == null) {
+            throw fileUsage(names.serverKey(), "no public key in file=" + file + " (expected a 'public=' line or a bare Z85 key)");
+        }
+        return key;
+    }
+
+    /**
+     * Reads the key file {@code option} names. A bare key (one 40-character line) fills both
+     * halves: the caller knows which half it asked for.
+     */
+    private CurveOptions.Keys read(Path file, String option) {
+        String text;
+        try (InputStream in = Files.newInputStream(file)) {
+            // not Files.readAllLines: a wrong file (/dev/zero, a log) would be read whole, into OutOfMemoryError
+            byte[] bytes = in.readNBytes(CurveOptions.MAX_KEY_FILE_BYTES + 1);
+            if (bytes.length > CurveOptions.MAX_KEY_FILE_BYTES) {
+                throw cannotReadKeyFile(file, option, "larger than a key file may be: limit=" + CurveOptions.MAX_KEY_FILE_BYTES
+                        + " bytes (is it the right file?)");
+            }
+            for (int i = 0; i < bytes.length; i++) {
+                if (bytes[i] < 0) {
+                    // Z85 keys and the key=value lines around them are ASCII: a binary file is the wrong file
+                    throw cannotReadKeyFile(file, option, String.format(Locale.ROOT,
+                            "not a text key file: a byte that is not ASCII at offset=%d (0x%02X)", i, bytes[i] & 0xFF));
+                }
+            }
+            text = new String(bytes, StandardCharsets.US_ASCII);
+        } catch (IOException e) {
+            throw cannotReadKeyFile(file, option, Main.describe(e));
+        }
+        return CurveOptions.parse(text.lines().toList());
+    }
+
+    private ParameterException cannotReadKeyFile(Path file, String option, String error) {
+        return fileUsage(option, "cannot read key file: file=" + file + ", error=" + error);
+    }
+
+    /**
+     * A key from the file {@code option} named ({@code what}: which half, in which file), or, with a
+     * null {@code option}, one given on the command line ({@code what}: the option).
+     */
+    private void checkKey(String key, String option, String what) {
+        if (key.length() != Curve.Z85_KEY_CHARS) {
+            throw fileUsage(option, "invalid CURVE key (" + what + "): expected " + Curve.Z85_KEY_CHARS
+                    + " Z85 characters, length=" + key.length());
+        }
+        try {
+            Curve.z85Decode(key);
+        } catch (IllegalArgumentException e) {
+            // the right length, so the alphabet or a group's value is wrong: say which (one character, no key)
+            throw fileUsage(option, "invalid CURVE key (" + what + "): " + e.getMessage().replaceFirst("^z85 text: ", ""));
+        }
+    }
+
+    /** A problem with the file {@code option} names (null: none), prefixed with the option where {@link Names} asks for it. */
+    private ParameterException fileUsage(String option, String message) {
+        return usage(option != null && names.fileOptionInMessages() ? option + ": " + message : message);
+    }
+
+    private ParameterException usage(String message) {
+        return new ParameterException(commandLine, message);
+    }
+}
