@@ -17,7 +17,7 @@ import java.util.regex.Pattern;
 /**
  * CURVE encryption and authentication options, shared by send and recv (a picocli mixin), and the
  * key file format. What the options do (reading and checking the keys, setting them on the socket,
- * the usage errors) is {@link CurveSide}'s, which the proxy's two sides ({@code ProxyCurveOptions}, next)
+ * the usage errors) is {@link CurveSide}'s, which the proxy's two sides ({@link ProxyCurveOptions})
  * use too.
  *
  * <p>Either side may be the CURVE server (usually the one that binds): it holds a secret key.

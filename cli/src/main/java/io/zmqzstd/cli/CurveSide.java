@@ -17,7 +17,7 @@ import java.util.function.Consumer;
  * One socket's CURVE role, from the values of four options: server ({@code --curve-server} with a
  * secret key file), client ({@code --curve-server-key}, with an optional key pair file of its own)
  * or none. send and recv have one such side ({@link CurveOptions}), the proxy two
- * ({@code ProxyCurveOptions}, next); this class reads and checks the keys for all of them and sets them
+ * ({@link ProxyCurveOptions}); this class reads and checks the keys for all of them and sets them
  * on the socket, and its usage errors (exit 2) name the options as the user typed them
  * ({@link Names}).
  *

@@ -17,7 +17,7 @@ import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.concurrent.Callable;
 
-/** {@code keygen}: a CURVE key pair in Z85 text, for --curve-* options of send and recv. */
+/** {@code keygen}: a CURVE key pair in Z85 text, for the --curve-* options of send and recv and the proxy's per side. */
 @Command(name = "keygen", mixinStandardHelpOptions = true, sortOptions = false,
         description = {
                 "Make a CURVE key pair (Z85 text). Without --out, print it: 'public=...' and 'secret=...' lines.",

@@ -22,6 +22,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.function.Consumer;
 
 /**
  * {@code proxy}: a hub between senders and receivers that forwards their messages without
@@ -49,6 +50,11 @@ import java.util.concurrent.Callable;
                 "the backend; subscriptions travel upstream, so --wait-subscribers and --subscribe work through it.",
                 "--type pipeline: senders (send) push to the frontend, receivers (recv) pull from the backend, each",
                 "message to one receiver (fan-in to fan-out).",
+                "CURVE per side, independently: frontend and backend may each be a CURVE server",
+                "(--frontend-curve-server, --backend-curve-server, with a secret key file), a",
+                "CURVE client of the peer it connects to (--frontend-curve-server-key,",
+                "--backend-curve-server-key) or plain. Frames are decrypted on one side and",
+                "encrypted again on the other, still compressed as the senders made them.",
                 "Runs until SIGINT or SIGTERM, then exits 0.",
                 "--stats, --progress: messages and bytes forwarded each way (a multipart message counts once, with",
                 "all its frames' bytes), elapsed time since start, rate and throughput over it."},
@@ -100,6 +106,9 @@ final class ProxyCommand implements Callable<Integer> {
     int hwm;
 
     @Mixin
+    ProxyCurveOptions curve;
+
+    @Mixin
     EventOptions eventOptions;
 
     @Mixin
@@ -133,6 +142,9 @@ final class ProxyCommand implements Callable<Integer> {
         back.check();
         EndpointOptions.requireHwm(spec, hwm);
         requireSeparateSides();
+        // keys read and checked before any socket exists: a usage error binds nothing
+        Consumer<ZmqSocket> frontendCurve = curve.frontend().resolve();
+        Consumer<ZmqSocket> backendCurve = curve.backend().resolve();
         PrintWriter err = spec.commandLine().getErr();
         String name = spec.qualifiedName();
         printer = new StatsPrinter(name, statsOptions, err);
@@ -141,6 +153,8 @@ final class ProxyCommand implements Callable<Integer> {
         try (context) {
             ZmqSocket frontend = context.socket(type.frontend);
             ZmqSocket backend = context.socket(type.backend);
+            frontendCurve.accept(frontend);
+            backendCurve.accept(backend);
             // Closed in reverse: the monitors once run() has returned (closing one is a call on its
             // socket), the signal handlers, the proxy's control sockets, then the context.
             try (ZmqProxy p = new ZmqProxy(frontend, backend, null);

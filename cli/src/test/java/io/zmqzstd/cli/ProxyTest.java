@@ -2,6 +2,7 @@ package io.zmqzstd.cli;
 
 import io.zmqzstd.cli.InProcess.Result;
 import io.zmqzstd.codec.ZstdDictionary;
+import io.zmqzstd.transport.Curve;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -9,7 +10,9 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -62,13 +65,24 @@ class ProxyTest {
         return new Running(result, command.get(), err);
     }
 
+    /** A finished recv: its result, and what it wrote to standard output. */
+    private record Received(Result result, String stdout) {
+    }
+
+    /** A recv that must exit 0: what it wrote to standard output. */
     private static CompletableFuture<String> recv(String... args) {
+        return recvAnyExit(args).thenApply(r -> {
+            assertEquals(ExitCodes.OK, r.result().code(), r.result()::toString);
+            return r.stdout();
+        });
+    }
+
+    private static CompletableFuture<Received> recvAnyExit(String... args) {
         return CompletableFuture.supplyAsync(() -> {
             ByteArrayOutputStream stdout = new ByteArrayOutputStream();
             Result r = InProcess.execute(cl -> ((RecvCommand) cl.getSubcommands().get("recv").getCommand()).stdout = stdout,
                     prepend("recv", args));
-            assertEquals(ExitCodes.OK, r.code(), r::toString);
-            return stdout.toString(StandardCharsets.UTF_8);
+            return new Received(r, stdout.toString(StandardCharsets.UTF_8));
         }, THREADS);
     }
 
@@ -277,15 +291,163 @@ class ProxyTest {
                         "--backend-bind", "tcp://127.0.0.1:*"},
         };
         for (String[] c : wrong) {
-            String[] args = prepend("proxy", java.util.Arrays.copyOfRange(c, 1, c.length));
-            Result r = InProcess.execute(cl -> { }, args);
-            String what = String.join(" ", args) + " -> " + r;
-            assertEquals(ExitCodes.USAGE, r.code(), what);
-            List<String> lines = r.err().lines().toList();
-            assertEquals(1, lines.size(), what);
-            assertTrue(lines.getFirst().startsWith("zmq-zstd proxy: "), what);
-            assertTrue(lines.getFirst().toLowerCase(java.util.Locale.ROOT).contains(c[0].toLowerCase(java.util.Locale.ROOT)), what);
-            assertTrue(lines.getFirst().endsWith("(see 'zmq-zstd proxy --help')"), what);
+            assertRefusedInOneLine(c[0], prepend("proxy", Arrays.copyOfRange(c, 1, c.length)));
         }
+    }
+
+    /** A usage error: exit 2, one line that contains {@code expected} (ignoring case) and points to the help. */
+    private static void assertRefusedInOneLine(String expected, String... args) {
+        Result r = InProcess.execute(cl -> { }, args);
+        String what = String.join(" ", args) + " -> " + r;
+        assertEquals(ExitCodes.USAGE, r.code(), what);
+        List<String> lines = r.err().lines().toList();
+        assertEquals(1, lines.size(), what);
+        assertTrue(lines.getFirst().startsWith("zmq-zstd " + args[0] + ": "), what);
+        assertTrue(lines.getFirst().toLowerCase(java.util.Locale.ROOT).contains(expected.toLowerCase(java.util.Locale.ROOT)), what);
+        assertTrue(lines.getFirst().endsWith("(see 'zmq-zstd " + args[0] + " --help')"), what);
+    }
+
+    /** A new key pair in FILE and its public key in FILE.pub, as {@code keygen --out FILE} writes them. */
+    private static Curve.KeyPair keyFiles(Path file) throws Exception {
+        Curve.KeyPair keys = Curve.keypair();
+        Files.writeString(file, CurveOptions.formatKeyPair(keys));
+        Files.writeString(Path.of(file + ".pub"), "public=" + keys.publicKey() + "\n");
+        return keys;
+    }
+
+    /**
+     * A proxy whose frontend and backend are both CURVE servers, each with a key of its own (the
+     * frontend's from a key pair file, the backend's from a file holding its secret key alone):
+     * a send that is a client of the frontend (its key from {@code @FILE.pub}) reaches a recv that
+     * is a client of the backend, every message decompressed as sent. Both clients refuse a peer
+     * that is not a CURVE server, so both sides were encrypted.
+     */
+    @Test
+    void shouldForwardBetweenCurveClientsWhenBothSidesAreCurveServers(@TempDir Path dir) throws Exception {
+        Path frontendKeys = dir.resolve("frontend.key");
+        keyFiles(frontendKeys);
+        Curve.KeyPair backendKeys = Curve.keypair();
+        Path backendSecret = Files.writeString(dir.resolve("backend.secret"), backendKeys.secretKey() + "\n");
+        String frontend = tcp();
+        String backend = tcp();
+        try (Running proxy = proxy("--type", "pipeline",
+                "--frontend-bind", frontend, "--frontend-curve-server", "--frontend-curve-keypair-file", frontendKeys.toString(),
+                "--backend-bind", backend, "--backend-curve-server", "--backend-curve-secret-key-file", backendSecret.toString())) {
+            String input = lines("secret", 300);
+            CompletableFuture<String> received = recv("--connect", backend, "--curve-server-key", backendKeys.publicKey(),
+                    "--count", "300", "--timeout", "30s");
+            Result sent = send(input, "--connect", frontend, "--curve-server-key", "@" + frontendKeys + ".pub", "--timeout", "30s")
+                    .get(60, TimeUnit.SECONDS);
+            assertEquals(ExitCodes.OK, sent.code(), sent::toString);
+            assertEquals(input, received.get(60, TimeUnit.SECONDS));
+            Result r = proxy.stop();
+            assertEquals(ExitCodes.OK, r.code(), r::toString);
+            assertEquals("", r.err(), r::toString);
+        }
+    }
+
+    /**
+     * A sender with a wrong server key never completes the handshake with a CURVE frontend: it
+     * times out (exit 3), the receiver behind the proxy gets nothing and times out too, and the
+     * proxy's summary counts no message either way.
+     */
+    @Test
+    void shouldLetNothingThroughFromASenderWithTheWrongServerKey(@TempDir Path dir) throws Exception {
+        Path frontendKeys = dir.resolve("frontend.key");
+        keyFiles(frontendKeys);
+        String frontend = tcp();
+        String backend = tcp();
+        try (Running proxy = proxy("--type", "pipeline", "--frontend-bind", frontend, "--frontend-curve-server",
+                "--frontend-curve-keypair-file", frontendKeys.toString(), "--backend-bind", backend, "--stats")) {
+            CompletableFuture<Received> received = recvAnyExit("--connect", backend, "--timeout", "4s");
+            Result sent = send("must not arrive\n", "--connect", frontend, "--curve-server-key", Curve.keypair().publicKey(),
+                    "--timeout", "2s").get(60, TimeUnit.SECONDS);
+            assertEquals(ExitCodes.TIMEOUT, sent.code(), sent::toString);
+            Received got = received.get(60, TimeUnit.SECONDS);
+            assertEquals(ExitCodes.TIMEOUT, got.result().code(), got.result()::toString);
+            assertEquals("", got.stdout());
+            Result r = proxy.stop();
+            assertEquals(ExitCodes.OK, r.code(), r::toString);
+            assertEquals(List.of(0L, 0L, 0L, 0L), counts(r.err().strip()), r::toString);
+        }
+    }
+
+    /**
+     * A plain frontend and a CURVE backend that is a client (with a key pair of its own) of a recv
+     * that binds as the CURVE server: plain senders' messages reach the receiver, encrypted on the
+     * way out.
+     */
+    @Test
+    void shouldForwardFromAPlainFrontendToACurveClientBackend(@TempDir Path dir) throws Exception {
+        Path recvKeys = dir.resolve("recv.key");
+        keyFiles(recvKeys);
+        Path proxyKeys = dir.resolve("proxy.key");
+        keyFiles(proxyKeys);
+        String frontend = tcp();
+        String backend = tcp();
+        CompletableFuture<String> received = recv("--bind", backend, "--curve-server", "--curve-keypair-file", recvKeys.toString(),
+                "--count", "300", "--timeout", "30s");
+        try (Running proxy = proxy("--type", "pipeline", "--frontend-bind", frontend, "--backend-connect", backend,
+                "--backend-curve-server-key", "@" + recvKeys + ".pub", "--backend-curve-keypair-file", proxyKeys.toString())) {
+            String input = lines("plain", 300);
+            Result sent = send(input, "--connect", frontend, "--timeout", "30s").get(60, TimeUnit.SECONDS);
+            assertEquals(ExitCodes.OK, sent.code(), sent::toString);
+            assertEquals(input, received.get(60, TimeUnit.SECONDS));
+            Result r = proxy.stop();
+            assertEquals(ExitCodes.OK, r.code(), r::toString);
+        }
+    }
+
+    /**
+     * A side's CURVE options that cannot work: exit 2, one line naming the option of that side as
+     * typed, before anything is bound (with --events a bound socket would add a LISTENING line).
+     * The same file mistake in recv is named in its words as before.
+     */
+    @Test
+    void shouldRefuseBadCurveOptionsNamingTheSidesOption(@TempDir Path dir) throws Exception {
+        Path good = dir.resolve("good.key");
+        Curve.KeyPair keys = keyFiles(good);
+        Path mixed = Files.writeString(dir.resolve("mixed.key"),
+                "public=" + Curve.keypair().publicKey() + "\nsecret=" + keys.secretKey() + "\n");
+        Path publicOnly = Path.of(good + ".pub");
+        Path missing = dir.resolve("missing.key");
+        String[][] wrong = {
+                {"--frontend-curve-server needs the server's secret key: --frontend-curve-secret-key-file FILE"
+                        + " or --frontend-curve-keypair-file FILE", "--frontend-curve-server"},
+                {"--backend-curve-server needs the server's secret key", "--frontend-curve-server", "--frontend-curve-keypair-file",
+                        good.toString(), "--backend-curve-server"},
+                {"--backend-curve-server and --backend-curve-server-key exclude each other", "--backend-curve-server",
+                        "--backend-curve-keypair-file", good.toString(), "--backend-curve-server-key", keys.publicKey()},
+                {"--frontend-curve-keypair-file: cannot read key file: file=" + missing + ", error=no such file",
+                        "--frontend-curve-server", "--frontend-curve-keypair-file", missing.toString()},
+                {"--backend-curve-server-key: cannot read key file: file=" + missing + ", error=no such file",
+                        "--backend-curve-server-key", "@" + missing},
+                {"invalid CURVE key (--backend-curve-server-key): expected 40 Z85 characters, length=5",
+                        "--backend-curve-server-key", "short"},
+                {"a CURVE key file needs --frontend-curve-server (this side is the server) or --frontend-curve-server-key"
+                        + " (this side is a client)", "--frontend-curve-keypair-file", good.toString()},
+                {"give either --backend-curve-secret-key-file or --backend-curve-keypair-file, not both", "--backend-curve-server",
+                        "--backend-curve-secret-key-file", good.toString(), "--backend-curve-keypair-file", good.toString()},
+                {"a CURVE client needs its public key too: use --frontend-curve-keypair-file instead of"
+                        + " --frontend-curve-secret-key-file", "--frontend-curve-server-key", keys.publicKey(),
+                        "--frontend-curve-secret-key-file", good.toString()},
+                {"--frontend-curve-keypair-file: the public and secret keys in file=" + mixed + " do not match",
+                        "--frontend-curve-server", "--frontend-curve-keypair-file", mixed.toString()},
+                {"--backend-curve-secret-key-file: no secret key in file=" + publicOnly, "--backend-curve-server",
+                        "--backend-curve-secret-key-file", publicOnly.toString()},
+                {"--backend-curve-keypair-file: a key pair file needs 'public=' and 'secret=' lines: file=" + publicOnly,
+                        "--backend-curve-server-key", keys.publicKey(), "--backend-curve-keypair-file", publicOnly.toString()},
+        };
+        String[] sides = {"proxy", "--type", "pipeline", "--frontend-bind", "tcp://127.0.0.1:*", "--backend-bind", "tcp://localhost:*",
+                "--events"};
+        for (String[] c : wrong) {
+            String[] args = Arrays.copyOf(sides, sides.length + c.length - 1);
+            System.arraycopy(c, 1, args, sides.length, c.length - 1);
+            assertRefusedInOneLine(c[0], args);
+        }
+        Result r = InProcess.execute(cl -> { }, "recv", "--bind", "tcp://127.0.0.1:*", "--curve-server", "--curve-keypair-file",
+                missing.toString());
+        assertEquals("zmq-zstd recv: cannot read key file: file=" + missing + ", error=no such file (see 'zmq-zstd recv --help')",
+                r.err().strip(), r::toString);
     }
 }
