@@ -269,7 +269,8 @@ final class ProxyCommand implements Callable<Integer> {
 
     /**
      * An endpoint on both sides would make the proxy bind one address twice (address in use) or,
-     * connected to its own other side, forward every message back to itself for ever.
+     * connected to its own other side, forward every message back to itself for ever; but for a
+     * bind that picks its own address ({@link #picksItsOwnAddress}), which binds two.
      */
     private void requireSeparateSides() {
         List<String> frontendSide = new ArrayList<>(frontendBinds);
@@ -277,10 +278,26 @@ final class ProxyCommand implements Callable<Integer> {
         List<String> backendSide = new ArrayList<>(backendBinds);
         backendSide.addAll(backendConnects);
         for (String endpoint : frontendSide) {
-            if (backendSide.contains(endpoint)) {
+            // A bind that picks its own address (tcp://HOST:*, ipc://*) gets a fresh one on each side
+            // (a connect to such an endpoint is refused on its own)
+            boolean freshOnEachSide = picksItsOwnAddress(endpoint) && frontendBinds.contains(endpoint)
+                    && backendBinds.contains(endpoint);
+            if (backendSide.contains(endpoint) && !freshOnEachSide) {
                 throw new ParameterException(spec.commandLine(), "the frontend and the backend need different endpoints:"
                         + " endpoint=" + endpoint + " is on both sides (a proxy would bind it twice, or forward to itself)");
             }
         }
+    }
+
+    /**
+     * Whether binding {@code endpoint} twice gives two addresses: a tcp or ws port {@code *} or
+     * {@code 0} (a free port each time), or {@code ipc://*} (a fresh path each time).
+     */
+    static boolean picksItsOwnAddress(String endpoint) {
+        if (endpoint.equals("ipc://*")) {
+            return true;
+        }
+        boolean portAnywhere = endpoint.startsWith("tcp://") || endpoint.startsWith("ws://");
+        return portAnywhere && (endpoint.endsWith(":*") || endpoint.endsWith(":0"));
     }
 }

@@ -13,12 +13,15 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -250,6 +253,38 @@ class ProxyTest {
             assertEquals(1, summary.size(), r::toString);
             assertEquals(expected, counts(summary.getFirst()));
             assertEquals(r.err().lines().count(), progress.size() + 1, r::toString);
+        }
+    }
+
+    /**
+     * The same wildcard bind on both sides ({@code tcp://127.0.0.1:*}) binds two free ports, one per
+     * side, which --events names: it is not "one endpoint on both sides", and messages go through.
+     */
+    @Test
+    void shouldBindAWildcardPortOnEachSide() throws Exception {
+        String any = "tcp://127.0.0.1:*";
+        try (Running proxy = proxy("--type", "pipeline", "--frontend-bind", any, "--backend-bind", any, "--events")) {
+            Pattern listening = Pattern.compile("zmq-zstd proxy: event: LISTENING socket=(frontend|backend) endpoint=(\\S+) value=\\d+");
+            Map<String, String> bound = new HashMap<>();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (bound.size() < 2) {
+                assertFalse(proxy.result().isDone(), () -> "the proxy ended: " + proxy.result().join());
+                assertTrue(System.nanoTime() < deadline, () -> "no LISTENING line for each side: " + proxy.err());
+                for (String line : proxy.err().toString().lines().toList()) {
+                    Matcher m = listening.matcher(line);
+                    if (m.matches()) {
+                        bound.put(m.group(1), m.group(2));
+                    }
+                }
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
+            }
+            assertFalse(bound.get("frontend").equals(bound.get("backend")), bound::toString);
+            CompletableFuture<String> received = recv("--connect", bound.get("backend"), "--count", "1", "--timeout", "30s");
+            Result sent = send("through a wildcard\n", "--connect", bound.get("frontend"), "--timeout", "30s").get(60, TimeUnit.SECONDS);
+            assertEquals(ExitCodes.OK, sent.code(), sent::toString);
+            assertEquals("through a wildcard\n", received.get(60, TimeUnit.SECONDS));
+            Result r = proxy.stop();
+            assertEquals(ExitCodes.OK, r.code(), r::toString);
         }
     }
 
