@@ -16,18 +16,22 @@ public final class JeromqZstdJniContestant extends ZstdJniBytesPipeline {
     private final ZMQ.Socket push;
     private final ZMQ.Socket pull;
 
-    /** {@code transport} is {@code tcp} or {@code inproc}; {@code dictionary} raw bytes or null. */
-    public JeromqZstdJniContestant(byte[] payload, String transport, int level, byte[] dictionary, boolean reuse) {
+    /**
+     * {@code transport} is {@code tcp} or {@code inproc}; {@code dictionary} raw bytes or null; {@code proxied}
+     * puts JeroMQ's {@code ZMQ.proxy} between the sender and the receiver ({@link ProxyHop}).
+     */
+    public JeromqZstdJniContestant(byte[] payload, String transport, int level, byte[] dictionary, boolean reuse,
+            boolean proxied) {
         super(payload, level, dictionary, reuse);
         pull = context.createSocket(SocketType.PULL);
         push = context.createSocket(SocketType.PUSH);
         pull.setLinger(0);
         push.setLinger(0);
         pull.setReceiveTimeOut(1000);
-        String endpoint = Endpoints.bindable(transport);
-        pull.bind(endpoint);
-        push.connect(pull.getLastEndpoint());
-        start("jeromq-sender");
+        pull.bind(Endpoints.bindable(transport));
+        ProxyHop hop = proxied ? new JeromqProxyHop(context, transport, push, pull) : null;
+        push.connect(hop == null ? pull.getLastEndpoint() : hop.senderEndpoint());
+        start("jeromq-sender", hop);
     }
 
     @Override

@@ -45,13 +45,20 @@ public final class JeromqZstdJniParallelContestant implements PipelineContestant
     private final ZMQ.Socket pull;
     private final LoopThread sending;
     private final CreditedSender producer;
+    /** {@code hop=proxy}: the proxy between {@link #push} and {@link #pull}; null for {@code none}. */
+    private final ProxyHop hop;
     private volatile boolean closing;
     private long nextSequence;
     /** The sending thread's running total, read for the log's ratio line once the messages arrived. */
     private long compressedBytes;
 
-    /** {@code transport} tcp or inproc; {@code dictionary} raw bytes or null; {@code workers} at least 1. */
-    public JeromqZstdJniParallelContestant(byte[] payload, String transport, int level, byte[] dictionary, int workers) {
+    /**
+     * {@code transport} tcp or inproc; {@code dictionary} raw bytes or null; {@code workers} at least 1;
+     * {@code proxied} puts JeroMQ's {@code ZMQ.proxy} between the sending thread and the receiver
+     * ({@link ProxyHop}).
+     */
+    public JeromqZstdJniParallelContestant(byte[] payload, String transport, int level, byte[] dictionary, int workers,
+            boolean proxied) {
         if (workers < 1) {
             throw new IllegalArgumentException("jeromqZstdjniParallel needs compressionThreads above 0: " + workers);
         }
@@ -69,7 +76,8 @@ public final class JeromqZstdJniParallelContestant implements PipelineContestant
         push.setLinger(0);
         pull.setReceiveTimeOut(1000);
         pull.bind(Endpoints.bindable(transport));
-        push.connect(pull.getLastEndpoint());
+        hop = proxied ? new JeromqProxyHop(context, transport, push, pull) : null;
+        push.connect(hop == null ? pull.getLastEndpoint() : hop.senderEndpoint());
         sending = new LoopThread("sending thread", "jeromq-parallel-send", this::sendNext);
         producer = new CreditedSender("jeromq-parallel-producer", this::submit);
     }
@@ -122,6 +130,9 @@ public final class JeromqZstdJniParallelContestant implements PipelineContestant
         while ((frame = pull.recv(0)) == null) {
             producer.checkHealthy();
             sending.checkHealthy();
+            if (hop != null) {
+                hop.checkHealthy();
+            }
         }
         byte[] decompressed = receiverCodec.decompress(frame);
         Stamp.check(decompressed, decompressed.length, nextSequence++, size);
@@ -150,11 +161,18 @@ public final class JeromqZstdJniParallelContestant implements PipelineContestant
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
+            closeTransport();
+        }
+    }
+
+    /** The proxy (stopped and joined while the context is open), then the sockets, context and codecs. */
+    private void closeTransport() {
+        ProxyHop.closeThen(hop, () -> {
             push.close();
             pull.close();
             context.close();
             receiverCodec.close();
             workerCodecs.forEach(ZstdJniCodec::close);
-        }
+        });
     }
 }

@@ -16,18 +16,22 @@ public final class LibzmqBytesContestant extends ZstdJniBytesPipeline {
     private final ZmqSocket push;
     private final ZmqSocket pull;
 
-    /** {@code transport} is {@code tcp} or {@code inproc}; {@code dictionary} raw bytes or null. */
-    public LibzmqBytesContestant(byte[] payload, String transport, int level, byte[] dictionary, boolean reuse) {
+    /**
+     * {@code transport} is {@code tcp} or {@code inproc}; {@code dictionary} raw bytes or null; {@code proxied}
+     * puts a {@code ZmqProxy} between the sender and the receiver ({@link ProxyHop}).
+     */
+    public LibzmqBytesContestant(byte[] payload, String transport, int level, byte[] dictionary, boolean reuse,
+            boolean proxied) {
         super(payload, level, dictionary, reuse);
         pull = context.socket(SocketType.PULL);
         push = context.socket(SocketType.PUSH);
         pull.lingerMs(0);
         push.lingerMs(0);
         pull.receiveTimeoutMs(1000);
-        String endpoint = Endpoints.bindable(transport);
-        pull.bind(endpoint);
-        push.connect(pull.lastEndpoint());
-        start("libzmq-bytes-sender");
+        pull.bind(Endpoints.bindable(transport));
+        ProxyHop hop = proxied ? new LibzmqProxyHop(transport, push, pull) : null;
+        push.connect(hop == null ? pull.lastEndpoint() : hop.senderEndpoint());
+        start("libzmq-bytes-sender", hop);
     }
 
     @Override

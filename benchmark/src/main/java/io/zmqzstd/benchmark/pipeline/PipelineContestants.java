@@ -30,6 +30,11 @@ public final class PipelineContestants {
     public static final String DICTIONARY_NONE = "none";
     public static final String DICTIONARY_TRAINED = "trained";
 
+    /** {@code hop}: the sender's PUSH straight to the receiver's PULL. */
+    public static final String HOP_NONE = "none";
+    /** {@code hop}: through a proxy that forwards the compressed frames untouched ({@link ProxyHop}). */
+    public static final String HOP_PROXY = "proxy";
+
     private PipelineContestants() {
     }
 
@@ -158,6 +163,25 @@ public final class PipelineContestants {
      */
     public static PipelineContestant create(String name, int size, String transport, int level, String dictionary,
             long zeroCopyThresholdBytes, long rawFrameBelowBytes, Parallel parallel, Boolean rawIncompressible) {
+        return create(name, size, transport, level, dictionary, zeroCopyThresholdBytes, rawFrameBelowBytes, parallel,
+                rawIncompressible, HOP_NONE);
+    }
+
+    /**
+     * As above, with {@code hop}: {@link #HOP_NONE}, or {@link #HOP_PROXY} for a proxy between sender and
+     * receiver, over the same {@code transport} on both sides ({@link ProxyHop}); every contestant supports it.
+     *
+     * @throws IllegalArgumentException naming the value when {@code hop} is neither, before anything is made
+     */
+    public static PipelineContestant create(String name, int size, String transport, int level, String dictionary,
+            long zeroCopyThresholdBytes, long rawFrameBelowBytes, Parallel parallel, Boolean rawIncompressible,
+            String hop) {
+        boolean proxied = switch (hop) {
+            case HOP_NONE -> false;
+            case HOP_PROXY -> true;
+            default -> throw new IllegalArgumentException("unknown hop: hop=" + hop + ", expected " + HOP_NONE + " or "
+                    + HOP_PROXY);
+        };
         byte[] payload = payload(size);
         byte[] dictionaryBytes = switch (dictionary) {
             case DICTIONARY_NONE -> null;
@@ -166,13 +190,13 @@ public final class PipelineContestants {
         };
         return switch (name) {
             case ZMQZSTD -> new ZmqZstdContestant(payload, transport, level, dictionaryBytes, zeroCopyThresholdBytes,
-                    rawFrameBelowBytes, parallel, rawIncompressible);
-            case LIBZMQ_BYTES -> new LibzmqBytesContestant(payload, transport, level, dictionaryBytes, false);
-            case JEROMQ_ZSTDJNI -> new JeromqZstdJniContestant(payload, transport, level, dictionaryBytes, false);
-            case LIBZMQ_BYTES_REUSED -> new LibzmqBytesContestant(payload, transport, level, dictionaryBytes, true);
-            case JEROMQ_ZSTDJNI_REUSED -> new JeromqZstdJniContestant(payload, transport, level, dictionaryBytes, true);
+                    rawFrameBelowBytes, parallel, rawIncompressible, proxied);
+            case LIBZMQ_BYTES -> new LibzmqBytesContestant(payload, transport, level, dictionaryBytes, false, proxied);
+            case JEROMQ_ZSTDJNI -> new JeromqZstdJniContestant(payload, transport, level, dictionaryBytes, false, proxied);
+            case LIBZMQ_BYTES_REUSED -> new LibzmqBytesContestant(payload, transport, level, dictionaryBytes, true, proxied);
+            case JEROMQ_ZSTDJNI_REUSED -> new JeromqZstdJniContestant(payload, transport, level, dictionaryBytes, true, proxied);
             case JEROMQ_ZSTDJNI_PARALLEL -> new JeromqZstdJniParallelContestant(payload, transport, level, dictionaryBytes,
-                    parallel.workers());
+                    parallel.workers(), proxied);
             default -> throw new IllegalArgumentException("unknown pipeline contestant: contestant=" + name);
         };
     }

@@ -13,6 +13,7 @@ import io.zmqzstd.pipeline.ReceivedMessage;
 import io.zmqzstd.transport.NativeBufferPool;
 import io.zmqzstd.transport.SocketType;
 import io.zmqzstd.transport.ZmqContext;
+import io.zmqzstd.transport.ZmqProxy;
 import io.zmqzstd.transport.ZmqSocket;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -52,17 +53,20 @@ public final class ZmqZstdContestant implements PipelineContestant {
     private final ParallelCompressingSender parallel;
     private final DecompressingReceiver receiver;
     private final CreditedSender sender;
+    /** {@code hop=proxy}: the proxy between {@link #push} and {@link #pull}; null for {@code none}. */
+    private final ProxyHop hop;
     private long nextSequence;
 
     /**
      * {@code transport} is {@code tcp} or {@code inproc}; {@code dictionary} raw bytes or null;
      * {@code compression} with no workers for a {@link CompressingSender} on the sender thread, else a
      * {@link ParallelCompressingSender} with its settings (the sender thread then stamps and hands over
-     * each message, or sends a small one itself). The caller owns the contestant and closes it.
+     * each message, or sends a small one itself); {@code proxied} puts a {@link ZmqProxy} between the
+     * sender and the receiver ({@link ProxyHop}). The caller owns the contestant and closes it.
      */
     public ZmqZstdContestant(byte[] payload, String transport, int level, byte[] dictionary,
             long zeroCopyThresholdBytes, long rawFrameBelowBytes, PipelineContestants.Parallel compression,
-            Boolean rawIncompressible) {
+            Boolean rawIncompressible, boolean proxied) {
         this.size = payload.length;
         this.pool = Thresholds.apply(NativeBufferPool.builder()
                 .leakDetection(NativeBufferPool.LeakDetection.DISABLED)
@@ -75,7 +79,8 @@ public final class ZmqZstdContestant implements PipelineContestant {
         push.lingerMs(0);
         pull.receiveTimeoutMs(1000);
         pull.bind(Endpoints.bindable(transport));
-        push.connect(pull.lastEndpoint());
+        hop = proxied ? new LibzmqProxyHop(transport, push, pull) : null;
+        push.connect(hop == null ? pull.lastEndpoint() : hop.senderEndpoint());
 
         message = arena.allocate(Math.max(size, 1), 64);
         message.copyFrom(MemorySegment.ofArray(payload));
@@ -160,6 +165,9 @@ public final class ZmqZstdContestant implements PipelineContestant {
         while ((status = receiver.receive(0)) == DecompressingReceiver.WOULD_BLOCK) {
             sender.checkHealthy();
             checkWorkers();
+            if (hop != null) {
+                hop.checkHealthy();
+            }
         }
         if (status != DecompressingReceiver.RECEIVED) {
             throw new IllegalStateException("bad frame: " + receiver.lastErrorMessage());
@@ -201,16 +209,34 @@ public final class ZmqZstdContestant implements PipelineContestant {
         return parallel != null ? parallel.stats() : compressing.stats();
     }
 
+    /**
+     * The pool's counters (allocates a snapshot): after {@link #close()}, {@code outstanding} 0 means every
+     * buffer came back, those a proxy forwarded included.
+     */
+    public NativeBufferPool.Stats poolStats() {
+        return pool.stats();
+    }
+
     @Override
     public void close() {
         try {
             sender.close();
         } finally {
-            if (parallel != null) {
-                parallel.close();
-            } else {
-                compressing.close();
+            try {
+                if (parallel != null) {
+                    parallel.close();
+                } else {
+                    compressing.close();
+                }
+            } finally {
+                closeHopThenRest();
             }
+        }
+    }
+
+    /** The proxy once nothing sends any more, stopped and joined while the context is open; then the rest. */
+    private void closeHopThenRest() {
+        ProxyHop.closeThen(hop, () -> {
             receiver.close();
             // The context before the pool: libzmq hands every in-flight buffer back during termination.
             context.close();
@@ -219,6 +245,6 @@ public final class ZmqZstdContestant implements PipelineContestant {
                 dictionary.close();
             }
             arena.close();
-        }
+        });
     }
 }

@@ -29,6 +29,8 @@ abstract class ZstdJniBytesPipeline implements PipelineContestant {
     private final byte[] receiveBuffer;
     private byte[] output;
     private CreditedSender sender;
+    /** {@code hop=proxy}: the proxy between the subclass's sockets; null for {@code none}. */
+    private ProxyHop hop;
     private long nextSequence;
     /**
      * The sender thread's running total, read by the measuring thread for the log's ratio line once
@@ -49,8 +51,12 @@ abstract class ZstdJniBytesPipeline implements PipelineContestant {
         this.output = reuse ? new byte[size] : null;
     }
 
-    /** Starts the sender thread; call at the end of the subclass constructor, once sockets are connected. */
-    protected final void start(String name) {
+    /**
+     * Starts the sender thread; call at the end of the subclass constructor, once sockets are connected.
+     * {@code hop} is the proxy between them (null for none), closed here before {@link #closeTransport()}.
+     */
+    protected final void start(String name, ProxyHop hop) {
+        this.hop = hop;
         sender = new CreditedSender(name, this::sendOne);
     }
 
@@ -66,8 +72,16 @@ abstract class ZstdJniBytesPipeline implements PipelineContestant {
      */
     protected abstract int receiveFrame(byte[] buffer);
 
-    /** Closes sockets and context once the sender has stopped. */
+    /** Closes sockets and context once the sender and the proxy, if any, have stopped. */
     protected abstract void closeTransport();
+
+    /** Throws when the sender or the proxy has failed; called when a receive timed out. */
+    private void checkHealthy() {
+        sender.checkHealthy();
+        if (hop != null) {
+            hop.checkHealthy();
+        }
+    }
 
     private void sendOne(long sequence) {
         Stamp.write(message, sequence);
@@ -102,7 +116,7 @@ abstract class ZstdJniBytesPipeline implements PipelineContestant {
     private void receiveOne() {
         byte[] frame;
         while ((frame = receiveFrame()) == null) {
-            sender.checkHealthy();
+            checkHealthy();
         }
         byte[] decompressed = codec.decompress(frame);
         Stamp.check(decompressed, decompressed.length, nextSequence++, size);
@@ -112,7 +126,7 @@ abstract class ZstdJniBytesPipeline implements PipelineContestant {
     private void receiveOneReusing() {
         int length;
         while ((length = receiveFrame(receiveBuffer)) < 0) {
-            sender.checkHealthy();
+            checkHealthy();
         }
         if (length > receiveBuffer.length) {
             throw new IllegalStateException("frame longer than its compression bound: length=" + length
@@ -143,8 +157,10 @@ abstract class ZstdJniBytesPipeline implements PipelineContestant {
                 sender.close();
             }
         } finally {
-            closeTransport();
-            codec.close();
+            ProxyHop.closeThen(hop, () -> {
+                closeTransport();
+                codec.close();
+            });
         }
     }
 }
