@@ -46,6 +46,18 @@ import org.openjdk.jmh.annotations.Warmup;
  * <p>{@code zeroCopyThresholdBytes} and {@code rawFrameBelowBytes} apply to {@code zmqzstd} only (see
  * {@link ZmqZstdContestant}): 0 = every frame zero-copy, 1099511627776 = every frame copied; raw-block
  * frames below the given size (ignored with a dictionary).
+ *
+ * <p>{@code hop}: {@code none} (the default, every figure without it) sends PUSH straight to PULL.
+ * {@code proxy} puts a hub between them, as telemetry deployments do: a proxy in the same JVM, on a platform
+ * thread of its own and in the contestant's own context, over the same {@code transport} on both sides,
+ * that forwards each compressed frame untouched (this project's {@code ZmqProxy}, libzmq's
+ * {@code zmq_proxy_steerable}, for {@code zmqzstd} and {@code libzmqBytes}; JeroMQ's {@code ZMQ.proxy} for
+ * the JeroMQ contestants). The difference between the two is the cost of one forwarding hop that does not
+ * decompress: on tcp a second loopback connection (one more copy in and out of the kernel per frame), on
+ * inproc one more pipe and a thread hand-off. The sender still connects and the receiver still binds, the
+ * proxy's sockets get the end sockets' high-water marks (so back-pressure reaches the sender through it),
+ * and the contestant's close stops the proxy and joins its thread. Every contestant supports it, the
+ * parallel ones included.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.Throughput)
@@ -121,6 +133,10 @@ public class PipelineBenchmark {
     @Param({AFFINITY_NONE})
     public String affinity;
 
+    /** {@code none} or {@code proxy}: a forwarding hop between sender and receiver, see the class comment. */
+    @Param({PipelineContestants.HOP_NONE})
+    public String hop;
+
     public static final String AFFINITY_NONE = "none";
     public static final String AFFINITY_SPLIT = "split";
     public static final String FLOW_STREAM = "stream";
@@ -161,13 +177,14 @@ public class PipelineBenchmark {
         // the first close of a sender, receiver, sockets and context in a JVM links their downcalls
         // (about 100 KB of method-handle classes at 1 MiB, async-profiler's alloc mode), which -prof gc
         // then counted as that iteration's allocation: 100 KB over a few hundred 1 MiB messages. A
-        // contestant made, used for a few messages and closed here does that linking before warm-up.
+        // contestant made, used for a few messages and closed here does that linking before warm-up; with
+        // hop=proxy it has a proxy too, so stopping one and joining its thread is rehearsed as well.
         try (PipelineContestant rehearsal = PipelineContestants.create(contestant, size, transport, level, dictionary,
-                zeroCopyThresholdBytes, rawFrameBelowBytes, parallel)) {
+                zeroCopyThresholdBytes, rawFrameBelowBytes, parallel, null, hop)) {
             rehearsal.transfer(2);
         }
         pipe = PipelineContestants.create(contestant, size, transport, level, dictionary, zeroCopyThresholdBytes,
-                rawFrameBelowBytes, parallel);
+                rawFrameBelowBytes, parallel, null, hop);
         if (affinity.equals(AFFINITY_SPLIT)) {
             int sender = pipe.senderThreadId();
             System.out.println("# affinity: sender thread " + sender + " on cpu 0, threads " + Affinity.split(sender)
@@ -223,8 +240,9 @@ public class PipelineBenchmark {
         long uncompressed = messages * size;
         return String.format(Locale.ROOT,
                 "# compression ratio: contestant=%s, size=%d, transport=%s, level=%d, dictionary=%s, "
-                        + "rawFrameBelowBytes=%d, ratio=%.3f, uncompressedBytes=%d, compressedBytes=%d, messages=%d",
+                        + "rawFrameBelowBytes=%d%s, ratio=%.3f, uncompressedBytes=%d, compressedBytes=%d, messages=%d",
                 contestant, size, transport, level, dictionary, rawFrameBelowBytes,
+                hop.equals(PipelineContestants.HOP_NONE) ? "" : ", hop=" + hop, // the line as before without a hop
                 compressed == 0 ? 0.0 : (double) uncompressed / compressed, uncompressed, compressed, messages);
     }
 }

@@ -27,12 +27,14 @@ class PipelineFlowTest {
 
     @Timeout(120)
     @ParameterizedTest
-    @CsvSource({"zmqzstd, stream, tcp", "zmqzstd, batch, inproc", "jeromqZstdjni, stream, tcp",
-        "libzmqBytes, stream, inproc"})
-    void shouldDeliverEveryMessageAcrossIterations(String contestant, String flow, String transport) {
+    @CsvSource({"zmqzstd, stream, tcp, none", "zmqzstd, batch, inproc, none", "jeromqZstdjni, stream, tcp, none",
+        "libzmqBytes, stream, inproc, none", "zmqzstd, stream, inproc, proxy", "jeromqZstdjni, stream, tcp, proxy",
+        "libzmqBytes, batch, tcp, proxy"})
+    void shouldDeliverEveryMessageAcrossIterations(String contestant, String flow, String transport, String hop) {
         PipelineBenchmark b = new PipelineBenchmark();
         b.contestant = contestant;
         b.flow = flow;
+        b.hop = hop;
         b.maxLead = PipelineBenchmark.BATCH;
         b.affinity = "none";
         b.size = 1024;
@@ -59,11 +61,12 @@ class PipelineFlowTest {
     }
 
     @ParameterizedTest
-    @CsvSource({"burst, none", "stream, cpu7"})
-    void shouldRefuseAnUnknownFlowOrAffinity(String flow, String affinity) {
+    @CsvSource({"burst, none, none, flow=burst", "stream, cpu7, none, affinity=cpu7", "stream, none, relay, hop=relay"})
+    void shouldRefuseAnUnknownFlowAffinityOrHop(String flow, String affinity, String hop, String named) {
         PipelineBenchmark b = new PipelineBenchmark();
         b.contestant = "zmqzstd";
         b.flow = flow;
+        b.hop = hop;
         b.maxLead = PipelineBenchmark.BATCH;
         b.affinity = affinity;
         b.size = 64;
@@ -71,6 +74,6 @@ class PipelineFlowTest {
         b.level = 1;
         b.dictionary = "none";
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, b::setUp);
-        assertTrue(e.getMessage().contains(flow.equals("burst") ? "flow=burst" : "affinity=cpu7"), e.getMessage());
+        assertTrue(e.getMessage().contains(named), e.getMessage());
     }
 }

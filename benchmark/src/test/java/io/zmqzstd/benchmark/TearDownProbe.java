@@ -1,5 +1,6 @@
 package io.zmqzstd.benchmark;
 
+import io.zmqzstd.benchmark.pipeline.PipelineContestants;
 import java.lang.management.ManagementFactory;
 
 /**
@@ -41,9 +42,10 @@ final class TearDownProbe {
                 b.sendReceive();
                 yield b::tearDown;
             }
-            case "pipeline" -> {
+            case "pipeline", "pipeline-proxy" -> {
                 PipelineBenchmark b = new PipelineBenchmark();
                 b.contestant = args[1];
+                b.hop = args[0].equals("pipeline-proxy") ? PipelineContestants.HOP_PROXY : PipelineContestants.HOP_NONE;
                 b.size = 1024;
                 b.transport = Endpoints.TCP;
                 b.level = 3;

@@ -27,7 +27,8 @@ class TearDownRehearsalTest {
     @Timeout(120)
     @ParameterizedTest
     @CsvSource({"latency, zmqzstd", "latency, libzmqBytes", "latency, jeromqZstdjni", "transport, zeroCopyPooled",
-        "pipeline, zmqzstd", "pipeline, jeromqZstdjni", "codec, zmqzstd-segment"})
+        "pipeline, zmqzstd", "pipeline, jeromqZstdjni", "pipeline-proxy, zmqzstd", "pipeline-proxy, libzmqBytes",
+        "pipeline-proxy, jeromqZstdjni", "codec, zmqzstd-segment"})
     void shouldLeaveTheTrialTearDownLittleToAllocate(String benchmark, String contestant)
             throws IOException, InterruptedException {
         List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
