@@ -1,0 +1,67 @@
+#!/usr/bin/env python3
+"""PipelineBenchmark with hop=none and hop=proxy: direct against through a proxy, per round.
+
+Usage: python3 benchmark/scripts/hop-table.py ROUND1.json [ROUND2.json ...]
+
+Each JSON is one JMH run of PipelineBenchmark with -p hop=none,proxy (see BENCHMARKS.md, "Through a
+proxy"). Every cell of the tables gives the rounds' values in order, separated by " / ": throughput,
+the proxy's ratio to direct and bytes per message (-prof gc) for each contestant, then zmqzstd's
+ratio to each peer, direct and through the proxy, both taken within one round.
+"""
+import json
+import sys
+
+CONTESTANTS = ["zmqzstd", "libzmqBytes", "jeromqZstdjni"]
+TRANSPORTS = ["tcp", "inproc"]
+SIZES = {1024: "1 KiB", 65536: "64 KiB"}
+
+
+def load(path):
+    rows = {}
+    for r in json.load(open(path)):
+        p = r["params"]
+        rows[(p["transport"], int(p["size"]), p["contestant"], p["hop"])] = (
+            r["primaryMetric"]["score"], r["secondaryMetrics"]["gc.alloc.rate.norm"]["score"])
+    return rows
+
+
+def rate(x):
+    return "%.1f K" % (x / 1000) if x < 100000 else "%.0f K" % (x / 1000)
+
+
+def alloc(x):
+    return "%.2f" % x if x < 100 else "{:,.0f}".format(x)
+
+
+def per_round(values, fmt):
+    return " / ".join(fmt(v) for v in values)
+
+
+def main():
+    rounds = [load(path) for path in sys.argv[1:]]
+    if not rounds:
+        sys.exit(__doc__)
+    print("| transport | size | contestant | direct msg/s | through the proxy msg/s | proxy / direct | B/msg direct | B/msg through the proxy |")
+    print("|---|---|---|---|---|---|---|---|")
+    for t in TRANSPORTS:
+        for size, label in SIZES.items():
+            for c in CONTESTANTS:
+                direct = [r[(t, size, c, "none")] for r in rounds]
+                proxy = [r[(t, size, c, "proxy")] for r in rounds]
+                print("| %s | %s | %s | %s | %s | %s | %s | %s |" % (
+                    t, label, c, per_round(direct, lambda v: rate(v[0])), per_round(proxy, lambda v: rate(v[0])),
+                    per_round(zip(direct, proxy), lambda dp: "%.2f" % (dp[1][0] / dp[0][0])),
+                    per_round(direct, lambda v: alloc(v[1])), per_round(proxy, lambda v: alloc(v[1]))))
+    print()
+    print("| transport | size | zmqzstd / jeromqZstdjni direct | through the proxy | zmqzstd / libzmqBytes direct | through the proxy |")
+    print("|---|---|---|---|---|---|")
+    for t in TRANSPORTS:
+        for size, label in SIZES.items():
+            def ratio(peer, hop):
+                return per_round(rounds, lambda r: "%.2f" % (r[(t, size, "zmqzstd", hop)][0] / r[(t, size, peer, hop)][0]))
+            print("| %s | %s | %s | %s | %s | %s |" % (t, label, ratio("jeromqZstdjni", "none"), ratio("jeromqZstdjni", "proxy"),
+                                                     ratio("libzmqBytes", "none"), ratio("libzmqBytes", "proxy")))
+
+
+if __name__ == "__main__":
+    main()
