@@ -22,13 +22,17 @@ import org.zeromq.ZMQ;
  * {@code zmqzstd} with a {@code ParallelCompressingSender} meets a parallel peer, not a one-thread one.
  * The producer (the benchmark's sender thread) copies each stamped payload and submits its compression
  * to a fixed pool of {@code workers} threads, each with its own zstd-jni context; at most
- * {@value #IN_FLIGHT} messages are in flight (the parallel sender's default ring). One sending thread
+ * {@value #IN_FLIGHT} messages wait to be sent (the parallel sender's default ring), so with the one
+ * the producer has submitted but not yet queued and the one being sent, 66 are in flight. One sending thread
  * takes the results in order and sends them on the JeroMQ PUSH socket, which only it touches. The
  * receiver is {@code jeromqZstdjni}'s: a new array per frame and per payload.
  */
 public final class JeromqZstdJniParallelContestant implements PipelineContestant {
 
-    /** Messages submitted and not yet sent, at most: the size of the parallel sender's default ring. */
+    /**
+     * Compressions queued for the sending thread, at most: the size of the parallel sender's default ring
+     * (the producer submits before it takes a place, so one more may be compressing, and one is being sent).
+     */
     static final int IN_FLIGHT = 64;
 
     private final int size;
