@@ -112,7 +112,7 @@ final class SendCommand implements Callable<Integer> {
     Framing framing;
 
     @Option(names = "--wait-subscribers", paramLabel = "N", defaultValue = "0",
-            description = "PUB only: before sending, wait until N subscriptions arrived (one per subscriber and topic).")
+            description = "PUB only: before sending, wait until N subscriptions arrived (one per subscriber and topic; through a proxy, one per topic).")
     int waitSubscribers;
 
     @Option(names = "--delay", paramLabel = "DURATION", converter = Values.Time.class, defaultValue = "0ms",

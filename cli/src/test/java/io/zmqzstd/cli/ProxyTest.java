@@ -147,6 +147,44 @@ class ProxyTest {
         assertTrue(r.err().lines().allMatch(l -> l.startsWith("zmq-zstd proxy: event: ")), r::toString);
     }
 
+    /**
+     * Through a pubsub proxy a publisher sees one subscription per topic, however many subscribers
+     * have it: the proxy's XPUB passes on the first subscription to a topic, and its XSUB sends each
+     * topic once to a publisher that connects. So with two subscribers --wait-subscribers 2 times out
+     * with one seen, and --wait-subscribers 1 (the proxy has a subscriber) delivers to both.
+     */
+    @Test
+    void shouldShowAPublisherOneSubscriptionPerTopicThroughTheProxy() throws Exception {
+        String frontend = tcp();
+        String backend = tcp();
+        try (Running proxy = proxy("--type", "pubsub", "--frontend-bind", frontend, "--backend-bind", backend, "--events")) {
+            List<CompletableFuture<String>> subs = List.of(
+                    recv("--type", "sub", "--connect", backend, "--count", "1", "--timeout", "30s"),
+                    recv("--type", "sub", "--connect", backend, "--count", "1", "--timeout", "30s"));
+            awaitAcceptedOnBackend(proxy, 2);
+            Result two = send("never sent\n", "--type", "pub", "--connect", frontend, "--wait-subscribers", "2",
+                    "--timeout", "2s").get(60, TimeUnit.SECONDS);
+            assertEquals(ExitCodes.TIMEOUT, two.code(), two::toString);
+            assertTrue(two.err().contains("timeout: subscriptions=1 of 2 within 2s"), two::toString);
+            Result one = send("to both\n", "--type", "pub", "--connect", frontend, "--wait-subscribers", "1",
+                    "--timeout", "30s").get(60, TimeUnit.SECONDS);
+            assertEquals(ExitCodes.OK, one.code(), one::toString);
+            for (CompletableFuture<String> sub : subs) {
+                assertEquals("to both\n", sub.get(60, TimeUnit.SECONDS));
+            }
+        }
+    }
+
+    /** Waits until the proxy's --events shows {@code n} connections accepted on its backend. */
+    private static void awaitAcceptedOnBackend(Running proxy, int n) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (proxy.err().toString().lines().filter(l -> l.startsWith("zmq-zstd proxy: event: HANDSHAKE_SUCCEEDED socket=backend ")).count() < n) {
+            assertFalse(proxy.result().isDone(), () -> "the proxy ended: " + proxy.result().join());
+            assertTrue(System.nanoTime() < deadline, () -> n + " subscribers never connected: " + proxy.err());
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
+        }
+    }
+
     /** Two senders into one pipeline proxy, one receiver behind it: every message, each sender's in its order. */
     @Test
     void shouldFanInTwoSendersThroughAPipelineProxy() throws Exception {
