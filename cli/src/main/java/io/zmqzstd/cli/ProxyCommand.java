@@ -291,14 +291,10 @@ final class ProxyCommand implements Callable<Integer> {
     }
 
     /**
-     * Whether binding {@code endpoint} twice gives two addresses: a tcp or ws port {@code *} or
-     * {@code 0} (a free port each time), or {@code ipc://*} (a fresh path each time).
+     * Whether binding {@code endpoint} twice gives two addresses: a tcp port {@code *} or {@code 0}
+     * (a free port each time), or {@code ipc://*} (a fresh path each time).
      */
     static boolean picksItsOwnAddress(String endpoint) {
-        if (endpoint.equals("ipc://*")) {
-            return true;
-        }
-        boolean portAnywhere = endpoint.startsWith("tcp://") || endpoint.startsWith("ws://");
-        return portAnywhere && (endpoint.endsWith(":*") || endpoint.endsWith(":0"));
+        return endpoint.equals("ipc://*") || Values.anyTcpPort(endpoint);
     }
 }

@@ -114,6 +114,12 @@ final class Values {
         return t != null && !t.group(2).equals("*") ? Integer.parseInt(t.group(2)) : -1;
     }
 
+    /** Whether a well-formed tcp endpoint's destination port is {@code *} or 0: any free port, for a bind. */
+    static boolean anyTcpPort(String endpoint) {
+        Matcher t = tcpDestination(endpoint);
+        return t != null && (t.group(2).equals("*") || Integer.parseInt(t.group(2)) == 0);
+    }
+
     /**
      * The destination host of a well-formed tcp endpoint as written ({@code [::1]} with its
      * brackets, a name, an address, an interface or {@code *}); null for other transports.

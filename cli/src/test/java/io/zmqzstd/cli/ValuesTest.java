@@ -42,6 +42,16 @@ class ValuesTest {
 
     /** libzmq resolves an IPv6 address only on a socket with ZMQ_IPV6; an IPv4 one in brackets works without. */
     @Test
+    void shouldTellWhichTcpEndpointsBindAnyFreePort() {
+        assertTrue(Values.anyTcpPort("tcp://127.0.0.1:*"));
+        assertTrue(Values.anyTcpPort("tcp://[::1]:0"));
+        assertFalse(Values.anyTcpPort("tcp://127.0.0.1:5555"));
+        assertFalse(Values.anyTcpPort("tcp://10.0.0.1:0;10.0.0.2:5555")); // the source's port 0 is not the destination's
+        assertFalse(Values.anyTcpPort("ipc:///tmp/feed:0"));
+        assertFalse(Values.anyTcpPort("ipc://*")); // a fresh path, but not a tcp port
+    }
+
+    @Test
     void shouldTellWhichEndpointsNameAnIpv6Address() {
         assertEquals("[::1]", Values.tcpHost("tcp://[::1]:5555"));
         assertEquals("host.example", Values.tcpHost("tcp://[::1]:0;host.example:5555"));
