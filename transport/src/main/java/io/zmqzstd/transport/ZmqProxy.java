@@ -211,7 +211,7 @@ public final class ZmqProxy implements AutoCloseable {
                 lock.lock();
                 try {
                     if (paused && !terminated) {
-                        controlOut.send(PAUSE, 0);
+                        sendOrTerm(PAUSE); // a context closed meanwhile ends the run with ETERM, as documented
                     }
                 } finally {
                     lock.unlock();
