@@ -2,6 +2,7 @@ package io.zmqzstd.pipeline;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.zmqzstd.codec.ZstdDictionary;
@@ -24,7 +25,10 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The wire format as documented is enough for another language: a peer written in Python with
  * pyzmq and python-zstandard ({@code src/test/resources/python/wire_peer.py}, written from
- * pipeline/README.md alone) sends to and receives from our sender and receiver over tcp.
+ * pipeline/README.md alone) sends to and receives from our sender and receiver over tcp, with each
+ * rule of the README's "Wire format": multipart, topics both ways, envelopes (a DEALER's routing id,
+ * a REQ's delimiter), empty payloads and 0-byte parts, raw-block frames both ways, frames without a
+ * content size or with a checksum, dictionaries, and the bad messages of its "Errors" section.
  * Skipped, with the reason, where python3 lacks pyzmq or zstandard ({@code .ci/run} installs them).
  */
 class PythonInteropTest {
@@ -86,9 +90,7 @@ class PythonInteropTest {
     void shouldReceiveFromPythonPeer() throws Exception {
         Path payloads = writePayloads("from-python");
         try (ZmqContext ctx = new ZmqContext()) {
-            ZmqSocket pull = ctx.socket(SocketType.PULL);
-            pull.receiveTimeoutMs(Fixtures.RECEIVE_TIMEOUT_MS);
-            pull.bind("tcp://127.0.0.1:*");
+            ZmqSocket pull = boundTcp(ctx, SocketType.PULL);
             Process peer = python("send", pull.lastEndpoint(), payloads.toString());
             try (DecompressingReceiver receiver = DecompressingReceiver.builder(pull).build()) {
                 receiveAll(receiver);
@@ -106,9 +108,7 @@ class PythonInteropTest {
         try (ZmqContext ctx = new ZmqContext()) {
             ZmqSocket push = ctx.socket(SocketType.PUSH);
             push.bind("tcp://127.0.0.1:*");
-            ZmqSocket pull = ctx.socket(SocketType.PULL);
-            pull.receiveTimeoutMs(Fixtures.RECEIVE_TIMEOUT_MS);
-            pull.bind("tcp://127.0.0.1:*");
+            ZmqSocket pull = boundTcp(ctx, SocketType.PULL);
             Process reader = python("recv", push.lastEndpoint(), payloads.toString(), dictFile.toString());
             Process writer = python("send", pull.lastEndpoint(), payloads.toString(), dictFile.toString());
             try (CompressingSender sender = CompressingSender.builder(push).dictionary(dictionary).build();
@@ -140,6 +140,134 @@ class PythonInteropTest {
             }
             assertPeerOk(peer);
         }
+    }
+
+    /**
+     * Every payload in the frame shapes of {@code frame_shapes()} (content size set or not, a
+     * checksum, raw blocks written by hand from RFC 8878: single segment, a window with many
+     * blocks, no content size) is read; every message of {@code bad_messages()} is refused with
+     * the reason the README's Errors section gives, at the part it names, and the message after
+     * it arrives; a 0-byte part with more parts after it passes through as a delimiter.
+     */
+    @Test
+    void shouldReadEveryFrameShapeAndRefuseEveryBadMessageFromPythonPeer() throws Exception {
+        Path payloads = writePayloads("shapes");
+        long limit = 1 << 20;
+        int shapes = 6;
+        record Bad(BadFrameReason reason, int part) { }
+        List<Bad> bad = List.of(
+                new Bad(BadFrameReason.EMPTY, 0), new Bad(BadFrameReason.CORRUPT, 0), new Bad(BadFrameReason.CORRUPT, 0),
+                new Bad(BadFrameReason.NOT_ZSTD, 0), new Bad(BadFrameReason.NOT_ZSTD, 0),
+                new Bad(BadFrameReason.TRUNCATED, 0), new Bad(BadFrameReason.TRUNCATED, 0),
+                new Bad(BadFrameReason.DICTIONARY_MISSING, 0), new Bad(BadFrameReason.TOO_LARGE, 0),
+                new Bad(BadFrameReason.EMPTY, 1), new Bad(BadFrameReason.EMPTY, 1));
+        try (ZmqContext ctx = new ZmqContext()) {
+            ZmqSocket pull = boundTcp(ctx, SocketType.PULL);
+            Process peer = python("shapes", pull.lastEndpoint(), payloads.toString(), Long.toString(limit));
+            try (DecompressingReceiver receiver = DecompressingReceiver.builder(pull).maxDecompressedSize(limit).build()) {
+                for (List<byte[]> message : MESSAGES) {
+                    for (int shape = 0; shape < shapes; shape++) {
+                        String where = "payload of " + message.get(0).length + " B, shape " + shape;
+                        assertEquals(DecompressingReceiver.RECEIVED, receiver.receive(0), () -> where + ": " + receiver.lastErrorMessage());
+                        assertArrayEquals(message.get(0), receiver.message().partBytes(0), where);
+                    }
+                }
+                for (int i = 0; i < bad.size(); i++) {
+                    String where = "bad message " + i;
+                    assertEquals(DecompressingReceiver.BAD_FRAME, receiver.receive(0), where);
+                    assertEquals(bad.get(i).reason(), receiver.lastErrorReason(), () -> where + ": " + receiver.lastErrorMessage());
+                    assertEquals(bad.get(i).part(), receiver.lastErrorPart(), () -> where + ": " + receiver.lastErrorMessage());
+                    assertEquals(DecompressingReceiver.RECEIVED, receiver.receive(0), () -> where + ", next: " + receiver.lastErrorMessage());
+                    assertArrayEquals("after".getBytes(StandardCharsets.US_ASCII), receiver.message().partBytes(0), where);
+                }
+                assertEquals(DecompressingReceiver.RECEIVED, receiver.receive(0), receiver::lastErrorMessage);
+                ReceivedMessage m = receiver.message();
+                assertEquals(2, m.parts());
+                assertEquals(0, m.partSize(0));
+                assertFalse(m.isCompressed(0));
+                assertArrayEquals("behind a delimiter".getBytes(StandardCharsets.US_ASCII), m.partBytes(1));
+                PipelineStats stats = receiver.stats();
+                for (BadFrameReason reason : BadFrameReason.values()) {
+                    assertEquals(bad.stream().filter(b -> b.reason() == reason).count(), stats.errors(reason), reason.name());
+                }
+                assertEquals(MESSAGES.size() * shapes + bad.size() + 1, stats.messages());
+            }
+            assertEquals("ok " + (MESSAGES.size() * shapes + 2 * bad.size() + 1), finish(peer));
+        }
+    }
+
+    @Test
+    void shouldReceiveTopicsFromPythonPublisher() throws Exception {
+        Path payloads = writePayloads("from-publisher");
+        byte[] topic = "telemetry.cpu".getBytes(StandardCharsets.US_ASCII);
+        try (ZmqContext ctx = new ZmqContext()) {
+            ZmqSocket sub = boundTcp(ctx, SocketType.SUB);
+            sub.subscribe(topic);
+            Process peer = python("pub", sub.lastEndpoint(), "telemetry.cpu", payloads.toString());
+            try (DecompressingReceiver receiver = DecompressingReceiver.builder(sub).build()) {
+                for (List<byte[]> message : MESSAGES) {
+                    assertEquals(DecompressingReceiver.RECEIVED, receiver.receive(0), receiver::lastErrorMessage);
+                    ReceivedMessage m = receiver.message();
+                    assertEquals(2, m.parts());
+                    assertFalse(m.isCompressed(0));
+                    assertArrayEquals(topic, m.partBytes(0));
+                    assertArrayEquals(message.get(0), m.partBytes(1));
+                }
+            }
+            assertPeerOk(peer);
+        }
+    }
+
+    /** A python DEALER's multipart messages arrive behind the routing id; the reply is routed back whole. */
+    @Test
+    void shouldRouteRepliesToPythonDealer() throws Exception {
+        routeRepliesTo("dealer", false);
+    }
+
+    /** A python REQ's request arrives as [id][empty delimiter][frame]; the reply keeps the delimiter. */
+    @Test
+    void shouldPassTheDelimiterOfAPythonRequester() throws Exception {
+        routeRepliesTo("req", true);
+    }
+
+    private static void routeRepliesTo(String mode, boolean delimiter) throws Exception {
+        Path payloads = writePayloads("router-" + mode);
+        try (ZmqContext ctx = new ZmqContext()) {
+            ZmqSocket router = boundTcp(ctx, SocketType.ROUTER);
+            Process peer = python(mode, router.lastEndpoint(), payloads.toString());
+            try (DecompressingReceiver receiver = DecompressingReceiver.builder(router).build();
+                 CompressingSender sender = CompressingSender.builder(router).build()) {
+                for (List<byte[]> message : MESSAGES) {
+                    List<byte[]> parts = delimiter ? message.subList(0, 1) : message;
+                    int envelope = delimiter ? 2 : 1;
+                    assertEquals(DecompressingReceiver.RECEIVED, receiver.receive(0), receiver::lastErrorMessage);
+                    ReceivedMessage m = receiver.message();
+                    assertEquals(envelope + parts.size(), m.parts());
+                    byte[] id = m.partBytes(0);
+                    assertFalse(m.isCompressed(0));
+                    assertTrue(sender.sendEnvelope(id, ZmqSocket.SNDMORE));
+                    if (delimiter) {
+                        assertEquals(0, m.partSize(1));
+                        assertFalse(m.isCompressed(1));
+                        assertTrue(sender.sendEnvelope(new byte[0], ZmqSocket.SNDMORE));
+                    }
+                    for (int i = 0; i < parts.size(); i++) {
+                        assertTrue(m.isCompressed(envelope + i));
+                        assertArrayEquals(parts.get(i), m.partBytes(envelope + i));
+                        assertTrue(sender.send(m.part(envelope + i), i < parts.size() - 1 ? ZmqSocket.SNDMORE : 0));
+                    }
+                }
+            }
+            assertPeerOk(peer);
+        }
+    }
+
+    /** A socket bound to a free tcp port on the loopback, its receives timing out. */
+    private static ZmqSocket boundTcp(ZmqContext ctx, SocketType type) {
+        ZmqSocket socket = ctx.socket(type);
+        socket.receiveTimeoutMs(Fixtures.RECEIVE_TIMEOUT_MS);
+        socket.bind("tcp://127.0.0.1:*");
+        return socket;
     }
 
     private static void sendAll(CompressingSender sender) {
@@ -181,6 +309,11 @@ class PythonInteropTest {
     }
 
     private static void assertPeerOk(Process peer) throws Exception {
+        assertEquals("ok " + MESSAGES.size(), finish(peer));
+    }
+
+    /** Waits for the peer and returns its output once it has exited 0. */
+    private static String finish(Process peer) throws Exception {
         boolean done = peer.waitFor(PEER_TIMEOUT_S, TimeUnit.SECONDS);
         if (!done) {
             peer.destroyForcibly();
@@ -188,6 +321,6 @@ class PythonInteropTest {
         String output = new String(peer.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
         assertTrue(done, "python peer did not finish within " + PEER_TIMEOUT_S + " s: " + output);
         assertEquals(0, peer.exitValue(), output);
-        assertEquals("ok " + MESSAGES.size(), output);
+        return output;
     }
 }
