@@ -7,7 +7,7 @@ Usage:
   wire_peer.py sub  ENDPOINT TOPIC PAYLOAD_DIR          SUB: expects [topic][frame] for each file
   wire_peer.py pub  ENDPOINT TOPIC PAYLOAD_DIR          XPUB: waits for a subscription, then sends [other][frame]
                                                         and [TOPIC][frame] for each file (first parts only)
-  wire_peer.py shapes ENDPOINT PAYLOAD_DIR LIMIT        PUSH: each file's first part in the six valid shapes of
+  wire_peer.py shapes ENDPOINT PAYLOAD_DIR LIMIT        PUSH: each file's first part in the seven valid shapes of
                                                         frame_shapes(), then each message of bad_messages(LIMIT)
                                                         followed by a good one, then [empty delimiter][frame]
   wire_peer.py dealer ENDPOINT PAYLOAD_DIR              DEALER: sends each message, expects it back compressed
@@ -99,9 +99,16 @@ def raw_frame(data, single_segment=True, content_size=True, block=BLOCK_MAX, dic
     return bytes(out)
 
 
+def streamed(payload, level):
+    """A frame as a streaming compressor writes it: no content size, a window set by the level alone."""
+    c = zstandard.ZstdCompressor(level=level).compressobj()
+    return c.compress(payload) + c.flush()
+
+
 def frame_shapes(payload):
-    """Six valid ways to put one payload part on the wire; the receiver must read each."""
+    """Seven valid ways to put one payload part on the wire; the receiver must read each."""
     return [
+        streamed(payload, 19),                                                        # size unknown, 8 MiB window
         zstandard.ZstdCompressor(level=3).compress(payload),                          # content size set
         zstandard.ZstdCompressor(level=3, write_content_size=False).compress(payload),  # size unknown
         zstandard.ZstdCompressor(level=3, write_checksum=True).compress(payload),      # checksum
@@ -125,6 +132,7 @@ def bad_messages(limit_bytes):
         [good[:2]],                                                        # TRUNCATED: cut inside the magic number
         [raw_frame(b"abc", dict_id=0x7A7A7A7A)],                           # DICTIONARY_MISSING: unknown ID
         [zstandard.ZstdCompressor(level=3).compress(bytes(limit_bytes + 1))],  # TOO_LARGE: declared over the limit
+        [streamed(b"small", 20)],                                          # TOO_LARGE: no size, a 32 MiB window over 2^23
         [good, b""],                                                       # EMPTY at part 1: an abandoned message
         [b"", b""],                                                        # EMPTY at part 1: a delimiter, then nothing
     ]

@@ -26,7 +26,9 @@ package io.zmqzstd.pipeline;
  *
  * Rules for a payload part: exactly one frame, no trailing bytes, no skippable frames; the
  * content size should be present (frames without it are accepted up to the receiver's limit but
- * cost a retry); the dictionary ID is present when the frame was compressed with a dictionary; a
+ * cost a retry, and only with a window of at most the smallest power of two holding
+ * {@code maxDecompressedSize}, 2^23 at least: a streaming compressor at level 20 or above names a
+ * larger one, refused as {@code TOO_LARGE} whatever the content); the dictionary ID is present when the frame was compressed with a dictionary; a
  * frame of raw blocks (block type 0) is as valid as a compressed one. A payload of 0 bytes is
  * a frame too (9 bytes on the wire), so a 0-byte payload part is always an error.
  */

@@ -143,23 +143,30 @@ class PythonInteropTest {
     }
 
     /**
-     * Every payload in the frame shapes of {@code frame_shapes()} (content size set or not, a
+     * Every payload in the frame shapes of {@code frame_shapes()} (a stream's frame at level 19:
+     * no content size, an 8 MiB window, read under a 1 MiB limit; content size set or not, a
      * checksum, raw blocks written by hand from RFC 8878: single segment, a window with many
      * blocks, no content size) is read; every message of {@code bad_messages()} is refused with
      * the reason the README's Errors section gives, at the part it names, and the message after
      * it arrives; a 0-byte part with more parts after it passes through as a delimiter.
      */
+    /** Index in {@code bad_messages()} of the stream frame of level 20, whose 32 MiB window passes 2^23. */
+    private static final int WINDOW_TOO_LARGE = 9;
+
     @Test
     void shouldReadEveryFrameShapeAndRefuseEveryBadMessageFromPythonPeer() throws Exception {
         Path payloads = writePayloads("shapes");
         long limit = 1 << 20;
-        int shapes = 6;
+        int shapes = 7;
         record Bad(BadFrameReason reason, int part) { }
         List<Bad> bad = List.of(
                 new Bad(BadFrameReason.EMPTY, 0), new Bad(BadFrameReason.CORRUPT, 0), new Bad(BadFrameReason.CORRUPT, 0),
                 new Bad(BadFrameReason.NOT_ZSTD, 0), new Bad(BadFrameReason.NOT_ZSTD, 0),
                 new Bad(BadFrameReason.TRUNCATED, 0), new Bad(BadFrameReason.TRUNCATED, 0),
                 new Bad(BadFrameReason.DICTIONARY_MISSING, 0), new Bad(BadFrameReason.TOO_LARGE, 0),
+                // a frame without content size whose window passes the allowance: before 2026-11-26 the
+                // README said such frames were "accepted up to the limit", whatever their window
+                new Bad(BadFrameReason.TOO_LARGE, 0),
                 new Bad(BadFrameReason.EMPTY, 1), new Bad(BadFrameReason.EMPTY, 1));
         try (ZmqContext ctx = new ZmqContext()) {
             ZmqSocket pull = boundTcp(ctx, SocketType.PULL);
@@ -177,6 +184,10 @@ class PythonInteropTest {
                     assertEquals(DecompressingReceiver.BAD_FRAME, receiver.receive(0), where);
                     assertEquals(bad.get(i).reason(), receiver.lastErrorReason(), () -> where + ": " + receiver.lastErrorMessage());
                     assertEquals(bad.get(i).part(), receiver.lastErrorPart(), () -> where + ": " + receiver.lastErrorMessage());
+                    if (i == WINDOW_TOO_LARGE) {
+                        assertTrue(receiver.lastErrorMessage().contains("frame window larger than limit: window=33554432, limit=8388608"),
+                                receiver::lastErrorMessage);
+                    }
                     assertEquals(DecompressingReceiver.RECEIVED, receiver.receive(0), () -> where + ", next: " + receiver.lastErrorMessage());
                     assertArrayEquals("after".getBytes(StandardCharsets.US_ASCII), receiver.message().partBytes(0), where);
                 }
