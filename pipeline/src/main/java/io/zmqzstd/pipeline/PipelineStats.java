@@ -144,9 +144,12 @@ public final class PipelineStats {
     }
 
     /**
-     * Sender: messages it had to end with a 0-byte part because a later part failed before
-     * reaching the socket (see {@link CompressingSender}); a zmq-zstd receiver refuses each as
-     * {@link BadFrameReason#EMPTY}.
+     * Sender: messages begun and not delivered whole. A {@link CompressingSender} counts a message
+     * it ended with a 0-byte part, which a zmq-zstd receiver refuses as
+     * {@link BadFrameReason#EMPTY}: a later part failed before reaching the socket, or
+     * {@link CompressingSender#close()} found the message open; and one whose later part libzmq
+     * refused because the peer went away in the middle of it, which libzmq dropped itself (no
+     * 0-byte part; the send returned true).
      *
      * @return the number of such messages; 0 for a receiver and for a
      *     {@link ParallelCompressingSender}
