@@ -21,6 +21,8 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The wire format as documented is enough for another language: a peer written in Python with
@@ -99,12 +101,18 @@ class PythonInteropTest {
         }
     }
 
-    @Test
-    void shouldShareDictionariesWithPythonPeerBothWays() throws Exception {
-        ZstdDictionary dictionary = Fixtures.dictionary();
-        Path dictFile = dir.resolve("telemetry.dict");
+    /**
+     * A trained dictionary (frames name its ID) and raw content used as one (ID 0: frames name
+     * none, and each side applies it to every frame), as "Wire format" rule 5 says.
+     */
+    @ParameterizedTest(name = "rawContent={0}")
+    @ValueSource(booleans = {false, true})
+    void shouldShareDictionariesWithPythonPeerBothWays(boolean rawContent) throws Exception {
+        ZstdDictionary dictionary = rawContent ? ZstdDictionary.of(Fixtures.payload(16 * 1024, 99)) : Fixtures.dictionary();
+        assertEquals(rawContent, dictionary.id() == 0);
+        Path dictFile = dir.resolve("telemetry-" + rawContent + ".dict");
         Dictionaries.save(dictionary, dictFile);
-        Path payloads = writePayloads("dict");
+        Path payloads = writePayloads("dict-" + rawContent);
         try (ZmqContext ctx = new ZmqContext()) {
             ZmqSocket push = ctx.socket(SocketType.PUSH);
             push.bind("tcp://127.0.0.1:*");
