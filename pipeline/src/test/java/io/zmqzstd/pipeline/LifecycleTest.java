@@ -314,6 +314,9 @@ class LifecycleTest {
                 assertNullNamed("topic", () -> sender.publish(null, data, 0));
                 assertNullNamed("payload", () -> sender.publish(topic, (byte[]) null, 0));
                 assertNullNamed("part", () -> sender.sendEnvelope((byte[]) null, 0));
+                assertNullNamed("payload", () -> sender.send((MemorySegment) null, 0));
+                assertNullNamed("payload", () -> sender.publish(topic, (MemorySegment) null, 0));
+                assertNullNamed("part", () -> sender.sendEnvelope((MemorySegment) null, 0));
                 assertTrue(sender.send(data, 0));
                 assertEquals(DecompressingReceiver.RECEIVED, receiver.receive(0));
                 assertArrayEquals(data, receiver.message().partBytes(0));
@@ -323,6 +326,10 @@ class LifecycleTest {
                 assertNullNamed("payload", () -> parallel.send((byte[]) null, 0));
                 assertNullNamed("payload", () -> parallel.send((ByteBuffer) null, 0));
                 assertNullNamed("payload", () -> parallel.publish(topic, (byte[]) null, 0));
+                assertNullNamed("payload", () -> parallel.send((MemorySegment) null, 0));
+                assertNullNamed("payload", () -> parallel.publish(topic, (MemorySegment) null, 0));
+                assertNullNamed("topic", () -> parallel.publish(null, data, 0));
+                assertNullNamed("topic", () -> parallel.claim(null, 16, 0));
                 assertTrue(parallel.send(data, 0));
                 parallel.flush();
                 assertEquals(DecompressingReceiver.RECEIVED, receiver.receive(0));
