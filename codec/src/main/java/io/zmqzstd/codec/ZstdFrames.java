@@ -120,8 +120,8 @@ public final class ZstdFrames {
      * @param offset where the frame starts in {@code frame}, in bytes
      * @param length the bytes available from {@code offset}
      * @return the dictionary ID, an unsigned 32-bit value, or 0
-     * @throws ZstdException {@code EMPTY}, {@code NOT_ZSTD}, {@code TRUNCATED} or {@code CORRUPT}
-     *     as {@link #contentSize(MemorySegment, long, long)}
+     * @throws ZstdException {@code EMPTY}, {@code NOT_ZSTD}, {@code TRUNCATED}, {@code CORRUPT} or
+     *     {@code TOO_LARGE} (a window above 2^31) as {@link #contentSize(MemorySegment, long, long)}
      * @throws IndexOutOfBoundsException when the range is not within {@code frame}
      */
     public static int dictionaryId(MemorySegment frame, long offset, long length) {
@@ -160,7 +160,8 @@ public final class ZstdFrames {
      * @return the first frame's length in bytes
      * @throws ZstdException {@code EMPTY}, {@code NOT_ZSTD} or {@code TRUNCATED} as
      *     {@link #contentSize(MemorySegment, long, long)}, also {@code TRUNCATED} when the range
-     *     ends inside a block or the checksum; {@code CORRUPT} as there, and for a reserved block type
+     *     ends inside a block or the checksum; {@code CORRUPT} as there, and for a reserved block
+     *     type; {@code TOO_LARGE} as there (a window above 2^31)
      * @throws IndexOutOfBoundsException when the range is not within {@code frame}
      */
     public static long compressedSize(MemorySegment frame, long offset, long length) {

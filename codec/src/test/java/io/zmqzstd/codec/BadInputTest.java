@@ -482,6 +482,11 @@ class BadInputTest {
         assertEquals("frame window larger than any limit: windowLog=32, max=31", e.getMessage());
         assertEquals(ZstdException.Reason.TOO_LARGE,
                 assertThrows(ZstdException.class, () -> ZstdFrames.contentSize(MemorySegment.ofArray(hostile))).reason());
+        // as their Javadoc says (before 2026-11-26 it listed no TOO_LARGE for these two)
+        assertEquals(ZstdException.Reason.TOO_LARGE,
+                assertThrows(ZstdException.class, () -> ZstdFrames.dictionaryId(MemorySegment.ofArray(hostile))).reason());
+        assertEquals(ZstdException.Reason.TOO_LARGE,
+                assertThrows(ZstdException.class, () -> ZstdFrames.compressedSize(MemorySegment.ofArray(hostile))).reason());
         try (ZstdInputStream in = new ZstdInputStream(new ByteArrayInputStream(hostile), decompressor)) {
             assertEquals(ZstdException.Reason.TOO_LARGE, assertThrows(ZstdException.class, in::readAllBytes).reason());
         }
