@@ -122,6 +122,7 @@ def bad_messages(limit_bytes):
     """Messages the receiver must refuse, in this order (reason: what the README's Errors section says)."""
     good = zstandard.ZstdCompressor(level=3).compress(b"good" * 100)
     skippable = (0x184D2A50).to_bytes(4, "little") + (3).to_bytes(4, "little") + b"abc"
+    checked = zstandard.ZstdCompressor(level=3, write_checksum=True).compress(b"checked" * 100)
     return [
         [b""],                                                             # EMPTY: a 0-byte payload part
         [good + good],                                                     # CORRUPT: a second frame behind the first
@@ -133,6 +134,8 @@ def bad_messages(limit_bytes):
         [raw_frame(b"abc", dict_id=0x7A7A7A7A)],                           # DICTIONARY_MISSING: unknown ID
         [zstandard.ZstdCompressor(level=3).compress(bytes(limit_bytes + 1))],  # TOO_LARGE: declared over the limit
         [streamed(b"small", 20)],                                          # TOO_LARGE: no size, a 32 MiB window over 2^23
+        [streamed(bytes(limit_bytes + 1), 3)],                             # TOO_LARGE: no size, outgrows the limit
+        [checked[:-1] + bytes([checked[-1] ^ 1])],                         # CHECKSUM: content checksum does not match
         [good, b""],                                                       # EMPTY at part 1: an abandoned message
         [b"", b""],                                                        # EMPTY at part 1: a delimiter, then nothing
     ]
