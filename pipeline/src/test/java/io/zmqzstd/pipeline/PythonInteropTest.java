@@ -88,6 +88,31 @@ class PythonInteropTest {
         }
     }
 
+    /**
+     * The parallel sender's wire output is the same: one frame per message, content size set, raw
+     * blocks under 128 B. It sends single-part messages only, so every part is a message here.
+     */
+    @Test
+    void shouldBeDecodedByPythonPeerFromParallelSender() throws Exception {
+        List<byte[]> parts = MESSAGES.stream().flatMap(List::stream).toList();
+        Path payloads = Files.createDirectories(dir.resolve("to-python-parallel"));
+        for (int m = 0; m < parts.size(); m++) {
+            Files.write(payloads.resolve(String.format("m%02d-a", m)), parts.get(m));
+        }
+        try (ZmqContext ctx = new ZmqContext()) {
+            ZmqSocket push = ctx.socket(SocketType.PUSH);
+            push.bind("tcp://127.0.0.1:*");
+            Process peer = python("recv", push.lastEndpoint(), payloads.toString());
+            try (ParallelCompressingSender sender = ParallelCompressingSender.builder(push).workers(2).build()) {
+                for (byte[] part : parts) {
+                    assertTrue(sender.send(part, 0));
+                }
+                sender.flush();
+            }
+            assertEquals("ok " + parts.size(), finish(peer));
+        }
+    }
+
     @Test
     void shouldReceiveFromPythonPeer() throws Exception {
         Path payloads = writePayloads("from-python");
