@@ -148,9 +148,12 @@ final class SendCommand implements Callable<Integer> {
         validate();
         ZstdDictionary dict = dictionary == null ? null : loadDictionary(dictionary, rawDictionary);
         byte[] topicBytes = type == Type.pub ? (topic == null ? new byte[0] : topic.getBytes(StandardCharsets.UTF_8)) : null;
-        ZmqContext context = ZmqContext.builder().defaultLinger(linger).build();
+        // Linger 0 until every message is in libzmq, --linger only then: a run that ends otherwise (an
+        // error, --timeout, a signal) does not wait for a peer that is not coming. Set here, not cut
+        // after a failure, because a context shut down to wake a parallel sender's workers takes no
+        // socket option any more (ETERM).
+        ZmqContext context = ZmqContext.builder().defaultLinger(Duration.ZERO).build();
         ZmqSocket socket = null;
-        boolean done = false;
         PrintWriter err = spec.commandLine().getErr();
         try (context; Session session = new Session(spec.qualifiedName(), statsOptions, true, context, err)) {
             try {
@@ -180,8 +183,8 @@ final class SendCommand implements Callable<Integer> {
                         sendParallel(socket, dict, topicBytes, session);
                     }
                 }
+                socket.linger(linger); // every message is in libzmq, and no other thread uses the socket
                 context.close(); // lingers: returns once every queued message is on the network
-                done = true;
                 return ExitCodes.OK;
             } catch (ZmqException e) {
                 if (e.isContextTerminated() && session.interrupted()) {
@@ -192,11 +195,6 @@ final class SendCommand implements Callable<Integer> {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return ExitCodes.INTERRUPTED;
-            } finally {
-                if (!done && socket != null && !socket.isClosed() && !session.interrupted()) {
-                    // Failed or timed out: do not linger forever for a peer that is not coming.
-                    socket.lingerMs(0);
-                }
             }
         }
     }
@@ -226,6 +224,14 @@ final class SendCommand implements Callable<Integer> {
             sender.close(); // waits until every message is in libzmq
         } catch (IllegalStateException e) {
             throw parallelFailure(e, sender);
+        } catch (IOException | RuntimeException e) {
+            // The run ends for another reason (standard input failed, --whole past its limit) with
+            // messages read ahead: a worker may be blocked for a peer for ever, and close() would
+            // wait for it. Wake it (ETERM): what is not yet sent is dropped and counted, as after --timeout.
+            if (sender.inFlight() > 0) {
+                socket.context().shutdown();
+            }
+            throw e;
         } finally {
             try {
                 sender.close(); // after a failure: stops the workers (idempotent)

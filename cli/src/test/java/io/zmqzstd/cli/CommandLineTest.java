@@ -693,12 +693,7 @@ class CommandLineTest {
      */
     @Test
     void shouldNameStandardInputWhenItCannotBeRead() {
-        java.io.InputStream directory = new java.io.InputStream() {
-            @Override
-            public int read() throws IOException {
-                throw new IOException("Is a directory");
-            }
-        };
+        java.io.InputStream directory = failing("Is a directory");
         Result send = run(s -> s.stdin = directory, "send", "--connect", "tcp://127.0.0.1:1", "--timeout", "1s");
         assertOneLine(send, ExitCodes.FAILURE, send.toString(), "zmq-zstd send: cannot read standard input: error=Is a directory");
 
@@ -708,6 +703,27 @@ class CommandLineTest {
         cl.setErr(new PrintWriter(err, true));
         Result train = new Result(cl.execute("train", "--out", "/tmp/never-written.dict"), "", err.toString());
         assertOneLine(train, ExitCodes.FAILURE, train.toString(), "zmq-zstd train: cannot read standard input: error=Is a directory");
+    }
+
+    /**
+     * --threads with no peer and no --timeout: three lines are read ahead into the workers' ring (each
+     * blocked for a peer), then standard input fails. The run waited for ever for the ring to drain
+     * before saying anything; the input error now ends it at once, as after a --timeout (linger 0),
+     * and the messages read ahead are dropped and counted.
+     */
+    @Test
+    void shouldReportAStandardInputErrorBehindMessagesReadAheadWithoutAPeer() {
+        java.io.InputStream failsAfterThreeLines = new java.io.SequenceInputStream(
+                new java.io.ByteArrayInputStream("one\ntwo\nthree\n".getBytes(StandardCharsets.US_ASCII)),
+                failing("Input/output error"));
+        Result r = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(20),
+                () -> run(s -> s.stdin = failsAfterThreeLines, "send", "--connect", "tcp://127.0.0.1:1", "--threads", "2", "--stats"),
+                "send waited for a peer before reporting that standard input failed");
+        assertEquals(ExitCodes.FAILURE, r.code(), r::toString);
+        List<String> lines = r.err().lines().toList();
+        assertEquals(2, lines.size(), r::toString);
+        assertTrue(lines.get(0).startsWith("zmq-zstd send: summary: messages=0 bytesIn=0 bytesOut=0 ratio=0.000 errors=3 "), r::toString);
+        assertEquals("zmq-zstd send: cannot read standard input: error=Input/output error", lines.get(1), r::toString);
     }
 
     /**
@@ -875,6 +891,16 @@ class CommandLineTest {
     }
 
     /** The command ended with {@code code} and one line on standard error containing every one of {@code parts}. */
+    /** Standard input whose every read fails with {@code error}. */
+    private static java.io.InputStream failing(String error) {
+        return new java.io.InputStream() {
+            @Override
+            public int read() throws IOException {
+                throw new IOException(error);
+            }
+        };
+    }
+
     private static void assertOneLine(Result r, int code, String what, String... parts) {
         assertEquals(code, r.code(), what);
         assertEquals(1, r.err().lines().count(), what);
