@@ -64,6 +64,10 @@ public final class Main implements Callable<Integer> {
         cl.setExpandAtFiles(false);
         cl.setParameterExceptionHandler(Main::usageError);
         cl.setExecutionExceptionHandler((e, failed, parseResult) -> failure(e, failed));
+        // Each command's standard options offer --version too: without a provider it printed nothing.
+        for (CommandLine command : cl.getSubcommands().values()) {
+            command.getCommandSpec().versionProvider(new Version());
+        }
         return cl;
     }
 

@@ -70,6 +70,17 @@ class CommandLineTest {
                 + io.zmqzstd.nativelib.NativeLibrary.ZSTD.file().orElseThrow() + ")", lines.get(1));
     }
 
+    /** Every command's help offers -V, --version: it printed nothing (exit 0) below the top level. */
+    @Test
+    void shouldPrintTheSameVersionFromEveryCommand() {
+        String top = run("--version").out();
+        for (String command : List.of("send", "recv", "proxy", "train", "keygen")) {
+            Result r = run(command, "--version");
+            assertEquals(0, r.code(), r::toString);
+            assertEquals(top, r.out(), command);
+        }
+    }
+
     @Test
     void shouldRejectEveryUsageErrorWithOneLineAndExit2() {
         String[][] wrong = {
