@@ -517,6 +517,38 @@ class CommandLineTest {
     }
 
     /**
+     * What the README says of --linger: a peer that connected and then stopped reading holds send at
+     * the end for the whole linger, and a finite one ends the run, dropping what is still queued,
+     * with exit 0. The peer is a listener that answers like a server (a legacy ZMTP peer to libzmq)
+     * and never reads: 32 MiB of incompressible chunks stay queued behind its full TCP window.
+     */
+    @Test
+    void shouldWaitAFiniteLingerForAPeerThatStoppedReadingThenExit0() throws Exception {
+        byte[] input = new byte[32 << 20];
+        new java.util.Random(7).nextBytes(input);
+        try (java.net.ServerSocket stalled = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            java.util.concurrent.CompletableFuture<java.net.Socket> accepted = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+                try {
+                    java.net.Socket c = stalled.accept();
+                    c.getOutputStream().write("HTTP/1.1 400 Bad Request\r\n".getBytes(StandardCharsets.US_ASCII));
+                    return c; // open and never read, until the test closes it
+                } catch (IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            });
+            long start = System.nanoTime();
+            Result r = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(30),
+                    () -> run(input, "send", "--connect", "tcp://127.0.0.1:" + stalled.getLocalPort(), "--chunk", "64K",
+                            "--linger", "1s", "--stats"));
+            long elapsedMs = (System.nanoTime() - start) / 1_000_000;
+            accepted.get(10, java.util.concurrent.TimeUnit.SECONDS).close();
+            assertEquals(ExitCodes.OK, r.code(), r::toString);
+            assertTrue(r.err().startsWith("zmq-zstd send: summary: messages=512 bytesIn=" + input.length + " "), r::toString);
+            assertTrue(elapsedMs >= 1000, () -> "send did not linger: elapsedMs=" + elapsedMs + ", " + r);
+        }
+    }
+
+    /**
      * Every line a command prints goes to its own error stream (picocli's, which this test
      * captures), as its usage and failure lines do: recv's bad-frame and timeout lines, the
      * --stats summary and train's report went to System.err, past a caller's stream.
