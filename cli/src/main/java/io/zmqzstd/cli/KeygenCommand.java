@@ -21,9 +21,9 @@ import java.util.concurrent.Callable;
 @Command(name = "keygen", mixinStandardHelpOptions = true, sortOptions = false,
         description = {
                 "Make a CURVE key pair (Z85 text). Without --out, print it: 'public=...' and 'secret=...' lines.",
-                "With --out FILE, write the pair to FILE (readable by you only) and the public key to FILE.pub,",
-                "and print the public key. The server uses FILE (--curve-keypair-file); clients need only",
-                "the public key (--curve-server-key KEY or @FILE.pub)."},
+                "With --out FILE, write the pair to FILE (readable by you only) and the public key to FILE.pub,"
+                        + " and print the public key. The server uses FILE (--curve-keypair-file); clients need only"
+                        + " the public key (--curve-server-key KEY or @FILE.pub)."},
         exitCodeListHeading = "%nExit codes:%n", exitCodeList = {ExitCodes.HELP_OK,
                 "1:Runtime failure: cannot write FILE (or it exists and --force is not given).", ExitCodes.HELP_USAGE})
 final class KeygenCommand implements Callable<Integer> {

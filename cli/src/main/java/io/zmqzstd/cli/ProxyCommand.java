@@ -44,21 +44,21 @@ import java.util.function.Consumer;
  */
 @Command(name = "proxy", mixinStandardHelpOptions = true, sortOptions = false,
         description = {
-                "Forward compressed messages between senders and receivers without decompressing them: every frame",
-                "passes unchanged (dictionary IDs, checksums, topics), so the proxy needs no --dict.",
-                "--type pubsub: publishers (send --type pub) connect to the frontend, subscribers (recv --type sub) to",
-                "the backend; subscriptions travel upstream, so --subscribe works through it, and a publisher sees",
-                "one subscription per topic (--wait-subscribers 1: the proxy has a subscriber for it).",
-                "--type pipeline: senders (send) push to the frontend, receivers (recv) pull from the backend, each",
-                "message to one receiver (fan-in to fan-out).",
-                "CURVE per side, independently: frontend and backend may each be a CURVE server",
-                "(--frontend-curve-server, --backend-curve-server, with a secret key file), a",
-                "CURVE client of the peer it connects to (--frontend-curve-server-key,",
-                "--backend-curve-server-key) or plain. Frames are decrypted on one side and",
-                "encrypted again on the other, still compressed as the senders made them.",
+                "Forward compressed messages between senders and receivers without decompressing them.",
+                "Every frame passes unchanged (dictionary IDs, checksums, topics), so the proxy needs no --dict.",
+                "--type pubsub: publishers (send --type pub) connect to the frontend, subscribers (recv --type sub) to"
+                        + " the backend; subscriptions travel upstream, so --subscribe works through it, and a publisher sees"
+                        + " one subscription per topic (--wait-subscribers 1: the proxy has a subscriber for it).",
+                "--type pipeline: senders (send) push to the frontend, receivers (recv) pull from the backend, each"
+                        + " message to one receiver (fan-in to fan-out).",
+                "CURVE per side, independently: frontend and backend may each be a CURVE server"
+                        + " (--frontend-curve-server, --backend-curve-server, with a secret key file), a"
+                        + " CURVE client of the peer it connects to (--frontend-curve-server-key,"
+                        + " --backend-curve-server-key) or plain. Frames are decrypted on one side and"
+                        + " encrypted again on the other, still compressed as the senders made them.",
                 "Runs until SIGINT or SIGTERM, then exits 0.",
-                "--stats, --progress: messages and bytes forwarded each way (a multipart message counts once, with",
-                "all its frames' bytes), elapsed time since start, rate and throughput over it."},
+                "--stats, --progress: messages and bytes forwarded each way (a multipart message counts once, with"
+                        + " all its frames' bytes), elapsed time since start, rate and throughput over it."},
         exitCodeListHeading = "%nExit codes:%n", exitCodeList = {"0:Stopped by SIGINT or SIGTERM.",
                 ExitCodes.HELP_FAILURE, ExitCodes.HELP_USAGE})
 final class ProxyCommand implements Callable<Integer> {

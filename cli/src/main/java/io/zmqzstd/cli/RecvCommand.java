@@ -35,8 +35,8 @@ import java.util.concurrent.Callable;
 @Command(name = "recv", mixinStandardHelpOptions = true, sortOptions = false,
         description = {
                 "Receive messages, decompress them and write each payload to standard output, followed by a newline.",
-                "A bad frame (not zstd, corrupt, too large, unknown dictionary, ...) is reported as one line on",
-                "stderr naming the reason; the stream continues and it does not count towards --count."},
+                "A bad frame (not zstd, corrupt, too large, unknown dictionary, ...) is reported as one line on"
+                        + " stderr naming the reason; the stream continues and it does not count towards --count."},
         exitCodeListHeading = "%nExit codes:%n", exitCodeList = {"0:Success: --count messages delivered.",
                 ExitCodes.HELP_FAILURE, ExitCodes.HELP_USAGE,
                 "3:--timeout fired: no message (good or bad) arrived within it.", ExitCodes.HELP_INTERRUPTED})

@@ -26,8 +26,8 @@ import java.util.concurrent.Callable;
  */
 @Command(name = "train", mixinStandardHelpOptions = true, sortOptions = false,
         description = {
-                "Train a zstd dictionary from sample messages and write it in the standard zstd format",
-                "(usable by 'zstd -D FILE' and by send/recv --dict). Prints the dictionary ID on stdout.",
+                "Train a zstd dictionary from sample messages and write it in the standard zstd format.",
+                "It works with 'zstd -D FILE' and with send/recv --dict. Prints the dictionary ID on stdout.",
                 "Samples: the lines of standard input, or FILEs (each file one sample, or its lines with --lines).",
                 "zstd needs many samples: hundreds at least, about 100 times the dictionary size in total."},
         exitCodeListHeading = "%nExit codes:%n", exitCodeList = {ExitCodes.HELP_OK,

@@ -143,6 +143,14 @@ class CommandLineTest {
         for (String command : List.of("send", "recv", "proxy", "train", "keygen")) {
             assertTrue(top.out().contains("  " + command + " "), top.out());
         }
+        // picocli wraps each description line as a paragraph of its own, and the command list shows
+        // the first: a sentence cut over two lines read "... without decompressing them: every frame"
+        CommandLine cl = Main.commandLine();
+        for (String command : List.of("send", "recv", "proxy", "train", "keygen")) {
+            for (String line : cl.getSubcommands().get(command).getCommandSpec().usageMessage().description()) {
+                assertTrue(line.isEmpty() || line.endsWith("."), () -> command + ": " + line);
+            }
+        }
     }
 
     @Test
