@@ -535,15 +535,7 @@ class CommandLineTest {
         byte[] input = new byte[32 << 20];
         new java.util.Random(7).nextBytes(input);
         try (java.net.ServerSocket stalled = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-            java.util.concurrent.CompletableFuture<java.net.Socket> accepted = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
-                try {
-                    java.net.Socket c = stalled.accept();
-                    c.getOutputStream().write("HTTP/1.1 400 Bad Request\r\n".getBytes(StandardCharsets.US_ASCII));
-                    return c; // open and never read, until the test closes it
-                } catch (IOException e) {
-                    throw new java.io.UncheckedIOException(e);
-                }
-            });
+            java.util.concurrent.CompletableFuture<java.net.Socket> accepted = acceptAndNeverRead(stalled);
             long start = System.nanoTime();
             Result r = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(30),
                     () -> run(input, "send", "--connect", "tcp://127.0.0.1:" + stalled.getLocalPort(), "--chunk", "64K",
@@ -778,6 +770,35 @@ class CommandLineTest {
     }
 
     /**
+     * As above with a peer that connected and stopped reading (a listener that never reads, a
+     * legacy ZMTP peer to libzmq): messages are queued in libzmq for it, and workers blocked behind
+     * them. Waking the workers shuts the context down, after which the socket takes no option: its
+     * linger must already be 0, or closing it waits for ever for the queued messages.
+     */
+    @Test
+    void shouldReportAStandardInputErrorBehindMessagesReadAheadForAStalledPeer() throws Exception {
+        byte[] data = new byte[12 << 20];
+        new java.util.Random(11).nextBytes(data); // incompressible: 48 chunks of 256 KiB, fewer than the ring takes
+        java.io.InputStream failsAfterData = new java.io.SequenceInputStream(new java.io.ByteArrayInputStream(data),
+                failing("Input/output error"));
+        try (java.net.ServerSocket stalled = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            java.util.concurrent.CompletableFuture<java.net.Socket> accepted = acceptAndNeverRead(stalled);
+            Result r = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(20),
+                    () -> run(s -> s.stdin = failsAfterData, "send", "--connect", "tcp://127.0.0.1:" + stalled.getLocalPort(),
+                            "--chunk", "256K", "--hwm", "1", "--threads", "2", "--stats"),
+                    "send waited for a stalled peer before reporting that standard input failed");
+            accepted.get(10, java.util.concurrent.TimeUnit.SECONDS).close();
+            assertEquals(ExitCodes.FAILURE, r.code(), r::toString);
+            List<String> lines = r.err().lines().toList();
+            assertEquals(2, lines.size(), r::toString);
+            // messages were still in the workers' hands when the input failed (about 2.75 MiB filled the
+            // stalled connection here): they are dropped and counted
+            assertTrue(lines.get(0).startsWith("zmq-zstd send: summary: ") && !lines.get(0).contains(" errors=0 "), r::toString);
+            assertEquals("zmq-zstd send: cannot read standard input: error=Input/output error", lines.get(1), r::toString);
+        }
+    }
+
+    /**
      * --delimiter, --chunk and --whole: given twice, one is named as --hwm twice is (picocli's group
      * said "expected only one match but got [--delimiter=BYTE | --chunk=BYTES | --whole]={--whole} and ...");
      * two of them together are named as excluding each other.
@@ -942,6 +963,23 @@ class CommandLineTest {
     }
 
     /** The command ended with {@code code} and one line on standard error containing every one of {@code parts}. */
+    /**
+     * A peer that connects and stops reading: accepts one connection on {@code listener}, answers
+     * like a server (so libzmq takes it for a legacy ZMTP peer) and never reads; the caller closes
+     * the connection.
+     */
+    private static java.util.concurrent.CompletableFuture<java.net.Socket> acceptAndNeverRead(java.net.ServerSocket listener) {
+        return java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+            try {
+                java.net.Socket c = listener.accept();
+                c.getOutputStream().write("HTTP/1.1 400 Bad Request\r\n".getBytes(StandardCharsets.US_ASCII));
+                return c;
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        });
+    }
+
     /** Standard input whose every read fails with {@code error}. */
     private static java.io.InputStream failing(String error) {
         return new java.io.InputStream() {
