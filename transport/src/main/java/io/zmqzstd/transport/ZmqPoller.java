@@ -38,7 +38,7 @@ public final class ZmqPoller implements AutoCloseable {
      */
     public static final long MAX_EMPTY_POLL_TIMEOUT_MS = 0xFFFF_FFFFL / 1000;
 
-    private final Arena arena = Arena.ofShared();
+    private final Arena arena;
     private final MemorySegment items;
     private final MemorySegment capture;
     private final ZmqSocket[] sockets;
@@ -57,10 +57,18 @@ public final class ZmqPoller implements AutoCloseable {
         if (capacity < 1) {
             throw new IllegalArgumentException("capacity must be positive: capacity=" + capacity);
         }
-        items = arena.allocate(LibZmq.POLLITEM_SIZE * capacity, 8);
-        capture = arena.allocate(LibZmq.CAPTURE_LAYOUT);
+        // Everything that can fail on the heap first, then the native memory, released again if
+        // taking it fails halfway: a poller that is never built is never closed
         sockets = new ZmqSocket[capacity];
         repeated = new boolean[capacity];
+        arena = Arena.ofShared();
+        try {
+            items = arena.allocate(LibZmq.POLLITEM_SIZE * capacity, 8);
+            capture = arena.allocate(LibZmq.CAPTURE_LAYOUT);
+        } catch (Throwable t) {
+            arena.close();
+            throw t;
+        }
     }
 
     /**

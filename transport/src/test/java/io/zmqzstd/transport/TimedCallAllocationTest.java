@@ -7,8 +7,6 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.management.ManagementFactory;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -36,21 +34,8 @@ class TimedCallAllocationTest {
     @ValueSource(strings = {"tcp", "inproc"})
     @Timeout(value = 3, unit = TimeUnit.MINUTES)
     void shouldAllocateNothingPerMessageOnTimedSendAndReceiveInC1(String transport) throws Exception {
-        Process child = new ProcessBuilder(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--enable-native-access=ALL-UNNAMED", "-XX:TieredStopAtLevel=1", "-Xmx128m",
-                "-cp", System.getProperty("java.class.path"),
-                TimedCallAllocationTest.class.getName(), transport))
-                .redirectErrorStream(true)
-                .start();
-        String out;
-        try {
-            out = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            assertTrue(child.waitFor(2, TimeUnit.MINUTES), "child still running: " + out);
-        } finally {
-            child.destroyForcibly();
-        }
-        assertEquals(0, child.exitValue(), out);
+        String out = ChildJvm.run(TimedCallAllocationTest.class,
+                List.of("-XX:TieredStopAtLevel=1", "-Xmx128m"), transport);
         Matcher m = RESULT.matcher(out);
         assertTrue(m.find(), "no result line in: " + out);
         System.out.println("timed calls in C1 over " + transport + ": " + m.group());
