@@ -79,6 +79,7 @@ public final class ZmqPoller implements AutoCloseable {
      * @return its index, for {@link #isReadable(int)} and friends
      * @throws IllegalStateException when the poller is full or closed, or the socket is closed
      * @throws IllegalArgumentException when {@code events} has other bits than these
+     *     (nothing changes when it throws)
      */
     public int register(ZmqSocket socket, int events) {
         Objects.requireNonNull(socket, "socket");
@@ -86,7 +87,10 @@ public final class ZmqPoller implements AutoCloseable {
         if (count == sockets.length) {
             throw new IllegalStateException("poller is full: capacity=" + sockets.length);
         }
-        MemorySegment handle = socket.handle(); // throws for a closed socket before anything changes
+        // Both checks before anything changes: a refused register must take no slot (it used to
+        // check the events after counting the registration, PollerRegisterClosedSocketTest)
+        short watched = wakeable(events);
+        MemorySegment handle = socket.handle();
         int i = count++;
         sockets[i] = socket;
         for (int j = 0; j < i; j++) {
@@ -95,7 +99,7 @@ public final class ZmqPoller implements AutoCloseable {
         long base = i * LibZmq.POLLITEM_SIZE;
         items.set(ValueLayout.ADDRESS, base + LibZmq.POLLITEM_SOCKET, handle);
         items.set(ValueLayout.JAVA_INT, base + LibZmq.POLLITEM_FD, 0);
-        items.set(ValueLayout.JAVA_SHORT, base + LibZmq.POLLITEM_EVENTS, wakeable(events));
+        items.set(ValueLayout.JAVA_SHORT, base + LibZmq.POLLITEM_EVENTS, watched);
         items.set(ValueLayout.JAVA_SHORT, base + LibZmq.POLLITEM_REVENTS, (short) 0);
         return i;
     }
