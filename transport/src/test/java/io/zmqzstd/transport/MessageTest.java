@@ -9,7 +9,9 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -131,6 +133,37 @@ class MessageTest {
             assertEquals(SIZE, copy.size());
             copy.clear();
             assertEquals(0, pool.outstanding(), "back once both let go");
+        }
+    }
+
+    /**
+     * The Javadoc's list of what ends a view of the frame: clear, set, copyFrom and moveFrom into
+     * the message, and a send of it. Each is checked on a pooled zero-copy frame, whose memory a
+     * stale read would otherwise reach after it went back to the pool.
+     */
+    @Test
+    void shouldEndTheViewOnEveryCallThatReplacesTheFrame() {
+        try (ZmqMessage msg = new ZmqMessage(); ZmqMessage other = new ZmqMessage()) {
+            other.set(MemorySegment.ofArray(new byte[64]));
+            List<Consumer<ZmqMessage>> replacing = List.of(
+                    ZmqMessage::clear,
+                    m -> m.set(MemorySegment.ofArray(new byte[64])),
+                    m -> m.copyFrom(other),
+                    m -> m.moveFrom(other),
+                    m -> assertTrue(push.send(m, 0)));
+            for (var replace : replacing) {
+                sendPooled((byte) 7);
+                assertTrue(pull.receive(msg, 0));
+                MemorySegment view = msg.data();
+                assertEquals(7, view.get(ValueLayout.JAVA_BYTE, 0));
+                replace.accept(msg);
+                assertThrows(IllegalStateException.class, () -> view.get(ValueLayout.JAVA_BYTE, 0));
+                if (other.size() == 0) {
+                    other.set(MemorySegment.ofArray(new byte[64])); // moveFrom emptied it
+                }
+            }
+            assertTrue(pull.receive(msg, 0), "the sent frame arrives");
+            assertEquals(7, msg.data().get(ValueLayout.JAVA_BYTE, SIZE - 1));
         }
     }
 
