@@ -70,6 +70,60 @@ class LifecycleAndOptionsTest {
     }
 
     /**
+     * The defaults and conversions the option setters' and getters' Javadoc states, read back from
+     * libzmq: a new socket answers each default, and ZMQ_HEARTBEAT_TTL keeps whole tenths of a
+     * second up to 6553599 ms.
+     */
+    @Test
+    void shouldAnswerTheDocumentedDefaultsAndConversions() {
+        try (ZmqContext ctx = new ZmqContext()) {
+            ZmqSocket s = ctx.socket(SocketType.DEALER);
+            assertEquals(1000, s.sendHwm());
+            assertEquals(1000, s.receiveHwm());
+            assertEquals(0, s.routingId().length, "empty when none was set");
+            assertEquals(-1, s.receiveTimeoutMs());
+            assertEquals(-1, s.sendTimeoutMs());
+            assertEquals(-1, s.maxMessageSize());
+            assertEquals(-1, s.tcpKeepalive());
+            assertEquals(-1, s.tcpKeepaliveIdle());
+            assertEquals(-1, s.tcpKeepaliveIntvl());
+            assertEquals(-1, s.tcpKeepaliveCnt());
+            assertEquals(-1, s.sndbuf());
+            assertEquals(-1, s.rcvbuf());
+            assertEquals(100, s.reconnectIvlMs());
+            assertEquals(0, s.reconnectIvlMaxMs());
+            assertEquals(100, s.backlog());
+            assertFalse(s.ipv6());
+            assertEquals(30_000, s.handshakeIvlMs());
+            assertEquals(0, s.heartbeatIvlMs());
+            assertEquals(0, s.heartbeatTtlMs());
+            assertEquals(-1, s.heartbeatTimeoutMs());
+            assertEquals(0, s.connectTimeoutMs());
+            assertEquals(0, s.tos());
+            assertFalse(s.curveServer());
+            assertFalse(s.immediate());
+
+            s.heartbeatTtlMs(1299);
+            assertEquals(1200, s.heartbeatTtlMs(), "rounded down to tenths of a second");
+            s.heartbeatTtlMs(6_553_599);
+            assertEquals(6_553_500, s.heartbeatTtlMs());
+            ZmqException tooLong = assertThrows(ZmqException.class, () -> s.heartbeatTtlMs(6_553_600));
+            assertEquals(LibZmq.EINVAL, tooLong.errno());
+            assertTrue(tooLong.getMessage().startsWith("zmq_setsockopt(ZMQ_HEARTBEAT_TTL=6553600) failed"), tooLong.getMessage());
+            s.backlog(7);
+            s.ipv6(true);
+            s.handshakeIvlMs(0);
+            s.heartbeatTimeoutMs(300);
+            s.tos(0x28);
+            assertEquals(7, s.backlog());
+            assertTrue(s.ipv6());
+            assertEquals(0, s.handshakeIvlMs());
+            assertEquals(300, s.heartbeatTimeoutMs());
+            assertEquals(0x28, s.tos());
+        }
+    }
+
+    /**
      * A linger longer than ZMQ_LINGER's int of milliseconds counts as the longest, and a negative
      * one as forever, however far out of range: Duration.toMillis() was called before the clamp
      * and threw ArithmeticException above Long.MAX_VALUE milliseconds (ChronoUnit.FOREVER, say).
