@@ -35,8 +35,10 @@ import static io.zmqzstd.transport.internal.LibZmq.EINTR;
  * null when the call would block: with {@link #DONTWAIT}, or when a send/receive timeout expired.
  * Real failures throw {@link ZmqException}; a context shut down or closed under a blocking call
  * throws one with {@link ZmqException#isContextTerminated()}. EINTR is retried; a retry waits only
- * what is left of a finite send/receive timeout. Every method
- * throws {@link IllegalStateException} after {@link #close()}.
+ * what is left of a finite send/receive timeout. After {@link #close()} every method that would
+ * reach libzmq or the socket's native memory (sends, receives, options, endpoints, monitoring,
+ * {@link #hasMore()}, {@link #handle()}) throws {@link IllegalStateException}; {@link #type()},
+ * {@link #context()}, {@link #zeroCopyThresholdBytes()} and {@link #isClosed()} still answer.
  *
  * <p>Allocation: {@link #send(MemorySegment, long, long, int)}, {@link #sendPooled},
  * {@link #send(byte[], int)}, {@link #receive(ZmqMessage, int)}, {@link #receive(byte[], int)},

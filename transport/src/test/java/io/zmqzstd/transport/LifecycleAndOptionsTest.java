@@ -245,6 +245,60 @@ class LifecycleAndOptionsTest {
         assertThrows(IllegalStateException.class, () -> ctx.socket(SocketType.PAIR));
     }
 
+    /**
+     * What "after close" means on every type (README, "Outcomes and errors"): each call that would
+     * reach libzmq or freed native memory throws IllegalStateException, and what was fixed at
+     * creation still answers. The socket's Javadoc said every method threw.
+     */
+    @Test
+    void shouldRefuseCallsAfterCloseButAnswerWhatWasFixedAtCreation() {
+        NativeBufferPool pool = NativeBufferPool.builder().build();
+        ZmqContext ctx = ZmqContext.builder().bufferPool(pool).build();
+        ZmqSocket s = ctx.socket(SocketType.PULL);
+        SocketMonitor monitor = s.monitor(MonitorEvent.Type.ALL);
+        ZmqPoller poller = new ZmqPoller(1);
+        poller.register(s, ZmqPoller.POLLIN);
+        PooledBuffer b = pool.rent(100);
+        b.release();
+        monitor.close();
+        poller.close();
+        ctx.close();
+        pool.close();
+
+        assertThrows(IllegalStateException.class, s::hasMore);
+        assertThrows(IllegalStateException.class, s::handle);
+        assertThrows(IllegalStateException.class, s::receiveHwm);
+        assertEquals(SocketType.PULL, s.type());
+        assertEquals(ctx, s.context());
+        assertEquals(NativeBufferPool.DEFAULT_ZERO_COPY_THRESHOLD_BYTES, s.zeroCopyThresholdBytes());
+        assertTrue(s.isClosed());
+
+        assertThrows(IllegalStateException.class, () -> poller.poll(0));
+        assertThrows(IllegalStateException.class, () -> poller.isReadable(0));
+        assertEquals(s, poller.socket(0));
+        assertEquals(1, poller.size());
+
+        assertThrows(IllegalStateException.class, monitor::tryReceive);
+        assertEquals(s, monitor.socket());
+        assertEquals(MonitorEvent.Type.ALL, monitor.eventMask());
+        assertTrue(monitor.endpoint().startsWith("inproc://"), monitor.endpoint());
+        assertTrue(monitor.isClosed());
+
+        assertThrows(IllegalStateException.class, () -> pool.rent(1));
+        assertThrows(IllegalStateException.class, b::segment);
+        assertEquals(256, b.capacity());
+        assertEquals(1, pool.stats().rented());
+        assertEquals(0, pool.outstanding());
+        assertEquals(0, pool.checkLeaks());
+        assertTrue(pool.isClosed());
+
+        assertThrows(IllegalStateException.class, () -> ctx.socket(SocketType.PAIR));
+        assertThrows(IllegalStateException.class, ctx::handle);
+        assertEquals(pool, ctx.bufferPool());
+        ctx.shutdown(); // idempotent, nothing to do
+        assertTrue(ctx.isClosed());
+    }
+
     @Test
     void shouldWakeBlockedReceiverWithTerminationOnShutdown() throws Exception {
         try (ZmqContext ctx = new ZmqContext()) {
