@@ -15,8 +15,9 @@ import java.lang.invoke.VarHandle;
  * <p>{@link #segment()} is valid while the caller owns the buffer. After release, calls on this
  * handle fail with {@link IllegalStateException}; a second {@code release()} does nothing. A
  * {@code MemorySegment} obtained earlier and kept past release is a bug the handle cannot see
- * (the slot's memory stays mapped while the pool is open, and is freed when the pool closes, after
- * which any access throws).
+ * (a pooled slot's memory stays mapped while the pool is open, and is freed when the pool closes,
+ * after which any access throws; an unpooled buffer's memory, from an automatic arena, is freed
+ * only once nothing reaches it, so a stale segment of one never throws).
  */
 public final class PooledBuffer {
 

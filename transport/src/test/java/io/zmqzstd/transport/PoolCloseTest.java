@@ -164,4 +164,26 @@ class PoolCloseTest {
         assertEquals(0, pool.outstanding());
         pool.close();
     }
+
+    /**
+     * A segment kept past release (PooledBuffer's Javadoc): a pooled slot's memory is freed when
+     * the pool closes, and the stale segment then throws; an unpooled buffer's memory belongs to
+     * an automatic arena, so its stale segment stays readable (never freed memory) for as long as
+     * it is reachable. The Javadoc said any access threw after close, unpooled buffers included.
+     */
+    @Test
+    void shouldFreeAPooledSlotAtCloseButKeepAnUnpooledBufferWhileItIsReachable() {
+        NativeBufferPool pool = NativeBufferPool.builder().maxBufferBytes(1024).build();
+        PooledBuffer pooled = pool.rent(100);
+        PooledBuffer unpooled = pool.rent(4096);
+        assertEquals(1, pool.stats().unpooled());
+        var pooledView = pooled.segment();
+        var unpooledView = unpooled.segment();
+        unpooledView.set(ValueLayout.JAVA_BYTE, 4095, (byte) 5);
+        pooled.release();
+        unpooled.release();
+        pool.close();
+        assertThrows(IllegalStateException.class, () -> pooledView.get(ValueLayout.JAVA_BYTE, 0));
+        assertEquals(5, unpooledView.get(ValueLayout.JAVA_BYTE, 4095));
+    }
 }
