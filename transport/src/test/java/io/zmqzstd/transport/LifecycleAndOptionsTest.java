@@ -178,6 +178,21 @@ class LifecycleAndOptionsTest {
         }
     }
 
+    /** ioThreads(0), the builder's lower bound, serves inproc only: a tcp bind is refused by libzmq, loudly. */
+    @Test
+    void shouldServeOnlyInprocWithoutIoThreads() {
+        try (ZmqContext ctx = ZmqContext.builder().ioThreads(0).build()) {
+            ZmqSocket pull = ctx.socket(SocketType.PULL);
+            ZmqSocket push = ctx.socket(SocketType.PUSH);
+            push.connect(Endpoints.bindAny(pull, "inproc"));
+            assertTrue(push.send(new byte[] {7}, 0));
+            assertEquals(1, pull.receive(new byte[1], 0));
+            ZmqException e = assertThrows(ZmqException.class, () -> pull.bind("tcp://127.0.0.1:*"));
+            assertEquals(156_384_766, e.errno(), e.getMessage()); // libzmq's EMTHREAD, ZMQ_HAUSNUMERO + 54
+            assertTrue(e.getMessage().contains("No thread available"), e.getMessage());
+        }
+    }
+
     @Test
     void shouldReportWouldBlockAsReturnValues() {
         try (ZmqContext ctx = new ZmqContext(); ZmqMessage msg = new ZmqMessage()) {
