@@ -305,14 +305,28 @@ public final class ZmqPoller implements AutoCloseable {
         return count;
     }
 
-    /** Frees the poll items; does not close the sockets. Idempotent. */
+    /**
+     * Frees the poll items; does not close the sockets. Idempotent.
+     *
+     * @throws IllegalStateException when a poll is in progress on another thread (misuse: a poller
+     *     is used by one thread at a time); the poller stays open and working, close it once that
+     *     poll has returned
+     */
     @Override
     public void close() {
         if (closed) {
             return;
         }
+        try {
+            arena.close();
+        } catch (IllegalStateException acquired) {
+            // zmq_poll holds the items' arena while it runs, and the JDK will not free memory under
+            // it. Marked closed first, as before, the poller refused every later call while its
+            // items were never freed: a later close() had nothing left to do.
+            throw new IllegalStateException("poller is in use by a poll on another thread: close it once the poll has returned",
+                    acquired);
+        }
         closed = true;
-        arena.close();
     }
 
     private void ensureOpen() {
