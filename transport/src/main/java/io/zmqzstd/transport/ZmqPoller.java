@@ -87,8 +87,7 @@ public final class ZmqPoller implements AutoCloseable {
         if (count == sockets.length) {
             throw new IllegalStateException("poller is full: capacity=" + sockets.length);
         }
-        // Both checks before anything changes: a refused register must take no slot (it used to
-        // check the events after counting the registration, PollerRegisterClosedSocketTest)
+        // Both checks before anything changes: a refused register takes no slot
         short watched = wakeable(events);
         MemorySegment handle = socket.handle();
         int i = count++;
@@ -321,8 +320,7 @@ public final class ZmqPoller implements AutoCloseable {
             arena.close();
         } catch (IllegalStateException acquired) {
             // zmq_poll holds the items' arena while it runs, and the JDK will not free memory under
-            // it. Marked closed first, as before, the poller refused every later call while its
-            // items were never freed: a later close() had nothing left to do.
+            // it. Not marked closed: the poller stays usable, and a later close() frees the items.
             throw new IllegalStateException("poller is in use by a poll on another thread: close it once the poll has returned",
                     acquired);
         }
