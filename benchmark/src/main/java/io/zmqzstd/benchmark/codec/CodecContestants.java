@@ -1,6 +1,7 @@
 package io.zmqzstd.benchmark.codec;
 
 import java.util.Arrays;
+import java.util.List;
 
 /** The codec contestants by their {@code @Param} names; the one place that maps a name to a class. */
 public final class CodecContestants {
@@ -11,6 +12,10 @@ public final class CodecContestants {
     public static final String ZSTDJNI_BYTES = "zstdjni-bytes";
     public static final String AIRCOMPRESSOR_NATIVE = "aircompressor-native";
     public static final String AIRCOMPRESSOR_JAVA = "aircompressor-java";
+
+    /** Every name {@link #create} accepts. */
+    public static final List<String> NAMES = List.of(ZMQZSTD_SEGMENT, ZMQZSTD_BYTES, ZSTDJNI_DIRECT, ZSTDJNI_BYTES,
+            AIRCOMPRESSOR_NATIVE, AIRCOMPRESSOR_JAVA);
 
     private CodecContestants() {
     }

@@ -5,6 +5,7 @@ import io.zmqzstd.benchmark.pipeline.PipelineContestants;
 import io.zmqzstd.transport.SocketType;
 import io.zmqzstd.transport.ZmqContext;
 import io.zmqzstd.transport.ZmqSocket;
+import java.util.List;
 
 /** The round-trip contestants, by the same names as the pipeline's. */
 public final class RoundTrips {
@@ -13,6 +14,10 @@ public final class RoundTrips {
     static final int SERVER_POLL_MS = 100;
     /** How long the client waits for an acknowledgement before it looks whether the server failed. */
     static final int CLIENT_WAIT_MS = 1000;
+
+    /** The contestants {@link #create} accepts, {@code zmqzstd} also as a way {@code zmqzstd@N...}. */
+    public static final List<String> NAMES =
+            List.of(PipelineContestants.ZMQZSTD, PipelineContestants.LIBZMQ_BYTES, PipelineContestants.JEROMQ_ZSTDJNI);
 
     private RoundTrips() {
     }

@@ -4,6 +4,7 @@ import io.zmqzstd.benchmark.Payloads;
 import io.zmqzstd.benchmark.Thresholds;
 import io.zmqzstd.pipeline.ParallelCompressingSender;
 import io.zmqzstd.transport.ZmqSocket;
+import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -26,6 +27,10 @@ public final class PipelineContestants {
      * {@code ParallelCompressingSender}; needs {@code compressionThreads} above 0; not in the default list.
      */
     public static final String JEROMQ_ZSTDJNI_PARALLEL = "jeromqZstdjniParallel";
+
+    /** Every name {@link #create} accepts, the default list's and the others ({@code -p contestant=...}). */
+    public static final List<String> NAMES = List.of(ZMQZSTD, LIBZMQ_BYTES, JEROMQ_ZSTDJNI, LIBZMQ_BYTES_REUSED,
+            JEROMQ_ZSTDJNI_REUSED, JEROMQ_ZSTDJNI_PARALLEL);
 
     public static final String DICTIONARY_NONE = "none";
     public static final String DICTIONARY_TRAINED = "trained";
@@ -171,11 +176,16 @@ public final class PipelineContestants {
      * As above, with {@code hop}: {@link #HOP_NONE}, or {@link #HOP_PROXY} for a proxy between sender and
      * receiver, over the same {@code transport} on both sides ({@link ProxyHop}); every contestant supports it.
      *
-     * @throws IllegalArgumentException naming the value when {@code hop} is neither, before anything is made
+     * @throws IllegalArgumentException naming the value when {@code name} is not one of {@link #NAMES} or
+     *         {@code hop} is neither, before anything is made
      */
     public static PipelineContestant create(String name, int size, String transport, int level, String dictionary,
             long zeroCopyThresholdBytes, long rawFrameBelowBytes, Parallel parallel, Boolean rawIncompressible,
             String hop) {
+        if (!NAMES.contains(name)) {
+            throw new IllegalArgumentException("unknown pipeline contestant: contestant=" + name + ", expected one of "
+                    + NAMES);
+        }
         boolean proxied = switch (hop) {
             case HOP_NONE -> false;
             case HOP_PROXY -> true;
@@ -197,7 +207,7 @@ public final class PipelineContestants {
             case JEROMQ_ZSTDJNI_REUSED -> new JeromqZstdJniContestant(payload, transport, level, dictionaryBytes, true, proxied);
             case JEROMQ_ZSTDJNI_PARALLEL -> new JeromqZstdJniParallelContestant(payload, transport, level, dictionaryBytes,
                     parallel.workers(), proxied);
-            default -> throw new IllegalArgumentException("unknown pipeline contestant: contestant=" + name);
+            default -> throw new IllegalStateException("a name in NAMES without a contestant: contestant=" + name);
         };
     }
 }

@@ -6,6 +6,7 @@ import io.zmqzstd.transport.ZmqMessage;
 import io.zmqzstd.transport.ZmqSocket;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.util.List;
 
 /**
  * How one payload frame is produced, sent and received: the {@code strategy} parameter of
@@ -32,6 +33,11 @@ public abstract class TransportStrategy implements AutoCloseable {
      * reading native memory in place costs from what the receive path costs.
      */
     public static final String READ_COPY = "copy";
+
+    /** Every strategy {@link #create} accepts, the default list's and {@link #NATIVE_SEGMENT}. */
+    public static final List<String> NAMES = List.of(BYTE_ARRAY, REUSED_BUFFER, MESSAGE, ZERO_COPY_POOLED, NATIVE_SEGMENT);
+    /** Every value of {@code read}. */
+    public static final List<String> READS = List.of(READ_STAMP, READ_ALL, READ_COPY);
 
     protected final int size;
     protected final byte[] source;
