@@ -15,15 +15,20 @@ public final class JeromqRoundTrip extends ZstdJniRoundTrip {
     /** {@code transport} is {@code tcp} or {@code inproc}. */
     public JeromqRoundTrip(byte[] payload, String transport, int level) {
         super(payload, level);
-        server = context.createSocket(SocketType.PAIR);
-        client = context.createSocket(SocketType.PAIR);
-        server.setLinger(0);
-        client.setLinger(0);
-        server.setReceiveTimeOut(RoundTrips.SERVER_POLL_MS);
-        client.setReceiveTimeOut(RoundTrips.CLIENT_WAIT_MS);
-        server.bind(Endpoints.bindable(transport));
-        client.connect(server.getLastEndpoint());
-        start("jeromq-server");
+        try {
+            server = context.createSocket(SocketType.PAIR);
+            client = context.createSocket(SocketType.PAIR);
+            server.setLinger(0);
+            client.setLinger(0);
+            server.setReceiveTimeOut(RoundTrips.SERVER_POLL_MS);
+            client.setReceiveTimeOut(RoundTrips.CLIENT_WAIT_MS);
+            server.bind(Endpoints.bindable(transport));
+            client.connect(server.getLastEndpoint());
+            start("jeromq-server");
+        } catch (RuntimeException | Error e) {
+            closeAfterFailure(e);
+            throw e;
+        }
     }
 
     @Override
@@ -52,8 +57,12 @@ public final class JeromqRoundTrip extends ZstdJniRoundTrip {
 
     @Override
     protected void closeTransport() {
-        client.close();
-        server.close();
+        if (client != null) { // null when the constructor failed before making it
+            client.close();
+        }
+        if (server != null) {
+            server.close();
+        }
         context.close();
     }
 }

@@ -16,10 +16,15 @@ public final class LibzmqBytesRoundTrip extends ZstdJniRoundTrip {
     /** {@code transport} is {@code tcp} or {@code inproc}. */
     public LibzmqBytesRoundTrip(byte[] payload, String transport, int level) {
         super(payload, level);
-        RoundTrips.Sockets sockets = RoundTrips.pair(context, transport);
-        server = sockets.server();
-        client = sockets.client();
-        start("libzmq-bytes-server");
+        try {
+            RoundTrips.Sockets sockets = RoundTrips.pair(context, transport);
+            server = sockets.server();
+            client = sockets.client();
+            start("libzmq-bytes-server");
+        } catch (RuntimeException | Error e) {
+            closeAfterFailure(e);
+            throw e;
+        }
     }
 
     @Override
@@ -48,8 +53,12 @@ public final class LibzmqBytesRoundTrip extends ZstdJniRoundTrip {
 
     @Override
     protected void closeTransport() {
-        client.close();
-        server.close();
+        if (client != null) { // null when the constructor failed before making it
+            client.close();
+        }
+        if (server != null) {
+            server.close();
+        }
         context.close();
     }
 }

@@ -1,5 +1,6 @@
 package io.zmqzstd.benchmark.latency;
 
+import io.zmqzstd.benchmark.Closing;
 import io.zmqzstd.benchmark.LoopThread;
 import io.zmqzstd.benchmark.Stamp;
 import io.zmqzstd.benchmark.pipeline.PipelineContestants;
@@ -49,28 +50,41 @@ public final class ZmqZstdRoundTrip implements RoundTripContestant {
      */
     public ZmqZstdRoundTrip(byte[] payload, String transport, int level, PipelineContestants.Parallel compression) {
         this.size = payload.length;
-        pool = NativeBufferPool.builder().leakDetection(NativeBufferPool.LeakDetection.DISABLED).build();
-        context = ZmqContext.builder().bufferPool(pool).build();
-        RoundTrips.Sockets sockets = RoundTrips.pair(context, transport);
-        server = sockets.server();
-        client = sockets.client();
-        // A parallel sender's workers send on its socket while the measuring thread waits for the
-        // acknowledgement: a libzmq socket serves one thread at a time (ZmqSocket refuses a call that
-        // overlaps another, and the worker's send failed), so its requests take a pair of their own.
-        RoundTrips.Sockets requests = compression.workers() > 0 ? RoundTrips.pair(context, transport) : sockets;
-        request = arena.allocate(Math.max(size, 1), 64).asSlice(0, size);
-        request.copyFrom(MemorySegment.ofArray(payload));
-        clientAck = arena.allocate(Stamp.BYTES);
-        serverAck = arena.allocate(Stamp.BYTES);
-        if (compression.workers() > 0) {
-            sender = null;
-            parallel = compression.builder(requests.client()).level(level).rawFrameBelowBytes(0).build();
-        } else {
-            sender = CompressingSender.builder(client).level(level).rawFrameBelowBytes(0).build();
-            parallel = null;
+        try {
+            pool = NativeBufferPool.builder().leakDetection(NativeBufferPool.LeakDetection.DISABLED).build();
+            context = ZmqContext.builder().bufferPool(pool).build();
+            RoundTrips.Sockets sockets = RoundTrips.pair(context, transport);
+            server = sockets.server();
+            client = sockets.client();
+            // A parallel sender's workers send on its socket while the measuring thread waits for the
+            // acknowledgement: a libzmq socket serves one thread at a time (ZmqSocket refuses a call that
+            // overlaps another, and the worker's send failed), so its requests take a pair of their own.
+            RoundTrips.Sockets requests = compression.workers() > 0 ? RoundTrips.pair(context, transport) : sockets;
+            request = arena.allocate(Math.max(size, 1), 64).asSlice(0, size);
+            request.copyFrom(MemorySegment.ofArray(payload));
+            clientAck = arena.allocate(Stamp.BYTES);
+            serverAck = arena.allocate(Stamp.BYTES);
+            if (compression.workers() > 0) {
+                sender = null;
+                parallel = compression.builder(requests.client()).level(level).rawFrameBelowBytes(0).build();
+            } else {
+                sender = CompressingSender.builder(client).level(level).rawFrameBelowBytes(0).build();
+                parallel = null;
+            }
+            receiver = DecompressingReceiver.builder(requests.server()).build();
+            loop = new LoopThread("server", "zmqzstd-server", this::serveOne);
+        } catch (RuntimeException | Error e) {
+            closeAfterFailure(e);
+            throw e;
         }
-        receiver = DecompressingReceiver.builder(requests.server()).build();
-        loop = new LoopThread("server", "zmqzstd-server", this::serveOne);
+    }
+
+    /**
+     * A failure partway through the constructor (a bad endpoint, a refused setting) closes what was opened
+     * before it, in close()'s order; the fields not yet assigned are null here.
+     */
+    private void closeAfterFailure(Throwable failure) {
+        Closing.afterFailure(failure, loop, sender, parallel, receiver, context, pool, arena);
     }
 
     @Override

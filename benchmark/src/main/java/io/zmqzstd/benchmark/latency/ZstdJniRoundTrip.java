@@ -1,5 +1,6 @@
 package io.zmqzstd.benchmark.latency;
 
+import io.zmqzstd.benchmark.Closing;
 import io.zmqzstd.benchmark.LoopThread;
 import io.zmqzstd.benchmark.Stamp;
 import io.zmqzstd.benchmark.ZstdJniCodec;
@@ -29,6 +30,15 @@ abstract class ZstdJniRoundTrip implements RoundTripContestant {
     /** Starts the server thread; call at the end of the subclass constructor, once the sockets are connected. */
     protected final void start(String name) {
         loop = new LoopThread("server", name, this::serveOne);
+    }
+
+    /**
+     * Closes what a subclass constructor opened before it failed with {@code failure} (close failures added
+     * as suppressed); the subclass then rethrows it. Its {@link #closeTransport()} must take sockets not yet
+     * made (null).
+     */
+    protected final void closeAfterFailure(Throwable failure) {
+        Closing.afterFailure(failure, this);
     }
 
     /** Sends a request frame from the measuring thread, blocking while the socket pushes back. */

@@ -1,7 +1,5 @@
 package io.zmqzstd.benchmark.pipeline;
 
-import io.zmqzstd.benchmark.Endpoints;
-import org.zeromq.SocketType;
 import org.zeromq.ZContext;
 import org.zeromq.ZMQ;
 
@@ -23,15 +21,16 @@ public final class JeromqZstdJniContestant extends ZstdJniBytesPipeline {
     public JeromqZstdJniContestant(byte[] payload, String transport, int level, byte[] dictionary, boolean reuse,
             boolean proxied) {
         super(payload, level, dictionary, reuse);
-        pull = context.createSocket(SocketType.PULL);
-        push = context.createSocket(SocketType.PUSH);
-        pull.setLinger(0);
-        push.setLinger(0);
-        pull.setReceiveTimeOut(1000);
-        pull.bind(Endpoints.bindable(transport));
-        ProxyHop hop = proxied ? new JeromqProxyHop(context, transport, push, pull) : null;
-        push.connect(hop == null ? pull.getLastEndpoint() : hop.senderEndpoint());
-        start("jeromq-sender", hop);
+        PushPull<ZMQ.Socket> ends = null;
+        try {
+            ends = PushPull.jeromq(context, transport, proxied);
+            push = ends.push();
+            pull = ends.pull();
+            start("jeromq-sender", ends.hop());
+        } catch (RuntimeException | Error e) {
+            closeAfterFailure(e, ends == null ? null : ends.hop()); // the context closes the sockets it made
+            throw e;
+        }
     }
 
     @Override
@@ -53,8 +52,12 @@ public final class JeromqZstdJniContestant extends ZstdJniBytesPipeline {
 
     @Override
     protected void closeTransport() {
-        push.close();
-        pull.close();
+        if (push != null) { // null when the constructor failed before making it
+            push.close();
+        }
+        if (pull != null) {
+            pull.close();
+        }
         context.close();
     }
 }

@@ -1,7 +1,7 @@
 package io.zmqzstd.benchmark.pipeline;
 
+import io.zmqzstd.benchmark.Closing;
 import io.zmqzstd.benchmark.CreditedSender;
-import io.zmqzstd.benchmark.Endpoints;
 import io.zmqzstd.benchmark.LoopThread;
 import io.zmqzstd.benchmark.Stamp;
 import io.zmqzstd.benchmark.ZstdJniCodec;
@@ -12,7 +12,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import org.zeromq.SocketType;
 import org.zeromq.ZContext;
 import org.zeromq.ZMQ;
 
@@ -66,24 +65,27 @@ public final class JeromqZstdJniParallelContestant implements PipelineContestant
         if (workers < 1) {
             throw new IllegalArgumentException("jeromqZstdjniParallel needs compressionThreads above 0: " + workers);
         }
-        this.size = payload.length;
-        this.message = payload.clone();
-        this.level = level;
-        this.dictionary = dictionary;
-        this.receiverCodec = new ZstdJniCodec(level, dictionary);
-        this.workerCodec = ThreadLocal.withInitial(this::newWorkerCodec);
-        this.compressors = Executors.newFixedThreadPool(workers,
-                Thread.ofPlatform().name("jeromq-compress-", 0).daemon(true).factory());
-        pull = context.createSocket(SocketType.PULL);
-        push = context.createSocket(SocketType.PUSH);
-        pull.setLinger(0);
-        push.setLinger(0);
-        pull.setReceiveTimeOut(1000);
-        pull.bind(Endpoints.bindable(transport));
-        hop = proxied ? new JeromqProxyHop(context, transport, push, pull) : null;
-        push.connect(hop == null ? pull.getLastEndpoint() : hop.senderEndpoint());
-        sending = new LoopThread("sending thread", "jeromq-parallel-send", this::sendNext);
-        producer = new CreditedSender("jeromq-parallel-producer", this::submit);
+        try {
+            this.size = payload.length;
+            this.message = payload.clone();
+            this.level = level;
+            this.dictionary = dictionary;
+            this.receiverCodec = new ZstdJniCodec(level, dictionary);
+            this.workerCodec = ThreadLocal.withInitial(this::newWorkerCodec);
+            this.compressors = Executors.newFixedThreadPool(workers,
+                    Thread.ofPlatform().name("jeromq-compress-", 0).daemon(true).factory());
+            PushPull<ZMQ.Socket> ends = PushPull.jeromq(context, transport, proxied);
+            push = ends.push();
+            pull = ends.pull();
+            hop = ends.hop();
+            sending = new LoopThread("sending thread", "jeromq-parallel-send", this::sendNext);
+            producer = new CreditedSender("jeromq-parallel-producer", this::submit);
+        } catch (RuntimeException | Error e) {
+            // a failure partway (a bad endpoint, a refused setting): what was opened is closed; close()
+            // takes the fields not yet assigned (null here)
+            Closing.afterFailure(e, this);
+            throw e;
+        }
     }
 
     private ZstdJniCodec newWorkerCodec() {
@@ -156,14 +158,20 @@ public final class JeromqZstdJniParallelContestant implements PipelineContestant
     public void close() {
         closing = true;
         try {
-            producer.close();
-            sending.close();
+            if (producer != null) { // each null only when the constructor failed before making it
+                producer.close();
+            }
+            if (sending != null) {
+                sending.close();
+            }
         } finally {
-            compressors.shutdownNow();
-            try {
-                compressors.awaitTermination(10, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
+            if (compressors != null) {
+                compressors.shutdownNow();
+                try {
+                    compressors.awaitTermination(10, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
             }
             closeTransport();
         }
@@ -172,10 +180,16 @@ public final class JeromqZstdJniParallelContestant implements PipelineContestant
     /** The proxy (stopped and joined while the context is open), then the sockets, context and codecs. */
     private void closeTransport() {
         ProxyHop.closeThen(hop, () -> {
-            push.close();
-            pull.close();
+            if (push != null) {
+                push.close();
+            }
+            if (pull != null) {
+                pull.close();
+            }
             context.close();
-            receiverCodec.close();
+            if (receiverCodec != null) {
+                receiverCodec.close();
+            }
             workerCodecs.forEach(ZstdJniCodec::close);
         });
     }

@@ -1,7 +1,5 @@
 package io.zmqzstd.benchmark.pipeline;
 
-import io.zmqzstd.benchmark.Endpoints;
-import io.zmqzstd.transport.SocketType;
 import io.zmqzstd.transport.ZmqContext;
 import io.zmqzstd.transport.ZmqSocket;
 
@@ -23,15 +21,16 @@ public final class LibzmqBytesContestant extends ZstdJniBytesPipeline {
     public LibzmqBytesContestant(byte[] payload, String transport, int level, byte[] dictionary, boolean reuse,
             boolean proxied) {
         super(payload, level, dictionary, reuse);
-        pull = context.socket(SocketType.PULL);
-        push = context.socket(SocketType.PUSH);
-        pull.lingerMs(0);
-        push.lingerMs(0);
-        pull.receiveTimeoutMs(1000);
-        pull.bind(Endpoints.bindable(transport));
-        ProxyHop hop = proxied ? new LibzmqProxyHop(transport, push, pull) : null;
-        push.connect(hop == null ? pull.lastEndpoint() : hop.senderEndpoint());
-        start("libzmq-bytes-sender", hop);
+        PushPull<ZmqSocket> ends = null;
+        try {
+            ends = PushPull.libzmq(context, transport, proxied);
+            push = ends.push();
+            pull = ends.pull();
+            start("libzmq-bytes-sender", ends.hop());
+        } catch (RuntimeException | Error e) {
+            closeAfterFailure(e, ends == null ? null : ends.hop()); // the context closes the sockets it made
+            throw e;
+        }
     }
 
     @Override
@@ -53,8 +52,12 @@ public final class LibzmqBytesContestant extends ZstdJniBytesPipeline {
 
     @Override
     protected void closeTransport() {
-        push.close();
-        pull.close();
+        if (push != null) { // null when the constructor failed before making it
+            push.close();
+        }
+        if (pull != null) {
+            pull.close();
+        }
         context.close();
     }
 }

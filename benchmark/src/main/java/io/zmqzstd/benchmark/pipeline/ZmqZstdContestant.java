@@ -1,7 +1,7 @@
 package io.zmqzstd.benchmark.pipeline;
 
+import io.zmqzstd.benchmark.Closing;
 import io.zmqzstd.benchmark.CreditedSender;
-import io.zmqzstd.benchmark.Endpoints;
 import io.zmqzstd.benchmark.Stamp;
 import io.zmqzstd.benchmark.Thresholds;
 import io.zmqzstd.codec.ZstdDictionary;
@@ -11,7 +11,6 @@ import io.zmqzstd.pipeline.ParallelCompressingSender;
 import io.zmqzstd.pipeline.PipelineStats;
 import io.zmqzstd.pipeline.ReceivedMessage;
 import io.zmqzstd.transport.NativeBufferPool;
-import io.zmqzstd.transport.SocketType;
 import io.zmqzstd.transport.ZmqContext;
 import io.zmqzstd.transport.ZmqProxy;
 import io.zmqzstd.transport.ZmqSocket;
@@ -68,80 +67,89 @@ public final class ZmqZstdContestant implements PipelineContestant {
             long zeroCopyThresholdBytes, long rawFrameBelowBytes, PipelineContestants.Parallel compression,
             Boolean rawIncompressible, boolean proxied) {
         this.size = payload.length;
-        this.pool = Thresholds.apply(NativeBufferPool.builder()
-                .leakDetection(NativeBufferPool.LeakDetection.DISABLED)
-                .maxBuffersPerClass(POOLED_BUFFERS_PER_CLASS), zeroCopyThresholdBytes)
-                .build();
-        this.context = ZmqContext.builder().bufferPool(pool).ioThreads(PipelineContestants.IO_THREADS).build();
-        pull = context.socket(SocketType.PULL);
-        push = context.socket(SocketType.PUSH);
-        pull.lingerMs(0);
-        push.lingerMs(0);
-        pull.receiveTimeoutMs(1000);
-        pull.bind(Endpoints.bindable(transport));
-        hop = proxied ? new LibzmqProxyHop(transport, push, pull) : null;
-        push.connect(hop == null ? pull.lastEndpoint() : hop.senderEndpoint());
+        try {
+            this.pool = Thresholds.apply(NativeBufferPool.builder()
+                    .leakDetection(NativeBufferPool.LeakDetection.DISABLED)
+                    .maxBuffersPerClass(POOLED_BUFFERS_PER_CLASS), zeroCopyThresholdBytes)
+                    .build();
+            this.context = ZmqContext.builder().bufferPool(pool).ioThreads(PipelineContestants.IO_THREADS).build();
+            PushPull<ZmqSocket> ends = PushPull.libzmq(context, transport, proxied);
+            push = ends.push();
+            pull = ends.pull();
+            hop = ends.hop();
 
-        message = arena.allocate(Math.max(size, 1), 64);
-        message.copyFrom(MemorySegment.ofArray(payload));
-        this.dictionary = dictionary == null ? null : ZstdDictionary.of(dictionary);
-        DecompressingReceiver.Builder r = DecompressingReceiver.builder(pull);
-        if (this.dictionary != null) {
-            r.dictionary(this.dictionary);
-        }
-        receiver = r.build();
-        MemorySegment out = message.asSlice(0, size);
-        long raw = this.dictionary != null ? 0 : rawFrameBelowBytes; // the senders refuse raw frames with a dictionary
-        // the library's default for a sender is the pool's (general) threshold, on every socket
-        long senderThreshold = zeroCopyThresholdBytes == Thresholds.LIBRARY_DEFAULT ? pool.zeroCopyThresholdBytes()
-                : zeroCopyThresholdBytes;
-        Predicate<MemorySegment> send;
-        if (compression.workers() > 0) {
-            compressing = null;
-            ParallelCompressingSender.Builder b = compression.builder(push).level(level).zeroCopyThresholdBytes(senderThreshold)
-                    .dictionary(this.dictionary).rawFrameBelowBytes(raw);
-            if (rawIncompressible != null) {
-                b.rawIncompressible(rawIncompressible);
+            message = arena.allocate(Math.max(size, 1), 64);
+            message.copyFrom(MemorySegment.ofArray(payload));
+            this.dictionary = dictionary == null ? null : ZstdDictionary.of(dictionary);
+            DecompressingReceiver.Builder r = DecompressingReceiver.builder(pull);
+            if (this.dictionary != null) {
+                r.dictionary(this.dictionary);
             }
-            parallel = b.build();
-            ParallelCompressingSender p = parallel;
-            // m is the stamped payload: WRITE and CLAIM write all of it, stamp included, per message
-            send = switch (compression.producer()) {
-                case STAMP -> m -> p.send(m, 0);
-                case WRITE -> {
-                    // a serialiser writing into its own memory: the payload is written, then copied by send
-                    MemorySegment own = arena.allocate(Math.max(size, 1), 64).asSlice(0, size);
-                    yield m -> {
-                        MemorySegment.copy(m, 0, own, 0, size);
-                        return p.send(own, 0);
-                    };
+            receiver = r.build();
+            MemorySegment out = message.asSlice(0, size);
+            long raw = this.dictionary != null ? 0 : rawFrameBelowBytes; // the senders refuse raw frames with a dictionary
+            // the library's default for a sender is the pool's (general) threshold, on every socket
+            long senderThreshold = zeroCopyThresholdBytes == Thresholds.LIBRARY_DEFAULT ? pool.zeroCopyThresholdBytes()
+                    : zeroCopyThresholdBytes;
+            Predicate<MemorySegment> send;
+            if (compression.workers() > 0) {
+                compressing = null;
+                ParallelCompressingSender.Builder b = compression.builder(push).level(level).zeroCopyThresholdBytes(senderThreshold)
+                        .dictionary(this.dictionary).rawFrameBelowBytes(raw);
+                if (rawIncompressible != null) {
+                    b.rawIncompressible(rawIncompressible);
                 }
-                case CLAIM -> m -> {
-                    // a serialiser writing into claimed memory: written once, not copied again
-                    MemorySegment room = p.claim(size, 0);
-                    MemorySegment.copy(m, 0, room, 0, size);
-                    p.commit(size);
-                    return true;
+                parallel = b.build();
+                ParallelCompressingSender p = parallel;
+                // m is the stamped payload: WRITE and CLAIM write all of it, stamp included, per message
+                send = switch (compression.producer()) {
+                    case STAMP -> m -> p.send(m, 0);
+                    case WRITE -> {
+                        // a serialiser writing into its own memory: the payload is written, then copied by send
+                        MemorySegment own = arena.allocate(Math.max(size, 1), 64).asSlice(0, size);
+                        yield m -> {
+                            MemorySegment.copy(m, 0, own, 0, size);
+                            return p.send(own, 0);
+                        };
+                    }
+                    case CLAIM -> m -> {
+                        // a serialiser writing into claimed memory: written once, not copied again
+                        MemorySegment room = p.claim(size, 0);
+                        MemorySegment.copy(m, 0, room, 0, size);
+                        p.commit(size);
+                        return true;
+                    };
                 };
-            };
-        } else {
-            parallel = null;
-            CompressingSender.Builder b = CompressingSender.builder(push).level(level).zeroCopyThresholdBytes(senderThreshold)
-                    .dictionary(this.dictionary).rawFrameBelowBytes(raw);
-            if (rawIncompressible != null) {
-                b.rawIncompressible(rawIncompressible);
+            } else {
+                parallel = null;
+                CompressingSender.Builder b = CompressingSender.builder(push).level(level).zeroCopyThresholdBytes(senderThreshold)
+                        .dictionary(this.dictionary).rawFrameBelowBytes(raw);
+                if (rawIncompressible != null) {
+                    b.rawIncompressible(rawIncompressible);
+                }
+                compressing = b.build();
+                CompressingSender c = compressing;
+                send = m -> c.send(m, 0);
             }
-            compressing = b.build();
-            CompressingSender c = compressing;
-            send = m -> c.send(m, 0);
+            // The sender thread owns the sender and the payload segment from here until close() joins it.
+            sender = new CreditedSender("zmqzstd-sender", sequence -> {
+                Stamp.write(out, sequence);
+                if (!send.test(out)) {
+                    throw new IllegalStateException("blocking send returned would-block");
+                }
+            });
+        } catch (RuntimeException | Error e) {
+            closeAfterFailure(e);
+            throw e;
         }
-        // The sender thread owns the sender and the payload segment from here until close() joins it.
-        sender = new CreditedSender("zmqzstd-sender", sequence -> {
-            Stamp.write(out, sequence);
-            if (!send.test(out)) {
-                throw new IllegalStateException("blocking send returned would-block");
-            }
-        });
+    }
+
+    /**
+     * A failure partway through the constructor (a bad endpoint, a refused setting) closes what was opened
+     * before it, in close()'s order; the fields not yet assigned are null here.
+     */
+    private void closeAfterFailure(Throwable failure) {
+        Closing.afterFailure(failure, sender, parallel, compressing, hop, receiver, context, pool, dictionary, arena);
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.zmqzstd.benchmark.pipeline;
 
 import com.github.luben.zstd.Zstd;
+import io.zmqzstd.benchmark.Closing;
 import io.zmqzstd.benchmark.CreditedSender;
 import io.zmqzstd.benchmark.Stamp;
 import io.zmqzstd.benchmark.ZstdJniCodec;
@@ -58,6 +59,18 @@ abstract class ZstdJniBytesPipeline implements PipelineContestant {
     protected final void start(String name, ProxyHop hop) {
         this.hop = hop;
         sender = new CreditedSender(name, this::sendOne);
+    }
+
+    /**
+     * Closes what a subclass constructor opened before it failed with {@code failure} (to which close
+     * failures are added as suppressed): {@code hop} if it made one, its transport, the codec. The subclass
+     * then rethrows {@code failure}; its {@link #closeTransport()} must take sockets not yet made (null).
+     */
+    protected final void closeAfterFailure(Throwable failure, ProxyHop hop) {
+        if (this.hop == null) {
+            this.hop = hop;
+        }
+        Closing.afterFailure(failure, this);
     }
 
     /** Sends {@code frame[0, length)}, blocking while the socket pushes back; runs on the sender thread. */
