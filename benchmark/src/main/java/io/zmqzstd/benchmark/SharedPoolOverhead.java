@@ -6,6 +6,7 @@ import io.zmqzstd.transport.NativeBufferPool;
 import io.zmqzstd.transport.PooledBuffer;
 import io.zmqzstd.transport.SocketType;
 import io.zmqzstd.transport.ZmqContext;
+import io.zmqzstd.transport.ZmqException;
 import io.zmqzstd.transport.ZmqMessage;
 import io.zmqzstd.transport.ZmqSocket;
 import java.lang.foreign.MemorySegment;
@@ -20,7 +21,8 @@ import java.util.concurrent.CyclicBarrier;
  * stack, which the senders then contend for. Each way is a context with its own pool, one PULL socket
  * received on the calling thread and SENDERS PUSH sockets, each driven by a thread of its own that
  * rents, stamps (sender and sequence) and sends MESSAGES messages per round. The receiver checks every
- * message's length and each sender's order.
+ * message's length and each sender's order. A sender that fails shuts its way's context down, which wakes
+ * the receive (it has no timeout) with ETERM, and the run ends with the sender's error as the cause.
  *
  * <p>Usage: {@code java --enable-native-access=ALL-UNNAMED -cp benchmarks.jar
  * io.zmqzstd.benchmark.SharedPoolOverhead tcp|inproc SIZE ROUNDS MESSAGES SENDERS BASE_THRESHOLD
@@ -55,7 +57,7 @@ public final class SharedPoolOverhead {
             for (int i = 0; i < 2; i++) {
                 ways[i] = new Way(transport, size, messages, senders, thresholds[i]);
             }
-            double[][] rates = Rounds.alternating(2, WARMUP_ROUNDS, rounds, way -> ways[way].round());
+            double[][] rates = Rounds.alternating(2, WARMUP_ROUNDS, rounds, way -> ways[way].checkedRound());
             System.out.printf("transport=%s size=%d rounds=%d messages=%d senders=%d receive=blocking%n",
                     transport, size, rounds, messages, senders);
             Rounds.printAgainstFirst(new String[] {"senders" + senders + "@" + thresholds[0],
@@ -70,7 +72,7 @@ public final class SharedPoolOverhead {
     }
 
     /** One threshold: a context and pool, the PULL socket, the sending threads. */
-    private static final class Way implements AutoCloseable {
+    static final class Way implements AutoCloseable {
         private final NativeBufferPool pool;
         private final ZmqContext context;
         private final ZmqSocket pull;
@@ -123,9 +125,50 @@ public final class SharedPoolOverhead {
                     }
                 }
             } catch (Throwable t) {
-                senderFailure = t;
-                start.reset();
+                if (!done) {
+                    failed(t);
+                }
             }
+        }
+
+        /**
+         * A sender failed: the receiver, blocked in a receive that has no timeout (none on the measured
+         * path), would wait forever for its messages. Shutting the context down wakes that receive with
+         * ETERM, and {@link #checkedRound()} reports this first failure. The other senders then fail with
+         * ETERM too; only the first failure is kept.
+         */
+        private void failed(Throwable t) {
+            synchronized (this) {
+                if (senderFailure != null) {
+                    return;
+                }
+                senderFailure = t;
+            }
+            start.reset();
+            context.shutdown();
+        }
+
+        /**
+         * {@link #round()}, with a sender's failure reported as the cause when it ended the round: the
+         * receive it woke (ETERM) or the barrier it broke is added as suppressed.
+         */
+        double checkedRound() throws Exception {
+            try {
+                return round();
+            } catch (ZmqException | BrokenBarrierException | IllegalStateException e) {
+                Throwable failure = senderFailure;
+                if (failure == null || failure == e.getCause()) {
+                    throw e;
+                }
+                IllegalStateException reported = new IllegalStateException("a sender failed: " + failure, failure);
+                reported.addSuppressed(e);
+                throw reported;
+            }
+        }
+
+        /** The way's pool (for tests: a closed pool makes every sender's rent fail). */
+        NativeBufferPool pool() {
+            return pool;
         }
 
         /** One round: every sender sends its messages; returns messages per second received. */
