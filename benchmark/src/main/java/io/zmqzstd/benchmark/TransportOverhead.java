@@ -16,8 +16,8 @@ import java.util.Arrays;
  * rate relative to the first strategy in the same round, with quartiles, the number of rounds in which
  * it was faster, and the two-sided sign-test p of that split; then every round's ratio. Rounds of one JVM
  * are not independent draws: a rig's threads and compiled code keep their state for the whole run, and
- * two JVMs can disagree beyond their sign tests, so {@code benchmark/transport-small.sh} runs this in
- * many JVMs and compares their medians.
+ * two JVMs can disagree beyond their sign tests, so {@code benchmark/interleaved.sh} (its {@code transport:}
+ * cells) runs this in many JVMs and compares their medians.
  *
  * <p>Usage: {@code java --enable-native-access=ALL-UNNAMED -cp benchmarks.jar
  * io.zmqzstd.benchmark.TransportOverhead tcp|inproc SIZE ROUNDS MESSAGES [STRATEGY...]} (strategies as in
