@@ -1,7 +1,6 @@
 package io.zmqzstd.codec;
 
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
-import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -13,20 +12,16 @@ import io.zmqzstd.codec.internal.LibZstd;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.lang.foreign.Arena;
-import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
-import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.SegmentAllocator;
-import java.lang.foreign.StructLayout;
-import java.lang.invoke.MethodHandle;
 import java.lang.management.ManagementFactory;
 import java.lang.ref.WeakReference;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collections;
 import java.util.List;
 import java.util.function.BooleanSupplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.parallel.Isolated;
 
@@ -138,48 +133,29 @@ class NativeLifetimeTest {
      * through both (contexts, digested dictionaries, scratch arenas: about 3.5 MiB), and closes
      * them. Were any of those not freed, every batch of rounds would leave at least 64 KiB per
      * round behind (the smallest, a DDict, holds a copy of the dictionary; about 93 KiB
-     * measured). What the JVM mallocs and frees meanwhile (compilations, GC) moves single
-     * batches either way by up to about 1 MB on a loaded machine, so the median batch is judged.
+     * measured). The rounds run in {@link CHeapProbe}, a forked JVM kept quiet: C1 only, the
+     * serial collector, a fixed heap. In the test JVM itself, what it mallocs and frees meanwhile
+     * (C2 compilations, GC threads) moved single batches either way by up to about 1 MB, more
+     * on a loaded machine, where it could reach the median. The median batch is judged.
      * glibc only (mallinfo2).
      */
     @Test
-    void shouldGiveTheCHeapBackAfterClose() throws Throwable {
-        Linker linker = Linker.nativeLinker();
-        var symbol = linker.defaultLookup().find("mallinfo2");
-        assumeTrue(symbol.isPresent(), "no mallinfo2: not glibc");
-        StructLayout layout = MemoryLayout.structLayout(Collections.nCopies(10, JAVA_LONG).toArray(MemoryLayout[]::new));
-        MethodHandle mallinfo2 = linker.downcallHandle(symbol.get(), FunctionDescriptor.of(layout));
-        byte[] data = TestData.text(300_000, 3);
+    void shouldGiveTheCHeapBackAfterClose() throws Exception {
+        assumeTrue(Linker.nativeLinker().defaultLookup().find("mallinfo2").isPresent(), "no mallinfo2: not glibc");
+        int rounds = 16;
         int dictionaryBytes = 64 * 1024;
-        try (ZstdDictionary dict = ZstdDictionary.of(TestData.text(dictionaryBytes, 4)); Arena arena = Arena.ofConfined()) {
-            SegmentAllocator into = SegmentAllocator.prefixAllocator(arena.allocate(layout));
-            int rounds = 16;
-            int warmUpBatches = 2;
-            long[] growth = new long[9];
-            for (int batch = 0; batch < warmUpBatches + growth.length; batch++) {
-                long start = cHeapInUse(mallinfo2, into);
-                for (int i = 0; i < rounds; i++) {
-                    try (ZstdCompressor c = ZstdCompressor.builder().dictionary(dict).build();
-                         ZstdDecompressor d = ZstdDecompressor.builder().dictionary(dict).build()) {
-                        assertArrayEquals(data, d.decompress(c.compress(data)));
-                    }
-                }
-                if (batch >= warmUpBatches) { // the first batches grow the JVM's and glibc's own pools
-                    growth[batch - warmUpBatches] = cHeapInUse(mallinfo2, into) - start;
-                }
-            }
-            long[] sorted = growth.clone();
-            Arrays.sort(sorted);
-            long oneLeakPerRound = (long) rounds * dictionaryBytes;
-            assertTrue(sorted[sorted.length / 2] < oneLeakPerRound / 2, "C heap growth per batch of " + rounds
-                    + " rounds: " + Arrays.toString(growth) + " B; one leak per round is at least " + oneLeakPerRound + " B");
-        }
-    }
-
-    /** Bytes the C heap has handed out and not got back: uordblks (arenas) + hblkhd (mmapped). */
-    private static long cHeapInUse(MethodHandle mallinfo2, SegmentAllocator into) throws Throwable {
-        MemorySegment info = (MemorySegment) mallinfo2.invokeExact(into);
-        return info.getAtIndex(JAVA_LONG, 7) + info.getAtIndex(JAVA_LONG, 4);
+        String out = ForkedJvm.run(List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xms64m", "-Xmx64m"),
+                CHeapProbe.class, String.valueOf(rounds), "2", "9", String.valueOf(dictionaryBytes));
+        Matcher m = Pattern.compile("cHeapGrowth rounds=" + rounds + " dictionaryBytes=" + dictionaryBytes
+                + " batches=\\[([-0-9, ]+)]").matcher(out);
+        assertTrue(m.find(), "no result line in: " + out);
+        long[] growth = Arrays.stream(m.group(1).split(", ")).mapToLong(Long::parseLong).toArray();
+        System.out.println("C heap growth per batch of " + rounds + " rounds: " + Arrays.toString(growth) + " B");
+        long[] sorted = growth.clone();
+        Arrays.sort(sorted);
+        long oneLeakPerRound = (long) rounds * dictionaryBytes;
+        assertTrue(sorted[sorted.length / 2] < oneLeakPerRound / 2, "C heap growth per batch of " + rounds
+                + " rounds: " + Arrays.toString(growth) + " B; one leak per round is at least " + oneLeakPerRound + " B");
     }
 
     /**
