@@ -159,6 +159,15 @@ class NativeLifetimeTest {
     }
 
     /**
+     * Rounds of calls measured per mix, at most. One-off JDK work, such as a MethodHandle's
+     * customisation, can land in any one round (131,856 B once, in the first 60-call round of the
+     * 300 KB path: 2,197 B per call); a per-call allocation shows in all (a {@code new byte[8]}
+     * per compress: 24 B per call in each of the 20 rounds). A mix passes at its first round under
+     * 1 B per call.
+     */
+    private static final int MAX_ROUNDS = 20;
+
+    /**
      * Zero heap allocation per call, for every mix of heap and native source, frame and
      * destination, on the one-call path (1 KiB) and the chunked path (300 KB, above the 256 KiB
      * scratch). Offsets are not 0, so no path can get away with passing whole segments.
@@ -183,13 +192,22 @@ class NativeLifetimeTest {
                     for (int i = 0; i < 2 * calls; i++) { // warm-up: let the JIT compile the paths
                         sink += roundTrip(c, d, src, frame, out, size);
                     }
-                    long start = threads.getCurrentThreadAllocatedBytes();
-                    for (int i = 0; i < calls; i++) {
-                        sink += roundTrip(c, d, src, frame, out, size);
-                    }
-                    long allocated = threads.getCurrentThreadAllocatedBytes() - start;
-                    assertEquals((long) 2 * 3 * calls * size, sink, what);
-                    assertTrue(allocated < calls, "allocated=" + allocated + " bytes over calls=" + calls + ", " + what);
+                    assertEquals((long) 2 * 2 * calls * size, sink, what);
+                    long[] rounds = new long[MAX_ROUNDS];
+                    int measured = 0;
+                    do {
+                        sink = 0;
+                        long start = threads.getCurrentThreadAllocatedBytes();
+                        for (int i = 0; i < calls; i++) {
+                            sink += roundTrip(c, d, src, frame, out, size);
+                        }
+                        rounds[measured++] = threads.getCurrentThreadAllocatedBytes() - start;
+                        assertEquals((long) 2 * calls * size, sink, what);
+                    } while (rounds[measured - 1] >= calls && measured < MAX_ROUNDS);
+                    String recorded = Arrays.toString(Arrays.copyOf(rounds, measured));
+                    System.out.println("allocated per round of " + calls + " calls: " + recorded + ", " + what);
+                    assertTrue(rounds[measured - 1] < calls,
+                            "allocated >= 1 byte per call in every round of " + calls + " calls: " + recorded + ", " + what);
                     assertEquals(-1, out.asSlice(0, size).mismatch(src.asSlice(16, size)), what);
                 }
             }
