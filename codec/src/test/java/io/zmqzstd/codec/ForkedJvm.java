@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,11 +32,25 @@ final class ForkedJvm {
         command.add(System.getProperty("java.class.path"));
         command.add(main.getName());
         command.addAll(List.of(args));
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-        byte[] output = p.getInputStream().readAllBytes();
-        assertTrue(p.waitFor(120, TimeUnit.SECONDS), "forked JVM finished: " + main.getName());
-        String text = new String(output, StandardCharsets.UTF_8);
-        assertEquals(0, p.exitValue(), text);
-        return text;
+        // Its output goes to a file, not a pipe read to the end first, so that the time limit holds
+        // even when the child hangs (a read of the pipe returned only when the child ended).
+        Path log = Files.createTempFile("forked-jvm", ".log");
+        try {
+            Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+            boolean finished = false;
+            try {
+                finished = p.waitFor(120, TimeUnit.SECONDS);
+            } finally {
+                if (!finished) {
+                    p.destroyForcibly().waitFor();
+                }
+            }
+            String text = Files.readString(log, StandardCharsets.UTF_8);
+            assertTrue(finished, "forked JVM still running after 120 s, killed: " + main.getName() + "; it printed: " + text);
+            assertEquals(0, p.exitValue(), text);
+            return text;
+        } finally {
+            Files.deleteIfExists(log);
+        }
     }
 }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,15 +32,25 @@ final class ChildJvm {
         command.addAll(jvmOptions);
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), main.getName()));
         command.addAll(List.of(args));
-        Process child = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String out;
+        // Its output goes to a file, not a pipe read to the end first, so that the time limit holds
+        // even when the child hangs (a read of the pipe returned only when the child ended).
+        Path log = Files.createTempFile("child-jvm", ".log");
         try {
-            out = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            assertTrue(child.waitFor(2, TimeUnit.MINUTES), "child still running: " + out);
+            Process child = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+            boolean finished = false;
+            try {
+                finished = child.waitFor(2, TimeUnit.MINUTES);
+            } finally {
+                if (!finished) {
+                    child.destroyForcibly().waitFor();
+                }
+            }
+            String out = Files.readString(log, StandardCharsets.UTF_8);
+            assertTrue(finished, "child still running after 2 minutes, killed: " + main.getName() + "; it printed: " + out);
+            assertEquals(0, child.exitValue(), out);
+            return out;
         } finally {
-            child.destroyForcibly();
+            Files.deleteIfExists(log);
         }
-        assertEquals(0, child.exitValue(), out);
-        return out;
     }
 }
