@@ -35,7 +35,15 @@ import static io.zmqzstd.transport.internal.LibZmq.EINTR;
  * null when the call would block: with {@link #DONTWAIT}, or when a send/receive timeout expired.
  * Real failures throw {@link ZmqException}; a context shut down or closed under a blocking call
  * throws one with {@link ZmqException#isContextTerminated()}. EINTR is retried; a retry waits only
- * what is left of a finite send/receive timeout. After {@link #close()} every method that would
+ * what is left of a finite send/receive timeout. A send inside a message (after a part sent with
+ * {@link #SNDMORE}) that returns {@code false} on PUSH, DEALER or REQ means the peer the message
+ * was going to went away (or its pipe's high-water mark was lowered under what it holds): libzmq
+ * dropped the message, the parts already sent included. When the refused part had SNDMORE, libzmq
+ * also drops the parts sent after it up to one without SNDMORE, each reported sent, so send the
+ * rest of the message before the next one; do not send the refused part again alone, which would
+ * go out as a message of its own. With a send that may block (no DONTWAIT, send timeout not 0)
+ * libzmq drops the message silently instead, and the send returns {@code true}.
+ * After {@link #close()} every method that would
  * reach libzmq or the socket's native memory (sends, receives, options, endpoints, monitoring,
  * {@link #hasMore()}, {@link #handle()}) throws {@link IllegalStateException}; {@link #type()},
  * {@link #context()}, {@link #zeroCopyThresholdBytes()} and {@link #isClosed()} still answer.
@@ -87,6 +95,11 @@ public final class ZmqSocket implements AutoCloseable {
     private final MemorySegment opt;
     private final MemorySegment optLen;
     private boolean more;
+    /**
+     * The last send this socket completed had SNDMORE: a message is open in libzmq, and a send that
+     * fails now is not repeated (see {@link #socketCall}). Written by each send that succeeds.
+     */
+    private boolean messageOpen;
     /** True once an inproc endpoint was bound or connected, and no endpoint of another transport. */
     private boolean inprocOnly;
     /** An endpoint of another transport than inproc was bound or connected (sticky). */
@@ -417,7 +430,7 @@ public final class ZmqSocket implements AutoCloseable {
                 return sendCopy(data, offset, length, flags);
             }
             RawSegments.checkUsable(data, "data");
-            return socketCall(ZMQ_SEND, null, data.address() + offset, length, flags);
+            return sendCall(ZMQ_SEND, null, data.address() + offset, length, flags);
         } finally {
             exit();
         }
@@ -500,7 +513,7 @@ public final class ZmqSocket implements AutoCloseable {
             owner.acquireForSend(buffer);
             boolean sent;
             try {
-                sent = socketCall(ZMQ_SEND, null, buffer.address, length, flags);
+                sent = sendCall(ZMQ_SEND, null, buffer.address, length, flags);
             } finally {
                 owner.endInFlight();
             }
@@ -567,13 +580,22 @@ public final class ZmqSocket implements AutoCloseable {
     private boolean sendMsg(MemorySegment m, int flags, boolean closeOnFailure) {
         boolean sent = false;
         try {
-            sent = socketCall(ZMQ_MSG_SEND, m, 0, 0, flags);
+            sent = sendCall(ZMQ_MSG_SEND, m, 0, 0, flags);
             return sent;
         } finally {
             if (!sent && closeOnFailure) {
                 closeQuietly(m);
             }
         }
+    }
+
+    /** {@link #socketCall} for a send ({@code op} ZMQ_MSG_SEND or ZMQ_SEND), noting whether a message is open after it. */
+    private boolean sendCall(int op, MemorySegment m, long address, long length, int flags) {
+        if (!socketCall(op, m, address, length, flags)) {
+            return false;
+        }
+        messageOpen = (flags & SNDMORE) != 0;
+        return true;
     }
 
     // The three per-message socket calls, for socketCall, invokeFast and invokeCapturing.
@@ -592,10 +614,12 @@ public final class ZmqSocket implements AutoCloseable {
      * call site, removes; at low message rates (1 MiB parts) these paths run in C1 for the whole
      * session. So the call is made first through the non-capturing handle, and only when it
      * returns -1 is it asked again through the capturing one to learn errno. The repeat is the
-     * same question: on failure libzmq has sent or taken nothing, and left the message untouched
+     * same question for a receive and for the send of a message's first part (or only part): on
+     * failure libzmq has sent or taken nothing and changed nothing, and left the message untouched
      * (zmq_msg_send) or, after EAGAIN from zmq_msg_recv, empty (it frees the previous frame
      * before it looks for a message), which a repeat leaves empty again; STREAM and XPUB sockets
-     * leave it untouched instead, and so does the repeat. With DONTWAIT the
+     * leave it untouched instead, and so does the repeat. (A send inside a message is another
+     * matter, see below.) With DONTWAIT the
      * repeat fails with EAGAIN again (would block), or succeeds because a message or room
      * arrived in between (a success like any other), or repeats the hard error.
      * A blocking call with an infinite timeout fails only with EINTR (the repeat is then the retry
@@ -615,6 +639,25 @@ public final class ZmqSocket implements AutoCloseable {
      *
      * <p>EINTR with DONTWAIT or without a timeout is asked again too: such a call either cannot
      * block, so the retry is bounded by the signals that arrive, or waits for ever anyway.
+     *
+     * <p>A send inside a message (the last send that succeeded on this socket had SNDMORE:
+     * {@link #messageOpen}) is not repeated, because there a failure can change libzmq's state.
+     * On PUSH, DEALER and REQ (libzmq 4.3.4's load balancer, lb.cpp), a part that cannot go into
+     * the pipe its message is going to (the peer went away in the middle of it) makes libzmq roll
+     * back the parts before it and end the message: the call fails with EAGAIN under DONTWAIT or
+     * a send timeout of 0 (a blocking send drops the part silently and succeeds), and when the part
+     * had SNDMORE libzmq then drops every later part up to the message's last, each reported sent.
+     * Repeated, the part went out as the first part of a new message, to another peer, and the
+     * call reported success: a receiver got a stray part (a compressed frame without its topic, say),
+     * and the caller was told the part was sent (before 2026-11-27). So there errno is read through
+     * zmq_errno() and ETERM told by a probe ({@link #errnoInMessage}): ETERM is thrown; EINTR, which
+     * libzmq reports only before it hands the part to the socket type (its command processing was
+     * interrupted), so nothing changed, is retried as above; anything else returns false, the
+     * message over. On the other types a send inside a message fails only with ETERM, EINTR or, on
+     * PAIR without a peer, EAGAIN, for which these answers are right too. The price is that
+     * zmq_errno() reads errno after the JVM has had its turn (the reason errno is captured
+     * elsewhere): should the JVM overwrite an EINTR in that window, the call returns false while
+     * libzmq still holds the message open. Neither call captures, so this branch allocates nothing.
      */
     private boolean socketCall(int op, MemorySegment m, long address, long length, int flags) {
         int timeoutMs = op == ZMQ_MSG_RECV ? receiveTimeoutMs : sendTimeoutMs;
@@ -627,13 +670,22 @@ public final class ZmqSocket implements AutoCloseable {
                 if (invokeFast(op, m, address, length, flags) >= 0) {
                     return true;
                 }
-                // the repeat that learns errno; a timed call's must not wait its timeout again
-                if (invokeCapturing(op, m, address, length, timed ? flags | DONTWAIT : flags) >= 0) {
-                    return true;
-                }
-                int errno = LibZmq.errno(capture);
-                if (errno != EAGAIN && errno != EINTR) {
-                    throw callFailed(op, errno);
+                int errno;
+                if (op != ZMQ_MSG_RECV && messageOpen) {
+                    errno = errnoInMessage(op);
+                    if (errno != EINTR) {
+                        messageOpen = false; // libzmq ended the message: it dropped it
+                        return false;
+                    }
+                } else {
+                    // the repeat that learns errno; a timed call's must not wait its timeout again
+                    if (invokeCapturing(op, m, address, length, timed ? flags | DONTWAIT : flags) >= 0) {
+                        return true;
+                    }
+                    errno = LibZmq.errno(capture);
+                    if (errno != EAGAIN && errno != EINTR) {
+                        throw callFailed(op, errno);
+                    }
                 }
                 if (!timed) {
                     if (errno == EAGAIN) {
@@ -677,6 +729,23 @@ public final class ZmqSocket implements AutoCloseable {
         } catch (Throwable ignored) {
             // a downcall of this shape throws nothing; the retry reports what is wrong
         }
+    }
+
+    /**
+     * errno of a send that failed inside a message, learnt without repeating the send (see
+     * {@link #socketCall}): ETERM thrown, else EINTR or another value (would block: the message
+     * was dropped). Allocation-free: neither call captures.
+     */
+    private int errnoInMessage(int op) throws Throwable {
+        int errno = (int) LibZmq.zmq_errno.invokeExact(); // before the probe, which may set errno
+        optLen.set(ValueLayout.JAVA_LONG, 0, 4L);
+        // ETERM for certain: libzmq fails a send with ETERM once the socket has taken the
+        // context's stop command, and then fails every call, this one included; reading ZMQ_TYPE
+        // takes no command and fails with nothing else.
+        if ((int) LibZmq.zmq_getsockopt_fast.invokeExact(socket, LibZmq.ZMQ_TYPE, opt, optLen) != 0) {
+            throw callFailed(op, LibZmq.ETERM);
+        }
+        return errno;
     }
 
     private static ZmqException callFailed(int op, int errno) {

@@ -32,7 +32,8 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * and {@code zmq_poll} each have a plain handle ({@code *_fast}, no capture) for the normal case
  * and the capturing one for a failure: the caller makes the plain call and, only when it returns
  * -1, asks libzmq the same question again through the capturing handle to learn errno. That
- * repeat is equivalent because a failed call leaves nothing the repeat could trip over: nothing
+ * repeat is equivalent (but for one case, below) because a failed call leaves nothing the repeat
+ * could trip over: nothing
  * was sent or taken from a queue; zmq_msg_send leaves the message untouched; zmq_msg_recv
  * either failed before touching it (ETERM, EFSM) or, on EAGAIN, has already closed the previous
  * frame and left the message empty (fq_t::recvpipe frees the old content before it looks for a
@@ -45,8 +46,11 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * timeout: when a finite send/receive timeout is set, {@code ZmqSocket} makes its repeat with
  * DONTWAIT and tells an expired timeout from EINTR by the clock, and {@code ZmqPoller} repeats a
  * failed poll with timeout 0. The logic lives in one
- * place per shape ({@code ZmqSocket.socketCall}, {@code ZmqPoller.poll}). errno is still never
- * read through {@code zmq_errno()}. {@code zmq_msg_init_size}, {@code zmq_msg_init_data} and
+ * place per shape ({@code ZmqSocket.socketCall}, {@code ZmqPoller.poll}). A send inside a
+ * message (after a part sent with SNDMORE) is not repeated: on a load-balancing socket (PUSH,
+ * DEALER, REQ) its failure can be libzmq dropping the message, after which the repeat would be
+ * another question; there {@code ZmqSocket.socketCall} reads errno through {@code zmq_errno()},
+ * the one place that does. {@code zmq_msg_init_size}, {@code zmq_msg_init_data} and
  * {@code zmq_msg_close} have no capturing form at all: each can fail one way only.
  *
  * <p>On hot paths, raw data pointers and the free-callback hint are passed as {@code long}
@@ -219,6 +223,12 @@ public final class LibZmq {
     public static final MethodHandle zmq_setsockopt = h("zmq_setsockopt", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, ADDRESS, JAVA_LONG), ERRNO);
     /** int zmq_getsockopt(void *socket, int option, void *optval, size_t *optvallen); */
     public static final MethodHandle zmq_getsockopt = h("zmq_getsockopt", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, ADDRESS, ADDRESS), ERRNO);
+    /**
+     * int zmq_getsockopt(void *socket, int option, void *optval, size_t *optvallen); no capture:
+     * for ZmqSocket.socketCall's probe of ZMQ_TYPE after a send failed inside a message, which
+     * fails only with ETERM
+     */
+    public static final MethodHandle zmq_getsockopt_fast = h("zmq_getsockopt", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, ADDRESS, ADDRESS));
 
     /**
      * int zmq_socket_monitor(void *socket, const char *endpoint, int events); libzmq makes a PAIR
@@ -322,6 +332,11 @@ public final class LibZmq {
     // --- misc ---
     /** void zmq_version(int *major, int *minor, int *patch); */
     public static final MethodHandle zmq_version = h("zmq_version", FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, ADDRESS));
+    /**
+     * int zmq_errno(void); errno as it is when called, which the JVM may have overwritten since the
+     * call that set it: only for a failed send that must not be repeated (ZmqSocket.socketCall)
+     */
+    public static final MethodHandle zmq_errno = h("zmq_errno", FunctionDescriptor.of(JAVA_INT));
     /** const char *zmq_strerror(int errnum); */
     public static final MethodHandle zmq_strerror = h("zmq_strerror", FunctionDescriptor.of(ADDRESS, JAVA_INT));
     /** int zmq_curve_keypair(char *z85_public_key, char *z85_secret_key); */
