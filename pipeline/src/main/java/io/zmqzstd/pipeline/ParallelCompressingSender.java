@@ -60,7 +60,10 @@ import java.util.concurrent.locks.LockSupport;
  * taken is in libzmq. A failure to compress or send (a socket error such as a terminated context,
  * or with {@link Builder#failOnSendTimeout} the socket's send timeout), on a worker or inline,
  * is rethrown by the caller's next {@code send}, {@code flush} or {@code close}; messages not yet
- * sent are then dropped and counted ({@link PipelineStats#droppedMessages()}). Either way the
+ * sent are then dropped and counted ({@link PipelineStats#droppedMessages()}). A message with a
+ * topic whose frame the socket refuses after the topic went in is dropped and counted too, without
+ * a failure: libzmq refuses a later part only when the peer went away in the middle of the message
+ * (PUSH, DEALER, REQ with a send timeout of 0), and has then dropped the message itself. Either way the
  * message that failed was taken ({@code send} returned true, {@code commit} returned), is counted
  * as dropped, and its pooled buffers are back in the pool. A payload that cannot be read (its
  * arena closed, another thread's confined memory) is not such a failure but the caller's error:
@@ -1080,7 +1083,15 @@ public final class ParallelCompressingSender implements AutoCloseable {
                 frameFlags = 0; // libzmq takes the rest of a message whose first part it took
             }
             if (!socket.send(inlineFrame, 0, n, frameFlags)) {
-                return false;
+                if (topic == null) {
+                    return false;
+                }
+                // Refused after its topic went in: libzmq dropped the message, topic included
+                // (see sendPart). Counted as dropped, as the ring counts it, rather than handed to
+                // the ring to be sent again, so that the outcome does not depend on the thread that
+                // sent it (before 2026-11-27 the ring sent it again, its topic counted twice).
+                counters.droppedMessages++;
+                return true;
             }
             counters.frameSent(length, n, false, raw);
             counters.messages++;
@@ -1372,7 +1383,7 @@ public final class ParallelCompressingSender implements AutoCloseable {
             }
             long topic = topicBytes[i];
             if (topic != NO_TOPIC) {
-                if (!sendPart(in.segment(), payloadBytes[i], topic, ZmqSocket.SNDMORE, null)) {
+                if (!sendPart(in.segment(), payloadBytes[i], topic, ZmqSocket.SNDMORE, null, false)) {
                     counters.droppedMessages++;
                     return;
                 }
@@ -1380,8 +1391,9 @@ public final class ParallelCompressingSender implements AutoCloseable {
             }
             long n = frameBytes[i];
             boolean zeroCopy = n >= frames.zeroCopyThreshold(socket);
-            // After a topic went in, libzmq takes the rest of the message without blocking.
-            if (!sendPart(out.segment(), 0, n, 0, zeroCopy ? out : null)) {
+            // After a topic went in, libzmq takes the rest of the message without blocking, or
+            // refuses it only having dropped the message (see sendPart).
+            if (!sendPart(out.segment(), 0, n, 0, zeroCopy ? out : null, topic != NO_TOPIC)) {
                 counters.droppedMessages++;
                 return;
             }
@@ -1410,14 +1422,23 @@ public final class ParallelCompressingSender implements AutoCloseable {
     /**
      * A blocking send of one part (zero-copy when {@code pooled} is given). A socket with a send
      * timeout may refuse: retried, unless the sender fails on timeouts or close() has begun (then
-     * false: the message is dropped, and after close() every one behind it too).
+     * false: the message is dropped, and after close() every one behind it too). A frame refused
+     * {@code afterTopic} is not retried either (false): libzmq refuses a part inside a message only
+     * when the peer went away in the middle of it (PUSH, DEALER, REQ), having dropped the message,
+     * topic included; sent again, the frame would go out alone, as a message of its own (see
+     * ZmqSocket's class comment). With a send timeout other than 0 libzmq drops such a message
+     * silently and the send succeeds, so only a timeout of 0 shows it.
      */
-    private boolean sendPart(MemorySegment data, long offset, long length, int flags, PooledBuffer pooled) {
+    private boolean sendPart(MemorySegment data, long offset, long length, int flags, PooledBuffer pooled,
+                             boolean afterTopic) {
         long pauseNanos = MIN_RETRY_PAUSE_NANOS;
         while (true) {
             boolean sent = pooled != null ? socket.sendPooled(pooled, length, flags) : socket.send(data, offset, length, flags);
             if (sent) {
                 return true;
+            }
+            if (afterTopic) {
+                return false;
             }
             counters.wouldBlock++;
             if (failOnSendTimeout) {

@@ -160,8 +160,12 @@ public final class PipelineStats {
 
     /**
      * Sender: messages a {@link ParallelCompressingSender} took from the caller and never handed
-     * to libzmq: after a failure, or refused by the socket's send timeout once
-     * {@link ParallelCompressingSender#close()} had begun. Always 0 for the other senders.
+     * to libzmq whole: after a failure, or refused by the socket's send timeout once
+     * {@link ParallelCompressingSender#close()} had begun; also a message with a topic whose frame
+     * libzmq refused after the topic went in (the peer went away in the middle of the message, with
+     * a send timeout of 0: libzmq dropped the message, the topic included, and the frame is not
+     * sent again, which would send it alone). Always 0 for the other senders ({@link #abandonedMessages()}
+     * counts that last case for a {@link CompressingSender}).
      *
      * @return the number of such messages; 0 for a receiver
      */
