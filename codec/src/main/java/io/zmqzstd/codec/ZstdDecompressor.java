@@ -75,7 +75,8 @@ public final class ZstdDecompressor implements AutoCloseable {
         }
 
         /**
-         * The most bytes one call may produce (default 256 MiB).
+         * The most bytes one call may produce (default 256 MiB); for a {@link ZstdInputStream}
+         * over the decompressor, the most the whole stream returns, over all its frames.
          *
          * @param maxBytes the limit in bytes, 0 or more
          * @return this builder
@@ -187,7 +188,8 @@ public final class ZstdDecompressor implements AutoCloseable {
     }
 
     /**
-     * The most bytes one call may produce.
+     * The most bytes one call may produce; for a {@link ZstdInputStream} over this decompressor,
+     * the most the whole stream returns, over all its frames.
      *
      * @return the limit in bytes
      * @throws IllegalStateException when this decompressor is closed

@@ -12,8 +12,10 @@ import java.util.Objects;
  * Reads the content of one or more concatenated zstd frames from an {@link InputStream}
  * ({@code ZSTD_decompressStream} over the decompressor's reused context and native scratch
  * memory), stepping over skippable frames as {@code zstd -d} does. Each frame's header is checked like {@link ZstdDecompressor#decompress} does
- * (limit, dictionary); the total content read is held to the decompressor's
- * {@link ZstdDecompressor#maxDecompressedSize()}. Errors are {@link ZstdException}s.
+ * (limit, dictionary); the total content read, over all frames, is held to the decompressor's
+ * {@link ZstdDecompressor#maxDecompressedSize()} ({@code TOO_LARGE}, "stream larger than limit"
+ * when frames that each fit pass it together: a long concatenation needs a limit above its
+ * total). Errors are {@link ZstdException}s.
  *
  * <p>Input that ends between frames ends the stream ({@code -1}); input that ends inside a frame
  * or a skippable frame, inside its magic number included, is {@code TRUNCATED}; a source that
@@ -41,6 +43,8 @@ public final class ZstdInputStream extends InputStream {
     private long outRead;
     private long outAvailable;
     private long total;
+    /** {@link #total} when the current frame started: above 0, earlier frames count toward the limit. */
+    private long totalBeforeFrame;
     private boolean atFrameStart = true;
     private boolean inputEnded;
     private boolean anyInput;
@@ -155,6 +159,7 @@ public final class ZstdInputStream extends InputStream {
             }
             decompressor.prepareFrame(buffers.scratchIn, buffers.inPos(), available(buffers));
             atFrameStart = false;
+            totalBeforeFrame = total;
         } else {
             // Until the source gives bytes or ends: a read that returns 0 (a non-blocking source)
             // must not reach zstd as a call without input, which it fails after 16 in a row.
@@ -175,8 +180,12 @@ public final class ZstdInputStream extends InputStream {
         total += produced;
         if (total > decompressor.maxDecompressedSize()) {
             decompressor.reset();
-            throw new ZstdException(ZstdException.Reason.TOO_LARGE, "frame larger than limit: declared=unknown, limit="
-                    + decompressor.maxDecompressedSize());
+            // A first frame past the limit declares no size (prepareFrame refused a larger declared one).
+            String message = totalBeforeFrame == 0
+                    ? "frame larger than limit: declared=unknown, limit=" + decompressor.maxDecompressedSize()
+                    : "stream larger than limit: decompressed=" + total + ", limit=" + decompressor.maxDecompressedSize()
+                    + " (the limit holds for all frames of a stream)";
+            throw new ZstdException(ZstdException.Reason.TOO_LARGE, message);
         }
         outRead = 0;
         outAvailable = produced;

@@ -91,6 +91,29 @@ class StreamTest {
         }
     }
 
+    /**
+     * The limit holds for all a stream returns, not per frame: frames that each declare a size
+     * within it still stop the stream once their total passes it. The message said "frame larger
+     * than limit: declared=unknown" (before 2026-11-27), naming neither the total nor that the
+     * frames had declared their sizes.
+     */
+    @Test
+    void shouldNameTheStreamTotalWhenFramesTogetherPassTheLimit() throws IOException {
+        byte[] data = TestData.text(300_000, 8);
+        try (ZstdCompressor c = new ZstdCompressor(3);
+             ZstdDecompressor d = ZstdDecompressor.builder().maxDecompressedSize(400_000).build()) {
+            byte[] frame = c.compress(data);
+            byte[] two = Arrays.copyOf(frame, 2 * frame.length);
+            System.arraycopy(frame, 0, two, frame.length, frame.length);
+            try (ZstdInputStream in = new ZstdInputStream(new ByteArrayInputStream(two), d)) {
+                ZstdException e = assertThrows(ZstdException.class, in::readAllBytes);
+                assertEquals(ZstdException.Reason.TOO_LARGE, e.reason());
+                assertTrue(e.getMessage().startsWith("stream larger than limit: decompressed="), e.getMessage());
+                assertTrue(e.getMessage().contains(", limit=400000 (the limit holds for all frames of a stream)"), e.getMessage());
+            }
+        }
+    }
+
     @Test
     void shouldReportTruncatedAndEmptyStreams() throws IOException {
         try (ZstdCompressor c = new ZstdCompressor(3); ZstdDecompressor d = new ZstdDecompressor()) {
