@@ -19,7 +19,9 @@ public class ZstdException extends RuntimeException {
         CORRUPT,
         /**
          * The input ends before the frame does: anywhere after its first byte, inside the magic
-         * number too (1 to 3 bytes that {@code 28 B5 2F FD} starts with).
+         * number too (1 to 3 bytes that {@code 28 B5 2F FD} starts with). Also, compressing, a
+         * {@link ZstdOutputStream} given another number of bytes than it pledged, fewer or more
+         * (libzstd's {@code srcSize_wrong}).
          */
         TRUNCATED,
         /**

@@ -58,9 +58,9 @@ public final class ZstdOutputStream extends OutputStream {
 
     /**
      * A stream over a borrowed compressor whose frame declares {@code contentSizeBytes}; writing
-     * any other number of bytes fails ({@code srcSize_wrong}): fewer at {@link #close()}, more as
-     * soon as libzstd sees them (1.5.4: at the write that passes the pledge), which is a failed
-     * write as described above.
+     * any other number of bytes fails ({@code TRUNCATED}, libzstd's {@code srcSize_wrong}): fewer
+     * at {@link #close()}, more as soon as libzstd sees them (1.5.4: at the write that passes the
+     * pledge), which is a failed write as described above.
      *
      * @param out where the frame is written; {@link #close()} closes it
      * @param compressor the compressor to use, with its settings, still the caller's:
