@@ -93,12 +93,7 @@ public final class ZstdInputStream extends InputStream {
     @Override
     public int read(byte[] b, int off, int len) throws IOException {
         Objects.checkFromIndexSize(off, len, b.length);
-        if (closed) {
-            throw new IOException("stream is closed");
-        }
-        if (failure != null) {
-            throw new IOException("stream failed earlier: " + failure.getMessage(), failure);
-        }
+        ensureReadable();
         if (len == 0) {
             return 0;
         }
@@ -120,6 +115,27 @@ public final class ZstdInputStream extends InputStream {
         MemorySegment.copy(buffers.scratchOut, JAVA_BYTE, outRead, b, off, n);
         outRead += n;
         return n;
+    }
+
+    /**
+     * Skips up to {@code n} bytes of content, as {@link InputStream#skip(long)} does by reading.
+     *
+     * @throws IOException when this stream is closed or failed earlier, whatever {@code n} (the
+     *     inherited method returns 0 for {@code n <= 0} without looking), or as {@link #read}
+     */
+    @Override
+    public long skip(long n) throws IOException {
+        ensureReadable();
+        return super.skip(n);
+    }
+
+    private void ensureReadable() throws IOException {
+        if (closed) {
+            throw new IOException("stream is closed");
+        }
+        if (failure != null) {
+            throw new IOException("stream failed earlier: " + failure.getMessage(), failure);
+        }
     }
 
     /**

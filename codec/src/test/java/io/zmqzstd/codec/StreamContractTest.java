@@ -109,6 +109,9 @@ class StreamContractTest {
         assertIOException(() -> in.read(new byte[8]), "read(byte[])");
         assertIOException(() -> in.read(new byte[8], 0, 0), "read(byte[], 0, 0)");
         assertIOException(() -> in.skip(5), "skip");
+        // InputStream.skip returns 0 for n <= 0 without a read: it said 0 here (before 2026-11-27)
+        assertIOException(() -> in.skip(0), "skip(0)");
+        assertIOException(() -> in.skip(-1), "skip(-1)");
         assertIOException(in::readAllBytes, "readAllBytes");
         assertIOException(() -> in.transferTo(OutputStream.nullOutputStream()), "transferTo");
     }
