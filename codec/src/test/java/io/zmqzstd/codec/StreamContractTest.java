@@ -269,6 +269,40 @@ class StreamContractTest {
         in.close();
     }
 
+    /**
+     * An underlying stream whose own close() fails: the failure reaches the caller unchanged, the
+     * stream's own context is freed all the same (the frame was ended before: it decodes), and a
+     * second close() does nothing, not even a second close of the underlying stream.
+     */
+    @Test
+    void shouldFreeTheContextAndSurfaceTheFailureWhenTheUnderlyingCloseFails() throws IOException {
+        long live = LibZstd.liveNativeObjects();
+        IOException failedClose = new IOException("close failed");
+        CountingOutput sink = new CountingOutput();
+        sink.failClose = failedClose;
+        ZstdOutputStream out = new ZstdOutputStream(sink, 3);
+        out.write(DATA);
+        assertSame(failedClose, assertThrows(IOException.class, out::close));
+        out.close();
+        assertEquals(1, sink.closes);
+        assertArrayEquals(DATA, decompress(sink.bytes.toByteArray()), "the frame was ended before the sink's close");
+
+        int[] closes = {0};
+        ZstdInputStream in = new ZstdInputStream(new ByteArrayInputStream(FRAME) {
+            @Override
+            public void close() throws IOException {
+                closes[0]++;
+                throw failedClose;
+            }
+        });
+        assertEquals(DATA[0] & 0xFF, in.read());
+        assertSame(failedClose, assertThrows(IOException.class, in::close));
+        in.close();
+        assertEquals(1, closes[0]);
+        assertIOException(in::read, "read()");
+        assertEquals(live, LibZstd.liveNativeObjects(), "both streams' own contexts and scratch freed");
+    }
+
     private static void assertIOException(Executable call, String what) {
         IOException e = assertThrows(IOException.class, call, what + " after close");
         assertTrue(e.getMessage().contains("closed"), what + ": " + e.getMessage());
@@ -285,6 +319,7 @@ class StreamContractTest {
         final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         IOException failWrites;
         IOException failFlush;
+        IOException failClose;
         int closes;
 
         @Override
@@ -308,8 +343,11 @@ class StreamContractTest {
         }
 
         @Override
-        public void close() {
+        public void close() throws IOException {
             closes++;
+            if (failClose != null) {
+                throw failClose;
+            }
         }
     }
 }
