@@ -39,10 +39,15 @@ import java.util.Objects;
  * then nothing of the part was sent, no pooled buffer is held, and the caller still owns its
  * unchanged payload and may send it again. Without DONTWAIT a send blocks at the high-water
  * mark, as libzmq does. A later part of a message is never refused for the high-water mark; libzmq
- * refuses one only when the peer went away in the middle of the message, and has then dropped the
- * message: that send returns {@code true}, as a blocking one would, and the message counts in
- * {@link PipelineStats#abandonedMessages()}. Failures throw ({@code ZmqException},
- * {@code ZstdException}).
+ * (on PUSH, DEALER and REQ, under DONTWAIT or a send timeout of 0) refuses one only when the pipe
+ * the message is going to stops taking parts (its peer went away in the middle of the message, or
+ * its high-water mark was lowered under what it holds), and has then dropped the message, the parts
+ * already sent included, and drops the parts still to come up to the last, reporting them sent:
+ * that send and the rest of the message return {@code true}, as blocking sends would, nothing of the
+ * message reaches a peer, and it counts in {@link PipelineStats#abandonedMessages()}, not in
+ * {@code messages}. A send that may block (no DONTWAIT, a send timeout other than 0) is not refused:
+ * libzmq drops the message silently and the sender counts it as sent; {@link #publish} sends its
+ * frame so, after the topic. Failures throw ({@code ZmqException}, {@code ZstdException}).
  *
  * <p>Multipart messages: libzmq refuses (would-block) only the <em>first</em> part of a message
  * at the high-water mark; once that is in, it takes the remaining parts at once. So a DONTWAIT
@@ -103,6 +108,12 @@ public final class CompressingSender implements AutoCloseable {
     private MemorySegment scratch;
     /** True after a part with SNDMORE went out: libzmq holds the start of a message. */
     private boolean messageOpen;
+    /**
+     * libzmq refused a part with SNDMORE inside the open message: it dropped the message and drops
+     * the parts that follow up to the last, reporting each sent (see notTaken). Those parts are
+     * not counted as sent, and the message that their last ends counts as abandoned.
+     */
+    private boolean messageDropped;
     private boolean closed;
 
     /** Options for a sender. */
@@ -423,8 +434,12 @@ public final class CompressingSender implements AutoCloseable {
         if (!sent) {
             return notTaken(flags);
         }
-        counters.envelopeParts++;
-        endOfPart(flags);
+        if (messageDropped) {
+            droppedPart(flags);
+        } else {
+            counters.envelopeParts++;
+            endOfPart(flags);
+        }
         return true;
     }
 
@@ -484,8 +499,12 @@ public final class CompressingSender implements AutoCloseable {
                 return notTaken(frameFlags);
             }
             handedOver = zeroCopy;
-            counters.frameSent(length, n, zeroCopy, raw);
-            endOfPart(frameFlags);
+            if (messageDropped) {
+                droppedPart(frameFlags);
+            } else {
+                counters.frameSent(length, n, zeroCopy, raw);
+                endOfPart(frameFlags);
+            }
             return true;
         } finally {
             if (buffer != null && !handedOver) {
@@ -500,8 +519,10 @@ public final class CompressingSender implements AutoCloseable {
      * later part: libzmq takes the rest of a started message at once, and refuses one only when
      * the peer went away in the middle of it; it has then dropped the message itself (a blocking
      * send drops it silently and reports success) and, when this part has SNDMORE, drops the parts
-     * that follow up to the last. Reported as a blocking send reports it: taken (true). A message
-     * that ends here is counted as abandoned; one that goes on is counted by what ends it. (Before
+     * that follow up to the last, reporting each sent. Reported as a blocking send reports it:
+     * taken (true). The message counts as abandoned: here when this part was its last, else when
+     * the part that libzmq takes as its last is sent ({@link #droppedPart}; before 2026-11-27 the
+     * parts libzmq dropped counted as sent, and the message in {@code messages}). (Before
      * 2026-11-26 it was a would-block: the caller was told to send the part again, as a new
      * message, and close() waited for ever to end the message libzmq had dropped.)
      */
@@ -513,8 +534,19 @@ public final class CompressingSender implements AutoCloseable {
         if ((flags & ZmqSocket.SNDMORE) == 0) {
             messageOpen = false;
             counters.abandonedMessages++;
+        } else {
+            messageDropped = true;
         }
         return true;
+    }
+
+    /** libzmq reported a part of a message it drops as sent (see {@link #messageDropped}). */
+    private void droppedPart(int flags) {
+        if ((flags & ZmqSocket.SNDMORE) == 0) {
+            messageOpen = false;
+            messageDropped = false;
+            counters.abandonedMessages++;
+        }
     }
 
     /**
@@ -524,13 +556,16 @@ public final class CompressingSender implements AutoCloseable {
      * next send starts a new message instead of being glued to this one. libzmq takes the last
      * part of a started message at once, or refuses it when the peer went away in the middle of
      * the message, which it has then dropped itself: sent with DONTWAIT, so that this never waits
-     * (before 2026-11-26 it blocked, and close() waited for ever when the peer had gone).
+     * (before 2026-11-26 it blocked, and close() waited for ever when the peer had gone). Refused
+     * or taken, the message is over and counted as abandoned; the socket does not send a refused
+     * part again (before 2026-11-27 it did, and the 0-byte part went out alone, to another peer).
      */
     private void abandonOpenMessage(Throwable cause) {
         if (!messageOpen) {
             return;
         }
         messageOpen = false;
+        messageDropped = false;
         try {
             socket.send(NO_BYTES, 0, 0, ZmqSocket.DONTWAIT);
             counters.abandonedMessages++;
@@ -550,6 +585,7 @@ public final class CompressingSender implements AutoCloseable {
     private void partFailed(Throwable e) {
         if (e instanceof ZmqException) {
             messageOpen = false;
+            messageDropped = false;
         } else {
             abandonOpenMessage(e);
         }

@@ -148,8 +148,11 @@ public final class PipelineStats {
      * it ended with a 0-byte part, which a zmq-zstd receiver refuses as
      * {@link BadFrameReason#EMPTY}: a later part failed before reaching the socket, or
      * {@link CompressingSender#close()} found the message open; and one whose later part libzmq
-     * refused because the peer went away in the middle of it, which libzmq dropped itself (no
-     * 0-byte part; the send returned true).
+     * refused because the peer went away in the middle of it (under DONTWAIT or a send timeout of
+     * 0), which libzmq dropped itself (no 0-byte part; the send returned true; when the refused
+     * part was not the last, the message counts when its last part is sent, and the parts libzmq
+     * dropped count nowhere). A message libzmq drops under a send that may block is not seen, and
+     * counts in {@link #messages()}.
      *
      * @return the number of such messages; 0 for a receiver and for a
      *     {@link ParallelCompressingSender}
