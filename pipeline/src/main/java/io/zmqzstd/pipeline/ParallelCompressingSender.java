@@ -385,7 +385,9 @@ public final class ParallelCompressingSender implements AutoCloseable {
          * caller's next {@code send}, {@code flush} or {@code close} throws. For a caller that wants
          * "no peer took a message within T" to end the stream (the command-line tool's
          * {@code --timeout}). Either way, once {@link #close()} has begun, the first timeout drops
-         * every message still waiting.
+         * every message still waiting. A frame the socket refuses after its topic went in is no such
+         * timeout, with either setting: libzmq has dropped that message, topic included, so it is
+         * counted as dropped, neither tried again nor a failure.
          *
          * @param fail true to fail the sender when the send timeout expires, false to retry
          * @return this builder
