@@ -1,10 +1,9 @@
 package io.zmqzstd.codec;
 
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+
 import io.zmqzstd.codec.internal.LibZstd;
 import io.zmqzstd.nativelib.internal.OwnerCleaner;
-import java.io.ByteArrayInputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.lang.foreign.MemorySegment;
 import java.lang.ref.Cleaner;
 import java.lang.ref.Reference;
@@ -60,6 +59,11 @@ public final class ZstdDecompressor implements AutoCloseable {
     private long[] ddicts = new long[0];
     private long currentDDict = NO_DDICT;
     private StreamBuffers buffers;
+    /**
+     * The array {@link #decompressUndeclared} collects a frame's content in, step by step; null
+     * outside that call, so that no content stays reachable from the decompressor.
+     */
+    private byte[] collected;
     private boolean closed;
     private final Unclosed.Resources resources = new Unclosed.Resources("ZstdDecompressor", LibZstd.FREE_DCTX,
             LibZstd.LIVE_DCTX, ZstdDictionary::freeDDict);
@@ -307,7 +311,7 @@ public final class ZstdDecompressor implements AutoCloseable {
         if (LibZstd.isError(r)) {
             reset();
             if (LibZstd.errorCode(r) == LibZstd.ERR_DST_SIZE_TOO_SMALL) {
-                throw outputFull(r, declared, dstCapacity, capacity);
+                throw outputFull(r, declared, dstCapacity, capacity, false);
             }
             throw decodeFailed("ZSTD_decompressDCtx", r);
         }
@@ -317,16 +321,21 @@ public final class ZstdDecompressor implements AutoCloseable {
     /**
      * The output reached {@code capacity}: the frame's fault (more than it declared), the
      * limit's or the destination's. {@code r} is zstd's error result, or 0 when Java noticed.
+     * Into an array ({@code dstCapacity} its limit) the limit is named when it is the smaller or
+     * equal, as a stream over the frame would name it.
      */
-    private ZstdException outputFull(long r, long declared, long dstCapacity, long capacity) {
+    private ZstdException outputFull(long r, long declared, long dstCapacity, long capacity, boolean intoArray) {
         ZstdException.Reason reason;
         String message;
         if (declared != ZstdFrames.CONTENT_SIZE_UNKNOWN) {
             reason = ZstdException.Reason.CORRUPT;
             message = "frame content longer than its header declares: declared=" + declared;
-        } else if (capacity < dstCapacity) {
+        } else if (capacity < dstCapacity || (intoArray && capacity == maxDecompressedSize)) {
             reason = ZstdException.Reason.TOO_LARGE;
             message = "frame larger than limit: declared=unknown, limit=" + maxDecompressedSize;
+        } else if (intoArray) {
+            reason = ZstdException.Reason.TOO_LARGE;
+            message = "frame larger than a byte[]: declared=unknown, limit=" + dstCapacity;
         } else {
             reason = ZstdException.Reason.DESTINATION_TOO_SMALL;
             message = "destination too small: capacity=" + dstCapacity;
@@ -334,7 +343,10 @@ public final class ZstdDecompressor implements AutoCloseable {
         return ZstdException.withResult(reason, message, r);
     }
 
-    /** Large output with a heap segment on either side: stream through native scratch memory. */
+    /**
+     * Large output with a heap segment on either side: stream through native scratch memory. With
+     * {@code dst} null, into {@link #collected} instead, {@code dstCapacity} being the array limit.
+     */
     private long decompressInChunks(MemorySegment src, long srcOffset, long srcLength, MemorySegment dst,
                                     long dstOffset, long dstCapacity, long declared, long capacity) throws Throwable {
         StreamBuffers b = buffers();
@@ -359,12 +371,17 @@ public final class ZstdDecompressor implements AutoCloseable {
             long produced = b.outPos();
             if (written + produced > capacity) {
                 reset();
-                throw outputFull(0, declared, dstCapacity, capacity);
+                throw outputFull(0, declared, dstCapacity, capacity, dst == null);
             }
-            MemorySegment.copy(b.scratchOut, 0, dst, dstOffset + written, produced);
-            written += produced;
             boolean allConsumed = chunkStart + b.inPos() == srcLength;
-            if (remaining == 0 && allConsumed) {
+            boolean ended = remaining == 0 && allConsumed;
+            if (dst != null) {
+                MemorySegment.copy(b.scratchOut, 0, dst, dstOffset + written, produced);
+            } else {
+                collect(src, srcOffset, srcLength, written, produced, ended, capacity);
+            }
+            written += produced;
+            if (ended) {
                 return written;
             }
             if (allConsumed && produced < StreamBuffers.SCRATCH_BYTES) {
@@ -379,31 +396,58 @@ public final class ZstdDecompressor implements AutoCloseable {
     static final int MAX_ARRAY_BYTES = Integer.MAX_VALUE - 8;
 
     /**
-     * The content of {@code src}, a frame that does not declare its size, streamed into an array
-     * of at most {@code arrayLimit} bytes: {@code TOO_LARGE} past that or past the limit. Reading
-     * everything first would end in an {@code OutOfMemoryError} past an array's size when the
-     * limit allows more than 2 GiB. Package-private so that a test can give a small array limit.
+     * Appends the {@code produced} bytes in the output scratch to {@link #collected} at
+     * {@code written}. A frame that ends in its first step gets an array of exactly its content,
+     * the only allocation; a longer one grows the array geometrically, never past the most its
+     * blocks can hold ({@link ZstdFrames#contentBound}) nor {@code capacity}, and exactly to its
+     * length in the last step. The bound only caps the growth: a few bytes of tiny blocks can
+     * claim 128 KiB each, so it is no size to allocate up front.
+     */
+    private void collect(MemorySegment src, long srcOffset, long srcLength, long written, long produced,
+                         boolean ended, long capacity) {
+        long needed = written + produced;
+        int length = collected == null ? 0 : collected.length;
+        if (needed > length || (collected == null && ended)) {
+            long grown = needed;
+            if (!ended) {
+                long bound = ZstdFrames.contentBound(src, srcOffset, ZstdFrames.descriptor(src, srcOffset, srcLength));
+                grown = Math.max(needed, Math.min(Math.min(bound, capacity), 2 * needed));
+            }
+            collected = collected == null ? new byte[(int) grown] : Arrays.copyOf(collected, (int) grown);
+        }
+        MemorySegment.copy(buffers.scratchOut, JAVA_BYTE, 0, collected, (int) written, (int) produced);
+    }
+
+    /**
+     * The content of {@code src}, a frame that does not declare its size, streamed through the
+     * scratch memory into an array of at most {@code arrayLimit} bytes: {@code TOO_LARGE} past
+     * that or past the limit. Reading everything first would end in an {@code OutOfMemoryError}
+     * past an array's size when the limit allows more than 2 GiB. Package-private so that a test
+     * can give a small array limit. The caller has checked the header and that {@code src} is one
+     * frame.
      */
     byte[] decompressUndeclared(byte[] src, int arrayLimit) {
-        try (ZstdInputStream stream = new ZstdInputStream(new ByteArrayInputStream(src), this)) {
-            int most = (int) Math.min(maxDecompressedSize, arrayLimit);
-            byte[] content = stream.readNBytes(most);
-            // One more byte: past the limit the stream throws TOO_LARGE itself; past the array, here.
-            if (content.length == most && stream.read() >= 0) {
-                reset(); // the session stopped inside the frame
-                throw new ZstdException(ZstdException.Reason.TOO_LARGE,
-                        "frame larger than a byte[]: declared=unknown, limit=" + arrayLimit);
-            }
-            return content;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e); // none from a ByteArrayInputStream
+        long capacity = Math.min(maxDecompressedSize, arrayLimit);
+        try {
+            long n = decompressInChunks(MemorySegment.ofArray(src), 0, src.length, null, 0, arrayLimit,
+                    ZstdFrames.CONTENT_SIZE_UNKNOWN, capacity);
+            return n == collected.length ? collected : Arrays.copyOf(collected, (int) n);
+        } catch (Throwable t) {
+            reset(); // also after an error of Java's own, such as no heap for the array
+            throw LibZstd.rethrow(t);
+        } finally {
+            collected = null;
+            Reference.reachabilityFence(this);
         }
     }
 
     /**
      * Decompresses {@code src} into a new array of exactly the content's length; the caller owns
-     * it. A frame that declares its size is decompressed in one call into the result; one that
-     * does not is streamed, up to the limit.
+     * it. A frame that declares its size is decompressed in one call into the result, its only
+     * allocation; one that does not is streamed through the scratch memory, up to the limit: the
+     * result is then still the only allocation up to 256 KiB of content, and above that an array
+     * that doubles as the content arrives (no further than the frame's blocks can hold) and is cut
+     * to length once at the end.
      *
      * @param src the frame: all of {@code src}, exactly one frame
      * @return the content

@@ -87,7 +87,7 @@ class InteropTest {
      */
     static final String REQUIRE_CLI_PROPERTY = "zmqzstd.requireZstdCli";
 
-    private static void zstd(Path stdin, Path stdout, String... args) throws IOException, InterruptedException {
+    static void zstd(Path stdin, Path stdout, String... args) throws IOException, InterruptedException {
         if (Boolean.getBoolean(REQUIRE_CLI_PROPERTY) || Boolean.parseBoolean(System.getenv("ZMQZSTD_REQUIRE_ALL"))) {
             assertTrue(zstdOnPath(), "zstd command line not on PATH but -D" + REQUIRE_CLI_PROPERTY
                     + "=true or ZMQZSTD_REQUIRE_ALL=true: install it (apt-get install zstd)");
