@@ -13,6 +13,7 @@ import java.io.PrintStream;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -23,6 +24,7 @@ import java.util.Map;
  *   role=push|pull|pub|sub   endpoint=tcp://...   bind=true|false   sender=&lt;id&gt;   size=&lt;bytes&gt;
  *   count=&lt;messages, 0 = forever&gt;   hwm=&lt;messages&gt;   heartbeatMs=&lt;ms, 0 = off&gt;
  *   bufBytes=&lt;ZMQ_SNDBUF and ZMQ_RCVBUF, 0 = the OS default&gt;   quiet=true|false   hold=true|false
+ *   enveloped=true|false
  * </pre>
  *
  * Prints one line per event to stdout, which the tests read: {@code READY}, {@code SENT <seq>}
@@ -32,6 +34,14 @@ import java.util.Map;
  * With {@code hold=true} a receiver stops reading after its first message from sender 0 (a
  * warm-up), prints {@code HOLDING}, and goes on only when a line {@code GO} arrives on stdin:
  * a subscriber that is as slow as can be, for exactly as long as the test wants.
+ *
+ * <p>With {@code enveloped=true} a receiver takes two-part messages, {@code seq=<n>} uncompressed
+ * then the compressed message {@code n} of sender 1 ({@link #envelope}), with one envelope part
+ * configured, and checks each one itself: whole, and with a sequence above the last one it got (a
+ * PUSH deals messages round robin, so each receiver sees a rising subsequence). It prints
+ * {@code RECV <seq>} for its first message and every 1000th, {@code BAD <reason> <message>} for a
+ * message the pipeline refuses (a frame alone is taken for the envelope: {@code NO_PAYLOAD}),
+ * {@code STRAY <why>} for one it delivers that is not whole, and {@code ORDER <last> <seq>}.
  */
 public final class Peer {
 
@@ -72,6 +82,8 @@ public final class Peer {
             }
             if (role.equals("push") || role.equals("pub")) {
                 send(socket, a, out);
+            } else if (Boolean.parseBoolean(a.getOrDefault("enveloped", "false"))) {
+                receiveWhole(socket, out);
             } else {
                 receive(socket, a, out);
             }
@@ -165,6 +177,65 @@ public final class Peer {
                 out.flush();
             }
         }
+    }
+
+    /** The first part of message {@code seq} in the enveloped stream: {@code seq=<n>} in ASCII. */
+    static byte[] envelope(long seq) {
+        return ("seq=" + seq).getBytes(StandardCharsets.US_ASCII);
+    }
+
+    /** Receives the enveloped stream (see the class comment) until killed. */
+    private static void receiveWhole(ZmqSocket socket, PrintStream out) {
+        long last = 0;
+        long received = 0;
+        try (DecompressingReceiver r = DecompressingReceiver.builder(socket).envelopeParts(1).build()) {
+            out.println("READY");
+            out.flush();
+            for (;;) {
+                int status = r.receive(0);
+                if (status == DecompressingReceiver.BAD_FRAME) {
+                    out.println("BAD " + r.lastErrorReason() + " " + r.lastErrorMessage());
+                    out.flush();
+                } else if (status == DecompressingReceiver.RECEIVED) {
+                    ReceivedMessage m = r.message();
+                    String why = notWhole(m);
+                    if (why != null) {
+                        out.println("STRAY " + why);
+                        out.flush();
+                        continue;
+                    }
+                    long seq = StreamMessage.sequence(m.part(1));
+                    if (seq <= last) {
+                        out.println("ORDER " + last + " " + seq);
+                    }
+                    last = seq;
+                    received++;
+                    if (received == 1 || received % 1000 == 0) {
+                        out.println("RECV " + seq);
+                    }
+                    out.flush();
+                }
+            }
+        }
+    }
+
+    /** Why {@code m} is not a whole message of the enveloped stream, or null when it is one. */
+    private static String notWhole(ReceivedMessage m) {
+        if (m.parts() != 2) {
+            return "parts=" + m.parts();
+        }
+        MemorySegment frame = m.part(1);
+        if (!StreamMessage.intact(frame)) {
+            return "checksum: envelope=" + new String(m.partBytes(0), StandardCharsets.US_ASCII);
+        }
+        if (StreamMessage.sender(frame) != 1) {
+            return "sender=" + StreamMessage.sender(frame);
+        }
+        long seq = StreamMessage.sequence(frame);
+        if (!Arrays.equals(m.partBytes(0), envelope(seq))) {
+            return "envelope=" + new String(m.partBytes(0), StandardCharsets.US_ASCII) + ", seq=" + seq;
+        }
+        return null;
     }
 
     /** Blocks until the test writes {@code GO} on stdin. */
