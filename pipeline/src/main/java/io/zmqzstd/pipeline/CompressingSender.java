@@ -47,7 +47,10 @@ import java.util.Objects;
  * message reaches a peer, and it counts in {@link PipelineStats#abandonedMessages()}, not in
  * {@code messages}. A send that may block (no DONTWAIT, a send timeout other than 0) is not refused:
  * libzmq drops the message silently and the sender counts it as sent; {@link #publish} sends its
- * frame so, after the topic. Failures throw ({@code ZmqException}, {@code ZstdException}).
+ * frame so, after the topic. Under DONTWAIT too, libzmq drops the rest of the message silently
+ * when the socket had already taken the end of that pipe from libzmq's command queue before the
+ * part: the message then counts as sent (see ZmqSocket's class comment). Failures throw
+ * ({@code ZmqException}, {@code ZstdException}).
  *
  * <p>Multipart messages: libzmq refuses (would-block) only the <em>first</em> part of a message
  * at the high-water mark; once that is in, it takes the remaining parts at once. So a DONTWAIT

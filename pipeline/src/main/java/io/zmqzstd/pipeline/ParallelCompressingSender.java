@@ -1429,7 +1429,8 @@ public final class ParallelCompressingSender implements AutoCloseable {
      * when the peer went away in the middle of it (PUSH, DEALER, REQ), having dropped the message,
      * topic included; sent again, the frame would go out alone, as a message of its own (see
      * ZmqSocket's class comment). With a send timeout other than 0 libzmq drops such a message
-     * silently and the send succeeds, so only a timeout of 0 shows it.
+     * silently and the send succeeds, so only a timeout of 0 can show it (and not when the socket
+     * had already taken the end of that pipe from libzmq's command queue: dropped silently too).
      */
     private boolean sendPart(MemorySegment data, long offset, long length, int flags, PooledBuffer pooled,
                              boolean afterTopic) {

@@ -42,7 +42,10 @@ import static io.zmqzstd.transport.internal.LibZmq.EINTR;
  * also drops the parts sent after it up to one without SNDMORE, each reported sent, so send the
  * rest of the message before the next one; do not send the refused part again alone, which would
  * go out as a message of its own. With a send that may block (no DONTWAIT, send timeout not 0)
- * libzmq drops the message silently instead, and the send returns {@code true}.
+ * libzmq drops the message silently instead, and the send returns {@code true}. Under DONTWAIT
+ * too, when the socket has already taken the end of that pipe from libzmq's command queue before
+ * the part (which a send does at most about once a millisecond), libzmq drops the rest of the
+ * message silently and reports each part sent: a {@code false} shows some of these losses, not all.
  * After {@link #close()} every method that would
  * reach libzmq or the socket's native memory (sends, receives, options, endpoints, monitoring,
  * {@link #hasMore()}, {@link #handle()}) throws {@link IllegalStateException}; {@link #type()},
