@@ -12,6 +12,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.zmqzstd.codec.internal.LibZstd;
 import io.zmqzstd.nativelib.NativeLibrary;
+import io.zmqzstd.testkit.ForkedJvm;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.MemorySegment;
@@ -51,7 +52,7 @@ class DictionaryTest {
     @Test
     void shouldTrainWithAHugeCapacityInMemoryBoundedByTheSamples() throws Exception {
         assumeTrue(Files.isReadable(Path.of("/proc/self/status")), "no /proc/self/status: not Linux");
-        String out = ForkedJvm.run(List.of("-Xmx64m"), DictionaryProbe.class);
+        String out = ForkedJvm.run(DictionaryProbe.class, List.of("-Xmx64m"));
         Matcher m = Pattern.compile("trained capacity=2147483647 bytes=(\\d+) same as capacity=sampleBytes=60000, "
                 + "peakRssGrowthKiB=(-?\\d+)").matcher(out);
         assertTrue(m.find(), out);

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.zmqzstd.nativelib.NativeLibrary;
+import io.zmqzstd.testkit.ForkedJvm;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,7 +23,7 @@ class LibraryLoadingTest {
 
     /** Runs {@link LibraryProbe} in a new JVM with {@code properties}; its output lines. */
     private static List<String> probe(List<String> properties, String... args) throws IOException, InterruptedException {
-        return ForkedJvm.run(properties, LibraryProbe.class, args).lines()
+        return ForkedJvm.run(LibraryProbe.class, properties, args).lines()
                 .filter(l -> l.startsWith("zstd ") || l.startsWith("zmq ")).toList();
     }
 

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.sun.management.ThreadMXBean;
 import io.zmqzstd.codec.internal.LibZstd;
+import io.zmqzstd.testkit.ForkedJvm;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.lang.foreign.Arena;
@@ -144,8 +145,8 @@ class NativeLifetimeTest {
         assumeTrue(Linker.nativeLinker().defaultLookup().find("mallinfo2").isPresent(), "no mallinfo2: not glibc");
         int rounds = 16;
         int dictionaryBytes = 64 * 1024;
-        String out = ForkedJvm.run(List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xms64m", "-Xmx64m"),
-                CHeapProbe.class, String.valueOf(rounds), "2", "9", String.valueOf(dictionaryBytes));
+        String out = ForkedJvm.run(CHeapProbe.class, List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xms64m", "-Xmx64m"),
+                String.valueOf(rounds), "2", "9", String.valueOf(dictionaryBytes));
         Matcher m = Pattern.compile("cHeapGrowth rounds=" + rounds + " dictionaryBytes=" + dictionaryBytes
                 + " batches=\\[([-0-9, ]+)]").matcher(out);
         assertTrue(m.find(), "no result line in: " + out);

@@ -2,6 +2,7 @@ package io.zmqzstd.transport;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.zmqzstd.testkit.ForkedJvm;
 import java.lang.management.ManagementFactory;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -28,7 +29,7 @@ class PollerConstructionLeakTest {
     @Test
     @Timeout(value = 3, unit = TimeUnit.MINUTES)
     void shouldKeepNoNativeMemoryWhenTheConstructorRunsOutOfHeap() throws Exception {
-        String out = ChildJvm.run(PollerConstructionLeakTest.class,
+        String out = ForkedJvm.run(PollerConstructionLeakTest.class,
                 List.of("-Xmx16m", "-XX:NativeMemoryTracking=summary"));
         Matcher m = RESULT.matcher(out);
         assertTrue(m.find(), "no result line in: " + out);

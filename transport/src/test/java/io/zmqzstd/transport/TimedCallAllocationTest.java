@@ -3,6 +3,7 @@ package io.zmqzstd.transport;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.zmqzstd.testkit.ForkedJvm;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -34,7 +35,7 @@ class TimedCallAllocationTest {
     @ValueSource(strings = {"tcp", "inproc"})
     @Timeout(value = 3, unit = TimeUnit.MINUTES)
     void shouldAllocateNothingPerMessageOnTimedSendAndReceiveInC1(String transport) throws Exception {
-        String out = ChildJvm.run(TimedCallAllocationTest.class,
+        String out = ForkedJvm.run(TimedCallAllocationTest.class,
                 List.of("-XX:TieredStopAtLevel=1", "-Xmx128m"), transport);
         Matcher m = RESULT.matcher(out);
         assertTrue(m.find(), "no result line in: " + out);
