@@ -2,6 +2,7 @@ package io.zmqzstd.cli;
 
 import io.zmqzstd.codec.ZstdCompressor;
 import io.zmqzstd.codec.ZstdDictionary;
+import io.zmqzstd.testkit.Ports;
 import io.zmqzstd.transport.SocketType;
 import io.zmqzstd.transport.ZmqContext;
 import io.zmqzstd.transport.ZmqSocket;
@@ -78,7 +79,7 @@ class CliProcessIT {
     @Test
     void shouldDeliverEveryLineFromSendToRecvOverTcp() {
         List<String> lines = telemetry(20_000, 1);
-        int port = freePort();
+        int port = Ports.unused();
         try (CliProcess recv = CliProcess.start("recv", "--bind", tcp(port), "--count", "20000", "--stats");
              CliProcess send = CliProcess.start(joinLines(lines), "send", "--connect", tcp(port), "--stats")) {
             assertEquals(0, send.awaitExit(), send::toString);
@@ -102,7 +103,7 @@ class CliProcessIT {
         assertEquals(id, Integer.toUnsignedLong(ZstdDictionary.load(dict).id()), "printed ID is the file's ID");
 
         List<String> lines = telemetry(3_000, 3); // other messages than the samples
-        int port = freePort();
+        int port = Ports.unused();
         try (CliProcess recv = CliProcess.start("recv", "--bind", tcp(port), "--dict", dict.toString(),
                 "--count", "3000", "--stats");
              CliProcess send = CliProcess.start(joinLines(lines), "send", "--connect", tcp(port),
@@ -117,7 +118,7 @@ class CliProcessIT {
 
     @Test
     void shouldDeliverOnlySubscribedTopicsOverPubSub() {
-        int port = freePort();
+        int port = Ports.unused();
         try (CliProcess recv = CliProcess.start("recv", "--type", "sub", "--bind", tcp(port), "--subscribe", "alpha",
                 "--count", "3", "--print-topic")) {
             // Each PUB waits for recv's subscription before sending, so nothing is lost to the join race.
@@ -136,7 +137,7 @@ class CliProcessIT {
 
     @Test
     void shouldReportBadFramesFromARawSocketAndKeepCounting() {
-        int port = freePort();
+        int port = Ports.unused();
         byte[] good = "{\"ok\":true}".getBytes(StandardCharsets.UTF_8);
         try (CliProcess recv = CliProcess.start("recv", "--bind", tcp(port), "--count", "3", "--max-size", "1K", "--stats");
              ZmqContext ctx = new ZmqContext();
@@ -180,7 +181,7 @@ class CliProcessIT {
      */
     @Test
     void shouldStreamOverPairAndPrintProgressWhileRunning() {
-        int port = freePort();
+        int port = Ports.unused();
         String ipc = "ipc://" + dir.resolve("pair.sock");
         try (CliProcess recv = CliProcess.start("recv", "--type", "pair", "--bind", ipc, "--bind", tcp(port),
                 "--count", "2", "--progress", "--stats");
@@ -244,8 +245,8 @@ class CliProcessIT {
 
         List<String> fromA = telemetry(1_000, 23);
         List<String> fromB = telemetry(1_000, 24);
-        int portA = freePort();
-        int portB = freePort();
+        int portA = Ports.unused();
+        int portB = Ports.unused();
         try (CliProcess sendA = CliProcess.start(joinLines(fromA), "send", "--type", "dealer", "--bind", tcp(portA),
                 "--dict", dir.resolve("files.dict").toString(), "--level", "19", "--stats");
              CliProcess sendB = CliProcess.start(joinLines(fromB), "send", "--type", "dealer", "--bind", tcp(portB),
@@ -279,7 +280,7 @@ class CliProcessIT {
         try (java.io.RandomAccessFile f = new java.io.RandomAccessFile(sparse.toFile(), "rw")) {
             f.setLength(512L << 20);
         }
-        CliProcess p = CliProcess.startFrom(List.of("-Xmx64m"), sparse, "send", "--connect", tcp(freePort()), "--whole",
+        CliProcess p = CliProcess.startFrom(List.of("-Xmx64m"), sparse, "send", "--connect", tcp(Ports.unused()), "--whole",
                 "--timeout", "5s");
         assertEquals(1, p.awaitExit(), p::toString);
         List<String> err = p.stderrLines();
@@ -324,9 +325,9 @@ class CliProcessIT {
             Object[][] failures = {
                     {new String[] {"recv", "--bind", inUse}, "zmq-zstd recv: cannot bind: endpoint=" + inUse},
                     {new String[] {"send", "--bind", inUse}, "zmq-zstd send: cannot bind: endpoint=" + inUse},
-                    {new String[] {"recv", "--bind", tcp(freePort()), "--dict", missing},
+                    {new String[] {"recv", "--bind", tcp(Ports.unused()), "--dict", missing},
                             "zmq-zstd recv: cannot read dictionary: file=" + missing + ", error=no such file"},
-                    {new String[] {"send", "--connect", tcp(freePort()), "--dict", missing},
+                    {new String[] {"send", "--connect", tcp(Ports.unused()), "--dict", missing},
                             "zmq-zstd send: cannot read dictionary: file=" + missing + ", error=no such file"},
                     {new String[] {"train", "--out", dir.resolve("x.dict").toString(), dir.resolve("none.txt").toString()},
                             "zmq-zstd train: cannot read sample file: file=" + dir.resolve("none.txt") + ", error=no such file"},
@@ -336,7 +337,7 @@ class CliProcessIT {
             byte[] fewSamples = "one\ntwo\nthree\n".getBytes(StandardCharsets.UTF_8);
             List<CliProcess> runs = Arrays.stream(failures).map(f -> CliProcess.start(fewSamples, (String[]) f[0])).toList();
             CliProcess timedOut = CliProcess.start("lost\n".getBytes(StandardCharsets.UTF_8), "send",
-                    "--connect", tcp(freePort()), "--timeout", "1s", "--stats");
+                    "--connect", tcp(Ports.unused()), "--timeout", "1s", "--stats");
             for (int i = 0; i < failures.length; i++) {
                 CliProcess p = runs.get(i);
                 String expected = (String) failures[i][1];
@@ -366,7 +367,7 @@ class CliProcessIT {
         Files.write(file, data);
         int chunk = 64 * 1024;
         int chunks = (data.length + chunk - 1) / chunk;
-        int port = freePort();
+        int port = Ports.unused();
         try (CliProcess recv = CliProcess.start("recv", "--bind", tcp(port), "--delimiter", "", "--count",
                 String.valueOf(chunks));
              CliProcess send = CliProcess.startFrom(file, "send", "--connect", tcp(port), "--chunk", "64K",
@@ -457,7 +458,7 @@ class CliProcessIT {
         static final String TIMEOUT = "10s";
 
         static CurveRun recvAsServer(Path serverKeys, String clientsServerKey, String message) {
-            int port = freePort();
+            int port = Ports.unused();
             CliProcess recv = CliProcess.start("recv", "--bind", tcp(port), "--curve-server",
                     "--curve-keypair-file", serverKeys.toString(), "--count", "1", "--timeout", TIMEOUT);
             CliProcess send = CliProcess.start((message + "\n").getBytes(StandardCharsets.UTF_8), "send",
@@ -466,7 +467,7 @@ class CliProcessIT {
         }
 
         static CurveRun sendAsServer(Path serverKeys, String clientsServerKey, String message) {
-            int port = freePort();
+            int port = Ports.unused();
             CliProcess send = CliProcess.start((message + "\n").getBytes(StandardCharsets.UTF_8), "send",
                     "--bind", tcp(port), "--curve-server", "--curve-secret-key-file", serverKeys.toString(),
                     "--timeout", TIMEOUT);
@@ -505,11 +506,11 @@ class CliProcessIT {
     @Test
     void shouldSendInOrderThroughCompressingThreadsAndTimeOutWithoutAPeer() {
         List<String> lines = telemetry(20_000, 7);
-        int port = freePort();
+        int port = Ports.unused();
         try (CliProcess recv = CliProcess.start("recv", "--bind", tcp(port), "--count", "20000", "--stats");
              CliProcess send = CliProcess.start(joinLines(lines), "send", "--connect", tcp(port), "--threads", "3",
                      "--stats");
-             CliProcess noPeer = CliProcess.start(joinLines(lines.subList(0, 50)), "send", "--connect", tcp(freePort()),
+             CliProcess noPeer = CliProcess.start(joinLines(lines.subList(0, 50)), "send", "--connect", tcp(Ports.unused()),
                      "--threads", "2", "--timeout", "1s", "--stats")) {
             assertEquals(0, send.awaitExit(), send::toString);
             assertEquals(0, recv.awaitExit(), recv::toString);
@@ -527,7 +528,7 @@ class CliProcessIT {
     /** A signal while the compressing threads wait for a peer: the summary, and the shell's 143. */
     @Test
     void shouldPrintTheSummaryWhenTerminatedWhileThreadsWaitForAPeer() {
-        try (CliProcess send = CliProcess.startInteractive("send", "--connect", tcp(freePort()), "--threads", "2",
+        try (CliProcess send = CliProcess.startInteractive("send", "--connect", tcp(Ports.unused()), "--threads", "2",
                 "--stats", "--progress")) {
             send.writeStdin("waiting\n");
             send.closeStdin(); // end of input: send now waits in close() for the message to go out
@@ -540,7 +541,7 @@ class CliProcessIT {
 
     @Test
     void shouldPrintTheSummaryWhenTerminated() {
-        int port = freePort();
+        int port = Ports.unused();
         try (CliProcess recv = CliProcess.start("recv", "--bind", tcp(port), "--stats")) {
             CliProcess send = CliProcess.run("one\n".getBytes(StandardCharsets.UTF_8), "send", "--connect", tcp(port));
             assertEquals(0, send.awaitExit(), send::toString);
@@ -559,7 +560,7 @@ class CliProcessIT {
      */
     @Test
     void shouldReportEventsOnBothSidesAndStillEndOnSigterm() {
-        int port = freePort();
+        int port = Ports.unused();
         try (CliProcess recv = CliProcess.start("recv", "--bind", tcp(port), "--events", "--stats")) {
             CliProcess send = CliProcess.run("one\n".getBytes(StandardCharsets.UTF_8), "send", "--connect", tcp(port), "--events");
             assertEquals(0, send.awaitExit(), send::toString);
@@ -584,8 +585,8 @@ class CliProcessIT {
      */
     @Test
     void shouldForwardThroughAProxyAndStopItWithExit0OnSigterm() {
-        int frontend = freePort();
-        int backend = freePort();
+        int frontend = Ports.unused();
+        int backend = Ports.unused();
         try (CliProcess proxy = CliProcess.start("proxy", "--type", "pipeline", "--frontend-bind", tcp(frontend),
                 "--backend-bind", tcp(backend), "--events", "--stats");
              CliProcess recv = CliProcess.start("recv", "--connect", tcp(backend), "--count", "2")) {
@@ -604,10 +605,6 @@ class CliProcessIT {
                     + tcp(frontend))), proxy::toString);
             assertNoWarnings(proxy);
         }
-    }
-
-    private static int freePort() {
-        return CliProcess.freePort();
     }
 
     private static boolean onPath(String tool) {

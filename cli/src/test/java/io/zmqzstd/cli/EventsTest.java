@@ -1,6 +1,7 @@
 package io.zmqzstd.cli;
 
 import io.zmqzstd.cli.InProcess.Result;
+import io.zmqzstd.testkit.Ports;
 import io.zmqzstd.transport.Curve;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -68,7 +69,7 @@ class EventsTest {
     @ParameterizedTest(name = "send --threads {0}")
     @ValueSource(ints = {0, 2})
     void shouldReportTheConnectionOnBothSidesOfATcpStream(int threads) throws Exception {
-        String endpoint = "tcp://127.0.0.1:" + CliProcess.freePort();
+        String endpoint = "tcp://127.0.0.1:" + Ports.unused();
         CompletableFuture<Received> recv = recv("--bind", endpoint, "--count", "2", "--events");
         Result send = send("one\ntwo\n", "--connect", endpoint, "--events", "--threads", String.valueOf(threads),
                 "--timeout", "30s");
@@ -90,7 +91,7 @@ class EventsTest {
     /** A connect nobody answers: each retry is a line, and --timeout ends the run as without --events. */
     @Test
     void shouldReportTheRetriesOfAConnectNobodyAnswers() throws Exception {
-        String endpoint = "tcp://127.0.0.1:" + CliProcess.freePort();
+        String endpoint = "tcp://127.0.0.1:" + Ports.unused();
         Received r = await(recv("--connect", endpoint, "--events", "--timeout", "1s"));
         String err = r.result().err();
         assertEquals(ExitCodes.TIMEOUT, r.result().code(), r::toString);
@@ -109,7 +110,7 @@ class EventsTest {
     void shouldReportAFailedCurveHandshakeOnBothSides(@TempDir Path dir) throws Exception {
         Path serverKey = Files.writeString(dir.resolve("server.key"), CurveOptions.formatKeyPair(Curve.keypair()));
         String wrongKey = Curve.keypair().publicKey();
-        String endpoint = "tcp://127.0.0.1:" + CliProcess.freePort();
+        String endpoint = "tcp://127.0.0.1:" + Ports.unused();
         CompletableFuture<Received> recv = recv("--bind", endpoint, "--curve-server", "--curve-keypair-file",
                 serverKey.toString(), "--events", "--timeout", "3s");
         Result send = send("never\n", "--connect", endpoint, "--curve-server-key", wrongKey, "--events", "--timeout", "2s");

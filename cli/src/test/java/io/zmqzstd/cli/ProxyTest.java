@@ -2,6 +2,7 @@ package io.zmqzstd.cli;
 
 import io.zmqzstd.cli.InProcess.Result;
 import io.zmqzstd.codec.ZstdDictionary;
+import io.zmqzstd.testkit.Ports;
 import io.zmqzstd.transport.Curve;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -102,7 +103,7 @@ class ProxyTest {
     }
 
     private static String tcp() {
-        return "tcp://127.0.0.1:" + CliProcess.freePort();
+        return "tcp://127.0.0.1:" + Ports.unused();
     }
 
     private static String lines(String prefix, int n) {

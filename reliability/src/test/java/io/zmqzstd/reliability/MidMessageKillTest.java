@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.zmqzstd.pipeline.CompressingSender;
 import io.zmqzstd.pipeline.PipelineStats;
+import io.zmqzstd.testkit.Ports;
 import io.zmqzstd.transport.SocketType;
 import io.zmqzstd.transport.ZmqContext;
 import io.zmqzstd.transport.ZmqSocket;

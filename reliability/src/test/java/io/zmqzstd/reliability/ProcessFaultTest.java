@@ -9,6 +9,7 @@ import io.zmqzstd.pipeline.DecompressingReceiver;
 import io.zmqzstd.pipeline.ParallelCompressingSender;
 import io.zmqzstd.pipeline.PipelineStats;
 import io.zmqzstd.pipeline.ReceivedMessage;
+import io.zmqzstd.testkit.Ports;
 import io.zmqzstd.transport.NativeBufferPool;
 import io.zmqzstd.transport.SocketType;
 import io.zmqzstd.transport.ZmqContext;
