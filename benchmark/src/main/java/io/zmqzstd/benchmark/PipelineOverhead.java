@@ -78,15 +78,34 @@ public final class PipelineOverhead {
         }
     }
 
-    private static PipelineContestant create(String way, int size, String transport, int level) {
-        boolean compressAll = way.endsWith("~");
-        String named = compressAll ? way.substring(0, way.length() - 1) : way;
-        int hash = named.indexOf('#');
-        long threshold = hash < 0 ? Thresholds.LIBRARY_DEFAULT : Long.parseLong(named.substring(hash + 1));
-        String w = hash < 0 ? named : named.substring(0, hash);
-        return PipelineContestants.create(PipelineContestants.Parallel.contestant(w), size, transport, level,
-                PipelineContestants.DICTIONARY_NONE, threshold, 0, PipelineContestants.Parallel.of(w),
-                compressAll ? Boolean.FALSE : null);
+    private static PipelineContestant create(String name, int size, String transport, int level) {
+        Way way = Way.of(name);
+        return PipelineContestants.create(way.contestant(), size, transport, level, PipelineContestants.DICTIONARY_NONE,
+                way.thresholdBytes(), 0, way.parallel(), way.rawIncompressible());
+    }
+
+    /**
+     * What a way names (see the class comment): a contestant of {@link PipelineContestants#NAMES}, its
+     * compressing threads ({@link PipelineContestants.Parallel#of}), the zero-copy threshold after a
+     * {@code #} (else {@link Thresholds#LIBRARY_DEFAULT}) and, with a last {@code ~}, {@code rawIncompressible}
+     * off (else null: the sender's default).
+     */
+    record Way(String contestant, long thresholdBytes, PipelineContestants.Parallel parallel, Boolean rawIncompressible) {
+
+        /** @throws IllegalArgumentException naming the way when it is not one of the above */
+        static Way of(String way) {
+            boolean compressAll = way.endsWith("~");
+            String named = compressAll ? way.substring(0, way.length() - 1) : way;
+            int hash = named.indexOf('#');
+            long threshold = hash < 0 ? Thresholds.LIBRARY_DEFAULT : Long.parseLong(named.substring(hash + 1));
+            String w = hash < 0 ? named : named.substring(0, hash);
+            String contestant = PipelineContestants.Parallel.contestant(w);
+            if (!PipelineContestants.NAMES.contains(contestant)) {
+                throw new IllegalArgumentException("unknown pipeline way: " + way + " (a contestant of "
+                        + PipelineContestants.NAMES + ", then @N..., #BYTES, ~)");
+            }
+            return new Way(contestant, threshold, PipelineContestants.Parallel.of(w), compressAll ? Boolean.FALSE : null);
+        }
     }
 
     /** Streams {@code messages} through {@code pipe}; returns messages per second. */

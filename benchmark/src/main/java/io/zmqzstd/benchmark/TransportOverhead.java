@@ -37,6 +37,42 @@ public final class TransportOverhead {
     private TransportOverhead() {
     }
 
+    /**
+     * What a way names: a strategy of {@link TransportStrategy#NAMES}, then optionally {@code @B} (the
+     * pool's zero-copy threshold on every socket, else {@link Thresholds#LIBRARY_DEFAULT}), {@code #N} (N
+     * libzmq I/O threads) and a last {@code +all} or {@code +copy} (how much the receiver reads, else
+     * {@code stamp}).
+     */
+    record Way(String strategy, long thresholdBytes, String read, int ioThreads) {
+
+        /** @throws IllegalArgumentException naming the way when it is not one of the above */
+        static Way of(String way) {
+            String name = way;
+            String read = TransportStrategy.READ_STAMP;
+            for (String r : new String[] {TransportStrategy.READ_ALL, TransportStrategy.READ_COPY}) {
+                if (name.endsWith("+" + r)) {
+                    read = r;
+                    name = name.substring(0, name.length() - r.length() - 1);
+                }
+            }
+            int ioThreads = 1;
+            int hash = name.indexOf('#');
+            if (hash >= 0) {
+                ioThreads = Integer.parseInt(name.substring(hash + 1));
+                name = name.substring(0, hash);
+            }
+            int at = name.indexOf('@');
+            long threshold = at < 0 ? Thresholds.LIBRARY_DEFAULT : Long.parseLong(name.substring(at + 1));
+            String strategy = at < 0 ? name : name.substring(0, at);
+            if (!TransportStrategy.NAMES.contains(strategy)) {
+                throw new IllegalArgumentException("unknown transport way: " + way + " (a strategy of "
+                        + TransportStrategy.NAMES + ", then @BYTES, #IO_THREADS, +" + TransportStrategy.READ_ALL + " or +"
+                        + TransportStrategy.READ_COPY + ")");
+            }
+            return new Way(strategy, threshold, read, ioThreads);
+        }
+    }
+
     public static void main(String[] args) throws Exception {
         if (args.length < 4 || !(args[0].equals("tcp") || args[0].equals("inproc"))) {
             System.err.println("usage: TransportOverhead tcp|inproc SIZE ROUNDS MESSAGES [STRATEGY...]");
@@ -51,24 +87,8 @@ public final class TransportOverhead {
         TransportRig[] rigs = new TransportRig[names.length];
         try {
             for (int i = 0; i < names.length; i++) {
-                String name = names[i];
-                String read = TransportStrategy.READ_STAMP;
-                for (String r : new String[] {TransportStrategy.READ_ALL, TransportStrategy.READ_COPY}) {
-                    if (name.endsWith("+" + r)) {
-                        read = r;
-                        name = name.substring(0, name.length() - r.length() - 1);
-                    }
-                }
-                int ioThreads = 1;
-                int hash = name.indexOf('#');
-                if (hash >= 0) {
-                    ioThreads = Integer.parseInt(name.substring(hash + 1));
-                    name = name.substring(0, hash);
-                }
-                int at = name.indexOf('@');
-                rigs[i] = at < 0 ? new TransportRig(name, transport, size, Thresholds.LIBRARY_DEFAULT, read, ioThreads)
-                        : new TransportRig(name.substring(0, at), transport, size, Long.parseLong(name.substring(at + 1)), read,
-                                ioThreads);
+                Way way = Way.of(names[i]);
+                rigs[i] = new TransportRig(way.strategy(), transport, size, way.thresholdBytes(), way.read(), way.ioThreads());
             }
             double[][] rates = Rounds.alternating(rigs.length, WARMUP_ROUNDS, rounds, way -> {
                 long start = System.nanoTime();

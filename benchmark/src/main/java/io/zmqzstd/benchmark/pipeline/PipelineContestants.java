@@ -43,22 +43,28 @@ public final class PipelineContestants {
     private PipelineContestants() {
     }
 
+    /** The system property that sets {@link #IO_THREADS}. */
+    public static final String IO_THREADS_PROPERTY = "zmqzstd.bench.ioThreads";
+
     /**
      * libzmq (or JeroMQ) I/O threads in every contestant's context: 1, the libraries' default, where one
      * I/O thread does the socket work of both ends; or the system property {@code zmqzstd.bench.ioThreads}
      * (2: each end its own, as a sender and a receiver in two processes have). The same for every
      * contestant of a run.
      */
-    public static final int IO_THREADS = Integer.getInteger("zmqzstd.bench.ioThreads", 1);
+    public static final int IO_THREADS = Integer.getInteger(IO_THREADS_PROPERTY, 1);
 
     /** Seed of the telemetry payload every pipeline contestant (and the C reference) sends. */
     public static final long PAYLOAD_SEED = 11;
+
+    /** The system property that sets {@link #PAYLOAD_KIND}. */
+    public static final String PAYLOAD_PROPERTY = "zmqzstd.bench.payload";
 
     /**
      * The kind of payload the pipeline contestants send ({@link Payloads#generate}): telemetry, or the
      * system property {@code zmqzstd.bench.payload} (e.g. {@code random}, for {@code PipelineOverhead}).
      */
-    public static final String PAYLOAD_KIND = System.getProperty("zmqzstd.bench.payload", Payloads.TELEMETRY);
+    public static final String PAYLOAD_KIND = System.getProperty(PAYLOAD_PROPERTY, Payloads.TELEMETRY);
 
     /** The payload of {@code size} bytes every pipeline contestant sends (a fresh copy). */
     public static byte[] payload(int size) {

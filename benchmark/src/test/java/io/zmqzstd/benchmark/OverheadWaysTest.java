@@ -1,0 +1,51 @@
+package io.zmqzstd.benchmark;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.zmqzstd.benchmark.pipeline.PipelineContestants;
+import io.zmqzstd.benchmark.pipeline.PipelineContestants.Parallel;
+import io.zmqzstd.benchmark.pipeline.PipelineContestants.Producer;
+import io.zmqzstd.benchmark.transport.TransportStrategy;
+import org.junit.jupiter.api.Test;
+
+/** The ways {@code TransportOverhead} and {@code PipelineOverhead} take, parsed without setting anything up. */
+class OverheadWaysTest {
+
+    @Test
+    void shouldReadEverySuffixOfATransportWay() {
+        assertEquals(new TransportOverhead.Way(TransportStrategy.BYTE_ARRAY, Thresholds.LIBRARY_DEFAULT,
+                TransportStrategy.READ_STAMP, 1), TransportOverhead.Way.of("byteArray"));
+        assertEquals(new TransportOverhead.Way(TransportStrategy.ZERO_COPY_POOLED, 0, TransportStrategy.READ_ALL, 2),
+                TransportOverhead.Way.of("zeroCopyPooled@0#2+all"));
+        assertEquals(new TransportOverhead.Way(TransportStrategy.MESSAGE, Thresholds.LIBRARY_DEFAULT,
+                TransportStrategy.READ_COPY, 1), TransportOverhead.Way.of("message+copy"));
+    }
+
+    @Test
+    void shouldRefuseATransportWayNamingNoStrategy() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> TransportOverhead.Way.of("zeroCopyPool+all"));
+        assertTrue(e.getMessage().contains("zeroCopyPool+all"), e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> TransportOverhead.Way.of("byteArray+stamp"));
+        assertThrows(IllegalArgumentException.class, () -> TransportOverhead.Way.of("byteArray#two"));
+    }
+
+    @Test
+    void shouldReadEverySuffixOfAPipelineWay() {
+        assertEquals(new PipelineOverhead.Way(PipelineContestants.JEROMQ_ZSTDJNI, Thresholds.LIBRARY_DEFAULT,
+                Parallel.NONE, null), PipelineOverhead.Way.of("jeromqZstdjni"));
+        assertEquals(new PipelineOverhead.Way(PipelineContestants.ZMQZSTD, 8192,
+                new Parallel(3, 64, 0, -1, Producer.CLAIM), Boolean.FALSE), PipelineOverhead.Way.of("zmqzstd@3x64i0c#8192~"));
+    }
+
+    @Test
+    void shouldRefuseAPipelineWayNamingNoContestant() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> PipelineOverhead.Way.of("jeromqZstdJni"));
+        assertTrue(e.getMessage().contains("jeromqZstdJni"), e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> PipelineOverhead.Way.of("zmqzstd@3s5000"));
+        assertThrows(IllegalArgumentException.class, () -> PipelineOverhead.Way.of("jeromqZstdjni@3"));
+    }
+}
