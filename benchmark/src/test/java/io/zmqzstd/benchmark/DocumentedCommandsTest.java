@@ -9,6 +9,7 @@ import io.zmqzstd.benchmark.latency.RoundTrips;
 import io.zmqzstd.benchmark.pipeline.PipelineContestants;
 import io.zmqzstd.benchmark.transport.ReceiveMode;
 import io.zmqzstd.benchmark.transport.TransportStrategy;
+import io.zmqzstd.nativelib.NativeLibrary;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -23,6 +24,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -36,8 +38,11 @@ import org.openjdk.jmh.runner.BenchmarkListEntry;
  * The commands BENCHMARKS.md, the root README.md and benchmark/README.md quote would run: every JMH
  * invocation selects a benchmark of the generated list ({@code META-INF/BenchmarkList}) and gives only
  * its {@code @Param}s, with values the benchmark accepts; every {@code verdict.sh} and {@code run-all.sh}
- * name is one the script defines; every script, result and link they point to is in the repository.
- * Reads text only: no benchmark runs.
+ * name is one the script defines; every script, result and link they point to is in the repository;
+ * every way of {@code interleaved.sh} ({@code TRANSPORT_WAYS}, {@code PIPELINE_WAYS}, {@code PAIRS}, and any
+ * way-shaped word in prose or a table) is one {@code TransportOverhead} or {@code PipelineOverhead} takes;
+ * every {@code -Dzmqzstd.*} property, {@code io.zmqzstd.*} class or package, and environment variable set
+ * for a script is one the code or the script has. Reads text only: no benchmark runs.
  */
 class DocumentedCommandsTest {
 
@@ -60,6 +65,38 @@ class DocumentedCommandsTest {
     private static final Pattern CELL = Pattern.compile("([a-z]+):([a-z]+):([0-9]+)");
     /** A tool in the jar run by class name: {@code -cp benchmarks.jar io.zmqzstd.benchmark.CodecOverhead}. */
     private static final Pattern TOOL = Pattern.compile("-cp \\S*(?:benchmarks\\.jar|\\$J) (io\\.zmqzstd\\.[A-Za-z0-9_.]+)");
+
+    /** The ways of an {@code interleaved.sh} command: {@code TRANSPORT_WAYS="…"}, {@code PIPELINE_WAYS="…"}, {@code PAIRS="A/B …"}. */
+    private static final Pattern WAYS = Pattern.compile("\\b(TRANSPORT_WAYS|PIPELINE_WAYS|PAIRS)=(?:\"([^\"]*)\"|([^\\s\"]+))");
+    /**
+     * A word shaped as a way of {@code TransportOverhead} or {@code PipelineOverhead} (a name, then
+     * {@code @…}, {@code #N}, {@code +read} or {@code ~}), anywhere in a document, prose and tables too.
+     */
+    private static final Pattern WAY_SHAPED =
+            Pattern.compile("(?<![\\w.$/@#+~-])[a-z][a-zA-Z0-9]*(?:@[0-9][0-9a-z]*|#[0-9]+|\\+[a-z]+|~)+(?![\\w@#+~])");
+    /**
+     * Ways the documents name that no code accepts, as the documents say: measured in a build that was not
+     * kept (BENCHMARKS.md, "Spinning instead of parking", results/experiments/spin-before-park/).
+     */
+    private static final Set<String> WAYS_NOT_KEPT = Set.of("zmqzstd@3s5000", "zmqzstd@3s20000");
+    /** A system property of zmq-zstd set on a command line: {@code -Dzmqzstd.bench.ioThreads=2}. */
+    private static final Pattern PROPERTY = Pattern.compile("-D(zmqzstd\\.[A-Za-z0-9_.]*[A-Za-z0-9_])(?:=(\\S*))?");
+    /** A class or package of the project: {@code io.zmqzstd.reliability.Soak}, {@code io.zmqzstd.codec}. */
+    private static final Pattern PROJECT_NAME = Pattern.compile("\\bio\\.zmqzstd(?:\\.[a-z][a-z0-9]*)+(?:\\.[A-Z][A-Za-z0-9_]*)?");
+    /** Environment variables set for a script: {@code JVMS=6 OUT=… benchmark/interleaved.sh}. */
+    private static final Pattern SCRIPT_ENV =
+            Pattern.compile("((?:\\b[A-Z][A-Z0-9_]*=(?:\"[^\"]*\"|\\S*)\\s+)+)([^\\s=]+\\.(?:sh|py))(?!\\S)");
+    private static final Pattern ENV_NAME = Pattern.compile("\\b([A-Z][A-Z0-9_]*)=");
+
+    /**
+     * The system properties zmq-zstd and its benchmarks read, with the values each accepts, from the
+     * constants the code reads them by.
+     */
+    private static final Map<String, Predicate<String>> PROPERTIES = Map.of(
+            NativeLibrary.ZSTD.pathProperty(), v -> true,
+            NativeLibrary.ZMQ.pathProperty(), v -> true,
+            PipelineContestants.IO_THREADS_PROPERTY, v -> v.matches("[1-9][0-9]*"),
+            PipelineContestants.PAYLOAD_PROPERTY, DocumentedCommandsTest::isPayload);
 
     private static List<BenchmarkListEntry> benchmarks;
 
@@ -144,7 +181,7 @@ class DocumentedCommandsTest {
             }
         }
         Set<String> kinds = caseLabels(MODULE.resolve("interleaved.sh"));
-        for (Fragment fragment : DOCUMENTS.stream().flatMap(d -> fragments(d).stream()).toList()) {
+        for (Fragment fragment : allFragments()) {
             List<String> tokens = tokens(fragment.code());
             int script = tokens.indexOf(tokens.stream().filter(t -> t.endsWith("interleaved.sh")).findFirst().orElse(""));
             for (int i = script + 1; script >= 0 && i < tokens.size(); i++) {
@@ -163,6 +200,146 @@ class DocumentedCommandsTest {
                 }
             }
         }
+        assertEquals(List.of(), defects);
+    }
+
+    @Test
+    void shouldGiveInterleavedShOnlyWaysItsToolsAccept() throws IOException {
+        List<String> defects = new ArrayList<>();
+        int found = 0;
+        for (Fragment fragment : allFragments()) {
+            Map<String, List<String>> ways = new LinkedHashMap<>();
+            Matcher m = WAYS.matcher(fragment.code());
+            while (m.find()) {
+                String value = m.group(2) != null ? m.group(2) : m.group(3);
+                ways.computeIfAbsent(m.group(1), k -> new ArrayList<>()).addAll(List.of(value.trim().split("\\s+")));
+            }
+            for (Map.Entry<String, List<String>> e : ways.entrySet()) {
+                for (String way : e.getValue()) {
+                    found++;
+                    String defect = switch (e.getKey()) {
+                        case "TRANSPORT_WAYS" -> isPlaceholder(way) ? null : transportWayDefect(way);
+                        case "PIPELINE_WAYS" -> isPlaceholder(way) ? null : pipelineWayDefect(way);
+                        default -> pairDefect(way, ways);
+                    };
+                    if (defect != null) {
+                        defects.add(fragment.where() + " `" + fragment.code().strip() + "`: " + e.getKey() + " " + defect);
+                    }
+                }
+            }
+        }
+        assertTrue(found > 50, "ways found in TRANSPORT_WAYS, PIPELINE_WAYS and PAIRS: " + found);
+        // and the ways interleaved.sh gives its tools itself: PIPELINE_WAYS's default, switchover's pair
+        String script = Files.readString(MODULE.resolve("interleaved.sh"));
+        scriptWays(script, "\\$\\{PIPELINE_WAYS:-([^}]*)}", "default PIPELINE_WAYS", DocumentedCommandsTest::pipelineWayDefect,
+                defects);
+        scriptWays(script, "ways=\\(([^)]*)\\)", "switchover's ways", DocumentedCommandsTest::transportWayDefect, defects);
+        assertEquals(List.of(), defects);
+    }
+
+    @Test
+    void shouldNameOnlyWaysThatExistInProseAndTables() {
+        List<String> defects = new ArrayList<>();
+        int found = 0;
+        for (Path doc : DOCUMENTS) {
+            String text = read(doc);
+            Matcher way = WAY_SHAPED.matcher(text);
+            while (way.find()) {
+                found++;
+                String w = way.group();
+                if (!WAYS_NOT_KEPT.contains(w) && transportWayDefect(w) != null && pipelineWayDefect(w) != null) {
+                    int line = 1 + (int) text.substring(0, way.start()).chars().filter(c -> c == '\n').count();
+                    defects.add(ROOT.relativize(doc) + ":" + line + ": " + w + " is no way of either tool: "
+                            + transportWayDefect(w) + "; " + pipelineWayDefect(w));
+                }
+            }
+        }
+        assertTrue(found > 100, "way-shaped words found: " + found);
+        assertEquals(List.of(), defects);
+    }
+
+    @Test
+    void shouldSetOnlySystemPropertiesTheCodeReads() {
+        List<String> defects = new ArrayList<>();
+        int found = 0;
+        for (Fragment fragment : allFragments()) {
+            Matcher property = PROPERTY.matcher(fragment.code());
+            while (property.find()) {
+                found++;
+                Predicate<String> accepts = PROPERTIES.get(property.group(1));
+                String value = property.group(2) == null ? "" : property.group(2).replaceAll("[\"',;)]+$", "");
+                if (accepts == null) {
+                    defects.add(fragment.where() + ": no code reads -D" + property.group(1) + " (it reads "
+                            + new TreeSet<>(PROPERTIES.keySet()) + ")");
+                } else if (!isPlaceholder(value) && !value.startsWith("<") && !accepts.test(value)) {
+                    defects.add(fragment.where() + ": -D" + property.group(1) + " does not take " + value);
+                }
+            }
+        }
+        assertTrue(found > 10, "system properties found: " + found);
+        assertEquals(List.of(), defects);
+    }
+
+    @Test
+    void shouldNameOnlyClassesAndPackagesThatExist() throws IOException {
+        List<Path> sourceRoots = new ArrayList<>();
+        try (Stream<Path> modules = Files.list(ROOT)) {
+            for (Path module : modules.toList()) {
+                for (String set : List.of("main", "test")) {
+                    if (Files.isDirectory(module.resolve("src").resolve(set).resolve("java"))) {
+                        sourceRoots.add(module.resolve("src").resolve(set).resolve("java"));
+                    }
+                }
+            }
+        }
+        List<String> defects = new ArrayList<>();
+        int found = 0;
+        for (Fragment fragment : allFragments()) {
+            Matcher name = PROJECT_NAME.matcher(fragment.code());
+            while (name.find()) {
+                found++;
+                String relative = name.group().replace('.', '/');
+                if (sourceRoots.stream().noneMatch(r -> Files.isRegularFile(r.resolve(relative + ".java"))
+                        || Files.isDirectory(r.resolve(relative)))) {
+                    defects.add(fragment.where() + ": no class or package " + name.group() + " in any module");
+                }
+            }
+        }
+        assertTrue(found > 10, "class and package names found: " + found);
+        assertEquals(List.of(), defects);
+    }
+
+    @Test
+    void shouldSetOnlyEnvironmentVariablesTheScriptsRead() throws IOException {
+        List<String> defects = new ArrayList<>();
+        int found = 0;
+        String common = Files.readString(MODULE.resolve("scripts/common.sh"));
+        for (Fragment fragment : allFragments()) {
+            Matcher command = SCRIPT_ENV.matcher(fragment.code());
+            while (command.find()) {
+                String name = command.group(2);
+                Path script = Stream.of(ROOT.resolve(name), MODULE.resolve(name), MODULE.resolve("scripts").resolve(name))
+                        .filter(Files::isRegularFile).findFirst().orElse(null);
+                if (script == null || fragment.code().substring(command.end()).matches("(?s).*\\s--\\s.*")) {
+                    continue; // elided (…/run.sh), or the environment of the program a wrapper runs
+                }
+                String text = Files.readString(script);
+                if (text.contains("scripts/common.sh")) {
+                    text += common;
+                }
+                Matcher variable = ENV_NAME.matcher(command.group(1).replaceAll("\"[^\"]*\"", ""));
+                while (variable.find()) {
+                    found++;
+                    String v = variable.group(1);
+                    // $V, ${V...} in a shell script; os.environ["V"], os.environ.get("V"), getenv("V") in Python
+                    if (!Pattern.compile("\\$\\{?" + v + "\\b|(?:environ(?:\\.get\\()?\\[?|getenv\\()[\"']" + v + "[\"']")
+                            .matcher(text).find()) {
+                        defects.add(fragment.where() + ": " + name + " does not read " + v);
+                    }
+                }
+            }
+        }
+        assertTrue(found > 50, "environment variables found: " + found);
         assertEquals(List.of(), defects);
     }
 
@@ -294,6 +471,11 @@ class DocumentedCommandsTest {
         return found;
     }
 
+    /** The code of every document ({@link #fragments}). */
+    static List<Fragment> allFragments() {
+        return DOCUMENTS.stream().flatMap(d -> fragments(d).stream()).toList();
+    }
+
     /**
      * The code of a document: each line of a fenced block (lines ending in {@code \} joined to the next) and
      * each inline span outside them, a span broken over lines read as one line.
@@ -419,6 +601,54 @@ class DocumentedCommandsTest {
         } catch (IllegalArgumentException e) {
             return false;
         }
+    }
+
+    /** Null if {@code TransportOverhead} takes {@code way}, else why not. */
+    private static String transportWayDefect(String way) {
+        return wayDefect("TransportOverhead", TransportOverhead.Way::of, way);
+    }
+
+    /** Null if {@code PipelineOverhead} takes {@code way}, else why not. */
+    private static String pipelineWayDefect(String way) {
+        return wayDefect("PipelineOverhead", PipelineOverhead.Way::of, way);
+    }
+
+    private static String wayDefect(String tool, Function<String, ?> parse, String way) {
+        try {
+            parse.apply(way);
+            return null;
+        } catch (IllegalArgumentException e) {
+            return tool + ": " + e.getMessage();
+        }
+    }
+
+    /** The ways {@code interleaved.sh} gives a tool itself, found by {@code regex}'s group 1. */
+    private static void scriptWays(String script, String regex, String what, Function<String, String> defectOf,
+            List<String> defects) {
+        Matcher ways = Pattern.compile(regex).matcher(script);
+        assertTrue(ways.find(), "no " + what + " in interleaved.sh");
+        for (String way : ways.group(1).split("\\s+")) {
+            String defect = defectOf.apply(way);
+            if (defect != null) {
+                defects.add("interleaved.sh: " + what + " " + defect);
+            }
+        }
+    }
+
+    /** Null if both ways of {@code pair} ({@code A/B}) are ways of the same command, else why not. */
+    private static String pairDefect(String pair, Map<String, List<String>> ways) {
+        String[] ab = pair.split("/", -1);
+        List<String> given = new ArrayList<>(ways.getOrDefault("TRANSPORT_WAYS", List.of()));
+        given.addAll(ways.getOrDefault("PIPELINE_WAYS", List.of()));
+        if (ab.length != 2) {
+            return "has " + pair + ", not A/B";
+        }
+        for (String way : ab) {
+            if (!given.contains(way)) {
+                return "pairs " + way + " (in " + pair + "), not a way the command gives: " + given;
+            }
+        }
+        return null;
     }
 
     private static Set<String> caseLabels(Path script) throws IOException {
