@@ -134,11 +134,20 @@ public final class BenchmarkMain {
      * with {@code event=cpu} ({@link CpuProbe}). A child, because loading the library into this JVM first
      * would keep JMH's own binding of it from ever registering.
      */
+    /**
+     * The integer a sysctl file under /proc/sys holds. Read by lines, not with {@code Files.readString}:
+     * that one sizes its first read by the file's size, 0 in /proc, reads one byte, and then finds a
+     * sysctl file ended at offset 1, so "-1" read as "-" (and "32768 60999" as "3").
+     */
+    static int sysctlInt(Path file) throws IOException {
+        return Integer.parseInt(Files.readAllLines(file).getFirst().trim().split("\\s+")[0]);
+    }
+
     static String perfEventsRefusal(Path libPath) {
         Path paranoid = Path.of("/proc/sys/kernel/perf_event_paranoid");
         if (Files.isReadable(paranoid)) {
             try {
-                int level = Integer.parseInt(Files.readString(paranoid).trim());
+                int level = sysctlInt(paranoid);
                 if (level > 1 && !isRoot()) {
                     return "kernel.perf_event_paranoid=" + level + ", not root";
                 }

@@ -25,6 +25,15 @@ class BenchmarkMainTest {
     }
 
     @Test
+    void shouldReadAWholeSysctlValue() throws Exception {
+        // pid_max has more than one digit (Linux's smallest is 301), which a one-byte read cut short
+        Path pidMax = Path.of("/proc/sys/kernel/pid_max");
+        assertTrue(BenchmarkMain.sysctlInt(pidMax) >= 301, "pid_max read as " + BenchmarkMain.sysctlInt(pidMax));
+        assertEquals(Files.readAllLines(Path.of("/proc/sys/kernel/perf_event_paranoid")).getFirst().trim(),
+                String.valueOf(BenchmarkMain.sysctlInt(Path.of("/proc/sys/kernel/perf_event_paranoid"))));
+    }
+
+    @Test
     void shouldExtractTheBundledLibraryAndFillDefaults() throws Exception {
         String[] out = BenchmarkMain.rewrite(new String[] {"-prof=async:event=alloc"});
         assertEquals("-prof", out[0]);
