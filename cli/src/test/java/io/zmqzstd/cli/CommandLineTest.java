@@ -910,10 +910,8 @@ class CommandLineTest {
     @Test
     void shouldEndTheWaitForSubscribersWithinTheTimeoutWhileSubscriptionsTrickleIn() throws Exception {
         try (ZmqContext context = ZmqContext.builder().build(); ZmqSocket sub = context.socket(SocketType.SUB)) {
-            String endpoint;
-            try (java.net.ServerSocket free = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-                endpoint = "tcp://127.0.0.1:" + free.getLocalPort();
-            }
+            // a port below the ephemeral range: sub's reconnects cannot take it as their source port
+            String endpoint = "tcp://127.0.0.1:" + io.zmqzstd.testkit.Ports.unused();
             sub.connect(endpoint); // retried until send has bound
             Thread feeder = Thread.ofPlatform().daemon().start(() -> {
                 for (int i = 0; i < 13; i++) { // one more subscription every 300 ms, for about 4 s
