@@ -16,6 +16,8 @@ import java.util.List;
 import java.util.SplittableRandom;
 import java.util.UUID;
 import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.Assertions;
+import org.junit.jupiter.api.function.Executable;
 
 /** Shared test data and socket plumbing. */
 final class Fixtures {
@@ -152,5 +154,17 @@ final class Fixtures {
             Thread.yield();
         }
         return condition.getAsBoolean();
+    }
+
+    /** Asserts that {@code call} throws IllegalArgumentException whose message contains {@code named}. */
+    static void assertRefusedNaming(String named, Executable call) {
+        IllegalArgumentException e = Assertions.assertThrows(IllegalArgumentException.class, call);
+        Assertions.assertTrue(e.getMessage().contains(named), () -> "not named " + named + ": " + e.getMessage());
+    }
+
+    /** Asserts that {@code call} throws NullPointerException whose message contains {@code name}. */
+    static void assertNullNamed(String name, Executable call) {
+        NullPointerException e = Assertions.assertThrows(NullPointerException.class, call);
+        Assertions.assertTrue(e.getMessage() != null && e.getMessage().contains(name), () -> "not named " + name + ": " + e);
     }
 }

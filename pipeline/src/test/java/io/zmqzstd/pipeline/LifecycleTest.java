@@ -309,27 +309,27 @@ class LifecycleTest {
             byte[] topic = {'t'};
             try (CompressingSender sender = CompressingSender.builder(push).build();
                     DecompressingReceiver receiver = DecompressingReceiver.builder(pull).build()) {
-                assertNullNamed("payload", () -> sender.send((byte[]) null, 0));
-                assertNullNamed("payload", () -> sender.send((ByteBuffer) null, 0));
-                assertNullNamed("topic", () -> sender.publish(null, data, 0));
-                assertNullNamed("payload", () -> sender.publish(topic, (byte[]) null, 0));
-                assertNullNamed("part", () -> sender.sendEnvelope((byte[]) null, 0));
-                assertNullNamed("payload", () -> sender.send((MemorySegment) null, 0));
-                assertNullNamed("payload", () -> sender.publish(topic, (MemorySegment) null, 0));
-                assertNullNamed("part", () -> sender.sendEnvelope((MemorySegment) null, 0));
+                Fixtures.assertNullNamed("payload", () -> sender.send((byte[]) null, 0));
+                Fixtures.assertNullNamed("payload", () -> sender.send((ByteBuffer) null, 0));
+                Fixtures.assertNullNamed("topic", () -> sender.publish(null, data, 0));
+                Fixtures.assertNullNamed("payload", () -> sender.publish(topic, (byte[]) null, 0));
+                Fixtures.assertNullNamed("part", () -> sender.sendEnvelope((byte[]) null, 0));
+                Fixtures.assertNullNamed("payload", () -> sender.send((MemorySegment) null, 0));
+                Fixtures.assertNullNamed("payload", () -> sender.publish(topic, (MemorySegment) null, 0));
+                Fixtures.assertNullNamed("part", () -> sender.sendEnvelope((MemorySegment) null, 0));
                 assertTrue(sender.send(data, 0));
                 assertEquals(DecompressingReceiver.RECEIVED, receiver.receive(0));
                 assertArrayEquals(data, receiver.message().partBytes(0));
             }
             try (ParallelCompressingSender parallel = ParallelCompressingSender.builder(push).workers(1).build();
                     DecompressingReceiver receiver = DecompressingReceiver.builder(pull).build()) {
-                assertNullNamed("payload", () -> parallel.send((byte[]) null, 0));
-                assertNullNamed("payload", () -> parallel.send((ByteBuffer) null, 0));
-                assertNullNamed("payload", () -> parallel.publish(topic, (byte[]) null, 0));
-                assertNullNamed("payload", () -> parallel.send((MemorySegment) null, 0));
-                assertNullNamed("payload", () -> parallel.publish(topic, (MemorySegment) null, 0));
-                assertNullNamed("topic", () -> parallel.publish(null, data, 0));
-                assertNullNamed("topic", () -> parallel.claim(null, 16, 0));
+                Fixtures.assertNullNamed("payload", () -> parallel.send((byte[]) null, 0));
+                Fixtures.assertNullNamed("payload", () -> parallel.send((ByteBuffer) null, 0));
+                Fixtures.assertNullNamed("payload", () -> parallel.publish(topic, (byte[]) null, 0));
+                Fixtures.assertNullNamed("payload", () -> parallel.send((MemorySegment) null, 0));
+                Fixtures.assertNullNamed("payload", () -> parallel.publish(topic, (MemorySegment) null, 0));
+                Fixtures.assertNullNamed("topic", () -> parallel.publish(null, data, 0));
+                Fixtures.assertNullNamed("topic", () -> parallel.claim(null, 16, 0));
                 assertTrue(parallel.send(data, 0));
                 parallel.flush();
                 assertEquals(DecompressingReceiver.RECEIVED, receiver.receive(0));
@@ -337,11 +337,6 @@ class LifecycleTest {
             }
             assertEquals(0, ctx.bufferPool().outstanding(), () -> ctx.bufferPool().stats().toString());
         }
-    }
-
-    private static void assertNullNamed(String name, org.junit.jupiter.api.function.Executable call) {
-        NullPointerException e = assertThrows(NullPointerException.class, call);
-        assertTrue(e.getMessage() != null && e.getMessage().contains(name), () -> "not named " + name + ": " + e);
     }
 
     @Test

@@ -1,0 +1,372 @@
+package io.zmqzstd.pipeline;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.github.luben.zstd.Zstd;
+import io.zmqzstd.codec.ZstdDictionary;
+import io.zmqzstd.transport.SocketType;
+import io.zmqzstd.transport.ZmqContext;
+import io.zmqzstd.transport.ZmqException;
+import io.zmqzstd.transport.ZmqSocket;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.charset.StandardCharsets;
+import java.util.function.IntFunction;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
+
+/**
+ * The documented contract of {@link DecompressingReceiver} and {@link ReceivedMessage} that the
+ * other tests did not pin: defaults, refusals naming their value, what the error accessors hold
+ * before and after, message numbering, the region object, counters, and a REP's state after a
+ * bad request.
+ */
+class ReceiverContractTest {
+
+    private static final byte[] ZSTD_MAGIC = {0x28, (byte) 0xB5, 0x2F, (byte) 0xFD};
+
+    /** The defaults of the builder's Javadoc and the README's table, and the accessors that show them. */
+    @Test
+    void shouldHaveTheDocumentedDefaults() {
+        try (ZmqContext ctx = new ZmqContext()) {
+            ZmqSocket pull = ctx.socket(SocketType.PULL);
+            try (DecompressingReceiver r = DecompressingReceiver.builder(pull).build()) {
+                assertEquals(64L << 20, r.maxDecompressedSize());
+                assertEquals(DecompressingReceiver.DEFAULT_MAX_DECOMPRESSED_SIZE, r.maxDecompressedSize());
+                assertEquals(r.maxDecompressedSize(), r.maxMessageSize(), "maxMessageSize defaults to the per-part limit");
+                assertEquals(64 * 1024, r.maxEnvelopeSize());
+                assertEquals(4096, r.maxParts());
+                assertEquals(0, r.envelopeParts());
+                assertSame(pull, r.socket());
+                assertFalse(r.isClosed());
+            }
+            try (DecompressingReceiver r = DecompressingReceiver.builder(pull).maxDecompressedSize(1000).build()) {
+                assertEquals(1000, r.maxMessageSize(), "the default follows a per-part limit set");
+            }
+            for (SocketType type : SocketType.values()) {
+                ZmqSocket s = ctx.socket(type);
+                try (DecompressingReceiver r = DecompressingReceiver.builder(s).build()) {
+                    int expected = type == SocketType.ROUTER || type == SocketType.SUB || type == SocketType.XSUB ? 1 : 0;
+                    assertEquals(expected, r.envelopeParts(), type::toString);
+                }
+                s.close();
+            }
+        }
+    }
+
+    /** Every setter refuses a bad value when it is set, naming it; nulls are named too. */
+    @Test
+    void shouldRefuseBadBuilderValuesNamingThem() {
+        try (ZmqContext ctx = new ZmqContext()) {
+            ZmqSocket pull = ctx.socket(SocketType.PULL);
+            DecompressingReceiver.Builder b = DecompressingReceiver.builder(pull);
+            Fixtures.assertRefusedNaming("maxDecompressedSize=-1", () -> b.maxDecompressedSize(-1));
+            Fixtures.assertRefusedNaming("maxMessageSize=-1", () -> b.maxMessageSize(-1));
+            Fixtures.assertRefusedNaming("maxEnvelopeSize=-1", () -> b.maxEnvelopeSize(-1));
+            Fixtures.assertRefusedNaming("envelopeParts=-1", () -> b.envelopeParts(-1));
+            Fixtures.assertRefusedNaming("maxParts=0", () -> b.maxParts(0));
+            Fixtures.assertNullNamed("dictionary", () -> b.dictionary(null));
+            Fixtures.assertNullNamed("socket", () -> DecompressingReceiver.builder(null));
+            try (DecompressingReceiver r = b.build()) {
+                Fixtures.assertNullNamed("dst", () -> r.receiveInto(null, 0));
+                // the refused values changed nothing
+                assertEquals(DecompressingReceiver.DEFAULT_MAX_DECOMPRESSED_SIZE, r.maxDecompressedSize());
+                assertEquals(DecompressingReceiver.DEFAULT_MAX_PARTS, r.maxParts());
+            }
+        }
+    }
+
+    /**
+     * lastErrorReason/Message/Part are null, null and -1 before the first BAD_FRAME, and keep the
+     * latest one through later RECEIVED and WOULD_BLOCK returns until the next BAD_FRAME.
+     */
+    @Test
+    void shouldReportNoErrorBeforeTheFirstAndKeepTheLatestUntilTheNext() {
+        try (ZmqContext ctx = new ZmqContext()) {
+            Fixtures.Link link = Fixtures.link(ctx, SocketType.PULL, SocketType.PUSH, "inproc");
+            ZmqSocket push = link.client();
+            try (DecompressingReceiver receiver = DecompressingReceiver.builder(link.server()).build()) {
+                assertNull(receiver.lastErrorReason());
+                assertNull(receiver.lastErrorMessage());
+                assertEquals(-1, receiver.lastErrorPart());
+
+                assertTrue(push.send(Zstd.compress(new byte[] {1}, 3), ZmqSocket.SNDMORE));
+                assertTrue(push.send("junk".getBytes(StandardCharsets.US_ASCII), 0));
+                assertEquals(DecompressingReceiver.BAD_FRAME, receiver.receive(0));
+                String first = receiver.lastErrorMessage();
+                assertEquals(BadFrameReason.NOT_ZSTD, receiver.lastErrorReason());
+                assertEquals(1, receiver.lastErrorPart());
+                assertTrue(first.startsWith("bad frame: part=1, reason=NOT_ZSTD"), first);
+                IllegalStateException none = assertThrows(IllegalStateException.class, () -> receiver.message().parts());
+                assertTrue(none.getMessage().contains("no message to read"), none::getMessage);
+
+                assertTrue(push.send(Zstd.compress(new byte[] {2}, 3), 0));
+                assertEquals(DecompressingReceiver.RECEIVED, receiver.receive(0));
+                assertEquals(DecompressingReceiver.WOULD_BLOCK, receiver.receive(ZmqSocket.DONTWAIT));
+                assertEquals(BadFrameReason.NOT_ZSTD, receiver.lastErrorReason(), "kept until the next BAD_FRAME");
+                assertEquals(first, receiver.lastErrorMessage());
+                assertEquals(1, receiver.lastErrorPart());
+
+                assertTrue(push.send(new byte[0], 0));
+                assertEquals(DecompressingReceiver.BAD_FRAME, receiver.receive(0));
+                assertEquals(BadFrameReason.EMPTY, receiver.lastErrorReason());
+                assertEquals(0, receiver.lastErrorPart());
+            }
+        }
+    }
+
+    /**
+     * sequence() numbers delivered messages 1, 2, 3...: a BAD_FRAME or WOULD_BLOCK between them
+     * takes no number. The region is the same segment object from message to message until it
+     * grows; a segment kept across the growth throws on access.
+     */
+    @Test
+    void shouldNumberDeliveredMessagesAndKeepTheRegionObjectUntilItGrows() {
+        try (ZmqContext ctx = new ZmqContext()) {
+            Fixtures.Link link = Fixtures.link(ctx, SocketType.PULL, SocketType.PUSH, "inproc");
+            ZmqSocket push = link.client();
+            try (CompressingSender sender = CompressingSender.builder(push).build();
+                 DecompressingReceiver receiver = DecompressingReceiver.builder(link.server()).build()) {
+                assertTrue(sender.send(Fixtures.payload(100, 1), 0));
+                assertEquals(DecompressingReceiver.RECEIVED, receiver.receive(0));
+                ReceivedMessage m = receiver.message();
+                assertEquals(1, m.sequence());
+                MemorySegment region = m.region();
+                MemorySegment firstPart = m.part(0);
+
+                assertTrue(push.send(new byte[] {9, 9, 9, 9, 9}, 0));
+                assertEquals(DecompressingReceiver.BAD_FRAME, receiver.receive(0));
+                assertEquals(DecompressingReceiver.WOULD_BLOCK, receiver.receive(ZmqSocket.DONTWAIT));
+                assertTrue(sender.send(Fixtures.payload(200, 2), 0));
+                assertEquals(DecompressingReceiver.RECEIVED, receiver.receive(0));
+                assertSame(m, receiver.message(), "one view, re-pointed");
+                assertEquals(2, m.sequence(), "a bad frame or a would-block takes no number");
+                assertSame(region, m.region(), "the same region object while it does not grow");
+
+                byte[] large = Fixtures.payload(300_000, 3);
+                assertTrue(sender.send(large, 0));
+                assertEquals(DecompressingReceiver.RECEIVED, receiver.receive(0));
+                assertEquals(3, m.sequence());
+                assertNotSame(region, m.region(), "grown");
+                assertArrayEquals(large, m.partBytes(0));
+                assertThrows(IllegalStateException.class, () -> firstPart.get(ValueLayout.JAVA_BYTE, 0),
+                        "a segment kept across a growth throws");
+            }
+        }
+    }
+
+    /** Every accessor taking a part index refuses one outside [0, parts()) naming it and the count. */
+    @Test
+    void shouldRefuseAPartIndexOutOfRangeOnEveryAccessor() {
+        try (ZmqContext ctx = new ZmqContext()) {
+            Fixtures.Link link = Fixtures.link(ctx, SocketType.PULL, SocketType.PUSH, "inproc");
+            try (CompressingSender sender = CompressingSender.builder(link.client()).build();
+                 DecompressingReceiver receiver = DecompressingReceiver.builder(link.server()).build()) {
+                assertTrue(sender.send(Fixtures.payload(50, 1), ZmqSocket.SNDMORE));
+                assertTrue(sender.send(Fixtures.payload(60, 2), 0));
+                assertEquals(DecompressingReceiver.RECEIVED, receiver.receive(0));
+                ReceivedMessage m = receiver.message();
+                assertEquals(2, m.parts());
+                assertEquals(110, m.totalSize());
+                java.util.List<IntFunction<Object>> accessors = java.util.List.of(m::part, m::segment, m::partOffset,
+                        m::partSize, m::isCompressed, m::partBytes);
+                for (IntFunction<Object> accessor : accessors) {
+                    for (int i : new int[] {-1, 2, Integer.MAX_VALUE}) {
+                        IndexOutOfBoundsException e = assertThrows(IndexOutOfBoundsException.class, () -> accessor.apply(i));
+                        assertTrue(e.getMessage().contains("index=" + i + ", parts=2"), e::getMessage);
+                    }
+                }
+                assertEquals(60, m.partSize(1), "the view is still good after the refusals");
+            }
+        }
+    }
+
+    /**
+     * The receiver's counters for what it delivered: payload parts and their bytes on the wire and
+     * decompressed, envelope parts apart and in no byte total; the view's totalSize counts them.
+     */
+    @Test
+    void shouldCountPayloadAndEnvelopePartsApart() {
+        try (ZmqContext ctx = new ZmqContext()) {
+            ZmqSocket router = Fixtures.bound(ctx, SocketType.ROUTER, "inproc");
+            router.receiveTimeoutMs(Fixtures.RECEIVE_TIMEOUT_MS);
+            ZmqSocket dealer = ctx.socket(SocketType.DEALER);
+            byte[] id = "dealer-1".getBytes(StandardCharsets.US_ASCII);
+            dealer.routingId(id);
+            dealer.connect(router.lastEndpoint());
+            Fixtures.Link link = new Fixtures.Link(router, dealer);
+            byte[] a = Fixtures.payload(3000, 1);
+            byte[] b = Fixtures.payload(40, 2);
+            try (CompressingSender sender = CompressingSender.builder(link.client()).build();
+                 DecompressingReceiver receiver = DecompressingReceiver.builder(link.server()).build()) {
+                assertEquals(0, receiver.stats().ratio(), "0 before any payload");
+                assertTrue(sender.send(a, ZmqSocket.SNDMORE));
+                assertTrue(sender.send(b, 0));
+                assertEquals(DecompressingReceiver.RECEIVED, receiver.receive(0), receiver::lastErrorMessage);
+                ReceivedMessage m = receiver.message();
+                assertArrayEquals(id, m.partBytes(0));
+                assertEquals(id.length + a.length + b.length, m.totalSize(), "envelope parts included");
+                PipelineStats sent = sender.stats();
+                PipelineStats got = receiver.stats();
+                assertEquals(1, got.messages());
+                assertEquals(2, got.parts());
+                assertEquals(1, got.envelopeParts());
+                assertEquals(a.length + b.length, got.uncompressedBytes(), "the routing id is in no byte total");
+                assertEquals(sent.compressedBytes(), got.compressedBytes(), "the frames as on the wire");
+                assertEquals((double) got.uncompressedBytes() / got.compressedBytes(), got.ratio());
+                assertEquals(0, got.errors());
+                assertEquals(0, got.zeroCopySends() + got.copiedSends() + got.rawFrames() + got.poolRents(),
+                        "sender-only counters are 0 on a receiver");
+            }
+        }
+    }
+
+    /** WOULD_BLOCK when the socket's receive timeout expires too, counted in wouldBlock. */
+    @Test
+    void shouldCountAReceiveTimeoutAsWouldBlock() {
+        try (ZmqContext ctx = new ZmqContext()) {
+            ZmqSocket pull = Fixtures.bound(ctx, SocketType.PULL, "inproc");
+            pull.receiveTimeoutMs(5);
+            try (DecompressingReceiver receiver = DecompressingReceiver.builder(pull).build()) {
+                assertEquals(DecompressingReceiver.WOULD_BLOCK, receiver.receive(0));
+                assertEquals(1, receiver.stats().wouldBlock());
+                assertFalse(receiver.message().isValid());
+            }
+        }
+    }
+
+    /** After close the pool-wide figures of a receiver's snapshot are 0; the rest stays. */
+    @Test
+    void shouldReportZeroPoolWideFiguresAfterClose() {
+        try (ZmqContext ctx = new ZmqContext()) {
+            Fixtures.Link link = Fixtures.link(ctx, SocketType.PULL, SocketType.PUSH, "inproc");
+            DecompressingReceiver receiver = DecompressingReceiver.builder(link.server()).build();
+            try (CompressingSender sender = CompressingSender.builder(link.client()).build()) {
+                assertTrue(sender.send(Fixtures.random(20_000, 1), 0)); // a pooled, zero-copy frame
+                assertEquals(DecompressingReceiver.RECEIVED, receiver.receive(0));
+            }
+            PipelineStats open = receiver.stats();
+            assertTrue(open.poolWideHits() + open.poolWideMisses() > 0, open::toString);
+            receiver.close();
+            PipelineStats closed = receiver.stats();
+            assertEquals(0, closed.poolWideHits(), closed::toString);
+            assertEquals(0, closed.poolWideMisses(), closed::toString);
+            assertEquals(1, closed.messages(), "the receiver's own counters stay");
+        }
+    }
+
+    /** Every call after close says the receiver is closed. */
+    @Test
+    void shouldSayTheReceiverIsClosedAfterClose() {
+        try (ZmqContext ctx = new ZmqContext()) {
+            DecompressingReceiver receiver = DecompressingReceiver.builder(ctx.socket(SocketType.PULL)).build();
+            receiver.close();
+            assertTrue(receiver.isClosed());
+            for (Executable call : new Executable[] {() -> receiver.receive(0), () -> receiver.receive(ZmqSocket.DONTWAIT),
+                    () -> receiver.receiveInto(MemorySegment.ofArray(new byte[16]), 0)}) {
+                IllegalStateException e = assertThrows(IllegalStateException.class, call);
+                assertTrue(e.getMessage().contains("receiver is closed"), e::getMessage);
+            }
+        }
+    }
+
+    /**
+     * A part of 1 to 3 bytes that the magic starts with is TRUNCATED, one of up to 3 bytes that it
+     * does not start with NOT_ZSTD (BadFrameReason's Javadoc; BadFrameTest has the 2-byte ones).
+     */
+    @Test
+    void shouldTellACutMagicFromAWrongOne() {
+        try (ZmqContext ctx = new ZmqContext()) {
+            Fixtures.Link link = Fixtures.link(ctx, SocketType.PULL, SocketType.PUSH, "inproc");
+            try (DecompressingReceiver receiver = DecompressingReceiver.builder(link.server()).build()) {
+                for (int n = 1; n <= 3; n++) {
+                    assertTrue(link.client().send(java.util.Arrays.copyOf(ZSTD_MAGIC, n), 0));
+                    assertEquals(DecompressingReceiver.BAD_FRAME, receiver.receive(0));
+                    assertEquals(BadFrameReason.TRUNCATED, receiver.lastErrorReason(), receiver::lastErrorMessage);
+                    byte[] wrong = java.util.Arrays.copyOf(ZSTD_MAGIC, n);
+                    wrong[n - 1] ^= 1;
+                    assertTrue(link.client().send(wrong, 0));
+                    assertEquals(DecompressingReceiver.BAD_FRAME, receiver.receive(0));
+                    assertEquals(BadFrameReason.NOT_ZSTD, receiver.lastErrorReason(), receiver::lastErrorMessage);
+                }
+                assertEquals(3, receiver.stats().errors(BadFrameReason.TRUNCATED));
+                assertEquals(3, receiver.stats().errors(BadFrameReason.NOT_ZSTD));
+                assertEquals(6, receiver.stats().errors());
+            }
+        }
+    }
+
+    /**
+     * A message of envelope parts only is NO_PAYLOAD, reported at its last part (here part 1 of a
+     * receiver expecting two envelope parts).
+     */
+    @Test
+    void shouldReportNoPayloadAtTheLastPart() {
+        try (ZmqContext ctx = new ZmqContext()) {
+            Fixtures.Link link = Fixtures.link(ctx, SocketType.PULL, SocketType.PUSH, "inproc");
+            try (DecompressingReceiver receiver = DecompressingReceiver.builder(link.server()).envelopeParts(2).build()) {
+                assertTrue(link.client().send(new byte[] {'a'}, ZmqSocket.SNDMORE));
+                assertTrue(link.client().send(new byte[] {'b'}, 0));
+                assertEquals(DecompressingReceiver.BAD_FRAME, receiver.receive(0));
+                assertEquals(BadFrameReason.NO_PAYLOAD, receiver.lastErrorReason());
+                assertEquals(1, receiver.lastErrorPart(), receiver::lastErrorMessage);
+                assertEquals(1, receiver.stats().errors(BadFrameReason.NO_PAYLOAD));
+                assertEquals(0, receiver.stats().envelopeParts(), "a refused message counts no parts");
+            }
+        }
+    }
+
+    /** DICTIONARY_MISSING names the frame's dictionary ID and the ones the receiver holds. */
+    @Test
+    void shouldNameTheMissingDictionaryAndTheKnownOnes() {
+        ZstdDictionary held = Fixtures.logDictionary("held");
+        try (ZmqContext ctx = new ZmqContext()) {
+            Fixtures.Link link = Fixtures.link(ctx, SocketType.PULL, SocketType.PUSH, "inproc");
+            try (CompressingSender sender = CompressingSender.builder(link.client()).dictionary(Fixtures.dictionary()).build();
+                 DecompressingReceiver receiver = DecompressingReceiver.builder(link.server()).dictionary(held).build()) {
+                assertTrue(sender.send(Fixtures.payload(300, 1), 0));
+                assertEquals(DecompressingReceiver.BAD_FRAME, receiver.receive(0));
+                assertEquals(BadFrameReason.DICTIONARY_MISSING, receiver.lastErrorReason());
+                String why = receiver.lastErrorMessage();
+                assertTrue(why.contains(Integer.toUnsignedString(Fixtures.dictionary().id())), why);
+                assertTrue(why.contains(Integer.toUnsignedString(held.id())), why);
+            }
+        }
+    }
+
+    /**
+     * README: a REP receiver that returns BAD_FRAME has still taken the request, so libzmq refuses
+     * the next receive (EFSM) until a reply has gone out; then the next request arrives.
+     */
+    @Test
+    void shouldLeaveARepWaitingToReplyAfterABadRequest() {
+        try (ZmqContext ctx = new ZmqContext()) {
+            Fixtures.Link link = Fixtures.link(ctx, SocketType.REP, SocketType.REQ, "inproc");
+            try (CompressingSender client = CompressingSender.builder(link.client()).build();
+                 CompressingSender server = CompressingSender.builder(link.server()).build();
+                 DecompressingReceiver atServer = DecompressingReceiver.builder(link.server()).build();
+                 DecompressingReceiver atClient = DecompressingReceiver.builder(link.client()).build()) {
+                assertTrue(link.client().send("not a frame".getBytes(StandardCharsets.US_ASCII), 0));
+                assertEquals(DecompressingReceiver.BAD_FRAME, atServer.receive(0));
+                ZmqException efsm = assertThrows(ZmqException.class, () -> atServer.receive(0));
+                assertEquals(156384763, efsm.errno(), efsm::getMessage); // ZMQ_HAUSNUMERO + 51: EFSM
+                byte[] error = "bad request".getBytes(StandardCharsets.US_ASCII);
+                assertTrue(server.send(error, 0));
+                assertEquals(DecompressingReceiver.RECEIVED, atClient.receive(0));
+                assertArrayEquals(error, atClient.message().partBytes(0));
+                byte[] request = Fixtures.payload(500, 1);
+                assertTrue(client.send(request, 0));
+                assertEquals(DecompressingReceiver.RECEIVED, atServer.receive(0), atServer::lastErrorMessage);
+                assertArrayEquals(request, atServer.message().partBytes(0));
+            }
+        }
+    }
+}
