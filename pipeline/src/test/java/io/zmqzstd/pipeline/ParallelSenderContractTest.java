@@ -1,0 +1,170 @@
+package io.zmqzstd.pipeline;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.zmqzstd.transport.SocketType;
+import io.zmqzstd.transport.ZmqContext;
+import io.zmqzstd.transport.ZmqSocket;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
+
+/**
+ * The documented contract of {@link ParallelCompressingSender} that the other tests did not pin:
+ * the builder's ranges and defaults, calls after close, a flush while a claim is open, a topic
+ * read at commit, and the counters a parallel sender keeps at 0.
+ */
+class ParallelSenderContractTest {
+
+    /** Each setter refuses a value outside its documented range naming it, and takes the bounds. */
+    @Test
+    void shouldRefuseValuesOutsideTheDocumentedRangesNamingThem() {
+        try (ZmqContext ctx = new ZmqContext()) {
+            ParallelCompressingSender.Builder b = ParallelCompressingSender.builder(ctx.socket(SocketType.PUSH));
+            Fixtures.assertRefusedNaming("workers=0", () -> b.workers(0));
+            Fixtures.assertRefusedNaming("workers=257", () -> b.workers(257));
+            Fixtures.assertRefusedNaming("inFlight=0", () -> b.inFlight(0));
+            Fixtures.assertRefusedNaming("inFlight=1048577", () -> b.inFlight((1 << 20) + 1));
+            Fixtures.assertRefusedNaming("inFlightBytes=0", () -> b.inFlightBytes(0));
+            Fixtures.assertRefusedNaming("inlineBelowBytes=-1", () -> b.inlineBelowBytes(-1));
+            Fixtures.assertRefusedNaming("inlineAfterIdleNanos=-1", () -> b.inlineAfterIdleNanos(-1));
+            Fixtures.assertNullNamed("threadFactory", () -> b.threadFactory(null));
+            // the bounds themselves are taken
+            b.workers(256).workers(1).inFlight(1 << 20).inFlight(1).inFlightBytes(1)
+                    .inlineBelowBytes(ParallelCompressingSender.MAX_INLINE_BELOW_BYTES).inlineBelowBytes(0)
+                    .inlineAfterIdleNanos(Long.MAX_VALUE).inlineAfterIdleNanos(0);
+            try (ParallelCompressingSender sender = b.build()) {
+                assertEquals(1, sender.workers());
+                assertEquals(1, sender.inFlightCapacity(), "1 is a power of two");
+            }
+        }
+    }
+
+    /** Default workers: processors + 1, at most 16; default ring: 64; the shared frame defaults. */
+    @Test
+    void shouldHaveTheDocumentedDefaults() {
+        assertEquals(Math.min(Runtime.getRuntime().availableProcessors() + 1, 16), ParallelCompressingSender.DEFAULT_WORKERS);
+        try (ZmqContext ctx = new ZmqContext()) {
+            ZmqSocket push = ctx.socket(SocketType.PUSH);
+            try (ParallelCompressingSender sender = ParallelCompressingSender.builder(push).build()) {
+                assertEquals(ParallelCompressingSender.DEFAULT_WORKERS, sender.workers());
+                assertEquals(64, sender.inFlightCapacity());
+                assertEquals(0, sender.inFlight());
+                assertEquals(CompressingSender.DEFAULT_RAW_FRAME_BELOW_BYTES, sender.rawFrameBelowBytes());
+                assertTrue(sender.rawIncompressible());
+                assertEquals(8 * 1024, sender.zeroCopyThresholdBytes());
+                assertSame(push, sender.socket());
+            }
+            try (ParallelCompressingSender sender = ParallelCompressingSender.builder(push).workers(1).checksum(true).build()) {
+                assertEquals(0, sender.rawFrameBelowBytes(), "off with a checksum");
+                assertTrue(!sender.rawIncompressible(), "off with a checksum");
+            }
+        }
+    }
+
+    /**
+     * After close every call that takes or waits throws IllegalStateException saying the sender
+     * is closed; abort() has nothing to give back and does nothing; stats() still answers.
+     */
+    @Test
+    void shouldRefuseEveryCallAfterCloseSayingSo() {
+        try (ZmqContext ctx = new ZmqContext()) {
+            Fixtures.Link link = Fixtures.link(ctx, SocketType.PULL, SocketType.PUSH, "inproc");
+            ParallelCompressingSender sender = ParallelCompressingSender.builder(link.client()).workers(1).build();
+            byte[] data = Fixtures.payload(100, 1);
+            MemorySegment segment = MemorySegment.ofArray(data);
+            sender.close();
+            Executable[] calls = {() -> sender.send(data, 0), () -> sender.send(segment, 0), () -> sender.send(segment, 0, 10, 0),
+                    () -> sender.send(ByteBuffer.wrap(data), ZmqSocket.DONTWAIT), () -> sender.publish(data, data, 0),
+                    () -> sender.publish(data, segment, 0), () -> sender.publish(data, segment, 1, 10, 0),
+                    () -> sender.claim(10, 0), () -> sender.claim(data, 10, ZmqSocket.DONTWAIT), () -> sender.commit(0),
+                    sender::flush, () -> sender.flush(0)};
+            for (Executable call : calls) {
+                IllegalStateException e = assertThrows(IllegalStateException.class, call);
+                assertTrue(e.getMessage().contains("sender is closed"), e::getMessage);
+            }
+            sender.abort();
+            sender.close();
+            assertEquals(0, sender.stats().messages());
+            assertEquals(0, sender.stats().poolRents(), "nothing was rented");
+            assertEquals(null, link.server().receiveBytes(ZmqSocket.DONTWAIT), "nothing was sent");
+            assertEquals(0, ctx.bufferPool().outstanding());
+        }
+    }
+
+    /**
+     * While a claim is open, flush waits for the messages taken before it (and does not throw);
+     * the claimed message then follows them. publish's range overload refuses a range past the
+     * payload.
+     */
+    @Test
+    void shouldFlushTheMessagesBeforeAnOpenClaim() {
+        try (ZmqContext ctx = new ZmqContext()) {
+            Fixtures.Link link = Fixtures.link(ctx, SocketType.PULL, SocketType.PUSH, "inproc");
+            try (ParallelCompressingSender sender = ParallelCompressingSender.builder(link.client()).workers(2).build();
+                 DecompressingReceiver receiver = DecompressingReceiver.builder(link.server()).build()) {
+                byte[][] before = {Fixtures.payload(3000, 1), Fixtures.payload(40_000, 2), Fixtures.payload(10, 3)};
+                for (byte[] b : before) {
+                    assertTrue(sender.send(b, 0));
+                }
+                MemorySegment room = sender.claim(500, 0);
+                sender.flush();
+                assertEquals(0, sender.inFlight(), "every message taken before the claim is in libzmq");
+                assertTrue(sender.flush(0));
+                byte[] claimed = Fixtures.payload(500, 4);
+                MemorySegment.copy(claimed, 0, room, ValueLayout.JAVA_BYTE, 0, claimed.length);
+                sender.commit(claimed.length);
+                sender.flush();
+                for (byte[] b : before) {
+                    assertEquals(DecompressingReceiver.RECEIVED, receiver.receive(0), receiver::lastErrorMessage);
+                    assertArrayEquals(b, receiver.message().partBytes(0));
+                }
+                assertEquals(DecompressingReceiver.RECEIVED, receiver.receive(0), receiver::lastErrorMessage);
+                assertArrayEquals(claimed, receiver.message().partBytes(0));
+                assertThrows(IndexOutOfBoundsException.class,
+                        () -> sender.publish(new byte[] {'t'}, MemorySegment.ofArray(new byte[8]), 4, 5, 0));
+                assertThrows(IndexOutOfBoundsException.class,
+                        () -> sender.publish(new byte[] {'t'}, MemorySegment.ofArray(new byte[8]), -1, 2, 0));
+                PipelineStats s = sender.stats();
+                assertEquals(4, s.messages(), s::toString);
+                assertEquals(0, s.abandonedMessages(), "0 for a ParallelCompressingSender");
+            }
+        }
+    }
+
+    /**
+     * claim(topic, ...) reads the topic array at commit: what it holds then goes out, whichever
+     * path (ring or inline) sends it.
+     */
+    @Test
+    void shouldReadAClaimsTopicAtCommit() {
+        for (long inlineBelow : new long[] {0, 4096}) {
+            try (ZmqContext ctx = new ZmqContext()) {
+                Fixtures.Link link = Fixtures.link(ctx, SocketType.PULL, SocketType.PUSH, "inproc");
+                try (ParallelCompressingSender sender = ParallelCompressingSender.builder(link.client()).workers(1)
+                        .inlineBelowBytes(inlineBelow).inlineAfterIdleNanos(0).build();
+                     DecompressingReceiver receiver = DecompressingReceiver.builder(link.server()).envelopeParts(1).build()) {
+                    byte[] topic = "topic.a".getBytes(StandardCharsets.US_ASCII);
+                    MemorySegment room = sender.claim(topic, 100, 0);
+                    byte[] payload = Fixtures.payload(100, 5);
+                    MemorySegment.copy(payload, 0, room, ValueLayout.JAVA_BYTE, 0, payload.length);
+                    topic[6] = 'b'; // changed before commit: the commit reads it
+                    sender.commit(payload.length);
+                    sender.flush();
+                    assertEquals(DecompressingReceiver.RECEIVED, receiver.receive(0), receiver::lastErrorMessage);
+                    assertArrayEquals("topic.b".getBytes(StandardCharsets.US_ASCII), receiver.message().partBytes(0));
+                    assertArrayEquals(payload, receiver.message().partBytes(1));
+                    assertEquals(inlineBelow > 0 ? 1 : 0, sender.stats().inlineMessages(), "the path taken");
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,195 @@
+package io.zmqzstd.pipeline;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.zmqzstd.codec.ZstdCompressor;
+import io.zmqzstd.transport.NativeBufferPool;
+import io.zmqzstd.transport.SocketType;
+import io.zmqzstd.transport.ZmqContext;
+import io.zmqzstd.transport.ZmqSocket;
+
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
+
+/**
+ * The documented contract of {@link CompressingSender} (and the settings both senders' builders
+ * share) that the other tests did not pin: refusals naming their value, calls after close, the
+ * level 0 that means 3, the raw-frame limit's edge, publish with SNDMORE, and the counters.
+ */
+class SenderContractTest {
+
+    /** The shared setters refuse a negative value when it is set, naming it, on both builders. */
+    @Test
+    void shouldRefuseNegativeThresholdsNamingThemOnBothBuilders() {
+        try (ZmqContext ctx = new ZmqContext()) {
+            ZmqSocket push = ctx.socket(SocketType.PUSH);
+            for (SenderBuilder<?> b : new SenderBuilder<?>[] {CompressingSender.builder(push),
+                    ParallelCompressingSender.builder(push)}) {
+                Fixtures.assertRefusedNaming("zeroCopyThresholdBytes=-1", () -> b.zeroCopyThresholdBytes(-1));
+                Fixtures.assertRefusedNaming("rawFrameBelowBytes=-1", () -> b.rawFrameBelowBytes(-1));
+            }
+            for (Executable nullSocket : new Executable[] {() -> CompressingSender.builder(null),
+                    () -> ParallelCompressingSender.builder(null)}) {
+                Fixtures.assertNullNamed("socket", nullSocket);
+            }
+        }
+    }
+
+    /**
+     * After close every call that sends or reserves throws IllegalStateException saying the sender
+     * is closed (nothing is sent); stats() still answers, and close() again does nothing.
+     */
+    @Test
+    void shouldRefuseEverySendAfterCloseSayingSo() {
+        try (ZmqContext ctx = new ZmqContext()) {
+            Fixtures.Link link = Fixtures.link(ctx, SocketType.PULL, SocketType.PUSH, "inproc");
+            CompressingSender sender = CompressingSender.builder(link.client()).build();
+            byte[] data = Fixtures.payload(100, 1);
+            MemorySegment segment = MemorySegment.ofArray(data);
+            assertSame(link.client(), sender.socket());
+            sender.close();
+            Executable[] calls = {() -> sender.send(data, 0), () -> sender.send(segment, 0), () -> sender.send(segment, 0, 10, 0),
+                    () -> sender.send(ByteBuffer.wrap(data), 0), () -> sender.sendEnvelope(data, ZmqSocket.SNDMORE),
+                    () -> sender.sendEnvelope(segment, ZmqSocket.SNDMORE), () -> sender.publish(data, data, 0),
+                    () -> sender.publish(data, segment, 0), () -> sender.reserveBuffers(1000, 1)};
+            for (Executable call : calls) {
+                IllegalStateException e = assertThrows(IllegalStateException.class, call);
+                assertTrue(e.getMessage().contains("sender is closed"), e::getMessage);
+            }
+            sender.close();
+            assertEquals(0, sender.stats().messages());
+            assertEquals(0, sender.stats().wouldBlock());
+            assertTrue(link.server().receiveBytes(ZmqSocket.DONTWAIT) == null, "nothing was sent");
+        }
+    }
+
+    /** Level 0 means 3, as does the default: the three senders write the same frame. */
+    @Test
+    void shouldCompressAtLevelThreeForZeroAndByDefault() {
+        try (ZmqContext ctx = new ZmqContext()) {
+            Fixtures.Link link = Fixtures.link(ctx, SocketType.PULL, SocketType.PUSH, "inproc");
+            byte[] data = Fixtures.payload(5000, 1);
+            byte[][] frames = new byte[4][];
+            int[] levels = {0, 3, Integer.MIN_VALUE, 19}; // MIN_VALUE: the builder's default
+            for (int i = 0; i < levels.length; i++) {
+                CompressingSender.Builder b = CompressingSender.builder(link.client());
+                if (levels[i] != Integer.MIN_VALUE) {
+                    b.level(levels[i]);
+                }
+                try (CompressingSender sender = b.build()) {
+                    assertTrue(sender.send(data, 0));
+                }
+                frames[i] = link.server().receiveBytes(0);
+            }
+            assertArrayEquals(frames[1], frames[0], "level 0 is level 3");
+            assertArrayEquals(frames[1], frames[2], "the default is level 3");
+            assertFalse(java.util.Arrays.equals(frames[1], frames[3]), "a level does change the frame");
+        }
+    }
+
+    /**
+     * Payloads shorter than rawFrameBelowBytes (128 by default) go out raw, one of exactly 128 is
+     * compressed; the sender's accessors say which settings are in force.
+     */
+    @Test
+    void shouldSendRawExactlyThePayloadsShorterThanTheRawFrameLimit() {
+        try (ZmqContext ctx = new ZmqContext()) {
+            Fixtures.Link link = Fixtures.link(ctx, SocketType.PULL, SocketType.PUSH, "inproc");
+            try (CompressingSender sender = CompressingSender.builder(link.client()).rawIncompressible(false).build();
+                 DecompressingReceiver receiver = DecompressingReceiver.builder(link.server()).build()) {
+                assertEquals(128, sender.rawFrameBelowBytes());
+                assertFalse(sender.rawIncompressible());
+                byte[] below = Fixtures.payload(127, 1);
+                assertTrue(sender.send(below, 0));
+                assertEquals(1, sender.stats().rawFrames());
+                byte[] at = Fixtures.payload(128, 2);
+                assertTrue(sender.send(at, 0));
+                assertEquals(1, sender.stats().rawFrames(), "128 B is compressed");
+                for (byte[] data : new byte[][] {below, at}) {
+                    assertEquals(DecompressingReceiver.RECEIVED, receiver.receive(0), receiver::lastErrorMessage);
+                    assertArrayEquals(data, receiver.message().partBytes(0));
+                }
+            }
+        }
+    }
+
+    /**
+     * publish with SNDMORE leaves the message open after the payload: the next send adds a part
+     * to it. The counters: one message, two payload parts, one envelope part, byte totals of the
+     * payloads alone (the frames as the peer received them), a would-block counted as such.
+     */
+    @Test
+    void shouldPublishWithMorePartsToFollowAndCountEachKindApart() {
+        try (ZmqContext ctx = new ZmqContext()) {
+            Fixtures.Link link = Fixtures.link(ctx, SocketType.PULL, SocketType.PUSH, "inproc");
+            byte[] topic = "topic.a".getBytes(StandardCharsets.US_ASCII);
+            byte[] first = Fixtures.payload(2000, 1);
+            byte[] second = Fixtures.payload(300, 2);
+            try (CompressingSender sender = CompressingSender.builder(link.client()).build()) {
+                assertEquals(0, sender.stats().ratio(), "0 before any payload");
+                assertTrue(sender.publish(topic, first, ZmqSocket.SNDMORE));
+                assertEquals(0, sender.stats().messages(), "still open");
+                assertTrue(sender.send(second, 0));
+                byte[][] wire = new byte[3][];
+                for (int i = 0; i < 3; i++) {
+                    wire[i] = link.server().receiveBytes(0);
+                }
+                assertArrayEquals(topic, wire[0]);
+                assertEquals(null, link.server().receiveBytes(ZmqSocket.DONTWAIT), "one message of three parts");
+                PipelineStats s = sender.stats();
+                assertEquals(1, s.messages(), s::toString);
+                assertEquals(2, s.parts(), s::toString);
+                assertEquals(1, s.envelopeParts(), s::toString);
+                assertEquals(first.length + second.length, s.uncompressedBytes(), "the topic is in no byte total");
+                assertEquals(wire[1].length + wire[2].length, s.compressedBytes(), "the frames as on the wire");
+                assertEquals(2, s.copiedSends(), "frames below 8 KiB are copied");
+                assertEquals(0, s.zeroCopySends());
+                assertEquals(0, s.poolRents(), "payloads below the threshold rent nothing");
+                assertEquals(0, s.droppedMessages() + s.inlineMessages() + s.errors() + s.abandonedMessages() + s.wouldBlock(),
+                        s::toString);
+
+                // one would-block: a socket with no peer under DONTWAIT
+                ZmqSocket lonely = ctx.socket(SocketType.PUSH);
+                lonely.bind(Fixtures.bindAddress("inproc"));
+                try (CompressingSender refused = CompressingSender.builder(lonely).build()) {
+                    assertFalse(refused.send(first, ZmqSocket.DONTWAIT));
+                    assertFalse(refused.publish(topic, first, ZmqSocket.DONTWAIT));
+                    assertEquals(2, refused.stats().wouldBlock());
+                    assertEquals(0, refused.stats().messages() + refused.stats().parts() + refused.stats().envelopeParts());
+                }
+            }
+        }
+    }
+
+    /**
+     * reserveBuffers returns how many buffers it carved: only the missing ones, so 0 the second
+     * time; with the pool closed it throws IllegalStateException.
+     */
+    @Test
+    void shouldCarveOnlyTheMissingBuffersAndRefuseAClosedPool() {
+        NativeBufferPool pool = new NativeBufferPool();
+        try (ZmqContext ctx = ZmqContext.builder().bufferPool(pool).build()) {
+            ZmqSocket push = ctx.socket(SocketType.PUSH);
+            try (CompressingSender sender = CompressingSender.builder(push).build()) {
+                assertEquals(3, sender.reserveBuffers(64 * 1024, 3));
+                assertEquals(0, sender.reserveBuffers(64 * 1024, 3), "none missing");
+                assertEquals(1, sender.reserveBuffers(64 * 1024, 4));
+                long misses = pool.stats().misses();
+                for (int i = 0; i < 4; i++) {
+                    pool.rent(ZstdCompressor.maxCompressedSize(64 * 1024)).release();
+                }
+                assertEquals(misses, pool.stats().misses(), "the reserved buffers serve the rents");
+                pool.close();
+                assertThrows(IllegalStateException.class, () -> sender.reserveBuffers(64 * 1024, 5));
+            }
+        }
+    }
+}
