@@ -141,6 +141,28 @@ class ParallelSenderContractTest {
     }
 
     /**
+     * inFlightBytes counts topics with the payloads: with a bound of 100 bytes, a message of a
+     * 60-byte topic and 30 bytes of payload in flight leaves no room for one of 5 + 10 bytes,
+     * which payloads alone (40) would have left; nor for a claim of that size with a topic.
+     */
+    @Test
+    void shouldCountTopicsInTheInFlightByteBound() {
+        try (ZmqContext ctx = new ZmqContext()) {
+            ZmqSocket push = ctx.socket(SocketType.PUSH);
+            push.sendTimeoutMs(20); // never a peer: nothing leaves the ring, close() drops it
+            push.bind(Fixtures.bindAddress("inproc"));
+            try (ParallelCompressingSender sender = ParallelCompressingSender.builder(push).workers(1).inFlightBytes(100).build()) {
+                assertTrue(sender.publish(new byte[60], new byte[30], ZmqSocket.DONTWAIT));
+                assertEquals(false, sender.publish(new byte[5], new byte[10], ZmqSocket.DONTWAIT), "90 + 15 > 100");
+                assertEquals(null, sender.claim(new byte[5], 10, ZmqSocket.DONTWAIT), "90 + 15 > 100");
+                assertTrue(sender.send(new byte[10], ZmqSocket.DONTWAIT), "90 + 10 fits");
+                assertEquals(2, sender.inFlight());
+                assertEquals(2, sender.stats().wouldBlock(), "a refused publish and a refused claim");
+            }
+        }
+    }
+
+    /**
      * claim(topic, ...) reads the topic array at commit: what it holds then goes out, whichever
      * path (ring or inline) sends it.
      */

@@ -62,6 +62,21 @@ class ReceiverContractTest {
         }
     }
 
+    /** The region starts at 64 KiB, or at the bound when that is smaller (maxMessageSize, no envelope). */
+    @Test
+    void shouldStartTheRegionAt64KibOrTheBoundIfSmaller() {
+        try (ZmqContext ctx = new ZmqContext()) {
+            Fixtures.Link link = Fixtures.link(ctx, SocketType.PULL, SocketType.PUSH, "inproc");
+            for (long limit : new long[] {DecompressingReceiver.DEFAULT_MAX_DECOMPRESSED_SIZE, 1000}) {
+                try (DecompressingReceiver receiver = DecompressingReceiver.builder(link.server()).maxDecompressedSize(limit).build()) {
+                    assertTrue(link.client().send(Zstd.compress(new byte[] {1, 2, 3}, 3), 0));
+                    assertEquals(DecompressingReceiver.RECEIVED, receiver.receive(0));
+                    assertEquals(Math.min(64 * 1024, limit), receiver.message().region().byteSize(), "limit " + limit);
+                }
+            }
+        }
+    }
+
     /** Every setter refuses a bad value when it is set, naming it; nulls are named too. */
     @Test
     void shouldRefuseBadBuilderValuesNamingThem() {
@@ -159,6 +174,10 @@ class ReceiverContractTest {
                 assertArrayEquals(large, m.partBytes(0));
                 assertThrows(IllegalStateException.class, () -> firstPart.get(ValueLayout.JAVA_BYTE, 0),
                         "a segment kept across a growth throws");
+                MemorySegment grown = m.region();
+                assertTrue(sender.send(Fixtures.payload(10, 4), 0));
+                assertEquals(DecompressingReceiver.RECEIVED, receiver.receive(0));
+                assertSame(grown, m.region(), "the grown region is kept");
             }
         }
     }
@@ -320,6 +339,35 @@ class ReceiverContractTest {
                 assertEquals(1, receiver.lastErrorPart(), receiver::lastErrorMessage);
                 assertEquals(1, receiver.stats().errors(BadFrameReason.NO_PAYLOAD));
                 assertEquals(0, receiver.stats().envelopeParts(), "a refused message counts no parts");
+            }
+        }
+    }
+
+    /**
+     * README, "Errors": with receiveInto, DESTINATION_TOO_SMALL comes right after the limits, from
+     * a declared size, before the dictionary and the bytes after the frame are looked at; the
+     * limits come first. Into room enough, the same frames are refused for what they are.
+     */
+    @Test
+    void shouldRefuseADeclaredSizeTheDestinationCannotHoldRightAfterTheLimits() {
+        try (ZmqContext ctx = new ZmqContext(); java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
+            Fixtures.Link link = Fixtures.link(ctx, SocketType.PULL, SocketType.PUSH, "inproc");
+            byte[] plain = Zstd.compress(Fixtures.payload(300, 1), 3);
+            byte[] withDictionary = Zstd.compress(Fixtures.payload(300, 2),
+                    new com.github.luben.zstd.ZstdDictCompress(Fixtures.dictionary().bytes(), 3));
+            byte[] trailing = java.util.Arrays.copyOf(plain, plain.length + 2);
+            byte[] over = Zstd.compress(Fixtures.payload(2000, 3), 3);
+            try (DecompressingReceiver receiver = DecompressingReceiver.builder(link.server()).maxDecompressedSize(1000).build()) {
+                MemorySegment small = arena.allocate(100);
+                MemorySegment room = arena.allocate(1000);
+                Object[][] cases = {{withDictionary, small, BadFrameReason.DESTINATION_TOO_SMALL},
+                    {trailing, small, BadFrameReason.DESTINATION_TOO_SMALL}, {over, small, BadFrameReason.TOO_LARGE},
+                    {withDictionary, room, BadFrameReason.DICTIONARY_MISSING}, {trailing, room, BadFrameReason.CORRUPT}};
+                for (Object[] c : cases) {
+                    assertTrue(link.client().send((byte[]) c[0], 0));
+                    assertEquals(DecompressingReceiver.BAD_FRAME, receiver.receiveInto((MemorySegment) c[1], 0));
+                    assertEquals(c[2], receiver.lastErrorReason(), receiver::lastErrorMessage);
+                }
             }
         }
     }
