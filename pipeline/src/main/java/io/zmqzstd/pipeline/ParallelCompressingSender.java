@@ -138,8 +138,9 @@ public final class ParallelCompressingSender implements AutoCloseable {
      * {@link Builder#inlineBelowBytes}), unless set otherwise: 0, every message goes to a worker.
      * Inline sends shorten a low-rate stream's latency by a worker's wake-up and cost a saturated
      * stream of small messages a few percent (BENCHMARKS.md, "Parallel compression": with 4096, a
-     * closed-loop round trip of 64 B to 4000 B 5-18 % shorter, saturated streams of 64 B to 1 KiB
-     * 1-6 % slower), so they are the caller's choice.
+     * closed-loop round trip of 64 B to 4000 B 8-13 % shorter, 2026-11-26, saturated streams of
+     * 64 B to 1 KiB 1-6 % slower), so they are the caller's choice. (Before 2026-11-27 this said
+     * 5-18 %, which no valid run measured: the 2026-11-23 run behind it is void.)
      */
     public static final long DEFAULT_INLINE_BELOW_BYTES = 0;
 
