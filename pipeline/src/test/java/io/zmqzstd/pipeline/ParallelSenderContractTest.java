@@ -14,7 +14,11 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.function.Executable;
 
 /**
@@ -136,6 +140,42 @@ class ParallelSenderContractTest {
                 PipelineStats s = sender.stats();
                 assertEquals(4, s.messages(), s::toString);
                 assertEquals(0, s.abandonedMessages(), "0 for a ParallelCompressingSender");
+            }
+        }
+    }
+
+    /**
+     * flush(timeoutMs) waits at most that long: a timeout too long to add to System.nanoTime()
+     * waits as flush() does, until the messages are in libzmq (here once a peer connects, which a
+     * helper thread does when the flush is seen waiting), and returns true. The deadline itself
+     * wraps past Long.MAX_VALUE there; the time left, taken as a difference of clock readings,
+     * does not (unlike the Long.MIN_VALUE side, fixed on 2026-11-26: see
+     * ParallelCompressingSenderTest.shouldNotWaitInAFlushWithATimeoutOfZeroOrLess).
+     */
+    @Test
+    @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void shouldWaitInAFlushWhoseTimeoutPassesTheClocksRange() throws Exception {
+        for (long timeoutMs : new long[] {Long.MAX_VALUE, TimeUnit.NANOSECONDS.toMillis(Long.MAX_VALUE)}) {
+            try (ZmqContext ctx = new ZmqContext()) {
+                ZmqSocket push = Fixtures.bound(ctx, SocketType.PUSH, "inproc"); // no peer yet
+                String endpoint = push.lastEndpoint();
+                ZmqSocket pull = ctx.socket(SocketType.PULL);
+                byte[] data = Fixtures.payload(1000, 1);
+                try (ParallelCompressingSender sender = ParallelCompressingSender.builder(push).workers(1).build()) {
+                    assertTrue(sender.send(data, 0));
+                    Thread flushing = Thread.currentThread();
+                    CompletableFuture<byte[]> peer = CompletableFuture.supplyAsync(() -> {
+                        // connects once the flush waits (on the old code: once close() waits)
+                        Fixtures.await(() -> Arrays.stream(flushing.getStackTrace())
+                                .anyMatch(f -> f.getMethodName().equals("awaitHead")), 20_000);
+                        pull.receiveTimeoutMs(Fixtures.RECEIVE_TIMEOUT_MS);
+                        pull.connect(endpoint);
+                        return pull.receiveBytes(0);
+                    });
+                    assertTrue(sender.flush(timeoutMs), "flush(" + timeoutMs + ") returned before the message went out");
+                    assertEquals(0, sender.inFlight());
+                    assertTrue(peer.get(20, TimeUnit.SECONDS) != null, "the message arrived");
+                }
             }
         }
     }

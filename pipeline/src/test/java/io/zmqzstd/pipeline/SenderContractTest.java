@@ -96,6 +96,49 @@ class SenderContractTest {
     }
 
     /**
+     * checksum(true) appends the 4-byte content checksum to every frame, on both senders (the
+     * descriptor's Content_Checksum_flag, bit 2, set; the frame 4 bytes longer than without), and
+     * a receiver refuses a frame whose checksum does not match as CHECKSUM.
+     */
+    @Test
+    void shouldAppendAChecksumToEveryFrameWhenAsked() {
+        try (ZmqContext ctx = new ZmqContext()) {
+            Fixtures.Link link = Fixtures.link(ctx, SocketType.PULL, SocketType.PUSH, "inproc");
+            byte[] data = Fixtures.payload(3000, 1);
+            byte[][] frames = new byte[3][];
+            try (CompressingSender plain = CompressingSender.builder(link.client()).build()) {
+                assertTrue(plain.send(data, 0));
+                frames[0] = link.server().receiveBytes(0);
+            }
+            try (CompressingSender checked = CompressingSender.builder(link.client()).checksum(true).build()) {
+                assertTrue(checked.send(data, 0));
+                frames[1] = link.server().receiveBytes(0);
+            }
+            try (ParallelCompressingSender checked = ParallelCompressingSender.builder(link.client()).workers(1)
+                    .checksum(true).build()) {
+                assertTrue(checked.send(data, 0));
+                checked.flush();
+                frames[2] = link.server().receiveBytes(0);
+            }
+            assertEquals(0, frames[0][4] & 0x04, "no checksum by default");
+            for (int i = 1; i < 3; i++) {
+                assertEquals(0x04, frames[i][4] & 0x04, "checksum flag, sender " + i);
+                assertEquals(frames[0].length + 4, frames[i].length, "4 bytes more, sender " + i);
+            }
+            byte[] damaged = frames[1].clone();
+            damaged[damaged.length - 1] ^= 0x5A;
+            try (DecompressingReceiver receiver = DecompressingReceiver.builder(link.server()).build()) {
+                assertTrue(link.client().send(damaged, 0));
+                assertEquals(DecompressingReceiver.BAD_FRAME, receiver.receive(0));
+                assertEquals(BadFrameReason.CHECKSUM, receiver.lastErrorReason(), receiver::lastErrorMessage);
+                assertTrue(link.client().send(frames[2], 0));
+                assertEquals(DecompressingReceiver.RECEIVED, receiver.receive(0), receiver::lastErrorMessage);
+                assertArrayEquals(data, receiver.message().partBytes(0));
+            }
+        }
+    }
+
+    /**
      * Payloads shorter than rawFrameBelowBytes (128 by default) go out raw, one of exactly 128 is
      * compressed; the sender's accessors say which settings are in force.
      */
