@@ -95,8 +95,11 @@ class ParallelSenderContractTest {
                 IllegalStateException e = assertThrows(IllegalStateException.class, call);
                 assertTrue(e.getMessage().contains("sender is closed"), e::getMessage);
             }
+            // what answers after close: abort() (nothing to give back), close(), the counters, the settings
             sender.abort();
             sender.close();
+            assertEquals(1, sender.workers());
+            assertEquals(0, sender.inFlight());
             assertEquals(0, sender.stats().messages());
             assertEquals(0, sender.stats().poolRents(), "nothing was rented");
             assertEquals(null, link.server().receiveBytes(ZmqSocket.DONTWAIT), "nothing was sent");

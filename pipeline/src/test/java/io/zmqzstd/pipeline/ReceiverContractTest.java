@@ -294,6 +294,13 @@ class ReceiverContractTest {
                 IllegalStateException e = assertThrows(IllegalStateException.class, call);
                 assertTrue(e.getMessage().contains("receiver is closed"), e::getMessage);
             }
+            // what answers after close: the settings, the error accessors, the counters, close()
+            assertEquals(DecompressingReceiver.DEFAULT_MAX_PARTS, receiver.maxParts());
+            assertEquals(-1, receiver.lastErrorPart());
+            assertNull(receiver.lastErrorReason());
+            assertEquals(0, receiver.stats().messages());
+            assertFalse(receiver.message().isValid());
+            receiver.close();
         }
     }
 

@@ -65,8 +65,11 @@ class SenderContractTest {
                 assertTrue(e.getMessage().contains("sender is closed"), e::getMessage);
             }
             sender.close();
+            // what answers after close: the counters and the settings
             assertEquals(0, sender.stats().messages());
             assertEquals(0, sender.stats().wouldBlock());
+            assertEquals(CompressingSender.DEFAULT_RAW_FRAME_BELOW_BYTES, sender.rawFrameBelowBytes());
+            assertEquals(8 * 1024, sender.zeroCopyThresholdBytes());
             assertTrue(link.server().receiveBytes(ZmqSocket.DONTWAIT) == null, "nothing was sent");
         }
     }
