@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.zmqzstd.transport.SocketType;
 import io.zmqzstd.transport.ZmqContext;
+import io.zmqzstd.transport.ZmqSocket;
 import java.lang.ref.WeakReference;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -177,6 +178,64 @@ class UnclosedTest {
             assertTrue(sender.send(Fixtures.payload(20_000, i), 0));
         }
         return new WeakReference<>(sender);
+    }
+
+    /**
+     * README, "Ownership": an owner dropped unclosed is reported with a warning on the
+     * {@code io.zmqzstd.pipeline} System.Logger at the 1st, 2nd, 4th, 8th... such owner, and at no
+     * other. Receivers enough are dropped to pass two powers of two of the process-wide count.
+     */
+    @Test
+    void shouldWarnAtTheFirstSecondFourthEighthOwnerDroppedUnclosed() throws Exception {
+        java.util.logging.Logger log = java.util.logging.Logger.getLogger("io.zmqzstd.pipeline");
+        List<String> warnings = new CopyOnWriteArrayList<>();
+        java.util.logging.Handler handler = new java.util.logging.Handler() {
+            @Override
+            public void publish(java.util.logging.LogRecord r) {
+                if (r.getLevel() == java.util.logging.Level.WARNING) {
+                    warnings.add(r.getMessage());
+                }
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        log.addHandler(handler);
+        try (ZmqContext ctx = new ZmqContext()) {
+            ZmqSocket pull = ctx.socket(SocketType.PULL);
+            long before = Unclosed.FREED_UNCLOSED.get();
+            long next = before == 0 ? 1 : Long.highestOneBit(before) * 2;
+            int drop = (int) (2 * next - before);
+            List<WeakReference<Object>> dropped = new java.util.ArrayList<>();
+            for (int i = 0; i < drop; i++) {
+                dropped.add(new WeakReference<>(DecompressingReceiver.builder(pull).build()));
+            }
+            collectUntil(drop + " receivers collected and counted", () -> dropped.stream().allMatch(d -> d.get() == null)
+                    && Unclosed.FREED_UNCLOSED.get() >= before + drop);
+            long after = Unclosed.FREED_UNCLOSED.get();
+            List<Long> expected = new java.util.ArrayList<>();
+            for (long n = before + 1; n <= after; n++) {
+                if (Long.bitCount(n) == 1) {
+                    expected.add(n);
+                }
+            }
+            assertTrue(expected.contains(next) && expected.contains(2 * next), expected::toString);
+            // the count is taken before the warning is logged: wait for the last one
+            assertTrue(Fixtures.await(() -> warnings.stream().anyMatch(w -> w.endsWith("freed so far: " + expected.getLast())), 10_000),
+                    warnings::toString);
+            List<Long> warned = warnings.stream().map(w -> Long.parseLong(w.substring(w.lastIndexOf(' ') + 1)))
+                    .filter(n -> n > before && n <= after).toList();
+            assertEquals(expected, warned, warnings::toString);
+            assertTrue(warnings.stream().anyMatch(w -> w.startsWith("DecompressingReceiver was not closed")
+                    && w.contains("close it when done")), warnings::toString);
+        } finally {
+            log.removeHandler(handler);
+        }
     }
 
     private static void collectUntil(String what, BooleanSupplier condition) throws InterruptedException {
