@@ -1377,9 +1377,23 @@ public final class ZmqSocket implements AutoCloseable {
      * after a connection was lost or refused; libzmq may randomise it. Applies to later connect
      * calls only.
      *
-     * @param ms milliseconds, default 100; -1 = never reconnect
+     * @param ms milliseconds, 1 or more, default 100; -1 = never reconnect
+     * @throws IllegalArgumentException when {@code ms} is 0: libzmq takes it, but 4.3.4 then never
+     *     reconnects (as for -1), and libzmq before 4.3.3 divides by it when it schedules a retry,
+     *     which ends the process (SIGFPE)
      */
-    public void reconnectIvlMs(int ms) { setInt("ZMQ_RECONNECT_IVL", LibZmq.ZMQ_RECONNECT_IVL, ms); }
+    public void reconnectIvlMs(int ms) {
+        setInt("ZMQ_RECONNECT_IVL", LibZmq.ZMQ_RECONNECT_IVL, reconnectIvl("reconnectIvlMs", ms));
+    }
+
+    /** {@code ms} unless it is 0, which libzmq takes as "never" (4.3.3 on) or divides by (before). */
+    private static int reconnectIvl(String name, int ms) {
+        if (ms == 0) {
+            throw new IllegalArgumentException(name + " must be -1 (never reconnect) or 1 or more: " + name + "=0"
+                    + " (libzmq 4.3.4 never reconnects with 0, and libzmq before 4.3.3 divides by it, ending the process)");
+        }
+        return ms;
+    }
     /**
      * The reconnection interval ({@code ZMQ_RECONNECT_IVL}).
      *
@@ -1557,19 +1571,21 @@ public final class ZmqSocket implements AutoCloseable {
      * Sets any integer option by its ZMQ_* number (for options without a typed setter). Setting
      * {@code ZMQ_SNDTIMEO} or {@code ZMQ_RCVTIMEO} this way is as good as the typed setters: the
      * socket keeps its copy of both timeouts current; the tcp keepalive options
-     * ({@code ZMQ_TCP_KEEPALIVE_IDLE}, {@code _INTVL}, {@code _CNT}) are checked as their typed
-     * setters check them.
+     * ({@code ZMQ_TCP_KEEPALIVE_IDLE}, {@code _INTVL}, {@code _CNT}) and {@code ZMQ_RECONNECT_IVL}
+     * are checked as their typed setters check them.
      *
      * @param option the {@code ZMQ_*} number from {@code zmq.h}, for an option of C type int
      * @param value the option's value
      * @throws IllegalArgumentException on Linux, for a tcp keepalive value the kernel refuses (see
-     *     {@link #MAX_TCP_KEEPALIVE_SECONDS})
+     *     {@link #MAX_TCP_KEEPALIVE_SECONDS}); for a {@code ZMQ_RECONNECT_IVL} of 0 (see
+     *     {@link #reconnectIvlMs(int)})
      */
     public void setIntOption(int option, int value) {
         int checked = switch (option) {
             case LibZmq.ZMQ_TCP_KEEPALIVE_IDLE -> keepalive("ZMQ_TCP_KEEPALIVE_IDLE", value, MAX_TCP_KEEPALIVE_SECONDS);
             case LibZmq.ZMQ_TCP_KEEPALIVE_INTVL -> keepalive("ZMQ_TCP_KEEPALIVE_INTVL", value, MAX_TCP_KEEPALIVE_SECONDS);
             case LibZmq.ZMQ_TCP_KEEPALIVE_CNT -> keepalive("ZMQ_TCP_KEEPALIVE_CNT", value, MAX_TCP_KEEPALIVE_CNT);
+            case LibZmq.ZMQ_RECONNECT_IVL -> reconnectIvl("ZMQ_RECONNECT_IVL", value);
             default -> value;
         };
         setInt("option " + option, option, checked);
