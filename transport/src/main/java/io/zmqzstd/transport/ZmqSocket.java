@@ -1513,11 +1513,23 @@ public final class ZmqSocket implements AutoCloseable {
     public int connectTimeoutMs() { return getInt("ZMQ_CONNECT_TIMEOUT", LibZmq.ZMQ_CONNECT_TIMEOUT); }
     /**
      * Type-of-Service byte ({@code ZMQ_TOS}: the DSCP and ECN bits of the IP header) of the
-     * socket's outgoing packets. Applies to later bind/connect calls only.
+     * socket's outgoing packets; on a tcp connection Linux keeps the ECN bits (the low two) to
+     * itself, so only the DSCP bits take effect. Applies to later bind/connect calls only.
      *
-     * @param tos the byte's value, 0 or more; default 0
+     * @param tos the byte's value, 0 to 255; default 0
+     * @throws IllegalArgumentException when {@code tos} is outside 0 to 255: libzmq takes any
+     *     value from 0 and Linux keeps its low byte silently ({@code tos(296)} sent 0x28)
      */
-    public void tos(int tos) { setInt("ZMQ_TOS", LibZmq.ZMQ_TOS, tos); }
+    public void tos(int tos) { setInt("ZMQ_TOS", LibZmq.ZMQ_TOS, tosByte("tos", tos)); }
+
+    /** {@code tos} if it is one byte's value. */
+    private static int tosByte(String name, int tos) {
+        if (tos < 0 || tos > 0xFF) {
+            throw new IllegalArgumentException(name + " must be 0 to 255: " + name + "=" + tos
+                    + " (the IP header's Type-of-Service byte; Linux would keep the low byte of it)");
+        }
+        return tos;
+    }
     /**
      * The Type-of-Service byte ({@code ZMQ_TOS}).
      *
@@ -1571,14 +1583,14 @@ public final class ZmqSocket implements AutoCloseable {
      * Sets any integer option by its ZMQ_* number (for options without a typed setter). Setting
      * {@code ZMQ_SNDTIMEO} or {@code ZMQ_RCVTIMEO} this way is as good as the typed setters: the
      * socket keeps its copy of both timeouts current; the tcp keepalive options
-     * ({@code ZMQ_TCP_KEEPALIVE_IDLE}, {@code _INTVL}, {@code _CNT}) and {@code ZMQ_RECONNECT_IVL}
-     * are checked as their typed setters check them.
+     * ({@code ZMQ_TCP_KEEPALIVE_IDLE}, {@code _INTVL}, {@code _CNT}), {@code ZMQ_RECONNECT_IVL}
+     * and {@code ZMQ_TOS} are checked as their typed setters check them.
      *
      * @param option the {@code ZMQ_*} number from {@code zmq.h}, for an option of C type int
      * @param value the option's value
      * @throws IllegalArgumentException on Linux, for a tcp keepalive value the kernel refuses (see
      *     {@link #MAX_TCP_KEEPALIVE_SECONDS}); for a {@code ZMQ_RECONNECT_IVL} of 0 (see
-     *     {@link #reconnectIvlMs(int)})
+     *     {@link #reconnectIvlMs(int)}); for a {@code ZMQ_TOS} outside 0 to 255 (see {@link #tos(int)})
      */
     public void setIntOption(int option, int value) {
         int checked = switch (option) {
@@ -1586,6 +1598,7 @@ public final class ZmqSocket implements AutoCloseable {
             case LibZmq.ZMQ_TCP_KEEPALIVE_INTVL -> keepalive("ZMQ_TCP_KEEPALIVE_INTVL", value, MAX_TCP_KEEPALIVE_SECONDS);
             case LibZmq.ZMQ_TCP_KEEPALIVE_CNT -> keepalive("ZMQ_TCP_KEEPALIVE_CNT", value, MAX_TCP_KEEPALIVE_CNT);
             case LibZmq.ZMQ_RECONNECT_IVL -> reconnectIvl("ZMQ_RECONNECT_IVL", value);
+            case LibZmq.ZMQ_TOS -> tosByte("ZMQ_TOS", value);
             default -> value;
         };
         setInt("option " + option, option, checked);
