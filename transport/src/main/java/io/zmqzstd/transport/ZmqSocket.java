@@ -1367,7 +1367,11 @@ public final class ZmqSocket implements AutoCloseable {
     /**
      * Keep only the last message (single-part messages only): {@code ZMQ_CONFLATE}, which ignores
      * the high-water marks. For PUSH, PULL, PUB, SUB and DEALER. Applies to later bind/connect
-     * calls only.
+     * calls only. Over tcp and ipc it governs this socket's own queues. Over inproc the two
+     * sockets share one pipe, which libzmq 4.3.4 makes with the connecting socket's setting: a
+     * PULL that binds an inproc endpoint with conflate on keeps every message of a PUSH that
+     * connects without it, and a PUSH that connects with it conflates the pipe for both
+     * ({@code ConflateTest}).
      *
      * @param on true to keep only the last message in each queue; false (the default) keeps all
      */
