@@ -1,0 +1,252 @@
+package io.zmqzstd.transport;
+
+import io.zmqzstd.testkit.Ports;
+import io.zmqzstd.transport.internal.LibZmq;
+import org.junit.jupiter.api.Test;
+
+import java.io.InputStream;
+import java.lang.foreign.MemorySegment;
+import java.net.Socket;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.EnumSet;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Claims of ZmqSocket's and ZmqContext's Javadoc that no other test pinned (contract audit of
+ * 2026-11-27): what the option setters say they do, and the errors the receive paths document.
+ */
+class DocumentedSocketBehaviourTest extends ContextTestBase {
+
+    /** "0 = not at all (as DONTWAIT)" for both timeouts, on every receive path. */
+    @Test
+    void shouldNotWaitWithATimeoutOfZero() {
+        ZmqSocket pull = ctx.socket(SocketType.PULL);
+        pull.bind("inproc://timeout-zero");
+        pull.receiveTimeoutMs(0);
+        try (ZmqMessage msg = new ZmqMessage()) {
+            assertFalse(pull.receive(msg, 0));
+        }
+        assertEquals(-1, pull.receive(new byte[4], 0));
+        assertEquals(-1, pull.receive(MemorySegment.ofArray(new byte[4]), 0));
+        assertNull(pull.receiveBytes(0));
+        ZmqSocket push = ctx.socket(SocketType.PUSH); // no peer: a send would wait for one
+        push.sendTimeoutMs(0);
+        assertFalse(push.send(new byte[1], 0));
+    }
+
+    /** hasMore() (recorded) and rcvmore() (libzmq's): false before any receive, then per frame. */
+    @Test
+    void shouldTellMorePartsFollowBeforeAndDuringAMessage() {
+        ZmqSocket pull = socket(SocketType.PULL);
+        ZmqSocket push = socket(SocketType.PUSH);
+        pull.bind("inproc://more");
+        push.connect("inproc://more");
+        assertFalse(pull.hasMore());
+        assertFalse(pull.rcvmore());
+        push.send(b("a"), ZmqSocket.SNDMORE);
+        push.send(b("b"), 0);
+        pull.receiveBytes(0);
+        assertTrue(pull.hasMore());
+        assertTrue(pull.rcvmore());
+        pull.receiveBytes(0);
+        assertFalse(pull.hasMore());
+        assertFalse(pull.rcvmore());
+    }
+
+    @Test
+    void shouldAnswerTheDocumentedOptionEdges() {
+        ZmqSocket s = ctx.socket(SocketType.DEALER);
+        byte[] longest = new byte[255];
+        Arrays.fill(longest, (byte) 1);
+        s.routingId(longest);
+        assertArrayEquals(longest, s.routingId(), "1 to 255 bytes");
+        ZmqException tooLong = assertThrows(ZmqException.class, () -> s.routingId(Arrays.copyOf(longest, 256)));
+        assertEquals(LibZmq.EINVAL, tooLong.errno());
+        assertTrue(tooLong.getMessage().startsWith("zmq_setsockopt(ZMQ_ROUTING_ID, length=256)"), tooLong.getMessage());
+
+        String zeroKey = "0".repeat(Curve.Z85_KEY_CHARS);
+        assertEquals(zeroKey, s.curvePublicKey(), "the all-zero key when none was set");
+        assertEquals(zeroKey, s.curveSecretKey());
+        assertEquals(zeroKey, s.curveServerKey());
+
+        ZmqException notAnInt = assertThrows(ZmqException.class, () -> s.getIntOption(LibZmq.ZMQ_MAXMSGSIZE));
+        assertEquals(LibZmq.EINVAL, notAnInt.errno(), "an int64_t option read as an int");
+
+        s.heartbeatTtlMs(99);
+        assertEquals(0, s.heartbeatTtlMs(), "below 100: no effect");
+        assertEquals("", s.lastEndpoint(), "empty before any bind or connect");
+
+        ZmqException unbound = assertThrows(ZmqException.class, () -> s.unbind("inproc://never-bound"));
+        assertEquals(2, unbound.errno(), "ENOENT: " + unbound.getMessage());
+        ZmqException unconnected = assertThrows(ZmqException.class, () -> s.disconnect("tcp://127.0.0.1:5999"));
+        assertEquals(2, unconnected.errno(), "ENOENT: " + unconnected.getMessage());
+    }
+
+    /** The receive paths' documented ZmqException: EFSM for a REQ out of turn; ENOTSUP for a type that cannot. */
+    @Test
+    void shouldThrowTheStateAndTypeErrorsOnEveryPath() {
+        ZmqSocket req = ctx.socket(SocketType.REQ);
+        req.connect("inproc://efsm");
+        try (ZmqMessage msg = new ZmqMessage()) {
+            for (Runnable receive : new Runnable[] {() -> req.receiveBytes(0), () -> req.receive(new byte[1], 0),
+                    () -> req.receive(msg, 0), () -> req.receive(MemorySegment.ofArray(new byte[1]), 0)}) {
+                ZmqException e = assertThrows(ZmqException.class, receive::run);
+                assertEquals(LibZmq.EFSM, e.errno(), e.getMessage());
+            }
+        }
+        ZmqException pullSend = assertThrows(ZmqException.class, () -> ctx.socket(SocketType.PULL).send(new byte[1], 0));
+        assertEquals(95, pullSend.errno(), "ENOTSUP: " + pullSend.getMessage());
+        ZmqException pubReceive = assertThrows(ZmqException.class, () -> ctx.socket(SocketType.PUB).receiveBytes(0));
+        assertEquals(95, pubReceive.errno(), "ENOTSUP: " + pubReceive.getMessage());
+    }
+
+    /** socket() after shutdown(): ZmqException ETERM, its message saying what ETERM means. */
+    @Test
+    void shouldRefuseANewSocketAfterShutdownWithEterm() {
+        ctx.shutdown();
+        ctx.shutdown(); // idempotent
+        ZmqException e = assertThrows(ZmqException.class, () -> ctx.socket(SocketType.PAIR));
+        assertTrue(e.isContextTerminated());
+        assertTrue(e.getMessage().endsWith("(the context was shut down or closed)"), e.getMessage());
+    }
+
+    @Test
+    void shouldCorrelateRelaxedRequests() {
+        ZmqSocket rep = socket(SocketType.REP);
+        rep.bind("inproc://relaxed");
+        for (boolean correlate : new boolean[] {false, true}) {
+            ZmqSocket req = socket(SocketType.REQ);
+            req.reqRelaxed(true);
+            req.reqCorrelate(correlate);
+            req.connect("inproc://relaxed");
+            assertTrue(req.send(b("first"), 0));
+            assertTrue(req.send(b("second"), 0), "relaxed: a new request without waiting for the reply");
+            assertEquals("first", rep.receiveString(0));
+            rep.send(b("late"), 0);
+            assertEquals("second", rep.receiveString(0));
+            rep.send(b("reply"), 0);
+            assertEquals(correlate ? "reply" : "late", req.receiveString(0), "the late reply dropped only with correlate");
+            req.close();
+        }
+    }
+
+    @Test
+    void shouldPassDuplicateSubscriptionsWhenVerboseAndRefuseAtTheMarkWithNoDrop() {
+        ZmqSocket xpub = socket(SocketType.XPUB);
+        xpub.xpubVerbose(true);
+        xpub.bind("inproc://verbose");
+        for (int i = 0; i < 2; i++) {
+            ZmqSocket sub = ctx.socket(SocketType.SUB);
+            sub.subscribe("t");
+            sub.connect("inproc://verbose");
+            assertArrayEquals(new byte[] {1, 't'}, xpub.receiveBytes(0), "subscription " + i);
+        }
+        ZmqSocket noDrop = socket(SocketType.XPUB);
+        noDrop.xpubNoDrop(true);
+        noDrop.sendHwm(1);
+        noDrop.bind("inproc://nodrop");
+        ZmqSocket slow = ctx.socket(SocketType.SUB);
+        slow.receiveHwm(1);
+        slow.subscribe("");
+        slow.connect("inproc://nodrop");
+        assertArrayEquals(new byte[] {1}, noDrop.receiveBytes(0));
+        int sent = 0;
+        while (sent < 10_000 && noDrop.send(new byte[1], ZmqSocket.DONTWAIT)) {
+            sent++;
+        }
+        assertTrue(sent < 10_000, "false at the high-water mark instead of dropping: sent " + sent);
+    }
+
+    /** A subscription removed once stays while it was made twice. */
+    @Test
+    void shouldKeepASecondSubscriptionToTheSamePrefix() {
+        ZmqSocket pub = socket(SocketType.PUB);
+        pub.bind("inproc://twice");
+        ZmqSocket sub = socket(SocketType.SUB);
+        sub.subscribe("A");
+        sub.subscribe("A");
+        sub.unsubscribe("A");
+        sub.connect("inproc://twice");
+        pub.send(b("A1"), 0);
+        assertEquals("A1", sub.receiveString(0));
+    }
+
+    /** Send high-water mark 0 = no limit: 5,000 queued without a peer where the default takes fewer. */
+    @Test
+    void shouldQueueWithoutLimitAtHighWaterMarkZero() {
+        assertTrue(queuedWithoutPeer(-1) < 5_000, "the default limit is a limit");
+        assertEquals(5_000, queuedWithoutPeer(0));
+    }
+
+    /** Messages a PUSH with {@code hwm} (-1: default) queues, up to 5,000, on an inproc connect nobody bound. */
+    private int queuedWithoutPeer(int hwm) {
+        ZmqSocket push = ctx.socket(SocketType.PUSH);
+        if (hwm >= 0) {
+            push.sendHwm(hwm);
+        }
+        push.connect("inproc://nobody-" + hwm);
+        int n = 0;
+        while (n < 5_000 && push.send(new byte[1], ZmqSocket.DONTWAIT)) {
+            n++;
+        }
+        push.lingerMs(0);
+        return n;
+    }
+
+    @Test
+    void shouldQueueOnlyOnCompletedConnectionsWhenImmediate() {
+        String nobody = "tcp://127.0.0.1:" + Ports.unused();
+        ZmqSocket immediate = ctx.socket(SocketType.PUSH);
+        immediate.immediate(true);
+        immediate.connect(nobody);
+        ZmqSocket queuing = ctx.socket(SocketType.PUSH);
+        queuing.connect(nobody);
+        assertFalse(immediate.send(new byte[1], ZmqSocket.DONTWAIT));
+        assertTrue(queuing.send(new byte[1], ZmqSocket.DONTWAIT), "without it, parked with the peer that is not there");
+        immediate.lingerMs(0);
+        queuing.lingerMs(0);
+    }
+
+    /** A peer that never answers the ZMTP greeting is dropped after the handshake interval (30 s by default). */
+    @Test
+    void shouldCloseAConnectionThatDoesNotHandshakeInTime() throws Exception {
+        ZmqSocket dealer = ctx.socket(SocketType.DEALER);
+        dealer.handshakeIvlMs(200);
+        dealer.bind("tcp://127.0.0.1:*");
+        String endpoint = dealer.lastEndpoint();
+        try (Socket raw = new Socket("127.0.0.1", Integer.parseInt(endpoint.substring(endpoint.lastIndexOf(':') + 1)))) {
+            raw.setSoTimeout(10_000); // a SocketTimeoutException fails the test
+            InputStream in = raw.getInputStream();
+            long start = System.nanoTime();
+            while (in.read() >= 0) {
+                // libzmq's greeting, then the end of the stream
+            }
+            assertTrue(System.nanoTime() - start >= 150_000_000L, "closed by the interval, not at once");
+        }
+    }
+
+    /** With reconnectIvlMaxMs each retry doubles the interval up to it; libzmq adds a jitter below reconnectIvlMs. */
+    @Test
+    void shouldBackOffUpToTheMaximumReconnectInterval() {
+        ZmqSocket dealer = ctx.socket(SocketType.DEALER);
+        dealer.reconnectIvlMs(10);
+        dealer.reconnectIvlMaxMs(80);
+        try (SocketMonitor events = dealer.monitor(EnumSet.of(MonitorEvent.Type.CONNECT_RETRIED))) {
+            dealer.connect("tcp://127.0.0.1:" + Ports.unused());
+            for (long base : new long[] {10, 20, 40, 80, 80}) {
+                MonitorEvent e = events.receive(Duration.ofSeconds(5));
+                assertNotNull(e, "retry after " + base);
+                assertTrue(e.value() >= base && e.value() < base + 10, "interval " + e.value() + " for base " + base);
+            }
+        }
+        dealer.lingerMs(0);
+    }
+}
