@@ -124,6 +124,11 @@ final class SocketEndpoints {
     }
 
     private void call(ZmqSocket socket, String endpoint, boolean bind) {
+        String ipcProblem = bind ? IpcBindCheck.problem(endpoint) : null;
+        if (ipcProblem != null) {
+            // checked here, not in check(): the proxy's other side may be the listener
+            throw new CliException(ExitCodes.FAILURE, "cannot bind: endpoint=" + endpoint + ", error=" + ipcProblem);
+        }
         try {
             if (bind) {
                 socket.bind(endpoint);

@@ -1,0 +1,118 @@
+package io.zmqzstd.cli;
+
+import io.zmqzstd.cli.InProcess.Result;
+import io.zmqzstd.transport.SocketType;
+import io.zmqzstd.transport.ZmqContext;
+import io.zmqzstd.transport.ZmqSocket;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@code --bind ipc://PATH}: libzmq unlinks whatever is at PATH before it binds (meant for the socket
+ * file of a process that died), so a bind there deleted a regular file, a symbolic link or a FIFO
+ * and put its socket in their place, and took the path from a process still listening on it
+ * without a word (that one then received nothing), where a tcp bind says "address in use".
+ */
+class IpcBindTest {
+
+    @TempDir
+    Path dir;
+
+    private static Result recv(String endpoint, String... more) {
+        List<String> args = new java.util.ArrayList<>(List.of("recv", "--bind", endpoint, "--timeout", "1s"));
+        args.addAll(List.of(more));
+        return InProcess.execute(cl -> { }, args.toArray(String[]::new));
+    }
+
+    private static void assertOneLineFailure(Result r, String endpoint, String error) {
+        assertEquals(ExitCodes.FAILURE, r.code(), r::toString);
+        List<String> lines = r.err().lines().toList();
+        assertEquals(1, lines.size(), r::toString);
+        assertTrue(lines.getFirst().startsWith("zmq-zstd recv: cannot bind: endpoint=" + endpoint + ", error="), r::toString);
+        assertTrue(lines.getFirst().contains(error), r::toString);
+    }
+
+    @Test
+    void shouldNotDeleteAFileThatIsNotASocket() throws Exception {
+        Path file = Files.writeString(dir.resolve("app.log"), "precious\n");
+        String endpoint = "ipc://" + file;
+        assertOneLineFailure(recv(endpoint), endpoint, file + " is a regular file, not a socket");
+        assertEquals("precious\n", Files.readString(file));
+
+        Path link = Files.createSymbolicLink(dir.resolve("link"), file);
+        assertOneLineFailure(recv("ipc://" + link), "ipc://" + link, link + " is a symbolic link, not a socket");
+        assertTrue(Files.isSymbolicLink(link));
+
+        Path directory = Files.createDirectory(dir.resolve("sub"));
+        assertOneLineFailure(recv("ipc://" + directory), "ipc://" + directory, directory + " is a directory, not a socket");
+    }
+
+    @Test
+    void shouldRefuseAPathAnotherSocketListensOn() throws Exception {
+        Path path = dir.resolve("feed.sock");
+        String endpoint = "ipc://" + path;
+        try (ZmqContext ctx = new ZmqContext(); ZmqSocket listener = ctx.socket(SocketType.PULL)) {
+            listener.lingerMs(0);
+            listener.bind(endpoint);
+            // recv --events too: the refusal comes before libzmq is asked, so there is no BIND_FAILED line
+            Result r = recv(endpoint, "--events");
+            assertOneLineFailure(r, endpoint, "Address already in use");
+            assertFalse(r.err().contains("LISTENING"), r::toString);
+        }
+        // a non-ZeroMQ listener too: libzmq would unlink its path all the same
+        Path other = dir.resolve("other.sock");
+        try (ServerSocketChannel server = ServerSocketChannel.open(StandardProtocolFamily.UNIX)) {
+            server.bind(UnixDomainSocketAddress.of(other));
+            assertOneLineFailure(recv("ipc://" + other), "ipc://" + other, "Address already in use");
+        }
+    }
+
+    /** A socket file nobody listens on (its process died) is what libzmq's unlink is for: the bind takes it. */
+    @Test
+    void shouldTakeOverTheSocketFileOfAProcessThatEnded() throws Exception {
+        Path path = dir.resolve("stale.sock");
+        try (ServerSocketChannel server = ServerSocketChannel.open(StandardProtocolFamily.UNIX)) {
+            server.bind(UnixDomainSocketAddress.of(path)); // closing it leaves the file behind
+        }
+        assertTrue(Files.exists(path, LinkOption.NOFOLLOW_LINKS));
+        Result r = recv("ipc://" + path);
+        assertEquals(ExitCodes.TIMEOUT, r.code(), r::toString);
+    }
+
+    /** proxy: the same path written two ways on its two sides was bound twice, the second taking it from the first. */
+    @Test
+    void shouldRefuseOnePathOnBothSidesOfAProxy() throws Exception {
+        Path path = dir.resolve("hub.sock");
+        String second = "ipc://" + dir.resolve(".").resolve("hub.sock");
+        AtomicReference<ProxyCommand> command = new AtomicReference<>();
+        CompletableFuture<Result> run = CompletableFuture.supplyAsync(() -> InProcess.execute(
+                cl -> command.set((ProxyCommand) cl.getSubcommands().get("proxy").getCommand()),
+                "proxy", "--type", "pipeline", "--frontend-bind", "ipc://" + path, "--backend-bind", second),
+                task -> Thread.ofPlatform().daemon().start(task));
+        try {
+            Result r = run.get(30, TimeUnit.SECONDS); // a proxy that bound both runs until stopped: this times out
+            assertEquals(ExitCodes.FAILURE, r.code(), r::toString);
+            assertTrue(r.err().strip().matches("zmq-zstd proxy: cannot bind: endpoint=\\Q" + second
+                    + "\\E, error=.*Address already in use.*"), r::toString);
+        } finally {
+            if (command.get() != null) {
+                command.get().stop();
+            }
+        }
+    }
+}
