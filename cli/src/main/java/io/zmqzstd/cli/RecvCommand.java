@@ -108,6 +108,9 @@ final class RecvCommand implements Callable<Integer> {
 
     private static final byte[] SPACE = {' '};
 
+    /** Set by {@link OutputWatch} when standard output's reader has gone (its reason), before it wakes the receive. */
+    private volatile String outputGone;
+
     @Override
     public Integer call() throws IOException {
         validate();
@@ -124,7 +127,7 @@ final class RecvCommand implements Callable<Integer> {
         ZmqContext context = ZmqContext.builder().defaultLinger(Duration.ZERO).build();
         PrintWriter err = spec.commandLine().getErr();
         try (context; Session session = new Session(spec.qualifiedName(), statsOptions, false, context, err);
-             OutputSink out = new OutputSink(stdout)) {
+             OutputSink out = new OutputSink(stdout); OutputWatch watch = watchStandardOutput(context)) {
             try {
                 ZmqSocket socket = context.socket(type.socketType);
                 curve.apply(socket);
@@ -150,16 +153,39 @@ final class RecvCommand implements Callable<Integer> {
                 }
             } catch (IOException e) {
                 // e.g. "recv | head -1": the reader went away; say so in one line
-                throw new CliException(ExitCodes.FAILURE, "cannot write standard output: error=" + Main.describe(e), e);
+                throw cannotWrite(Main.describe(e), e);
             } catch (ZmqException e) {
                 if (e.isContextTerminated() && session.interrupted()) {
                     out.flush();
                     session.finish();
                     return ExitCodes.INTERRUPTED;
                 }
+                if (e.isContextTerminated() && outputGone != null) {
+                    session.finish();
+                    throw cannotWrite(outputGone, e);
+                }
                 throw new CliException(ExitCodes.FAILURE, e.getMessage(), e);
             }
         }
+    }
+
+    /**
+     * "recv | head -1" on a quiet stream: the next write would be the first to fail, and it waits for
+     * the next message; wake the receive instead (ETERM), as a signal does. Only for the process's
+     * own standard output (a test may swap it).
+     */
+    private OutputWatch watchStandardOutput(ZmqContext context) throws IOException {
+        if (!(stdout instanceof FileOutputStream f && f.getFD() == FileDescriptor.out)) {
+            return OutputWatch.none();
+        }
+        return OutputWatch.start(reason -> {
+            outputGone = reason;
+            context.shutdown();
+        });
+    }
+
+    private static CliException cannotWrite(String error, Exception cause) {
+        return new CliException(ExitCodes.FAILURE, "cannot write standard output: error=" + error, cause);
     }
 
     /**

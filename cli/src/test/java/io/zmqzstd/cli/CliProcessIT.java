@@ -11,7 +11,9 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import java.io.File;
 import java.io.IOException;
+import java.io.InputStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
@@ -23,6 +25,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Random;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -550,6 +553,47 @@ class CliProcessIT {
             assertEquals(143, recv.awaitExit(), recv::toString); // 128 + SIGTERM
             assertEquals("one\n", recv.stdoutText());
             assertTrue(summary(recv).contains("messages=1 "), recv::toString);
+        }
+    }
+
+    /**
+     * {@code recv | head -1} on a stream that has gone quiet: the reader of recv's standard output
+     * closes it after the first line, and no other message comes. recv waited inside libzmq for the
+     * next message, whose write would have been the first to fail, so it never ended; now it ends
+     * at once with the line a failed write gives, after its summary, exit 1.
+     */
+    @Test
+    void shouldEndWhenTheReaderOfStandardOutputClosesItWhileTheStreamIsQuiet() throws Exception {
+        int port = Ports.unused();
+        Path stderr = dir.resolve("recv.err");
+        String javaCommand = ProcessHandle.current().info().command().orElse("java");
+        Process recv = new ProcessBuilder(javaCommand, "-jar", CliProcess.JAR.toString(), "recv", "--bind", tcp(port), "--stats")
+                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+                .redirectError(stderr.toFile()).start();
+        try {
+            CliProcess send = CliProcess.run("one\n".getBytes(StandardCharsets.UTF_8), "send", "--connect", tcp(port));
+            assertEquals(0, send.awaitExit(), send::toString);
+            InputStream stdout = recv.getInputStream(); // our end of the pipe, read by no other thread
+            assertArrayEquals("one\n".getBytes(StandardCharsets.UTF_8), stdout.readNBytes(4));
+            stdout.close(); // as head -1 exits: the pipe has no reader any more, and recv waits for a message
+            assertTrue(recv.waitFor(CliProcess.PATIENCE.toMillis(), TimeUnit.MILLISECONDS),
+                    () -> "recv still running after its standard output was closed: " + read(stderr));
+            String err = read(stderr);
+            assertEquals(ExitCodes.FAILURE, recv.exitValue(), err);
+            List<String> lines = err.lines().toList();
+            assertEquals(2, lines.size(), err);
+            assertTrue(lines.get(0).startsWith("zmq-zstd recv: summary: messages=1 "), err);
+            assertEquals("zmq-zstd recv: cannot write standard output: error=Broken pipe", lines.get(1), err);
+        } finally {
+            recv.destroyForcibly();
+        }
+    }
+
+    private static String read(Path file) {
+        try {
+            return Files.readString(file);
+        } catch (IOException e) {
+            return "(cannot read " + file + ": " + e + ")";
         }
     }
 
