@@ -40,12 +40,22 @@ final class Values {
     private Values() {
     }
 
-    /** {@code tcp://host:port}, {@code ipc://path}, {@code inproc://name}, ...; libzmq itself checks the rest. */
+    /**
+     * {@code tcp://host:port}, {@code ipc://path}, ...; libzmq itself checks the rest. Not
+     * {@code inproc://name}: it reaches only sockets of the same libzmq context, and each command is
+     * a process with one socket (a proxy's two sides may not share an endpoint), so there it waited
+     * for a peer that cannot exist, and a send connected to one exited 0 with its messages queued
+     * for nobody.
+     */
     static String endpoint(String value) {
         Matcher m = ENDPOINT.matcher(value);
         if (!m.matches()) {
             throw new TypeConversionException("malformed endpoint '" + value
                     + "': expected transport://address, e.g. tcp://127.0.0.1:5555, tcp://*:5555, ipc:///tmp/feed");
+        }
+        if (m.group(1).equals("inproc")) {
+            throw new TypeConversionException("'" + value + "': inproc:// reaches only sockets in the same process, and"
+                    + " no other socket of this command could be its peer; between processes use ipc:///path or tcp://host:port");
         }
         if (m.group(1).equals("tcp")) {
             String address = m.group(2);

@@ -24,6 +24,7 @@ import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -279,6 +280,28 @@ class CommandLineTest {
             Result r = run("x\n".getBytes(StandardCharsets.UTF_8), args);
             String what = String.join(" ", args) + " -> " + r;
             assertOneLine(r, ExitCodes.USAGE, what, "--connect", "tcp://127.0.0.1:0", "port 0");
+        }
+    }
+
+    /**
+     * inproc:// reaches only sockets of the same libzmq context, and each command is a process of
+     * its own with one socket (the proxy's two sides may not share an endpoint): such a send or recv
+     * waited for a peer that cannot exist (exit 3 with --timeout, for ever without), and so did a
+     * proxy. Refused before anything starts, naming the transports that do reach another process.
+     */
+    @Test
+    void shouldRefuseInprocEndpointsThatNoOtherProcessCanReach() {
+        for (String[] args : new String[][] {
+                {"send", "--connect", "inproc://feed", "--timeout", "1s"},
+                {"send", "--bind", "inproc://feed", "--timeout", "1s"},
+                {"recv", "--connect", "inproc://feed", "--timeout", "1s"},
+                {"recv", "--bind", "inproc://feed", "--timeout", "1s"},
+                {"proxy", "--type", "pipeline", "--frontend-bind", "inproc://in", "--backend-bind", "tcp://127.0.0.1:*"}}) {
+            // a proxy that took the endpoint runs until stopped
+            Result r = assertTimeoutPreemptively(java.time.Duration.ofSeconds(30),
+                    () -> run("x\n".getBytes(StandardCharsets.UTF_8), args), String.join(" ", args));
+            String what = String.join(" ", args) + " -> " + r;
+            assertOneLine(r, ExitCodes.USAGE, what, "inproc://", "ipc://", "tcp://");
         }
     }
 
