@@ -146,6 +146,7 @@ final class SendCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         validate();
+        ClosedStandardInput.check(stdin); // before connecting: it would send the JVM's own file
         ZstdDictionary dict = dictionary == null ? null : loadDictionary(dictionary, rawDictionary);
         byte[] topicBytes = type == Type.pub ? (topic == null ? new byte[0] : topic.getBytes(StandardCharsets.UTF_8)) : null;
         // Linger 0 until every message is in libzmq, --linger only then: a run that ends otherwise (an

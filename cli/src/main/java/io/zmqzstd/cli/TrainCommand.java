@@ -84,6 +84,9 @@ final class TrainCommand implements Callable<Integer> {
             // before reading and training, which may take long
             throw new CliException(ExitCodes.FAILURE, "cannot write dictionary: file=" + out + ", error=" + outProblem);
         }
+        if (files.isEmpty() || files.stream().anyMatch(TrainCommand::isStandardInput)) {
+            ClosedStandardInput.check(stdin); // it would train on the JVM's own file
+        }
         List<byte[]> samples = new ArrayList<>();
         try {
             readSamples(samples);

@@ -589,6 +589,47 @@ class CliProcessIT {
         }
     }
 
+    /**
+     * Standard input closed when the command starts ({@code <&-}): the JVM's module image took
+     * descriptor 0, so send sent it (145 MB as 944 555 messages, exit 0 to a live recv; here, with
+     * no peer, exit 3 at --timeout) and train wrote a dictionary trained on it. Each now refuses in
+     * one line, exit 1, before connecting or reading. The same jar redirected on purpose
+     * ({@code < zmq-zstd.jar}) is still read: the JVM holds the jar at a descriptor of its own.
+     */
+    @Test
+    void shouldRefuseAStandardInputThatWasClosedAtTheStart() throws Exception {
+        assumeTrue(Files.isDirectory(Path.of("/proc/self/fd")), "the check reads /proc/self/fd (Linux)");
+        String tcp = tcp(Ports.unused()); // nobody listens: the old send waited for a peer there
+        for (String command : List.of("send --connect " + tcp + " --timeout 2s", "train --out " + dir.resolve("closed.dict"))) {
+            ShellRun r = shell("exec \"$0\" -jar \"$1\" " + command + " <&-");
+            assertEquals(ExitCodes.FAILURE, r.code(), r::toString);
+            List<String> lines = r.stderr().lines().toList();
+            assertEquals(1, lines.size(), r::toString);
+            assertTrue(lines.getFirst().matches("zmq-zstd (send|train): cannot read standard input: error=it was closed when the"
+                    + " command started \\(descriptor 0 is the JVM's own .*/lib/modules\\); .*"), r::toString);
+        }
+        assertFalse(Files.exists(dir.resolve("closed.dict")));
+
+        ShellRun jar = shell("exec \"$0\" -jar \"$1\" send --whole --connect " + tcp + " --timeout 1s < \"$1\"");
+        assertEquals(ExitCodes.TIMEOUT, jar.code(), jar::toString); // read and offered: nobody took it
+    }
+
+    /** A {@code /bin/sh -c SCRIPT} run, the java command as {@code $0} and the jar as {@code $1}. */
+    private record ShellRun(int code, String stderr) {
+    }
+
+    private ShellRun shell(String script) throws IOException, InterruptedException {
+        String javaCommand = ProcessHandle.current().info().command().orElse("java");
+        Path stderr = Files.createTempFile(dir, "stderr", ".txt");
+        Process p = new ProcessBuilder("/bin/sh", "-c", script, javaCommand, CliProcess.JAR.toString())
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(stderr.toFile()).start();
+        if (!p.waitFor(CliProcess.PATIENCE.toMillis(), TimeUnit.MILLISECONDS)) {
+            p.destroyForcibly();
+            throw new AssertionError("still running after " + CliProcess.PATIENCE + ": " + script + "\n" + read(stderr));
+        }
+        return new ShellRun(p.exitValue(), read(stderr));
+    }
+
     private static String read(Path file) {
         try {
             return Files.readString(file);
