@@ -12,8 +12,11 @@ import java.lang.invoke.VarHandle;
  * calls {@link #release()} or hands it to {@link ZmqSocket#sendPooled} (which takes it on
  * success). Exactly one owner at a time; there is no reference counting.
  *
- * <p>{@link #segment()} is valid while the caller owns the buffer. After release, calls on this
- * handle fail with {@link IllegalStateException}; a second {@code release()} does nothing. A
+ * <p>{@link #segment()} is valid while the caller owns the buffer. After release,
+ * {@link #segment()} and {@link #address()} fail with {@link IllegalStateException};
+ * {@link #capacity()}, {@link #isRented()} and {@code toString()} still answer, and a second
+ * {@code release()} only counts a double release (until the slot is rented again: see
+ * {@link #release()}). A
  * {@code MemorySegment} obtained earlier and kept past release is a bug the handle cannot see
  * (a pooled slot's memory stays mapped while the pool is open, and is freed when the pool closes,
  * after which any access throws; an unpooled buffer's memory, from an automatic arena, is freed

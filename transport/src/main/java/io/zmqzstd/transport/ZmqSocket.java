@@ -1478,7 +1478,8 @@ public final class ZmqSocket implements AutoCloseable {
      * Applies to later bind/connect calls only.
      *
      * @param ms milliseconds, rounded down to tenths of a second (below 100: no effect), at most
-     *     6553599; 0 (the default) = none
+     *     6553599; 0 (the default) = none. libzmq rounds -1 to -99 to 0 too, and refuses -100 and
+     *     below ({@link ZmqException}, EINVAL), as it does 6553600 and above
      */
     public void heartbeatTtlMs(int ms) { setInt("ZMQ_HEARTBEAT_TTL", LibZmq.ZMQ_HEARTBEAT_TTL, ms); }
     /**

@@ -55,6 +55,10 @@ class DocumentedArgumentChecksTest extends ContextTestBase {
         assertFalse(b.isRented());
         assertThrows(IllegalStateException.class, () -> push.sendPooled(b, 1, ZmqSocket.DONTWAIT));
         assertThrows(IllegalStateException.class, b::address);
+        assertThrows(IllegalStateException.class, b::segment);
+        // what the class comment says still answers after release
+        assertTrue(b.capacity() >= 10, "capacity after release: " + b.capacity());
+        assertTrue(b.toString().contains("capacity=" + b.capacity()), b.toString());
         b.release();
         assertEquals(1, ctx.bufferPool().stats().doubleReleases(), "a second release only counts");
     }

@@ -110,6 +110,9 @@ class LifecycleAndOptionsTest {
             ZmqException tooLong = assertThrows(ZmqException.class, () -> s.heartbeatTtlMs(6_553_600));
             assertEquals(LibZmq.EINVAL, tooLong.errno());
             assertTrue(tooLong.getMessage().startsWith("zmq_setsockopt(ZMQ_HEARTBEAT_TTL=6553600) failed"), tooLong.getMessage());
+            s.heartbeatTtlMs(-99);
+            assertEquals(0, s.heartbeatTtlMs(), "-1 to -99 round to 0 in libzmq, the default: no TTL");
+            assertEquals(LibZmq.EINVAL, assertThrows(ZmqException.class, () -> s.heartbeatTtlMs(-100)).errno());
             s.backlog(7);
             s.ipv6(true);
             s.handshakeIvlMs(0);
