@@ -1,6 +1,7 @@
 package io.zmqzstd.codec;
 
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
 
 import io.zmqzstd.codec.internal.LibZstd;
 import io.zmqzstd.nativelib.internal.OwnerCleaner;
@@ -110,7 +111,9 @@ public final class ZstdCompressor implements AutoCloseable {
          * Worker threads zstd starts for large inputs (0, the default: compress on the calling
          * thread). Calls still block until the frame is complete.
          *
-         * @param workers the number of worker threads, 0 or more
+         * @param workers the number of worker threads, 0 or more; {@link #build()} refuses more
+         *     than libzstd runs (256 with 1.5.x on 64-bit), which libzstd would cut to its maximum
+         *     without a word
          * @return this builder
          * @throws IllegalArgumentException when {@code workers} is negative
          */
@@ -127,6 +130,7 @@ public final class ZstdCompressor implements AutoCloseable {
          *
          * @return the compressor
          * @throws IllegalStateException when the dictionary given is closed
+         * @throws IllegalArgumentException when {@link #workers(int)} is more than libzstd runs
          * @throws ZstdException when libzstd refuses a setting (e.g. workers on a libzstd built
          *     without multithreading) or cannot digest the dictionary
          */
@@ -176,6 +180,12 @@ public final class ZstdCompressor implements AutoCloseable {
             setParameter(LibZstd.C_DICT_ID_FLAG, 1);
             if (b.workers > 0) {
                 setParameter(LibZstd.C_NB_WORKERS, b.workers);
+                // libzstd clamps a count above its maximum (256 on 64-bit 1.5.x) without a word
+                int taken = getParameter(LibZstd.C_NB_WORKERS);
+                if (taken != b.workers) {
+                    throw new IllegalArgumentException("workers=" + b.workers + " is more than libzstd runs: max="
+                            + taken + " (it would run " + taken + " without a word)");
+                }
             }
             if (b.dictionary != null) {
                 long cdict = b.dictionary.createCDict(b.level);
@@ -196,6 +206,18 @@ public final class ZstdCompressor implements AutoCloseable {
         if (LibZstd.isError(r)) {
             throw ZstdException.withResult(ZstdException.Reason.OTHER, "ZSTD_CCtx_setParameter failed: parameter="
                     + parameter + ", value=" + value + ", error=" + LibZstd.errorName(r), r);
+        }
+    }
+
+    /** The value libzstd will use for {@code parameter}, after clamping what it was set to. */
+    private int getParameter(int parameter) throws Throwable {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment value = arena.allocate(JAVA_INT);
+            long r = (long) LibZstd.CCTX_GET_PARAMETER.invokeExact(cctx, parameter, value);
+            if (LibZstd.isError(r)) {
+                throw ZstdException.fromResult("ZSTD_CCtx_getParameter(" + parameter + ")", r);
+            }
+            return value.get(JAVA_INT, 0);
         }
     }
 

@@ -3,6 +3,7 @@ package io.zmqzstd.codec;
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.foreign.Arena;
@@ -164,6 +165,21 @@ class RoundTripTest {
             assertArrayEquals(data, decompressor.decompress(frame));
         }
         assertEquals(0, compressor.compress(data)[4] & ZstdFrames.CHECKSUM_FLAG, "no checksum unless asked");
+    }
+
+    /**
+     * libzstd cuts a worker count above its maximum (256 with 1.5.4 on 64-bit) to that maximum
+     * without a word; build() refuses it instead, naming the maximum, and frees the context.
+     */
+    @Test
+    void shouldRefuseMoreWorkersThanLibzstdRuns() {
+        long before = io.zmqzstd.codec.internal.LibZstd.liveNativeObjects();
+        for (int workers : new int[] {1000, Integer.MAX_VALUE}) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> ZstdCompressor.builder().workers(workers).build());
+            assertTrue(e.getMessage().startsWith("workers=" + workers + " is more than libzstd runs: max="), e.getMessage());
+        }
+        assertEquals(before, io.zmqzstd.codec.internal.LibZstd.liveNativeObjects(), "a refused build() frees its context");
     }
 
     @Test

@@ -122,6 +122,12 @@ public final class LibZstd {
     /** size_t ZSTD_CCtx_setParameter(ZSTD_CCtx* cctx, ZSTD_cParameter param, int value); */
     public static final MethodHandle CCTX_SET_PARAMETER = h("ZSTD_CCtx_setParameter",
             FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_INT, JAVA_INT));
+    /**
+     * size_t ZSTD_CCtx_getParameter(const ZSTD_CCtx* cctx, ZSTD_cParameter param, int* value): the
+     * value the context will use, after libzstd clamped what it was given to the parameter's bounds.
+     */
+    public static final MethodHandle CCTX_GET_PARAMETER = h("ZSTD_CCtx_getParameter",
+            FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_INT, ADDRESS));
     /** size_t ZSTD_CCtx_setPledgedSrcSize(ZSTD_CCtx* cctx, unsigned long long pledgedSrcSize); */
     public static final MethodHandle CCTX_SET_PLEDGED_SRC_SIZE = h("ZSTD_CCtx_setPledgedSrcSize",
             FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG), CRITICAL);
