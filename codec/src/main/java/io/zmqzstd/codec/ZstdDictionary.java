@@ -49,19 +49,21 @@ public final class ZstdDictionary implements AutoCloseable {
      * itself uses a few MiB of native memory besides.
      *
      * @param samples the samples, typical messages, one per array
-     * @param capacityBytes the largest dictionary wanted, in bytes, more than 0; a capacity above
-     *     the samples' total size plus 64 KiB is used as that
+     * @param capacityBytes the largest dictionary wanted, in bytes, at least 256 (libzstd trains
+     *     none smaller); a capacity above the samples' total size plus 64 KiB is used as that
      * @return the trained dictionary, in the standard format with its ID
      * @throws ZstdException {@code OTHER}, with zstd's error code and name, when zstd cannot
      *     train (too few or too small samples)
-     * @throws IllegalArgumentException when {@code capacityBytes} is 0 or negative, or
+     * @throws IllegalArgumentException when {@code capacityBytes} is less than 256, or
      *     {@code samples} is empty
      * @throws NullPointerException when {@code samples} or one of them is null (the message names
      *     its index)
      */
     public static ZstdDictionary train(List<byte[]> samples, int capacityBytes) {
-        if (capacityBytes <= 0) {
-            throw new IllegalArgumentException("capacityBytes=" + capacityBytes);
+        if (capacityBytes < MIN_CAPACITY_BYTES) {
+            // libzstd's trainer refuses it too, as "Destination buffer is too small"
+            throw new IllegalArgumentException("capacityBytes=" + capacityBytes + " (zstd trains no dictionary under "
+                    + MIN_CAPACITY_BYTES + " bytes)");
         }
         if (samples.isEmpty()) {
             throw new IllegalArgumentException("no samples to train from: samples=0");
@@ -103,6 +105,9 @@ public final class ZstdDictionary implements AutoCloseable {
             throw LibZstd.rethrow(t);
         }
     }
+
+    /** The smallest capacity libzstd's trainer takes (ZDICT_DICTSIZE_MIN). */
+    static final int MIN_CAPACITY_BYTES = 256;
 
     /**
      * The room {@link #train} leaves beyond the samples' total size: a trained dictionary holds at
