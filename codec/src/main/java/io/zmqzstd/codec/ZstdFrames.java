@@ -80,8 +80,9 @@ public final class ZstdFrames {
      * @throws ZstdException {@code EMPTY} for a range of 0 bytes; {@code NOT_ZSTD} when it does not
      *     start with the zstd magic (a skippable frame's magic included); {@code TRUNCATED} when
      *     the header is incomplete, also when the range is 1 to 3 bytes that the magic starts
-     *     with; {@code CORRUPT} when its reserved bit is set; {@code TOO_LARGE} when it names a
-     *     window above 2^31
+     *     with; {@code CORRUPT} when its reserved bit is set; {@code TOO_LARGE} when its window's
+     *     exponent is above 31 (2^32 or more), as libzstd's header reader refuses it; a window of
+     *     2^31 plus eighths is read here, as there, and refused by every decompressor
      * @throws IndexOutOfBoundsException when the range is not within {@code frame}
      */
     public static long contentSize(MemorySegment frame, long offset, long length) {
@@ -121,7 +122,7 @@ public final class ZstdFrames {
      * @param length the bytes available from {@code offset}
      * @return the dictionary ID, an unsigned 32-bit value, or 0
      * @throws ZstdException {@code EMPTY}, {@code NOT_ZSTD}, {@code TRUNCATED}, {@code CORRUPT} or
-     *     {@code TOO_LARGE} (a window above 2^31) as {@link #contentSize(MemorySegment, long, long)}
+     *     {@code TOO_LARGE} (a window exponent above 31) as {@link #contentSize(MemorySegment, long, long)}
      * @throws IndexOutOfBoundsException when the range is not within {@code frame}
      */
     public static int dictionaryId(MemorySegment frame, long offset, long length) {
@@ -161,7 +162,7 @@ public final class ZstdFrames {
      * @throws ZstdException {@code EMPTY}, {@code NOT_ZSTD} or {@code TRUNCATED} as
      *     {@link #contentSize(MemorySegment, long, long)}, also {@code TRUNCATED} when the range
      *     ends inside a block or the checksum; {@code CORRUPT} as there, and for a reserved block
-     *     type; {@code TOO_LARGE} as there (a window above 2^31)
+     *     type; {@code TOO_LARGE} as there (a window exponent above 31)
      * @throws IndexOutOfBoundsException when the range is not within {@code frame}
      */
     public static long compressedSize(MemorySegment frame, long offset, long length) {

@@ -493,6 +493,31 @@ class BadInputTest {
         assertArrayEquals(GOOD, decompressor.decompress(goodFrame), "usable after the refusal");
     }
 
+    /**
+     * Frame inspection refuses a window by its exponent (windowLog above 31), as libzstd's header
+     * reader does: a window of 2^31 plus seven eighths (exponent 31, mantissa 7) is read, as
+     * libzstd reads it, and refused by the decompressor under the largest limit. The Javadoc
+     * said inspection refused any window above 2^31.
+     */
+    @Test
+    void shouldReadAWindowOf2To31PlusEighthsAndRefuseItWhenDecompressing() throws Throwable {
+        byte[] frame = withWindow(sizelessFrame(TestData.text(5000, 6)), (byte) ((21 << 3) | 7));
+        MemorySegment n = arena.allocateFrom(JAVA_BYTE, frame);
+        assertEquals(ZstdFrames.CONTENT_SIZE_UNKNOWN,
+                (long) LibZstd.GET_FRAME_CONTENT_SIZE_RAW.invokeExact(n.address(), (long) frame.length), "libzstd reads it");
+        assertEquals(ZstdFrames.CONTENT_SIZE_UNKNOWN, ZstdFrames.contentSize(n));
+        assertEquals(frame.length, ZstdFrames.compressedSize(n));
+        try (ZstdDecompressor largest = ZstdDecompressor.builder().maxDecompressedSize(Long.MAX_VALUE).build()) {
+            ZstdException e = assertThrows(ZstdException.class, () -> largest.decompress(frame));
+            assertEquals(ZstdException.Reason.TOO_LARGE, e.reason());
+            assertEquals("frame window larger than limit: window=4026531840, limit=2147483648 (from maxDecompressedSize="
+                    + Long.MAX_VALUE + ")", e.getMessage());
+            try (ZstdInputStream in = new ZstdInputStream(new ByteArrayInputStream(frame), largest)) {
+                assertEquals(ZstdException.Reason.TOO_LARGE, assertThrows(ZstdException.class, in::readAllBytes).reason());
+            }
+        }
+    }
+
     /** The Java header check and libzstd's ZSTD_d_windowLogMax draw the line at the same place. */
     @Test
     void shouldAgreeWithLibzstdWhereTheWindowAllowanceEnds() throws Throwable {
