@@ -804,6 +804,9 @@ class BadInputTest {
         assertThrows(IllegalStateException.class, () -> d.decompress(goodFrame));
         assertThrows(IllegalStateException.class, () -> d.decompress(seg, seg));
         assertThrows(IllegalStateException.class, d::maxDecompressedSize);
+        try (ZstdDictionary raw = ZstdDictionary.of(GOOD)) {
+            assertThrows(IllegalStateException.class, () -> d.addDictionary(raw));
+        }
     }
 
     @Test

@@ -239,6 +239,32 @@ class DictionaryTest {
         assertEquals(live, LibZstd.liveNativeObjects(), "refused builds freed what they made");
     }
 
+    /**
+     * load: an empty file is IllegalArgumentException naming the file, a missing one
+     * UncheckedIOException; save replaces an existing file; of and bytes copy.
+     */
+    @Test
+    void shouldLoadSaveAndCopyAsDocumented() throws Exception {
+        Path empty = Files.write(dir.resolve("empty.dict"), new byte[0]);
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ZstdDictionary.load(empty));
+        assertTrue(e.getMessage().contains("bytes=0") && e.getMessage().endsWith(", file=" + empty), e.getMessage());
+        Path missing = dir.resolve("missing.dict");
+        assertTrue(assertThrows(java.io.UncheckedIOException.class, () -> ZstdDictionary.load(missing))
+                .getMessage().contains("file=" + missing));
+
+        byte[] content = TestData.text(2000, 4);
+        Path file = Files.write(dir.resolve("replaced.dict"), new byte[10_000]);
+        try (ZstdDictionary raw = ZstdDictionary.of(content)) {
+            content[0] ^= 1;
+            assertEquals(content[0] ^ 1, raw.bytes()[0], "of copies its argument");
+            raw.bytes()[1] ^= 1;
+            assertEquals(content[1], raw.bytes()[1], "bytes() is a copy");
+            raw.save(file);
+        }
+        content[0] ^= 1;
+        assertArrayEquals(content, Files.readAllBytes(file), "save replaces the longer file");
+    }
+
     /** train and of check their arguments before zstd sees them, each message naming what was wrong. */
     @Test
     void shouldNameTheBadArgumentOfTrainAndOf() {

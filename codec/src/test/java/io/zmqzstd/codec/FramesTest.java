@@ -276,6 +276,42 @@ class FramesTest {
         }
     }
 
+    /**
+     * Inspection of odd inputs: concatenated frames (the first one's length, "more frames may
+     * follow"), a frame of no content (size 0), a skippable frame (NOT_ZSTD for all three readers),
+     * and writeRawFrame into a read-only destination (IllegalArgumentException, nothing written).
+     */
+    @Test
+    void shouldInspectConcatenatedEmptyAndSkippableFrames() {
+        byte[] empty;
+        byte[] text;
+        try (ZstdCompressor c = new ZstdCompressor(3)) {
+            empty = c.compress(new byte[0]);
+            text = c.compress(TestData.text(3000, 1));
+        }
+        byte[] both = Arrays.copyOf(text, text.length + empty.length);
+        System.arraycopy(empty, 0, both, text.length, empty.length);
+        MemorySegment seg = MemorySegment.ofArray(both);
+        assertEquals(text.length, ZstdFrames.compressedSize(seg));
+        assertEquals(3000, ZstdFrames.contentSize(seg));
+        assertEquals(empty.length, ZstdFrames.compressedSize(seg, text.length, empty.length));
+        assertEquals(0, ZstdFrames.contentSize(seg, text.length, empty.length));
+        assertEquals(0, ZstdFrames.dictionaryId(seg, text.length, empty.length));
+
+        MemorySegment skippable = MemorySegment.ofArray(new byte[] {0x50, 0x2A, 0x4D, 0x18, 1, 0, 0, 0, 7});
+        for (java.util.function.ToLongFunction<MemorySegment> reader : List.<java.util.function.ToLongFunction<MemorySegment>>of(
+                ZstdFrames::contentSize, ZstdFrames::dictionaryId, ZstdFrames::compressedSize)) {
+            assertEquals(ZstdException.Reason.NOT_ZSTD,
+                    assertThrows(ZstdException.class, () -> reader.applyAsLong(skippable)).reason());
+        }
+
+        byte[] target = new byte[64];
+        MemorySegment payload = MemorySegment.ofArray(new byte[] {1, 2, 3});
+        assertThrows(IllegalArgumentException.class,
+                () -> ZstdFrames.writeRawFrame(payload, 0, 3, MemorySegment.ofArray(target).asReadOnly(), 0, 64));
+        assertArrayEquals(new byte[64], target, "nothing written");
+    }
+
     @Test
     void shouldReportNotAFrameAndEmpty() {
         MemorySegment text = MemorySegment.ofArray("plain text".getBytes());

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.util.Arrays;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -107,6 +108,22 @@ class RoundTripTest {
             byte[] frame = c.compress(data);
             assertTrue(frame.length < data.length, "text compresses at level " + level);
             assertArrayEquals(data, decompressor.decompress(frame));
+        }
+    }
+
+    /** Builder.level: 0 means the default level (3); level() still says 0, as given. */
+    @Test
+    void shouldTakeLevel0AsTheDefaultLevel() {
+        byte[] data = TestData.text(64 * 1024, 29);
+        for (boolean checksum : new boolean[] {false, true}) {
+            try (ZstdCompressor zero = ZstdCompressor.builder().level(0).checksum(checksum).build();
+                 ZstdCompressor three = ZstdCompressor.builder().level(ZstdCompressor.DEFAULT_LEVEL).checksum(checksum).build();
+                 ZstdCompressor one = ZstdCompressor.builder().level(1).checksum(checksum).build()) {
+                byte[] frame = zero.compress(data);
+                assertArrayEquals(three.compress(data), frame, "checksum " + checksum);
+                assertTrue(!Arrays.equals(one.compress(data), frame), "levels 1 and 3 differ on this input");
+                assertEquals(0, zero.level());
+            }
         }
     }
 

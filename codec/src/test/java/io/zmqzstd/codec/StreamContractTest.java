@@ -116,6 +116,21 @@ class StreamContractTest {
         assertIOException(() -> in.transferTo(OutputStream.nullOutputStream()), "transferTo");
     }
 
+    /** The constructors over a borrowed compressor or decompressor refuse a closed one, as documented. */
+    @Test
+    void shouldRefuseAClosedCompressorOrDecompressorWhenMade() {
+        ZstdCompressor c = new ZstdCompressor(3);
+        ZstdDecompressor d = new ZstdDecompressor();
+        c.close();
+        d.close();
+        CountingOutput sink = new CountingOutput();
+        assertEquals("compressor is closed", assertThrows(IllegalStateException.class, () -> new ZstdOutputStream(sink, c)).getMessage());
+        assertEquals("compressor is closed", assertThrows(IllegalStateException.class, () -> new ZstdOutputStream(sink, c, 10)).getMessage());
+        assertEquals("decompressor is closed", assertThrows(IllegalStateException.class,
+                () -> new ZstdInputStream(new ByteArrayInputStream(FRAME), d)).getMessage());
+        assertEquals(0, sink.closes, "nothing made, nothing closed");
+    }
+
     @Test
     void shouldRefuseEveryWriteAfterCloseWithIOException() throws IOException {
         CountingOutput sink = new CountingOutput();

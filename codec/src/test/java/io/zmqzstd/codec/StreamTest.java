@@ -126,6 +126,15 @@ class StreamTest {
             try (ZstdInputStream in = new ZstdInputStream(new ByteArrayInputStream(new byte[0]), d)) {
                 assertEquals(ZstdException.Reason.EMPTY, assertThrows(ZstdException.class, in::read).reason());
             }
+            // EMPTY is for no bytes at all: frames of no content (and skippable ones) are an empty stream that ends
+            byte[] empty = c.compress(new byte[0]);
+            byte[] emptyFrames = Arrays.copyOf(empty, 2 * empty.length + 8);
+            System.arraycopy(empty, 0, emptyFrames, empty.length, empty.length);
+            System.arraycopy(skippable(0x184D2A50, 0), 0, emptyFrames, 2 * empty.length, 8);
+            try (ZstdInputStream in = new ZstdInputStream(new ByteArrayInputStream(emptyFrames), d)) {
+                assertEquals(-1, in.read());
+                assertEquals(-1, in.read(), "-1 again");
+            }
         }
     }
 
