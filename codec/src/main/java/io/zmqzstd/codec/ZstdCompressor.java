@@ -401,7 +401,8 @@ public final class ZstdCompressor implements AutoCloseable {
      * Compresses {@code src} into a new array of exactly the frame's length; the caller owns it.
      * The frame is written to native memory (the scratch buffer, or for large inputs a
      * temporary buffer of {@link #maxCompressedSize(long)} bytes) and copied once into the
-     * result, which is the only heap allocation.
+     * result. Besides the result only a few small objects are allocated: segment wrappers, and
+     * above 128 KiB of input the call's confined arena (measured 72 B and 280 B per call).
      *
      * @param src the input
      * @return the frame
