@@ -173,8 +173,12 @@ class StreamTest {
             ZstdOutputStream out = new ZstdOutputStream(sink, c, 10); // pledges 10 bytes, writes 1 MiB
             ZstdException e = assertThrows(ZstdException.class, () -> out.write(data));
             assertEquals(ZstdException.Reason.TRUNCATED, e.reason()); // srcSize_wrong
-            assertThrows(IOException.class, () -> out.write(1), "a failed stream must refuse more data");
-            assertThrows(IOException.class, out::close, "close must not end the frame as if nothing went wrong");
+            IOException later = assertThrows(IOException.class, () -> out.write(1), "a failed stream must refuse more data");
+            assertEquals("stream failed earlier: " + e.getMessage(), later.getMessage());
+            assertSame(e, later.getCause());
+            IOException closed = assertThrows(IOException.class, out::close, "close must not end the frame as if nothing went wrong");
+            assertEquals("stream failed earlier, frame not ended: " + e.getMessage(), closed.getMessage());
+            assertSame(e, closed.getCause());
             byte[] written = sink.toByteArray();
             try (ZstdDecompressor d = new ZstdDecompressor()) {
                 assertThrows(ZstdException.class, () -> d.decompress(written),
