@@ -207,6 +207,35 @@ final class CliProcess implements AutoCloseable {
         process.toHandle().destroy();
     }
 
+    /** SIGINT, as Ctrl-C on a terminal sends it (with {@code kill -INT}: Java has no call for it). */
+    void interrupt() {
+        try {
+            Process kill = new ProcessBuilder("kill", "-INT", Long.toString(process.pid())).inheritIO().start();
+            if (!kill.waitFor(PATIENCE.toMillis(), TimeUnit.MILLISECONDS) || kill.exitValue() != 0) {
+                fail("kill -INT " + process.pid() + " failed: " + this);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError(e);
+        }
+    }
+
+    /**
+     * Whether the process ignores SIGINT ({@code SigIgn} in {@code /proc/PID/status}): it inherits
+     * an ignored SIGINT from its parent (a background job of a non-interactive shell has one), and
+     * then the JVM leaves it ignored.
+     */
+    boolean ignoresSigint() throws IOException {
+        for (String line : java.nio.file.Files.readAllLines(Path.of("/proc", Long.toString(process.pid()), "status"))) {
+            if (line.startsWith("SigIgn:")) {
+                return (Long.parseUnsignedLong(line.substring("SigIgn:".length()).strip(), 16) & (1L << 1)) != 0; // SIGINT = 2
+            }
+        }
+        return false;
+    }
+
     byte[] stdout() {
         synchronized (out) {
             return out.toByteArray();

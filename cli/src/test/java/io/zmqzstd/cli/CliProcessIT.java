@@ -542,15 +542,23 @@ class CliProcessIT {
         }
     }
 
-    @Test
-    void shouldPrintTheSummaryWhenTerminated() {
+    /** SIGTERM and SIGINT: what was received is on standard output, the summary is printed, and the shell's 128 + signal. */
+    @ParameterizedTest(name = "SIG{0}")
+    @ValueSource(strings = {"TERM", "INT"})
+    void shouldPrintTheSummaryWhenTerminated(String signal) throws IOException {
         int port = Ports.unused();
         try (CliProcess recv = CliProcess.start("recv", "--bind", tcp(port), "--stats")) {
+            assumeTrue(signal.equals("TERM") || Files.isDirectory(Path.of("/proc/self")), "reads /proc/PID/status (Linux)");
+            assumeTrue(signal.equals("TERM") || !recv.ignoresSigint(), "SIGINT is ignored by this test's parent process");
             CliProcess send = CliProcess.run("one\n".getBytes(StandardCharsets.UTF_8), "send", "--connect", tcp(port));
             assertEquals(0, send.awaitExit(), send::toString);
             recv.awaitStdoutBytes(4); // "one\n" arrived: recv is in its loop
-            recv.terminate();
-            assertEquals(143, recv.awaitExit(), recv::toString); // 128 + SIGTERM
+            if (signal.equals("TERM")) {
+                recv.terminate();
+            } else {
+                recv.interrupt();
+            }
+            assertEquals(signal.equals("TERM") ? 143 : 130, recv.awaitExit(), recv::toString); // 128 + 15 or 2
             assertEquals("one\n", recv.stdoutText());
             assertTrue(summary(recv).contains("messages=1 "), recv::toString);
         }

@@ -1,0 +1,196 @@
+package io.zmqzstd.cli;
+
+import io.zmqzstd.cli.InProcess.Result;
+import io.zmqzstd.codec.ZstdCompressor;
+import io.zmqzstd.transport.Curve;
+import io.zmqzstd.transport.SocketType;
+import io.zmqzstd.transport.ZmqContext;
+import io.zmqzstd.transport.ZmqSocket;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * Claims of cli/README.md and the commands' help that no other test pinned, each checked
+ * in-process: defaults, the sub side of topics, recv's summary per reason, keygen's files, train's
+ * empty samples, send's --delay.
+ */
+class DocumentedBehaviourTest {
+
+    /** A recv on a thread of its own, its standard output captured. */
+    private static CompletableFuture<Result> recv(OutputStream stdout, String... args) {
+        return CompletableFuture.supplyAsync(() -> InProcess.execute(
+                cl -> ((RecvCommand) cl.getSubcommands().get("recv").getCommand()).stdout = stdout, prepend("recv", args)),
+                task -> Thread.ofPlatform().daemon().start(task));
+    }
+
+    private static String[] prepend(String command, String... args) {
+        String[] all = new String[args.length + 1];
+        all[0] = command;
+        System.arraycopy(args, 0, all, 1, args.length);
+        return all;
+    }
+
+    /** The defaults the README's tables and the help state, as the options declare them. */
+    @Test
+    void shouldDeclareTheDocumentedDefaults() {
+        CommandLine cl = Main.commandLine();
+        Map<String, Map<String, String>> documented = Map.of(
+                "send", Map.of("--type", "push", "--level", "3", "--threads", "0", "--hwm", "1000", "--timeout", "forever",
+                        "--linger", "forever"),
+                "recv", Map.of("--type", "pull", "--hwm", "1000", "--max-size", "64M", "--timeout", "forever", "--delimiter", "\\n"),
+                "proxy", Map.of("--hwm", "1000"),
+                "train", Map.of("--size", "112640", "--delimiter", "\\n"));
+        documented.forEach((command, defaults) -> defaults.forEach((option, value) -> assertEquals(value,
+                cl.getSubcommands().get(command).getCommandSpec().findOption(option).defaultValue(), command + " " + option)));
+    }
+
+    /**
+     * sub: a message whose only part is the topic has no compressed part (NO_PAYLOAD, one line,
+     * skipped, not counted towards --count); --print-topic writes the topic and a space, an empty
+     * topic too (send --type pub without --topic); the summary counts errors by reason, and bytesIn
+     * only the delivered frames, bytesOut only the payloads.
+     */
+    @Test
+    void shouldReportAOnePartMessageOnSubAsNoPayloadAndPrintEmptyTopics() throws Exception {
+        try (ZmqContext ctx = new ZmqContext(); ZmqSocket xpub = ctx.socket(SocketType.XPUB);
+             ZstdCompressor zstd = new ZstdCompressor(3)) {
+            xpub.bind("tcp://127.0.0.1:*");
+            xpub.receiveTimeoutMs(30_000);
+            ByteArrayOutputStream stdout = new ByteArrayOutputStream();
+            CompletableFuture<Result> recv = recv(stdout, "--type", "sub", "--connect", xpub.lastEndpoint(), "--print-topic",
+                    "--count", "2", "--stats", "--timeout", "30s");
+            byte[] subscription = xpub.receiveBytes(0); // recv has connected and subscribed to everything
+            assertArrayEquals(new byte[] {1}, subscription, () -> "no subscription: " + recv.getNow(null));
+            byte[] frame = zstd.compress("payload".getBytes(StandardCharsets.US_ASCII));
+            xpub.send(frame, 0);                                               // one part: the topic only
+            xpub.send(new byte[0], ZmqSocket.SNDMORE);
+            xpub.send(frame, 0);
+            xpub.send("alerts".getBytes(StandardCharsets.US_ASCII), ZmqSocket.SNDMORE);
+            xpub.send(frame, 0);
+            Result r = recv.get(60, TimeUnit.SECONDS);
+            assertEquals(ExitCodes.OK, r.code(), r::toString);
+            assertEquals(" payload\nalerts payload\n", stdout.toString(StandardCharsets.US_ASCII), r::toString);
+            List<String> lines = r.err().lines().toList();
+            assertEquals(2, lines.size(), r::toString);
+            assertTrue(lines.get(0).startsWith("zmq-zstd recv: bad frame: part=") && lines.get(0).contains("reason=NO_PAYLOAD"),
+                    r::toString);
+            assertTrue(lines.get(1).startsWith("zmq-zstd recv: summary: messages=2 bytesIn=" + 2 * frame.length
+                    + " bytesOut=" + 2 * "payload".length() + " "), r::toString);
+            assertTrue(lines.get(1).contains(" errors=1 NO_PAYLOAD=1 elapsed="), r::toString);
+        }
+    }
+
+    /** recv's --max-size is 64M by default: a frame declaring one byte more is refused from its header, 64 MiB passes. */
+    @Test
+    void shouldRefuseFramesOver64MiBByDefault() throws Exception {
+        int limit = 64 << 20;
+        try (ZmqContext ctx = new ZmqContext(); ZmqSocket push = ctx.socket(SocketType.PUSH);
+             ZstdCompressor zstd = new ZstdCompressor(1)) {
+            push.bind("tcp://127.0.0.1:*");
+            push.sendTimeoutMs(30_000);
+            long[] written = {0};
+            OutputStream counting = new OutputStream() {
+                @Override
+                public void write(int b) {
+                    written[0]++;
+                }
+
+                @Override
+                public void write(byte[] b, int off, int len) {
+                    written[0] += len;
+                }
+            };
+            CompletableFuture<Result> recv = recv(counting, "--connect", push.lastEndpoint(), "--count", "1", "--timeout", "30s");
+            assertTrue(push.send(zstd.compress(new byte[limit + 1]), 0), () -> "recv did not connect: " + recv.getNow(null));
+            assertTrue(push.send(zstd.compress(new byte[limit]), 0));
+            Result r = recv.get(60, TimeUnit.SECONDS);
+            assertEquals(ExitCodes.OK, r.code(), r::toString);
+            assertEquals(1, r.err().lines().count(), r::toString);
+            assertTrue(r.err().contains("reason=TOO_LARGE"), r::toString);
+            assertEquals(limit + 1, written[0], "64 MiB and the newline");
+        }
+    }
+
+    /**
+     * keygen --out FILE: FILE created rw------- with both halves (a matching pair), FILE.pub with
+     * the public half, and the public key printed.
+     */
+    @Test
+    void shouldWriteTheSecretKeyForTheOwnerOnlyAndPrintThePublicKey(@TempDir Path dir) throws Exception {
+        assumeTrue(dir.getFileSystem().supportedFileAttributeViews().contains("posix"), "POSIX permissions");
+        Path out = dir.resolve("server.key");
+        ByteArrayOutputStream printed = new ByteArrayOutputStream();
+        PrintStream saved = System.out;
+        Result r;
+        try {
+            System.setOut(new PrintStream(printed, true, StandardCharsets.US_ASCII));
+            r = InProcess.execute(cl -> { }, "keygen", "--out", out.toString());
+        } finally {
+            System.setOut(saved);
+        }
+        assertEquals(ExitCodes.OK, r.code(), r::toString);
+        assertEquals("", r.err(), r::toString);
+        String publicKey = printed.toString(StandardCharsets.US_ASCII).strip();
+        assertEquals(Curve.Z85_KEY_CHARS, publicKey.length(), publicKey);
+        assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(out)));
+        assertEquals("public=" + publicKey + "\n", Files.readString(dir.resolve("server.key.pub")));
+        CurveOptions.Keys pair = CurveOptions.parse(Files.readAllLines(out));
+        assertEquals(publicKey, pair.publicKey());
+        assertEquals(publicKey, Curve.publicKey(pair.secretKey()));
+    }
+
+    /** train skips empty samples: blank lines between the samples count for nothing, and only blank lines are no samples. */
+    @Test
+    void shouldSkipEmptySamples(@TempDir Path dir) {
+        StringBuilder text = new StringBuilder();
+        for (int i = 0; i < 2000; i++) {
+            text.append("{\"host\":\"web-").append(i % 17).append("\",\"cpu\":").append(i * 7 % 100).append("}\n\n");
+        }
+        String out = dir.resolve("x.dict").toString();
+        Result r = train(text.toString(), "--out", out, "--size", "1K");
+        assertEquals(ExitCodes.OK, r.code(), r::toString);
+        assertTrue(r.err().contains(", samples=2000, "), r::toString);
+
+        r = train("\n\n\n", "--out", dir.resolve("y.dict").toString());
+        assertEquals(ExitCodes.FAILURE, r.code(), r::toString);
+        assertEquals("zmq-zstd train: no samples: standard input and the files were empty\n", r.err(), r::toString);
+        assertTrue(Files.notExists(dir.resolve("y.dict")));
+    }
+
+    private static Result train(String stdin, String... args) {
+        return InProcess.execute(cl -> ((TrainCommand) cl.getSubcommands().get("train").getCommand()).stdin
+                = new ByteArrayInputStream(stdin.getBytes(StandardCharsets.US_ASCII)), prepend("train", args));
+    }
+
+    /** send --delay: it waits that long after binding before the first message (here PUB, which waits for nothing else). */
+    @Test
+    void shouldWaitTheDelayBeforeTheFirstMessage() {
+        Consumer<CommandLine> stdin = cl -> ((SendCommand) cl.getSubcommands().get("send").getCommand()).stdin
+                = new ByteArrayInputStream("x\n".getBytes(StandardCharsets.US_ASCII));
+        long start = System.nanoTime();
+        Result r = InProcess.execute(stdin, "send", "--type", "pub", "--bind", "tcp://127.0.0.1:*", "--delay", "400ms");
+        long elapsedMs = (System.nanoTime() - start) / 1_000_000;
+        assertEquals(ExitCodes.OK, r.code(), r::toString);
+        assertTrue(elapsedMs >= 400, () -> "--delay 400ms, done after " + elapsedMs + " ms");
+    }
+}
