@@ -83,6 +83,8 @@ class ValuesTest {
         assertEquals(Duration.ofSeconds(7), Values.duration("7"));
         assertEquals(Duration.ofMinutes(2), Values.duration("2m"));
         assertEquals(Duration.ofHours(1), Values.duration("1h"));
+        assertEquals(Duration.ofMillis(1), Values.duration("0.7ms")); // to the nearest millisecond, as the README says
+        assertEquals(Duration.ZERO, Values.duration("0.4ms"));
         assertEquals(-1, Values.millis(Values.duration("forever")));
         assertEquals("10s", Values.show(Duration.ofSeconds(10)));
         assertEquals("250ms", Values.show(Duration.ofMillis(250)));
