@@ -24,7 +24,7 @@ final class EndpointOptions {
     List<String> connects = new ArrayList<>();
 
     @Option(names = "--hwm", paramLabel = "N",
-            description = "High-water mark in messages (default ${DEFAULT-VALUE}, libzmq's).", defaultValue = "1000")
+            description = "High-water mark in messages (default ${DEFAULT-VALUE}, libzmq's; 0: no limit).", defaultValue = "1000")
     int hwm;
 
     /** Set by {@link #requireOne()}. */

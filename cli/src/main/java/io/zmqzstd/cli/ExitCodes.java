@@ -23,6 +23,8 @@ final class ExitCodes {
     static final String HELP_USAGE = "2:Usage error: wrong option, value or endpoint (one line on stderr).";
     static final String HELP_TIMEOUT = "3:--timeout fired.";
     static final String HELP_INTERRUPTED = "130/143:Interrupted by SIGINT/SIGTERM (after the --stats summary).";
+    /** The top level's line: a proxy ends with 0 on the same signals. */
+    static final String HELP_INTERRUPTED_TOP = "130/143:send, recv: interrupted by SIGINT/SIGTERM (after the --stats summary); proxy: exit 0.";
 
     private ExitCodes() {
     }

@@ -27,7 +27,7 @@ import java.util.function.Supplier;
         subcommands = {SendCommand.class, RecvCommand.class, ProxyCommand.class, TrainCommand.class, KeygenCommand.class,
                 CommandLine.HelpCommand.class},
         exitCodeListHeading = "%nExit codes:%n", exitCodeList = {ExitCodes.HELP_OK, ExitCodes.HELP_FAILURE,
-                ExitCodes.HELP_USAGE, ExitCodes.HELP_TIMEOUT, ExitCodes.HELP_INTERRUPTED})
+                ExitCodes.HELP_USAGE, ExitCodes.HELP_TIMEOUT, ExitCodes.HELP_INTERRUPTED_TOP})
 public final class Main implements Callable<Integer> {
 
     @Spec

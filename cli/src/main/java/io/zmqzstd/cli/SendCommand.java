@@ -64,7 +64,7 @@ final class SendCommand implements Callable<Integer> {
         Values.Bytes delimiter;
 
         @Option(names = "--chunk", paramLabel = "BYTES", converter = Values.ByteSize.class,
-                description = "Fixed-size binary messages of BYTES (e.g. 64K, 1M); the last may be shorter.")
+                description = "Fixed-size binary messages of BYTES, 1 to 1G (e.g. 64K, 1M); the last may be shorter.")
         Long chunkBytes;
 
         @Option(names = "--whole", description = "All of standard input is one message.")
@@ -97,7 +97,7 @@ final class SendCommand implements Callable<Integer> {
     boolean checksum;
 
     @Option(names = "--threads", paramLabel = "N", defaultValue = "0",
-            description = "Compress on N threads at once and send in order, for large messages or high levels "
+            description = "Compress on N threads at once (0 to 256) and send in order, for large messages or high levels "
                     + "(default ${DEFAULT-VALUE}: compress on the sending thread).")
     int threads;
 

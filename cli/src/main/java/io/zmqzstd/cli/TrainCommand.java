@@ -47,7 +47,7 @@ final class TrainCommand implements Callable<Integer> {
     Path out;
 
     @Option(names = "--size", paramLabel = "BYTES", converter = Values.ByteSize.class, defaultValue = "112640",
-            description = "Largest dictionary size (default ${DEFAULT-VALUE}, zstd's default; e.g. 16K).")
+            description = "Largest dictionary size, 256 to 32M (default ${DEFAULT-VALUE}, zstd's default; e.g. 16K).")
     long sizeBytes;
 
     @Option(names = "--lines", description = "Each line of each sample FILE is a sample (default: each FILE is one sample;"

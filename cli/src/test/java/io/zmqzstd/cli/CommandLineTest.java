@@ -95,6 +95,8 @@ class CommandLineTest {
                 {"send", "--connect", "tcp://127.0.0.1:1", "--type", "pub", "--wait-subscribers", "-1"},
                 {"send", "--connect", "tcp://127.0.0.1:1", "--chunk", "1K", "--whole"},
                 {"send", "--connect", "tcp://127.0.0.1:1", "--chunk", "0"},
+                {"send", "--connect", "tcp://127.0.0.1:1", "--chunk", "1073741825"}, // 1G + 1
+                {"send", "--connect", "tcp://127.0.0.1:1", "--hwm", "-1"},
                 {"send", "--connect", "tcp://127.0.0.1:1", "--delimiter", "ab"},
                 {"send", "--connect", "tcp://127.0.0.1:1", "--level", "23"},
                 {"send", "--connect", "tcp://127.0.0.1:1", "--level", "high"},
@@ -105,6 +107,7 @@ class CommandLineTest {
                 {"recv", "--bind", "tcp://127.0.0.1:1", "--count", "x"},
                 {"recv", "--bind", "tcp://127.0.0.1:1", "--count", "0"},
                 {"recv", "--bind", "tcp://127.0.0.1:1", "--max-size", "lots"},
+                {"recv", "--bind", "tcp://127.0.0.1:1", "--hwm", "-1"},
                 {"recv", "--bind", "tcp://127.0.0.1:1", "--subscribe", "t"},
                 {"recv", "--bind", "tcp://127.0.0.1:1", "--type", "push"},
                 {"recv", "--bind", "tcp://no-such-interface-zz:5555"},
@@ -114,6 +117,7 @@ class CommandLineTest {
                 {"recv", "--connect", "tcp://127.0.0.1:1", "--curve-server", "--curve-secret-key-file", "/no/such/file"},
                 {"train"},
                 {"train", "--out", "/tmp/x.dict", "--size", "10"},
+                {"train", "--out", "/tmp/x.dict", "--size", "33554433"}, // 32M + 1
                 {"keygen", "--bogus"},
                 {"frobnicate"},
         };

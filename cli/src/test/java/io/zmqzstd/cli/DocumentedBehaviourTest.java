@@ -65,6 +65,26 @@ class DocumentedBehaviourTest {
     }
 
     /**
+     * The help states the ranges validation enforces (CommandLineTest refuses one past each), as the
+     * README does; and the top level's 130/143 is for send and recv, a proxy exits 0.
+     */
+    @Test
+    void shouldStateTheEnforcedRangesInTheHelp() {
+        CommandLine cl = Main.commandLine();
+        Map<String, String> ranges = Map.of("send --hwm", "0: no limit", "recv --hwm", "0: no limit", "proxy --hwm", "0: no limit",
+                "send --chunk", "1 to 1G", "send --threads", "0 to 256", "send --level", "negative (fastest) to 22",
+                "train --size", "256 to 32M");
+        ranges.forEach((option, text) -> {
+            String[] commandAndOption = option.split(" ");
+            String help = String.join(" ", cl.getSubcommands().get(commandAndOption[0]).getCommandSpec()
+                    .findOption(commandAndOption[1]).description());
+            assertTrue(help.contains(text), () -> option + ": " + help);
+        });
+        Result top = InProcess.execute(c -> { }, "--help");
+        assertTrue(top.out().contains("send, recv: interrupted by SIGINT/SIGTERM") && top.out().contains("proxy: exit 0"), top::out);
+    }
+
+    /**
      * sub: a message whose only part is the topic has no compressed part (NO_PAYLOAD, one line,
      * skipped, not counted towards --count); --print-topic writes the topic and a space, an empty
      * topic too (send --type pub without --topic); the summary counts errors by reason, and bytesIn
