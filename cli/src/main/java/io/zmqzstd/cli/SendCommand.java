@@ -90,7 +90,8 @@ final class SendCommand implements Callable<Integer> {
     Path dictionary;
 
     @Option(names = "--raw-dict",
-            description = "With --dict: accept a FILE that is not a zstd dictionary, as raw content: frames then carry no dictionary ID.")
+            description = "With --dict: accept a FILE that is not a zstd dictionary, as raw content: frames then carry no dictionary ID,"
+                    + " and a checksum (as with --checksum).")
     boolean rawDictionary;
 
     @Option(names = "--checksum", description = "Add a content checksum to every frame.")

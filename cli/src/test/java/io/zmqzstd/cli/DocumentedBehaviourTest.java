@@ -120,6 +120,45 @@ class DocumentedBehaviourTest {
         }
     }
 
+    /**
+     * The frames send makes, as a plain PULL socket receives them: a standard frame with its
+     * content size; --checksum sets the header's checksum flag; a --raw-dict file gives frames
+     * without a dictionary ID and with a checksum (the README said only the first), a trained
+     * dictionary frames with an ID and without one.
+     */
+    @Test
+    void shouldMakeFramesWithTheDocumentedHeaderFields(@TempDir Path dir) throws Exception {
+        Path raw = Files.writeString(dir.resolve("raw.txt"), "not a dictionary, only raw content\n".repeat(50));
+        Path trained = dir.resolve("trained.dict");
+        StringBuilder samples = new StringBuilder();
+        for (int i = 0; i < 2000; i++) {
+            samples.append("{\"host\":\"web-").append(i % 17).append("\",\"cpu\":").append(i * 7 % 100).append("}\n");
+        }
+        assertEquals(ExitCodes.OK, train(samples.toString(), "--out", trained.toString(), "--size", "1K").code());
+        try (ZmqContext ctx = new ZmqContext(); ZmqSocket pull = ctx.socket(SocketType.PULL)) {
+            pull.bind("tcp://127.0.0.1:*");
+            pull.receiveTimeoutMs(30_000);
+            String[][] options = {{}, {"--checksum"}, {"--dict", raw.toString(), "--raw-dict"}, {"--dict", trained.toString()}};
+            int[] checksumFlag = {0, 1, 1, 0}; // a raw-content dictionary's frames always carry one
+            boolean[] dictionaryId = {false, false, false, true};
+            for (int i = 0; i < options.length; i++) {
+                List<String> args = new java.util.ArrayList<>(List.of("send", "--connect", pull.lastEndpoint(), "--timeout", "30s"));
+                args.addAll(List.of(options[i]));
+                Result r = InProcess.execute(cl -> ((SendCommand) cl.getSubcommands().get("send").getCommand()).stdin
+                        = new ByteArrayInputStream("{\"host\":\"web-3\",\"cpu\":21}\n".getBytes(StandardCharsets.US_ASCII)),
+                        args.toArray(String[]::new));
+                assertEquals(ExitCodes.OK, r.code(), r::toString);
+                byte[] frame = pull.receiveBytes(0);
+                String what = args + ": " + java.util.HexFormat.of().formatHex(frame);
+                assertArrayEquals(new byte[] {0x28, (byte) 0xB5, 0x2F, (byte) 0xFD}, java.util.Arrays.copyOf(frame, 4), what);
+                int descriptor = frame[4] & 0xFF;
+                assertTrue((descriptor >> 6) != 0 || (descriptor & 0x20) != 0, () -> "no content size: " + what);
+                assertEquals(checksumFlag[i], (descriptor >> 2) & 1, () -> "checksum flag: " + what);
+                assertEquals(dictionaryId[i], (descriptor & 3) != 0, () -> "dictionary ID: " + what);
+            }
+        }
+    }
+
     /** recv's --max-size is 64M by default: a frame declaring one byte more is refused from its header, 64 MiB passes. */
     @Test
     void shouldRefuseFramesOver64MiBByDefault() throws Exception {
