@@ -38,7 +38,7 @@ final class TrainCommand implements Callable<Integer> {
     /** zstd's own default dictionary size (zstd --train, --maxdict). */
     static final long DEFAULT_SIZE_BYTES = 112_640;
     /** ZDICT refuses smaller capacities. */
-    private static final long MIN_SIZE_BYTES = 256;
+    private static final long MIN_SIZE_BYTES = ZstdDictionary.MIN_CAPACITY_BYTES;
 
     @Spec
     CommandSpec spec;

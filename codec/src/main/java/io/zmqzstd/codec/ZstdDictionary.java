@@ -106,8 +106,11 @@ public final class ZstdDictionary implements AutoCloseable {
         }
     }
 
-    /** The smallest capacity libzstd's trainer takes (ZDICT_DICTSIZE_MIN). */
-    static final int MIN_CAPACITY_BYTES = 256;
+    /**
+     * The smallest capacity libzstd's trainer takes (ZDICT_DICTSIZE_MIN): {@link #train} refuses
+     * less.
+     */
+    public static final int MIN_CAPACITY_BYTES = 256;
 
     /**
      * The room {@link #train} leaves beyond the samples' total size: a trained dictionary holds at
