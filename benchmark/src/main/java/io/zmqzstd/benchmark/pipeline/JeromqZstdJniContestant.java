@@ -51,6 +51,11 @@ public final class JeromqZstdJniContestant extends ZstdJniBytesPipeline {
     }
 
     @Override
+    public String receiverEndpoint() {
+        return pull.getLastEndpoint();
+    }
+
+    @Override
     protected void closeTransport() {
         if (push != null) { // null when the constructor failed before making it
             push.close();

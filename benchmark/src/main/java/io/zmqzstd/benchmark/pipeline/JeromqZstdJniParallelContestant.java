@@ -150,6 +150,11 @@ public final class JeromqZstdJniParallelContestant implements PipelineContestant
     }
 
     @Override
+    public String receiverEndpoint() {
+        return pull.getLastEndpoint();
+    }
+
+    @Override
     public long compressedBytes() {
         return compressedBytes;
     }

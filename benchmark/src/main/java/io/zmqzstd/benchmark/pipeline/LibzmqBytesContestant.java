@@ -51,6 +51,11 @@ public final class LibzmqBytesContestant extends ZstdJniBytesPipeline {
     }
 
     @Override
+    public String receiverEndpoint() {
+        return pull.lastEndpoint();
+    }
+
+    @Override
     protected void closeTransport() {
         if (push != null) { // null when the constructor failed before making it
             push.close();

@@ -25,6 +25,13 @@ public interface PipelineContestant extends AutoCloseable {
     /** The kernel's id of the sender thread, for {@link io.zmqzstd.benchmark.Affinity}. */
     int senderThreadId();
 
+    /**
+     * The endpoint the receiver's PULL is bound to. Over tcp another process or context can connect a PUSH
+     * to it and deliver a frame the sender never sent: how the tests show that {@link #receive} refuses a
+     * wrong message.
+     */
+    String receiverEndpoint();
+
     /** Compressed bytes sent so far, for the compression ratio. */
     long compressedBytes();
 

@@ -208,6 +208,11 @@ public final class ZmqZstdContestant implements PipelineContestant {
     }
 
     @Override
+    public String receiverEndpoint() {
+        return pull.lastEndpoint();
+    }
+
+    @Override
     public long compressedBytes() {
         return senderStats().compressedBytes();
     }

@@ -1,0 +1,86 @@
+package io.zmqzstd.benchmark;
+
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.github.luben.zstd.Zstd;
+import io.zmqzstd.benchmark.pipeline.PipelineContestant;
+import io.zmqzstd.benchmark.pipeline.PipelineContestants;
+import io.zmqzstd.transport.SocketType;
+import io.zmqzstd.transport.ZmqContext;
+import io.zmqzstd.transport.ZmqSocket;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.FieldSource;
+
+/**
+ * "Every message is checked on arrival": a frame the contestant's sender never sent, delivered to its
+ * receiver over tcp by a PUSH of another context, fails the receive that meets it, naming what was wrong.
+ * No credit is granted while it travels, so it is the only message the receiver can take.
+ */
+@Timeout(60)
+class PipelineCheckTest {
+
+    private static final int SIZE = 1024;
+
+    /** One message already through, then a second copy of message 0: a duplicate, out of order. */
+    @ParameterizedTest
+    @FieldSource("io.zmqzstd.benchmark.pipeline.PipelineContestants#NAMES")
+    void shouldFailTheRunOnAMessageOutOfSequence(String contestant) {
+        assertRefused(contestant, 1, frame(stamped(SIZE, 0)), "sequence=0, expectedSequence=1");
+    }
+
+    @ParameterizedTest
+    @FieldSource("io.zmqzstd.benchmark.pipeline.PipelineContestants#NAMES")
+    void shouldFailTheRunOnAMessageOfTheWrongLength(String contestant) {
+        assertRefused(contestant, 0, frame(stamped(SIZE - 1, 0)), "length=" + (SIZE - 1) + ", expectedLength=" + SIZE);
+    }
+
+    @ParameterizedTest
+    @FieldSource("io.zmqzstd.benchmark.pipeline.PipelineContestants#NAMES")
+    void shouldFailTheRunOnAFrameThatIsNotZstd(String contestant) {
+        assertRefused(contestant, 0, "not a zstd frame".getBytes(StandardCharsets.US_ASCII), "frame");
+    }
+
+    /**
+     * A fresh contestant delivers {@code before} messages of its own, then receives {@code frame} from a
+     * PUSH of another context: that receive must throw, its message containing {@code named}.
+     */
+    private static void assertRefused(String contestant, int before, byte[] frame, String named) {
+        try (PipelineContestant pipe = create(contestant)) {
+            pipe.transfer(before);
+            IllegalStateException e = assertThrows(IllegalStateException.class, () -> deliverForeign(pipe, frame));
+            assertTrue(e.getMessage().contains(named), contestant + ": " + e.getMessage());
+        }
+    }
+
+    private static PipelineContestant create(String contestant) {
+        return PipelineContestants.create(contestant, SIZE, Endpoints.TCP, 1, PipelineContestants.DICTIONARY_NONE,
+                Thresholds.LIBRARY_DEFAULT, 0, new PipelineContestants.Parallel(
+                        contestant.endsWith("Parallel") ? 2 : 0, 0, -1, -1));
+    }
+
+    /** Sends {@code frame} from another context to the receiver's endpoint, then receives one message. */
+    private static void deliverForeign(PipelineContestant pipe, byte[] frame) {
+        try (ZmqContext context = ZmqContext.builder().build(); ZmqSocket push = context.socket(SocketType.PUSH)) {
+            push.lingerMs(1000);
+            push.connect(pipe.receiverEndpoint());
+            assertTrue(push.send(frame, 0, frame.length, 0), "the foreign frame was not queued");
+            pipe.receive(1);
+        }
+    }
+
+    /** The pipeline's payload at {@code length} bytes, stamped with {@code sequence}. */
+    private static byte[] stamped(int length, long sequence) {
+        byte[] payload = Arrays.copyOf(PipelineContestants.payload(SIZE), length);
+        Stamp.write(payload, sequence);
+        return payload;
+    }
+
+    /** One zstd frame of {@code payload} with its content size, as every contestant's sender writes it. */
+    private static byte[] frame(byte[] payload) {
+        return Zstd.compress(payload, 1);
+    }
+}
