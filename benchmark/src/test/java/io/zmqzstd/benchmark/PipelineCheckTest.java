@@ -9,11 +9,14 @@ import io.zmqzstd.benchmark.pipeline.PipelineContestants;
 import io.zmqzstd.transport.SocketType;
 import io.zmqzstd.transport.ZmqContext;
 import io.zmqzstd.transport.ZmqSocket;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.FieldSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * "Every message is checked on arrival": a frame the contestant's sender never sent, delivered to its
@@ -42,6 +45,25 @@ class PipelineCheckTest {
     @FieldSource("io.zmqzstd.benchmark.pipeline.PipelineContestants#NAMES")
     void shouldFailTheRunOnAFrameThatIsNotZstd(String contestant) {
         assertRefused(contestant, 0, "not a zstd frame".getBytes(StandardCharsets.US_ASCII), "frame");
+    }
+
+    /**
+     * Message 0, right in length and sequence, followed within the compression bound by a skippable frame
+     * (which decoders pass over) and then by more bytes: cut at the bound it decodes as a good message, so
+     * a receiver that reads into a bound-sized array must see that the frame was longer. JeroMQ's
+     * {@code recv(byte[], ...)} reports the bytes it copied, not the frame's length, and
+     * {@code jeromqZstdjniReused} accepted the cut frame until it read the length from the message.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"libzmqBytesReused", "jeromqZstdjniReused"})
+    void shouldFailTheRunOnAFrameLongerThanTheReceiveBuffer(String contestant) {
+        byte[] good = frame(stamped(SIZE, 0));
+        int bound = Math.toIntExact(Zstd.compressBound(SIZE));
+        byte[] longer = Arrays.copyOf(good, bound + 100);
+        // skippable frame: magic 0x184D2A50, little-endian length, then that many bytes the decoder skips
+        ByteBuffer.wrap(longer, good.length, 8).order(ByteOrder.LITTLE_ENDIAN).putInt(0x184D2A50)
+                .putInt(bound - good.length - 8);
+        assertRefused(contestant, 0, longer, "length=" + longer.length + ", bound=" + bound);
     }
 
     /**

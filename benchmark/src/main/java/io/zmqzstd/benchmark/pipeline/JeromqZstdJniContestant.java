@@ -45,9 +45,20 @@ public final class JeromqZstdJniContestant extends ZstdJniBytesPipeline {
         return pull.recv(0);
     }
 
+    /**
+     * The frame's full length, as libzmq's {@code zmq_recv} gives it: JeroMQ's
+     * {@code recv(byte[], int, int, int)} returns only what it copied, so a frame longer than the
+     * buffer came back cut to the buffer and looked whole. The same work as that call (its body is
+     * these two calls), with the message's own size kept.
+     */
     @Override
     protected int receiveFrame(byte[] buffer) {
-        return pull.recv(buffer, 0, buffer.length, 0);
+        zmq.Msg frame = pull.base().recv(0);
+        if (frame == null) {
+            return -1;
+        }
+        frame.getBytes(0, buffer, 0, buffer.length);
+        return frame.size();
     }
 
     @Override
