@@ -128,13 +128,6 @@ public final class BenchmarkMain {
     }
 
     /**
-     * Why cpu (perf_events) sampling cannot work here, or {@code null} when it can. perf_event_open needs
-     * {@code kernel.perf_event_paranoid <= 1} or root; even root can be refused inside a container
-     * (seccomp), so when the sysctl does not already say no we try: a short child JVM starts async-profiler
-     * with {@code event=cpu} ({@link CpuProbe}). A child, because loading the library into this JVM first
-     * would keep JMH's own binding of it from ever registering.
-     */
-    /**
      * The integer a sysctl file under /proc/sys holds. Read by lines, not with {@code Files.readString}:
      * that one sizes its first read by the file's size, 0 in /proc, reads one byte, and then finds a
      * sysctl file ended at offset 1, so "-1" read as "-" (and "32768 60999" as "3").
@@ -143,6 +136,13 @@ public final class BenchmarkMain {
         return Integer.parseInt(Files.readAllLines(file).getFirst().trim().split("\\s+")[0]);
     }
 
+    /**
+     * Why cpu (perf_events) sampling cannot work here, or {@code null} when it can. perf_event_open needs
+     * {@code kernel.perf_event_paranoid <= 1} or root; even root can be refused inside a container
+     * (seccomp), so when the sysctl does not already say no we try: a short child JVM starts async-profiler
+     * with {@code event=cpu} ({@link CpuProbe}). A child, because loading the library into this JVM first
+     * would keep JMH's own binding of it from ever registering.
+     */
     static String perfEventsRefusal(Path libPath) {
         Path paranoid = Path.of("/proc/sys/kernel/perf_event_paranoid");
         if (Files.isReadable(paranoid)) {

@@ -4,9 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class BenchmarkMainTest {
 
@@ -42,5 +46,34 @@ class BenchmarkMainTest {
         assertTrue(spec.contains(";output=flamegraph;dir=profile-results"), spec);
         String lib = spec.substring(spec.indexOf("libPath=") + 8, spec.indexOf(";output"));
         assertTrue(Files.size(Path.of(lib)) > 100_000, "library at " + lib);
+    }
+
+    /**
+     * When async-profiler cannot sample with perf events, cpu becomes itimer and one line says why. Here the
+     * probe (a child JVM that starts the profiler with event=cpu) is refused because the library it is given
+     * is not one; with {@code kernel.perf_event_paranoid} above 1 and not root it is refused by the sysctl.
+     */
+    @Test
+    void shouldFallBackToItimerAndSayWhyWhenCpuSamplingIsRefused(@TempDir Path dir) throws Exception {
+        Path notALibrary = Files.writeString(dir.resolve("libasyncProfiler.so"), "not a shared object");
+        PrintStream stdout = System.out;
+        ByteArrayOutputStream printed = new ByteArrayOutputStream();
+        String spec;
+        System.setOut(new PrintStream(printed, true, StandardCharsets.UTF_8));
+        try {
+            spec = BenchmarkMain.complete("async:libPath=" + notALibrary + ";event=cpu");
+        } finally {
+            System.setOut(stdout);
+        }
+        assertTrue(spec.contains(";event=itimer") && !spec.contains("event=cpu"), spec);
+        String line = printed.toString(StandardCharsets.UTF_8).strip();
+        assertTrue(line.startsWith("# async-profiler: perf events are not available here (")
+                && line.endsWith("); profiling with event=itimer instead of cpu") && line.lines().count() == 1, line);
+    }
+
+    @Test
+    void shouldLeaveAnEventOtherThanCpuAlone() throws Exception {
+        String spec = BenchmarkMain.complete("async:libPath=/x/lib.so;event=wall");
+        assertTrue(spec.contains(";event=wall") && !spec.contains("itimer"), spec);
     }
 }
