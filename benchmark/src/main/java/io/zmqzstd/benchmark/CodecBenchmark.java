@@ -24,7 +24,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * <p>Every contestant keeps its contexts and buffers across operations, as a careful user would (see
  * {@link CodecContestants}); each is checked once per trial: its frame decodes with zstd-jni and its own
  * round trip returns the input. {@code decompress} reads the frame the same contestant produced.
- * {@code aircompressor-java} has no compression level: for it {@code level} does not apply.
+ * {@code aircompressor-java} has no compression level: for it {@code level} does not apply; nor can it keep a
+ * compression context: its {@code compress} makes one per call, which {@code -prof gc} counts.
  *
  * <p>Defaults are short so the whole matrix can run; select with {@code -p}, e.g.
  * {@code -p size=65536 -p level=3 -p payload=telemetry}.

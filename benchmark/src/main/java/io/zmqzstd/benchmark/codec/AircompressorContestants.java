@@ -40,7 +40,8 @@ final class AircompressorContestants {
 
     /**
      * {@code aircompressor-java}: the pure-Java zstd on {@code byte[]}, its natural form. It has no level
-     * setting (it compresses at its single built-in level), so the {@code level} parameter does not apply.
+     * setting (it compresses at its single built-in level), so the {@code level} parameter does not apply, and
+     * no way to keep a compression context: each {@code compress} call makes its own.
      */
     static final class Java extends HeapContestant {
         private final ZstdJavaCompressor compressor = new ZstdJavaCompressor();
