@@ -8,12 +8,17 @@ differ by up to a third on a shared VM, so the cell's mean score would misstate 
 rounded up to whole invocations (PipelineBenchmark
 receives 500 messages per invocation, TransportBenchmark 10,000, and JMH ends an iteration only after the
 invocation running at its end: at 1 MiB one pipeline invocation takes about 1.4 s, so a "1 s" iteration
-holds 500 messages)."""
+holds 500 messages).
+
+Usage: alloc-floor.py [DIR]   (default benchmark/results/experiments/alloc-floor; DIR holds alloc-floor.sh's
+       floor-1s.json and floor-10s.json, and the other cells' JSON it finds)
+"""
 import json
 import math
 import statistics
-import sys
 from pathlib import Path
+
+from script_args import arguments, files
 
 PER_INVOCATION = {"PipelineBenchmark.transfer": 500, "TransportBenchmark.sendReceive": 10_000}
 ROWS = [  # file, title, the parameters that name a row
@@ -67,4 +72,7 @@ def main(out):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1] if len(sys.argv) > 1 else "benchmark/results/experiments/alloc-floor")
+    given = arguments(__doc__, 0, 1)
+    directory = given[0] if given else "benchmark/results/experiments/alloc-floor"
+    files(__doc__, [f"{directory}/floor-1s.json", f"{directory}/floor-10s.json"])
+    main(directory)

@@ -7,6 +7,9 @@
 # bytes per iteration are taken away. About 11 minutes.
 # Usage: benchmark/scripts/alloc-floor.sh [OUT]   (default OUT: benchmark/results/experiments/alloc-floor)
 set -euo pipefail
+source "$(dirname "$0")/args.sh"
+handle_help "$@"
+(( $# <= 1 )) || usage_error "one OUT directory at most: $*"
 source "$(dirname "$0")/common.sh"
 out="${1:-benchmark/results/experiments/alloc-floor}"
 mkdir -p "$out"

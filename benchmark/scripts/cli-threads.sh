@@ -11,9 +11,15 @@
 #
 # Usage: [ROUNDS=5] [MIB=256] [LEVEL=3] [THREADS=3] [FRAMING="--chunk 64K"] benchmark/scripts/cli-threads.sh
 set -euo pipefail
-source "$(dirname "$0")/common.sh"
+source "$(dirname "$0")/args.sh"
+no_arguments "$@"
 rounds=${ROUNDS:-5}; mib=${MIB:-256}; level=${LEVEL:-3}; threads=${THREADS:-3}
+require_count ROUNDS "$rounds"
+require_count MIB "$mib"
+require_count THREADS "$threads"
 framing=${FRAMING---chunk 64K}
+[[ -z "$framing" || "$framing" == "--chunk 64K" ]] || usage_error "FRAMING is \"--chunk 64K\" or \"\": FRAMING=$framing"
+source "$(dirname "$0")/common.sh"
 cli=cli/target/zmq-zstd.jar
 [[ -f "$cli" ]] || { echo "missing $cli: run ./mvnw -B -q install -DskipTests first" >&2; exit 2; }
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
@@ -26,7 +32,6 @@ if [[ -z "$framing" ]]; then
   [[ $(tail -c 1 "$file" | od -An -c | tr -d ' ') == '\n' ]] || count=$((count + 1))
 else
   chunk=$((64 << 10))
-  [[ "$framing" == "--chunk 64K" ]] || { echo "FRAMING: \"--chunk 64K\" or \"\"" >&2; exit 2; }
   count=$(((bytes + chunk - 1) / chunk))
 fi
 echo "# $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, file ${mib} MiB telemetry, messages=$count," \

@@ -13,8 +13,12 @@
 # Needs perf with tracepoints (root). About 4 minutes.
 # Usage: [SIZE=65536] [WORKERS=3] benchmark/scripts/cpu-budget.sh
 set -euo pipefail
-source "$(dirname "$0")/common.sh"
+source "$(dirname "$0")/args.sh"
+no_arguments "$@"
 size=${SIZE:-65536}; workers=${WORKERS:-3}
+require_count SIZE "$size"
+require_count WORKERS "$workers"
+source "$(dirname "$0")/common.sh"
 echo "# $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, size=$size, tcp, level 3, telemetry"
 
 codec=(-p contestant=zmqzstd-segment -p size="$size" -p level=3 -p payload=telemetry -f 1 -wi 2 -w 1s -i 5 -r 1s)
@@ -34,7 +38,7 @@ out=$(mktemp); trap 'rm -f "$out"' EXIT
 "$java" -jar "$jar" "${pipeline[@]}" -p contestant=zmqzstd -p compressionThreads="$workers" > "$out" 2>&1 &
 launcher=$!
 sleep 14
-pid=$(pgrep -f 'jmh.runner.ForkedMain' | head -1)
+pid=$(fork_of "$launcher")
 tid=$(grep -l 'ZMQbg/IO/0' /proc/"$pid"/task/*/comm | head -1 | cut -d/ -f5)
 ticks() { awk '{sub(/^.*\) /, ""); print $12, $13}' "/proc/$pid/task/$tid/stat"; }
 read -r u0 s0 <<< "$(ticks)"

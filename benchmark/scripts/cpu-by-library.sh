@@ -12,8 +12,14 @@
 # With SAMELIB=1 zmqzstd runs on the libzstd 1.5.7 that the peers bundle instead of the system's.
 # Usage: [SIZE=1024] [WORKERS=3] [ROUNDS=2] [SAMELIB=1] [OUT=dir] benchmark/scripts/cpu-by-library.sh
 set -euo pipefail
-source "$(dirname "$0")/common.sh"
+source "$(dirname "$0")/args.sh"
+no_arguments "$@"
 size=${SIZE:-1024}; workers=${WORKERS:-3}; rounds=${ROUNDS:-2}
+require_count SIZE "$size"
+require_count WORKERS "$workers"
+require_count ROUNDS "$rounds"
+[[ ${SAMELIB:-0} == [01] ]] || usage_error "SAMELIB is 1 or 0: SAMELIB=$SAMELIB"
+source "$(dirname "$0")/common.sh"
 out=${OUT:-$(mktemp -d)}; mkdir -p "$out"
 echo "# $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, size=$size, tcp, level 3, telemetry; files in $out"
 pipeline=(PipelineBenchmark -f 1 -wi 2 -w 3s -i 1 -r 20s -p size="$size" -p transport=tcp -p level=3 -p dictionary=none)
@@ -23,7 +29,7 @@ one() { # NAME JMH-ARGS...
   "$java" -jar "$jar" "${pipeline[@]}" "$@" > "$out/$name.jmh.txt" 2>&1 &
   local launcher=$!
   sleep 13
-  local pid; pid=$(pgrep -f 'jmh.runner.ForkedMain' | head -1)
+  local pid; pid=$(fork_of "$launcher")
   perf record -F 499 -p "$pid" -o "$out/$name.perf.data" -- sleep 8 > /dev/null 2> "$out/$name.perf.txt"
   wait "$launcher"
   local score; score=$(awk '/^PipelineBenchmark.transfer / {print $(NF-1)}' "$out/$name.jmh.txt")

@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
 """What a flamegraph is made of, from async-profiler collapsed stacks (collapsed-*.csv).
 
-Usage: flame-summary.py cpu FILE      -> share of samples by the category of the leaf (self) frame
-       flame-summary.py alloc FILE    -> share of allocation samples (≈ bytes) by allocation site and type
+Usage: flame-summary.py cpu FILE...      -> share of samples by the category of the leaf (self) frame
+       flame-summary.py alloc FILE...    -> share of allocation samples (≈ bytes) by allocation site and type
+       (one report per FILE, each headed by its name when there are several)
 Categories are decided by frame names (first match wins, leaf first); see CATEGORIES.
 """
 import collections
-import sys
+
+from script_args import arguments, fail, files
 
 # (category, substrings that identify it in a frame name)
 CATEGORIES = [
@@ -80,4 +82,10 @@ def report(counter, unit):
 
 
 if __name__ == "__main__":
-    {"cpu": cpu, "alloc": alloc}[sys.argv[1]](sys.argv[2])
+    mode, *paths = arguments(__doc__, 2)
+    if mode not in ("cpu", "alloc"):
+        fail(__doc__, f"the first argument is cpu or alloc: {mode}")
+    for path in files(__doc__, paths):
+        if len(paths) > 1:
+            print(f"\n{path}")
+        {"cpu": cpu, "alloc": alloc}[mode](path)

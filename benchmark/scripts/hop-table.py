@@ -9,7 +9,8 @@ the proxy's ratio to direct and bytes per message (-prof gc) for each contestant
 ratio to each peer, direct and through the proxy, both taken within one round.
 """
 import json
-import sys
+
+from script_args import arguments, fail, files
 
 CONTESTANTS = ["zmqzstd", "libzmqBytes", "jeromqZstdjni"]
 TRANSPORTS = ["tcp", "inproc"]
@@ -20,6 +21,8 @@ def load(path):
     rows = {}
     for r in json.load(open(path)):
         p = r["params"]
+        if not r["benchmark"].endswith("PipelineBenchmark.transfer") or "hop" not in p:
+            continue  # another benchmark's result: main() names the cells missing
         rows[(p["transport"], int(p["size"]), p["contestant"], p["hop"])] = (
             r["primaryMetric"]["score"], r["secondaryMetrics"]["gc.alloc.rate.norm"]["score"])
     return rows
@@ -38,9 +41,13 @@ def per_round(values, fmt):
 
 
 def main():
-    rounds = [load(path) for path in sys.argv[1:]]
-    if not rounds:
-        sys.exit(__doc__)
+    paths = files(__doc__, arguments(__doc__, 1))
+    rounds = [load(path) for path in paths]
+    for path, cells in zip(paths, rounds):
+        for key in ((t, size, c, hop) for t in TRANSPORTS for size in SIZES for c in CONTESTANTS
+                    for hop in ("none", "proxy")):
+            if key not in cells:
+                fail(__doc__, f"{path}: no result for transport=%s, size=%d, contestant=%s, hop=%s" % key)
     print("| transport | size | contestant | direct msg/s | through the proxy msg/s | proxy / direct | B/msg direct | B/msg through the proxy |")
     print("|---|---|---|---|---|---|---|---|")
     for t in TRANSPORTS:

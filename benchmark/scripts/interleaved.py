@@ -19,8 +19,8 @@ import math
 import os
 import re
 import statistics
-import sys
 
+from script_args import arguments, fail, results_dir
 from tables import size_label
 
 WAY = re.compile(r"^(\S+)\s+.*?\b(?:x_|speed_vs_)([\w@#+]+)=([0-9.]+)", re.M)
@@ -47,7 +47,11 @@ def median_interval(values, confidence=0.95):
 
 
 def main():
-    d = sys.argv[1]
+    d, *pairs = arguments(__doc__, 1)
+    results_dir(__doc__, d, "*-j*.txt")
+    for pair in pairs:
+        if len(pair.split("/")) != 2 or "" in pair.split("/"):
+            fail(__doc__, f"a pair is two ways A/B: {pair}")
     cells = {}
     for path in sorted(glob.glob(os.path.join(d, "*-j*.txt"))):
         with open(path) as f:
@@ -61,7 +65,7 @@ def main():
             if way != base:
                 cells.setdefault((kind, what, int(head["size"]), way, base), []).append(float(ratio))
         rounds = {way: [float(x) for x in values.split()] for way, values in PER_ROUND.findall(text)}
-        for pair in sys.argv[2:]:
+        for pair in pairs:
             a, b = pair.split("/")
             if a in rounds and b in rounds:
                 paired = [x / y for x, y in zip(rounds[a], rounds[b])]

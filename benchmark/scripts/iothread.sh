@@ -12,8 +12,14 @@
 # Needs perf with tracepoints (root), gcc and the headers (benchmark/c/common.sh), benchmarks.jar.
 # Usage: [JMH_ARGS="-p maxLead=65536"] benchmark/scripts/iothread.sh c|zmqzstd RUNS [WINDOW]
 set -euo pipefail
+source "$(dirname "$0")/args.sh"
+handle_help "$@"
+(( $# >= 2 && $# <= 3 )) || usage_error "expected c|zmqzstd RUNS [WINDOW], got: $*"
+which=$1; runs=$2; window=${3:-6}
+[[ $which == c || $which == zmqzstd ]] || usage_error "the first argument is c or zmqzstd: $which"
+require_count RUNS "$runs"
+require_count WINDOW "$window"
 source "$(dirname "$0")/../c/common.sh"
-which=${1:?c or zmqzstd}; runs=${2:?runs}; window=${3:-6}
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
 
 if [[ $which == c ]]; then
@@ -38,8 +44,7 @@ for run in $(seq "$runs"); do
   fi
   launcher=$!
   sleep "$settle"
-  if [[ $which == c ]]; then pid=$launcher; else pid=$(pgrep -P "$launcher" -f ForkedMain || true); fi
-  [[ -n $pid ]] || { echo "no benchmark process under $launcher" >&2; exit 1; }
+  if [[ $which == c ]]; then pid=$launcher; else pid=$(fork_of "$launcher"); fi
   tid=
   for t in /proc/"$pid"/task/*; do
     [[ "$(cat "$t/comm")" == ZMQbg/IO/0 ]] && tid=${t##*/}

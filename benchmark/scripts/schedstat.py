@@ -91,6 +91,9 @@ def main():
     ap.add_argument("jmh", nargs=argparse.REMAINDER)
     a = ap.parse_args()
     args = a.jmh[1:] if a.jmh and a.jmh[0] == "--" else a.jmh
+    if not args:
+        # without them JMH would run every benchmark of the jar
+        ap.error("no benchmark arguments (or, with --process, no command) after --")
     java = os.path.join(os.environ.get("JAVA_HOME", "/usr/lib/jvm/temurin-25-jdk-amd64"), "bin", "java")
     jar = os.path.join(os.path.dirname(__file__), "..", "target", "benchmarks.jar")
     command = args if a.process else [java, "-jar", jar, *args]

@@ -7,7 +7,8 @@ named baseline in that run; "B/msg" is gc.alloc.rate.norm (bytes allocated per o
 """
 import json
 import os
-import sys
+
+from script_args import arguments, results_dir
 
 
 def load(path):
@@ -182,7 +183,7 @@ def latency_table(results, baseline, title):
 
 
 def main():
-    d = sys.argv[1]
+    d = results_dir(__doc__, arguments(__doc__, 1, 1)[0], "*.json")
     j = lambda n: load(os.path.join(d, n + ".json")) if os.path.exists(os.path.join(d, n + ".json")) else []
     # 64 MiB runs in its own invocation with long iterations (run-all.sh codec-64m); one table with the rest.
     codec = j("codec") + j("codec-64m")

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Medians over the rounds of benchmark/verdict.sh.
 
-Usage: verdict.py DIR   (DIR holds <check>-r<N>.json)
+Usage: verdict.py [DIR]   (DIR holds <check>-r<N>.json; default benchmark/results/verdict)
 
 For each check and row, every round gives the ratio of the target's score to its baseline's in that round
 (for the codec: to the faster of the two peers in that round); printed are the median ratio, the smallest
@@ -12,8 +12,8 @@ import json
 import os
 import re
 import statistics
-import sys
 
+from script_args import arguments, results_dir
 from tables import alloc, fmt_alloc, fmt_rate, size_label
 
 # check prefix -> (parameter that names the contestant, target, baselines, row parameters, unit)
@@ -68,7 +68,8 @@ def rounds_of(directory):
 
 
 def main():
-    directory = sys.argv[1] if len(sys.argv) > 1 else "benchmark/results/verdict"
+    given = arguments(__doc__, 0, 1)
+    directory = results_dir(__doc__, given[0] if given else "benchmark/results/verdict", "*-r*.json")
     for check, rounds in sorted(rounds_of(directory).items()):
         for c in comparisons(check):
             table(check, rounds, *c)
