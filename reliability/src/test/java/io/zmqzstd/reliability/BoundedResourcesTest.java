@@ -95,6 +95,9 @@ class BoundedResourcesTest {
             NativeBufferPool.Stats s = pool.stats();
             assertEquals(5, s.outstanding());
             assertEquals(3, s.unpooled(), "two pooled slots, then three unpooled buffers");
+            // a cold class has no free buffer to hand out: its two slots were misses, and so is each unpooled rent
+            assertEquals(0, s.hits());
+            assertEquals(5, s.misses(), "an unpooled rent counts as a miss");
             rented.forEach(PooledBuffer::release);
             assertEquals(0, pool.outstanding());
             // The class still holds only its two slots: the next two rents are hits.
@@ -150,11 +153,9 @@ class BoundedResourcesTest {
         long limit = 256 * 1024;
         int parts = 8;
         byte[] frame = Frames.sized(Frames.zeros((int) limit), 3);
-        try (ZmqContext context = new ZmqContext();
-             ZmqSocket pull = context.socket(SocketType.PULL);
-             ZmqSocket push = context.socket(SocketType.PUSH)) {
-            pull.bind("inproc://many-parts");
-            push.connect("inproc://many-parts");
+        try (InprocPair pair = InprocPair.open("many-parts")) {
+            ZmqSocket push = pair.push();
+            ZmqSocket pull = pair.pull();
             try (DecompressingReceiver strict = DecompressingReceiver.builder(pull).maxDecompressedSize(limit).build()) {
                 sendParts(push, frame, parts);
                 assertEquals(DecompressingReceiver.BAD_FRAME, strict.receive(0));
@@ -174,6 +175,57 @@ class BoundedResourcesTest {
                 assertEquals(parts * limit, m.totalSize());
                 assertTrue(m.region().byteSize() <= parts * limit, "region=" + m.region().byteSize());
             }
+        }
+    }
+
+    /**
+     * The receiver's per-part limit ({@code maxDecompressedSize}) in a message of two parts: a first part
+     * of one byte over it, declared or not, is TOO_LARGE; the rest of that message is drained, not
+     * delivered as a message of its own, and the next receive gets the next message whole.
+     */
+    @Test
+    void shouldRefuseAPartOverTheLimitDrainItsMessageAndReceiveTheNext() {
+        int limit = 64 * 1024;
+        byte[] over = Frames.text(limit + 1, 7);
+        byte[] rest = Frames.sized(Frames.text(100, 8), 3);
+        byte[] next = Frames.text(1000, 9);
+        try (InprocPair pair = InprocPair.open("part-limit")) {
+            ZmqSocket push = pair.push();
+            try (DecompressingReceiver receiver = DecompressingReceiver.builder(pair.pull()).maxDecompressedSize(limit).build()) {
+                for (byte[] first : List.of(Frames.sized(over, 3), Frames.unsized(over))) {
+                    assertTrue(push.send(first, ZmqSocket.SNDMORE));
+                    assertTrue(push.send(rest, 0));
+                    assertTrue(push.send(Frames.sized(next, 3), 0));
+                    assertEquals(DecompressingReceiver.BAD_FRAME, receiver.receive(0));
+                    assertEquals(BadFrameReason.TOO_LARGE, receiver.lastErrorReason());
+                    assertTrue(receiver.lastErrorMessage().contains("limit=" + limit), receiver.lastErrorMessage());
+                    assertEquals(DecompressingReceiver.RECEIVED, receiver.receive(0), receiver::lastErrorMessage);
+                    assertEquals(1, receiver.message().parts());
+                    assertArrayEquals(next, receiver.message().partBytes(0));
+                }
+            }
+        }
+    }
+
+    /** A PUSH connected to a PULL over {@code inproc://name}, in a context of their own, closed together. */
+    private record InprocPair(ZmqContext context, ZmqSocket push, ZmqSocket pull) implements AutoCloseable {
+        static InprocPair open(String name) {
+            ZmqContext context = new ZmqContext();
+            try {
+                ZmqSocket pull = context.socket(SocketType.PULL);
+                ZmqSocket push = context.socket(SocketType.PUSH);
+                pull.bind("inproc://" + name);
+                push.connect("inproc://" + name);
+                return new InprocPair(context, push, pull);
+            } catch (RuntimeException e) {
+                context.close();
+                throw e;
+            }
+        }
+
+        @Override
+        public void close() {
+            context.close(); // closes the sockets it made
         }
     }
 
