@@ -87,9 +87,17 @@ final class MessageReader {
         this.segment = MemorySegment.ofArray(buf);
     }
 
-    /** Messages end at {@code delimiter} (e.g. {@code '\n'}). */
+    /** Messages end at {@code delimiter} (e.g. {@code '\n'}), each shorter than {@link #MAX_ARRAY_BYTES}. */
     static MessageReader delimited(InputStream in, byte delimiter) {
-        return new MessageReader(in, Mode.DELIMITED, delimiter, 0, MAX_ARRAY_BYTES);
+        return delimited(in, delimiter, MAX_ARRAY_BYTES);
+    }
+
+    /**
+     * Messages end at {@code delimiter}: {@link #next()} throws {@link TooLongException} once
+     * {@code maxBytes} bytes have come without one (so a message is shorter than {@code maxBytes}).
+     */
+    static MessageReader delimited(InputStream in, byte delimiter, int maxBytes) {
+        return new MessageReader(in, Mode.DELIMITED, delimiter, 0, checkMax(maxBytes));
     }
 
     /** Messages of {@code chunkBytes} each; the last one may be shorter. */
@@ -106,10 +114,14 @@ final class MessageReader {
      * one byte more, without reading further.
      */
     static MessageReader whole(InputStream in, int maxBytes) {
+        return new MessageReader(in, Mode.WHOLE, (byte) 0, 0, checkMax(maxBytes));
+    }
+
+    private static int checkMax(int maxBytes) {
         if (maxBytes < 0 || maxBytes > MAX_ARRAY_BYTES) {
             throw new IllegalArgumentException("maxBytes=" + maxBytes + ", range=0.." + MAX_ARRAY_BYTES);
         }
-        return new MessageReader(in, Mode.WHOLE, (byte) 0, 0, maxBytes);
+        return maxBytes;
     }
 
     /**

@@ -144,6 +144,9 @@ final class SendCommand implements Callable<Integer> {
     /** The longest --whole input: the longest Java array; a test may lower it. */
     int wholeMaxBytes = MessageReader.MAX_ARRAY_BYTES;
 
+    /** The longest message cut at a delimiter (a line): the longest Java array; a test may lower it. */
+    int delimitedMaxBytes = MessageReader.MAX_ARRAY_BYTES;
+
     @Override
     public Integer call() throws IOException {
         validate();
@@ -334,7 +337,10 @@ final class SendCommand implements Callable<Integer> {
             if (framing.whole) {
                 throw wholeTooLong("standard input is longer");
             }
-            throw e;
+            // a line as long as the largest array: the messages before it went out, this one cannot
+            throw new CliException(ExitCodes.FAILURE, "message longer than the limit: limit=" + e.limitBytes()
+                    + " bytes (one message is one Java array), no " + delimiterName() + " within it; send such input"
+                    + " in messages of a fixed size with --chunk BYTES (at most 1G each)", e);
         } catch (IOException e) {
             throw Main.cannotReadStandardInput(e);
         }
@@ -353,7 +359,16 @@ final class SendCommand implements Callable<Integer> {
         if (framing.chunkBytes != null) {
             return MessageReader.chunked(stdin, framing.chunkBytes.intValue());
         }
-        return MessageReader.delimited(stdin, framing.delimiter == null ? (byte) '\n' : framing.delimiter.value()[0]);
+        return MessageReader.delimited(stdin, delimiter(), delimitedMaxBytes);
+    }
+
+    private byte delimiter() {
+        return framing.delimiter == null ? (byte) '\n' : framing.delimiter.value()[0];
+    }
+
+    /** The delimiter as the error names it: {@code newline}, or {@code delimiter=0x00}. */
+    private String delimiterName() {
+        return delimiter() == '\n' ? "newline" : "delimiter=0x" + java.util.HexFormat.of().toHexDigits(delimiter());
     }
 
     private void validate() {

@@ -658,6 +658,52 @@ class CommandLineTest {
         assertEquals((1 << 20) + 1, read[0], what);
     }
 
+    /**
+     * A line longer than the longest message (one Java array, lowered here): the lines before it are
+     * sent, and the run ends with one line naming the limit and --chunk, the way to send such input.
+     * It said only "message longer than 2147483631 bytes: bytes=2147483631".
+     */
+    @Test
+    void shouldNameTheLimitAndChunkForALineLongerThanAMessageCanBe() throws Exception {
+        java.io.InputStream endlessLine = new java.io.SequenceInputStream(
+                new java.io.ByteArrayInputStream("first\nsecond\n".getBytes(StandardCharsets.US_ASCII)), endlessZeros());
+        try (ZmqContext ctx = new ZmqContext(); ZmqSocket pull = ctx.socket(SocketType.PULL)) {
+            pull.receiveTimeoutMs(10_000);
+            pull.bind("tcp://127.0.0.1:*");
+            Result r = run(send -> {
+                send.stdin = endlessLine;
+                send.delimitedMaxBytes = 1 << 20;
+            }, "send", "--connect", pull.lastEndpoint(), "--timeout", "10s");
+            assertOneLine(r, ExitCodes.FAILURE, r.toString(), "zmq-zstd send: message longer than the limit: limit=1048576 bytes",
+                    "no newline within it", "--chunk BYTES");
+            try (ZstdDecompressor d = ZstdDecompressor.builder().build()) {
+                assertEquals("first", new String(d.decompress(pull.receiveBytes(0)), StandardCharsets.US_ASCII));
+                assertEquals("second", new String(d.decompress(pull.receiveBytes(0)), StandardCharsets.US_ASCII));
+            }
+        }
+        Result r = run(send -> {
+            send.stdin = endlessZeros();
+            send.delimitedMaxBytes = 1 << 20;
+        }, "send", "--connect", "tcp://127.0.0.1:1", "--delimiter", ",", "--timeout", "1s");
+        assertOneLine(r, ExitCodes.FAILURE, r.toString(), "limit=1048576 bytes", "no delimiter=0x2c within it", "--chunk");
+    }
+
+    /** Zero bytes for ever, without a newline. */
+    private static java.io.InputStream endlessZeros() {
+        return new java.io.InputStream() {
+            @Override
+            public int read() {
+                return 0;
+            }
+
+            @Override
+            public int read(byte[] b, int off, int len) {
+                java.util.Arrays.fill(b, off, off + len, (byte) 0);
+                return len;
+            }
+        };
+    }
+
     /** As {@code zmq-zstd keygen > /dev/full}: PrintStream keeps write errors to itself, so the tool must ask. */
     @Test
     void shouldNotReportSuccessWhenTheKeysCouldNotBeWrittenToStandardOutput() {
