@@ -9,6 +9,10 @@ import java.lang.foreign.ValueLayout;
  * A buffered writer for received messages: copies native memory (the receiver's output region)
  * through one reused array to an output stream, so writing a message allocates nothing. The
  * caller decides when to {@link #flush()} (recv flushes whenever no message is waiting).
+ *
+ * <p>It counts messages as the stream takes them: a message {@link #endMessage() ended} here is
+ * {@link #writtenMessages() written} once a write that held its last byte has returned, so a
+ * message still in the buffer, or cut by a failed write, is not.
  */
 final class OutputSink implements AutoCloseable {
 
@@ -17,6 +21,10 @@ final class OutputSink implements AutoCloseable {
     private final OutputStream out;
     private final byte[] buf = new byte[BUFFER_BYTES];
     private int used;
+    /** Messages whose last byte is in the buffer or written. */
+    private long endedMessages;
+    /** Messages whose every byte the stream took. */
+    private long writtenMessages;
 
     OutputSink(OutputStream out) {
         this.out = out;
@@ -49,6 +57,21 @@ final class OutputSink implements AutoCloseable {
         }
     }
 
+    /** The message written since the last call ended here (its delimiter included). */
+    void endMessage() {
+        endedMessages++;
+    }
+
+    /** Messages {@link #endMessage() ended} so far, written or still in the buffer. */
+    long endedMessages() {
+        return endedMessages;
+    }
+
+    /** Messages the stream took whole: ended, and every write of their bytes returned. */
+    long writtenMessages() {
+        return writtenMessages;
+    }
+
     /** Writes out what is buffered and flushes the stream. */
     void flush() throws IOException {
         drain();
@@ -60,6 +83,7 @@ final class OutputSink implements AutoCloseable {
             out.write(buf, 0, used);
             used = 0;
         }
+        writtenMessages = endedMessages; // a message in progress is not ended yet
     }
 
     /** Flushes; the stream stays open (it is standard output). */

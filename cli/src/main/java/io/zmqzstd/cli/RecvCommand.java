@@ -153,10 +153,14 @@ final class RecvCommand implements Callable<Integer> {
                 }
             } catch (IOException e) {
                 // e.g. "recv | head -1": the reader went away; say so in one line
-                throw cannotWrite(Main.describe(e), e);
+                throw outputFailed(e, out, session);
             } catch (ZmqException e) {
                 if (e.isContextTerminated() && session.interrupted()) {
-                    out.flush();
+                    try {
+                        out.flush();
+                    } catch (IOException flushFailed) {
+                        throw outputFailed(flushFailed, out, session);
+                    }
                     session.finish();
                     return ExitCodes.INTERRUPTED;
                 }
@@ -184,6 +188,15 @@ final class RecvCommand implements Callable<Integer> {
         });
     }
 
+    /**
+     * Writing standard output failed: the messages received but not written whole are not delivered
+     * (the summary says how many), and the run ends with one line.
+     */
+    private static CliException outputFailed(IOException e, OutputSink out, Session session) {
+        session.outputFailed(out.writtenMessages());
+        return cannotWrite(Main.describe(e), e);
+    }
+
     private static CliException cannotWrite(String error, Exception cause) {
         return new CliException(ExitCodes.FAILURE, "cannot write standard output: error=" + error, cause);
     }
@@ -193,16 +206,15 @@ final class RecvCommand implements Callable<Integer> {
      * when nothing is, so a busy stream is written in large blocks and a quiet one at once.
      */
     private int receiveAll(DecompressingReceiver receiver, OutputSink out, Session session, PrintWriter err) throws IOException {
-        long delivered = 0;
         ReceivedMessage m = receiver.message();
-        while (count < 0 || delivered < count) {
+        while (count < 0 || out.endedMessages() < count) {
             int status = receiver.receive(ZmqSocket.DONTWAIT);
             if (status == DecompressingReceiver.WOULD_BLOCK) {
                 out.flush();
                 status = receiver.receive(0);
                 if (status == DecompressingReceiver.WOULD_BLOCK) {
                     err.println(spec.qualifiedName() + ": timeout: no message within " + Values.show(timeout)
-                            + " (delivered=" + delivered + (count >= 0 ? ", count=" + count : "") + ")");
+                            + " (delivered=" + out.writtenMessages() + (count >= 0 ? ", count=" + count : "") + ")");
                     return ExitCodes.TIMEOUT;
                 }
             }
@@ -220,7 +232,7 @@ final class RecvCommand implements Callable<Integer> {
                 }
             }
             out.write(delimiter.value());
-            delivered++;
+            out.endMessage();
             session.messageDone();
         }
         return ExitCodes.OK;

@@ -40,6 +40,8 @@ final class Session implements AutoCloseable {
      * and a parallel sender the messages it took and then dropped).
      */
     private long failedMessages;
+    /** recv only: messages received and decompressed that standard output did not take whole (it failed). */
+    private volatile long unwrittenMessages;
 
     /**
      * @param command name in each line, e.g. {@code zmq-zstd recv}
@@ -74,6 +76,17 @@ final class Session implements AutoCloseable {
      */
     void messageFailed() {
         failedMessages++;
+    }
+
+    /**
+     * recv: writing standard output failed with {@code writtenMessages} of the received messages
+     * written whole; the others are not delivered ({@code messages=} leaves them out, {@code unwritten=} counts them).
+     */
+    void outputFailed(long writtenMessages) {
+        Supplier<PipelineStats> s = stats;
+        if (s != null) {
+            unwrittenMessages = Math.max(0, s.get().messages() - writtenMessages);
+        }
     }
 
     /** True once SIGINT/SIGTERM arrived. */
@@ -125,8 +138,10 @@ final class Session implements AutoCloseable {
         double window = active > 1e-3 ? active : Math.max(elapsed, 1e-9);
         long in = sender ? s.uncompressedBytes() : s.compressedBytes();
         long out = sender ? s.compressedBytes() : s.uncompressedBytes();
+        long unwritten = unwrittenMessages;
+        long messages = s.messages() - unwritten; // recv: delivered means written to standard output
         StringBuilder b = printer.head(kind)
-                .append(" messages=").append(s.messages())
+                .append(" messages=").append(messages)
                 .append(" bytesIn=").append(in)
                 .append(" bytesOut=").append(out)
                 .append(" ratio=").append(String.format(Locale.ROOT, "%.3f", s.ratio()));
@@ -140,7 +155,10 @@ final class Session implements AutoCloseable {
                     b.append(' ').append(r).append('=').append(s.errors(r));
                 }
             }
+            if (unwritten > 0) {
+                b.append(" unwritten=").append(unwritten);
+            }
         }
-        return b.append(StatsPrinter.rates(elapsed, active, window, s.messages(), s.uncompressedBytes())).toString();
+        return b.append(StatsPrinter.rates(elapsed, active, window, messages, s.uncompressedBytes())).toString();
     }
 }

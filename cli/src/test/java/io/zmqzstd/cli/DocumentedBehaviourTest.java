@@ -121,6 +121,56 @@ class DocumentedBehaviourTest {
     }
 
     /**
+     * Standard output that fails part-way through a message: the summary counts as delivered only the
+     * messages written whole, and the others as {@code unwritten=} (it counted every message received,
+     * so {@code recv | head -1} said messages=2 of a message that never reached the reader). A 200 KiB
+     * message is written in pieces of the 64 KiB buffer: the first piece goes out, the second fails.
+     */
+    @Test
+    void shouldNotCountAMessageWhoseWriteFailedAsDelivered() throws Exception {
+        CompletableFuture<Void> firstWritten = new CompletableFuture<>();
+        long budgetBytes = "one\n".length() + 64 * 1024;
+        OutputStream failsPastBudget = new OutputStream() {
+            private long taken;
+
+            @Override
+            public void write(int b) throws java.io.IOException {
+                write(new byte[] {(byte) b}, 0, 1);
+            }
+
+            @Override
+            public void write(byte[] b, int off, int len) throws java.io.IOException {
+                if (taken + len > budgetBytes) {
+                    throw new java.io.IOException("Broken pipe");
+                }
+                taken += len;
+                firstWritten.complete(null);
+            }
+        };
+        byte[] large = new byte[200 * 1024];
+        new java.util.Random(5).nextBytes(large);
+        try (ZmqContext ctx = new ZmqContext(); ZmqSocket push = ctx.socket(SocketType.PUSH);
+             ZstdCompressor zstd = new ZstdCompressor(3)) {
+            push.bind("tcp://127.0.0.1:*");
+            push.sendTimeoutMs(30_000);
+            CompletableFuture<Result> recv = recv(failsPastBudget, "--connect", push.lastEndpoint(), "--stats", "--timeout", "30s");
+            byte[] one = zstd.compress("one".getBytes(StandardCharsets.US_ASCII));
+            byte[] two = zstd.compress(large);
+            assertTrue(push.send(one, 0), () -> "recv did not connect: " + recv.getNow(null));
+            firstWritten.get(30, TimeUnit.SECONDS); // written alone: recv flushes when nothing else is waiting
+            assertTrue(push.send(two, 0));
+            Result r = recv.get(60, TimeUnit.SECONDS);
+            assertEquals(ExitCodes.FAILURE, r.code(), r::toString);
+            List<String> lines = r.err().lines().toList();
+            assertEquals(2, lines.size(), r::toString);
+            assertTrue(lines.get(0).startsWith("zmq-zstd recv: summary: messages=1 bytesIn=" + (one.length + two.length)
+                    + " bytesOut=" + (3 + large.length) + " "), r::toString);
+            assertTrue(lines.get(0).contains(" errors=0 unwritten=1 elapsed="), r::toString);
+            assertEquals("zmq-zstd recv: cannot write standard output: error=Broken pipe", lines.get(1), r::toString);
+        }
+    }
+
+    /**
      * The frames send makes, as a plain PULL socket receives them: a standard frame with its
      * content size; --checksum sets the header's checksum flag; a --raw-dict file gives frames
      * without a dictionary ID and with a checksum (the README said only the first), a trained
