@@ -4,6 +4,9 @@ import java.io.IOException;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
 import java.nio.channels.SocketChannel;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.AccessMode;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.LinkOption;
@@ -23,6 +26,8 @@ final class IpcBindCheck {
     /** {@code S_IFMT} and {@code S_IFSOCK} of {@code st_mode} (the same on Linux and macOS). */
     private static final int S_IFMT = 0170000;
     private static final int S_IFSOCK = 0140000;
+    /** The sticky bit of a directory's mode: only a file's owner (or the directory's, or root) may remove it. */
+    private static final int S_ISVTX = 01000;
 
     private IpcBindCheck() {
     }
@@ -34,6 +39,44 @@ final class IpcBindCheck {
      * the kernel itself says "address in use") are libzmq's.
      */
     static String problem(String endpoint) {
+        Path path = pathOf(endpoint);
+        BasicFileAttributes attributes = path == null ? null : attributes(path);
+        if (attributes == null) {
+            return null; // nothing there, or nothing we can tell: libzmq's bind says what it finds
+        }
+        if (!isSocket(path, attributes)) {
+            return path + " is " + kind(attributes) + ", not a socket (libzmq would delete it to bind there;"
+                    + " give another path, or remove it yourself)";
+        }
+        if (!listening(path)) {
+            return null; // the file of a process that ended, or a path libzmq will refuse itself
+        }
+        return "Address already in use (a process listens on " + path + "; libzmq would take the path from it without a word)";
+    }
+
+    /**
+     * Why a bind of {@code endpoint} failed, when libzmq's own error ("Address already in use") hides
+     * it, or null: its path is a socket file nobody listens on (left behind by a process that ended),
+     * which libzmq could not unlink before binding (it ignores that failure). Says why where it can
+     * tell: the directory cannot be written (no permission, immutable, read-only) or is sticky and the
+     * file another user's (a leftover in {@code /tmp}). Called after the bind failed: reads, removes nothing.
+     */
+    static String leftoverSocket(String endpoint) {
+        Path path = pathOf(endpoint);
+        BasicFileAttributes attributes = path == null ? null : attributes(path);
+        if (attributes == null || !isSocket(path, attributes) || listening(path)) {
+            return null;
+        }
+        String why = removalProblem(path);
+        return path + " is a socket file nobody listens on (left by a process that ended), which libzmq could not remove"
+                + " to bind there" + (why == null ? "" : ": " + why) + "; have it removed, or give another path";
+    }
+
+    /**
+     * The file an ipc endpoint names (relative to the working directory, as libzmq takes it), or null:
+     * not ipc, the wildcard {@code ipc://*}, an abstract name {@code ipc://@name}, or not a path.
+     */
+    private static Path pathOf(String endpoint) {
         if (!endpoint.startsWith(IPC)) {
             return null;
         }
@@ -41,24 +84,60 @@ final class IpcBindCheck {
         if (name.equals("*") || name.startsWith("@")) {
             return null;
         }
-        Path path;
-        BasicFileAttributes attributes;
         try {
-            path = Path.of(name); // relative to the working directory, as libzmq takes it
-            attributes = Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-        } catch (InvalidPathException | IOException | UnsupportedOperationException e) {
-            return null; // nothing there, or nothing we can tell: libzmq's bind says what it finds
+            return Path.of(name);
+        } catch (InvalidPathException e) {
+            return null;
         }
-        if (!isSocket(path, attributes)) {
-            return name + " is " + kind(attributes) + ", not a socket (libzmq would delete it to bind there;"
-                    + " give another path, or remove it yourself)";
+    }
+
+    /** What is at {@code path} itself (a link not followed), or null: nothing, or nothing we can tell. */
+    private static BasicFileAttributes attributes(Path path) {
+        try {
+            return Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+        } catch (IOException | UnsupportedOperationException e) {
+            return null;
         }
+    }
+
+    /** What keeps this process from unlinking {@code path}, or null when nothing it can tell. */
+    private static String removalProblem(Path path) {
+        Path dir = path.toAbsolutePath().getParent();
+        if (dir == null) {
+            return null;
+        }
+        try {
+            dir.getFileSystem().provider().checkAccess(dir, AccessMode.WRITE, AccessMode.EXECUTE);
+        } catch (AccessDeniedException e) {
+            return "no write permission on its directory " + dir;
+        } catch (FileSystemException e) {
+            return "its directory " + dir + " cannot be changed: " + e.getReason(); // immutable, read-only file system
+        } catch (IOException e) {
+            return null;
+        }
+        try {
+            int dirMode = (Integer) Files.getAttribute(dir, "unix:mode");
+            int fileUid = (Integer) Files.getAttribute(path, "unix:uid", LinkOption.NOFOLLOW_LINKS);
+            int dirUid = (Integer) Files.getAttribute(dir, "unix:uid");
+            long self = new com.sun.security.auth.module.UnixSystem().getUid();
+            if ((dirMode & S_ISVTX) != 0 && self != 0 && self != fileUid && self != dirUid) {
+                return "its directory " + dir + " is sticky (as /tmp is), and the file belongs to another user: owner="
+                        + Files.getOwner(path, LinkOption.NOFOLLOW_LINKS).getName();
+            }
+        } catch (IOException | RuntimeException | LinkageError e) {
+            return null; // no unix attributes, or no uid to compare: say what libzmq said
+        }
+        return null;
+    }
+
+    /** Whether a process accepts connections on the socket file {@code path}. */
+    private static boolean listening(Path path) {
         try (SocketChannel probe = SocketChannel.open(StandardProtocolFamily.UNIX)) {
             probe.connect(UnixDomainSocketAddress.of(path));
+            return true;
         } catch (IOException | RuntimeException refused) {
-            return null; // nobody listens (ECONNREFUSED): the file of a process that ended, or a path libzmq will refuse itself
+            return false; // nobody listens (ECONNREFUSED)
         }
-        return "Address already in use (a process listens on " + name + "; libzmq would take the path from it without a word)";
     }
 
     private static boolean isSocket(Path path, BasicFileAttributes attributes) {

@@ -136,8 +136,9 @@ final class SocketEndpoints {
                 socket.connect(endpoint);
             }
         } catch (ZmqException e) {
+            String leftover = bind ? IpcBindCheck.leftoverSocket(endpoint) : null;
             String what = (bind ? "cannot bind" : "cannot connect") + ": endpoint=" + endpoint + ", errno=" + e.errno()
-                    + ", error=" + e.getMessage().replaceFirst(".*error=", "");
+                    + ", error=" + e.getMessage().replaceFirst(".*error=", "") + (leftover == null ? "" : " (" + leftover + ")");
             int errno = e.errno();
             // ENOCOMPATPROTO: a transport the socket type cannot use, e.g. udp:// on PUSH
             if (errno == LibZmq.EINVAL || errno == EPROTONOSUPPORT || errno == ENODEV || errno == LibZmq.ENOCOMPATPROTO) {

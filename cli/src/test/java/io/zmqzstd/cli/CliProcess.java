@@ -36,12 +36,18 @@ final class CliProcess implements AutoCloseable {
     private final OutputStream stdin;
 
     private CliProcess(List<String> args, ProcessBuilder.Redirect stdin, byte[] input) {
-        this(List.of(), args, stdin, input);
+        this(List.of(), List.of(), args, stdin, input);
     }
 
     private CliProcess(List<String> jvmOptions, List<String> args, ProcessBuilder.Redirect stdin, byte[] input) {
+        this(List.of(), jvmOptions, args, stdin, input);
+    }
+
+    /** {@code prefix} runs the JVM, e.g. {@code setpriv --reuid=...} to run it as another user. */
+    private CliProcess(List<String> prefix, List<String> jvmOptions, List<String> args, ProcessBuilder.Redirect stdin, byte[] input) {
         this.args = args;
-        List<String> cmd = new ArrayList<>(List.of(JAVA));
+        List<String> cmd = new ArrayList<>(prefix);
+        cmd.add(JAVA);
         cmd.addAll(jvmOptions);
         cmd.addAll(List.of("-jar", JAR.toString()));
         cmd.addAll(args);
@@ -71,6 +77,11 @@ final class CliProcess implements AutoCloseable {
     /** Runs {@code zmq-zstd args...} with {@code input} on its stdin (then end of input). */
     static CliProcess start(byte[] input, String... args) {
         return new CliProcess(List.of(args), ProcessBuilder.Redirect.PIPE, input);
+    }
+
+    /** Runs {@code prefix... java -jar zmq-zstd.jar args...} (e.g. as another user) with an empty stdin. */
+    static CliProcess startUnder(List<String> prefix, String... args) {
+        return new CliProcess(prefix, List.of(), List.of(args), ProcessBuilder.Redirect.PIPE, new byte[0]);
     }
 
     /** Runs {@code zmq-zstd args...} with an empty stdin. */

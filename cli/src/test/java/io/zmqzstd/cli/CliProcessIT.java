@@ -358,6 +358,36 @@ class CliProcessIT {
         }
     }
 
+    /**
+     * recv --bind ipc://PATH run as another user (nobody) where PATH is root's leftover socket file in
+     * a sticky directory, as in /tmp: libzmq's unlink fails (EPERM) without a word, and its bind said
+     * only "Address already in use". The line names the path, the sticky directory and the owner.
+     */
+    @Test
+    void shouldNameAnotherUsersLeftoverSocketFileInAStickyDirectory() throws Exception {
+        Path setpriv = Path.of("/usr/bin/setpriv");
+        assumeTrue("root".equals(System.getProperty("user.name")) && Files.isExecutable(setpriv),
+                "needs root and setpriv, to run the jar as nobody");
+        Files.setAttribute(dir, "unix:mode", 0711); // nobody may pass through to the sticky directory
+        Path sticky = Files.createDirectory(dir.resolve("tmp"));
+        Files.setAttribute(sticky, "unix:mode", 01777);
+        Path path = sticky.resolve("hub.sock");
+        try (java.nio.channels.ServerSocketChannel server = java.nio.channels.ServerSocketChannel.open(
+                java.net.StandardProtocolFamily.UNIX)) {
+            server.bind(java.net.UnixDomainSocketAddress.of(path)); // closing it leaves root's file behind
+        }
+        String endpoint = "ipc://" + path;
+        try (CliProcess recv = CliProcess.startUnder(List.of(setpriv.toString(), "--reuid=65534", "--regid=65534", "--clear-groups"),
+                "recv", "--bind", endpoint, "--timeout", "10s")) {
+            assertEquals(1, recv.awaitExit(), recv::toString);
+            assertEquals(List.of("zmq-zstd recv: cannot bind: endpoint=" + endpoint + ", errno=98, error=Address already in use ("
+                    + path + " is a socket file nobody listens on (left by a process that ended), which libzmq could not remove"
+                    + " to bind there: its directory " + sticky + " is sticky (as /tmp is), and the file belongs to another user:"
+                    + " owner=root; have it removed, or give another path)"), recv.stderrLines(), recv::toString);
+        }
+        assertTrue(Files.exists(path, java.nio.file.LinkOption.NOFOLLOW_LINKS));
+    }
+
     @ParameterizedTest(name = "--threads {0}")
     @ValueSource(ints = {0, 3})
     void shouldStreamABinaryFileInChunks(int threads) throws IOException {
