@@ -310,6 +310,37 @@ class CommandLineTest {
     }
 
     /**
+     * One endpoint twice on one socket: two connects shared a PUSH socket's messages between two
+     * connections to one peer, which received them out of order (exit 0); a second bind failed as
+     * "Address already in use" (exit 1); a bind and a connect of one endpoint waited for the socket
+     * itself (exit 3). Each is a usage error naming the option and the endpoint, a proxy side too; a
+     * bind that picks its own port may repeat.
+     */
+    @Test
+    void shouldRefuseAnEndpointGivenTwiceToOneSocket() {
+        String endpoint = "tcp://127.0.0.1:" + io.zmqzstd.testkit.Ports.unused();
+        String[][] cases = {
+                {"send", "--connect", endpoint, "--connect", endpoint, "--timeout", "1s"},
+                {"recv", "--connect", endpoint, "--connect", endpoint, "--timeout", "1s"},
+                {"recv", "--bind", endpoint, "--bind", endpoint, "--timeout", "1s"},
+                {"send", "--bind", endpoint, "--connect", endpoint, "--timeout", "1s"},
+                {"proxy", "--type", "pipeline", "--frontend-bind", "tcp://127.0.0.1:*", "--backend-connect", endpoint,
+                        "--backend-connect", endpoint}};
+        String[] expected = {"--connect given twice: endpoint=" + endpoint, "--connect given twice: endpoint=" + endpoint,
+                "--bind given twice: endpoint=" + endpoint, "--bind and --connect given the same endpoint=" + endpoint,
+                "--backend-connect given twice: endpoint=" + endpoint};
+        for (int i = 0; i < cases.length; i++) {
+            String[] args = cases[i];
+            // a proxy that took the endpoints runs until stopped
+            Result r = assertTimeoutPreemptively(java.time.Duration.ofSeconds(30),
+                    () -> run("x\n".getBytes(StandardCharsets.UTF_8), args), String.join(" ", args));
+            assertOneLine(r, ExitCodes.USAGE, String.join(" ", args) + " -> " + r, "zmq-zstd " + args[0] + ": " + expected[i]);
+        }
+        Result r = run("recv", "--bind", "tcp://127.0.0.1:*", "--bind", "tcp://127.0.0.1:*", "--timeout", "200ms");
+        assertEquals(ExitCodes.TIMEOUT, r.code(), r::toString);
+    }
+
+    /**
      * libzmq's zmq_connect takes any host it cannot resolve (an unknown name, brackets around no
      * address) and retries in the background for ever: the command waited for a peer that cannot
      * exist (exit 3 with --timeout, a hang without). Each is refused before anything starts.
