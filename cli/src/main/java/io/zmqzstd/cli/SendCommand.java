@@ -2,6 +2,7 @@ package io.zmqzstd.cli;
 
 import io.zmqzstd.codec.ZstdDictionary;
 import io.zmqzstd.pipeline.CompressingSender;
+import io.zmqzstd.pipeline.DecompressingReceiver;
 import io.zmqzstd.pipeline.ParallelCompressingSender;
 import io.zmqzstd.transport.SocketType;
 import io.zmqzstd.transport.ZmqContext;
@@ -103,7 +104,8 @@ final class SendCommand implements Callable<Integer> {
     int threads;
 
     @Option(names = "--topic", paramLabel = "T",
-            description = "PUB only: send T as an uncompressed first part of every message (subscribers filter on it; default empty).")
+            description = "PUB only: send T as an uncompressed first part of every message (subscribers filter on it; default empty;"
+                    + " at most 64K bytes, what recv takes).")
     String topic;
 
     // A mixin, not an exclusive @ArgGroup: picocli's group named a repeated option as
@@ -375,6 +377,11 @@ final class SendCommand implements Callable<Integer> {
         endpoints.requireOne();
         if (topic != null && type != Type.pub) {
             throw usage("--topic needs --type pub: type=" + type);
+        }
+        if (topic != null && topic.getBytes(StandardCharsets.UTF_8).length > DecompressingReceiver.DEFAULT_MAX_ENVELOPE_SIZE) {
+            // every message would be sent (exit 0) and refused by every recv as TOO_LARGE
+            throw usage("--topic longer than recv takes: bytes=" + topic.getBytes(StandardCharsets.UTF_8).length + ", limit="
+                    + DecompressingReceiver.DEFAULT_MAX_ENVELOPE_SIZE + " (recv refuses a message with a longer topic as TOO_LARGE)");
         }
         if (Main.given(spec, "--wait-subscribers") && type != Type.pub) { // given at all, even as 0: it is for PUB only
             throw usage("--wait-subscribers needs --type pub: type=" + type);

@@ -291,6 +291,34 @@ class DocumentedBehaviourTest {
                 = new ByteArrayInputStream(stdin.getBytes(StandardCharsets.US_ASCII)), prepend("train", args));
     }
 
+    /**
+     * The longest --topic recv takes, 64 KiB of UTF-8, is delivered; one byte more is a usage error
+     * of send. It was sent (exit 0), and every recv refused every message as TOO_LARGE.
+     */
+    @Test
+    void shouldSendATopicUpToWhatRecvTakesAndRefuseALongerOne() throws Exception {
+        String longest = "x".repeat(64 * 1024);
+        String endpoint = "tcp://127.0.0.1:" + io.zmqzstd.testkit.Ports.unused();
+        ByteArrayOutputStream stdout = new ByteArrayOutputStream();
+        CompletableFuture<Result> recv = recv(stdout, "--type", "sub", "--bind", endpoint, "--print-topic", "--count", "1",
+                "--timeout", "30s");
+        Consumer<CommandLine> stdin = cl -> ((SendCommand) cl.getSubcommands().get("send").getCommand()).stdin
+                = new ByteArrayInputStream("payload\n".getBytes(StandardCharsets.US_ASCII));
+        Result send = InProcess.execute(stdin, "send", "--type", "pub", "--connect", endpoint, "--topic", longest,
+                "--wait-subscribers", "1", "--timeout", "30s");
+        assertEquals(ExitCodes.OK, send.code(), send::toString);
+        Result r = recv.get(60, TimeUnit.SECONDS);
+        assertEquals(ExitCodes.OK, r.code(), r::toString);
+        assertEquals(longest + " payload\n", stdout.toString(StandardCharsets.US_ASCII));
+
+        String oneByteMore = "\u00e9".repeat(32 * 1024) + "x"; // 32 769 characters, 65 537 bytes of UTF-8
+        send = InProcess.execute(stdin, "send", "--type", "pub", "--connect", endpoint, "--topic", oneByteMore,
+                "--wait-subscribers", "1", "--timeout", "1s");
+        assertEquals(ExitCodes.USAGE, send.code(), send::toString);
+        assertEquals(1, send.err().lines().count(), send::toString);
+        assertTrue(send.err().startsWith("zmq-zstd send: --topic longer than recv takes: bytes=65537, limit=65536 "), send::toString);
+    }
+
     /** send --delay: it waits that long after binding before the first message (here PUB, which waits for nothing else). */
     @Test
     void shouldWaitTheDelayBeforeTheFirstMessage() {
