@@ -118,6 +118,11 @@ final class RecvCommand implements Callable<Integer> {
         Map<Integer, Path> byId = new HashMap<>();
         for (int i = 0; i < dicts.size(); i++) {
             Path earlier = byId.putIfAbsent(dicts.get(i).id(), dictionaries.get(i));
+            if (earlier != null && !dicts.get(i).isStructured()) {
+                // it said "has the same dictionary ID as ...: id=0" of two files that have none
+                throw usage("--dict " + dictionaries.get(i) + " and --dict " + earlier + " are both raw content (--raw-dict):"
+                        + " frames without a dictionary ID can use only one");
+            }
             if (earlier != null) {
                 throw usage("--dict " + dictionaries.get(i) + " has the same dictionary ID as --dict " + earlier
                         + ": id=" + Integer.toUnsignedString(dicts.get(i).id()));

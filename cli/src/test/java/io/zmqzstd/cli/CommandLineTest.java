@@ -216,6 +216,12 @@ class CommandLineTest {
         Result r = run("recv", "--bind", "tcp://127.0.0.1:*", "--dict", text.toString(), "--raw-dict", "--timeout", "1s");
         assertEquals(ExitCodes.TIMEOUT, r.code(), r.toString());
         assertFalse(r.err().contains("dictionary"), r.toString());
+        // Two raw files: frames without an ID can use one; it said they had "the same dictionary ID ...: id=0".
+        Path other = Files.writeString(dir.resolve("other.txt"), "more raw content\n".repeat(50));
+        r = run("recv", "--bind", "tcp://127.0.0.1:*", "--dict", text.toString(), "--dict", other.toString(), "--raw-dict",
+                "--timeout", "1s");
+        assertOneLine(r, ExitCodes.USAGE, r.toString(), "zmq-zstd recv: --dict " + other + " and --dict " + text
+                + " are both raw content (--raw-dict): frames without a dictionary ID can use only one");
     }
 
     /**
