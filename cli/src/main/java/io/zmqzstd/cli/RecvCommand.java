@@ -158,20 +158,20 @@ final class RecvCommand implements Callable<Integer> {
                 }
             } catch (IOException e) {
                 // e.g. "recv | head -1": the reader went away; say so in one line
-                throw outputFailed(e, out, session);
+                throw outputFailed(Main.describe(e), e, out, session);
             } catch (ZmqException e) {
                 if (e.isContextTerminated() && session.interrupted()) {
                     try {
                         out.flush();
                     } catch (IOException flushFailed) {
-                        throw outputFailed(flushFailed, out, session);
+                        throw outputFailed(Main.describe(flushFailed), flushFailed, out, session);
                     }
                     session.finish();
                     return ExitCodes.INTERRUPTED;
                 }
                 if (e.isContextTerminated() && outputGone != null) {
-                    session.finish();
-                    throw cannotWrite(outputGone, e);
+                    // woken between messages, perhaps with some still in the buffer: those are lost
+                    throw outputFailed(outputGone, e, out, session);
                 }
                 throw new CliException(ExitCodes.FAILURE, e.getMessage(), e);
             }
@@ -197,12 +197,8 @@ final class RecvCommand implements Callable<Integer> {
      * Writing standard output failed: the messages received but not written whole are not delivered
      * (the summary says how many), and the run ends with one line.
      */
-    private static CliException outputFailed(IOException e, OutputSink out, Session session) {
+    private static CliException outputFailed(String error, Exception cause, OutputSink out, Session session) {
         session.outputFailed(out.writtenMessages());
-        return cannotWrite(Main.describe(e), e);
-    }
-
-    private static CliException cannotWrite(String error, Exception cause) {
         return new CliException(ExitCodes.FAILURE, "cannot write standard output: error=" + error, cause);
     }
 
