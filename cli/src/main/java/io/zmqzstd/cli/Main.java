@@ -140,6 +140,11 @@ public final class Main implements Callable<Integer> {
      * option replaces a directory.
      */
     static String outputProblem(Path file) {
+        if (file.toString().equals("-")) {
+            // a FILE of '-' is standard input to train: "--out -" wrote a file named '-' without a word
+            return "'-' is not standard output here (that carries the printed ID or key), it would be a file named '-';"
+                    + " give ./- for such a file";
+        }
         if (Files.isDirectory(file)) {
             return "is a directory";
         }

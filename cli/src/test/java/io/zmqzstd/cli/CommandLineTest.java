@@ -841,6 +841,28 @@ class CommandLineTest {
     }
 
     /**
+     * {@code --out -}: train reads a FILE of '-' as standard input, so '-' reads as standard output
+     * here, but it wrote a file named '-' (and keygen '-' and '-.pub') and printed the ID or key as
+     * usual. Refused before anything is read or written; ./- is a file of that name.
+     */
+    @Test
+    void shouldRefuseADashAsAnOutputFile(@TempDir Path dir) throws Exception {
+        Path samples = Files.write(dir.resolve("samples.txt"), sampleLines("\n"));
+        for (String[] args : new String[][] {{"keygen", "--out", "-"},
+                {"train", "--out", "-", "--size", "1K", "--lines", samples.toString()}}) {
+            Result r = run(args);
+            assertOneLine(r, ExitCodes.FAILURE, String.join(" ", args) + " -> " + r, "file=-, error='-' is not standard output here",
+                    "give ./- for such a file");
+            assertEquals("", r.out(), r::toString);
+        }
+        assertFalse(Files.exists(Path.of("-")) || Files.exists(Path.of("-.pub")), "a file named '-' was written");
+        Path dash = dir.resolve("-");
+        Result r = run("train", "--out", dash.toString(), "--size", "1K", "--lines", samples.toString());
+        assertEquals(ExitCodes.OK, r.code(), r::toString);
+        assertTrue(Files.size(dash) > 0);
+    }
+
+    /**
      * As {@code send < /tmp}: reading standard input fails (EISDIR). The line said only
      * "zmq-zstd send: Is a directory", naming neither standard input nor what was being done.
      */
