@@ -339,7 +339,8 @@ final class SendCommand implements Callable<Integer> {
             if (framing.whole) {
                 throw wholeTooLong("standard input is longer");
             }
-            // a line as long as the largest array: the messages before it went out, this one cannot
+            // no delimiter within the largest array: the messages before it went out (with --threads, those read
+            // ahead are dropped, as after a failed read), this one cannot
             throw new CliException(ExitCodes.FAILURE, "message longer than the limit: limit=" + e.limitBytes()
                     + " bytes (one message is one Java array), no " + delimiterName() + " within it; send such input"
                     + " in messages of a fixed size with --chunk BYTES (at most 1G each)", e);
