@@ -50,7 +50,9 @@ import java.util.Objects;
  * frame so, after the topic. Under DONTWAIT too, libzmq drops the rest of the message silently
  * when the socket had already taken the end of that pipe from libzmq's command queue before the
  * part: the message then counts as sent (see ZmqSocket's class comment). Failures throw
- * ({@code ZmqException}, {@code ZstdException}).
+ * ({@code ZmqException}, {@code ZstdException}); one that ends a message after some of its parts
+ * went out (ETERM, a closed socket) leaves it undelivered, and it counts in
+ * {@link PipelineStats#abandonedMessages()}.
  *
  * <p>Multipart messages: libzmq refuses (would-block) only the <em>first</em> part of a message
  * at the high-water mark; once that is in, it takes the remaining parts at once. So a DONTWAIT
@@ -559,9 +561,11 @@ public final class CompressingSender implements AutoCloseable {
      * next send starts a new message instead of being glued to this one. libzmq takes the last
      * part of a started message at once, or refuses it when the peer went away in the middle of
      * the message, which it has then dropped itself: sent with DONTWAIT, so that this never waits
-     * (before 2026-11-26 it blocked, and close() waited for ever when the peer had gone). Refused
-     * or taken, the message is over and counted as abandoned; the socket does not send a refused
-     * part again (before 2026-11-27 it did, and the 0-byte part went out alone, to another peer).
+     * (before 2026-11-26 it blocked, and close() waited for ever when the peer had gone). Refused,
+     * taken or failed, the message is over and counted as abandoned (before 2026-11-27 one whose
+     * 0-byte part failed, the socket closed or its context terminated, counted nowhere); the socket
+     * does not send a refused part again (before 2026-11-27 it did, and the 0-byte part went out
+     * alone, to another peer).
      */
     private void abandonOpenMessage(Throwable cause) {
         if (!messageOpen) {
@@ -569,9 +573,9 @@ public final class CompressingSender implements AutoCloseable {
         }
         messageOpen = false;
         messageDropped = false;
+        counters.abandonedMessages++;
         try {
             socket.send(NO_BYTES, 0, 0, ZmqSocket.DONTWAIT);
-            counters.abandonedMessages++;
         } catch (RuntimeException e) {
             if (cause != null) {
                 cause.addSuppressed(e);
@@ -581,12 +585,17 @@ public final class CompressingSender implements AutoCloseable {
 
     /**
      * A part failed with {@code e}, which the caller rethrows. A {@link ZmqException} is libzmq
-     * refusing the part, and libzmq has dropped the message it belonged to; anything else (the
-     * compressor, a segment no longer alive) failed before the part reached libzmq, so a started
-     * message is ended here. Either way the caller's next send starts a new message.
+     * refusing the part, and libzmq has dropped the message it belonged to (counted as abandoned
+     * when parts of it went out before: before 2026-11-27 it counted nowhere); anything else (the
+     * compressor, a segment no longer alive, a closed socket) failed before the part reached
+     * libzmq, so a started message is ended here. Either way the caller's next send starts a new
+     * message.
      */
     private void partFailed(Throwable e) {
         if (e instanceof ZmqException) {
+            if (messageOpen) {
+                counters.abandonedMessages++;
+            }
             messageOpen = false;
             messageDropped = false;
         } else {

@@ -151,8 +151,12 @@ public final class PipelineStats {
      * refused because the peer went away in the middle of it (under DONTWAIT or a send timeout of
      * 0), which libzmq dropped itself (no 0-byte part; the send returned true; when the refused
      * part was not the last, the message counts when its last part is sent, and the parts libzmq
-     * dropped count nowhere). A message libzmq drops under a send that may block is not seen, and
-     * counts in {@link #messages()}.
+     * dropped count nowhere); and one that the socket ended by failing a later part, or the 0-byte
+     * part, with an exception (its context shut down or closed: ETERM; the socket closed), since
+     * libzmq never delivers a message cut short (before 2026-11-27 such a message counted nowhere).
+     * So every message whose first part went out counts once, here or in {@link #messages()}. A
+     * message libzmq drops under a send that may block is not seen, and counts in
+     * {@link #messages()}.
      *
      * @return the number of such messages; 0 for a receiver and for a
      *     {@link ParallelCompressingSender}

@@ -532,6 +532,42 @@ class LifecycleTest {
     }
 
     /**
+     * A message begun and then ended by a socket that takes no more parts (its context shut down:
+     * ETERM; the socket closed by its owner) is not delivered whole, and counts in
+     * {@code abandonedMessages}, whether the failure comes at its next part or at close(). Before,
+     * it counted nowhere: neither in messages nor as abandoned, so messages + abandonedMessages
+     * no longer added up to the messages begun.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"shutdown, next part", "shutdown, close", "socket closed, next part", "socket closed, close"})
+    void shouldCountAMessageThatASocketFailureEndsAsAbandoned(String how) {
+        try (ZmqContext ctx = new ZmqContext()) {
+            Fixtures.Link link = Fixtures.link(ctx, SocketType.PULL, SocketType.PUSH, "inproc");
+            CompressingSender sender = CompressingSender.builder(link.client()).build();
+            assertTrue(sender.send(Fixtures.payload(500, 1), 0));
+            assertTrue(sender.sendEnvelope("begun".getBytes(java.nio.charset.StandardCharsets.US_ASCII), ZmqSocket.SNDMORE));
+            if (how.startsWith("shutdown")) {
+                ctx.shutdown();
+                // the socket takes the shutdown from its command queue at its next call, a send
+                // at most once a millisecond: reading ZMQ_EVENTS makes it do so now
+                ZmqException e = assertThrows(ZmqException.class, link.client()::events);
+                assertTrue(e.isContextTerminated(), e::toString);
+            } else {
+                link.client().close();
+            }
+            if (how.endsWith("next part")) {
+                RuntimeException e = assertThrows(RuntimeException.class, () -> sender.send(Fixtures.payload(500, 2), 0));
+                assertTrue(how.startsWith("shutdown") ? e instanceof ZmqException z && z.isContextTerminated()
+                        : e instanceof IllegalStateException, e::toString);
+            }
+            sender.close();
+            PipelineStats stats = sender.stats();
+            assertEquals(1, stats.messages(), stats::toString);
+            assertEquals(1, stats.abandonedMessages(), stats::toString);
+        }
+    }
+
+    /**
      * A sender or receiver built on a closed socket was built (a parallel sender started its
      * workers) and failed only at its first send or receive.
      */
