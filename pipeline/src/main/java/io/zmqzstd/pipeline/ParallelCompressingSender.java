@@ -97,7 +97,9 @@ import java.util.concurrent.locks.LockSupport;
  * <p>Allocation: none on the Java heap per message in steady state, on the caller and on the
  * workers, for payloads whose frame bound ({@link ZstdCompressor#maxCompressedSize}) fits the
  * pool's largest class (up to 4,177,984 B with the default 4 MiB); the frame of a larger payload
- * is an unpooled buffer.
+ * is an unpooled buffer. Payloads given as native segments or claimed; the {@code byte[]} and
+ * {@code ByteBuffer} overloads wrap the payload in a {@code MemorySegment} per call, a small heap
+ * object unless the JIT removes it.
  *
  * <pre>{@code
  * try (ParallelCompressingSender sender = ParallelCompressingSender.builder(socket).build()) {
