@@ -146,7 +146,7 @@ public final class CompressingSender implements AutoCloseable {
          * @throws IllegalArgumentException when the settings contradict each other or the socket:
          *     a raw-frame limit or {@code rawIncompressible(true)} with a dictionary or a checksum,
          *     or a zero-copy threshold below the socket's
-         * @throws IllegalStateException when the socket is closed
+         * @throws IllegalStateException when the socket or the dictionary is closed
          */
         public CompressingSender build() {
             return new CompressingSender(this, resolveFrames());

@@ -190,8 +190,11 @@ public final class DecompressingReceiver implements AutoCloseable {
         }
 
         /**
-         * Adds a dictionary; repeatable; frames pick theirs by ID. The receiver digests its own
-         * copy.
+         * Adds a dictionary; repeatable, one per ID; frames pick theirs by ID. The receiver
+         * digests its own copy at {@link #build()}, so the dictionary must be open until then.
+         * Two dictionaries with the same ID (the same one given twice included) are refused by
+         * {@link #build()}: a frame names only the ID, and one decoded with another dictionary of
+         * that ID comes out as wrong bytes, without an error unless the frame has a checksum.
          *
          * @param dictionary a dictionary frames may name; not null
          * @return this builder
@@ -246,8 +249,9 @@ public final class DecompressingReceiver implements AutoCloseable {
          * A new receiver on the socket; the caller owns it and closes it before the socket.
          *
          * @return the new receiver
-         * @throws IllegalArgumentException when {@code envelopeParts} is not below {@code maxParts}
-         * @throws IllegalStateException when the socket is closed
+         * @throws IllegalArgumentException when {@code envelopeParts} is not below {@code maxParts},
+         *     or two dictionaries have the same ID (named)
+         * @throws IllegalStateException when the socket or a dictionary is closed
          */
         public DecompressingReceiver build() {
             OwnerCheck.requireOpen(socket);

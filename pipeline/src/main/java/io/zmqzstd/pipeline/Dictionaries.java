@@ -28,10 +28,12 @@ public final class Dictionaries {
      * capacity in total.
      *
      * @param samples the sample payloads, at least one
-     * @param capacityBytes the dictionary's largest size in bytes, above 0
+     * @param capacityBytes the dictionary's largest size in bytes, at least
+     *     {@link ZstdDictionary#MIN_CAPACITY_BYTES} (256: libzstd trains none smaller)
      * @return the trained dictionary
      * @throws IllegalArgumentException when {@code samples} is empty or {@code capacityBytes} is
-     *     not above 0
+     *     below {@link ZstdDictionary#MIN_CAPACITY_BYTES}, naming it
+     * @throws NullPointerException when a sample is null, naming its index
      * @throws io.zmqzstd.codec.ZstdException {@code OTHER} when zstd cannot train from them
      */
     public static ZstdDictionary train(List<byte[]> samples, int capacityBytes) {
@@ -44,6 +46,7 @@ public final class Dictionaries {
      * @param samples the sample payloads, at least one
      * @return the trained dictionary
      * @throws IllegalArgumentException when {@code samples} is empty
+     * @throws NullPointerException when a sample is null, naming its index
      * @throws io.zmqzstd.codec.ZstdException {@code OTHER} when zstd cannot train from them
      */
     public static ZstdDictionary train(List<byte[]> samples) {

@@ -423,8 +423,8 @@ public final class ParallelCompressingSender implements AutoCloseable {
          * @return the new sender
          * @throws IllegalArgumentException when the settings contradict each other or the
          *     socket, as for {@link CompressingSender.Builder#build()}
-         * @throws IllegalStateException when the socket is closed or the thread factory returns
-         *     null
+         * @throws IllegalStateException when the socket or the dictionary is closed, or the thread
+         *     factory returns null
          */
         public ParallelCompressingSender build() {
             return new ParallelCompressingSender(this, resolveFrames());

@@ -50,7 +50,9 @@ abstract class SenderBuilder<B extends SenderBuilder<B>> {
     }
 
     /**
-     * Compress with this dictionary; frames carry its ID. Every compressor digests its own copy.
+     * Compress with this dictionary; frames carry its ID. Every compressor digests its own copy at
+     * {@code build()}, so the dictionary must be open until then (a closed one makes
+     * {@code build()} throw {@link IllegalStateException}) and may be closed after it.
      * Not allowed with {@code rawFrameBelowBytes} set above 0 or {@code rawIncompressible(true)}:
      * {@code build()} throws {@link IllegalArgumentException}.
      *

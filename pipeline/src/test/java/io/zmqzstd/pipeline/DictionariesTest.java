@@ -41,13 +41,24 @@ class DictionariesTest {
         assertTrue(small.isStructured() && small.id() != 0, "a standard dictionary with an ID");
     }
 
-    /** No samples or a capacity not above 0: IllegalArgumentException; samples zstd cannot use: ZstdException OTHER. */
+    /**
+     * No samples or a capacity under ZstdDictionary.MIN_CAPACITY_BYTES (256; the Javadoc said "not
+     * above 0" until 2026-11-27): IllegalArgumentException naming it; a null sample: a
+     * NullPointerException naming its index; samples zstd cannot use: ZstdException OTHER.
+     */
     @Test
     void shouldRefuseWhatCannotBeTrainedFrom() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Dictionaries.train(List.of()));
         assertTrue(e.getMessage().contains("samples=0"), e::getMessage);
         e = assertThrows(IllegalArgumentException.class, () -> Dictionaries.train(samples(), 0));
         assertTrue(e.getMessage().contains("capacityBytes=0"), e::getMessage);
+        assertEquals(256, ZstdDictionary.MIN_CAPACITY_BYTES);
+        e = assertThrows(IllegalArgumentException.class, () -> Dictionaries.train(samples(), ZstdDictionary.MIN_CAPACITY_BYTES - 1));
+        assertTrue(e.getMessage().contains("capacityBytes=255"), e::getMessage);
+        List<byte[]> withNull = new ArrayList<>(samples());
+        withNull.set(3, null);
+        NullPointerException n = assertThrows(NullPointerException.class, () -> Dictionaries.train(withNull));
+        assertTrue(n.getMessage().contains("samples[3]"), n::getMessage);
         ZstdException z = assertThrows(ZstdException.class, () -> Dictionaries.train(List.of(new byte[] {1, 2, 3}), 4096));
         assertEquals(ZstdException.Reason.OTHER, z.reason());
     }

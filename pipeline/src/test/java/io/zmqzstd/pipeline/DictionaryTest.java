@@ -2,7 +2,9 @@ package io.zmqzstd.pipeline;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.zmqzstd.codec.ZstdDictionary;
@@ -11,6 +13,8 @@ import io.zmqzstd.transport.SocketType;
 import io.zmqzstd.transport.ZmqContext;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -126,6 +130,89 @@ class DictionaryTest {
                     assertEquals(DecompressingReceiver.RECEIVED, atClient.receive(0), atClient::lastErrorMessage);
                     assertArrayEquals(reply, atClient.message().partBytes(0));
                 }
+            }
+        }
+    }
+
+    /**
+     * One dictionary per ID: the receiver's build() refuses a second of the same ID (the same
+     * one twice, or another copy) naming the ID; every build() refuses a closed dictionary; one
+     * closed after build() goes on serving, since each compressor and decompressor digested its
+     * own copy. (Until 2026-11-27 the builders' Javadoc said none of this.)
+     */
+    @Test
+    void shouldHoldOneDictionaryPerIdDigestedAtBuild() {
+        try (ZmqContext ctx = new ZmqContext()) {
+            Fixtures.Link link = Fixtures.link(ctx, SocketType.PULL, SocketType.PUSH, "inproc");
+            String id = "id=" + Integer.toUnsignedString(logs.id());
+            Fixtures.assertRefusedNaming(id, () -> DecompressingReceiver.builder(link.server()).dictionary(logs).dictionary(logs).build());
+            try (ZstdDictionary copy = ZstdDictionary.of(logs.bytes())) {
+                Fixtures.assertRefusedNaming(id, () -> DecompressingReceiver.builder(link.server()).dictionary(logs).dictionary(copy).build());
+            }
+
+            ZstdDictionary closed = ZstdDictionary.of(logs.bytes());
+            closed.close();
+            for (Runnable build : new Runnable[] {() -> DecompressingReceiver.builder(link.server()).dictionary(closed).build(),
+                    () -> CompressingSender.builder(link.client()).dictionary(closed).build(),
+                    () -> ParallelCompressingSender.builder(link.client()).dictionary(closed).workers(2).build()}) {
+                IllegalStateException e = assertThrows(IllegalStateException.class, build::run);
+                assertTrue(e.getMessage().contains("closed"), e::getMessage);
+            }
+
+            ZstdDictionary later = ZstdDictionary.of(logs.bytes());
+            try (CompressingSender sender = CompressingSender.builder(link.client()).dictionary(later).build();
+                 ParallelCompressingSender parallel = ParallelCompressingSender.builder(link.client()).dictionary(later).workers(2).build();
+                 DecompressingReceiver receiver = DecompressingReceiver.builder(link.server()).dictionary(later).build()) {
+                later.close();
+                byte[] first = Fixtures.logLines("log", 700, 1);
+                byte[] second = Fixtures.logLines("log", 900, 2);
+                assertTrue(sender.send(first, 0));
+                assertTrue(parallel.send(second, 0));
+                parallel.flush();
+                for (byte[] data : new byte[][] {first, second}) {
+                    assertEquals(DecompressingReceiver.RECEIVED, receiver.receive(0), receiver::lastErrorMessage);
+                    assertArrayEquals(data, receiver.message().partBytes(0));
+                }
+            }
+        }
+    }
+
+    /**
+     * A dictionary with the sender's ID and other content (here its second half changed) cannot be
+     * told apart by the frame, which names only the ID: decoded with it, the payload comes out wrong
+     * (or as CORRUPT), never as the original; with the sender's checksum the receiver refuses it
+     * as CHECKSUM or CORRUPT. The stream goes on either way.
+     */
+    @Test
+    void shouldTellDictionariesOfOneIdApartOnlyByAChecksum() {
+        byte[] bytes = logs.bytes();
+        for (int i = bytes.length / 2; i < bytes.length; i++) {
+            bytes[i] ^= 0x5A;
+        }
+        try (ZmqContext ctx = new ZmqContext(); ZstdDictionary other = ZstdDictionary.of(bytes)) {
+            assertEquals(logs.id(), other.id());
+            Fixtures.Link link = Fixtures.link(ctx, SocketType.PULL, SocketType.PUSH, "inproc");
+            try (CompressingSender plain = CompressingSender.builder(link.client()).dictionary(logs).build();
+                 CompressingSender checked = CompressingSender.builder(link.client()).dictionary(logs).checksum(true).build();
+                 CompressingSender none = CompressingSender.builder(link.client()).build();
+                 DecompressingReceiver receiver = DecompressingReceiver.builder(link.server()).dictionary(other).build()) {
+                byte[] data = Fixtures.logLines("log", 3000, 7);
+                byte[] next = Fixtures.payload(500, 8);
+                assertTrue(plain.send(data, 0));
+                int status = receiver.receive(0);
+                assertFalse(status == DecompressingReceiver.RECEIVED && Arrays.equals(data, receiver.message().partBytes(0)),
+                        "decoded with another dictionary's content");
+                assertTrue(status == DecompressingReceiver.RECEIVED || receiver.lastErrorReason() == BadFrameReason.CORRUPT,
+                        receiver::lastErrorMessage);
+
+                assertTrue(checked.send(data, 0));
+                assertEquals(DecompressingReceiver.BAD_FRAME, receiver.receive(0));
+                assertTrue(Set.of(BadFrameReason.CHECKSUM, BadFrameReason.CORRUPT).contains(receiver.lastErrorReason()),
+                        receiver::lastErrorMessage);
+
+                assertTrue(none.send(next, 0));
+                assertEquals(DecompressingReceiver.RECEIVED, receiver.receive(0), receiver::lastErrorMessage);
+                assertArrayEquals(next, receiver.message().partBytes(0));
             }
         }
     }
