@@ -324,9 +324,10 @@ public final class DecompressingReceiver implements AutoCloseable {
      * first, so the next receive starts at a message boundary.
      *
      * <p>A receive blocked here cannot be ended by {@link #close()} from another thread (that
-     * throws {@link IllegalStateException}: two threads inside the receiver); use a receive
-     * timeout, or {@link io.zmqzstd.transport.ZmqContext#shutdown()}, which makes the blocked
-     * receive throw a {@code ZmqException} (ETERM), then close the receiver.
+     * throws {@link IllegalStateException}: two threads inside the receiver), nor by an interrupt
+     * (it waits on, the flag stays set); use a receive timeout, or
+     * {@link io.zmqzstd.transport.ZmqContext#shutdown()}, which makes the blocked receive throw a
+     * {@code ZmqException} (ETERM), then close the receiver.
      *
      * @param flags 0 to block, {@link ZmqSocket#DONTWAIT} not to
      * @return {@link #RECEIVED}, {@link #WOULD_BLOCK} or {@link #BAD_FRAME}

@@ -92,7 +92,9 @@ import java.util.concurrent.locks.LockSupport;
  * {@link IllegalStateException}. {@link #stats()} from any thread. The worker threads are the
  * sender's: an interrupt of one (code that interrupts every thread of a process or group, say)
  * neither stops it nor ends a send in progress; the worker clears the flag and goes on serving the
- * sender, and only {@code close()} stops the workers.
+ * sender, and only {@code close()} stops the workers. An interrupt of the caller does not end its
+ * wait for room in {@code send} or {@code claim}, nor {@code flush} or {@code close}: the call
+ * goes on and returns with the flag still set (a send timeout, or closing the context, ends it).
  *
  * <p>Allocation: none on the Java heap per message in steady state, on the caller and on the
  * workers, for payloads whose frame bound ({@link ZstdCompressor#maxCompressedSize}) fits the

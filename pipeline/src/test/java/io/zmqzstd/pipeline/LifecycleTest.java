@@ -248,6 +248,58 @@ class LifecycleTest {
         }
     }
 
+    /**
+     * An interrupt ends no wait: a parallel sender's producer waiting for room in the ring, and a
+     * receive blocked in libzmq, both go on waiting, and return normally once the peer is there,
+     * with the interrupt flag still set for the caller. (The README said so of the workers only.)
+     */
+    @Test
+    @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void shouldGoOnWaitingWhenAWaitingProducerOrReceiverIsInterrupted() throws Exception {
+        try (ZmqContext ctx = new ZmqContext()) {
+            ZmqSocket push = Fixtures.bound(ctx, SocketType.PUSH, "inproc"); // no peer yet: the workers' sends wait
+            String endpoint = push.lastEndpoint(); // read now: the socket is the sender's once it is built
+            ZmqSocket pull = ctx.socket(SocketType.PULL);
+            try (ParallelCompressingSender sender = ParallelCompressingSender.builder(push).workers(1).inFlight(2).build();
+                 DecompressingReceiver receiver = DecompressingReceiver.builder(pull).build()) {
+                java.util.concurrent.CompletableFuture<Boolean> flagKept = new java.util.concurrent.CompletableFuture<>();
+                Thread producer = new Thread(() -> {
+                    try {
+                        for (int i = 0; i < 10; i++) {
+                            assertTrue(sender.send(Fixtures.payload(1000, i), 0));
+                        }
+                        flagKept.complete(Thread.currentThread().isInterrupted());
+                    } catch (Throwable t) {
+                        flagKept.completeExceptionally(t);
+                    }
+                }, "interrupted-producer");
+                producer.start();
+                assertTrue(Fixtures.await(() -> java.util.Arrays.stream(producer.getStackTrace())
+                        .anyMatch(f -> f.getMethodName().equals("awaitHead")), 10_000), "the producer never waited for room");
+                producer.interrupt();
+                producer.join(500);
+                assertTrue(producer.isAlive(), "an interrupt ended the producer's wait");
+
+                pull.connect(endpoint);
+                assertTrue(flagKept.get(20, TimeUnit.SECONDS), "the producer's interrupt flag was cleared");
+                for (int i = 0; i < 10; i++) {
+                    assertEquals(DecompressingReceiver.RECEIVED, receiver.receive(0), receiver::lastErrorMessage);
+                    assertArrayEquals(Fixtures.payload(1000, i), receiver.message().partBytes(0));
+                }
+
+                BlockedCall receive = new BlockedCall("interrupted-receiver", "receive", () -> {
+                    int status = receiver.receive(0);
+                    return status == DecompressingReceiver.RECEIVED && Thread.currentThread().isInterrupted();
+                });
+                receive.thread.interrupt();
+                receive.thread.join(500);
+                assertTrue(receive.thread.isAlive(), "an interrupt ended the blocked receive");
+                assertTrue(sender.send(Fixtures.payload(1000, 10), 0));
+                assertEquals(Boolean.TRUE, receive.join(), "received, with the interrupt flag still set");
+            }
+        }
+    }
+
     private static boolean endedByContextClose(Throwable cause) {
         return cause instanceof ZmqException z && z.isContextTerminated()
                 || cause instanceof IllegalStateException i && String.valueOf(i.getMessage()).startsWith("socket is closed");
