@@ -1331,21 +1331,32 @@ public final class ParallelCompressingSender implements AutoCloseable {
             this.inlineArena = inlineArena;
         }
 
+        /**
+         * Stops and frees, then warns when the sender was dropped unclosed: the warning goes to the
+         * application's logging, which may throw (before 2026-11-27 it came first, and a warning
+         * that threw left the workers parked for ever, the claim's buffer rented and the inline
+         * memory allocated).
+         */
         @Override
         public void run() {
-            if (!closedByOwner) {
-                Unclosed.reportUnclosed("ParallelCompressingSender", "its compressing threads were stopped and its native memory was");
-                for (Worker w : workers) {
-                    LockSupport.unpark(w.thread); // wakes to a cleared reference, and exits
+            try {
+                if (!closedByOwner) {
+                    for (Worker w : workers) {
+                        LockSupport.unpark(w.thread); // wakes to a cleared reference, and exits
+                    }
+                    if (openClaim != null) {
+                        openClaim.release(); // nothing of it was taken
+                        openClaim = null;
+                    }
                 }
-                if (openClaim != null) {
-                    openClaim.release(); // nothing of it was taken
-                    openClaim = null;
+                if (inlineCompressor != null) {
+                    inlineCompressor.close();
+                    inlineArena.close();
                 }
-            }
-            if (inlineCompressor != null) {
-                inlineCompressor.close();
-                inlineArena.close();
+            } finally {
+                if (!closedByOwner) {
+                    Unclosed.reportUnclosed("ParallelCompressingSender", "its compressing threads were stopped and its native memory was");
+                }
             }
         }
     }

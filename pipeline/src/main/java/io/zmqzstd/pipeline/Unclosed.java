@@ -82,11 +82,13 @@ final class Unclosed {
             cleanable.clean();
         }
 
+        /**
+         * Frees, then warns when the owner was dropped unclosed: the warning goes to the
+         * application's logging, which may throw (before 2026-11-27 it came first, and a warning
+         * that threw left the memory allocated for ever).
+         */
         @Override
         public void run() {
-            if (!closedByOwner) {
-                reportUnclosed(owner, "its native memory was");
-            }
             try {
                 if (frame != null) {
                     frame.close();
@@ -97,6 +99,9 @@ final class Unclosed {
                     arena = null;
                 }
                 freed = true;
+                if (!closedByOwner) {
+                    reportUnclosed(owner, "its native memory was");
+                }
             }
         }
 

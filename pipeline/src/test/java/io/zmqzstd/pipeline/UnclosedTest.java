@@ -168,12 +168,7 @@ class UnclosedTest {
      * payloads of 20,000 bytes and is dropped unclosed at once, with messages still in its ring.
      */
     private static WeakReference<Object> sendAndDropParallel(Fixtures.Link link, List<Thread> workers, int messages) {
-        ParallelCompressingSender sender = ParallelCompressingSender.builder(link.client()).workers(3)
-                .threadFactory(r -> {
-                    Thread t = Thread.ofPlatform().daemon().name("dropped-worker-" + workers.size()).unstarted(r);
-                    workers.add(t);
-                    return t;
-                }).build();
+        ParallelCompressingSender sender = recordingWorkers(link, workers, 3);
         for (int i = 0; i < messages; i++) {
             assertTrue(sender.send(Fixtures.payload(20_000, i), 0));
         }
@@ -189,22 +184,11 @@ class UnclosedTest {
     void shouldWarnAtTheFirstSecondFourthEighthOwnerDroppedUnclosed() throws Exception {
         java.util.logging.Logger log = java.util.logging.Logger.getLogger("io.zmqzstd.pipeline");
         List<String> warnings = new CopyOnWriteArrayList<>();
-        java.util.logging.Handler handler = new java.util.logging.Handler() {
-            @Override
-            public void publish(java.util.logging.LogRecord r) {
-                if (r.getLevel() == java.util.logging.Level.WARNING) {
-                    warnings.add(r.getMessage());
-                }
+        java.util.logging.Handler handler = handler(r -> {
+            if (r.getLevel() == java.util.logging.Level.WARNING) {
+                warnings.add(r.getMessage());
             }
-
-            @Override
-            public void flush() {
-            }
-
-            @Override
-            public void close() {
-            }
-        };
+        });
         log.addHandler(handler);
         try (ZmqContext ctx = new ZmqContext()) {
             ZmqSocket pull = ctx.socket(SocketType.PULL);
@@ -236,6 +220,81 @@ class UnclosedTest {
         } finally {
             log.removeHandler(handler);
         }
+    }
+
+    /**
+     * The warning goes to the application's logging, which may throw (a failing handler or
+     * appender). The cleaner logged it first and freed afterwards, so a warning that threw left the
+     * owner's native memory allocated for ever, and a parallel sender's worker threads parked for
+     * ever (with their compressors) and an open claim's buffer rented. Now everything is freed,
+     * stopped and returned whatever the logging does. Each owner is dropped with the count at 0, so
+     * that its report is the 1st, which is always logged.
+     */
+    @Test
+    void shouldFreeAndStopWhatWasDroppedUnclosedWhenTheWarningThrows() throws Exception {
+        java.util.logging.Logger log = java.util.logging.Logger.getLogger("io.zmqzstd.pipeline");
+        List<String> thrown = new CopyOnWriteArrayList<>();
+        java.util.logging.Handler failing = handler(r -> {
+            thrown.add(r.getMessage());
+            throw new IllegalStateException("the application's logging failed");
+        });
+        long saved = Unclosed.FREED_UNCLOSED.get();
+        log.addHandler(failing);
+        try (ZmqContext ctx = new ZmqContext()) {
+            Fixtures.Link link = Fixtures.link(ctx, SocketType.PULL, SocketType.PUSH, "inproc");
+            Unclosed.FREED_UNCLOSED.set(0);
+            List<Dropped> dropped = useAndDrop(link, Fixtures.payload(256 * 1024, 9));
+            collectUntil("both owners collected and their memory freed", () -> dropped.stream()
+                    .allMatch(d -> d.owner().get() == null && d.memory().freed()));
+            assertTrue(Fixtures.await(() -> !thrown.isEmpty(), 10_000), "the warning was logged, and threw");
+
+            Unclosed.FREED_UNCLOSED.set(0);
+            thrown.clear();
+            List<Thread> workers = new CopyOnWriteArrayList<>();
+            WeakReference<Object> sender = claimAndDropParallel(link, workers);
+            collectUntil("the parallel sender collected and its threads ended", () -> sender.get() == null
+                    && workers.stream().noneMatch(Thread::isAlive));
+            assertTrue(Fixtures.await(() -> !thrown.isEmpty(), 10_000), "the warning was logged, and threw");
+            assertTrue(Fixtures.await(() -> ctx.bufferPool().outstanding() == 0, 10_000), () -> ctx.bufferPool().stats().toString());
+        } finally {
+            log.removeHandler(failing);
+            Unclosed.FREED_UNCLOSED.set(saved + 3);
+        }
+    }
+
+    /** A parallel sender of 2 workers (recorded in {@code workers}) with a claim open, dropped unclosed. */
+    private static WeakReference<Object> claimAndDropParallel(Fixtures.Link link, List<Thread> workers) {
+        ParallelCompressingSender sender = recordingWorkers(link, workers, 2);
+        assertTrue(sender.claim(1000, 0).byteSize() >= 1000);
+        return new WeakReference<>(sender);
+    }
+
+    /** A parallel sender on {@code link}'s client whose {@code count} worker threads are added to {@code workers}. */
+    private static ParallelCompressingSender recordingWorkers(Fixtures.Link link, List<Thread> workers, int count) {
+        return ParallelCompressingSender.builder(link.client()).workers(count)
+                .threadFactory(r -> {
+                    Thread t = Thread.ofPlatform().daemon().name("dropped-worker-" + workers.size()).unstarted(r);
+                    workers.add(t);
+                    return t;
+                }).build();
+    }
+
+    /** A logging handler that passes each record to {@code publish}. */
+    private static java.util.logging.Handler handler(java.util.function.Consumer<java.util.logging.LogRecord> publish) {
+        return new java.util.logging.Handler() {
+            @Override
+            public void publish(java.util.logging.LogRecord r) {
+                publish.accept(r);
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
     }
 
     private static void collectUntil(String what, BooleanSupplier condition) throws InterruptedException {
