@@ -148,12 +148,28 @@ public final class ZmqMessage implements AutoCloseable {
      */
     public byte[] toByteArray() {
         long n = size();
-        if (n > Integer.MAX_VALUE - 8) {
-            throw new IllegalStateException("frame too large for a byte[]: size=" + n);
-        }
+        checkArraySize(n, "");
         byte[] out = new byte[(int) n];
         MemorySegment.copy(LibZmq.EVERYTHING, java.lang.foreign.ValueLayout.JAVA_BYTE, address(), out, 0, out.length);
         return out;
+    }
+
+    /**
+     * The longest frame a {@code byte[]} can hold: the JVM refuses arrays a few elements short of
+     * {@code Integer.MAX_VALUE} ("Requested array size exceeds VM limit").
+     */
+    static final long MAX_ARRAY_BYTES = Integer.MAX_VALUE - 8;
+
+    /**
+     * @param size a frame's size in bytes
+     * @param consequence what became of the frame, for the message (empty when it is kept)
+     * @throws IllegalStateException when a {@code byte[]} cannot hold {@code size} bytes
+     */
+    static void checkArraySize(long size, String consequence) {
+        if (size > MAX_ARRAY_BYTES) {
+            throw new IllegalStateException("frame too large for a byte[]: size=" + size + ", max=" + MAX_ARRAY_BYTES
+                    + consequence);
+        }
     }
 
     /**

@@ -899,7 +899,9 @@ public final class ZmqSocket implements AutoCloseable {
      * @throws ZmqException when libzmq fails for another reason than would-block (e.g. EFSM for a
      *     REQ or REP socket out of turn, ETERM once the context is shut down or closed)
      * @throws IllegalStateException after {@link #close()}, or while another thread is in a call
-     *     on this socket
+     *     on this socket; or when the frame is too large for a {@code byte[]} (over
+     *     {@code Integer.MAX_VALUE - 8} bytes): the message names its size, the frame is dropped,
+     *     and the message's later parts stay queued ({@link #hasMore()} tells)
      */
     public byte[] receiveBytes(int flags) {
         enter();
@@ -908,7 +910,12 @@ public final class ZmqSocket implements AutoCloseable {
                 return null;
             }
             try {
-                byte[] out = new byte[Math.toIntExact(frameSize())];
+                long size = frameSize();
+                // Until 2026-11-27 a frame over 2 GiB threw ArithmeticException "integer overflow"
+                // from Math.toIntExact, naming nothing (SocketApiTest).
+                ZmqMessage.checkArraySize(size, " (the frame is dropped; the message's later parts stay queued:"
+                        + " receive frames this large into a ZmqMessage or a MemorySegment)");
+                byte[] out = new byte[(int) size];
                 copyFrame(out, null, out.length);
                 return out;
             } finally {
@@ -985,7 +992,8 @@ public final class ZmqSocket implements AutoCloseable {
      * @throws ZmqException when libzmq fails for another reason than would-block (e.g. EFSM for a
      *     REQ or REP socket out of turn, ETERM once the context is shut down or closed)
      * @throws IllegalStateException after {@link #close()}, or while another thread is in a call
-     *     on this socket
+     *     on this socket; or when the frame is too large for a {@code byte[]}, as for
+     *     {@link #receiveBytes(int)}
      */
     public String receiveString(int flags) {
         byte[] b = receiveBytes(flags);

@@ -368,6 +368,21 @@ class SocketApiTest extends ContextTestBase {
     }
 
     @Test
+    void shouldRefuseAFrameTooLargeForAnArrayNamingItsSize() {
+        long size = (1L << 31) + 1; // over 2 GiB: Math.toIntExact threw "integer overflow" here
+        ZmqSocket pull = socket(SocketType.PULL);
+        ZmqSocket push = socket(SocketType.PUSH);
+        push.connect(Endpoints.bindAny(pull, "inproc")); // zero-copy: the 2 GiB exist once, in the pooled buffer
+        assertTrue(push.sendPooled(ctx.bufferPool().rent(size), size, ZmqSocket.SNDMORE));
+        assertTrue(push.send(b("next part"), 0));
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> pull.receiveBytes(0));
+        assertTrue(e.getMessage().contains("frame too large for a byte[]: size=" + size), e.getMessage());
+        assertTrue(pull.hasMore(), "the message's later parts stay queued");
+        assertEquals("next part", pull.receiveString(0), "the stream goes on");
+        assertEquals(0, ctx.bufferPool().outstanding(), "the dropped frame's buffer is back in its pool");
+    }
+
+    @Test
     void shouldReportTheLoadedLibzmqVersionAndCheckItsMessageLayout() {
         ZmqContext.Version v = ZmqContext.version();
         assertEquals(4, v.major(), v::toString);
