@@ -10,7 +10,10 @@ import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.locks.LockSupport;
@@ -103,6 +106,8 @@ public final class ZmqSocket implements AutoCloseable {
      * fails now is not repeated (see {@link #socketCall}). Written by each send that succeeds.
      */
     private boolean messageOpen;
+    /** The ipc paths this socket listens on (see {@link #trackIpcListener}); null before its first ipc bind. */
+    private List<Path> ipcListeners;
     /** True once an inproc endpoint was bound or connected, and no endpoint of another transport. */
     private boolean inprocOnly;
     /** An endpoint of another transport than inproc was bound or connected (sticky). */
@@ -190,16 +195,32 @@ public final class ZmqSocket implements AutoCloseable {
      * zmq_bind; {@code tcp://127.0.0.1:*} picks a free port, read it back with
      * {@link #lastEndpoint()}.
      *
+     * <p>{@code ipc://PATH}: libzmq unlinks whatever is at PATH before it binds (to take over the
+     * socket file a closed socket left behind), so this method looks first: a file that is not a
+     * socket is refused ({@link IllegalArgumentException}), and so is a socket something listens
+     * on ({@link ZmqException} with EADDRINUSE, as a tcp bind to a taken port; that listener sees
+     * a connection open and close). A socket file nobody listens on is taken over. {@code ipc://*}
+     * binds a fresh path in a new directory {@code tmpXXXXXX} under {@code $TMPDIR},
+     * {@code $TEMPDIR} or {@code $TMP}, and with none of them set under the working directory:
+     * {@link #lastEndpoint()} is then a relative path, which a process with another working
+     * directory cannot connect to.
+     *
      * @param endpoint {@code transport://address}, e.g. {@code tcp://127.0.0.1:5555},
      *     {@code ipc:///tmp/feed} or {@code inproc://feed}
      * @throws ZmqException when libzmq refuses it (e.g. EADDRINUSE, EINVAL for a malformed
-     *     endpoint, EPROTONOSUPPORT for an unknown transport)
+     *     endpoint, EPROTONOSUPPORT for an unknown transport), or EADDRINUSE when a socket listens
+     *     on an ipc endpoint's path already
      * @throws IllegalArgumentException when {@code endpoint} contains a NUL character, or a tcp or
-     *     ws port that is not {@code *} or a number from 0 to 65535 (libzmq would read another)
+     *     ws port that is not {@code *} or a number from 0 to 65535 (libzmq would read another);
+     *     or when an ipc endpoint's path holds a regular file, a directory, a symbolic link or
+     *     another file that is not a socket (the message names it; libzmq would delete it)
      * @throws IllegalStateException after {@link #close()}, or while another thread is in a call
      *     on this socket
      */
     public void bind(String endpoint) {
+        Objects.requireNonNull(endpoint, "endpoint");
+        ensureOpen();
+        IpcBindGuard.check(endpoint); // outside the call: it asks the file system, not libzmq
         endpointCall("zmq_bind", endpoint);
         noteEndpoint(endpoint);
     }
@@ -265,6 +286,7 @@ public final class ZmqSocket implements AutoCloseable {
                     default -> (int) LibZmq.zmq_disconnect.invokeExact(capture, socket, ep);
                 };
                 if (rc == 0) {
+                    trackIpcListener(op, endpoint);
                     return;
                 }
                 int errno = LibZmq.errno(capture);
@@ -300,6 +322,27 @@ public final class ZmqSocket implements AutoCloseable {
             return clobbered;
         } catch (ZmqException e) {
             return e.errno();
+        }
+    }
+
+    /**
+     * Keeps {@link IpcBindGuard}'s account of the ipc paths this socket listens on, inside the call
+     * (a close on another thread reads {@link #ipcListeners}): a bind adds its path, an unbind or a
+     * disconnect (which libzmq 4.3 takes for a bound endpoint too) lets it go, and so does the close.
+     */
+    private void trackIpcListener(String op, String endpoint) {
+        Path path = op.equals("zmq_connect") ? null : IpcBindGuard.path(endpoint);
+        if (path == null) {
+            return;
+        }
+        if (op.equals("zmq_bind")) {
+            IpcBindGuard.bound(path);
+            if (ipcListeners == null) {
+                ipcListeners = new ArrayList<>(1);
+            }
+            ipcListeners.add(path);
+        } else if (ipcListeners != null && ipcListeners.remove(path)) {
+            IpcBindGuard.letGo(path);
         }
     }
 
@@ -2022,6 +2065,9 @@ public final class ZmqSocket implements AutoCloseable {
         } catch (Throwable t) {
             throw LibZmq.rethrow(t);
         } finally {
+            if (ipcListeners != null) {
+                ipcListeners.forEach(IpcBindGuard::letGo);
+            }
             context.forget(this);
             arena.close();
         }

@@ -1,0 +1,117 @@
+package io.zmqzstd.transport;
+
+import io.zmqzstd.transport.internal.LibZmq;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** An ipc bind never destroys what is at its path: libzmq unlinks it first, without looking. */
+class IpcBindGuardTest extends ContextTestBase {
+
+    @TempDir
+    Path dir;
+
+    /** Until 2026-11-27 the file was deleted and a socket put in its place, the bind succeeding. */
+    @Test
+    void shouldRefuseToBindOverAFileThatIsNotASocket() throws Exception {
+        Path file = Files.writeString(dir.resolve("important.txt"), "precious");
+        Path link = Files.createSymbolicLink(dir.resolve("link"), file);
+        Path directory = Files.createDirectory(dir.resolve("sub"));
+        ZmqSocket pull = socket(SocketType.PULL);
+        assertRefused(pull, file, "a regular file");
+        assertRefused(pull, link, "a symbolic link");
+        assertRefused(pull, directory, "a directory");
+        assertEquals("precious", Files.readString(file), "the file is untouched");
+        assertTrue(Files.isSymbolicLink(link), "the link is untouched");
+        assertEquals("", pull.lastEndpoint(), "nothing was bound");
+    }
+
+    private static void assertRefused(ZmqSocket s, Path path, String kind) {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> s.bind("ipc://" + path));
+        assertTrue(e.getMessage().contains("ipc path is taken by " + kind + ", not a socket: path=" + path), e.getMessage());
+    }
+
+    /**
+     * Until 2026-11-27 the second bind took the path from the first socket without a word, and the
+     * first one received nothing more (a tcp bind to a taken port fails with EADDRINUSE).
+     */
+    @Test
+    void shouldRefuseThePathOfASocketThatListensOnIt() {
+        String endpoint = "ipc://" + dir.resolve("feed");
+        ZmqSocket first = socket(SocketType.PULL);
+        first.bind(endpoint);
+        ZmqSocket second = socket(SocketType.PULL);
+        ZmqException e = assertThrows(ZmqException.class, () -> second.bind(endpoint));
+        assertEquals(LibZmq.EADDRINUSE, e.errno(), e::getMessage);
+        assertTrue(e.getMessage().contains("a socket listens on " + dir.resolve("feed")), e.getMessage());
+        ZmqSocket push = socket(SocketType.PUSH);
+        push.connect(endpoint);
+        assertTrue(push.send(b("to the first"), 0));
+        assertEquals("to the first", first.receiveString(0), "the first socket keeps its path");
+        assertNull(second.receiveBytes(ZmqSocket.DONTWAIT));
+    }
+
+    /**
+     * A listener this process let go (unbind, close) closes on libzmq's I/O thread after the call
+     * has returned: a bind of its path at once still finds it listening, and takes the path over
+     * as libzmq always did (refused, about every other unbind-and-bind failed with EADDRINUSE).
+     */
+    @Test
+    void shouldRebindAtOnceAPathThisProcessLetGo() {
+        String endpoint = "ipc://" + dir.resolve("again");
+        ZmqSocket pull = socket(SocketType.PULL);
+        for (int i = 0; i < 100; i++) {
+            pull.bind(endpoint);
+            pull.unbind(endpoint);
+        }
+        for (int i = 0; i < 100; i++) {
+            ZmqSocket previous = ctx.socket(SocketType.PULL);
+            previous.bind(endpoint);
+            previous.close();
+        }
+        pull.bind(endpoint);
+        ZmqSocket other = socket(SocketType.PULL);
+        assertThrows(ZmqException.class, () -> other.bind(endpoint), "a path bound again is guarded again");
+        ZmqSocket push = socket(SocketType.PUSH);
+        push.connect(endpoint);
+        assertTrue(push.send(b("after 200 rebinds"), 0));
+        assertEquals("after 200 rebinds", pull.receiveString(0));
+    }
+
+    /** What libzmq's unlink is for: the socket file a closed listener left behind is taken over. */
+    @Test
+    void shouldTakeOverASocketFileNobodyListensOn() {
+        Path path = dir.resolve("left-behind");
+        try (ZmqContext previous = new ZmqContext()) {
+            previous.socket(SocketType.PULL).bind("ipc://" + path); // its close leaves the file
+        }
+        assertTrue(Files.exists(path, LinkOption.NOFOLLOW_LINKS));
+        ZmqSocket pull = socket(SocketType.PULL);
+        pull.bind("ipc://" + path);
+        ZmqSocket push = socket(SocketType.PUSH);
+        push.connect("ipc://" + path);
+        assertTrue(push.send(b("taken over"), 0));
+        assertEquals("taken over", pull.receiveString(0));
+    }
+
+    /** libzmq makes the wildcard's directory under $TMPDIR, $TEMPDIR or $TMP, else under the working directory. */
+    @Test
+    void shouldBindTheWildcardUnderTheWorkingDirectoryWhenNoTemporaryDirectoryIsSet() {
+        boolean temporarySet = Stream.of("TMPDIR", "TEMPDIR", "TMP").map(System::getenv)
+                .anyMatch(v -> v != null && Files.isDirectory(Path.of(v)));
+        ZmqSocket pull = socket(SocketType.PULL);
+        pull.bind("ipc://*");
+        Path bound = Path.of(pull.lastEndpoint().substring("ipc://".length()));
+        assertEquals(!temporarySet, !bound.isAbsolute(), bound::toString);
+        assertTrue(Files.exists(bound, LinkOption.NOFOLLOW_LINKS), bound::toString);
+    }
+}
