@@ -44,7 +44,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * sent before {@link #run()} starts waits for it (the control channel has no high-water mark either
  * way, so neither a command nor libzmq's reply to {@code STATISTICS} ever blocks). No other command
  * can be sent: libzmq 4.3 aborts the process on an unknown one. libzmq 4.3.4 copies each command,
- * {@code STATISTICS} included, to the capture socket too, as a frame of its own.
+ * {@code STATISTICS} included, to the capture socket too, as a frame of its own, with a blocking
+ * send: a capture that cannot take it stops the proxy (see {@link #ZmqProxy(ZmqSocket, ZmqSocket, ZmqSocket)}).
  *
  * <p>Ownership and threading: the caller owns the frontend, backend and capture sockets and closes
  * them after the proxy. While {@link #run()} is inside libzmq it counts as a call on each of them (as
@@ -109,8 +110,11 @@ public final class ZmqProxy implements AutoCloseable {
      * @param backend an open socket; messages received on it go to {@code frontend}; may be
      *     {@code frontend} itself (libzmq then sends what it receives back on the same socket)
      * @param capture an open socket that gets a copy of every frame forwarded (and, in libzmq 4.3,
-     *     of every command), or null for none; a PUB, PUSH, PAIR or DEALER socket, for one
-     *     that can send without waiting for a reply
+     *     of every command), or null for none. libzmq sends each copy with a blocking send before
+     *     it forwards the frame: a capture that cannot take it (a PUSH, PAIR or DEALER with no
+     *     peer, or at its high-water mark) stops the proxy, commands included, until it can or the
+     *     context is shut down, and a send timeout on it that expires ends {@link #run()} with
+     *     {@link ZmqException} (EAGAIN), the frame lost. A PUB capture never waits.
      * @throws NullPointerException when {@code frontend} or {@code backend} is null
      * @throws IllegalStateException when one of the sockets is closed, or the frontend's context is
      * @throws ZmqException when the control sockets cannot be made
@@ -254,8 +258,9 @@ public final class ZmqProxy implements AutoCloseable {
 
     /**
      * Ends {@link #run()}: it returns once libzmq has read the command (after the message it is
-     * forwarding, if any). Before the run starts, it makes the run return at once. Thread-safe and
-     * idempotent; nothing to do once the proxy is closed.
+     * forwarding, if any: a message waiting for the capture socket to take it holds the command
+     * up as long as it waits). Before the run starts, it makes the run return at once. Thread-safe
+     * and idempotent; nothing to do once the proxy is closed.
      */
     public void terminate() {
         lock.lock();
@@ -472,8 +477,8 @@ public final class ZmqProxy implements AutoCloseable {
     }
 
     /**
-     * Terminates the proxy if it runs, waits for {@link #run()} to return, and closes the control
-     * sockets. The frontend, backend and capture sockets stay open (the caller's). Idempotent;
+     * Terminates the proxy if it runs, waits for {@link #run()} to return (as long as libzmq takes
+     * to read the {@code TERMINATE}: see {@link #terminate()}), and closes the control sockets. The frontend, backend and capture sockets stay open (the caller's). Idempotent;
      * callable from any thread but the one in {@link #run()}.
      */
     @Override

@@ -1,5 +1,6 @@
 package io.zmqzstd.transport;
 
+import io.zmqzstd.transport.internal.LibZmq;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.condition.EnabledOnOs;
@@ -242,6 +243,62 @@ class ZmqProxyTest extends ContextTestBase {
             assertTrue(running.thread().isAlive(), "still running: " + running.thrown().get());
             s.assertHeldUntilResumed(proxy, "held");
             running.terminate(proxy);
+        }
+    }
+
+    /**
+     * libzmq 4.3.4 copies each frame to the capture socket with a blocking send before it forwards
+     * it: a PUSH capture with no peer stops the proxy, forwarding and commands alike, until it has
+     * one (the Javadoc recommended PUSH, PAIR and DEALER captures, as ones that never wait).
+     */
+    @Test
+    void shouldStallWhileTheCaptureCannotTakeAFrame() throws Exception {
+        ZmqSocket frontend = socket(SocketType.PULL);
+        ZmqSocket backend = socket(SocketType.PUSH);
+        ZmqSocket capture = ctx.socket(SocketType.PUSH); // no send timeout: it waits as long as it must
+        ZmqSocket producer = socket(SocketType.PUSH);
+        ZmqSocket consumer = socket(SocketType.PULL);
+        producer.connect(Endpoints.bindAny(frontend, "inproc"));
+        consumer.connect(Endpoints.bindAny(backend, "inproc"));
+        String captureEndpoint = Endpoints.bindAny(capture, "inproc"); // no peer yet
+        try (ZmqProxy proxy = new ZmqProxy(frontend, backend, capture)) {
+            Running running = start(proxy);
+            assertTrue(producer.send(b("held"), 0));
+            consumer.receiveTimeoutMs(300);
+            assertNull(consumer.receiveString(0), "the frame waits for the capture before it is forwarded");
+            proxy.terminate();
+            running.thread().join(300);
+            assertTrue(running.thread().isAlive(), "a proxy waiting on its capture reads no command");
+            ZmqSocket captured = socket(SocketType.PULL);
+            captured.connect(captureEndpoint); // the capture can send now: the run goes on
+            consumer.receiveTimeoutMs(5000);
+            assertEquals("held", consumer.receiveString(0));
+            assertEquals("held", captured.receiveString(0));
+            running.awaitEnd(); // the TERMINATE read at last
+            assertNull(running.thrown().get());
+        }
+    }
+
+    /** A capture that times out fails libzmq's forward: the run ends with EAGAIN, the frame it was forwarding lost. */
+    @Test
+    void shouldEndTheRunWhenTheCaptureSendTimesOut() throws Exception {
+        ZmqSocket frontend = socket(SocketType.PULL);
+        ZmqSocket backend = socket(SocketType.PUSH);
+        ZmqSocket capture = ctx.socket(SocketType.PUSH);
+        capture.sendTimeoutMs(100);
+        ZmqSocket producer = socket(SocketType.PUSH);
+        ZmqSocket consumer = socket(SocketType.PULL);
+        producer.connect(Endpoints.bindAny(frontend, "inproc"));
+        consumer.connect(Endpoints.bindAny(backend, "inproc"));
+        Endpoints.bindAny(capture, "inproc"); // no peer
+        try (ZmqProxy proxy = new ZmqProxy(frontend, backend, capture)) {
+            Running running = start(proxy);
+            assertTrue(producer.send(b("lost"), 0));
+            running.awaitEnd();
+            ZmqException e = assertInstanceOf(ZmqException.class, running.thrown().get());
+            assertEquals(LibZmq.EAGAIN, e.errno(), e::getMessage);
+            assertNull(consumer.receiveBytes(ZmqSocket.DONTWAIT));
+            assertNull(frontend.receiveBytes(ZmqSocket.DONTWAIT), "taken off the frontend and dropped");
         }
     }
 
