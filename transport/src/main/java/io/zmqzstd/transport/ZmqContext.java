@@ -193,7 +193,11 @@ public final class ZmqContext implements AutoCloseable {
      * @return a new open socket of that type
      * @throws IllegalStateException when the context is closed
      * @throws ZmqException when libzmq cannot make the socket (e.g. EMFILE: too many sockets, or
-     *     ETERM after {@link #shutdown()})
+     *     ETERM after {@link #shutdown()}). A context holds at most 1023 sockets at once (libzmq's
+     *     {@code ZMQ_MAX_SOCKETS}; a {@link SocketMonitor} takes one, a {@link ZmqProxy} two, and a
+     *     closed socket keeps its place until its linger is over): beyond that EMFILE, whose
+     *     message names the count and the limit, as libzmq's text ("Too many open files") names
+     *     only the process's file descriptors
      */
     public ZmqSocket socket(SocketType type) {
         Objects.requireNonNull(type, "type");
@@ -340,6 +344,27 @@ public final class ZmqContext implements AutoCloseable {
      */
     public boolean isClosed() {
         return closed;
+    }
+
+    /**
+     * Why zmq_socket failed with EMFILE, which libzmq reports both when the context has no slot
+     * left for a socket ({@code ZMQ_MAX_SOCKETS}, 1023 by default) and when the process is out of
+     * file descriptors: its text, "Too many open files", names only the second. A closed socket
+     * keeps its slot until libzmq has freed it (after its linger), so the count of open sockets
+     * may be under the limit while the slots are taken.
+     */
+    String tooManySockets() {
+        int max;
+        try (Arena a = Arena.ofConfined()) {
+            max = (int) LibZmq.zmq_ctx_get.invokeExact(a.allocate(LibZmq.CAPTURE_LAYOUT), ctx, LibZmq.ZMQ_MAX_SOCKETS);
+        } catch (Throwable t) {
+            throw LibZmq.rethrow(t);
+        }
+        int open = sockets.size();
+        return "sockets open in this context: " + open + ", its limit ZMQ_MAX_SOCKETS=" + max
+                + (open >= max ? "; close sockets to make new ones (a monitor holds one, a proxy two)"
+                        : "; so the process is out of file descriptors, or closed sockets still within their linger hold the"
+                                + " rest of the limit");
     }
 
     void forget(ZmqSocket s) {

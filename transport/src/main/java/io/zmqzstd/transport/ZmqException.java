@@ -23,8 +23,17 @@ public class ZmqException extends RuntimeException {
      *     EFSM)
      */
     public ZmqException(String operation, int errno) {
+        this(operation, errno, null);
+    }
+
+    /**
+     * A failure of a libzmq call, with what libzmq's text leaves out.
+     *
+     * @param why appended in brackets, or null for nothing but the hint for ETERM
+     */
+    ZmqException(String operation, int errno, String why) {
         super(operation + " failed: errno=" + errno + ", error=" + LibZmq.strerror(errno)
-                + (errno == LibZmq.ETERM ? " (the context was shut down or closed)" : ""));
+                + (why != null ? " (" + why + ")" : errno == LibZmq.ETERM ? " (the context was shut down or closed)" : ""));
         this.errno = errno;
     }
 

@@ -147,7 +147,8 @@ public final class ZmqSocket implements AutoCloseable {
         try {
             s = (MemorySegment) LibZmq.zmq_socket.invokeExact(capture, context.ctx(), type.code());
             if (s.equals(MemorySegment.NULL)) {
-                throw new ZmqException("zmq_socket(" + type + ")", LibZmq.errno(capture));
+                int errno = LibZmq.errno(capture);
+                throw new ZmqException("zmq_socket(" + type + ")", errno, errno == LibZmq.EMFILE ? context.tooManySockets() : null);
             }
             this.socket = s;
             int rc = (int) LibZmq.zmq_msg_init.invokeExact(recvMsg);

@@ -181,6 +181,34 @@ class LifecycleAndOptionsTest {
         }
     }
 
+    /**
+     * A context holds 1023 sockets (libzmq's ZMQ_MAX_SOCKETS). The next one failed with libzmq's
+     * bare EMFILE text, "Too many open files", which points at the process's file descriptors; the
+     * message now names the context's count and limit. A closed socket's place is free again.
+     */
+    @Test
+    void shouldNameTheContextsSocketLimitWhenItIsReached() {
+        try (ZmqContext ctx = new ZmqContext()) {
+            ZmqSocket first = ctx.socket(SocketType.PAIR);
+            for (int i = 1; i < 1023; i++) {
+                ctx.socket(SocketType.PAIR);
+            }
+            ZmqException e = assertThrows(ZmqException.class, () -> ctx.socket(SocketType.PAIR));
+            assertEquals(LibZmq.EMFILE, e.errno(), e::getMessage);
+            assertTrue(e.getMessage().startsWith("zmq_socket(PAIR) failed: errno=24, error=Too many open files"
+                    + " (sockets open in this context: 1023, its limit ZMQ_MAX_SOCKETS=1023; close sockets"), e.getMessage());
+            first.close(); // nothing pending: libzmq frees its place at once
+            Endpoints.await("the closed socket's place to be free", () -> {
+                try {
+                    ctx.socket(SocketType.PAIR);
+                    return true;
+                } catch (ZmqException stillTaken) {
+                    return false;
+                }
+            });
+        }
+    }
+
     /** ioThreads(0), the builder's lower bound, serves inproc only: a tcp bind is refused by libzmq, loudly. */
     @Test
     void shouldServeOnlyInprocWithoutIoThreads() {

@@ -97,13 +97,13 @@ public final class LibZmq {
      * values for these (it defines codes of its own only where a system lacks one, as Windows
      * does), and they differ by OS: Linux has EAGAIN 11 and EHOSTUNREACH 113 on every architecture
      * the JDK runs on (asm-generic/errno.h), macOS and the BSDs have 35 and 65. EINTR, ENOMEM and
-     * EINVAL are 4, 12 and 22 on both; EADDRINUSE is 98 on Linux, 48 on macOS. Only Linux and
-     * macOS are supported; any other system gets the Linux values.
+     * EINVAL are 4, 12 and 22 on both, EMFILE 24; EADDRINUSE is 98 on Linux, 48 on macOS. Only
+     * Linux and macOS are supported; any other system gets the Linux values.
      */
-    public record Errno(int eintr, int eagain, int enomem, int einval, int ehostunreach, int eaddrinuse) {
+    public record Errno(int eintr, int eagain, int enomem, int einval, int ehostunreach, int eaddrinuse, int emfile) {
 
-        public static final Errno LINUX = new Errno(4, 11, 12, 22, 113, 98);
-        public static final Errno MACOS = new Errno(4, 35, 12, 22, 65, 48);
+        public static final Errno LINUX = new Errno(4, 11, 12, 22, 113, 98, 24);
+        public static final Errno MACOS = new Errno(4, 35, 12, 22, 65, 48, 24);
 
         /** The values for a system named as in the {@code os.name} property. */
         public static Errno forOs(String osName) {
@@ -122,6 +122,7 @@ public final class LibZmq {
     public static final int EINVAL = ERRNO_VALUES.einval();
     public static final int EHOSTUNREACH = ERRNO_VALUES.ehostunreach();
     public static final int EADDRINUSE = ERRNO_VALUES.eaddrinuse();
+    public static final int EMFILE = ERRNO_VALUES.emfile();
     private static final int HAUSNUMERO = 156384712;
     public static final int EFSM = HAUSNUMERO + 51;
     public static final int ENOCOMPATPROTO = HAUSNUMERO + 52;

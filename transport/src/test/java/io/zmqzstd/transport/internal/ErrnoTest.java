@@ -13,8 +13,8 @@ class ErrnoTest {
     void shouldChooseErrnoValuesByOperatingSystem() {
         assertEquals(LibZmq.Errno.LINUX, LibZmq.Errno.forOs("Linux"));
         assertEquals(LibZmq.Errno.MACOS, LibZmq.Errno.forOs("Mac OS X"));
-        assertEquals(new LibZmq.Errno(4, 11, 12, 22, 113, 98), LibZmq.Errno.LINUX);
-        assertEquals(new LibZmq.Errno(4, 35, 12, 22, 65, 48), LibZmq.Errno.MACOS);
+        assertEquals(new LibZmq.Errno(4, 11, 12, 22, 113, 98, 24), LibZmq.Errno.LINUX);
+        assertEquals(new LibZmq.Errno(4, 35, 12, 22, 65, 48, 24), LibZmq.Errno.MACOS);
     }
 
     @Test
@@ -39,5 +39,6 @@ class ErrnoTest {
         assertEquals("Cannot allocate memory", LibZmq.strerror(LibZmq.ENOMEM));
         assertEquals("Invalid argument", LibZmq.strerror(LibZmq.EINVAL));
         assertEquals("Address already in use", LibZmq.strerror(LibZmq.EADDRINUSE));
+        assertEquals("Too many open files", LibZmq.strerror(LibZmq.EMFILE));
     }
 }
