@@ -893,7 +893,9 @@ public final class ZmqSocket implements AutoCloseable {
      * @param buf where the frame's bytes go, from index 0
      * @param flags 0 (wait for a frame) or {@link #DONTWAIT}
      * @return the frame's full size (more than {@code buf.length} means it was truncated, as with
-     *     zmq_recv), or -1 when it would block ({@link #DONTWAIT}, or the receive timeout expired)
+     *     zmq_recv), {@code Integer.MAX_VALUE} for a frame of 2 GiB or more (truncated too: no
+     *     array is that long), or -1 when it would block ({@link #DONTWAIT}, or the receive
+     *     timeout expired)
      * @throws ZmqException when libzmq fails for another reason than would-block (e.g. EFSM for a
      *     REQ or REP socket out of turn, ETERM once the context is shut down or closed)
      * @throws IllegalStateException after {@link #close()}, or while another thread is in a call
