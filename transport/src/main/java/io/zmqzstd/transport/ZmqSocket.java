@@ -200,7 +200,10 @@ public final class ZmqSocket implements AutoCloseable {
      * socket file a closed socket left behind), so this method looks first: a file that is not a
      * socket is refused ({@link IllegalArgumentException}), and so is a socket something listens
      * on ({@link ZmqException} with EADDRINUSE, as a tcp bind to a taken port; that listener sees
-     * a connection open and close). A socket file nobody listens on is taken over. {@code ipc://*}
+     * a connection open and close), both before libzmq is asked (a monitor sees no
+     * {@code BIND_FAILED}). A socket file nobody listens on is taken over, and so is the path of
+     * a listener a socket of this process let go (an unbind, a disconnect, a close), which libzmq
+     * closes on its I/O thread just after the call returns. {@code ipc://*}
      * binds a fresh path in a new directory {@code tmpXXXXXX} under {@code $TMPDIR},
      * {@code $TEMPDIR} or {@code $TMP}, and with none of them set under the working directory:
      * {@link #lastEndpoint()} is then a relative path, which a process with another working
