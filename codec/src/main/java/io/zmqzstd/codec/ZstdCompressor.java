@@ -17,7 +17,10 @@ import java.util.Objects;
  * asked and the dictionary ID when a dictionary is used.
  *
  * <p>Not thread-safe: like a socket, one compressor belongs to one thread at a time. Use one per
- * thread; hand it over only with a happens-before edge.
+ * thread; hand it over only with a happens-before edge. A call made while another thread is in
+ * one on the same compressor is refused with {@link IllegalStateException} before it touches
+ * anything, and the call inside goes on; {@link #close()} on another thread waits for a call in
+ * progress to return before it frees the context.
  *
  * <p>The {@code MemorySegment} methods allocate nothing on the Java heap, whether the segments
  * are native or on the heap. Heap data never goes to zstd in place: it is copied through this
@@ -56,6 +59,7 @@ public final class ZstdCompressor implements AutoCloseable {
     private long cctx;
     private StreamBuffers buffers;
     private boolean closed;
+    private final CallGuard guard = new CallGuard("compressor");
     private final Unclosed.Resources resources = new Unclosed.Resources("ZstdCompressor", LibZstd.FREE_CCTX,
             LibZstd.LIVE_CCTX, ZstdDictionary::freeCDict);
     private final Cleaner.Cleanable cleanable;
@@ -293,12 +297,22 @@ public final class ZstdCompressor implements AutoCloseable {
      *     always fits
      * @throws IndexOutOfBoundsException when a range is not within its segment
      * @throws IllegalArgumentException when {@code dst} is read-only
-     * @throws IllegalStateException when this compressor is closed, or the arena of either
-     *     segment is closed
+     * @throws IllegalStateException when this compressor is closed, or in a call on another
+     *     thread, or the arena of either segment is closed
      */
     public long compress(MemorySegment src, long srcOffset, long srcLength,
                          MemorySegment dst, long dstOffset, long dstCapacity) {
-        ensureOpen();
+        guard.enter();
+        try {
+            return compressEntered(src, srcOffset, srcLength, dst, dstOffset, dstCapacity);
+        } finally {
+            guard.exit();
+        }
+    }
+
+    /** {@link #compress(MemorySegment, long, long, MemorySegment, long, long)} inside {@link #guard}. */
+    private long compressEntered(MemorySegment src, long srcOffset, long srcLength,
+                                 MemorySegment dst, long dstOffset, long dstCapacity) {
         Segments.checkWritable(dst);
         boolean srcNative = src.isNative();
         boolean dstNative = dst.isNative();
@@ -409,25 +423,29 @@ public final class ZstdCompressor implements AutoCloseable {
      * @return the frame
      * @throws IllegalArgumentException when the frame would be too large for an array
      *     (more than {@code Integer.MAX_VALUE - 8} bytes)
-     * @throws IllegalStateException when this compressor is closed
+     * @throws IllegalStateException when this compressor is closed, or in a call on another thread
      */
     public byte[] compress(byte[] src) {
-        ensureOpen();
         MemorySegment in = MemorySegment.ofArray(Objects.requireNonNull(src, "src"));
-        if (src.length <= ONE_SHOT_HEAP_MAX_INPUT_BYTES) {
-            MemorySegment scratch = buffers().scratchOut;
-            long n = compress(in, 0, src.length, scratch, 0, scratch.byteSize());
-            return scratch.asSlice(0, n).toArray(JAVA_BYTE);
-        }
-        long bound = maxCompressedSize(src.length);
-        // One confined arena per call: about 0.2 us, nothing next to compressing 128 KiB or more.
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment out = arena.allocate(bound);
-            long n = compress(in, 0, src.length, out, 0, bound);
-            if (n > Integer.MAX_VALUE - 8) {
-                throw new IllegalArgumentException("frame too large for a byte[] result: length=" + n);
+        guard.enter();
+        try {
+            if (src.length <= ONE_SHOT_HEAP_MAX_INPUT_BYTES) {
+                MemorySegment scratch = buffers().scratchOut;
+                long n = compressEntered(in, 0, src.length, scratch, 0, scratch.byteSize());
+                return scratch.asSlice(0, n).toArray(JAVA_BYTE);
             }
-            return out.asSlice(0, n).toArray(JAVA_BYTE);
+            long bound = maxCompressedSize(src.length);
+            // One confined arena per call: about 0.2 us, nothing next to compressing 128 KiB or more.
+            try (Arena arena = Arena.ofConfined()) {
+                MemorySegment out = arena.allocate(bound);
+                long n = compressEntered(in, 0, src.length, out, 0, bound);
+                if (n > Integer.MAX_VALUE - 8) {
+                    throw new IllegalArgumentException("frame too large for a byte[] result: length=" + n);
+                }
+                return out.asSlice(0, n).toArray(JAVA_BYTE);
+            }
+        } finally {
+            guard.exit();
         }
     }
 
@@ -444,7 +462,7 @@ public final class ZstdCompressor implements AutoCloseable {
      * @throws ZstdException {@code DESTINATION_TOO_SMALL} as
      *     {@link #compress(MemorySegment, long, long, MemorySegment, long, long)}
      * @throws IndexOutOfBoundsException when a range is not within its array
-     * @throws IllegalStateException when this compressor is closed
+     * @throws IllegalStateException when this compressor is closed, or in a call on another thread
      */
     public int compress(byte[] src, int srcOff, int srcLen, byte[] dst, int dstOff, int dstLen) {
         return (int) compress(MemorySegment.ofArray(Objects.requireNonNull(src, "src")), srcOff, srcLen,
@@ -452,8 +470,23 @@ public final class ZstdCompressor implements AutoCloseable {
     }
 
     // ---- streaming support (package-private: ZstdOutputStream) -----------------------------
+    // A stream holds the guard for each of its calls, its sink's write included: the scratch
+    // memory and the in/out structs hold the call's state between libzstd's steps.
 
-    /** Starts a new frame; {@code pledgedSize} < 0 leaves the content size out of the header. */
+    /** Begins a stream's call: {@link CallGuard#enter()}; {@link #exit()} ends it. */
+    void enter() {
+        guard.enter();
+    }
+
+    /** Ends a call begun by {@link #enter()}. */
+    void exit() {
+        guard.exit();
+    }
+
+    /**
+     * Starts a new frame; {@code pledgedSize} < 0 leaves the content size out of the header. The
+     * caller is inside the guard, as for every method below.
+     */
     void beginFrame(long pledgedSize) throws Throwable {
         reset();
         if (pledgedSize >= 0) {
@@ -465,7 +498,6 @@ public final class ZstdCompressor implements AutoCloseable {
 
     /** One {@code ZSTD_compressStream2} over {@code b}'s structs; resets the session on error. */
     long streamStep(StreamBuffers b, int op) throws Throwable {
-        ensureOpen();
         long r = (long) LibZstd.COMPRESS_STREAM2_RAW.invokeExact(cctx, b.outStruct, b.inStruct, op);
         Reference.reachabilityFence(this);
         return check("ZSTD_compressStream2", r);
@@ -488,7 +520,7 @@ public final class ZstdCompressor implements AutoCloseable {
         return r;
     }
 
-    /** Ends the session (a frame a stream abandoned, or after an error); nothing when closed. */
+    /** Ends the session (after an error, or before a frame); nothing when closed. */
     void reset() {
         if (closed) {
             return; // the context is freed: nothing to reset, and NULL would crash zstd
@@ -508,10 +540,13 @@ public final class ZstdCompressor implements AutoCloseable {
         }
     }
 
-    /** Frees the context, the digested dictionary and the scratch memory. Idempotent. */
+    /**
+     * Frees the context, the digested dictionary and the scratch memory. Idempotent. Called while
+     * another thread is in a call on this compressor, it waits for that call to return.
+     */
     @Override
     public void close() {
-        if (closed) {
+        if (!guard.close()) {
             return;
         }
         closed = true;

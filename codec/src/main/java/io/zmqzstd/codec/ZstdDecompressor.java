@@ -23,7 +23,11 @@ import java.util.Objects;
  *
  * <p>Errors leave the decompressor usable: the session is reset and the next frame decodes.
  *
- * <p>Not thread-safe: like a socket, one decompressor belongs to one thread at a time.
+ * <p>Not thread-safe: like a socket, one decompressor belongs to one thread at a time. A call
+ * made while another thread is in one on the same decompressor is refused with
+ * {@link IllegalStateException} before it touches anything, and the call inside goes on;
+ * {@link #close()} on another thread waits for a call in progress to return before it frees the
+ * context.
  *
  * <p>The {@code MemorySegment} methods allocate nothing on the Java heap, for native and heap
  * segments alike: heap data is copied through native scratch memory (one call when input and
@@ -65,6 +69,7 @@ public final class ZstdDecompressor implements AutoCloseable {
      */
     private byte[] collected;
     private boolean closed;
+    private final CallGuard guard = new CallGuard("decompressor");
     private final Unclosed.Resources resources = new Unclosed.Resources("ZstdDecompressor", LibZstd.FREE_DCTX,
             LibZstd.LIVE_DCTX, ZstdDictionary::freeDDict);
     private final Cleaner.Cleanable cleanable;
@@ -209,11 +214,20 @@ public final class ZstdDecompressor implements AutoCloseable {
      *
      * @param dictionary the dictionary, still the caller's
      * @throws IllegalArgumentException when a dictionary with the same ID was already added
-     * @throws IllegalStateException when this decompressor or {@code dictionary} is closed
+     * @throws IllegalStateException when this decompressor or {@code dictionary} is closed, or
+     *     this decompressor is in a call on another thread
      * @throws ZstdException {@code OTHER} when zstd cannot digest the dictionary
      */
     public void addDictionary(ZstdDictionary dictionary) {
-        ensureOpen();
+        guard.enter();
+        try {
+            addDictionaryEntered(dictionary);
+        } finally {
+            guard.exit();
+        }
+    }
+
+    private void addDictionaryEntered(ZstdDictionary dictionary) {
         int id = dictionary.id();
         for (int known : dictIds) {
             if (known == id) {
@@ -264,12 +278,22 @@ public final class ZstdDecompressor implements AutoCloseable {
      *     input is exactly one frame); the decompressor stays usable
      * @throws IndexOutOfBoundsException when a range is not within its segment
      * @throws IllegalArgumentException when {@code dst} is read-only
-     * @throws IllegalStateException when this decompressor is closed, or the arena of either
-     *     segment is closed
+     * @throws IllegalStateException when this decompressor is closed, or in a call on another
+     *     thread, or the arena of either segment is closed
      */
     public long decompress(MemorySegment src, long srcOffset, long srcLength,
                            MemorySegment dst, long dstOffset, long dstCapacity) {
-        ensureOpen();
+        guard.enter();
+        try {
+            return decompressEntered(src, srcOffset, srcLength, dst, dstOffset, dstCapacity);
+        } finally {
+            guard.exit();
+        }
+    }
+
+    /** {@link #decompress(MemorySegment, long, long, MemorySegment, long, long)} inside {@link #guard}. */
+    private long decompressEntered(MemorySegment src, long srcOffset, long srcLength,
+                                   MemorySegment dst, long dstOffset, long dstCapacity) {
         Segments.check(dst, dstOffset, dstCapacity);
         Segments.checkWritable(dst);
         int fhd = ZstdFrames.descriptor(src, srcOffset, srcLength);
@@ -454,11 +478,19 @@ public final class ZstdDecompressor implements AutoCloseable {
      * @return the content
      * @throws ZstdException as {@link #decompress(MemorySegment, long, long, MemorySegment, long,
      *     long)}, and {@code TOO_LARGE} also for content too large for an array
-     * @throws IllegalStateException when this decompressor is closed
+     * @throws IllegalStateException when this decompressor is closed, or in a call on another thread
      */
     public byte[] decompress(byte[] src) {
-        ensureOpen();
         MemorySegment in = MemorySegment.ofArray(Objects.requireNonNull(src, "src"));
+        guard.enter();
+        try {
+            return decompressEntered(src, in);
+        } finally {
+            guard.exit();
+        }
+    }
+
+    private byte[] decompressEntered(byte[] src, MemorySegment in) {
         int fhd = ZstdFrames.descriptor(in, 0, src.length);
         long declared = prepareHeader(in, 0, fhd);
         checkSingleFrame(in, 0, src.length, fhd);
@@ -478,7 +510,7 @@ public final class ZstdDecompressor implements AutoCloseable {
             }
         }
         byte[] out = new byte[(int) declared];
-        long n = decompress(in, 0, src.length, MemorySegment.ofArray(out), 0, out.length);
+        long n = decompressEntered(in, 0, src.length, MemorySegment.ofArray(out), 0, out.length);
         return n == out.length ? out : Arrays.copyOf(out, (int) n);
     }
 
@@ -495,7 +527,7 @@ public final class ZstdDecompressor implements AutoCloseable {
      * @throws ZstdException as {@link #decompress(MemorySegment, long, long, MemorySegment, long,
      *     long)}
      * @throws IndexOutOfBoundsException when a range is not within its array
-     * @throws IllegalStateException when this decompressor is closed
+     * @throws IllegalStateException when this decompressor is closed, or in a call on another thread
      */
     public int decompress(byte[] src, int srcOff, int srcLen, byte[] dst, int dstOff, int dstLen) {
         return (int) decompress(MemorySegment.ofArray(Objects.requireNonNull(src, "src")), srcOff, srcLen,
@@ -511,8 +543,22 @@ public final class ZstdDecompressor implements AutoCloseable {
      * @return the declared content size, or {@link ZstdFrames#CONTENT_SIZE_UNKNOWN}
      */
     long prepareFrame(MemorySegment src, long offset, long length) {
-        ensureOpen();
         return prepareHeader(src, offset, ZstdFrames.descriptor(src, offset, length));
+    }
+
+    /**
+     * Begins a stream's call: {@link CallGuard#enter()}; {@link #exit()} ends it. A stream holds
+     * the guard for each of its calls, its source's read included: the scratch memory and the
+     * in/out structs hold the call's state between libzstd's steps. {@link #prepareFrame},
+     * {@link #streamStep} and {@link #reset()} are for callers inside it.
+     */
+    void enter() {
+        guard.enter();
+    }
+
+    /** Ends a call begun by {@link #enter()}. */
+    void exit() {
+        guard.exit();
     }
 
     /**
@@ -601,7 +647,6 @@ public final class ZstdDecompressor implements AutoCloseable {
 
     /** One {@code ZSTD_decompressStream} over {@code b}'s structs; resets the session on error. */
     long streamStep(StreamBuffers b) throws Throwable {
-        ensureOpen();
         long r = (long) LibZstd.DECOMPRESS_STREAM_RAW.invokeExact(dctx, b.outStruct, b.inStruct);
         Reference.reachabilityFence(this);
         if (LibZstd.isError(r)) {
@@ -667,10 +712,13 @@ public final class ZstdDecompressor implements AutoCloseable {
         }
     }
 
-    /** Frees the context, the digested dictionaries and the scratch memory. Idempotent. */
+    /**
+     * Frees the context, the digested dictionaries and the scratch memory. Idempotent. Called while
+     * another thread is in a call on this decompressor, it waits for that call to return.
+     */
     @Override
     public void close() {
-        if (closed) {
+        if (!guard.close()) {
             return;
         }
         closed = true;

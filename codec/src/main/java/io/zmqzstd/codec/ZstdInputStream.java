@@ -31,6 +31,10 @@ import java.util.Objects;
  * stream is closed; closed mid-frame, the stream leaves it ready for other frames. A borrowed
  * decompressor closed while the stream uses it makes the next read throw
  * {@link IllegalStateException} ("decompressor is closed"), an error as above. Not thread-safe.
+ * Each read is a call on the decompressor, the source's reads included: another thread's call on
+ * the decompressor meanwhile is refused ("decompressor used by two threads at once"), and its
+ * {@code close()} waits for the read to return; a read that finds another thread in a call on the
+ * decompressor is refused the same way, an error as above.
  */
 public final class ZstdInputStream extends InputStream {
 
@@ -80,8 +84,13 @@ public final class ZstdInputStream extends InputStream {
         this.decompressor = decompressor;
         this.ownsDecompressor = owns;
         this.buffers = decompressor.buffers();
-        decompressor.reset();
-        buffers.setIn(buffers.scratchInAddress, 0);
+        decompressor.enter();
+        try {
+            decompressor.reset();
+            buffers.setIn(buffers.scratchInAddress, 0);
+        } finally {
+            decompressor.exit();
+        }
     }
 
     @Override
@@ -98,23 +107,33 @@ public final class ZstdInputStream extends InputStream {
             return 0;
         }
         try {
-            // before the scratch memory is read: a borrowed decompressor closed meanwhile has freed it
-            decompressor.ensureOpen();
+            // before the scratch memory is read: refused when the decompressor is closed (its
+            // scratch freed) or in a call on another thread
+            decompressor.enter();
+        } catch (IllegalStateException e) {
+            failure = e;
+            throw e;
+        }
+        // Inside the guard to the end, the source's reads included: the scratch memory and the
+        // structs hold this stream's state between zstd's steps.
+        try {
             while (outRead == outAvailable) {
                 if (!decodeMore()) {
                     return -1;
                 }
             }
+            int n = (int) Math.min(len, outAvailable - outRead);
+            MemorySegment.copy(buffers.scratchOut, JAVA_BYTE, outRead, b, off, n);
+            outRead += n;
+            return n;
         } catch (IOException | RuntimeException e) {
             failure = e;
             // A borrowed decompressor may be mid-frame (a source that failed): end its session.
             decompressor.reset();
             throw e;
+        } finally {
+            decompressor.exit();
         }
-        int n = (int) Math.min(len, outAvailable - outRead);
-        MemorySegment.copy(buffers.scratchOut, JAVA_BYTE, outRead, b, off, n);
-        outRead += n;
-        return n;
     }
 
     /**

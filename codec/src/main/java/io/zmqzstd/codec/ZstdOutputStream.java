@@ -20,7 +20,11 @@ import java.util.Objects;
  * {@link IOException} with that failure as cause, and the frame is not ended. A borrowed
  * compressor must not be used for anything else until this stream is closed; closed meanwhile,
  * it makes the stream's next write, flush or close throw {@link IllegalStateException}
- * ("compressor is closed"), a failure as above. Not thread-safe.
+ * ("compressor is closed"), a failure as above. Not thread-safe. Each write, flush and close is a
+ * call on the compressor, the sink's writes included: another thread's call on the compressor
+ * meanwhile is refused ("compressor used by two threads at once"), and its {@code close()} waits
+ * for the stream's call to return; a stream's call that finds another thread in one is refused
+ * the same way, a failure as above.
  */
 public final class ZstdOutputStream extends OutputStream {
 
@@ -78,10 +82,13 @@ public final class ZstdOutputStream extends OutputStream {
         this.compressor = compressor;
         this.ownsCompressor = owns;
         this.buffers = compressor.buffers();
+        compressor.enter();
         try {
             compressor.beginFrame(pledged);
         } catch (Throwable t) {
             throw LibZstd.rethrow(t);
+        } finally {
+            compressor.exit();
         }
     }
 
@@ -95,31 +102,7 @@ public final class ZstdOutputStream extends OutputStream {
     public void write(byte[] b, int off, int len) throws IOException {
         Objects.checkFromIndexSize(off, len, b.length);
         ensureOpen();
-        try {
-            // before the scratch memory is touched: a borrowed compressor closed meanwhile has freed it
-            compressor.ensureOpen();
-            while (len > 0) {
-                int chunk = Math.min(len, StreamBuffers.SCRATCH_BYTES);
-                MemorySegment.copy(b, off, buffers.scratchIn, JAVA_BYTE, 0, chunk);
-                buffers.setIn(buffers.scratchInAddress, chunk);
-                do {
-                    step(LibZstd.E_CONTINUE);
-                } while (buffers.inPos() < chunk);
-                off += chunk;
-                len -= chunk;
-            }
-        } catch (IOException | RuntimeException e) {
-            failed(e);
-            throw e;
-        }
-    }
-
-    /** Records the first failure and ends the compressor's session (a borrowed one stays usable). */
-    private void failed(Exception e) {
-        if (failure == null) {
-            failure = e;
-        }
-        compressor.reset();
+        call(WRITE, b, off, len);
     }
 
     /**
@@ -132,13 +115,7 @@ public final class ZstdOutputStream extends OutputStream {
     @Override
     public void flush() throws IOException {
         ensureOpen();
-        try {
-            drainWith(LibZstd.E_FLUSH);
-            out.flush();
-        } catch (IOException | RuntimeException e) {
-            failed(e);
-            throw e;
-        }
+        call(LibZstd.E_FLUSH, null, 0, 0);
     }
 
     /**
@@ -156,7 +133,7 @@ public final class ZstdOutputStream extends OutputStream {
             if (failure != null) {
                 throw new IOException("stream failed earlier, frame not ended: " + failure.getMessage(), failure);
             }
-            drainWith(LibZstd.E_END);
+            call(LibZstd.E_END, null, 0, 0);
         } finally {
             if (ownsCompressor) {
                 compressor.close();
@@ -164,8 +141,61 @@ public final class ZstdOutputStream extends OutputStream {
         }
     }
 
+    /** {@link #call}'s op for a write; the others are zstd's end directives. */
+    private static final int WRITE = -1;
+
+    /**
+     * A write ({@link #WRITE}), flush or end of frame, inside the compressor's guard: the scratch
+     * memory and the structs hold its state between zstd's steps, so no other thread may use the
+     * compressor until it returns, the sink's writes included. The first failure is kept: the
+     * stream takes nothing more, and a borrowed compressor's session is ended for other frames.
+     */
+    private void call(int op, byte[] b, int off, int len) throws IOException {
+        try {
+            // before the scratch memory is touched: refused when the compressor is closed or busy
+            compressor.enter();
+        } catch (IllegalStateException e) {
+            failed(e);
+            throw e;
+        }
+        try {
+            if (op == WRITE) {
+                writeChunks(b, off, len);
+            } else {
+                drainWith(op);
+                if (op == LibZstd.E_FLUSH) {
+                    out.flush();
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            failed(e);
+            compressor.reset();
+            throw e;
+        } finally {
+            compressor.exit();
+        }
+    }
+
+    private void failed(Exception e) {
+        if (failure == null) {
+            failure = e;
+        }
+    }
+
+    private void writeChunks(byte[] b, int off, int len) throws IOException {
+        while (len > 0) {
+            int chunk = Math.min(len, StreamBuffers.SCRATCH_BYTES);
+            MemorySegment.copy(b, off, buffers.scratchIn, JAVA_BYTE, 0, chunk);
+            buffers.setIn(buffers.scratchInAddress, chunk);
+            do {
+                step(LibZstd.E_CONTINUE);
+            } while (buffers.inPos() < chunk);
+            off += chunk;
+            len -= chunk;
+        }
+    }
+
     private void drainWith(int op) throws IOException {
-        compressor.ensureOpen();
         buffers.setIn(buffers.scratchInAddress, 0);
         while (step(op) != 0) {
             // zstd has more to write out

@@ -1,0 +1,206 @@
+package io.zmqzstd.codec;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.zmqzstd.codec.internal.LibZstd;
+import io.zmqzstd.testkit.ForkedJvm;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * A compressor or decompressor is for one thread at a time, and the codec passes its context and
+ * scratch memory to libzstd by raw address. Before the guard, a second thread's calls on a busy
+ * compressor got "Src size is incorrect" or "Allocation error" and the first thread wrong frames,
+ * and a close() on another thread freed the context under a running compression: the JVM died of
+ * SIGSEGV. Now the second call is refused before it touches anything, the call inside goes on, and
+ * close waits for it.
+ */
+class ConcurrentUseTest {
+
+    /**
+     * Long enough at level 19 (about a second on one core) that the other thread, which starts
+     * calling as the compression starts, is sure to meet it.
+     */
+    private static final int LONG_INPUT_BYTES = 1 << 20;
+
+    @Test
+    @Timeout(120)
+    void shouldRefuseACompressorCallWhileAnotherThreadIsInOne() throws Exception {
+        byte[] input = TestData.text(LONG_INPUT_BYTES, 1);
+        byte[] small = TestData.text(1000, 2);
+        try (ZstdCompressor c = new ZstdCompressor(19); ZstdDecompressor d = new ZstdDecompressor()) {
+            CompletableFuture<byte[]> inside = onAnotherThread(() -> c.compress(input));
+            IllegalStateException refused = refusedWhile(inside::isDone, () -> c.compress(small));
+            assertTrue(refused.getMessage().contains("compressor used by two threads at once"), refused.getMessage());
+            assertArrayEquals(input, d.decompress(inside.get()), "the call inside went on undisturbed");
+            assertArrayEquals(small, d.decompress(c.compress(small)), "usable again once the other call returned");
+        }
+    }
+
+    @Test
+    @Timeout(120)
+    void shouldRefuseADecompressorCallWhileAnotherThreadIsInOne() throws Exception {
+        byte[] content = TestData.text(32 << 20, 3);
+        byte[] frame;
+        byte[] small;
+        try (ZstdCompressor c = new ZstdCompressor(1)) {
+            frame = c.compress(content);
+            small = c.compress(TestData.text(1000, 4));
+        }
+        try (ZstdDecompressor d = new ZstdDecompressor(); Arena arena = Arena.ofShared()) {
+            MemorySegment out = arena.allocate(content.length);
+            MemorySegment in = arena.allocate(frame.length);
+            MemorySegment.copy(frame, 0, in, ValueLayout.JAVA_BYTE, 0, frame.length);
+            for (int round = 0; ; round++) {
+                CompletableFuture<Long> inside = onAnotherThread(() -> d.decompress(in, out));
+                IllegalStateException refused = refusedOrNull(inside::isDone, () -> d.decompress(small));
+                assertEquals(content.length, inside.get(), "the call inside went on undisturbed");
+                if (refused != null) {
+                    assertTrue(refused.getMessage().contains("decompressor used by two threads at once"), refused.getMessage());
+                    break;
+                }
+                // 32 MiB decode in tens of ms: a busy machine may run the whole call before this thread looks
+                assertTrue(round < 20, "no call was ever refused in 20 rounds");
+            }
+            assertArrayEquals(content, out.toArray(ValueLayout.JAVA_BYTE));
+            assertEquals(1000, d.decompress(small).length, "usable again once the other call returned");
+        }
+    }
+
+    @Test
+    @Timeout(120)
+    void shouldRefuseAStreamCallWhileAnotherThreadIsInACallOnItsCompressor() throws Exception {
+        byte[] input = TestData.text(LONG_INPUT_BYTES, 5);
+        try (ZstdCompressor c = new ZstdCompressor(19)) {
+            ZstdOutputStream out = new ZstdOutputStream(new ByteArrayOutputStream(), c);
+            CompletableFuture<byte[]> inside = onAnotherThread(() -> c.compress(input));
+            IOException failed = null;
+            while (failed == null && !inside.isDone()) {
+                try {
+                    out.write(1);
+                    out.flush();
+                } catch (IllegalStateException e) {
+                    assertTrue(e.getMessage().contains("compressor used by two threads at once"), e.getMessage());
+                    failed = assertThrows(IOException.class, () -> out.write(1), "the stream failed: it takes nothing more");
+                }
+            }
+            assertTrue(failed != null, "the stream's calls were never refused while the compressor was busy");
+            assertThrows(IOException.class, out::close, "a failed stream ends no frame");
+            assertTrue(inside.get().length > 0);
+        }
+    }
+
+    /**
+     * The close itself runs in a child JVM: on the old code it crashed the process.
+     */
+    @Test
+    void shouldWaitForACallInProgressWhenClosedOnAnotherThread() throws Exception {
+        String out = ForkedJvm.run(CloseDuringCall.class, List.of());
+        assertTrue(out.contains("compressor closed after its call: ok"), out);
+        assertTrue(out.contains("decompressor closed after its call: ok"), out);
+    }
+
+    /** Child JVM of {@link #shouldWaitForACallInProgressWhenClosedOnAnotherThread}. */
+    static final class CloseDuringCall {
+        public static void main(String[] args) throws Exception {
+            byte[] input = TestData.text(LONG_INPUT_BYTES, 6);
+            byte[] small = TestData.text(100, 7);
+            byte[] smallFrame;
+            long live = LibZstd.liveNativeObjects();
+            ZstdCompressor c = new ZstdCompressor(19);
+            CompletableFuture<byte[]> inside = onAnotherThread(() -> c.compress(input));
+            refusedWhile(inside::isDone, () -> c.compress(small)); // the call is inside libzstd now
+            c.close();
+            check(inside.isDone(), "close returned before the call on the other thread");
+            byte[] frame = inside.get();
+            try (ZstdDecompressor d = new ZstdDecompressor()) {
+                check(java.util.Arrays.equals(input, d.decompress(frame)), "the frame of the call closed under is wrong");
+            }
+            IllegalStateException closed = assertThrows(IllegalStateException.class, () -> c.compress(small));
+            check(closed.getMessage().equals("compressor is closed"), closed.getMessage());
+            System.out.println("compressor closed after its call: ok");
+
+            byte[] content = TestData.text(32 << 20, 8);
+            byte[] big;
+            try (ZstdCompressor fast = new ZstdCompressor(1)) {
+                big = fast.compress(content);
+                smallFrame = fast.compress(small);
+            }
+            try (Arena arena = Arena.ofShared()) {
+                MemorySegment out = arena.allocate(content.length);
+                for (int round = 0; ; round++) {
+                    ZstdDecompressor d = new ZstdDecompressor();
+                    CompletableFuture<Long> decoded = onAnotherThread(() -> d.decompress(MemorySegment.ofArray(big), out));
+                    boolean met = refusedOrNull(decoded::isDone, () -> d.decompress(smallFrame)) != null;
+                    d.close();
+                    check(decoded.isDone(), "close returned before the decompression on the other thread");
+                    check(decoded.get() == content.length, "the decompression closed under returned " + decoded.get());
+                    if (met) {
+                        break;
+                    }
+                    check(round < 20, "never met the decompression inside in 20 rounds");
+                }
+                check(java.util.Arrays.equals(content, out.toArray(ValueLayout.JAVA_BYTE)), "content wrong");
+            }
+            check(LibZstd.liveNativeObjects() == live, "native objects left: " + (LibZstd.liveNativeObjects() - live));
+            System.out.println("decompressor closed after its call: ok");
+        }
+
+        private static void check(boolean ok, String message) {
+            if (!ok) {
+                throw new AssertionError(message);
+            }
+        }
+    }
+
+    /**
+     * Runs {@code call} on another thread, again whenever it is refused because this thread's own
+     * probing call was inside at that moment, so that it does get in.
+     */
+    static <T> CompletableFuture<T> onAnotherThread(Supplier<T> call) {
+        return CompletableFuture.supplyAsync(() -> {
+            while (true) {
+                try {
+                    return call.get();
+                } catch (IllegalStateException e) {
+                    if (!e.getMessage().contains("used by two threads at once")) {
+                        throw e;
+                    }
+                }
+            }
+        });
+    }
+
+    /** Calls {@code call} until it is refused as a concurrent use; fails if {@code done} first. */
+    static IllegalStateException refusedWhile(BooleanSupplier done, Runnable call) {
+        IllegalStateException e = refusedOrNull(done, call);
+        if (e == null) {
+            throw new AssertionError("no call was refused while another thread was in one");
+        }
+        return e;
+    }
+
+    /** Calls {@code call} until it is refused as a concurrent use (returned), or {@code done} (null). */
+    static IllegalStateException refusedOrNull(BooleanSupplier done, Runnable call) {
+        while (!done.getAsBoolean()) {
+            try {
+                call.run();
+            } catch (IllegalStateException e) {
+                return e;
+            }
+        }
+        return null;
+    }
+}
