@@ -31,6 +31,33 @@ final class Segments {
         RawSegments.checkWritable(segment, "destination segment");
     }
 
+    /**
+     * Refuses a source range that shares memory with a destination range: zstd reads its input
+     * while it writes its output, and the heap paths copy block by block, so an overlap made a
+     * compressed frame that decoded to other bytes without an error, a raw frame whose header
+     * overwrote its payload, and decompressions that blamed a sound frame ("frame content longer
+     * than its header declares"). Allocation free unless the two segments are over the same array
+     * (native ranges are compared by address; heap ones only when they share an array).
+     */
+    static void checkDisjoint(MemorySegment src, long srcOffset, long srcLength,
+                              MemorySegment dst, long dstOffset, long dstLength) {
+        if (srcLength == 0 || dstLength == 0 || src.isNative() != dst.isNative()) {
+            return;
+        }
+        if (!src.isNative() && src.asOverlappingSlice(dst).isEmpty()) {
+            return; // different arrays
+        }
+        long s = src.address() + srcOffset;
+        long d = dst.address() + dstOffset;
+        if (s < d + dstLength && d < s + srcLength) {
+            check(src, srcOffset, srcLength); // a range outside its segment is that error first
+            check(dst, dstOffset, dstLength);
+            throw new IllegalArgumentException("source and destination overlap: src=[" + srcOffset + ", +" + srcLength
+                    + "), dst=[" + dstOffset + ", +" + dstLength + "), " + (d - s) + " bytes apart"
+                    + " (zstd reads the source while it writes the destination: use separate memory)");
+        }
+    }
+
     static void check(MemorySegment segment, long offset, long length) {
         Objects.checkFromIndexSize(offset, length, segment.byteSize());
     }

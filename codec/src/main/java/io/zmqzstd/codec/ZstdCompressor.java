@@ -268,7 +268,8 @@ public final class ZstdCompressor implements AutoCloseable {
      * @return bytes written to {@code dst}
      * @throws ZstdException {@code DESTINATION_TOO_SMALL} as
      *     {@link #compress(MemorySegment, long, long, MemorySegment, long, long)}
-     * @throws IllegalArgumentException when {@code dst} is read-only
+     * @throws IllegalArgumentException when {@code dst} is read-only, or the source and destination
+     *     ranges share memory ("source and destination overlap")
      * @throws IllegalStateException when this compressor is closed, or the arena of either
      *     segment is closed
      * @see #compress(MemorySegment, long, long, MemorySegment, long, long)
@@ -296,7 +297,8 @@ public final class ZstdCompressor implements AutoCloseable {
      *     which libzstd's one-call compressor wants; a capacity of {@link #maxCompressedSize(long)}
      *     always fits
      * @throws IndexOutOfBoundsException when a range is not within its segment
-     * @throws IllegalArgumentException when {@code dst} is read-only
+     * @throws IllegalArgumentException when {@code dst} is read-only, or the source and destination
+     *     ranges share memory ("source and destination overlap")
      * @throws IllegalStateException when this compressor is closed, or in a call on another
      *     thread, or the arena of either segment is closed
      */
@@ -314,6 +316,7 @@ public final class ZstdCompressor implements AutoCloseable {
     private long compressEntered(MemorySegment src, long srcOffset, long srcLength,
                                  MemorySegment dst, long dstOffset, long dstCapacity) {
         Segments.checkWritable(dst);
+        Segments.checkDisjoint(src, srcOffset, srcLength, dst, dstOffset, dstCapacity);
         boolean srcNative = src.isNative();
         boolean dstNative = dst.isNative();
         long r;
@@ -462,6 +465,8 @@ public final class ZstdCompressor implements AutoCloseable {
      * @throws ZstdException {@code DESTINATION_TOO_SMALL} as
      *     {@link #compress(MemorySegment, long, long, MemorySegment, long, long)}
      * @throws IndexOutOfBoundsException when a range is not within its array
+     * @throws IllegalArgumentException when {@code src} and {@code dst} are one array and the
+     *     ranges overlap ("source and destination overlap")
      * @throws IllegalStateException when this compressor is closed, or in a call on another thread
      */
     public int compress(byte[] src, int srcOff, int srcLen, byte[] dst, int dstOff, int dstLen) {

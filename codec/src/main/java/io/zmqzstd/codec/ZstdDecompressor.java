@@ -250,7 +250,8 @@ public final class ZstdDecompressor implements AutoCloseable {
      * @return bytes written to {@code dst}
      * @throws ZstdException as {@link #decompress(MemorySegment, long, long, MemorySegment, long,
      *     long)}
-     * @throws IllegalArgumentException when {@code dst} is read-only
+     * @throws IllegalArgumentException when {@code dst} is read-only, or the source and destination
+     *     ranges share memory ("source and destination overlap")
      * @throws IllegalStateException when this decompressor is closed, or the arena of either
      *     segment is closed
      * @see #decompress(MemorySegment, long, long, MemorySegment, long, long)
@@ -277,7 +278,8 @@ public final class ZstdDecompressor implements AutoCloseable {
      *     {@code DESTINATION_TOO_SMALL} ({@code CORRUPT} also for bytes after the frame: one
      *     input is exactly one frame); the decompressor stays usable
      * @throws IndexOutOfBoundsException when a range is not within its segment
-     * @throws IllegalArgumentException when {@code dst} is read-only
+     * @throws IllegalArgumentException when {@code dst} is read-only, or the source and destination
+     *     ranges share memory ("source and destination overlap")
      * @throws IllegalStateException when this decompressor is closed, or in a call on another
      *     thread, or the arena of either segment is closed
      */
@@ -296,6 +298,7 @@ public final class ZstdDecompressor implements AutoCloseable {
                                    MemorySegment dst, long dstOffset, long dstCapacity) {
         Segments.check(dst, dstOffset, dstCapacity);
         Segments.checkWritable(dst);
+        Segments.checkDisjoint(src, srcOffset, srcLength, dst, dstOffset, dstCapacity);
         int fhd = ZstdFrames.descriptor(src, srcOffset, srcLength);
         long declared = prepareHeader(src, srcOffset, fhd);
         boolean onlyStoredBlocks = checkSingleFrame(src, srcOffset, srcLength, fhd);
@@ -527,6 +530,8 @@ public final class ZstdDecompressor implements AutoCloseable {
      * @throws ZstdException as {@link #decompress(MemorySegment, long, long, MemorySegment, long,
      *     long)}
      * @throws IndexOutOfBoundsException when a range is not within its array
+     * @throws IllegalArgumentException when {@code src} and {@code dst} are one array and the
+     *     ranges overlap ("source and destination overlap")
      * @throws IllegalStateException when this decompressor is closed, or in a call on another thread
      */
     public int decompress(byte[] src, int srcOff, int srcLen, byte[] dst, int dstOff, int dstLen) {

@@ -554,12 +554,14 @@ public final class ZstdFrames {
      * @return bytes written at {@code dst[dstOffset]}, exactly {@link #rawFrameSize(long) rawFrameSize(srcLength)}
      * @throws ZstdException {@code DESTINATION_TOO_SMALL} when {@code dstCapacity} is less than that
      * @throws IndexOutOfBoundsException when a range is not within its segment
-     * @throws IllegalArgumentException when {@code dst} is read-only
+     * @throws IllegalArgumentException when {@code dst} is read-only, or the source and destination
+     *     ranges share memory ("source and destination overlap")
      */
     public static long writeRawFrame(MemorySegment src, long srcOffset, long srcLength,
                                      MemorySegment dst, long dstOffset, long dstCapacity) {
         Segments.check(src, srcOffset, srcLength);
         Segments.check(dst, dstOffset, dstCapacity);
+        Segments.checkDisjoint(src, srcOffset, srcLength, dst, dstOffset, dstCapacity);
         long total = rawFrameSize(srcLength);
         if (total > dstCapacity) {
             throw new ZstdException(ZstdException.Reason.DESTINATION_TOO_SMALL,
