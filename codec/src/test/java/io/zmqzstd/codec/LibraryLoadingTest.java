@@ -1,6 +1,7 @@
 package io.zmqzstd.codec;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -11,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A missing or misplaced native library, seen from a fresh JVM: the bindings' static
@@ -48,6 +50,23 @@ class LibraryLoadingTest {
         Path real = loadedLibzstd();
         List<String> lines = probe(List.of("-Dzmqzstd.libzstd.path=" + real));
         assertEquals(List.of("zstd attempt=1 ok", "zstd attempt=2 ok"), lines, "path=" + real);
+    }
+
+    /**
+     * A path property naming a text file, an empty file or a directory: the loader is not asked.
+     * Before, the JVM, given such a file to load, printed "You have loaded library … which might
+     * have disabled stack guard … fix the library with 'execstack -c'" ahead of the message.
+     */
+    @Test
+    void shouldRefuseAFileThatIsNoLibraryWithoutTheJvmsStackGuardWarning(@TempDir Path dir) throws Exception {
+        Path text = Files.writeString(dir.resolve("libzstd.so.1"), "not a library");
+        Path empty = Files.createFile(dir.resolve("empty.so"));
+        for (Path bad : List.of(text, empty, dir)) {
+            String out = ForkedJvm.run(LibraryProbe.class, List.of("-Dzmqzstd.libzstd.path=" + bad));
+            assertFalse(out.contains("stack guard") || out.contains("execstack"), out);
+            assertTrue(out.contains("zstd attempt=1 " + EXCEPTION + " libzstd at " + bad
+                    + " (set by -Dzmqzstd.libzstd.path) could not be opened ("), out);
+        }
     }
 
     /** The file this JVM loaded as libzstd (Linux). */

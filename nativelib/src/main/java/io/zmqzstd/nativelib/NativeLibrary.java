@@ -12,9 +12,11 @@ import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.stream.Stream;
@@ -320,6 +322,11 @@ public final class NativeLibrary {
                         + name + " (" + installHint + ")";
                 return;
             }
+            String notLibrary = notALibrary(path);
+            if (notLibrary != null) {
+                failure = notOpened(path, notLibrary);
+                return;
+            }
             try {
                 SymbolLookup opened = SymbolLookup.libraryLookup(path, Arena.global());
                 String old = tooOld(opened);
@@ -331,10 +338,8 @@ public final class NativeLibrary {
                             + ", or unset it to use the system's " + name;
                 }
             } catch (IllegalArgumentException e) {
-                // the loader's words name only the file: not a shared library, or one it cannot load
-                failure = name + " at " + path + " (set by -D" + pathProperty + ") could not be opened ("
-                        + e.getMessage() + "): point it at a " + name + " shared library, or unset it to use the system's "
-                        + name + " (" + installHint + ")";
+                // the loader's words name only the file: a shared library it cannot load
+                failure = notOpened(path, e.getMessage());
             } catch (IllegalCallerException e) {
                 failure = name + " at " + path + " (set by -D" + pathProperty + ") could not be opened: "
                         + e.getMessage() + nativeAccessHint(e);
@@ -365,6 +370,45 @@ public final class NativeLibrary {
                         + "=/path/to/a/newer/library"
                 : name + " not found (tried " + String.join(", ", candidates) + "): install it with "
                         + installHint + ", or set -D" + pathProperty + "=/path/to/the/library";
+    }
+
+    /** The failure for a path property's file that is no library this process can open, and why. */
+    private String notOpened(Path path, String why) {
+        return name + " at " + path + " (set by -D" + pathProperty + ") could not be opened (" + why + "): point it at a "
+                + name + " shared library, or unset it to use the system's " + name + " (" + installHint + ")";
+    }
+
+    /** The first bytes of every ELF file, the format of Linux shared libraries. */
+    private static final byte[] ELF_MAGIC = {0x7F, 'E', 'L', 'F'};
+
+    /**
+     * Why {@code path} is no shared library, found without handing it to the loader; null when it
+     * may be one. On Linux the JVM looks at a file it is asked to load before it calls dlopen, and
+     * for anything that is not an ELF file (a text file, an empty one, a directory) printed "You have
+     * loaded library … which might have disabled stack guard … fix the library with 'execstack -c'"
+     * on standard output, a false and alarming story, before this class gave its own message. A
+     * FIFO or device would block or be read by dlopen.
+     */
+    static String notALibrary(Path path) {
+        if (Files.isDirectory(path)) {
+            return "a directory, not a shared library";
+        }
+        if (!Files.isRegularFile(path)) {
+            return "not a regular file, so not a shared library";
+        }
+        if (!System.getProperty("os.name", "").toLowerCase(Locale.ROOT).contains("linux")) {
+            return null;
+        }
+        byte[] head = new byte[ELF_MAGIC.length];
+        try (InputStream in = Files.newInputStream(path)) {
+            int n = in.readNBytes(head, 0, head.length);
+            if (n == head.length && Arrays.equals(head, ELF_MAGIC)) {
+                return null;
+            }
+            return "not a shared library: " + (n == 0 ? "the file is empty" : "it does not start with the ELF magic 7F 45 4C 46");
+        } catch (IOException e) {
+            return null; // the loader says what it says
+        }
     }
 
     /**

@@ -22,6 +22,7 @@ import java.lang.invoke.MethodHandle;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -206,7 +207,11 @@ class NativeLibraryTest {
     @Test
     void shouldSayWhatToDoWhenThePathPropertysFileIsNoLibrary(@TempDir Path dir) throws Exception {
         Path text = Files.writeString(dir.resolve("libzstd.so.1"), "not a library");
-        for (Path bad : new Path[] {text, Files.createFile(dir.resolve("empty.so")), dir}) {
+        Path empty = Files.createFile(dir.resolve("empty.so"));
+        // Found before the loader is asked (LibraryLoadingTest: the JVM's stack guard warning)
+        Map<Path, String> why = Map.of(text, "(not a shared library: it does not start with the ELF magic 7F 45 4C 46)",
+                empty, "(not a shared library: the file is empty)", dir, "(a directory, not a shared library)");
+        for (Path bad : new Path[] {text, empty, dir}) {
             NativeLibrary byPath = zstdRequiring(NativeLibrary.MINIMUM_ZSTD_VERSION, "zmqzstd.test.bad.path");
             System.setProperty("zmqzstd.test.bad.path", bad.toString());
             try {
@@ -215,6 +220,7 @@ class NativeLibraryTest {
                         + " opened ("), e.getMessage());
                 assertTrue(e.getMessage().endsWith("): point it at a libzstd shared library, or unset it to use the system's"
                         + " libzstd (apt-get install libzstd1)"), e.getMessage());
+                assertTrue(e.getMessage().contains(" could not be opened " + why.get(bad) + ": "), e.getMessage());
             } finally {
                 System.clearProperty("zmqzstd.test.bad.path");
             }
