@@ -13,13 +13,14 @@ import java.util.concurrent.locks.LockSupport;
  * anything, and {@link #close()} waits for a call in progress to return before the owner frees
  * what it holds.
  *
- * <p>Per call: one compare-and-set on entry and a release store on exit, allocation free.
+ * <p>Per call: one compare-and-exchange on entry and a release store on exit, allocation free.
+ * The state names the thread inside, so a close from inside its own call (a stream's source or
+ * sink) is refused instead of waiting for ever.
  */
 final class CallGuard {
 
-    private static final int IDLE = 0;
-    private static final int IN_CALL = 1;
-    private static final int CLOSED = 2;
+    /** The state once closed; otherwise it is null (idle) or the thread in a call. */
+    private static final Object CLOSED = new Object();
     /** Spins before {@link #close()} parks between looks: most calls last microseconds. */
     private static final int CLOSE_SPINS = 1_000;
     private static final long CLOSE_PARK_NS = 50_000;
@@ -27,7 +28,7 @@ final class CallGuard {
 
     static {
         try {
-            STATE = MethodHandles.lookup().findVarHandle(CallGuard.class, "state", int.class);
+            STATE = MethodHandles.lookup().findVarHandle(CallGuard.class, "state", Object.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -36,7 +37,7 @@ final class CallGuard {
     /** What the messages call the owner, e.g. "compressor". */
     private final String owner;
     @SuppressWarnings("unused") // through STATE
-    private volatile int state;
+    private volatile Object state;
 
     CallGuard(String owner) {
         this.owner = owner;
@@ -49,14 +50,16 @@ final class CallGuard {
      *     thread is in a call
      */
     void enter() {
-        if (!STATE.compareAndSet(this, IDLE, IN_CALL)) {
-            throw refused();
+        Thread me = Thread.currentThread();
+        Object other = STATE.compareAndExchange(this, (Object) null, (Object) me);
+        if (other != null) {
+            throw refused(me, other);
         }
     }
 
     /** Ends a call; only the thread inside writes the state, so a release store. */
     void exit() {
-        STATE.setRelease(this, IDLE);
+        STATE.setRelease(this, (Object) null);
     }
 
     /**
@@ -65,31 +68,43 @@ final class CallGuard {
      *
      * @return {@code true} the first time, when the owner must free what it holds; {@code false}
      *     when it was closed already
+     * @throws IllegalStateException when this thread is itself in a call on the owner (a stream's
+     *     source or sink closing it): waiting would never end, and freeing would pull the context
+     *     from under that call
      */
     boolean close() {
+        Thread me = Thread.currentThread();
         for (int looks = 0; ; looks++) {
-            int s = (int) STATE.getVolatile(this);
+            Object s = STATE.getVolatile(this);
             if (s == CLOSED) {
                 return false;
             }
-            if (s == IDLE && STATE.compareAndSet(this, IDLE, CLOSED)) {
-                return true;
+            if (s == me) {
+                throw new IllegalStateException(owner + " closed from inside a call on it (a stream's source or"
+                        + " sink, say): close it once that call has returned");
             }
-            if (s == IN_CALL) {
-                if (looks < CLOSE_SPINS) {
-                    Thread.onSpinWait();
-                } else {
-                    LockSupport.parkNanos(CLOSE_PARK_NS);
+            if (s == null) {
+                if (STATE.compareAndSet(this, (Object) null, CLOSED)) {
+                    return true;
                 }
+            } else if (looks < CLOSE_SPINS) {
+                Thread.onSpinWait();
+            } else {
+                LockSupport.parkNanos(CLOSE_PARK_NS);
             }
         }
     }
 
-    private IllegalStateException refused() {
-        if ((int) STATE.getVolatile(this) == CLOSED) {
+    private IllegalStateException refused(Thread me, Object other) {
+        if (other == CLOSED) {
             return new IllegalStateException(owner + " is closed");
         }
-        return new IllegalStateException(owner + " used by two threads at once (a call is in progress on another"
-                + " thread; use a " + owner + " from one thread at a time)");
+        if (other == me) {
+            return new IllegalStateException(owner + " used again from inside a call on it (a stream's source or"
+                    + " sink, say): thread=" + me.getName());
+        }
+        return new IllegalStateException(owner + " used by two threads at once: thread=" + me.getName()
+                + ", while in a call on thread=" + ((Thread) other).getName() + "; use a " + owner
+                + " from one thread at a time");
     }
 }

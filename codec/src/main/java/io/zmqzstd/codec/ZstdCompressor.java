@@ -548,6 +548,9 @@ public final class ZstdCompressor implements AutoCloseable {
     /**
      * Frees the context, the digested dictionary and the scratch memory. Idempotent. Called while
      * another thread is in a call on this compressor, it waits for that call to return.
+     *
+     * @throws IllegalStateException when called from inside a call on this compressor on the same
+     *     thread (a stream's source or sink): it would wait for ever; close it once that call returned
      */
     @Override
     public void close() {

@@ -720,6 +720,9 @@ public final class ZstdDecompressor implements AutoCloseable {
     /**
      * Frees the context, the digested dictionaries and the scratch memory. Idempotent. Called while
      * another thread is in a call on this decompressor, it waits for that call to return.
+     *
+     * @throws IllegalStateException when called from inside a call on this decompressor on the same
+     *     thread (a stream's source or sink): it would wait for ever; close it once that call returned
      */
     @Override
     public void close() {

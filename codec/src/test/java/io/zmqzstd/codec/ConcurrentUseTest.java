@@ -9,6 +9,8 @@ import io.zmqzstd.codec.internal.LibZstd;
 import io.zmqzstd.testkit.ForkedJvm;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -99,6 +101,60 @@ class ConcurrentUseTest {
             assertTrue(failed != null, "the stream's calls were never refused while the compressor was busy");
             assertThrows(IOException.class, out::close, "a failed stream ends no frame");
             assertTrue(inside.get().length > 0);
+        }
+    }
+
+    /**
+     * A stream's sink that closes the stream's compressor, a source that calls its decompressor:
+     * the thread is inside a call on it. With a guard that knew no threads, the close waited for
+     * its own call for ever; without one, it freed the context under the stream's next step.
+     */
+    @Test
+    @Timeout(60)
+    void shouldRefuseACloseOrCallFromInsideAStreamsOwnCall() throws Exception {
+        byte[] content = TestData.text(10_000, 9);
+        try (ZstdCompressor c = new ZstdCompressor(3); ZstdDecompressor d = new ZstdDecompressor()) {
+            OutputStream closing = new OutputStream() {
+                @Override
+                public void write(int b) {
+                    c.close();
+                }
+
+                @Override
+                public void write(byte[] b, int off, int len) {
+                    c.close();
+                }
+            };
+            ZstdOutputStream out = new ZstdOutputStream(closing, c);
+            out.write(content);
+            IllegalStateException e = assertThrows(IllegalStateException.class, out::flush);
+            assertEquals("compressor closed from inside a call on it (a stream's source or sink, say): close it once"
+                    + " that call has returned", e.getMessage());
+            assertThrows(IOException.class, () -> out.write(1), "the stream failed: it takes nothing more");
+            assertArrayEquals(content, d.decompress(c.compress(content)), "the compressor is open and ready");
+
+            byte[] frame = c.compress(content);
+            InputStream calling = new InputStream() {
+                private int at;
+
+                @Override
+                public int read() {
+                    throw new UnsupportedOperationException();
+                }
+
+                @Override
+                public int read(byte[] b, int off, int len) {
+                    d.decompress(frame); // the stream's decompressor, from inside the stream's read
+                    int n = Math.min(len, frame.length - at);
+                    System.arraycopy(frame, at, b, off, n);
+                    at += n;
+                    return n == 0 ? -1 : n;
+                }
+            };
+            ZstdInputStream in = new ZstdInputStream(calling, d);
+            IllegalStateException again = assertThrows(IllegalStateException.class, in::read);
+            assertTrue(again.getMessage().startsWith("decompressor used again from inside a call on it"), again.getMessage());
+            assertArrayEquals(content, d.decompress(frame), "the decompressor is ready");
         }
     }
 
