@@ -73,7 +73,7 @@ public final class ZstdInputStream extends InputStream {
      * @param in the compressed input; {@link #close()} closes it
      * @param decompressor the decompressor to use, still the caller's: {@link #close()} leaves it
      *     open
-     * @throws IllegalStateException when {@code decompressor} is closed
+     * @throws IllegalStateException when {@code decompressor} is closed, or in a call on another thread
      */
     public ZstdInputStream(InputStream in, ZstdDecompressor decompressor) {
         this(in, decompressor, false);

@@ -54,7 +54,7 @@ public final class ZstdOutputStream extends OutputStream {
      * @param out where the frame is written; {@link #close()} closes it
      * @param compressor the compressor to use, with its settings, still the caller's:
      *     {@link #close()} leaves it open
-     * @throws IllegalStateException when {@code compressor} is closed
+     * @throws IllegalStateException when {@code compressor} is closed, or in a call on another thread
      */
     public ZstdOutputStream(OutputStream out, ZstdCompressor compressor) {
         this(out, compressor, false, -1);
@@ -71,7 +71,7 @@ public final class ZstdOutputStream extends OutputStream {
      *     {@link #close()} leaves it open
      * @param contentSizeBytes the number of bytes that will be written; a negative value
      *     declares no size, as the two-argument constructor does
-     * @throws IllegalStateException when {@code compressor} is closed
+     * @throws IllegalStateException when {@code compressor} is closed, or in a call on another thread
      */
     public ZstdOutputStream(OutputStream out, ZstdCompressor compressor, long contentSizeBytes) {
         this(out, compressor, false, contentSizeBytes);
