@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.zmqzstd.benchmark.codec.CodecContestants;
 import io.zmqzstd.benchmark.latency.RoundTrips;
 import io.zmqzstd.benchmark.pipeline.PipelineContestants;
+import io.zmqzstd.benchmark.pipeline.ZmqZstdContestant;
 import io.zmqzstd.benchmark.transport.ReceiveMode;
 import io.zmqzstd.benchmark.transport.TransportStrategy;
 import io.zmqzstd.nativelib.NativeLibrary;
@@ -96,7 +97,8 @@ class DocumentedCommandsTest {
             NativeLibrary.ZSTD.pathProperty(), v -> true,
             NativeLibrary.ZMQ.pathProperty(), v -> true,
             PipelineContestants.IO_THREADS_PROPERTY, v -> v.matches("[1-9][0-9]*"),
-            PipelineContestants.PAYLOAD_PROPERTY, DocumentedCommandsTest::isPayload);
+            PipelineContestants.PAYLOAD_PROPERTY, DocumentedCommandsTest::isPayload,
+            ZmqZstdContestant.PAYLOAD_FORM_PROPERTY, ZmqZstdContestant.PAYLOAD_FORMS::contains);
 
     private static List<BenchmarkListEntry> benchmarks;
 

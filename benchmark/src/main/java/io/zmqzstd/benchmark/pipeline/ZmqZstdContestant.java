@@ -16,6 +16,9 @@ import io.zmqzstd.transport.ZmqProxy;
 import io.zmqzstd.transport.ZmqSocket;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteBuffer;
+import java.util.List;
 import java.util.function.Predicate;
 
 /**
@@ -30,8 +33,21 @@ import java.util.function.Predicate;
  * {@link Thresholds#LIBRARY_DEFAULT} = the library's defaults, by transport).
  * {@code rawFrameBelowBytes} sends shorter payloads as raw-block frames; it is ignored with a dictionary
  * (the sender refuses the combination: small parts are where a dictionary gains).
+ *
+ * <p>{@code -Dzmqzstd.bench.payloadForm=bytes} (or {@code direct}) hands the sender the payload as a
+ * {@code byte[]} (or a direct {@code ByteBuffer}) instead of a native segment, stamped in place each
+ * message, to measure those overloads ({@link #PAYLOAD_FORM}); the default is {@code segment}.
  */
 public final class ZmqZstdContestant implements PipelineContestant {
+
+    /** The system property that sets {@link #PAYLOAD_FORM}. */
+    public static final String PAYLOAD_FORM_PROPERTY = "zmqzstd.bench.payloadForm";
+
+    /** The values {@link #PAYLOAD_FORM_PROPERTY} takes, the default first. */
+    public static final List<String> PAYLOAD_FORMS = List.of("segment", "bytes", "direct");
+
+    /** How the sender thread gives the payload to the sender: one of {@link #PAYLOAD_FORMS}. */
+    public static final String PAYLOAD_FORM = System.getProperty(PAYLOAD_FORM_PROPERTY, PAYLOAD_FORMS.get(0));
 
     /**
      * Buffers a size class may keep. Above the default 256: a granted batch can be queued at once at the
@@ -52,6 +68,11 @@ public final class ZmqZstdContestant implements PipelineContestant {
     private final ParallelCompressingSender parallel;
     private final DecompressingReceiver receiver;
     private final CreditedSender sender;
+    /**
+     * The array or direct buffer {@link #PAYLOAD_FORM} gives the sender, viewed as a segment for the
+     * stamp; null for {@code segment}.
+     */
+    private MemorySegment formed;
     /** {@code hop=proxy}: the proxy between {@link #push} and {@link #pull}; null for {@code none}. */
     private final ProxyHop hop;
     private long nextSequence;
@@ -103,7 +124,7 @@ public final class ZmqZstdContestant implements PipelineContestant {
                 ParallelCompressingSender p = parallel;
                 // m is the stamped payload: WRITE and CLAIM write all of it, stamp included, per message
                 send = switch (compression.producer()) {
-                    case STAMP -> m -> p.send(m, 0);
+                    case STAMP -> inForm(m -> p.send(m, 0), a -> p.send(a, 0), d -> p.send(d, 0));
                     case WRITE -> {
                         // a serialiser writing into its own memory: the payload is written, then copied by send
                         MemorySegment own = arena.allocate(Math.max(size, 1), 64).asSlice(0, size);
@@ -129,11 +150,12 @@ public final class ZmqZstdContestant implements PipelineContestant {
                 }
                 compressing = b.build();
                 CompressingSender c = compressing;
-                send = m -> c.send(m, 0);
+                send = inForm(m -> c.send(m, 0), a -> c.send(a, 0), d -> c.send(d, 0));
             }
             // The sender thread owns the sender and the payload segment from here until close() joins it.
+            MemorySegment stamped = formed == null ? out : formed;
             sender = new CreditedSender("zmqzstd-sender", sequence -> {
-                Stamp.write(out, sequence);
+                Stamp.write(stamped, sequence);
                 if (!send.test(out)) {
                     throw new IllegalStateException("blocking send returned would-block");
                 }
@@ -141,6 +163,32 @@ public final class ZmqZstdContestant implements PipelineContestant {
         } catch (RuntimeException | Error e) {
             closeAfterFailure(e);
             throw e;
+        }
+    }
+
+    /**
+     * The send of {@link #PAYLOAD_FORM}: {@code segment} as given; {@code bytes} and {@code direct} copy the
+     * payload once into an array or a direct buffer ({@link #formed} views it for the stamp) and send that.
+     */
+    private Predicate<MemorySegment> inForm(Predicate<MemorySegment> segment, Predicate<byte[]> bytes,
+            Predicate<ByteBuffer> direct) {
+        switch (PAYLOAD_FORM) {
+            case "segment" -> {
+                return segment;
+            }
+            case "bytes" -> {
+                byte[] a = message.asSlice(0, size).toArray(ValueLayout.JAVA_BYTE);
+                formed = MemorySegment.ofArray(a);
+                return m -> bytes.test(a);
+            }
+            case "direct" -> {
+                ByteBuffer b = ByteBuffer.allocateDirect(size);
+                formed = MemorySegment.ofBuffer(b);
+                formed.copyFrom(message.asSlice(0, size));
+                return m -> direct.test(b);
+            }
+            default -> throw new IllegalArgumentException(
+                    "-D" + PAYLOAD_FORM_PROPERTY + " is one of " + PAYLOAD_FORMS + ": " + PAYLOAD_FORM);
         }
     }
 
