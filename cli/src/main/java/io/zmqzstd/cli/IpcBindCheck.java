@@ -4,9 +4,6 @@ import java.io.IOException;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
 import java.nio.channels.SocketChannel;
-import java.nio.file.AccessDeniedException;
-import java.nio.file.AccessMode;
-import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.LinkOption;
@@ -18,7 +15,8 @@ import java.nio.file.attribute.BasicFileAttributes;
  * it binds, to take over the socket file of a process that died; it does not look first. So a bind
  * deleted a regular file, a symbolic link or a FIFO and put its socket there, and took the path
  * from a process still listening on it, without a word to either (the other one then received
- * nothing more), where a tcp bind fails with "Address already in use".
+ * nothing more), where a tcp bind fails with "Address already in use". A socket file libzmq
+ * could not remove is the transport's to explain ({@code ZmqSocket.bind}'s message names it).
  */
 final class IpcBindCheck {
 
@@ -26,8 +24,6 @@ final class IpcBindCheck {
     /** {@code S_IFMT} and {@code S_IFSOCK} of {@code st_mode} (the same on Linux and macOS). */
     private static final int S_IFMT = 0170000;
     private static final int S_IFSOCK = 0140000;
-    /** The sticky bit of a directory's mode: only a file's owner (or the directory's, or root) may remove it. */
-    private static final int S_ISVTX = 01000;
 
     private IpcBindCheck() {
     }
@@ -52,24 +48,6 @@ final class IpcBindCheck {
             return null; // the file of a process that ended, or a path libzmq will refuse itself
         }
         return "Address already in use (a process listens on " + path + "; libzmq would take the path from it without a word)";
-    }
-
-    /**
-     * Why a bind of {@code endpoint} failed, when libzmq's own error ("Address already in use") hides
-     * it, or null: its path is a socket file nobody listens on (left behind by a process that ended),
-     * which libzmq could not unlink before binding (it ignores that failure). Says why where it can
-     * tell: the directory cannot be written (no permission, immutable, read-only) or is sticky and the
-     * file another user's (a leftover in {@code /tmp}). Called after the bind failed: reads, removes nothing.
-     */
-    static String leftoverSocket(String endpoint) {
-        Path path = pathOf(endpoint);
-        BasicFileAttributes attributes = path == null ? null : attributes(path);
-        if (attributes == null || !isSocket(path, attributes) || listening(path)) {
-            return null;
-        }
-        String why = removalProblem(path);
-        return path + " is a socket file nobody listens on (left by a process that ended), which libzmq could not remove"
-                + " to bind there" + (why == null ? "" : ": " + why) + "; have it removed, or give another path";
     }
 
     /**
@@ -98,36 +76,6 @@ final class IpcBindCheck {
         } catch (IOException | UnsupportedOperationException e) {
             return null;
         }
-    }
-
-    /** What keeps this process from unlinking {@code path}, or null when nothing it can tell. */
-    private static String removalProblem(Path path) {
-        Path dir = path.toAbsolutePath().getParent();
-        if (dir == null) {
-            return null;
-        }
-        try {
-            dir.getFileSystem().provider().checkAccess(dir, AccessMode.WRITE, AccessMode.EXECUTE);
-        } catch (AccessDeniedException e) {
-            return "no write permission on its directory " + dir;
-        } catch (FileSystemException e) {
-            return "its directory " + dir + " cannot be changed: " + e.getReason(); // immutable, read-only file system
-        } catch (IOException e) {
-            return null;
-        }
-        try {
-            int dirMode = (Integer) Files.getAttribute(dir, "unix:mode");
-            int fileUid = (Integer) Files.getAttribute(path, "unix:uid", LinkOption.NOFOLLOW_LINKS);
-            int dirUid = (Integer) Files.getAttribute(dir, "unix:uid");
-            long self = new com.sun.security.auth.module.UnixSystem().getUid();
-            if ((dirMode & S_ISVTX) != 0 && self != 0 && self != fileUid && self != dirUid) {
-                return "its directory " + dir + " is sticky (as /tmp is), and the file belongs to another user: owner="
-                        + Files.getOwner(path, LinkOption.NOFOLLOW_LINKS).getName();
-            }
-        } catch (IOException | RuntimeException | LinkageError e) {
-            return null; // no unix attributes, or no uid to compare: say what libzmq said
-        }
-        return null;
     }
 
     /** Whether a process accepts connections on the socket file {@code path}. */

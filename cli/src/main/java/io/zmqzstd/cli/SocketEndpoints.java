@@ -167,9 +167,9 @@ final class SocketEndpoints {
                 socket.connect(endpoint);
             }
         } catch (ZmqException e) {
-            String leftover = bind ? IpcBindCheck.leftoverSocket(endpoint) : null;
+            // libzmq's text after the errno, with what the transport adds (a leftover ipc socket file, why)
             String what = (bind ? "cannot bind" : "cannot connect") + ": endpoint=" + endpoint + ", errno=" + e.errno()
-                    + ", error=" + e.getMessage().replaceFirst(".*error=", "") + (leftover == null ? "" : " (" + leftover + ")");
+                    + ", error=" + e.getMessage().replaceFirst(".*error=", "");
             int errno = e.errno();
             // ENOCOMPATPROTO: a transport the socket type cannot use, e.g. udp:// on PUSH
             if (errno == LibZmq.EINVAL || errno == EPROTONOSUPPORT || errno == ENODEV || errno == LibZmq.ENOCOMPATPROTO) {

@@ -21,7 +21,6 @@ import java.util.concurrent.atomic.AtomicReference;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * {@code --bind ipc://PATH}: libzmq unlinks whatever is at PATH before it binds (meant for the socket
@@ -93,55 +92,6 @@ class IpcBindTest {
         assertTrue(Files.exists(path, LinkOption.NOFOLLOW_LINKS));
         Result r = recv("ipc://" + path);
         assertEquals(ExitCodes.TIMEOUT, r.code(), r::toString);
-    }
-
-    /**
-     * A socket file nobody listens on that cannot be removed (another user's in a sticky directory
-     * such as /tmp; here, as root, a directory made immutable): libzmq's unlink fails without a word
-     * and its bind says only "Address already in use". The line now names the path and the reason,
-     * for recv and for a proxy side.
-     */
-    @Test
-    void shouldNameALeftoverSocketFileThatCannotBeRemoved() throws Exception {
-        Path locked = Files.createDirectory(dir.resolve("locked"));
-        Path path = locked.resolve("stale.sock");
-        try (ServerSocketChannel server = ServerSocketChannel.open(StandardProtocolFamily.UNIX)) {
-            server.bind(UnixDomainSocketAddress.of(path)); // closing it leaves the file behind
-        }
-        assumeTrue(chattr("+i", locked), "chattr +i is not possible here (no CAP_LINUX_IMMUTABLE, or a file system without it)");
-        try {
-            String endpoint = "ipc://" + path;
-            String why = path + " is a socket file nobody listens on (left by a process that ended), which libzmq could not"
-                    + " remove to bind there: its directory " + locked + " cannot be changed: Operation not permitted;"
-                    + " have it removed, or give another path";
-            Result r = recv(endpoint);
-            assertEquals(ExitCodes.FAILURE, r.code(), r::toString);
-            assertEquals("zmq-zstd recv: cannot bind: endpoint=" + endpoint + ", errno=98, error=Address already in use ("
-                    + why + ")", r.err().strip(), r::toString);
-
-            Result proxy = CompletableFuture.supplyAsync(() -> InProcess.execute(cl -> { }, "proxy", "--type", "pipeline",
-                    "--frontend-bind", "tcp://127.0.0.1:*", "--backend-bind", endpoint)).get(30, TimeUnit.SECONDS);
-            assertEquals(ExitCodes.FAILURE, proxy.code(), proxy::toString);
-            assertTrue(proxy.err().strip().startsWith("zmq-zstd proxy: cannot bind: endpoint=" + endpoint)
-                    && proxy.err().strip().endsWith("(" + why + ")"), proxy::toString);
-            assertTrue(Files.exists(path, LinkOption.NOFOLLOW_LINKS));
-        } finally {
-            assertTrue(chattr("-i", locked), "could not make " + locked + " mutable again");
-        }
-    }
-
-    /** Runs {@code chattr FLAG dir}; true when it succeeded. */
-    private static boolean chattr(String flag, Path directory) {
-        try {
-            Process p = new ProcessBuilder("chattr", flag, directory.toString()).redirectErrorStream(true).start();
-            p.getInputStream().transferTo(java.io.OutputStream.nullOutputStream());
-            return p.waitFor() == 0;
-        } catch (java.io.IOException e) {
-            return false; // no chattr
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        }
     }
 
     /** proxy: the same path written two ways on its two sides was bound twice, the second taking it from the first. */

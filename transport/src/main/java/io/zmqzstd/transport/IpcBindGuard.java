@@ -2,11 +2,16 @@ package io.zmqzstd.transport;
 
 import io.zmqzstd.transport.internal.LibZmq;
 
+import com.sun.security.auth.module.UnixSystem;
+
 import java.io.IOError;
 import java.io.IOException;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
 import java.nio.channels.SocketChannel;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.AccessMode;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
@@ -20,7 +25,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * still listening on it, which then received nothing more, where a tcp bind fails with "address
  * in use". {@code ipc://*} (a fresh path) and Linux's abstract {@code ipc://@NAME} (whose taken
  * names the kernel refuses) are libzmq's; so is a PATH with nothing at it. A check, then the
- * bind: something put at PATH in between is not seen.
+ * bind: something put at PATH in between is not seen. libzmq ignores a failed unlink, so a socket
+ * file nobody listens on that this process may not remove fails the bind with EADDRINUSE alone;
+ * {@link #unremovable} says which file and why.
  */
 final class IpcBindGuard {
 
@@ -32,6 +39,10 @@ final class IpcBindGuard {
     private static final int S_IFREG = 0100000;
     private static final int S_IFDIR = 0040000;
     private static final int S_IFIFO = 0010000;
+    /** No file type: nothing at the path, or nothing this JDK can tell. */
+    private static final int NOTHING = 0;
+    /** The sticky bit of a directory's mode: only a file's owner, the directory's, or root may remove the file. */
+    private static final int S_ISVTX = 0001000;
 
     /**
      * Paths whose listener a socket of this process let go (unbind, disconnect or close): libzmq
@@ -71,15 +82,9 @@ final class IpcBindGuard {
      */
     static void check(String endpoint) {
         Path path = path(endpoint);
-        if (path == null) {
-            return;
-        }
-        int type;
-        try {
-            type = (int) Files.getAttribute(path, "unix:mode", LinkOption.NOFOLLOW_LINKS) & S_IFMT;
-        } catch (IOException | UnsupportedOperationException | IllegalArgumentException e) {
-            // nothing there, or nothing this JDK can tell: libzmq's bind says what it finds
-            return;
+        int type = path == null ? NOTHING : type(path);
+        if (type == NOTHING) {
+            return; // nothing there, or nothing this JDK can tell: libzmq's bind says what it finds
         }
         if (type != S_IFSOCK) {
             throw new IllegalArgumentException("ipc path is taken by " + kind(type) + ", not a socket: path=" + path
@@ -89,6 +94,64 @@ final class IpcBindGuard {
             throw new ZmqException("zmq_bind(" + endpoint + "): a socket listens on " + path
                     + " (libzmq would take the path from it)", LibZmq.EADDRINUSE);
         }
+    }
+
+    /**
+     * Why libzmq's bind of {@code endpoint} failed with EADDRINUSE, where its own text hides it: the
+     * path is a socket file nobody listens on (left by a process that ended), which libzmq could not
+     * unlink first (it ignores that failure). Says why where it can tell: the directory cannot be
+     * written (no permission, immutable, a read-only file system), or it is sticky (as {@code /tmp}
+     * is) and the file another user's. Reads, removes nothing.
+     *
+     * @return the explanation, or null when {@code endpoint} is no ipc path or nothing at its path fits it
+     */
+    static String unremovable(String endpoint) {
+        Path path = path(endpoint);
+        if (path == null || type(path) != S_IFSOCK || listenedOn(path)) {
+            return null;
+        }
+        String why = removalProblem(path);
+        return path + " is a socket file nobody listens on (left by a process that ended), which libzmq could not remove"
+                + " to bind there" + (why == null ? "" : ": " + why) + "; have it removed, or give another path";
+    }
+
+    /** The file type bits of what is at {@code path} itself (a link not followed), or {@link #NOTHING}. */
+    private static int type(Path path) {
+        try {
+            return (int) Files.getAttribute(path, "unix:mode", LinkOption.NOFOLLOW_LINKS) & S_IFMT;
+        } catch (IOException | UnsupportedOperationException | IllegalArgumentException e) {
+            return NOTHING;
+        }
+    }
+
+    /** What keeps this process from unlinking {@code path}, or null when nothing it can tell. */
+    private static String removalProblem(Path path) {
+        Path dir = path.getParent();
+        if (dir == null) {
+            return null;
+        }
+        try {
+            dir.getFileSystem().provider().checkAccess(dir, AccessMode.WRITE, AccessMode.EXECUTE);
+        } catch (AccessDeniedException e) {
+            return "no write permission on its directory " + dir;
+        } catch (FileSystemException e) {
+            return "its directory " + dir + " cannot be changed: " + e.getReason(); // EPERM (immutable), EROFS
+        } catch (IOException e) {
+            return null;
+        }
+        try {
+            int dirMode = (Integer) Files.getAttribute(dir, "unix:mode");
+            int fileUid = (Integer) Files.getAttribute(path, "unix:uid", LinkOption.NOFOLLOW_LINKS);
+            int dirUid = (Integer) Files.getAttribute(dir, "unix:uid");
+            long self = new UnixSystem().getUid();
+            if ((dirMode & S_ISVTX) != 0 && self != 0 && self != fileUid && self != dirUid) {
+                return "its directory " + dir + " is sticky (as /tmp is), and the file belongs to another user: owner="
+                        + Files.getOwner(path, LinkOption.NOFOLLOW_LINKS).getName();
+            }
+        } catch (IOException | RuntimeException | LinkageError e) {
+            return null; // no unix attributes, or no uid to compare: libzmq's text stands alone
+        }
+        return null;
     }
 
     /** A socket of this process listens on {@code path} now. */

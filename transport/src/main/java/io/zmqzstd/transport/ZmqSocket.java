@@ -203,7 +203,10 @@ public final class ZmqSocket implements AutoCloseable {
      * a connection open and close), both before libzmq is asked (a monitor sees no
      * {@code BIND_FAILED}). A socket file nobody listens on is taken over, and so is the path of
      * a listener a socket of this process let go (an unbind, a disconnect, a close), which libzmq
-     * closes on its I/O thread just after the call returns. {@code ipc://*}
+     * closes on its I/O thread just after the call returns. Where libzmq cannot remove such a
+     * file (another user's in a sticky directory such as {@code /tmp}, a directory without write
+     * permission, immutable or on a read-only file system) it ignores that and its bind fails
+     * with EADDRINUSE; the message then names the file and, where it can tell, why. {@code ipc://*}
      * binds a fresh path in a new directory {@code tmpXXXXXX} under {@code $TMPDIR},
      * {@code $TEMPDIR} or {@code $TMP}, and with none of them set under the working directory:
      * {@link #lastEndpoint()} is then a relative path, which a process with another working
@@ -213,7 +216,8 @@ public final class ZmqSocket implements AutoCloseable {
      *     {@code ipc:///tmp/feed} or {@code inproc://feed}
      * @throws ZmqException when libzmq refuses it (e.g. EADDRINUSE, EINVAL for a malformed
      *     endpoint, EPROTONOSUPPORT for an unknown transport), or EADDRINUSE when a socket listens
-     *     on an ipc endpoint's path already
+     *     on an ipc endpoint's path already, or when its path is a socket file nobody listens on
+     *     that cannot be removed (the message says which and why)
      * @throws IllegalArgumentException when {@code endpoint} contains a NUL character, or a tcp or
      *     ws port that is not {@code *} or a number from 0 to 65535 (libzmq would read another);
      *     or when an ipc endpoint's path holds a regular file, a directory, a symbolic link or
@@ -225,7 +229,15 @@ public final class ZmqSocket implements AutoCloseable {
         Objects.requireNonNull(endpoint, "endpoint");
         ensureOpen();
         IpcBindGuard.check(endpoint); // outside the call: it asks the file system, not libzmq
-        endpointCall("zmq_bind", endpoint);
+        try {
+            endpointCall("zmq_bind", endpoint);
+        } catch (ZmqException e) {
+            String why = e.errno() == LibZmq.EADDRINUSE ? IpcBindGuard.unremovable(endpoint) : null;
+            if (why == null) {
+                throw e;
+            }
+            throw new ZmqException("zmq_bind(" + endpoint + ")", e.errno(), why);
+        }
         noteEndpoint(endpoint);
     }
 

@@ -4,15 +4,20 @@ import io.zmqzstd.transport.internal.LibZmq;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.util.EnumSet;
+import java.util.List;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /** An ipc bind never destroys what is at its path: libzmq unlinks it first, without looking. */
 class IpcBindGuardTest extends ContextTestBase {
@@ -101,6 +106,53 @@ class IpcBindGuardTest extends ContextTestBase {
         push.connect("ipc://" + path);
         assertTrue(push.send(b("taken over"), 0));
         assertEquals("taken over", pull.receiveString(0));
+    }
+
+    /**
+     * A socket file nobody listens on that libzmq cannot remove (here its directory made immutable;
+     * another user's in a sticky directory such as /tmp is CliProcessIT's, run as nobody): libzmq
+     * ignores the failed unlink, and until 2026-11-27 the bind said only "Address already in use",
+     * as if somebody listened there. Now it names the file and why, on a monitored socket too (whose
+     * errno libzmq overwrites while it raises BIND_FAILED), and the socket binds there once the file can be removed.
+     */
+    @Test
+    void shouldNameALeftoverSocketFileThatCannotBeRemoved() throws Exception {
+        Path locked = Files.createDirectory(dir.resolve("locked"));
+        Path path = locked.resolve("stale.sock");
+        try (ZmqContext previous = new ZmqContext()) {
+            previous.socket(SocketType.PULL).bind("ipc://" + path); // its close leaves the file
+        }
+        assumeTrue(chattr("+i", locked), "chattr +i is not possible here (no CAP_LINUX_IMMUTABLE, or a file system without it)");
+        String endpoint = "ipc://" + path;
+        ZmqSocket pull = socket(SocketType.PULL);
+        ZmqSocket monitored = socket(SocketType.PULL);
+        try (SocketMonitor monitor = monitored.monitor(EnumSet.of(MonitorEvent.Type.BIND_FAILED))) {
+            for (ZmqSocket s : List.of(pull, monitored)) {
+                ZmqException e = assertThrows(ZmqException.class, () -> s.bind(endpoint));
+                assertEquals(LibZmq.EADDRINUSE, e.errno(), e::getMessage);
+                assertTrue(e.getMessage().endsWith("(" + path + " is a socket file nobody listens on (left by a process that"
+                        + " ended), which libzmq could not remove to bind there: its directory " + locked + " cannot be changed:"
+                        + " Operation not permitted; have it removed, or give another path)"), e.getMessage());
+            }
+        } finally {
+            assertTrue(chattr("-i", locked), "could not make " + locked + " mutable again");
+        }
+        pull.bind(endpoint);
+        ZmqSocket push = socket(SocketType.PUSH);
+        push.connect(endpoint);
+        assertTrue(push.send(b("once removable"), 0));
+        assertEquals("once removable", pull.receiveString(0));
+    }
+
+    /** Runs {@code chattr FLAG directory}; true when it succeeded. */
+    private static boolean chattr(String flag, Path directory) throws InterruptedException {
+        try {
+            Process p = new ProcessBuilder("chattr", flag, directory.toString()).redirectErrorStream(true).start();
+            p.getInputStream().transferTo(OutputStream.nullOutputStream());
+            return p.waitFor() == 0;
+        } catch (IOException e) {
+            return false; // no chattr
+        }
     }
 
     /** libzmq makes the wildcard's directory under $TMPDIR, $TEMPDIR or $TMP, else under the working directory. */
