@@ -154,20 +154,26 @@ final class SocketEndpoints {
         }
     }
 
+    /**
+     * The transport looks at an {@code ipc://PATH} before it binds there (libzmq would unlink what is
+     * there): a file that is not a socket is refused with IllegalArgumentException, a socket somebody
+     * listens on with EADDRINUSE, and a leftover socket file libzmq could not remove is named with
+     * why. Each is a runtime failure (exit 1), reported with the transport's text.
+     */
     private void call(ZmqSocket socket, String endpoint, boolean bind) {
-        String ipcProblem = bind ? IpcBindCheck.problem(endpoint) : null;
-        if (ipcProblem != null) {
-            // checked here, not in check(): the proxy's other side may be the listener
-            throw new CliException(ExitCodes.FAILURE, "cannot bind: endpoint=" + endpoint + ", error=" + ipcProblem);
-        }
         try {
             if (bind) {
                 socket.bind(endpoint);
             } else {
                 socket.connect(endpoint);
             }
+        } catch (IllegalArgumentException e) {
+            if (!bind || !endpoint.startsWith("ipc://")) {
+                throw e; // about the endpoint's text (EndpointCheck), not what is at an ipc path
+            }
+            throw new CliException(ExitCodes.FAILURE, "cannot bind: endpoint=" + endpoint + ", error=" + e.getMessage(), e);
         } catch (ZmqException e) {
-            // libzmq's text after the errno, with what the transport adds (a leftover ipc socket file, why)
+            // libzmq's text after the errno, with what the transport adds in brackets (whose path, why)
             String what = (bind ? "cannot bind" : "cannot connect") + ": endpoint=" + endpoint + ", errno=" + e.errno()
                     + ", error=" + e.getMessage().replaceFirst(".*error=", "");
             int errno = e.errno();

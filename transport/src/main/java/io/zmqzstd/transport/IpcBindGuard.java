@@ -91,8 +91,8 @@ final class IpcBindGuard {
                     + ", endpoint=" + endpoint + " (libzmq unlinks what is there to bind; remove it yourself or bind another path)");
         }
         if (listenedOn(path) && !LET_GO.contains(path)) {
-            throw new ZmqException("zmq_bind(" + endpoint + "): a socket listens on " + path
-                    + " (libzmq would take the path from it)", LibZmq.EADDRINUSE);
+            throw new ZmqException("zmq_bind(" + endpoint + ")", LibZmq.EADDRINUSE, "a socket listens on " + path
+                    + ", from which libzmq would take the path without a word; bind another path, or end that listener first");
         }
     }
 
