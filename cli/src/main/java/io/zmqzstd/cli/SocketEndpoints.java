@@ -158,9 +158,12 @@ final class SocketEndpoints {
      * The transport looks at an {@code ipc://PATH} before it binds there (libzmq would unlink what is
      * there): a file that is not a socket is refused with IllegalArgumentException, a socket somebody
      * listens on with EADDRINUSE, and a leftover socket file libzmq could not remove is named with
-     * why. Each is a runtime failure (exit 1), reported with the transport's text.
+     * why. Each is a runtime failure (exit 1), reported with the transport's text. Any other
+     * IllegalArgumentException is about the endpoint's text (a ws port out of range, which
+     * {@link Values#endpoint} does not check as it does a tcp one): a usage error, as EINVAL is.
      */
     private void call(ZmqSocket socket, String endpoint, boolean bind) {
+        String failed = (bind ? "cannot bind" : "cannot connect") + ": endpoint=" + endpoint;
         try {
             if (bind) {
                 socket.bind(endpoint);
@@ -168,14 +171,13 @@ final class SocketEndpoints {
                 socket.connect(endpoint);
             }
         } catch (IllegalArgumentException e) {
-            if (!bind || !endpoint.startsWith("ipc://")) {
-                throw e; // about the endpoint's text (EndpointCheck), not what is at an ipc path
+            if (bind && endpoint.startsWith("ipc://")) {
+                throw new CliException(ExitCodes.FAILURE, failed + ", error=" + e.getMessage(), e);
             }
-            throw new CliException(ExitCodes.FAILURE, "cannot bind: endpoint=" + endpoint + ", error=" + e.getMessage(), e);
+            throw new ParameterException(commandLine, failed + ", error=" + e.getMessage(), e);
         } catch (ZmqException e) {
             // libzmq's text after the errno, with what the transport adds in brackets (whose path, why)
-            String what = (bind ? "cannot bind" : "cannot connect") + ": endpoint=" + endpoint + ", errno=" + e.errno()
-                    + ", error=" + e.getMessage().replaceFirst(".*error=", "");
+            String what = failed + ", errno=" + e.errno() + ", error=" + e.getMessage().replaceFirst(".*error=", "");
             int errno = e.errno();
             // ENOCOMPATPROTO: a transport the socket type cannot use, e.g. udp:// on PUSH
             if (errno == LibZmq.EINVAL || errno == EPROTONOSUPPORT || errno == ENODEV || errno == LibZmq.ENOCOMPATPROTO) {

@@ -279,6 +279,25 @@ class CommandLineTest {
     }
 
     /**
+     * A ws port outside 0 to 65535, which the transport refuses (libzmq would read another port):
+     * until 2026-11-27 that IllegalArgumentException reached the command as an "internal error" with
+     * a stack trace, exit 1, for send, recv and a proxy side; now one line, exit 2, as for a tcp port.
+     */
+    @Test
+    void shouldRefuseAWsPortOutsideItsRangeAsAUsageError() {
+        for (String[] args : new String[][] {
+                {"send", "--connect", "ws://127.0.0.1:99999", "--timeout", "1s"},
+                {"recv", "--bind", "ws://127.0.0.1:99999", "--timeout", "1s"},
+                {"proxy", "--type", "pipeline", "--frontend-bind", "ws://127.0.0.1:99999", "--backend-bind", "tcp://127.0.0.1:*"}}) {
+            Result r = run("x\n".getBytes(StandardCharsets.UTF_8), args);
+            String what = String.join(" ", args) + " -> " + r;
+            assertOneLine(r, ExitCodes.USAGE, what, "endpoint=ws://127.0.0.1:99999",
+                    "error=port must be * or a number from 0 to 65535: port=99999");
+            assertFalse(r.err().contains("internal error"), what);
+        }
+    }
+
+    /**
      * libzmq accepts tcp://host:0 for connect and fails in the background, retrying for ever:
      * without a check the command waited for a peer that cannot exist (exit 3 with --timeout).
      */
