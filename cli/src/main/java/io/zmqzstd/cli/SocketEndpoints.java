@@ -176,8 +176,7 @@ final class SocketEndpoints {
             }
             throw new ParameterException(commandLine, failed + ", error=" + e.getMessage(), e);
         } catch (ZmqException e) {
-            // libzmq's text after the errno, with what the transport adds in brackets (whose path, why)
-            String what = failed + ", errno=" + e.errno() + ", error=" + e.getMessage().replaceFirst(".*error=", "");
+            String what = failed + ", errno=" + e.errno() + ", error=" + libzmqText(e, endpoint);
             int errno = e.errno();
             // ENOCOMPATPROTO: a transport the socket type cannot use, e.g. udp:// on PUSH
             if (errno == LibZmq.EINVAL || errno == EPROTONOSUPPORT || errno == ENODEV || errno == LibZmq.ENOCOMPATPROTO) {
@@ -185,5 +184,17 @@ final class SocketEndpoints {
             }
             throw new CliException(ExitCodes.FAILURE, what, e);
         }
+    }
+
+    /**
+     * The part of the transport's message after its {@code zmq_bind(ENDPOINT) failed: errno=N,
+     * error=}: libzmq's text and what the transport adds in brackets (an ipc path and why), which
+     * may itself hold "error=" (a directory of that name), so it is cut after the known prefix.
+     */
+    private static String libzmqText(ZmqException e, String endpoint) {
+        String message = e.getMessage();
+        String prefix = "(" + endpoint + ") failed: errno=" + e.errno() + ", error=";
+        int at = message.indexOf(prefix);
+        return at < 0 ? message : message.substring(at + prefix.length());
     }
 }

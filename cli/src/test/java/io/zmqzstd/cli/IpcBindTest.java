@@ -86,6 +86,22 @@ class IpcBindTest {
         }
     }
 
+    /**
+     * The transport's reason follows libzmq's text after "error=", and names the path: a path with
+     * "error=" in it cut the line there (the command took what follows the last "error="), leaving
+     * "x/feed.sock, from which …" without "Address already in use" or the start of the path.
+     */
+    @Test
+    void shouldNameAPathThatContainsErrorEqualsWhole() throws Exception {
+        Path path = Files.createDirectory(dir.resolve("error=x")).resolve("feed.sock");
+        String endpoint = "ipc://" + path;
+        try (ServerSocketChannel server = ServerSocketChannel.open(StandardProtocolFamily.UNIX)) {
+            server.bind(UnixDomainSocketAddress.of(path));
+            assertOneLineFailure(recv(endpoint), endpoint, ", errno=98, error=Address already in use (a socket listens on "
+                    + path + ", from which");
+        }
+    }
+
     /** A socket file nobody listens on (its process died) is what libzmq's unlink is for: the bind takes it. */
     @Test
     void shouldTakeOverTheSocketFileOfAProcessThatEnded() throws Exception {
