@@ -16,6 +16,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.nio.channels.ServerSocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -37,6 +38,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /** The tool as operators run it: {@code java -jar zmq-zstd.jar}, processes piped over tcp. */
 class CliProcessIT {
+
+    private static final Path SETPRIV = Path.of("/usr/bin/setpriv");
 
     @TempDir
     Path dir;
@@ -360,32 +363,89 @@ class CliProcessIT {
 
     /**
      * recv --bind ipc://PATH run as another user (nobody) where PATH is root's leftover socket file in
-     * a sticky directory, as in /tmp: libzmq's unlink fails (EPERM) without a word, and its bind said
-     * only "Address already in use". The line names the path, the sticky directory and the owner.
+     * a sticky directory, as in /tmp, one nobody may connect to (mode 0777): libzmq's unlink fails
+     * (EPERM) without a word, and its bind said only "Address already in use". The line names the
+     * path, the sticky directory and the owner.
      */
     @Test
     void shouldNameAnotherUsersLeftoverSocketFileInAStickyDirectory() throws Exception {
-        Path setpriv = Path.of("/usr/bin/setpriv");
-        assumeTrue("root".equals(System.getProperty("user.name")) && Files.isExecutable(setpriv),
-                "needs root and setpriv, to run the jar as nobody");
-        Files.setAttribute(dir, "unix:mode", 0711); // nobody may pass through to the sticky directory
-        Path sticky = Files.createDirectory(dir.resolve("tmp"));
-        Files.setAttribute(sticky, "unix:mode", 01777);
-        Path path = sticky.resolve("hub.sock");
-        try (java.nio.channels.ServerSocketChannel server = java.nio.channels.ServerSocketChannel.open(
-                java.net.StandardProtocolFamily.UNIX)) {
-            server.bind(java.net.UnixDomainSocketAddress.of(path)); // closing it leaves root's file behind
+        Path sticky = sharedDirectory("sticky", 01777);
+        Path path = rootLeftover(sticky.resolve("hub.sock"), "rwxrwxrwx");
+        assertRefusedToNobody(path, path + " is a socket file nobody listens on (left by a process that ended), which libzmq"
+                + " could not remove to bind there: its directory " + sticky + " is sticky (as /tmp is), and the file belongs to"
+                + " another user: owner=root; have it removed, or give another path");
+        assertTrue(Files.exists(path, java.nio.file.LinkOption.NOFOLLOW_LINKS));
+    }
+
+    /**
+     * recv --bind ipc://PATH run as nobody where root listens on PATH, with the socket file's usual
+     * mode (0755: nobody may not connect, so the check cannot tell whether somebody listens). In a
+     * directory nobody may change (0777, not sticky) libzmq unlinked root's file and took the path
+     * from its listener without a word until 2026-11-27 (recv ran on to its --timeout, exit 3, and
+     * root's listener was reached no more); in a sticky one it refused, and the line said "nobody
+     * listens on (left by a process that ended)". Now both are refused before libzmq is asked, the
+     * line saying that whether somebody listens cannot be told, and root's listener keeps its path.
+     */
+    @Test
+    void shouldNotTakeThePathOfASocketThatAnotherUserMayListenOn() throws Exception {
+        Path open = sharedDirectory("open", 0777);
+        Path path = open.resolve("feed.sock");
+        try (ServerSocketChannel server = rootListener(path, "rwxr-xr-x")) {
+            assertRefusedToNobody(path, path + " is a socket file this process may not connect to (owner=root), so whether"
+                    + " somebody listens on it cannot be told, and libzmq would take the path from a listener without a word; have"
+                    + " it removed if it is left over, or bind another path");
+            server.configureBlocking(false);
+            try (java.nio.channels.SocketChannel client = java.nio.channels.SocketChannel.open(java.net.StandardProtocolFamily.UNIX)) {
+                client.connect(java.net.UnixDomainSocketAddress.of(path)); // queued at once on a listener with room
+                try (java.nio.channels.SocketChannel accepted = server.accept()) {
+                    assertTrue(accepted != null, "root's listener no longer has its path");
+                }
+            }
         }
+        Path sticky = sharedDirectory("sticky", 01777);
+        Path leftover = rootLeftover(sticky.resolve("hub.sock"), "rwxr-xr-x"); // the mode libzmq's files have
+        assertRefusedToNobody(leftover, leftover + " is a socket file this process may not connect to, so whether somebody listens"
+                + " on it cannot be told, and libzmq could not remove it to bind there: its directory " + sticky + " is sticky (as"
+                + " /tmp is), and the file belongs to another user: owner=root; have it removed if it is left over, or bind"
+                + " another path");
+    }
+
+    /**
+     * A directory of mode {@code mode} under this test's, which nobody may pass through; skips the
+     * test unless it runs as root with setpriv, to run the jar as nobody.
+     */
+    private Path sharedDirectory(String name, int mode) throws IOException {
+        assumeTrue("root".equals(System.getProperty("user.name")) && Files.isExecutable(SETPRIV),
+                "needs root and setpriv, to run the jar as nobody");
+        Files.setAttribute(dir, "unix:mode", 0711);
+        Path shared = Files.createDirectory(dir.resolve(name));
+        Files.setAttribute(shared, "unix:mode", mode);
+        return shared;
+    }
+
+    /** Root listening on a Unix-domain socket at {@code path}, its file given {@code permissions}. */
+    private static ServerSocketChannel rootListener(Path path, String permissions) throws IOException {
+        ServerSocketChannel server = ServerSocketChannel.open(java.net.StandardProtocolFamily.UNIX);
+        server.bind(java.net.UnixDomainSocketAddress.of(path));
+        Files.setPosixFilePermissions(path, java.nio.file.attribute.PosixFilePermissions.fromString(permissions));
+        return server;
+    }
+
+    /** Root's socket file at {@code path}, given {@code permissions}, left behind by a listener that closed. */
+    private static Path rootLeftover(Path path, String permissions) throws IOException {
+        rootListener(path, permissions).close();
+        return path;
+    }
+
+    /** {@code recv --bind ipc://path} run as nobody ends with one line, exit 1: address in use, and {@code why}. */
+    private static void assertRefusedToNobody(Path path, String why) {
         String endpoint = "ipc://" + path;
-        try (CliProcess recv = CliProcess.startUnder(List.of(setpriv.toString(), "--reuid=65534", "--regid=65534", "--clear-groups"),
-                "recv", "--bind", endpoint, "--timeout", "10s")) {
+        try (CliProcess recv = CliProcess.startUnder(List.of(SETPRIV.toString(), "--reuid=65534", "--regid=65534", "--clear-groups"),
+                "recv", "--bind", endpoint, "--timeout", "2s")) {
             assertEquals(1, recv.awaitExit(), recv::toString);
             assertEquals(List.of("zmq-zstd recv: cannot bind: endpoint=" + endpoint + ", errno=98, error=Address already in use ("
-                    + path + " is a socket file nobody listens on (left by a process that ended), which libzmq could not remove"
-                    + " to bind there: its directory " + sticky + " is sticky (as /tmp is), and the file belongs to another user:"
-                    + " owner=root; have it removed, or give another path)"), recv.stderrLines(), recv::toString);
+                    + why + ")"), recv.stderrLines(), recv::toString);
         }
-        assertTrue(Files.exists(path, java.nio.file.LinkOption.NOFOLLOW_LINKS));
     }
 
     @ParameterizedTest(name = "--threads {0}")

@@ -25,9 +25,11 @@ import java.util.concurrent.ConcurrentHashMap;
  * still listening on it, which then received nothing more, where a tcp bind fails with "address
  * in use". {@code ipc://*} (a fresh path) and Linux's abstract {@code ipc://@NAME} (whose taken
  * names the kernel refuses) are libzmq's; so is a PATH with nothing at it. A check, then the
- * bind: something put at PATH in between is not seen. libzmq ignores a failed unlink, so a socket
- * file nobody listens on that this process may not remove fails the bind with EADDRINUSE alone;
- * {@link #unremovable} says which file and why.
+ * bind: something put at PATH in between is not seen. A socket file this process may not connect
+ * to (another user's, mode 0755 as libzmq leaves them) is refused too: connect fails with EACCES
+ * whether somebody listens or not, and libzmq would take a listener's path wherever it may unlink.
+ * libzmq ignores a failed unlink, so a socket file nobody listens on that this process may not
+ * remove fails the bind with EADDRINUSE alone; {@link #unremovable} says which file and why.
  */
 final class IpcBindGuard {
 
@@ -78,7 +80,8 @@ final class IpcBindGuard {
 
     /**
      * @throws IllegalArgumentException when something other than a socket is at the path
-     * @throws ZmqException EADDRINUSE when a socket listens on the path, unless this process let it go
+     * @throws ZmqException EADDRINUSE when a socket listens on the path, or when this process may not
+     *     connect to it (so whether somebody listens cannot be told), unless this process let it go
      */
     static void check(String endpoint) {
         Path path = path(endpoint);
@@ -90,7 +93,21 @@ final class IpcBindGuard {
             throw new IllegalArgumentException("ipc path is taken by " + kind(type) + ", not a socket: path=" + path
                     + ", endpoint=" + endpoint + " (libzmq unlinks what is there to bind; remove it yourself or bind another path)");
         }
-        if (listenedOn(path) && !LET_GO.contains(path)) {
+        if (LET_GO.contains(path)) {
+            return;
+        }
+        if (!Files.isWritable(path)) {
+            // connect needs write permission on the socket file: refused (EACCES) whether somebody
+            // listens or not, as for another user's file of the usual mode 0755
+            String why = removalProblem(path);
+            throw new ZmqException("zmq_bind(" + endpoint + ")", LibZmq.EADDRINUSE, path + " is a socket file this process"
+                    + " may not connect to" + (why == null ? " (owner=" + owner(path) + ")" : "")
+                    + ", so whether somebody listens on it cannot be told, and " + (why == null
+                            ? "libzmq would take the path from a listener without a word"
+                            : "libzmq could not remove it to bind there: " + why)
+                    + "; have it removed if it is left over, or bind another path");
+        }
+        if (listenedOn(path)) {
             throw new ZmqException("zmq_bind(" + endpoint + ")", LibZmq.EADDRINUSE, "a socket listens on " + path
                     + ", from which libzmq would take the path without a word; bind another path, or end that listener first");
         }
@@ -107,8 +124,8 @@ final class IpcBindGuard {
      */
     static String unremovable(String endpoint) {
         Path path = path(endpoint);
-        if (path == null || type(path) != S_IFSOCK || listenedOn(path)) {
-            return null;
+        if (path == null || type(path) != S_IFSOCK || !Files.isWritable(path) || listenedOn(path)) {
+            return null; // not a socket file this process can tell nobody listens on
         }
         String why = removalProblem(path);
         return path + " is a socket file nobody listens on (left by a process that ended), which libzmq could not remove"
@@ -121,6 +138,15 @@ final class IpcBindGuard {
             return (int) Files.getAttribute(path, "unix:mode", LinkOption.NOFOLLOW_LINKS) & S_IFMT;
         } catch (IOException | UnsupportedOperationException | IllegalArgumentException e) {
             return NOTHING;
+        }
+    }
+
+    /** The name of the user who owns {@code path}, or "unknown". */
+    private static String owner(Path path) {
+        try {
+            return Files.getOwner(path, LinkOption.NOFOLLOW_LINKS).getName();
+        } catch (IOException | RuntimeException e) {
+            return "unknown";
         }
     }
 
@@ -146,7 +172,7 @@ final class IpcBindGuard {
             long self = new UnixSystem().getUid();
             if ((dirMode & S_ISVTX) != 0 && self != 0 && self != fileUid && self != dirUid) {
                 return "its directory " + dir + " is sticky (as /tmp is), and the file belongs to another user: owner="
-                        + Files.getOwner(path, LinkOption.NOFOLLOW_LINKS).getName();
+                        + owner(path);
             }
         } catch (IOException | RuntimeException | LinkageError e) {
             return null; // no unix attributes, or no uid to compare: libzmq's text stands alone

@@ -200,8 +200,11 @@ public final class ZmqSocket implements AutoCloseable {
      * socket file a closed socket left behind), so this method looks first: a file that is not a
      * socket is refused ({@link IllegalArgumentException}), and so is a socket something listens
      * on ({@link ZmqException} with EADDRINUSE, as a tcp bind to a taken port; that listener sees
-     * a connection open and close), both before libzmq is asked (a monitor sees no
-     * {@code BIND_FAILED}). A socket file nobody listens on is taken over, and so is the path of
+     * a connection open and close), and so is a socket file this process may not connect to
+     * (another user's of the usual mode 0755: whether somebody listens cannot be told; EADDRINUSE
+     * too, the message naming the file and the owner or why it cannot be removed), all before
+     * libzmq is asked (a monitor sees no {@code BIND_FAILED}). A socket file nobody listens on is
+     * taken over, and so is the path of
      * a listener a socket of this process let go (an unbind, a disconnect, a close), which libzmq
      * closes on its I/O thread just after the call returns. Where libzmq cannot remove such a
      * file (another user's in a sticky directory such as {@code /tmp}, a directory without write
@@ -216,8 +219,9 @@ public final class ZmqSocket implements AutoCloseable {
      *     {@code ipc:///tmp/feed} or {@code inproc://feed}
      * @throws ZmqException when libzmq refuses it (e.g. EADDRINUSE, EINVAL for a malformed
      *     endpoint, EPROTONOSUPPORT for an unknown transport), or EADDRINUSE when a socket listens
-     *     on an ipc endpoint's path already, or when its path is a socket file nobody listens on
-     *     that cannot be removed (the message says which and why)
+     *     on an ipc endpoint's path already or this process may not connect to the socket file
+     *     there, or when its path is a socket file nobody listens on that cannot be removed (the
+     *     message says which and why)
      * @throws IllegalArgumentException when {@code endpoint} contains a NUL character, or a tcp or
      *     ws port that is not {@code *} or a number from 0 to 65535 (libzmq would read another);
      *     or when an ipc endpoint's path holds a regular file, a directory, a symbolic link or
