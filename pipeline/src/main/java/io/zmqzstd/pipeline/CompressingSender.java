@@ -65,10 +65,13 @@ import java.util.Objects;
  * as {@code EMPTY}, counts it ({@link PipelineStats#abandonedMessages()}) and rethrows: the
  * next send starts a new message instead of joining the broken one.
  *
- * <p>Ownership: payloads stay the caller's; nothing refers to them after a call returns. The
- * socket is borrowed: close the sender first, then the socket. The sender owns its compressor
- * and scratch memory; {@link #close()} frees them. Dropped unclosed, it is freed once the
- * garbage collector finds it unreachable, with a warning (see the module's README).
+ * <p>Ownership: payloads stay the caller's; nothing refers to them after a call returns, except
+ * the last direct {@code ByteBuffer} sent, which the sender refers to until another direct buffer
+ * comes or it is closed (see {@link #send(ByteBuffer, int)}). The socket is borrowed: close the
+ * sender first, then the socket. The sender owns its compressor, its scratch memory and the
+ * staging memory that array payloads are copied into; {@link #close()} frees them. Dropped
+ * unclosed, it is freed once the garbage collector finds it unreachable, with a warning (see the
+ * module's README).
  *
  * <p>Threading: one thread at a time, like the socket (hand over with a happens-before edge).
  * Two threads inside the sender at once fail with {@link IllegalStateException} naming both.
@@ -77,9 +80,13 @@ import java.util.Objects;
  * with native segments allocate nothing on the Java heap in steady state (when the pool's leak
  * detection is {@code disabled}; sampled detection records a stack trace for one rent in 64), nor
  * do {@link #sendEnvelope} and {@link #publish(byte[], MemorySegment, int)} with a native payload
- * (before 2026-11-27 an array topic or envelope part cost 72 B a call). The {@code byte[]} and
- * {@code ByteBuffer} overloads of {@code send} wrap the payload in a {@code MemorySegment} per
- * call, a small heap object unless the JIT removes it: pass a native segment for none.
+ * (before 2026-11-27 an array topic or envelope part cost 72 B a call). Nor do the {@code byte[]}
+ * payloads of {@link #send(byte[], int)} and {@link #publish(byte[], byte[], int)} of up to
+ * 128 KiB, nor {@link #send(ByteBuffer, int)} with a heap buffer of up to 128 KiB remaining or
+ * with a direct buffer (after its first call with that buffer): an array is copied into the
+ * sender's staging memory, a direct buffer read in place (before 2026-11-27 each of them cost
+ * 72 B a call, a {@code MemorySegment} wrapper that the JIT did not remove). A larger array or heap buffer, and a read-only heap buffer at any size, are
+ * still wrapped in a {@code MemorySegment}, one small heap object per call.
  *
  * <pre>{@code
  * try (CompressingSender sender = CompressingSender.builder(socket).level(3).build()) {
@@ -104,6 +111,22 @@ public final class CompressingSender implements AutoCloseable {
     /** Scratch for frames below the zero-copy threshold starts here and grows on demand. */
     private static final long INITIAL_SCRATCH_BYTES = 64 * 1024;
 
+    /**
+     * Array payloads ({@code byte[]}, a heap {@code ByteBuffer}'s array) of at most this many bytes
+     * are copied into the sender's staging memory and compressed from there, allocating nothing;
+     * a larger one is wrapped in a heap segment per call and copied by the codec through its own
+     * scratch, in chunks. 128 KiB is the codec's largest heap input compressed in one call
+     * ({@code ZstdCompressor.ONE_SHOT_HEAP_MAX_INPUT_BYTES}): up to it, staging makes the same one
+     * copy and the same libzstd call as the codec did, and the codec's 512 KiB of scratch is not
+     * needed (a raw-block frame is written from the staged copy: one copy more than straight from
+     * the array, which ZstdFrames.writeRawFrame would take only wrapped in a segment); above it, the wrapper (72 B measured) is under 0.06 % of the payload, while staging
+     * there would hold as much native memory as the largest array ever sent.
+     */
+    static final int MAX_STAGED_PAYLOAD_BYTES = 128 * 1024;
+
+    /** The staging memory's first size at least: a few small payloads of growing size grow it once. */
+    private static final long MIN_STAGING_BYTES = 4 * 1024;
+
     private final ZmqSocket socket;
     private final NativeBufferPool pool;
     private final ZstdCompressor compressor;
@@ -112,9 +135,17 @@ public final class CompressingSender implements AutoCloseable {
     private final IncompressibleCheck incompressible;
     private final OwnerCheck owner = new OwnerCheck("CompressingSender");
     private final Counters counters = new Counters();
-    /** The scratch's arena, freed by close() or, if this is dropped unclosed, by {@link Unclosed}. */
+    /**
+     * The scratch's and the staging memory's arenas, freed by close() or, if this is dropped
+     * unclosed, by {@link Unclosed}.
+     */
     private final Unclosed.Memory memory = Unclosed.Memory.register(this, "CompressingSender", null);
     private MemorySegment scratch;
+    /** Array payloads are copied here ({@link #stage}); null until the first one. In its own arena. */
+    private MemorySegment staging;
+    /** Reads ByteBuffer payloads, keeping the last direct buffer's segment. */
+    private final BufferPayload bufferView = new BufferPayload(
+            (array, segment, offset, length, flags) -> sendPart(null, array, segment, offset, length, flags));
     /** True after a part with SNDMORE went out: libzmq holds the start of a message. */
     private boolean messageOpen;
     /**
@@ -257,20 +288,19 @@ public final class CompressingSender implements AutoCloseable {
      */
     public boolean send(MemorySegment payload, long offset, long length, int flags) {
         Objects.checkFromIndexSize(offset, length, payload.byteSize());
-        owner.enter();
-        try {
-            ensureOpen();
-            return sendPart(null, payload, offset, length, flags);
-        } finally {
-            owner.exit(this);
-        }
+        return sendOwned(null, null, payload, offset, length, flags);
     }
 
     /**
-     * Compresses and sends all of {@code payload}. The codec copies the array through its native
-     * scratch memory (in chunks above 128 KiB) rather than handing heap memory to zstd in a
-     * critical call, so a compression never holds the GC off. For no copy at all, pass a native
-     * segment.
+     * Compresses and sends all of {@code payload}. Heap memory is never handed to zstd in a
+     * critical call, so a compression never holds the GC off: an array of up to 128 KiB is copied
+     * into the sender's native staging memory (grown on demand to the largest such array seen,
+     * at most 128 KiB, and freed by {@link #close()}) and compressed from there, allocating
+     * nothing; a larger one is wrapped in a {@code MemorySegment} (one small heap object per call)
+     * and copied by the codec through its native scratch memory, in chunks. One copy either way
+     * before compressing, as before 2026-11-27; a payload that goes out as a raw-block frame (see
+     * the class comment) is copied from the staging memory into the frame, where it used to be
+     * copied from the array straight into the frame. For no copy at all, pass a native segment.
      *
      * @param payload the bytes to send, all of the array; stays the caller's
      * @param flags 0, {@link ZmqSocket#DONTWAIT}, {@link ZmqSocket#SNDMORE}, or both
@@ -279,15 +309,20 @@ public final class CompressingSender implements AutoCloseable {
      * @throws IllegalStateException when the sender is closed or used by two threads at once
      */
     public boolean send(byte[] payload, int flags) {
-        // named here: MemorySegment.ofArray's NullPointerException has no message
-        return send(MemorySegment.ofArray(Objects.requireNonNull(payload, "payload")), 0, payload.length, flags);
+        Objects.requireNonNull(payload, "payload");
+        return sendOwned(null, payload, null, 0, payload.length, flags);
     }
 
     /**
      * Compresses and sends {@code payload}'s bytes from its position to its limit. A direct buffer
-     * is read in place like a native segment; a heap buffer like an array
-     * ({@link #send(byte[], int)}). Position and limit are left unchanged, also on would-block (so
-     * the payload can be sent again as is).
+     * is read in place like a native segment, through a segment over the whole buffer that the
+     * sender makes at the first call with that buffer and keeps: the sender refers to the last
+     * direct buffer sent (and so keeps its memory from being freed) until another direct buffer
+     * comes or the sender is closed, and sending the same buffer again allocates nothing. A heap
+     * buffer is read like an array ({@link #send(byte[], int)}) from its {@code arrayOffset()}
+     * plus position; a read-only heap buffer, whose array is not accessible, is wrapped in a
+     * {@code MemorySegment}, one small heap object per call. Position and limit are left
+     * unchanged, also on would-block (so the payload can be sent again as is).
      *
      * @param payload the buffer whose remaining bytes are sent; stays the caller's
      * @param flags 0, {@link ZmqSocket#DONTWAIT}, {@link ZmqSocket#SNDMORE}, or both
@@ -296,7 +331,14 @@ public final class CompressingSender implements AutoCloseable {
      * @throws IllegalStateException when the sender is closed or used by two threads at once
      */
     public boolean send(ByteBuffer payload, int flags) {
-        return send(MemorySegment.ofBuffer(Objects.requireNonNull(payload, "payload")), flags);
+        Objects.requireNonNull(payload, "payload");
+        owner.enter();
+        try {
+            ensureOpen();
+            return bufferView.send(payload, flags);
+        } finally {
+            owner.exit(this);
+        }
     }
 
     /**
@@ -358,17 +400,12 @@ public final class CompressingSender implements AutoCloseable {
      */
     public boolean publish(byte[] topic, MemorySegment payload, int flags) {
         Objects.requireNonNull(topic, "topic");
-        owner.enter();
-        try {
-            ensureOpen();
-            return sendPart(topic, payload, 0, payload.byteSize(), flags);
-        } finally {
-            owner.exit(this);
-        }
+        return sendOwned(topic, null, payload, 0, payload.byteSize(), flags);
     }
 
     /**
-     * {@link #publish(byte[], MemorySegment, int)} for an array payload.
+     * {@link #publish(byte[], MemorySegment, int)} for an array payload, copied as
+     * {@link #send(byte[], int)} copies it (allocation-free up to 128 KiB).
      *
      * @param topic the first part, sent uncompressed as it is (a topic, a routing id); not null
      * @param payload the second part, all of the array, compressed; stays the caller's
@@ -379,7 +416,9 @@ public final class CompressingSender implements AutoCloseable {
      * @throws IllegalStateException when the sender is closed or used by two threads at once
      */
     public boolean publish(byte[] topic, byte[] payload, int flags) {
-        return publish(topic, MemorySegment.ofArray(Objects.requireNonNull(payload, "payload")), flags);
+        Objects.requireNonNull(payload, "payload");
+        Objects.requireNonNull(topic, "topic");
+        return sendOwned(topic, payload, null, 0, payload.length, flags);
     }
 
     /**
@@ -459,12 +498,27 @@ public final class CompressingSender implements AutoCloseable {
         return true;
     }
 
+    /** {@link #sendPart} on the calling thread, checked to be the only one in the sender. */
+    private boolean sendOwned(byte[] envelope, byte[] array, MemorySegment segment, long offset, long length, int flags) {
+        owner.enter();
+        try {
+            ensureOpen();
+            return sendPart(envelope, array, segment, offset, length, flags);
+        } finally {
+            owner.exit(this);
+        }
+    }
+
     /**
-     * Compresses {@code payload[offset, offset + length)} into one frame, then sends
-     * {@code envelope} (when not null) and the frame as parts of one message. Everything that can
-     * fail short of the socket happens before the first part goes out.
+     * Compresses the payload into one frame, then sends {@code envelope} (when not null) and the
+     * frame as parts of one message. The payload is {@code array[offset, offset + length)}, or
+     * when {@code array} is null {@code segment[offset, offset + length)}. An array of up to
+     * {@value #MAX_STAGED_PAYLOAD_BYTES} bytes is first copied into the staging memory and
+     * compressed from there; a larger one is wrapped in a heap segment, which the codec copies
+     * through its own scratch in chunks. Everything that can fail short of the socket happens
+     * before the first part goes out.
      */
-    private boolean sendPart(byte[] envelope, MemorySegment payload, long offset, long length, int flags) {
+    private boolean sendPart(byte[] envelope, byte[] array, MemorySegment segment, long offset, long length, int flags) {
         checkFlags(flags);
         PooledBuffer buffer = null;
         boolean handedOver = false;
@@ -474,9 +528,17 @@ public final class CompressingSender implements AutoCloseable {
             MemorySegment out;
             long n;
             try {
+                MemorySegment payload = segment;
+                long from = offset;
+                if (array != null && length <= MAX_STAGED_PAYLOAD_BYTES) {
+                    payload = stage(array, offset, length);
+                    from = 0;
+                } else if (array != null) {
+                    payload = MemorySegment.ofArray(array); // one small heap object per call
+                }
                 // The incompressible check reads the payload, so it fails as compressing does when
                 // the payload cannot be read: inside, so that an open message is ended (partFailed).
-                raw = frames.raw(incompressible, payload, offset, length);
+                raw = frames.raw(incompressible, payload, from, length);
                 long bound = FrameOptions.bound(length, raw);
                 if (length >= zeroCopyThresholdBytes) {
                     buffer = pool.rent(bound);
@@ -488,7 +550,7 @@ public final class CompressingSender implements AutoCloseable {
                     }
                     out = scratch;
                 }
-                n = FrameOptions.encode(compressor, incompressible, raw, payload, offset, length, out, bound);
+                n = FrameOptions.encode(compressor, incompressible, raw, payload, from, length, out, bound);
             } catch (RuntimeException | Error e) {
                 partFailed(e);
                 throw e;
@@ -621,23 +683,51 @@ public final class CompressingSender implements AutoCloseable {
         }
     }
 
+    /**
+     * Copies {@code array[offset, offset + length)} ({@code length} at most
+     * {@value #MAX_STAGED_PAYLOAD_BYTES}) to the start of the staging memory, grown first when it
+     * is too small, and returns that memory.
+     */
+    private MemorySegment stage(byte[] array, long offset, long length) {
+        if (staging == null || staging.byteSize() < length) {
+            long size = Math.max(Math.max(length, MIN_STAGING_BYTES), staging == null ? 0 : staging.byteSize() * 2);
+            staging = allocate(true, Math.min(size, MAX_STAGED_PAYLOAD_BYTES));
+        }
+        BufferPayload.copy(array, null, offset, length, staging);
+        return staging;
+    }
+
     private void growScratch(long bytes) {
         long size = scratch == null ? bytes : Math.max(bytes, scratch.byteSize() * 2);
-        // A shared arena, made once per growth, never per message: the sender may be handed to
-        // another thread, which a confined arena would not allow.
+        scratch = allocate(false, size);
+    }
+
+    /**
+     * New memory of {@code bytes} for the staging memory (else the scratch) in an arena of its
+     * own, which replaces the one before; that one is closed once the new memory is there, so a
+     * failed allocation leaves the old memory allocated and owned. A shared arena, made once per
+     * growth, never per message: the sender may be handed to another thread, which a confined
+     * arena would not allow.
+     */
+    private MemorySegment allocate(boolean forStaging, long bytes) {
         Arena next = Arena.ofShared();
         MemorySegment s;
         try {
-            s = next.allocate(size, 64);
+            s = next.allocate(bytes, 64);
         } catch (RuntimeException | Error e) {
             next.close();
             throw e;
         }
-        if (memory.arena != null) {
-            memory.arena.close();
+        Arena old = forStaging ? memory.staging : memory.arena;
+        if (forStaging) {
+            memory.staging = next;
+        } else {
+            memory.arena = next;
         }
-        memory.arena = next;
-        scratch = s;
+        if (old != null) {
+            old.close();
+        }
+        return s;
     }
 
     private void ensureOpen() {
@@ -665,6 +755,8 @@ public final class CompressingSender implements AutoCloseable {
             // the socket (by another sender, say) to its parts: end it as a failed part does.
             abandonOpenMessage(null);
             scratch = null;
+            staging = null;
+            bufferView.clear(); // the last direct buffer is no longer referred to
             try {
                 memory.close();
             } finally {
@@ -678,5 +770,10 @@ public final class CompressingSender implements AutoCloseable {
     /** This sender's native memory, freed by close() or by the cleaner: for tests. */
     Unclosed.Memory memory() {
         return memory;
+    }
+
+    /** The staging memory's size in bytes, 0 before the first array payload: for tests. */
+    long stagingBytes() {
+        return staging == null ? 0 : staging.byteSize();
     }
 }

@@ -78,10 +78,12 @@ import java.util.concurrent.locks.LockSupport;
  * compressed").
  *
  * <p>Ownership: payloads given to {@code send} and {@code publish} stay the caller's (they are
- * copied); claimed memory is the caller's from claim to commit or abort. The socket is borrowed,
- * and while the sender is open only its workers use it: do not send on it yourself (a call of
- * yours that overlaps a worker's send fails with {@link IllegalStateException}, see
- * {@link ZmqSocket}, and so may the worker's). Close the sender first, then the socket. The sender
+ * copied; the sender refers to the last direct {@code ByteBuffer} sent until another one comes or
+ * it is closed, see {@link #send(ByteBuffer, int)}); claimed memory is the caller's from claim to
+ * commit or abort. The socket is borrowed, and while the sender is open only its workers use it:
+ * do not send on it yourself (a call of yours that overlaps a worker's send fails with
+ * {@link IllegalStateException}, see {@link ZmqSocket}, and so may the worker's). Close the
+ * sender first, then the socket. The sender
  * owns its threads, compressors and the ring. A sender dropped without {@code close()} is still
  * collected once the messages in its ring are sent: its threads then exit, its native memory is
  * freed and an open claim's buffer returned on the thread {@code zmqzstd-cleaner}, with a warning
@@ -99,9 +101,11 @@ import java.util.concurrent.locks.LockSupport;
  * <p>Allocation: none on the Java heap per message in steady state, on the caller and on the
  * workers, for payloads whose frame bound ({@link ZstdCompressor#maxCompressedSize}) fits the
  * pool's largest class (up to 4,177,984 B with the default 4 MiB); the frame of a larger payload
- * is an unpooled buffer. Payloads given as native segments or claimed; the {@code byte[]} and
- * {@code ByteBuffer} overloads wrap the payload in a {@code MemorySegment} per call, a small heap
- * object unless the JIT removes it.
+ * is an unpooled buffer. That holds for payloads given as native segments, claimed, given as
+ * arrays (copied straight from the array) and as heap or direct {@code ByteBuffer}s, at any size
+ * (before 2026-11-27 the {@code byte[]} and {@code ByteBuffer} overloads wrapped the payload in a
+ * {@code MemorySegment}, 72 B a call that the JIT did not remove); a read-only heap buffer is
+ * still wrapped, one small heap object per call.
  *
  * <pre>{@code
  * try (ParallelCompressingSender sender = ParallelCompressingSender.builder(socket).build()) {
@@ -201,6 +205,11 @@ public final class ParallelCompressingSender implements AutoCloseable {
     private final IncompressibleCheck inlineIncompressible;
     /** The inline frame's memory; its arena is the {@link Crew}'s to close. */
     private final MemorySegment inlineFrame;
+    /** Where an array payload sent inline is copied to be compressed; in the inline frame's arena. */
+    private final MemorySegment inlineStaging;
+    /** Reads ByteBuffer payloads, keeping the last direct buffer's segment; the caller's thread only. */
+    private final BufferPayload bufferView = new BufferPayload(
+            (array, segment, offset, length, flags) -> takeOwned(null, array, segment, offset, length, flags));
     /** Payload and topic bytes of the messages taken and not yet sent. */
     private final AtomicLong inFlightBytes = new AtomicLong();
 
@@ -468,12 +477,14 @@ public final class ParallelCompressingSender implements AutoCloseable {
         ZstdCompressor inline = null;
         Arena arena = null;
         MemorySegment frame = null;
+        MemorySegment staging = null;
         int started = 0;
         try {
             if (inlineBelowBytes > 0) {
                 arena = Arena.ofShared(); // the caller may hand the sender to another thread
                 long largest = inlineBelowBytes - 1;
                 frame = arena.allocate(Math.max(FrameOptions.bound(largest, true), FrameOptions.bound(largest, false)), 64);
+                staging = arena.allocate(Math.max(1, largest), 64);
                 inline = frames.newCompressor();
             }
             WeakReference<ParallelCompressingSender> self = new WeakReference<>(this);
@@ -489,6 +500,7 @@ public final class ParallelCompressingSender implements AutoCloseable {
             this.inlineCompressor = inline;
             this.inlineIncompressible = inline != null ? frames.newIncompressibleCheck() : null;
             this.inlineFrame = frame;
+            this.inlineStaging = staging;
             for (; started < workers.length; started++) {
                 workers[started].thread.start();
             }
@@ -626,7 +638,7 @@ public final class ParallelCompressingSender implements AutoCloseable {
      *     when closed, while a claim is open, or when used by two threads at once
      */
     public boolean send(MemorySegment payload, int flags) {
-        return take(null, payload, 0, payload.byteSize(), flags);
+        return take(null, null, payload, 0, payload.byteSize(), flags);
     }
 
     /**
@@ -648,11 +660,13 @@ public final class ParallelCompressingSender implements AutoCloseable {
      *     when closed, while a claim is open, or when used by two threads at once
      */
     public boolean send(MemorySegment payload, long offset, long length, int flags) {
-        return take(null, payload, offset, length, flags);
+        return take(null, null, payload, offset, length, flags);
     }
 
     /**
-     * {@link #send(MemorySegment, int)} for an array (copied into native memory).
+     * {@link #send(MemorySegment, int)} for an array, copied straight from the array into native
+     * memory (a pooled buffer, or for a message sent inline the sender's own memory of
+     * {@code inlineBelowBytes}). Allocation-free.
      *
      * @param payload the bytes to send, all of the array; stays the caller's
      * @param flags 0 or {@link ZmqSocket#DONTWAIT}
@@ -664,13 +678,19 @@ public final class ParallelCompressingSender implements AutoCloseable {
      *     when closed, while a claim is open, or when used by two threads at once
      */
     public boolean send(byte[] payload, int flags) {
-        // named here: MemorySegment.ofArray's NullPointerException has no message
-        return take(null, MemorySegment.ofArray(Objects.requireNonNull(payload, "payload")), 0, payload.length, flags);
+        Objects.requireNonNull(payload, "payload");
+        return take(null, payload, null, 0, payload.length, flags);
     }
 
     /**
      * {@link #send(MemorySegment, int)} for a buffer's bytes from position to limit (left
-     * unchanged).
+     * unchanged). A heap buffer is copied from its array as {@link #send(byte[], int)} copies;
+     * a direct buffer through a segment over the whole buffer that the sender makes at the first
+     * call with that buffer and keeps: the sender refers to the last direct buffer sent (and so
+     * keeps its memory from being freed) until another direct buffer comes or the sender is
+     * closed, and sending the same buffer again allocates nothing. A read-only heap buffer, whose
+     * array is not accessible, is wrapped in a {@code MemorySegment}, one small heap object per
+     * call.
      *
      * @param payload the buffer whose remaining bytes are sent; stays the caller's
      * @param flags 0 or {@link ZmqSocket#DONTWAIT}
@@ -682,7 +702,15 @@ public final class ParallelCompressingSender implements AutoCloseable {
      *     when closed, while a claim is open, or when used by two threads at once
      */
     public boolean send(ByteBuffer payload, int flags) {
-        return send(MemorySegment.ofBuffer(Objects.requireNonNull(payload, "payload")), flags);
+        Objects.requireNonNull(payload, "payload");
+        checkFlags(flags);
+        owner.enter();
+        try {
+            ensureOpen();
+            return bufferView.send(payload, flags);
+        } finally {
+            owner.exit(this);
+        }
     }
 
     /**
@@ -721,11 +749,12 @@ public final class ParallelCompressingSender implements AutoCloseable {
      *     when closed, while a claim is open, or when used by two threads at once
      */
     public boolean publish(byte[] topic, MemorySegment payload, long offset, long length, int flags) {
-        return take(Objects.requireNonNull(topic, "topic"), payload, offset, length, flags);
+        return take(Objects.requireNonNull(topic, "topic"), null, payload, offset, length, flags);
     }
 
     /**
-     * {@link #publish(byte[], MemorySegment, int)} for an array payload.
+     * {@link #publish(byte[], MemorySegment, int)} for an array payload, copied straight from the
+     * array as {@link #send(byte[], int)} copies it. Allocation-free.
      *
      * @param topic the first part, sent uncompressed as it is; not null
      * @param payload the second part, all of the array, compressed
@@ -738,7 +767,8 @@ public final class ParallelCompressingSender implements AutoCloseable {
      *     when closed, while a claim is open, or when used by two threads at once
      */
     public boolean publish(byte[] topic, byte[] payload, int flags) {
-        return publish(topic, MemorySegment.ofArray(Objects.requireNonNull(payload, "payload")), flags);
+        Objects.requireNonNull(payload, "payload");
+        return take(Objects.requireNonNull(topic, "topic"), payload, null, 0, payload.length, flags);
     }
 
     /**
@@ -795,36 +825,45 @@ public final class ParallelCompressingSender implements AutoCloseable {
         return counters.snapshot(pool, refused, callerRents);
     }
 
-    private boolean take(byte[] topic, MemorySegment payload, long offset, long length, int flags) {
-        Objects.checkFromIndexSize(offset, length, payload.byteSize());
+    /**
+     * Takes the payload {@code array[offset, offset + length)}, or when {@code array} is null
+     * {@code segment[offset, offset + length)}, behind {@code topic} if not null.
+     */
+    private boolean take(byte[] topic, byte[] array, MemorySegment segment, long offset, long length, int flags) {
+        Objects.checkFromIndexSize(offset, length, array != null ? array.length : segment.byteSize());
         checkFlags(flags);
         owner.enter();
         try {
-            ensureOpen();
-            ensureNoClaim();
-            throwIfFailed();
-            long t = tail.get();
-            boolean idle = inlineBelowBytes > 0 && idleSinceLastTake();
-            if (idle && length < inlineBelowBytes && tryInline(topic, payload, offset, length)) {
-                return true;
-            }
-            long topicLength = topic == null ? 0 : topic.length;
-            long bytes = topicLength + length;
-            if (!awaitRoom(t, bytes, flags)) {
-                return false;
-            }
-            PooledBuffer in = pool.rent(bytes);
-            try {
-                MemorySegment.copy(payload, offset, in.segment(), 0, length);
-            } catch (RuntimeException | Error e) {
-                in.release();
-                throw e;
-            }
-            publish(t, in, topic, length);
-            return true;
+            return takeOwned(topic, array, segment, offset, length, flags);
         } finally {
             owner.exit(this);
         }
+    }
+
+    /** {@link #take} once the range and flags are checked, on the thread inside the sender. */
+    private boolean takeOwned(byte[] topic, byte[] array, MemorySegment segment, long offset, long length, int flags) {
+        ensureOpen();
+        ensureNoClaim();
+        throwIfFailed();
+        long t = tail.get();
+        boolean idle = inlineBelowBytes > 0 && idleSinceLastTake();
+        if (idle && length < inlineBelowBytes && tryInline(topic, array, segment, offset, length)) {
+            return true;
+        }
+        long topicLength = topic == null ? 0 : topic.length;
+        long bytes = topicLength + length;
+        if (!awaitRoom(t, bytes, flags)) {
+            return false;
+        }
+        PooledBuffer in = pool.rent(bytes);
+        try {
+            BufferPayload.copy(array, segment, offset, length, in.segment());
+        } catch (RuntimeException | Error e) {
+            in.release();
+            throw e;
+        }
+        publish(t, in, topic, length);
+        return true;
     }
 
     /**
@@ -946,7 +985,7 @@ public final class ParallelCompressingSender implements AutoCloseable {
                 throwIfFailed();
             }
             byte[] topic = claimedTopic;
-            if (claimedIdle && length < inlineBelowBytes && tryInline(topic, in.segment(), 0, length)) {
+            if (claimedIdle && length < inlineBelowBytes && tryInline(topic, null, in.segment(), 0, length)) {
                 releaseClaim();
                 return;
             }
@@ -996,12 +1035,12 @@ public final class ParallelCompressingSender implements AutoCloseable {
      * With nothing in flight (head only moves up to tail, which only the caller moves) and the
      * send lock free, sends the message on the caller's thread, in order; false when it did not.
      */
-    private boolean tryInline(byte[] topic, MemorySegment payload, long offset, long length) {
+    private boolean tryInline(byte[] topic, byte[] array, MemorySegment segment, long offset, long length) {
         if (head.get() != tail.get() || !sendLock.compareAndSet(0, 1)) {
             return false;
         }
         try {
-            return sendInline(topic, payload, offset, length);
+            return sendInline(topic, array, segment, offset, length);
         } finally {
             sendLock.set(0);
         }
@@ -1073,13 +1112,22 @@ public final class ParallelCompressingSender implements AutoCloseable {
      * failed compression was thrown at once and left the sender unfailed, and a commit's claim
      * open with its buffer rented, where a worker's failed the sender and returned the buffer.)
      */
-    private boolean sendInline(byte[] topic, MemorySegment payload, long offset, long length) {
-        // Checked before compressing, so that whatever the compression throws is its own failure,
-        // not the caller's unreadable payload (the checks the ring's copy makes in take())
-        RawSegments.checkUsable(payload, "payload");
+    private boolean sendInline(byte[] topic, byte[] array, MemorySegment segment, long offset, long length) {
+        MemorySegment payload = segment;
+        long from = offset;
+        if (array != null) {
+            // copied as the ring copies it, straight from the array (length < inlineBelowBytes)
+            BufferPayload.copy(array, null, offset, length, inlineStaging);
+            payload = inlineStaging;
+            from = 0;
+        } else {
+            // Checked before compressing, so that whatever the compression throws is its own failure,
+            // not the caller's unreadable payload (the checks the ring's copy makes in take())
+            RawSegments.checkUsable(segment, "payload");
+        }
         try {
-            boolean raw = frames.raw(inlineIncompressible, payload, offset, length);
-            long n = FrameOptions.encode(inlineCompressor, inlineIncompressible, raw, payload, offset, length,
+            boolean raw = frames.raw(inlineIncompressible, payload, from, length);
+            long n = FrameOptions.encode(inlineCompressor, inlineIncompressible, raw, payload, from, length,
                     inlineFrame, FrameOptions.bound(length, raw));
             int frameFlags = ZmqSocket.DONTWAIT;
             if (topic != null) {
@@ -1303,9 +1351,9 @@ public final class ParallelCompressingSender implements AutoCloseable {
 
     /**
      * What a sender leaves to stop and free, held apart from it so that the cleaner can reach it
-     * without reaching the sender: its workers (each closes its own compressor as it exits) and the
-     * inline compressor and frame memory, and the buffer of a claim left open. Runs once: from
-     * close(), after the workers have been joined, or on the thread {@code zmqzstd-cleaner} once the
+     * without reaching the sender: its workers (each closes its own compressor as it exits), the
+     * inline compressor and its frame and staging memory, and the buffer of a claim left open. Runs
+     * once: from close(), after the workers have been joined, or on the thread {@code zmqzstd-cleaner} once the
      * sender is unreachable, with the pipeline's warning for an owner dropped unclosed. Unreachable,
      * the sender has nothing in flight: a message in flight keeps a worker working, and a working
      * worker holds the sender.
@@ -1516,6 +1564,7 @@ public final class ParallelCompressingSender implements AutoCloseable {
             closed = true;
             closing = true;
             releaseClaim(); // an open claim is dropped: nothing of it was taken
+            bufferView.clear(); // the last direct buffer is no longer referred to
             awaitHead(tail.get(), Long.MAX_VALUE);
             stopWorkers(workers.length);
             crew.closedByOwner = true;

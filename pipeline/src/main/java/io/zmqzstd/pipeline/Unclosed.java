@@ -10,7 +10,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * The pipeline's safety net for a {@link CompressingSender} or {@link DecompressingReceiver}
  * dropped without {@code close()} (a {@link ParallelCompressingSender} has its own, which also
  * stops its threads, and shares the count and the warning): once it is unreachable, its native memory (the sender's
- * scratch, the receiver's region and its libzmq message, with whatever frame that still holds) is
+ * scratch and staging memory, the receiver's region and its libzmq message, with whatever frame that still holds) is
  * freed on the thread {@code zmqzstd-cleaner} (shared with the codec), and a warning names the
  * class at the 1st, 2nd, 4th, 8th... such owner. Its codec context is the codec's to free.
  * Closing stays the rule: a forgotten owner's memory waits for a garbage collection, which a
@@ -48,6 +48,8 @@ final class Unclosed {
         private final String owner;
         /** The owner's current scratch or region arena; replaced when it grows. */
         Arena arena;
+        /** The sender's staging arena for array payloads (null until one comes); replaced when it grows. */
+        Arena staging;
         /** The receiver's reused libzmq message, or null. */
         private final ZmqMessage frame;
         /** Set by close() before it runs this; unset when the cleaner runs it. */
@@ -97,6 +99,10 @@ final class Unclosed {
                 if (arena != null) {
                     arena.close();
                     arena = null;
+                }
+                if (staging != null) {
+                    staging.close();
+                    staging = null;
                 }
                 freed = true;
                 if (!closedByOwner) {

@@ -89,6 +89,92 @@ class RoundTripTest {
         }
     }
 
+    /** How the array and buffer test hands a payload over. */
+    enum HeapForm { BYTES, HEAP_BUFFER, DIRECT_BUFFER, OTHER_DIRECT_BUFFER, READ_ONLY_HEAP_BUFFER, READ_ONLY_DIRECT_BUFFER }
+
+    /**
+     * {@code data} in {@code form}: a heap buffer with a non-zero array offset and position, the
+     * shared {@code direct} buffer at a position that changes with the size, a new direct buffer,
+     * a read-only heap buffer and a read-only view of a new direct buffer at a non-zero position;
+     * null for {@code BYTES}.
+     */
+    private static ByteBuffer bufferOf(HeapForm form, byte[] data, ByteBuffer direct) {
+        int at = data.length % 13 + 1;
+        ByteBuffer b = switch (form) {
+            case BYTES -> null;
+            case HEAP_BUFFER -> ByteBuffer.wrap(new byte[data.length + 32]).position(9).slice();
+            case DIRECT_BUFFER -> direct.clear();
+            case OTHER_DIRECT_BUFFER -> ByteBuffer.allocateDirect(data.length + 20);
+            case READ_ONLY_HEAP_BUFFER -> ByteBuffer.allocate(data.length + 20);
+            case READ_ONLY_DIRECT_BUFFER -> ByteBuffer.allocateDirect(data.length + 20);
+        };
+        if (b == null) {
+            return null;
+        }
+        b.put(at, data).position(at).limit(at + data.length);
+        boolean readOnly = form == HeapForm.READ_ONLY_HEAP_BUFFER || form == HeapForm.READ_ONLY_DIRECT_BUFFER;
+        return readOnly ? b.asReadOnlyBuffer() : b;
+    }
+
+    /**
+     * Payloads given as arrays and ByteBuffers arrive intact through both senders at sizes around
+     * CompressingSender's staging limit (128 KiB - 1, 128 KiB, 128 KiB + 1) and above it, and
+     * small ones after large ones (the staging memory reused): from staging up to the limit, from
+     * the array itself above it; in the parallel sender small ones inline. The direct buffer is
+     * one buffer sent at changing positions, between which another direct buffer comes; a buffer's
+     * position and limit stay as they were. Then the same sizes as arrays published under a topic.
+     * The staging memory grows to the limit and no further.
+     */
+    @ParameterizedTest(name = "parallel={0}")
+    @ValueSource(booleans = {false, true})
+    void shouldRoundTripArraysAndBuffersAroundTheStagingLimit(boolean parallel) {
+        int limit = CompressingSender.MAX_STAGED_PAYLOAD_BYTES;
+        int[] sizes = {0, 100, limit - 1, limit, limit + 1, 300_000, 5_000, limit, 1};
+        ByteBuffer direct = ByteBuffer.allocateDirect(300_000 + 32);
+        byte[] topic = "metrics.cpu".getBytes(StandardCharsets.US_ASCII);
+        try (ZmqContext ctx = new ZmqContext()) {
+            Fixtures.Link link = Fixtures.link(ctx, SocketType.PULL, SocketType.PUSH, "inproc");
+            try (CompressingSender single = parallel ? null : CompressingSender.builder(link.client()).build();
+                 ParallelCompressingSender many = !parallel ? null : ParallelCompressingSender.builder(link.client())
+                         .workers(2).inlineBelowBytes(4096).inlineAfterIdleNanos(0).build()) {
+                int n = 0;
+                try (DecompressingReceiver receiver = DecompressingReceiver.builder(link.server()).build()) {
+                    for (int size : sizes) {
+                        for (HeapForm form : HeapForm.values()) {
+                            byte[] data = Fixtures.payload(size, n++);
+                            ByteBuffer b = bufferOf(form, data, direct);
+                            int position = b == null ? 0 : b.position();
+                            boolean sent = b == null ? (parallel ? many.send(data, 0) : single.send(data, 0))
+                                    : parallel ? many.send(b, 0) : single.send(b, 0);
+                            assertTrue(sent);
+                            if (b != null) {
+                                assertEquals(position, b.position(), "position");
+                                assertEquals(position + size, b.limit(), "limit");
+                            }
+                            receive(receiver);
+                            assertArrayEquals(data, receiver.message().partBytes(0), () -> "size=" + size + ", form=" + form);
+                        }
+                    }
+                }
+                try (DecompressingReceiver receiver = DecompressingReceiver.builder(link.server()).envelopeParts(1).build()) {
+                    for (int size : sizes) {
+                        byte[] data = Fixtures.payload(size, n++);
+                        assertTrue(parallel ? many.publish(topic, data, 0) : single.publish(topic, data, 0));
+                        receive(receiver);
+                        assertArrayEquals(topic, receiver.message().partBytes(0));
+                        assertArrayEquals(data, receiver.message().partBytes(1), () -> "published, size=" + size);
+                    }
+                }
+                PipelineStats stats = parallel ? many.stats() : single.stats();
+                assertEquals(sizes.length * (HeapForm.values().length + 1), stats.messages(), stats::toString);
+                assertTrue(!parallel || stats.inlineMessages() > 0, stats::toString);
+                if (!parallel) {
+                    assertEquals(limit, single.stagingBytes(), "grown to the limit, not past it");
+                }
+            }
+        }
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"tcp", "ipc", "inproc"})
     void shouldRoundTripMultipartMessages(String transport) {

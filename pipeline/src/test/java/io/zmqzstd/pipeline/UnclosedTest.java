@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.zmqzstd.transport.SocketType;
 import io.zmqzstd.transport.ZmqContext;
 import io.zmqzstd.transport.ZmqSocket;
+import java.lang.foreign.Arena;
 import java.lang.ref.WeakReference;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -18,8 +19,15 @@ import org.junit.jupiter.api.Test;
 /** Senders and receivers dropped without close(): their native memory is freed by the pipeline's cleaner. */
 class UnclosedTest {
 
-    /** What one dropped owner leaves for the test to watch: a weak reference to it and its memory. */
-    private record Dropped(WeakReference<Object> owner, Unclosed.Memory memory) {
+    /**
+     * What one dropped owner leaves for the test to watch: a weak reference to it, its memory, and
+     * the sender's staging arena (null for the receiver).
+     */
+    private record Dropped(WeakReference<Object> owner, Unclosed.Memory memory, Arena staging) {
+
+        boolean freed() {
+            return owner.get() == null && memory.freed() && (staging == null || !staging.scope().isAlive());
+        }
     }
 
     @Test
@@ -31,8 +39,7 @@ class UnclosedTest {
             for (Dropped d : dropped) {
                 assertFalse(d.memory().freed(), "freed while its owner was still reachable");
             }
-            collectUntil("both owners collected and their memory freed", () -> dropped.stream()
-                    .allMatch(d -> d.owner().get() == null && d.memory().freed()));
+            collectUntil("both owners collected and their memory freed", () -> dropped.stream().allMatch(Dropped::freed));
             assertTrue(Unclosed.FREED_UNCLOSED.get() >= reported + 2, "each reported as unclosed");
             assertTrue(Fixtures.await(() -> ctx.bufferPool().outstanding() == 0, 10_000), () -> ctx.bufferPool().stats().toString());
 
@@ -56,9 +63,13 @@ class UnclosedTest {
             DecompressingReceiver receiver = DecompressingReceiver.builder(link.server()).build();
             Unclosed.Memory senderMemory = sender.memory();
             Unclosed.Memory receiverMemory = receiver.memory();
+            assertTrue(sender.send(new byte[100], 0));
+            Arena staging = senderMemory.staging;
+            assertTrue(staging != null && staging.scope().isAlive(), "an array payload was staged");
             sender.close();
             receiver.close();
             assertTrue(senderMemory.freed() && receiverMemory.freed(), "close() frees at once");
+            assertFalse(staging.scope().isAlive(), "close() frees the staging memory");
             WeakReference<Object> s = new WeakReference<>(sender);
             WeakReference<Object> r = new WeakReference<>(receiver);
             sender = null;
@@ -70,17 +81,25 @@ class UnclosedTest {
 
     /**
      * A sender and a receiver that move one message (large enough to grow the receiver's region,
-     * so that the arena the cleaner frees is not the first one), dropped unclosed.
+     * so that the arena the cleaner frees is not the first one) and one small enough to be
+     * staged by the sender, dropped unclosed.
      */
     private static List<Dropped> useAndDrop(Fixtures.Link link, byte[] data) {
         CompressingSender sender = CompressingSender.builder(link.client()).build();
         DecompressingReceiver receiver = DecompressingReceiver.builder(link.server()).build();
-        assertTrue(sender.send(data, 0));
-        assertEquals(DecompressingReceiver.RECEIVED, receiver.receive(0), receiver::lastErrorMessage);
-        assertArrayEquals(data, receiver.message().partBytes(0));
-        assertTrue(receiver.message().region().byteSize() > 64 * 1024, "the region grew");
-        return List.of(new Dropped(new WeakReference<>(sender), sender.memory()),
-                new Dropped(new WeakReference<>(receiver), receiver.memory()));
+        byte[] small = Fixtures.payload(1000, 9);
+        for (byte[] payload : new byte[][] {data, small}) {
+            assertTrue(sender.send(payload, 0));
+            assertEquals(DecompressingReceiver.RECEIVED, receiver.receive(0), receiver::lastErrorMessage);
+            assertArrayEquals(payload, receiver.message().partBytes(0));
+            if (payload == data) {
+                assertTrue(receiver.message().region().byteSize() > 64 * 1024, "the region grew");
+            }
+        }
+        Arena staging = sender.memory().staging;
+        assertTrue(staging != null && staging.scope().isAlive(), "the small payload was staged");
+        return List.of(new Dropped(new WeakReference<>(sender), sender.memory(), staging),
+                new Dropped(new WeakReference<>(receiver), receiver.memory(), null));
     }
 
     @Test
@@ -244,8 +263,7 @@ class UnclosedTest {
             Fixtures.Link link = Fixtures.link(ctx, SocketType.PULL, SocketType.PUSH, "inproc");
             Unclosed.FREED_UNCLOSED.set(0);
             List<Dropped> dropped = useAndDrop(link, Fixtures.payload(256 * 1024, 9));
-            collectUntil("both owners collected and their memory freed", () -> dropped.stream()
-                    .allMatch(d -> d.owner().get() == null && d.memory().freed()));
+            collectUntil("both owners collected and their memory freed", () -> dropped.stream().allMatch(Dropped::freed));
             assertTrue(Fixtures.await(() -> !thrown.isEmpty(), 10_000), "the warning was logged, and threw");
 
             Unclosed.FREED_UNCLOSED.set(0);
