@@ -105,7 +105,9 @@ import java.util.concurrent.locks.LockSupport;
  * arrays (copied straight from the array) and as heap or direct {@code ByteBuffer}s, at any size
  * (before 2026-11-27 the {@code byte[]} and {@code ByteBuffer} overloads wrapped the payload in a
  * {@code MemorySegment}, 72 B a call that the JIT did not remove); a read-only heap buffer is
- * still wrapped, one small heap object per call.
+ * still wrapped, one small heap object per call. An inline send the socket refuses (it is full)
+ * allocates 40 B on the caller's thread until the JIT has compiled the socket's repeat that learns
+ * errno through a capturing downcall (and again for a while after a deoptimisation there).
  *
  * <pre>{@code
  * try (ParallelCompressingSender sender = ParallelCompressingSender.builder(socket).build()) {

@@ -187,6 +187,24 @@ class ZeroAllocationTest {
      * 0 to 81 KB per 100,000 messages: about 74 KB at once in about one run in six, native
      * segment payloads alike (so not these overloads), otherwise a few KB. A case over the limit
      * runs again once, as ParallelCompressingSenderTest's do; 72 B a message fails both runs.
+     *
+     * <p>What those kilobytes are (found 2026-11-27 with JFR allocation samples on the producer
+     * thread, TLABs of 2 KiB): one 40 B {@code NativeMemorySegmentImpl} per inline send the socket
+     * refused, every sample. With HWMs of 50 the socket is often full when the ring is empty, so the
+     * {@code DONTWAIT} inline send fails; ZmqSocket.socketCall then repeats it through the capturing
+     * handle to learn errno (EAGAIN), and the JDK's capture check on that handle
+     * ({@code SharedUtils.checkCaptureSegment}, an {@code asSlice} of the capture segment) allocates
+     * the slice whenever that downcall does not run as C2 code: interpreted or C1 (40 B on every
+     * refused send under {@code -XX:TieredStopAtLevel=1}, and in one default JVM on each of the
+     * first ~66,000), before the refusals have made it hot, or after a deoptimisation on the
+     * producer's path (seen in the window: uncommon traps in socketCall when the capturing repeat
+     * succeeded because the socket drained in between, in the pool's pop on a failed CAS, in
+     * awaitRoom). 74 KB is about 1,850 refusals. A standalone copy of the parallel 1 KiB case
+     * (native segment payloads) measured 0 to 84,416 B in 12 runs, and 0 to 1,752 B in 12 runs
+     * with the capturing path compiled beforehand (200,000 refused sends on a peerless PUSH
+     * socket). So it is the JIT's state of a path the transport takes on would-block, not a cost
+     * per message; a transport that learnt EAGAIN without a capturing call would remove it, and
+     * then the retry.
      */
     @ParameterizedTest(name = "{0}, {1}, {2} B")
     @CsvSource({"false,BYTES,1024", "false,BYTES,65536", "false,HEAP_BUFFER,1024", "false,HEAP_BUFFER,65536",
