@@ -842,7 +842,10 @@ public final class ZmqSocket implements AutoCloseable {
     // JDK's capture check there but left its asSlice out of line as cold, so every repeat
     // allocated the slice: ZeroAllocationTest failed with DONTWAIT spins (up to ~230 B/msg), also
     // with one small method per handle. Through a non-constant handle C2 calls the separately
-    // compiled downcall stub, where the capture check is the main path and the slice is removed.
+    // compiled downcall stub, where the capture check is the main path and the slice is removed
+    // once C2 has compiled that stub: until then (interpreted or C1 code, or after a
+    // deoptimisation) each repeat still allocates its 40 B slice (pipeline ZeroAllocationTest's
+    // parallel 1 KiB case, inline sends refused by a full socket).
     private final MethodHandle msgSendCapturing = LibZmq.zmq_msg_send;
     private final MethodHandle msgRecvCapturing = LibZmq.zmq_msg_recv;
     private final MethodHandle sendCapturing = LibZmq.zmq_send;
