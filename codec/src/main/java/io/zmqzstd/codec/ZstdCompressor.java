@@ -4,6 +4,7 @@ import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 
 import io.zmqzstd.codec.internal.LibZstd;
+import io.zmqzstd.nativelib.internal.CallGuard;
 import io.zmqzstd.nativelib.internal.OwnerCleaner;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -59,7 +60,7 @@ public final class ZstdCompressor implements AutoCloseable {
     private long cctx;
     private StreamBuffers buffers;
     private boolean closed;
-    private final CallGuard guard = new CallGuard("compressor");
+    private final CallGuard guard = new CallGuard("compressor", null, "a stream's source or sink");
     private final Unclosed.Resources resources = new Unclosed.Resources("ZstdCompressor", LibZstd.FREE_CCTX,
             LibZstd.LIVE_CCTX, ZstdDictionary::freeCDict);
     private final Cleaner.Cleanable cleanable;
@@ -308,7 +309,7 @@ public final class ZstdCompressor implements AutoCloseable {
         try {
             return compressEntered(src, srcOffset, srcLength, dst, dstOffset, dstCapacity);
         } finally {
-            guard.exit();
+            guard.exit(this);
         }
     }
 
@@ -448,7 +449,7 @@ public final class ZstdCompressor implements AutoCloseable {
                 return out.asSlice(0, n).toArray(JAVA_BYTE);
             }
         } finally {
-            guard.exit();
+            guard.exit(this);
         }
     }
 
@@ -485,7 +486,7 @@ public final class ZstdCompressor implements AutoCloseable {
 
     /** Ends a call begun by {@link #enter()}. */
     void exit() {
-        guard.exit();
+        guard.exit(this);
     }
 
     /**
@@ -547,7 +548,9 @@ public final class ZstdCompressor implements AutoCloseable {
 
     /**
      * Frees the context, the digested dictionary and the scratch memory. Idempotent. Called while
-     * another thread is in a call on this compressor, it waits for that call to return.
+     * another thread is in a call on this compressor, it waits for that call to return (it spins
+     * briefly, then parks with a pause doubling to 5 ms; an interrupt does not end the wait, and
+     * stays set); a call that begins meanwhile throws "… is closed".
      *
      * @throws IllegalStateException when called from inside a call on this compressor on the same
      *     thread (a stream's source or sink): it would wait for ever; close it once that call returned

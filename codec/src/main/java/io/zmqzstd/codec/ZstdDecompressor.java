@@ -3,6 +3,7 @@ package io.zmqzstd.codec;
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 
 import io.zmqzstd.codec.internal.LibZstd;
+import io.zmqzstd.nativelib.internal.CallGuard;
 import io.zmqzstd.nativelib.internal.OwnerCleaner;
 import java.lang.foreign.MemorySegment;
 import java.lang.ref.Cleaner;
@@ -69,7 +70,7 @@ public final class ZstdDecompressor implements AutoCloseable {
      */
     private byte[] collected;
     private boolean closed;
-    private final CallGuard guard = new CallGuard("decompressor");
+    private final CallGuard guard = new CallGuard("decompressor", null, "a stream's source or sink");
     private final Unclosed.Resources resources = new Unclosed.Resources("ZstdDecompressor", LibZstd.FREE_DCTX,
             LibZstd.LIVE_DCTX, ZstdDictionary::freeDDict);
     private final Cleaner.Cleanable cleanable;
@@ -223,7 +224,7 @@ public final class ZstdDecompressor implements AutoCloseable {
         try {
             addDictionaryEntered(dictionary);
         } finally {
-            guard.exit();
+            guard.exit(this);
         }
     }
 
@@ -289,7 +290,7 @@ public final class ZstdDecompressor implements AutoCloseable {
         try {
             return decompressEntered(src, srcOffset, srcLength, dst, dstOffset, dstCapacity);
         } finally {
-            guard.exit();
+            guard.exit(this);
         }
     }
 
@@ -489,7 +490,7 @@ public final class ZstdDecompressor implements AutoCloseable {
         try {
             return decompressEntered(src, in);
         } finally {
-            guard.exit();
+            guard.exit(this);
         }
     }
 
@@ -563,7 +564,7 @@ public final class ZstdDecompressor implements AutoCloseable {
 
     /** Ends a call begun by {@link #enter()}. */
     void exit() {
-        guard.exit();
+        guard.exit(this);
     }
 
     /**
@@ -719,7 +720,9 @@ public final class ZstdDecompressor implements AutoCloseable {
 
     /**
      * Frees the context, the digested dictionaries and the scratch memory. Idempotent. Called while
-     * another thread is in a call on this decompressor, it waits for that call to return.
+     * another thread is in a call on this decompressor, it waits for that call to return (it spins
+     * briefly, then parks with a pause doubling to 5 ms; an interrupt does not end the wait, and
+     * stays set); a call that begins meanwhile throws "… is closed".
      *
      * @throws IllegalStateException when called from inside a call on this decompressor on the same
      *     thread (a stream's source or sink): it would wait for ever; close it once that call returned

@@ -128,8 +128,8 @@ class ConcurrentUseTest {
             ZstdOutputStream out = new ZstdOutputStream(closing, c);
             out.write(content);
             IllegalStateException e = assertThrows(IllegalStateException.class, out::flush);
-            assertEquals("compressor closed from inside a call on it (a stream's source or sink, say): close it once"
-                    + " that call has returned", e.getMessage());
+            assertEquals("compressor closed from inside a call on it (a stream's source or sink, say): thread="
+                    + Thread.currentThread().getName() + "; close it once that call has returned", e.getMessage());
             assertThrows(IOException.class, () -> out.write(1), "the stream failed: it takes nothing more");
             assertArrayEquals(content, d.decompress(c.compress(content)), "the compressor is open and ready");
 
