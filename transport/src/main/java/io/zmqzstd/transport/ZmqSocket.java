@@ -1,5 +1,6 @@
 package io.zmqzstd.transport;
 
+import io.zmqzstd.nativelib.internal.CallGuard;
 import io.zmqzstd.nativelib.internal.RawSegments;
 import io.zmqzstd.transport.internal.LibZmq;
 
@@ -7,8 +8,6 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -16,7 +15,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
-import java.util.concurrent.locks.LockSupport;
 
 import static io.zmqzstd.transport.internal.LibZmq.EAGAIN;
 import static io.zmqzstd.transport.internal.LibZmq.EINTR;
@@ -118,25 +116,13 @@ public final class ZmqSocket implements AutoCloseable {
     private int receiveTimeoutMs;
     /** The open monitor of this socket, if any; read and written only inside a call (between enter and exit). */
     private SocketMonitor monitor;
-    private volatile boolean closed;
-    /** Calls in progress on this socket: see {@link #enter()}. */
-    private volatile int calls;
-
-    private static final VarHandle CALLS;
-    private static final VarHandle CLOSED;
-
-    static {
-        try {
-            CALLS = MethodHandles.lookup().findVarHandle(ZmqSocket.class, "calls", int.class);
-            CLOSED = MethodHandles.lookup().findVarHandle(ZmqSocket.class, "closed", boolean.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
+    /** The call in progress on this socket and its closed state: see {@link #enter()}. */
+    private final CallGuard guard;
 
     ZmqSocket(ZmqContext context, SocketType type, int lingerMs) {
         this.context = context;
         this.type = type;
+        this.guard = new CallGuard("socket", "type=" + type, "a callback it made");
         this.pool = context.bufferPool();
         this.capture = arena.allocate(LibZmq.CAPTURE_LAYOUT);
         this.sendMsg = arena.allocate(LibZmq.MSG_LAYOUT);
@@ -159,7 +145,7 @@ public final class ZmqSocket implements AutoCloseable {
         } catch (Throwable t) {
             // The context only learns of a socket once it is built: a native socket left open
             // here would make zmq_ctx_term wait for it forever, so close it before failing.
-            closed = true;
+            guard.markClosed();
             if (!s.equals(MemorySegment.NULL)) {
                 try {
                     int ignored = (int) LibZmq.zmq_close.invokeExact(capture, s);
@@ -1952,13 +1938,13 @@ public final class ZmqSocket implements AutoCloseable {
      * @throws IllegalStateException while another thread is in a call on this socket
      */
     void stopMonitor(SocketMonitor m) {
-        if (closed) {
+        if (isClosed()) {
             return;
         }
         try {
             enter();
         } catch (IllegalStateException e) {
-            if (closed) {
+            if (isClosed()) {
                 return; // closed meanwhile
             }
             throw e;
@@ -2010,7 +1996,7 @@ public final class ZmqSocket implements AutoCloseable {
     /**
      * The native socket for a call that has {@link #enter() entered} this socket: a close marks it
      * closed at once but frees it only once the call has exited, so unlike {@link #handle()} this
-     * does not check {@link #closed} (a context close under the call then ends it with ETERM).
+     * does not check {@link #isClosed()} (a context close under the call then ends it with ETERM).
      */
     MemorySegment enteredHandle() {
         return socket;
@@ -2022,7 +2008,7 @@ public final class ZmqSocket implements AutoCloseable {
      * @return whether the socket is closed or being closed; no new call can begin on it then
      */
     public boolean isClosed() {
-        return closed;
+        return guard.isClosed();
     }
 
     /**
@@ -2040,46 +2026,29 @@ public final class ZmqSocket implements AutoCloseable {
      */
     @Override
     public void close() {
-        if (markClosed()) {
-            awaitNoCall();
+        if (guard.close()) {
             closeNative();
         }
     }
 
-    /** Sets {@link #closed}; true for the one caller that did (and so must close the socket). */
+    /** Marks the socket closed, even under a call in progress; true for the one caller that did (and so must close the socket). */
     boolean markClosed() {
-        return CLOSED.compareAndSet(this, false, true);
+        return guard.markClosed();
     }
 
-    /** True while a thread is inside a call on this socket (meaningful once {@link #closed} is set). */
+    /** True while a thread is inside a call on this socket (meaningful once it is marked closed). */
     boolean inCall() {
-        return calls != 0;
+        return guard.inCall();
     }
 
     /**
-     * Waits until no thread is inside a call on this socket. Called once {@link #closed} is set,
-     * so no call begins after this returns (see {@link #enter()}). A thread blocked in libzmq
-     * leaves only when its call returns: {@link ZmqContext#shutdown()} makes it return.
+     * Waits until no thread is inside a call on this socket, with the interrupt status kept. Called
+     * once the socket is {@linkplain #markClosed() marked closed}, so no call begins after this
+     * returns. A thread blocked in libzmq leaves only when its call returns:
+     * {@link ZmqContext#shutdown()} makes it return.
      */
     void awaitNoCall() {
-        boolean interrupted = false;
-        long pauseNanos = 100_000;
-        for (int spins = 0; calls != 0; spins++) {
-            interrupted |= Thread.interrupted();
-            if (spins < 100) {
-                Thread.onSpinWait();
-            } else if (spins < 200) {
-                Thread.yield();
-            } else {
-                // doubling to 5 ms: a call blocked for long (a receive without timeout) is waited for
-                // with 200 wake-ups a second, not 10,000 (which took 294 ms of CPU a second on this VM)
-                LockSupport.parkNanos(pauseNanos);
-                pauseNanos = Math.min(pauseNanos * 2, 5_000_000);
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
+        guard.awaitNoCall();
     }
 
     /** zmq_close and the socket's own memory, once no call is in progress and none can begin. */
@@ -2100,46 +2069,30 @@ public final class ZmqSocket implements AutoCloseable {
 
     /**
      * Begins a call that may reach libzmq or this socket's native memory; {@link #exit()} ends it.
-     * Calls never nest (a poll enters each of its sockets once), so the count is 0 or 1 and entry
-     * is a compare-and-set from 0 to 1: a second thread entering while a call is in progress finds
-     * 1 and is refused, changing nothing (the class forbids concurrent use and libzmq does not
-     * survive it), and misuse cannot leave the count off zero, which would make close wait forever.
-     * Against a close on another thread, a Dekker handshake: the count is written before
-     * {@link #closed} is read (the compare-and-set is a full fence), and close writes
-     * {@code closed} before it reads the count. Either this call sees {@code closed} and fails, or
-     * close sees the call and waits for it; never both miss. Cost: one compare-and-set on entry and
-     * a release store on exit.
+     * Calls never nest (a poll enters each of its sockets once), so the {@link CallGuard} holds the
+     * one thread inside: a second thread entering while a call is in progress is refused, changing
+     * nothing (the class forbids concurrent use and libzmq does not survive it), with a message
+     * naming both threads. Against a close on another thread, the guard's Dekker handshake: either
+     * this call sees the socket closed and fails, or close sees the call and waits for it. Cost:
+     * one compare-and-exchange and one volatile read on entry, a release store on exit.
      *
      * @throws IllegalStateException when another call is in progress on this socket, or it is closed
      */
     void enter() {
-        if (!CALLS.compareAndSet(this, 0, 1)) {
-            throw new IllegalStateException("socket used by two threads at once: type=" + type
-                    + " (a call is in progress on another thread; use a socket from one thread at a time)");
-        }
-        if (closed) {
-            CALLS.setRelease(this, 0);
-            throw closedException();
-        }
+        guard.enter();
     }
 
-    /** Ends a call begun by {@link #enter()}; only the thread inside writes the count, so a release store. */
+    /** Ends a call begun by {@link #enter()}. */
     void exit() {
-        CALLS.setRelease(this, 0);
+        guard.exit(this);
     }
 
     private void ensureOpen() {
-        if (closed) {
-            throw closedException();
-        }
-    }
-
-    private IllegalStateException closedException() {
-        return new IllegalStateException("socket is closed: type=" + type);
+        guard.checkOpen();
     }
 
     @Override
     public String toString() {
-        return "ZmqSocket[type=" + type + (closed ? ", closed" : "") + "]";
+        return "ZmqSocket[type=" + type + (isClosed() ? ", closed" : "") + "]";
     }
 }

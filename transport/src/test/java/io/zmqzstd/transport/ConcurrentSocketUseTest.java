@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Timeout;
 /**
  * A socket is for one thread at a time. A call made while another thread is inside one on the
  * same socket is refused before it reaches libzmq (where concurrent use may abort the process),
- * the call inside goes on, and the count of calls in progress stays right, so that close returns.
+ * the call inside goes on, and the record of the call in progress stays right, so that close returns.
  */
 class ConcurrentSocketUseTest {
 
@@ -64,8 +64,8 @@ class ConcurrentSocketUseTest {
         b.join(TimeUnit.SECONDS.toMillis(30));
         assertNull(failed.get());
         assertTrue(entered.get() > 0, "no call was let in");
-        assertFalse(socket.inCall(), "no call is in progress, but the count is not zero");
-        socket.close(); // waits for the count to reach zero: hung with a lost update
+        assertFalse(socket.inCall(), "no call is in progress, but the guard is held");
+        socket.close(); // waits for no call in progress: hung with a lost update of the old count
         assertThrows(IllegalStateException.class, () -> socket.send(new byte[1], 0));
         ctx.close();
     }
@@ -154,6 +154,9 @@ class ConcurrentSocketUseTest {
 
             IllegalStateException e = assertThrows(IllegalStateException.class, () -> pull.receive(new byte[16], ZmqSocket.DONTWAIT));
             assertTrue(e.getMessage().contains("two threads at once") && e.getMessage().contains("PULL"), e::getMessage);
+            // both threads named (the socket's own guard named neither before the codec's and pipeline's were merged in)
+            assertTrue(e.getMessage().contains("thread=" + Thread.currentThread().getName() + ", while in a call on thread="
+                    + receiver.getName() + ";"), e::getMessage);
             assertThrows(IllegalStateException.class, () -> pull.receiveTimeoutMs(5));
             assertThrows(IllegalStateException.class, pull::lastEndpoint);
 
