@@ -2,6 +2,7 @@ package io.zmqzstd.pipeline;
 
 import io.zmqzstd.codec.ZstdCompressor;
 import io.zmqzstd.codec.ZstdFrames;
+import io.zmqzstd.nativelib.internal.CallGuard;
 import io.zmqzstd.transport.NativeBufferPool;
 import io.zmqzstd.transport.PooledBuffer;
 import io.zmqzstd.transport.ZmqException;
@@ -133,7 +134,7 @@ public final class CompressingSender implements AutoCloseable {
     private final FrameOptions frames;
     /** Sends payloads that look incompressible raw; null when {@code rawIncompressible} is off. */
     private final IncompressibleCheck incompressible;
-    private final OwnerCheck owner = new OwnerCheck("CompressingSender");
+    private final CallGuard owner = new CallGuard("CompressingSender", null, "a callback");
     private final Counters counters = new Counters();
     /**
      * The scratch's and the staging memory's arenas, freed by close() or, if this is dropped

@@ -4,6 +4,7 @@ import io.zmqzstd.codec.ZstdDecompressor;
 import io.zmqzstd.codec.ZstdDictionary;
 import io.zmqzstd.codec.ZstdException;
 import io.zmqzstd.codec.ZstdFrames;
+import io.zmqzstd.nativelib.internal.CallGuard;
 import io.zmqzstd.nativelib.internal.RawSegments;
 import io.zmqzstd.transport.ZmqMessage;
 import io.zmqzstd.transport.ZmqSocket;
@@ -98,7 +99,7 @@ public final class DecompressingReceiver implements AutoCloseable {
     private final long maxEnvelopeSize;
     private final int envelopeParts;
     private final int maxParts;
-    private final OwnerCheck owner = new OwnerCheck("DecompressingReceiver");
+    private final CallGuard owner = new CallGuard("DecompressingReceiver", null, "a callback");
     private final Counters counters = new Counters();
     private final ReceivedMessage message = new ReceivedMessage(this);
     /** The region's arena and the frame, freed by close() or, if this is dropped unclosed, by {@link Unclosed}. */
@@ -254,7 +255,7 @@ public final class DecompressingReceiver implements AutoCloseable {
          * @throws IllegalStateException when the socket or a dictionary is closed
          */
         public DecompressingReceiver build() {
-            OwnerCheck.requireOpen(socket);
+            Unclosed.requireOpen(socket);
             if (envelopeParts >= maxParts) {
                 throw new IllegalArgumentException("maxParts must leave room for a payload part after the envelope: maxParts="
                         + maxParts + ", envelopeParts=" + envelopeParts);

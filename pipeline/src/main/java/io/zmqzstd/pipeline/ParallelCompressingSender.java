@@ -1,6 +1,7 @@
 package io.zmqzstd.pipeline;
 
 import io.zmqzstd.codec.ZstdCompressor;
+import io.zmqzstd.nativelib.internal.CallGuard;
 import io.zmqzstd.nativelib.internal.OwnerCleaner;
 import io.zmqzstd.nativelib.internal.RawSegments;
 import io.zmqzstd.transport.NativeBufferPool;
@@ -260,7 +261,7 @@ public final class ParallelCompressingSender implements AutoCloseable {
     private final Worker[] workers;
     /** Stops the workers and frees the inline memory of a sender dropped unclosed; see {@link Crew}. */
     private final Crew crew;
-    private final OwnerCheck owner = new OwnerCheck("ParallelCompressingSender");
+    private final CallGuard owner = new CallGuard("ParallelCompressingSender", null, "a callback");
     /** Written by the send-lock holder only. */
     private final Counters counters = new Counters();
     /** The caller's would-blocks (ring full under DONTWAIT); written by the caller only. */
