@@ -122,7 +122,7 @@ public final class ZmqSocket implements AutoCloseable {
     ZmqSocket(ZmqContext context, SocketType type, int lingerMs) {
         this.context = context;
         this.type = type;
-        this.guard = new CallGuard("socket", "type=" + type, "a callback it made");
+        this.guard = new CallGuard("socket", "type=" + type, "a callback");
         this.pool = context.bufferPool();
         this.capture = arena.allocate(LibZmq.CAPTURE_LAYOUT);
         this.sendMsg = arena.allocate(LibZmq.MSG_LAYOUT);
