@@ -6,9 +6,14 @@
 # by 20-30 % for a minute; the median of ratios taken from neighbouring runs is what BENCHMARKS.md's
 # verdicts quote. About 15 minutes per round.
 #
-# Usage: benchmark/verdict.sh [CHECK...]   checks: codec codec-samelib codec-64m codec-samelib-64m transport
-#        pipeline pipeline-samelib pipeline-batch pipeline-parallel transport-small (default: all but
-#        transport-small and pipeline-parallel)
+# Usage: benchmark/verdict.sh [CHECK...]   (default: codec codec-samelib codec-64m codec-samelib-64m transport
+#        pipeline pipeline-samelib pipeline-batch). The checks, each one JMH invocation a round:
+#        codec is zmqzstd-segment against zstdjni-direct and aircompressor-native (the faster of the two in each
+#        round), 64 B to 1 MiB, level 3, telemetry; codec-64m the same at 64 MiB; codec-samelib and
+#        codec-samelib-64m the same with zmq-zstd on the libzstd 1.5.7 that the peers bundle.
+#        transport is zeroCopyPooled against byteArray, tcp and inproc, 64 B to 256 KiB, blocking receive.
+#        pipeline is zmqzstd against jeromqZstdjni, tcp and inproc, 64 B to 1 MiB; pipeline-samelib its tcp
+#        cells from 1 KiB up with zmq-zstd on the libzstd 1.5.7 that the peers bundle.
 #        pipeline-batch is the pipeline check over tcp with the whole JVM under SCHED_BATCH (chrt -b 0):
 #        woken threads (libzmq's I/O thread, the receiver) no longer preempt the compressing sender.
 #        pipeline-parallel is the pipeline check with zmqzstd sending through a ParallelCompressingSender
@@ -35,13 +40,20 @@
 #        transport-small is the transport check's four small cells alone (64 B and 512 B, tcp and inproc),
 #        about one minute a round, so that many rounds can settle ratios whose single runs scatter widely.
 # Env:   ROUNDS (default 3), OUT (default benchmark/results/verdict), JAVA_HOME (a JDK 25), LIBZSTD and
-#        LIBZMQ (the -lib checks)
+#        LIBZMQ (the -lib checks; a path from the current directory)
 set -euo pipefail
-source "$(dirname "$0")/scripts/common.sh"
-out="${OUT:-benchmark/results/verdict}"
+source "$(dirname "$0")/scripts/args.sh"
+handle_help "$@"
 rounds="${ROUNDS:-3}"
-mkdir -p "$out"
-samelib=(-jvmArgsAppend "-Dzmqzstd.libzstd.path=$(bundled_libzstd "$out/libzstd-bundled")/libzstd.so")
+require_count ROUNDS "$rounds"
+# the libraries of the -lib checks, checked here and made absolute: the runs start from the repository root
+for v in LIBZSTD LIBZMQ; do
+  if [[ -n "${!v:-}" ]]; then
+    require_file "$v" "${!v}"
+    printf -v "$v" '%s/%s' "$(cd "$(dirname "${!v}")" && pwd)" "$(basename "${!v}")"
+  fi
+done
+samelib=() # the JMH options that point zmq-zstd at the bundled libzstd, once extracted (below)
 codec=(CodecBenchmark -f 1 -wi 3 -w 500ms -i 5 -r 500ms -p contestant=zmqzstd-segment,zstdjni-direct,aircompressor-native
        -p size=64,1024,65536,1048576 -p level=3 -p payload=telemetry)
 codec64m=(CodecBenchmark -f 1 -wi 1 -w 3s -i 3 -r 3s -p contestant=zmqzstd-segment,zstdjni-direct,aircompressor-native
@@ -51,8 +63,10 @@ transportArgs=(TransportBenchmark -f 1 -wi 3 -w 1s -i 3 -r 1s -p strategy=byteAr
 lib=(-jvmArgsAppend "--enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow -Dzmqzstd.libzstd.path=${LIBZSTD:-} -Dzmqzstd.libzmq.path=${LIBZMQ:-}")
 pipeline=(PipelineBenchmark -f 1 -wi 3 -w 2s -i 4 -r 1s -p contestant=zmqzstd,jeromqZstdjni -p level=3 -p dictionary=none)
 
-check() { # name round
-  local args prefix=()
+# check_args CHECK: the check's JMH arguments in args and a command to run them under in prefix; returns 1
+# for a name that is no check. Starts nothing, so that every name given is checked before the first round.
+check_args() {
+  prefix=()
   case "$1" in
     codec) args=("${codec[@]}") ;;
     codec-samelib) args=("${codec[@]}" "${samelib[@]}") ;;
@@ -80,24 +94,34 @@ check() { # name round
     transport-io2) args=("${transportArgs[@]:0:${#transportArgs[@]}-2}" -p transport=tcp -p size=1024,65536,262144
                          -p read=stamp,all -p ioThreads=1,2) ;;
     pipeline-batch) args=("${pipeline[@]}" -p size=64,1024,65536,1048576 -p transport=tcp); prefix=(chrt -b 0) ;;
-    *) echo "unknown check: $1" >&2; exit 2 ;;
+    *) return 1 ;;
   esac
-  if [[ "$1" == *-lib* && -z "${LIBZSTD:-}" && -z "${LIBZMQ:-}" ]]; then
-    echo "$1 needs LIBZSTD=/path/to/libzstd.so or LIBZMQ=/path/to/libzmq.so" >&2; exit 2
-  fi
-  echo "=== $1 round $2"
-  "${prefix[@]}" "$java" --sun-misc-unsafe-memory-access=allow -jar "$jar" "${args[@]}" -prof gc -rf json -rff "$out/$1-r$2.json" \
-    > "$out/$1-r$2.log" 2>&1 || { tail -30 "$out/$1-r$2.log" >&2; exit 1; }
 }
 
 checks=("$@")
 if [[ ${#checks[@]} -eq 0 ]]; then
   checks=(codec codec-samelib codec-64m codec-samelib-64m transport pipeline pipeline-samelib pipeline-batch)
 fi
+for c in "${checks[@]}"; do
+  check_args "$c" || usage_error "unknown check: $c"
+  if [[ "$c" == *-lib* && -z "${LIBZSTD:-}" && -z "${LIBZMQ:-}" ]]; then
+    usage_error "$c needs LIBZSTD=/path/to/libzstd.so or LIBZMQ=/path/to/libzmq.so"
+  fi
+done
+
+source "$(dirname "$0")/scripts/common.sh"
+out="${OUT:-benchmark/results/verdict}"
+mkdir -p "$out"
+samelib_options "$out/libzstd-bundled" "${checks[@]}"
+
 start=$SECONDS
 for ((r = 1; r <= rounds; r++)); do
   for c in "${checks[@]}"; do
-    check "$c" "$r"
+    check_args "$c"
+    echo "=== $c round $r"
+    # -foe true: a trial that fails makes JMH exit non-zero (without it JMH exits 0 and the cell is missing)
+    "${prefix[@]}" "$java" --sun-misc-unsafe-memory-access=allow -jar "$jar" "${args[@]}" -foe true -prof gc -rf json \
+      -rff "$out/$c-r$r.json" > "$out/$c-r$r.log" 2>&1 || { tail -30 "$out/$c-r$r.log" >&2; exit 1; }
   done
 done
 rm -rf "$out/libzstd-bundled"

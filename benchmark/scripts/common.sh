@@ -1,6 +1,7 @@
 # Sourced by the benchmark scripts (run-all.sh, verdict.sh, profile-pipeline.sh, c/*.sh): the repository
 # root as the working directory, a JDK 25 in $java (JAVA_HOME, or Temurin 25 where Debian puts it), the
-# JMH jar in $jar (checked), the libzstd 1.5.7 that aircompressor bundles, on demand, and fork_of.
+# JMH jar in $jar (checked), the libzstd 1.5.7 that aircompressor bundles, on demand (bundled_libzstd,
+# samelib_options), and fork_of.
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$root"
 
@@ -18,6 +19,16 @@ bundled_libzstd() {
   unzip -o -q -d "$1" "$jar" aircompressor/linux-amd64/libzstd.so
   ln -sf libzstd.so "$1/aircompressor/linux-amd64/libzstd.so.1"
   echo "$1/aircompressor/linux-amd64"
+}
+
+# samelib_options DIR NAME...: when a NAME (a table or check) is a -samelib one, the JMH options that point
+# zmq-zstd at the bundled libzstd (extracted under DIR) in samelib; else samelib is left as it is.
+samelib_options() {
+  local dir=$1
+  shift
+  if [[ " $* " == *-samelib* ]]; then
+    samelib=(-jvmArgsAppend "-Dzmqzstd.libzstd.path=$(bundled_libzstd "$dir")/libzstd.so")
+  fi
 }
 
 # fork_of LAUNCHER: the pid of the JMH fork (ForkedMain) that the java process LAUNCHER started, not any

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Medians over the rounds of benchmark/verdict.sh.
 
-Usage: verdict.py [DIR]   (DIR holds <check>-r<N>.json; default benchmark/results/verdict)
+Usage: verdict.py [DIR]   (DIR holds verdict.sh's <check>-r<N>.json and no other *-r<N>.json; default
+       benchmark/results/verdict)
 
 For each check and row, every round gives the ratio of the target's score to its baseline's in that round
 (for the codec: to the faster of the two peers in that round); printed are the median ratio, the smallest
@@ -13,7 +14,7 @@ import os
 import re
 import statistics
 
-from script_args import arguments, results_dir
+from script_args import arguments, fail, results_dir
 from tables import alloc, fmt_alloc, fmt_rate, size_label
 
 # check prefix -> (parameter that names the contestant, target, baselines, row parameters, unit)
@@ -57,13 +58,23 @@ def rate(score, unit, size):
 
 
 def rounds_of(directory):
-    """{check: {round: [results]}}"""
+    """{check: {round: [results]}}; a file that is no round of a check, or no JMH result, fails naming it."""
     out = {}
     for path in sorted(glob.glob(os.path.join(directory, "*-r*.json"))):
         m = re.match(r"(.+)-r(\d+)\.json$", os.path.basename(path))
         if m:
+            check = m.group(1)
+            if check not in CHECKS and check.split("-")[0] not in COMPARISONS:
+                fail(__doc__, f"{path}: {check} is no check of verdict.sh (their names start with "
+                              f"{', '.join(COMPARISONS)})")
             with open(path) as f:
-                out.setdefault(m.group(1), {})[int(m.group(2))] = json.load(f)
+                try:
+                    results = json.load(f)
+                except ValueError as e:
+                    fail(__doc__, f"{path}: not a JMH JSON result: {e}")
+            if not isinstance(results, list):
+                fail(__doc__, f"{path}: not a JMH JSON result: a {type(results).__name__}, not a list of runs")
+            out.setdefault(check, {})[int(m.group(2))] = results
     return out
 
 
