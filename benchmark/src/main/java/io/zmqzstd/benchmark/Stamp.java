@@ -38,6 +38,11 @@ public final class Stamp {
         EVERYTHING.set(LONG_IN_SEGMENT, address, sequence);
     }
 
+    /** The sequence number in the stamp at native {@code address} (the message's first byte). */
+    public static long readAt(long address) {
+        return EVERYTHING.get(LONG_IN_SEGMENT, address);
+    }
+
     public static void check(byte[] message, int length, long expectedSequence, int expectedLength) {
         check(length, length >= BYTES ? (long) LONG_IN_BYTES.get(message, 0) : -1, expectedSequence, expectedLength);
     }

@@ -8,6 +8,7 @@ import io.zmqzstd.benchmark.codec.CodecContestants;
 import io.zmqzstd.benchmark.latency.RoundTrips;
 import io.zmqzstd.benchmark.pipeline.PipelineContestants;
 import io.zmqzstd.benchmark.pipeline.ZmqZstdContestant;
+import io.zmqzstd.benchmark.pipeline.ZmqZstdPubSub;
 import io.zmqzstd.benchmark.transport.ReceiveMode;
 import io.zmqzstd.benchmark.transport.TransportStrategy;
 import io.zmqzstd.nativelib.NativeLibrary;
@@ -124,7 +125,9 @@ class DocumentedCommandsTest {
             Map.entry("LatencyBenchmark.contestant", DocumentedCommandsTest::isRoundTripContestant),
             Map.entry("LatencyBenchmark.transport", DocumentedCommandsTest::isTransport),
             Map.entry("LatencyBenchmark.size", v -> v.matches("[0-9]+") && Integer.parseInt(v) >= Stamp.BYTES),
-            Map.entry("PoolBenchmark.cache", List.of("thread", "shared")::contains));
+            Map.entry("PoolBenchmark.cache", List.of("thread", "shared")::contains),
+            Map.entry("PublishBenchmark.topicForm", ZmqZstdPubSub.TOPIC_FORMS::contains),
+            Map.entry("PublishBenchmark.transport", DocumentedCommandsTest::isTransport));
 
     @BeforeAll
     static void readBenchmarkList() throws IOException {

@@ -94,15 +94,15 @@ class PipelineCheckTest {
         }
     }
 
-    /** The pipeline's payload at {@code length} bytes, stamped with {@code sequence}. */
-    private static byte[] stamped(int length, long sequence) {
+    /** The pipeline's payload at {@code length} bytes, stamped with {@code sequence} (also for {@link PublishCheckTest}). */
+    static byte[] stamped(int length, long sequence) {
         byte[] payload = Arrays.copyOf(PipelineContestants.payload(SIZE), length);
         Stamp.write(payload, sequence);
         return payload;
     }
 
     /** One zstd frame of {@code payload} with its content size, as every contestant's sender writes it. */
-    private static byte[] frame(byte[] payload) {
+    static byte[] frame(byte[] payload) {
         return Zstd.compress(payload, 1);
     }
 }

@@ -61,6 +61,18 @@ final class TearDownProbe {
                 b.endIteration();
                 yield b::tearDown;
             }
+            case "publish" -> {
+                PublishBenchmark b = new PublishBenchmark();
+                b.topicForm = args[1];
+                b.size = 1024;
+                b.transport = Endpoints.TCP;
+                b.level = 3;
+                b.setUp();
+                b.startIteration();
+                b.publish();
+                b.endIteration();
+                yield b::tearDown;
+            }
             case "codec" -> {
                 CodecBenchmark b = new CodecBenchmark();
                 b.contestant = args[1];

@@ -89,10 +89,7 @@ public final class ZmqZstdContestant implements PipelineContestant {
             Boolean rawIncompressible, boolean proxied) {
         this.size = payload.length;
         try {
-            this.pool = Thresholds.apply(NativeBufferPool.builder()
-                    .leakDetection(NativeBufferPool.LeakDetection.DISABLED)
-                    .maxBuffersPerClass(POOLED_BUFFERS_PER_CLASS), zeroCopyThresholdBytes)
-                    .build();
+            this.pool = pool(zeroCopyThresholdBytes);
             this.context = ZmqContext.builder().bufferPool(pool).ioThreads(PipelineContestants.IO_THREADS).build();
             PushPull<ZmqSocket> ends = PushPull.libzmq(context, transport, proxied);
             push = ends.push();
@@ -164,6 +161,17 @@ public final class ZmqZstdContestant implements PipelineContestant {
             closeAfterFailure(e);
             throw e;
         }
+    }
+
+    /**
+     * A pool as the zmqzstd contestants use it: leak detection disabled, {@link #POOLED_BUFFERS_PER_CLASS}
+     * buffers a class, {@code zeroCopyThresholdBytes} applied as {@link Thresholds#apply} does. The caller owns it.
+     */
+    static NativeBufferPool pool(long zeroCopyThresholdBytes) {
+        return Thresholds.apply(NativeBufferPool.builder()
+                .leakDetection(NativeBufferPool.LeakDetection.DISABLED)
+                .maxBuffersPerClass(POOLED_BUFFERS_PER_CLASS), zeroCopyThresholdBytes)
+                .build();
     }
 
     /**

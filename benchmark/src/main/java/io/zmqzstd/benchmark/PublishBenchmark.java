@@ -1,0 +1,107 @@
+package io.zmqzstd.benchmark;
+
+import io.zmqzstd.benchmark.pipeline.PipelineContestants;
+import io.zmqzstd.benchmark.pipeline.ZmqZstdPubSub;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * End to end with a topic: compress, publish, receive, decompress, PUB to SUB, telemetry payloads, this
+ * project's {@code CompressingSender} and {@code DecompressingReceiver} ({@link ZmqZstdPubSub}). The score
+ * is messages per second and {@code gc.alloc.rate.norm} ({@code -prof gc}) bytes allocated per message,
+ * sender thread included: what the pipeline's claim that {@code publish} allocates nothing per message
+ * can be checked with.
+ *
+ * <p>{@code topicForm}: {@code bytes} publishes with {@code publish(byte[] topic, MemorySegment payload,
+ * flags)}; {@code segment} sends the topic from a native segment with {@code sendEnvelope(MemorySegment,
+ * SNDMORE)}, then the payload with {@code send(MemorySegment, flags)}.
+ *
+ * <p>Pacing as {@link PipelineBenchmark}'s {@code stream} flow: the sender thread ({@link CreditedSender})
+ * stamps each message's sequence number into the payload and may run {@link PipelineBenchmark#lead(int)}
+ * messages ahead of the receiver; every invocation grants and receives {@value PipelineBenchmark#BATCH}
+ * more, and the iteration's untimed tear-down receives the lead. The JMH thread checks topic, length and
+ * sequence of every message on arrival. The set-up makes, uses and closes a throwaway contestant first,
+ * as the pipeline benchmark does, so that the trial tear-down (inside the last measured iteration) links
+ * nothing.
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 3, time = 1)
+@Fork(value = 1, jvmArgsAppend = {BenchmarkMain.NATIVE_ACCESS, BenchmarkMain.UNSAFE_ALLOWED})
+public class PublishBenchmark {
+
+    @Param({ZmqZstdPubSub.TOPIC_BYTES, ZmqZstdPubSub.TOPIC_SEGMENT})
+    public String topicForm;
+
+    @Param({"1024", "65536"})
+    public int size;
+
+    @Param({Endpoints.TCP, Endpoints.INPROC})
+    public String transport;
+
+    @Param({"3"})
+    public int level;
+
+    private ZmqZstdPubSub pipe;
+    /** Messages the sender may be ahead of the receiver. */
+    private int lead;
+    private boolean iterationStarting;
+
+    @Setup(Level.Trial)
+    public void setUp() {
+        lead = PipelineBenchmark.lead(size);
+        try (ZmqZstdPubSub rehearsal = create()) {
+            rehearsal.transfer(2);
+        }
+        pipe = create();
+        // one checked batch before warm-up; its counters printed here, not at the tear-down that -prof gc counts
+        pipe.transfer(PipelineBenchmark.BATCH);
+        System.out.println("# zmqzstd publisher: topicForm=" + topicForm + ", size=" + size + ", transport="
+                + transport + ", " + pipe.senderStats());
+    }
+
+    private ZmqZstdPubSub create() {
+        return new ZmqZstdPubSub(PipelineContestants.payload(size), transport, level, topicForm);
+    }
+
+    @TearDown(Level.Trial)
+    public void tearDown() {
+        pipe.close();
+    }
+
+    @Setup(Level.Iteration)
+    public void startIteration() {
+        iterationStarting = true;
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(PipelineBenchmark.BATCH)
+    public void publish() {
+        pipe.grant(iterationStarting ? PipelineBenchmark.BATCH + lead : PipelineBenchmark.BATCH);
+        iterationStarting = false;
+        pipe.receive(PipelineBenchmark.BATCH);
+    }
+
+    /** Receives the messages still in flight (the lead), untimed: the next iteration starts empty. */
+    @TearDown(Level.Iteration)
+    public void endIteration() {
+        if (!iterationStarting) {
+            pipe.receive(lead);
+        }
+    }
+}

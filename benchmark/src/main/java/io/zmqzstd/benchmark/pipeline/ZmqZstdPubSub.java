@@ -1,0 +1,246 @@
+package io.zmqzstd.benchmark.pipeline;
+
+import io.zmqzstd.benchmark.Closing;
+import io.zmqzstd.benchmark.CreditedSender;
+import io.zmqzstd.benchmark.Endpoints;
+import io.zmqzstd.benchmark.Stamp;
+import io.zmqzstd.benchmark.Thresholds;
+import io.zmqzstd.pipeline.CompressingSender;
+import io.zmqzstd.pipeline.DecompressingReceiver;
+import io.zmqzstd.pipeline.PipelineStats;
+import io.zmqzstd.pipeline.ReceivedMessage;
+import io.zmqzstd.transport.NativeBufferPool;
+import io.zmqzstd.transport.SocketType;
+import io.zmqzstd.transport.ZmqContext;
+import io.zmqzstd.transport.ZmqSocket;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.function.Predicate;
+
+/**
+ * This project's {@link CompressingSender} and {@link DecompressingReceiver} over PUB to SUB: each message
+ * is a topic, sent uncompressed so that the subscription filters on it, and the telemetry payload
+ * compressed, as a telemetry publisher sends. The payload lives in a native segment (stamped in place,
+ * compressed straight from it); sender, receiver, sockets, context and pool are made once and reused, the
+ * pool with leak detection disabled, as for {@link ZmqZstdContestant}.
+ *
+ * <p>{@code topicForm} is how the topic is given: {@code bytes} with
+ * {@link CompressingSender#publish(byte[], MemorySegment, int)}, one call per message; {@code segment} as
+ * a native segment with {@link CompressingSender#sendEnvelope(MemorySegment, int)} ({@code SNDMORE}) and
+ * then {@link CompressingSender#send(MemorySegment, int)}, the sender's only way to take a topic from
+ * native memory. The receiver (SUB: part 0 is the topic) checks the topic's length and the payload's
+ * length and sequence number of every message on arrival.
+ *
+ * <p>A PUB drops what it sends before the subscription has reached it, and drops at its high-water mark
+ * instead of blocking. The constructor therefore sends numbered probes until one arrives and receives the
+ * rest of them, so that message 0 is sent to a subscriber that has it (a bound SUB hands its subscription
+ * to a new connection only when its own thread next calls into libzmq, here the probes' receives); and
+ * both sockets have no
+ * high-water mark: the credit ({@link CreditedSender}) bounds what is in flight, so no message is dropped
+ * and every one is checked.
+ */
+public final class ZmqZstdPubSub implements AutoCloseable {
+
+    /** {@code topicForm}: the topic as a {@code byte[]}, given to {@code publish}. */
+    public static final String TOPIC_BYTES = "bytes";
+    /** {@code topicForm}: the topic in a native segment, sent with {@code sendEnvelope} before the payload. */
+    public static final String TOPIC_SEGMENT = "segment";
+    /** The values of {@code topicForm}. */
+    public static final List<String> TOPIC_FORMS = List.of(TOPIC_BYTES, TOPIC_SEGMENT);
+
+    /** Every message's topic, and the subscriber's one subscription. */
+    public static final String TOPIC_NAME = "telemetry.app-07";
+    private static final byte[] TOPIC = TOPIC_NAME.getBytes(StandardCharsets.US_ASCII);
+
+    /** How long the constructor waits for each probe before it sends another. */
+    private static final int PROBE_WAIT_MS = 10;
+    /** Probes before the constructor gives up: about 10 s of waits for the subscription. */
+    private static final int MAX_PROBES = 1000;
+    private static final int RECEIVE_TIMEOUT_MS = 1000;
+
+    private final int size;
+    private final NativeBufferPool pool;
+    private final ZmqContext context;
+    private final ZmqSocket sub;
+    private final Arena arena = Arena.ofShared();
+    private final CompressingSender compressing;
+    private final DecompressingReceiver receiver;
+    private final CreditedSender sender;
+    private long nextSequence;
+
+    /**
+     * {@code transport} is {@code tcp} or {@code inproc}; {@code topicForm} one of {@link #TOPIC_FORMS}. The
+     * SUB binds and the PUB connects to it, as the pipeline's PULL and PUSH do. The caller owns the
+     * contestant and closes it.
+     *
+     * @throws IllegalArgumentException naming the value when {@code topicForm} is not one of {@link #TOPIC_FORMS}
+     */
+    public ZmqZstdPubSub(byte[] payload, String transport, int level, String topicForm) {
+        this.size = payload.length;
+        NativeBufferPool pool = null;
+        ZmqContext context = null;
+        CompressingSender compressing = null;
+        DecompressingReceiver receiver = null;
+        try {
+            if (!TOPIC_FORMS.contains(topicForm)) {
+                throw new IllegalArgumentException("unknown topic form: topicForm=" + topicForm + ", expected one of "
+                        + TOPIC_FORMS);
+            }
+            pool = ZmqZstdContestant.pool(Thresholds.LIBRARY_DEFAULT);
+            context = ZmqContext.builder().bufferPool(pool).ioThreads(PipelineContestants.IO_THREADS).build();
+            ZmqSocket sub = context.socket(SocketType.SUB);
+            ZmqSocket pub = context.socket(SocketType.PUB);
+            for (ZmqSocket s : List.of(sub, pub)) {
+                s.lingerMs(0);
+                s.sendHwm(0);
+                s.receiveHwm(0);
+            }
+            sub.subscribe(TOPIC);
+            sub.bind(Endpoints.bindable(transport));
+            pub.connect(sub.lastEndpoint());
+
+            MemorySegment message = arena.allocate(Math.max(size, 1), 64).asSlice(0, size);
+            message.copyFrom(MemorySegment.ofArray(payload));
+            MemorySegment topic = arena.allocate(TOPIC.length).copyFrom(MemorySegment.ofArray(TOPIC));
+            compressing = CompressingSender.builder(pub).level(level).build();
+            receiver = DecompressingReceiver.builder(sub).build();
+            CompressingSender c = compressing;
+            Predicate<MemorySegment> send = topicForm.equals(TOPIC_BYTES) ? m -> c.publish(TOPIC, m, 0)
+                    : m -> c.sendEnvelope(topic, ZmqSocket.SNDMORE) && c.send(m, 0);
+            this.pool = pool;
+            this.context = context;
+            this.sub = sub;
+            this.compressing = compressing;
+            this.receiver = receiver;
+            awaitSubscription(message, send);
+            // The sender thread owns the sender and the payload segment from here until close() joins it.
+            sender = new CreditedSender("zmqzstd-publisher", sequence -> {
+                Stamp.write(message, sequence);
+                if (!send.test(message)) {
+                    throw new IllegalStateException("blocking send returned would-block");
+                }
+            });
+        } catch (RuntimeException | Error e) {
+            Closing.afterFailure(e, compressing, receiver, context, pool, arena);
+            throw e;
+        }
+    }
+
+    /**
+     * Sends probes stamped 0, 1, 2, ... (on this thread, before the sender thread exists) until one
+     * arrives; those before it were dropped, those after it are on their way and are received here too.
+     */
+    private void awaitSubscription(MemorySegment message, Predicate<MemorySegment> send) {
+        sub.receiveTimeoutMs(PROBE_WAIT_MS);
+        long sent = 0;
+        long first = -1;
+        while (first < 0) {
+            if (sent == MAX_PROBES) {
+                throw new IllegalStateException("the subscription did not reach the publisher: probes=" + sent
+                        + ", endpoint=" + sub.lastEndpoint());
+            }
+            Stamp.write(message, sent++);
+            send.test(message);
+            if (receiveOrTimeOut()) {
+                ReceivedMessage m = checkedMessage();
+                first = Stamp.readAt(m.region().address() + m.partOffset(1));
+            }
+        }
+        for (long probe = first + 1; probe < sent; probe++) {
+            while (!receiveOrTimeOut()) {
+                // the probe was sent after the subscription arrived: it comes
+            }
+            checkPayload(probe);
+        }
+        sub.receiveTimeoutMs(RECEIVE_TIMEOUT_MS);
+    }
+
+    /** Lets the sender thread send {@code count} more messages and returns at once. */
+    public void grant(int count) {
+        sender.grant(count);
+    }
+
+    /** {@link #grant} then {@link #receive} the same number: a whole batch, nothing left in flight. */
+    public void transfer(int count) {
+        grant(count);
+        receive(count);
+    }
+
+    /**
+     * Returns once {@code count} more messages have been received and checked (in sequence order); throws
+     * when a message is wrong or the sender failed.
+     */
+    public void receive(int count) {
+        for (int i = 0; i < count; i++) {
+            receiveOne();
+        }
+    }
+
+    /** One receive and its check, in a method of its own, as {@link ZmqZstdContestant}'s. */
+    private void receiveOne() {
+        while (!receiveOrTimeOut()) {
+            sender.checkHealthy();
+        }
+        checkPayload(nextSequence++);
+    }
+
+    /** True when a message arrived, false when the receive timed out; throws on a bad frame. */
+    private boolean receiveOrTimeOut() {
+        int status = receiver.receive(0);
+        if (status == DecompressingReceiver.WOULD_BLOCK) {
+            return false;
+        }
+        if (status != DecompressingReceiver.RECEIVED) {
+            throw new IllegalStateException("bad frame: " + receiver.lastErrorMessage());
+        }
+        return true;
+    }
+
+    /** The message just received, once it is checked to be a topic and a payload of the sent lengths. */
+    private ReceivedMessage checkedMessage() {
+        ReceivedMessage m = receiver.message();
+        if (m.parts() != 2 || m.partSize(0) != TOPIC.length) {
+            throw new IllegalStateException("unexpected message: parts=" + m.parts() + ", topicBytes=" + m.partSize(0)
+                    + ", expectedTopicBytes=" + TOPIC.length);
+        }
+        return m;
+    }
+
+    private void checkPayload(long sequence) {
+        ReceivedMessage m = checkedMessage();
+        Stamp.checkAt(m.region().address() + m.partOffset(1), m.partSize(1), sequence, size);
+    }
+
+    /**
+     * The endpoint the receiver's SUB is bound to. Over tcp a publisher of another context can connect to it
+     * and deliver a message the sender never sent: how the tests show that {@link #receive} refuses it.
+     */
+    public String receiverEndpoint() {
+        return sub.lastEndpoint();
+    }
+
+    /** The sender's counters (zero-copy versus copied sends, pool hits); allocates a snapshot. */
+    public PipelineStats senderStats() {
+        return compressing.stats();
+    }
+
+    /** Stops the sender thread, then closes the sender, the receiver, the context with its sockets and the pool. */
+    @Override
+    public void close() {
+        try {
+            sender.close();
+        } finally {
+            try {
+                compressing.close();
+            } finally {
+                receiver.close();
+                // The context before the pool: libzmq hands every in-flight buffer back during termination.
+                context.close();
+                pool.close();
+                arena.close();
+            }
+        }
+    }
+}
