@@ -102,6 +102,9 @@ public final class ZmqContext implements AutoCloseable {
                 if (rc != 0) {
                     throw new ZmqException("zmq_ctx_set(ZMQ_IO_THREADS=" + b.ioThreads + ")", LibZmq.errno(capture));
                 }
+                if (b.maxSockets != 0) {
+                    setMaxSockets(capture, c, b.maxSockets);
+                }
                 if (b.ioThreadScheduling != null) {
                     int policy = b.ioThreadScheduling.policy;
                     rc = (int) LibZmq.zmq_ctx_set.invokeExact(capture, c, LibZmq.ZMQ_THREAD_SCHED_POLICY, policy);
@@ -125,11 +128,29 @@ public final class ZmqContext implements AutoCloseable {
     /**
      * Settings for a context other than the defaults of {@link #ZmqContext()}.
      *
-     * @return a builder with the defaults: one I/O thread, inherited scheduling, a pool of the
-     *     context's own, {@link #DEFAULT_LINGER}
+     * @return a builder with the defaults: one I/O thread, inherited scheduling, libzmq's 1023
+     *     sockets at most, a pool of the context's own, {@link #DEFAULT_LINGER}
      */
     public static Builder builder() {
         return new Builder();
+    }
+
+    /**
+     * ZMQ_MAX_SOCKETS on a context that has no socket yet (libzmq sizes its table of sockets at the
+     * first one and ignores the option from then on), checked against ZMQ_SOCKET_LIMIT first:
+     * libzmq 4.3.4 takes any value from 1 but cannot serve more than that limit, and a value near
+     * {@code Integer.MAX_VALUE} overflows its table's size and aborts the process at the first socket.
+     */
+    private static void setMaxSockets(MemorySegment capture, MemorySegment c, int maxSockets) throws Throwable {
+        int limit = (int) LibZmq.zmq_ctx_get.invokeExact(capture, c, LibZmq.ZMQ_SOCKET_LIMIT);
+        if (maxSockets > limit) {
+            throw new IllegalArgumentException("maxSockets is above what this libzmq can serve: maxSockets=" + maxSockets
+                    + ", ZMQ_SOCKET_LIMIT=" + limit);
+        }
+        int rc = (int) LibZmq.zmq_ctx_set.invokeExact(capture, c, LibZmq.ZMQ_MAX_SOCKETS, maxSockets);
+        if (rc != 0) {
+            throw new ZmqException("zmq_ctx_set(ZMQ_MAX_SOCKETS=" + maxSockets + ")", LibZmq.errno(capture));
+        }
     }
 
     /**
@@ -193,10 +214,11 @@ public final class ZmqContext implements AutoCloseable {
      * @return a new open socket of that type
      * @throws IllegalStateException when the context is closed
      * @throws ZmqException when libzmq cannot make the socket (e.g. EMFILE: too many sockets, or
-     *     ETERM after {@link #shutdown()}). A context holds at most 1023 sockets at once (libzmq's
-     *     {@code ZMQ_MAX_SOCKETS}; a {@link SocketMonitor} takes one, a {@link ZmqProxy} two, and a
-     *     closed socket keeps its place until its linger is over): beyond that EMFILE, whose
-     *     message names the count and the limit, as libzmq's text ("Too many open files") names
+     *     ETERM after {@link #shutdown()}). A context holds at most {@link #maxSockets()} sockets
+     *     at once (libzmq's {@code ZMQ_MAX_SOCKETS}, 1023 unless {@link Builder#maxSockets} raised
+     *     it; a {@link SocketMonitor} takes one, a {@link ZmqProxy} two, and a closed socket keeps
+     *     its place until its linger is over): beyond that EMFILE, whose message names the count,
+     *     the limit and {@link Builder#maxSockets}, as libzmq's text ("Too many open files") names
      *     only the process's file descriptors
      */
     public ZmqSocket socket(SocketType type) {
@@ -208,6 +230,19 @@ public final class ZmqContext implements AutoCloseable {
             ZmqSocket s = new ZmqSocket(this, type, defaultLingerMs);
             sockets.add(s);
             return s;
+        }
+    }
+
+    /**
+     * How many sockets this context can hold at once ({@code zmq_ctx_get(ZMQ_MAX_SOCKETS)}).
+     *
+     * @return {@link Builder#maxSockets}'s value, or libzmq's default of 1023
+     * @throws IllegalStateException when the context is closed
+     */
+    public int maxSockets() {
+        synchronized (lock) { // close() cannot free the context under the call
+            ensureOpen();
+            return ctxGet(LibZmq.ZMQ_MAX_SOCKETS);
         }
     }
 
@@ -354,17 +389,22 @@ public final class ZmqContext implements AutoCloseable {
      * may be under the limit while the slots are taken.
      */
     String tooManySockets() {
-        int max;
+        int max = ctxGet(LibZmq.ZMQ_MAX_SOCKETS);
+        int open = sockets.size();
+        return "sockets open in this context: " + open + ", its limit ZMQ_MAX_SOCKETS=" + max
+                + (open >= max ? "; close sockets to make new ones (a monitor holds one, a proxy two), or raise the limit"
+                        + " with ZmqContext.builder().maxSockets(n)"
+                        : "; so the process is out of file descriptors, or closed sockets still within their linger hold the"
+                                + " rest of the limit");
+    }
+
+    /** zmq_ctx_get of an option that cannot fail on an open context. */
+    private int ctxGet(int option) {
         try (Arena a = Arena.ofConfined()) {
-            max = (int) LibZmq.zmq_ctx_get.invokeExact(a.allocate(LibZmq.CAPTURE_LAYOUT), ctx, LibZmq.ZMQ_MAX_SOCKETS);
+            return (int) LibZmq.zmq_ctx_get.invokeExact(a.allocate(LibZmq.CAPTURE_LAYOUT), ctx, option);
         } catch (Throwable t) {
             throw LibZmq.rethrow(t);
         }
-        int open = sockets.size();
-        return "sockets open in this context: " + open + ", its limit ZMQ_MAX_SOCKETS=" + max
-                + (open >= max ? "; close sockets to make new ones (a monitor holds one, a proxy two)"
-                        : "; so the process is out of file descriptors, or closed sockets still within their linger hold the"
-                                + " rest of the limit");
     }
 
     void forget(ZmqSocket s) {
@@ -407,6 +447,8 @@ public final class ZmqContext implements AutoCloseable {
     public static final class Builder {
         private int ioThreads = 1;
         private ThreadScheduling ioThreadScheduling;
+        /** 0: libzmq's default. */
+        private int maxSockets;
         private NativeBufferPool pool;
         private int defaultLingerMs = (int) DEFAULT_LINGER.toMillis();
 
@@ -427,6 +469,25 @@ public final class ZmqContext implements AutoCloseable {
                 throw new IllegalArgumentException("ioThreads must be 0 to " + MAX_IO_THREADS + ": ioThreads=" + ioThreads);
             }
             this.ioThreads = ioThreads;
+            return this;
+        }
+
+        /**
+         * How many sockets the context may hold at once (libzmq's {@code ZMQ_MAX_SOCKETS}, 1023 by
+         * default). Each socket also takes a file descriptor (its mailbox), so a process needs
+         * about as many descriptors as sockets ({@code ulimit -n}); past that limit libzmq fails
+         * the socket with EMFILE too.
+         *
+         * @param maxSockets at least 1; at most libzmq's {@code ZMQ_SOCKET_LIMIT} (65535 with
+         *     epoll), which {@link #build()} checks
+         * @return this builder
+         * @throws IllegalArgumentException when {@code maxSockets} is below 1
+         */
+        public Builder maxSockets(int maxSockets) {
+            if (maxSockets < 1) {
+                throw new IllegalArgumentException("maxSockets must be at least 1: maxSockets=" + maxSockets);
+            }
+            this.maxSockets = maxSockets;
             return this;
         }
 
@@ -487,8 +548,10 @@ public final class ZmqContext implements AutoCloseable {
          *     bytes this binding allocates, or libzmq cannot tell its size
          * @throws io.zmqzstd.nativelib.NativeLibraryUnavailableException when libzmq is missing or
          *     older than 4.3.0; the message names the file, its version and what to install
-         * @throws IllegalArgumentException when the context makes its own pool and
-         *     {@code -Dzmqzstd.leakDetection} is not disabled, sampled or strict
+         * @throws IllegalArgumentException when {@link #maxSockets} is above libzmq's
+         *     {@code ZMQ_SOCKET_LIMIT} (the message names both; nothing is left open), or the
+         *     context makes its own pool and {@code -Dzmqzstd.leakDetection} is not disabled,
+         *     sampled or strict
          */
         public ZmqContext build() {
             return new ZmqContext(this);

@@ -414,7 +414,7 @@ class LifecycleAndOptionsTest {
         assertTrue(after - before < 10, "file descriptors before=" + before + ", after=" + after);
     }
 
-    private static long openFileDescriptors() throws java.io.IOException {
+    static long openFileDescriptors() throws java.io.IOException {
         try (var fds = java.nio.file.Files.list(java.nio.file.Path.of("/proc/self/fd"))) {
             return fds.count();
         }

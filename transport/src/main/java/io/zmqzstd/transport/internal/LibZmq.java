@@ -143,6 +143,8 @@ public final class LibZmq {
     /** zmq_ctx_set: sched(7) policy of the context's I/O threads, applied when they start (libzmq 4.2+). */
     public static final int ZMQ_THREAD_SCHED_POLICY = 4;
     public static final int ZMQ_MAX_SOCKETS = 2;
+    /** zmq_ctx_get only: the largest ZMQ_MAX_SOCKETS this build can serve (65535 with epoll). */
+    public static final int ZMQ_SOCKET_LIMIT = 3;
     public static final int ZMQ_MAX_MSGSZ = 5;
     public static final int ZMQ_MSG_T_SIZE = 6;
 

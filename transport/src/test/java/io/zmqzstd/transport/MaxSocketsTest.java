@@ -1,0 +1,102 @@
+package io.zmqzstd.transport;
+
+import com.sun.management.UnixOperatingSystemMXBean;
+import io.zmqzstd.transport.internal.LibZmq;
+import org.junit.jupiter.api.Test;
+
+import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * {@link ZmqContext.Builder#maxSockets}: libzmq's ZMQ_MAX_SOCKETS, 1023 by default, which the
+ * builder had no way to raise (the EMFILE of the 1,024th socket named the limit, and nothing
+ * offered a way past it).
+ */
+class MaxSocketsTest {
+
+    private static final int SOCKETS = 1500;
+
+    @Test
+    void shouldHoldMoreSocketsThanLibzmqsDefaultWhenRaised() throws Exception {
+        // Each socket takes a file descriptor (its mailbox's eventfd): the process must allow them
+        var os = (UnixOperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+        long spare = os.getMaxFileDescriptorCount() - os.getOpenFileDescriptorCount();
+        assumeTrue(spare > SOCKETS + 100, () -> "the process may open only " + spare + " more file descriptors (ulimit -n "
+                + os.getMaxFileDescriptorCount() + "); " + SOCKETS + " sockets need about " + SOCKETS + ": raise ulimit -n");
+        try (ZmqContext ctx = ZmqContext.builder().maxSockets(2000).build()) {
+            assertEquals(2000, ctx.maxSockets());
+            List<ZmqSocket> sockets = new ArrayList<>(SOCKETS);
+            for (int i = 0; i < SOCKETS; i++) {
+                sockets.add(ctx.socket(SocketType.PAIR));
+            }
+            // the last one made works: a message through it to the first
+            sockets.getFirst().bind("inproc://max-sockets");
+            sockets.getLast().connect("inproc://max-sockets");
+            assertTrue(sockets.getLast().send("past 1023", 0));
+            assertEquals("past 1023", sockets.getFirst().receiveString(0));
+        }
+    }
+
+    @Test
+    void shouldNameTheBuilderOptionWhenTheLimitIsReached() {
+        try (ZmqContext ctx = ZmqContext.builder().maxSockets(2).build()) {
+            assertEquals(2, ctx.maxSockets());
+            ctx.socket(SocketType.PAIR);
+            ctx.socket(SocketType.PAIR);
+            ZmqException e = assertThrows(ZmqException.class, () -> ctx.socket(SocketType.PAIR));
+            assertEquals(LibZmq.EMFILE, e.errno(), e::getMessage);
+            assertTrue(e.getMessage().contains("sockets open in this context: 2, its limit ZMQ_MAX_SOCKETS=2;")
+                    && e.getMessage().contains("raise the limit with ZmqContext.builder().maxSockets(n)"), e.getMessage());
+        }
+    }
+
+    @Test
+    void shouldAnswerLibzmqsDefaultWhenNotSet() {
+        try (ZmqContext ctx = new ZmqContext()) {
+            assertEquals(1023, ctx.maxSockets());
+        }
+        ZmqContext closed = new ZmqContext();
+        closed.close();
+        assertThrows(IllegalStateException.class, closed::maxSockets);
+    }
+
+    @Test
+    void shouldRefuseAMaxSocketsBelowOne() {
+        for (int bad : new int[] {0, -1, Integer.MIN_VALUE}) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> ZmqContext.builder().maxSockets(bad));
+            assertEquals("maxSockets must be at least 1: maxSockets=" + bad, e.getMessage());
+        }
+    }
+
+    /**
+     * libzmq 4.3.4 takes any ZMQ_MAX_SOCKETS from 1, but serves at most ZMQ_SOCKET_LIMIT (65535
+     * with epoll): at {@code Integer.MAX_VALUE} the size of its socket table overflows and the
+     * first socket aborts the process (checked with pyzmq: exit 134). Refused at build, leaving
+     * no native context behind (one file descriptor each).
+     */
+    @Test
+    void shouldRefuseAMaxSocketsAboveLibzmqsSocketLimitLeavingNothingOpen() throws Exception {
+        int limit;
+        try (ZmqContext ctx = ZmqContext.builder().maxSockets(65535).build()) {
+            limit = ctx.maxSockets();
+        }
+        assertEquals(65535, limit);
+        long before = LifecycleAndOptionsTest.openFileDescriptors();
+        for (int i = 0; i < 50; i++) {
+            int bad = i % 2 == 0 ? limit + 1 : Integer.MAX_VALUE;
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> ZmqContext.builder().maxSockets(bad).build());
+            assertEquals("maxSockets is above what this libzmq can serve: maxSockets=" + bad + ", ZMQ_SOCKET_LIMIT="
+                    + limit, e.getMessage());
+        }
+        long after = LifecycleAndOptionsTest.openFileDescriptors();
+        assertTrue(after - before < 10, "file descriptors before=" + before + ", after=" + after);
+    }
+}
