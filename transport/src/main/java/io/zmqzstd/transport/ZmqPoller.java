@@ -5,11 +5,18 @@ import io.zmqzstd.transport.internal.LibZmq;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.Objects;
+import java.util.Set;
 
 /**
- * zmq_poll over a fixed set of sockets. Register sockets once, then call {@link #poll} in a loop:
- * polling allocates nothing. Not thread-safe; like sockets, use it from one thread.
+ * zmq_poll over a set of at most {@code capacity} sockets. Register sockets, then call
+ * {@link #poll} in a loop: polling allocates nothing. {@link #unregister} takes a socket out
+ * (a closed one too) and {@link #events(int, int)} changes what is polled for; the index
+ * {@link #register} gave a socket stays its own until it is unregistered. Not thread-safe; like
+ * sockets, use it from one thread.
  *
  * <pre>{@code
  * try (ZmqPoller poller = new ZmqPoller(2)) {
@@ -41,9 +48,17 @@ public final class ZmqPoller implements AutoCloseable {
     private final Arena arena;
     private final MemorySegment items;
     private final MemorySegment capture;
+    // zmq_poll takes the items packed: positions 0 to count - 1. An index (what register returns)
+    // names a registration for as long as it lasts; an unregister moves the last item into the
+    // freed position, so the two are mapped both ways.
+    /** The socket at each position. */
     private final ZmqSocket[] sockets;
-    /** Whether the socket at an index is registered at a lower index too (a poll enters it once). */
+    /** Whether the socket at a position is at a lower position too (a poll enters it once). */
     private final boolean[] repeated;
+    /** The position of each index, -1 while the index is free. */
+    private final int[] positionOf;
+    /** The index of each position. */
+    private final int[] indexAt;
     private int count;
     private boolean closed;
 
@@ -61,6 +76,9 @@ public final class ZmqPoller implements AutoCloseable {
         // taking it fails halfway: a poller that is never built is never closed
         sockets = new ZmqSocket[capacity];
         repeated = new boolean[capacity];
+        positionOf = new int[capacity];
+        Arrays.fill(positionOf, -1);
+        indexAt = new int[capacity];
         arena = Arena.ofShared();
         try {
             items = arena.allocate(LibZmq.POLLITEM_SIZE * capacity, 8);
@@ -76,7 +94,8 @@ public final class ZmqPoller implements AutoCloseable {
      *
      * @param socket an open socket; it may be registered twice (a poll still enters it once)
      * @param events {@link #POLLIN}, {@link #POLLOUT}, both ({@code |}), or 0 for none yet
-     * @return its index, for {@link #isReadable(int)} and friends
+     * @return its index, for {@link #isReadable(int)} and friends: the lowest index free, which
+     *     is the count of earlier registers until a socket is unregistered
      * @throws IllegalStateException when the poller is full or closed, or the socket is closed
      * @throws IllegalArgumentException when {@code events} has other bits than these
      *     (nothing changes when it throws)
@@ -90,17 +109,71 @@ public final class ZmqPoller implements AutoCloseable {
         // Both checks before anything changes: a refused register takes no slot
         short watched = wakeable(events);
         MemorySegment handle = socket.handle();
-        int i = count++;
-        sockets[i] = socket;
-        for (int j = 0; j < i; j++) {
-            repeated[i] |= sockets[j] == socket;
+        int index = 0;
+        while (positionOf[index] >= 0) { // a free index exists: count < capacity
+            index++;
         }
-        long base = i * LibZmq.POLLITEM_SIZE;
+        int p = count++;
+        sockets[p] = socket;
+        positionOf[index] = p;
+        indexAt[p] = index;
+        repeated[p] = false;
+        for (int j = 0; j < p; j++) {
+            repeated[p] |= sockets[j] == socket;
+        }
+        long base = p * LibZmq.POLLITEM_SIZE;
         items.set(ValueLayout.ADDRESS, base + LibZmq.POLLITEM_SOCKET, handle);
         items.set(ValueLayout.JAVA_INT, base + LibZmq.POLLITEM_FD, 0);
         items.set(ValueLayout.JAVA_SHORT, base + LibZmq.POLLITEM_EVENTS, watched);
         items.set(ValueLayout.JAVA_SHORT, base + LibZmq.POLLITEM_REVENTS, (short) 0);
-        return i;
+        return index;
+    }
+
+    /**
+     * Takes {@code socket} out of the poller: every registration of it ends, later polls neither
+     * watch nor enter it, and its indices are free for later registers. The other registrations
+     * keep their indices, events and last results. The socket may be closed (a closed socket
+     * still registered makes every poll throw); it is not closed here.
+     *
+     * @param socket a socket registered in this poller
+     * @return how many registrations it had (more than 1 when it was registered more than once)
+     * @throws IllegalArgumentException when {@code socket} is not registered here (nothing changes)
+     * @throws IllegalStateException when the poller is closed
+     */
+    public int unregister(ZmqSocket socket) {
+        Objects.requireNonNull(socket, "socket");
+        ensureOpen();
+        int removed = 0;
+        // From the end down: the item moved into a freed position comes from above it, so it was
+        // looked at already
+        for (int p = count - 1; p >= 0; p--) {
+            if (sockets[p] == socket) {
+                removeAt(p);
+                removed++;
+            }
+        }
+        if (removed == 0) {
+            throw new IllegalArgumentException("socket is not registered in this poller: " + socket);
+        }
+        // A moved socket registered twice may now come first at another position
+        Set<ZmqSocket> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+        for (int p = 0; p < count; p++) {
+            repeated[p] = !seen.add(sockets[p]);
+        }
+        return removed;
+    }
+
+    /** Frees position {@code p}'s index and moves the last item into {@code p}. */
+    private void removeAt(int p) {
+        positionOf[indexAt[p]] = -1;
+        int last = --count;
+        if (p != last) {
+            MemorySegment.copy(items, last * LibZmq.POLLITEM_SIZE, items, p * LibZmq.POLLITEM_SIZE, LibZmq.POLLITEM_SIZE);
+            sockets[p] = sockets[last];
+            indexAt[p] = indexAt[last];
+            positionOf[indexAt[p]] = p;
+        }
+        sockets[last] = null; // not kept reachable
     }
 
     /**
@@ -115,8 +188,8 @@ public final class ZmqPoller implements AutoCloseable {
      */
     public void events(int index, int events) {
         ensureOpen();
-        Objects.checkIndex(index, count);
-        items.set(ValueLayout.JAVA_SHORT, index * LibZmq.POLLITEM_SIZE + LibZmq.POLLITEM_EVENTS, wakeable(events));
+        long base = position(index) * LibZmq.POLLITEM_SIZE;
+        items.set(ValueLayout.JAVA_SHORT, base + LibZmq.POLLITEM_EVENTS, wakeable(events));
     }
 
     /** zmq_poll watches a socket's mailbox only when events != 0; POLLERR is never reported for sockets. */
@@ -242,8 +315,7 @@ public final class ZmqPoller implements AutoCloseable {
      */
     public int revents(int index) {
         ensureOpen();
-        Objects.checkIndex(index, count);
-        return items.get(ValueLayout.JAVA_SHORT, index * LibZmq.POLLITEM_SIZE + LibZmq.POLLITEM_REVENTS);
+        return items.get(ValueLayout.JAVA_SHORT, position(index) * LibZmq.POLLITEM_SIZE + LibZmq.POLLITEM_REVENTS);
     }
 
     /**
@@ -291,14 +363,24 @@ public final class ZmqPoller implements AutoCloseable {
      * @throws IndexOutOfBoundsException when no socket is registered at {@code index}
      */
     public ZmqSocket socket(int index) {
-        Objects.checkIndex(index, count);
-        return sockets[index];
+        return sockets[position(index)];
+    }
+
+    /** Where the registration {@code index} is among the items. */
+    private int position(int index) {
+        int p = index >= 0 && index < positionOf.length ? positionOf[index] : -1;
+        if (p < 0) {
+            throw new IndexOutOfBoundsException("no socket is registered at index " + index
+                    + " (never registered, or unregistered)");
+        }
+        return p;
     }
 
     /**
      * Registered sockets.
      *
-     * @return how many registrations there are, counting a socket registered twice twice
+     * @return how many registrations there are, counting a socket registered twice twice (the
+     *     indices in use, which after an {@link #unregister} need not be 0 to size - 1)
      */
     public int size() {
         return count;

@@ -1,0 +1,124 @@
+package io.zmqzstd.transport;
+
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@link ZmqPoller#unregister}: a poller had no way to take a socket out, so a socket closed while
+ * registered made every later poll throw, and a poller built for a changing set of sockets had to
+ * be rebuilt whole.
+ */
+class PollerUnregisterTest {
+
+    private static final byte[] ONE = {1};
+
+    /** Three PULL sockets, each with a message queued, registered for POLLIN in {@code poller}. */
+    private static ZmqSocket[] readablePulls(ZmqContext ctx, ZmqPoller poller, int[] index) {
+        ZmqSocket[] pulls = new ZmqSocket[index.length];
+        for (int i = 0; i < pulls.length; i++) {
+            pulls[i] = ctx.socket(SocketType.PULL);
+            ZmqSocket push = ctx.socket(SocketType.PUSH);
+            push.connect(Endpoints.bindAny(pulls[i], "inproc"));
+            assertTrue(push.send(ONE, 0));
+            index[i] = poller.register(pulls[i], ZmqPoller.POLLIN);
+        }
+        return pulls;
+    }
+
+    @Test
+    void shouldNotReportAnUnregisteredSocketAndKeepTheOthersIndices() {
+        try (ZmqContext ctx = new ZmqContext(); ZmqPoller poller = new ZmqPoller(3)) {
+            int[] index = new int[3];
+            ZmqSocket[] pulls = readablePulls(ctx, poller, index);
+            assertEquals(3, poller.poll(5000));
+
+            assertEquals(1, poller.unregister(pulls[0]));
+            assertEquals(2, poller.size());
+            assertEquals(2, poller.poll(5000), "the unregistered socket's message is not reported");
+            assertTrue(poller.isReadable(index[1]));
+            assertTrue(poller.isReadable(index[2]));
+            assertSame(pulls[1], poller.socket(index[1]));
+            assertSame(pulls[2], poller.socket(index[2]), "the item moved, its index did not");
+            IndexOutOfBoundsException gone = assertThrows(IndexOutOfBoundsException.class, () -> poller.isReadable(index[0]));
+            assertEquals("no socket is registered at index " + index[0] + " (never registered, or unregistered)",
+                    gone.getMessage());
+            assertThrows(IndexOutOfBoundsException.class, () -> poller.events(index[0], ZmqPoller.POLLIN));
+            assertThrows(IndexOutOfBoundsException.class, () -> poller.socket(index[0]));
+
+            // events() still changes the right item after the move
+            poller.events(index[2], 0);
+            assertEquals(1, poller.poll(5000));
+            assertTrue(poller.isReadable(index[1]));
+            assertFalse(poller.isReadable(index[2]));
+        }
+    }
+
+    @Test
+    void shouldRefuseToUnregisterASocketThatIsNotRegisteredChangingNothing() {
+        try (ZmqContext ctx = new ZmqContext(); ZmqPoller poller = new ZmqPoller(2)) {
+            int[] index = new int[1];
+            ZmqSocket[] pulls = readablePulls(ctx, poller, index);
+            ZmqSocket stranger = ctx.socket(SocketType.PULL);
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> poller.unregister(stranger));
+            assertEquals("socket is not registered in this poller: ZmqSocket[type=PULL]", e.getMessage());
+            assertEquals(1, poller.unregister(pulls[0]));
+            assertThrows(IllegalArgumentException.class, () -> poller.unregister(pulls[0]), "a second time");
+            assertEquals(0, poller.size());
+            assertThrows(NullPointerException.class, () -> poller.unregister(null));
+        }
+    }
+
+    @Test
+    void shouldTakeEveryRegistrationOfASocketRegisteredTwiceAndReuseTheIndices() {
+        try (ZmqContext ctx = new ZmqContext(); ZmqPoller poller = new ZmqPoller(3)) {
+            int[] index = new int[2];
+            ZmqSocket[] pulls = readablePulls(ctx, poller, index);
+            int again = poller.register(pulls[0], ZmqPoller.POLLIN);
+            assertEquals(2, again);
+            assertEquals(2, poller.unregister(pulls[0]));
+            assertEquals(1, poller.size());
+            assertEquals(1, poller.poll(5000));
+            assertTrue(poller.isReadable(index[1]));
+
+            // re-register: the lowest free index, polled as before; the poller is not full
+            assertEquals(0, poller.register(pulls[0], ZmqPoller.POLLIN));
+            assertEquals(2, poller.register(pulls[0], ZmqPoller.POLLIN));
+            assertEquals(3, poller.size());
+            assertEquals(3, poller.poll(5000));
+            assertTrue(poller.isReadable(0) && poller.isReadable(1) && poller.isReadable(2));
+            assertThrows(IllegalStateException.class, () -> poller.register(pulls[1], ZmqPoller.POLLIN), "full");
+        }
+    }
+
+    /** A closed socket left registered made every poll throw; unregistered, the poller works on. */
+    @Test
+    void shouldPollOnAfterAClosedSocketIsUnregistered() {
+        try (ZmqContext ctx = new ZmqContext(); ZmqPoller poller = new ZmqPoller(2)) {
+            int[] index = new int[2];
+            ZmqSocket[] pulls = readablePulls(ctx, poller, index);
+            pulls[0].close();
+            IllegalStateException e = assertThrows(IllegalStateException.class, () -> poller.poll(0));
+            assertTrue(e.getMessage().contains("socket is closed"), e.getMessage());
+            assertEquals(1, poller.unregister(pulls[0]));
+            assertEquals(1, poller.poll(5000));
+            assertTrue(poller.isReadable(index[1]));
+        }
+    }
+
+    @Test
+    void shouldRefuseUnregisterOnAClosedPoller() {
+        try (ZmqContext ctx = new ZmqContext()) {
+            ZmqPoller poller = new ZmqPoller(1);
+            ZmqSocket pull = ctx.socket(SocketType.PULL);
+            poller.register(pull, ZmqPoller.POLLIN);
+            poller.close();
+            IllegalStateException e = assertThrows(IllegalStateException.class, () -> poller.unregister(pull));
+            assertEquals("poller is closed", e.getMessage());
+        }
+    }
+}
