@@ -106,6 +106,10 @@ public final class ZmqSocket implements AutoCloseable {
     private boolean messageOpen;
     /** The ipc paths this socket listens on (see {@link #trackIpcListener}); null before its first ipc bind. */
     private List<Path> ipcListeners;
+    /** The binds that last, each as given and as ZMQ_LAST_ENDPOINT reported it (see {@link #checkDirection}). */
+    private final List<BoundEndpoint> bound = new ArrayList<>(1);
+    /** The connects that last, as given (see {@link #checkDirection}). */
+    private final List<String> connected = new ArrayList<>(1);
     /** True once an inproc endpoint was bound or connected, and no endpoint of another transport. */
     private boolean inprocOnly;
     /** An endpoint of another transport than inproc was bound or connected (sticky). */
@@ -191,7 +195,7 @@ public final class ZmqSocket implements AutoCloseable {
      * too, the message naming the file and the owner or why it cannot be removed), all before
      * libzmq is asked (a monitor sees no {@code BIND_FAILED}). A socket file nobody listens on is
      * taken over, and so is the path of
-     * a listener a socket of this process let go (an unbind, a disconnect, a close), which libzmq
+     * a listener a socket of this process let go (an unbind, a close), which libzmq
      * closes on its I/O thread just after the call returns. Where libzmq cannot remove such a
      * file (another user's in a sticky directory such as {@code /tmp}, a directory without write
      * permission, immutable or on a read-only file system) it ignores that and its bind fails
@@ -252,11 +256,19 @@ public final class ZmqSocket implements AutoCloseable {
     /**
      * zmq_unbind; pass the endpoint returned by {@link #lastEndpoint()} for wildcard binds.
      *
+     * <p>libzmq 4.3's zmq_unbind and zmq_disconnect are one call that takes any endpoint of the
+     * socket, so an unbind of an endpoint this socket connected to would end that connection:
+     * such an unbind is refused. The endpoint is compared as text with those given to
+     * {@link #connect} and {@link #bind} (and reported by {@link #lastEndpoint()} after a bind),
+     * so another spelling of a connected endpoint is left to libzmq.
+     *
      * @param endpoint an endpoint this socket is bound to: as given to {@link #bind}, or for a
      *     wildcard bind as {@link #lastEndpoint()} reported it
      * @throws ZmqException when libzmq refuses it (ENOENT: not bound here)
      * @throws IllegalArgumentException when {@code endpoint} contains a NUL character, or a tcp or
-     *     ws port that is not {@code *} or a number from 0 to 65535 (libzmq would read another)
+     *     ws port that is not {@code *} or a number from 0 to 65535 (libzmq would read another),
+     *     or when this socket connected to it and did not bind it (the message names it and
+     *     says to call {@link #disconnect})
      * @throws IllegalStateException after {@link #close()}, or while another thread is in a call
      *     on this socket
      */
@@ -267,10 +279,19 @@ public final class ZmqSocket implements AutoCloseable {
     /**
      * zmq_disconnect.
      *
+     * <p>libzmq 4.3's zmq_disconnect and zmq_unbind are one call that takes any endpoint of the
+     * socket, so a disconnect of an endpoint this socket bound would stop it listening there
+     * (until 2026-11-27 it did, without a word): such a disconnect is refused. The endpoint is
+     * compared as text with those given to {@link #bind} and {@link #connect} and those
+     * {@link #lastEndpoint()} reported after a bind, so another spelling of a bound endpoint is
+     * left to libzmq.
+     *
      * @param endpoint an endpoint this socket connected to, as given to {@link #connect}
      * @throws ZmqException when libzmq refuses it (ENOENT: not connected to it)
      * @throws IllegalArgumentException when {@code endpoint} contains a NUL character, or a tcp or
-     *     ws port that is not {@code *} or a number from 0 to 65535 (libzmq would read another)
+     *     ws port that is not {@code *} or a number from 0 to 65535 (libzmq would read another),
+     *     or when this socket bound it and did not connect to it (the message names it and says
+     *     to call {@link #unbind})
      * @throws IllegalStateException after {@link #close()}, or while another thread is in a call
      *     on this socket
      */
@@ -283,6 +304,7 @@ public final class ZmqSocket implements AutoCloseable {
         EndpointCheck.check(endpoint);
         enter();
         try (Arena a = Arena.ofConfined()) {
+            checkDirection(op, endpoint);
             MemorySegment ep = a.allocateFrom(endpoint, StandardCharsets.UTF_8);
             for (;;) {
                 int rc = switch (op) {
@@ -293,6 +315,7 @@ public final class ZmqSocket implements AutoCloseable {
                 };
                 if (rc == 0) {
                     trackIpcListener(op, endpoint);
+                    trackDirection(op, endpoint);
                     return;
                 }
                 int errno = LibZmq.errno(capture);
@@ -331,10 +354,63 @@ public final class ZmqSocket implements AutoCloseable {
         }
     }
 
+    /** A bind that lasts: the endpoint as given to {@link #bind} and as ZMQ_LAST_ENDPOINT reported it. */
+    private record BoundEndpoint(String given, String reported) {
+        boolean is(String endpoint) {
+            return given.equals(endpoint) || reported.equals(endpoint);
+        }
+    }
+
+    /**
+     * Refuses a disconnect of an endpoint this socket bound and an unbind of one it connected to.
+     * libzmq 4.3.4 runs both through socket_base_t::term_endpoint, which ends whatever the socket
+     * has at that endpoint ("we don't know whether a socket is connected or bound, try with
+     * both"), so either call did the other's work without a word. An endpoint both bound and
+     * connected to is left to libzmq.
+     */
+    private void checkDirection(String op, String endpoint) {
+        boolean isBound = bound.stream().anyMatch(b -> b.is(endpoint));
+        boolean isConnected = connected.contains(endpoint);
+        if (op.equals("zmq_disconnect") && isBound && !isConnected) {
+            throw new IllegalArgumentException("disconnect(" + endpoint + "): this socket bound that endpoint, it did not"
+                    + " connect to it; call unbind(" + endpoint + ") to stop listening there");
+        }
+        if (op.equals("zmq_unbind") && isConnected && !isBound) {
+            throw new IllegalArgumentException("unbind(" + endpoint + "): this socket connected to that endpoint, it did not"
+                    + " bind it; call disconnect(" + endpoint + ") to end the connection");
+        }
+    }
+
+    /** Keeps the account {@link #checkDirection} reads, inside the call that succeeded. */
+    private void trackDirection(String op, String endpoint) {
+        switch (op) {
+            case "zmq_bind" -> bound.add(new BoundEndpoint(endpoint, reportedEndpoint(endpoint)));
+            case "zmq_connect" -> connected.add(endpoint);
+            default -> { // libzmq ended everything at that endpoint
+                bound.removeIf(b -> b.is(endpoint));
+                connected.removeIf(endpoint::equals);
+            }
+        }
+    }
+
+    /**
+     * ZMQ_LAST_ENDPOINT after a bind of {@code given} (the real port of a wildcard, the address of
+     * a host name), or {@code given} when it cannot be read (longer than
+     * {@link #MAX_STRING_OPTION_BYTES}): the bind has succeeded, and this only sharpens the check.
+     */
+    private String reportedEndpoint(String given) {
+        try {
+            return getStringEntered("ZMQ_LAST_ENDPOINT", LibZmq.ZMQ_LAST_ENDPOINT);
+        } catch (ZmqException unreadable) {
+            return given;
+        }
+    }
+
     /**
      * Keeps {@link IpcBindGuard}'s account of the ipc paths this socket listens on, inside the call
      * (a close on another thread reads {@link #ipcListeners}): a bind adds its path, an unbind or a
-     * disconnect (which libzmq 4.3 takes for a bound endpoint too) lets it go, and so does the close.
+     * disconnect (which libzmq 4.3 takes for a bound endpoint too, when {@link #checkDirection}
+     * lets it through: another spelling of the path) lets it go, and so does the close.
      */
     private void trackIpcListener(String op, String endpoint) {
         Path path = op.equals("zmq_connect") ? null : IpcBindGuard.path(endpoint);
@@ -1820,6 +1896,15 @@ public final class ZmqSocket implements AutoCloseable {
     private String getString(String name, int option) {
         enter();
         try {
+            return getStringEntered(name, option);
+        } finally {
+            exit();
+        }
+    }
+
+    /** {@link #getString} inside a call. */
+    private String getStringEntered(String name, int option) {
+        try {
             MemorySegment buf = opt;
             try (Arena larger = Arena.ofConfined()) {
                 for (;;) {
@@ -1841,8 +1926,6 @@ public final class ZmqSocket implements AutoCloseable {
             }
         } catch (Throwable t) {
             throw LibZmq.rethrow(t);
-        } finally {
-            exit();
         }
     }
 
