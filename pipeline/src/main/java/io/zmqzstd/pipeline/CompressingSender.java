@@ -156,6 +156,11 @@ public final class CompressingSender implements AutoCloseable {
      */
     private boolean messageDropped;
     private boolean closed;
+    /**
+     * {@link #closed} for {@link #isClosed()}, which any thread may call: the send path reads the
+     * plain field, written only by the owner's close().
+     */
+    private volatile boolean closeBegun;
 
     /** Options for a sender. */
     public static final class Builder extends SenderBuilder<Builder> {
@@ -731,6 +736,15 @@ public final class CompressingSender implements AutoCloseable {
         return s;
     }
 
+    /**
+     * True after {@link #close()}: every later send throws. Any thread may ask.
+     *
+     * @return whether close has been called
+     */
+    public boolean isClosed() {
+        return closeBegun;
+    }
+
     private void ensureOpen() {
         if (closed) {
             throw new IllegalStateException("sender is closed");
@@ -752,6 +766,7 @@ public final class CompressingSender implements AutoCloseable {
                 return;
             }
             closed = true;
+            closeBegun = true;
             // A message begun with SNDMORE and never finished would glue the next message sent on
             // the socket (by another sender, say) to its parts: end it as a failed part does.
             abandonOpenMessage(null);

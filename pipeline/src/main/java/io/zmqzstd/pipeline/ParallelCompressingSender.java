@@ -278,6 +278,11 @@ public final class ParallelCompressingSender implements AutoCloseable {
     /** Whether the open claim came after a pause (for an inline send at commit). */
     private boolean claimedIdle;
     private boolean closed;
+    /**
+     * {@link #closed} for {@link #isClosed()}, which any thread may call: the send path reads the
+     * plain field, written only by the owner's close().
+     */
+    private volatile boolean closeBegun;
 
     /** Options for a sender. */
     public static final class Builder extends SenderBuilder<Builder> {
@@ -1543,6 +1548,17 @@ public final class ParallelCompressingSender implements AutoCloseable {
         }
     }
 
+    /**
+     * True once {@link #close()} has begun: no message is taken from then on. The close may still
+     * be running on the owner's thread (waiting for the messages in flight to reach libzmq, then
+     * for the workers to stop); it is over when that call returns. Any thread may ask.
+     *
+     * @return whether close has been called
+     */
+    public boolean isClosed() {
+        return closeBegun;
+    }
+
     private void ensureOpen() {
         if (closed) {
             throw new IllegalStateException("sender is closed");
@@ -1565,6 +1581,7 @@ public final class ParallelCompressingSender implements AutoCloseable {
                 return;
             }
             closed = true;
+            closeBegun = true;
             closing = true;
             releaseClaim(); // an open claim is dropped: nothing of it was taken
             bufferView.clear(); // the last direct buffer is no longer referred to
