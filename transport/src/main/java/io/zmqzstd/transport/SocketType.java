@@ -2,7 +2,13 @@ package io.zmqzstd.transport;
 
 /** The standard ZeroMQ socket types; {@link #code()} is the value of the ZMQ_* constant. */
 public enum SocketType {
-    /** ZMQ_PAIR: an exclusive pair, connected to one other PAIR socket (e.g. across threads). */
+    /**
+     * ZMQ_PAIR: an exclusive pair, connected to one other PAIR socket (e.g. across threads). When
+     * the peer of a bound PAIR goes away, libzmq takes a new peer only after the socket has looked
+     * for input (a receive, {@link ZmqSocket#events()}, a poll for POLLIN): until then sends are
+     * refused and a peer connecting meanwhile is turned away for as long as that connection lasts
+     * (transport README, the paragraph "PAIR has no load balancer").
+     */
     PAIR(0),
     /** ZMQ_PUB: sends each message to every subscriber with a matching prefix; cannot receive. */
     PUB(1),

@@ -782,7 +782,9 @@ public final class ZmqSocket implements AutoCloseable {
      * libzmq reports only before it hands the part to the socket type (its command processing was
      * interrupted), so nothing changed, is retried as above; anything else returns false, the
      * message over. On the other types a send inside a message fails only with ETERM, EINTR or, on
-     * PAIR without a peer, EAGAIN, for which these answers are right too. The price is that
+     * PAIR without a peer, EAGAIN, for which these answers are right too (a PAIR keeps no trace of
+     * the message: the parts sent before were lost with the peer's pipe, and the caller's next part
+     * starts a new one; see the README's PAIR paragraph). The price is that
      * zmq_errno() reads errno after the JVM has had its turn (the reason errno is captured
      * elsewhere): should the JVM overwrite an EINTR in that window, the call returns false while
      * libzmq still holds the message open. Neither call captures, so this branch allocates nothing.
