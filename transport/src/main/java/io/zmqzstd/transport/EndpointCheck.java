@@ -5,7 +5,9 @@ package io.zmqzstd.transport;
  * without a word: a NUL character (libzmq reads a C string, so it stops there) and a tcp or ws
  * port outside 0 to 65535 or with more than digits in it (libzmq reads the port with
  * {@code atoi} and keeps the low 16 bits, so {@code :99999} is port 34463, {@code :-1} port 65535
- * and {@code :5555x} port 5555). Everything else is libzmq's to judge.
+ * and {@code :5555x} port 5555); and a connect to tcp or ws port 0, which libzmq takes and tries
+ * for ever (every attempt refused: port 0 means "any free port" only to a bind). Everything else
+ * is libzmq's to judge.
  */
 final class EndpointCheck {
 
@@ -18,6 +20,28 @@ final class EndpointCheck {
      * @throws IllegalArgumentException naming the endpoint and what in it libzmq would misread
      */
     static void check(String endpoint) {
+        destinationPort(endpoint);
+    }
+
+    /**
+     * {@link #check}, and a tcp or ws destination port of 0 refused: libzmq 4.3.4 takes
+     * {@code connect("tcp://127.0.0.1:0")} and tries it every reconnect interval for ever, each
+     * attempt refused, without a word (a bind to port 0 picks a free port, so the same text
+     * passed to both sides looked right). A source port of 0 ({@code tcp://SOURCE:0;DEST:PORT})
+     * is any port, as for a bind, and stays allowed.
+     *
+     * @throws IllegalArgumentException naming the endpoint and what is wrong with it
+     */
+    static void checkConnect(String endpoint) {
+        String port = destinationPort(endpoint);
+        if (port != null && isPort(port) && Integer.parseInt(port) == 0) {
+            throw new IllegalArgumentException("a connect cannot reach port 0: endpoint=" + endpoint
+                    + " (port 0 or * means any free port only to a bind: connect to the port lastEndpoint() reports there)");
+        }
+    }
+
+    /** Checks {@code endpoint} as {@link #check} says; returns the destination's port text, or null where there is none to check. */
+    private static String destinationPort(String endpoint) {
         int nul = endpoint.indexOf('\0');
         if (nul >= 0) {
             throw new IllegalArgumentException("endpoint must not contain a NUL character: index=" + nul + ", endpoint="
@@ -31,17 +55,19 @@ final class EndpointCheck {
             int path = address.indexOf('/');
             address = path < 0 ? address : address.substring(0, path);
         } else {
-            return;
+            return null;
         }
+        String port = null;
         for (String part : address.split(";", -1)) { // a connect's SOURCE;DESTINATION, each HOST:PORT
             int colon = part.lastIndexOf(':');
             // a ':' inside an IPv6 address's brackets separates no port: "[::1]" has none
-            String port = colon < 0 || colon < part.lastIndexOf(']') ? "" : part.substring(colon + 1);
+            port = colon < 0 || colon < part.lastIndexOf(']') ? "" : part.substring(colon + 1);
             if (!port.isEmpty() && !port.equals("*") && !isPort(port)) { // no port at all: libzmq refuses it
                 throw new IllegalArgumentException("port must be * or a number from 0 to " + MAX_PORT + ": port=" + port
                         + ", endpoint=" + endpoint + " (libzmq would read another port from it)");
             }
         }
+        return port; // the last part's: the destination
     }
 
     private static boolean isPort(String digits) {

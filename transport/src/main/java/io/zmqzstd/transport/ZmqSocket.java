@@ -244,7 +244,9 @@ public final class ZmqSocket implements AutoCloseable {
      * @throws ZmqException when libzmq refuses it (e.g. EINVAL for a malformed endpoint,
      *     EPROTONOSUPPORT for an unknown transport)
      * @throws IllegalArgumentException when {@code endpoint} contains a NUL character, or a tcp or
-     *     ws port that is not {@code *} or a number from 0 to 65535 (libzmq would read another)
+     *     ws port that is not {@code *} or a number from 0 to 65535 (libzmq would read another),
+     *     or a tcp or ws destination port of 0 (libzmq would try it for ever; a source port of 0
+     *     is fine)
      * @throws IllegalStateException after {@link #close()}, or while another thread is in a call
      *     on this socket
      */
@@ -301,7 +303,11 @@ public final class ZmqSocket implements AutoCloseable {
 
     private void endpointCall(String op, String endpoint) {
         Objects.requireNonNull(endpoint, "endpoint");
-        EndpointCheck.check(endpoint);
+        if (op.equals("zmq_connect")) {
+            EndpointCheck.checkConnect(endpoint);
+        } else {
+            EndpointCheck.check(endpoint);
+        }
         enter();
         try (Arena a = Arena.ofConfined()) {
             checkDirection(op, endpoint);

@@ -344,6 +344,26 @@ class SocketApiTest extends ContextTestBase {
         assertEquals("on the port written", pull.receiveString(0));
     }
 
+    /**
+     * A bind to port 0 picks a free port, but libzmq 4.3.4 also takes a connect to port 0 and
+     * tries it every reconnect interval for ever, each attempt refused, without a word: the same
+     * "tcp://127.0.0.1:0" passed to both sides looked right and delivered nothing. Refused,
+     * naming the endpoint; a source port of 0 (any port) is still taken.
+     */
+    @Test
+    void shouldRefuseAConnectToPortZero() {
+        ZmqSocket s = socket(SocketType.PUSH);
+        for (String endpoint : new String[] {"tcp://127.0.0.1:0", "tcp://127.0.0.1:00", "tcp://[::1]:0",
+                "tcp://127.0.0.1:5555;127.0.0.1:0", "tcp://localhost:0", "ws://127.0.0.1:0/feed"}) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> s.connect(endpoint), endpoint);
+            assertEquals("a connect cannot reach port 0: endpoint=" + endpoint + " (port 0 or * means any free port only"
+                    + " to a bind: connect to the port lastEndpoint() reports there)", e.getMessage());
+        }
+        assertEquals("", s.lastEndpoint(), "nothing was connected");
+        s.lingerMs(0);
+        s.connect("tcp://127.0.0.1:0;127.0.0.1:5555"); // source port 0: any
+    }
+
     @Test
     void shouldGiveAPooledFrameBackAsSoonAsACopyingReceiveReturns() {
         NativeBufferPool pool = NativeBufferPool.builder().zeroCopyThresholdBytes(0).build();
