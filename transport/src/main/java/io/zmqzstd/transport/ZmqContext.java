@@ -216,7 +216,8 @@ public final class ZmqContext implements AutoCloseable {
      * @throws ZmqException when libzmq cannot make the socket (e.g. EMFILE: too many sockets, or
      *     ETERM after {@link #shutdown()}). A context holds at most {@link #maxSockets()} sockets
      *     at once (libzmq's {@code ZMQ_MAX_SOCKETS}, 1023 unless {@link Builder#maxSockets} raised
-     *     it; a {@link SocketMonitor} takes one, a {@link ZmqProxy} two, and a closed socket keeps
+     *     it; a {@link SocketMonitor} takes two (its receiving socket, and one libzmq makes for
+     *     it that no count here sees), a {@link ZmqProxy} two, and a closed socket keeps
      *     its place until its linger is over): beyond that EMFILE, whose message names the count,
      *     the limit and {@link Builder#maxSockets}, as libzmq's text ("Too many open files") names
      *     only the process's file descriptors
@@ -382,20 +383,22 @@ public final class ZmqContext implements AutoCloseable {
     }
 
     /**
-     * Why zmq_socket failed with EMFILE, which libzmq reports both when the context has no slot
-     * left for a socket ({@code ZMQ_MAX_SOCKETS}, 1023 by default) and when the process is out of
-     * file descriptors: its text, "Too many open files", names only the second. A closed socket
-     * keeps its slot until libzmq has freed it (after its linger), so the count of open sockets
-     * may be under the limit while the slots are taken.
+     * Why zmq_socket (or zmq_socket_monitor, which makes a socket of its own) failed with EMFILE,
+     * which libzmq reports both when the context has no slot left for a socket
+     * ({@code ZMQ_MAX_SOCKETS}, 1023 by default) and when the process is out of file descriptors:
+     * its text, "Too many open files", names only the second. A closed socket keeps its slot until
+     * libzmq has freed it (after its linger), and each socket monitor holds a slot for libzmq's own
+     * socket, so the count of open sockets may be under the limit while the slots are taken.
      */
     String tooManySockets() {
         int max = ctxGet(LibZmq.ZMQ_MAX_SOCKETS);
         int open = sockets.size();
         return "sockets open in this context: " + open + ", its limit ZMQ_MAX_SOCKETS=" + max
-                + (open >= max ? "; close sockets to make new ones (a monitor holds one, a proxy two), or raise the limit"
+                + (open >= max ? "; close sockets to make new ones (a monitor holds two, a proxy two), or raise the limit"
                         + " with ZmqContext.builder().maxSockets(n)"
-                        : "; so the process is out of file descriptors, or closed sockets still within their linger hold the"
-                                + " rest of the limit");
+                        : "; so the rest of the limit is held by the sockets libzmq makes for socket monitors (one each),"
+                                + " by closed sockets still within their linger, or the process is out of file descriptors;"
+                                + " raise the limit with ZmqContext.builder().maxSockets(n) unless it is the last");
     }
 
     /** zmq_ctx_get of an option that cannot fail on an open context. */

@@ -1963,7 +1963,9 @@ public final class ZmqSocket implements AutoCloseable {
      * @throws IllegalStateException when this socket already has an open monitor, after
      *     {@link #close()}, when the context is closed, or while another thread is in a call on
      *     this socket
-     * @throws ZmqException when libzmq refuses (ETERM after the context was shut down)
+     * @throws ZmqException when libzmq refuses (ETERM after the context was shut down, EMFILE when
+     *     the context has no room for the two sockets a monitor takes: its receiving one and
+     *     one libzmq makes, see {@link ZmqContext#socket}; the message names the limit)
      */
     public SocketMonitor monitor(Set<MonitorEvent.Type> types) {
         return monitor(MonitorEvent.Type.mask(types));
@@ -1986,7 +1988,9 @@ public final class ZmqSocket implements AutoCloseable {
      * @throws IllegalStateException when this socket already has an open monitor, after
      *     {@link #close()}, when the context is closed, or while another thread is in a call on
      *     this socket
-     * @throws ZmqException when libzmq refuses (ETERM after the context was shut down)
+     * @throws ZmqException when libzmq refuses (ETERM after the context was shut down, EMFILE when
+     *     the context has no room for the two sockets a monitor takes: its receiving one and
+     *     one libzmq makes, see {@link ZmqContext#socket}; the message names the limit)
      */
     public SocketMonitor monitor(int eventMask) {
         SocketMonitor.checkMask(eventMask);
@@ -2063,8 +2067,10 @@ public final class ZmqSocket implements AutoCloseable {
             MemorySegment ep = endpoint == null ? MemorySegment.NULL : a.allocateFrom(endpoint, StandardCharsets.UTF_8);
             int rc = (int) LibZmq.zmq_socket_monitor.invokeExact(capture, socket, ep, eventMask);
             if (rc != 0) {
+                int errno = LibZmq.errno(capture);
+                // libzmq makes a PAIR socket of its own for the events: it takes a slot of the context too
                 throw new ZmqException("zmq_socket_monitor(" + endpoint + ", events=0x" + Integer.toHexString(eventMask) + ")",
-                        LibZmq.errno(capture));
+                        errno, errno == LibZmq.EMFILE ? context.tooManySockets() : null);
             }
         } catch (Throwable t) {
             throw LibZmq.rethrow(t);

@@ -198,15 +198,20 @@ class LifecycleAndOptionsTest {
             assertTrue(e.getMessage().startsWith("zmq_socket(PAIR) failed: errno=24, error=Too many open files"
                     + " (sockets open in this context: 1023, its limit ZMQ_MAX_SOCKETS=1023; close sockets"), e.getMessage());
             first.close(); // nothing pending: libzmq frees its place at once
-            Endpoints.await("the closed socket's place to be free", () -> {
-                try {
-                    ctx.socket(SocketType.PAIR);
-                    return true;
-                } catch (ZmqException stillTaken) {
-                    return false;
-                }
-            });
+            awaitFreePlace(ctx, "the closed socket's place to be free");
         }
+    }
+
+    /** Waits until {@code ctx} makes a socket again: a closed socket's place is freed by libzmq's reaper. */
+    static void awaitFreePlace(ZmqContext ctx, String what) {
+        Endpoints.await(what, () -> {
+            try {
+                ctx.socket(SocketType.PAIR);
+                return true;
+            } catch (ZmqException stillTaken) {
+                return false;
+            }
+        });
     }
 
     /** ioThreads(0), the builder's lower bound, serves inproc only: a tcp bind is refused by libzmq, loudly. */

@@ -56,6 +56,33 @@ class MaxSocketsTest {
         }
     }
 
+    /**
+     * zmq_socket_monitor makes a PAIR socket of its own in the context, so a monitor takes two
+     * slots. The EMFILE that followed blamed the process's file descriptors (the open count was
+     * under the limit), and one from monitor() itself named no limit at all.
+     */
+    @Test
+    void shouldCountTheSocketLibzmqMakesForAMonitor() {
+        try (ZmqContext ctx = ZmqContext.builder().maxSockets(3).build()) {
+            ZmqSocket push = ctx.socket(SocketType.PUSH);
+            try (SocketMonitor monitor = push.monitor(MonitorEvent.Type.ALL)) {
+                ZmqException e = assertThrows(ZmqException.class, () -> ctx.socket(SocketType.PAIR));
+                assertEquals(LibZmq.EMFILE, e.errno(), e::getMessage);
+                assertTrue(e.getMessage().contains("sockets open in this context: 2, its limit ZMQ_MAX_SOCKETS=3; so the rest"
+                        + " of the limit is held by the sockets libzmq makes for socket monitors (one each),"), e.getMessage());
+            }
+        }
+        try (ZmqContext ctx = ZmqContext.builder().maxSockets(2).build()) {
+            ZmqSocket push = ctx.socket(SocketType.PUSH);
+            ZmqException e = assertThrows(ZmqException.class, () -> push.monitor(MonitorEvent.Type.ALL));
+            assertEquals(LibZmq.EMFILE, e.errno(), e::getMessage);
+            assertTrue(e.getMessage().startsWith("zmq_socket_monitor(") && e.getMessage().contains("ZMQ_MAX_SOCKETS=2")
+                    && e.getMessage().contains("maxSockets(n)"), e.getMessage());
+            // the refused monitor's receiving socket was closed: its place comes free
+            LifecycleAndOptionsTest.awaitFreePlace(ctx, "the monitor's socket's place to be free");
+        }
+    }
+
     @Test
     void shouldAnswerLibzmqsDefaultWhenNotSet() {
         try (ZmqContext ctx = new ZmqContext()) {
