@@ -150,6 +150,7 @@ final class RecvCommand implements Callable<Integer> {
                     dicts.forEach(b::dictionary);
                     try (DecompressingReceiver receiver = b.build()) {
                         session.watch(receiver::stats);
+                        session.countWritten(out::writtenMessages);
                         int code = receiveAll(receiver, out, session, err);
                         out.flush();
                         session.finish(); // while the receiver's counters are still there

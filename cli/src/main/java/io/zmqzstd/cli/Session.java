@@ -6,6 +6,7 @@ import io.zmqzstd.transport.ZmqContext;
 
 import java.io.PrintWriter;
 import java.util.Locale;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -15,8 +16,9 @@ import java.util.function.Supplier;
  * <p>On a signal the JVM runs our shutdown hook, which shuts the context down: a blocking send or
  * receive on the main thread then fails with ETERM, the main thread sees {@link #interrupted()},
  * flushes what it holds and calls {@link #finish()}. A main thread blocked elsewhere (send reading
- * a quiet stdin) cannot be woken that way, so the hook prints the summary itself after
- * {@link #HOOK_WAIT_MS}. Either way the summary is printed once.
+ * a quiet stdin, recv writing to a full pipe nobody reads) cannot be woken that way, so the hook
+ * prints the summary itself after {@link #HOOK_WAIT_MS}, counting as delivered only the messages
+ * recv's standard output took whole. Either way the summary is printed once.
  *
  * <p>Progress lines come from a daemon thread ({@link StatsPrinter}) that reads the sender's or receiver's counters
  * without synchronisation: plain fields the main thread updates, so a line may be a moment stale,
@@ -42,6 +44,8 @@ final class Session implements AutoCloseable {
     private long failedMessages;
     /** recv only: messages received and decompressed that standard output did not take whole (it failed). */
     private volatile long unwrittenMessages;
+    /** recv only: how many messages standard output has taken whole, for a shutdown hook the main thread cannot answer. */
+    private volatile LongSupplier writtenMessages;
 
     /**
      * @param command name in each line, e.g. {@code zmq-zstd recv}
@@ -68,6 +72,15 @@ final class Session implements AutoCloseable {
             firstMessageNanos = now;
         }
         lastMessageNanos = now;
+    }
+
+    /**
+     * recv: {@code written} says how many received messages standard output has taken whole. A
+     * signal that finds the main thread stuck (in a write to a standard output nobody reads) prints
+     * the summary with only those as delivered, the others as {@code unwritten=}.
+     */
+    void countWritten(LongSupplier written) {
+        this.writtenMessages = written;
     }
 
     /**
@@ -119,6 +132,14 @@ final class Session implements AutoCloseable {
         }
         try {
             if (!printer.awaitFinished(HOOK_WAIT_MS)) {
+                // The main thread is stuck: send reading a quiet stdin, or recv in a write that a full
+                // pipe blocks, with messages in its buffer or cut by that write, which are not delivered.
+                // The count is a plain field of the main thread, set after its last write returned,
+                // more than HOOK_WAIT_MS ago.
+                LongSupplier written = writtenMessages;
+                if (written != null) {
+                    outputFailed(written.getAsLong());
+                }
                 finish();
             }
         } catch (InterruptedException e) {

@@ -655,6 +655,26 @@ class CliProcessIT {
     }
 
     /**
+     * {@code recv --bind tcp://127.0.0.1:PORT --stats} as a plain child process whose standard output
+     * is a pipe only the test reads (or does not), standard error to {@code stderr}, after a
+     * {@code send} of {@code input} to it has ended (exit 0). The caller destroys it.
+     */
+    private static Process recvFedBy(byte[] input, Path stderr) throws IOException {
+        int port = Ports.unused();
+        String javaCommand = ProcessHandle.current().info().command().orElse("java");
+        Process recv = new ProcessBuilder(javaCommand, "-jar", CliProcess.JAR.toString(), "recv", "--bind", tcp(port), "--stats")
+                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+                .redirectError(stderr.toFile()).start();
+        try (CliProcess send = CliProcess.run(input, "send", "--connect", tcp(port))) {
+            assertEquals(0, send.awaitExit(), send::toString);
+        } catch (RuntimeException | Error e) {
+            recv.destroyForcibly();
+            throw e;
+        }
+        return recv;
+    }
+
+    /**
      * {@code recv | head -1} on a stream that has gone quiet: the reader of recv's standard output
      * closes it after the first line, and no other message comes. recv waited inside libzmq for the
      * next message, whose write would have been the first to fail, so it never ended; now it ends
@@ -662,15 +682,9 @@ class CliProcessIT {
      */
     @Test
     void shouldEndWhenTheReaderOfStandardOutputClosesItWhileTheStreamIsQuiet() throws Exception {
-        int port = Ports.unused();
         Path stderr = dir.resolve("recv.err");
-        String javaCommand = ProcessHandle.current().info().command().orElse("java");
-        Process recv = new ProcessBuilder(javaCommand, "-jar", CliProcess.JAR.toString(), "recv", "--bind", tcp(port), "--stats")
-                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
-                .redirectError(stderr.toFile()).start();
+        Process recv = recvFedBy("one\n".getBytes(StandardCharsets.UTF_8), stderr);
         try {
-            CliProcess send = CliProcess.run("one\n".getBytes(StandardCharsets.UTF_8), "send", "--connect", tcp(port));
-            assertEquals(0, send.awaitExit(), send::toString);
             InputStream stdout = recv.getInputStream(); // our end of the pipe, read by no other thread
             assertArrayEquals("one\n".getBytes(StandardCharsets.UTF_8), stdout.readNBytes(4));
             stdout.close(); // as head -1 exits: the pipe has no reader any more, and recv waits for a message
@@ -682,6 +696,41 @@ class CliProcessIT {
             assertEquals(2, lines.size(), err);
             assertTrue(lines.get(0).startsWith("zmq-zstd recv: summary: messages=1 "), err);
             assertEquals("zmq-zstd recv: cannot write standard output: error=Broken pipe", lines.get(1), err);
+        } finally {
+            recv.destroyForcibly();
+        }
+    }
+
+    /**
+     * SIGTERM while recv's standard output is a full pipe nobody reads: the main thread is stuck in
+     * a write, so the shutdown hook prints the summary. It counted every message received as
+     * delivered ({@code messages=} the received count: here about 63 more than the pipe holds, a
+     * 64 KiB output buffer of them); now {@code messages=} is what the pipe took whole, the rest
+     * {@code unwritten=}.
+     */
+    @Test
+    void shouldNotCountAsDeliveredWhatAFullPipeDidNotTakeWhenTerminated() throws Exception {
+        Path stderr = dir.resolve("recv.err");
+        int sent = 1000; // lines of 1 KiB, 1 MiB: within recv's high-water mark, so send ends while recv is stuck
+        Process recv = recvFedBy(("x".repeat(1024) + "\n").repeat(sent).getBytes(StandardCharsets.UTF_8), stderr);
+        try {
+            InputStream stdout = recv.getInputStream(); // read by nobody until recv has ended
+            long deadline = System.nanoTime() + CliProcess.PATIENCE.toNanos();
+            while (stdout.available() < 65536 && System.nanoTime() < deadline) { // the pipe's capacity: full
+                Thread.sleep(20);
+            }
+            assertTrue(stdout.available() >= 65536, () -> "recv's standard output never filled: " + read(stderr));
+            recv.toHandle().destroy(); // SIGTERM
+            // not read before recv has ended: a read would let the stuck write finish
+            assertTrue(recv.waitFor(CliProcess.PATIENCE.toMillis(), TimeUnit.MILLISECONDS), () -> read(stderr));
+            byte[] written = stdout.readAllBytes(); // what the pipe took, still in it
+            String err = read(stderr);
+            assertEquals(143, recv.exitValue(), err);
+            long wholeLines = new String(written, StandardCharsets.UTF_8).chars().filter(c -> c == '\n').count();
+            Matcher m = Pattern.compile("summary: messages=(\\d+) .* unwritten=(\\d+) ").matcher(err);
+            assertTrue(m.find(), err);
+            assertEquals(wholeLines, Long.parseLong(m.group(1)), err);
+            assertTrue(Long.parseLong(m.group(2)) > 0 && wholeLines + Long.parseLong(m.group(2)) <= sent, err);
         } finally {
             recv.destroyForcibly();
         }
