@@ -342,7 +342,7 @@ final class SendCommand implements Callable<Integer> {
             // no delimiter within the largest array: the messages before it went out (with --threads, those read
             // ahead are dropped, as after a failed read), this one cannot
             throw new CliException(ExitCodes.FAILURE, "message longer than the limit: limit=" + e.limitBytes()
-                    + " bytes (one message is one Java array), no " + delimiterName() + " within it; send such input"
+                    + " bytes (one message is one Java array), no " + Values.delimiterName(delimiter()) + " within it; send such input"
                     + " in messages of a fixed size with --chunk BYTES (at most 1G each)", e);
         } catch (IOException e) {
             throw Main.cannotReadStandardInput(e);
@@ -369,10 +369,6 @@ final class SendCommand implements Callable<Integer> {
         return framing.delimiter == null ? (byte) '\n' : framing.delimiter.value()[0];
     }
 
-    /** The delimiter as the error names it: {@code newline}, or {@code delimiter=0x00}. */
-    private String delimiterName() {
-        return delimiter() == '\n' ? "newline" : "delimiter=0x" + java.util.HexFormat.of().toHexDigits(delimiter());
-    }
 
     private void validate() {
         endpoints.requireOne();

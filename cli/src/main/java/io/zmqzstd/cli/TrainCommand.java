@@ -31,7 +31,7 @@ import java.util.concurrent.Callable;
                 "Samples: the lines of standard input, or FILEs (each file one sample, or its lines with --lines).",
                 "zstd needs many samples: hundreds at least, about 100 times the dictionary size in total."},
         exitCodeListHeading = "%nExit codes:%n", exitCodeList = {ExitCodes.HELP_OK,
-                "1:Runtime failure: unreadable input, training failed (too few samples), cannot write FILE.",
+                "1:Runtime failure: unreadable input, a sample over 2 GiB, training failed (too few samples, or 4 GiB of them or more), cannot write FILE.",
                 ExitCodes.HELP_USAGE})
 final class TrainCommand implements Callable<Integer> {
 
@@ -63,6 +63,22 @@ final class TrainCommand implements Callable<Integer> {
 
     /** Standard input; a test may swap it. */
     InputStream stdin = new FileInputStream(FileDescriptor.in);
+
+    /**
+     * The most sample bytes libzstd's trainer takes in all: {@code ZDICT_trainFromBuffer} (fastCover)
+     * indexes them with 32 bits and refuses a total of {@code (unsigned) -1} or more as "Src size is
+     * incorrect", which the advice for too few samples then followed.
+     */
+    static final long ZDICT_MAX_TOTAL_BYTES = 0xFFFF_FFFEL;
+
+    /** The longest sample cut at the delimiter: the longest Java array; a test may lower it. */
+    int sampleMaxBytes = MessageReader.MAX_ARRAY_BYTES;
+
+    /** The most sample bytes in all: {@link #ZDICT_MAX_TOTAL_BYTES}; a test may lower it. */
+    long totalMaxBytes = ZDICT_MAX_TOTAL_BYTES;
+
+    /** The bytes of the samples read so far. */
+    private long totalBytes;
 
     @Override
     public Integer call() throws IOException {
@@ -138,13 +154,13 @@ final class TrainCommand implements Callable<Integer> {
                 addStandardInput(samples);
             } else if (lines) {
                 try (InputStream in = Files.newInputStream(f)) {
-                    addLines(in, samples);
+                    addLines(in, samples, "file=" + f);
                 } catch (IOException e) {
                     throw new CliException(ExitCodes.FAILURE, "cannot read sample file: file=" + f + ", error=" + Main.describe(e), e);
                 }
             } else {
                 try {
-                    samples.add(Files.readAllBytes(f));
+                    add(samples, Files.readAllBytes(f));
                 } catch (OutOfMemoryError e) {
                     // above the largest Java array, or above the heap: a line, not a stack trace
                     throw new CliException(ExitCodes.FAILURE, "cannot read sample file: file=" + f + ", error=does not fit in"
@@ -164,16 +180,39 @@ final class TrainCommand implements Callable<Integer> {
 
     private void addStandardInput(List<byte[]> samples) {
         try {
-            addLines(stdin, samples);
+            addLines(stdin, samples, "in standard input");
         } catch (IOException e) {
             throw Main.cannotReadStandardInput(e);
         }
     }
 
-    private void addLines(InputStream in, List<byte[]> samples) throws IOException {
-        MessageReader reader = MessageReader.delimited(in, delimiter.value()[0]);
-        while (reader.next()) {
-            samples.add(reader.copy());
+    /** The samples of {@code in}, cut at the delimiter; {@code source} names it in an error. */
+    private void addLines(InputStream in, List<byte[]> samples, String source) throws IOException {
+        MessageReader reader = MessageReader.delimited(in, delimiter.value()[0], sampleMaxBytes);
+        try {
+            while (reader.next()) {
+                add(samples, reader.copy());
+            }
+        } catch (MessageReader.TooLongException e) {
+            // not a failure to read: said as "cannot read standard input: error=message longer than ..." without a remedy
+            String cut = "cut the input into samples at another byte (--delimiter BYTE)";
+            throw new CliException(ExitCodes.FAILURE, (e.heap() ? e.getMessage() + ", " + source
+                    + "; give java more heap (java -Xmx...) or " + cut
+                    : "sample longer than the limit: limit=" + e.limitBytes() + " bytes (one sample is one Java array), no "
+                    + Values.delimiterName(delimiter.value()[0]) + " within it, " + source + "; samples are typical messages: " + cut), e);
         }
     }
+
+    /** Adds one sample, refusing it once the samples add up to more than libzstd's trainer takes. */
+    private void add(List<byte[]> samples, byte[] sample) {
+        totalBytes += sample.length;
+        if (totalBytes > totalMaxBytes) {
+            // before reading gigabytes more, and before libzstd refuses them with the advice for too few samples
+            throw new CliException(ExitCodes.FAILURE, "the samples add up to more than zstd's trainer takes: limit="
+                    + totalMaxBytes + " bytes in all, passed at sample=" + (samples.size() + 1) + "; give fewer samples"
+                    + " (about 100 times --size in total is enough: " + 100 * sizeBytes + " bytes)");
+        }
+        samples.add(sample);
+    }
+
 }

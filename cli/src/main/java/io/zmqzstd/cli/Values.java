@@ -229,6 +229,11 @@ final class Values {
         return m.matches() && m.group(1).equals("tcp") && IPV6_IN_BRACKETS.matcher(m.group(2)).find();
     }
 
+    /** A one-byte delimiter as an error names it: {@code newline}, or {@code delimiter=0x00}. */
+    static String delimiterName(byte delimiter) {
+        return delimiter == '\n' ? "newline" : "delimiter=0x" + java.util.HexFormat.of().toHexDigits(delimiter);
+    }
+
     /** {@code 4096}, {@code 64K}, {@code 1MiB}, {@code 2G}: K, M and G are powers of 1024. */
     static long byteSize(String value) {
         Matcher m = SIZE.matcher(value.trim());

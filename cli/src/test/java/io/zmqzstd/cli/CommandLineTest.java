@@ -744,6 +744,53 @@ class CommandLineTest {
         assertOneLine(r, ExitCodes.FAILURE, r.toString(), "limit=1048576 bytes", "no delimiter=0x2c within it", "--chunk");
     }
 
+    /**
+     * train given a line longer than one sample can be (the largest Java array, lowered here): through
+     * the jar, a 2 GiB + 1 byte sparse file took 7 s and 5.4 GB of memory to say "cannot read
+     * standard input: error=message longer than 2147483631 bytes: bytes=2147483631", a read failure
+     * with no remedy. Now one line names the limit, where, and --delimiter; nothing is written.
+     */
+    @Test
+    void shouldNameTheLimitAndDelimiterForATrainingLineLongerThanASampleCanBe(@TempDir Path dir) throws Exception {
+        Path out = dir.resolve("x.dict");
+        Result r = execute(cl -> {
+            TrainCommand train = (TrainCommand) cl.getSubcommands().get("train").getCommand();
+            train.stdin = new java.io.SequenceInputStream(
+                    new java.io.ByteArrayInputStream("first\nsecond\n".getBytes(StandardCharsets.US_ASCII)), endlessZeros());
+            train.sampleMaxBytes = 1 << 20;
+        }, "train", "--out", out.toString());
+        assertOneLine(r, ExitCodes.FAILURE, r.toString(), "zmq-zstd train: sample longer than the limit: limit=1048576 bytes",
+                "no newline within it, in standard input", "--delimiter BYTE");
+        Path file = dir.resolve("samples.bin");
+        Files.write(file, new byte[(1 << 20) + 1]);
+        r = execute(cl -> ((TrainCommand) cl.getSubcommands().get("train").getCommand()).sampleMaxBytes = 1 << 20,
+                "train", "--out", out.toString(), "--lines", "--delimiter", ",", file.toString());
+        assertOneLine(r, ExitCodes.FAILURE, r.toString(), "limit=1048576 bytes", "no delimiter=0x2c within it, file=" + file,
+                "--delimiter BYTE");
+        assertFalse(Files.exists(out));
+    }
+
+    /**
+     * libzstd's trainer refuses samples of 4 GiB - 1 or more in all ("Src size is incorrect"), and
+     * train followed that with "zstd needs hundreds of samples", the advice for too few. Now the
+     * reading stops once the samples pass the limit (lowered here: 4 GiB of samples needs a heap of
+     * more), in one line naming it and saying to give fewer.
+     */
+    @Test
+    void shouldRefuseMoreSampleBytesThanTheTrainerTakes(@TempDir Path dir) {
+        Path out = dir.resolve("x.dict");
+        byte[] samples = "0123456789\n".repeat(2000).getBytes(StandardCharsets.US_ASCII); // 20 000 sample bytes
+        Result r = execute(cl -> {
+            TrainCommand train = (TrainCommand) cl.getSubcommands().get("train").getCommand();
+            train.stdin = new java.io.ByteArrayInputStream(samples);
+            train.totalMaxBytes = 10_000;
+        }, "train", "--out", out.toString(), "--size", "1K");
+        assertOneLine(r, ExitCodes.FAILURE, r.toString(), "zmq-zstd train: the samples add up to more than zstd's trainer takes:"
+                + " limit=10000 bytes in all, passed at sample=1001; give fewer samples", "102400 bytes");
+        assertFalse(Files.exists(out));
+        assertEquals(TrainCommand.ZDICT_MAX_TOTAL_BYTES, new TrainCommand().totalMaxBytes);
+    }
+
     /** Zero bytes for ever, without a newline. */
     private static java.io.InputStream endlessZeros() {
         return new java.io.InputStream() {
