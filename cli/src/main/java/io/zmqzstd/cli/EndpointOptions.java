@@ -16,7 +16,7 @@ final class EndpointOptions {
     CommandSpec spec;
 
     @Option(names = "--bind", paramLabel = "ENDPOINT", converter = Values.Endpoint.class,
-            description = "Bind to ENDPOINT (repeatable), e.g. tcp://*:5555, ipc:///tmp/feed.")
+            description = "Bind to ENDPOINT (repeatable), e.g. tcp://*:5555, tcp://127.0.0.1:5555, ipc:///tmp/feed (tcp: an address, an interface or *, no host name).")
     List<String> binds = new ArrayList<>();
 
     @Option(names = "--connect", paramLabel = "ENDPOINT", converter = Values.Endpoint.class,

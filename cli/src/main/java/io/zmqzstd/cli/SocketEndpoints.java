@@ -8,6 +8,8 @@ import picocli.CommandLine.ParameterException;
 
 import java.net.Inet4Address;
 import java.net.InetAddress;
+import java.net.NetworkInterface;
+import java.net.SocketException;
 import java.net.UnknownHostException;
 import java.util.HashSet;
 import java.util.List;
@@ -72,9 +74,23 @@ final class SocketEndpoints {
             }
         }
         for (String endpoint : binds) {
+            requireBindable(endpoint);
             ipv6 |= Values.namesIpv6Address(endpoint);
         }
         requireEachOnce();
+    }
+
+    /**
+     * A tcp bind host must be {@code *}, an IP address or a network interface: libzmq looks no name
+     * up for a bind, and {@code tcp://localhost:5555} failed with "No such device" (ENODEV).
+     */
+    private void requireBindable(String endpoint) {
+        String host = Values.tcpHost(endpoint);
+        if (host != null && !host.equals("*") && !host.startsWith("[") && Values.literal(host) == null && !Values.isInterface(host)) {
+            throw new ParameterException(commandLine, bindOption + " takes no host name: endpoint=" + endpoint + ", host=" + host
+                    + " (libzmq binds to an IP address, a network interface or *, and looks no name up; for this machine only: "
+                    + endpoint.replace("//" + host + ":", "//127.0.0.1:") + ")");
+        }
     }
 
     /**
@@ -102,6 +118,86 @@ final class SocketEndpoints {
                 throw new ParameterException(commandLine, bindOption + " and " + connectOption + " given the same endpoint="
                         + endpoint + " (the socket would connect to itself)");
             }
+        }
+        // the same address written two ways (tcp://localhost:5555 and tcp://127.0.0.1:5555, tcp://lo:5555 and tcp://*:5555)
+        for (int i = 0; i < binds.size(); i++) {
+            for (int j = i + 1; j < binds.size(); j++) {
+                requireApart(binds.get(i), true, binds.get(j), true, bindOption + " given one address twice",
+                        "one socket cannot bind one address twice");
+            }
+        }
+        for (int i = 0; i < connects.size(); i++) {
+            for (int j = i + 1; j < connects.size(); j++) {
+                requireApart(connects.get(i), false, connects.get(j), false, connectOption + " given one address twice",
+                        "one socket would connect to it twice and share its messages between the two connections, out of order");
+            }
+            for (String bind : binds) {
+                requireApart(bind, true, connects.get(i), false, bindOption + " and " + connectOption + " given one address",
+                        "the socket would connect to itself");
+            }
+        }
+    }
+
+    /** A usage error when {@link #sameTcpAddress} says the two endpoints are one address. */
+    private void requireApart(String a, boolean aBinds, String b, boolean bBinds, String what, String why) {
+        String address = sameTcpAddress(a, aBinds, b, bBinds);
+        if (address != null) {
+            throw new ParameterException(commandLine, what + ": endpoint=" + a + " and endpoint=" + b + " are both " + address
+                    + " (" + why + ")");
+        }
+    }
+
+    /**
+     * Whether two tcp endpoints of other texts name one address, as {@code host:port}, or null: the
+     * same port, and a host of one resolves to an address of the other, or one is a bind to every
+     * interface ({@code *}) and the other an address of this machine. A bind's host is an address
+     * or an interface (its addresses); a connect's is resolved as {@link #requireResolvable} did. A
+     * port that a bind picks itself ({@code *}, 0) is no address yet.
+     */
+    static String sameTcpAddress(String a, boolean aBinds, String b, boolean bBinds) {
+        int port = Values.tcpPort(a);
+        if (port <= 0 || port != Values.tcpPort(b) || a.equals(b)) {
+            return null; // not tcp, a picked port, other ports; the same text is refused as such
+        }
+        Set<InetAddress> left = addresses(Values.tcpHost(a), aBinds);
+        Set<InetAddress> right = addresses(Values.tcpHost(b), bBinds);
+        if (left == null || right == null) { // a bind to every interface
+            Set<InetAddress> other = left == null ? right : left;
+            if (other == null) {
+                return "*:" + port;
+            }
+            return other.stream().filter(SocketEndpoints::isLocal).findFirst()
+                    .map(x -> x.getHostAddress() + ":" + port + " of this machine").orElse(null);
+        }
+        return left.stream().filter(right::contains).findFirst().map(x -> x.getHostAddress() + ":" + port).orElse(null);
+    }
+
+    /** The addresses of a tcp host: null for a bind's {@code *}, empty when it cannot be told. */
+    private static Set<InetAddress> addresses(String host, boolean bind) {
+        if (bind && host.equals("*")) {
+            return null;
+        }
+        InetAddress literal = Values.literal(host.startsWith("[") ? host.substring(1, host.length() - 1) : host);
+        if (literal != null) {
+            return Set.of(literal);
+        }
+        try {
+            if (bind) {
+                NetworkInterface nic = NetworkInterface.getByName(host);
+                return nic == null ? Set.of() : Set.copyOf(nic.inetAddresses().toList());
+            }
+            return Set.of(InetAddress.getAllByName(host));
+        } catch (SocketException | UnknownHostException e) {
+            return Set.of(); // refused on its own, by check()
+        }
+    }
+
+    /** Whether {@code address} is this machine's: loopback, or an address of one of its interfaces. */
+    private static boolean isLocal(InetAddress address) {
+        try {
+            return address.isLoopbackAddress() || address.isAnyLocalAddress() || NetworkInterface.getByInetAddress(address) != null;
+        } catch (SocketException e) {
+            return false;
         }
     }
 

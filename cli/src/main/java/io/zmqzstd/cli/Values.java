@@ -198,7 +198,7 @@ final class Values {
     }
 
     /** The address an IP literal names (an IPv6 one with or without its {@code %zone}), or null. */
-    private static InetAddress literal(String text) {
+    static InetAddress literal(String text) {
         int percent = text.indexOf('%');
         try {
             return InetAddress.ofLiteral(percent < 0 ? text : text.substring(0, percent));

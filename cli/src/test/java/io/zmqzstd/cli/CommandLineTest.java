@@ -366,6 +366,62 @@ class CommandLineTest {
     }
 
     /**
+     * One address written two ways: {@code tcp://localhost:P} and {@code tcp://127.0.0.1:P} (or an
+     * interface, or {@code *}) passed the check of the endpoint text, so two connects shared the
+     * messages between two connections to one peer, a bind and a connect connected the socket to
+     * itself, two binds failed as "Address already in use", and a proxy forwarded to itself (each
+     * ran on to its --timeout, exit 3). Each is now a usage error naming both endpoints and the
+     * address; other ports still run.
+     */
+    @Test
+    void shouldRefuseOneAddressWrittenTwoWays() {
+        int port = io.zmqzstd.testkit.Ports.unused();
+        String loopback = "tcp://127.0.0.1:" + port;
+        String named = "tcp://localhost:" + port;
+        String[][] cases = {
+                {"send", "--connect", loopback, "--connect", named, "--timeout", "1s"},
+                {"recv", "--bind", loopback, "--connect", named, "--timeout", "1s"},
+                {"recv", "--bind", "tcp://*:" + port, "--connect", loopback, "--timeout", "1s"},
+                {"recv", "--bind", "tcp://lo:" + port, "--bind", loopback, "--timeout", "1s"},
+                {"proxy", "--type", "pipeline", "--frontend-bind", loopback, "--backend-connect", named}};
+        String[] expected = {
+                "--connect given one address twice: endpoint=" + loopback + " and endpoint=" + named + " are both 127.0.0.1:" + port,
+                "--bind and --connect given one address: endpoint=" + loopback + " and endpoint=" + named + " are both 127.0.0.1:" + port,
+                "--bind and --connect given one address: endpoint=tcp://*:" + port + " and endpoint=" + loopback
+                        + " are both 127.0.0.1:" + port + " of this machine",
+                "--bind given one address twice: endpoint=tcp://lo:" + port + " and endpoint=" + loopback,
+                "the frontend and the backend need different addresses: endpoint=" + loopback + " and endpoint=" + named};
+        for (int i = 0; i < cases.length; i++) {
+            String[] args = cases[i];
+            Result r = assertTimeoutPreemptively(java.time.Duration.ofSeconds(30),
+                    () -> run("x\n".getBytes(StandardCharsets.UTF_8), args), String.join(" ", args));
+            assertOneLine(r, ExitCodes.USAGE, String.join(" ", args) + " -> " + r, "zmq-zstd " + args[0] + ": " + expected[i]);
+        }
+        Result r = run("recv", "--connect", loopback, "--connect", "tcp://localhost:" + io.zmqzstd.testkit.Ports.unused(),
+                "--timeout", "200ms");
+        assertEquals(ExitCodes.TIMEOUT, r.code(), r::toString);
+    }
+
+    /**
+     * libzmq binds no host name: {@code --bind tcp://localhost:P} failed as "cannot bind: ...,
+     * errno=19, error=No such device". It is refused before anything binds, naming the host and
+     * the address to use.
+     */
+    @Test
+    void shouldRefuseAHostNameToBindWithTheAddressToUse() {
+        int port = io.zmqzstd.testkit.Ports.unused();
+        for (String[] args : new String[][] {
+                {"recv", "--bind", "tcp://localhost:" + port, "--timeout", "1s"},
+                {"send", "--bind", "tcp://localhost:" + port, "--timeout", "1s"},
+                {"proxy", "--type", "pipeline", "--frontend-bind", "tcp://localhost:" + port, "--backend-bind", "tcp://127.0.0.1:*"}}) {
+            Result r = run(args);
+            String option = args[0].equals("proxy") ? "--frontend-bind" : "--bind";
+            assertOneLine(r, ExitCodes.USAGE, String.join(" ", args) + " -> " + r, option + " takes no host name: endpoint=tcp://localhost:"
+                    + port + ", host=localhost", "for this machine only: tcp://127.0.0.1:" + port);
+        }
+    }
+
+    /**
      * libzmq's zmq_connect takes any host it cannot resolve (an unknown name, brackets around no
      * address) and retries in the background for ever: the command waited for a peer that cannot
      * exist (exit 3 with --timeout, a hang without). Each is refused before anything starts.

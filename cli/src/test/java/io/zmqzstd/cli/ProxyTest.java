@@ -512,7 +512,7 @@ class ProxyTest {
                 {"--backend-curve-keypair-file: a key pair file needs 'public=' and 'secret=' lines: file=" + publicOnly,
                         "--backend-curve-server-key", keys.publicKey(), "--backend-curve-keypair-file", publicOnly.toString()},
         };
-        String[] sides = {"proxy", "--type", "pipeline", "--frontend-bind", "tcp://127.0.0.1:*", "--backend-bind", "tcp://localhost:*",
+        String[] sides = {"proxy", "--type", "pipeline", "--frontend-bind", "tcp://127.0.0.1:*", "--backend-bind", "tcp://127.0.0.1:*",
                 "--events"};
         for (String[] c : wrong) {
             String[] args = Arrays.copyOf(sides, sides.length + c.length - 1);
