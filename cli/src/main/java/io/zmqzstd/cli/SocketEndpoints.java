@@ -88,7 +88,8 @@ final class SocketEndpoints {
         String host = Values.tcpHost(endpoint);
         if (host != null && !host.equals("*") && !host.startsWith("[") && Values.literal(host) == null && !Values.isInterface(host)) {
             throw new ParameterException(commandLine, bindOption + " takes no host name: endpoint=" + endpoint + ", host=" + host
-                    + " (libzmq binds to an IP address, a network interface or *, and looks no name up; for this machine only: "
+                    + " is neither an IP address nor a network interface of this machine (libzmq binds to an address, an"
+                    + " interface or *, and looks no name up; for this machine only: "
                     + endpoint.replace("//" + host + ":", "//127.0.0.1:") + ")");
         }
     }
