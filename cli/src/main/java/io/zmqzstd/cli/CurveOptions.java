@@ -83,6 +83,11 @@ final class CurveOptions {
         return server || serverKey != null;
     }
 
+    /** The peers a socket type takes, as a dropped handshake's warning names them, with CURVE's cause when it is on. */
+    String peers(String typePeers) {
+        return CurveSide.peers(typePeers, enabled());
+    }
+
     /**
      * Parses the lines of a key file (read by {@link CurveSide}, at most {@link #MAX_KEY_FILE_BYTES}).
      * A bare key (one 40-character line) fills both halves: the caller knows which half it asked for.

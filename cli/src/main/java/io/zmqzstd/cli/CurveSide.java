@@ -66,6 +66,20 @@ final class CurveSide {
         this.keyPairFile = keyPairFile;
     }
 
+    /** True when this side is the CURVE server or a client. */
+    boolean enabled() {
+        return server || serverKey != null;
+    }
+
+    /**
+     * The peers a socket type takes ({@code typePeers}), as the warning of a connection dropped
+     * during its handshake names them; with CURVE on ({@code curve}), a key that does not fit
+     * drops it the same way (the client sees no reason).
+     */
+    static String peers(String typePeers, boolean curve) {
+        return curve ? typePeers + "; or, with CURVE, a peer whose key does not fit" : typePeers;
+    }
+
     /**
      * Sets the CURVE options on {@code socket} (before bind/connect); does nothing when no CURVE
      * option was given. The same as {@code resolve().accept(socket)}.

@@ -13,10 +13,11 @@ final class EventOptions {
     boolean events;
 
     /**
-     * An {@link EventReporter} on {@code socket} when --events was given, else null (no monitor at
-     * all); call before the socket binds or connects.
+     * An {@link EventReporter} on {@code socket}, printing its events when --events was given and
+     * in any case warning of a connection it made dropped during its handshake (a peer of a socket type
+     * {@code peers} does not name); call before the socket binds or connects.
      */
-    EventReporter start(ZmqSocket socket, String command, String socketName, PrintWriter err) {
-        return events ? EventReporter.start(socket, command, socketName, err) : null;
+    EventReporter start(ZmqSocket socket, String command, String socketName, String peers, PrintWriter err) {
+        return EventReporter.start(socket, command, socketName, peers, events, err);
     }
 }

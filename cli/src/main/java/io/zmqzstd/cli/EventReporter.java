@@ -10,12 +10,17 @@ import io.zmqzstd.transport.internal.LibZmq;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
 import java.util.Set;
 
 /**
  * {@code --events}: the connection events of one socket, each printed on the command's error
  * stream as one line, {@code zmq-zstd recv: event: ACCEPTED endpoint=tcp://127.0.0.1:5555 value=7}
- * (with {@code socket=frontend} after the type when a command has more than one socket).
+ * (with {@code socket=frontend} after the type when a command has more than one socket). With or
+ * without --events, one warning when a connection it made closes during its handshake: libzmq's
+ * only sign of a peer whose socket type cannot talk to this one.
  *
  * <p>Threading and order: a {@link SocketMonitor} is made on the data socket before it binds or
  * connects (so its first connection is reported), and a daemon thread receives from it, which the
@@ -39,6 +44,17 @@ final class EventReporter implements AutoCloseable {
             Type.ACCEPT_FAILED, Type.CONNECT_RETRIED, Type.HANDSHAKE_SUCCEEDED, Type.HANDSHAKE_FAILED_NO_DETAIL,
             Type.HANDSHAKE_FAILED_PROTOCOL, Type.HANDSHAKE_FAILED_AUTH, Type.DISCONNECTED, Type.CLOSE_FAILED);
 
+    /**
+     * What {@link #watchHandshake} needs: without --events only these are asked for. libzmq 4.3.4
+     * reports a peer of a socket type this one cannot talk to (PUSH to SUB, PUB to PULL, ...) with
+     * nothing but these: the connection ({@code CONNECTED}, or {@code ACCEPTED} on the bound side),
+     * then {@code DISCONNECTED} with no handshake outcome between (at most a
+     * {@code HANDSHAKE_FAILED_NO_DETAIL}, "Broken pipe", when the peer closed first); no
+     * {@code HANDSHAKE_FAILED_PROTOCOL}, and a --connect whose peer it refused is not tried again.
+     */
+    static final Set<Type> HANDSHAKE_WATCHED = EnumSet.of(Type.CONNECTED, Type.HANDSHAKE_SUCCEEDED,
+            Type.HANDSHAKE_FAILED_NO_DETAIL, Type.HANDSHAKE_FAILED_PROTOCOL, Type.HANDSHAKE_FAILED_AUTH, Type.DISCONNECTED);
+
     /** Events whose value is an errno: their line adds libzmq's text for it. */
     private static final Set<Type> ERRNO_VALUED = EnumSet.of(Type.BIND_FAILED, Type.ACCEPT_FAILED, Type.CLOSE_FAILED,
             Type.HANDSHAKE_FAILED_NO_DETAIL);
@@ -52,27 +68,42 @@ final class EventReporter implements AutoCloseable {
     private final SocketMonitor monitor;
     private final String command;
     private final String socketName;
+    private final String peers;
+    private final boolean print;
     private final PrintWriter err;
     private final Thread reader;
     private volatile boolean stopping;
+    /**
+     * Per endpoint, the descriptors of connections made whose handshake has no outcome yet. Touched by the reader thread, then (after it has stopped) by {@link #close()}.
+     */
+    private final Map<String, Set<Long>> handshaking = new HashMap<>();
+    private boolean warned;
 
-    private EventReporter(SocketMonitor monitor, String command, String socketName, PrintWriter err) {
+    private EventReporter(SocketMonitor monitor, String command, String socketName, String peers, boolean print, PrintWriter err) {
         this.monitor = monitor;
         this.command = command;
         this.socketName = socketName;
+        this.peers = peers;
+        this.print = print;
         this.err = err;
         this.reader = Thread.ofPlatform().daemon().name("zmq-zstd-events").unstarted(this::readLoop);
     }
 
     /**
-     * Starts reporting the events of {@code socket}, which has not yet bound or connected.
+     * Starts watching the events of {@code socket}, which has not yet bound or connected: printing
+     * them when {@code print} (--events), and warning once when a connection closes during its
+     * handshake, which is how libzmq drops a peer of a socket type this one cannot talk to.
      *
      * @param command    name in each line, e.g. {@code zmq-zstd recv}
      * @param socketName {@code socket=} in each line (a proxy's frontend or backend), or null
+     * @param peers      the socket types this one talks to, as the warning names them, e.g.
+     *                   {@code push sends only to pull (recv --type pull, ...)}
      * @return the reporter, which the caller closes (see the class comment for when)
      */
-    static EventReporter start(ZmqSocket socket, String command, String socketName, PrintWriter err) {
-        EventReporter r = new EventReporter(socket.monitor(REPORTED), command, socketName, err);
+    static EventReporter start(ZmqSocket socket, String command, String socketName, String peers, boolean print,
+            PrintWriter err) {
+        EventReporter r = new EventReporter(socket.monitor(print ? REPORTED : HANDSHAKE_WATCHED), command, socketName, peers,
+                print, err);
         r.reader.start();
         return r;
     }
@@ -82,7 +113,7 @@ final class EventReporter implements AutoCloseable {
             while (!stopping) {
                 MonitorEvent e = monitor.receive(STOP_CHECK);
                 if (e != null) {
-                    err.println(line(e));
+                    handle(e);
                 }
             }
         } catch (ZmqException e) {
@@ -90,6 +121,40 @@ final class EventReporter implements AutoCloseable {
                 throw e;
             }
             // SIGINT/SIGTERM shut the context down: the main thread ends the run
+        }
+    }
+
+    private void handle(MonitorEvent e) {
+        if (print) {
+            err.println(line(e));
+        }
+        watchHandshake(e);
+    }
+
+    /**
+     * Warns, once, when a connection this socket made (--connect) closes before its handshake had an
+     * outcome. Not for connections it accepted: a client that connects and hangs up without a word
+     * (a port check, the transport's own look at an ipc path before a bind) ends the same way. A
+     * handshake outcome names no descriptor (its value is 0 or a code), so one clears every
+     * connection of its endpoint (one at a time for a connect) still in its handshake. A failure
+     * with a reason (CURVE, ZAP) is reported by --events as such.
+     */
+    private void watchHandshake(MonitorEvent e) {
+        Set<Long> open = handshaking.computeIfAbsent(e.endpoint(), k -> new HashSet<>());
+        switch (e.type()) {
+            case CONNECTED -> open.add(e.value());
+            case HANDSHAKE_SUCCEEDED, HANDSHAKE_FAILED_PROTOCOL, HANDSHAKE_FAILED_AUTH -> open.clear();
+            case DISCONNECTED -> {
+                if (open.remove(e.value()) && !warned) {
+                    warned = true;
+                    err.println(command + ": warning: endpoint=" + e.endpoint() + (socketName != null ? " socket=" + socketName : "")
+                            + ": a connection closed during its ZMTP handshake, which is how libzmq drops, without an error,"
+                            + " a peer whose socket type cannot talk to this one: " + peers);
+                }
+            }
+            default -> {
+                // HANDSHAKE_FAILED_NO_DETAIL: the peer hung up (it may have refused our type first)
+            }
         }
     }
 
@@ -129,7 +194,7 @@ final class EventReporter implements AutoCloseable {
         }
         try {
             for (MonitorEvent e; (e = monitor.tryReceive()) != null; ) {
-                err.println(line(e));
+                handle(e);
             }
         } catch (ZmqException e) {
             if (!e.isContextTerminated()) {

@@ -65,14 +65,22 @@ final class ProxyCommand implements Callable<Integer> {
 
     /** The two sockets of each kind of proxy: frontend (where senders go) and backend (where receivers go). */
     enum Type {
-        pubsub(SocketType.XSUB, SocketType.XPUB), pipeline(SocketType.PULL, SocketType.PUSH);
+        pubsub(SocketType.XSUB, SocketType.XPUB, "the frontend (xsub) receives only from pub (send --type pub)",
+                "the backend (xpub) sends only to sub (recv --type sub)"),
+        pipeline(SocketType.PULL, SocketType.PUSH, "the frontend (pull) receives only from push (send --type push)",
+                "the backend (push) sends only to pull (recv --type pull)");
 
         final SocketType frontend;
         final SocketType backend;
+        /** The peers each side takes (libzmq drops any other). */
+        final String frontendPeers;
+        final String backendPeers;
 
-        Type(SocketType frontend, SocketType backend) {
+        Type(SocketType frontend, SocketType backend, String frontendPeers, String backendPeers) {
             this.frontend = frontend;
             this.backend = backend;
+            this.frontendPeers = frontendPeers;
+            this.backendPeers = backendPeers;
         }
     }
 
@@ -160,8 +168,10 @@ final class ProxyCommand implements Callable<Integer> {
             // socket), the signal handlers, the proxy's control sockets, then the context.
             try (ZmqProxy p = new ZmqProxy(frontend, backend, null);
                  Restore signals = onStopSignals();
-                 EventReporter frontendEvents = eventOptions.start(frontend, name, "frontend", err);
-                 EventReporter backendEvents = eventOptions.start(backend, name, "backend", err)) {
+                 EventReporter frontendEvents = eventOptions.start(frontend, name, "frontend",
+                         CurveSide.peers(type.frontendPeers, curve.frontend().enabled()), err);
+                 EventReporter backendEvents = eventOptions.start(backend, name, "backend",
+                         CurveSide.peers(type.backendPeers, curve.backend().enabled()), err)) {
                 proxy = p;
                 if (stopRequested) {
                     p.terminate(); // a signal before the proxy existed: run() returns at once

@@ -36,20 +36,29 @@ import java.util.concurrent.Callable;
         description = {
                 "Receive messages, decompress them and write each payload to standard output, followed by a newline.",
                 "A bad frame (not zstd, corrupt, too large, unknown dictionary, ...) is reported as one line on"
-                        + " stderr naming the reason; the stream continues and it does not count towards --count."},
+                        + " stderr naming the reason; the stream continues and it does not count towards --count.",
+                "",
+                "Peers: pull from send --type push, sub from send --type pub (through a proxy: its backend, pipeline or pubsub),"
+                        + " dealer from dealer, pair from pair. libzmq drops a connection between other types during its handshake,"
+                        + " without an error: a --connect then warns once on stderr, and recv waits as for an absent peer."},
         exitCodeListHeading = "%nExit codes:%n", exitCodeList = {"0:Success: --count messages delivered.",
                 ExitCodes.HELP_FAILURE, ExitCodes.HELP_USAGE,
                 "3:--timeout fired: no message (good or bad) arrived within it.", ExitCodes.HELP_INTERRUPTED})
 final class RecvCommand implements Callable<Integer> {
 
-    /** Socket types that can receive a stream. */
+    /** Socket types that can receive a stream, and the peers each takes (libzmq drops any other). */
     enum Type {
-        pull(SocketType.PULL), sub(SocketType.SUB), dealer(SocketType.DEALER), pair(SocketType.PAIR);
+        pull(SocketType.PULL, "pull receives only from push (send --type push, or a proxy --type pipeline backend)"),
+        sub(SocketType.SUB, "sub receives only from pub (send --type pub, or a proxy --type pubsub backend)"),
+        dealer(SocketType.DEALER, "dealer talks only to dealer or router (send --type dealer)"),
+        pair(SocketType.PAIR, "pair talks only to pair (send --type pair)");
 
         final SocketType socketType;
+        final String peers;
 
-        Type(SocketType socketType) {
+        Type(SocketType socketType, String peers) {
             this.socketType = socketType;
+            this.peers = peers;
         }
     }
 
@@ -144,7 +153,7 @@ final class RecvCommand implements Callable<Integer> {
                 }
                 socket.receiveTimeoutMs(Values.millis(timeout));
                 // closed after the receive loop, when the main thread is no longer in a call on the socket
-                try (EventReporter reporter = eventOptions.start(socket, spec.qualifiedName(), null, err)) {
+                try (EventReporter reporter = eventOptions.start(socket, spec.qualifiedName(), null, curve.peers(type.peers), err)) {
                     endpoints.attach(socket);
                     DecompressingReceiver.Builder b = DecompressingReceiver.builder(socket).maxDecompressedSize(maxSize);
                     dicts.forEach(b::dictionary);

@@ -41,20 +41,29 @@ import java.util.concurrent.TimeoutException;
                 "At the end of input, waits until every message has been handed to the network, then exits 0.",
                 "",
                 "PUSH, DEALER and PAIR block until a peer is connected (and at the high-water mark), so nothing is lost.",
-                "PUB drops messages while no subscriber is connected: use --wait-subscribers N (or --delay)."},
+                "PUB drops messages while no subscriber is connected: use --wait-subscribers N (or --delay).",
+                "",
+                "Peers: push to recv --type pull, pub to recv --type sub (through a proxy: its frontend, pipeline or pubsub),"
+                        + " dealer to dealer, pair to pair. libzmq drops a connection between other types during its handshake,"
+                        + " without an error: a --connect then warns once on stderr, and send waits as for an absent peer."},
         exitCodeListHeading = "%nExit codes:%n", exitCodeList = {ExitCodes.HELP_OK, ExitCodes.HELP_FAILURE,
                 ExitCodes.HELP_USAGE, "3:--timeout fired: no peer took a message (or not enough subscribers) in time.",
                 ExitCodes.HELP_INTERRUPTED})
 final class SendCommand implements Callable<Integer> {
 
-    /** Socket types that can send a stream. */
+    /** Socket types that can send a stream, and the peers each takes (libzmq drops any other). */
     enum Type {
-        push(SocketType.PUSH), pub(SocketType.PUB), dealer(SocketType.DEALER), pair(SocketType.PAIR);
+        push(SocketType.PUSH, "push sends only to pull (recv --type pull, or a proxy --type pipeline frontend)"),
+        pub(SocketType.PUB, "pub sends only to sub (recv --type sub, or a proxy --type pubsub frontend)"),
+        dealer(SocketType.DEALER, "dealer talks only to dealer or router (recv --type dealer)"),
+        pair(SocketType.PAIR, "pair talks only to pair (recv --type pair)");
 
         final SocketType socketType;
+        final String peers;
 
-        Type(SocketType socketType) {
+        Type(SocketType socketType, String peers) {
             this.socketType = socketType;
+            this.peers = peers;
         }
     }
 
@@ -175,7 +184,7 @@ final class SendCommand implements Callable<Integer> {
                 socket.sendTimeoutMs(Values.millis(timeout));
                 // Closed before the linger: no thread is in a call on the socket any more (a parallel
                 // sender's workers have stopped), and events during the linger would come too late.
-                try (EventReporter reporter = eventOptions.start(socket, spec.qualifiedName(), null, err)) {
+                try (EventReporter reporter = eventOptions.start(socket, spec.qualifiedName(), null, curve.peers(type.peers), err)) {
                     endpoints.attach(socket);
                     if (threads == 0) {
                         try (CompressingSender sender = CompressingSender.builder(socket).level(level).checksum(checksum)

@@ -88,6 +88,44 @@ class EventsTest {
         }
     }
 
+    /**
+     * Socket types that cannot talk (send --type push to recv --type sub, pub to pull): libzmq 4.3.4
+     * drops the connection during its handshake without an error, and reports no more than that
+     * (no HANDSHAKE_FAILED_PROTOCOL: a connection, then DISCONNECTED), so both sides ran to their
+     * --timeout without a word. Now the side that connects warns once, without --events, naming the
+     * endpoint, its own type and the peers that type takes (send connects in one case, recv in the
+     * other); the side that binds says nothing (a port check ends a connection the same way); both
+     * still end at --timeout.
+     */
+    @ParameterizedTest(name = "send --type {0}")
+    @ValueSource(strings = {"push", "pub"})
+    void shouldWarnOfAPeerWhoseSocketTypeCannotTalkToThisOne(String sendType) throws Exception {
+        String endpoint = "tcp://127.0.0.1:" + Ports.unused();
+        boolean sendConnects = sendType.equals("push");
+        String recvType = sendConnects ? "sub" : "pull";
+        CompletableFuture<Received> recv = recv(sendConnects ? "--bind" : "--connect", endpoint, "--type", recvType,
+                "--timeout", "3s");
+        Result send = sendConnects
+                ? send("never\n", "--connect", endpoint, "--type", sendType, "--timeout", "2s")
+                : send("never\n", "--bind", endpoint, "--type", sendType, "--wait-subscribers", "1", "--timeout", "2s");
+        Received r = await(recv);
+        assertEquals(ExitCodes.TIMEOUT, send.code(), send::toString);
+        assertEquals(ExitCodes.TIMEOUT, r.result().code(), r::toString);
+        String warning = ": warning: endpoint=" + endpoint + ": a connection closed during its ZMTP handshake, which is how"
+                + " libzmq drops, without an error, a peer whose socket type cannot talk to this one: ";
+        List<String> sendWarnings = send.err().lines().filter(l -> l.contains(": warning: ")).toList();
+        List<String> recvWarnings = r.result().err().lines().filter(l -> l.contains(": warning: ")).toList();
+        if (sendConnects) {
+            assertEquals(List.of("zmq-zstd send" + warning + "push sends only to pull (recv --type pull, or a proxy --type"
+                    + " pipeline frontend)"), sendWarnings, send::toString);
+            assertEquals(List.of(), recvWarnings, r::toString);
+        } else {
+            assertEquals(List.of("zmq-zstd recv" + warning + "pull receives only from push (send --type push, or a proxy"
+                    + " --type pipeline backend)"), recvWarnings, r::toString);
+            assertEquals(List.of(), sendWarnings, send::toString);
+        }
+    }
+
     /** A connect nobody answers: each retry is a line, and --timeout ends the run as without --events. */
     @Test
     void shouldReportTheRetriesOfAConnectNobodyAnswers() throws Exception {
