@@ -710,16 +710,19 @@ class CliProcessIT {
      */
     @Test
     void shouldNotCountAsDeliveredWhatAFullPipeDidNotTakeWhenTerminated() throws Exception {
+        assumeTrue(Files.isReadable(Path.of("/proc/self/wchan")), "reads /proc/PID/task/TID/wchan (Linux)");
         Path stderr = dir.resolve("recv.err");
         int sent = 1000; // lines of 1 KiB, 1 MiB: within recv's high-water mark, so send ends while recv is stuck
         Process recv = recvFedBy(("x".repeat(1024) + "\n").repeat(sent).getBytes(StandardCharsets.UTF_8), stderr);
         try {
             InputStream stdout = recv.getInputStream(); // read by nobody until recv has ended
+            // A thread of recv blocked writing to the full pipe (its capacity is 64 KiB, or a page or two
+            // for a user over fs.pipe-user-pages-soft): the kernel function it waits in names it.
             long deadline = System.nanoTime() + CliProcess.PATIENCE.toNanos();
-            while (stdout.available() < 65536 && System.nanoTime() < deadline) { // the pipe's capacity: full
+            while (!blockedInPipeWrite(recv.pid()) && System.nanoTime() < deadline) {
                 Thread.sleep(20);
             }
-            assertTrue(stdout.available() >= 65536, () -> "recv's standard output never filled: " + read(stderr));
+            assertTrue(blockedInPipeWrite(recv.pid()), () -> "recv never blocked on its standard output: " + read(stderr));
             recv.toHandle().destroy(); // SIGTERM
             // not read before recv has ended: a read would let the stuck write finish
             assertTrue(recv.waitFor(CliProcess.PATIENCE.toMillis(), TimeUnit.MILLISECONDS), () -> read(stderr));
@@ -734,6 +737,22 @@ class CliProcessIT {
         } finally {
             recv.destroyForcibly();
         }
+    }
+
+    /** Whether a thread of process {@code pid} waits in the kernel's write to a pipe (anon_pipe_write, pipe_write). */
+    private static boolean blockedInPipeWrite(long pid) throws IOException {
+        try (var tasks = Files.list(Path.of("/proc", Long.toString(pid), "task"))) {
+            for (Path task : tasks.toList()) {
+                try {
+                    if (Files.readString(task.resolve("wchan")).contains("pipe_write")) {
+                        return true;
+                    }
+                } catch (IOException threadEnded) {
+                    // gone between the listing and the read
+                }
+            }
+        }
+        return false;
     }
 
     /**
