@@ -298,8 +298,8 @@ final class ProxyCommand implements Callable<Integer> {
                         + " endpoint=" + endpoint + " is on both sides (a proxy would bind it twice, or forward to itself)");
             }
             for (String other : backendSide) {
-                // one address written two ways: tcp://127.0.0.1:5555 on one side, tcp://localhost:5555 on the other
-                String address = SocketEndpoints.sameTcpAddress(endpoint, frontendBinds.contains(endpoint), other,
+                // one address written two ways: tcp://127.0.0.1:5555 on one side, tcp://localhost:5555 (or ipc paths) on the other
+                String address = SocketEndpoints.sameAddress(endpoint, frontendBinds.contains(endpoint), other,
                         backendBinds.contains(other));
                 if (address != null) {
                     throw new ParameterException(spec.commandLine(), "the frontend and the backend need different addresses:"

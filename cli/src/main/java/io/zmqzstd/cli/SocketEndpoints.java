@@ -11,6 +11,8 @@ import java.net.InetAddress;
 import java.net.NetworkInterface;
 import java.net.SocketException;
 import java.net.UnknownHostException;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -120,7 +122,8 @@ final class SocketEndpoints {
                         + endpoint + " (the socket would connect to itself)");
             }
         }
-        // the same address written two ways (tcp://localhost:5555 and tcp://127.0.0.1:5555, tcp://lo:5555 and tcp://*:5555)
+        // the same address written two ways (tcp://localhost:5555 and tcp://127.0.0.1:5555, tcp://lo:5555 and
+        // tcp://*:5555, ipc://feed.sock and ipc://./feed.sock)
         for (int i = 0; i < binds.size(); i++) {
             for (int j = i + 1; j < binds.size(); j++) {
                 requireApart(binds.get(i), true, binds.get(j), true, bindOption + " given one address twice",
@@ -139,9 +142,9 @@ final class SocketEndpoints {
         }
     }
 
-    /** A usage error when {@link #sameTcpAddress} says the two endpoints are one address. */
+    /** A usage error when {@link #sameAddress} says the two endpoints are one address. */
     private void requireApart(String a, boolean aBinds, String b, boolean bBinds, String what, String why) {
-        String address = sameTcpAddress(a, aBinds, b, bBinds);
+        String address = sameAddress(a, aBinds, b, bBinds);
         if (address != null) {
             throw new ParameterException(commandLine, what + ": endpoint=" + a + " and endpoint=" + b + " are both " + address
                     + " (" + why + ")");
@@ -149,13 +152,23 @@ final class SocketEndpoints {
     }
 
     /**
-     * Whether two tcp endpoints of other texts name one address, as {@code host:port}, or null: the
-     * same port, and a host of one resolves to an address of the other, or one is a bind to every
-     * interface ({@code *}) and the other an address of this machine. A bind's host is an address
-     * or an interface (its addresses); a connect's is resolved as {@link #requireResolvable} did. A
-     * port that a bind picks itself ({@code *}, 0) is no address yet.
+     * Whether two endpoints of other texts name one address, as {@code host:port} or
+     * {@code path=PATH}, or null. Two ipc paths that are one file once made absolute and normalised
+     * ({@code ipc://feed.sock}, {@code ipc://./feed.sock}, {@code ipc:///home/me/feed.sock}), but for
+     * two binds, whose second the transport refuses itself ({@code ZmqSocket.bind}). Two tcp
+     * endpoints of the same port, where a host of one resolves to an address of the other, or one is
+     * a bind to every interface ({@code *}) and the other an address of this machine. A bind's host
+     * is an address or an interface (its addresses); a connect's is resolved as
+     * {@link #requireResolvable} did. A port or path that a bind picks itself ({@code *}, 0) is no
+     * address yet.
      */
-    static String sameTcpAddress(String a, boolean aBinds, String b, boolean bBinds) {
+    static String sameAddress(String a, boolean aBinds, String b, boolean bBinds) {
+        Path pathA = ipcPath(a);
+        Path pathB = ipcPath(b);
+        if (pathA != null || pathB != null) {
+            // two binds of one path: the transport refuses the second itself, naming the path and who listens (exit 1)
+            return pathA != null && pathA.equals(pathB) && !a.equals(b) && !(aBinds && bBinds) ? "path=" + pathA : null;
+        }
         int port = Values.tcpPort(a);
         if (port <= 0 || port != Values.tcpPort(b) || a.equals(b)) {
             return null; // not tcp, a picked port, other ports; the same text is refused as such
@@ -171,6 +184,22 @@ final class SocketEndpoints {
                     .map(x -> x.getHostAddress() + ":" + port + " of this machine").orElse(null);
         }
         return left.stream().filter(right::contains).findFirst().map(x -> x.getHostAddress() + ":" + port).orElse(null);
+    }
+
+    /**
+     * The file an {@code ipc://PATH} endpoint names, absolute and normalised (libzmq takes a relative
+     * PATH from the working directory), or null: not ipc, {@code ipc://*} (a fresh path), or an
+     * abstract {@code ipc://@NAME}.
+     */
+    private static Path ipcPath(String endpoint) {
+        if (!endpoint.startsWith("ipc://") || endpoint.equals("ipc://*") || endpoint.startsWith("ipc://@")) {
+            return null;
+        }
+        try {
+            return Path.of(endpoint.substring("ipc://".length())).toAbsolutePath().normalize();
+        } catch (InvalidPathException e) {
+            return null; // libzmq says what is wrong with it
+        }
     }
 
     /** The addresses of a tcp host: null for a bind's {@code *}, empty when it cannot be told. */

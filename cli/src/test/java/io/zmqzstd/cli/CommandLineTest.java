@@ -354,13 +354,7 @@ class CommandLineTest {
         String[] expected = {"--connect given twice: endpoint=" + endpoint, "--connect given twice: endpoint=" + endpoint,
                 "--bind given twice: endpoint=" + endpoint, "--bind and --connect given the same endpoint=" + endpoint,
                 "--backend-connect given twice: endpoint=" + endpoint};
-        for (int i = 0; i < cases.length; i++) {
-            String[] args = cases[i];
-            // a proxy that took the endpoints runs until stopped
-            Result r = assertTimeoutPreemptively(java.time.Duration.ofSeconds(30),
-                    () -> run("x\n".getBytes(StandardCharsets.UTF_8), args), String.join(" ", args));
-            assertOneLine(r, ExitCodes.USAGE, String.join(" ", args) + " -> " + r, "zmq-zstd " + args[0] + ": " + expected[i]);
-        }
+        assertEachAUsageError(cases, expected);
         Result r = run("recv", "--bind", "tcp://127.0.0.1:*", "--bind", "tcp://127.0.0.1:*", "--timeout", "200ms");
         assertEquals(ExitCodes.TIMEOUT, r.code(), r::toString);
     }
@@ -391,15 +385,34 @@ class CommandLineTest {
                         + " are both 127.0.0.1:" + port + " of this machine",
                 "--bind given one address twice: endpoint=tcp://lo:" + port + " and endpoint=" + loopback,
                 "the frontend and the backend need different addresses: endpoint=" + loopback + " and endpoint=" + named};
-        for (int i = 0; i < cases.length; i++) {
-            String[] args = cases[i];
-            Result r = assertTimeoutPreemptively(java.time.Duration.ofSeconds(30),
-                    () -> run("x\n".getBytes(StandardCharsets.UTF_8), args), String.join(" ", args));
-            assertOneLine(r, ExitCodes.USAGE, String.join(" ", args) + " -> " + r, "zmq-zstd " + args[0] + ": " + expected[i]);
-        }
+        assertEachAUsageError(cases, expected);
         Result r = run("recv", "--connect", loopback, "--connect", "tcp://localhost:" + io.zmqzstd.testkit.Ports.unused(),
                 "--timeout", "200ms");
         assertEquals(ExitCodes.TIMEOUT, r.code(), r::toString);
+    }
+
+    /**
+     * One ipc path written two ways ({@code ipc://DIR/feed.sock} and {@code ipc://DIR/./feed.sock}):
+     * a PAIR send bound to one and connected to the other sent its message to itself and exited 0
+     * with {@code messages=1}, lost; two connects shared the messages between two connections to
+     * one peer; a proxy's backend connected to its own frontend. Each is now a usage error naming
+     * both endpoints and the path. Two binds of one path stay the transport's to refuse (exit 1,
+     * IpcBindTest).
+     */
+    @Test
+    void shouldRefuseOneIpcPathWrittenTwoWays(@TempDir Path dir) {
+        String plain = "ipc://" + dir.resolve("feed.sock");
+        String dotted = "ipc://" + dir.resolve(".").resolve("feed.sock");
+        String[][] cases = {
+                {"send", "--type", "pair", "--bind", plain, "--connect", dotted, "--timeout", "2s"},
+                {"recv", "--connect", plain, "--connect", dotted, "--timeout", "1s"},
+                {"proxy", "--type", "pipeline", "--frontend-bind", plain, "--backend-connect", dotted}};
+        String[] expected = {
+                "--bind and --connect given one address: endpoint=" + plain + " and endpoint=" + dotted + " are both path="
+                        + dir.resolve("feed.sock"),
+                "--connect given one address twice: endpoint=" + plain + " and endpoint=" + dotted,
+                "the frontend and the backend need different addresses: endpoint=" + plain + " and endpoint=" + dotted};
+        assertEachAUsageError(cases, expected);
     }
 
     /**
@@ -1240,6 +1253,20 @@ class CommandLineTest {
                 throw new IOException(error);
             }
         };
+    }
+
+    /**
+     * Each of {@code cases} (a command line, with a line of standard input for send) is a usage error
+     * in one line starting {@code zmq-zstd COMMAND: } and the matching {@code expected}. Bounded: a
+     * command (a proxy) that took its endpoints runs until stopped.
+     */
+    private static void assertEachAUsageError(String[][] cases, String[] expected) {
+        for (int i = 0; i < cases.length; i++) {
+            String[] args = cases[i];
+            Result r = assertTimeoutPreemptively(java.time.Duration.ofSeconds(30),
+                    () -> run("x\n".getBytes(StandardCharsets.UTF_8), args), String.join(" ", args));
+            assertOneLine(r, ExitCodes.USAGE, String.join(" ", args) + " -> " + r, "zmq-zstd " + args[0] + ": " + expected[i]);
+        }
     }
 
     private static void assertOneLine(Result r, int code, String what, String... parts) {
