@@ -1,0 +1,13 @@
+#!/bin/bash
+export JAVA_HOME=/usr/lib/jvm/temurin-25-jdk-amd64 PATH=/usr/lib/jvm/temurin-25-jdk-amd64/bin:$PATH
+cd /tmp/exp28b
+date -u +%FT%TZ > started
+for r in 1 2 3 4; do
+  for v in old new id; do
+    java -jar /tmp/exp28/$v.jar 'TransportBenchmark' -p strategy=byteArray,zeroCopyPooled -p receiveMode=blocking -p size=64 -p transport=inproc,tcp \
+      -f 1 -wi 3 -w 1 -i 5 -r 1 -rf json -rff transport-r$r-$v.json > transport-r$r-$v.log 2>&1
+    java -jar /tmp/exp28/$v.jar 'CodecBenchmark' -p contestant=zmqzstd-segment -p size=64,1024 -p level=3 -p payload=telemetry \
+      -f 1 -wi 3 -w 1 -i 5 -r 1 -rf json -rff codec-r$r-$v.json > codec-r$r-$v.log 2>&1
+  done
+done
+date -u +%FT%TZ > finished
