@@ -3,6 +3,7 @@ package io.zmqzstd.pipeline;
 import io.zmqzstd.codec.ZstdCompressor;
 import io.zmqzstd.codec.ZstdFrames;
 import io.zmqzstd.nativelib.internal.CallGuard;
+import io.zmqzstd.nativelib.internal.RawSegments;
 import io.zmqzstd.transport.NativeBufferPool;
 import io.zmqzstd.transport.PooledBuffer;
 import io.zmqzstd.transport.ZmqException;
@@ -81,8 +82,9 @@ import java.util.Objects;
  * with native segments allocate nothing on the Java heap in steady state (when the pool's leak
  * detection is {@code disabled}; sampled detection records a stack trace for one rent in 64), nor
  * do {@link #sendEnvelope} and {@link #publish(byte[], MemorySegment, int)} with a native payload
- * (before 2026-11-27 an array topic or envelope part cost 72 B a call). Nor do the {@code byte[]}
- * payloads of {@link #send(byte[], int)} and {@link #publish(byte[], byte[], int)} of up to
+ * (before 2026-11-27 an array topic or envelope part cost 72 B a call), nor
+ * {@link #publish(MemorySegment, MemorySegment, int)} with a native topic and payload. Nor do the
+ * {@code byte[]} payloads of {@link #send(byte[], int)} and the {@code publish} overloads of up to
  * 128 KiB, nor {@link #send(ByteBuffer, int)} with a heap buffer of up to 128 KiB remaining or
  * with a direct buffer (after its first call with that buffer): an array is copied into the
  * sender's staging memory, a direct buffer read in place (before 2026-11-27 each of them cost
@@ -146,7 +148,7 @@ public final class CompressingSender implements AutoCloseable {
     private MemorySegment staging;
     /** Reads ByteBuffer payloads, keeping the last direct buffer's segment. */
     private final BufferPayload bufferView = new BufferPayload(
-            (array, segment, offset, length, flags) -> sendPart(null, array, segment, offset, length, flags));
+            (array, segment, offset, length, flags) -> sendPart(null, null, array, segment, offset, length, flags));
     /** True after a part with SNDMORE went out: libzmq holds the start of a message. */
     private boolean messageOpen;
     /**
@@ -294,7 +296,7 @@ public final class CompressingSender implements AutoCloseable {
      */
     public boolean send(MemorySegment payload, long offset, long length, int flags) {
         Objects.checkFromIndexSize(offset, length, payload.byteSize());
-        return sendOwned(null, null, payload, offset, length, flags);
+        return sendOwned(null, null, null, payload, offset, length, flags);
     }
 
     /**
@@ -316,7 +318,7 @@ public final class CompressingSender implements AutoCloseable {
      */
     public boolean send(byte[] payload, int flags) {
         Objects.requireNonNull(payload, "payload");
-        return sendOwned(null, payload, null, 0, payload.length, flags);
+        return sendOwned(null, null, payload, null, 0, payload.length, flags);
     }
 
     /**
@@ -406,7 +408,7 @@ public final class CompressingSender implements AutoCloseable {
      */
     public boolean publish(byte[] topic, MemorySegment payload, int flags) {
         Objects.requireNonNull(topic, "topic");
-        return sendOwned(topic, null, payload, 0, payload.byteSize(), flags);
+        return sendOwned(topic, null, null, payload, 0, payload.byteSize(), flags);
     }
 
     /**
@@ -424,7 +426,59 @@ public final class CompressingSender implements AutoCloseable {
     public boolean publish(byte[] topic, byte[] payload, int flags) {
         Objects.requireNonNull(payload, "payload");
         Objects.requireNonNull(topic, "topic");
-        return sendOwned(topic, payload, null, 0, payload.length, flags);
+        return sendOwned(topic, null, payload, null, 0, payload.length, flags);
+    }
+
+    /**
+     * {@link #publish(byte[], MemorySegment, int)} for a topic in a segment (native memory, a
+     * mapped file, or on the heap), with the same guarantees: the payload is compressed before the
+     * topic goes out, with DONTWAIT false means nothing of the message was sent, and a native topic
+     * and payload allocate nothing. libzmq copies the topic during the call; the segment stays the
+     * caller's. Unlike {@link #sendEnvelope(MemorySegment, int)} then {@code send}, the message
+     * never stays open after a would-block, and the sender is entered once.
+     *
+     * @param topic the first part, all of the segment, sent uncompressed as it is; not null; its
+     *     arena must be open and the segment usable from this thread
+     * @param payload the second part, all of the segment, compressed; stays the caller's
+     * @param flags 0 or {@link ZmqSocket#DONTWAIT}; with {@link ZmqSocket#SNDMORE} more parts
+     *     follow the payload
+     * @return true when libzmq took both parts; false when it would block: nothing of the
+     *     message was sent
+     * @throws IllegalStateException when the topic's arena is closed (nothing sent, nothing
+     *     compressed), or the sender is closed or used by two threads at once
+     * @throws WrongThreadException when the topic is confined to another thread (nothing sent)
+     */
+    public boolean publish(MemorySegment topic, MemorySegment payload, int flags) {
+        checkTopic(topic);
+        return sendOwned(null, topic, null, payload, 0, payload.byteSize(), flags);
+    }
+
+    /**
+     * {@link #publish(MemorySegment, MemorySegment, int)} for an array payload, copied as
+     * {@link #send(byte[], int)} copies it (allocation-free up to 128 KiB).
+     *
+     * @param topic the first part, all of the segment, sent uncompressed as it is; not null
+     * @param payload the second part, all of the array, compressed; stays the caller's
+     * @param flags 0 or {@link ZmqSocket#DONTWAIT}; with {@link ZmqSocket#SNDMORE} more parts
+     *     follow the payload
+     * @return true when libzmq took both parts; false when it would block: nothing of the
+     *     message was sent
+     * @throws IllegalStateException when the topic's arena is closed (nothing sent, nothing
+     *     compressed), or the sender is closed or used by two threads at once
+     * @throws WrongThreadException when the topic is confined to another thread (nothing sent)
+     */
+    public boolean publish(MemorySegment topic, byte[] payload, int flags) {
+        Objects.requireNonNull(payload, "payload");
+        checkTopic(topic);
+        return sendOwned(null, topic, payload, null, 0, payload.length, flags);
+    }
+
+    /**
+     * A segment topic the socket could not read is refused before the payload is compressed,
+     * naming the topic (the socket would name it {@code data}, after the compression).
+     */
+    private static void checkTopic(MemorySegment topic) {
+        RawSegments.checkUsable(Objects.requireNonNull(topic, "topic"), "topic");
     }
 
     /**
@@ -505,26 +559,28 @@ public final class CompressingSender implements AutoCloseable {
     }
 
     /** {@link #sendPart} on the calling thread, checked to be the only one in the sender. */
-    private boolean sendOwned(byte[] envelope, byte[] array, MemorySegment segment, long offset, long length, int flags) {
+    private boolean sendOwned(byte[] envelope, MemorySegment envelopeSegment, byte[] array, MemorySegment segment,
+                              long offset, long length, int flags) {
         owner.enter();
         try {
             ensureOpen();
-            return sendPart(envelope, array, segment, offset, length, flags);
+            return sendPart(envelope, envelopeSegment, array, segment, offset, length, flags);
         } finally {
             owner.exit(this);
         }
     }
 
     /**
-     * Compresses the payload into one frame, then sends {@code envelope} (when not null) and the
-     * frame as parts of one message. The payload is {@code array[offset, offset + length)}, or
+     * Compresses the payload into one frame, then sends the envelope ({@code envelope}, else
+     * {@code envelopeSegment}, when either is not null) and the frame as parts of one message. The payload is {@code array[offset, offset + length)}, or
      * when {@code array} is null {@code segment[offset, offset + length)}. An array of up to
      * {@value #MAX_STAGED_PAYLOAD_BYTES} bytes is first copied into the staging memory and
      * compressed from there; a larger one is wrapped in a heap segment, which the codec copies
      * through its own scratch in chunks. Everything that can fail short of the socket happens
      * before the first part goes out.
      */
-    private boolean sendPart(byte[] envelope, byte[] array, MemorySegment segment, long offset, long length, int flags) {
+    private boolean sendPart(byte[] envelope, MemorySegment envelopeSegment, byte[] array, MemorySegment segment,
+                             long offset, long length, int flags) {
         checkFlags(flags);
         PooledBuffer buffer = null;
         boolean handedOver = false;
@@ -562,8 +618,8 @@ public final class CompressingSender implements AutoCloseable {
                 throw e;
             }
             int frameFlags = flags;
-            if (envelope != null) {
-                if (!sendEnvelopePart(envelope, null, (flags & ZmqSocket.DONTWAIT) | ZmqSocket.SNDMORE)) {
+            if (envelope != null || envelopeSegment != null) {
+                if (!sendEnvelopePart(envelope, envelopeSegment, (flags & ZmqSocket.DONTWAIT) | ZmqSocket.SNDMORE)) {
                     return false; // nothing of the message went out
                 }
                 // The rest of a message whose first part libzmq took is never refused for the

@@ -191,6 +191,12 @@ public final class ParallelCompressingSender implements AutoCloseable {
     private static final int EMPTY = 0;
     private static final int READY = 1;
     private static final long NO_TOPIC = -1;
+    /**
+     * The longest topic given as a segment: an array topic's longest, so that a slot's topic and
+     * payload bytes add up without overflow (a claim's at most {@link #MAX_CLAIM_BYTES} plus this),
+     * whichever form the topic comes in.
+     */
+    static final long MAX_TOPIC_BYTES = Integer.MAX_VALUE;
 
     private final ZmqSocket socket;
     private final NativeBufferPool pool;
@@ -212,7 +218,7 @@ public final class ParallelCompressingSender implements AutoCloseable {
     private final MemorySegment inlineStaging;
     /** Reads ByteBuffer payloads, keeping the last direct buffer's segment; the caller's thread only. */
     private final BufferPayload bufferView = new BufferPayload(
-            (array, segment, offset, length, flags) -> takeOwned(null, array, segment, offset, length, flags));
+            (array, segment, offset, length, flags) -> takeOwned(null, null, array, segment, offset, length, flags));
     /** Payload and topic bytes of the messages taken and not yet sent. */
     private final AtomicLong inFlightBytes = new AtomicLong();
 
@@ -275,6 +281,8 @@ public final class ParallelCompressingSender implements AutoCloseable {
     private long claimedLength;
     /** The open claim's topic (read at commit), or null for a single-part message. */
     private byte[] claimedTopic;
+    /** The open claim's topic when given as a segment (read at commit), else null. */
+    private MemorySegment claimedTopicSegment;
     /** Whether the open claim came after a pause (for an inline send at commit). */
     private boolean claimedIdle;
     private boolean closed;
@@ -646,7 +654,7 @@ public final class ParallelCompressingSender implements AutoCloseable {
      *     when closed, while a claim is open, or when used by two threads at once
      */
     public boolean send(MemorySegment payload, int flags) {
-        return take(null, null, payload, 0, payload.byteSize(), flags);
+        return take(null, null, null, payload, 0, payload.byteSize(), flags);
     }
 
     /**
@@ -668,7 +676,7 @@ public final class ParallelCompressingSender implements AutoCloseable {
      *     when closed, while a claim is open, or when used by two threads at once
      */
     public boolean send(MemorySegment payload, long offset, long length, int flags) {
-        return take(null, null, payload, offset, length, flags);
+        return take(null, null, null, payload, offset, length, flags);
     }
 
     /**
@@ -687,7 +695,7 @@ public final class ParallelCompressingSender implements AutoCloseable {
      */
     public boolean send(byte[] payload, int flags) {
         Objects.requireNonNull(payload, "payload");
-        return take(null, payload, null, 0, payload.length, flags);
+        return take(null, null, payload, null, 0, payload.length, flags);
     }
 
     /**
@@ -757,7 +765,7 @@ public final class ParallelCompressingSender implements AutoCloseable {
      *     when closed, while a claim is open, or when used by two threads at once
      */
     public boolean publish(byte[] topic, MemorySegment payload, long offset, long length, int flags) {
-        return take(Objects.requireNonNull(topic, "topic"), null, payload, offset, length, flags);
+        return take(Objects.requireNonNull(topic, "topic"), null, null, payload, offset, length, flags);
     }
 
     /**
@@ -776,7 +784,94 @@ public final class ParallelCompressingSender implements AutoCloseable {
      */
     public boolean publish(byte[] topic, byte[] payload, int flags) {
         Objects.requireNonNull(payload, "payload");
-        return take(Objects.requireNonNull(topic, "topic"), payload, null, 0, payload.length, flags);
+        return take(Objects.requireNonNull(topic, "topic"), null, payload, null, 0, payload.length, flags);
+    }
+
+    /**
+     * {@link #publish(byte[], MemorySegment, int)} for a topic in a segment (native memory, a
+     * mapped file, or on the heap): copied with the payload when the message is taken, so the
+     * segment is the caller's again when this returns. Allocation-free.
+     *
+     * @param topic the first part, all of the segment, sent uncompressed as it is; not null, at most
+     *     {@link Integer#MAX_VALUE} bytes (an array topic's limit); its arena open and the segment
+     *     usable from this thread
+     * @param payload the second part, all of the segment, compressed
+     * @param flags 0 or {@link ZmqSocket#DONTWAIT}
+     * @return true when the message was taken; false only with DONTWAIT when
+     *     {@link #inFlightCapacity()} messages, or the in-flight byte bound, are already waiting:
+     *     nothing was taken
+     * @throws IllegalArgumentException when {@code flags} has a bit other than DONTWAIT, or the
+     *     topic is longer than {@link Integer#MAX_VALUE} bytes; nothing is taken
+     * @throws IllegalStateException when the topic's arena is closed (nothing is taken), after a
+     *     compression or send failed (its cause attached), when closed, while a claim is open, or
+     *     when used by two threads at once
+     * @throws WrongThreadException when the topic is confined to another thread; nothing is taken
+     */
+    public boolean publish(MemorySegment topic, MemorySegment payload, int flags) {
+        return publish(topic, payload, 0, payload.byteSize(), flags);
+    }
+
+    /**
+     * {@link #publish(MemorySegment, MemorySegment, int)} of {@code payload[offset, offset + length)}.
+     *
+     * @param topic the first part, all of the segment, sent uncompressed as it is; as for
+     *     {@link #publish(MemorySegment, MemorySegment, int)}
+     * @param payload the segment that holds the second part
+     * @param offset where the second part starts in {@code payload}
+     * @param length the second part's length in bytes
+     * @param flags 0 or {@link ZmqSocket#DONTWAIT}
+     * @return true when the message was taken; false only with DONTWAIT when
+     *     {@link #inFlightCapacity()} messages, or the in-flight byte bound, are already waiting:
+     *     nothing was taken
+     * @throws IndexOutOfBoundsException when {@code offset} or {@code length} is negative or the
+     *     range passes the end of {@code payload}
+     * @throws IllegalArgumentException when {@code flags} has a bit other than DONTWAIT, or the
+     *     topic is too long, as for {@link #publish(MemorySegment, MemorySegment, int)}
+     * @throws IllegalStateException when the topic's arena is closed, after a compression or send
+     *     failed (its cause attached), when closed, while a claim is open, or when used by two
+     *     threads at once
+     * @throws WrongThreadException when the topic is confined to another thread; nothing is taken
+     */
+    public boolean publish(MemorySegment topic, MemorySegment payload, long offset, long length, int flags) {
+        return take(null, checkTopic(topic), null, payload, offset, length, flags);
+    }
+
+    /**
+     * {@link #publish(MemorySegment, MemorySegment, int)} for an array payload, copied straight from
+     * the array as {@link #send(byte[], int)} copies it. Allocation-free.
+     *
+     * @param topic the first part, all of the segment, sent uncompressed as it is; as for
+     *     {@link #publish(MemorySegment, MemorySegment, int)}
+     * @param payload the second part, all of the array, compressed
+     * @param flags 0 or {@link ZmqSocket#DONTWAIT}
+     * @return true when the message was taken; false only with DONTWAIT when
+     *     {@link #inFlightCapacity()} messages, or the in-flight byte bound, are already waiting:
+     *     nothing was taken
+     * @throws IllegalArgumentException when {@code flags} has a bit other than DONTWAIT, or the
+     *     topic is too long, as for {@link #publish(MemorySegment, MemorySegment, int)}
+     * @throws IllegalStateException when the topic's arena is closed, after a compression or send
+     *     failed (its cause attached), when closed, while a claim is open, or when used by two
+     *     threads at once
+     * @throws WrongThreadException when the topic is confined to another thread; nothing is taken
+     */
+    public boolean publish(MemorySegment topic, byte[] payload, int flags) {
+        Objects.requireNonNull(payload, "payload");
+        return take(null, checkTopic(topic), payload, null, 0, payload.length, flags);
+    }
+
+    /**
+     * Refuses a segment topic that is longer than an array topic can be, or that cannot be read
+     * from this thread (its arena closed, confined to another thread), naming it, before anything
+     * is taken; returns it.
+     */
+    private static MemorySegment checkTopic(MemorySegment topic) {
+        Objects.requireNonNull(topic, "topic");
+        if (topic.byteSize() > MAX_TOPIC_BYTES) {
+            throw new IllegalArgumentException("topic longer than an array topic can be: topicBytes=" + topic.byteSize()
+                    + ", limit=" + MAX_TOPIC_BYTES);
+        }
+        RawSegments.checkUsable(topic, "topic");
+        return topic;
     }
 
     /**
@@ -835,42 +930,45 @@ public final class ParallelCompressingSender implements AutoCloseable {
 
     /**
      * Takes the payload {@code array[offset, offset + length)}, or when {@code array} is null
-     * {@code segment[offset, offset + length)}, behind {@code topic} if not null.
+     * {@code segment[offset, offset + length)}, behind {@code topic}, else {@code topicSegment}, if
+     * either is not null.
      */
-    private boolean take(byte[] topic, byte[] array, MemorySegment segment, long offset, long length, int flags) {
+    private boolean take(byte[] topic, MemorySegment topicSegment, byte[] array, MemorySegment segment, long offset,
+                         long length, int flags) {
         Objects.checkFromIndexSize(offset, length, array != null ? array.length : segment.byteSize());
         checkFlags(flags);
         owner.enter();
         try {
-            return takeOwned(topic, array, segment, offset, length, flags);
+            return takeOwned(topic, topicSegment, array, segment, offset, length, flags);
         } finally {
             owner.exit(this);
         }
     }
 
     /** {@link #take} once the range and flags are checked, on the thread inside the sender. */
-    private boolean takeOwned(byte[] topic, byte[] array, MemorySegment segment, long offset, long length, int flags) {
+    private boolean takeOwned(byte[] topic, MemorySegment topicSegment, byte[] array, MemorySegment segment, long offset,
+                              long length, int flags) {
         ensureOpen();
         ensureNoClaim();
         throwIfFailed();
         long t = tail.get();
         boolean idle = inlineBelowBytes > 0 && idleSinceLastTake();
-        if (idle && length < inlineBelowBytes && tryInline(topic, array, segment, offset, length)) {
+        if (idle && length < inlineBelowBytes && tryInline(topic, topicSegment, array, segment, offset, length)) {
             return true;
         }
-        long topicLength = topic == null ? 0 : topic.length;
-        long bytes = topicLength + length;
+        long bytes = topicLength(topic, topicSegment) + length;
         if (!awaitRoom(t, bytes, flags)) {
             return false;
         }
         PooledBuffer in = pool.rent(bytes);
         try {
             BufferPayload.copy(array, segment, offset, length, in.segment());
+            copyTopic(in, topic, topicSegment, length);
         } catch (RuntimeException | Error e) {
             in.release();
             throw e;
         }
-        publish(t, in, topic, length);
+        publish(t, in, topic, topicSegment, length);
         return true;
     }
 
@@ -905,7 +1003,7 @@ public final class ParallelCompressingSender implements AutoCloseable {
      *     heap's maximum); nothing is claimed and the sender goes on
      */
     public MemorySegment claim(long maxLength, int flags) {
-        return claimRoom(null, maxLength, flags);
+        return claimRoom(null, null, maxLength, flags);
     }
 
     /**
@@ -930,10 +1028,35 @@ public final class ParallelCompressingSender implements AutoCloseable {
      *     sender goes on
      */
     public MemorySegment claim(byte[] topic, long maxLength, int flags) {
-        return claimRoom(Objects.requireNonNull(topic, "topic"), maxLength, flags);
+        return claimRoom(Objects.requireNonNull(topic, "topic"), null, maxLength, flags);
     }
 
-    private MemorySegment claimRoom(byte[] topic, long maxLength, int flags) {
+    /**
+     * {@link #claim(byte[], long, int)} for a topic in a segment, which is read at commit (copied
+     * then), so it must not change, nor its arena close, before commit returns. Allocation-free.
+     *
+     * @param topic the first part, all of the segment, sent uncompressed as it is; not null, at
+     *     most {@link Integer#MAX_VALUE} bytes, read at commit
+     * @param maxLength the longest payload the caller may commit, in bytes, as for
+     *     {@link #claim(long, int)}: 0 to {@link #MAX_CLAIM_BYTES}
+     * @param flags 0 or {@link ZmqSocket#DONTWAIT}
+     * @return the payload's memory, or null with DONTWAIT when there is no room for the topic and
+     *     {@code maxLength} payload bytes
+     * @throws IllegalArgumentException when {@code maxLength} is negative or above
+     *     {@link #MAX_CLAIM_BYTES}, {@code flags} has a bit other than DONTWAIT, or the topic is
+     *     longer than {@link Integer#MAX_VALUE} bytes; nothing is claimed
+     * @throws IllegalStateException when the topic's arena is closed, a claim is already open,
+     *     after a failure (its cause attached), or when closed
+     * @throws WrongThreadException when the topic is confined to another thread; nothing is
+     *     claimed
+     * @throws OutOfMemoryError as for {@link #claim(long, int)}; nothing is claimed and the
+     *     sender goes on
+     */
+    public MemorySegment claim(MemorySegment topic, long maxLength, int flags) {
+        return claimRoom(null, checkTopic(topic), maxLength, flags);
+    }
+
+    private MemorySegment claimRoom(byte[] topic, MemorySegment topicSegment, long maxLength, int flags) {
         if (maxLength < 0 || maxLength > MAX_CLAIM_BYTES) {
             // Before 2026-11-26 only a negative one was refused here: a claim past the frame bound
             // reached the allocation, whose OutOfMemoryError (without a message at Long.MAX_VALUE)
@@ -948,14 +1071,15 @@ public final class ParallelCompressingSender implements AutoCloseable {
             ensureNoClaim();
             throwIfFailed();
             boolean idle = inlineBelowBytes > 0 && idleSinceLastTake();
-            // at most MAX_CLAIM_BYTES + Integer.MAX_VALUE: no overflow
-            long bytes = maxLength + (topic == null ? 0 : topic.length);
+            // at most MAX_CLAIM_BYTES + MAX_TOPIC_BYTES: no overflow
+            long bytes = maxLength + topicLength(topic, topicSegment);
             if (!awaitRoom(tail.get(), bytes, flags)) {
                 return null;
             }
             PooledBuffer in = pool.rent(bytes);
             crew.openClaim = in;
             claimedTopic = topic;
+            claimedTopicSegment = topicSegment;
             claimedLength = maxLength;
             claimedIdle = idle;
             return in.segment();
@@ -972,7 +1096,10 @@ public final class ParallelCompressingSender implements AutoCloseable {
      * @param length the payload's length in bytes, 0 to the claim's {@code maxLength}
      * @throws IllegalStateException without an open claim, or after a compression or send failed
      *     (its cause attached; the claimed message is then dropped and its buffer returned to
-     *     the pool)
+     *     the pool), or when the claim's topic segment ({@link #claim(MemorySegment, long, int)})
+     *     is no longer alive (the claim stays open)
+     * @throws WrongThreadException when the claim's topic segment is confined to another thread
+     *     (the claim stays open)
      * @throws IndexOutOfBoundsException when {@code length} is negative or passes the claim's
      *     {@code maxLength} (the claim stays open)
      */
@@ -993,13 +1120,19 @@ public final class ParallelCompressingSender implements AutoCloseable {
                 throwIfFailed();
             }
             byte[] topic = claimedTopic;
-            if (claimedIdle && length < inlineBelowBytes && tryInline(topic, null, in.segment(), 0, length)) {
+            MemorySegment topicSegment = claimedTopicSegment;
+            if (topicSegment != null) {
+                RawSegments.checkUsable(topicSegment, "topic"); // thrown with the claim still open
+            }
+            if (claimedIdle && length < inlineBelowBytes && tryInline(topic, topicSegment, null, in.segment(), 0, length)) {
                 releaseClaim();
                 return;
             }
+            copyTopic(in, topic, topicSegment, length); // on failure the claim stays open
             crew.openClaim = null;
             claimedTopic = null;
-            publish(tail.get(), in, topic, length);
+            claimedTopicSegment = null;
+            publish(tail.get(), in, topic, topicSegment, length);
         } finally {
             owner.exit(this);
         }
@@ -1021,6 +1154,7 @@ public final class ParallelCompressingSender implements AutoCloseable {
         if (in != null) {
             crew.openClaim = null;
             claimedTopic = null;
+            claimedTopicSegment = null;
             in.release();
             callerRents++;
         }
@@ -1043,12 +1177,13 @@ public final class ParallelCompressingSender implements AutoCloseable {
      * With nothing in flight (head only moves up to tail, which only the caller moves) and the
      * send lock free, sends the message on the caller's thread, in order; false when it did not.
      */
-    private boolean tryInline(byte[] topic, byte[] array, MemorySegment segment, long offset, long length) {
+    private boolean tryInline(byte[] topic, MemorySegment topicSegment, byte[] array, MemorySegment segment, long offset,
+                              long length) {
         if (head.get() != tail.get() || !sendLock.compareAndSet(0, 1)) {
             return false;
         }
         try {
-            return sendInline(topic, array, segment, offset, length);
+            return sendInline(topic, topicSegment, array, segment, offset, length);
         } finally {
             sendLock.set(0);
         }
@@ -1083,21 +1218,38 @@ public final class ParallelCompressingSender implements AutoCloseable {
     }
 
     /**
-     * Writes {@code topic}, if any, right after the filled payload, puts the buffer into slot
-     * {@code t} and hands it to the workers.
+     * Writes the topic ({@code topic}, else {@code topicSegment}), if any, right after the payload
+     * of {@code length} bytes in {@code in}: where {@link #publish(long, PooledBuffer, byte[],
+     * MemorySegment, long)} expects it. A segment topic can fail to be read (its arena closed by
+     * another thread since it was checked): before the buffer is handed over, so the caller still
+     * owns it.
      */
-    private void publish(long t, PooledBuffer in, byte[] topic, long length) {
-        int i = (int) (t & mask);
+    private static void copyTopic(PooledBuffer in, byte[] topic, MemorySegment topicSegment, long length) {
         if (topic != null) {
             MemorySegment.copy(topic, 0, in.segment(), ValueLayout.JAVA_BYTE, length, topic.length);
+        } else if (topicSegment != null) {
+            MemorySegment.copy(topicSegment, 0, in.segment(), length, topicSegment.byteSize());
         }
-        int topicLength = topic == null ? 0 : topic.length;
+    }
+
+    /**
+     * Puts the buffer, holding the payload and after it the topic ({@link #copyTopic}), if any, into
+     * slot {@code t} and hands it to the workers.
+     */
+    private void publish(long t, PooledBuffer in, byte[] topic, MemorySegment topicSegment, long length) {
+        int i = (int) (t & mask);
+        long topicLength = topicLength(topic, topicSegment);
         inputs[i] = in;
-        topicBytes[i] = topic == null ? NO_TOPIC : topicLength;
+        topicBytes[i] = topic == null && topicSegment == null ? NO_TOPIC : topicLength;
         payloadBytes[i] = length;
         inFlightBytes.getAndAdd(topicLength + length);
         tail.set(t + 1); // publishes the slot's fields to the worker that claims it
         wakeOneWorker();
+    }
+
+    /** The topic's length in bytes ({@code topic}, else {@code topicSegment}), 0 for none. */
+    private static long topicLength(byte[] topic, MemorySegment topicSegment) {
+        return topic != null ? topic.length : topicSegment != null ? topicSegment.byteSize() : 0;
     }
 
     /** Whether at least inlineAfterIdleNanos passed since the previous take began; notes this one. */
@@ -1120,7 +1272,8 @@ public final class ParallelCompressingSender implements AutoCloseable {
      * failed compression was thrown at once and left the sender unfailed, and a commit's claim
      * open with its buffer rented, where a worker's failed the sender and returned the buffer.)
      */
-    private boolean sendInline(byte[] topic, byte[] array, MemorySegment segment, long offset, long length) {
+    private boolean sendInline(byte[] topic, MemorySegment topicSegment, byte[] array, MemorySegment segment, long offset,
+                               long length) {
         MemorySegment payload = segment;
         long from = offset;
         if (array != null) {
@@ -1138,15 +1291,18 @@ public final class ParallelCompressingSender implements AutoCloseable {
             long n = FrameOptions.encode(inlineCompressor, inlineIncompressible, raw, payload, from, length,
                     inlineFrame, FrameOptions.bound(length, raw));
             int frameFlags = ZmqSocket.DONTWAIT;
-            if (topic != null) {
-                if (!socket.send(topic, 0, topic.length, ZmqSocket.DONTWAIT | ZmqSocket.SNDMORE)) {
+            boolean withTopic = topic != null || topicSegment != null;
+            if (withTopic) {
+                int topicFlags = ZmqSocket.DONTWAIT | ZmqSocket.SNDMORE;
+                if (!(topic != null ? socket.send(topic, 0, topic.length, topicFlags)
+                        : socket.send(topicSegment, 0, topicSegment.byteSize(), topicFlags))) {
                     return false;
                 }
                 counters.envelopeParts++;
                 frameFlags = 0; // libzmq takes the rest of a message whose first part it took
             }
             if (!socket.send(inlineFrame, 0, n, frameFlags)) {
-                if (topic == null) {
+                if (!withTopic) {
                     return false;
                 }
                 // Refused after its topic went in: libzmq dropped the message, topic included

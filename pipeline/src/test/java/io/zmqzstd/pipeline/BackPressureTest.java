@@ -181,14 +181,14 @@ class BackPressureTest {
     }
 
     /**
-     * At a send high-water mark of 1, DONTWAIT two-part messages (publish, or sendEnvelope then
-     * send) go out whole or not at all: every message that arrives has exactly its two parts in
-     * order (a half-sent one would have the next message's topic glued to it), as many arrive as
-     * were accepted, the payload a would-block left with us is unchanged, and a later message
-     * arrives whole.
+     * At a send high-water mark of 1, DONTWAIT two-part messages (publish with the topic as an
+     * array or as a native segment, or sendEnvelope then send) go out whole or not at all: every
+     * message that arrives has exactly its two parts in order (a half-sent one would have the next
+     * message's topic glued to it), as many arrive as were accepted, the payload a would-block left
+     * with us is unchanged, and a later message arrives whole.
      */
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"publish", "sendEnvelope+send"})
+    @ValueSource(strings = {"publish", "publish(segment topic)", "sendEnvelope+send"})
     void shouldSendMultipartMessagesWholeOrNotAtAllAtTheHighWaterMark(String how) {
         try (ZmqContext ctx = new ZmqContext(); Arena arena = Arena.ofConfined()) {
             ZmqSocket pull = ctx.socket(SocketType.PULL);
@@ -200,12 +200,13 @@ class BackPressureTest {
             MemorySegment payload = arena.allocate(64 * 1024);
             MemorySegment.copy(Fixtures.payload(64 * 1024, 3), 0, payload, ValueLayout.JAVA_BYTE, 0, 64 * 1024);
             MemorySegment original = arena.allocate(payload.byteSize()).copyFrom(payload);
+            MemorySegment nativeTopic = arena.allocate(topic.length).copyFrom(MemorySegment.ofArray(topic));
             try (CompressingSender sender = CompressingSender.builder(push).build();
                  DecompressingReceiver receiver = DecompressingReceiver.builder(pull).envelopeParts(1).build()) {
                 long accepted = 0;
                 for (long seq = 0; ; seq++) {
                     payload.set(ValueLayout.JAVA_LONG_UNALIGNED, 0, seq);
-                    if (!sendTwoParts(sender, how, topic, payload, ZmqSocket.DONTWAIT)) {
+                    if (!sendTwoParts(sender, how, topic, nativeTopic, payload, ZmqSocket.DONTWAIT)) {
                         break;
                     }
                     accepted++;
@@ -224,7 +225,7 @@ class BackPressureTest {
                 }
                 assertEquals(DecompressingReceiver.WOULD_BLOCK, receiver.receive(ZmqSocket.DONTWAIT));
                 // the payload refused at the mark, sent again, arrives whole
-                assertTrue(sendTwoParts(sender, how, topic, payload, 0));
+                assertTrue(sendTwoParts(sender, how, topic, nativeTopic, payload, 0));
                 assertEquals(DecompressingReceiver.RECEIVED, receiver.receive(0), receiver::lastErrorMessage);
                 assertEquals(2, receiver.message().parts());
                 assertEquals(accepted, sequenceOf(receiver.message(), 1));
@@ -234,9 +235,14 @@ class BackPressureTest {
         }
     }
 
-    private static boolean sendTwoParts(CompressingSender sender, String how, byte[] topic, MemorySegment payload, int flags) {
+    /** Sends {@code topic} (as {@code nativeTopic}, its bytes in native memory, when so asked) and {@code payload}. */
+    private static boolean sendTwoParts(CompressingSender sender, String how, byte[] topic, MemorySegment nativeTopic,
+            MemorySegment payload, int flags) {
         if (how.equals("publish")) {
             return sender.publish(topic, payload, flags);
+        }
+        if (how.equals("publish(segment topic)")) {
+            return sender.publish(nativeTopic, payload, flags);
         }
         if (!sender.sendEnvelope(topic, ZmqSocket.SNDMORE | flags)) {
             return false;
@@ -267,6 +273,8 @@ class BackPressureTest {
             try (CompressingSender sender = CompressingSender.builder(push).build();
                  DecompressingReceiver receiver = DecompressingReceiver.builder(pull).envelopeParts(1).build()) {
                 assertThrows(IllegalStateException.class, () -> sender.publish(topic, unreadable, 0));
+                MemorySegment nativeTopic = arena.allocate(topic.length).copyFrom(MemorySegment.ofArray(topic));
+                assertThrows(IllegalStateException.class, () -> sender.publish(nativeTopic, unreadable, 0));
                 assertEquals(DecompressingReceiver.WOULD_BLOCK, receiver.receive(ZmqSocket.DONTWAIT), "nothing was sent");
 
                 assertTrue(sender.sendEnvelope(topic, ZmqSocket.SNDMORE));
@@ -281,6 +289,50 @@ class BackPressureTest {
                 assertEquals(2, receiver.message().parts());
                 assertEquals(42, sequenceOf(receiver.message(), 1));
             }
+        }
+    }
+
+    /**
+     * A topic segment that cannot be read (its arena closed, confined to another thread) is refused
+     * naming the topic before the payload is compressed: nothing sent, nothing counted, no message
+     * left open, and the next message arrives whole. publish(MemorySegment topic, ...) is new; the
+     * socket alone would refuse such a topic only after the compression, naming it "data".
+     */
+    @Test
+    void shouldRefuseATopicSegmentThatCannotBeReadBeforeCompressing() throws Exception {
+        try (ZmqContext ctx = new ZmqContext(); Arena arena = Arena.ofConfined()) {
+            ZmqSocket pull = ctx.socket(SocketType.PULL);
+            ZmqSocket push = ctx.socket(SocketType.PUSH);
+            Fixtures.link(pull, push, "inproc");
+            Arena gone = Arena.ofConfined();
+            MemorySegment closedTopic = gone.allocate(4);
+            gone.close();
+            MemorySegment confinedTopic = arena.allocate(4);
+            byte[] payload = Fixtures.payload(70_000, 8); // pooled: a rent left out would show
+            try (CompressingSender sender = CompressingSender.builder(push).build();
+                 DecompressingReceiver receiver = DecompressingReceiver.builder(pull).envelopeParts(1).build()) {
+                IllegalStateException closed = assertThrows(IllegalStateException.class,
+                        () -> sender.publish(closedTopic, payload, 0));
+                assertTrue(closed.getMessage().startsWith("topic "), closed::getMessage);
+                assertThrows(IllegalStateException.class, () -> sender.publish(closedTopic, MemorySegment.ofArray(payload), 0));
+                WrongThreadException other = java.util.concurrent.CompletableFuture.supplyAsync(() -> assertThrows(
+                        WrongThreadException.class, () -> sender.publish(confinedTopic, payload, 0)))
+                        .get(20, java.util.concurrent.TimeUnit.SECONDS);
+                assertTrue(other.getMessage().startsWith("topic "), other::getMessage);
+                PipelineStats stats = sender.stats();
+                assertEquals(0, stats.compressedBytes(), "nothing compressed: " + stats);
+                assertEquals(0, stats.poolRents() + stats.messages() + stats.abandonedMessages() + stats.envelopeParts(),
+                        stats::toString);
+                assertEquals(DecompressingReceiver.WOULD_BLOCK, receiver.receive(ZmqSocket.DONTWAIT), "nothing was sent");
+
+                MemorySegment topic = arena.allocate(4).fill((byte) 'g');
+                assertTrue(sender.publish(topic, payload, 0));
+                assertEquals(DecompressingReceiver.RECEIVED, receiver.receive(0), receiver::lastErrorMessage);
+                assertEquals(2, receiver.message().parts());
+                assertArrayEquals("gggg".getBytes(java.nio.charset.StandardCharsets.US_ASCII), receiver.message().partBytes(0));
+                assertArrayEquals(payload, receiver.message().partBytes(1));
+            }
+            assertEquals(0, ctx.bufferPool().outstanding(), () -> ctx.bufferPool().stats().toString());
         }
     }
 

@@ -363,7 +363,11 @@ class LifecycleTest {
                     DecompressingReceiver receiver = DecompressingReceiver.builder(pull).build()) {
                 Fixtures.assertNullNamed("payload", () -> sender.send((byte[]) null, 0));
                 Fixtures.assertNullNamed("payload", () -> sender.send((ByteBuffer) null, 0));
-                Fixtures.assertNullNamed("topic", () -> sender.publish(null, data, 0));
+                Fixtures.assertNullNamed("topic", () -> sender.publish((byte[]) null, data, 0));
+                Fixtures.assertNullNamed("topic", () -> sender.publish((MemorySegment) null, data, 0));
+                Fixtures.assertNullNamed("topic", () -> sender.publish((MemorySegment) null, MemorySegment.ofArray(data), 0));
+                Fixtures.assertNullNamed("payload", () -> sender.publish(MemorySegment.ofArray(topic), (byte[]) null, 0));
+                Fixtures.assertNullNamed("payload", () -> sender.publish(MemorySegment.ofArray(topic), (MemorySegment) null, 0));
                 Fixtures.assertNullNamed("payload", () -> sender.publish(topic, (byte[]) null, 0));
                 Fixtures.assertNullNamed("part", () -> sender.sendEnvelope((byte[]) null, 0));
                 Fixtures.assertNullNamed("payload", () -> sender.send((MemorySegment) null, 0));
@@ -380,8 +384,13 @@ class LifecycleTest {
                 Fixtures.assertNullNamed("payload", () -> parallel.publish(topic, (byte[]) null, 0));
                 Fixtures.assertNullNamed("payload", () -> parallel.send((MemorySegment) null, 0));
                 Fixtures.assertNullNamed("payload", () -> parallel.publish(topic, (MemorySegment) null, 0));
-                Fixtures.assertNullNamed("topic", () -> parallel.publish(null, data, 0));
-                Fixtures.assertNullNamed("topic", () -> parallel.claim(null, 16, 0));
+                Fixtures.assertNullNamed("topic", () -> parallel.publish((byte[]) null, data, 0));
+                Fixtures.assertNullNamed("topic", () -> parallel.claim((byte[]) null, 16, 0));
+                Fixtures.assertNullNamed("topic", () -> parallel.publish((MemorySegment) null, data, 0));
+                Fixtures.assertNullNamed("topic", () -> parallel.publish((MemorySegment) null, MemorySegment.ofArray(data), 0));
+                Fixtures.assertNullNamed("topic", () -> parallel.claim((MemorySegment) null, 16, 0));
+                Fixtures.assertNullNamed("payload", () -> parallel.publish(MemorySegment.ofArray(topic), (byte[]) null, 0));
+                Fixtures.assertNullNamed("payload", () -> parallel.publish(MemorySegment.ofArray(topic), (MemorySegment) null, 0));
                 assertTrue(parallel.send(data, 0));
                 parallel.flush();
                 assertEquals(DecompressingReceiver.RECEIVED, receiver.receive(0));

@@ -911,7 +911,8 @@ class ParallelCompressingSenderTest {
                             }
                             ReceivedMessage m = receiver.message();
                             long seq = m.segment(part).get(ValueLayout.JAVA_LONG_UNALIGNED, m.partOffset(part));
-                            if (seq != i || m.partSize(part) != size || m.parts() != part + 1) {
+                            if (seq != i || m.partSize(part) != size || m.parts() != part + 1
+                                    || (topic && m.partSize(0) != TOPIC.length)) {
                                 throw new AssertionError("message " + i + ": seq=" + seq + ", size=" + m.partSize(part)
                                         + ", parts=" + m.parts());
                             }
@@ -970,15 +971,22 @@ class ParallelCompressingSenderTest {
     }
 
     private static final byte[] TOPIC = "metrics.cpu".getBytes(StandardCharsets.US_ASCII);
+    /** {@link #TOPIC} in native memory. */
+    private static final MemorySegment TOPIC_SEGMENT = Arena.global().allocate(TOPIC.length)
+            .copyFrom(MemorySegment.ofArray(TOPIC));
 
     /**
      * Stamps {@code seq} into {@code payload} and sends it, or writes both into claimed memory and
-     * commits it; under {@code topic} (publish, or a claim with the topic) unless null.
+     * commits it; under {@code topic} (publish, or a claim with the topic) unless null, given as the
+     * array for even numbers and as a native segment of its bytes ({@link #TOPIC_SEGMENT}, when it
+     * is {@link #TOPIC}) for odd ones.
      */
     private static void sendStamped(ParallelCompressingSender sender, MemorySegment payload, long seq, boolean claim,
             byte[] topic) {
+        boolean segmentTopic = topic == TOPIC && (seq & 1) == 1;
         if (claim) {
             MemorySegment room = topic == null ? sender.claim(payload.byteSize(), 0)
+                    : segmentTopic ? sender.claim(TOPIC_SEGMENT, payload.byteSize(), 0)
                     : sender.claim(topic, payload.byteSize(), 0);
             MemorySegment.copy(payload, 0, room, 0, payload.byteSize());
             room.set(ValueLayout.JAVA_LONG_UNALIGNED, 0, seq);
@@ -986,7 +994,8 @@ class ParallelCompressingSenderTest {
             return;
         }
         payload.set(ValueLayout.JAVA_LONG_UNALIGNED, 0, seq);
-        if (!(topic == null ? sender.send(payload, 0) : sender.publish(topic, payload, 0))) {
+        if (!(topic == null ? sender.send(payload, 0)
+                : segmentTopic ? sender.publish(TOPIC_SEGMENT, payload, 0) : sender.publish(topic, payload, 0))) {
             throw new AssertionError("blocking send returned false: seq=" + seq);
         }
     }

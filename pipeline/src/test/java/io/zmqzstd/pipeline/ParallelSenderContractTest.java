@@ -10,6 +10,7 @@ import io.zmqzstd.transport.SocketType;
 import io.zmqzstd.transport.ZmqContext;
 import io.zmqzstd.transport.ZmqSocket;
 
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
@@ -230,6 +231,104 @@ class ParallelSenderContractTest {
                     assertEquals(inlineBelow > 0 ? 1 : 0, sender.stats().inlineMessages(), "the path taken");
                 }
             }
+        }
+    }
+
+    /**
+     * A topic given as a segment goes out as its bytes, read from where the segment starts (a slice
+     * inside a larger segment), on the ring and inline, through publish (segment and array
+     * payloads, whole and a range) and through a claim, whose topic segment is read at commit.
+     */
+    @Test
+    void shouldSendATopicGivenAsASegment() {
+        for (long inlineBelow : new long[] {0, 4096}) {
+            try (ZmqContext ctx = new ZmqContext(); Arena arena = Arena.ofConfined()) {
+                Fixtures.Link link = Fixtures.link(ctx, SocketType.PULL, SocketType.PUSH, "inproc");
+                try (ParallelCompressingSender sender = ParallelCompressingSender.builder(link.client()).workers(1)
+                        .inlineBelowBytes(inlineBelow).inlineAfterIdleNanos(0).build();
+                     DecompressingReceiver receiver = DecompressingReceiver.builder(link.server()).envelopeParts(1).build()) {
+                    byte[] name = "topic.a".getBytes(StandardCharsets.US_ASCII);
+                    MemorySegment around = arena.allocate(64).fill((byte) '#');
+                    MemorySegment topic = around.asSlice(9, name.length).copyFrom(MemorySegment.ofArray(name));
+                    byte[] payload = Fixtures.payload(1000, 6);
+                    MemorySegment nativePayload = arena.allocate(payload.length + 10).fill((byte) 1);
+                    MemorySegment.copy(payload, 0, nativePayload, ValueLayout.JAVA_BYTE, 10, payload.length);
+                    assertTrue(sender.publish(topic, payload, 0));
+                    assertTrue(sender.publish(topic, nativePayload.asSlice(10), 0));
+                    assertTrue(sender.publish(topic, nativePayload, 10, payload.length, 0));
+                    MemorySegment room = sender.claim(topic, payload.length, 0);
+                    MemorySegment.copy(payload, 0, room, ValueLayout.JAVA_BYTE, 0, payload.length);
+                    topic.set(ValueLayout.JAVA_BYTE, 6, (byte) 'b'); // changed before commit: the commit reads it
+                    sender.commit(payload.length);
+                    sender.flush();
+                    for (String expected : new String[] {"topic.a", "topic.a", "topic.a", "topic.b"}) {
+                        assertEquals(DecompressingReceiver.RECEIVED, receiver.receive(0), receiver::lastErrorMessage);
+                        assertEquals(2, receiver.message().parts());
+                        assertArrayEquals(expected.getBytes(StandardCharsets.US_ASCII), receiver.message().partBytes(0));
+                        assertArrayEquals(payload, receiver.message().partBytes(1));
+                    }
+                    PipelineStats stats = sender.stats();
+                    assertEquals(4, stats.messages(), stats::toString);
+                    assertEquals(4, stats.envelopeParts(), stats::toString);
+                    assertEquals(inlineBelow > 0 ? 4 : 0, stats.inlineMessages(), "the path taken: " + stats);
+                }
+                assertEquals(0, ctx.bufferPool().outstanding(), () -> ctx.bufferPool().stats().toString());
+            }
+        }
+    }
+
+    /**
+     * A topic segment that cannot be copied into a slot is refused naming the topic, nothing taken
+     * and the sender going on: one longer than an array topic can be (whose bytes and the
+     * payload's would add up past what a slot counts), one whose arena is closed, one confined to
+     * another thread. A claim's topic is checked at claim and again at commit, where the claim
+     * stays open. Before publish(MemorySegment, ...) a topic could only be an array.
+     */
+    @Test
+    void shouldRefuseATopicSegmentThatCannotBeCopiedNamingIt() throws Exception {
+        try (ZmqContext ctx = new ZmqContext(); Arena arena = Arena.ofConfined()) {
+            Fixtures.Link link = Fixtures.link(ctx, SocketType.PULL, SocketType.PUSH, "inproc");
+            try (ParallelCompressingSender sender = ParallelCompressingSender.builder(link.client()).workers(1).build();
+                 DecompressingReceiver receiver = DecompressingReceiver.builder(link.server()).envelopeParts(1).build()) {
+                byte[] payload = Fixtures.payload(100, 7);
+                // never read: refused by its size first
+                MemorySegment huge = arena.allocate(8).reinterpret(ParallelCompressingSender.MAX_TOPIC_BYTES + 1);
+                Fixtures.assertRefusedNaming("topicBytes=2147483648, limit=2147483647", () -> sender.publish(huge, payload, 0));
+                Fixtures.assertRefusedNaming("topicBytes=2147483648", () -> sender.claim(huge, 10, 0));
+                Arena gone = Arena.ofConfined();
+                MemorySegment closed = gone.allocate(4);
+                gone.close();
+                IllegalStateException dead = assertThrows(IllegalStateException.class, () -> sender.publish(closed, payload, 0));
+                assertTrue(dead.getMessage().contains("topic"), dead::getMessage);
+                assertThrows(IllegalStateException.class, () -> sender.claim(closed, 10, 0));
+                MemorySegment confined = arena.allocate(4);
+                WrongThreadException other = CompletableFuture.supplyAsync(() -> assertThrows(WrongThreadException.class,
+                        () -> sender.publish(confined, payload, 0))).get(20, TimeUnit.SECONDS);
+                assertTrue(other.getMessage().contains("topic"), other::getMessage);
+                assertEquals(0, sender.inFlight());
+
+                Arena closing = Arena.ofConfined();
+                MemorySegment topic = closing.allocate(4).fill((byte) 't');
+                MemorySegment room = sender.claim(topic, payload.length, 0);
+                MemorySegment.copy(payload, 0, room, ValueLayout.JAVA_BYTE, 0, payload.length);
+                closing.close();
+                IllegalStateException atCommit = assertThrows(IllegalStateException.class, () -> sender.commit(payload.length));
+                assertTrue(atCommit.getMessage().contains("topic"), atCommit::getMessage);
+                assertThrows(IllegalStateException.class, () -> sender.claim(10, 0), "the claim stays open");
+                sender.abort();
+
+                MemorySegment good = arena.allocate(4).fill((byte) 'g');
+                assertTrue(sender.publish(good, payload, 0));
+                sender.flush();
+                assertEquals(DecompressingReceiver.RECEIVED, receiver.receive(0), receiver::lastErrorMessage);
+                assertArrayEquals("gggg".getBytes(StandardCharsets.US_ASCII), receiver.message().partBytes(0));
+                assertArrayEquals(payload, receiver.message().partBytes(1));
+                assertEquals(DecompressingReceiver.WOULD_BLOCK, receiver.receive(ZmqSocket.DONTWAIT), "nothing else was sent");
+                PipelineStats stats = sender.stats();
+                assertEquals(1, stats.messages(), stats::toString);
+                assertEquals(0, stats.droppedMessages(), stats::toString);
+            }
+            assertEquals(0, ctx.bufferPool().outstanding(), () -> ctx.bufferPool().stats().toString());
         }
     }
 }

@@ -25,8 +25,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 /**
  * After warm-up, send(MemorySegment) and receive() / receiveInto() allocate nothing per message:
  * measured with the JDK's per-thread allocation counter on both threads. So do a topic or envelope
- * part given as an array (publish, sendEnvelope) in front of such a payload, and payloads given as
- * arrays and ByteBuffers to both senders.
+ * part given as an array or a native segment (publish, sendEnvelope) in front of such a payload,
+ * and payloads given as arrays and ByteBuffers to both senders.
  */
 class ZeroAllocationTest {
 
@@ -100,10 +100,14 @@ class ZeroAllocationTest {
      * topic, MemorySegment, flags)} in front of a native payload allocate nothing per message on
      * the sending thread after warm-up. Before 2026-11-27 both wrapped the array in a heap
      * MemorySegment for the socket, 72 B a call that the JIT did not remove; the socket's
-     * {@code send(byte[], off, len, flags)} copies the array without one.
+     * {@code send(byte[], off, len, flags)} copies the array without one. A topic in a native
+     * segment neither: {@code publish(MemorySegment, MemorySegment, flags)}, {@code
+     * publish(MemorySegment, byte[], flags)} and {@code sendEnvelope(MemorySegment, SNDMORE)} then
+     * {@code send}.
      */
-    @Test
-    void shouldSendTopicsAndEnvelopePartsGivenAsArraysWithoutAllocating() throws Exception {
+    @ParameterizedTest(name = "topic in a native segment: {0}")
+    @org.junit.jupiter.params.provider.ValueSource(booleans = {false, true})
+    void shouldSendTopicsAndEnvelopePartsWithoutAllocating(boolean segmentTopic) throws Exception {
         NativeBufferPool pool = NativeBufferPool.builder().leakDetection(NativeBufferPool.LeakDetection.DISABLED).build();
         byte[] topic = "metrics.cpu".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
         int size = 256;
@@ -113,17 +117,22 @@ class ZeroAllocationTest {
             ZmqSocket push = link.client();
             MemorySegment payload = arena.allocate(size);
             payload.copyFrom(MemorySegment.ofArray(Fixtures.payload(size, 5)));
+            MemorySegment nativeTopic = arena.allocate(topic.length).copyFrom(MemorySegment.ofArray(topic));
+            byte[] arrayPayload = new byte[size];
             AtomicReference<Throwable> failure = new AtomicReference<>();
             try (CompressingSender sender = CompressingSender.builder(push).build();
                  DecompressingReceiver receiver = DecompressingReceiver.builder(pull).envelopeParts(1).build()) {
                 Thread reader = startReader(receiver, topic.length, size, failure);
-                long seq = warmUp(n -> sendUnderTopic(sender, topic, payload, n), () -> true);
+                java.util.function.LongConsumer send = segmentTopic
+                        ? n -> sendUnderTopic(sender, nativeTopic, payload, arrayPayload, n)
+                        : n -> sendUnderTopic(sender, topic, payload, n);
+                long seq = warmUp(send, () -> true);
                 long start = THREADS.getCurrentThreadAllocatedBytes();
                 for (int i = 0; i < MEASURED; i++) {
-                    sendUnderTopic(sender, topic, payload, seq++);
+                    send.accept(seq++);
                 }
                 long senderBytes = THREADS.getCurrentThreadAllocatedBytes() - start;
-                sendUnderTopic(sender, topic, payload, -1);
+                send.accept(-1);
                 join(reader, failure);
                 PipelineStats stats = sender.stats();
                 assertEquals(seq + 1, stats.messages(), stats::toString);
@@ -279,6 +288,27 @@ class ZeroAllocationTest {
             return senderBytes;
         } finally {
             pool.close();
+        }
+    }
+
+    /**
+     * A topic in a native segment: numbers 0 mod 4 through publish with a native payload, 1 mod 4
+     * through publish with {@code array} (the payload copied into it), the rest through
+     * sendEnvelope then send.
+     */
+    private static void sendUnderTopic(CompressingSender sender, MemorySegment topic, MemorySegment payload, byte[] array,
+            long seq) {
+        payload.set(ValueLayout.JAVA_LONG_UNALIGNED, 0, seq);
+        boolean sent = switch ((int) (seq & 3)) {
+            case 0 -> sender.publish(topic, payload, 0);
+            case 1 -> {
+                MemorySegment.copy(payload, ValueLayout.JAVA_BYTE, 0, array, 0, array.length);
+                yield sender.publish(topic, array, 0);
+            }
+            default -> sender.sendEnvelope(topic, ZmqSocket.SNDMORE) && sender.send(payload, 0);
+        };
+        if (!sent) {
+            throw new AssertionError("blocking send returned false: seq=" + seq);
         }
     }
 
