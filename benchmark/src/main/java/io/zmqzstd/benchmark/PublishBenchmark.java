@@ -26,8 +26,10 @@ import org.openjdk.jmh.annotations.Warmup;
  * can be checked with.
  *
  * <p>{@code topicForm}: {@code bytes} publishes with {@code publish(byte[] topic, MemorySegment payload,
- * flags)}; {@code segment} sends the topic from a native segment with {@code sendEnvelope(MemorySegment,
- * SNDMORE)}, then the payload with {@code send(MemorySegment, flags)}.
+ * flags)}; {@code segment} with {@code publish(MemorySegment topic, MemorySegment payload, flags)}, the topic
+ * in a native segment. Both forms measure one atomic publish per message (before 2026-11-27 {@code segment}
+ * sent the topic with {@code sendEnvelope(MemorySegment, SNDMORE)}, then the payload with
+ * {@code send(MemorySegment, flags)}: results from before then measure those two calls).
  *
  * <p>Pacing as {@link PipelineBenchmark}'s {@code stream} flow: the sender thread ({@link CreditedSender})
  * stamps each message's sequence number into the payload and may run {@link PipelineBenchmark#lead(int)}

@@ -26,11 +26,13 @@ import java.util.function.Predicate;
  * compressed straight from it); sender, receiver, sockets, context and pool are made once and reused, the
  * pool with leak detection disabled, as for {@link ZmqZstdContestant}.
  *
- * <p>{@code topicForm} is how the topic is given: {@code bytes} with
- * {@link CompressingSender#publish(byte[], MemorySegment, int)}, one call per message; {@code segment} as
- * a native segment with {@link CompressingSender#sendEnvelope(MemorySegment, int)} ({@code SNDMORE}) and
- * then {@link CompressingSender#send(MemorySegment, int)}, the sender's only way to take a topic from
- * native memory. The receiver (SUB: part 0 is the topic) checks the topic's length and the payload's
+ * <p>{@code topicForm} is how the topic is given: {@code bytes} as a {@code byte[]} to
+ * {@link CompressingSender#publish(byte[], MemorySegment, int)}; {@code segment} as a native segment to
+ * {@link CompressingSender#publish(MemorySegment, MemorySegment, int)}. Either way one atomic publish per
+ * message (before 2026-11-27 the {@code segment} form sent the topic with
+ * {@link CompressingSender#sendEnvelope(MemorySegment, int)} ({@code SNDMORE}) and then the payload with
+ * {@link CompressingSender#send(MemorySegment, int)}, two calls, publish taking its topic only as an
+ * array). The receiver (SUB: part 0 is the topic) checks the topic's length and the payload's
  * length and sequence number of every message on arrival.
  *
  * <p>A PUB drops what it sends before the subscription has reached it, and drops at its high-water mark
@@ -45,7 +47,7 @@ public final class ZmqZstdPubSub implements AutoCloseable {
 
     /** {@code topicForm}: the topic as a {@code byte[]}, given to {@code publish}. */
     public static final String TOPIC_BYTES = "bytes";
-    /** {@code topicForm}: the topic in a native segment, sent with {@code sendEnvelope} before the payload. */
+    /** {@code topicForm}: the topic in a native segment, given to {@code publish}. */
     public static final String TOPIC_SEGMENT = "segment";
     /** The values of {@code topicForm}. */
     public static final List<String> TOPIC_FORMS = List.of(TOPIC_BYTES, TOPIC_SEGMENT);
@@ -108,7 +110,7 @@ public final class ZmqZstdPubSub implements AutoCloseable {
             receiver = DecompressingReceiver.builder(sub).build();
             CompressingSender c = compressing;
             Predicate<MemorySegment> send = topicForm.equals(TOPIC_BYTES) ? m -> c.publish(TOPIC, m, 0)
-                    : m -> c.sendEnvelope(topic, ZmqSocket.SNDMORE) && c.send(m, 0);
+                    : m -> c.publish(topic, m, 0);
             this.pool = pool;
             this.context = context;
             this.sub = sub;
