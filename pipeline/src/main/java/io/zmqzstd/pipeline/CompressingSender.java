@@ -121,9 +121,20 @@ public final class CompressingSender implements AutoCloseable {
      * scratch, in chunks. 128 KiB is the codec's largest heap input compressed in one call
      * ({@code ZstdCompressor.ONE_SHOT_HEAP_MAX_INPUT_BYTES}): up to it, staging makes the same one
      * copy and the same libzstd call as the codec did, and the codec's 512 KiB of scratch is not
-     * needed (a raw-block frame is written from the staged copy: one copy more than straight from
-     * the array, which ZstdFrames.writeRawFrame would take only wrapped in a segment); above it, the wrapper (72 B measured) is under 0.06 % of the payload, while staging
+     * needed; above it, the wrapper (72 B measured) is under 0.06 % of the payload, while staging
      * there would hold as much native memory as the largest array ever sent.
+     *
+     * <p>A staged payload that goes out as a raw-block frame is copied twice, into the staging
+     * memory and from there into the frame; only the second copy is extra, and only for a payload
+     * below {@code rawFrameBelowBytes} (128 B by default) or judged incompressible (at most
+     * {@link IncompressibleCheck#MAX_PAYLOAD_BYTES}, 16 KiB). It stays because every simple way
+     * round it breaks something else: ZstdFrames.writeRawFrame takes its source as a segment, so writing
+     * straight from the array needs a heap segment per call (the 72 B staging removed); staging
+     * the array at the frame's content offset and writing only the headers needs the raw frame's
+     * layout (content-size field, a block header per 128 KiB) a second time here, outside the codec
+     * that owns it (writeRawFrame refuses a source inside its destination); and an incompressible
+     * payload is judged by sampling the staged copy, before anyone knows that its frame is raw.
+     * An array source in the codec would remove it.
      */
     static final int MAX_STAGED_PAYLOAD_BYTES = 128 * 1024;
 
