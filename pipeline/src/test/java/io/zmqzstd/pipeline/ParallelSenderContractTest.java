@@ -90,6 +90,8 @@ class ParallelSenderContractTest {
             Executable[] calls = {() -> sender.send(data, 0), () -> sender.send(segment, 0), () -> sender.send(segment, 0, 10, 0),
                     () -> sender.send(ByteBuffer.wrap(data), ZmqSocket.DONTWAIT), () -> sender.publish(data, data, 0),
                     () -> sender.publish(data, segment, 0), () -> sender.publish(data, segment, 1, 10, 0),
+                    () -> sender.publish(segment, segment, 0), () -> sender.publish(segment, segment, 1, 10, 0),
+                    () -> sender.publish(segment, data, 0), () -> sender.claim(segment, 10, 0),
                     () -> sender.claim(10, 0), () -> sender.claim(data, 10, ZmqSocket.DONTWAIT), () -> sender.commit(0),
                     sender::flush, () -> sender.flush(0)};
             for (Executable call : calls) {

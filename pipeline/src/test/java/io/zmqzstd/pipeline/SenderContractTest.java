@@ -59,7 +59,8 @@ class SenderContractTest {
             Executable[] calls = {() -> sender.send(data, 0), () -> sender.send(segment, 0), () -> sender.send(segment, 0, 10, 0),
                     () -> sender.send(ByteBuffer.wrap(data), 0), () -> sender.sendEnvelope(data, ZmqSocket.SNDMORE),
                     () -> sender.sendEnvelope(segment, ZmqSocket.SNDMORE), () -> sender.publish(data, data, 0),
-                    () -> sender.publish(data, segment, 0), () -> sender.reserveBuffers(1000, 1)};
+                    () -> sender.publish(data, segment, 0), () -> sender.publish(segment, segment, 0),
+                    () -> sender.publish(segment, data, 0), () -> sender.reserveBuffers(1000, 1)};
             for (Executable call : calls) {
                 IllegalStateException e = assertThrows(IllegalStateException.class, call);
                 assertTrue(e.getMessage().contains("sender is closed"), e::getMessage);
@@ -208,9 +209,39 @@ class SenderContractTest {
                 try (CompressingSender refused = CompressingSender.builder(lonely).build()) {
                     assertFalse(refused.send(first, ZmqSocket.DONTWAIT));
                     assertFalse(refused.publish(topic, first, ZmqSocket.DONTWAIT));
-                    assertEquals(2, refused.stats().wouldBlock());
+                    assertFalse(refused.publish(MemorySegment.ofArray(topic), first, ZmqSocket.DONTWAIT));
+                    assertEquals(3, refused.stats().wouldBlock());
                     assertEquals(0, refused.stats().messages() + refused.stats().parts() + refused.stats().envelopeParts());
                 }
+            }
+        }
+    }
+
+    /**
+     * A ROUTER replies with publish(m.part(0), reply, 0): the routing id straight from the request's
+     * view, one call, and the reply reaches the DEALER that asked, whole and alone.
+     */
+    @Test
+    void shouldReplyBehindARoutingIdTakenFromTheRequest() {
+        try (ZmqContext ctx = new ZmqContext()) {
+            Fixtures.Link link = Fixtures.link(ctx, SocketType.ROUTER, SocketType.DEALER, "inproc");
+            byte[] request = Fixtures.payload(500, 3);
+            byte[] reply = Fixtures.payload(700, 4);
+            try (CompressingSender asking = CompressingSender.builder(link.client()).build();
+                 DecompressingReceiver answered = DecompressingReceiver.builder(link.client()).build();
+                 CompressingSender replying = CompressingSender.builder(link.server()).build();
+                 DecompressingReceiver router = DecompressingReceiver.builder(link.server()).build()) {
+                assertTrue(asking.send(request, 0));
+                assertEquals(DecompressingReceiver.RECEIVED, router.receive(0), router::lastErrorMessage);
+                ReceivedMessage m = router.message();
+                assertEquals(2, m.parts(), "routing id and request");
+                assertArrayEquals(request, m.partBytes(1));
+                assertTrue(replying.publish(m.part(0), reply, 0));
+                assertEquals(DecompressingReceiver.RECEIVED, answered.receive(0), answered::lastErrorMessage);
+                assertEquals(1, answered.message().parts(), "the ROUTER took the routing id off");
+                assertArrayEquals(reply, answered.message().partBytes(0));
+                assertEquals(1, replying.stats().messages());
+                assertEquals(1, replying.stats().envelopeParts());
             }
         }
     }
