@@ -6,10 +6,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.Arrays;
-import java.util.Collections;
-import java.util.IdentityHashMap;
 import java.util.Objects;
-import java.util.Set;
 
 /**
  * zmq_poll over a set of at most {@code capacity} sockets. Register sockets, then call
@@ -117,10 +114,7 @@ public final class ZmqPoller implements AutoCloseable {
         sockets[p] = socket;
         positionOf[index] = p;
         indexAt[p] = index;
-        repeated[p] = false;
-        for (int j = 0; j < p; j++) {
-            repeated[p] |= sockets[j] == socket;
-        }
+        repeated[p] = atLowerPosition(p);
         long base = p * LibZmq.POLLITEM_SIZE;
         items.set(ValueLayout.ADDRESS, base + LibZmq.POLLITEM_SOCKET, handle);
         items.set(ValueLayout.JAVA_INT, base + LibZmq.POLLITEM_FD, 0);
@@ -156,11 +150,20 @@ public final class ZmqPoller implements AutoCloseable {
             throw new IllegalArgumentException("socket is not registered in this poller: " + socket);
         }
         // A moved socket registered twice may now come first at another position
-        Set<ZmqSocket> seen = Collections.newSetFromMap(new IdentityHashMap<>());
         for (int p = 0; p < count; p++) {
-            repeated[p] = !seen.add(sockets[p]);
+            repeated[p] = atLowerPosition(p);
         }
         return removed;
+    }
+
+    /** Whether the socket at position {@code p} is at a lower position too. */
+    private boolean atLowerPosition(int p) {
+        for (int j = 0; j < p; j++) {
+            if (sockets[j] == sockets[p]) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Frees position {@code p}'s index and moves the last item into {@code p}. */
