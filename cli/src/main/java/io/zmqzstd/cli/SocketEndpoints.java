@@ -2,6 +2,7 @@ package io.zmqzstd.cli;
 
 import io.zmqzstd.transport.ZmqException;
 import io.zmqzstd.transport.ZmqSocket;
+import io.zmqzstd.transport.internal.IpcPaths;
 import io.zmqzstd.transport.internal.LibZmq;
 import picocli.CommandLine;
 import picocli.CommandLine.ParameterException;
@@ -11,7 +12,6 @@ import java.net.InetAddress;
 import java.net.NetworkInterface;
 import java.net.SocketException;
 import java.net.UnknownHostException;
-import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
@@ -163,8 +163,8 @@ final class SocketEndpoints {
      * address yet.
      */
     static String sameAddress(String a, boolean aBinds, String b, boolean bBinds) {
-        Path pathA = ipcPath(a);
-        Path pathB = ipcPath(b);
+        Path pathA = IpcPaths.file(a);
+        Path pathB = IpcPaths.file(b);
         if (pathA != null || pathB != null) {
             // two binds of one path: the transport refuses the second itself, naming the path and who listens (exit 1)
             return pathA != null && pathA.equals(pathB) && !a.equals(b) && !(aBinds && bBinds) ? "path=" + pathA : null;
@@ -184,22 +184,6 @@ final class SocketEndpoints {
                     .map(x -> x.getHostAddress() + ":" + port + " of this machine").orElse(null);
         }
         return left.stream().filter(right::contains).findFirst().map(x -> x.getHostAddress() + ":" + port).orElse(null);
-    }
-
-    /**
-     * The file an {@code ipc://PATH} endpoint names, absolute and normalised (libzmq takes a relative
-     * PATH from the working directory), or null: not ipc, {@code ipc://*} (a fresh path), or an
-     * abstract {@code ipc://@NAME}.
-     */
-    private static Path ipcPath(String endpoint) {
-        if (!endpoint.startsWith("ipc://") || endpoint.equals("ipc://*") || endpoint.startsWith("ipc://@")) {
-            return null;
-        }
-        try {
-            return Path.of(endpoint.substring("ipc://".length())).toAbsolutePath().normalize();
-        } catch (InvalidPathException e) {
-            return null; // libzmq says what is wrong with it
-        }
     }
 
     /** The addresses of a tcp host: null for a bind's {@code *}, empty when it cannot be told. */

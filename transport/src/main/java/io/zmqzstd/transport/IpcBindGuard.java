@@ -1,10 +1,10 @@
 package io.zmqzstd.transport;
 
+import io.zmqzstd.transport.internal.IpcPaths;
 import io.zmqzstd.transport.internal.LibZmq;
 
 import com.sun.security.auth.module.UnixSystem;
 
-import java.io.IOError;
 import java.io.IOException;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
@@ -33,7 +33,6 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class IpcBindGuard {
 
-    private static final String IPC = "ipc://";
     // st_mode's file type bits (sys/stat.h; the same on Linux and macOS)
     private static final int S_IFMT = 0170000;
     private static final int S_IFSOCK = 0140000;
@@ -57,25 +56,9 @@ final class IpcBindGuard {
     private IpcBindGuard() {
     }
 
-    /**
-     * The file an ipc endpoint binds, absolute: the key of {@link #LET_GO}.
-     *
-     * @return null for another transport, {@code ipc://*}, an abstract {@code ipc://@NAME}, or a
-     *     name that is no path here
-     */
+    /** The file an ipc endpoint binds, the key of {@link #LET_GO}: {@link IpcPaths#file}. */
     static Path path(String endpoint) {
-        if (!endpoint.startsWith(IPC)) {
-            return null;
-        }
-        String name = endpoint.substring(IPC.length());
-        if (name.isEmpty() || name.equals("*") || name.startsWith("@")) {
-            return null;
-        }
-        try {
-            return Path.of(name).toAbsolutePath().normalize(); // a relative one from the working directory, as libzmq takes it
-        } catch (RuntimeException | IOError e) {
-            return null; // InvalidPathException (a NUL, which the bind refuses next), or no working directory to tell
-        }
+        return IpcPaths.file(endpoint);
     }
 
     /**
