@@ -104,9 +104,10 @@ public final class ZmqSocket implements AutoCloseable {
      * fails now is not repeated (see {@link #socketCall}). Written by each send that succeeds.
      */
     private boolean messageOpen;
-    /** The ipc paths this socket listens on (see {@link #trackIpcListener}); null before its first ipc bind. */
-    private List<Path> ipcListeners;
-    /** The binds that last, each as given and as ZMQ_LAST_ENDPOINT reported it (see {@link #checkDirection}). */
+    /**
+     * The binds that last, each as given, as ZMQ_LAST_ENDPOINT reported it and, for ipc, its file
+     * (see {@link #checkDirection} and {@link #trackEndpoint}).
+     */
     private final List<BoundEndpoint> bound = new ArrayList<>(1);
     /** The connects that last, as given (see {@link #checkDirection}). */
     private final List<String> connected = new ArrayList<>(1);
@@ -320,8 +321,7 @@ public final class ZmqSocket implements AutoCloseable {
                     default -> (int) LibZmq.zmq_disconnect.invokeExact(capture, socket, ep);
                 };
                 if (rc == 0) {
-                    trackIpcListener(op, endpoint);
-                    trackDirection(op, endpoint);
+                    trackEndpoint(op, endpoint);
                     return;
                 }
                 int errno = LibZmq.errno(capture);
@@ -360,8 +360,11 @@ public final class ZmqSocket implements AutoCloseable {
         }
     }
 
-    /** A bind that lasts: the endpoint as given to {@link #bind} and as ZMQ_LAST_ENDPOINT reported it. */
-    private record BoundEndpoint(String given, String reported) {
+    /**
+     * A bind that lasts: the endpoint as given to {@link #bind}, as ZMQ_LAST_ENDPOINT reported it,
+     * and the file it listens on for ipc (else null).
+     */
+    private record BoundEndpoint(String given, String reported, Path ipcFile) {
         boolean is(String endpoint) {
             return given.equals(endpoint) || reported.equals(endpoint);
         }
@@ -387,18 +390,6 @@ public final class ZmqSocket implements AutoCloseable {
         }
     }
 
-    /** Keeps the account {@link #checkDirection} reads, inside the call that succeeded. */
-    private void trackDirection(String op, String endpoint) {
-        switch (op) {
-            case "zmq_bind" -> bound.add(new BoundEndpoint(endpoint, reportedEndpoint(endpoint)));
-            case "zmq_connect" -> connected.add(endpoint);
-            default -> { // libzmq ended everything at that endpoint
-                bound.removeIf(b -> b.is(endpoint));
-                connected.removeIf(endpoint::equals);
-            }
-        }
-    }
-
     /**
      * ZMQ_LAST_ENDPOINT after a bind of {@code given} (the real port of a wildcard, the address of
      * a host name), or {@code given} when it cannot be read (longer than
@@ -413,24 +404,41 @@ public final class ZmqSocket implements AutoCloseable {
     }
 
     /**
-     * Keeps {@link IpcBindGuard}'s account of the ipc paths this socket listens on, inside the call
-     * (a close on another thread reads {@link #ipcListeners}): a bind adds its path, an unbind or a
-     * disconnect (which libzmq 4.3 takes for a bound endpoint too, when {@link #checkDirection}
-     * lets it through: another spelling of the path) lets it go, and so does the close.
+     * Keeps the account of this socket's binds and connects, inside the call that succeeded (a close
+     * on another thread reads {@link #bound} once this call has exited): {@link #checkDirection}
+     * reads it, and {@link IpcBindGuard} learns of the ipc files this socket listens on. A bind adds
+     * its endpoint; an unbind or a disconnect ends whatever libzmq has at that endpoint, also a bind
+     * of its ipc file written another way (which {@link #checkDirection} lets through), and lets the
+     * file go, as the close does for the rest.
      */
-    private void trackIpcListener(String op, String endpoint) {
-        Path path = op.equals("zmq_connect") ? null : IpcBindGuard.path(endpoint);
-        if (path == null) {
-            return;
-        }
-        if (op.equals("zmq_bind")) {
-            IpcBindGuard.bound(path);
-            if (ipcListeners == null) {
-                ipcListeners = new ArrayList<>(1);
+    private void trackEndpoint(String op, String endpoint) {
+        switch (op) {
+            case "zmq_bind" -> {
+                Path file = IpcBindGuard.path(endpoint);
+                if (file != null) {
+                    IpcBindGuard.bound(file);
+                }
+                bound.add(new BoundEndpoint(endpoint, reportedEndpoint(endpoint), file));
             }
-            ipcListeners.add(path);
-        } else if (ipcListeners != null && ipcListeners.remove(path)) {
-            IpcBindGuard.letGo(path);
+            case "zmq_connect" -> connected.add(endpoint);
+            default -> {
+                Path file = IpcBindGuard.path(endpoint);
+                bound.removeIf(b -> {
+                    boolean ended = b.is(endpoint) || file != null && file.equals(b.ipcFile());
+                    if (ended) {
+                        letGo(b);
+                    }
+                    return ended;
+                });
+                connected.removeIf(endpoint::equals);
+            }
+        }
+    }
+
+    /** Tells {@link IpcBindGuard} that this process let go of a bind's ipc file, if it has one. */
+    private static void letGo(BoundEndpoint b) {
+        if (b.ipcFile() != null) {
+            IpcBindGuard.letGo(b.ipcFile());
         }
     }
 
@@ -2156,8 +2164,8 @@ public final class ZmqSocket implements AutoCloseable {
         } catch (Throwable t) {
             throw LibZmq.rethrow(t);
         } finally {
-            if (ipcListeners != null) {
-                ipcListeners.forEach(IpcBindGuard::letGo);
+            for (BoundEndpoint b : bound) {
+                letGo(b);
             }
             context.forget(this);
             arena.close();
