@@ -8,6 +8,7 @@ import static java.lang.foreign.ValueLayout.JAVA_SHORT_UNALIGNED;
 import io.zmqzstd.codec.internal.LibZstd;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteOrder;
+import java.util.Objects;
 
 /**
  * Reading a zstd frame's header without decompressing it, and writing frames made of raw
@@ -562,6 +563,41 @@ public final class ZstdFrames {
         Segments.check(src, srcOffset, srcLength);
         Segments.check(dst, dstOffset, dstCapacity);
         Segments.checkDisjoint(src, srcOffset, srcLength, dst, dstOffset, dstCapacity);
+        return writeRaw(src, null, srcOffset, srcLength, dst, dstOffset, dstCapacity);
+    }
+
+    /**
+     * {@link #writeRawFrame(MemorySegment, long, long, MemorySegment, long, long)} with the payload
+     * in an array, copied from it straight into the frame: no heap segment is made over
+     * {@code src} (the one small object {@code MemorySegment.ofArray} costs per call), so into a
+     * native destination this allocates nothing.
+     *
+     * @param src the payload
+     * @param srcOffset where the payload starts in {@code src}
+     * @param srcLength the payload's length in bytes
+     * @param dst the destination
+     * @param dstOffset where the frame is written in {@code dst}, in bytes
+     * @param dstCapacity the bytes available at {@code dst[dstOffset]}
+     * @return bytes written at {@code dst[dstOffset]}, exactly {@link #rawFrameSize(long) rawFrameSize(srcLength)}
+     * @throws ZstdException {@code DESTINATION_TOO_SMALL} when {@code dstCapacity} is less than that
+     * @throws IndexOutOfBoundsException when a range is not within its array or segment
+     * @throws IllegalArgumentException when {@code dst} is read-only, or is a segment over
+     *     {@code src} whose range shares bytes with the payload ("source and destination overlap")
+     */
+    public static long writeRawFrame(byte[] src, int srcOffset, int srcLength,
+                                     MemorySegment dst, long dstOffset, long dstCapacity) {
+        Objects.checkFromIndexSize(srcOffset, srcLength, src.length);
+        Segments.check(dst, dstOffset, dstCapacity);
+        if (!dst.isNative()) {
+            // Only a heap destination can be over the same array: the wrapper is made for it alone
+            Segments.checkDisjoint(MemorySegment.ofArray(src), srcOffset, srcLength, dst, dstOffset, dstCapacity);
+        }
+        return writeRaw(null, src, srcOffset, srcLength, dst, dstOffset, dstCapacity);
+    }
+
+    /** The raw frame of a checked payload in {@code segment}, else in {@code array}. */
+    private static long writeRaw(MemorySegment segment, byte[] array, long srcOffset, long srcLength,
+                                 MemorySegment dst, long dstOffset, long dstCapacity) {
         long total = rawFrameSize(srcLength);
         if (total > dstCapacity) {
             throw new ZstdException(ZstdException.Reason.DESTINATION_TOO_SMALL,
@@ -600,7 +636,11 @@ public final class ZstdFrames {
             dst.set(JAVA_BYTE, p + 1, (byte) (header >>> 8));
             dst.set(JAVA_BYTE, p + 2, (byte) (header >>> 16));
             p += BLOCK_HEADER_SIZE;
-            MemorySegment.copy(src, srcOffset + done, dst, p, block);
+            if (segment != null) {
+                MemorySegment.copy(segment, srcOffset + done, dst, p, block);
+            } else {
+                MemorySegment.copy(array, (int) (srcOffset + done), dst, JAVA_BYTE, p, block);
+            }
             p += block;
             done += block;
         } while (done < srcLength);

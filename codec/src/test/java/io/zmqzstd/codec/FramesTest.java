@@ -211,6 +211,56 @@ class FramesTest {
     }
 
     /**
+     * The array form writes the very bytes of the segment form, from any offset, into native and
+     * heap destinations; its range and size errors are the segment form's; into native memory it
+     * allocates nothing (the segment form from an array needed a heap segment per call).
+     */
+    @Test
+    void shouldWriteTheSameRawFrameFromAnArray() {
+        int[] sizes = {0, 1, 255, 256, 65_791, 65_792, 128 * 1024, 128 * 1024 + 1, 300_000};
+        try (Arena arena = Arena.ofConfined(); ZstdDecompressor d = new ZstdDecompressor()) {
+            for (int size : sizes) {
+                byte[] data = TestData.random(size + 7, size);
+                long expected = ZstdFrames.rawFrameSize(size);
+                MemorySegment bySegment = arena.allocate(expected);
+                ZstdFrames.writeRawFrame(MemorySegment.ofArray(data), 7, size, bySegment, 0, expected);
+                MemorySegment nativeDst = arena.allocate(expected + 5);
+                assertEquals(expected, ZstdFrames.writeRawFrame(data, 7, size, nativeDst, 3, expected + 2), "size=" + size);
+                byte[] heapDst = new byte[(int) expected + 4];
+                assertEquals(expected, ZstdFrames.writeRawFrame(data, 7, size, MemorySegment.ofArray(heapDst), 4, expected));
+                byte[] want = bySegment.toArray(JAVA_BYTE);
+                assertArrayEquals(want, nativeDst.asSlice(3, expected).toArray(JAVA_BYTE), "native, size=" + size);
+                assertArrayEquals(want, Arrays.copyOfRange(heapDst, 4, heapDst.length), "heap, size=" + size);
+                assertArrayEquals(Arrays.copyOfRange(data, 7, 7 + size), d.decompress(want), "size=" + size);
+            }
+            byte[] data = new byte[100];
+            MemorySegment dst = arena.allocate(200);
+            assertEquals(ZstdException.Reason.DESTINATION_TOO_SMALL, assertThrows(ZstdException.class,
+                    () -> ZstdFrames.writeRawFrame(data, 0, 100, dst, 0, 100)).reason());
+            assertThrows(IndexOutOfBoundsException.class, () -> ZstdFrames.writeRawFrame(data, 1, 100, dst, 0, 200));
+            assertThrows(IndexOutOfBoundsException.class, () -> ZstdFrames.writeRawFrame(data, -1, 10, dst, 0, 200));
+            assertThrows(IndexOutOfBoundsException.class, () -> ZstdFrames.writeRawFrame(data, 0, 10, dst, 150, 100));
+            assertThrows(IllegalArgumentException.class,
+                    () -> ZstdFrames.writeRawFrame(data, 0, 3, MemorySegment.ofArray(new byte[64]).asReadOnly(), 0, 64));
+
+            com.sun.management.ThreadMXBean threads =
+                    (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+            byte[] small = TestData.random(64, 1);
+            long sum = 0;
+            for (int i = 0; i < 50_000; i++) { // compiled before it is measured
+                sum += ZstdFrames.writeRawFrame(small, 0, 64, dst, 0, 200);
+            }
+            long start = threads.getCurrentThreadAllocatedBytes();
+            for (int i = 0; i < 10_000; i++) {
+                sum += ZstdFrames.writeRawFrame(small, 0, 64, dst, 0, 200);
+            }
+            long allocated = threads.getCurrentThreadAllocatedBytes() - start;
+            assertEquals(60_000L * ZstdFrames.rawFrameSize(64), sum);
+            assertTrue(allocated < 10_000, allocated + " bytes allocated by 10,000 raw frames of 64 B from an array");
+        }
+    }
+
+    /**
      * rawFrameSize is exact for every payload whose frame size is a long, and refuses a larger one
      * naming it; near 2^63 the block count and the sum wrapped, giving a negative or too small size.
      */

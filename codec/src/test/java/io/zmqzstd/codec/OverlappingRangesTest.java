@@ -80,6 +80,22 @@ class OverlappingRangesTest {
         }
     }
 
+    /** The array form checks a heap destination over the payload's own array; separate ranges of it are fine. */
+    @Test
+    void shouldRefuseARawFrameFromAnArrayOverThatArray() {
+        for (int size : SIZES) {
+            byte[] array = TestData.random((int) ZstdFrames.rawFrameSize(size) + 10 + size, size);
+            MemorySegment whole = MemorySegment.ofArray(array);
+            assertOverlapRefused(() -> ZstdFrames.writeRawFrame(array, 10, size, whole, 0, ZstdFrames.rawFrameSize(size)),
+                    "size=" + size);
+            byte[] payload = Arrays.copyOfRange(array, 0, size);
+            long n = ZstdFrames.writeRawFrame(array, 0, size, whole, size, array.length - size);
+            try (ZstdDecompressor d = new ZstdDecompressor()) {
+                assertArrayEquals(payload, d.decompress(Arrays.copyOfRange(array, size, size + (int) n)), "size=" + size);
+            }
+        }
+    }
+
     @Test
     void shouldTakeSeparateRangesOfTheSameMemoryAndGiveARangeErrorFirst() {
         int size = 300_000;
