@@ -124,17 +124,13 @@ public final class CompressingSender implements AutoCloseable {
      * needed; above it, the wrapper (72 B measured) is under 0.06 % of the payload, while staging
      * there would hold as much native memory as the largest array ever sent.
      *
-     * <p>A staged payload that goes out as a raw-block frame is copied twice, into the staging
-     * memory and from there into the frame; only the second copy is extra, and only for a payload
-     * below {@code rawFrameBelowBytes} (128 B by default) or judged incompressible (at most
-     * {@link IncompressibleCheck#MAX_PAYLOAD_BYTES}, 16 KiB). It stays because every simple way
-     * round it breaks something else: ZstdFrames.writeRawFrame takes its source as a segment, so writing
-     * straight from the array needs a heap segment per call (the 72 B staging removed); staging
-     * the array at the frame's content offset and writing only the headers needs the raw frame's
-     * layout (content-size field, a block header per 128 KiB) a second time here, outside the codec
-     * that owns it (writeRawFrame refuses a source inside its destination); and an incompressible
-     * payload is judged by sampling the staged copy, before anyone knows that its frame is raw.
-     * An array source in the codec would remove it.
+     * <p>An array shorter than {@code rawFrameBelowBytes} (128 B by default) is not staged: its
+     * raw-block frame is written from the array itself (the array form of
+     * {@link ZstdFrames#writeRawFrame(byte[], int, int, MemorySegment, long, long)}, since
+     * 2026-11-27; before, it was copied into the staging memory and from there into the frame). A
+     * staged payload judged incompressible (at most {@link IncompressibleCheck#MAX_PAYLOAD_BYTES},
+     * 16 KiB) is still copied twice, into the staging memory and from there into its frame: the
+     * check samples the staged copy, before anyone knows that its frame is raw.
      */
     static final int MAX_STAGED_PAYLOAD_BYTES = 128 * 1024;
 
@@ -317,9 +313,10 @@ public final class CompressingSender implements AutoCloseable {
      * at most 128 KiB, and freed by {@link #close()}) and compressed from there, allocating
      * nothing; a larger one is wrapped in a {@code MemorySegment} (one small heap object per call)
      * and copied by the codec through its native scratch memory, in chunks. One copy either way
-     * before compressing, as before 2026-11-27; a payload that goes out as a raw-block frame (see
-     * the class comment) is copied from the staging memory into the frame, where it used to be
-     * copied from the array straight into the frame. For no copy at all, pass a native segment.
+     * before compressing, as before 2026-11-27. An array shorter than {@code rawFrameBelowBytes}
+     * is copied straight into its raw-block frame, not staged; a staged one judged incompressible
+     * is copied from the staging memory into its raw-block frame. For no copy at all, pass a
+     * native segment.
      *
      * @param payload the bytes to send, all of the array; stays the caller's
      * @param flags 0, {@link ZmqSocket#DONTWAIT}, {@link ZmqSocket#SNDMORE}, or both
@@ -603,15 +600,17 @@ public final class CompressingSender implements AutoCloseable {
             try {
                 MemorySegment payload = segment;
                 long from = offset;
-                if (array != null && length <= MAX_STAGED_PAYLOAD_BYTES) {
+                // An array below the raw-frame limit goes into its frame straight from the array
+                boolean rawFromArray = array != null && length < frames.rawFrameBelowBytes;
+                if (array != null && !rawFromArray && length <= MAX_STAGED_PAYLOAD_BYTES) {
                     payload = stage(array, offset, length);
                     from = 0;
-                } else if (array != null) {
+                } else if (array != null && !rawFromArray) {
                     payload = MemorySegment.ofArray(array); // one small heap object per call
                 }
                 // The incompressible check reads the payload, so it fails as compressing does when
                 // the payload cannot be read: inside, so that an open message is ended (partFailed).
-                raw = frames.raw(incompressible, payload, from, length);
+                raw = rawFromArray || frames.raw(incompressible, payload, from, length);
                 long bound = FrameOptions.bound(length, raw);
                 if (length >= zeroCopyThresholdBytes) {
                     buffer = pool.rent(bound);
@@ -623,7 +622,8 @@ public final class CompressingSender implements AutoCloseable {
                     }
                     out = scratch;
                 }
-                n = FrameOptions.encode(compressor, incompressible, raw, payload, from, length, out, bound);
+                n = rawFromArray ? ZstdFrames.writeRawFrame(array, (int) offset, (int) length, out, 0, bound)
+                        : FrameOptions.encode(compressor, incompressible, raw, payload, from, length, out, bound);
             } catch (RuntimeException | Error e) {
                 partFailed(e);
                 throw e;

@@ -175,6 +175,39 @@ class RoundTripTest {
         }
     }
 
+    /**
+     * An array or heap buffer below the raw-frame limit goes into its raw-block frame straight from
+     * the array: the staging memory stays unmade (it held a copy of each before 2026-11-27), and the
+     * frame is the payload's whatever the array's offset. From the limit on, arrays are staged.
+     */
+    @Test
+    void shouldWriteTinyArraysIntoTheirRawFramesWithoutStaging() {
+        int[] sizes = {0, 1, 64, 127};
+        try (ZmqContext ctx = new ZmqContext()) {
+            Fixtures.Link link = Fixtures.link(ctx, SocketType.PULL, SocketType.PUSH, "inproc");
+            try (CompressingSender sender = CompressingSender.builder(link.client()).build();
+                 DecompressingReceiver receiver = DecompressingReceiver.builder(link.server()).build()) {
+                int n = 0;
+                for (int size : sizes) {
+                    for (HeapForm form : new HeapForm[] {HeapForm.BYTES, HeapForm.HEAP_BUFFER}) {
+                        byte[] data = Fixtures.payload(size, n++);
+                        ByteBuffer b = bufferOf(form, data, null);
+                        assertTrue(b == null ? sender.send(data, 0) : sender.send(b, 0));
+                        receive(receiver);
+                        assertArrayEquals(data, receiver.message().partBytes(0), () -> "size=" + size + ", form=" + form);
+                    }
+                }
+                assertEquals(0, sender.stagingBytes(), "nothing staged below the raw-frame limit");
+                assertEquals(n, sender.stats().rawFrames(), sender.stats()::toString);
+                byte[] data = Fixtures.payload(128, n);
+                assertTrue(sender.send(data, 0));
+                receive(receiver);
+                assertArrayEquals(data, receiver.message().partBytes(0));
+                assertTrue(sender.stagingBytes() > 0, "128 B, the limit, is staged and compressed");
+            }
+        }
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"tcp", "ipc", "inproc"})
     void shouldRoundTripMultipartMessages(String transport) {
