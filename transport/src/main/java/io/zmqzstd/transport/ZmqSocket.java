@@ -261,17 +261,24 @@ public final class ZmqSocket implements AutoCloseable {
      *
      * <p>libzmq 4.3's zmq_unbind and zmq_disconnect are one call that takes any endpoint of the
      * socket, so an unbind of an endpoint this socket connected to would end that connection:
-     * such an unbind is refused. The endpoint is compared as text with those given to
-     * {@link #connect} and {@link #bind} (and reported by {@link #lastEndpoint()} after a bind),
-     * so another spelling of a connected endpoint is left to libzmq.
+     * such an unbind is refused. libzmq knows a bind by what {@link #lastEndpoint()} reported
+     * after it and a connect by the text given to {@link #connect}; a tcp text that is neither it
+     * resolves (the host through DNS) and looks up again, so {@code unbind("tcp://localhost:5555")}
+     * reaches a connect to {@code tcp://127.0.0.1:5555}, and is refused. The check finds the
+     * endpoint as libzmq does ({@code EndpointMatch}); one that reaches a bind and a connect of this
+     * socket both is left to libzmq.
      *
-     * @param endpoint an endpoint this socket is bound to: as given to {@link #bind}, or for a
-     *     wildcard bind as {@link #lastEndpoint()} reported it
-     * @throws ZmqException when libzmq refuses it (ENOENT: not bound here)
+     * @param endpoint an endpoint this socket is bound to: as {@link #lastEndpoint()} reported it
+     *     after the bind, which for a bind of an address (not a wildcard or an interface name) is
+     *     also the text given to {@link #bind} or, for tcp, any host name of that address
+     * @throws ZmqException when libzmq refuses it (ENOENT: not bound here; for the text a wildcard
+     *     bind such as {@code tcp://*:5555} or {@code tcp://127.0.0.1:*} was given, which libzmq
+     *     does not resolve, the message names the endpoint libzmq knows it by)
      * @throws IllegalArgumentException when {@code endpoint} contains a NUL character, or a tcp or
      *     ws port that is not {@code *} or a number from 0 to 65535 (libzmq would read another),
-     *     or when this socket connected to it and did not bind it (the message names it and
-     *     says to call {@link #disconnect})
+     *     or when libzmq would end a connect of this socket with it and no bind (the message
+     *     names the endpoint, the connect as it was given and says to call {@link #disconnect}
+     *     with that)
      * @throws IllegalStateException after {@link #close()}, or while another thread is in a call
      *     on this socket
      */
@@ -284,17 +291,24 @@ public final class ZmqSocket implements AutoCloseable {
      *
      * <p>libzmq 4.3's zmq_disconnect and zmq_unbind are one call that takes any endpoint of the
      * socket, so a disconnect of an endpoint this socket bound would stop it listening there
-     * (until 2026-11-27 it did, without a word): such a disconnect is refused. The endpoint is
-     * compared as text with those given to {@link #bind} and {@link #connect} and those
-     * {@link #lastEndpoint()} reported after a bind, so another spelling of a bound endpoint is
-     * left to libzmq.
+     * (until 2026-11-27 it did, without a word): such a disconnect is refused, and so is one of
+     * the text a bind was given. libzmq knows a bind by what {@link #lastEndpoint()} reported after
+     * it and a connect by the text given to {@link #connect}; a tcp text that is neither it resolves
+     * (the host through DNS) and looks up again, so with {@code tcp://127.0.0.1:5555} bound,
+     * {@code disconnect("tcp://localhost:5555")} stopped the socket listening there until
+     * 2026-11-27, when the check compared text only; it now finds the endpoint as libzmq does
+     * ({@code EndpointMatch}). One that reaches a bind and a connect of this socket both is left to
+     * libzmq.
      *
-     * @param endpoint an endpoint this socket connected to, as given to {@link #connect}
+     * @param endpoint an endpoint this socket connected to, as given to {@link #connect} (libzmq
+     *     does not resolve that text, so another spelling of it, {@code tcp://127.0.0.1:5555} for
+     *     {@code tcp://localhost:5555}, finds nothing)
      * @throws ZmqException when libzmq refuses it (ENOENT: not connected to it)
      * @throws IllegalArgumentException when {@code endpoint} contains a NUL character, or a tcp or
      *     ws port that is not {@code *} or a number from 0 to 65535 (libzmq would read another),
-     *     or when this socket bound it and did not connect to it (the message names it and says
-     *     to call {@link #unbind})
+     *     or when libzmq would end a bind of this socket with it and no connect, or it is the text
+     *     a bind was given (the message names the endpoint, the bind as libzmq knows it and says
+     *     to call {@link #unbind} with that)
      * @throws IllegalStateException after {@link #close()}, or while another thread is in a call
      *     on this socket
      */
@@ -311,7 +325,11 @@ public final class ZmqSocket implements AutoCloseable {
         }
         enter();
         try (Arena a = Arena.ofConfined()) {
-            checkDirection(op, endpoint);
+            boolean ends = op.equals("zmq_unbind") || op.equals("zmq_disconnect");
+            List<String> reached = ends ? reachedEntered(endpoint) : List.of();
+            if (ends) {
+                checkDirection(op, endpoint, reached);
+            }
             MemorySegment ep = a.allocateFrom(endpoint, StandardCharsets.UTF_8);
             for (;;) {
                 int rc = switch (op) {
@@ -321,7 +339,7 @@ public final class ZmqSocket implements AutoCloseable {
                     default -> (int) LibZmq.zmq_disconnect.invokeExact(capture, socket, ep);
                 };
                 if (rc == 0) {
-                    trackEndpoint(op, endpoint);
+                    trackEndpoint(op, endpoint, reached);
                     return;
                 }
                 int errno = LibZmq.errno(capture);
@@ -329,7 +347,7 @@ public final class ZmqSocket implements AutoCloseable {
                     errno = bindErrnoWithoutMonitor(endpoint, errno);
                 }
                 if (errno != EINTR) {
-                    throw new ZmqException(op + "(" + endpoint + ")", errno);
+                    throw new ZmqException(op + "(" + endpoint + ")", errno, ends ? boundAs(endpoint, reached) : null);
                 }
             }
         } catch (Throwable t) {
@@ -361,33 +379,67 @@ public final class ZmqSocket implements AutoCloseable {
     }
 
     /**
-     * A bind that lasts: the endpoint as given to {@link #bind}, as ZMQ_LAST_ENDPOINT reported it,
-     * and the file it listens on for ipc (else null).
+     * A bind that lasts: the endpoint as given to {@link #bind}, as ZMQ_LAST_ENDPOINT reported it
+     * (libzmq's key for it, see {@link EndpointMatch}), and the file it listens on for ipc (else null).
      */
     private record BoundEndpoint(String given, String reported, Path ipcFile) {
-        boolean is(String endpoint) {
-            return given.equals(endpoint) || reported.equals(endpoint);
-        }
     }
 
     /**
-     * Refuses a disconnect of an endpoint this socket bound and an unbind of one it connected to.
-     * libzmq 4.3.4 runs both through socket_base_t::term_endpoint, which ends whatever the socket
-     * has at that endpoint ("we don't know whether a socket is connected or bound, try with
-     * both"), so either call did the other's work without a word. An endpoint both bound and
-     * connected to is left to libzmq.
+     * The keys of this socket's binds and connects that zmq_unbind or zmq_disconnect of
+     * {@code endpoint} would end ({@link EndpointMatch#reached}), inside the call.
      */
-    private void checkDirection(String op, String endpoint) {
-        boolean isBound = bound.stream().anyMatch(b -> b.is(endpoint));
-        boolean isConnected = connected.contains(endpoint);
-        if (op.equals("zmq_disconnect") && isBound && !isConnected) {
-            throw new IllegalArgumentException("disconnect(" + endpoint + "): this socket bound that endpoint, it did not"
-                    + " connect to it; call unbind(" + endpoint + ") to stop listening there");
+    private List<String> reachedEntered(String endpoint) {
+        List<String> keys = new ArrayList<>(bound.size() + connected.size());
+        bound.forEach(b -> keys.add(b.reported()));
+        keys.addAll(connected);
+        boolean v6 = false;
+        if (endpoint.startsWith("tcp://")) {
+            getRawEntered("ZMQ_IPV6", LibZmq.ZMQ_IPV6, 4); // libzmq resolves a tcp host by the socket's family
+            v6 = opt.get(ValueLayout.JAVA_INT, 0) != 0;
         }
-        if (op.equals("zmq_unbind") && isConnected && !isBound) {
-            throw new IllegalArgumentException("unbind(" + endpoint + "): this socket connected to that endpoint, it did not"
-                    + " bind it; call disconnect(" + endpoint + ") to end the connection");
+        return EndpointMatch.reached(endpoint, v6, keys);
+    }
+
+    /**
+     * Refuses a disconnect that would end a bind of this socket and an unbind that would end a
+     * connect. libzmq 4.3.4 runs both through socket_base_t::term_endpoint, which ends whatever the
+     * socket has at that endpoint ("we don't know whether a socket is connected or bound, try with
+     * both"), so either call did the other's work without a word. {@code reached} are the endpoints
+     * libzmq would end ({@link EndpointMatch}): another spelling of a tcp endpoint reaches it where
+     * libzmq resolves it to it. A disconnect of the text a bind was given (a wildcard, which libzmq
+     * does not resolve) is refused too. Where a bind and a connect are both reached, libzmq decides.
+     */
+    private void checkDirection(String op, String endpoint, List<String> reached) {
+        String bind = bound.stream()
+                .filter(b -> reached.contains(b.reported()) || b.given().equals(endpoint))
+                .map(BoundEndpoint::reported).findFirst().orElse(null);
+        String connect = connected.stream().filter(reached::contains).findFirst().orElse(null);
+        if (op.equals("zmq_disconnect") && bind != null && connect == null) {
+            throw new IllegalArgumentException("disconnect(" + endpoint + "): this socket bound that endpoint"
+                    + as(endpoint, bind) + ", it did not connect to it; call unbind(" + bind + ") to stop listening there");
         }
+        if (op.equals("zmq_unbind") && connect != null && bind == null) {
+            throw new IllegalArgumentException("unbind(" + endpoint + "): this socket connected to that endpoint"
+                    + as(endpoint, connect) + ", it did not bind it; call disconnect(" + connect + ") to end the connection");
+        }
+    }
+
+    /** ", as KEY" when libzmq knows {@code endpoint} by another text, else nothing. */
+    private static String as(String endpoint, String key) {
+        return key.equals(endpoint) ? "" : " (libzmq knows it as " + key + ")";
+    }
+
+    /**
+     * Why an unbind or disconnect libzmq refused found nothing, where the text is a bind's as given
+     * but not libzmq's key for it (a wildcard, {@code tcp://*:PORT}, an interface name): null otherwise.
+     */
+    private String boundAs(String endpoint, List<String> reached) {
+        return bound.stream()
+                .filter(b -> b.given().equals(endpoint) && !reached.contains(b.reported()))
+                .map(b -> "this socket bound " + endpoint + " as " + b.reported() + ", which is what libzmq knows it by: call unbind("
+                        + b.reported() + ")")
+                .findFirst().orElse(null);
     }
 
     /**
@@ -407,11 +459,12 @@ public final class ZmqSocket implements AutoCloseable {
      * Keeps the account of this socket's binds and connects, inside the call that succeeded (a close
      * on another thread reads {@link #bound} once this call has exited): {@link #checkDirection}
      * reads it, and {@link IpcBindGuard} learns of the ipc files this socket listens on. A bind adds
-     * its endpoint; an unbind or a disconnect ends whatever libzmq has at that endpoint, also a bind
-     * of its ipc file written another way (which {@link #checkDirection} lets through), and lets the
-     * file go, as the close does for the rest.
+     * its endpoint; an unbind or a disconnect ends what libzmq ended ({@code reached}): for inproc
+     * the bind of that name if there is one, else the connects to it (libzmq tries them in that
+     * order); for the rest every bind and connect libzmq knows by that key. A bind of the same ipc
+     * file written another way is another endpoint to libzmq, and stays.
      */
-    private void trackEndpoint(String op, String endpoint) {
+    private void trackEndpoint(String op, String endpoint, List<String> reached) {
         switch (op) {
             case "zmq_bind" -> {
                 Path file = IpcBindGuard.path(endpoint);
@@ -422,15 +475,17 @@ public final class ZmqSocket implements AutoCloseable {
             }
             case "zmq_connect" -> connected.add(endpoint);
             default -> {
-                Path file = IpcBindGuard.path(endpoint);
+                boolean endsBindOnly = endpoint.startsWith("inproc://") && bound.stream().anyMatch(b -> b.reported().equals(endpoint));
                 bound.removeIf(b -> {
-                    boolean ended = b.is(endpoint) || file != null && file.equals(b.ipcFile());
+                    boolean ended = reached.contains(b.reported());
                     if (ended) {
                         letGo(b);
                     }
                     return ended;
                 });
-                connected.removeIf(endpoint::equals);
+                if (!endsBindOnly) {
+                    connected.removeIf(reached::contains);
+                }
             }
         }
     }
