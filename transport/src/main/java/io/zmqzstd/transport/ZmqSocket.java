@@ -1669,10 +1669,14 @@ public final class ZmqSocket implements AutoCloseable {
      */
     public int handshakeIvlMs() { return getInt("ZMQ_HANDSHAKE_IVL", LibZmq.ZMQ_HANDSHAKE_IVL); }
     /**
-     * Heartbeat interval ({@code ZMQ_HEARTBEAT_IVL}): a ZMTP PING goes to each peer this often.
-     * Applies to later bind/connect calls only.
+     * Heartbeat interval ({@code ZMQ_HEARTBEAT_IVL}): a ZMTP PING goes to each peer this often,
+     * the peer answers each with a PONG, and a connection that brings nothing in (no message, no
+     * PONG) for {@link #heartbeatTimeoutMs(int)} after a PING is closed, then reconnected as any
+     * lost connection (a monitor sees {@link MonitorEvent.Type#DISCONNECTED}). Applies to
+     * connections made after the call only (connection-oriented transports: tcp, ipc).
      *
-     * @param ms milliseconds; 0 (the default) = no heartbeats
+     * @param ms milliseconds; 0 (the default) = no heartbeats; a negative value libzmq refuses
+     *     ({@link ZmqException}, EINVAL)
      */
     public void heartbeatIvlMs(int ms) { setInt("ZMQ_HEARTBEAT_IVL", LibZmq.ZMQ_HEARTBEAT_IVL, ms); }
     /**
@@ -1683,14 +1687,39 @@ public final class ZmqSocket implements AutoCloseable {
     public int heartbeatIvlMs() { return getInt("ZMQ_HEARTBEAT_IVL", LibZmq.ZMQ_HEARTBEAT_IVL); }
     /**
      * Heartbeat time-to-live ({@code ZMQ_HEARTBEAT_TTL}), sent with each PING: the peer closes the
-     * connection when it hears nothing for this long. Needs {@link #heartbeatIvlMs(int)}.
-     * Applies to later bind/connect calls only.
+     * connection when it hears nothing for this long after a PING. Needs
+     * {@link #heartbeatIvlMs(int)}, and should exceed it (the peer's clock restarts at each PING, so a
+     * TTL below the interval closes a healthy connection). Applies to later bind/connect calls only.
+     *
+     * <p>The PING carries it in tenths of a second, which libzmq 4.3.4 multiplies by 100 in a 16-bit
+     * integer when it receives it (zmtp_engine.cpp, process_heartbeat_message): a TTL of 65,600 ms reached
+     * such a peer as 64 ms, so a healthy connection was dropped after every PING, and one of
+     * 1,638,400 ms as none; until 2026-11-27 this took any value libzmq takes, up to 6,553,599.
      *
      * @param ms milliseconds, rounded down to tenths of a second (below 100: no effect), at most
-     *     6553599; 0 (the default) = none. libzmq rounds -1 to -99 to 0 too, and refuses -100 and
-     *     below ({@link ZmqException}, EINVAL), as it does 6553600 and above
+     *     {@value #MAX_HEARTBEAT_TTL_MS} (65,500 in effect); 0 (the default) = none. libzmq rounds
+     *     -1 to -99 to 0 too, and refuses -100 and below ({@link ZmqException}, EINVAL)
+     * @throws IllegalArgumentException when {@code ms} is above {@value #MAX_HEARTBEAT_TTL_MS}
+     *     (the message names it and the limit)
      */
-    public void heartbeatTtlMs(int ms) { setInt("ZMQ_HEARTBEAT_TTL", LibZmq.ZMQ_HEARTBEAT_TTL, ms); }
+    public void heartbeatTtlMs(int ms) {
+        setInt("ZMQ_HEARTBEAT_TTL", LibZmq.ZMQ_HEARTBEAT_TTL, heartbeatTtl("ZMQ_HEARTBEAT_TTL", ms));
+    }
+
+    /**
+     * The largest heartbeat TTL a libzmq peer reads back as sent: the PING's 16-bit count of tenths
+     * of a second, times 100, must fit 16 bits (65,535 ms) there, and 65,599 rounds down to 65,500.
+     */
+    public static final int MAX_HEARTBEAT_TTL_MS = 65_599;
+
+    private static int heartbeatTtl(String name, int ms) {
+        if (ms > MAX_HEARTBEAT_TTL_MS) {
+            throw new IllegalArgumentException(name + " must be at most " + MAX_HEARTBEAT_TTL_MS + " ms: " + name + "=" + ms
+                    + " (a libzmq peer multiplies the tenths of a second it receives by 100 in 16 bits: it would read "
+                    + (ms / 100 * 100 & 0xFFFF) + " ms)");
+        }
+        return ms;
+    }
     /**
      * The heartbeat time-to-live ({@code ZMQ_HEARTBEAT_TTL}).
      *
@@ -1702,13 +1731,17 @@ public final class ZmqSocket implements AutoCloseable {
      * traffic from the peer before closing the connection. Needs {@link #heartbeatIvlMs(int)}.
      * Applies to later bind/connect calls only.
      *
-     * @param ms milliseconds, 0 or more
+     * @param ms milliseconds, 1 or more; 0 = never time out (PINGs still go, and the connection
+     *     is closed only by the peer's TTL or the OS), not "use the interval": that is the default,
+     *     which reads -1 and cannot be set again (libzmq refuses a negative value,
+     *     {@link ZmqException} EINVAL), so set the interval's value instead
      */
     public void heartbeatTimeoutMs(int ms) { setInt("ZMQ_HEARTBEAT_TIMEOUT", LibZmq.ZMQ_HEARTBEAT_TIMEOUT, ms); }
     /**
      * The heartbeat timeout ({@code ZMQ_HEARTBEAT_TIMEOUT}).
      *
-     * @return milliseconds; -1 when unset, and then the heartbeat interval serves as timeout
+     * @return milliseconds; -1 when never set, and then the heartbeat interval serves as timeout;
+     *     0 = never time out
      */
     public int heartbeatTimeoutMs() { return getInt("ZMQ_HEARTBEAT_TIMEOUT", LibZmq.ZMQ_HEARTBEAT_TIMEOUT); }
     /**
@@ -1797,14 +1830,15 @@ public final class ZmqSocket implements AutoCloseable {
      * Sets any integer option by its ZMQ_* number (for options without a typed setter). Setting
      * {@code ZMQ_SNDTIMEO} or {@code ZMQ_RCVTIMEO} this way is as good as the typed setters: the
      * socket keeps its copy of both timeouts current; the tcp keepalive options
-     * ({@code ZMQ_TCP_KEEPALIVE_IDLE}, {@code _INTVL}, {@code _CNT}), {@code ZMQ_RECONNECT_IVL}
-     * and {@code ZMQ_TOS} are checked as their typed setters check them.
+     * ({@code ZMQ_TCP_KEEPALIVE_IDLE}, {@code _INTVL}, {@code _CNT}), {@code ZMQ_RECONNECT_IVL},
+     * {@code ZMQ_TOS} and {@code ZMQ_HEARTBEAT_TTL} are checked as their typed setters check them.
      *
      * @param option the {@code ZMQ_*} number from {@code zmq.h}, for an option of C type int
      * @param value the option's value
      * @throws IllegalArgumentException on Linux, for a tcp keepalive value the kernel refuses (see
      *     {@link #MAX_TCP_KEEPALIVE_SECONDS}); for a {@code ZMQ_RECONNECT_IVL} of 0 (see
-     *     {@link #reconnectIvlMs(int)}); for a {@code ZMQ_TOS} outside 0 to 255 (see {@link #tos(int)})
+     *     {@link #reconnectIvlMs(int)}); for a {@code ZMQ_TOS} outside 0 to 255 (see {@link #tos(int)});
+     *     for a {@code ZMQ_HEARTBEAT_TTL} above {@link #MAX_HEARTBEAT_TTL_MS} (see {@link #heartbeatTtlMs(int)})
      */
     public void setIntOption(int option, int value) {
         int checked = switch (option) {
@@ -1813,6 +1847,7 @@ public final class ZmqSocket implements AutoCloseable {
             case LibZmq.ZMQ_TCP_KEEPALIVE_CNT -> keepalive("ZMQ_TCP_KEEPALIVE_CNT", value, MAX_TCP_KEEPALIVE_CNT);
             case LibZmq.ZMQ_RECONNECT_IVL -> reconnectIvl("ZMQ_RECONNECT_IVL", value);
             case LibZmq.ZMQ_TOS -> tosByte("ZMQ_TOS", value);
+            case LibZmq.ZMQ_HEARTBEAT_TTL -> heartbeatTtl("ZMQ_HEARTBEAT_TTL", value);
             default -> value;
         };
         setInt("option " + option, option, checked);
