@@ -883,7 +883,8 @@ public final class ZmqSocket implements AutoCloseable {
                     }
                     errno = LibZmq.errno(capture);
                     if (errno != EAGAIN && errno != EINTR) {
-                        throw callFailed(op, errno);
+                        throw errno == LibZmq.EHOSTUNREACH && type == SocketType.ROUTER
+                                ? unroutable(op, m, address, length) : callFailed(op, errno);
                     }
                 }
                 if (!timed) {
@@ -948,8 +949,46 @@ public final class ZmqSocket implements AutoCloseable {
     }
 
     private static ZmqException callFailed(int op, int errno) {
-        return new ZmqException(op == ZMQ_MSG_SEND ? "zmq_msg_send" : op == ZMQ_MSG_RECV ? "zmq_msg_recv" : "zmq_send", errno);
+        return new ZmqException(callName(op), errno);
     }
+
+    private static String callName(int op) {
+        return op == ZMQ_MSG_SEND ? "zmq_msg_send" : op == ZMQ_MSG_RECV ? "zmq_msg_recv" : "zmq_send";
+    }
+
+    /**
+     * A ROUTER's EHOSTUNREACH (ZMQ_ROUTER_MANDATORY), naming the routing id it was given: libzmq
+     * 4.3.4 refuses the part that carries it, a message's first, and leaves that part as it was
+     * (in {@code m}, or at {@code address}), so it can be read here. libzmq's own text, "Host
+     * unreachable", named no peer (until 2026-11-27).
+     */
+    private ZmqException unroutable(int op, MemorySegment m, long address, long length) throws Throwable {
+        MemorySegment id = op == ZMQ_SEND ? MemorySegment.ofAddress(address).reinterpret(length)
+                : MemorySegment.ofAddress((long) LibZmq.zmq_msg_data.invokeExact(m)).reinterpret((long) LibZmq.zmq_msg_size.invokeExact(m));
+        return new ZmqException(callName(op), LibZmq.EHOSTUNREACH, "no peer of this ROUTER has routingId=" + describeId(id)
+                + ": it never connected or its connection is gone (ZMQ_ROUTER_MANDATORY on)");
+    }
+
+    /**
+     * A routing id as text: its bytes in hex, in quotes as well when all are printable ASCII; of a
+     * longer part (libzmq's ids are 1 to 255 bytes, a longer one never routes) the first
+     * {@value #ROUTING_ID_SHOWN_BYTES} bytes and its length.
+     */
+    private static String describeId(MemorySegment id) {
+        if (id.byteSize() == 0) {
+            return "(empty)";
+        }
+        byte[] bytes = id.asSlice(0, Math.min(id.byteSize(), ROUTING_ID_SHOWN_BYTES)).toArray(ValueLayout.JAVA_BYTE);
+        boolean printable = true;
+        for (byte b : bytes) {
+            printable &= b >= 0x20 && b < 0x7f;
+        }
+        String more = bytes.length < id.byteSize() ? "... (" + id.byteSize() + " bytes)" : "";
+        String hex = "0x" + java.util.HexFormat.of().formatHex(bytes) + more;
+        return printable ? "\"" + new String(bytes, StandardCharsets.US_ASCII) + more + "\" (" + hex + ")" : hex;
+    }
+
+    private static final int ROUTING_ID_SHOWN_BYTES = 64;
 
     /** One downcall of {@code op} through its non-capturing handle. */
     private int invokeFast(int op, MemorySegment m, long address, long length, int flags) throws Throwable {
@@ -1371,7 +1410,10 @@ public final class ZmqSocket implements AutoCloseable {
     public boolean immediate() { return getInt("ZMQ_IMMEDIATE", LibZmq.ZMQ_IMMEDIATE) != 0; }
     /**
      * ROUTER: fail with EHOSTUNREACH (a {@link ZmqException}) instead of dropping unroutable
-     * messages ({@code ZMQ_ROUTER_MANDATORY}). Applies at once. Write-only in libzmq 4.3.
+     * messages ({@code ZMQ_ROUTER_MANDATORY}). Applies at once. Write-only in libzmq 4.3. libzmq
+     * refuses the message's first part, the routing id, and nothing of the message is sent; the
+     * exception's message names that id ({@code routingId="worker-7" (0x776f726b65722d37)}, in hex
+     * alone when it is not printable ASCII, its first 64 bytes and length when longer).
      *
      * @param on true to fail unroutable sends; false (the default) drops them
      */

@@ -145,12 +145,15 @@ class FastCallOutcomeTest {
                 router.sendTimeoutMs(run[0]);
                 int f = run[1] | ZmqSocket.SNDMORE;
                 long startNs = System.nanoTime();
-                assertUnreachable(() -> router.send(nobody, f));                      // zmq_msg_send
-                assertUnreachable(() -> router.send(nativeNobody, 0, nobody.length, f)); // zmq_send
+                assertUnreachable(() -> router.send(nobody, f), NOBODY);                      // zmq_msg_send
+                assertUnreachable(() -> router.send(nativeNobody, 0, nobody.length, f), NOBODY); // zmq_send
                 for (int length : new int[] {nobody.length, ZERO_COPY_LENGTH}) { // copied, then zero-copy zmq_msg_send
                     PooledBuffer b = ctx.bufferPool().rent(length);
+                    b.segment().fill((byte) 0);
                     MemorySegment.copy(nativeNobody, 0, b.segment(), 0, nobody.length);
-                    assertUnreachable(() -> router.sendPooled(b, length, f));
+                    String id = length == nobody.length ? NOBODY
+                            : "0x6e6f626f6479" + "00".repeat(58) + "... (" + ZERO_COPY_LENGTH + " bytes)"; // the whole part is the id
+                    assertUnreachable(() -> router.sendPooled(b, length, f), id);
                     b.release(); // an exception leaves it with the caller
                 }
                 long elapsedMs = (System.nanoTime() - startNs) / 1_000_000;
@@ -175,8 +178,26 @@ class FastCallOutcomeTest {
         assertEquals(LibZmq.ETERM, e.errno());
     }
 
-    private static void assertUnreachable(Runnable call) {
+    private static final String NOBODY = "\"nobody\" (0x6e6f626f6479)";
+
+    /** EHOSTUNREACH, the message naming the routing id as {@code id} (until 2026-11-27 it named none). */
+    private static void assertUnreachable(Runnable call, String id) {
         ZmqException e = assertThrows(ZmqException.class, call::run);
         assertEquals(LibZmq.EHOSTUNREACH, e.errno(), e.getMessage());
+        assertTrue(e.getMessage().endsWith("(no peer of this ROUTER has routingId=" + id + ": it never"
+                + " connected or its connection is gone (ZMQ_ROUTER_MANDATORY on))"), e.getMessage());
+    }
+
+    /** A routing id that is not text (libzmq makes up ids of this form) is named in hex alone, and an empty one as such. */
+    @Test
+    void shouldNameABinaryRoutingIdInHex() {
+        try (ZmqContext ctx = new ZmqContext()) {
+            ZmqSocket router = ctx.socket(SocketType.ROUTER);
+            router.routerMandatory(true);
+            ZmqException e = assertThrows(ZmqException.class, () -> router.send(new byte[] {0, 0x41, (byte) 0xff}, ZmqSocket.SNDMORE));
+            assertTrue(e.getMessage().contains("has routingId=0x0041ff:"), e.getMessage());
+            ZmqException empty = assertThrows(ZmqException.class, () -> router.send(new byte[0], ZmqSocket.SNDMORE));
+            assertTrue(empty.getMessage().contains("has routingId=(empty):"), empty.getMessage());
+        }
     }
 }
