@@ -1419,8 +1419,14 @@ public final class ZmqSocket implements AutoCloseable {
      */
     public void routerMandatory(boolean on) { setInt("ZMQ_ROUTER_MANDATORY", LibZmq.ZMQ_ROUTER_MANDATORY, on ? 1 : 0); }
     /**
-     * {@code ZMQ_MAXMSGSIZE}: the largest inbound message accepted; a peer that sends a larger one
-     * is disconnected. Applies to later bind/connect calls only.
+     * {@code ZMQ_MAXMSGSIZE}: the largest inbound frame (message part) accepted over tcp and ipc;
+     * a peer that sends a larger one is disconnected. libzmq 4.3.4 checks it in its ZMTP decoder,
+     * frame by frame: a multipart message whose parts each fit passes whatever its total, and
+     * inproc, which has no decoder, is not limited at all. The receiver sees nothing of the
+     * message that held the frame (parts before it included) and no error: its monitor sees
+     * {@link MonitorEvent.Type#DISCONNECTED}, and a connecting sender, which was told its send
+     * succeeded, reconnects; what it sends from then on arrives ({@code MaxMessageSizeTest}).
+     * Applies to later bind/connect calls only.
      *
      * @param bytes the limit in bytes, 0 or more; -1 = no limit (the default)
      * @throws IllegalArgumentException when {@code bytes} is below -1: libzmq would take it as no
@@ -1433,7 +1439,7 @@ public final class ZmqSocket implements AutoCloseable {
         setLong("ZMQ_MAXMSGSIZE", LibZmq.ZMQ_MAXMSGSIZE, bytes);
     }
     /**
-     * The inbound message size limit ({@code ZMQ_MAXMSGSIZE}).
+     * The inbound frame size limit ({@code ZMQ_MAXMSGSIZE}), see {@link #maxMessageSize(long)}.
      *
      * @return bytes; -1 = no limit
      */
