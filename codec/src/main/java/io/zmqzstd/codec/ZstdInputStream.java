@@ -83,9 +83,12 @@ public final class ZstdInputStream extends InputStream {
         this.in = Objects.requireNonNull(in, "in");
         this.decompressor = decompressor;
         this.ownsDecompressor = owns;
-        this.buffers = decompressor.buffers();
+        // The scratch is taken inside the guard, as every call takes it: outside, its first
+        // allocation raced a close on another thread, which freed the scratch it found before
+        // this one was recorded, and the new one was never freed.
         decompressor.enter();
         try {
+            this.buffers = decompressor.buffers();
             decompressor.reset();
             buffers.setIn(buffers.scratchInAddress, 0);
         } finally {

@@ -81,9 +81,11 @@ public final class ZstdOutputStream extends OutputStream {
         this.out = Objects.requireNonNull(out, "out");
         this.compressor = compressor;
         this.ownsCompressor = owns;
-        this.buffers = compressor.buffers();
+        // inside the guard, as for ZstdInputStream: outside, a close on another thread could
+        // free the scratch before this one was recorded, leaking it
         compressor.enter();
         try {
+            this.buffers = compressor.buffers();
             compressor.beginFrame(pledged);
         } catch (Throwable t) {
             throw LibZstd.rethrow(t);
