@@ -53,7 +53,8 @@ public final class ZstdDictionary implements AutoCloseable {
      *     none smaller); a capacity above the samples' total size plus 64 KiB is used as that
      * @return the trained dictionary, in the standard format with its ID
      * @throws ZstdException {@code OTHER}, with zstd's error code and name, when zstd cannot
-     *     train (too few or too small samples)
+     *     train; for fewer than 7 samples, under 8 bytes of them in all, or 4 GiB or more, which
+     *     libzstd's trainer refuses as "Src size is incorrect", the message names that cause
      * @throws IllegalArgumentException when {@code capacityBytes} is less than 256, or
      *     {@code samples} is empty
      * @throws NullPointerException when {@code samples} or one of them is null (the message names
@@ -98,13 +99,42 @@ public final class ZstdDictionary implements AutoCloseable {
                         + LibZstd.errorName(r) + " (samples=" + samples.size() + ", sampleBytes=" + total
                         + ", capacityBytes=" + capacityBytes
                         + (bufferBytes < capacityBytes ? ", used=" + bufferBytes + " (sampleBytes + " + TRAINING_ROOM_BYTES + ")" : "")
-                        + ")", r);
+                        + ")" + trainingRefusal(r, samples.size(), total), r);
             }
             return of(dict.asSlice(0, r).toArray(JAVA_BYTE));
         } catch (Throwable t) {
             throw LibZstd.rethrow(t);
         }
     }
+
+    /**
+     * Which of its limits libzstd's trainer refused the samples for: {@code ZDICT_trainFromBuffer}
+     * (fastCover, d=8) says only "Src size is incorrect" for each of them. Empty when {@code r} is
+     * another error or the samples meet them all.
+     */
+    private static String trainingRefusal(long r, int samples, long sampleBytes) {
+        if (LibZstd.errorCode(r) != LibZstd.ERR_SRC_SIZE_WRONG) {
+            return "";
+        }
+        if (sampleBytes < TRAINER_MIN_SAMPLE_BYTES) {
+            return ": too little sample data, libzstd's trainer needs " + TRAINER_MIN_SAMPLE_BYTES + " bytes or more in all";
+        }
+        if (sampleBytes >= TRAINER_MAX_SAMPLE_BYTES) {
+            return ": too much sample data, libzstd's trainer takes under " + TRAINER_MAX_SAMPLE_BYTES + " bytes in all";
+        }
+        if (samples < TRAINER_MIN_SAMPLES) {
+            return ": too few samples, libzstd's trainer needs " + TRAINER_MIN_SAMPLES
+                    + " or more (it learns from three quarters of them, at least 5, and tests on the rest)";
+        }
+        return "";
+    }
+
+    /** fastCover splits the samples 3:1 into training and test sets and wants 5 to train on: 7 samples. */
+    private static final int TRAINER_MIN_SAMPLES = 7;
+    /** fastCover reads the samples 8 bytes at a time and refuses fewer in all. */
+    private static final int TRAINER_MIN_SAMPLE_BYTES = 8;
+    /** fastCover indexes the samples with 32 bits and refuses {@code (unsigned) -1} bytes or more. */
+    private static final long TRAINER_MAX_SAMPLE_BYTES = 0xFFFF_FFFFL;
 
     /**
      * The smallest capacity libzstd's trainer takes (ZDICT_DICTSIZE_MIN): {@link #train} refuses

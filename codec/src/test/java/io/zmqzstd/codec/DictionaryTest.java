@@ -299,6 +299,31 @@ class DictionaryTest {
         ZstdException bounded = assertThrows(ZstdException.class,
                 () -> ZstdDictionary.train(List.of("a".getBytes(), "b".getBytes()), Integer.MAX_VALUE));
         assertTrue(bounded.getMessage().endsWith("(samples=2, sampleBytes=2, capacityBytes=2147483647, used=65538 "
-                + "(sampleBytes + 65536))"), bounded.getMessage());
+                + "(sampleBytes + 65536)): too little sample data, libzstd's trainer needs 8 bytes or more in all"),
+                bounded.getMessage());
+    }
+
+    /**
+     * libzstd's trainer says "Src size is incorrect" for each of its limits on the samples; the
+     * message names the one they miss. Before, too few samples and too little data read alike,
+     * and neither said what was wrong.
+     */
+    @Test
+    void shouldNameWhichOfTheTrainersLimitsTheSamplesMiss() {
+        ZstdException few = assertThrows(ZstdException.class, () -> ZstdDictionary.train(samples(0).subList(0, 6), 4096));
+        assertEquals("Src size is incorrect", few.errorName());
+        assertTrue(few.getMessage().endsWith("capacityBytes=4096): too few samples, libzstd's trainer needs 7 or more"
+                + " (it learns from three quarters of them, at least 5, and tests on the rest)"), few.getMessage());
+        try (ZstdDictionary seven = ZstdDictionary.train(samples(0).subList(0, 7), 4096)) {
+            assertTrue(seven.id() != 0, "7 samples are enough");
+        }
+        List<byte[]> sevenBytes = new ArrayList<>();
+        for (int i = 0; i < 7; i++) {
+            sevenBytes.add(new byte[] {(byte) i});
+        }
+        ZstdException little = assertThrows(ZstdException.class, () -> ZstdDictionary.train(sevenBytes, 4096));
+        assertEquals("Src size is incorrect", little.errorName());
+        assertTrue(little.getMessage().endsWith("(samples=7, sampleBytes=7, capacityBytes=4096): too little sample data,"
+                + " libzstd's trainer needs 8 bytes or more in all"), little.getMessage());
     }
 }
