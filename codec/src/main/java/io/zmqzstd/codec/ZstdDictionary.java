@@ -54,7 +54,9 @@ public final class ZstdDictionary implements AutoCloseable {
      * @return the trained dictionary, in the standard format with its ID
      * @throws ZstdException {@code OTHER}, with zstd's error code and name, when zstd cannot
      *     train; for fewer than 7 samples, under 8 bytes of them in all, or 4 GiB or more, which
-     *     libzstd's trainer refuses as "Src size is incorrect", the message names that cause
+     *     libzstd's trainer refuses as "Src size is incorrect", the message names that cause;
+     *     also, without calling libzstd, when the first three quarters of the samples, which its
+     *     trainer learns from, hold fewer than 8 bytes (libzstd 1.5.4 crashes the process there)
      * @throws IllegalArgumentException when {@code capacityBytes} is less than 256, or
      *     {@code samples} is empty
      * @throws NullPointerException when {@code samples} or one of them is null (the message names
@@ -70,13 +72,28 @@ public final class ZstdDictionary implements AutoCloseable {
             throw new IllegalArgumentException("no samples to train from: samples=0");
         }
         long total = 0;
+        long learnedBytes = 0;
+        int learned = learnedSamples(samples.size());
         int index = 0;
         for (byte[] s : samples) {
             if (s == null) {
                 throw new NullPointerException("samples[" + index + "] is null");
             }
             total += s.length;
+            learnedBytes += index < learned ? s.length : 0;
             index++;
+        }
+        long bufferBytes = Math.min(capacityBytes, total + TRAINING_ROOM_BYTES);
+        if (samples.size() >= TRAINER_MIN_SAMPLES && total >= TRAINER_MIN_SAMPLE_BYTES && learnedBytes < TRAINER_MIN_SAMPLE_BYTES) {
+            // libzstd checks the total but not the part it learns from: fastCover's count of
+            // 8-byte windows there (a size_t) wraps around, its reads run past the samples, and the
+            // process dies of SIGSEGV (libzstd 1.5.4; zstd --train on 8 one-byte files too)
+            throw new ZstdException(ZstdException.Reason.OTHER, "dictionary training failed: not tried ("
+                    + trainingSizes(samples.size(), total, capacityBytes, bufferBytes)
+                    + "): too little data in the samples libzstd's trainer learns from, the first " + learned
+                    + " (three quarters) hold " + learnedBytes + " bytes and it needs " + TRAINER_MIN_SAMPLE_BYTES
+                    + " or more there; given fewer, libzstd 1.5.4 reads past them and crashes the process, as"
+                    + " zstd --train does");
         }
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment all = arena.allocate(Math.max(1, total));
@@ -88,7 +105,6 @@ public final class ZstdDictionary implements AutoCloseable {
                 sizes.setAtIndex(JAVA_LONG, i, s.length);
                 p += s.length;
             }
-            long bufferBytes = Math.min(capacityBytes, total + TRAINING_ROOM_BYTES);
             MemorySegment dict = arena.allocate(bufferBytes);
             long r = (long) LibZstd.ZDICT_TRAIN_FROM_BUFFER.invokeExact(dict.address(), bufferBytes,
                     all.address(), sizes.address(), samples.size());
@@ -96,15 +112,27 @@ public final class ZstdDictionary implements AutoCloseable {
             // ZSTD_isError and ZSTD_getErrorName.
             if (LibZstd.isError(r)) {
                 throw ZstdException.withResult(ZstdException.Reason.OTHER, "dictionary training failed: "
-                        + LibZstd.errorName(r) + " (samples=" + samples.size() + ", sampleBytes=" + total
-                        + ", capacityBytes=" + capacityBytes
-                        + (bufferBytes < capacityBytes ? ", used=" + bufferBytes + " (sampleBytes + " + TRAINING_ROOM_BYTES + ")" : "")
+                        + LibZstd.errorName(r) + " (" + trainingSizes(samples.size(), total, capacityBytes, bufferBytes)
                         + ")" + trainingRefusal(r, samples.size(), total), r);
             }
             return of(dict.asSlice(0, r).toArray(JAVA_BYTE));
         } catch (Throwable t) {
             throw LibZstd.rethrow(t);
         }
+    }
+
+    /** The sizes a failed training names: samples, their bytes, the capacity and, when bounded, the buffer used. */
+    private static String trainingSizes(int samples, long sampleBytes, int capacityBytes, long bufferBytes) {
+        return "samples=" + samples + ", sampleBytes=" + sampleBytes + ", capacityBytes=" + capacityBytes
+                + (bufferBytes < capacityBytes ? ", used=" + bufferBytes + " (sampleBytes + " + TRAINING_ROOM_BYTES + ")" : "");
+    }
+
+    /**
+     * How many of {@code samples} libzstd's trainer learns from, the first ones in order:
+     * fastCover's 3:1 split, {@code (unsigned) (nbSamples * 0.75)}. The rest test the dictionary.
+     */
+    private static int learnedSamples(int samples) {
+        return (int) (samples * 0.75);
     }
 
     /**
@@ -131,7 +159,10 @@ public final class ZstdDictionary implements AutoCloseable {
 
     /** fastCover splits the samples 3:1 into training and test sets and wants 5 to train on: 7 samples. */
     private static final int TRAINER_MIN_SAMPLES = 7;
-    /** fastCover reads the samples 8 bytes at a time and refuses fewer in all. */
+    /**
+     * fastCover reads the samples 8 bytes at a time and refuses fewer in all; {@link #train}
+     * refuses fewer in the samples it learns from, which libzstd does not check.
+     */
     private static final int TRAINER_MIN_SAMPLE_BYTES = 8;
     /** fastCover indexes the samples with 32 bits and refuses {@code (unsigned) -1} bytes or more. */
     private static final long TRAINER_MAX_SAMPLE_BYTES = 0xFFFF_FFFFL;

@@ -304,6 +304,47 @@ class DictionaryTest {
     }
 
     /**
+     * libzstd's trainer checks that the samples hold 8 bytes in all, not that the first three
+     * quarters, which it learns from, do: with fewer there it read past them and the JVM died of
+     * SIGSEGV in libzstd (zstd --train on 8 one-byte files dies the same way). Now train refuses
+     * them without calling libzstd. In a child JVM: the old code crashed the process.
+     */
+    @Test
+    void shouldRefuseSamplesThatLeaveLibzstdsTrainerTooLittleToLearnFrom() throws Exception {
+        String out = ForkedJvm.run(TinyLearnedPart.class, List.of());
+        assertTrue(out.contains("[1, 1, 1, 1, 1, 1, 1, 1]: errorCode=0, dictionary training failed: not tried (samples=8,"
+                + " sampleBytes=8, capacityBytes=4096): too little data in the samples libzstd's trainer learns from, the"
+                + " first 6 (three quarters) hold 6 bytes and it needs 8 or more there; given fewer, libzstd 1.5.4 reads past"
+                + " them and crashes the process, as zstd --train does\n"), out);
+        assertTrue(out.contains("[0, 0, 0, 0, 0, 0, 100, 100]: errorCode=0, dictionary training failed: not tried"), out);
+        assertTrue(out.contains("the first 6 (three quarters) hold 0 bytes"), out);
+        assertTrue(out.contains("[1, 1, 1, 1, 1, 1, 1, 1, 1, 1]: errorCode=0, dictionary training failed: not tried"), out);
+        assertTrue(out.contains("the first 7 (three quarters) hold 7 bytes"), out);
+        assertTrue(out.contains("[1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1]: trained"), "8 bytes to learn from are enough: " + out);
+    }
+
+    /** Child JVM of {@link #shouldRefuseSamplesThatLeaveLibzstdsTrainerTooLittleToLearnFrom}. */
+    static final class TinyLearnedPart {
+        public static void main(String[] args) {
+            int[][] cases = {{1, 1, 1, 1, 1, 1, 1, 1}, {0, 0, 0, 0, 0, 0, 100, 100}, {1, 1, 1, 1, 1, 1, 1, 1, 1, 1},
+                {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1}};
+            for (int[] sizes : cases) {
+                List<byte[]> samples = new ArrayList<>();
+                for (int size : sizes) {
+                    samples.add(TestData.text(size, samples.size()));
+                }
+                String result;
+                try (ZstdDictionary d = ZstdDictionary.train(samples, 4096)) {
+                    result = "trained, id=" + Integer.toUnsignedString(d.id());
+                } catch (ZstdException e) {
+                    result = "errorCode=" + e.errorCode() + ", " + e.getMessage();
+                }
+                System.out.println(Arrays.toString(sizes) + ": " + result);
+            }
+        }
+    }
+
+    /**
      * libzstd's trainer says "Src size is incorrect" for each of its limits on the samples; the
      * message names the one they miss. Before, too few samples and too little data read alike,
      * and neither said what was wrong.
