@@ -241,22 +241,39 @@ public final class ZstdDictionary implements AutoCloseable {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment n = arena.allocateFrom(JAVA_BYTE, copy);
             int id = (int) LibZstd.GET_DICT_ID_FROM_DICT.invokeExact(n.address(), (long) copy.length);
-            if (structured) {
-                // ZSTD_createDDict reads the entropy tables and repeat offsets as every later
-                // digest will (a CDict reads the same fields) and returns NULL when it cannot.
-                long ddict = (long) LibZstd.CREATE_DDICT.invokeExact(n.address(), (long) copy.length);
-                if (ddict == 0) {
-                    throw new IllegalArgumentException("zstd dictionary cut short or damaged: id="
-                            + Integer.toUnsignedString(id) + ", bytes=" + copy.length
-                            + " (libzstd cannot read the entropy tables and repeat offsets after the ID,"
-                            + " or the content is shorter than a repeat offset)");
-                }
-                long ignored = (long) LibZstd.FREE_DDICT.invokeExact(ddict);
+            if (structured && !digestsBothWays(n.address(), copy.length)) {
+                throw new IllegalArgumentException("zstd dictionary cut short or damaged: id="
+                        + Integer.toUnsignedString(id) + ", bytes=" + copy.length
+                        + " (libzstd cannot read the entropy tables and repeat offsets after the ID,"
+                        + " or the content is shorter than a repeat offset)");
             }
             return new ZstdDictionary(copy, id);
         } catch (Throwable t) {
             throw LibZstd.rethrow(t);
         }
+    }
+
+    /**
+     * Whether libzstd digests the dictionary at {@code address} for decompression and for
+     * compression, as every decompressor and compressor given it will: {@code ZSTD_createDDict}
+     * and {@code ZSTD_createCDict} read the entropy tables and repeat offsets and return NULL
+     * when they cannot. Both, because the compression side is the stricter: it refuses some
+     * damaged Huffman tables that a DDict takes (as {@code ZDICT_getDictHeaderSize} refuses them,
+     * "Dictionary is corrupted"). The CDict is made at level 1, the smallest tables: its entropy
+     * tables are read the same at every level.
+     */
+    private static boolean digestsBothWays(long address, long length) throws Throwable {
+        long ddict = (long) LibZstd.CREATE_DDICT.invokeExact(address, length);
+        if (ddict == 0) {
+            return false;
+        }
+        long ignored = (long) LibZstd.FREE_DDICT.invokeExact(ddict);
+        long cdict = (long) LibZstd.CREATE_CDICT.invokeExact(address, length, 1);
+        if (cdict == 0) {
+            return false;
+        }
+        ignored = (long) LibZstd.FREE_CDICT.invokeExact(cdict);
+        return true;
     }
 
     /** Magic and ID: the bytes {@link #of} asks of a dictionary that starts with the magic. */

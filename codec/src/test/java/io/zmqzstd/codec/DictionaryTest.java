@@ -175,6 +175,56 @@ class DictionaryTest {
     }
 
     /**
+     * A dictionary damaged in its header is refused when loaded exactly where libzstd's header
+     * reader refuses it, and one that loads builds both a compressor and a decompressor. The
+     * decompression digest (ZSTD_createDDict), which of() alone tried, takes some damaged Huffman
+     * tables that the compression side refuses: such a dictionary loaded, with its ID, and failed
+     * only at ZstdCompressor.build ("ZSTD_createCDict failed: id=…"), saying nothing of damage.
+     */
+    @Test
+    void shouldRefuseAHeaderDamagedForEitherDigestWhenLoading() throws Throwable {
+        byte[] full;
+        try (ZstdDictionary trained = ZstdDictionary.train(samples(3), 8192)) {
+            full = trained.bytes();
+        }
+        long header = headerSize(full);
+        int decompressionOnly = 0;
+        for (int at = 8; at < header; at++) {
+            for (int flip : new int[] {0x01, 0x02, 0x08, 0x20, 0x80, 0xFF}) {
+                byte[] bytes = full.clone();
+                bytes[at] ^= (byte) flip;
+                String what = "byte " + at + " ^ 0x" + Integer.toHexString(flip);
+                if (LibZstd.isError(headerSize(bytes))) {
+                    decompressionOnly += ddictTakes(bytes) ? 1 : 0;
+                    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ZstdDictionary.of(bytes), what);
+                    assertTrue(e.getMessage().startsWith("zstd dictionary cut short or damaged: id="), e.getMessage());
+                    continue;
+                }
+                try (ZstdDictionary d = ZstdDictionary.of(bytes);
+                     ZstdCompressor c = ZstdCompressor.builder().dictionary(d).build();
+                     ZstdDecompressor dd = ZstdDecompressor.builder().dictionary(d).build()) {
+                    byte[] message = TestData.text(300, at);
+                    assertArrayEquals(message, dd.decompress(c.compress(message)), what);
+                }
+            }
+        }
+        assertTrue(decompressionOnly > 0, "no damage that only the compression side refuses: the case is not met");
+    }
+
+    /** Whether ZSTD_createDDict digests {@code dictionary}. */
+    private static boolean ddictTakes(byte[] dictionary) throws Throwable {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment n = arena.allocateFrom(JAVA_BYTE, dictionary);
+            long ddict = (long) LibZstd.CREATE_DDICT.invokeExact(n.address(), (long) dictionary.length);
+            if (ddict == 0) {
+                return false;
+            }
+            long ignored = (long) LibZstd.FREE_DDICT.invokeExact(ddict);
+            return true;
+        }
+    }
+
+    /**
      * The format has no length for the content after the header: a dictionary cut inside it
      * loads with the full dictionary's ID, as libzstd and zstd -D take it too (README,
      * "Dictionaries"). What a receiver can do is ask for checksums: a frame made with the whole
