@@ -487,9 +487,32 @@ public final class ZstdFrames {
                     "frame incomplete: length=" + length + " (cut inside the magic number)");
         }
         if (length < 4 || frame.get(INT_LE, offset) != MAGIC) {
-            throw new ZstdException(ZstdException.Reason.NOT_ZSTD,
-                    "not a zstd frame: length=" + length + ", magic mismatch");
+            throw notZstd(length < 4 ? 0 : frame.get(INT_LE, offset), length);
         }
+    }
+
+    /** zstd's frame formats before 0.8 (v0.1, then v0.2 to v0.7): libzstd reads them only when built to. */
+    private static final int LEGACY_MAGIC_V01 = 0x1EB52FFD;
+    private static final int LEGACY_MAGIC_V02 = 0xFD2FB522;
+    private static final int LEGACY_MAGIC_V07 = 0xFD2FB527;
+
+    /**
+     * NOT_ZSTD for {@code length} bytes starting with {@code magic}: a skippable frame and a
+     * legacy frame are named as what they are, since a one-shot call takes one zstd frame.
+     */
+    private static ZstdException notZstd(int magic, long length) {
+        String what;
+        if (length >= 4 && (magic & SKIPPABLE_MAGIC_MASK) == SKIPPABLE_MAGIC) {
+            what = "a skippable frame (magic 0x" + Integer.toHexString(magic).toUpperCase(java.util.Locale.ROOT)
+                    + "), not a zstd frame: a one-shot call takes one zstd frame; ZstdInputStream reads past"
+                    + " skippable frames";
+        } else if (length >= 4 && (magic == LEGACY_MAGIC_V01 || magic >= LEGACY_MAGIC_V02 && magic <= LEGACY_MAGIC_V07)) {
+            what = "a legacy zstd frame (format v0." + (magic == LEGACY_MAGIC_V01 ? 1 : magic - LEGACY_MAGIC_V02 + 2)
+                    + ", before zstd 0.8), which this library does not read";
+        } else {
+            what = "magic mismatch";
+        }
+        return new ZstdException(ZstdException.Reason.NOT_ZSTD, "not a zstd frame: length=" + length + ", " + what);
     }
 
     /**
@@ -562,6 +585,7 @@ public final class ZstdFrames {
                                      MemorySegment dst, long dstOffset, long dstCapacity) {
         Segments.check(src, srcOffset, srcLength);
         Segments.check(dst, dstOffset, dstCapacity);
+        Segments.checkWritable(dst);
         Segments.checkDisjoint(src, srcOffset, srcLength, dst, dstOffset, dstCapacity);
         return writeRaw(src, null, srcOffset, srcLength, dst, dstOffset, dstCapacity);
     }
@@ -588,6 +612,7 @@ public final class ZstdFrames {
                                      MemorySegment dst, long dstOffset, long dstCapacity) {
         Objects.checkFromIndexSize(srcOffset, srcLength, src.length);
         Segments.check(dst, dstOffset, dstCapacity);
+        Segments.checkWritable(dst);
         if (!dst.isNative()) {
             // Only a heap destination can be over the same array: the wrapper is made for it alone
             Segments.checkDisjoint(MemorySegment.ofArray(src), srcOffset, srcLength, dst, dstOffset, dstCapacity);

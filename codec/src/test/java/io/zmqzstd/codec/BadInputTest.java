@@ -372,7 +372,10 @@ class BadInputTest {
         for (int n = 1; n <= skippable.length; n++) {
             byte[] cut = Arrays.copyOf(skippable, n);
             String what = HexFormat.of().formatHex(cut);
-            assertRejectedThenRecovers(cut, ZstdException.Reason.NOT_ZSTD);
+            ZstdException e = assertRejectedThenRecovers(cut, ZstdException.Reason.NOT_ZSTD);
+            assertEquals("not a zstd frame: length=" + n + ", " + (n < 4 ? "magic mismatch"
+                    : "a skippable frame (magic 0x184D2A5A), not a zstd frame: a one-shot call takes one zstd frame;"
+                    + " ZstdInputStream reads past skippable frames"), e.getMessage(), what);
             assertHeaderReadersRefuse(cut, ZstdException.Reason.NOT_ZSTD);
             if (n < skippable.length) {
                 assertEquals(ZstdException.Reason.TRUNCATED, streamFailure(cut).reason(), "stream: " + what);
@@ -386,6 +389,21 @@ class BadInputTest {
         try (ZstdInputStream in = new ZstdInputStream(new ByteArrayInputStream(skippableThenFrame), decompressor)) {
             assertArrayEquals(GOOD, in.readAllBytes());
         }
+    }
+
+    /** Frames of zstd before 0.8 (v0.1's magic, v0.2 to v0.7's) are named as legacy, not as any bytes. */
+    @Test
+    void shouldNameALegacyFrameAsLegacy() {
+        int[][] magics = {{0x1EB52FFD, 1}, {0xFD2FB522, 2}, {0xFD2FB525, 5}, {0xFD2FB527, 7}};
+        for (int[] m : magics) {
+            byte[] frame = java.nio.ByteBuffer.allocate(12).order(java.nio.ByteOrder.LITTLE_ENDIAN).putInt(m[0]).array();
+            ZstdException e = assertRejectedThenRecovers(frame, ZstdException.Reason.NOT_ZSTD);
+            assertEquals("not a zstd frame: length=12, a legacy zstd frame (format v0." + m[1]
+                    + ", before zstd 0.8), which this library does not read", e.getMessage());
+        }
+        byte[] v08Neighbour = java.nio.ByteBuffer.allocate(12).order(java.nio.ByteOrder.LITTLE_ENDIAN).putInt(0xFD2FB529).array();
+        assertEquals("not a zstd frame: length=12, magic mismatch",
+                assertRejectedThenRecovers(v08Neighbour, ZstdException.Reason.NOT_ZSTD).getMessage());
     }
 
     @Test

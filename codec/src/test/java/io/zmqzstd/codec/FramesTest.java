@@ -240,8 +240,8 @@ class FramesTest {
             assertThrows(IndexOutOfBoundsException.class, () -> ZstdFrames.writeRawFrame(data, 1, 100, dst, 0, 200));
             assertThrows(IndexOutOfBoundsException.class, () -> ZstdFrames.writeRawFrame(data, -1, 10, dst, 0, 200));
             assertThrows(IndexOutOfBoundsException.class, () -> ZstdFrames.writeRawFrame(data, 0, 10, dst, 150, 100));
-            assertThrows(IllegalArgumentException.class,
-                    () -> ZstdFrames.writeRawFrame(data, 0, 3, MemorySegment.ofArray(new byte[64]).asReadOnly(), 0, 64));
+            assertEquals("destination segment is read-only: byteSize=64", assertThrows(IllegalArgumentException.class,
+                    () -> ZstdFrames.writeRawFrame(data, 0, 3, MemorySegment.ofArray(new byte[64]).asReadOnly(), 0, 64)).getMessage());
 
             com.sun.management.ThreadMXBean threads =
                     (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
@@ -357,8 +357,9 @@ class FramesTest {
 
         byte[] target = new byte[64];
         MemorySegment payload = MemorySegment.ofArray(new byte[] {1, 2, 3});
-        assertThrows(IllegalArgumentException.class,
+        IllegalArgumentException readOnly = assertThrows(IllegalArgumentException.class,
                 () -> ZstdFrames.writeRawFrame(payload, 0, 3, MemorySegment.ofArray(target).asReadOnly(), 0, 64));
+        assertEquals("destination segment is read-only: byteSize=64", readOnly.getMessage());
         assertArrayEquals(new byte[64], target, "nothing written");
     }
 
