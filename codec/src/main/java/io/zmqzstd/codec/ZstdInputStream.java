@@ -14,8 +14,8 @@ import java.util.Objects;
  * memory), stepping over skippable frames as {@code zstd -d} does. Each frame's header is checked like {@link ZstdDecompressor#decompress} does
  * (limit, dictionary); the total content read, over all frames, is held to the decompressor's
  * {@link ZstdDecompressor#maxDecompressedSize()} ({@code TOO_LARGE}, "stream larger than limit"
- * when frames that each fit pass it together: a long concatenation needs a limit above its
- * total). Errors are {@link ZstdException}s.
+ * when frames that each fit pass it together, from the header of a frame that declares more
+ * than the limit leaves: a long concatenation needs a limit above its total). Errors are {@link ZstdException}s.
  *
  * <p>Input that ends between frames ends the stream ({@code -1}); input that ends inside a frame
  * or a skippable frame, inside its magic number included, is {@code TRUNCATED}; a source that
@@ -195,7 +195,15 @@ public final class ZstdInputStream extends InputStream {
                 skipSkippableFrame();
                 return true; // no content (outRead == outAvailable still): the caller asks for the next frame
             }
-            decompressor.prepareFrame(buffers.scratchIn, buffers.inPos(), available(buffers));
+            long declared = decompressor.prepareFrame(buffers.scratchIn, buffers.inPos(), available(buffers));
+            long left = decompressor.maxDecompressedSize() - total;
+            if (declared != ZstdFrames.CONTENT_SIZE_UNKNOWN && Long.compareUnsigned(declared, left) > 0) {
+                // prepareFrame held the frame to the whole limit; the frames before took part of it
+                decompressor.reset();
+                throw new ZstdException(ZstdException.Reason.TOO_LARGE, "stream larger than limit: decompressed=" + total
+                        + " and the next frame declares " + Long.toUnsignedString(declared) + ", limit="
+                        + decompressor.maxDecompressedSize() + " (the limit holds for all frames of a stream)");
+            }
             atFrameStart = false;
             totalBeforeFrame = total;
         } else {

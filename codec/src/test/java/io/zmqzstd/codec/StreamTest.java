@@ -95,7 +95,9 @@ class StreamTest {
      * The limit holds for all a stream returns, not per frame: frames that each declare a size
      * within it still stop the stream once their total passes it. The message said "frame larger
      * than limit: declared=unknown" (before 2026-11-27), naming neither the total nor that the
-     * frames had declared their sizes.
+     * frames had declared their sizes. A frame that declares more than the limit leaves is refused
+     * from its header, before any of it is decoded (until 2026-11-27 the stream decoded a scratch's
+     * worth of it first, 262,144 bytes here, and then failed); one that declares nothing when it passes.
      */
     @Test
     void shouldNameTheStreamTotalWhenFramesTogetherPassTheLimit() throws IOException {
@@ -106,10 +108,32 @@ class StreamTest {
             byte[] two = Arrays.copyOf(frame, 2 * frame.length);
             System.arraycopy(frame, 0, two, frame.length, frame.length);
             try (ZstdInputStream in = new ZstdInputStream(new ByteArrayInputStream(two), d)) {
+                byte[] buffer = new byte[8192];
+                long returned = 0;
+                ZstdException e = null;
+                try {
+                    for (int n; (n = in.read(buffer)) > 0;) {
+                        returned += n;
+                    }
+                } catch (ZstdException thrown) {
+                    e = thrown;
+                }
+                assertEquals(300_000, returned, "the first frame whole, nothing of the second");
+                assertEquals(ZstdException.Reason.TOO_LARGE, e == null ? null : e.reason());
+                assertEquals("stream larger than limit: decompressed=300000 and the next frame declares 300000, limit=400000"
+                        + " (the limit holds for all frames of a stream)", e.getMessage());
+            }
+            ByteArrayOutputStream undeclared = new ByteArrayOutputStream();
+            try (ZstdOutputStream out = new ZstdOutputStream(undeclared, 3)) {
+                out.write(data);
+            }
+            byte[] undeclaredTwice = Arrays.copyOf(undeclared.toByteArray(), 2 * undeclared.size());
+            System.arraycopy(undeclared.toByteArray(), 0, undeclaredTwice, undeclared.size(), undeclared.size());
+            try (ZstdInputStream in = new ZstdInputStream(new ByteArrayInputStream(undeclaredTwice), d)) {
                 ZstdException e = assertThrows(ZstdException.class, in::readAllBytes);
                 assertEquals(ZstdException.Reason.TOO_LARGE, e.reason());
                 assertTrue(e.getMessage().startsWith("stream larger than limit: decompressed="), e.getMessage());
-                assertTrue(e.getMessage().contains(", limit=400000 (the limit holds for all frames of a stream)"), e.getMessage());
+                assertTrue(e.getMessage().endsWith(", limit=400000 (the limit holds for all frames of a stream)"), e.getMessage());
             }
         }
     }
