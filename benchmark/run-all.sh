@@ -25,6 +25,8 @@
 #        switchover-pipeline   zmqzstd with every frame zero-copy and every frame copied, 4 KiB to 64 KiB
 #        raw-frames            zmqzstd at 64 B to 256 B over tcp, compressed frames and raw-block frames below 1 KiB
 #        latency               LatencyBenchmark, every contestant, size and transport (iterations of 4 s)
+#        A trial that fails does not stop its table or the next ones; the script ends with status 1 and names each
+#        failed trial (benchmark and parameters), each JMH that exited non-zero and each table without results.
 # Env:   JMH_OPTS   iteration settings (default "-f 1 -wi 3 -w 2s -i 4 -r 1s"; codec tables use 500 ms, 64 MiB 4 s,
 #                   latency 5 iterations of 4 s)
 #        JMH_EXTRA  appended after each table's selection (JMH merges repeated -p values of one parameter,
@@ -115,19 +117,31 @@ mkdir -p "$out/charts"
 # the bindings are compared alone.
 samelib_options "$out/libzstd-bundled" "${tables[@]}"
 
-# one JMH invocation per table, JSON and log under $out
+# one JMH invocation per table, JSON and log under $out. Without -foe JMH reports a trial that threw (a
+# contestant's failed check, a refused parameter) as "<failure>" in its output, goes on with the table's other
+# trials and exits 0, the failed trial missing from the JSON; with -foe it would also drop the table's other
+# trials. So each table runs whole, and what failed is collected here and fails the script at the end.
+failures=()
 start=$SECONDS
 for t in "${tables[@]}"; do
   table_args "$t"
   echo "=== $t: ${args[*]}"
+  rm -f "$out/$t.json" # a result of an earlier run must not stand in for this one
+  status=0
   # shellcheck disable=SC2086 # JAVA_OPTS and JMH_EXTRA are lists of options
   "$java" ${JAVA_OPTS:-} --sun-misc-unsafe-memory-access=allow -jar "$jar" "${args[@]}" ${JMH_EXTRA:-} -prof gc -rf json \
-    -rff "$out/$t.json" 2>&1 | tee "$out/$t.log"
+    -rff "$out/$t.json" 2>&1 | tee "$out/$t.log" || status=$?
+  mapfile -t -O "${#failures[@]}" failures < <(jmh_failures "$t" "$status" "$out/$t.json" "$out/$t.log")
 done
 
 # Compression ratios (printed once per trial by PipelineBenchmark, inside JMH's first warm-up line).
 grep -ho 'compression ratio: .*' "$out"/pipeline*.log "$out"/raw-frames.log "$out"/switchover-pipeline.log \
   2>/dev/null | sort -u > "$out/pipeline-ratios.txt" || true
 
-"$java" -cp "$jar" io.zmqzstd.benchmark.charts.ChartTool "$out"/*.json "$out/charts/"
+"$java" -cp "$jar" io.zmqzstd.benchmark.charts.ChartTool "$out"/*.json "$out/charts/" || failures+=("charts: ChartTool failed")
 echo "done in $(( (SECONDS - start) / 60 )) min: $out/*.json, $out/charts/, $out/pipeline-ratios.txt"
+if (( ${#failures[@]} > 0 )); then
+  { echo "run-all.sh: ${#failures[@]} failed (their results are missing from the JSON and the charts):"
+    printf '  %s\n' "${failures[@]}"; } >&2
+  exit 1
+fi

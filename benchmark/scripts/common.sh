@@ -1,7 +1,7 @@
 # Sourced by the benchmark scripts (run-all.sh, verdict.sh, profile-pipeline.sh, c/*.sh): the repository
 # root as the working directory, a JDK 25 in $java (JAVA_HOME, or Temurin 25 where Debian puts it), the
 # JMH jar in $jar (checked), the libzstd 1.5.7 that aircompressor bundles, on demand (bundled_libzstd,
-# samelib_options), and fork_of.
+# samelib_options), fork_of and jmh_failures.
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$root"
 
@@ -38,4 +38,21 @@ fork_of() {
   pid=$(pgrep -P "$1" -f ForkedMain || true)
   [[ -n $pid ]] || { echo "$(basename "${script:-$0}"): no benchmark fork under process $1" >&2; exit 1; }
   echo "$pid"
+}
+
+# jmh_failures NAME STATUS JSON LOG: after one JMH invocation (exit status STATUS, -rff JSON, output in LOG), a
+# line "NAME: ..." for each trial LOG reports as failed (its benchmark and parameters), for a STATUS other than
+# 0, and for a JSON that is missing or holds no result; nothing when the invocation gave its results. JMH
+# without -foe marks a trial that threw with "<failure>" (a forked JVM that died, "<forked VM failed ...>"),
+# goes on with the next trial, leaves the failed one out of the JSON and exits 0.
+jmh_failures() {
+  local name=$1 status=$2 json=$3 log=$4
+  awk -v name="$name" '
+    /^# JMH version/ { benchmark = ""; params = ""; reported = 0 }
+    /^# Benchmark: / { benchmark = $3 }
+    /^# Parameters: / { params = " " substr($0, 15) }
+    /<failure>|<forked VM failed|<binary link had failed/ && !reported { print name ": " benchmark params " failed"; reported = 1 }
+  ' "$log"
+  (( status == 0 )) || echo "$name: JMH exited with status $status (see $log)"
+  grep -qs '"benchmark"' "$json" || echo "$name: no results in $json"
 }

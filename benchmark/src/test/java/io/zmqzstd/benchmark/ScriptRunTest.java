@@ -1,0 +1,125 @@
+package io.zmqzstd.benchmark;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.jar.Attributes;
+import java.util.jar.JarOutputStream;
+import java.util.jar.Manifest;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The scripts past their argument checks, for real: each runs from a copy of benchmark/'s scripts whose
+ * {@code benchmark/target/benchmarks.jar} is a jar of a manifest only, its class path this test's (the
+ * module's classes, with JMH's benchmark list, and their dependencies), so no package step is needed and the
+ * module's own jar is never touched. {@code run-all.sh} runs one short latency table (about 5 s) in which a
+ * trial fails on purpose: a contestant of no name, refused at set-up.
+ */
+class ScriptRunTest {
+
+    private static final Path MODULE = Path.of("").toAbsolutePath();
+    /** One 100 ms measured iteration, no warm-up: enough for a result, and for a set-up that throws. */
+    private static final String SHORT = "-f 1 -wi 0 -i 1 -r 100ms";
+    private static final String LATENCY_CELL = " -p size=1024 -p transport=tcp";
+
+    @Test
+    void shouldFailNamingTheTrialThatFailedAndKeepTheOthersResults(@TempDir Path tree) throws Exception {
+        Path out = tree.resolve("out");
+        Run run = run(tree, List.of("run-all.sh", "latency"), Map.of("JMH_OPTS", SHORT, "OUT", out.toString(),
+                "JMH_EXTRA", "-p contestant=zmqzstd,nope" + LATENCY_CELL));
+
+        assertEquals(1, run.exit(), run.output());
+        assertTrue(run.output().contains("run-all.sh: 1 failed"), run.output());
+        assertTrue(run.output().contains("latency: io.zmqzstd.benchmark.LatencyBenchmark.roundTrip (contestant = nope,"
+                + " level = 3, size = 1024, transport = tcp) failed"), run.output());
+        // the trial that ran is in the JSON and the charts, and is not named as failed
+        assertFalse(run.output().contains("(contestant = zmqzstd, level = 3, size = 1024, transport = tcp) failed"),
+                run.output());
+        assertTrue(Files.readString(out.resolve("latency.json")).contains("\"contestant\" : \"zmqzstd\""));
+        assertTrue(Files.exists(out.resolve("charts/summary.md")), run.output());
+    }
+
+    @Test
+    void shouldSucceedWhenEveryTrialGaveItsResult(@TempDir Path tree) throws Exception {
+        Path out = tree.resolve("out");
+        Files.createDirectories(out);
+        Files.writeString(out.resolve("latency.json"), "[]"); // an earlier run's, replaced
+        Run run = run(tree, List.of("run-all.sh", "latency"), Map.of("JMH_OPTS", SHORT, "OUT", out.toString(),
+                "JMH_EXTRA", "-p contestant=zmqzstd" + LATENCY_CELL));
+
+        assertEquals(0, run.exit(), run.output());
+        assertFalse(run.output().contains("failed"), run.output());
+        assertTrue(Files.readString(out.resolve("latency.json")).contains("\"contestant\" : \"zmqzstd\""));
+    }
+
+    private record Run(int exit, String output) {
+    }
+
+    /**
+     * Runs {@code benchmark/SCRIPT ARGS} of a copy of the scripts under {@code tree}, with this JVM's JDK and
+     * {@code env}.
+     */
+    private static Run run(Path tree, List<String> scriptAndArgs, Map<String, String> env) throws Exception {
+        Path benchmark = tree.resolve("benchmark");
+        copyScripts(benchmark);
+        writeManifestJar(benchmark.resolve("target/benchmarks.jar"));
+        List<String> command = new ArrayList<>(List.of("bash", benchmark.resolve(scriptAndArgs.get(0)).toString()));
+        command.addAll(scriptAndArgs.subList(1, scriptAndArgs.size()));
+        Path log = tree.resolve("script.log");
+        ProcessBuilder builder = new ProcessBuilder(command).directory(tree.toFile()).redirectErrorStream(true)
+                .redirectOutput(log.toFile());
+        builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
+        builder.environment().putAll(env);
+        Process p = builder.start();
+        boolean ended = p.waitFor(120, TimeUnit.SECONDS);
+        if (!ended) {
+            p.descendants().forEach(ProcessHandle::destroyForcibly);
+            p.destroyForcibly();
+        }
+        String text = Files.readString(log, StandardCharsets.UTF_8);
+        assertTrue(ended, "still running: " + text);
+        return new Run(p.exitValue(), text);
+    }
+
+    private static void copyScripts(Path benchmark) throws IOException {
+        Files.createDirectories(benchmark.resolve("scripts"));
+        for (Path dir : List.of(MODULE, MODULE.resolve("scripts"))) {
+            try (Stream<Path> files = Files.list(dir)) {
+                for (Path f : files.filter(f -> f.toString().endsWith(".sh") || f.toString().endsWith(".py")).toList()) {
+                    Files.copy(f, benchmark.resolve(MODULE.relativize(f)));
+                }
+            }
+        }
+    }
+
+    /** A jar that holds only a manifest: the launcher as its main class, this test's class path as its own. */
+    private static void writeManifestJar(Path jar) throws IOException {
+        Manifest manifest = new Manifest();
+        Attributes a = manifest.getMainAttributes();
+        a.put(Attributes.Name.MANIFEST_VERSION, "1.0");
+        a.put(Attributes.Name.MAIN_CLASS, BenchmarkMain.class.getName());
+        a.put(new Attributes.Name("Enable-Native-Access"), "ALL-UNNAMED");
+        List<String> classPath = new ArrayList<>();
+        for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
+            classPath.add(Path.of(entry).toAbsolutePath().toUri().toString());
+        }
+        a.put(Attributes.Name.CLASS_PATH, String.join(" ", classPath));
+        Files.createDirectories(jar.getParent());
+        try (OutputStream os = Files.newOutputStream(jar); JarOutputStream j = new JarOutputStream(os, manifest)) {
+            j.flush();
+        }
+    }
+}
