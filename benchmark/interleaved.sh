@@ -33,7 +33,8 @@
 #         codec:METHOD:SIZE         bare libzstd calls and aircompressor against zmq-zstd (>1: faster than
 #                                    zmq-zstd), METHOD compress or decompress, level 3, telemetry, every way
 #                                    on the libzstd 1.5.7 that the peers bundle
-# Env:    TRANSPORT_WAYS, PIPELINE_WAYS, PIPELINE_IO_THREADS, SHAREDPOOL_THRESHOLDS (above), JVMS (default 10; runs
+# Env:    TRANSPORT_WAYS, PIPELINE_WAYS (each way checked before the first cell runs, a bad one named with what a
+#         way may be), PIPELINE_IO_THREADS, SHAREDPOOL_THRESHOLDS (above), JVMS (default 10; runs
 #         already in OUT are kept and added to), ROUNDS per JVM (default 20; codec cells 2x), OUT (default
 #         benchmark/results/interleaved), PAIRS ("A/B ...": also compare two ways of a cell directly, round by
 #         round, e.g. PAIRS="zeroCopyPooled+copy/zeroCopyPooled+all"), JAVA_HOME (a JDK 25)
@@ -102,6 +103,9 @@ with TRANSPORT tcp or inproc, or codec:METHOD:SIZE with METHOD compress or decom
 done
 
 source "$(dirname "$0")/scripts/common.sh"
+# the ways are the tools' to parse: every one given is checked in one JVM before the first cell runs
+ways_wrong=$("$java" -cp "$jar" io.zmqzstd.benchmark.OverheadWays TRANSPORT_WAYS "${TRANSPORT_WAYS:-}" \
+  PIPELINE_WAYS "${PIPELINE_WAYS:-}" 2>&1) || usage_error "$ways_wrong"
 mkdir -p "$out"
 for cell in "${cells[@]}"; do
   [[ "$cell" == codec:* && -z "$libzstd" ]] && libzstd="$(bundled_libzstd "$out/libzstd-bundled")/libzstd.so"

@@ -3,6 +3,7 @@ package io.zmqzstd.benchmark;
 import io.zmqzstd.benchmark.pipeline.PipelineContestant;
 import io.zmqzstd.benchmark.pipeline.PipelineContestants;
 import io.zmqzstd.benchmark.pipeline.ZmqZstdContestant;
+import java.util.List;
 
 /**
  * Pipeline contestants taking turns in one JVM: the end-to-end comparison of {@link PipelineBenchmark}
@@ -53,10 +54,11 @@ public final class PipelineOverhead {
         int batch = Math.max(1, Math.min(PipelineBenchmark.BATCH, messages / 2));
         int perTurn = Math.max(batch, messages / batch * batch);
         int lead = PipelineBenchmark.lead(size, batch);
+        List<Way> ways = OverheadWays.parseOrExit(names, Way::of);
         PipelineContestant[] pipes = new PipelineContestant[names.length];
         try {
             for (int i = 0; i < names.length; i++) {
-                pipes[i] = create(names[i], size, transport, level);
+                pipes[i] = create(ways.get(i), size, transport, level);
             }
             double[][] rates = Rounds.alternating(names.length, WARMUP_ROUNDS, rounds,
                     way -> turn(pipes[way], perTurn, batch, lead));
@@ -78,33 +80,47 @@ public final class PipelineOverhead {
         }
     }
 
-    private static PipelineContestant create(String name, int size, String transport, int level) {
-        Way way = Way.of(name);
+    private static PipelineContestant create(Way way, int size, String transport, int level) {
         return PipelineContestants.create(way.contestant(), size, transport, level, PipelineContestants.DICTIONARY_NONE,
                 way.thresholdBytes(), 0, way.parallel(), way.rawIncompressible());
     }
 
     /**
-     * What a way names (see the class comment): a contestant of {@link PipelineContestants#NAMES}, its
+     * What a way names (see the class comment): a contestant of {@link #CONTESTANTS}, its
      * compressing threads ({@link PipelineContestants.Parallel#of}), the zero-copy threshold after a
      * {@code #} (else {@link Thresholds#LIBRARY_DEFAULT}) and, with a last {@code ~}, {@code rawIncompressible}
      * off (else null: the sender's default).
      */
     record Way(String contestant, long thresholdBytes, PipelineContestants.Parallel parallel, Boolean rawIncompressible) {
 
-        /** @throws IllegalArgumentException naming the way when it is not one of the above */
+        /**
+         * The contestants a way may name: every one but {@code jeromqZstdjniParallel}, which needs threads a way
+         * gives only to {@code zmqzstd} (it failed at set-up, after the ways before it had been set up).
+         */
+        static final List<String> CONTESTANTS = PipelineContestants.NAMES.stream()
+                .filter(n -> !n.equals(PipelineContestants.JEROMQ_ZSTDJNI_PARALLEL)).toList();
+        /** What a way may be, for the message that refuses one. */
+        static final String FORM = "a contestant of " + CONTESTANTS + "; after zmqzstd @N[xM][iK][gT][w|c];"
+                + " then #BYTES and a last ~";
+
+        /** @throws IllegalArgumentException naming the way and {@link #FORM} when it is not one of the above */
         static Way of(String way) {
             boolean compressAll = way.endsWith("~");
             String named = compressAll ? way.substring(0, way.length() - 1) : way;
             int hash = named.indexOf('#');
-            long threshold = hash < 0 ? Thresholds.LIBRARY_DEFAULT : Long.parseLong(named.substring(hash + 1));
             String w = hash < 0 ? named : named.substring(0, hash);
-            String contestant = PipelineContestants.Parallel.contestant(w);
-            if (!PipelineContestants.NAMES.contains(contestant)) {
-                throw new IllegalArgumentException("unknown pipeline way: " + way + " (a contestant of "
-                        + PipelineContestants.NAMES + ", then @N..., #BYTES, ~)");
+            try {
+                long threshold = hash < 0 ? Thresholds.LIBRARY_DEFAULT : Long.parseLong(named.substring(hash + 1));
+                String contestant = PipelineContestants.Parallel.contestant(w);
+                if (CONTESTANTS.contains(contestant)) {
+                    return new Way(contestant, threshold, PipelineContestants.Parallel.of(w),
+                            compressAll ? Boolean.FALSE : null);
+                }
+            } catch (IllegalArgumentException e) {
+                // a threshold that is no number, or workers after another contestant or in another form: refused
+                // below, as a contestant of no name is
             }
-            return new Way(contestant, threshold, PipelineContestants.Parallel.of(w), compressAll ? Boolean.FALSE : null);
+            throw new IllegalArgumentException("unknown pipeline way: " + way + " (" + FORM + ")");
         }
     }
 

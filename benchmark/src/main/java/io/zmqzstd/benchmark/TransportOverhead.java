@@ -5,6 +5,7 @@ import io.zmqzstd.benchmark.transport.TransportRig;
 import io.zmqzstd.benchmark.transport.TransportStrategy;
 import io.zmqzstd.transport.NativeBufferPool;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * Two or more transport strategies compared where JMH's forks cannot resolve them: at 64 and 512 B one
@@ -45,7 +46,11 @@ public final class TransportOverhead {
      */
     record Way(String strategy, long thresholdBytes, String read, int ioThreads) {
 
-        /** @throws IllegalArgumentException naming the way when it is not one of the above */
+        /** What a way may be, for the message that refuses one. */
+        static final String FORM = "a strategy of " + TransportStrategy.NAMES + ", then @BYTES, #IO_THREADS, +"
+                + TransportStrategy.READ_ALL + " or +" + TransportStrategy.READ_COPY;
+
+        /** @throws IllegalArgumentException naming the way and {@link #FORM} when it is not one of the above */
         static Way of(String way) {
             String name = way;
             String read = TransportStrategy.READ_STAMP;
@@ -55,21 +60,23 @@ public final class TransportOverhead {
                     name = name.substring(0, name.length() - r.length() - 1);
                 }
             }
-            int ioThreads = 1;
-            int hash = name.indexOf('#');
-            if (hash >= 0) {
-                ioThreads = Integer.parseInt(name.substring(hash + 1));
-                name = name.substring(0, hash);
+            try {
+                int ioThreads = 1;
+                int hash = name.indexOf('#');
+                if (hash >= 0) {
+                    ioThreads = Integer.parseInt(name.substring(hash + 1));
+                    name = name.substring(0, hash);
+                }
+                int at = name.indexOf('@');
+                long threshold = at < 0 ? Thresholds.LIBRARY_DEFAULT : Long.parseLong(name.substring(at + 1));
+                String strategy = at < 0 ? name : name.substring(0, at);
+                if (TransportStrategy.NAMES.contains(strategy)) {
+                    return new Way(strategy, threshold, read, ioThreads);
+                }
+            } catch (NumberFormatException e) {
+                // a count or a threshold that is no number: refused below, as a strategy of no name is
             }
-            int at = name.indexOf('@');
-            long threshold = at < 0 ? Thresholds.LIBRARY_DEFAULT : Long.parseLong(name.substring(at + 1));
-            String strategy = at < 0 ? name : name.substring(0, at);
-            if (!TransportStrategy.NAMES.contains(strategy)) {
-                throw new IllegalArgumentException("unknown transport way: " + way + " (a strategy of "
-                        + TransportStrategy.NAMES + ", then @BYTES, #IO_THREADS, +" + TransportStrategy.READ_ALL + " or +"
-                        + TransportStrategy.READ_COPY + ")");
-            }
-            return new Way(strategy, threshold, read, ioThreads);
+            throw new IllegalArgumentException("unknown transport way: " + way + " (" + FORM + ")");
         }
     }
 
@@ -84,10 +91,11 @@ public final class TransportOverhead {
         int messages = Integer.parseInt(args[3]);
         String[] names = args.length > 4 ? Arrays.copyOfRange(args, 4, args.length)
                 : new String[] {TransportStrategy.BYTE_ARRAY, TransportStrategy.ZERO_COPY_POOLED};
+        List<Way> ways = OverheadWays.parseOrExit(names, Way::of);
         TransportRig[] rigs = new TransportRig[names.length];
         try {
             for (int i = 0; i < names.length; i++) {
-                Way way = Way.of(names[i]);
+                Way way = ways.get(i);
                 rigs[i] = new TransportRig(way.strategy(), transport, size, way.thresholdBytes(), way.read(), way.ioThreads());
             }
             double[][] rates = Rounds.alternating(rigs.length, WARMUP_ROUNDS, rounds, way -> {

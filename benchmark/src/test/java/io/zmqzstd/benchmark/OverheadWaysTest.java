@@ -29,7 +29,27 @@ class OverheadWaysTest {
                 () -> TransportOverhead.Way.of("zeroCopyPool+all"));
         assertTrue(e.getMessage().contains("zeroCopyPool+all"), e.getMessage());
         assertThrows(IllegalArgumentException.class, () -> TransportOverhead.Way.of("byteArray+stamp"));
-        assertThrows(IllegalArgumentException.class, () -> TransportOverhead.Way.of("byteArray#two"));
+    }
+
+    /** A count or threshold that is no number names the way and what a way may be, as an unknown name does. */
+    @Test
+    void shouldSayWhatAWayMayBeWhenItsNumberIsNone() {
+        for (String way : new String[] {"byteArray#two", "zeroCopyPooled@8k+all"}) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> TransportOverhead.Way.of(way));
+            assertEquals("unknown transport way: " + way + " (" + TransportOverhead.Way.FORM + ")", e.getMessage());
+        }
+        for (String way : new String[] {"zmqzstd#8k", "zmqzstd@three"}) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> PipelineOverhead.Way.of(way));
+            assertEquals("unknown pipeline way: " + way + " (" + PipelineOverhead.Way.FORM + ")", e.getMessage());
+        }
+    }
+
+    /** jeromqZstdjniParallel needs threads, which a way gives only to zmqzstd: it failed at set-up, now at parsing. */
+    @Test
+    void shouldRefuseAPipelineWayThatCouldNotBeSetUp() {
+        assertThrows(IllegalArgumentException.class, () -> PipelineOverhead.Way.of("jeromqZstdjniParallel"));
+        assertThrows(IllegalArgumentException.class, () -> PipelineOverhead.Way.of("jeromqZstdjniParallel@3"));
+        assertEquals(PipelineContestants.JEROMQ_ZSTDJNI_REUSED, PipelineOverhead.Way.of("jeromqZstdjniReused").contestant());
     }
 
     @Test

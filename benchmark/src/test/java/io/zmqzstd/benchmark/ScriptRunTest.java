@@ -20,6 +20,8 @@ import java.util.jar.Manifest;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * The scripts past their argument checks, for real: each runs from a copy of benchmark/'s scripts whose
@@ -63,6 +65,32 @@ class ScriptRunTest {
         assertEquals(0, run.exit(), run.output());
         assertFalse(run.output().contains("failed"), run.output());
         assertTrue(Files.readString(out.resolve("latency.json")).contains("\"contestant\" : \"zmqzstd\""));
+    }
+
+    /**
+     * A way no tool takes is named, with what a way may be, before the first cell's JVM: no result file is
+     * written. Before, the cell's JVM set up the ways before it and died with a stack trace (status 1).
+     */
+    @ParameterizedTest
+    @CsvSource(delimiterString = "::", value = {
+        "TRANSPORT_WAYS :: byteArray zeroCopyPool :: transport:tcp:64  :: TRANSPORT_WAYS: unknown transport way: zeroCopyPool"
+            + " (a strategy of [byteArray, reusedBuffer, message, zeroCopyPooled, nativeSegment], then @BYTES",
+        "TRANSPORT_WAYS :: byteArray#two+all      :: transport:tcp:64  :: TRANSPORT_WAYS: unknown transport way: byteArray#two+all",
+        "PIPELINE_WAYS  :: zmqzstd zmqzstd@3q     :: pipeline:tcp:1024 :: PIPELINE_WAYS: unknown pipeline way: zmqzstd@3q"
+            + " (a contestant of [zmqzstd, libzmqBytes, jeromqZstdjni, libzmqBytesReused, jeromqZstdjniReused];"
+            + " after zmqzstd @N[xM][iK][gT][w|c]; then #BYTES and a last ~)",
+        "PIPELINE_WAYS  :: zmqzstd jeromqZstdjniParallel :: pipeline:tcp:1024 :: PIPELINE_WAYS: unknown pipeline way: jeromqZstdjniParallel",
+    })
+    void shouldRefuseABadWayBeforeTheFirstCell(String setting, String ways, String cell, String text, @TempDir Path tree)
+            throws Exception {
+        Path out = tree.resolve("out");
+        Run run = run(tree, List.of("interleaved.sh", cell), Map.of(setting, ways, "OUT", out.toString(),
+                "JVMS", "1", "ROUNDS", "1"));
+
+        assertEquals(2, run.exit(), run.output());
+        assertTrue(run.output().contains("interleaved.sh: " + text), run.output());
+        assertTrue(run.output().contains("Usage:"), run.output());
+        assertFalse(Files.exists(out), "the cell ran: " + run.output());
     }
 
     private record Run(int exit, String output) {
