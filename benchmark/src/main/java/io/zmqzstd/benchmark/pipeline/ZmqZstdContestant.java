@@ -205,7 +205,16 @@ public final class ZmqZstdContestant implements PipelineContestant {
      * before it, in close()'s order; the fields not yet assigned are null here.
      */
     private void closeAfterFailure(Throwable failure) {
-        Closing.afterFailure(failure, sender, parallel, compressing, hop, receiver, context, pool, dictionary, arena);
+        Closing.afterFailure(failure, inCloseOrder());
+    }
+
+    /**
+     * What the contestant owns, in the order it is closed: the sender thread, then the sender, the proxy once
+     * nothing sends any more (stopped and joined while the context is open), the receiver, the context before
+     * the pool (libzmq hands every in-flight buffer back during termination), the dictionary and the payload.
+     */
+    private AutoCloseable[] inCloseOrder() {
+        return new AutoCloseable[] {sender, parallel, compressing, hop, receiver, context, pool, dictionary, arena};
     }
 
     @Override
@@ -286,34 +295,9 @@ public final class ZmqZstdContestant implements PipelineContestant {
         return pool.stats();
     }
 
+    /** Closes everything in {@link #inCloseOrder()}'s order, each even when an earlier close fails. */
     @Override
     public void close() {
-        try {
-            sender.close();
-        } finally {
-            try {
-                if (parallel != null) {
-                    parallel.close();
-                } else {
-                    compressing.close();
-                }
-            } finally {
-                closeHopThenRest();
-            }
-        }
-    }
-
-    /** The proxy once nothing sends any more, stopped and joined while the context is open; then the rest. */
-    private void closeHopThenRest() {
-        ProxyHop.closeThen(hop, () -> {
-            receiver.close();
-            // The context before the pool: libzmq hands every in-flight buffer back during termination.
-            context.close();
-            pool.close();
-            if (dictionary != null) {
-                dictionary.close();
-            }
-            arena.close();
-        });
+        Closing.inOrder(inCloseOrder());
     }
 }

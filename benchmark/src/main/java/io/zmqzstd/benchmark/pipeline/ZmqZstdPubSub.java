@@ -228,21 +228,13 @@ public final class ZmqZstdPubSub implements AutoCloseable {
         return compressing.stats();
     }
 
-    /** Stops the sender thread, then closes the sender, the receiver, the context with its sockets and the pool. */
+    /**
+     * Stops the sender thread, then closes the sender, the receiver, the context with its sockets before the
+     * pool (libzmq hands every in-flight buffer back during termination) and the payload, each even when an
+     * earlier close fails.
+     */
     @Override
     public void close() {
-        try {
-            sender.close();
-        } finally {
-            try {
-                compressing.close();
-            } finally {
-                receiver.close();
-                // The context before the pool: libzmq hands every in-flight buffer back during termination.
-                context.close();
-                pool.close();
-                arena.close();
-            }
-        }
+        Closing.inOrder(sender, compressing, receiver, context, pool, arena);
     }
 }
