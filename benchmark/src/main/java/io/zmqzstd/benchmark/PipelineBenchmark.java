@@ -144,9 +144,8 @@ public class PipelineBenchmark {
 
     private PipelineContestant pipe;
     private long messages;
-    /** Messages the sender may be ahead of the receiver while streaming; 0 for {@code batch}. */
-    private int lead;
-    private boolean iterationStarting;
+    /** Grants and receives; its lead is 0 for {@code batch}. */
+    private StreamPacing pacing;
 
     /**
      * The messages granted beyond those received while streaming, just before each grant (one batch more
@@ -167,7 +166,7 @@ public class PipelineBenchmark {
         if (!affinity.equals(AFFINITY_NONE) && !affinity.equals(AFFINITY_SPLIT)) {
             throw new IllegalArgumentException("affinity must be none or split: affinity=" + affinity);
         }
-        lead = switch (flow) {
+        int lead = switch (flow) {
             case FLOW_STREAM -> lead(size, maxLead);
             case FLOW_BATCH -> 0;
             default -> throw new IllegalArgumentException("flow must be stream or batch: flow=" + flow);
@@ -185,6 +184,7 @@ public class PipelineBenchmark {
         }
         pipe = PipelineContestants.create(contestant, size, transport, level, dictionary, zeroCopyThresholdBytes,
                 rawFrameBelowBytes, parallel, null, hop);
+        pacing = new StreamPacing(pipe, lead);
         if (affinity.equals(AFFINITY_SPLIT)) {
             int sender = pipe.senderThreadId();
             System.out.println("# affinity: sender thread " + sender + " on cpu 0, threads " + Affinity.split(sender)
@@ -209,19 +209,13 @@ public class PipelineBenchmark {
 
     @Setup(Level.Iteration)
     public void startIteration() {
-        iterationStarting = true;
+        pacing.startIteration();
     }
 
     @Benchmark
     @OperationsPerInvocation(BATCH)
     public long transfer() {
-        if (iterationStarting) {
-            pipe.grant(BATCH + lead);
-            iterationStarting = false;
-        } else {
-            pipe.grant(BATCH);
-        }
-        pipe.receive(BATCH);
+        pacing.invocation();
         messages += BATCH;
         return messages;
     }
@@ -229,10 +223,7 @@ public class PipelineBenchmark {
     /** Receives the messages still in flight (the lead), untimed: the next iteration starts empty. */
     @TearDown(Level.Iteration)
     public void endIteration() {
-        if (!iterationStarting) {
-            pipe.receive(lead);
-            messages += lead;
-        }
+        messages += pacing.endIteration();
     }
 
     private String ratioLine() {

@@ -60,17 +60,16 @@ public class PublishBenchmark {
     public int level;
 
     private ZmqZstdPubSub pipe;
-    /** Messages the sender may be ahead of the receiver. */
-    private int lead;
-    private boolean iterationStarting;
+    /** Grants and receives, with {@link PipelineBenchmark#lead(int)} messages of lead. */
+    private StreamPacing pacing;
 
     @Setup(Level.Trial)
     public void setUp() {
-        lead = PipelineBenchmark.lead(size);
         try (ZmqZstdPubSub rehearsal = create()) {
             rehearsal.transfer(2);
         }
         pipe = create();
+        pacing = new StreamPacing(pipe, PipelineBenchmark.lead(size));
         // one checked batch before warm-up; its counters printed here, not at the tear-down that -prof gc counts
         pipe.transfer(PipelineBenchmark.BATCH);
         System.out.println("# zmqzstd publisher: topicForm=" + topicForm + ", size=" + size + ", transport="
@@ -88,22 +87,18 @@ public class PublishBenchmark {
 
     @Setup(Level.Iteration)
     public void startIteration() {
-        iterationStarting = true;
+        pacing.startIteration();
     }
 
     @Benchmark
     @OperationsPerInvocation(PipelineBenchmark.BATCH)
     public void publish() {
-        pipe.grant(iterationStarting ? PipelineBenchmark.BATCH + lead : PipelineBenchmark.BATCH);
-        iterationStarting = false;
-        pipe.receive(PipelineBenchmark.BATCH);
+        pacing.invocation();
     }
 
     /** Receives the messages still in flight (the lead), untimed: the next iteration starts empty. */
     @TearDown(Level.Iteration)
     public void endIteration() {
-        if (!iterationStarting) {
-            pipe.receive(lead);
-        }
+        pacing.endIteration();
     }
 }

@@ -26,9 +26,9 @@ public interface PipelineContestant extends AutoCloseable {
     int senderThreadId();
 
     /**
-     * The endpoint the receiver's PULL is bound to. Over tcp another process or context can connect a PUSH
-     * to it and deliver a frame the sender never sent: how the tests show that {@link #receive} refuses a
-     * wrong message.
+     * The endpoint the receiver's PULL (SUB for {@link ZmqZstdPubSub}) is bound to. Over tcp another process
+     * or context can connect a PUSH (PUB) to it and deliver a frame the sender never sent: how the tests show
+     * that {@link #receive} refuses a wrong message.
      */
     String receiverEndpoint();
 

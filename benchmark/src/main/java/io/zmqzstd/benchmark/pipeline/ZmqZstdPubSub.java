@@ -43,7 +43,7 @@ import java.util.function.Predicate;
  * high-water mark: the credit ({@link CreditedSender}) bounds what is in flight, so no message is dropped
  * and every one is checked.
  */
-public final class ZmqZstdPubSub implements AutoCloseable {
+public final class ZmqZstdPubSub implements PipelineContestant {
 
     /** {@code topicForm}: the topic as a {@code byte[]}, given to {@code publish}. */
     public static final String TOPIC_BYTES = "bytes";
@@ -159,21 +159,16 @@ public final class ZmqZstdPubSub implements AutoCloseable {
         sub.receiveTimeoutMs(RECEIVE_TIMEOUT_MS);
     }
 
-    /** Lets the sender thread send {@code count} more messages and returns at once. */
+    @Override
     public void grant(int count) {
         sender.grant(count);
     }
 
-    /** {@link #grant} then {@link #receive} the same number: a whole batch, nothing left in flight. */
-    public void transfer(int count) {
-        grant(count);
-        receive(count);
-    }
-
     /**
-     * Returns once {@code count} more messages have been received and checked (in sequence order); throws
-     * when a message is wrong or the sender failed.
+     * Returns once {@code count} more messages have been received and checked (topic length, payload length
+     * and sequence, in sequence order); throws when a message is wrong or the sender failed.
      */
+    @Override
     public void receive(int count) {
         for (int i = 0; i < count; i++) {
             receiveOne();
@@ -219,8 +214,20 @@ public final class ZmqZstdPubSub implements AutoCloseable {
      * The endpoint the receiver's SUB is bound to. Over tcp a publisher of another context can connect to it
      * and deliver a message the sender never sent: how the tests show that {@link #receive} refuses it.
      */
+    @Override
     public String receiverEndpoint() {
         return sub.lastEndpoint();
+    }
+
+    @Override
+    public int senderThreadId() {
+        return sender.nativeThreadId();
+    }
+
+    /** Compressed payload bytes sent so far (the sender's count: zstd frames on the wire); allocates a snapshot. */
+    @Override
+    public long compressedBytes() {
+        return senderStats().compressedBytes();
     }
 
     /** The sender's counters (zero-copy versus copied sends, pool hits); allocates a snapshot. */
