@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.zmqzstd.benchmark.latency.RoundTrips;
 import io.zmqzstd.benchmark.pipeline.PipelineContestants;
+import io.zmqzstd.benchmark.transport.TransportRig;
+import io.zmqzstd.benchmark.transport.TransportStrategy;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -17,8 +19,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * A pipeline or round-trip contestant whose constructor fails partway leaves no thread and no descriptor
- * open: what it made before the failure is closed.
+ * A pipeline or round-trip contestant or a transport rig whose constructor fails partway leaves no thread
+ * and no descriptor open: what it made before the failure is closed.
  */
 class ContestantFailureTest {
 
@@ -58,6 +60,18 @@ class ContestantFailureTest {
                     () -> RoundTrips.create(contestant, 64, "udp", 1));
             assertTrue(e.getMessage().contains("transport=udp"), e.getMessage());
         });
+    }
+
+    /** The transport benchmark's rig: its ROUTER pair's context and pool, made before the endpoint is refused. */
+    @ParameterizedTest
+    @CsvSource({"byteArray, 1", "zeroCopyPooled, 2"})
+    void shouldCloseWhatATransportRigOpenedWhenTheEndpointIsRefused(String strategy, int ioThreads) {
+        assertNothingLeft(() -> new TransportRig(strategy, Endpoints.TCP, 64, Thresholds.LIBRARY_DEFAULT,
+                TransportStrategy.READ_STAMP, ioThreads), () -> {
+                    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new TransportRig(
+                            strategy, "udp", 64, Thresholds.LIBRARY_DEFAULT, TransportStrategy.READ_STAMP, ioThreads));
+                    assertTrue(e.getMessage().contains("transport=udp"), e.getMessage());
+                });
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.zmqzstd.benchmark.transport;
 
+import io.zmqzstd.benchmark.Closing;
 import io.zmqzstd.benchmark.Endpoints;
 import io.zmqzstd.benchmark.Thresholds;
 import io.zmqzstd.transport.NativeBufferPool;
@@ -40,22 +41,33 @@ public final class RouterPair implements AutoCloseable {
      * thread serves both ends of a tcp connection, where two processes would have one each.
      */
     public RouterPair(String transport, long zeroCopyThresholdBytes, int ioThreads) {
-        pool = Thresholds.apply(NativeBufferPool.builder().leakDetection(NativeBufferPool.LeakDetection.DISABLED),
-                zeroCopyThresholdBytes).build();
-        context = ZmqContext.builder().bufferPool(pool).ioThreads(ioThreads).build();
-        receiver = context.socket(SocketType.ROUTER);
-        sender = context.socket(SocketType.ROUTER);
-        receiver.routingId(RECEIVER_ID);
-        sender.routingId(SENDER_ID);
-        sender.routerMandatory(true);
-        receiver.lingerMs(0);
-        sender.lingerMs(0);
-        // Bounded blocking receive: a failed sender turns into an error, not a hung benchmark.
-        receiver.receiveTimeoutMs(1000);
-        String endpoint = Endpoints.bindable(transport);
-        receiver.bind(endpoint);
-        sender.connect(receiver.lastEndpoint());
-        handshake();
+        NativeBufferPool p = null;
+        ZmqContext c = null;
+        try {
+            p = Thresholds.apply(NativeBufferPool.builder().leakDetection(NativeBufferPool.LeakDetection.DISABLED),
+                    zeroCopyThresholdBytes).build();
+            c = ZmqContext.builder().bufferPool(p).ioThreads(ioThreads).build();
+            pool = p;
+            context = c;
+            receiver = context.socket(SocketType.ROUTER);
+            sender = context.socket(SocketType.ROUTER);
+            receiver.routingId(RECEIVER_ID);
+            sender.routingId(SENDER_ID);
+            sender.routerMandatory(true);
+            receiver.lingerMs(0);
+            sender.lingerMs(0);
+            // Bounded blocking receive: a failed sender turns into an error, not a hung benchmark.
+            receiver.receiveTimeoutMs(1000);
+            String endpoint = Endpoints.bindable(transport);
+            receiver.bind(endpoint);
+            sender.connect(receiver.lastEndpoint());
+            handshake();
+        } catch (RuntimeException | Error e) {
+            // a refused transport or setting, or no route within the deadline: the context (with the sockets it
+            // owns) before the pool, as close() does
+            Closing.afterFailure(e, c, p);
+            throw e;
+        }
     }
 
     /** Sends one hello until the route to the receiver exists, and receives it. */
@@ -84,12 +96,9 @@ public final class RouterPair implements AutoCloseable {
         }
     }
 
+    /** The sockets, then the context before the pool (libzmq hands every in-flight buffer back during termination). */
     @Override
     public void close() {
-        receiver.close();
-        sender.close();
-        // The context before the pool: libzmq hands every in-flight buffer back during termination.
-        context.close();
-        pool.close();
+        Closing.inOrder(receiver, sender, context, pool);
     }
 }

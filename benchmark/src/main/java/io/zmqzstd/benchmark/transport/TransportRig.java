@@ -1,5 +1,6 @@
 package io.zmqzstd.benchmark.transport;
 
+import io.zmqzstd.benchmark.Closing;
 import io.zmqzstd.benchmark.CreditedSender;
 import io.zmqzstd.benchmark.Payloads;
 import io.zmqzstd.transport.ZmqSocket;
@@ -32,13 +33,14 @@ public final class TransportRig implements AutoCloseable {
     /** As above, on a context with {@code ioThreads} libzmq I/O threads ({@link RouterPair}). */
     public TransportRig(String strategy, String transport, int size, long zeroCopyThresholdBytes, String read,
             int ioThreads) {
-        sockets = new RouterPair(transport, zeroCopyThresholdBytes, ioThreads);
+        RouterPair r = null;
         TransportStrategy p = null;
         CreditedSender s = null;
         try {
+            r = new RouterPair(transport, zeroCopyThresholdBytes, ioThreads);
             p = TransportStrategy.create(strategy, Payloads.generate(Payloads.BINARY, size, 7));
             p.read(read);
-            ZmqSocket out = sockets.sender;
+            ZmqSocket out = r.sender;
             TransportStrategy strategyOnSender = p;
             s = new CreditedSender("transport-sender-" + strategy, sequence -> {
                 if (!out.send(RouterPair.RECEIVER_ID, ZmqSocket.SNDMORE)) {
@@ -46,18 +48,13 @@ public final class TransportRig implements AutoCloseable {
                 }
                 strategyOnSender.sendPayload(out, sequence);
             });
-            receiver = new ReceiveMode.Receiver(sockets.receiver, p, s);
-        } catch (RuntimeException e) {
+            receiver = new ReceiveMode.Receiver(r.receiver, p, s);
+        } catch (RuntimeException | Error e) {
             // undo in close()'s order: the sender thread, the strategy's messages, then the sockets
-            if (s != null) {
-                s.close();
-            }
-            if (p != null) {
-                p.close();
-            }
-            sockets.close();
+            Closing.afterFailure(e, s, p, r);
             throw e;
         }
+        sockets = r;
         payloads = p;
         sender = s;
     }
@@ -69,19 +66,13 @@ public final class TransportRig implements AutoCloseable {
         return nextSequence;
     }
 
+    /**
+     * The sender thread, the receiver, then the strategy's messages (the last one received may hold a pooled
+     * buffer, inproc zero-copy, which must be back before the pool closes) and the sockets; each even when an
+     * earlier close fails.
+     */
     @Override
     public void close() {
-        try {
-            sender.close();
-        } finally {
-            receiver.close();
-            // the strategy's messages first: the last one received may hold a pooled buffer (inproc
-            // zero-copy), which must be back before the pool closes
-            try {
-                payloads.close();
-            } finally {
-                sockets.close();
-            }
-        }
+        Closing.inOrder(sender, receiver, payloads, sockets);
     }
 }
