@@ -50,9 +50,32 @@ public final class PipelineContestants {
      * libzmq (or JeroMQ) I/O threads in every contestant's context: 1, the libraries' default, where one
      * I/O thread does the socket work of both ends; or the system property {@code zmqzstd.bench.ioThreads}
      * (2: each end its own, as a sender and a receiver in two processes have). The same for every
-     * contestant of a run.
+     * contestant of a run. A value that is not a whole number of 1 or more stops the JVM's first
+     * contestant with an error naming it (it ran with 1 before 2026-11-27).
      */
-    public static final int IO_THREADS = Integer.getInteger(IO_THREADS_PROPERTY, 1);
+    public static final int IO_THREADS = ioThreads(System.getProperty(IO_THREADS_PROPERTY));
+
+    /**
+     * The I/O threads {@code value} of {@link #IO_THREADS_PROPERTY} asks for: 1 when it is not set.
+     *
+     * @throws IllegalArgumentException naming the property and the value when it is not a whole
+     *     number of 1 or more
+     */
+    public static int ioThreads(String value) {
+        if (value == null) {
+            return 1;
+        }
+        try {
+            int n = Integer.parseInt(value.strip());
+            if (n >= 1) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // named below
+        }
+        throw new IllegalArgumentException("-D" + IO_THREADS_PROPERTY + " is a whole number of I/O threads, 1 or more: \""
+                + value + "\"");
+    }
 
     /** Seed of the telemetry payload every pipeline contestant (and the C reference) sends. */
     public static final long PAYLOAD_SEED = 11;
