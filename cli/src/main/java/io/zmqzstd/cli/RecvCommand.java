@@ -158,8 +158,8 @@ final class RecvCommand implements Callable<Integer> {
                     DecompressingReceiver.Builder b = DecompressingReceiver.builder(socket).maxDecompressedSize(maxSize);
                     dicts.forEach(b::dictionary);
                     try (DecompressingReceiver receiver = b.build()) {
-                        session.watch(receiver::stats);
                         session.countWritten(out::writtenMessages);
+                        session.watch(receiver::stats);
                         int code = receiveAll(receiver, out, session, err);
                         out.flush();
                         session.finish(); // while the receiver's counters are still there
@@ -168,20 +168,20 @@ final class RecvCommand implements Callable<Integer> {
                 }
             } catch (IOException e) {
                 // e.g. "recv | head -1": the reader went away; say so in one line
-                throw outputFailed(Main.describe(e), e, out, session);
+                throw outputFailed(Main.describe(e), e);
             } catch (ZmqException e) {
                 if (e.isContextTerminated() && session.interrupted()) {
                     try {
                         out.flush();
                     } catch (IOException flushFailed) {
-                        throw outputFailed(Main.describe(flushFailed), flushFailed, out, session);
+                        throw outputFailed(Main.describe(flushFailed), flushFailed);
                     }
                     session.finish();
                     return ExitCodes.INTERRUPTED;
                 }
                 if (e.isContextTerminated() && outputGone != null) {
                     // woken between messages, perhaps with some still in the buffer: those are lost
-                    throw outputFailed(outputGone, e, out, session);
+                    throw outputFailed(outputGone, e);
                 }
                 throw new CliException(ExitCodes.FAILURE, e.getMessage(), e);
             }
@@ -205,10 +205,9 @@ final class RecvCommand implements Callable<Integer> {
 
     /**
      * Writing standard output failed: the messages received but not written whole are not delivered
-     * (the summary says how many), and the run ends with one line.
+     * (the summary, which counts from the sink, says how many), and the run ends with one line.
      */
-    private static CliException outputFailed(String error, Exception cause, OutputSink out, Session session) {
-        session.outputFailed(out.writtenMessages());
+    private static CliException outputFailed(String error, Exception cause) {
         return new CliException(ExitCodes.FAILURE, "cannot write standard output: error=" + error, cause);
     }
 

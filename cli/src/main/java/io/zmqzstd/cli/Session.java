@@ -21,7 +21,7 @@ import java.util.function.Supplier;
  * recv's standard output took whole. Either way the summary is printed once.
  *
  * <p>Progress lines come from a daemon thread ({@link StatsPrinter}) that reads the sender's or receiver's counters
- * without synchronisation: plain fields the main thread updates, so a line may be a moment stale,
+ * (and recv's count of messages written, {@link #countWritten}) without synchronisation: plain fields the main thread updates, so a line may be a moment stale,
  * never wrong for long. Counting costs the hot path nothing.
  */
 final class Session implements AutoCloseable {
@@ -42,9 +42,10 @@ final class Session implements AutoCloseable {
      * and a parallel sender the messages it took and then dropped).
      */
     private long failedMessages;
-    /** recv only: messages received and decompressed that standard output did not take whole (it failed). */
-    private volatile long unwrittenMessages;
-    /** recv only: how many messages standard output has taken whole, for a shutdown hook the main thread cannot answer. */
+    /**
+     * recv only: how many messages standard output has taken whole, read by the progress thread and
+     * by a shutdown hook the main thread cannot answer. Its {@code messages=} in every line.
+     */
     private volatile LongSupplier writtenMessages;
 
     /**
@@ -75,9 +76,10 @@ final class Session implements AutoCloseable {
     }
 
     /**
-     * recv: {@code written} says how many received messages standard output has taken whole. A
-     * signal that finds the main thread stuck (in a write to a standard output nobody reads) prints
-     * the summary with only those as delivered, the others as {@code unwritten=}.
+     * recv, before {@link #watch}: {@code written} says how many received messages standard output
+     * has taken whole. Progress lines and the summary count only those as {@code messages=}, so
+     * the two mean the same; the summary names the others {@code unwritten=} (a failed write, or a
+     * signal that finds the main thread stuck in a write to a standard output nobody reads).
      */
     void countWritten(LongSupplier written) {
         this.writtenMessages = written;
@@ -89,17 +91,6 @@ final class Session implements AutoCloseable {
      */
     void messageFailed() {
         failedMessages++;
-    }
-
-    /**
-     * recv: writing standard output failed with {@code writtenMessages} of the received messages
-     * written whole; the others are not delivered ({@code messages=} leaves them out, {@code unwritten=} counts them).
-     */
-    void outputFailed(long writtenMessages) {
-        Supplier<PipelineStats> s = stats;
-        if (s != null) {
-            unwrittenMessages = Math.max(0, s.get().messages() - writtenMessages);
-        }
     }
 
     /** True once SIGINT/SIGTERM arrived. */
@@ -133,13 +124,9 @@ final class Session implements AutoCloseable {
         try {
             if (!printer.awaitFinished(HOOK_WAIT_MS)) {
                 // The main thread is stuck: send reading a quiet stdin, or recv in a write that a full
-                // pipe blocks, with messages in its buffer or cut by that write, which are not delivered.
-                // The count is a plain field of the main thread, set after its last write returned,
-                // more than HOOK_WAIT_MS ago.
-                LongSupplier written = writtenMessages;
-                if (written != null) {
-                    outputFailed(written.getAsLong());
-                }
+                // pipe blocks, with messages in its buffer or cut by that write, which are not delivered:
+                // the summary counts what was written (a plain field of the main thread, set after its
+                // last write returned, more than HOOK_WAIT_MS ago).
                 finish();
             }
         } catch (InterruptedException e) {
@@ -159,8 +146,10 @@ final class Session implements AutoCloseable {
         double window = active > 1e-3 ? active : Math.max(elapsed, 1e-9);
         long in = sender ? s.uncompressedBytes() : s.compressedBytes();
         long out = sender ? s.compressedBytes() : s.uncompressedBytes();
-        long unwritten = unwrittenMessages;
-        long messages = s.messages() - unwritten; // recv: delivered means written to standard output
+        LongSupplier written = writtenMessages;
+        // recv: delivered means written whole to standard output, while it runs as at the end
+        long messages = written == null ? s.messages() : written.getAsLong();
+        long unwritten = s.messages() - messages;
         StringBuilder b = printer.head(kind)
                 .append(" messages=").append(messages)
                 .append(" bytesIn=").append(in)
@@ -176,7 +165,7 @@ final class Session implements AutoCloseable {
                     b.append(' ').append(r).append('=').append(s.errors(r));
                 }
             }
-            if (unwritten > 0) {
+            if (unwritten > 0 && kind.equals("summary")) { // while it runs, they are only still in the buffer
                 b.append(" unwritten=").append(unwritten);
             }
         }

@@ -9,6 +9,7 @@ final class StatsOptions {
             + " errors by reason; proxy: each way), elapsed time, throughput.")
     boolean summary;
 
-    @Option(names = "--progress", description = "Print the same line on stderr every second while running.")
+    @Option(names = "--progress", description = "Print the same line on stderr every second while running, counted the same way"
+            + " (recv: messages= are those written whole to standard output).")
     boolean progress;
 }
