@@ -14,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.concurrent.Callable;
 
@@ -34,7 +35,8 @@ final class KeygenCommand implements Callable<Integer> {
     @Option(names = "--out", paramLabel = "FILE", description = "Write the key pair to FILE and the public key to FILE.pub.")
     Path out;
 
-    @Option(names = "--force", description = "With --out: overwrite existing files.")
+    @Option(names = "--force", description = "With --out: overwrite existing files (regular files only: never a directory,"
+            + " a device, a FIFO or a socket).")
     boolean force;
 
     @Override
@@ -60,6 +62,10 @@ final class KeygenCommand implements Callable<Integer> {
                 // both checked before either is written: a new secret key beside an old FILE.pub is a pair that does not match
                 throw fileExists(file, null);
             }
+            if (isSpecialFile(file)) {
+                // --force deletes what is there: run as root, "--out /dev/null --force" deleted the device node
+                throw cannotWrite(file, "is a special file (a device, FIFO or socket), which --force does not replace", null);
+            }
         }
         write(out, CurveOptions.formatKeyPair(keys), true);
         write(pub, "public=" + keys.publicKey() + "\n", false);
@@ -73,6 +79,15 @@ final class KeygenCommand implements Callable<Integer> {
         System.out.flush();
         if (System.out.checkError()) {
             throw new CliException(ExitCodes.FAILURE, "cannot write standard output (full disk or closed pipe?)");
+        }
+    }
+
+    /** Whether {@code file} itself (a link not followed) is neither a regular file, a directory nor a symbolic link. */
+    private static boolean isSpecialFile(Path file) {
+        try {
+            return Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS).isOther();
+        } catch (IOException nothingThere) {
+            return false; // created below, or the write says why not
         }
     }
 

@@ -941,6 +941,32 @@ class CommandLineTest {
     }
 
     /**
+     * --force over a special file: it deleted whatever was there, so run as root {@code keygen --out
+     * /dev/null --force} deleted the device node and left a regular file holding the secret key in its
+     * place. A FIFO and a socket stand in for a device here (no root needed); neither key file is written.
+     */
+    @Test
+    void shouldNotReplaceASpecialFileWithAKeyFile(@TempDir Path dir) throws Exception {
+        Path fifo = dir.resolve("fifo.key");
+        Process mkfifo = new ProcessBuilder("mkfifo", fifo.toString()).redirectErrorStream(true).start();
+        assumeTrue(mkfifo.waitFor() == 0 && Files.exists(fifo), "mkfifo made no FIFO");
+        Path socketKey = dir.resolve("socket.key");
+        try (var listener = java.nio.channels.ServerSocketChannel.open(java.net.StandardProtocolFamily.UNIX)) {
+            listener.bind(java.net.UnixDomainSocketAddress.of(dir.resolve("socket.key.pub"))); // FILE.pub's place
+            for (Path out : List.of(fifo, socketKey)) {
+                Result r = run("keygen", "--out", out.toString(), "--force");
+                String what = "keygen --out " + out + " --force -> " + r;
+                assertOneLine(r, ExitCodes.FAILURE, what, "cannot write key file: file=" + (out == fifo ? fifo : out + ".pub"),
+                        "error=is a special file (a device, FIFO or socket), which --force does not replace");
+                assertEquals("", r.out(), what);
+            }
+        }
+        assertTrue(Files.exists(fifo) && !Files.isRegularFile(fifo), "the FIFO was replaced");
+        assertFalse(Files.isRegularFile(dir.resolve("socket.key.pub")), "the socket was replaced");
+        assertFalse(Files.exists(dir.resolve("fifo.key.pub")) || Files.exists(socketKey), "a key file was written");
+    }
+
+    /**
      * keygen --out FILE where only FILE.pub exists (an old public key, or a key copied back): it
      * wrote a new secret key to FILE, then refused FILE.pub, leaving a new secret key beside the
      * old public key, a pair that does not match and that a second run refuses to touch.
