@@ -17,7 +17,8 @@ import java.util.List;
  * its module image ({@code lib/modules}) or the tool's jar, and reading standard input read that:
  * {@code send} sent the 145 MB module image as 944 555 messages and exited 0, and {@code train}
  * wrote a dictionary trained on it. Linux only ({@code /proc/self/fd}); elsewhere nothing is
- * checked.
+ * checked. The same look at descriptor 0 tells {@code train} whether its {@code --out} is the
+ * file standard input reads ({@link #readsFile}).
  */
 final class ClosedStandardInput {
 
@@ -39,6 +40,18 @@ final class ClosedStandardInput {
                     + " started (descriptor 0 is the JVM's own " + jvmFile + "); give the input with < FILE or a pipe,"
                     + " or < /dev/null for none");
         }
+    }
+
+    /**
+     * Whether {@code in} is this process's descriptor 0 and that is the file {@code file} names
+     * ({@code train --out samples.txt < samples.txt}). Linux only; elsewhere, and for a pipe, false.
+     */
+    static boolean readsFile(InputStream in, Path file) {
+        if (!(in instanceof FileInputStream f && isStandardInput(f))) {
+            return false;
+        }
+        Object key = fileKey(FDS.resolve("0"));
+        return key != null && key.equals(fileKey(file));
     }
 
     private static boolean isStandardInput(FileInputStream f) {

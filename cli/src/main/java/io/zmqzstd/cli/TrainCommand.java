@@ -43,7 +43,8 @@ final class TrainCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--out", paramLabel = "FILE", required = true, description = "Write the dictionary here.")
+    @Option(names = "--out", paramLabel = "FILE", required = true,
+            description = "Write the dictionary here (a new or replaced file; not a sample FILE or the file standard input reads).")
     Path out;
 
     @Option(names = "--size", paramLabel = "BYTES", converter = Values.ByteSize.class, defaultValue = "112640",
@@ -100,7 +101,13 @@ final class TrainCommand implements Callable<Integer> {
             // before reading and training, which may take long
             throw new CliException(ExitCodes.FAILURE, "cannot write dictionary: file=" + out + ", error=" + outProblem);
         }
-        if (files.isEmpty() || files.stream().anyMatch(TrainCommand::isStandardInput)) {
+        String input = inputAt(out);
+        if (input != null) {
+            // read whole before the dictionary is written, so the samples were replaced without a word (exit 0)
+            throw new CliException(ExitCodes.FAILURE, "cannot write dictionary: file=" + out + ", error=it is " + input
+                    + ", which the dictionary would replace; give --out another file");
+        }
+        if (readsStandardInput()) {
             ClosedStandardInput.check(stdin); // it would train on the JVM's own file
         }
         List<byte[]> samples = new ArrayList<>();
@@ -170,6 +177,28 @@ final class TrainCommand implements Callable<Integer> {
                     throw new CliException(ExitCodes.FAILURE, "cannot read sample file: file=" + f + ", error=" + Main.describe(e), e);
                 }
             }
+        }
+    }
+
+    private boolean readsStandardInput() {
+        return files.isEmpty() || files.stream().anyMatch(TrainCommand::isStandardInput);
+    }
+
+    /** Which input of the samples {@code file} is (a sample FILE, or the file standard input reads), or null. */
+    private String inputAt(Path file) {
+        for (Path f : files) {
+            if (!isStandardInput(f) && sameFile(f, file)) {
+                return "the sample file " + f;
+            }
+        }
+        return readsStandardInput() && ClosedStandardInput.readsFile(stdin, file) ? "the file standard input reads" : null;
+    }
+
+    private static boolean sameFile(Path a, Path b) {
+        try {
+            return Files.isSameFile(a, b);
+        } catch (IOException notBothThere) {
+            return false; // a missing sample file is named when it is read
         }
     }
 

@@ -800,6 +800,22 @@ class CliProcessIT {
         assertEquals(ExitCodes.TIMEOUT, jar.code(), jar::toString); // read and offered: nobody took it
     }
 
+    /**
+     * {@code train --out FILE < FILE}: standard input was read whole, then the file replaced by the
+     * dictionary, exit 0. Refused before reading, the samples unchanged.
+     */
+    @Test
+    void shouldNotWriteTheDictionaryOverTheFileStandardInputReads() throws Exception {
+        assumeTrue(Files.isDirectory(Path.of("/proc/self/fd")), "the check reads /proc/self/fd (Linux)");
+        byte[] text = joinLines(telemetry(3_000, 11));
+        Path samples = Files.write(dir.resolve("samples.json"), text);
+        ShellRun r = shell("exec \"$0\" -jar \"$1\" train --out " + samples + " --size 4K < " + samples);
+        assertEquals(ExitCodes.FAILURE, r.code(), r::toString);
+        assertEquals("zmq-zstd train: cannot write dictionary: file=" + samples + ", error=it is the file standard input reads,"
+                + " which the dictionary would replace; give --out another file", r.stderr().strip(), r::toString);
+        assertArrayEquals(text, Files.readAllBytes(samples));
+    }
+
     /** A {@code /bin/sh -c SCRIPT} run, the java command as {@code $0} and the jar as {@code $1}. */
     private record ShellRun(int code, String stderr) {
     }

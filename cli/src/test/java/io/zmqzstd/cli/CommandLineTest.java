@@ -22,6 +22,7 @@ import java.util.Arrays;
 import java.io.StringWriter;
 import java.util.List;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
@@ -999,6 +1000,31 @@ class CommandLineTest {
             String what = String.join(" ", cases[i]) + " -> " + r;
             assertOneLine(r, ExitCodes.FAILURE, what, "file=" + cases[i][2] + ", " + errors[i]);
         }
+    }
+
+    /**
+     * train --out naming one of its sample FILEs (as written, or another spelling of it): the
+     * samples were read whole, then replaced by the dictionary, exit 0. Refused before reading, the
+     * file unchanged.
+     */
+    @Test
+    void shouldNotWriteTheDictionaryOverASampleFile(@TempDir Path dir) throws Exception {
+        byte[] text = sampleLines("\n");
+        Path samples = Files.write(dir.resolve("samples.txt"), text);
+        Path other = Files.write(dir.resolve("other.txt"), text);
+        String[][] cases = {
+                {"train", "--out", samples.toString(), "--size", "1K", "--lines", samples.toString()},
+                {"train", "--out", dir.resolve(".").resolve("samples.txt").toString(), "--size", "1K", "--lines",
+                        other.toString(), samples.toString()},
+        };
+        for (String[] args : cases) {
+            Result r = run(args);
+            String what = String.join(" ", args) + " -> " + r;
+            assertOneLine(r, ExitCodes.FAILURE, what, "cannot write dictionary: file=" + args[2] + ", error=it is the sample file "
+                    + samples + ", which the dictionary would replace; give --out another file");
+            assertEquals("", r.out(), what);
+        }
+        assertArrayEquals(text, Files.readAllBytes(samples));
     }
 
     /**
