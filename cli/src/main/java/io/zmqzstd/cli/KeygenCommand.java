@@ -68,7 +68,17 @@ final class KeygenCommand implements Callable<Integer> {
             }
         }
         write(out, CurveOptions.formatKeyPair(keys), true);
-        write(pub, "public=" + keys.publicKey() + "\n", false);
+        try {
+            write(pub, "public=" + keys.publicKey() + "\n", false);
+        } catch (CliException e) {
+            // a secret key without its public half is not the pair asked for, and a second run refused it as "file exists"
+            try {
+                Files.deleteIfExists(out);
+            } catch (IOException leftBehind) {
+                e.addSuppressed(leftBehind);
+            }
+            throw e;
+        }
         System.out.println(keys.publicKey());
         checkStandardOutput();
         return ExitCodes.OK;

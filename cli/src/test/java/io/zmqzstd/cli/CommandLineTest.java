@@ -942,6 +942,21 @@ class CommandLineTest {
     }
 
     /**
+     * keygen --out FILE whose FILE.pub cannot be written (here its name is too long: FILE has 253
+     * characters, FILE.pub 257, past the usual 255): it left the secret key in FILE without its
+     * public half, and a second run refused FILE as "file exists". Now neither file is left.
+     */
+    @Test
+    void shouldLeaveNoSecretKeyWhenThePublicKeyFileCannotBeWritten(@TempDir Path dir) throws Exception {
+        Path secret = dir.resolve("k".repeat(253));
+        Result r = run("keygen", "--out", secret.toString());
+        assumeTrue(r.code() != ExitCodes.OK, "this file system takes names of 257 characters");
+        assertOneLine(r, ExitCodes.FAILURE, r.toString(), "cannot write key file: file=" + secret + ".pub, error=");
+        assertFalse(Files.exists(secret), "a secret key left behind without its public half");
+        assertEquals("", r.out(), r::toString);
+    }
+
+    /**
      * --force over a special file: it deleted whatever was there, so run as root {@code keygen --out
      * /dev/null --force} deleted the device node and left a regular file holding the secret key in its
      * place. A FIFO and a socket stand in for a device here (no root needed); neither key file is written.
