@@ -129,6 +129,8 @@ public final class Main implements Callable<Integer> {
             case java.nio.file.AccessDeniedException x -> "permission denied";
             case java.nio.file.FileAlreadyExistsException x -> "file exists";
             case java.nio.file.NotDirectoryException x -> "not a directory";
+            // its message is "PATH: REASON", and every caller names the file already
+            case java.nio.file.FileSystemException x when x.getReason() != null -> x.getReason();
             case null -> "unknown";
             default -> e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
         };
