@@ -13,9 +13,13 @@ import java.io.FileDescriptor;
 import java.io.FileInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.UncheckedIOException;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFileAttributeView;
+import java.nio.file.attribute.PosixFileAttributes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -44,7 +48,8 @@ final class TrainCommand implements Callable<Integer> {
     CommandSpec spec;
 
     @Option(names = "--out", paramLabel = "FILE", required = true,
-            description = "Write the dictionary here (a new or replaced file; not a sample FILE or the file standard input reads).")
+            description = "Write the dictionary here, whole or not at all (a new file, renamed over FILE once written); not a"
+                    + " sample FILE or the file standard input reads.")
     Path out;
 
     @Option(names = "--size", paramLabel = "BYTES", converter = Values.ByteSize.class, defaultValue = "112640",
@@ -139,9 +144,9 @@ final class TrainCommand implements Callable<Integer> {
                     + "; zstd needs hundreds of samples, about 100 times the dictionary size in total", e);
         }
         try {
-            dict.save(out);
-        } catch (UncheckedIOException e) {
-            throw new CliException(ExitCodes.FAILURE, e.getMessage() + ", error=" + Main.describe(e.getCause()), e);
+            writeWholeOrNothing(out, dict.bytes());
+        } catch (IOException e) {
+            throw new CliException(ExitCodes.FAILURE, "cannot write dictionary: file=" + out + ", error=" + Main.describe(e), e);
         }
         String id = Integer.toUnsignedString(dict.id());
         System.out.println(id);
@@ -149,6 +154,56 @@ final class TrainCommand implements Callable<Integer> {
         spec.commandLine().getErr().println(spec.qualifiedName() + ": wrote dictionary: id=" + id + ", bytes=" + dict.bytes().length
                 + ", samples=" + samples.size() + ", sampleBytes=" + total + ", out=" + out);
         return ExitCodes.OK;
+    }
+
+    /**
+     * Writes {@code bytes} to {@code file} whole or not at all: into a new file beside it, which
+     * then takes its place (renamed; the permissions, owner and group of a file it replaces are
+     * kept where this process may set them). Written in place, a failed write (a full disk, a file
+     * size limit) left the start of a dictionary, which send and recv take for a whole one (a cut
+     * inside its content cannot be told), and the dictionary there before was gone. A link is
+     * followed; a device or FIFO is written through, as asked ({@code --out /dev/null}); where the
+     * directory takes no new file, in place as before.
+     */
+    static void writeWholeOrNothing(Path file, byte[] bytes) throws IOException {
+        Path target = Files.exists(file) ? file.toRealPath() : file;
+        boolean replaces = Files.exists(target);
+        if (replaces && !Files.isRegularFile(target)) {
+            Files.write(target, bytes);
+            return;
+        }
+        Path temp = target.toAbsolutePath().resolveSibling("." + target.getFileName() + "." + ProcessHandle.current().pid() + ".tmp");
+        try {
+            try {
+                Files.write(temp, bytes, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+            } catch (AccessDeniedException directoryTakesNoFile) {
+                Files.write(target, bytes);
+                return;
+            }
+            if (replaces) {
+                keepAttributes(target, temp);
+            }
+            Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } finally {
+            Files.deleteIfExists(temp);
+        }
+    }
+
+    /** Gives {@code copy} the permissions, owner and group of {@code original}, as far as this process may. */
+    private static void keepAttributes(Path original, Path copy) {
+        PosixFileAttributeView from = Files.getFileAttributeView(original, PosixFileAttributeView.class);
+        PosixFileAttributeView to = Files.getFileAttributeView(copy, PosixFileAttributeView.class);
+        if (from == null || to == null) {
+            return;
+        }
+        try {
+            PosixFileAttributes a = from.readAttributes();
+            to.setPermissions(a.permissions());
+            to.setGroup(a.group());
+            to.setOwner(a.owner());
+        } catch (IOException notAllowed) {
+            // another user's file: the new one is this user's, with what could be set
+        }
     }
 
     /** Adds the samples of standard input and the FILEs to {@code samples}. */

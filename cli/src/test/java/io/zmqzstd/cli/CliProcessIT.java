@@ -816,6 +816,34 @@ class CliProcessIT {
         assertArrayEquals(text, Files.readAllBytes(samples));
     }
 
+    /**
+     * train whose write of the dictionary fails part way (here a file size limit of 4 KiB, {@code
+     * ulimit -f 8}, for a 16 KiB dictionary): it wrote in place, so it left the first 4 KiB, which
+     * send and recv take for a whole dictionary (a cut inside the content cannot be told), and an
+     * old dictionary there was gone. Now there is no file where there was none, and the old one is
+     * unchanged; nothing else is left in the directory.
+     */
+    @Test
+    void shouldWriteTheDictionaryWholeOrNotAtAll() throws Exception {
+        Path samples = Files.write(dir.resolve("samples.json"), joinLines(telemetry(3_000, 12)));
+        Path out = dir.resolve("out");
+        Files.createDirectory(out);
+        Path fresh = out.resolve("fresh.dict");
+        Path old = Files.writeString(out.resolve("old.dict"), "the dictionary the receivers have");
+        for (Path dict : List.of(fresh, old)) {
+            ShellRun r = shell("ulimit -f 8 && exec \"$0\" -XX:-UsePerfData -jar \"$1\" train --out " + dict
+                    + " --size 16K --lines " + samples + " " + samples);
+            assertEquals(ExitCodes.FAILURE, r.code(), r::toString);
+            assertEquals("zmq-zstd train: cannot write dictionary: file=" + dict + ", error=File too large", r.stderr().strip(),
+                    r::toString);
+        }
+        assertFalse(Files.exists(fresh), "the start of a dictionary was left");
+        assertEquals("the dictionary the receivers have", Files.readString(old));
+        try (var left = Files.list(out)) {
+            assertEquals(List.of(old), left.toList());
+        }
+    }
+
     /** A {@code /bin/sh -c SCRIPT} run, the java command as {@code $0} and the jar as {@code $1}. */
     private record ShellRun(int code, String stderr) {
     }

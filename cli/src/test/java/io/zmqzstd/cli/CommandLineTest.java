@@ -1045,6 +1045,29 @@ class CommandLineTest {
     }
 
     /**
+     * train replaces an existing --out by renaming a new file over it (so that a failed write leaves
+     * the old dictionary; CliProcessIT pins that): the new one keeps the old file's permissions, as
+     * a write in place did, and no other file is left.
+     */
+    @Test
+    void shouldKeepThePermissionsOfTheDictionaryItReplaces(@TempDir Path dir) throws Exception {
+        assumeTrue(dir.getFileSystem().supportedFileAttributeViews().contains("posix"), "POSIX permissions");
+        Path samples = Files.write(dir.resolve("samples.txt"), sampleLines("\n"));
+        Path out = Files.createDirectory(dir.resolve("out"));
+        Path dict = Files.writeString(out.resolve("app.dict"), "old");
+        var mode = java.nio.file.attribute.PosixFilePermissions.fromString("rw-r-----");
+        Files.setPosixFilePermissions(dict, mode);
+        Result r = run("train", "--out", dict.toString(), "--size", "1K", "--lines", samples.toString());
+        assertEquals(ExitCodes.OK, r.code(), r::toString);
+        byte[] written = Files.readAllBytes(dict);
+        assertEquals(0xEC30A437, java.nio.ByteBuffer.wrap(written).order(java.nio.ByteOrder.LITTLE_ENDIAN).getInt(), "a zstd dictionary");
+        assertEquals(mode, Files.getPosixFilePermissions(dict));
+        try (var left = Files.list(out)) {
+            assertEquals(List.of(dict), left.toList());
+        }
+    }
+
+    /**
      * {@code --out -}: train reads a FILE of '-' as standard input, so '-' reads as standard output
      * here, but it wrote a file named '-' (and keygen '-' and '-.pub') and printed the ID or key as
      * usual. Refused before anything is read or written; ./- is a file of that name.
