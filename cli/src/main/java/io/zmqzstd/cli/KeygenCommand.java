@@ -72,12 +72,7 @@ final class KeygenCommand implements Callable<Integer> {
             write(pub, "public=" + keys.publicKey() + "\n", false);
         } catch (CliException e) {
             // a secret key without its public half is not the pair asked for, and a second run refused it as "file exists"
-            try {
-                Files.deleteIfExists(out);
-            } catch (IOException leftBehind) {
-                e.addSuppressed(leftBehind);
-            }
-            throw e;
+            throw removed(out, e);
         }
         System.out.println(keys.publicKey());
         checkStandardOutput();
@@ -112,12 +107,27 @@ final class KeygenCommand implements Callable<Integer> {
             } else {
                 Files.createFile(file);
             }
-            Files.writeString(file, text, StandardCharsets.US_ASCII, StandardOpenOption.TRUNCATE_EXISTING);
         } catch (FileAlreadyExistsException e) {
             throw fileExists(file, e);
         } catch (IOException e) {
             throw cannotWrite(file, Main.describe(e), e);
         }
+        try {
+            Files.writeString(file, text, StandardCharsets.US_ASCII, StandardOpenOption.TRUNCATE_EXISTING);
+        } catch (IOException e) {
+            // created above and cut short (a full disk, a file size limit): no key, and a second run refused it as "file exists"
+            throw removed(file, cannotWrite(file, Main.describe(e), e));
+        }
+    }
+
+    /** Removes {@code file}, which this run wrote and which is not what was asked for; returns {@code failure} to throw. */
+    private static CliException removed(Path file, CliException failure) {
+        try {
+            Files.deleteIfExists(file);
+        } catch (IOException leftBehind) {
+            failure.addSuppressed(leftBehind);
+        }
+        return failure;
     }
 
     private static CliException fileExists(Path file, IOException cause) {

@@ -844,6 +844,29 @@ class CliProcessIT {
         }
     }
 
+    /**
+     * keygen --out under a file size limit of 0 ({@code ulimit -f 0}): it created FILE and could
+     * write nothing into it, so an empty secret key file was left, which a second run refused as
+     * "file exists". Now neither file is left.
+     */
+    @Test
+    void shouldLeaveNoKeyFileWhoseWriteFailed() throws Exception {
+        Path keys = Files.createDirectory(dir.resolve("keys"));
+        String javaCommand = ProcessHandle.current().info().command().orElse("java");
+        // standard error to a pipe: the limit holds for every regular file, a file for stderr too
+        Process p = new ProcessBuilder("/bin/sh", "-c", "ulimit -f 0 && exec \"$0\" -XX:-UsePerfData -jar \"$1\" keygen --out \"$2\"",
+                javaCommand, CliProcess.JAR.toString(), keys.resolve("server.key").toString())
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        assertTrue(p.waitFor(CliProcess.PATIENCE.toMillis(), TimeUnit.MILLISECONDS), "keygen still running");
+        String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8); // one line: the pipe held it
+        assertEquals(ExitCodes.FAILURE, p.exitValue(), err);
+        assertEquals("zmq-zstd keygen: cannot write key file: file=" + keys.resolve("server.key") + ", error=File too large",
+                err.strip());
+        try (var left = Files.list(keys)) {
+            assertEquals(List.of(), left.toList());
+        }
+    }
+
     /** A {@code /bin/sh -c SCRIPT} run, the java command as {@code $0} and the jar as {@code $1}. */
     private record ShellRun(int code, String stderr) {
     }
