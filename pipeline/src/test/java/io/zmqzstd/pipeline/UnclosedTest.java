@@ -63,7 +63,7 @@ class UnclosedTest {
             DecompressingReceiver receiver = DecompressingReceiver.builder(link.server()).build();
             Unclosed.Memory senderMemory = sender.memory();
             Unclosed.Memory receiverMemory = receiver.memory();
-            assertTrue(sender.send(new byte[100], 0));
+            assertTrue(sender.send(new byte[1000], 0)); // from rawFrameBelowBytes (128 B) on, arrays are staged
             Arena staging = senderMemory.staging;
             assertTrue(staging != null && staging.scope().isAlive(), "an array payload was staged");
             sender.close();
