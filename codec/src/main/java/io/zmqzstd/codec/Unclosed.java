@@ -35,7 +35,8 @@ final class Unclosed {
     static final class Resources implements Runnable {
         private static final long[] NONE = new long[0];
 
-        private final String owner;
+        /** What the warning names: the owner's class, or the stream that made it for itself ({@link #heldBy}). */
+        private volatile String owner;
         /** {@code size_t ZSTD_freeCCtx(ctx)} or {@code ZSTD_freeDCtx}. */
         private final MethodHandle freeContext;
         private final AtomicLong liveContexts;
@@ -54,6 +55,14 @@ final class Unclosed {
             this.freeContext = freeContext;
             this.liveContexts = liveContexts;
             this.freeDictionary = freeDictionary;
+        }
+
+        /**
+         * The owner was made by {@code holder} (a stream given no compressor or decompressor) and
+         * is closed by it: the warning names {@code holder}, which is what the user dropped.
+         */
+        void heldBy(String holder) {
+            owner = holder + " (its own " + owner + ")";
         }
 
         @Override

@@ -479,6 +479,11 @@ public final class ZstdCompressor implements AutoCloseable {
     // A stream holds the guard for each of its calls, its sink's write included: the scratch
     // memory and the in/out structs hold the call's state between libzstd's steps.
 
+    /** Made by {@code holder} for itself: an unclosed warning names {@code holder} ({@link Unclosed.Resources#heldBy}). */
+    void heldBy(String holder) {
+        resources.heldBy(holder);
+    }
+
     /** Begins a stream's call: {@link CallGuard#enter()}; {@link #exit()} ends it. */
     void enter() {
         guard.enter();

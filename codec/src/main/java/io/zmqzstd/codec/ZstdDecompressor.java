@@ -552,6 +552,11 @@ public final class ZstdDecompressor implements AutoCloseable {
         return prepareHeader(src, offset, ZstdFrames.descriptor(src, offset, length));
     }
 
+    /** Made by {@code holder} for itself: an unclosed warning names {@code holder} ({@link Unclosed.Resources#heldBy}). */
+    void heldBy(String holder) {
+        resources.heldBy(holder);
+    }
+
     /**
      * Begins a stream's call: {@link CallGuard#enter()}; {@link #exit()} ends it. A stream holds
      * the guard for each of its calls, its source's read included: the scratch memory and the

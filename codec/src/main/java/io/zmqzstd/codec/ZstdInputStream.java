@@ -83,6 +83,9 @@ public final class ZstdInputStream extends InputStream {
         this.in = Objects.requireNonNull(in, "in");
         this.decompressor = decompressor;
         this.ownsDecompressor = owns;
+        if (owns) {
+            decompressor.heldBy("ZstdInputStream"); // dropped unclosed, the stream is what was forgotten
+        }
         // The scratch is taken inside the guard, as every call takes it: outside, its first
         // allocation raced a close on another thread, which freed the scratch it found before
         // this one was recorded, and the new one was never freed.

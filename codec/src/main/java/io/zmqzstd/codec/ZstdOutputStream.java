@@ -81,6 +81,9 @@ public final class ZstdOutputStream extends OutputStream {
         this.out = Objects.requireNonNull(out, "out");
         this.compressor = compressor;
         this.ownsCompressor = owns;
+        if (owns) {
+            compressor.heldBy("ZstdOutputStream"); // dropped unclosed, the stream is what was forgotten
+        }
         // inside the guard, as for ZstdInputStream: outside, a close on another thread could
         // free the scratch before this one was recorded, leaking it
         compressor.enter();
