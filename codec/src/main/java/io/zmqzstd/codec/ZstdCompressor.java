@@ -2,12 +2,19 @@ package io.zmqzstd.codec;
 
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import io.zmqzstd.codec.internal.LibZstd;
+import io.zmqzstd.nativelib.NativeLibrary;
 import io.zmqzstd.nativelib.internal.CallGuard;
 import io.zmqzstd.nativelib.internal.OwnerCleaner;
 import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.SegmentAllocator;
+import java.lang.foreign.StructLayout;
+import java.lang.invoke.MethodHandle;
 import java.lang.ref.Cleaner;
 import java.lang.ref.Reference;
 import java.util.Objects;
@@ -118,7 +125,7 @@ public final class ZstdCompressor implements AutoCloseable {
          *
          * @param workers the number of worker threads, 0 or more; {@link #build()} refuses more
          *     than libzstd runs (256 with 1.5.x on 64-bit), which libzstd would cut to its maximum
-         *     without a word
+         *     without a word, and any at all with a libzstd built without multithreading
          * @return this builder
          * @throws IllegalArgumentException when {@code workers} is negative
          */
@@ -135,9 +142,10 @@ public final class ZstdCompressor implements AutoCloseable {
          *
          * @return the compressor
          * @throws IllegalStateException when the dictionary given is closed
-         * @throws IllegalArgumentException when {@link #workers(int)} is more than libzstd runs
-         * @throws ZstdException when libzstd refuses a setting (e.g. workers on a libzstd built
-         *     without multithreading) or cannot digest the dictionary
+         * @throws IllegalArgumentException when {@link #workers(int)} is more than libzstd runs:
+         *     more than its maximum, or more than 0 when it was built without multithreading (the
+         *     message says so)
+         * @throws ZstdException when libzstd refuses a setting or cannot digest the dictionary
          */
         public ZstdCompressor build() {
             return new ZstdCompressor(this);
@@ -165,6 +173,14 @@ public final class ZstdCompressor implements AutoCloseable {
     private ZstdCompressor(Builder b) {
         this.level = b.level;
         this.levelOnly = !b.checksum && b.dictionary == null && b.workers == 0;
+        if (b.workers > 0) {
+            // Checked before libzstd sees the count: it cuts one above its maximum to the maximum
+            // without a word, and one built without multithreading says only "Unsupported parameter".
+            String refused = workersRefused(b.workers, maxWorkers());
+            if (refused != null) {
+                throw new IllegalArgumentException(refused);
+            }
+        }
         try {
             cctx = (long) LibZstd.CREATE_CCTX.invokeExact();
         } catch (Throwable t) {
@@ -185,12 +201,6 @@ public final class ZstdCompressor implements AutoCloseable {
             setParameter(LibZstd.C_DICT_ID_FLAG, 1);
             if (b.workers > 0) {
                 setParameter(LibZstd.C_NB_WORKERS, b.workers);
-                // libzstd clamps a count above its maximum (256 on 64-bit 1.5.x) without a word
-                int taken = getParameter(LibZstd.C_NB_WORKERS);
-                if (taken != b.workers) {
-                    throw new IllegalArgumentException("workers=" + b.workers + " is more than libzstd runs: max="
-                            + taken + " (it would run " + taken + " without a word)");
-                }
             }
             if (b.dictionary != null) {
                 long cdict = b.dictionary.createCDict(b.level);
@@ -214,16 +224,52 @@ public final class ZstdCompressor implements AutoCloseable {
         }
     }
 
-    /** The value libzstd will use for {@code parameter}, after clamping what it was set to. */
-    private int getParameter(int parameter) throws Throwable {
+    /** {@code ZSTD_bounds}: {@code size_t error; int lowerBound; int upperBound;}. */
+    private static final StructLayout BOUNDS = MemoryLayout.structLayout(JAVA_LONG.withName("error"),
+            JAVA_INT.withName("lowerBound"), JAVA_INT.withName("upperBound"));
+
+    /**
+     * ZSTD_bounds ZSTD_cParam_getBounds(ZSTD_cParameter cParam); stable since 1.4.0. Called once per
+     * {@code build()} that asks for workers, never per compression.
+     */
+    private static final MethodHandle C_PARAM_GET_BOUNDS = NativeLibrary.ZSTD.downcall("ZSTD_cParam_getBounds",
+            FunctionDescriptor.of(BOUNDS, JAVA_INT));
+
+    /**
+     * The most worker threads the loaded libzstd runs ({@code ZSTD_c_nbWorkers}'s upper bound):
+     * 256 for 1.5.x on 64-bit, 0 for a libzstd built without {@code ZSTD_MULTITHREAD}.
+     */
+    static int maxWorkers() {
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment value = arena.allocate(JAVA_INT);
-            long r = (long) LibZstd.CCTX_GET_PARAMETER.invokeExact(cctx, parameter, value);
-            if (LibZstd.isError(r)) {
-                throw ZstdException.fromResult("ZSTD_CCtx_getParameter(" + parameter + ")", r);
+            MemorySegment bounds = (MemorySegment) C_PARAM_GET_BOUNDS.invokeExact((SegmentAllocator) arena,
+                    LibZstd.C_NB_WORKERS);
+            long error = bounds.get(JAVA_LONG, BOUNDS.byteOffset(MemoryLayout.PathElement.groupElement("error")));
+            if (LibZstd.isError(error)) {
+                throw ZstdException.fromResult("ZSTD_cParam_getBounds(ZSTD_c_nbWorkers)", error);
             }
-            return value.get(JAVA_INT, 0);
+            return bounds.get(JAVA_INT, BOUNDS.byteOffset(MemoryLayout.PathElement.groupElement("upperBound")));
+        } catch (Throwable t) {
+            throw LibZstd.rethrow(t);
         }
+    }
+
+    /**
+     * Null when libzstd runs {@code workers} threads, at most {@code maxWorkers}; else why not, for
+     * {@code build()} to throw. A library built without multithreading is named (its file, from
+     * the process's memory map), since the fix is another build of it or no workers.
+     */
+    static String workersRefused(int workers, int maxWorkers) {
+        if (workers <= maxWorkers) {
+            return null;
+        }
+        if (maxWorkers == 0) {
+            String library = NativeLibrary.ZSTD.file().map(f -> "libzstd at " + f).orElse("this libzstd");
+            return "workers=" + workers + ": " + library + " was built without multithreading (ZSTD_c_nbWorkers max=0):"
+                    + " build with workers(0), or load a libzstd built with ZSTD_MULTITHREAD (-D"
+                    + NativeLibrary.ZSTD.pathProperty() + "=/path/to/libzstd.so.1)";
+        }
+        return "workers=" + workers + " is more than libzstd runs: max=" + maxWorkers + " (it would run " + maxWorkers
+                + " without a word)";
     }
 
     /**
