@@ -15,6 +15,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Locale;
@@ -30,7 +31,8 @@ import java.util.stream.Stream;
  * which build is used. A system property ({@code zmqzstd.libzstd.path}, {@code
  * zmqzstd.libzmq.path}) points at another file instead. Whitespace around its value is not part
  * of the path (a shell script's space after {@code =}, a properties file's trailing newline), and
- * an empty or blank value is as if the property were not set.
+ * an empty or blank value is as if the property were not set. A relative path is taken from the
+ * working directory, and messages name the absolute path it gives.
  *
  * <p>Opening happens once per process, on first use. The outcome, success or failure, is kept:
  * every later call either returns the same lookup or throws a fresh {@link
@@ -315,11 +317,19 @@ public final class NativeLibrary {
         // the file's name; a value that is only whitespace is unset, as an empty one always was.
         String override = System.getProperty(pathProperty, "").strip();
         if (!override.isEmpty()) {
-            Path path = Path.of(override);
+            Path path;
+            try {
+                // Named absolute in every message: a relative value is resolved against the working
+                // directory, not searched for as a soname, and the message must say where it looked.
+                path = Path.of(override).toAbsolutePath();
+            } catch (InvalidPathException e) {
+                failure = name + " path set by -D" + pathProperty + " is not a valid path (" + e.getReason()
+                        + "): point it at a " + name + " shared library, " + orUnset();
+                return;
+            }
             if (!Files.isReadable(path)) {
                 failure = name + " not found at " + path + " (set by -D" + pathProperty
-                        + "): point it at an existing file, or unset it to use the system's "
-                        + name + " (" + installHint + ")";
+                        + "): point it at an existing file, " + orUnset();
                 return;
             }
             String notLibrary = notALibrary(path);
@@ -375,7 +385,12 @@ public final class NativeLibrary {
     /** The failure for a path property's file that is no library this process can open, and why. */
     private String notOpened(Path path, String why) {
         return name + " at " + path + " (set by -D" + pathProperty + ") could not be opened (" + why + "): point it at a "
-                + name + " shared library, or unset it to use the system's " + name + " (" + installHint + ")";
+                + name + " shared library, " + orUnset();
+    }
+
+    /** The other way out of every path property failure: "or unset it to use the system's NAME (install hint)". */
+    private String orUnset() {
+        return "or unset it to use the system's " + name + " (" + installHint + ")";
     }
 
     /** The first bytes of every ELF file, the format of Linux shared libraries. */

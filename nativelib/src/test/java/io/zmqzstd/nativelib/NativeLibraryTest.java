@@ -323,6 +323,50 @@ class NativeLibraryTest {
         }
     }
 
+    /**
+     * A relative path property is taken from the working directory, spaces in it and all; a
+     * missing one is named as the absolute path looked at, not as the bare value, which reads
+     * like a soname the loader searched for (it said "libzstd not found at libzstd.so.1").
+     */
+    @Test
+    void shouldTakeARelativePathFromTheWorkingDirectoryAndNameItWhole(@TempDir Path dir) throws Exception {
+        Path copy = Files.copy(Path.of(loadedLibzstd()), Files.createDirectory(dir.resolve("my libs")).resolve("libzstd.so.1"));
+        Path workingDirectory = Path.of("").toAbsolutePath();
+        NativeLibrary relative = zstdRequiring(NativeLibrary.MINIMUM_ZSTD_VERSION, "zmqzstd.test.relative.path");
+        NativeLibrary missing = zstdRequiring(NativeLibrary.MINIMUM_ZSTD_VERSION, "zmqzstd.test.relative.missing");
+        System.setProperty("zmqzstd.test.relative.path", workingDirectory.relativize(copy).toString());
+        System.setProperty("zmqzstd.test.relative.missing", "libzstd.so.1");
+        try {
+            assertEquals(Optional.of(copy), relative.file(), failure(relative));
+            assertEquals("libzstd not found at " + workingDirectory.resolve("libzstd.so.1") + " (set by"
+                    + " -Dzmqzstd.test.relative.missing): point it at an existing file, or unset it to use the system's"
+                    + " libzstd (apt-get install libzstd1)", failure(missing));
+        } finally {
+            System.clearProperty("zmqzstd.test.relative.path");
+            System.clearProperty("zmqzstd.test.relative.missing");
+        }
+    }
+
+    /**
+     * A path property no file system path can be (a NUL character, possible through
+     * System.setProperty) is refused with the library's message, on every call; Path.of's
+     * InvalidPathException escaped lookup() instead, and again on each call.
+     */
+    @Test
+    void shouldRefuseAPathPropertyThatIsNoPath() {
+        NativeLibrary invalid = zstdRequiring(NativeLibrary.MINIMUM_ZSTD_VERSION, "zmqzstd.test.invalid.path");
+        System.setProperty("zmqzstd.test.invalid.path", "/tmp/lib\0zstd.so.1");
+        try {
+            String expected = "libzstd path set by -Dzmqzstd.test.invalid.path is not a valid path (Nul character not allowed):"
+                    + " point it at a libzstd shared library, or unset it to use the system's libzstd (apt-get install libzstd1)";
+            assertEquals(expected, failure(invalid));
+            assertEquals(expected, failure(invalid));
+            assertTrue(!invalid.isAvailable());
+        } finally {
+            System.clearProperty("zmqzstd.test.invalid.path");
+        }
+    }
+
     /** An empty or blank path property is as if it were not set: the system's library is looked for. */
     @Test
     void shouldTakeABlankPathPropertyAsUnset() {
