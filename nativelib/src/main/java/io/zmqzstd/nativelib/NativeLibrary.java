@@ -179,14 +179,39 @@ public final class NativeLibrary {
      *
      * @param symbol the C name of the function or variable, e.g. {@code ZSTD_versionNumber}
      * @return the symbol's address
-     * @throws NativeLibraryUnavailableException when the library is missing or too old to have
-     *     the symbol
+     * @throws NativeLibraryUnavailableException when the library is missing or lacks the symbol;
+     *     the message names the version and file opened, which met the minimum version
      */
     public MemorySegment symbol(String symbol) {
-        return lookup().find(symbol).orElseThrow(() -> new NativeLibraryUnavailableException(
-                name + " was found but has no symbol " + symbol + ": it is too old for zmq-zstd; "
+        SymbolLookup opened = lookup();
+        return opened.find(symbol).orElseThrow(() -> new NativeLibraryUnavailableException(
+                name + versionAndFile(opened) + " has no symbol " + symbol + ", which zmq-zstd calls: "
                         + "install a current one (" + installHint + ") or set -D" + pathProperty
                         + "=/path/to/the/library"));
+    }
+
+    /**
+     * " 1.5.4 (/usr/lib/…/libzstd.so.1.5.4)": the version and file of an opened library, for a
+     * message, as far as its version function tells them. Error paths only.
+     */
+    private String versionAndFile(SymbolLookup opened) {
+        MemorySegment function = versionSymbol == null ? null : opened.find(versionSymbol).orElse(null);
+        if (function == null) {
+            return "";
+        }
+        try {
+            return " " + versionText(versionReader.read(function)) + fileOf(opened);
+        } catch (Error e) {
+            throw e;
+        } catch (Throwable t) {
+            return fileOf(opened);
+        }
+    }
+
+    /** " (/usr/lib/…/libzstd.so.1.5.4)": the file an opened library was mapped from, or "" if unknown. */
+    private String fileOf(SymbolLookup opened) {
+        return (versionSymbol == null ? Optional.<MemorySegment>empty() : opened.find(versionSymbol))
+                .flatMap(NativeLibrary::mappedFile).map(f -> " (" + f + ")").orElse("");
     }
 
     /**
@@ -204,9 +229,13 @@ public final class NativeLibrary {
         if (versionSymbol == null || !isAvailable()) {
             return Optional.empty();
         }
-        MemorySegment function = lookup().find(versionSymbol).orElse(null);
+        return lookup().find(versionSymbol).flatMap(NativeLibrary::mappedFile);
+    }
+
+    /** The file whose mapping holds {@code function}, from {@code /proc/self/maps}; empty if none or not Linux. */
+    private static Optional<Path> mappedFile(MemorySegment function) {
         Path maps = Path.of("/proc/self/maps");
-        if (function == null || !Files.isReadable(maps)) {
+        if (!Files.isReadable(maps)) {
             return Optional.empty();
         }
         try (Stream<String> lines = Files.lines(maps)) {
@@ -366,7 +395,8 @@ public final class NativeLibrary {
                     lookup = opened;
                     return;
                 }
-                tooOld = name + " " + candidate + " " + old;
+                // the loader's search (LD_LIBRARY_PATH, its cache) chose the file: name it
+                tooOld = name + " " + candidate + fileOf(opened) + " " + old;
             } catch (IllegalCallerException e) {
                 failure = "native access to " + name + " is disabled: " + e.getMessage()
                         + nativeAccessHint(e);
