@@ -9,12 +9,9 @@ import io.zmqzstd.nativelib.NativeLibrary;
 import io.zmqzstd.nativelib.internal.CallGuard;
 import io.zmqzstd.nativelib.internal.OwnerCleaner;
 import java.lang.foreign.Arena;
-import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.SegmentAllocator;
-import java.lang.foreign.StructLayout;
-import java.lang.invoke.MethodHandle;
 import java.lang.ref.Cleaner;
 import java.lang.ref.Reference;
 import java.util.Objects;
@@ -224,30 +221,19 @@ public final class ZstdCompressor implements AutoCloseable {
         }
     }
 
-    /** {@code ZSTD_bounds}: {@code size_t error; int lowerBound; int upperBound;}. */
-    private static final StructLayout BOUNDS = MemoryLayout.structLayout(JAVA_LONG.withName("error"),
-            JAVA_INT.withName("lowerBound"), JAVA_INT.withName("upperBound"));
-
-    /**
-     * ZSTD_bounds ZSTD_cParam_getBounds(ZSTD_cParameter cParam); stable since 1.4.0. Called once per
-     * {@code build()} that asks for workers, never per compression.
-     */
-    private static final MethodHandle C_PARAM_GET_BOUNDS = NativeLibrary.ZSTD.downcall("ZSTD_cParam_getBounds",
-            FunctionDescriptor.of(BOUNDS, JAVA_INT));
-
     /**
      * The most worker threads the loaded libzstd runs ({@code ZSTD_c_nbWorkers}'s upper bound):
      * 256 for 1.5.x on 64-bit, 0 for a libzstd built without {@code ZSTD_MULTITHREAD}.
      */
     static int maxWorkers() {
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment bounds = (MemorySegment) C_PARAM_GET_BOUNDS.invokeExact((SegmentAllocator) arena,
+            MemorySegment bounds = (MemorySegment) LibZstd.C_PARAM_GET_BOUNDS.invokeExact((SegmentAllocator) arena,
                     LibZstd.C_NB_WORKERS);
-            long error = bounds.get(JAVA_LONG, BOUNDS.byteOffset(MemoryLayout.PathElement.groupElement("error")));
+            long error = bounds.get(JAVA_LONG, LibZstd.BOUNDS.byteOffset(MemoryLayout.PathElement.groupElement("error")));
             if (LibZstd.isError(error)) {
                 throw ZstdException.fromResult("ZSTD_cParam_getBounds(ZSTD_c_nbWorkers)", error);
             }
-            return bounds.get(JAVA_INT, BOUNDS.byteOffset(MemoryLayout.PathElement.groupElement("upperBound")));
+            return bounds.get(JAVA_INT, LibZstd.BOUNDS.byteOffset(MemoryLayout.PathElement.groupElement("upperBound")));
         } catch (Throwable t) {
             throw LibZstd.rethrow(t);
         }

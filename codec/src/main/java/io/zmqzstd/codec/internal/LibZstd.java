@@ -7,7 +7,9 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import io.zmqzstd.nativelib.NativeLibrary;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
+import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.StructLayout;
 import java.lang.invoke.MethodHandle;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -122,12 +124,15 @@ public final class LibZstd {
     /** size_t ZSTD_CCtx_setParameter(ZSTD_CCtx* cctx, ZSTD_cParameter param, int value); */
     public static final MethodHandle CCTX_SET_PARAMETER = h("ZSTD_CCtx_setParameter",
             FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_INT, JAVA_INT));
+    /** {@code ZSTD_bounds}: {@code size_t error; int lowerBound; int upperBound;}. */
+    public static final StructLayout BOUNDS = MemoryLayout.structLayout(JAVA_LONG.withName("error"),
+            JAVA_INT.withName("lowerBound"), JAVA_INT.withName("upperBound"));
     /**
-     * size_t ZSTD_CCtx_getParameter(const ZSTD_CCtx* cctx, ZSTD_cParameter param, int* value): the
-     * value the context will use, after libzstd clamped what it was given to the parameter's bounds.
+     * ZSTD_bounds ZSTD_cParam_getBounds(ZSTD_cParameter cParam), a struct returned by value (the
+     * handle takes a SegmentAllocator first); stable since 1.4.0.
      */
-    public static final MethodHandle CCTX_GET_PARAMETER = h("ZSTD_CCtx_getParameter",
-            FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_INT, ADDRESS));
+    public static final MethodHandle C_PARAM_GET_BOUNDS = h("ZSTD_cParam_getBounds",
+            FunctionDescriptor.of(BOUNDS, JAVA_INT));
     /** size_t ZSTD_CCtx_setPledgedSrcSize(ZSTD_CCtx* cctx, unsigned long long pledgedSrcSize); */
     public static final MethodHandle CCTX_SET_PLEDGED_SRC_SIZE = h("ZSTD_CCtx_setPledgedSrcSize",
             FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG), CRITICAL);
