@@ -6,7 +6,10 @@ import io.zmqzstd.nativelib.internal.OwnerCleaner;
 import io.zmqzstd.nativelib.internal.RawSegments;
 import io.zmqzstd.transport.NativeBufferPool;
 import io.zmqzstd.transport.PooledBuffer;
+import io.zmqzstd.transport.SocketType;
+import io.zmqzstd.transport.ZmqException;
 import io.zmqzstd.transport.ZmqSocket;
+import io.zmqzstd.transport.internal.LibZmq;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -64,8 +67,11 @@ import java.util.concurrent.locks.LockSupport;
  * sent are then dropped and counted ({@link PipelineStats#droppedMessages()}). A message with a
  * topic whose frame the socket refuses after the topic went in is dropped and counted too, without
  * a failure: libzmq refuses a later part only when the peer went away in the middle of the message
- * (PUSH, DEALER, REQ with a send timeout of 0), and has then dropped the message itself. Either way the
- * message that failed was taken ({@code send} returned true, {@code commit} returned), is counted
+ * (PUSH, DEALER, REQ with a send timeout of 0), and has then dropped the message itself. So is a
+ * message whose topic a ROUTER under {@code ZMQ_ROUTER_MANDATORY} refuses (no peer has that routing
+ * id: it never connected or is gone): that message's outcome alone, the sender goes on (before
+ * 2026-11-27 it failed the sender, so one reply to a peer gone dropped the replies to every other).
+ * Either way the message that failed was taken ({@code send} returned true, {@code commit} returned), is counted
  * as dropped, and its pooled buffers are back in the pool. A payload that cannot be read (its
  * arena closed, another thread's confined memory) is not such a failure but the caller's error:
  * {@code send} throws it at once, nothing is taken and the sender goes on, on either path.
@@ -1294,8 +1300,18 @@ public final class ParallelCompressingSender implements AutoCloseable {
             boolean withTopic = topic != null || topicSegment != null;
             if (withTopic) {
                 int topicFlags = ZmqSocket.DONTWAIT | ZmqSocket.SNDMORE;
-                if (!(topic != null ? socket.send(topic, 0, topic.length, topicFlags)
-                        : socket.send(topicSegment, 0, topicSegment.byteSize(), topicFlags))) {
+                boolean topicSent;
+                try {
+                    topicSent = topic != null ? socket.send(topic, 0, topic.length, topicFlags)
+                            : socket.send(topicSegment, 0, topicSegment.byteSize(), topicFlags);
+                } catch (ZmqException e) {
+                    if (!unroutable(e)) {
+                        throw e;
+                    }
+                    counters.droppedMessages++; // taken and dropped, as the ring drops it (sendTopic)
+                    return true;
+                }
+                if (!topicSent) {
                     return false;
                 }
                 counters.envelopeParts++;
@@ -1613,7 +1629,7 @@ public final class ParallelCompressingSender implements AutoCloseable {
             }
             long topic = topicBytes[i];
             if (topic != NO_TOPIC) {
-                if (!sendPart(in.segment(), payloadBytes[i], topic, ZmqSocket.SNDMORE, null, false)) {
+                if (!sendTopic(in.segment(), payloadBytes[i], topic)) {
                     counters.droppedMessages++;
                     return;
                 }
@@ -1647,6 +1663,35 @@ public final class ParallelCompressingSender implements AutoCloseable {
             inFlightBytes.getAndAdd(-(payloadBytes[i] + Math.max(topicBytes[i], 0)));
             states.set(i, EMPTY);
         }
+    }
+
+    /**
+     * {@link #sendPart} of a message's topic, its first part: false, the message not sent, also
+     * when a ROUTER under ZMQ_ROUTER_MANDATORY refuses the topic, its routing id, as unroutable
+     * ({@link #unroutable}).
+     */
+    private boolean sendTopic(MemorySegment data, long offset, long length) {
+        try {
+            return sendPart(data, offset, length, ZmqSocket.SNDMORE, null, false);
+        } catch (ZmqException e) {
+            if (!unroutable(e)) {
+                throw e;
+            }
+            return false;
+        }
+    }
+
+    /**
+     * Whether the socket refused a message's first part because it is a ROUTER under
+     * ZMQ_ROUTER_MANDATORY and no peer of it has that routing id (it never connected, or it is
+     * gone): nothing of the message went out, and the socket goes on. That message's outcome alone,
+     * dropped and counted, not a failure of the sender: a server's peers come and go, and before
+     * 2026-11-27 one reply to a peer gone failed the sender, dropping every reply behind it to the
+     * peers still there. Only a topic is so forgiven: a single-part message on a ROUTER takes its
+     * frame for the routing id, a mistake that stays a failure.
+     */
+    private boolean unroutable(ZmqException e) {
+        return e.errno() == LibZmq.EHOSTUNREACH && socket.type() == SocketType.ROUTER;
     }
 
     /**

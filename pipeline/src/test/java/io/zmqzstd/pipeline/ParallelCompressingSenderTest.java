@@ -489,6 +489,60 @@ class ParallelCompressingSenderTest {
         }
     }
 
+    /**
+     * A reply whose routing id a ROUTER under ZMQ_ROUTER_MANDATORY refuses (that peer never
+     * connected, or is gone: routine for a server whose clients come and go) is that message's
+     * outcome alone: dropped and counted, on a worker and inline alike, and the replies to the
+     * peer that is there, before and after it, all arrive in order. Before 2026-11-27 the refusal
+     * failed the sender: every reply behind it was dropped, and the next publish, flush and close
+     * threw EHOSTUNREACH, so one client gone ended the server's stream to all the others.
+     */
+    @ParameterizedTest(name = "{0}, inline {1}")
+    @CsvSource({"tcp,false", "ipc,true", "inproc,false", "inproc,true"})
+    void shouldDropAReplyToAPeerThatIsGoneAndGoOnWithTheOthers(String transport, boolean inline) {
+        try (ZmqContext ctx = new ZmqContext()) {
+            ZmqSocket router = ctx.socket(SocketType.ROUTER);
+            router.routerMandatory(true);
+            ZmqSocket dealer = ctx.socket(SocketType.DEALER);
+            byte[] known = "client-1".getBytes(StandardCharsets.US_ASCII);
+            dealer.routingId(known);
+            Fixtures.link(router, dealer, transport);
+            assertTrue(dealer.send("hello".getBytes(StandardCharsets.US_ASCII), 0));
+            assertArrayEquals(known, router.receiveBytes(0), "the ROUTER knows the peer once it has heard from it");
+            router.receiveBytes(0);
+            byte[] gone = "client-2".getBytes(StandardCharsets.US_ASCII);
+            int replies = 9;
+            int goneAt = 4;
+            ParallelCompressingSender sender = ParallelCompressingSender.builder(router).workers(2)
+                    .inlineBelowBytes(inline ? 4096 : 0).inlineAfterIdleNanos(0).build();
+            for (int i = 0; i < replies; i++) {
+                byte[] payload = Fixtures.payload(1000 + i, i);
+                assertTrue(sender.publish(i == goneAt ? gone : known, payload, 0), "taken: " + i);
+                if (inline) {
+                    sender.flush(); // nothing in flight: the next one goes inline
+                }
+            }
+            sender.flush();
+            PipelineStats stats = sender.stats();
+            assertEquals(1, stats.droppedMessages(), stats::toString);
+            assertEquals(replies - 1, stats.messages(), stats::toString);
+            assertEquals(inline ? replies - 1 : 0, stats.inlineMessages(), "the path taken: " + stats);
+            try (DecompressingReceiver receiver = DecompressingReceiver.builder(dealer).build()) {
+                for (int i = 0; i < replies; i++) {
+                    if (i != goneAt) {
+                        receiveOrFail(receiver);
+                        assertArrayEquals(Fixtures.payload(1000 + i, i), received(receiver, 0), "reply " + i);
+                    }
+                }
+                assertTrue(sender.publish(known, Fixtures.payload(500, 99), 0), "the sender goes on");
+                receiveOrFail(receiver);
+                assertArrayEquals(Fixtures.payload(500, 99), received(receiver, 0));
+            }
+            sender.close();
+            assertEquals(0, ctx.bufferPool().outstanding(), () -> ctx.bufferPool().stats().toString());
+        }
+    }
+
     @Test
     void shouldCompressWithADictionaryOnEveryWorker() {
         ZstdDictionary dictionary = Fixtures.dictionary();
