@@ -18,21 +18,25 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * Claims of cli/README.md and the commands' help that no other test pinned, each checked
  * in-process: defaults, the sub side of topics, recv's summary per reason, keygen's files, train's
- * empty samples, send's --delay.
+ * empty samples, send's --delay; and that the root README's command lines parse.
  */
 class DocumentedBehaviourTest {
 
@@ -329,5 +333,37 @@ class DocumentedBehaviourTest {
         long elapsedMs = (System.nanoTime() - start) / 1_000_000;
         assertEquals(ExitCodes.OK, r.code(), r::toString);
         assertTrue(elapsedMs >= 400, () -> "--delay 400ms, done after " + elapsedMs + " ms");
+    }
+
+    /**
+     * Every command line of the root README's shell block is one the tool takes: each option
+     * exists for its command and each value converts (endpoints, sizes, levels, durations), so a
+     * renamed or removed option fails here. Parsed only, nothing run.
+     */
+    @Test
+    void shouldParseEveryCommandOfTheRootReadme() throws Exception {
+        String jar = "java -jar cli/target/zmq-zstd.jar ";
+        List<String> commands = Files.readAllLines(Path.of("../README.md"), StandardCharsets.UTF_8).stream()
+                .filter(line -> line.startsWith(jar))
+                .toList();
+        assertTrue(commands.size() >= 6, () -> "the root README's commands were not found: " + commands);
+        for (String command : commands) {
+            String[] args = shellWords(command.substring(jar.length())).toArray(String[]::new);
+            try {
+                Main.commandLine().parseArgs(args);
+            } catch (CommandLine.ParameterException e) {
+                fail(command + "\n" + e.getMessage());
+            }
+        }
+    }
+
+    /** The words of a shell command up to its first redirection, pipe or comment, quotes removed. */
+    private static List<String> shellWords(String command) {
+        List<String> words = new ArrayList<>();
+        Matcher word = Pattern.compile("'([^']*)'|(\\S+)").matcher(command);
+        while (word.find() && (word.group(2) == null || !word.group(2).matches("[<>|#].*"))) {
+            words.add(word.group(1) != null ? word.group(1) : word.group(2));
+        }
+        return words;
     }
 }
