@@ -248,7 +248,9 @@ final class SocketEndpoints {
     /**
      * Sets the high-water marks of {@code socket} to {@code hwm}, binds and connects it (after
      * {@link #check()}). An endpoint libzmq refuses as malformed is a usage error (exit 2);
-     * anything else (address in use, ...) a runtime failure (exit 1).
+     * anything else (address in use, ...) a runtime failure (exit 1). A context shut down by a
+     * signal meanwhile (ETERM) is thrown as the ZmqException it is, for the command to end as
+     * interrupted.
      */
     void attach(ZmqSocket socket, int hwm) {
         socket.sendHwm(hwm);
@@ -286,6 +288,9 @@ final class SocketEndpoints {
             }
             throw new ParameterException(commandLine, failed + ", error=" + e.getMessage(), e);
         } catch (ZmqException e) {
+            if (e.isContextTerminated()) {
+                throw e; // a signal's shutdown, not a bad endpoint: the command ends as interrupted
+            }
             String what = failed + ", errno=" + e.errno() + ", error=" + libzmqText(e, endpoint);
             int errno = e.errno();
             // ENOCOMPATPROTO: a transport the socket type cannot use, e.g. udp:// on PUSH
