@@ -242,7 +242,8 @@ public final class ZmqPoller implements AutoCloseable {
                 try {
                     sockets[entered].enter();
                 } catch (IllegalStateException e) {
-                    throw new IllegalStateException("a polled socket cannot be used: index=" + entered + ": "
+                    // The index register returned, not the position: an unregister moves items
+                    throw new IllegalStateException("a polled socket cannot be used: index=" + indexAt[entered] + ": "
                             + e.getMessage(), e);
                 }
             }

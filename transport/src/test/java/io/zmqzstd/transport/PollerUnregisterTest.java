@@ -110,6 +110,25 @@ class PollerUnregisterTest {
         }
     }
 
+    /**
+     * The refusal names the index register gave the closed socket: an unregister moves the last
+     * item into the freed position, and until 2026-11-27 the message named that position instead
+     * (index=0 for the socket registered at 2), pointing at a socket still open.
+     */
+    @Test
+    void shouldNameTheIndexOfAClosedSocketThatMovedAfterAnUnregister() {
+        try (ZmqContext ctx = new ZmqContext(); ZmqPoller poller = new ZmqPoller(3)) {
+            int[] index = new int[3];
+            ZmqSocket[] pulls = readablePulls(ctx, poller, index);
+            assertEquals(2, index[2]);
+            poller.unregister(pulls[0]); // the item of index 2 moves to position 0
+            pulls[2].close();
+            IllegalStateException e = assertThrows(IllegalStateException.class, () -> poller.poll(0));
+            assertEquals("a polled socket cannot be used: index=2: socket is closed: type=PULL", e.getMessage());
+            assertSame(pulls[2], poller.socket(2), "the index named is the closed socket's");
+        }
+    }
+
     @Test
     void shouldRefuseUnregisterOnAClosedPoller() {
         try (ZmqContext ctx = new ZmqContext()) {
