@@ -242,6 +242,8 @@ public final class ZmqProxy implements AutoCloseable {
      * after this returns: a message already being forwarded is forwarded.
      *
      * @throws IllegalStateException after {@link #terminate()} or {@link #close()}
+     * @throws ZmqException with {@link ZmqException#isContextTerminated()} once the context is shut
+     *     down or closed (no run can read the command)
      */
     public void pause() {
         command(PAUSE, true);
@@ -251,6 +253,8 @@ public final class ZmqProxy implements AutoCloseable {
      * Forwards again after {@link #pause()}. Thread-safe.
      *
      * @throws IllegalStateException after {@link #terminate()} or {@link #close()}
+     * @throws ZmqException with {@link ZmqException#isContextTerminated()} once the context is shut
+     *     down or closed
      */
     public void resume() {
         command(RESUME, false);
@@ -291,7 +295,7 @@ public final class ZmqProxy implements AutoCloseable {
         lock.lock();
         try {
             requireNotTerminated(command);
-            controlOut.send(command, 0);
+            sendOrTerm(command);
             paused = pause;
         } finally {
             lock.unlock();

@@ -575,6 +575,34 @@ class ZmqProxyTest extends ContextTestBase {
         }
     }
 
+    /**
+     * pause() and resume() once the context is gone say so with ETERM, as statistics() does, after
+     * a shutdown and after a close alike: until 2026-11-27 a closed context gave
+     * IllegalStateException "socket is closed: type=PAIR", naming the proxy's own control socket,
+     * which the caller never made.
+     */
+    @ParameterizedTest(name = "context {0}")
+    @ValueSource(strings = {"shutdown", "close"})
+    void shouldRefuseCommandsWithEtermOnceTheContextIsGone(String end) {
+        ZmqContext c = new ZmqContext();
+        try (ZmqProxy proxy = new ZmqProxy(c.socket(SocketType.PULL), c.socket(SocketType.PUSH), null)) {
+            if (end.equals("shutdown")) {
+                c.shutdown();
+            } else {
+                c.close();
+            }
+            for (Runnable command : new Runnable[] {proxy::pause, proxy::resume}) {
+                ZmqException e = assertThrows(ZmqException.class, command::run);
+                assertTrue(e.isContextTerminated(), e.getMessage());
+            }
+            ZmqException stats = assertThrows(ZmqException.class, () -> proxy.statistics(REPLY));
+            assertTrue(stats.isContextTerminated(), stats.getMessage());
+            proxy.terminate(); // nothing to end: no error
+        } finally {
+            c.close();
+        }
+    }
+
     /** A context closed while a call waits for a reply that cannot come (no run): ETERM at once, not the full timeout. */
     @Test
     void shouldEndAWaitWithEtermWhenTheContextCloses() throws Exception {
