@@ -208,7 +208,9 @@ public final class ZmqPoller implements AutoCloseable {
 
     /**
      * Waits until a registered socket is ready or {@code timeoutMs} passes (-1 = forever, 0 = just
-     * look). EINTR is retried for the rest of the timeout. Allocation-free.
+     * look). EINTR is retried for the rest of the timeout. {@link Thread#interrupt()} does not end
+     * the wait: the poll returns when a socket is ready, the timeout passes or the context is shut
+     * down, with the interrupt status still set. Allocation-free.
      *
      * @param timeoutMs how long to wait in milliseconds: 0 returns at once, -1 (any negative
      *     value) waits until a socket is ready

@@ -36,7 +36,9 @@ import static io.zmqzstd.transport.internal.LibZmq.EINTR;
  * null when the call would block: with {@link #DONTWAIT}, or when a send/receive timeout expired.
  * Real failures throw {@link ZmqException}; a context shut down or closed under a blocking call
  * throws one with {@link ZmqException#isContextTerminated()}. EINTR is retried; a retry waits only
- * what is left of a finite send/receive timeout. A send inside a message (after a part sent with
+ * what is left of a finite send/receive timeout. {@link Thread#interrupt()} does not end a call
+ * waiting in libzmq (the JDK cannot end a downcall): it waits on until a message, room, its timeout
+ * or the context's shutdown, returns as it would have, and leaves the interrupt status set. A send inside a message (after a part sent with
  * {@link #SNDMORE}) that returns {@code false} on PUSH, DEALER or REQ means the peer the message
  * was going to went away (or its pipe's high-water mark was lowered under what it holds): libzmq
  * dropped the message, the parts already sent included. When the refused part had SNDMORE, libzmq
