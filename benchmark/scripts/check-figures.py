@@ -182,15 +182,24 @@ check('Summary: codec', codec_summary)
 PIPELINE_SIZES = (1024, 65536, 1048576)
 
 
-def pipeline_rounds(folder, check_name, size, transport='tcp', ours='zmqzstd', theirs=('jeromqZstdjni',)):
-    """Per round, zmqzstd's msg/s over the fastest of the named peers in the same JMH run."""
+def verdict_rounds(folder, check_name, method, key, ours, theirs, **params):
+    """Per round of a verdict.sh check, the msg/s of ours over the fastest of theirs in the same JMH run."""
     per_round, i = [], 1
     while os.path.exists(os.path.join(RESULTS, '%s/%s-r%d.json' % (folder, check_name, i))):
         path = '%s/%s-r%d.json' % (folder, check_name, i)
-        per_round.append(score(path, 'transfer', contestant=ours, size=size, transport=transport)
-                         / max(score(path, 'transfer', contestant=p, size=size, transport=transport) for p in theirs))
+        per_round.append(score(path, method, **{key: ours}, **params)
+                         / max(score(path, method, **{key: p}, **params) for p in theirs))
         i += 1
     return per_round
+
+
+def pipeline_rounds(folder, check_name, size, transport='tcp', ours='zmqzstd', theirs=('jeromqZstdjni',), **params):
+    """Per round, zmqzstd's msg/s over the fastest of the named peers in the same JMH run."""
+    return verdict_rounds(folder, check_name, 'transfer', 'contestant', ours, theirs, size=size, transport=transport, **params)
+
+
+def with_range(values):
+    return '%.2fx (%.2f\u2013%.2f)' % (statistics.median(values), min(values), max(values))
 
 
 def pipeline_medians(folder, check_name, sizes=PIPELINE_SIZES, **kwargs):
@@ -226,6 +235,76 @@ def pipeline_summary():
 
 
 check('Summary: pipeline speed', pipeline_summary)
+
+
+def like_for_like():
+    """The like-for-like table of the pipeline target (verdicts of 2026-11-26)."""
+    peer = [with_range(pipeline_rounds('verdict-parallel-peer', 'pipeline-parallel-peer', s,
+                                       theirs=('jeromqZstdjni', 'jeromqZstdjniParallel'))) for s in PIPELINE_SIZES]
+    reused = [with_range(pipeline_rounds('verdict-reused-read', 'pipeline-reused', s, theirs=('jeromqZstdjniReused',),
+                                         compressionThreads=3)) for s in PIPELINE_SIZES]
+    one = ['%.2fx' % statistics.median(pipeline_rounds('verdict-reused-read', 'pipeline-reused', s,
+                                                         theirs=('jeromqZstdjniReused',), compressionThreads=0))
+           for s in PIPELINE_SIZES]
+    return ['| %s | %s | %s |' % tuple(peer), '| %s | %s | %s |' % tuple(reused), '| one thread | the same | the same | %s | %s | %s |' % tuple(one)]
+
+
+check('The summary in detail: pipeline, like for like', like_for_like)
+
+
+def transport_read():
+    """Receivers that read every byte, JMH verdict transport-read (2026-11-26)."""
+    def rounds(size, transport, read):
+        return verdict_rounds('verdict-reused-read', 'transport-read', 'sendReceive', 'strategy', 'zeroCopyPooled',
+                              ('byteArray',), size=size, transport=transport, read=read)
+
+    inproc = ['%.2fx' % statistics.median(rounds(s, 'inproc', 'all')) for s in (1024, 65536, 262144)]
+    stamp = ['%.2fx' % statistics.median(rounds(s, 'inproc', 'stamp')) for s in (65536, 262144)]
+    tcp = ['%.2fx' % statistics.median(rounds(s, 'tcp', 'all')) for s in (1024, 65536, 262144)]
+    tcp64 = rounds(65536, 'tcp', 'all')
+    return ['JMH verdict (3 rounds): inproc 1 KiB %s, 64 KiB %s, 256 KiB %s (%s and %s with 8-byte receivers in the '
+            'same rounds); tcp %s, %s, %s (%.2f\u2013%.2f at 64 KiB)' % tuple(inproc + stamp + tcp + [min(tcp64), max(tcp64)])]
+
+
+check('The summary in detail: transport, receivers reading every byte', transport_read)
+
+
+# --- Summary, "Pipeline within 10 % of C" row and its detail: benchmark/c/interleave.sh's output ----
+
+def c_rounds(name):
+    """The per-round zmqzstd/C ratios of a results/c/*.txt file, by (size, transport)."""
+    found = {}
+    with open(os.path.join(RESULTS, 'c', name)) as f:
+        for line in f:
+            fields = line.split()
+            if len(fields) == 6 and not line.startswith('#'):
+                c, ours = float(fields[3]), float(fields[4])
+                found.setdefault((int(fields[0]), fields[1]), []).append(ours / c)
+    return found
+
+
+def c_summary():
+    credit, cubic, free = c_rounds('interleaved-credit.txt'), c_rounds('interleaved-credit-cubic.txt'), c_rounds('interleaved.txt')
+
+    def m(rounds, size, transport):
+        return '%.2fx' % statistics.median(rounds[(size, transport)])
+
+    tcp64 = credit[(64, 'tcp')]
+    cubic64 = cubic[(64, 'tcp')]
+    return ['tcp: 1 KiB %s, 64 KiB %s, 1 MiB %s; 64 B %s under' % (m(credit, 1024, 'tcp'), m(credit, 65536, 'tcp'),
+                                                                 m(credit, 1048576, 'tcp'), m(credit, 64, 'tcp')),
+            '(%s under `cubic`); inproc 64 B %s, 1 KiB %s' % (m(cubic, 64, 'tcp'), m(credit, 64, 'inproc'), m(credit, 1024, 'inproc')),
+            'tcp: 64 B %s (%.2f\u2013%.2f), 1 KiB %s, 64 KiB %s, 1 MiB %s; inproc: 64 B %s, 1 KiB %s' % (
+                m(credit, 64, 'tcp'), min(tcp64), max(tcp64), m(credit, 1024, 'tcp'), m(credit, 65536, 'tcp'),
+                m(credit, 1048576, 'tcp'), m(credit, 64, 'inproc'), m(credit, 1024, 'inproc')),
+            'the run before: tcp %s, %s, %s, %s, inproc %s, %s)' % tuple(
+                m(free, s, t) for s, t in ((64, 'tcp'), (1024, 'tcp'), (65536, 'tcp'), (1048576, 'tcp'),
+                                           (64, 'inproc'), (1024, 'inproc'))),
+            'zmqzstd / C is %s at 64 B (%.2f\u2013%.2f) and %s at 1 KiB' % (m(cubic, 64, 'tcp'), min(cubic64), max(cubic64),
+                                                                            m(cubic, 1024, 'tcp'))]
+
+
+check('Summary: pipeline within 10 % of C', c_summary)
 
 
 def main():
