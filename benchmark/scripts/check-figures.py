@@ -11,6 +11,7 @@ figures. Reads files only; runs no benchmark.
 import json
 import os
 import statistics
+import subprocess
 import sys
 
 ROOT = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..')
@@ -305,6 +306,53 @@ def c_summary():
 
 
 check('Summary: pipeline within 10 % of C', c_summary)
+
+
+# --- Summary, "Transport" row: the interleaved runs, summarised by interleaved.py from the raw JVM files ---
+
+def interleaved(folder, *pairs):
+    """interleaved.py's rows for one results folder: way text -> (median, 95 % interval, JVMs ahead)."""
+    script = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'interleaved.py')
+    text = subprocess.run([sys.executable, script, os.path.join(RESULTS, folder)] + list(pairs),
+                          capture_output=True, text=True, check=True).stdout
+    found = {}
+    for line in text.splitlines():
+        cells = [c.strip() for c in line.strip('|').split('|')]
+        if len(cells) == 10 and cells[0] == 'transport':
+            found[(cells[1], cells[2], cells[3])] = (cells[5].strip('*'), cells[6], cells[8].split('/')[0])
+    return found
+
+
+def transport_summary():
+    send = interleaved('experiments/small-send-zmqsend')
+    tcp64 = send[('tcp', '64 B', 'zeroCopyPooled / byteArray')]
+    inproc64 = send[('inproc', '64 B', 'zeroCopyPooled / byteArray')]
+    read = interleaved('interleaved-read-all')
+    io2 = interleaved('interleaved-read-io2', 'zeroCopyPooled#2+all/byteArray#2+all', 'zeroCopyPooled#2/byteArray#2')
+    io2_large = interleaved('interleaved-read-io2-large', 'zeroCopyPooled#2+all/byteArray#2+all')
+    paired = 'zeroCopyPooled#2+all / byteArray#2+all (paired)'
+    r64, s64 = io2[('tcp', '64 KiB', paired)], io2[('tcp', '64 KiB', 'zeroCopyPooled#2 / byteArray#2 (paired)')]
+    r128, r256 = io2_large[('tcp', '128 KiB', paired)], io2_large[('tcp', '256 KiB', paired)]
+    threshold = interleaved('interleaved-inproc-threshold')
+    steps = [threshold[('inproc', s, 'zeroCopyPooled / byteArray')] for s in ('512 B', '1 KiB', '2 KiB', '4 KiB')]
+    return ['%sx, %s, %s of 20 JVMs ahead' % tcp64,
+            'zmq_send\"): tcp %sx (%s), inproc %sx (%s)' % (tcp64[0], tcp64[1], inproc64[0], inproc64[1]),
+            'inproc 64 KiB %.2fx (%s), tcp 256 KiB %.2fx (%s), tcp 64 KiB %.2fx (%s, ahead in %s of 8)' % (
+                float(read[('inproc', '64 KiB', 'zeroCopyPooled+all / byteArray+all')][0]),
+                read[('inproc', '64 KiB', 'zeroCopyPooled+all / byteArray+all')][1],
+                float(read[('tcp', '256 KiB', 'zeroCopyPooled+all / byteArray+all')][0]),
+                read[('tcp', '256 KiB', 'zeroCopyPooled+all / byteArray+all')][1],
+                float(read[('tcp', '64 KiB', 'zeroCopyPooled+all / byteArray+all')][0]),
+                read[('tcp', '64 KiB', 'zeroCopyPooled+all / byteArray+all')][1],
+                read[('tcp', '64 KiB', 'zeroCopyPooled+all / byteArray+all')][2]),
+            'zero-copy is %.2fx `byte[]` at 64 KiB with reading receivers (%s) and %.2fx with 8-byte receivers, ahead in %s '
+            'of 6 JVMs, and with reading receivers %.2fx at 128 KiB (%s) and %.2fx at 256 KiB (%s)' % (
+                float(r64[0]), r64[1], float(s64[0]), r64[2], float(r128[0]), r128[1], float(r256[0]), r256[1]),
+            'inproc 512 B %.2fx (%s), 1 KiB %.2fx (%s), 2 KiB %.2fx, 4 KiB %.2fx' % (
+                float(steps[0][0]), steps[0][1], float(steps[1][0]), steps[1][1], float(steps[2][0]), float(steps[3][0]))]
+
+
+check('Summary: transport', transport_summary)
 
 
 def main():
