@@ -83,6 +83,35 @@ def codec_guard():
 check("What the codec's call guard costs", codec_guard)
 
 
+# --- "Array and ByteBuffer payloads": raw frames straight from arrays (2026-11-27) ---------------
+
+RAW = 'experiments/2026-11-27-raw-frames-from-arrays/'
+
+
+def raw_frames_from_arrays():
+    rounds = range(1, 12)
+    out = []
+    for transport in ('inproc', 'tcp'):
+        old = [score(RAW + 'raw64-r%d-old.json' % i, 'transfer', transport=transport) for i in rounds]
+        new = [score(RAW + 'raw64-r%d-new.json' % i, 'transfer', transport=transport) for i in rounds]
+        r = [n / o for n, o in zip(new, old)]
+        alloc = {}
+        for kind in ('old', 'new'):
+            values = []
+            for i in rounds:
+                for row in rows(RAW + 'raw64-r%d-%s.json' % (i, kind)):
+                    if row['params']['transport'] == transport:
+                        values.append(row['secondaryMetrics']['gc.alloc.rate.norm']['score'])
+            alloc[kind] = '%.3f–%.3f' % (min(values), max(values))
+        out.append('| %s | %s–%s | %s–%s | %.3f–%.3f, median **%s** | %s / %s |' % (
+            transport, '{:,.0f}'.format(min(old)), '{:,.0f}'.format(max(old)), '{:,.0f}'.format(min(new)),
+            '{:,.0f}'.format(max(new)), min(r), max(r), med(r), alloc['old'], alloc['new']))
+    return out
+
+
+check('Array and ByteBuffer payloads: raw frames from arrays', raw_frames_from_arrays)
+
+
 # --- "What the shared call guard costs" (2026-11-27) -----------------------------------------------
 
 SHARED = 'experiments/2026-11-27-shared-call-guard/'
