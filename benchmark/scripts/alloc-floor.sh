@@ -4,7 +4,8 @@
 # every contestant with run-all.sh's settings (1 s iterations), zmqzstd at 64 KiB and 1 MiB with 10 s
 # iterations, the transport's large cells and the codec's 1 MiB and 64 MiB cells (run-all.sh's settings).
 # scripts/alloc-floor.py prints each cell's bytes per iteration, and per message after the control's
-# bytes per iteration are taken away. About 11 minutes.
+# bytes per iteration are taken away. About 11 minutes. A cell whose trial failed (or gave no result) is
+# named at the end, and the script exits 1.
 # Usage: benchmark/scripts/alloc-floor.sh [OUT]   (default OUT: benchmark/results/experiments/alloc-floor)
 set -euo pipefail
 source "$(dirname "$0")/args.sh"
@@ -13,10 +14,14 @@ handle_help "$@"
 source "$(dirname "$0")/common.sh"
 out="${1:-benchmark/results/experiments/alloc-floor}"
 mkdir -p "$out"
-run() { # NAME JMH-ARGS...
+failures=()
+run() { # NAME JMH-ARGS...: a failed trial is listed (jmh_failures) and the next cell runs
   local name="$1"; shift
   echo "# $(date -u +%FT%TZ) $name: java -jar $jar $*" | tee "$out/$name.log"
-  "$java" -jar "$jar" "$@" -prof gc -rf json -rff "$out/$name.json" >> "$out/$name.log" 2>&1
+  rm -f "$out/$name.json"
+  local status=0
+  "$java" -jar "$jar" "$@" -prof gc -rf json -rff "$out/$name.json" >> "$out/$name.log" 2>&1 || status=$?
+  mapfile -t -O "${#failures[@]}" failures < <(jmh_failures "$name" "$status" "$out/$name.json" "$out/$name.log")
 }
 run floor-1s AllocationFloorBenchmark -f 1 -wi 2 -w 2s -i 4 -r 1s
 run floor-10s AllocationFloorBenchmark -f 1 -wi 2 -w 2s -i 3 -r 10s
@@ -30,4 +35,9 @@ run codec CodecBenchmark -f 1 -wi 3 -w 500ms -i 5 -r 500ms -p contestant=zmqzstd
   -p size=1048576 -p level=3 -p payload=telemetry
 run codec-64m CodecBenchmark -f 1 -wi 2 -w 4s -i 5 -r 4s -p contestant=zmqzstd-segment,zstdjni-direct,aircompressor-native \
   -p size=67108864 -p level=3 -p payload=telemetry
-python3 benchmark/scripts/alloc-floor.py "$out" | tee "$out/summary.md"
+python3 benchmark/scripts/alloc-floor.py "$out" | tee "$out/summary.md" || failures+=("summary: alloc-floor.py failed")
+if (( ${#failures[@]} > 0 )); then
+  { echo "alloc-floor.sh: ${#failures[@]} failed (their cells are missing from the summary):"
+    printf '  %s\n' "${failures[@]}"; } >&2
+  exit 1
+fi

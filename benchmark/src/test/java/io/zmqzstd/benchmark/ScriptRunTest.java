@@ -93,6 +93,30 @@ class ScriptRunTest {
         assertFalse(Files.exists(out), "the cell ran: " + run.output());
     }
 
+    /**
+     * alloc-floor.sh, whose cells are fixed, with a {@code java} that reports every trial as JMH reports
+     * one that threw ("&lt;failure&gt;", exit 0, no JSON): the script names each failed cell and exits 1.
+     * Before, it went on to its summary as if each cell had given its result.
+     */
+    @Test
+    void shouldNameTheCellsOfAllocFloorThatFailed(@TempDir Path tree) throws Exception {
+        Path fakeJdk = tree.resolve("jdk");
+        Files.createDirectories(fakeJdk.resolve("bin"));
+        Path java = fakeJdk.resolve("bin/java");
+        Files.writeString(java, "#!/bin/bash\necho '# JMH version: 1.37'\necho '# Benchmark: io.zmqzstd.benchmark.Fake.run'\n"
+                + "echo '<failure>'\nexit 0\n");
+        assertTrue(java.toFile().setExecutable(true));
+        Path out = tree.resolve("out");
+        Run run = run(tree, List.of("scripts/alloc-floor.sh", out.toString()), Map.of("JAVA_HOME", fakeJdk.toString()));
+
+        assertEquals(1, run.exit(), run.output());
+        assertTrue(run.output().contains("alloc-floor.sh: "), run.output());
+        for (String cell : List.of("floor-1s", "floor-10s", "pipeline-1s", "pipeline-10s", "transport", "codec", "codec-64m")) {
+            assertTrue(run.output().contains(cell + ": io.zmqzstd.benchmark.Fake.run failed"), cell + ": " + run.output());
+            assertTrue(run.output().contains(cell + ": no results in " + out.resolve(cell + ".json")), cell + ": " + run.output());
+        }
+    }
+
     private record Run(int exit, String output) {
     }
 
