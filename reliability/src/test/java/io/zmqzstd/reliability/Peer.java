@@ -24,7 +24,7 @@ import java.util.Map;
  *   role=push|pull|pub|sub   endpoint=tcp://...   bind=true|false   sender=&lt;id&gt;   size=&lt;bytes&gt;
  *   count=&lt;messages, 0 = forever&gt;   hwm=&lt;messages&gt;   heartbeatMs=&lt;ms, 0 = off&gt;
  *   bufBytes=&lt;ZMQ_SNDBUF and ZMQ_RCVBUF, 0 = the OS default&gt;   quiet=true|false   hold=true|false
- *   enveloped=true|false
+ *   enveloped=true|false   incompressible=true|false
  * </pre>
  *
  * Prints one line per event to stdout, which the tests read: {@code READY}, {@code SENT <seq>}
@@ -41,7 +41,9 @@ import java.util.Map;
  * PUSH deals messages round robin, so each receiver sees a rising subsequence). It prints
  * {@code RECV <seq>} for its first message and every 1000th, {@code BAD <reason> <message>} for a
  * message the pipeline refuses (a frame alone is taken for the envelope: {@code NO_PAYLOAD}),
- * {@code STRAY <why>} for one it delivers that is not whole, and {@code ORDER <last> <seq>}.
+ * {@code STRAY <why>} for one it delivers that is not whole, and {@code ORDER <last> <seq>}. A
+ * sender with {@code enveloped=true} sends such two-part messages (with its own sender id), and
+ * with {@code incompressible=true} random bodies, which cost their full size on the wire.
  */
 public final class Peer {
 
@@ -96,13 +98,22 @@ public final class Peer {
         int sender = Integer.parseInt(a.getOrDefault("sender", "1"));
         int size = Integer.parseInt(a.getOrDefault("size", "1024"));
         long count = Long.parseLong(a.getOrDefault("count", "0"));
+        boolean enveloped = Boolean.parseBoolean(a.getOrDefault("enveloped", "false"));
+        boolean incompressible = Boolean.parseBoolean(a.getOrDefault("incompressible", "false"));
         try (Arena arena = Arena.ofConfined();
              CompressingSender s = CompressingSender.builder(socket).build()) {
             MemorySegment payload = arena.allocate(size);
             out.println("READY");
             out.flush();
             for (long seq = 1; count == 0 || seq <= count; seq++) {
-                StreamMessage.write(payload, size, sender, seq);
+                if (incompressible) {
+                    StreamMessage.writeIncompressible(payload, size, sender, seq);
+                } else {
+                    StreamMessage.write(payload, size, sender, seq);
+                }
+                if (enveloped) {
+                    s.sendEnvelope(envelope(seq), ZmqSocket.SNDMORE);
+                }
                 s.send(payload, 0);
                 if (seq % 100 == 0) {
                     out.println("SENT " + seq);
