@@ -12,6 +12,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
@@ -20,12 +21,14 @@ import java.util.regex.Pattern;
 import javax.management.ObjectName;
 
 /**
- * A soak run (not part of CI): a compressed PUSH/PULL stream over tcp loopback, one sending and
- * one receiving thread, for a duration or a message count. Every {@code reportS} seconds it
- * prints heap used after a full GC, NMT committed (when run with
- * {@code -XX:NativeMemoryTracking=summary}), process RSS (which also covers libzmq's and
- * libzstd's malloc, invisible to NMT) and pool outstanding. Flat lines mean no leak. Every
- * message is checked (sequence and checksum); a problem ends the run with exit status 1.
+ * A soak run (long ones by hand; CI runs it briefly, see {@code SoakCommandTest} and
+ * {@code SoakMemoryTest}): a compressed PUSH/PULL stream over tcp loopback, one sending and one
+ * receiving thread, for a duration or a message count, of one size or several in turn
+ * ({@code size=1024,65536}; text of 64 KiB compresses to frames above the pool's 8 KiB zero-copy
+ * threshold). Every {@code reportS} seconds it prints heap used after a full GC, NMT committed
+ * (when run with {@code -XX:NativeMemoryTracking=summary}), process RSS (which also covers
+ * libzmq's and libzstd's malloc, invisible to NMT) and pool outstanding. Flat lines mean no leak.
+ * Every message is checked (sequence and checksum); a problem ends the run with exit status 1.
  * Command: see reliability/README.md, "Soak".
  */
 public final class Soak {
@@ -41,7 +44,9 @@ public final class Soak {
         }
         long seconds = Long.parseLong(a.getOrDefault("seconds", "600"));
         long maxMessages = Long.parseLong(a.getOrDefault("messages", "0"));
-        int size = Integer.parseInt(a.getOrDefault("size", "1024"));
+        // One size, or several separated by commas that the messages take in turn.
+        int[] sizes = Arrays.stream(a.getOrDefault("size", "1024").split(",")).mapToInt(Integer::parseInt).toArray();
+        int stride = Arrays.stream(sizes).max().orElseThrow();
         long reportS = Long.parseLong(a.getOrDefault("reportS", "10"));
         int distinct = 256; // payloads cycle through this many precomputed messages: the generator stays cheap
 
@@ -57,12 +62,14 @@ public final class Soak {
             long deadline = System.nanoTime() + seconds * 1_000_000_000L;
             Thread sender = Thread.ofPlatform().name("soak-sender").start(() -> {
                 try (Arena arena = Arena.ofConfined(); CompressingSender s = CompressingSender.builder(push).build()) {
-                    MemorySegment all = arena.allocate((long) size * distinct);
+                    MemorySegment all = arena.allocate((long) stride * distinct);
                     for (int i = 0; i < distinct; i++) {
-                        StreamMessage.write(all.asSlice((long) i * size, size), size, 1, i);
+                        int size = sizes[i % sizes.length];
+                        StreamMessage.write(all.asSlice((long) i * stride, size), size, 1, i);
                     }
                     for (long seq = 0; System.nanoTime() < deadline && (maxMessages == 0 || seq < maxMessages); seq++) {
-                        s.send(all, (seq % distinct) * size, size, 0);
+                        int i = (int) (seq % distinct);
+                        s.send(all, (long) i * stride, sizes[i % sizes.length], 0);
                         sent.lazySet(seq + 1);
                     }
                 } catch (RuntimeException e) {
