@@ -101,32 +101,91 @@ class ProcessFaultTest {
      */
     @Test
     void shouldBlockAtHighWaterMarkWhenTheReceiverIsKilledAndDeliverEverythingToTheNextOne() {
+        try (ZmqContext context = new ZmqContext()) {
+            streamThroughAKilledReceiver(context, 1024, false, (lastSeen, stuckAfter) -> { });
+        }
+    }
+
+    /**
+     * The same fault with messages of 64 KiB of text, whose frames (about 12 KiB) go zero-copy
+     * from the context's pool: libzmq holds the pool's buffers in the pipe and in the connection's
+     * engine until it has written them. Here the receiver is killed while the sender streams at
+     * full speed, so the dead connection takes messages with it. While the sender is blocked, only
+     * messages the dead receiver did not report hold a buffer. In the end every buffer is back,
+     * those of the lost messages included, and the sender's counters add up: every send counted,
+     * zero-copy, nothing abandoned or refused.
+     */
+    @Test
+    void shouldReturnEveryPooledBufferWhenTheReceiverIsKilledAndReplaced() {
+        try (ZmqContext context = new ZmqContext()) {
+            NativeBufferPool pool = context.bufferPool();
+            Outcome outcome = streamThroughAKilledReceiver(context, 64 * 1024, true, (lastSeen, stuckAfter) -> {
+                long held = pool.outstanding();
+                System.out.println("receiver killed: " + held + " pooled buffers held while the sender is blocked");
+                assertTrue(held > 0, "nothing held by libzmq while no receiver reads: " + pool.stats());
+                // At most messages lastSeen + 1 .. stuckAfter, and the one the blocked send rented.
+                assertTrue(held <= stuckAfter - lastSeen + 1, "buffers of delivered messages not back: held="
+                        + held + ", sent after the last one received=" + (stuckAfter - lastSeen) + ", " + pool.stats());
+            });
+            Await.until("every pooled buffer back after the last message was written", WAIT, () -> pool.outstanding() == 0);
+            NativeBufferPool.Stats ps = pool.stats();
+            assertEquals(ps.rented(), ps.returned(), ps::toString);
+            assertTrue(ps.rented() >= outcome.last(), "messages did not go through the pool: " + ps);
+            assertEquals(0, ps.callbackErrors(), ps::toString);
+            PipelineStats stats = outcome.stats();
+            assertEquals(outcome.last(), stats.messages(), stats::toString);
+            assertEquals(outcome.last(), stats.zeroCopySends(), stats::toString);
+            assertEquals(0, stats.abandonedMessages(), stats::toString);
+            assertEquals(0, stats.wouldBlock(), stats::toString);
+        }
+    }
+
+    /** How a stream through a killed receiver ended: its last message and the sender's counters then. */
+    private record Outcome(long last, PipelineStats stats) {
+    }
+
+    /** A check made while the sender is stuck: the last message the dead receiver reported, the last one sent. */
+    private interface WhileBlocked {
+        void check(long lastSeen, long stuckAfter);
+    }
+
+    /**
+     * Streams {@code size}-byte messages from a {@link BlockingSendThread} to a receiving peer and
+     * kills it once it reported message {@link #BEFORE_KILL}: with the sender paused there, or,
+     * when {@code killWhileStreaming}, sending on. Waits until the sender is stuck at the
+     * high-water mark (then runs {@code whileBlocked}), starts a new receiver, and asserts that
+     * the blocked message and every one after it arrive in order and intact.
+     */
+    private static Outcome streamThroughAKilledReceiver(ZmqContext context, int size, boolean killWhileStreaming,
+                                                        WhileBlocked whileBlocked) {
         int hwm = KILLED_RECEIVER_HWM;
         long beforeKill = BEFORE_KILL;
         long afterUnblock = 500;
         String endpoint = "tcp://127.0.0.1:" + Ports.unused();
         String[] receiverArgs = killedReceiverArgs(endpoint);
-        try (ZmqContext context = new ZmqContext();
-             ZmqSocket push = context.socket(SocketType.PUSH)) {
+        try (ZmqSocket push = context.socket(SocketType.PUSH)) {
             push.sendHwm(hwm);
             try (CompressingSender sender = CompressingSender.builder(push).build();
-                 BlockingSendThread thread = new BlockingSendThread(sender, context, 1024)) {
+                 BlockingSendThread thread = new BlockingSendThread(sender, context, size)) {
+                long lastSeen;
                 try (ChildProcess receiver = ChildProcess.peer(receiverArgs)) {
                     receiver.awaitReady();
                     push.connect(endpoint);
-                    thread.allow(beforeKill);
+                    thread.allow(killWhileStreaming ? Integer.MAX_VALUE / 2 : beforeKill);
                     receiver.await("RECV 1 " + beforeKill, WAIT, ("RECV 1 " + beforeKill)::equals);
                     receiver.kill();
+                    lastSeen = lastReceived(receiver);
                 }
                 // No receiver: the sender fills its pipe to the HWM and then stays inside send.
                 // (At least HWM/2 sends: libzmq learns of reads in steps of its low-water mark,
                 // HWM/2, so a pipe may count up to that many delivered messages as queued.)
                 thread.allow(Integer.MAX_VALUE / 2);
-                long stuckAfter = thread.awaitStuck(beforeKill + hwm / 2, Duration.ofSeconds(1));
+                long stuckAfter = thread.awaitStuck(lastSeen + hwm / 2, Duration.ofSeconds(1));
                 thread.allowNoMore(); // only the send it is blocked in may still complete
                 long blocked = stuckAfter + 1;
-                System.out.println("receiver killed: sender blocked at seq=" + blocked + " after "
-                        + (stuckAfter - beforeKill) + " sends without a receiver (hwm=" + hwm + ")");
+                System.out.println("receiver killed after it got " + lastSeen + ": sender blocked at seq=" + blocked
+                        + " after " + (stuckAfter - lastSeen) + " sends (hwm=" + hwm + ", size=" + size + ")");
+                whileBlocked.check(lastSeen, stuckAfter);
                 try (ChildProcess receiver = ChildProcess.peer(receiverArgs)) {
                     receiver.awaitReady();
                     thread.allow(afterUnblock);
@@ -136,9 +195,10 @@ class ProcessFaultTest {
                     // be after the receiver has printed the message: await the count, not read it.
                     Await.until("the blocked send returned and every allowed one followed (" + last + ")", WAIT,
                             () -> thread.sent() == last);
-                    long first = assertContiguousTo(receiver, last, beforeKill);
+                    long first = assertContiguousTo(receiver, last, lastSeen);
                     // The queued ones, the one that was blocked, and all sent after it arrived.
                     assertTrue(first <= blocked, "the message blocked at the HWM never arrived: first=" + first);
+                    return new Outcome(last, sender.stats());
                 }
             }
         }
@@ -202,6 +262,12 @@ class ProcessFaultTest {
                 assertEquals(0, stats.droppedMessages(), stats::toString);
             }
         }
+    }
+
+    /** The sequence of the last {@code RECV 1 n} line of {@code receiver}. */
+    private static long lastReceived(ChildProcess receiver) {
+        return receiver.lines().reversed().stream().filter(l -> l.startsWith("RECV 1 "))
+                .mapToLong(l -> Long.parseLong(l.substring("RECV 1 ".length()))).findFirst().orElseThrow();
     }
 
     /** The receiver-killed tests' high-water mark, both sides. */
