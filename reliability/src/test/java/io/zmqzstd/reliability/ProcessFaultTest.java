@@ -102,7 +102,7 @@ class ProcessFaultTest {
     @Test
     void shouldBlockAtHighWaterMarkWhenTheReceiverIsKilledAndDeliverEverythingToTheNextOne() {
         try (ZmqContext context = new ZmqContext()) {
-            streamThroughAKilledReceiver(context, 1024, false, (lastSeen, stuckAfter) -> { });
+            streamThroughAKilledReceiver(context, 1024, false, Binder.RECEIVER, (lastSeen, stuckAfter, pool) -> { });
         }
     }
 
@@ -117,60 +117,105 @@ class ProcessFaultTest {
      */
     @Test
     void shouldReturnEveryPooledBufferWhenTheReceiverIsKilledAndReplaced() {
+        streamPooledThroughAKilledReceiver(Binder.RECEIVER, (lastSeen, stuckAfter, pool) -> {
+            long held = pool.outstanding();
+            System.out.println("receiver killed: " + held + " pooled buffers held while the sender is blocked");
+            assertTrue(held > 0, "nothing held by libzmq while no receiver reads: " + pool.stats());
+            // At most messages lastSeen + 1 .. stuckAfter, and the one the blocked send rented.
+            assertTrue(held <= stuckAfter - lastSeen + 1, "buffers of delivered messages not back: held="
+                    + held + ", sent after the last one received=" + (stuckAfter - lastSeen) + ", " + pool.stats());
+        });
+    }
+
+    /**
+     * The other topology: the sender binds and the receivers connect, so libzmq drops the dead
+     * receiver's pipe with the messages queued in it (a bound socket keeps no pipe for a peer that
+     * is gone), and with no peer left the blocking send waits. Those messages are lost, and their
+     * zero-copy buffers must come back at once: while the sender waits, the pool holds at most the
+     * buffer the blocked send rented. A new receiver then gets the blocked message and everything
+     * after it in order, and the counters add up as above.
+     */
+    @Test
+    void shouldReturnTheBuffersOfTheDroppedPipeWhenAConnectedReceiverIsKilled() {
+        streamPooledThroughAKilledReceiver(Binder.SENDER, (lastSeen, stuckAfter, pool) -> {
+            long held = pool.outstanding();
+            System.out.println("connected receiver killed: " + held + " pooled buffers held while the "
+                    + "sender waits for a peer; " + pool.stats());
+            assertTrue(held <= 1, "buffers of the dropped pipe's messages not back: held=" + held + ", " + pool.stats());
+        });
+    }
+
+    /**
+     * Messages of 64 KiB of text (zero-copy frames) through a receiver killed while the sender
+     * streams on; then every pooled buffer is back once the last message was written, and the
+     * sender's counters add up: every message sent, zero-copy, none abandoned, no would-block.
+     */
+    private static void streamPooledThroughAKilledReceiver(Binder binder, WhileBlocked whileBlocked) {
         try (ZmqContext context = new ZmqContext()) {
-            NativeBufferPool pool = context.bufferPool();
-            Outcome outcome = streamThroughAKilledReceiver(context, 64 * 1024, true, (lastSeen, stuckAfter) -> {
-                long held = pool.outstanding();
-                System.out.println("receiver killed: " + held + " pooled buffers held while the sender is blocked");
-                assertTrue(held > 0, "nothing held by libzmq while no receiver reads: " + pool.stats());
-                // At most messages lastSeen + 1 .. stuckAfter, and the one the blocked send rented.
-                assertTrue(held <= stuckAfter - lastSeen + 1, "buffers of delivered messages not back: held="
-                        + held + ", sent after the last one received=" + (stuckAfter - lastSeen) + ", " + pool.stats());
-            });
-            Await.until("every pooled buffer back after the last message was written", WAIT, () -> pool.outstanding() == 0);
-            NativeBufferPool.Stats ps = pool.stats();
-            assertEquals(ps.rented(), ps.returned(), ps::toString);
-            assertTrue(ps.rented() >= outcome.last(), "messages did not go through the pool: " + ps);
-            assertEquals(0, ps.callbackErrors(), ps::toString);
-            PipelineStats stats = outcome.stats();
-            assertEquals(outcome.last(), stats.messages(), stats::toString);
-            assertEquals(outcome.last(), stats.zeroCopySends(), stats::toString);
-            assertEquals(0, stats.abandonedMessages(), stats::toString);
-            assertEquals(0, stats.wouldBlock(), stats::toString);
+            Outcome outcome = streamThroughAKilledReceiver(context, 64 * 1024, true, binder, whileBlocked);
+            assertPoolAndSenderSettled(context.bufferPool(), outcome);
         }
+    }
+
+    private static void assertPoolAndSenderSettled(NativeBufferPool pool, Outcome outcome) {
+        Await.until("every pooled buffer back after the last message was written", WAIT, () -> pool.outstanding() == 0);
+        NativeBufferPool.Stats ps = pool.stats();
+        assertEquals(ps.rented(), ps.returned(), ps::toString);
+        assertTrue(ps.rented() >= outcome.last(), "messages did not go through the pool: " + ps);
+        assertEquals(0, ps.callbackErrors(), ps::toString);
+        PipelineStats stats = outcome.stats();
+        assertEquals(outcome.last(), stats.messages(), stats::toString);
+        assertEquals(outcome.last(), stats.zeroCopySends(), stats::toString);
+        assertEquals(0, stats.abandonedMessages(), stats::toString);
+        assertEquals(0, stats.wouldBlock(), stats::toString);
     }
 
     /** How a stream through a killed receiver ended: its last message and the sender's counters then. */
     private record Outcome(long last, PipelineStats stats) {
     }
 
-    /** A check made while the sender is stuck: the last message the dead receiver reported, the last one sent. */
+    /** Which side of the killed-receiver tests binds the endpoint; the other connects. */
+    private enum Binder {
+        RECEIVER,
+        SENDER
+    }
+
+    /**
+     * A check made while the sender is stuck: the last message the dead receiver reported, the last
+     * one sent, the context's pool.
+     */
     private interface WhileBlocked {
-        void check(long lastSeen, long stuckAfter);
+        void check(long lastSeen, long stuckAfter, NativeBufferPool pool);
     }
 
     /**
      * Streams {@code size}-byte messages from a {@link BlockingSendThread} to a receiving peer and
      * kills it once it reported message {@link #BEFORE_KILL}: with the sender paused there, or,
-     * when {@code killWhileStreaming}, sending on. Waits until the sender is stuck at the
-     * high-water mark (then runs {@code whileBlocked}), starts a new receiver, and asserts that
-     * the blocked message and every one after it arrive in order and intact.
+     * when {@code killWhileStreaming}, sending on. Waits until the sender is stuck (at the
+     * high-water mark of the pipe it keeps when it connects, for want of a peer when it binds), then
+     * runs {@code whileBlocked}, starts a new receiver, and asserts that the blocked message and
+     * every one after it arrive in order and intact.
      */
     private static Outcome streamThroughAKilledReceiver(ZmqContext context, int size, boolean killWhileStreaming,
-                                                        WhileBlocked whileBlocked) {
+                                                        Binder binder, WhileBlocked whileBlocked) {
         int hwm = KILLED_RECEIVER_HWM;
         long beforeKill = BEFORE_KILL;
         long afterUnblock = 500;
         String endpoint = "tcp://127.0.0.1:" + Ports.unused();
-        String[] receiverArgs = killedReceiverArgs(endpoint);
+        String[] receiverArgs = killedReceiverArgs(endpoint, binder == Binder.RECEIVER);
         try (ZmqSocket push = context.socket(SocketType.PUSH)) {
             push.sendHwm(hwm);
+            if (binder == Binder.SENDER) {
+                push.bind(endpoint);
+            }
             try (CompressingSender sender = CompressingSender.builder(push).build();
                  BlockingSendThread thread = new BlockingSendThread(sender, context, size)) {
                 long lastSeen;
                 try (ChildProcess receiver = ChildProcess.peer(receiverArgs)) {
                     receiver.awaitReady();
-                    push.connect(endpoint);
+                    if (binder == Binder.RECEIVER) {
+                        push.connect(endpoint);
+                    }
                     thread.allow(killWhileStreaming ? Integer.MAX_VALUE / 2 : beforeKill);
                     receiver.await("RECV 1 " + beforeKill, WAIT, ("RECV 1 " + beforeKill)::equals);
                     receiver.kill();
@@ -180,12 +225,13 @@ class ProcessFaultTest {
                 // (At least HWM/2 sends: libzmq learns of reads in steps of its low-water mark,
                 // HWM/2, so a pipe may count up to that many delivered messages as queued.)
                 thread.allow(Integer.MAX_VALUE / 2);
-                long stuckAfter = thread.awaitStuck(lastSeen + hwm / 2, Duration.ofSeconds(1));
+                long stuckAfter = thread.awaitStuck(binder == Binder.RECEIVER ? lastSeen + hwm / 2 : lastSeen,
+                        Duration.ofSeconds(1));
                 thread.allowNoMore(); // only the send it is blocked in may still complete
                 long blocked = stuckAfter + 1;
                 System.out.println("receiver killed after it got " + lastSeen + ": sender blocked at seq=" + blocked
                         + " after " + (stuckAfter - lastSeen) + " sends (hwm=" + hwm + ", size=" + size + ")");
-                whileBlocked.check(lastSeen, stuckAfter);
+                whileBlocked.check(lastSeen, stuckAfter, context.bufferPool());
                 try (ChildProcess receiver = ChildProcess.peer(receiverArgs)) {
                     receiver.awaitReady();
                     thread.allow(afterUnblock);
@@ -216,7 +262,7 @@ class ProcessFaultTest {
         long beforeKill = BEFORE_KILL;
         long total = 3000;
         String endpoint = "tcp://127.0.0.1:" + Ports.unused();
-        String[] receiverArgs = killedReceiverArgs(endpoint);
+        String[] receiverArgs = killedReceiverArgs(endpoint, true);
         try (ZmqContext context = new ZmqContext();
              ZmqSocket push = context.socket(SocketType.PUSH);
              Arena arena = Arena.ofConfined()) {
@@ -275,9 +321,9 @@ class ProcessFaultTest {
     /** Messages the first receiver gets before it is killed. */
     private static final long BEFORE_KILL = 300;
 
-    /** A receiving peer that binds {@code endpoint}, HWM {@link #KILLED_RECEIVER_HWM}. */
-    private static String[] killedReceiverArgs(String endpoint) {
-        return new String[] {"role=pull", "endpoint=" + endpoint, "bind=true", "hwm=" + KILLED_RECEIVER_HWM};
+    /** A receiving peer that binds {@code endpoint} (or connects to it), HWM {@link #KILLED_RECEIVER_HWM}. */
+    private static String[] killedReceiverArgs(String endpoint, boolean bind) {
+        return new String[] {"role=pull", "endpoint=" + endpoint, "bind=" + bind, "hwm=" + KILLED_RECEIVER_HWM};
     }
 
     /**
