@@ -43,7 +43,8 @@ import java.util.Map;
  * message the pipeline refuses (a frame alone is taken for the envelope: {@code NO_PAYLOAD}),
  * {@code STRAY <why>} for one it delivers that is not whole, and {@code ORDER <last> <seq>}. A
  * sender with {@code enveloped=true} sends such two-part messages (with its own sender id), and
- * with {@code incompressible=true} random bodies, which cost their full size on the wire.
+ * with {@code incompressible=true} random bodies, which cost their full size on the wire. A
+ * publisher ({@code role=pub}) sends each message under the topic {@link #TOPIC}.
  */
 public final class Peer {
 
@@ -100,6 +101,7 @@ public final class Peer {
         long count = Long.parseLong(a.getOrDefault("count", "0"));
         boolean enveloped = Boolean.parseBoolean(a.getOrDefault("enveloped", "false"));
         boolean incompressible = Boolean.parseBoolean(a.getOrDefault("incompressible", "false"));
+        boolean pub = socket.type() == SocketType.PUB;
         try (Arena arena = Arena.ofConfined();
              CompressingSender s = CompressingSender.builder(socket).build()) {
             MemorySegment payload = arena.allocate(size);
@@ -111,10 +113,14 @@ public final class Peer {
                 } else {
                     StreamMessage.write(payload, size, sender, seq);
                 }
-                if (enveloped) {
-                    s.sendEnvelope(envelope(seq), ZmqSocket.SNDMORE);
+                if (pub) {
+                    s.publish(TOPIC, payload, 0);
+                } else {
+                    if (enveloped) {
+                        s.sendEnvelope(envelope(seq), ZmqSocket.SNDMORE);
+                    }
+                    s.send(payload, 0);
                 }
-                s.send(payload, 0);
                 if (seq % 100 == 0) {
                     out.println("SENT " + seq);
                     out.flush();
@@ -122,6 +128,9 @@ public final class Peer {
             }
         }
     }
+
+    /** The topic a publisher sends each message under (its first part, uncompressed). */
+    static final byte[] TOPIC = "stream".getBytes(StandardCharsets.US_ASCII);
 
     /** Sender id of the end marker: its sequence field carries how many messages the stream had. */
     static final int END_MARKER = 9;

@@ -1,5 +1,6 @@
 package io.zmqzstd.reliability;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -36,7 +37,7 @@ class ProcessFaultTest {
     /** Messages the slow-subscriber test publishes. */
     private static final int STREAM_MESSAGES = 1000;
     /** SUB receivers take the first part as the topic (uncompressed envelope). */
-    private static final byte[] TOPIC = "stream".getBytes();
+    private static final byte[] TOPIC = Peer.TOPIC;
 
     /**
      * Tracks each sender's stream as the receiver sees it: every message intact, from a known
@@ -433,6 +434,56 @@ class ProcessFaultTest {
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /**
+     * A publisher restarted: the subscriber connects, the publishing process binds and is
+     * SIGKILLed mid-stream, and a new one binds the same endpoint. The SUB reconnects by itself
+     * and sends its subscription again, so the new publisher's stream arrives without the
+     * application doing anything. PUB may drop messages for a subscriber that falls behind, so
+     * each publisher's sequence must rise (never a message twice or out of order) rather than be
+     * contiguous; every message is intact and the receiver counts no bad frame.
+     */
+    @Test
+    void shouldResubscribeAndReceiveFromARestartedPublisher() {
+        String endpoint = "tcp://127.0.0.1:" + Ports.unused();
+        try (ZmqContext context = new ZmqContext();
+             ZmqSocket sub = context.socket(SocketType.SUB)) {
+            sub.receiveTimeoutMs(200);
+            sub.subscribe(TOPIC);
+            sub.connect(endpoint);
+            try (DecompressingReceiver receiver = DecompressingReceiver.builder(sub).build()) {
+                Map<Integer, Long> last = new HashMap<>();
+                Map<Integer, Long> received = new HashMap<>();
+                for (int publisher = 1; publisher <= 2; publisher++) {
+                    try (ChildProcess pub = ChildProcess.peer("role=pub", "endpoint=" + endpoint, "bind=true",
+                            "sender=" + publisher, "size=2048")) {
+                        long deadline = System.nanoTime() + WAIT.toNanos();
+                        while (received.getOrDefault(publisher, 0L) < 300) {
+                            assertTrue(System.nanoTime() < deadline, "publisher " + publisher + " not received: "
+                                    + received + ", " + pub.lines() + " " + pub.stderr());
+                            int status = receiver.receive(0);
+                            assertTrue(status != DecompressingReceiver.BAD_FRAME, receiver::lastErrorMessage);
+                            if (status == DecompressingReceiver.RECEIVED) {
+                                ReceivedMessage m = receiver.message();
+                                assertArrayEquals(TOPIC, m.partBytes(0), "topic");
+                                MemorySegment p = lastPart(m);
+                                int from = StreamMessage.sender(p);
+                                long seq = StreamMessage.sequence(p);
+                                assertTrue(StreamMessage.intact(p), "corrupted: publisher=" + from + ", seq=" + seq);
+                                assertTrue(seq > last.getOrDefault(from, 0L), "publisher " + from + ": " + seq
+                                        + " after " + last.get(from));
+                                last.put(from, seq);
+                                received.merge(from, 1L, Long::sum);
+                            }
+                        }
+                        pub.kill();
+                    }
+                }
+                System.out.println("publisher restarted: received " + received + ", last " + last);
+                assertEquals(0, receiver.stats().errors(), receiver.stats()::toString);
             }
         }
     }
