@@ -11,7 +11,9 @@ import io.zmqzstd.pipeline.ParallelCompressingSender;
 import io.zmqzstd.pipeline.PipelineStats;
 import io.zmqzstd.pipeline.ReceivedMessage;
 import io.zmqzstd.testkit.Ports;
+import io.zmqzstd.transport.MonitorEvent;
 import io.zmqzstd.transport.NativeBufferPool;
+import io.zmqzstd.transport.SocketMonitor;
 import io.zmqzstd.transport.SocketType;
 import io.zmqzstd.transport.ZmqContext;
 import io.zmqzstd.transport.ZmqSocket;
@@ -21,6 +23,8 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
@@ -435,6 +439,88 @@ class ProcessFaultTest {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
+        }
+    }
+
+    /**
+     * A PUSH to two receivers, one of which stops reading (a stuck collector): libzmq skips a peer
+     * whose pipe is at its high-water mark and deals the messages to the other, so blocking sends
+     * never block while one peer takes them. HWM 10 on both sides, 64 KiB kernel buffers asked for
+     * and 16 KiB of random bytes a message, so only a few dozen fit towards the stuck one. When it
+     * reads again, it gets what was queued for it: every message arrives exactly once, at one of
+     * the two, each in rising order, and the sender counts them all sent, none refused.
+     */
+    @Test
+    void shouldDealAroundAStuckReceiverWithoutBlockingAndDeliverEachMessageOnce() {
+        int messages = 2000;
+        int size = 16 * 1024;
+        int bufBytes = 64 * 1024;
+        String endpoint = "tcp://127.0.0.1:" + Ports.unused();
+        try (Arena arena = Arena.ofConfined();
+             ZmqContext context = new ZmqContext();
+             ZmqSocket push = context.socket(SocketType.PUSH)) {
+            push.sendHwm(10);
+            push.sndbuf(bufBytes);
+            push.sendTimeoutMs((int) Duration.ofSeconds(10).toMillis()); // a stalled send fails, not hangs
+            push.bind(endpoint);
+            MemorySegment payload = arena.allocate(size);
+            try (SocketMonitor monitor = push.monitor(Set.of(MonitorEvent.Type.HANDSHAKE_SUCCEEDED));
+                 CompressingSender sender = CompressingSender.builder(push).build();
+                 ChildProcess stuck = ChildProcess.peer("role=pull", "endpoint=" + endpoint, "hwm=10",
+                         "bufBytes=" + bufBytes, "hold=true");
+                 ChildProcess reader = ChildProcess.peer("role=pull", "endpoint=" + endpoint, "hwm=10",
+                         "bufBytes=" + bufBytes)) {
+                for (int connected = 0; connected < 2; connected++) {
+                    assertTrue(monitor.receive(WAIT) != null, "receiver " + (connected + 1) + " never connected");
+                }
+                // One warm-up message each (PUSH deals in turn): the stuck one then stops reading.
+                for (int i = 0; i < 2; i++) {
+                    StreamMessage.writeIncompressible(payload, size, 0, 0);
+                    assertTrue(sender.send(payload, 0));
+                }
+                stuck.await("HOLDING", WAIT, "HOLDING"::equals);
+                reader.await("RECV 0 0", WAIT, "RECV 0 0"::equals);
+                for (long seq = 1; seq <= messages; seq++) {
+                    StreamMessage.writeIncompressible(payload, size, 1, seq);
+                    long n = seq;
+                    assertTrue(sender.send(payload, 0), () -> "a send blocked although one receiver reads: seq=" + n);
+                }
+                long toStuck = received(stuck).size();
+                stuck.tell("GO");
+                Await.until("every message at one receiver or the other", WAIT,
+                        () -> received(stuck).size() + received(reader).size() >= messages);
+                List<Long> a = received(stuck);
+                List<Long> b = received(reader);
+                System.out.println("stuck receiver: " + a.size() + " messages (" + toStuck + " read before GO), the other "
+                        + b.size() + "; " + sender.stats());
+                assertTrue(a.size() > 0 && a.size() <= 200, "messages dealt to the stuck receiver: " + a.size());
+                TreeSet<Long> all = new TreeSet<>(a);
+                all.addAll(b);
+                assertEquals(messages, a.size() + b.size(), "a message twice");
+                assertEquals(messages, all.size(), "a message twice or missing");
+                assertEquals(1L, all.first());
+                assertEquals(messages, all.last());
+                assertRising(a);
+                assertRising(b);
+                for (ChildProcess r : List.of(stuck, reader)) {
+                    assertTrue(r.lines().stream().noneMatch(l -> l.startsWith("CORRUPT") || l.startsWith("BAD")), r.lines()::toString);
+                }
+                PipelineStats stats = sender.stats();
+                assertEquals(messages + 2, stats.messages(), stats::toString);
+                assertEquals(0, stats.wouldBlock() + stats.abandonedMessages(), stats::toString);
+            }
+        }
+    }
+
+    /** The sequences of sender 1's messages {@code receiver} reported, in the order it got them. */
+    private static List<Long> received(ChildProcess receiver) {
+        return receiver.lines().stream().filter(l -> l.startsWith("RECV 1 "))
+                .map(l -> Long.parseLong(l.substring("RECV 1 ".length()))).toList();
+    }
+
+    private static void assertRising(List<Long> seqs) {
+        for (int i = 1; i < seqs.size(); i++) {
+            assertTrue(seqs.get(i) > seqs.get(i - 1), "out of order: " + seqs.get(i - 1) + " then " + seqs.get(i));
         }
     }
 
