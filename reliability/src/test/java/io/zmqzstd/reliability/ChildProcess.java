@@ -140,6 +140,26 @@ final class ChildProcess implements AutoCloseable {
         }
     }
 
+    /**
+     * Sends {@code signal} (a name {@code kill} knows, e.g. {@code STOP}, {@code CONT}) to this
+     * child, by its pid, and waits until {@code kill} has delivered it.
+     */
+    void signal(String signal) {
+        try {
+            Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid()))
+                    .redirectErrorStream(true).start();
+            String out = new String(kill.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (!kill.waitFor(30, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+                throw new AssertionError("kill -" + signal + " " + process.pid() + " failed: " + out);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError(e);
+        }
+    }
+
     /** Writes {@code line} and a newline to the child's stdin. */
     void tell(String line) {
         try {

@@ -3,6 +3,8 @@ package io.zmqzstd.reliability;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.zmqzstd.pipeline.CompressingSender;
@@ -32,6 +34,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** Faults with real processes: child JVMs running {@link Peer}, killed with SIGKILL mid-stream. */
 @Timeout(120)
@@ -173,6 +177,90 @@ class ProcessFaultTest {
         assertEquals(outcome.last(), stats.zeroCopySends(), stats::toString);
         assertEquals(0, stats.abandonedMessages(), stats::toString);
         assertEquals(0, stats.wouldBlock(), stats::toString);
+    }
+
+    /**
+     * A receiver frozen for 2 s (SIGSTOP, then SIGCONT: a long GC pause, a suspended VM) while a
+     * PUSH streams to it with blocking sends. Its kernel still acknowledges TCP, but its libzmq
+     * answers nothing. Without heartbeats the sender only waits at the high-water mark: the same
+     * connection carries on and every message arrives, in order. With heartbeats (200 ms, timeout
+     * 600 ms) on both sides the sender takes the silence for a dead peer and closes the connection
+     * (its monitor sees {@code DISCONNECTED}) and reconnects once the receiver answers again. What
+     * the closed connection held is lost, at most one hole; and the receiver may take the old
+     * connection's last queued messages alternately with the new connection's first ones (PULL
+     * takes from its connections in turn), so order holds per connection only: the messages before
+     * the hole arrive in order, and those after it, never a message twice, corrupt or refused.
+     */
+    @ParameterizedTest(name = "heartbeat={0}")
+    @ValueSource(booleans = {false, true})
+    void shouldCarryOnThroughAFrozenReceiver(boolean heartbeat) throws InterruptedException {
+        int hwm = KILLED_RECEIVER_HWM;
+        String endpoint = "tcp://127.0.0.1:" + Ports.unused();
+        try (ZmqContext context = new ZmqContext();
+             ZmqSocket push = context.socket(SocketType.PUSH)) {
+            push.sendHwm(hwm);
+            if (heartbeat) {
+                push.heartbeatIvlMs(200);
+                push.heartbeatTimeoutMs(600);
+            }
+            try (SocketMonitor monitor = push.monitor(Set.of(MonitorEvent.Type.DISCONNECTED));
+                 CompressingSender sender = CompressingSender.builder(push).build();
+                 BlockingSendThread thread = new BlockingSendThread(sender, context, 1024);
+                 ChildProcess receiver = ChildProcess.peer("role=pull", "endpoint=" + endpoint, "bind=true",
+                         "hwm=" + hwm, "heartbeatMs=" + (heartbeat ? 200 : 0))) {
+                receiver.awaitReady();
+                push.connect(endpoint);
+                thread.allow(Integer.MAX_VALUE / 2);
+                receiver.await("RECV 1 500", WAIT, "RECV 1 500"::equals);
+                receiver.signal("STOP");
+                try {
+                    Thread.sleep(2000); // the freeze itself, not a wait for a condition
+                } finally {
+                    receiver.signal("CONT");
+                }
+                long target = thread.sent() + 1000;
+                receiver.await("sender 1 past " + target, WAIT, l -> l.startsWith("RECV 1 ")
+                        && Long.parseLong(l.substring("RECV 1 ".length())) >= target);
+                MonitorEvent disconnected = monitor.tryReceive();
+                List<Long> got = received(receiver);
+                TreeSet<Long> distinct = new TreeSet<>(got);
+                long hole = 1;
+                while (distinct.contains(hole)) {
+                    hole++;
+                }
+                long holeEnd = distinct.ceiling(hole) == null ? hole : distinct.ceiling(hole);
+                long lost = holeEnd - hole;
+                long firstLost = hole;
+                System.out.println("frozen receiver, heartbeat=" + heartbeat + ": " + got.size() + " received, lost "
+                        + (lost == 0 ? "none" : firstLost + ".." + (holeEnd - 1)) + ", interleaved="
+                        + interleaved(got, firstLost) + ", disconnected=" + disconnected);
+                assertTrue(receiver.lines().stream().noneMatch(l -> l.startsWith("CORRUPT") || l.startsWith("BAD")),
+                        "corrupt or refused: " + receiver.lines().stream().filter(l -> !l.startsWith("RECV")).toList());
+                assertEquals(distinct.size(), got.size(), "a message twice");
+                assertEquals(distinct.last() - distinct.first() + 1 - lost, distinct.size(), "more than one hole");
+                assertEquals(1L, distinct.first());
+                if (heartbeat) {
+                    assertNotNull(disconnected, "the heartbeat did not close the connection to a silent peer");
+                    assertRising(got.stream().filter(seq -> seq < firstLost).toList());
+                    assertRising(got.stream().filter(seq -> seq >= firstLost).toList());
+                } else {
+                    assertNull(disconnected, "without heartbeats a frozen peer's connection stays");
+                    assertEquals(0, lost, "lost without a broken connection: " + firstLost + ".." + (holeEnd - 1));
+                    assertRising(got);
+                }
+            }
+        }
+    }
+
+    /** How many messages before {@code firstLost} arrived after one from the new connection (above it). */
+    private static long interleaved(List<Long> got, long firstLost) {
+        long count = 0;
+        boolean newSeen = false;
+        for (long seq : got) {
+            newSeen |= seq > firstLost;
+            count += newSeen && seq < firstLost ? 1 : 0;
+        }
+        return count;
     }
 
     /** How a stream through a killed receiver ended: its last message and the sender's counters then. */
