@@ -84,10 +84,22 @@ public final class ZmqContext implements AutoCloseable {
         this(new Builder());
     }
 
+    /** {@code pool}, unless it is closed: a context given a closed pool failed only at its first send (until 2026-11-27). */
+    private static NativeBufferPool requireOpen(NativeBufferPool pool) {
+        if (pool.isClosed()) {
+            throw new IllegalArgumentException("the buffer pool given to the context is closed: give an open"
+                    + " NativeBufferPool (close it after every context that uses it)");
+        }
+        return pool;
+    }
+
     private ZmqContext(Builder b) {
         // The pool first: its failure (a bad zmqzstd.leakDetection, say) then leaves nothing native
         // behind, while a failure of the native context below closes it again.
         this.ownsPool = b.pool == null;
+        if (!ownsPool) {
+            requireOpen(b.pool); // closed between bufferPool() and build()
+        }
         this.pool = ownsPool ? new NativeBufferPool() : b.pool;
         this.defaultLingerMs = b.defaultLingerMs;
         try (Arena a = Arena.ofConfined()) {
@@ -523,9 +535,11 @@ public final class ZmqContext implements AutoCloseable {
          *
          * @param pool an open pool, which may serve several contexts
          * @return this builder
+         * @throws IllegalArgumentException when {@code pool} is closed (also checked again by
+         *     {@link #build()}); every send through it would fail
          */
         public Builder bufferPool(NativeBufferPool pool) {
-            this.pool = Objects.requireNonNull(pool, "pool");
+            this.pool = requireOpen(Objects.requireNonNull(pool, "pool"));
             return this;
         }
 

@@ -17,10 +17,33 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class LifecycleAndOptionsTest {
+
+    /**
+     * A closed pool given to the builder is refused there, and at build() when it was closed in
+     * between; before 2026-11-27 the context was built and its first pooled send failed instead.
+     */
+    @Test
+    void shouldRefuseAClosedBufferPool() {
+        NativeBufferPool closed = new NativeBufferPool();
+        closed.close();
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ZmqContext.builder().bufferPool(closed));
+        assertEquals("the buffer pool given to the context is closed: give an open NativeBufferPool (close it after"
+                + " every context that uses it)", e.getMessage());
+        NativeBufferPool pool = new NativeBufferPool();
+        ZmqContext.Builder b = ZmqContext.builder().bufferPool(pool);
+        pool.close();
+        assertThrows(IllegalArgumentException.class, b::build, "closed after bufferPool(), before build()");
+        NativeBufferPool open = new NativeBufferPool();
+        try (ZmqContext ctx = b.bufferPool(open).build()) {
+            assertSame(open, ctx.bufferPool());
+        }
+        open.close();
+    }
 
     @Test
     void shouldReadBackOptions() {
