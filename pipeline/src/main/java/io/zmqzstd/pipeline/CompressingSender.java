@@ -602,11 +602,13 @@ public final class CompressingSender implements AutoCloseable {
                 long from = offset;
                 // An array below the raw-frame limit goes into its frame straight from the array
                 boolean rawFromArray = array != null && length < frames.rawFrameBelowBytes;
-                if (array != null && !rawFromArray && length <= MAX_STAGED_PAYLOAD_BYTES) {
-                    payload = stage(array, offset, length);
-                    from = 0;
-                } else if (array != null && !rawFromArray) {
-                    payload = MemorySegment.ofArray(array); // one small heap object per call
+                if (array != null && !rawFromArray) {
+                    if (length <= MAX_STAGED_PAYLOAD_BYTES) {
+                        payload = stage(array, offset, length);
+                        from = 0;
+                    } else {
+                        payload = MemorySegment.ofArray(array); // one small heap object per call
+                    }
                 }
                 // The incompressible check reads the payload, so it fails as compressing does when
                 // the payload cannot be read: inside, so that an open message is ended (partFailed).

@@ -1753,7 +1753,7 @@ public final class ZmqSocket implements AutoCloseable {
      *     (the message names it and the limit)
      */
     public void heartbeatTtlMs(int ms) {
-        setInt("ZMQ_HEARTBEAT_TTL", LibZmq.ZMQ_HEARTBEAT_TTL, heartbeatTtl("ZMQ_HEARTBEAT_TTL", ms));
+        setInt("ZMQ_HEARTBEAT_TTL", LibZmq.ZMQ_HEARTBEAT_TTL, heartbeatTtl(ms));
     }
 
     /**
@@ -1762,9 +1762,9 @@ public final class ZmqSocket implements AutoCloseable {
      */
     public static final int MAX_HEARTBEAT_TTL_MS = 65_599;
 
-    private static int heartbeatTtl(String name, int ms) {
+    private static int heartbeatTtl(int ms) {
         if (ms > MAX_HEARTBEAT_TTL_MS) {
-            throw new IllegalArgumentException(name + " must be at most " + MAX_HEARTBEAT_TTL_MS + " ms: " + name + "=" + ms
+            throw new IllegalArgumentException("ZMQ_HEARTBEAT_TTL must be at most " + MAX_HEARTBEAT_TTL_MS + " ms: ZMQ_HEARTBEAT_TTL=" + ms
                     + " (a libzmq peer multiplies the tenths of a second it receives by 100 in 16 bits: it would read "
                     + (ms / 100 * 100 & 0xFFFF) + " ms)");
         }
@@ -1897,7 +1897,7 @@ public final class ZmqSocket implements AutoCloseable {
             case LibZmq.ZMQ_TCP_KEEPALIVE_CNT -> keepalive("ZMQ_TCP_KEEPALIVE_CNT", value, MAX_TCP_KEEPALIVE_CNT);
             case LibZmq.ZMQ_RECONNECT_IVL -> reconnectIvl("ZMQ_RECONNECT_IVL", value);
             case LibZmq.ZMQ_TOS -> tosByte("ZMQ_TOS", value);
-            case LibZmq.ZMQ_HEARTBEAT_TTL -> heartbeatTtl("ZMQ_HEARTBEAT_TTL", value);
+            case LibZmq.ZMQ_HEARTBEAT_TTL -> heartbeatTtl(value);
             default -> value;
         };
         setInt("option " + option, option, checked);
