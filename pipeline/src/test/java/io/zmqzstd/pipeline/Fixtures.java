@@ -143,6 +143,27 @@ final class Fixtures {
         return ctx.socket(type);
     }
 
+    /** How long {@link #awaitSubscription} waits for one probe before it publishes the next. */
+    static final int PROBE_WAIT_MS = 10;
+
+    /**
+     * Slow joiner: a PUB drops what it publishes until the subscription has reached it. Runs
+     * {@code publishProbe}, waits up to {@link #PROBE_WAIT_MS} for a message to arrive at
+     * {@code receiver}, and repeats, for up to 10 s; fails the test if none arrives. Probes are
+     * paced, never published in a tight loop: a PUB also drops at its high-water mark (1,000 by
+     * default), and probes published back to back, one every microsecond or two, while the
+     * subscription travelled or an I/O thread waited for a core, could fill the pipe, so that the
+     * message the test published next was dropped. That is the likely cause of a CI failure on
+     * 2026-11-27, where the first message after such a loop never arrived (the receive timed out).
+     * Probes still in flight when this returns arrive before anything published after it.
+     */
+    static void awaitSubscription(Runnable publishProbe, DecompressingReceiver receiver) {
+        Assertions.assertTrue(await(() -> {
+            publishProbe.run();
+            return await(() -> receiver.receive(ZmqSocket.DONTWAIT) == DecompressingReceiver.RECEIVED, PROBE_WAIT_MS);
+        }, 10_000), "the subscription never reached the publisher: no probe arrived in 10 s");
+    }
+
     /** Polls {@code condition} until true or the deadline; true when it became true. */
     static boolean await(BooleanSupplier condition, long timeoutMs) {
         long deadline = System.nanoTime() + timeoutMs * 1_000_000;

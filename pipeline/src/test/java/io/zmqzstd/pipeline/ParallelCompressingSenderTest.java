@@ -152,11 +152,10 @@ class ParallelCompressingSenderTest {
             try (ParallelCompressingSender sender = ParallelCompressingSender.builder(pub).workers(3).build();
                  DecompressingReceiver receiver = DecompressingReceiver.builder(sub).build()) {
                 // Slow joiner: publish until one arrives, i.e. the subscription reached the publisher.
-                assertTrue(Fixtures.await(() -> {
+                Fixtures.awaitSubscription(() -> {
                     sender.publish(wanted, sync, 0);
                     sender.flush();
-                    return receiver.receive(ZmqSocket.DONTWAIT) == DecompressingReceiver.RECEIVED;
-                }, 10_000), "subscription never arrived");
+                }, receiver);
                 for (long seq = 0; seq < 200; seq++) {
                     assertTrue(sender.publish(other, message(seq), 0));
                     assertTrue(sender.publish(wanted, message(seq), 0));
@@ -206,11 +205,10 @@ class ParallelCompressingSenderTest {
             PipelineStats stats;
             try (ParallelCompressingSender sender = claimingSender(pub, inlineBelow);
                  DecompressingReceiver receiver = DecompressingReceiver.builder(sub).build()) {
-                assertTrue(Fixtures.await(() -> {
+                Fixtures.awaitSubscription(() -> {
                     sender.publish(wanted, sync, 0);
                     sender.flush();
-                    return receiver.receive(ZmqSocket.DONTWAIT) == DecompressingReceiver.RECEIVED;
-                }, 10_000), "subscription never arrived");
+                }, receiver);
                 sender.publish(wanted, marker, 0); // every sync message still in flight arrives before it
                 do {
                     receiveOrFail(receiver);

@@ -274,12 +274,9 @@ class RoundTripTest {
         }
     }
 
-    /** Slow joiner: publishes {@code sync} until one arrives, i.e. the subscription has reached the publisher. */
+    /** Slow joiner: publishes {@code sync} under {@code topic} until one arrives ({@link Fixtures#awaitSubscription}). */
     static void awaitSubscription(CompressingSender sender, DecompressingReceiver receiver, byte[] topic, byte[] sync) {
-        assertTrue(Fixtures.await(() -> {
-            sender.publish(topic, sync, 0);
-            return receiver.receive(ZmqSocket.DONTWAIT) == DecompressingReceiver.RECEIVED;
-        }, 10_000), "subscription never arrived");
+        Fixtures.awaitSubscription(() -> sender.publish(topic, sync, 0), receiver);
     }
 
     @ParameterizedTest(name = "{0}, dictionary={1}")
