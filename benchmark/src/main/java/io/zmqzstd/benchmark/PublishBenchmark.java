@@ -20,10 +20,16 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * End to end with a topic: compress, publish, receive, decompress, PUB to SUB, telemetry payloads, this
- * project's {@code CompressingSender} and {@code DecompressingReceiver} ({@link ZmqZstdPubSub}). The score
- * is messages per second and {@code gc.alloc.rate.norm} ({@code -prof gc}) bytes allocated per message,
- * sender thread included: what the pipeline's claim that {@code publish} allocates nothing per message
- * can be checked with.
+ * project's {@code CompressingSender} (or {@code ParallelCompressingSender}) and {@code DecompressingReceiver}
+ * ({@link ZmqZstdPubSub}). The score is messages per second and {@code gc.alloc.rate.norm} ({@code -prof gc})
+ * bytes allocated per message, sender thread (and compressing workers) included: what the pipeline's claim
+ * that {@code publish} allocates nothing per message can be checked with.
+ *
+ * <p>{@code compressionThreads}: 0 (the default) publishes through a {@code CompressingSender} on the sender
+ * thread; n above 0 through a {@code ParallelCompressingSender} with n compressing workers and its default
+ * ring and inline settings, as {@link PipelineBenchmark}'s {@code compressionThreads} with its default
+ * {@code inFlight} and {@code inlineBelowBytes}; everything else (sizes, transports, payload, pacing, the
+ * receiving side) is the same for both, so {@code -p compressionThreads=0,3} compares them in one run.
  *
  * <p>{@code topicForm}: {@code bytes} publishes with {@code publish(byte[] topic, MemorySegment payload,
  * flags)}; {@code segment} with {@code publish(MemorySegment topic, MemorySegment payload, flags)}, the topic
@@ -59,6 +65,14 @@ public class PublishBenchmark {
     @Param({"3"})
     public int level;
 
+    /**
+     * 0 publishes on the sender thread ({@code CompressingSender}); n above 0 hands each message to a
+     * {@code ParallelCompressingSender} with n compressing workers. A negative value stops the trial with an
+     * error naming it.
+     */
+    @Param({"0"})
+    public int compressionThreads;
+
     private ZmqZstdPubSub pipe;
     /** Grants and receives, with {@link PipelineBenchmark#lead(int)} messages of lead. */
     private StreamPacing pacing;
@@ -73,11 +87,12 @@ public class PublishBenchmark {
         // one checked batch before warm-up; its counters printed here, not at the tear-down that -prof gc counts
         pipe.transfer(PipelineBenchmark.BATCH);
         System.out.println("# zmqzstd publisher: topicForm=" + topicForm + ", size=" + size + ", transport="
-                + transport + ", " + pipe.senderStats());
+                + transport + ", compressionThreads=" + compressionThreads + ", " + pipe.senderStats());
     }
 
     private ZmqZstdPubSub create() {
-        return new ZmqZstdPubSub(PipelineContestants.payload(size), transport, level, topicForm);
+        return new ZmqZstdPubSub(PipelineContestants.payload(size), transport, level, topicForm,
+                new PipelineContestants.Parallel(compressionThreads, 0, -1, -1));
     }
 
     @TearDown(Level.Trial)

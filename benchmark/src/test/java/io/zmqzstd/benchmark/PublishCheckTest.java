@@ -17,14 +17,18 @@ import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * {@code PublishBenchmark}'s contestant checks every message on arrival, as the pipeline's do
- * ({@link PipelineCheckTest}): a message its sender never sent, published to its SUB over tcp by an XPUB of
- * another context (which waits for the subscription, so the message is not dropped), fails the receive that
- * meets it, naming what was wrong: a duplicate, a payload of the wrong length, a longer topic the
- * subscription's prefix lets through, a frame that is not zstd. No credit is granted while it travels, so it
- * is the only message the receiver can take.
+ * {@code PublishBenchmark}'s contestant, publishing through a {@code CompressingSender} or a
+ * {@code ParallelCompressingSender} ({@code compressionThreads}), delivers every message with its topic and
+ * checks every message on arrival, as the pipeline's do ({@link PipelineCheckTest}): a message its sender
+ * never sent, published to its SUB over tcp by an XPUB of another context (which waits for the subscription,
+ * so the message is not dropped), fails the receive that meets it, naming what was wrong: a duplicate, a
+ * payload of the wrong length, a longer topic the subscription's prefix lets through, a frame that is not
+ * zstd. No credit is granted while it travels, so it is the only message the receiver can take.
  */
 @Timeout(60)
 class PublishCheckTest {
@@ -32,45 +36,78 @@ class PublishCheckTest {
     private static final int SIZE = 1024;
     private static final byte[] TOPIC = ZmqZstdPubSub.TOPIC_NAME.getBytes(StandardCharsets.US_ASCII);
 
-    /** One message already through, then a second copy of message 0: a duplicate, out of order. */
-    @Test
-    void shouldFailTheRunOnAMessageOutOfSequence() {
-        assertRefused(1, TOPIC, frame(stamped(SIZE, 0)), "sequence=0, expectedSequence=1");
+    /**
+     * Each topic form through either sender, over tcp at 1 KiB and inproc at 64 KiB (the frames copied and
+     * zero-copy): two streams of 300 messages, every one's topic, length and sequence checked on arrival
+     * ({@code transfer} throws at the first one wrong or missing), through the sender asked for.
+     */
+    @ParameterizedTest(name = "topicForm={0}, size={1}, transport={2}, compressionThreads={3}")
+    @CsvSource({"bytes, 1024, tcp, 0", "segment, 1024, tcp, 0", "bytes, 1024, tcp, 3", "segment, 1024, tcp, 3",
+        "bytes, 65536, inproc, 3", "segment, 65536, inproc, 3"})
+    void shouldDeliverEveryMessageWithItsTopic(String topicForm, int size, String transport, int compressionThreads) {
+        try (ZmqZstdPubSub pipe = new ZmqZstdPubSub(PipelineContestants.payload(size), transport, 3, topicForm,
+                parallel(compressionThreads))) {
+            assertEquals(compressionThreads, pipe.workers(), "compressing workers of the sender that publishes");
+            pipe.transfer(300);
+            pipe.transfer(300);
+            assertTrue(pipe.compressedBytes() > 0, "compressed bytes: " + pipe.compressedBytes());
+        }
     }
 
     @Test
-    void shouldFailTheRunOnAMessageOfTheWrongLength() {
-        assertRefused(0, TOPIC, frame(stamped(SIZE - 1, 0)), "length=" + (SIZE - 1) + ", expectedLength=" + SIZE);
+    void shouldRefuseANegativeNumberOfWorkers() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> new ZmqZstdPubSub(PipelineContestants.payload(SIZE), Endpoints.TCP, 1, ZmqZstdPubSub.TOPIC_BYTES,
+                        parallel(-1)));
+        assertTrue(e.getMessage().contains("workers=-1"), e.getMessage());
+    }
+
+    /** One message already through, then a second copy of message 0: a duplicate, out of order. */
+    @ParameterizedTest(name = "compressionThreads={0}")
+    @ValueSource(ints = {0, 3})
+    void shouldFailTheRunOnAMessageOutOfSequence(int compressionThreads) {
+        assertRefused(compressionThreads, 1, TOPIC, frame(stamped(SIZE, 0)), "sequence=0, expectedSequence=1");
+    }
+
+    @ParameterizedTest(name = "compressionThreads={0}")
+    @ValueSource(ints = {0, 3})
+    void shouldFailTheRunOnAMessageOfTheWrongLength(int compressionThreads) {
+        assertRefused(compressionThreads, 0, TOPIC, frame(stamped(SIZE - 1, 0)),
+                "length=" + (SIZE - 1) + ", expectedLength=" + SIZE);
     }
 
     /** A longer topic that the subscription's prefix lets through. */
-    @Test
-    void shouldFailTheRunOnAnotherTopic() {
+    @ParameterizedTest(name = "compressionThreads={0}")
+    @ValueSource(ints = {0, 3})
+    void shouldFailTheRunOnAnotherTopic(int compressionThreads) {
         byte[] longer = Arrays.copyOf(TOPIC, TOPIC.length + 1);
-        assertRefused(0, longer, frame(stamped(SIZE, 0)),
+        assertRefused(compressionThreads, 0, longer, frame(stamped(SIZE, 0)),
                 "topicBytes=" + longer.length + ", expectedTopicBytes=" + TOPIC.length);
     }
 
-    @Test
-    void shouldFailTheRunOnAFrameThatIsNotZstd() {
-        assertRefused(0, TOPIC, "not a zstd frame".getBytes(StandardCharsets.US_ASCII), "bad frame");
+    @ParameterizedTest(name = "compressionThreads={0}")
+    @ValueSource(ints = {0, 3})
+    void shouldFailTheRunOnAFrameThatIsNotZstd(int compressionThreads) {
+        assertRefused(compressionThreads, 0, TOPIC, "not a zstd frame".getBytes(StandardCharsets.US_ASCII), "bad frame");
     }
 
     /**
-     * A fresh contestant delivers {@code before} messages of its own, then meets {@code topic} and
-     * {@code frame} from an XPUB of another context: that receive must throw, its message containing
-     * {@code named}.
+     * A fresh contestant with {@code compressionThreads} delivers {@code before} messages of its own, then
+     * meets {@code topic} and {@code frame} from an XPUB of another context: that receive must throw, its
+     * message containing {@code named}.
      */
-    private static void assertRefused(int before, byte[] topic, byte[] frame, String named) {
-        try (ZmqZstdPubSub pipe = create(ZmqZstdPubSub.TOPIC_BYTES)) {
+    private static void assertRefused(int compressionThreads, int before, byte[] topic, byte[] frame, String named) {
+        try (ZmqZstdPubSub pipe = new ZmqZstdPubSub(PipelineContestants.payload(SIZE), Endpoints.TCP, 1,
+                ZmqZstdPubSub.TOPIC_BYTES, parallel(compressionThreads))) {
             pipe.transfer(before);
             IllegalStateException e = publishForeign(pipe, topic, frame);
             assertTrue(e.getMessage().contains(named), e.getMessage());
         }
     }
 
-    private static ZmqZstdPubSub create(String topicForm) {
-        return new ZmqZstdPubSub(PipelineContestants.payload(SIZE), Endpoints.TCP, 1, topicForm);
+    /** The compressing threads as {@code PublishBenchmark} sets them for its {@code compressionThreads}. */
+    private static PipelineContestants.Parallel parallel(int compressionThreads) {
+        return new PipelineContestants.Parallel(compressionThreads, 0, -1, -1);
     }
 
     /**

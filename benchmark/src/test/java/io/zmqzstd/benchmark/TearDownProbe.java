@@ -61,8 +61,9 @@ final class TearDownProbe {
                 b.endIteration();
                 yield b::tearDown;
             }
-            case "publish" -> {
+            case "publish", "publish-parallel" -> {
                 PublishBenchmark b = new PublishBenchmark();
+                b.compressionThreads = args[0].equals("publish-parallel") ? 3 : 0;
                 b.topicForm = args[1];
                 b.size = 1024;
                 b.transport = Endpoints.TCP;

@@ -28,7 +28,8 @@ class TearDownRehearsalTest {
     @ParameterizedTest
     @CsvSource({"latency, zmqzstd", "latency, libzmqBytes", "latency, jeromqZstdjni", "transport, zeroCopyPooled",
         "pipeline, zmqzstd", "pipeline, jeromqZstdjni", "pipeline-proxy, zmqzstd", "pipeline-proxy, libzmqBytes",
-        "pipeline-proxy, jeromqZstdjni", "codec, zmqzstd-segment", "publish, bytes", "publish, segment"})
+        "pipeline-proxy, jeromqZstdjni", "codec, zmqzstd-segment", "publish, bytes", "publish, segment",
+        "publish-parallel, bytes"})
     void shouldLeaveTheTrialTearDownLittleToAllocate(String benchmark, String contestant)
             throws IOException, InterruptedException {
         List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),

@@ -237,7 +237,7 @@ public final class ZmqZstdContestant implements PipelineContestant {
         int status;
         while ((status = receiver.receive(0)) == DecompressingReceiver.WOULD_BLOCK) {
             sender.checkHealthy();
-            checkWorkers();
+            checkWorkers(parallel);
             if (hop != null) {
                 hop.checkHealthy();
             }
@@ -256,9 +256,10 @@ public final class ZmqZstdContestant implements PipelineContestant {
      * After a receive timed out: a parallel sender's worker that failed drops the message and reports
      * it only to the producer's next call, which never comes when the message was one of the last
      * granted; without this check the receiver would wait for it forever. Allocates a snapshot, on
-     * the timeout path only.
+     * the timeout path only; does nothing for a null {@code parallel} (a {@code CompressingSender}).
+     * Also {@link ZmqZstdPubSub}'s.
      */
-    private void checkWorkers() {
+    static void checkWorkers(ParallelCompressingSender parallel) {
         if (parallel != null) {
             long dropped = parallel.stats().droppedMessages();
             if (dropped > 0) {

@@ -7,6 +7,7 @@ import io.zmqzstd.benchmark.Stamp;
 import io.zmqzstd.benchmark.Thresholds;
 import io.zmqzstd.pipeline.CompressingSender;
 import io.zmqzstd.pipeline.DecompressingReceiver;
+import io.zmqzstd.pipeline.ParallelCompressingSender;
 import io.zmqzstd.pipeline.PipelineStats;
 import io.zmqzstd.pipeline.ReceivedMessage;
 import io.zmqzstd.transport.NativeBufferPool;
@@ -20,15 +21,23 @@ import java.util.List;
 import java.util.function.Predicate;
 
 /**
- * This project's {@link CompressingSender} and {@link DecompressingReceiver} over PUB to SUB: each message
- * is a topic, sent uncompressed so that the subscription filters on it, and the telemetry payload
- * compressed, as a telemetry publisher sends. The payload lives in a native segment (stamped in place,
- * compressed straight from it); sender, receiver, sockets, context and pool are made once and reused, the
+ * This project's {@link CompressingSender} (or {@link ParallelCompressingSender}) and
+ * {@link DecompressingReceiver} over PUB to SUB: each message is a topic, sent uncompressed so that the
+ * subscription filters on it, and the telemetry payload compressed, as a telemetry publisher sends. The
+ * payload lives in a native segment (stamped in place, compressed straight from it; the parallel sender
+ * copies it into its ring first); sender, receiver, sockets, context and pool are made once and reused, the
  * pool with leak detection disabled, as for {@link ZmqZstdContestant}.
+ *
+ * <p>{@code compression}: with no workers a {@link CompressingSender} publishes on the sender thread; with
+ * workers a {@link ParallelCompressingSender} with the workers, in-flight ring and inline settings of that
+ * {@link PipelineContestants.Parallel}, as {@link ZmqZstdContestant} builds it, whose workers send topic
+ * and frame. Either sender is given the level only: the library's zero-copy threshold and raw-frame limit
+ * (128 B, below {@code PublishBenchmark}'s default sizes). The receiving side is the same either way.
  *
  * <p>{@code topicForm} is how the topic is given: {@code bytes} as a {@code byte[]} to
  * {@link CompressingSender#publish(byte[], MemorySegment, int)}; {@code segment} as a native segment to
- * {@link CompressingSender#publish(MemorySegment, MemorySegment, int)}. Either way one atomic publish per
+ * {@link CompressingSender#publish(MemorySegment, MemorySegment, int)} (or the
+ * {@link ParallelCompressingSender}'s overloads of the same parameters). Either way one atomic publish per
  * message (before 2026-11-27 the {@code segment} form sent the topic with
  * {@link CompressingSender#sendEnvelope(MemorySegment, int)} ({@code SNDMORE}) and then the payload with
  * {@link CompressingSender#send(MemorySegment, int)}, two calls, publish taking its topic only as an
@@ -67,28 +76,38 @@ public final class ZmqZstdPubSub implements PipelineContestant {
     private final ZmqContext context;
     private final ZmqSocket sub;
     private final Arena arena = Arena.ofShared();
+    /** Exactly one of the two senders, by {@code compression.workers()}. */
     private final CompressingSender compressing;
+    private final ParallelCompressingSender parallel;
     private final DecompressingReceiver receiver;
     private final CreditedSender sender;
     private long nextSequence;
 
     /**
-     * {@code transport} is {@code tcp} or {@code inproc}; {@code topicForm} one of {@link #TOPIC_FORMS}. The
-     * SUB binds and the PUB connects to it, as the pipeline's PULL and PUSH do. The caller owns the
-     * contestant and closes it.
+     * {@code transport} is {@code tcp} or {@code inproc}; {@code topicForm} one of {@link #TOPIC_FORMS};
+     * {@code compression} {@link PipelineContestants.Parallel#NONE} for a {@link CompressingSender}, or
+     * workers for a {@link ParallelCompressingSender}. The SUB binds and the PUB connects to it, as the
+     * pipeline's PULL and PUSH do. The caller owns the contestant and closes it.
      *
      * @throws IllegalArgumentException naming the value when {@code topicForm} is not one of {@link #TOPIC_FORMS}
+     *     or {@code compression} has a negative number of workers, before anything is made
      */
-    public ZmqZstdPubSub(byte[] payload, String transport, int level, String topicForm) {
+    public ZmqZstdPubSub(byte[] payload, String transport, int level, String topicForm,
+            PipelineContestants.Parallel compression) {
         this.size = payload.length;
         NativeBufferPool pool = null;
         ZmqContext context = null;
         CompressingSender compressing = null;
+        ParallelCompressingSender parallel = null;
         DecompressingReceiver receiver = null;
         try {
             if (!TOPIC_FORMS.contains(topicForm)) {
                 throw new IllegalArgumentException("unknown topic form: topicForm=" + topicForm + ", expected one of "
                         + TOPIC_FORMS);
+            }
+            if (compression.workers() < 0) {
+                throw new IllegalArgumentException("compressing workers are 0 (one CompressingSender on the sender"
+                        + " thread) or more: workers=" + compression.workers());
             }
             pool = ZmqZstdContestant.pool(Thresholds.LIBRARY_DEFAULT);
             context = ZmqContext.builder().bufferPool(pool).ioThreads(PipelineContestants.IO_THREADS).build();
@@ -106,15 +125,21 @@ public final class ZmqZstdPubSub implements PipelineContestant {
             MemorySegment message = arena.allocate(Math.max(size, 1), 64).asSlice(0, size);
             message.copyFrom(MemorySegment.ofArray(payload));
             MemorySegment topic = arena.allocate(TOPIC.length).copyFrom(MemorySegment.ofArray(TOPIC));
-            compressing = CompressingSender.builder(pub).level(level).build();
             receiver = DecompressingReceiver.builder(sub).build();
-            CompressingSender c = compressing;
-            Predicate<MemorySegment> send = topicForm.equals(TOPIC_BYTES) ? m -> c.publish(TOPIC, m, 0)
-                    : m -> c.publish(topic, m, 0);
+            boolean topicBytes = topicForm.equals(TOPIC_BYTES);
+            Predicate<MemorySegment> send;
+            if (compression.workers() > 0) {
+                ParallelCompressingSender p = parallel = compression.builder(pub).level(level).build();
+                send = topicBytes ? m -> p.publish(TOPIC, m, 0) : m -> p.publish(topic, m, 0);
+            } else {
+                CompressingSender c = compressing = CompressingSender.builder(pub).level(level).build();
+                send = topicBytes ? m -> c.publish(TOPIC, m, 0) : m -> c.publish(topic, m, 0);
+            }
             this.pool = pool;
             this.context = context;
             this.sub = sub;
             this.compressing = compressing;
+            this.parallel = parallel;
             this.receiver = receiver;
             awaitSubscription(message, send);
             // The sender thread owns the sender and the payload segment from here until close() joins it.
@@ -125,7 +150,7 @@ public final class ZmqZstdPubSub implements PipelineContestant {
                 }
             });
         } catch (RuntimeException | Error e) {
-            Closing.afterFailure(e, compressing, receiver, context, pool, arena);
+            Closing.afterFailure(e, parallel, compressing, receiver, context, pool, arena);
             throw e;
         }
     }
@@ -179,6 +204,7 @@ public final class ZmqZstdPubSub implements PipelineContestant {
     private void receiveOne() {
         while (!receiveOrTimeOut()) {
             sender.checkHealthy();
+            ZmqZstdContestant.checkWorkers(parallel);
         }
         checkPayload(nextSequence++);
     }
@@ -230,18 +256,23 @@ public final class ZmqZstdPubSub implements PipelineContestant {
         return senderStats().compressedBytes();
     }
 
+    /** The compressing workers of the {@link ParallelCompressingSender} that publishes, 0 for a {@link CompressingSender}. */
+    public int workers() {
+        return parallel != null ? parallel.workers() : 0;
+    }
+
     /** The sender's counters (zero-copy versus copied sends, pool hits); allocates a snapshot. */
     public PipelineStats senderStats() {
-        return compressing.stats();
+        return parallel != null ? parallel.stats() : compressing.stats();
     }
 
     /**
-     * Stops the sender thread, then closes the sender, the receiver, the context with its sockets before the
-     * pool (libzmq hands every in-flight buffer back during termination) and the payload, each even when an
-     * earlier close fails.
+     * Stops the sender thread, then closes the sender (a parallel one sends what its ring holds and stops its
+     * workers), the receiver, the context with its sockets before the pool (libzmq hands every in-flight
+     * buffer back during termination) and the payload, each even when an earlier close fails.
      */
     @Override
     public void close() {
-        Closing.inOrder(sender, compressing, receiver, context, pool, arena);
+        Closing.inOrder(sender, parallel, compressing, receiver, context, pool, arena);
     }
 }
