@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.zmqzstd.benchmark.latency.RoundTrips;
 import io.zmqzstd.benchmark.pipeline.PipelineContestants;
+import io.zmqzstd.benchmark.pipeline.ZmqZstdPubSub;
 import io.zmqzstd.benchmark.transport.TransportRig;
 import io.zmqzstd.benchmark.transport.TransportStrategy;
 import java.io.IOException;
@@ -50,6 +51,22 @@ class ContestantFailureTest {
                         () -> PipelineContestants.create(PipelineContestants.ZMQZSTD, 64, Endpoints.TCP, 1000,
                                 PipelineContestants.DICTIONARY_NONE, Thresholds.LIBRARY_DEFAULT, 0, parallel, null,
                                 PipelineContestants.HOP_PROXY)));
+    }
+
+    /**
+     * {@code PublishBenchmark}'s publisher, on one thread and with workers: the endpoint refused after its pool
+     * and context are made, and the sender refused (its level) after its sockets and receiver are.
+     */
+    @ParameterizedTest
+    @CsvSource({"udp, 3, 0", "udp, 3, 2", "tcp, 1000, 0", "tcp, 1000, 2"})
+    void shouldCloseWhatThePublisherOpenedWhenItIsRefused(String transport, int level, int workers) {
+        PipelineContestants.Parallel parallel = new PipelineContestants.Parallel(workers, 0, -1, -1);
+        assertNothingLeft(() -> new ZmqZstdPubSub(PipelineContestants.payload(64), Endpoints.TCP, 3,
+                ZmqZstdPubSub.TOPIC_BYTES, parallel), () -> {
+                    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new ZmqZstdPubSub(
+                            PipelineContestants.payload(64), transport, level, ZmqZstdPubSub.TOPIC_BYTES, parallel));
+                    assertTrue(e.getMessage().contains(transport.equals("udp") ? "transport=udp" : "1000"), e.getMessage());
+                });
     }
 
     @ParameterizedTest
