@@ -142,7 +142,8 @@ public final class NativeLibrary {
      *
      * @return the lookup for the library's symbols, the same one on every call
      * @throws NativeLibraryUnavailableException when the library cannot be opened; the message
-     *     names the file tried, the package to install and the property to set
+     *     names the file tried, the minimum version, the package to install and the property to
+     *     set or unset
      */
     public SymbolLookup lookup() {
         SymbolLookup l = lookup;
@@ -352,13 +353,12 @@ public final class NativeLibrary {
                 // directory, not searched for as a soname, and the message must say where it looked.
                 path = Path.of(override).toAbsolutePath();
             } catch (InvalidPathException e) {
-                failure = name + " path set by -D" + pathProperty + " is not a valid path (" + e.getReason()
-                        + "): point it at a " + name + " shared library, " + orUnset();
+                failure = name + " path set by -D" + pathProperty + " is not a valid path (" + e.getReason() + ")"
+                        + pointItAt(wanted());
                 return;
             }
             if (!Files.isReadable(path)) {
-                failure = name + " not found at " + path + " (set by -D" + pathProperty
-                        + "): point it at an existing file, " + orUnset();
+                failure = name + " not found at " + path + " (set by -D" + pathProperty + ")" + pointItAt(wanted());
                 return;
             }
             String notLibrary = notALibrary(path);
@@ -372,15 +372,14 @@ public final class NativeLibrary {
                 if (old == null) {
                     lookup = opened;
                 } else {
-                    failure = name + " at " + path + " (set by -D" + pathProperty + ") " + old
-                            + ": point it at " + (opened.find(versionSymbol).isPresent() ? "a newer one" : name + " instead")
-                            + ", or unset it to use the system's " + name;
+                    failure = atPath(path) + " " + old
+                            + pointItAt(opened.find(versionSymbol).isPresent() ? "a newer one" : name + " instead");
                 }
             } catch (IllegalArgumentException e) {
                 // the loader's words name only the file: a shared library it cannot load
                 failure = notOpened(path, e.getMessage());
             } catch (IllegalCallerException e) {
-                failure = name + " at " + path + " (set by -D" + pathProperty + ") could not be opened: "
+                failure = atPath(path) + " could not be opened: "
                         + e.getMessage() + nativeAccessHint(e);
             }
             return;
@@ -408,19 +407,34 @@ public final class NativeLibrary {
         failure = tooOld != null
                 ? tooOld + ": install a current one (" + installHint + "), or set -D" + pathProperty
                         + "=/path/to/a/newer/library"
-                : name + " not found (tried " + String.join(", ", candidates) + "): install it with "
-                        + installHint + ", or set -D" + pathProperty + "=/path/to/the/library";
+                : name + " not found (tried " + String.join(", ", candidates) + ")"
+                        + (versionSymbol == null ? "" : "; zmq-zstd needs " + wanted())
+                        + ": install it with " + installHint + ", or set -D" + pathProperty + "=/path/to/the/library";
     }
 
     /** The failure for a path property's file that is no library this process can open, and why. */
     private String notOpened(Path path, String why) {
-        return name + " at " + path + " (set by -D" + pathProperty + ") could not be opened (" + why + "): point it at a "
-                + name + " shared library, " + orUnset();
+        return atPath(path) + " could not be opened (" + why + ")" + pointItAt(wanted());
     }
 
-    /** The other way out of every path property failure: "or unset it to use the system's NAME (install hint)". */
-    private String orUnset() {
-        return "or unset it to use the system's " + name + " (" + installHint + ")";
+    /** "libzstd at /x/libzstd.so.1 (set by -Dzmqzstd.libzstd.path)": the start of a path property failure. */
+    private String atPath(Path path) {
+        return name + " at " + path + " (set by -D" + pathProperty + ")";
+    }
+
+    /**
+     * The two ways out of every path property failure, for the end of its message: fix the
+     * property, or drop it and install the system's library, e.g. ": point it at a newer one, or
+     * unset it to use the system's libzstd (install it with apt-get install libzstd1 …)".
+     */
+    private String pointItAt(String what) {
+        return ": point it at " + what + ", or unset it to use the system's " + name + " (install it with "
+                + installHint + ")";
+    }
+
+    /** What zmq-zstd needs, e.g. "libzstd 1.4.0 or newer"; the name alone when the version is not checked. */
+    private String wanted() {
+        return versionSymbol == null ? name : name + " " + versionText(minimumVersion) + " or newer";
     }
 
     /** The first bytes of every ELF file, the format of Linux shared libraries. */
@@ -467,8 +481,7 @@ public final class NativeLibrary {
         MemorySegment f = opened.find(versionSymbol).orElse(null);
         if (f == null) {
             // both libraries had their version function long before the minimum: a file without it is another library
-            return "has no " + versionSymbol + ", so it is not " + name + "; zmq-zstd needs " + name + " "
-                    + versionText(minimumVersion) + " or newer";
+            return "has no " + versionSymbol + ", so it is not " + name + "; zmq-zstd needs " + wanted();
         }
         int found;
         try {

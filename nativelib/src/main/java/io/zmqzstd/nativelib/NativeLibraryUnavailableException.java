@@ -2,7 +2,8 @@ package io.zmqzstd.nativelib;
 
 /**
  * A native library zmq-zstd needs could not be opened. The message is one sentence that names
- * what was tried, the package to install and the system property that points at another file.
+ * what was tried and, when the library was missing, unusable or too old, the version zmq-zstd
+ * needs, the package to install and the system property that points at another file.
  */
 public final class NativeLibraryUnavailableException extends RuntimeException {
 

@@ -22,6 +22,7 @@ import java.lang.invoke.MethodHandle;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -177,8 +178,10 @@ class NativeLibraryTest {
         System.setProperty("zmqzstd.test.old.path", path);
         try {
             var p = assertThrows(NativeLibraryUnavailableException.class, byPath::lookup);
-            assertTrue(p.getMessage().startsWith("libzstd at " + path + " (set by -Dzmqzstd.test.old.path) is version "
-                    + version + "; zmq-zstd needs 99.99.99 or newer"), p.getMessage());
+            // both ways out: fix the property, or drop it and install the system's package
+            assertEquals("libzstd at " + path + " (set by -Dzmqzstd.test.old.path) is version " + version
+                    + "; zmq-zstd needs 99.99.99 or newer: point it at a newer one, or unset it to use the system's"
+                    + " libzstd (install it with apt-get install libzstd1)", p.getMessage());
             assertTrue(!byPath.isAvailable());
         } finally {
             System.clearProperty("zmqzstd.test.old.path");
@@ -191,7 +194,8 @@ class NativeLibraryTest {
 
     /**
      * A path property pointing at another library (here libzmq for libzstd) is said to be not the
-     * library at all; the message used to call it too old and ask for "a newer one".
+     * library at all; the message used to call it too old and ask for "a newer one", and then
+     * offered "unset it to use the system's libzstd" without the package that provides it.
      */
     @Test
     void shouldSayTheFileIsNotTheLibraryWhenItLacksTheVersionFunction() {
@@ -202,7 +206,7 @@ class NativeLibraryTest {
             var e = assertThrows(NativeLibraryUnavailableException.class, byPath::lookup);
             assertEquals("libzstd at " + zmq + " (set by -Dzmqzstd.test.wrong.path) has no ZSTD_versionNumber, so it is"
                     + " not libzstd; zmq-zstd needs libzstd 1.4.0 or newer: point it at libzstd instead, or unset it to"
-                    + " use the system's libzstd", e.getMessage());
+                    + " use the system's libzstd (install it with apt-get install libzstd1)", e.getMessage());
         } finally {
             System.clearProperty("zmqzstd.test.wrong.path");
         }
@@ -227,8 +231,8 @@ class NativeLibraryTest {
                 var e = assertThrows(NativeLibraryUnavailableException.class, byPath::lookup);
                 assertTrue(e.getMessage().startsWith("libzstd at " + bad + " (set by -Dzmqzstd.test.bad.path) could not be"
                         + " opened ("), e.getMessage());
-                assertTrue(e.getMessage().endsWith("): point it at a libzstd shared library, or unset it to use the system's"
-                        + " libzstd (apt-get install libzstd1)"), e.getMessage());
+                assertTrue(e.getMessage().endsWith("): point it at libzstd 1.4.0 or newer, or unset it to use the system's"
+                        + " libzstd (install it with apt-get install libzstd1)"), e.getMessage());
                 assertTrue(e.getMessage().contains(" could not be opened " + why.get(bad) + ": "), e.getMessage());
             } finally {
                 System.clearProperty("zmqzstd.test.bad.path");
@@ -349,8 +353,8 @@ class NativeLibraryTest {
         try {
             assertEquals(Optional.of(copy), relative.file(), failure(relative));
             assertEquals("libzstd not found at " + workingDirectory.resolve("libzstd.so.1") + " (set by"
-                    + " -Dzmqzstd.test.relative.missing): point it at an existing file, or unset it to use the system's"
-                    + " libzstd (apt-get install libzstd1)", failure(missing));
+                    + " -Dzmqzstd.test.relative.missing): point it at libzstd 1.4.0 or newer, or unset it to use the system's"
+                    + " libzstd (install it with apt-get install libzstd1)", failure(missing));
         } finally {
             System.clearProperty("zmqzstd.test.relative.path");
             System.clearProperty("zmqzstd.test.relative.missing");
@@ -368,13 +372,30 @@ class NativeLibraryTest {
         System.setProperty("zmqzstd.test.invalid.path", "/tmp/lib\0zstd.so.1");
         try {
             String expected = "libzstd path set by -Dzmqzstd.test.invalid.path is not a valid path (Nul character not allowed):"
-                    + " point it at a libzstd shared library, or unset it to use the system's libzstd (apt-get install libzstd1)";
+                    + " point it at libzstd 1.4.0 or newer, or unset it to use the system's libzstd (install it with"
+                    + " apt-get install libzstd1)";
             assertEquals(expected, failure(invalid));
             assertEquals(expected, failure(invalid));
             assertTrue(!invalid.isAvailable());
         } finally {
             System.clearProperty("zmqzstd.test.invalid.path");
         }
+    }
+
+    /**
+     * A library found under none of its names says which version zmq-zstd needs, next to the
+     * package: a distribution's package may be older (Debian 10's libzstd1 is 1.3.8). It named the
+     * package and the property only.
+     */
+    @Test
+    void shouldNameTheMinimumVersionWhenTheLibraryIsNotFound() {
+        NativeLibrary absent = new NativeLibrary("libzstd", "zmqzstd.test.absent.path", new String[] {"libnosuchzstd.so.1"},
+                new String[] {"libnosuchzstd.1.dylib"}, "apt-get install libzstd1", "ZSTD_versionNumber",
+                NativeLibrary::versionNumber, NativeLibrary.MINIMUM_ZSTD_VERSION);
+        String tried = System.getProperty("os.name", "").toLowerCase(Locale.ROOT).contains("mac")
+                ? "libnosuchzstd.1.dylib" : "libnosuchzstd.so.1";
+        assertEquals("libzstd not found (tried " + tried + "); zmq-zstd needs libzstd 1.4.0 or newer: install it with"
+                + " apt-get install libzstd1, or set -Dzmqzstd.test.absent.path=/path/to/the/library", failure(absent));
     }
 
     /** An empty or blank path property is as if it were not set: the system's library is looked for. */
