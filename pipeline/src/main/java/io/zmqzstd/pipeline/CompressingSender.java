@@ -722,6 +722,17 @@ public final class CompressingSender implements AutoCloseable {
         messageOpen = false;
         messageDropped = false;
         counters.abandonedMessages++;
+        endWithEmptyPart(socket, cause);
+    }
+
+    /**
+     * Sends the 0-byte last part that ends a message some of whose parts are in libzmq (see
+     * {@link #abandonOpenMessage}; {@link ParallelCompressingSender} ends a topic's message so
+     * too). With DONTWAIT: libzmq takes the last part of a started message at once, or refuses it
+     * having dropped the message itself. A failure to send it (the socket closed, used by another
+     * thread, its context terminated) is added to {@code cause} as suppressed, when there is one.
+     */
+    static void endWithEmptyPart(ZmqSocket socket, Throwable cause) {
         try {
             socket.send(NO_BYTES, 0, 0, ZmqSocket.DONTWAIT);
         } catch (RuntimeException e) {

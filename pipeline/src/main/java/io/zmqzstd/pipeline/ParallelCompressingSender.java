@@ -64,7 +64,13 @@ import java.util.concurrent.locks.LockSupport;
  * taken is in libzmq. A failure to compress or send (a socket error such as a terminated context,
  * or with {@link Builder#failOnSendTimeout} the socket's send timeout), on a worker or inline,
  * is rethrown by the caller's next {@code send}, {@code flush} or {@code close}; messages not yet
- * sent are then dropped and counted ({@link PipelineStats#droppedMessages()}). A message with a
+ * sent are then dropped and counted ({@link PipelineStats#droppedMessages()}). When the failure is
+ * a frame's after its topic went out, and not libzmq's (another thread in a call on the socket
+ * meanwhile, the pool closed under the sender), libzmq holds the topic with SNDMORE: the sender
+ * ends that message with a 0-byte part, which a zmq-zstd receiver refuses as {@code EMPTY}, so
+ * that the next message sent on the socket starts on its own; should that part fail too (the other
+ * thread still in its call), its exception is attached to the failure as suppressed. (A socket
+ * closed meanwhile sends nothing more: libzmq discards the unfinished message as it closes.) A message with a
  * topic whose frame the socket refuses after the topic went in is dropped and counted too, without
  * a failure: libzmq refuses a later part only when the peer went away in the middle of the message
  * (PUSH, DEALER, REQ with a send timeout of 0), and has then dropped the message itself. So is a
@@ -1317,7 +1323,14 @@ public final class ParallelCompressingSender implements AutoCloseable {
                 counters.envelopeParts++;
                 frameFlags = 0; // libzmq takes the rest of a message whose first part it took
             }
-            if (!socket.send(inlineFrame, 0, n, frameFlags)) {
+            boolean frameSent;
+            try {
+                frameSent = socket.send(inlineFrame, 0, n, frameFlags);
+            } catch (RuntimeException | Error e) {
+                frameFailed(e, withTopic);
+                throw e;
+            }
+            if (!frameSent) {
                 if (!withTopic) {
                     return false;
                 }
@@ -1639,9 +1652,14 @@ public final class ParallelCompressingSender implements AutoCloseable {
             boolean zeroCopy = n >= frames.zeroCopyThreshold(socket);
             // After a topic went in, libzmq takes the rest of the message without blocking, or
             // refuses it only having dropped the message (see sendPart).
-            if (!sendPart(out.segment(), 0, n, 0, zeroCopy ? out : null, topic != NO_TOPIC)) {
-                counters.droppedMessages++;
-                return;
+            try {
+                if (!sendPart(out.segment(), 0, n, 0, zeroCopy ? out : null, topic != NO_TOPIC)) {
+                    counters.droppedMessages++;
+                    return;
+                }
+            } catch (RuntimeException | Error e) {
+                frameFailed(e, topic != NO_TOPIC);
+                throw e;
             }
             if (zeroCopy) {
                 out = null; // libzmq owns it now and hands it back to the pool
@@ -1678,6 +1696,24 @@ public final class ParallelCompressingSender implements AutoCloseable {
                 throw e;
             }
             return false;
+        }
+    }
+
+    /**
+     * A message's frame failed with {@code e}, which the caller records as the sender's failure.
+     * When its topic went out before it and {@code e} is not libzmq's ({@link ZmqException}:
+     * libzmq has then dropped the message itself) but another thread in a call on the socket
+     * meanwhile, or the pool closed under the sender, libzmq still holds the topic with SNDMORE:
+     * the message is ended with a 0-byte part, which a zmq-zstd receiver refuses as {@code EMPTY},
+     * as {@link CompressingSender} ends a message it abandons, so that the next message sent on
+     * the socket starts on its own. Before 2026-11-27 it was left open, and the next message sent
+     * on the socket went out as the stray topic's second part. If the 0-byte part fails too (the
+     * other thread still in its call; a socket closed meanwhile, which discards the unfinished
+     * message as it closes), that failure is attached to {@code e} as suppressed.
+     */
+    private void frameFailed(Throwable e, boolean afterTopic) {
+        if (afterTopic && !(e instanceof ZmqException)) {
+            CompressingSender.endWithEmptyPart(socket, e);
         }
     }
 
