@@ -120,8 +120,8 @@ samelib_options "$out/libzstd-bundled" "${tables[@]}"
 # one JMH invocation per table, JSON and log under $out. Without -foe JMH reports a trial that threw (a
 # contestant's failed check, a refused parameter) as "<failure>" in its output, goes on with the table's other
 # trials and exits 0, the failed trial missing from the JSON; with -foe it would also drop the table's other
-# trials. So each table runs whole, and what failed is collected here and fails the script at the end.
-failures=()
+# trials. So each table runs whole, and what failed is collected here (failures, jmh_check) and fails the script
+# at the end.
 start=$SECONDS
 for t in "${tables[@]}"; do
   table_args "$t"
@@ -131,7 +131,7 @@ for t in "${tables[@]}"; do
   # shellcheck disable=SC2086 # JAVA_OPTS and JMH_EXTRA are lists of options
   "$java" ${JAVA_OPTS:-} --sun-misc-unsafe-memory-access=allow -jar "$jar" "${args[@]}" ${JMH_EXTRA:-} -prof gc -rf json \
     -rff "$out/$t.json" 2>&1 | tee "$out/$t.log" || status=$?
-  mapfile -t -O "${#failures[@]}" failures < <(jmh_failures "$t" "$status" "$out/$t.json" "$out/$t.log")
+  jmh_check "$t" "$status" "$out/$t.json" "$out/$t.log" || true
 done
 
 # Compression ratios (printed once per trial by PipelineBenchmark, inside JMH's first warm-up line).
@@ -140,8 +140,4 @@ grep -ho 'compression ratio: .*' "$out"/pipeline*.log "$out"/raw-frames.log "$ou
 
 "$java" -cp "$jar" io.zmqzstd.benchmark.charts.ChartTool "$out"/*.json "$out/charts/" || failures+=("charts: ChartTool failed")
 echo "done in $(( (SECONDS - start) / 60 )) min: $out/*.json, $out/charts/, $out/pipeline-ratios.txt"
-if (( ${#failures[@]} > 0 )); then
-  { echo "run-all.sh: ${#failures[@]} failed (their results are missing from the JSON and the charts):"
-    printf '  %s\n' "${failures[@]}"; } >&2
-  exit 1
-fi
+exit_on_failures "(their results are missing from the JSON and the charts)"

@@ -14,14 +14,13 @@ handle_help "$@"
 source "$(dirname "$0")/common.sh"
 out="${1:-benchmark/results/experiments/alloc-floor}"
 mkdir -p "$out"
-failures=()
-run() { # NAME JMH-ARGS...: a failed trial is listed (jmh_failures) and the next cell runs
+run() { # NAME JMH-ARGS...: a failed trial is listed (jmh_check) and the next cell runs
   local name="$1"; shift
   echo "# $(date -u +%FT%TZ) $name: java -jar $jar $*" | tee "$out/$name.log"
   rm -f "$out/$name.json"
   local status=0
   "$java" -jar "$jar" "$@" -prof gc -rf json -rff "$out/$name.json" >> "$out/$name.log" 2>&1 || status=$?
-  mapfile -t -O "${#failures[@]}" failures < <(jmh_failures "$name" "$status" "$out/$name.json" "$out/$name.log")
+  jmh_check "$name" "$status" "$out/$name.json" "$out/$name.log" || true
 }
 run floor-1s AllocationFloorBenchmark -f 1 -wi 2 -w 2s -i 4 -r 1s
 run floor-10s AllocationFloorBenchmark -f 1 -wi 2 -w 2s -i 3 -r 10s
@@ -36,8 +35,4 @@ run codec CodecBenchmark -f 1 -wi 3 -w 500ms -i 5 -r 500ms -p contestant=zmqzstd
 run codec-64m CodecBenchmark -f 1 -wi 2 -w 4s -i 5 -r 4s -p contestant=zmqzstd-segment,zstdjni-direct,aircompressor-native \
   -p size=67108864 -p level=3 -p payload=telemetry
 python3 benchmark/scripts/alloc-floor.py "$out" | tee "$out/summary.md" || failures+=("summary: alloc-floor.py failed")
-if (( ${#failures[@]} > 0 )); then
-  { echo "alloc-floor.sh: ${#failures[@]} failed (their cells are missing from the summary):"
-    printf '  %s\n' "${failures[@]}"; } >&2
-  exit 1
-fi
+exit_on_failures "(their cells are missing from the summary)"

@@ -1,7 +1,7 @@
 # Sourced by the benchmark scripts (run-all.sh, verdict.sh, profile-pipeline.sh, c/*.sh): the repository
 # root as the working directory, a JDK 25 in $java (JAVA_HOME, or Temurin 25 where Debian puts it), the
 # JMH jar in $jar (checked), the libzstd 1.5.7 that aircompressor bundles, on demand (bundled_libzstd,
-# samelib_options), fork_of and jmh_failures.
+# samelib_options), fork_of, jmh_failures and what builds on it (jmh_check, exit_on_failures, sample_jmh).
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$root"
 
@@ -55,4 +55,45 @@ jmh_failures() {
   ' "$log"
   (( status == 0 )) || echo "$name: JMH exited with status $status (see $log)"
   grep -qs '"benchmark"' "$json" || echo "$name: no results in $json"
+}
+
+# The failures of this script's JMH invocations so far, one line each (jmh_check adds them; exit_on_failures
+# names them at the end).
+failures=()
+
+# jmh_check NAME STATUS JSON LOG: jmh_failures of one invocation, added to failures; fails when it added any, so
+# that the caller prints no score from a trial that gave none.
+jmh_check() {
+  local before=${#failures[@]}
+  mapfile -t -O "$before" failures < <(jmh_failures "$@")
+  (( ${#failures[@]} == before ))
+}
+
+# exit_on_failures WHAT: when failures holds any, "SCRIPT: N failed WHAT:" and each failure on standard error, and
+# exit 1; else nothing.
+exit_on_failures() {
+  (( ${#failures[@]} == 0 )) && return 0
+  { echo "$(basename "${script:-$0}"): ${#failures[@]} failed $1:"
+    printf '  %s\n' "${failures[@]}"; } >&2
+  exit 1
+}
+
+# sample_jmh NAME LOG SETTLE MEASURE JMH-ARGS...: one JMH invocation in the background, its output in LOG and its
+# JSON result beside it (LOG with .json for its extension); SETTLE seconds into it, MEASURE PID runs with the pid of
+# its fork. Fails, what failed added to failures, when the invocation failed (jmh_check) or had ended (or had not
+# forked) by then, so that nothing was measured. An invocation that ends early is not waited for SETTLE seconds.
+sample_jmh() {
+  local name=$1 log=$2 settle=$3 measure=$4
+  shift 4
+  local json=${log%.*}.json pid= status=0
+  rm -f "$json"
+  "$java" -jar "$jar" "$@" -rf json -rff "$json" > "$log" 2>&1 &
+  local launcher=$!
+  # timeout's status 124: SETTLE seconds passed with the launcher still running
+  if ! timeout "$settle" tail --pid="$launcher" -s 0.2 -f /dev/null && pid=$(fork_of "$launcher"); then
+    "$measure" "$pid"
+  fi
+  wait "$launcher" || status=$?
+  jmh_check "$name" "$status" "$json" "$log" || return 1
+  [[ -n $pid ]] || { failures+=("$name: no benchmark fork to measure ${settle} s into the run (see $log)"); return 1; }
 }

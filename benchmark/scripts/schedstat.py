@@ -15,7 +15,12 @@ SCHED_BATCH (chrt -b) four seconds into the run, to see what wake-up preemption 
 With --process, the arguments after -- are a command to run as it is (the C pipeline, for example:
 benchmark/c/pipeline_ref), and its own threads are measured; its output is printed at the end.
 
-Usage: schedstat.py [--settle S] [--window S] [--batch NAMES] [--process] -- BENCHMARK-ARGS...
+With --log FILE, the run's whole output is written to FILE as well.
+
+A run that ends before the first snapshot, or a JMH run that gives no score (its trial failed), makes the
+exit status 1 (or the run's own status, when not 0), with a line on standard error that says so.
+
+Usage: schedstat.py [--settle S] [--window S] [--batch NAMES] [--process] [--log FILE] -- BENCHMARK-ARGS...
 The JMH run should be one benchmark configuration with a measurement longer than settle + window.
 """
 import argparse
@@ -27,7 +32,11 @@ import time
 
 def snapshot(pid):
     threads = {}
-    for tid in os.listdir(f"/proc/{pid}/task"):
+    try:
+        tids = os.listdir(f"/proc/{pid}/task")
+    except (FileNotFoundError, ProcessLookupError):
+        return threads  # the process has ended
+    for tid in tids:
         try:
             with open(f"/proc/{pid}/task/{tid}/comm") as f:
                 comm = f.read().strip()
@@ -60,9 +69,9 @@ def jmh_score(out):
 
 
 def java_child(proc):
-    """The JMH fork: the newest java process whose parent is the JMH launcher."""
+    """The JMH fork: the newest java process whose parent is the JMH launcher; None when the launcher ends first."""
     deadline = time.time() + 60
-    while time.time() < deadline:
+    while time.time() < deadline and proc.poll() is None:
         kids = []
         for pid in os.listdir("/proc"):
             if not pid.isdigit():
@@ -79,6 +88,8 @@ def java_child(proc):
         if kids:
             return max(kids)
         time.sleep(0.2)
+    if proc.poll() is not None:
+        return None
     raise SystemExit("no JMH fork appeared within 60 s")
 
 
@@ -88,6 +99,7 @@ def main():
     ap.add_argument("--window", type=float, default=8.0, help="seconds between the snapshots")
     ap.add_argument("--batch", default="", help="thread name prefixes to switch to SCHED_BATCH")
     ap.add_argument("--process", action="store_true", help="run the arguments as a command, not as JMH arguments")
+    ap.add_argument("--log", help="a file for the run's whole output")
     ap.add_argument("jmh", nargs=argparse.REMAINDER)
     a = ap.parse_args()
     args = a.jmh[1:] if a.jmh and a.jmh[0] == "--" else a.jmh
@@ -99,7 +111,9 @@ def main():
     command = args if a.process else [java, "-jar", jar, *args]
     proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     pid = proc.pid if a.process else java_child(proc)
-    if a.batch:
+    if pid is None:
+        pass  # the launcher ended without a fork: nothing to sample
+    elif a.batch:
         time.sleep(4)
         prefixes = a.batch.split(",")
         for tid, (comm, *_rest) in snapshot(pid).items():
@@ -109,10 +123,18 @@ def main():
         time.sleep(max(0.0, a.settle - 4))
     else:
         time.sleep(a.settle)
-    t0, s0 = time.monotonic_ns(), snapshot(pid)
-    time.sleep(a.window)
-    t1, s1 = time.monotonic_ns(), snapshot(pid)
+    t0, s0 = time.monotonic_ns(), snapshot(pid) if pid else {}
+    if s0:
+        time.sleep(a.window)
+    t1, s1 = time.monotonic_ns(), snapshot(pid) if s0 else {}
     out, _ = proc.communicate()
+    if a.log:
+        with open(a.log, "w") as f:
+            f.write(out)
+    where = f" (its output: {a.log})" if a.log else ""
+    if not s0:
+        print(f"schedstat.py: the run ended before the first snapshot, nothing measured{where}", file=sys.stderr)
+        return proc.returncode or 1
     window = t1 - t0
     score = jmh_score(out) if not a.process else None
     print(f"# {' '.join(args)}")
@@ -141,8 +163,12 @@ def main():
         print(f"# on cpu per operation, these threads: {total_run / (window / 1e9) / 1e3 / score:.1f} µs"
               f" (at the iteration's score, {score:,.1f} ops/s)")
     for line in out.splitlines():
-        if a.process or line.startswith(("PipelineBenchmark", "TransportBenchmark", "Benchmark ")):
+        if a.process or (line.startswith(("PipelineBenchmark", "TransportBenchmark", "Benchmark "))
+                         and not line.startswith("Benchmark result is saved to")):  # -rff's closing line
             print("# " + line)
+    if not a.process and proc.returncode == 0 and score is None:
+        print(f"schedstat.py: the JMH run gave no score{where}", file=sys.stderr)
+        return 1
     return proc.returncode
 
 

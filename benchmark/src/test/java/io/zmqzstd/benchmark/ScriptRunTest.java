@@ -100,12 +100,8 @@ class ScriptRunTest {
      */
     @Test
     void shouldNameTheCellsOfAllocFloorThatFailed(@TempDir Path tree) throws Exception {
-        Path fakeJdk = tree.resolve("jdk");
-        Files.createDirectories(fakeJdk.resolve("bin"));
-        Path java = fakeJdk.resolve("bin/java");
-        Files.writeString(java, "#!/bin/bash\necho '# JMH version: 1.37'\necho '# Benchmark: io.zmqzstd.benchmark.Fake.run'\n"
+        Path fakeJdk = fakeJdk(tree, "echo '# JMH version: 1.37'\necho '# Benchmark: io.zmqzstd.benchmark.Fake.run'\n"
                 + "echo '<failure>'\nexit 0\n");
-        assertTrue(java.toFile().setExecutable(true));
         Path out = tree.resolve("out");
         Run run = run(tree, List.of("scripts/alloc-floor.sh", out.toString()), Map.of("JAVA_HOME", fakeJdk.toString()));
 
@@ -115,6 +111,59 @@ class ScriptRunTest {
             assertTrue(run.output().contains(cell + ": io.zmqzstd.benchmark.Fake.run failed"), cell + ": " + run.output());
             assertTrue(run.output().contains(cell + ": no results in " + out.resolve(cell + ".json")), cell + ": " + run.output());
         }
+    }
+
+    /**
+     * cpu-budget.sh, cpu-by-library.sh and iothread.sh, whose JMH settings are fixed, with a {@code java} that
+     * reports its one trial (the benchmark and the -p values it was given) as JMH reports one that threw
+     * ("&lt;failure&gt;", exit 0, no JSON): each script names every run as failed, with its benchmark and
+     * parameters and the missing result, prints no score, and exits 1, at once rather than after its settle
+     * time. Before, the codec runs of cpu-budget.sh printed nothing and went on, and each script died later
+     * at its first sampling ("no benchmark fork", or schedstat.py's 60 s wait for one) without naming a run.
+     */
+    @ParameterizedTest
+    @CsvSource(delimiterString = "::", value = {
+        "scripts/cpu-budget.sh      :: 14 :: codec compress, 2 thread(s): io.zmqzstd.benchmark.CodecBenchmark.compress"
+            + " (contestant=zmqzstd-segment size=1024 level=3 payload=telemetry) failed",
+        "scripts/cpu-budget.sh      :: 14 :: pipeline -p contestant=jeromqZstdjni: io.zmqzstd.benchmark.PipelineBenchmark"
+            + " (size=1024 transport=tcp level=3 dictionary=none contestant=jeromqZstdjni) failed",
+        "scripts/cpu-budget.sh      :: 14 :: I/O thread, pipeline zmqzstd@3: io.zmqzstd.benchmark.PipelineBenchmark"
+            + " (size=1024 transport=tcp level=3 dictionary=none contestant=zmqzstd compressionThreads=3) failed",
+        "scripts/cpu-by-library.sh  :: 4  :: jeromqZstdjni-1024-r1: io.zmqzstd.benchmark.PipelineBenchmark"
+            + " (size=1024 transport=tcp level=3 dictionary=none contestant=jeromqZstdjni) failed",
+        "scripts/iothread.sh zmqzstd 2 :: 4 :: zmqzstd run 2: io.zmqzstd.benchmark.PipelineBenchmark"
+            + " (contestant=zmqzstd size=64 transport=tcp level=3 dictionary=none affinity=split) failed",
+    })
+    void shouldNameTheRunsOfTheSamplingScriptsThatFailed(String scriptAndArgs, int failed, String line, @TempDir Path tree)
+            throws Exception {
+        Path fakeJdk = fakeJdk(tree, """
+                echo '# JMH version: 1.37'
+                echo "# Benchmark: io.zmqzstd.benchmark.$3"
+                params=(); while (( $# )); do [[ $1 == -p ]] && params+=("$2"); shift; done
+                echo "# Parameters: (${params[*]})"
+                echo '<failure>'
+                exit 0
+                """);
+        List<String> command = List.of(scriptAndArgs.split(" "));
+        String script = Path.of(command.get(0)).getFileName().toString();
+        Run run = run(tree, command, Map.of("JAVA_HOME", fakeJdk.toString(), "SIZE", "1024", "ROUNDS", "1",
+                "OUT", tree.resolve("out").toString()));
+
+        assertEquals(1, run.exit(), run.output());
+        assertTrue(run.output().contains(script + ": " + failed + " failed"), run.output());
+        assertTrue(run.output().contains(line), run.output());
+        assertFalse(run.output().contains("ops/s") || run.output().contains("msg/s") || run.output().contains("msgs_per_s"),
+                run.output());
+    }
+
+    /** A JDK under {@code tree} whose {@code java} is a bash script of this body. */
+    private static Path fakeJdk(Path tree, String body) throws IOException {
+        Path jdk = tree.resolve("jdk");
+        Path java = jdk.resolve("bin/java");
+        Files.createDirectories(java.getParent());
+        Files.writeString(java, "#!/bin/bash\n" + body);
+        assertTrue(java.toFile().setExecutable(true));
+        return jdk;
     }
 
     private record Run(int exit, String output) {
@@ -148,7 +197,8 @@ class ScriptRunTest {
 
     private static void copyScripts(Path benchmark) throws IOException {
         Files.createDirectories(benchmark.resolve("scripts"));
-        for (Path dir : List.of(MODULE, MODULE.resolve("scripts"))) {
+        Files.createDirectories(benchmark.resolve("c"));
+        for (Path dir : List.of(MODULE, MODULE.resolve("scripts"), MODULE.resolve("c"))) {
             try (Stream<Path> files = Files.list(dir)) {
                 for (Path f : files.filter(f -> f.toString().endsWith(".sh") || f.toString().endsWith(".py")).toList()) {
                     Files.copy(f, benchmark.resolve(MODULE.relativize(f)));
