@@ -2,12 +2,16 @@
 """Recompute figures BENCHMARKS.md quotes from the committed raw results and report every mismatch.
 
 Each check names a passage of BENCHMARKS.md (text that must appear in it verbatim) and builds the
-same text from the JSON files under benchmark/results/ that the passage cites. A check fails when
+same text from the files under benchmark/results/ that the passage cites (JMH JSON and text logs,
+async-profiler's collapsed stacks through flame-summary.py, schedstat.py and soak outputs, and the
+tables that tables.py and alloc-floor.py make from the JSON, through their own code). A check fails when
 the passage is no longer in the document (reworded: update the check) or when the data give other
 figures. Reads files only; runs no benchmark.
 
     python3 benchmark/scripts/check-figures.py [REPOSITORY_ROOT]   # exit status 1 on any mismatch
 """
+import glob
+import importlib.util
 import json
 import os
 import statistics
@@ -384,6 +388,299 @@ def transport_summary():
 check('Summary: transport', transport_summary)
 
 
+# --- Helpers for the older sections: the scripts that made their tables, and JMH's text output -------
+
+SCRIPTS = os.path.dirname(os.path.abspath(__file__))
+
+
+def script(name):
+    """One of the scripts beside this one as a module (flame-summary.py, tables.py, ...)."""
+    spec = importlib.util.spec_from_file_location(name.replace('-', '_'), os.path.join(SCRIPTS, name + '.py'))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def one_file(pattern):
+    """The one file under benchmark/results/ that PATTERN (a glob) names."""
+    found = glob.glob(os.path.join(RESULTS, pattern))
+    if len(found) != 1:
+        raise ValueError('%s: %d files' % (pattern, len(found)))
+    return found[0]
+
+
+def jmh_log_score(path, prefix='PipelineBenchmark.transfer '):
+    """(score, error) of the one result line of a JMH text log under benchmark/results/."""
+    found = []
+    with open(os.path.join(RESULTS, path)) as f:
+        for line in f:
+            if line.startswith(prefix):
+                fields = line.split()
+                found.append((float(fields[-4]), float(fields[-2])) if fields[-3] == '\u00b1' else (float(fields[-2]), None))
+    if len(found) != 1:
+        raise ValueError('%s: %d result lines' % (path, len(found)))
+    return found[0]
+
+
+def thousands(value):
+    return '{:,.0f}'.format(value)
+
+
+def pct(part, total):
+    return '–' if part == 0 else '%.1f %%' % (100.0 * part / total)
+
+
+def printed_shares(counter, keys):
+    """The sum of the one-decimal percentages flame-summary.py prints for KEYS of COUNTER, as '12.3 %' ('–' for
+    none): the document's rows that group several of its lines add up those lines."""
+    total = sum(counter.values())
+    shown = [float('%.1f' % (100.0 * counter[k] / total)) for k in keys if counter[k]]
+    return '%.1f %%' % sum(shown) if shown else '–'
+
+
+# --- "Flamegraphs: where the pipeline's time goes": flame-summary.py over the collapsed stacks --------
+
+FLAME_CONTESTANTS = ('zmqzstd', 'libzmqBytes', 'jeromqZstdjni')
+FLAME_ROWS = (('zstd compress', ('zstd compress',)), ('zstd decompress', ('zstd decompress',)),
+              ('kernel / syscalls', ('kernel / syscalls',)), ('libzmq', ('libzmq',)),
+              ('Java of the libraries (zmq-zstd, zstd-jni, JeroMQ)', ('zmq-zstd (Java)', 'zstd-jni (Java)', 'JeroMQ (Java)')),
+              ('memcpy', ('memcpy',)), ('GC', ('GC',)))
+# async-profiler's CPU interval (event=cpu, 10 ms) and the profiled runs' measured seconds (-i 5 -r 1s)
+FLAME_SAMPLE_S, FLAME_MEASURED_S = 0.010, 5
+
+
+def flame_cpu(folder):
+    return script('flame-summary').cpu_totals(one_file(folder + '/cpu/*/collapsed-cpu.csv'))
+
+
+def flamegraphs():
+    flame = script('flame-summary')
+    totals = [flame_cpu('flamegraphs/' + c) for c in FLAME_CONTESTANTS]
+    out = []
+    for label, categories in FLAME_ROWS:
+        out.append('| %s | %s |' % (label, ' | '.join(printed_shares(t, categories) for t in totals)))
+    named = {c for _, categories in FLAME_ROWS for c in categories}
+    out.append('| FFM glue, JIT, harness, other | %s |' % ' | '.join(
+        printed_shares(t, [c for c in t if c not in named]) for t in totals))
+    scores = [jmh_log_score('flamegraphs/%s/cpu/jmh.log' % c) for c in FLAME_CONTESTANTS]
+    out.append('zmqzstd %s msg/s, libzmqBytes %s, jeromqZstdjni %s (\u00b1%s, \u00b1%s, \u00b1%s)' % tuple(
+        [thousands(s) for s, _ in scores] + [thousands(e) for _, e in scores]))
+    sites = {c: flame.alloc_sites(one_file('flamegraphs/%s/alloc/*/collapsed-alloc.csv' % c)) for c in FLAME_CONTESTANTS}
+
+    def share(contestant, part):
+        return printed_shares(sites[contestant], [k for k in sites[contestant] if part in k])
+
+    if list(sites['zmqzstd'].items()) == [('java.lang.Object[] at (no library frame)', 1)]:
+        out.append('| what was sampled | 1 sample in the whole run (an `Object[]` outside any library frame) |')
+    else:
+        out.append('zmqzstd allocation samples: %s' % dict(sites['zmqzstd']))
+    out.append('| %s samples: `byte[]` from `ZstdCompressCtx.compress` %s, `ZstdDecompressCtx.decompress` %s, '
+               '`ZmqSocket.receiveBytes` %s |' % (
+                   thousands(sum(sites['libzmqBytes'].values())), share('libzmqBytes', 'byte[] at com/github/luben/zstd/ZstdCompressCtx.compress'),
+                   share('libzmqBytes', 'byte[] at com/github/luben/zstd/ZstdDecompressCtx.decompress'),
+                   share('libzmqBytes', 'byte[] at io/zmqzstd/transport/ZmqSocket.receiveBytes')))
+    out.append('| %s samples: `ZstdCompressCtx.compress` %s, `ZstdDecompressCtx.decompress` %s, JeroMQ `Msg.<init>` '
+               '%s, JeroMQ\'s poller %s |' % (
+                   thousands(sum(sites['jeromqZstdjni'].values())), share('jeromqZstdjni', 'ZstdCompressCtx.compress'),
+                   share('jeromqZstdjni', 'ZstdDecompressCtx.decompress'), share('jeromqZstdjni', 'byte[] at zmq/Msg.<init>'),
+                   share('jeromqZstdjni', 'zmq/poll/Poller')))
+    return out
+
+
+check("Flamegraphs: where the pipeline's time goes", flamegraphs)
+
+
+def schedstat_runs(path):
+    """The runs of a file of schedstat.py outputs: (contestant, size) -> {score, busy, per_op, threads}, threads
+    by name -> the table's cells."""
+    runs, current = {}, None
+    with open(os.path.join(RESULTS, path)) as f:
+        for line in f:
+            if line.startswith('# PipelineBenchmark -f'):
+                args = line.split()
+                params = dict(args[i + 1].split('=', 1) for i, a in enumerate(args) if a == '-p')
+                current = runs.setdefault((params['contestant'], int(params['size'])), {'threads': {}})
+            elif line.startswith('| ') and not line.startswith('| thread |') and current is not None:
+                cells = [c.strip() for c in line.strip().strip('|').split('|')]
+                current['threads'][cells[0]] = cells[1:]
+            elif line.startswith('# cores busy'):
+                current['busy'] = line.split()[-1]
+            elif line.startswith('# on cpu per operation'):
+                current['per_op'] = line.split(':')[1].split()[0]
+                current['score'] = float(line.rsplit(', ', 1)[1].split()[0].replace(',', ''))
+    return runs
+
+
+def all_threads():
+    """The per-thread table under the flamegraphs: every thread of the JVM from the kernel's statistics."""
+    runs = schedstat_runs('experiments/cpu-all-threads/schedstat-64k-1k.md')
+    out = []
+    for size, label in ((65536, '64 KiB'), (1024, '1 KiB')):
+        for contestant in FLAME_CONTESTANTS:
+            run = runs[(contestant, size)]
+            io = run['threads'].get('ZMQbg/IO/0')
+            io_cell = '%s µs' % io[-1] if io else ('(a Java thread, included)' if size == 65536 else '(included)')
+            out.append('| %s, %s | %s | %s µs | %s | %s |' % (contestant, label, thousands(run['score']), run['per_op'],
+                                                           io_cell, run['busy']))
+    run = runs[('zmqzstd', 65536)]
+    out.append('it was woken %s times a second for %s messages' % (run['threads']['ZMQbg/IO/0'][3], thousands(run['score'])))
+    return out
+
+
+check("Flamegraphs: CPU per message from every thread's scheduler statistics", all_threads)
+
+
+def small_messages():
+    """The flamegraphs' CPU samples as CPU per message, 64 KiB (flamegraphs/) and 1 KiB, 64 B (flamegraphs-small/)."""
+    runs = [('zmqzstd, 64 KiB', 'flamegraphs/zmqzstd'), ('libzmqBytes, 64 KiB', 'flamegraphs/libzmqBytes'),
+            ('jeromqZstdjni, 64 KiB', 'flamegraphs/jeromqZstdjni'), ('zmqzstd, 1 KiB', 'flamegraphs-small/zmqzstd-1024'),
+            ('jeromqZstdjni, 1 KiB', 'flamegraphs-small/jeromqZstdjni-1024'), ('zmqzstd, 64 B', 'flamegraphs-small/zmqzstd-64')]
+    out = []
+    for label, folder in runs:
+        totals = flame_cpu(folder)
+        samples = sum(totals.values())
+        score, _ = jmh_log_score(folder + '/cpu/jmh.log')
+        cpu_s = samples * FLAME_SAMPLE_S
+        per_msg = cpu_s / (FLAME_MEASURED_S * score) * 1e6
+        decompress = pct(totals['zstd decompress'], samples)
+        if decompress == '–':
+            decompress += ' (stored blocks, copied in Java)'
+        out.append('| %s | %s | %d | %.2f | %s µs | %s / %s | %s |' % (
+            label, thousands(score), samples, cpu_s / FLAME_MEASURED_S, '%.0f' % per_msg if per_msg >= 100 else '%.1f' % per_msg,
+            pct(totals['zstd compress'], samples), decompress, pct(totals['kernel / syscalls'], samples)))
+    return out
+
+
+check('Flamegraphs: small messages', small_messages)
+
+
+# --- "Latency: one compressed request and its acknowledgement" --------------------------------------
+
+def latency():
+    tables = script('tables')
+    out = [line for line in tables.latency_table(rows('latency.json'), 'jeromqZstdjni',
+                                                 'Round trip: compressed request, 8-byte acknowledgement, level 3').splitlines()
+           if line.startswith(('| tcp', '| inproc'))]
+    by = {}
+    for r in rows('experiments/latency-round2/latency.json'):
+        p = r['params']
+        by.setdefault((p['transport'], int(p['size'])), {})[p['contestant']] = r
+
+    def p(r, k):
+        return r['primaryMetric']['scorePercentiles'][k]
+
+    for (transport, size) in sorted(by, key=lambda k: (k[0] != 'tcp', k[1])):
+        cells = by[(transport, size)]
+        order = ('zmqzstd', 'libzmqBytes', 'jeromqZstdjni')
+        out.append('| %s | %s | %s | %.2f | %s |' % (
+            transport, tables.size_label(size),
+            ' | '.join(' / '.join(tables.fmt_us(p(cells[c], k)) for k in ('50.0', '99.0', '99.9')) for c in order),
+            p(cells['zmqzstd'], '99.0') / p(cells['jeromqZstdjni'], '99.0'),
+            ' / '.join('%.0f' % cells[c].get('secondaryMetrics', {}).get('gc.count', {}).get('score', 0) for c in order)))
+
+    def tcp_alloc(path):
+        return [tables.alloc(r) for size in (1024, 65536, 1048576) for r in rows(path)
+                if r['params']['contestant'] == 'zmqzstd' and r['params']['transport'] == 'tcp' and int(r['params']['size']) == size]
+
+    before, now = tcp_alloc('experiments/latency-2026-11-22/latency.json'), tcp_alloc('latency.json')
+    out.append('zmqzstd %.0f / %.0f / %.0f B per round trip over tcp where this one has %.1f / %.0f / %.0f' % tuple(before + now))
+    mib = [r for r in rows('latency.json') if r['params']['contestant'] == 'zmqzstd' and r['params']['transport'] == 'tcp'
+           and r['params']['size'] == '1048576'][0]
+    out.append('(1 MiB over tcp: %s B per round trip)' % ', '.join(
+        '%.0f' % v for v in mib['secondaryMetrics']['gc.alloc.rate.norm']['rawData'][0]))
+    return out
+
+
+check('Latency: round 1 and round 2', latency)
+
+
+# --- "Soak": the raw outputs, quoted whole, and the figures read from them ----------------------------
+
+def soak_rows(name):
+    """The raw output of one soak run and its reports (the last one or two at the end of the stream)."""
+    with open(os.path.join(RESULTS, name)) as f:
+        text = f.read()
+    table = [dict(zip(text.split('\n', 1)[0].split(), map(int, line.split()))) for line in text.splitlines()[1:]
+             if line.strip() and line.split()[0].isdigit()]
+    return text, table
+
+
+def mb(kb):
+    return '%.1f' % (kb / 1000.0)
+
+
+def soak():
+    out = []
+    text, reports = soak_rows('soak-64k.txt')
+    out.append(text.strip())
+    streaming = [r for r in reports if r['elapsedS'] < reports[-1]['elapsedS']]  # before the stream ended
+    pool = dict(kv.split('=') for kv in text.rsplit('Stats[', 1)[1].rstrip(']\n').split(', '))
+    out.append('**%s messages, none lost or wrong**' % thousands(reports[-1]['messages']))
+    out.append('NMT committed is %s MB at the first report and then between %s and %s MB, RSS between %s and %s MB' % (
+        mb(reports[0]['nmtCommittedKB']), mb(min(r['nmtCommittedKB'] for r in streaming[1:])),
+        mb(max(r['nmtCommittedKB'] for r in streaming[1:])), mb(min(r['rssKB'] for r in streaming)),
+        mb(max(r['rssKB'] for r in streaming))))
+    out.append('in flight at the moment of each report (%d–%d) and 0 at the end' % (
+        min(r['outstanding'] for r in reports), max(r['outstanding'] for r in reports)))
+    out.append('(rented = returned = %s; %s misses while the pool warmed up, %d MiB of slabs' % (
+        thousands(int(pool['rented'])) if pool['rented'] == pool['returned'] else pool['rented'] + ' != ' + pool['returned'],
+        pool['misses'], int(pool['slabBytes']) // (1 << 20)))
+    text, reports = soak_rows('soak-1k.txt')
+    out.append(text.strip())
+    out.append('**%s messages, none lost or wrong**' % thousands(reports[-1]['messages']))
+    at_300 = [r for r in reports if r['elapsedS'] == 300][0]
+    out.append('NMT committed %s–%s MB (highest at the first report), RSS from %s to %s MB, of which %s MB in the last '
+               'five minutes' % (mb(min(r['nmtCommittedKB'] for r in reports)), mb(max(r['nmtCommittedKB'] for r in reports)),
+                                 mb(reports[0]['rssKB']), mb(max(r['rssKB'] for r in reports)),
+                                 mb([r for r in reports if r['msg/s']][-1]['rssKB'] - at_300['rssKB'])))
+    return out
+
+
+check('Soak', soak)
+
+
+# --- "What `-prof gc` counts": alloc-floor.sh's run of 2026-11-25, through alloc-floor.py's cells ------
+
+FLOOR = 'experiments/alloc-floor/'
+
+
+def alloc_floor():
+    from pathlib import Path
+    af = script('alloc-floor')
+    floors = [x for name in ('floor-1s', 'floor-10s') for *_, per_it, _ in af.cells(Path(RESULTS, FLOOR + name + '.json'))
+              for x in per_it]
+    floor = statistics.median(floors)
+    out = ['its bytes per iteration are JMH\'s alone: %s to %s B, median %s B' % (
+        thousands(min(floors)), thousands(max(floors)), thousands(floor)),
+        '(median bytes per iteration \u2212 %s B)' % thousands(floor)]
+
+    def by_cell(name):
+        return {(b['params']['contestant'], int(b['params']['size'])): (norm, per_it, ops)
+                for b, _, norm, per_it, ops in af.cells(Path(RESULTS, FLOOR + name + '.json'))}
+
+    def figure(value, below):  # three decimals below BELOW, two above, as the table has them
+        return '%.3f' % value if value < below else '%.2f' % value
+
+    for name, iteration, sizes, peers in (('pipeline-1s', '1 s', (64, 1024, 65536, 1048576), True),
+                                          ('pipeline-10s', '10 s', (65536, 1048576), False)):
+        cells = by_cell(name)
+        for size in sizes:
+            norm, per_it, ops = cells[('zmqzstd', size)]
+            above = statistics.median((x - floor) / n for x, n in zip(per_it, ops))
+            row = '| Pipeline %s | %s | %s | %s\u2013%s | %s |' % (
+                script('tables').size_label(size), iteration, figure(norm, 1), thousands(min(per_it)), thousands(max(per_it)),
+                figure(above, 0.1) if above > 0 and round(statistics.median(per_it)) != round(floor) else 'at the floor')
+            if peers:
+                row += ' %s | %s |' % (thousands(cells[('jeromqZstdjni', size)][0]), thousands(cells[('libzmqBytes', size)][0]))
+            else:
+                row += ' | |'
+            out.append(row)
+    return out
+
+
+check('What -prof gc counts: the alloc-floor run', alloc_floor)
+
+
 def main():
     with open(os.path.join(ROOT, 'BENCHMARKS.md')) as f:
         document = ' '.join(f.read().replace('**', '').split())
@@ -396,8 +693,9 @@ def main():
             failures += 1
             continue
         for passage in passages:
-            if ' '.join(passage.replace('**', '').split()) in document:
-                print('ok   %s: %s' % (section, passage))
+            flat = ' '.join(passage.replace('**', '').split())  # a quoted block of output: one line here
+            if flat in document:
+                print('ok   %s: %s' % (section, flat))
             else:
                 print('FAIL %s: the data give %r, which BENCHMARKS.md does not say' % (section, passage))
                 failures += 1

@@ -51,7 +51,8 @@ def read(path):
                 yield stack.split(";"), int(count)
 
 
-def cpu(path):
+def cpu_totals(path):
+    """Samples by the category of their leaf frame."""
     totals = collections.Counter()
     for frames, n in read(path):
         leaf = frames[-1]
@@ -61,17 +62,26 @@ def cpu(path):
             totals["zstd decompress" if "Decompress" in callers else "zstd compress"] += n
         else:
             totals[category(frames[-1:])] += n  # self time: the leaf frame
-    report(totals, "samples")
+    return totals
 
 
-def alloc(path):
+def cpu(path):
+    report(cpu_totals(path), "samples")
+
+
+def alloc_sites(path):
+    """Allocation samples by "TYPE at SITE", the site the innermost library frame."""
     sites = collections.Counter()
     for frames, n in read(path):
         kind = frames[-1].replace("_[i]", "").replace("_[k]", "")
         site = next((f for f in reversed(frames[:-1]) if f.startswith(("io/zmqzstd", "org/zeromq", "zmq/", "com/github"))
                      and "benchmark" not in f), "(no library frame)")
         sites[f"{kind} at {site}"] += n
-    report(sites, "samples (async-profiler samples allocations by size, so shares are shares of bytes)")
+    return sites
+
+
+def alloc(path):
+    report(alloc_sites(path), "samples (async-profiler samples allocations by size, so shares are shares of bytes)")
 
 
 def report(counter, unit):
