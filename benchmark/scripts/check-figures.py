@@ -431,11 +431,11 @@ def pct(part, total):
 
 
 def printed_shares(counter, keys):
-    """The sum of the one-decimal percentages flame-summary.py prints for KEYS of COUNTER, as '12.3 %' ('–' for
-    none): the document's rows that group several of its lines add up those lines."""
+    """The share of COUNTER's samples under KEYS, as '12.3 %' ('–' for none): a row that groups several of
+    flame-summary.py's lines gives their exact share, rounded once."""
     total = sum(counter.values())
-    shown = [float('%.1f' % (100.0 * counter[k] / total)) for k in keys if counter[k]]
-    return '%.1f %%' % sum(shown) if shown else '–'
+    part = sum(counter[k] for k in keys)
+    return '%.1f %%' % (100.0 * part / total) if part else '–'
 
 
 # --- "Flamegraphs: where the pipeline's time goes": flame-summary.py over the collapsed stacks --------
@@ -616,6 +616,8 @@ def soak():
     streaming = [r for r in reports if r['elapsedS'] < reports[-1]['elapsedS']]  # before the stream ended
     pool = dict(kv.split('=') for kv in text.rsplit('Stats[', 1)[1].rstrip(']\n').split(', '))
     out.append('**%s messages, none lost or wrong**' % thousands(reports[-1]['messages']))
+    out.append('Heap after GC stays between %s and %s MB' % (mb(min(r['heapAfterGcKB'] for r in reports)),
+                                                           mb(max(r['heapAfterGcKB'] for r in reports))))
     out.append('NMT committed is %s MB at the first report and then between %s and %s MB, RSS between %s and %s MB' % (
         mb(reports[0]['nmtCommittedKB']), mb(min(r['nmtCommittedKB'] for r in streaming[1:])),
         mb(max(r['nmtCommittedKB'] for r in streaming[1:])), mb(min(r['rssKB'] for r in streaming)),
@@ -629,10 +631,13 @@ def soak():
     out.append(text.strip())
     out.append('**%s messages, none lost or wrong**' % thousands(reports[-1]['messages']))
     at_300 = [r for r in reports if r['elapsedS'] == 300][0]
-    out.append('NMT committed %s–%s MB (highest at the first report), RSS from %s to %s MB, of which %s MB in the last '
-               'five minutes' % (mb(min(r['nmtCommittedKB'] for r in reports)), mb(max(r['nmtCommittedKB'] for r in reports)),
-                                 mb(reports[0]['rssKB']), mb(max(r['rssKB'] for r in reports)),
-                                 mb([r for r in reports if r['msg/s']][-1]['rssKB'] - at_300['rssKB'])))
+    last = [r for r in reports if r['msg/s']][-1]  # the last report while the stream ran
+    out.append('Heap after GC %s–%s MB, NMT committed %s–%s MB (highest at the first report), RSS from %s\nto %s MB; '
+               'over the last five minutes it went from %s MB (the %d s report) to %s MB (the %d s\none)' % (
+                   mb(min(r['heapAfterGcKB'] for r in reports)), mb(max(r['heapAfterGcKB'] for r in reports)),
+                   mb(min(r['nmtCommittedKB'] for r in reports)), mb(max(r['nmtCommittedKB'] for r in reports)),
+                   mb(reports[0]['rssKB']), mb(max(r['rssKB'] for r in reports)),
+                   mb(at_300['rssKB']), at_300['elapsedS'], mb(last['rssKB']), last['elapsedS']))
     return out
 
 
