@@ -105,13 +105,16 @@ final class ChildProcess implements AutoCloseable {
         long deadline = System.nanoTime() + timeout.toNanos();
         int from = 0;
         for (;;) {
-            List<String> snapshot = lines;
-            for (int i = from; i < snapshot.size(); i++) {
-                if (p.test(snapshot.get(i))) {
-                    return snapshot.get(i);
+            // The size once, before the lines are looked at: the reader thread appends meanwhile,
+            // and a line appended after the loop but before a second size() was read would be
+            // skipped by the next round, never tested (the wait then ran into its timeout).
+            int size = lines.size();
+            for (int i = from; i < size; i++) {
+                if (p.test(lines.get(i))) {
+                    return lines.get(i);
                 }
             }
-            from = snapshot.size();
+            from = size;
             if (System.nanoTime() - deadline > 0) {
                 throw new AssertionError("timed out after " + timeout + " waiting for " + what + "; alive="
                         + process.isAlive() + ", last lines=" + tail() + ", stderr=" + stderr());
