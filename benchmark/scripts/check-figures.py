@@ -92,28 +92,48 @@ check("What the codec's call guard costs", codec_guard)
 RAW = 'experiments/2026-11-27-raw-frames-from-arrays/'
 
 
+def alloc_range(paths, method, **params):
+    """'min–max' of gc.alloc.rate.norm (B/msg, three decimals) over the rows of PATHS with this method and parameters."""
+    values = []
+    for path in paths:
+        for row in rows(path):
+            if row['benchmark'].endswith('.' + method) and all(
+                    row.get('params', {}).get(k) == str(v) for k, v in params.items()):
+                values.append(row['secondaryMetrics']['gc.alloc.rate.norm']['score'])
+    return '%.3f–%.3f' % (min(values), max(values))
+
+
+def ab_row(label, folder, prefix, rounds, method, **params):
+    """One row of an old/new table of alternated forks: 'label | old range | new range | ratios, median | B/msg'."""
+    old_paths = [folder + '%s-r%d-old.json' % (prefix, i) for i in rounds]
+    new_paths = [folder + '%s-r%d-new.json' % (prefix, i) for i in rounds]
+    old = [score(path, method, **params) for path in old_paths]
+    new = [score(path, method, **params) for path in new_paths]
+    r = [n / o for n, o in zip(new, old)]
+    return '| %s | %s–%s | %s–%s | %.3f–%.3f, median **%s** | %s / %s |' % (
+        label, thousands(min(old)), thousands(max(old)), thousands(min(new)), thousands(max(new)), min(r), max(r),
+        med(r), alloc_range(old_paths, method, **params), alloc_range(new_paths, method, **params))
+
+
 def raw_frames_from_arrays():
-    rounds = range(1, 12)
-    out = []
-    for transport in ('inproc', 'tcp'):
-        old = [score(RAW + 'raw64-r%d-old.json' % i, 'transfer', transport=transport) for i in rounds]
-        new = [score(RAW + 'raw64-r%d-new.json' % i, 'transfer', transport=transport) for i in rounds]
-        r = [n / o for n, o in zip(new, old)]
-        alloc = {}
-        for kind in ('old', 'new'):
-            values = []
-            for i in rounds:
-                for row in rows(RAW + 'raw64-r%d-%s.json' % (i, kind)):
-                    if row['params']['transport'] == transport:
-                        values.append(row['secondaryMetrics']['gc.alloc.rate.norm']['score'])
-            alloc[kind] = '%.3f–%.3f' % (min(values), max(values))
-        out.append('| %s | %s–%s | %s–%s | %.3f–%.3f, median **%s** | %s / %s |' % (
-            transport, '{:,.0f}'.format(min(old)), '{:,.0f}'.format(max(old)), '{:,.0f}'.format(min(new)),
-            '{:,.0f}'.format(max(new)), min(r), max(r), med(r), alloc['old'], alloc['new']))
-    return out
+    return [ab_row(transport, RAW, 'raw64', range(1, 12), 'transfer', transport=transport)
+            for transport in ('inproc', 'tcp')]
 
 
 check('Array and ByteBuffer payloads: raw frames from arrays', raw_frames_from_arrays)
+
+
+# --- "Publishing with a topic": the parallel sender's failure paths (2026-11-27) -------------------
+
+PARALLEL_PUBLISH = 'experiments/2026-11-27-parallel-publish-failure-paths/'
+
+
+def parallel_publish_failure_paths():
+    return [ab_row(label, PARALLEL_PUBLISH, 'pub', range(1, 9), 'publish', size=size, compressionThreads=3)
+            for label, size in (('1 KiB', 1024), ('64 KiB', 65536))]
+
+
+check('Publishing with a topic: the parallel sender\'s failure paths', parallel_publish_failure_paths)
 
 
 # --- "What the shared call guard costs" (2026-11-27) -----------------------------------------------
