@@ -27,7 +27,10 @@ import javax.management.ObjectName;
  * ({@code size=1024,65536}; text of 64 KiB compresses to frames above the pool's 8 KiB zero-copy
  * threshold). Every {@code reportS} seconds it prints heap used after a full GC, NMT committed
  * (when run with {@code -XX:NativeMemoryTracking=summary}), process RSS (which also covers
- * libzmq's and libzstd's malloc, invisible to NMT) and pool outstanding. Flat lines mean no leak.
+ * libzmq's and libzstd's malloc, invisible to NMT), pool outstanding, problems so far, and the
+ * pool's slab memory (slabKB: slabs carved so far; the pool keeps them, so a backlog that rents
+ * more buffers at once raises it, and NMT and RSS with it, up to the pool's bounds). Flat lines
+ * mean no leak.
  * Every message is checked (sequence and checksum); a problem ends the run with exit status 1.
  * Command: see reliability/README.md, "Soak".
  */
@@ -107,8 +110,8 @@ public final class Soak {
                 }
             });
             long start = System.nanoTime();
-            System.out.printf("%8s %14s %10s %14s %14s %12s %12s %9s%n", "elapsedS", "messages", "msg/s",
-                    "heapAfterGcKB", "nmtCommittedKB", "rssKB", "outstanding", "problems");
+            System.out.printf("%8s %14s %10s %14s %14s %12s %12s %9s %10s%n", "elapsedS", "messages", "msg/s",
+                    "heapAfterGcKB", "nmtCommittedKB", "rssKB", "outstanding", "problems", "slabKB");
             long lastCount = 0;
             long lastT = start;
             while (sender.isAlive() || receiver.isAlive()) {
@@ -117,9 +120,9 @@ public final class Soak {
                 long count = received.get();
                 System.gc();
                 long heap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
-                System.out.printf("%8d %14d %10d %14d %14d %12d %12d %9d%n", (now - start) / 1_000_000_000L, count,
+                System.out.printf("%8d %14d %10d %14d %14d %12d %12d %9d %10d%n", (now - start) / 1_000_000_000L, count,
                         (long) ((count - lastCount) / ((now - lastT) / 1e9)), heap / 1024, nmtCommittedKb(), rssKb(),
-                        context.bufferPool().outstanding(), problems.get());
+                        context.bufferPool().outstanding(), problems.get(), context.bufferPool().stats().slabBytes() / 1024);
                 lastCount = count;
                 lastT = now;
             }

@@ -16,8 +16,15 @@ import org.junit.jupiter.api.Timeout;
  * committed and touched up front ({@code -Xms} = {@code -Xmx}, {@code -XX:+AlwaysPreTouch}), so
  * what RSS gains after the warm-up is native memory: libzmq's and libzstd's malloc, the pool's
  * slabs, the codec's contexts. Asserted against the report at 4 s: heap after GC grew by less
- * than 8 MiB, NMT committed and RSS at the end by less than 24 MiB (a leak of 1 KiB of native
- * memory per message fails it here), and every pooled buffer is back.
+ * than 8 MiB, NMT committed and RSS at the end, less what the pool's slabs grew, by less than
+ * 24 MiB (a leak of 1 KiB of native memory per message fails it here), and every pooled buffer
+ * is back. The slabs are left out because the pool keeps what it carved: a backlog after the
+ * baseline (the receiver descheduled on a busy machine, 87 zero-copy buffers of 64 KiB
+ * outstanding at once in a CI run of 2026-11-27) makes it carve more, up to its bound per size
+ * class: that run failed with NMT +29,232 KB and RSS +33,232 KB over the baseline, the jump at the
+ * report with the backlog, and the pool had carved 55 MiB of slabs by the end (436 misses). A
+ * leak grows with the messages; the slabs with the largest backlog, within the pool's bounds, and
+ * a buffer that never came back shows as outstanding.
  */
 @Timeout(120)
 class SoakMemoryTest {
@@ -27,13 +34,13 @@ class SoakMemoryTest {
     private static final int BASELINE_ROW = 1;
     private static final long HEAP_GROWTH_KB = 8 * 1024;
     private static final long NATIVE_GROWTH_KB = 24 * 1024;
-    /** elapsedS messages msg/s heapAfterGcKB nmtCommittedKB rssKB outstanding problems. */
+    /** elapsedS messages msg/s heapAfterGcKB nmtCommittedKB rssKB outstanding problems slabKB. */
     private static final Pattern ROW = Pattern.compile(
-            "\\s*(\\d+)\\s+(\\d+)\\s+(\\d+)\\s+(\\d+)\\s+(-?\\d+)\\s+(-?\\d+)\\s+(\\d+)\\s+(\\d+)");
+            "\\s*(\\d+)\\s+(\\d+)\\s+(\\d+)\\s+(\\d+)\\s+(-?\\d+)\\s+(-?\\d+)\\s+(\\d+)\\s+(\\d+)\\s+(\\d+)");
     private static final Pattern END = Pattern.compile(
             "sent=(\\d+) received=(\\d+) problems=0 pool=Stats\\[rented=(\\d+), returned=(\\d+), outstanding=0, .*callbackErrors=0, .*");
 
-    private record Row(long messages, long heapKb, long nmtKb, long rssKb, long outstanding) {
+    private record Row(long messages, long heapKb, long nmtKb, long rssKb, long outstanding, long slabKb) {
     }
 
     @Test
@@ -50,7 +57,7 @@ class SoakMemoryTest {
             assertEquals(0, exit, all);
             List<Row> rows = out.stream().map(ROW::matcher).filter(Matcher::matches)
                     .map(m -> new Row(Long.parseLong(m.group(2)), Long.parseLong(m.group(4)), Long.parseLong(m.group(5)),
-                            Long.parseLong(m.group(6)), Long.parseLong(m.group(7))))
+                            Long.parseLong(m.group(6)), Long.parseLong(m.group(7)), Long.parseLong(m.group(9))))
                     .toList();
             assertTrue(rows.size() >= SECONDS / 2, "too few reports: " + all);
             Row base = rows.get(BASELINE_ROW);
@@ -58,8 +65,11 @@ class SoakMemoryTest {
             assertTrue(base.nmtKb() > 0 && base.rssKb() > 0, "NMT or RSS not reported: " + all);
             assertTrue(last.messages() > 2 * base.messages(), "the stream did not go on after the baseline: " + all);
             assertTrue(last.heapKb() - base.heapKb() < HEAP_GROWTH_KB, "heap after GC grew: " + base + " -> " + last);
-            assertTrue(last.nmtKb() - base.nmtKb() < NATIVE_GROWTH_KB, "NMT committed grew: " + base + " -> " + last);
-            assertTrue(last.rssKb() - base.rssKb() < NATIVE_GROWTH_KB, "RSS grew: " + base + " -> " + last);
+            long slabs = last.slabKb() - base.slabKb();
+            assertTrue(last.nmtKb() - base.nmtKb() - slabs < NATIVE_GROWTH_KB,
+                    "NMT committed grew, less the pool's slabs: " + base + " -> " + last);
+            assertTrue(last.rssKb() - base.rssKb() - slabs < NATIVE_GROWTH_KB,
+                    "RSS grew, less the pool's slabs: " + base + " -> " + last);
             assertEquals(0, last.outstanding(), "pooled buffers not back at the end: " + last);
             Matcher end = END.matcher(out.getLast());
             assertTrue(end.matches(), "last line: " + out.getLast());
