@@ -54,6 +54,11 @@ def med(values, digits=3):
     return '%.*f' % (digits, statistics.median(values))
 
 
+def span(values, digits=2):
+    """'lowest\u2013highest' of VALUES."""
+    return '%.*f\u2013%.*f' % (digits, min(values), digits, max(values))
+
+
 CHECKS = []
 
 
@@ -572,6 +577,211 @@ def small_messages():
 
 
 check('Flamegraphs: small messages', small_messages)
+
+
+# --- "Small messages": the trained-dictionary flamegraphs at 64 B and the rerun of their two contestants ---
+
+def trained_64():
+    tables = script('tables')
+    totals = {c: flame_cpu('flamegraphs-64-trained/' + c) for c in ('zmqzstd', 'libzmqBytes')}
+    ours, theirs = totals['zmqzstd'], totals['libzmqBytes']
+    profiled = [jmh_log_score('flamegraphs-64-trained/%s/cpu/jmh.log' % c)[0] for c in ('zmqzstd', 'libzmqBytes')]
+    out = ['zmqzstd spends %s of its samples compressing against %s (plus part of the %s "other"' % (
+        printed_shares(ours, ['zstd compress']), printed_shares(theirs, ['zstd compress']), printed_shares(theirs, ['other'])),
+        '`libzmqBytes`, at %s against %s msg/s' % tuple(tables.fmt_rate(s) for s in profiled)]
+    reruns = [rows('experiments/trained-64-%s.json' % lib) for lib in ('system', 'bundled')]
+    by = {(i, r['params']['contestant']): r for i, run in enumerate(reruns) for r in run}
+    scores = [tables.fmt_rate(by[(i, c)]['primaryMetric']['score']) for i in (0, 1) for c in ('zmqzstd', 'libzmqBytes')]
+    errors = [r['primaryMetric']['scoreError'] for r in by.values()]
+    out.append('gave zmqzstd %s and `libzmqBytes` %s msg/s on the system library, %s and %s on 1.5.7, with JMH errors of '
+               '\u00b1%s to \u00b1%s msg/s' % tuple(scores + [tables.fmt_rate(min(errors)), tables.fmt_rate(max(errors))]))
+    allocs = [tables.alloc(by[(i, c)]) for i in (0, 1) for c in ('zmqzstd', 'libzmqBytes')]
+    out.append('zmqzstd allocated %.2f B/msg, `libzmqBytes` %.0f.' % (max(allocs[0], allocs[2]), max(allocs[1], allocs[3])))
+    trained = {r['params']['contestant']: r['primaryMetric']['score'] for r in rows('pipeline-trained.json')
+               if r['params']['size'] == '64' and r['params']['transport'] == 'tcp' and r['params']['affinity'] == 'none'}
+    out.append('the %.2fx in the trained table above' % (trained['zmqzstd'] / trained['libzmqBytes']))
+    return out
+
+
+check('Small messages: a trained dictionary at 64 B', trained_64)
+
+
+# --- "64 B over tcp against C", "Where the I/O thread's extra time goes" and "Scheduling" -------------
+
+SCHED = 'experiments/sched/'
+
+
+def sched_run(name):
+    """One schedstat.py output under experiments/sched/: its score (msg/s) and its threads in the order printed,
+    each {'cpu', 'waiting', 'blocked'} (whole per cent, as printed) and its voluntary and involuntary switches/s."""
+    threads, score = [], None
+    with open(os.path.join(RESULTS, SCHED + name)) as f:
+        for line in f:
+            cells = [c.strip() for c in line.strip().strip('|').split('|')]
+            if line.startswith('| ') and not line.startswith('| thread |'):
+                threads.append({'name': cells[0], 'cpu': int(cells[1].rstrip('%')), 'waiting': int(cells[2].rstrip('%')),
+                                'blocked': int(cells[3].rstrip('%')), 'voluntary': cells[4], 'involuntary': cells[5]})
+            elif 'msgs_per_s=' in line:
+                score = float(line.split('msgs_per_s=')[1].split()[0])
+            elif line.startswith('# PipelineBenchmark.transfer'):
+                score = float(line.split()[-2])
+    if score is None:
+        raise ValueError('%s: no score' % name)
+    return score, threads
+
+
+def shares(thread):
+    return '%d / %d / %d %%' % (thread['cpu'], thread['waiting'], thread['blocked'])
+
+
+def sched_64_split():
+    tables = script('tables')
+    runs = {}
+    out = []
+    for label, name in (('zmqzstd', 'zmqzstd-split'), ('C', 'c-split'), ('zmqzstd, second run', 'zmqzstd-split-r2'),
+                        ('C, second run', 'c-split-r2')):
+        score, threads = sched_run('pipeline-64-tcp-%s.md' % name)
+        by = {t['name']: t for t in threads}
+        # the C program names two threads pipeline_ref: the sender is printed first, the receiver last
+        sender = by['zmqzstd-sender'] if 'zmqzstd-sender' in by else threads[0]
+        receiver = by['io.zmqzstd.benc'] if 'io.zmqzstd.benc' in by else threads[-1]
+        io = by['ZMQbg/IO/0']
+        runs[label] = (score, sender, io, receiver)
+        out.append('| %s | %s | %s | %s | %s, %s |' % (label, tables.fmt_rate(score), shares(sender), shares(io), shares(receiver),
+                                                     receiver['voluntary']))
+    ours = [runs[k] for k in ('zmqzstd', 'zmqzstd, second run')]
+    c = [runs[k] for k in ('C', 'C, second run')]
+
+    def cpu_us(run, role):  # µs of CPU per message: the thread's on-CPU share over msg/s
+        return run[role]['cpu'] / 100.0 / run[0] * 1e6
+
+    io_ours, io_c = [cpu_us(r, 2) for r in ours], [cpu_us(r, 2) for r in c]
+    more = [100 * (a / b - 1) for a, b in zip(io_ours, io_c)]  # each zmqzstd run against the C run after it
+    io_busy = [r[2]['cpu'] for r in ours + c]
+    out.append("libzmq's I/O thread is the bottleneck: it runs %d\u2013%d %% of the time" % (min(io_busy), max(io_busy)))
+    out.append('Per message it uses %s µs of CPU under zmqzstd and %s µs under the C program (on-CPU share over msg/s), '
+               '%s %% more; the senders use %s and %s µs.' % (
+                   span(io_ours), span(io_c), span(more, 0), span([cpu_us(r, 1) for r in ours]), span([cpu_us(r, 1) for r in c])))
+    woken = [[float(r[3]['voluntary'].replace(',', '')) for r in runs_] for runs_ in (c, ours)]
+    out.append('(%s\u2013%s against %s\u2013%s times a second)' % tuple(
+        thousands(round(f(w), -2)) for w in woken for f in (min, max)))
+    return out
+
+
+check('Small messages: 64 B over tcp against C, per thread', sched_64_split)
+
+
+def maxlead():
+    """Lifting the pipeline's credit at 64 B: the per-iteration msg/s of pipeline-maxlead.json."""
+    iterations = {}
+    for r in rows('experiments/pipeline-maxlead.json'):
+        p = r['params']
+        if p['size'] == '64':
+            iterations[(p['contestant'], p['maxLead'])] = r['primaryMetric']['rawData'][0]
+
+    k = {key: span([v / 1000 for v in values], 0) + ' K' for key, values in iterations.items()}
+    return ['zmqzstd at 64 B fell from %s to %s msg/s per iteration (JeroMQ from %s to %s)' % (
+        k[('zmqzstd', '500')], k[('zmqzstd', '65536')], k[('jeromqZstdjni', '500')], k[('jeromqZstdjni', '65536')])]
+
+
+check('Small messages: a deeper credit at 64 B', maxlead)
+
+
+def iothread_runs():
+    """iothread.sh's lines in experiments/sched/iothread-64-tcp.txt: (label, {field: value}) in file order."""
+    found = []
+    with open(os.path.join(RESULTS, SCHED + 'iothread-64-tcp.txt')) as f:
+        for line in f:
+            if ': msgs_per_s=' in line:
+                label, fields = line.split(': ', 1)
+                found.append((label, {k: float(v.rstrip('%')) for k, v in (w.split('=') for w in fields.split())}))
+    return found
+
+
+def iothread():
+    runs = iothread_runs()
+    groups = (('C (three runs, sender free)', lambda label: label == 'c', slice(0, 3)),
+              ('zmqzstd (three runs, alternated with those)', lambda label: label == 'zmqzstd', slice(0, 3)),
+              ("C with the benchmark's credit (three runs)", lambda label: label == 'c flow=credit', slice(None)),
+              ('zmqzstd, `maxLead` 4000 and 65536 (three runs)', lambda label: label.startswith('zmqzstd maxLead='), slice(None)))
+
+    def field(runs_, name):
+        return span([r[name] for r in runs_])
+
+    out = []
+    for label, which, first in groups:
+        chosen = [r for name, r in runs if which(name)][first]
+        if len(chosen) != 3:
+            raise ValueError('iothread-64-tcp.txt: %d runs for %s' % (len(chosen), label))
+        out.append('| %s | %s K | %s µs | %s / %s µs | %s | %s |' % (
+            label, span([r['msgs_per_s'] / 1000 for r in chosen], 0), field(chosen, 'io_cpu_us_per_msg'), field(chosen, 'io_kernel_us_per_msg'),
+            field(chosen, 'io_user_us_per_msg'), field(chosen, 'msgs_per_sendto'), field(chosen, 'msgs_per_tcp_segment')))
+    # under bbr the C program merges its sendtos into fewer segments
+    merged = [r['msgs_per_tcp_segment'] / r['msgs_per_sendto'] for name, r in runs if name.startswith('c') and 'cubic' not in name]
+    out.append('%s `sendto`s per segment' % span(merged, 1))
+    cubic_c = [r for name, r in runs if name == 'c flow=credit cubic']
+    cubic_ours = [r for name, r in runs if name == 'zmqzstd cubic']
+    out.append('the C program carried %s messages per segment (%s per `sendto`) at %s K msg/s, zmqzstd %s at %s K' % (
+        field(cubic_c, 'msgs_per_tcp_segment'), field(cubic_c, 'msgs_per_sendto'), span([r['msgs_per_s'] / 1000 for r in cubic_c], 0),
+        field(cubic_ours, 'msgs_per_tcp_segment'), span([r['msgs_per_s'] / 1000 for r in cubic_ours], 0)))
+    # the cpu-clock profile: zmqzstd's extra ns per message over C's, for the tcp path's functions the text names
+    extra = {}
+    with open(os.path.join(RESULTS, SCHED + 'iothread-64-tcp-profile.txt')) as f:
+        for line in f:
+            fields = line.split()
+            if len(fields) == 5 and fields[3] == '[k]':
+                extra[fields[4]] = float(fields[0]) / float(fields[1])
+    named = ('tcp_sendmsg_locked', '__tcp_transmit_skb', 'tcp_v4_rcv', 'tcp_rcv_established', 'net_rx_action')
+    more = [100 * extra[n] for n in named]
+    out.append('%s, each %s %% more per message' % (', '.join('`%s`' % n for n in named), span(more, 0)))
+    return out
+
+
+check("Small messages: where the I/O thread's extra time goes", iothread)
+
+
+def congestion():
+    """zmqzstd / JeroMQ + zstd-jni under cubic and bbr, two alternated runs each (experiments/congestion/)."""
+    def ratio(name, size):
+        path = 'experiments/congestion/pipeline-%s.json' % name
+        return '%.2fx' % (score(path, 'transfer', contestant='zmqzstd', size=size)
+                          / score(path, 'transfer', contestant='jeromqZstdjni', size=size))
+
+    r = [ratio('%s-%s' % (cc, run), size) for size in (1024, 65536) for cc in ('cubic', 'bbr') for run in (2119, 2120)]
+    return ['gave zmqzstd / JeroMQ + zstd-jni %s and %s at 1 KiB under `cubic` against %s and %s under `bbr`, and %s, %s at '
+            '64 KiB against %s, %s' % tuple(r)]
+
+
+check('Small messages: the congestion control and the 1 KiB gap', congestion)
+
+
+def scheduling():
+    """The Scheduling table: schedstat.py at 1 KiB over tcp, one run each (experiments/sched/pipeline-1k-tcp-*.md)."""
+    tables = script('tables')
+    out = []
+    for label, name in (('zmqzstd', 'zmqzstd'), ('jeromqZstdjni', 'jeromqZstdjni'),
+                        ('zmqzstd, I/O thread `SCHED_BATCH`', 'zmqzstd-batch-ZMQbg'),
+                        ('zmqzstd, receiver `SCHED_BATCH`', 'zmqzstd-batch-io.zmqzstd.benc'),
+                        ('zmqzstd, both `SCHED_BATCH`', 'zmqzstd-batch'),
+                        ('zmqzstd, whole JVM under `chrt -b 0`', 'zmqzstd-chrt-batch'),
+                        ('jeromqZstdjni, whole JVM under `chrt -b 0`', 'jeromqZstdjni-chrt-batch')):
+        score, threads = sched_run('pipeline-1k-tcp-%s.md' % name)
+        sender, io, receiver = threads_by_role(threads)
+        out.append('| %s | %s | %d %% / %d %% / %d %% | %s | %s, %s | %s, %s |' % (
+            label, tables.fmt_rate(score), sender['cpu'], sender['waiting'], sender['blocked'], sender['involuntary'],
+            shares(io), io['voluntary'], shares(receiver), receiver['voluntary']))
+    return out
+
+
+def threads_by_role(threads):
+    """(sender, I/O thread, receiver) of a JVM run: the receiver is JMH's benchmark thread."""
+    by = {t['name']: t for t in threads}
+    sender = by.get('zmqzstd-sender') or by['jeromq-sender']
+    io = by.get('ZMQbg/IO/0') or by['iothread-2']
+    return sender, io, by['io.zmqzstd.benc']
+
+
+check('Scheduling: what the sender waits for', scheduling)
 
 
 # --- "Latency: one compressed request and its acknowledgement" --------------------------------------
