@@ -10,6 +10,7 @@ figures. Reads files only; runs no benchmark.
 
     python3 benchmark/scripts/check-figures.py [REPOSITORY_ROOT]   # exit status 1 on any mismatch
 """
+import functools
 import glob
 import importlib.util
 import json
@@ -782,6 +783,81 @@ def threads_by_role(threads):
 
 
 check('Scheduling: what the sender waits for', scheduling)
+
+
+# --- "Verdicts" and the verdict tables of the later sections: verdict.py's own rows ----------------
+
+@functools.lru_cache(maxsize=None)
+def verdict_rows(folder, check_name, comparison=0):
+    """verdict.py's rows for one check of a results folder, as it prints them: [(cells, line)], cells without '**'."""
+    import contextlib
+    import io
+    verdict = script('verdict')
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        verdict.table(check_name, verdict.rounds_of(os.path.join(RESULTS, folder))[check_name],
+                      *verdict.comparisons(check_name)[comparison])
+    lines = [line for line in printed.getvalue().splitlines() if line.startswith('| ')][1:]  # the rows, not the header
+    return [([c.strip().strip('*') for c in line.strip('|').split('|')], line) for line in lines]
+
+
+def verdict_tables():
+    out = []
+    for folder, checks in (('verdict', ('codec', 'codec-64m', 'codec-samelib', 'codec-samelib-64m', 'transport', 'pipeline',
+                                        'pipeline-samelib', 'pipeline-batch')),
+                           ('verdict-codec-lib157', ('codec-lib',)), ('verdict-codec-lib157-64m', ('codec-lib-64m',)),
+                           ('verdict-transport-thresholds', ('transport',)), ('verdict-2026-11-26e', ('codec', 'pipeline')),
+                           ('verdict-parallel-2026-11-25', ('pipeline-parallel',)),
+                           ('verdict-parallel-ring64', ('pipeline-parallel',)), ('verdict-parallel', ('pipeline-parallel',))):
+        for check_name in checks:
+            out.extend(line for _, line in verdict_rows(folder, check_name))
+
+    def run_above(rows):  # (transport, size) -> 'target msg/s | ratio' of an earlier run, for the tables that add them
+        return {tuple(cells[:2]): (cells[2], cells[4]) for cells, _ in rows}
+
+    first = run_above(verdict_rows('verdict', 'pipeline'))
+    for cells, line in verdict_rows('verdict-pipeline-after', 'pipeline'):
+        out.append('%s %s |' % (line, first[tuple(cells[:2])][1]))
+    after = run_above(verdict_rows('verdict-pipeline-after', 'pipeline'))
+    for cells, line in verdict_rows('verdict-pipeline-2026-11-26c', 'pipeline'):
+        out.append('%s %s | %s |' % ((line,) + after[tuple(cells[:2])]))
+    morning = run_above(verdict_rows('verdict-pipeline-2026-11-26c', 'pipeline'))
+    for cells, line in verdict_rows('verdict-pipeline-2026-11-26d', 'pipeline'):
+        out.append('%s %s | %s |' % ((line,) + morning[tuple(cells[:2])]))
+    workers = run_above(verdict_rows('verdict-pipeline-io2', 'pipeline-parallel-tcp'))
+    for cells, line in verdict_rows('verdict-pipeline-2026-11-26d', 'pipeline-parallel-tcp'):
+        out.append('| tcp, 3 workers %s %s | %s |' % ((line[len('| tcp'):],) + workers[tuple(cells[:2])]))
+    batch = {cells[1]: cells[4] for cells, _ in verdict_rows('verdict', 'pipeline-batch')}
+    out.append('is %sx at 1 KiB, %sx at 64 KiB, %sx at 64 B and %sx at 1 MiB (verdict `pipeline-batch`)' % (
+        batch['1 KiB'], batch['64 KiB'], batch['64 B'], batch['1 MiB']))
+    return out
+
+
+check('Verdicts: the tables of verdict.py', verdict_tables)
+
+
+def verdict_26e():
+    """The prose under the verdicts of 2026-11-26 afternoon: its medians against the earlier runs'."""
+    def medians(folder, check_name, first):  # the median ratios of the rows whose first cell is FIRST, 64 B up
+        return ' / '.join(cells[4] for cells, _ in verdict_rows(folder, check_name) if cells[0] == first)
+
+    def cell(folder, check_name, first, size, index):
+        return [cells[index] for cells, _ in verdict_rows(folder, check_name) if cells[:2] == [first, size]][0]
+
+    now, before = 'verdict-2026-11-26e', 'verdict-pipeline-2026-11-26d'
+    return ['the codec\'s 64 B compression %s against %s MB/s in the first `codec` table; over tcp at 64 B zmqzstd %s '
+            'against %s and JeroMQ + zstd-jni %s against %s msg/s in the table before' % (
+                cell(now, 'codec', 'compress', '64 B', 2), cell('verdict', 'codec', 'compress', '64 B', 2),
+                cell(now, 'pipeline', 'tcp', '64 B', 2), cell(before, 'pipeline', 'tcp', '64 B', 2),
+                cell(now, 'pipeline', 'tcp', '64 B', 3), cell(before, 'pipeline', 'tcp', '64 B', 3)),
+            'codec compression %sx and decompression %sx at 64 B / 1 KiB / 64 KiB / 1 MiB (earlier %sx and %sx); the pipeline '
+            'over tcp %sx, over inproc %sx (the run above: %sx and %sx)' % (
+                medians(now, 'codec', 'compress'), medians(now, 'codec', 'decompress'), medians('verdict', 'codec', 'compress'),
+                medians('verdict', 'codec', 'decompress'), medians(now, 'pipeline', 'tcp'), medians(now, 'pipeline', 'inproc'),
+                medians(before, 'pipeline', 'tcp'), medians(before, 'pipeline', 'inproc'))]
+
+
+check('Verdicts: after the defect fixes of 2026-11-26 afternoon', verdict_26e)
 
 
 # --- "Latency: one compressed request and its acknowledgement" --------------------------------------
