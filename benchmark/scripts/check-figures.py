@@ -955,34 +955,49 @@ check('Soak', soak)
 FLOOR = 'experiments/alloc-floor/'
 
 
-def alloc_floor():
+@functools.lru_cache(maxsize=None)
+def floor_iterations():
+    """JMH's own bytes per iteration: every measured iteration of AllocationFloorBenchmark, 1 s and 10 s."""
     from pathlib import Path
     af = script('alloc-floor')
-    floors = [x for name in ('floor-1s', 'floor-10s') for *_, per_it, _ in af.cells(Path(RESULTS, FLOOR + name + '.json'))
-              for x in per_it]
+    return [x for name in ('floor-1s', 'floor-10s') for *_, per_it, _ in af.cells(Path(RESULTS, FLOOR + name + '.json'))
+            for x in per_it]
+
+
+def floor_cells(name, keys):
+    """alloc-floor.py's cells of one file, by the parameters KEYS ('method': the benchmark method): (B/op, bytes per iteration, above the floor, at the floor),
+    'above' as alloc-floor.py computes it and 'at the floor' when it is not above 0 or the median iteration is the floor."""
+    from pathlib import Path
+    floor = statistics.median(floor_iterations())
+    found = {}
+    for b, _, norm, per_it, ops in script('alloc-floor').cells(Path(RESULTS, FLOOR + name + '.json')):
+        above = statistics.median((x - floor) / n for x, n in zip(per_it, ops))
+        at_floor = above <= 0 or round(statistics.median(per_it)) == round(floor)
+        params = dict(b['params'], method=b['benchmark'].rsplit('.', 1)[1])
+        found[tuple(params[k] for k in keys)] = (norm, per_it, above, at_floor)
+    return found
+
+
+def alloc_floor():
+    floors = floor_iterations()
     floor = statistics.median(floors)
     out = ['its bytes per iteration are JMH\'s alone: %s to %s B, median %s B' % (
         thousands(min(floors)), thousands(max(floors)), thousands(floor)),
         '(median bytes per iteration \u2212 %s B)' % thousands(floor)]
-
-    def by_cell(name):
-        return {(b['params']['contestant'], int(b['params']['size'])): (norm, per_it, ops)
-                for b, _, norm, per_it, ops in af.cells(Path(RESULTS, FLOOR + name + '.json'))}
 
     def figure(value, below):  # three decimals below BELOW, two above, as the table has them
         return '%.3f' % value if value < below else '%.2f' % value
 
     for name, iteration, sizes, peers in (('pipeline-1s', '1 s', (64, 1024, 65536, 1048576), True),
                                           ('pipeline-10s', '10 s', (65536, 1048576), False)):
-        cells = by_cell(name)
+        cells = floor_cells(name, ('contestant', 'size'))
         for size in sizes:
-            norm, per_it, ops = cells[('zmqzstd', size)]
-            above = statistics.median((x - floor) / n for x, n in zip(per_it, ops))
+            norm, per_it, above, at_floor = cells[('zmqzstd', str(size))]
             row = '| Pipeline %s | %s | %s | %s\u2013%s | %s |' % (
                 script('tables').size_label(size), iteration, figure(norm, 1), thousands(min(per_it)), thousands(max(per_it)),
-                figure(above, 0.1) if above > 0 and round(statistics.median(per_it)) != round(floor) else 'at the floor')
+                'at the floor' if at_floor else figure(above, 0.1))
             if peers:
-                row += ' %s | %s |' % (thousands(cells[('jeromqZstdjni', size)][0]), thousands(cells[('libzmqBytes', size)][0]))
+                row += ' %s | %s |' % (thousands(cells[('jeromqZstdjni', str(size))][0]), thousands(cells[('libzmqBytes', str(size))][0]))
             else:
                 row += ' | |'
             out.append(row)
@@ -990,6 +1005,103 @@ def alloc_floor():
 
 
 check('What -prof gc counts: the alloc-floor run', alloc_floor)
+
+
+def alloc_floor_others():
+    """The transport and codec rows under the alloc-floor table, and the timed-slice figures in item 2."""
+    out = []
+    transport = floor_cells('transport', ('strategy', 'transport', 'size'))
+    for label, strategy, over in (('`zeroCopyPooled`, tcp', 'zeroCopyPooled', 'tcp'), ('`zeroCopyPooled`, inproc', 'zeroCopyPooled', 'inproc')):
+        cells = [transport[(strategy, over, size)] for size in ('65536', '262144')]
+        out.append('| Transport %s 64 KiB / 256 KiB | %s | %s | %s |' % (
+            label, ' / '.join('%.3f' % c[0] for c in cells), ' / '.join('%s\u2013%s' % (thousands(min(c[1])), thousands(max(c[1])))
+                                                                       for c in cells),
+            ' / '.join('at the floor' if c[3] else '%.3f' % c[2] for c in cells)))
+    out.append('| Transport `byteArray`, tcp 64 KiB / 256 KiB | %s | | the array per message |' % ' / '.join(
+        thousands(transport[('byteArray', 'tcp', size)][0]) for size in ('65536', '262144')))
+
+    def above(value):  # as the codec rows give it: two decimals below 1, one below 10, none from there
+        return '%.2f' % value if value < 1 else '%.1f' % value if value < 10 else '%.0f' % value
+
+    for label, name, size, method, digits in (
+            ('Codec 1 MiB compress: zmqzstd-segment / zstdjni-direct / aircompressor-native (0.5 s)', 'codec', '1048576', 'compress', 1),
+            ('Codec 1 MiB decompress, same order', 'codec', '1048576', 'decompress', 1),
+            ('Codec 64 MiB compress, same order (4 s)', 'codec-64m', '67108864', 'compress', 0),
+            ('Codec 64 MiB decompress, same order', 'codec-64m', '67108864', 'decompress', 1)):
+        codec = floor_cells(name, ('contestant', 'size', 'method'))
+        cells = [codec[(c, size, method)] for c in ('zmqzstd-segment',) + PEERS]
+        out.append('| %s | %s | %s | %s |' % (
+            label, ' / '.join('%.*f' % (digits, c[0]) for c in cells),
+            ' / '.join('%s\u2013%s' % (thousands(min(c[1])), thousands(max(c[1]))) for c in cells),
+            ' / '.join(above(max(c[2], 0)) for c in cells)))
+    # the timed calls' slice: two rounds each of the jars before (old) and after (new), JSON in timed-slice/
+    norm = {(kind, r['params']['size']): [] for kind in ('old', 'new') for r in rows(FLOOR + 'timed-slice/old-1.json')}
+    for kind in ('old', 'new'):
+        for i in (1, 2):
+            for r in rows(FLOOR + 'timed-slice/%s-%d.json' % (kind, i)):
+                norm[(kind, r['params']['size'])].append(script('tables').alloc(r))
+    mib = norm[('old', '1048576')] + norm[('new', '1048576')]
+    out.append('two rounds each: %.1f and %.1f against %.1f and %.1f B/msg; 1 KiB and 64 KiB unchanged, %s and %s B/msg' % (
+        tuple(mib) + (span(norm[('old', '1024')] + norm[('new', '1024')]), span(norm[('old', '65536')] + norm[('new', '65536')], 1))))
+    return out
+
+
+check('What -prof gc counts: the transport and codec cells, the timed slice', alloc_floor_others)
+
+
+def ab_rounds(folder, kinds=('pipeline', 'transport')):
+    """The rounds of an alternated old/new run (KIND-old-N.json against KIND-new-N.json): per cell (benchmark, way, size),
+    per round (new / old msg/s, new B/msg, old B/msg, new msg/s, old msg/s); a pipeline cell's way is zmqzstd, or
+    zmqzstd@N with N compressing threads."""
+    found = {}
+    for kind in kinds:
+        i = 1
+        while os.path.exists(os.path.join(RESULTS, folder, '%s-old-%d.json' % (kind, i))):
+            pair = {}
+            for version in ('old', 'new'):
+                for r in rows('%s/%s-%s-%d.json' % (folder, kind, version, i)):
+                    p = r['params']
+                    threads = p.get('compressionThreads', '0')
+                    way = p['strategy'] if kind == 'transport' else 'zmqzstd' if threads == '0' else 'zmqzstd@' + threads
+                    pair.setdefault((kind, way, p['size']), {})[version] = (r['primaryMetric']['score'], script('tables').alloc(r))
+            for cell, v in pair.items():
+                found.setdefault(cell, []).append((v['new'][0] / v['old'][0], v['new'][1], v['old'][1], v['new'][0], v['old'][0]))
+            i += 1
+    return found
+
+
+def ab_row(values, msg_per_s):
+    """new / old per round, their median, (the medians of new and old msg/s,) the medians of new and old B/msg."""
+    ratios = [v[0] for v in values]
+    row = '%s | %s |' % (fmt(ratios, 3), med(ratios))
+    if msg_per_s:
+        row += ' %s | %s |' % (thousands(statistics.median(v[3] for v in values)), thousands(statistics.median(v[4] for v in values)))
+    return row + ' %s | %s |' % (med([v[1] for v in values]), med([v[2] for v in values]))
+
+
+def timed_call_ab():
+    """"Speed after the change to timed calls" (experiments/timed-call-ab/)."""
+    cells = ab_rounds('experiments/timed-call-ab')
+    out = ['| %s | %s | %s | %s' % (cell + (ab_row(values, False),)) for cell, values in cells.items()]
+    pipeline64 = [v[0] for v in cells[('pipeline', 'zmqzstd', '65536')]]
+    out.append('six more times: median %s, %d of %d rounds ahead, from %s to %s' % (
+        med(pipeline64), sum(r > 1 for r in pipeline64), len(pipeline64), '%.2f' % min(pipeline64), '%.2f' % max(pipeline64)))
+    return out
+
+
+check('What -prof gc counts: speed after the change to timed calls', timed_call_ab)
+
+
+def mid_message_ab():
+    """"Speed after the mid-message send rule" (experiments/mid-message-ab/ and its compressing-sender/)."""
+    cells = ab_rounds('experiments/mid-message-ab', ('transport', 'pipeline'))
+    out = ['| %s | %s | %s | %s' % (cell + (ab_row(values, True),)) for cell, values in cells.items()]
+    sender = ab_rounds('experiments/mid-message-ab/compressing-sender', ('pipeline',))
+    out.extend('| %s | %s' % (cell[2], ab_row(values, True)) for cell, values in sender.items())
+    return out
+
+
+check('What -prof gc counts: speed after the mid-message send rule', mid_message_ab)
 
 
 def main():
