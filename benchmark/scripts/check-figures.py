@@ -448,6 +448,16 @@ def jmh_log_score(path, prefix='PipelineBenchmark.transfer '):
     return found[0]
 
 
+def printed(function, *args):
+    """What one of the scripts' functions prints, as a string."""
+    import contextlib
+    import io
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        function(*args)
+    return out.getvalue()
+
+
 def thousands(value):
     return '{:,.0f}'.format(value)
 
@@ -790,14 +800,10 @@ check('Scheduling: what the sender waits for', scheduling)
 @functools.lru_cache(maxsize=None)
 def verdict_rows(folder, check_name, comparison=0):
     """verdict.py's rows for one check of a results folder, as it prints them: [(cells, line)], cells without '**'."""
-    import contextlib
-    import io
     verdict = script('verdict')
-    printed = io.StringIO()
-    with contextlib.redirect_stdout(printed):
-        verdict.table(check_name, verdict.rounds_of(os.path.join(RESULTS, folder))[check_name],
-                      *verdict.comparisons(check_name)[comparison])
-    lines = [line for line in printed.getvalue().splitlines() if line.startswith('| ')][1:]  # the rows, not the header
+    text = printed(verdict.table, check_name, verdict.rounds_of(os.path.join(RESULTS, folder))[check_name],
+                   *verdict.comparisons(check_name)[comparison])
+    lines = [line for line in text.splitlines() if line.startswith('| ')][1:]  # the rows, not the header
     return [([c.strip().strip('*') for c in line.strip('|').split('|')], line) for line in lines]
 
 
@@ -1102,6 +1108,27 @@ def mid_message_ab():
 
 
 check('What -prof gc counts: speed after the mid-message send rule', mid_message_ab)
+
+
+# --- "Codec", "Transport", "Pipeline" and "Latency": the main tables, made by tables.py from the JMH JSON ------
+
+def main_tables():
+    """tables.py's whole output over benchmark/results/: each table's title and the table itself (a title may go
+    on in the document with the run's details)."""
+    argv = sys.argv
+    try:
+        sys.argv = ['tables.py', RESULTS]
+        text = printed(script('tables').main)
+    finally:
+        sys.argv = argv
+    out = []
+    for block in ('\n' + text).split('\n**')[1:]:
+        title, _, table = block.partition('\n')
+        out.extend([title.rstrip('*'), table.strip()])
+    return out
+
+
+check('Codec, Transport, Pipeline, Latency: the tables of tables.py', main_tables)
 
 
 def main():
