@@ -369,17 +369,25 @@ check('Summary: pipeline within 10 % of C', c_summary)
 
 # --- Summary, "Transport" row: the interleaved runs, summarised by interleaved.py from the raw JVM files ---
 
-def interleaved(folder, *pairs):
-    """interleaved.py's rows for one results folder: way text -> (median, 95 % interval, JVMs ahead)."""
+@functools.lru_cache(maxsize=None)
+def interleaved_rows(folder, *pairs):
+    """interleaved.py's rows for one results folder: (kind, transport or method, size, way) -> its cells from the JVMs
+    on (JVMs, median, 95 % interval, min\u2013max, JVMs above 1, sign test p), without '**'."""
     script = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'interleaved.py')
     text = subprocess.run([sys.executable, script, os.path.join(RESULTS, folder)] + list(pairs),
                           capture_output=True, text=True, check=True).stdout
     found = {}
     for line in text.splitlines():
-        cells = [c.strip() for c in line.strip('|').split('|')]
-        if len(cells) == 10 and cells[0] == 'transport':
-            found[(cells[1], cells[2], cells[3])] = (cells[5].strip('*'), cells[6], cells[8].split('/')[0])
+        cells = [c.strip().strip('*') for c in line.strip().strip('|').split('|')]
+        if len(cells) == 10 and cells[0] in ('transport', 'codec', 'pipeline'):
+            found[tuple(cells[:4])] = cells[4:]
     return found
+
+
+def interleaved(folder, *pairs):
+    """The transport rows of interleaved_rows: way text -> (median, 95 % interval, JVMs ahead)."""
+    return {key[1:]: (cells[1], cells[2], cells[4].split('/')[0])
+            for key, cells in interleaved_rows(folder, *pairs).items() if key[0] == 'transport'}
 
 
 def transport_summary():
@@ -412,6 +420,60 @@ def transport_summary():
 
 
 check('Summary: transport', transport_summary)
+
+
+# --- "Codec": the interleaved codec comparisons (interleaved.sh's codec: cells) ---------------------
+
+def codec_interleaved():
+    def cell(folder, method, size, way, detail=True, ahead=True):
+        c = interleaved_rows(folder)[('codec', method, size, way + ' / zmqzstd')]
+        if not detail:
+            return c[1]
+        return '%s (%s%s)' % (c[1], c[2], '; ' + c[4] if ahead else '')
+
+    ten, six = 'interleaved', 'interleaved-codec-critical'
+    out = []
+    for method, size, bare in (('decompress', '256 B', 'bare-decompressDCtx'), ('decompress', '1 KiB', 'bare-decompressDCtx')):
+        out.append('| %s | %s | %s | %s |' % (method, size, cell(ten, method, size, bare), cell(ten, method, size, 'aircompressor')))
+        out.append('| %s | %s | %s | %s | %s | %s |' % (method, size, cell(six, method, size, bare), cell(six, method, size, bare + '-critical'),
+                                                       cell(six, method, size, 'header-walk+bare'), cell(six, method, size, 'aircompressor')))
+    out.append('| compress | 64 B | `ZSTD_compressCCtx` %s, `ZSTD_compress2` %s (%s) | %s |' % (
+        cell(ten, 'compress', '64 B', 'bare-compressCCtx'), cell(ten, 'compress', '64 B', 'bare-compress2', False),
+        interleaved_rows(ten)[('codec', 'compress', '64 B', 'bare-compress2 / zmqzstd')][4], cell(ten, 'compress', '64 B', 'aircompressor')))
+    out.append('| compress | 1 KiB | `ZSTD_compressCCtx` %s, `ZSTD_compress2` %s | %s |' % (
+        cell(ten, 'compress', '1 KiB', 'bare-compressCCtx'), cell(ten, 'compress', '1 KiB', 'bare-compress2', False),
+        cell(ten, 'compress', '1 KiB', 'aircompressor')))
+    for size in ('64 B', '1 KiB'):
+        out.append('| compress | %s | `ZSTD_compressCCtx` %s | %s | \u2013 | %s |' % (
+            size, cell(six, 'compress', size, 'bare-compressCCtx'), cell(six, 'compress', size, 'bare-compressCCtx-critical'),
+            cell(six, 'compress', size, 'aircompressor')))
+
+    def rerun(folder):  # decompress 1 KiB: aircompressor with its interval and JVMs, the bare call
+        c = interleaved_rows(folder)[('codec', 'decompress', '1 KiB', 'aircompressor / zmqzstd')]
+        return '%s (%s, %s), bare call %s' % (c[1], c[3] if c[2] == '\u2013' else c[2], c[4],
+                                              cell(folder, 'decompress', '1 KiB', 'bare-decompressDCtx', False))
+
+    out.append('decompress 1 KiB, aircompressor / zmq-zstd %s; compress 1 KiB %s and `ZSTD_compressCCtx` %s' % (
+        rerun('interleaved-codec-session5'), cell('interleaved-codec-session5', 'compress', '1 KiB', 'aircompressor', False),
+        cell('interleaved-codec-session5', 'compress', '1 KiB', 'bare-compressCCtx', False)))
+    out.append('decompress 1 KiB, aircompressor / zmq-zstd %s; compress 1 KiB aircompressor %s (%s), `ZSTD_compressCCtx` %s' % (
+        rerun('interleaved-codec-thread-check'), cell('interleaved-codec-thread-check', 'compress', '1 KiB', 'aircompressor', False),
+        interleaved_rows('interleaved-codec-thread-check')[('codec', 'compress', '1 KiB', 'aircompressor / zmqzstd')][2],
+        cell('interleaved-codec-thread-check', 'compress', '1 KiB', 'bare-compressCCtx', False)))
+    for folder, compress_cctx in (('interleaved-codec-raw-segments', False), ('interleaved-codec-block-check', True)):
+        rows_ = interleaved_rows(folder)
+        air, cctx = (rows_[('codec', 'compress', '1 KiB', w + ' / zmqzstd')] for w in ('aircompressor', 'bare-compressCCtx'))
+        out.append('decompress aircompressor %s; compress aircompressor %s (%s), `ZSTD_compressCCtx` %s%s' % (
+            rerun(folder), air[1], air[2], cctx[1], ' (%s)' % cctx[2] if compress_cctx else ''))
+    # critical handles tried inside the codec, against the unchanged codec's figures in the table
+    cells = (('decompress', '1 KiB'), ('decompress', '256 B'), ('compress', '1 KiB'))
+    tried = [cell('experiments/critical-in-codec', m, s, 'aircompressor', False) for m, s in cells]
+    out.append('aircompressor / zmq-zstd %s at 1 KiB and %s at 256 B decompression, %s at 1 KiB compression' % tuple(tried))
+    out.append('where the unchanged codec measures %s, %s and %s above' % tuple(cell(six, m, s, 'aircompressor', False) for m, s in cells))
+    return out
+
+
+check('Codec: the interleaved comparisons', codec_interleaved)
 
 
 # --- Helpers for the older sections: the scripts that made their tables, and JMH's text output -------
