@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """Recompute figures BENCHMARKS.md quotes from the committed raw results and report every mismatch.
 
-Each check names a passage of BENCHMARKS.md (text that must appear in it verbatim) and builds the
-same text from the files under benchmark/results/ that the passage cites (JMH JSON and text logs,
-async-profiler's collapsed stacks through flame-summary.py, schedstat.py and soak outputs, and the
-tables that tables.py and alloc-floor.py make from the JSON, through their own code). A check fails when
-the passage is no longer in the document (reworded: update the check) or when the data give other
-figures. Reads files only; runs no benchmark.
+Each check names a passage of BENCHMARKS.md (text that must appear in it verbatim; or of README.md, where
+README.md repeats a figure) and builds the same text from the files under benchmark/results/ that the passage
+cites (JMH JSON and text logs, async-profiler's collapsed stacks through flame-summary.py, schedstat.py,
+iothread.sh and soak outputs, interleaved.py's rows of interleaved.sh runs, and the tables that tables.py,
+verdict.py and alloc-floor.py make from the JSON, through their own code). A check fails when the passage
+is no longer in the document (reworded: update the check) or when the data give other figures. Reads files
+only; runs no benchmark.
 
     python3 benchmark/scripts/check-figures.py [REPOSITORY_ROOT]   # exit status 1 on any mismatch
 """
@@ -64,7 +65,8 @@ CHECKS = []
 
 
 def check(section, build):
-    """Register a check: build() returns the passages (strings) the document must contain."""
+    """Register a check: build() returns the passages (strings) BENCHMARKS.md must contain, or a pair of lists:
+    those and the passages README.md must contain."""
     CHECKS.append((section, build))
 
 
@@ -231,7 +233,12 @@ def codec_summary():
             out.append('| %s | %s |' % (method, ' | '.join(m[method])))
     above_64 = [float(v) for method in ('compress', 'decompress') for v in samelib[method][1:]]
     out.append('On the very file aircompressor bundles: %.2f\u2013%.2fx from 1 KiB up' % (min(above_64), max(above_64)))
-    return out
+    # README.md: the 1.5.7 medians but 64 B decompression as a range, and the two cells where 1.5.4 falls behind
+    rest = [float(v) for v in lib157['compress'] + lib157['decompress'][1:]]
+    readme = ['64 MiB (verdict medians %.2f\u2013%.2fx, %sx at 64-byte decompression)' % (min(rest), max(rest), lib157['decompress'][0]),
+              "Debian 12's 1.5.4 it decompresses 1 KiB frames at %sx and compresses 1 MiB at %sx" % (
+                  lib154['decompress'][1], lib154['compress'][3])]
+    return out, readme
 
 
 check('Summary: codec', codec_summary)
@@ -291,7 +298,17 @@ def pipeline_summary():
     level1 = pipeline_medians('verdict-parallel-l1', 'pipeline-parallel-l1')
     out.append('1 KiB %sx, 64 KiB %sx (one round' % tuple(level1[:2]))
     out.append('1 MiB %sx, against %sx, %sx, %sx at level 3 in the same rounds' % tuple(level1[2:] + level3))
-    return out
+
+    def ranges(runs):  # per size, 'x' or 'lowest\u2013highest' over the runs, as README.md gives them
+        return ' / '.join('%sx' % lo if lo == hi else '%s\u2013%sx' % (lo, hi)
+                          for lo, hi in ((min(r[i] for r in runs), max(r[i] for r in runs)) for i in range(3)))
+
+    batch = {cells[1]: cells[4] for cells, _ in verdict_rows('verdict', 'pipeline-batch')}
+    readme = ['compressing thread %s (three runs of 2026-11-26); `ParallelCompressingSender` with 3 workers %s (two of those runs; '
+              '%sx / %sx / %sx in 5 rounds the day before), and %sx / %sx / %sx against the peer compressing on three executor '
+              'threads' % ((ranges(one), ranges(parallel[1:])) + tuple(parallel[0]) + tuple(peer)),
+              'it is %sx at 1 KiB, %sx at 64 KiB and %sx at 1 MiB ("Scheduling")' % (batch['1 KiB'], batch['64 KiB'], batch['1 MiB'])]
+    return out, readme
 
 
 check('Summary: pipeline speed', pipeline_summary)
@@ -351,7 +368,7 @@ def c_summary():
 
     tcp64 = credit[(64, 'tcp')]
     cubic64 = cubic[(64, 'tcp')]
-    return ['tcp: 1 KiB %s, 64 KiB %s, 1 MiB %s; 64 B %s under' % (m(credit, 1024, 'tcp'), m(credit, 65536, 'tcp'),
+    return (['tcp: 1 KiB %s, 64 KiB %s, 1 MiB %s; 64 B %s under' % (m(credit, 1024, 'tcp'), m(credit, 65536, 'tcp'),
                                                                  m(credit, 1048576, 'tcp'), m(credit, 64, 'tcp')),
             '(%s under `cubic`); inproc 64 B %s, 1 KiB %s' % (m(cubic, 64, 'tcp'), m(credit, 64, 'inproc'), m(credit, 1024, 'inproc')),
             'tcp: 64 B %s (%.2f\u2013%.2f), 1 KiB %s, 64 KiB %s, 1 MiB %s; inproc: 64 B %s, 1 KiB %s' % (
@@ -361,7 +378,12 @@ def c_summary():
                 m(free, s, t) for s, t in ((64, 'tcp'), (1024, 'tcp'), (65536, 'tcp'), (1048576, 'tcp'),
                                            (64, 'inproc'), (1024, 'inproc'))),
             'zmqzstd / C is %s at 64 B (%.2f\u2013%.2f) and %s at 1 KiB' % (m(cubic, 64, 'tcp'), min(cubic64), max(cubic64),
-                                                                            m(cubic, 1024, 'tcp'))]
+                                                                            m(cubic, 1024, 'tcp'))], [
+            'End to end over tcp zmqzstd moves %s, %s and %s the messages of the same pipeline written in C at 1 KiB, 64 KiB and '
+            '1 MiB (same flow control, alternated runs); over inproc %s at 64 B and %s at 1 KiB; over tcp at 64 B %s under this '
+            "machine's `bbr` congestion control and %s under Linux's default `cubic`" % (
+                m(credit, 1024, 'tcp'), m(credit, 65536, 'tcp'), m(credit, 1048576, 'tcp'), m(credit, 64, 'inproc'),
+                m(credit, 1024, 'inproc'), m(credit, 64, 'tcp'), m(cubic, 64, 'tcp'))])
 
 
 check('Summary: pipeline within 10 % of C', c_summary)
@@ -416,7 +438,8 @@ def transport_summary():
             'of 6 JVMs, and with reading receivers %.2fx at 128 KiB (%s) and %.2fx at 256 KiB (%s)' % (
                 float(r64[0]), r64[1], float(s64[0]), r64[2], float(r128[0]), r128[1], float(r256[0]), r256[1]),
             'inproc 512 B %.2fx (%s), 1 KiB %.2fx (%s), 2 KiB %.2fx, 4 KiB %.2fx' % (
-                float(steps[0][0]), steps[0][1], float(steps[1][0]), steps[1][1], float(steps[2][0]), float(steps[3][0]))]
+                float(steps[0][0]), steps[0][1], float(steps[1][0]), steps[1][1], float(steps[2][0]), float(steps[3][0]))], [
+            'At 64 B the pooled send is %sx `byte[]` over inproc and level over tcp (%sx, %s)' % (inproc64[0], tcp64[0], tcp64[1])]
 
 
 check('Summary: transport', transport_summary)
@@ -474,6 +497,32 @@ def codec_interleaved():
 
 
 check('Codec: the interleaved comparisons', codec_interleaved)
+
+
+# --- "Which libzstd": three builds against the system library (experiments/libzstd-build/) ----------
+
+def libzstd_build():
+    """zmq-zstd's score on each build over its score on the system library in the same round, and the README's
+    reciprocal of the release's gain."""
+    def per_round(build, method, size):
+        return [score('experiments/libzstd-build/r%d-%s.json' % (i, build), method, contestant='zmqzstd-segment', size=size)
+                / score('experiments/libzstd-build/r%d-system.json' % i, method, contestant='zmqzstd-segment', size=size)
+                for i in (1, 2, 3)]
+
+    out = []
+    for method in ('compress', 'decompress'):
+        for size in (1024, 65536, 1048576):
+            out.append('| %s | %s | %s |' % (method, script('tables').size_label(size), ' | '.join(
+                '%s (%s)' % (med(r), span(r, 3)) for r in (per_round(b, method, size) for b in ('deb-own', '154-O3', '157-O3')))))
+    gain = {(m, s): statistics.median(per_round('157-O3', m, s)) for m, s in (('compress', 1048576), ('decompress', 1024))}
+    out.append('1.5.7 compresses 1 MiB %.2fx and decompresses 1 KiB %.2fx faster than 1.5.4' % (
+        gain[('compress', 1048576)], gain[('decompress', 1024)]))
+    readme = ("Debian 12's 1.5.4 decompresses 1 KiB frames %.2fx and compresses 1 MiB %.2fx as fast as 1.5.7"
+              % (1 / gain[('decompress', 1024)], 1 / gain[('compress', 1048576)]))
+    return out, [readme]
+
+
+check('Which libzstd: the builds compared', libzstd_build)
 
 
 # --- Helpers for the older sections: the scripts that made their tables, and JMH's text output -------
@@ -1193,9 +1242,13 @@ def main_tables():
 check('Codec, Transport, Pipeline, Latency: the tables of tables.py', main_tables)
 
 
+def flat_document(name):
+    with open(os.path.join(ROOT, name)) as f:
+        return ' '.join(f.read().replace('**', '').split())
+
+
 def main():
-    with open(os.path.join(ROOT, 'BENCHMARKS.md')) as f:
-        document = ' '.join(f.read().replace('**', '').split())
+    documents = {name: flat_document(name) for name in ('BENCHMARKS.md', 'README.md')}
     failures = 0
     for section, build in CHECKS:
         try:
@@ -1204,13 +1257,16 @@ def main():
             print('FAIL %s: %s' % (section, e))
             failures += 1
             continue
-        for passage in passages:
-            flat = ' '.join(passage.replace('**', '').split())  # a quoted block of output: one line here
-            if flat in document:
-                print('ok   %s: %s' % (section, flat))
-            else:
-                print('FAIL %s: the data give %r, which BENCHMARKS.md does not say' % (section, passage))
-                failures += 1
+        # a check gives BENCHMARKS.md's passages, or those and README.md's as a pair
+        benchmarks, readme = passages if isinstance(passages, tuple) else (passages, [])
+        for name, document_passages in (('BENCHMARKS.md', benchmarks), ('README.md', readme)):
+            for passage in document_passages:
+                flat = ' '.join(passage.replace('**', '').split())  # a quoted block of output: one line here
+                if flat in documents[name]:
+                    print('ok   %s: %s' % (section, flat))
+                else:
+                    print('FAIL %s: the data give %r, which %s does not say' % (section, passage, name))
+                    failures += 1
     print('%d checks, %d mismatches' % (sum(1 for _ in CHECKS), failures))
     return 1 if failures else 0
 

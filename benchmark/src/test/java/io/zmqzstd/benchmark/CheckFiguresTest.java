@@ -9,9 +9,9 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
- * BENCHMARKS.md's figures that {@code benchmark/scripts/check-figures.py} knows how to recompute agree
- * with the committed raw results: a figure edited by hand, a results file replaced or a passage reworded
- * without its check fails here, naming the passage.
+ * BENCHMARKS.md's figures that {@code benchmark/scripts/check-figures.py} knows how to recompute, and the
+ * README's repeats of them, agree with the committed raw results: a figure edited by hand, a results file
+ * replaced or a passage reworded without its check fails here, naming the passage.
  */
 class CheckFiguresTest {
 
