@@ -1187,7 +1187,7 @@ def ab_rounds(folder, kinds=('pipeline', 'transport')):
     return found
 
 
-def ab_row(values, msg_per_s):
+def ab_ratio_cells(values, msg_per_s):
     """new / old per round, their median, (the medians of new and old msg/s,) the medians of new and old B/msg."""
     ratios = [v[0] for v in values]
     row = '%s | %s |' % (fmt(ratios, 3), med(ratios))
@@ -1199,7 +1199,7 @@ def ab_row(values, msg_per_s):
 def timed_call_ab():
     """"Speed after the change to timed calls" (experiments/timed-call-ab/)."""
     cells = ab_rounds('experiments/timed-call-ab')
-    out = ['| %s | %s | %s | %s' % (cell + (ab_row(values, False),)) for cell, values in cells.items()]
+    out = ['| %s | %s | %s | %s' % (cell + (ab_ratio_cells(values, False),)) for cell, values in cells.items()]
     pipeline64 = [v[0] for v in cells[('pipeline', 'zmqzstd', '65536')]]
     out.append('six more times: median %s, %d of %d rounds ahead, from %s to %s' % (
         med(pipeline64), sum(r > 1 for r in pipeline64), len(pipeline64), '%.2f' % min(pipeline64), '%.2f' % max(pipeline64)))
@@ -1212,9 +1212,9 @@ check('What -prof gc counts: speed after the change to timed calls', timed_call_
 def mid_message_ab():
     """"Speed after the mid-message send rule" (experiments/mid-message-ab/ and its compressing-sender/)."""
     cells = ab_rounds('experiments/mid-message-ab', ('transport', 'pipeline'))
-    out = ['| %s | %s | %s | %s' % (cell + (ab_row(values, True),)) for cell, values in cells.items()]
+    out = ['| %s | %s | %s | %s' % (cell + (ab_ratio_cells(values, True),)) for cell, values in cells.items()]
     sender = ab_rounds('experiments/mid-message-ab/compressing-sender', ('pipeline',))
-    out.extend('| %s | %s' % (cell[2], ab_row(values, True)) for cell, values in sender.items())
+    out.extend('| %s | %s' % (cell[2], ab_ratio_cells(values, True)) for cell, values in sender.items())
     return out
 
 
