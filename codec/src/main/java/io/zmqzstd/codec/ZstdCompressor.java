@@ -19,7 +19,8 @@ import java.util.Objects;
 /**
  * Compresses whole payloads into single standard zstd frames, reusing one native compression
  * context ({@code ZSTD_CCtx}). Every frame carries its content size; it carries a checksum when
- * asked and the dictionary ID when a dictionary is used.
+ * asked and the dictionary ID when a dictionary is used, unless
+ * {@link Builder#dictionaryIdInFrame(boolean)} leaves it out.
  *
  * <p>Not thread-safe: like a socket, one compressor belongs to one thread at a time. Use one per
  * thread; hand it over only with a happens-before edge. A call made while another thread is in
@@ -74,6 +75,7 @@ public final class ZstdCompressor implements AutoCloseable {
         private int level = DEFAULT_LEVEL;
         private boolean checksum;
         private ZstdDictionary dictionary;
+        private boolean dictionaryIdInFrame = true;
         private int workers;
 
         private Builder() {
@@ -117,6 +119,27 @@ public final class ZstdCompressor implements AutoCloseable {
         }
 
         /**
+         * Whether frames made with the {@link #dictionary(ZstdDictionary) dictionary} carry its
+         * 4-byte ID (default {@code true}; {@code false} is libzstd's {@code ZSTD_c_dictIDFlag=0},
+         * {@code zstd --no-dictID}). Leaving it out saves up to 4 bytes a frame, which counts for
+         * small messages, but the frame then names no dictionary: a decompressor decodes it only
+         * with {@link ZstdDecompressor.Builder#dictionaryForFramesWithoutId(ZstdDictionary)} set to
+         * this same dictionary, and one without fails on it (usually {@code DICTIONARY_MISSING}
+         * "Dictionary is corrupted" or {@code CORRUPT}; with no checksum a frame can also decode to
+         * wrong bytes without an error, see the codec README, "Frames without a dictionary ID").
+         * The checksum stays as {@link #checksum(boolean)} sets it. A raw-content dictionary
+         * (ID 0) has no ID to leave out: the option changes nothing there.
+         *
+         * @param include {@code false} to leave the ID out; {@link #build()} refuses it without a
+         *     dictionary
+         * @return this builder
+         */
+        public Builder dictionaryIdInFrame(boolean include) {
+            this.dictionaryIdInFrame = include;
+            return this;
+        }
+
+        /**
          * Worker threads zstd starts for large inputs (0, the default: compress on the calling
          * thread). Calls still block until the frame is complete.
          *
@@ -141,7 +164,8 @@ public final class ZstdCompressor implements AutoCloseable {
          * @throws IllegalStateException when the dictionary given is closed
          * @throws IllegalArgumentException when {@link #workers(int)} is more than libzstd runs:
          *     more than its maximum, or more than 0 when it was built without multithreading (the
-         *     message says so)
+         *     message says so); or {@link #dictionaryIdInFrame(boolean)} is {@code false} without a
+         *     dictionary
          * @throws ZstdException when libzstd refuses a setting or cannot digest the dictionary
          */
         public ZstdCompressor build() {
@@ -170,6 +194,12 @@ public final class ZstdCompressor implements AutoCloseable {
     private ZstdCompressor(Builder b) {
         this.level = b.level;
         this.levelOnly = !b.checksum && b.dictionary == null && b.workers == 0;
+        if (!b.dictionaryIdInFrame && b.dictionary == null) {
+            // Refused rather than ignored: the caller expects frames a receiver can only decode
+            // with a dictionary, and would get frames made without one.
+            throw new IllegalArgumentException("dictionaryIdInFrame(false) without a dictionary: there is no"
+                    + " dictionary ID to leave out; set dictionary(d) or drop dictionaryIdInFrame(false)");
+        }
         if (b.workers > 0) {
             // Checked before libzstd sees the count: it cuts one above its maximum to the maximum
             // without a word, and one built without multithreading says only "Unsupported parameter".
@@ -195,7 +225,7 @@ public final class ZstdCompressor implements AutoCloseable {
             setParameter(LibZstd.C_CHECKSUM_FLAG, b.checksum || rawContentDictionary ? 1 : 0);
             // The wire rule: every frame declares its size, so receivers can refuse it early.
             setParameter(LibZstd.C_CONTENT_SIZE_FLAG, 1);
-            setParameter(LibZstd.C_DICT_ID_FLAG, 1);
+            setParameter(LibZstd.C_DICT_ID_FLAG, b.dictionaryIdInFrame ? 1 : 0);
             if (b.workers > 0) {
                 setParameter(LibZstd.C_NB_WORKERS, b.workers);
             }

@@ -20,7 +20,9 @@ import java.util.Objects;
  *
  * <p>Dictionaries: each frame names its dictionary ID in its header; the decompressor picks the
  * matching one of those it was given, and refuses a frame whose dictionary it lacks
- * ({@code DICTIONARY_MISSING}, naming the ID) before decompressing.
+ * ({@code DICTIONARY_MISSING}, naming the ID) before decompressing. A frame that names no ID is
+ * decoded with {@link Builder#dictionaryForFramesWithoutId(ZstdDictionary)} when one is set (or a
+ * raw-content dictionary, ID 0), else with none.
  *
  * <p>Errors leave the decompressor usable: the session is reset and the next frame decodes.
  *
@@ -45,6 +47,12 @@ public final class ZstdDecompressor implements AutoCloseable {
     public static final long DEFAULT_MAX_DECOMPRESSED_SIZE = 256L * 1024 * 1024;
 
     private static final long NO_DDICT = 0;
+    /**
+     * The ID {@link ZstdFrames#dictionaryIdOf} reads from a header without the field (and the
+     * field's own "no dictionary" value), and the ID of a raw-content dictionary: the key of the
+     * dictionary for such frames.
+     */
+    private static final int NO_DICTIONARY_ID = 0;
 
     /**
      * The smallest window allowance: what zstd levels 1 to 19 use when the input size is unknown
@@ -79,6 +87,7 @@ public final class ZstdDecompressor implements AutoCloseable {
     public static final class Builder {
         private long maxDecompressedSize = DEFAULT_MAX_DECOMPRESSED_SIZE;
         private final java.util.List<ZstdDictionary> dictionaries = new java.util.ArrayList<>();
+        private ZstdDictionary forFramesWithoutId;
         private boolean storedFrameCopy = true;
 
         private Builder() {
@@ -111,6 +120,32 @@ public final class ZstdDecompressor implements AutoCloseable {
             return this;
         }
 
+        /**
+         * The dictionary for frames that name no dictionary ID: frames its senders made with it
+         * and without its ID ({@link ZstdCompressor.Builder#dictionaryIdInFrame(boolean)}
+         * {@code false}, {@code zstd --no-dictID -D}, zstd-jni's {@code setDictID(false)}). Frames
+         * that name its ID need it added with {@link #dictionary(ZstdDictionary)} as well.
+         *
+         * <p>The rule: every compressed frame without an ID that reaches this decompressor must
+         * have been made with this dictionary. Frames of raw or RLE blocks (such as
+         * {@link ZstdFrames#writeRawFrame} writes) use no dictionary and are unaffected, and so,
+         * measured with libzstd 1.5.4 and trained dictionaries, were frames compressed with no
+         * dictionary at all: those decoded correctly with it (the {@code NoDictionaryIdTest}). That
+         * holds only while the dictionary's three repeat offsets are zstd's defaults (1, 4, 8; what
+         * {@code zstd --train} and {@link ZstdDictionary#train} write): with others, a frame made
+         * without a dictionary decodes to wrong bytes, with no error unless it has a checksum. A
+         * frame made with another dictionary and no ID fails, or without a checksum may decode to
+         * wrong bytes.
+         *
+         * @param dictionary the dictionary, still the caller's; {@code null} for none (the default:
+         *     such frames are decoded with no dictionary)
+         * @return this builder
+         */
+        public Builder dictionaryForFramesWithoutId(ZstdDictionary dictionary) {
+            this.forFramesWithoutId = dictionary;
+            return this;
+        }
+
         /** Off: every frame goes to libzstd, the reference that tests compare the Java copy with. */
         Builder storedFrameCopy(boolean enabled) {
             this.storedFrameCopy = enabled;
@@ -121,7 +156,10 @@ public final class ZstdDecompressor implements AutoCloseable {
          * A new decompressor; the caller owns it and must close it.
          *
          * @return the decompressor
-         * @throws IllegalArgumentException when two dictionaries have the same ID
+         * @throws IllegalArgumentException when two dictionaries have the same ID, or a
+         *     raw-content dictionary (ID 0) is added as well as
+         *     {@link #dictionaryForFramesWithoutId(ZstdDictionary)}: both would serve frames
+         *     without an ID
          * @throws IllegalStateException when a dictionary given is closed
          * @throws ZstdException {@code OTHER} when zstd cannot digest a dictionary
          */
@@ -130,6 +168,9 @@ public final class ZstdDecompressor implements AutoCloseable {
             try {
                 for (ZstdDictionary dictionary : dictionaries) {
                     d.addDictionary(dictionary);
+                }
+                if (forFramesWithoutId != null) {
+                    d.addDictionaryForFramesWithoutId(forFramesWithoutId);
                 }
             } catch (RuntimeException e) {
                 d.close();
@@ -228,6 +269,22 @@ public final class ZstdDecompressor implements AutoCloseable {
         }
     }
 
+    /**
+     * Registers {@code dictionary} under key {@link #NO_DICTIONARY_ID}, the ID
+     * {@link #selectDictionary} looks up for a frame that names none: so frames without an ID find
+     * it with no other work per frame. Builder only: the one place that checks the conflict with a
+     * raw-content dictionary, which has that key too.
+     */
+    private void addDictionaryForFramesWithoutId(ZstdDictionary dictionary) {
+        for (int known : dictIds) {
+            if (known == NO_DICTIONARY_ID) {
+                throw new IllegalArgumentException("dictionaryForFramesWithoutId with a raw-content dictionary (id=0)"
+                        + " added too: both would decode frames that name no dictionary ID; keep one");
+            }
+        }
+        registerDictionary(dictionary, NO_DICTIONARY_ID);
+    }
+
     private void addDictionaryEntered(ZstdDictionary dictionary) {
         int id = dictionary.id();
         for (int known : dictIds) {
@@ -235,6 +292,11 @@ public final class ZstdDecompressor implements AutoCloseable {
                 throw new IllegalArgumentException("dictionary already added: id=" + Integer.toUnsignedString(id));
             }
         }
+        registerDictionary(dictionary, id);
+    }
+
+    /** Digests {@code dictionary} and makes it the one for frames naming {@code id}. */
+    private void registerDictionary(ZstdDictionary dictionary, int id) {
         long ddict = dictionary.createDDict();
         dictIds = Arrays.copyOf(dictIds, dictIds.length + 1);
         ddicts = Arrays.copyOf(ddicts, ddicts.length + 1);
@@ -680,14 +742,28 @@ public final class ZstdDecompressor implements AutoCloseable {
      * ({@code CORRUPT}), not a cut one or too small a destination. The one-shot path has already
      * told its own dstSize_tooSmall apart ({@link #outputFull}).
      */
-    private static ZstdException decodeFailed(String operation, long r) {
+    private ZstdException decodeFailed(String operation, long r) {
         int code = LibZstd.errorCode(r);
-        if (code != LibZstd.ERR_SRC_SIZE_WRONG && code != LibZstd.ERR_DST_SIZE_TOO_SMALL) {
-            return ZstdException.fromResult(operation, r);
+        ZstdException e = code != LibZstd.ERR_SRC_SIZE_WRONG && code != LibZstd.ERR_DST_SIZE_TOO_SMALL
+                ? ZstdException.fromResult(operation, r)
+                : ZstdException.withResult(ZstdException.Reason.CORRUPT, operation + " failed: " + LibZstd.errorName(r)
+                        + " (reason=CORRUPT, zstdError=" + code + "; the frame was complete: a block is damaged)", r);
+        // No dictionary referenced past selectDictionary means the frame named no ID (one naming an
+        // unknown ID is refused there). With dictionaries at hand, or an error that only a frame
+        // wanting a dictionary's tables raises, the likely cause is a sender that left the ID out.
+        if (currentDDict == NO_DDICT && (dictIds.length > 0 || code == LibZstd.ERR_DICTIONARY_CORRUPTED)) {
+            return ZstdException.withResult(e.reason(), e.getMessage() + FRAME_WITHOUT_ID_HINT, r);
         }
-        return ZstdException.withResult(ZstdException.Reason.CORRUPT, operation + " failed: " + LibZstd.errorName(r)
-                + " (reason=CORRUPT, zstdError=" + code + "; the frame was complete: a block is damaged)", r);
+        return e;
     }
+
+    /**
+     * Appended to a decoding error of a frame that names no dictionary ID, decoded with no
+     * dictionary ({@link #decodeFailed}); the pipeline names its option the same.
+     */
+    private static final String FRAME_WITHOUT_ID_HINT = "; the frame declares no dictionary ID and was decoded"
+            + " without a dictionary: if its sender left the ID out (dictionaryIdInFrame(false), zstd --no-dictID),"
+            + " set that dictionary with dictionaryForFramesWithoutId";
 
     private ZstdException windowTooLarge(String window, long r) {
         String message = "frame window larger than limit: window=" + window + ", limit=" + (1L << windowLogMax)
