@@ -191,7 +191,8 @@ public final class CompressingSender implements AutoCloseable {
          * @return the new sender
          * @throws IllegalArgumentException when the settings contradict each other or the socket:
          *     a raw-frame limit or {@code rawIncompressible(true)} with a dictionary or a checksum,
-         *     or a zero-copy threshold below the socket's
+         *     {@code dictionaryIdInFrame(false)} without a dictionary, or a zero-copy threshold below
+         *     the socket's
          * @throws IllegalStateException when the socket or the dictionary is closed
          */
         public CompressingSender build() {

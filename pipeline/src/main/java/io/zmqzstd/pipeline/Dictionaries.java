@@ -12,7 +12,10 @@ import java.util.List;
  * <p>A dictionary pays for small messages (a few KiB and below) of a recurring shape. Give the
  * same dictionary to the sender ({@link CompressingSender.Builder#dictionary}) and to every
  * receiver ({@link DecompressingReceiver.Builder#dictionary}); frames carry its ID, and a
- * receiver may hold several and picks by ID.
+ * receiver may hold several and picks by ID. A sender that leaves the ID out
+ * ({@link CompressingSender.Builder#dictionaryIdInFrame}) saves 4 bytes a frame, and its
+ * receivers need the dictionary as
+ * {@link DecompressingReceiver.Builder#dictionaryForFramesWithoutId}.
  */
 public final class Dictionaries {
 

@@ -25,6 +25,8 @@ final class FrameOptions {
     int level = ZstdCompressor.DEFAULT_LEVEL;
     boolean checksum;
     ZstdDictionary dictionary;
+    /** False: frames leave the dictionary's ID out ({@link ZstdCompressor.Builder#dictionaryIdInFrame}). */
+    boolean dictionaryIdInFrame = true;
     /**
      * Set by the user, or -1 until {@link #resolve} fills in the pool's
      * {@link NativeBufferPool#zeroCopyThresholdBytes()}; never applied below the socket's
@@ -68,6 +70,7 @@ final class FrameOptions {
         c.level = level;
         c.checksum = checksum;
         c.dictionary = dictionary;
+        c.dictionaryIdInFrame = dictionaryIdInFrame;
         c.zeroCopyThresholdBytes = zeroCopyThresholdBytes;
         c.rawFrameBelowBytes = rawFrameBelowBytes;
         c.rawIncompressible = rawIncompressible;
@@ -124,9 +127,13 @@ final class FrameOptions {
         return Math.max(zeroCopyThresholdBytes, socket.zeroCopyThresholdBytes());
     }
 
-    /** A compressor with these settings; the caller owns it. */
+    /**
+     * A compressor with these settings; the caller owns it. Its {@code build()} is where
+     * {@code dictionaryIdInFrame(false)} without a dictionary is refused, for both senders.
+     */
     ZstdCompressor newCompressor() {
-        return ZstdCompressor.builder().level(level).checksum(checksum).dictionary(dictionary).build();
+        return ZstdCompressor.builder().level(level).checksum(checksum).dictionary(dictionary)
+                .dictionaryIdInFrame(dictionaryIdInFrame).build();
     }
 
     /** A check of this sender's settings for one compressing thread, or null when it is off. */

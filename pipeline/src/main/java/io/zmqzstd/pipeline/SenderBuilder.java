@@ -50,7 +50,8 @@ abstract class SenderBuilder<B extends SenderBuilder<B>> {
     }
 
     /**
-     * Compress with this dictionary; frames carry its ID. Every compressor digests its own copy at
+     * Compress with this dictionary; frames carry its ID (unless {@link #dictionaryIdInFrame(boolean)}
+     * leaves it out). Every compressor digests its own copy at
      * {@code build()}, so the dictionary must be open until then (a closed one makes
      * {@code build()} throw {@link IllegalStateException}) and may be closed after it.
      * Not allowed with {@code rawFrameBelowBytes} set above 0 or {@code rawIncompressible(true)}:
@@ -61,6 +62,23 @@ abstract class SenderBuilder<B extends SenderBuilder<B>> {
      */
     public B dictionary(ZstdDictionary dictionary) {
         frames.dictionary = dictionary;
+        return self();
+    }
+
+    /**
+     * Whether frames carry the dictionary's 4-byte ID (default true). {@code false} saves up to 4
+     * bytes a frame (libzstd's {@code ZSTD_c_dictIDFlag=0}, {@code zstd --no-dictID}); every
+     * receiver then needs this dictionary as its
+     * {@link DecompressingReceiver.Builder#dictionaryForFramesWithoutId(ZstdDictionary)}, and one
+     * without it refuses the frames (see there for what a wrong one does). Raw frames are
+     * unaffected. Not allowed without a dictionary: {@code build()} throws
+     * {@link IllegalArgumentException} ("dictionaryIdInFrame(false) without a dictionary: …").
+     *
+     * @param include false to leave the ID out
+     * @return this builder
+     */
+    public B dictionaryIdInFrame(boolean include) {
+        frames.dictionaryIdInFrame = include;
         return self();
     }
 
