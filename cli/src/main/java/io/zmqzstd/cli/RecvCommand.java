@@ -84,6 +84,11 @@ final class RecvCommand implements Callable<Integer> {
             description = "With --dict: accept files that are not zstd dictionaries, as raw content (for frames without a dictionary ID).")
     boolean rawDictionaries;
 
+    @Option(names = "--no-id-dict", paramLabel = "FILE",
+            description = "The zstd dictionary for frames that carry no dictionary ID (send --no-dict-id, zstd --no-dictID -D);"
+                    + " every such compressed frame must have been made with it. Frames with its ID need it as --dict too.")
+    Path noIdDictionary;
+
     @Option(names = "--max-size", paramLabel = "BYTES", converter = Values.ByteSize.class, defaultValue = "64M",
             description = "Refuse a frame that decompresses to more than BYTES (default ${DEFAULT-VALUE}).")
     long maxSize;
@@ -137,6 +142,12 @@ final class RecvCommand implements Callable<Integer> {
                         + ": id=" + Integer.toUnsignedString(dicts.get(i).id()));
             }
         }
+        ZstdDictionary forFramesWithoutId = noIdDictionary == null ? null : SendCommand.loadDictionary(noIdDictionary, false);
+        if (forFramesWithoutId != null && byId.containsKey(0)) {
+            // a raw-content --dict serves the same frames (the receiver's build() refuses the pair too)
+            throw usage("--no-id-dict " + noIdDictionary + " and --dict " + byId.get(0) + " (dictionary ID 0: raw content)"
+                    + " would both decode frames without a dictionary ID: keep one");
+        }
         // Nothing to send, so nothing to linger for.
         ZmqContext context = ZmqContext.builder().defaultLinger(Duration.ZERO).build();
         PrintWriter err = spec.commandLine().getErr();
@@ -157,7 +168,7 @@ final class RecvCommand implements Callable<Integer> {
                     endpoints.attach(socket);
                     DecompressingReceiver.Builder b = DecompressingReceiver.builder(socket).maxDecompressedSize(maxSize);
                     dicts.forEach(b::dictionary);
-                    try (DecompressingReceiver receiver = b.build()) {
+                    try (DecompressingReceiver receiver = b.dictionaryForFramesWithoutId(forFramesWithoutId).build()) {
                         session.countWritten(out::writtenMessages);
                         session.watch(receiver::stats);
                         int code = receiveAll(receiver, out, session, err);
@@ -229,7 +240,11 @@ final class RecvCommand implements Callable<Integer> {
                 }
             }
             if (status == DecompressingReceiver.BAD_FRAME) {
-                err.println(spec.qualifiedName() + ": " + receiver.lastErrorMessage());
+                String why = receiver.lastErrorMessage();
+                // the codec's advice for a frame without a dictionary ID names the library's option
+                // last; here the user's is the flag
+                err.println(spec.qualifiedName() + ": " + why
+                        + (why.endsWith("dictionaryForFramesWithoutId") ? " (zmq-zstd recv --no-id-dict FILE)" : ""));
                 continue;
             }
             int parts = m.parts();

@@ -104,6 +104,11 @@ final class SendCommand implements Callable<Integer> {
                     + " and a checksum (as with --checksum).")
     boolean rawDictionary;
 
+    @Option(names = "--no-dict-id",
+            description = "With --dict: leave the dictionary ID out of every frame (4 bytes less, as zstd --no-dictID);"
+                    + " the receiver then needs the file as --no-id-dict.")
+    boolean noDictionaryId;
+
     @Option(names = "--checksum", description = "Add a content checksum to every frame.")
     boolean checksum;
 
@@ -188,7 +193,7 @@ final class SendCommand implements Callable<Integer> {
                     endpoints.attach(socket);
                     if (threads == 0) {
                         try (CompressingSender sender = CompressingSender.builder(socket).level(level).checksum(checksum)
-                                .dictionary(dict).build()) {
+                                .dictionary(dict).dictionaryIdInFrame(!noDictionaryId).build()) {
                             session.watch(sender::stats);
                             start(socket);
                             sendAll((r, t) -> t != null
@@ -230,7 +235,8 @@ final class SendCommand implements Callable<Integer> {
     private void sendParallel(ZmqSocket socket, ZstdDictionary dict, byte[] topicBytes, Session session)
             throws IOException, InterruptedException {
         ParallelCompressingSender sender = ParallelCompressingSender.builder(socket).workers(threads)
-                .failOnSendTimeout(true).level(level).checksum(checksum).dictionary(dict).build();
+                .failOnSendTimeout(true).level(level).checksum(checksum).dictionary(dict)
+                .dictionaryIdInFrame(!noDictionaryId).build();
         session.watch(sender::stats);
         try {
             start(socket);
@@ -402,6 +408,9 @@ final class SendCommand implements Callable<Integer> {
         }
         if (rawDictionary && dictionary == null) {
             throw usage(RAW_DICT_WITHOUT_DICT);
+        }
+        if (noDictionaryId && dictionary == null) {
+            throw usage("--no-dict-id needs --dict FILE: without a dictionary frames carry no dictionary ID to leave out");
         }
         if (threads < 0 || threads > 256) {
             throw usage("--threads out of range: N=" + threads + ", range=0..256");

@@ -175,6 +175,77 @@ class CliProcessIT {
         }
     }
 
+    /**
+     * send --no-dict-id leaves the 4-byte dictionary ID out of every frame; recv --no-id-dict
+     * decodes those and frames from zstd --no-dictID -D; a recv without it reports such a frame as a
+     * bad frame that declares no dictionary ID, naming --no-id-dict, and goes on.
+     */
+    @Test
+    void shouldCarryFramesWithoutDictionaryIdFromSendAndZstdToRecvNoIdDict() throws Exception {
+        Path dict = dir.resolve("t.dict");
+        CliProcess train = CliProcess.run(joinLines(telemetry(5_000, 2)), "train", "--out", dict.toString(), "--size", "16K");
+        assertEquals(0, train.awaitExit(), train::toString);
+        assertTrue(ZstdDictionary.load(dict).id() >= 65536 || ZstdDictionary.load(dict).id() < 0, "a 4-byte ID field");
+        List<String> lines = telemetry(200, 3);
+        Path sample = Files.write(dir.resolve("one.json"), telemetry(1, 9).getFirst().getBytes(StandardCharsets.UTF_8));
+        Path zstdFrame = dir.resolve("one.zst");
+        boolean zstdCli = onPath("zstd");
+        if (zstdCli) {
+            assertEquals(0, exec("zstd", "-q", "-f", "--no-dictID", "-D", dict.toString(), sample.toString(), "-o", zstdFrame.toString()));
+        }
+        int port = Ports.unused();
+        int expected = 2 * lines.size() + (zstdCli ? 1 : 0);
+        try (CliProcess recv = CliProcess.start("recv", "--bind", tcp(port), "--no-id-dict", dict.toString(), "--dict", dict.toString(),
+                "--count", Integer.toString(expected), "--stats")) {
+            CliProcess withId = CliProcess.run(joinLines(lines), "send", "--connect", tcp(port), "--dict", dict.toString(), "--stats");
+            assertEquals(0, withId.awaitExit(), withId::toString);
+            CliProcess noId = CliProcess.run(joinLines(lines), "send", "--connect", tcp(port), "--dict", dict.toString(),
+                    "--no-dict-id", "--stats");
+            assertEquals(0, noId.awaitExit(), noId::toString);
+            if (zstdCli) {
+                try (ZmqContext ctx = new ZmqContext()) {
+                    ZmqSocket push = ctx.socket(SocketType.PUSH);
+                    push.connect(tcp(port));
+                    assertTrue(push.send(Files.readAllBytes(zstdFrame), 0));
+                    assertEquals(0, recv.awaitExit(), recv::toString); // before the context's close drops the frame
+                }
+            }
+            assertEquals(0, recv.awaitExit(), recv::toString);
+            List<String> all = new ArrayList<>(lines);
+            all.addAll(lines);
+            if (zstdCli) {
+                all.add(telemetry(1, 9).getFirst());
+            }
+            assertEquals(all, recv.stdoutLines());
+            assertEquals(4L * lines.size(), bytesOut(summary(withId)) - bytesOut(summary(noId)),
+                    () -> "4 bytes less a frame: " + withId + noId);
+        }
+        assumeTrue(zstdCli, "zstd CLI not on PATH: its frames without an ID not checked");
+        int otherPort = Ports.unused();
+        try (CliProcess recv = CliProcess.start("recv", "--bind", tcp(otherPort), "--dict", dict.toString(), "--count", "1");
+             ZmqContext ctx = new ZmqContext()) {
+            ZmqSocket push = ctx.socket(SocketType.PUSH);
+            push.connect(tcp(otherPort));
+            assertTrue(push.send(Files.readAllBytes(zstdFrame), 0));
+            try (ZstdDictionary d = ZstdDictionary.load(dict);
+                 ZstdCompressor c = ZstdCompressor.builder().dictionary(d).build()) {
+                assertTrue(push.send(c.compress("{\"next\":1}".getBytes(StandardCharsets.UTF_8)), 0));
+            }
+            assertEquals(0, recv.awaitExit(), recv::toString);
+            assertEquals(List.of("{\"next\":1}"), recv.stdoutLines());
+            List<String> bad = recv.stderrLines().stream().filter(l -> l.contains("bad frame")).toList();
+            assertEquals(1, bad.size(), recv::toString);
+            assertTrue(bad.getFirst().contains("the frame declares no dictionary ID")
+                    && bad.getFirst().endsWith("(zmq-zstd recv --no-id-dict FILE)"), recv::toString);
+        }
+    }
+
+    private static long bytesOut(String summary) {
+        Matcher m = Pattern.compile("bytesOut=(\\d+)").matcher(summary);
+        assertTrue(m.find(), summary);
+        return Long.parseLong(m.group(1));
+    }
+
     /** A --progress or --stats line with every documented field, in order. */
     private static final Pattern STATS_LINE = Pattern.compile("zmq-zstd (send|recv): (progress|summary): messages=\\d+"
             + " bytesIn=\\d+ bytesOut=\\d+ ratio=\\d+\\.\\d{3} errors=\\d+( [A-Z_]+=\\d+)*( wouldBlock=\\d+)?"

@@ -1231,6 +1231,32 @@ class CommandLineTest {
         }
     }
 
+    /**
+     * --no-dict-id has no ID to leave out without --dict; --no-id-dict beside a raw-content --dict
+     * would give frames without an ID two dictionaries: both usage errors, one line, exit 2.
+     */
+    @Test
+    void shouldRefuseNoDictionaryIdOptionsThatCannotApply(@TempDir Path dir) throws Exception {
+        Result r = run("x\n".getBytes(StandardCharsets.US_ASCII), "send", "--connect", "tcp://127.0.0.1:1", "--no-dict-id",
+                "--timeout", "200ms");
+        assertOneLine(r, ExitCodes.USAGE, r.toString(), "zmq-zstd send: --no-dict-id needs --dict FILE");
+        Path raw = Files.writeString(dir.resolve("raw.txt"), "raw content\n".repeat(50));
+        Path trained = dir.resolve("trained.dict");
+        try (ZstdDictionary d = ZstdDictionary.train(java.util.stream.IntStream.range(0, 2000)
+                .mapToObj(i -> ("{\"host\":\"web-" + i % 17 + "\",\"cpu\":" + i * 7 % 100 + "}").getBytes(StandardCharsets.US_ASCII))
+                .toList(), 1024)) {
+            d.save(trained);
+        }
+        r = run("recv", "--bind", "tcp://127.0.0.1:*", "--dict", raw.toString(), "--raw-dict", "--no-id-dict", trained.toString(),
+                "--timeout", "200ms");
+        assertOneLine(r, ExitCodes.USAGE, r.toString(), "zmq-zstd recv: --no-id-dict " + trained + " and --dict " + raw
+                + " (dictionary ID 0: raw content) would both decode frames without a dictionary ID: keep one");
+        // a file that is not a zstd dictionary is refused as for --dict
+        r = run("recv", "--bind", "tcp://127.0.0.1:*", "--no-id-dict", raw.toString(), "--timeout", "200ms");
+        assertEquals(ExitCodes.FAILURE, r.code(), r.toString());
+        assertTrue(r.err().contains("not a zstd dictionary: file=" + raw), r.toString());
+    }
+
     /** --raw-dict says how to read a --dict FILE; without one it was ignored (send and recv ran on): refused. */
     @Test
     void shouldRefuseRawDictWithoutADictionary() {

@@ -178,7 +178,8 @@ class DocumentedBehaviourTest {
      * The frames send makes, as a plain PULL socket receives them: a standard frame with its
      * content size; --checksum sets the header's checksum flag; a --raw-dict file gives frames
      * without a dictionary ID and with a checksum (the README said only the first), a trained
-     * dictionary frames with an ID and without one.
+     * dictionary frames with an ID and without one, and with --no-dict-id without the ID, exactly
+     * the ID field shorter.
      */
     @Test
     void shouldMakeFramesWithTheDocumentedHeaderFields(@TempDir Path dir) throws Exception {
@@ -192,9 +193,11 @@ class DocumentedBehaviourTest {
         try (ZmqContext ctx = new ZmqContext(); ZmqSocket pull = ctx.socket(SocketType.PULL)) {
             pull.bind("tcp://127.0.0.1:*");
             pull.receiveTimeoutMs(30_000);
-            String[][] options = {{}, {"--checksum"}, {"--dict", raw.toString(), "--raw-dict"}, {"--dict", trained.toString()}};
-            int[] checksumFlag = {0, 1, 1, 0}; // a raw-content dictionary's frames always carry one
-            boolean[] dictionaryId = {false, false, false, true};
+            String[][] options = {{}, {"--checksum"}, {"--dict", raw.toString(), "--raw-dict"}, {"--dict", trained.toString()},
+                {"--dict", trained.toString(), "--no-dict-id"}};
+            int[] checksumFlag = {0, 1, 1, 0, 0}; // a raw-content dictionary's frames always carry one
+            boolean[] dictionaryId = {false, false, false, true, false};
+            int[] lengths = new int[options.length];
             for (int i = 0; i < options.length; i++) {
                 List<String> args = new java.util.ArrayList<>(List.of("send", "--connect", pull.lastEndpoint(), "--timeout", "30s"));
                 args.addAll(List.of(options[i]));
@@ -209,7 +212,11 @@ class DocumentedBehaviourTest {
                 assertTrue((descriptor >> 6) != 0 || (descriptor & 0x20) != 0, () -> "no content size: " + what);
                 assertEquals(checksumFlag[i], (descriptor >> 2) & 1, () -> "checksum flag: " + what);
                 assertEquals(dictionaryId[i], (descriptor & 3) != 0, () -> "dictionary ID: " + what);
+                lengths[i] = frame.length;
             }
+            // --no-dict-id: the same frame less the ID field (4 bytes for an ID of 65536 or more)
+            int id = io.zmqzstd.codec.ZstdDictionary.load(trained).id();
+            assertEquals(Integer.compareUnsigned(id, 65536) >= 0 ? 4 : 2, lengths[3] - lengths[4]);
         }
     }
 
