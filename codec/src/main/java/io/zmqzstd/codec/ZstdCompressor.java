@@ -124,10 +124,11 @@ public final class ZstdCompressor implements AutoCloseable {
          * {@code zstd --no-dictID}). Leaving it out saves up to 4 bytes a frame, which counts for
          * small messages, but the frame then names no dictionary: a decompressor decodes it only
          * with {@link ZstdDecompressor.Builder#dictionaryForFramesWithoutId(ZstdDictionary)} set to
-         * this same dictionary, and one without fails on it (usually {@code DICTIONARY_MISSING}
-         * "Dictionary is corrupted" or {@code CORRUPT}; with no checksum a frame can also decode to
-         * wrong bytes without an error, see the codec README, "Frames without a dictionary ID").
-         * The checksum stays as {@link #checksum(boolean)} sets it. A raw-content dictionary
+         * this same dictionary. One without a dictionary for such frames fails on it (measured:
+         * {@code DICTIONARY_MISSING} "Dictionary is corrupted", a few {@code CORRUPT}); one with
+         * another dictionary there may decode it to wrong bytes without an error when the frame
+         * has no checksum (the codec README, "Frames without a dictionary ID"). The checksum stays
+         * as {@link #checksum(boolean)} sets it. A raw-content dictionary
          * (ID 0) has no ID to leave out: the option changes nothing there.
          *
          * @param include {@code false} to leave the ID out; {@link #build()} refuses it without a
