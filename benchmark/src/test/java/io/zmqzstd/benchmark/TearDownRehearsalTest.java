@@ -1,13 +1,11 @@
 package io.zmqzstd.benchmark;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.zmqzstd.testkit.ForkedJvm;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -24,6 +22,12 @@ class TearDownRehearsalTest {
     /** Well above what a rehearsed tear-down allocates (0.8-2.7 KB), well below a first close (40-110 KB). */
     private static final long MOST_BYTES = 16 * 1024;
 
+    /**
+     * How long a probe may run: a probe takes 1-2 s, also beside 3 busy CPU loops on 2 cores; under this
+     * test's {@code @Timeout}, so that the probe is killed and what it printed reported first.
+     */
+    private static final Duration PROBE_LIMIT = Duration.ofSeconds(90);
+
     @Timeout(120)
     @ParameterizedTest
     @CsvSource({"latency, zmqzstd", "latency, libzmqBytes", "latency, jeromqZstdjni", "transport, zeroCopyPooled",
@@ -32,13 +36,10 @@ class TearDownRehearsalTest {
         "publish-parallel, bytes"})
     void shouldLeaveTheTrialTearDownLittleToAllocate(String benchmark, String contestant)
             throws IOException, InterruptedException {
-        List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow",
-                "-cp", System.getProperty("java.class.path"), TearDownProbe.class.getName(), benchmark, contestant);
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(p.waitFor(60, TimeUnit.SECONDS), out);
-        assertEquals(0, p.exitValue(), out);
+        // ForkedJvm kills a probe still running at the limit and fails with what it printed; a read of the
+        // probe's output pipe to its end would wait for a hung probe forever (JUnit's timeout cannot interrupt it)
+        String out = ForkedJvm.run(PROBE_LIMIT, TearDownProbe.class, List.of("--sun-misc-unsafe-memory-access=allow"),
+                benchmark, contestant);
         String line = out.lines().filter(l -> l.startsWith("tearDown allocated=")).findFirst().orElseThrow(
                 () -> new AssertionError("no result line: " + out));
         long bytes = Long.parseLong(line.substring("tearDown allocated=".length()));
