@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
@@ -29,10 +30,14 @@ class AffinityTest {
     void shouldPinTheSenderAloneAndEveryOtherThreadTogether() throws Exception {
         assumeTrue(Affinity.available(), "needs Linux and 2 CPUs");
         AtomicReference<Integer> tid = new AtomicReference<>();
+        AtomicBoolean released = new AtomicBoolean();
         // Pinning changes every thread of this test JVM: undone in the finally block.
         Thread sender = Thread.ofPlatform().start(() -> {
             tid.set(Affinity.currentThreadId());
-            LockSupport.park();
+            // park may return for no reason: a sender that ended then had no thread id left to pin
+            while (!released.get()) {
+                LockSupport.park();
+            }
         });
         while (tid.get() == null) {
             Thread.onSpinWait();
@@ -47,6 +52,7 @@ class AffinityTest {
         } finally {
             // Undo for the rest of the test JVM: every thread back on every CPU it had.
             restore(before);
+            released.set(true);
             LockSupport.unpark(sender);
             sender.join();
         }
