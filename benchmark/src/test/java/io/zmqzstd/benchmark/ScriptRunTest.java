@@ -171,7 +171,7 @@ class ScriptRunTest {
 
     /**
      * Runs {@code benchmark/SCRIPT ARGS} of a copy of the scripts under {@code tree}, with this JVM's JDK and
-     * {@code env}.
+     * {@code env}, and without the CI's {@code JAVA_TOOL_OPTIONS} or {@code JDK_JAVA_OPTIONS}.
      */
     private static Run run(Path tree, List<String> scriptAndArgs, Map<String, String> env) throws Exception {
         Path benchmark = tree.resolve("benchmark");
@@ -183,6 +183,9 @@ class ScriptRunTest {
         ProcessBuilder builder = new ProcessBuilder(command).directory(tree.toFile()).redirectErrorStream(true)
                 .redirectOutput(log.toFile());
         builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
+        // A JVM given options through these prints "Picked up ..." first on standard error, which interleaved.sh
+        // passes on ahead of its tool's message: the scripts' JVMs get only what a test sets
+        builder.environment().keySet().removeAll(List.of("JAVA_TOOL_OPTIONS", "JDK_JAVA_OPTIONS"));
         builder.environment().putAll(env);
         Process p = builder.start();
         boolean ended = p.waitFor(120, TimeUnit.SECONDS);
