@@ -71,6 +71,8 @@ public final class ZstdDecompressor implements AutoCloseable {
     private int[] dictIds = new int[0];
     private long[] ddicts = new long[0];
     private long currentDDict = NO_DDICT;
+    /** Whether key {@link #NO_DICTIONARY_ID} holds {@code dictionaryForFramesWithoutId}'s, not a raw-content dictionary. */
+    private boolean framesWithoutIdDictionary;
     private StreamBuffers buffers;
     /**
      * The array {@link #decompressUndeclared} collects a frame's content in, step by step; null
@@ -255,7 +257,10 @@ public final class ZstdDecompressor implements AutoCloseable {
      * its own copy; {@code dictionary} stays the caller's.
      *
      * @param dictionary the dictionary, still the caller's
-     * @throws IllegalArgumentException when a dictionary with the same ID was already added
+     * @throws IllegalArgumentException when a dictionary with the same ID was already added, or
+     *     {@code dictionary} is raw content (ID 0) and this decompressor was built with
+     *     {@link Builder#dictionaryForFramesWithoutId(ZstdDictionary)}: both would serve frames
+     *     without an ID
      * @throws IllegalStateException when this decompressor or {@code dictionary} is closed, or
      *     this decompressor is in a call on another thread
      * @throws ZstdException {@code OTHER} when zstd cannot digest the dictionary
@@ -278,22 +283,28 @@ public final class ZstdDecompressor implements AutoCloseable {
     private void addDictionaryForFramesWithoutId(ZstdDictionary dictionary) {
         for (int known : dictIds) {
             if (known == NO_DICTIONARY_ID) {
-                throw new IllegalArgumentException("dictionaryForFramesWithoutId with a raw-content dictionary (id=0)"
-                        + " added too: both would decode frames that name no dictionary ID; keep one");
+                throw new IllegalArgumentException(TWO_FOR_FRAMES_WITHOUT_ID);
             }
         }
         registerDictionary(dictionary, NO_DICTIONARY_ID);
+        framesWithoutIdDictionary = true;
     }
 
     private void addDictionaryEntered(ZstdDictionary dictionary) {
         int id = dictionary.id();
         for (int known : dictIds) {
             if (known == id) {
-                throw new IllegalArgumentException("dictionary already added: id=" + Integer.toUnsignedString(id));
+                // ID 0 taken by dictionaryForFramesWithoutId: the caller added no dictionary of that ID
+                throw new IllegalArgumentException(id == NO_DICTIONARY_ID && framesWithoutIdDictionary
+                        ? TWO_FOR_FRAMES_WITHOUT_ID : "dictionary already added: id=" + Integer.toUnsignedString(id));
             }
         }
         registerDictionary(dictionary, id);
     }
+
+    /** A raw-content dictionary (ID 0) and {@code dictionaryForFramesWithoutId}, in either order. */
+    private static final String TWO_FOR_FRAMES_WITHOUT_ID = "dictionaryForFramesWithoutId with a raw-content"
+            + " dictionary (id=0) added too: both would decode frames that name no dictionary ID; keep one";
 
     /** Digests {@code dictionary} and makes it the one for frames naming {@code id}. */
     private void registerDictionary(ZstdDictionary dictionary, int id) {

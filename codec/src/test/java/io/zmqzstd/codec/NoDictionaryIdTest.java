@@ -289,6 +289,28 @@ class NoDictionaryIdTest {
         }
     }
 
+    /**
+     * A raw-content dictionary added after build() to a decompressor built with
+     * dictionaryForFramesWithoutId is the same conflict build() refuses, and is named so: it was
+     * refused as "dictionary already added: id=0", a dictionary the caller never added.
+     */
+    @Test
+    void shouldRefuseARawContentDictionaryAddedBesideTheOneForFramesWithoutId() {
+        ZstdDictionary raw = ZstdDictionary.of("raw content, no dictionary header".getBytes());
+        byte[] msg = message(11);
+        try (ZstdDecompressor d = ZstdDecompressor.builder().dictionaryForFramesWithoutId(dictA).build();
+             ZstdCompressor noId = ZstdCompressor.builder().dictionary(dictA).dictionaryIdInFrame(false).build()) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> d.addDictionary(raw));
+            assertEquals("dictionaryForFramesWithoutId with a raw-content dictionary (id=0) added too: both would decode"
+                    + " frames that name no dictionary ID; keep one", e.getMessage());
+            assertArrayEquals(msg, d.decompress(noId.compress(msg)), "still the dictionary for frames without an ID");
+        }
+        try (ZstdDecompressor d = ZstdDecompressor.builder().dictionary(raw).build()) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> d.addDictionary(raw));
+            assertEquals("dictionary already added: id=0", e.getMessage(), "a second raw-content dictionary");
+        }
+    }
+
     /** The per-frame dictionary choice stays allocation-free for frames without an ID. */
     @Test
     void shouldAllocateNothingPerFrameWithoutId() {
