@@ -142,7 +142,10 @@ final class RecvCommand implements Callable<Integer> {
                         + ": id=" + Integer.toUnsignedString(dicts.get(i).id()));
             }
         }
-        ZstdDictionary forFramesWithoutId = noIdDictionary == null ? null : SendCommand.loadDictionary(noIdDictionary, false);
+        // --raw-dict reads --dict files only: raw content for these frames is a --dict of its own
+        ZstdDictionary forFramesWithoutId = noIdDictionary == null ? null : SendCommand.loadDictionary(noIdDictionary, false,
+                "or, for raw content, give the file as --dict FILE --raw-dict instead of --no-id-dict: it serves frames"
+                        + " without a dictionary ID by itself");
         if (forFramesWithoutId != null && byId.containsKey(0)) {
             // a raw-content --dict serves the same frames (the receiver's build() refuses the pair too)
             throw usage("--no-id-dict " + noIdDictionary + " and --dict " + byId.get(0) + " (dictionary ID 0: raw content)"

@@ -471,6 +471,16 @@ final class SendCommand implements Callable<Integer> {
      * ID, so a receiver without it reports them as corrupt instead of naming the missing dictionary.
      */
     static ZstdDictionary loadDictionary(Path file, boolean raw) {
+        return loadDictionary(file, raw, "or pass --raw-dict to use the file as raw content, whose frames carry no"
+                + " dictionary ID");
+    }
+
+    /**
+     * {@link #loadDictionary(Path, boolean)}, {@code otherwise} ending the refusal of a file
+     * without the magic: the way out for the option that named the file (--raw-dict reads only
+     * --dict files).
+     */
+    static ZstdDictionary loadDictionary(Path file, boolean raw, String otherwise) {
         ZstdDictionary dict;
         try (InputStream in = Files.newInputStream(file)) {
             // not Files.readAllBytes: a device or FIFO has no size, and a huge file is not a dictionary
@@ -485,8 +495,8 @@ final class SendCommand implements Callable<Integer> {
         }
         if (!raw && !dict.isStructured()) {
             throw new CliException(ExitCodes.FAILURE, "not a zstd dictionary: file=" + file
-                    + " (it does not start with the dictionary magic 37 A4 30 EC; make one with 'train' or zstd --train,"
-                    + " or pass --raw-dict to use the file as raw content, whose frames carry no dictionary ID)");
+                    + " (it does not start with the dictionary magic 37 A4 30 EC; make one with 'train' or zstd --train, "
+                    + otherwise + ")");
         }
         return dict;
     }
