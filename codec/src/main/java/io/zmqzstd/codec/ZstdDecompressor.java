@@ -71,8 +71,12 @@ public final class ZstdDecompressor implements AutoCloseable {
     private int[] dictIds = new int[0];
     private long[] ddicts = new long[0];
     private long currentDDict = NO_DDICT;
-    /** Whether key {@link #NO_DICTIONARY_ID} holds {@code dictionaryForFramesWithoutId}'s, not a raw-content dictionary. */
-    private boolean framesWithoutIdDictionary;
+    /**
+     * The own ID (unsigned) of {@code dictionaryForFramesWithoutId}'s dictionary, which key
+     * {@link #NO_DICTIONARY_ID} then holds; -1 when it is not set (the key free, or a raw-content
+     * dictionary's).
+     */
+    private long framesWithoutIdDictionaryId = -1;
     private StreamBuffers buffers;
     /**
      * The array {@link #decompressUndeclared} collects a frame's content in, step by step; null
@@ -126,7 +130,9 @@ public final class ZstdDecompressor implements AutoCloseable {
          * The dictionary for frames that name no dictionary ID: frames its senders made with it
          * and without its ID ({@link ZstdCompressor.Builder#dictionaryIdInFrame(boolean)}
          * {@code false}, {@code zstd --no-dictID -D}, zstd-jni's {@code setDictID(false)}). Frames
-         * that name its ID need it added with {@link #dictionary(ZstdDictionary)} as well.
+         * that name its ID need it added with {@link #dictionary(ZstdDictionary)} as well (without,
+         * they are {@code DICTIONARY_MISSING}, the message naming its ID as
+         * {@code forFramesWithoutId} and saying so).
          *
          * <p>The rule: every compressed frame without an ID that reaches this decompressor must
          * have been made with this dictionary. Frames of raw or RLE blocks (such as
@@ -287,7 +293,7 @@ public final class ZstdDecompressor implements AutoCloseable {
             }
         }
         registerDictionary(dictionary, NO_DICTIONARY_ID);
-        framesWithoutIdDictionary = true;
+        framesWithoutIdDictionaryId = Integer.toUnsignedLong(dictionary.id());
     }
 
     private void addDictionaryEntered(ZstdDictionary dictionary) {
@@ -295,7 +301,7 @@ public final class ZstdDecompressor implements AutoCloseable {
         for (int known : dictIds) {
             if (known == id) {
                 // ID 0 taken by dictionaryForFramesWithoutId: the caller added no dictionary of that ID
-                throw new IllegalArgumentException(id == NO_DICTIONARY_ID && framesWithoutIdDictionary
+                throw new IllegalArgumentException(id == NO_DICTIONARY_ID && framesWithoutIdDictionaryId >= 0
                         ? TWO_FOR_FRAMES_WITHOUT_ID : "dictionary already added: id=" + Integer.toUnsignedString(id));
             }
         }
@@ -702,7 +708,7 @@ public final class ZstdDecompressor implements AutoCloseable {
         if (wanted == NO_DDICT && id != 0) {
             throw new ZstdException(ZstdException.Reason.DICTIONARY_MISSING, "frame needs a dictionary this "
                     + "decompressor lacks: dictionaryId=" + Integer.toUnsignedString(id)
-                    + ", known=" + knownIds());
+                    + ", known=" + knownIds() + framesWithoutIdNote(id));
         }
         if (wanted != currentDDict) {
             try {
@@ -721,13 +727,37 @@ public final class ZstdDecompressor implements AutoCloseable {
         }
     }
 
+    /** The IDs frames may name, for a DICTIONARY_MISSING message: key 0 only when a raw-content dictionary's. */
     private String knownIds() {
         StringBuilder s = new StringBuilder("[");
         for (int i = 0; i < dictIds.length; i++) {
-            s.append(i == 0 ? "" : ",").append(Integer.toUnsignedString(dictIds[i]));
+            if (dictIds[i] != NO_DICTIONARY_ID || framesWithoutIdDictionaryId < 0) {
+                s.append(s.length() == 1 ? "" : ",").append(Integer.toUnsignedString(dictIds[i]));
+            }
         }
         return s.append(']').toString();
     }
+
+    /**
+     * The end of a DICTIONARY_MISSING message on a decompressor with
+     * {@code dictionaryForFramesWithoutId}: that dictionary's own ID, which it serves only for frames
+     * naming none (listed as "known" it read as ID 0, which no dictionary given had), and the fix
+     * when the frame names exactly that ID.
+     */
+    private String framesWithoutIdNote(int id) {
+        if (framesWithoutIdDictionaryId < 0) {
+            return "";
+        }
+        return ", forFramesWithoutId=" + framesWithoutIdDictionaryId
+                + (framesWithoutIdDictionaryId == Integer.toUnsignedLong(id) ? FRAMES_WITH_ITS_ID_HINT : "");
+    }
+
+    /**
+     * Appended when a frame names the ID of the dictionary set for frames without an ID only;
+     * the pipeline and the cli name their options after it.
+     */
+    private static final String FRAMES_WITH_ITS_ID_HINT = "; that dictionary is set for frames without an ID"
+            + " only: add it with dictionary(d) too for frames that name its ID";
 
     /** One {@code ZSTD_decompressStream} over {@code b}'s structs; resets the session on error. */
     long streamStep(StreamBuffers b) throws Throwable {

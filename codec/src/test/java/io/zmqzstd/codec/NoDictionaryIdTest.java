@@ -311,6 +311,40 @@ class NoDictionaryIdTest {
         }
     }
 
+    /**
+     * A frame that names the ID of the dictionary set only for frames without an ID is
+     * DICTIONARY_MISSING, and the message lists that dictionary by its own ID and says to add it
+     * with dictionary(d): it listed "known=[0]", an ID no dictionary given had.
+     */
+    @Test
+    void shouldNameTheDictionaryForFramesWithoutIdWhenAFrameNamesItsId() {
+        String a = Integer.toUnsignedString(dictA.id());
+        String b = Integer.toUnsignedString(dictB.id());
+        try (ZstdDecompressor onlyForNoId = ZstdDecompressor.builder().dictionaryForFramesWithoutId(dictA).build();
+             ZstdDecompressor withB = ZstdDecompressor.builder().dictionary(dictB).dictionaryForFramesWithoutId(dictA).build();
+             ZstdCompressor withIdA = ZstdCompressor.builder().dictionary(dictA).build();
+             ZstdCompressor withIdB = ZstdCompressor.builder().dictionary(dictB).build()) {
+            byte[] frame = withIdA.compress(message(4));
+            ZstdException e = assertThrows(ZstdException.class, () -> onlyForNoId.decompress(frame));
+            assertEquals(ZstdException.Reason.DICTIONARY_MISSING, e.reason());
+            assertEquals("frame needs a dictionary this decompressor lacks: dictionaryId=" + a + ", known=[],"
+                    + " forFramesWithoutId=" + a + "; that dictionary is set for frames without an ID only: add it"
+                    + " with dictionary(d) too for frames that name its ID", e.getMessage());
+            e = assertThrows(ZstdException.class, () -> withB.decompress(frame));
+            assertTrue(e.getMessage().endsWith("known=[" + b + "], forFramesWithoutId=" + a
+                    + "; that dictionary is set for frames without an ID only: add it with dictionary(d) too for frames"
+                    + " that name its ID"), e.getMessage());
+            // another missing ID: the dictionaries are listed, without the advice
+            try (ZstdDecompressor onlyForNoIdB = ZstdDecompressor.builder().dictionaryForFramesWithoutId(dictB).build()) {
+                e = assertThrows(ZstdException.class, () -> onlyForNoIdB.decompress(frame));
+                assertEquals("frame needs a dictionary this decompressor lacks: dictionaryId=" + a + ", known=[],"
+                        + " forFramesWithoutId=" + b, e.getMessage());
+            }
+            byte[] msg = message(5);
+            assertArrayEquals(msg, withB.decompress(withIdB.compress(msg)), "the decompressor goes on");
+        }
+    }
+
     /** The per-frame dictionary choice stays allocation-free for frames without an ID. */
     @Test
     void shouldAllocateNothingPerFrameWithoutId() {

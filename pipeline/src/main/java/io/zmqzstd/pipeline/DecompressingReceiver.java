@@ -210,7 +210,8 @@ public final class DecompressingReceiver implements AutoCloseable {
          * The dictionary for frames that name no dictionary ID: those of senders that leave it out
          * ({@link CompressingSender.Builder#dictionaryIdInFrame(boolean)} false,
          * {@code zstd --no-dictID -D}, zstd-jni's {@code setDictID(false)}). Frames that carry its
-         * ID need it added with {@link #dictionary(ZstdDictionary)} as well. Digested at
+         * ID need it added with {@link #dictionary(ZstdDictionary)} as well (without, they are
+         * {@code DICTIONARY_MISSING}, the message naming its ID as {@code forFramesWithoutId}). Digested at
          * {@link #build()}, like those.
          *
          * <p>Every compressed frame without an ID on this socket must have been made with this
