@@ -243,11 +243,7 @@ final class RecvCommand implements Callable<Integer> {
                 }
             }
             if (status == DecompressingReceiver.BAD_FRAME) {
-                String why = receiver.lastErrorMessage();
-                // the codec's advice for a frame without a dictionary ID names the library's option
-                // last; here the user's is the flag
-                err.println(spec.qualifiedName() + ": " + why
-                        + (why.endsWith("dictionaryForFramesWithoutId") ? " (zmq-zstd recv --no-id-dict FILE)" : ""));
+                err.println(spec.qualifiedName() + ": " + withFlag(receiver.lastErrorMessage()));
                 continue;
             }
             int parts = m.parts();
@@ -291,5 +287,17 @@ final class RecvCommand implements Callable<Integer> {
 
     private ParameterException usage(String message) {
         return new ParameterException(spec.commandLine(), message);
+    }
+
+    /**
+     * A bad frame's message with the flag that does what the codec's advice at its end names by
+     * the library's option: dictionaryForFramesWithoutId (a frame without a dictionary ID) is
+     * --no-id-dict, dictionary(d) for a frame naming the ID of the --no-id-dict file is --dict.
+     */
+    private static String withFlag(String why) {
+        if (why.endsWith("dictionaryForFramesWithoutId")) {
+            return why + " (zmq-zstd recv --no-id-dict FILE)";
+        }
+        return why.endsWith("for frames that name its ID") ? why + " (zmq-zstd recv --dict FILE)" : why;
     }
 }

@@ -1259,6 +1259,42 @@ class CommandLineTest {
                 && !r.err().contains("or pass --raw-dict"), r.toString());
     }
 
+    /**
+     * recv with only --no-id-dict FILE, sent a frame that carries FILE's ID: one bad-frame line,
+     * DICTIONARY_MISSING, that names FILE's ID as the one for frames without an ID (it said
+     * "known=[0]") and ends with the flag that fixes it, --dict; the next frame, without the ID,
+     * is delivered.
+     */
+    @Test
+    void shouldNameDictFlagForAFrameWithTheIdOfTheNoIdDictionary(@TempDir Path dir) throws Exception {
+        Path trained = dir.resolve("trained.dict");
+        try (ZstdDictionary d = ZstdDictionary.train(java.util.stream.IntStream.range(0, 2000)
+                .mapToObj(i -> ("{\"host\":\"web-" + i % 17 + "\",\"cpu\":" + i * 7 % 100 + "}").getBytes(StandardCharsets.US_ASCII))
+                .toList(), 1024);
+             ZmqContext ctx = new ZmqContext(); ZmqSocket push = ctx.socket(SocketType.PUSH);
+             io.zmqzstd.codec.ZstdCompressor withId = io.zmqzstd.codec.ZstdCompressor.builder().dictionary(d).build();
+             io.zmqzstd.codec.ZstdCompressor noId = io.zmqzstd.codec.ZstdCompressor.builder().dictionary(d)
+                     .dictionaryIdInFrame(false).build()) {
+            d.save(trained);
+            push.bind("tcp://127.0.0.1:*");
+            push.sendTimeoutMs(30_000);
+            String endpoint = push.lastEndpoint();
+            java.util.concurrent.CompletableFuture<Result> recv = java.util.concurrent.CompletableFuture.supplyAsync(
+                    () -> run("recv", "--connect", endpoint, "--no-id-dict", trained.toString(), "--count", "1",
+                            "--timeout", "30s"));
+            // blocks until recv has connected
+            assertTrue(push.send(withId.compress("{\"with\":1}".getBytes(StandardCharsets.US_ASCII)), 0), () -> recv.join().toString());
+            assertTrue(push.send(noId.compress("{\"without\":1}".getBytes(StandardCharsets.US_ASCII)), 0));
+            Result r = recv.get(30, java.util.concurrent.TimeUnit.SECONDS);
+            String id = Integer.toUnsignedString(d.id());
+            // exit 0 with --count 1: the frame without the ID was delivered (a bad frame does not count)
+            assertOneLine(r, ExitCodes.OK, r.toString(), "zmq-zstd recv: bad frame: part=0, reason=DICTIONARY_MISSING,"
+                    + " frame needs a dictionary this decompressor lacks: dictionaryId=" + id + ", known=[], forFramesWithoutId="
+                    + id + "; that dictionary is set for frames without an ID only: add it with dictionary(d) too for frames"
+                    + " that name its ID (zmq-zstd recv --dict FILE)");
+        }
+    }
+
     /** --raw-dict says how to read a --dict FILE; without one it was ignored (send and recv ran on): refused. */
     @Test
     void shouldRefuseRawDictWithoutADictionary() {
