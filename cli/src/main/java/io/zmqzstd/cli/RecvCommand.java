@@ -84,7 +84,7 @@ final class RecvCommand implements Callable<Integer> {
             description = "With --dict: accept files that are not zstd dictionaries, as raw content (for frames without a dictionary ID).")
     boolean rawDictionaries;
 
-    @Option(names = "--no-id-dict", paramLabel = "FILE",
+    @Option(names = "--dict-for-no-id", paramLabel = "FILE",
             description = "The zstd dictionary for frames that carry no dictionary ID (send --no-dict-id, zstd --no-dictID -D);"
                     + " every such compressed frame must have been made with it. Frames with its ID need it as --dict too.")
     Path noIdDictionary;
@@ -144,11 +144,11 @@ final class RecvCommand implements Callable<Integer> {
         }
         // --raw-dict reads --dict files only: raw content for these frames is a --dict of its own
         ZstdDictionary forFramesWithoutId = noIdDictionary == null ? null : SendCommand.loadDictionary(noIdDictionary, false,
-                "or, for raw content, give the file as --dict FILE --raw-dict instead of --no-id-dict: it serves frames"
+                "or, for raw content, give the file as --dict FILE --raw-dict instead of --dict-for-no-id: it serves frames"
                         + " without a dictionary ID by itself");
         if (forFramesWithoutId != null && byId.containsKey(0)) {
             // a raw-content --dict serves the same frames (the receiver's build() refuses the pair too)
-            throw usage("--no-id-dict " + noIdDictionary + " and --dict " + byId.get(0) + " (dictionary ID 0: raw content)"
+            throw usage("--dict-for-no-id " + noIdDictionary + " and --dict " + byId.get(0) + " (dictionary ID 0: raw content)"
                     + " would both decode frames without a dictionary ID: keep one");
         }
         // Nothing to send, so nothing to linger for.
@@ -292,11 +292,11 @@ final class RecvCommand implements Callable<Integer> {
     /**
      * A bad frame's message with the flag that does what the codec's advice at its end names by
      * the library's option: dictionaryForFramesWithoutId (a frame without a dictionary ID) is
-     * --no-id-dict, dictionary(d) for a frame naming the ID of the --no-id-dict file is --dict.
+     * --dict-for-no-id, dictionary(d) for a frame naming the ID of the --dict-for-no-id file is --dict.
      */
     private static String withFlag(String why) {
         if (why.endsWith("dictionaryForFramesWithoutId")) {
-            return why + " (zmq-zstd recv --no-id-dict FILE)";
+            return why + " (zmq-zstd recv --dict-for-no-id FILE)";
         }
         return why.endsWith("for frames that name its ID") ? why + " (zmq-zstd recv --dict FILE)" : why;
     }

@@ -106,7 +106,7 @@ final class SendCommand implements Callable<Integer> {
 
     @Option(names = "--no-dict-id",
             description = "With --dict: leave the dictionary ID out of every frame (4 bytes less, as zstd --no-dictID);"
-                    + " the receiver then needs the file as --no-id-dict.")
+                    + " the receiver then needs the file as --dict-for-no-id.")
     boolean noDictionaryId;
 
     @Option(names = "--checksum", description = "Add a content checksum to every frame.")

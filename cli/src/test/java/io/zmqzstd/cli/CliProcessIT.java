@@ -176,9 +176,9 @@ class CliProcessIT {
     }
 
     /**
-     * send --no-dict-id leaves the 4-byte dictionary ID out of every frame; recv --no-id-dict
+     * send --no-dict-id leaves the 4-byte dictionary ID out of every frame; recv --dict-for-no-id
      * decodes those and frames from zstd --no-dictID -D; a recv without it reports such a frame as a
-     * bad frame that declares no dictionary ID, naming --no-id-dict, and goes on.
+     * bad frame that declares no dictionary ID, naming --dict-for-no-id, and goes on.
      */
     @Test
     void shouldCarryFramesWithoutDictionaryIdFromSendAndZstdToRecvNoIdDict() throws Exception {
@@ -195,7 +195,7 @@ class CliProcessIT {
         }
         int port = Ports.unused();
         int expected = 2 * lines.size() + (zstdCli ? 1 : 0);
-        try (CliProcess recv = CliProcess.start("recv", "--bind", tcp(port), "--no-id-dict", dict.toString(), "--dict", dict.toString(),
+        try (CliProcess recv = CliProcess.start("recv", "--bind", tcp(port), "--dict-for-no-id", dict.toString(), "--dict", dict.toString(),
                 "--count", Integer.toString(expected), "--stats")) {
             CliProcess withId = CliProcess.run(joinLines(lines), "send", "--connect", tcp(port), "--dict", dict.toString(), "--stats");
             assertEquals(0, withId.awaitExit(), withId::toString);
@@ -236,7 +236,7 @@ class CliProcessIT {
             List<String> bad = recv.stderrLines().stream().filter(l -> l.contains("bad frame")).toList();
             assertEquals(1, bad.size(), recv::toString);
             assertTrue(bad.getFirst().contains("the frame declares no dictionary ID")
-                    && bad.getFirst().endsWith("(zmq-zstd recv --no-id-dict FILE)"), recv::toString);
+                    && bad.getFirst().endsWith("(zmq-zstd recv --dict-for-no-id FILE)"), recv::toString);
         }
     }
 

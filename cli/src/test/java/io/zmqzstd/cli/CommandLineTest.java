@@ -1232,7 +1232,7 @@ class CommandLineTest {
     }
 
     /**
-     * --no-dict-id has no ID to leave out without --dict; --no-id-dict beside a raw-content --dict
+     * --no-dict-id has no ID to leave out without --dict; --dict-for-no-id beside a raw-content --dict
      * would give frames without an ID two dictionaries: both usage errors, one line, exit 2.
      */
     @Test
@@ -1247,20 +1247,20 @@ class CommandLineTest {
                 .toList(), 1024)) {
             d.save(trained);
         }
-        r = run("recv", "--bind", "tcp://127.0.0.1:*", "--dict", raw.toString(), "--raw-dict", "--no-id-dict", trained.toString(),
+        r = run("recv", "--bind", "tcp://127.0.0.1:*", "--dict", raw.toString(), "--raw-dict", "--dict-for-no-id", trained.toString(),
                 "--timeout", "200ms");
-        assertOneLine(r, ExitCodes.USAGE, r.toString(), "zmq-zstd recv: --no-id-dict " + trained + " and --dict " + raw
+        assertOneLine(r, ExitCodes.USAGE, r.toString(), "zmq-zstd recv: --dict-for-no-id " + trained + " and --dict " + raw
                 + " (dictionary ID 0: raw content) would both decode frames without a dictionary ID: keep one");
         // a file that is not a zstd dictionary is refused as for --dict, but --raw-dict, which reads
         // --dict files only, is no way out here (it was offered, and refused the same file again)
-        r = run("recv", "--bind", "tcp://127.0.0.1:*", "--no-id-dict", raw.toString(), "--timeout", "200ms");
+        r = run("recv", "--bind", "tcp://127.0.0.1:*", "--dict-for-no-id", raw.toString(), "--timeout", "200ms");
         assertOneLine(r, ExitCodes.FAILURE, r.toString(), "zmq-zstd recv: not a zstd dictionary: file=" + raw);
-        assertTrue(r.err().contains("give the file as --dict FILE --raw-dict instead of --no-id-dict")
+        assertTrue(r.err().contains("give the file as --dict FILE --raw-dict instead of --dict-for-no-id")
                 && !r.err().contains("or pass --raw-dict"), r.toString());
     }
 
     /**
-     * recv with only --no-id-dict FILE, sent a frame that carries FILE's ID: one bad-frame line,
+     * recv with only --dict-for-no-id FILE, sent a frame that carries FILE's ID: one bad-frame line,
      * DICTIONARY_MISSING, that names FILE's ID as the one for frames without an ID (it said
      * "known=[0]") and ends with the flag that fixes it, --dict; the next frame, without the ID,
      * is delivered.
@@ -1282,7 +1282,7 @@ class CommandLineTest {
             java.io.ByteArrayOutputStream stdout = new java.io.ByteArrayOutputStream();
             java.util.concurrent.CompletableFuture<Result> recv = java.util.concurrent.CompletableFuture.supplyAsync(
                     () -> execute(cl -> ((RecvCommand) cl.getSubcommands().get("recv").getCommand()).stdout = stdout,
-                            "recv", "--connect", endpoint, "--no-id-dict", trained.toString(), "--count", "1",
+                            "recv", "--connect", endpoint, "--dict-for-no-id", trained.toString(), "--count", "1",
                             "--timeout", "30s"));
             // blocks until recv has connected
             assertTrue(push.send(withId.compress("{\"with\":1}".getBytes(StandardCharsets.US_ASCII)), 0), () -> recv.join().toString());

@@ -18,7 +18,8 @@ import org.junit.jupiter.api.Timeout;
  * slabs, the codec's contexts. Asserted against the report at 4 s: heap after GC grew by less
  * than 8 MiB, NMT committed and RSS at the end, less what the pool's slabs grew, by less than
  * 24 MiB (a leak of 1 KiB of native memory per message fails it here), and every pooled buffer
- * is back. The slabs are left out because the pool keeps what it carved: a backlog after the
+ * is back. (A slab is zeroed when it is carved, so all of it is resident: what RSS gains with it is
+ * the slab.) The slabs are left out because the pool keeps what it carved: a backlog after the
  * baseline (the receiver descheduled on a busy machine, 87 zero-copy buffers of 64 KiB
  * outstanding at once in a CI run of 2026-11-27) makes it carve more, up to its bound per size
  * class: that run failed with NMT +29,232 KB and RSS +33,232 KB over the baseline, the jump at the
