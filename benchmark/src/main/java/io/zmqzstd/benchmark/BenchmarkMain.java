@@ -159,20 +159,34 @@ public final class BenchmarkMain {
         ProcessBuilder probe = new ProcessBuilder(javaBin.toString(), NATIVE_ACCESS, "-cp",
                 System.getProperty("java.class.path"), CpuProbe.class.getName(), libPath.toString())
                 .redirectErrorStream(true);
+        Path log = null;
         try {
-            Process process = probe.start();
-            String output = new String(process.getInputStream().readAllBytes()).trim();
+            // Its output goes to a file, read once it has ended: read from a pipe, the wait below
+            // would start only when the child closed its output, and a probe that hung would hang here.
+            log = Files.createTempFile("zmqzstd-cpu-probe", ".txt");
+            Process process = probe.redirectOutput(log.toFile()).start();
             if (!process.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)) {
                 process.destroyForcibly();
-                return "cpu probe did not finish";
+                return "cpu probe did not finish in 30 s";
             }
+            String output = Files.readString(log).trim();
             boolean refused = process.exitValue() != 0 || output.contains("[WARN]") || output.contains("[ERROR]");
-            return refused ? output.lines().filter(l -> !l.isBlank()).findFirst().orElse("cpu probe failed") : null;
+            // "Picked up JAVA_TOOL_OPTIONS: ..." is the JVM's, not the probe's
+            return refused ? output.lines().filter(l -> !l.isBlank() && !l.startsWith("Picked up "))
+                    .findFirst().orElse("cpu probe failed: exit " + process.exitValue()) : null;
         } catch (IOException e) {
             return "cpu probe could not start: " + e.getMessage();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return "cpu probe interrupted";
+        } finally {
+            if (log != null) {
+                try {
+                    Files.deleteIfExists(log);
+                } catch (IOException e) {
+                    // a temporary file left behind
+                }
+            }
         }
     }
 

@@ -2,6 +2,7 @@ package io.zmqzstd.benchmark;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
@@ -13,6 +14,19 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class BenchmarkMainTest {
+
+    /**
+     * The cpu probe's child JVM runs to its end and its first line is the reason: with no
+     * async-profiler at the path it fails, and the refusal names the missing library (read from a
+     * file once the child ended; before 2026-11-27 from a pipe, before the 30 s wait began).
+     */
+    @Test
+    void shouldRefuseCpuSamplingWithTheProbesReasonWhenTheProfilerIsMissing() {
+        Path missing = Path.of("/nonexistent-zmqzstd/libasyncProfiler.so");
+        String refusal = BenchmarkMain.perfEventsRefusal(missing);
+        assertNotNull(refusal, "a probe without its library must refuse");
+        assertTrue(refusal.startsWith("kernel.perf_event_paranoid=") || refusal.contains(missing.toString()), refusal);
+    }
 
     @Test
     void shouldLeaveArgumentsWithoutAsyncProfilerUntouched() throws Exception {
