@@ -171,7 +171,8 @@ class ScriptRunTest {
 
     /**
      * Runs {@code benchmark/SCRIPT ARGS} of a copy of the scripts under {@code tree}, with this JVM's JDK and
-     * {@code env}, and without the CI's {@code JAVA_TOOL_OPTIONS} or {@code JDK_JAVA_OPTIONS}.
+     * {@code env}, and without any {@code JAVA_TOOL_OPTIONS} or {@code JDK_JAVA_OPTIONS} of the environment
+     * the tests run in (no CI of this project sets them; a developer's shell may).
      */
     private static Run run(Path tree, List<String> scriptAndArgs, Map<String, String> env) throws Exception {
         Path benchmark = tree.resolve("benchmark");
