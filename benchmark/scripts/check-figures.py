@@ -144,6 +144,41 @@ def parallel_publish_failure_paths():
 check('Publishing with a topic: the parallel sender\'s failure paths', parallel_publish_failure_paths)
 
 
+def low_high(values, digits=2):
+    """VALUES' lowest and highest at DIGITS decimals, 'lowest–highest', or one figure where the two print alike."""
+    low, high = '%.*f' % (digits, min(values)), '%.*f' % (digits, max(values))
+    return low if low == high else '%s–%s' % (low, high)
+
+
+TOPICS = 'experiments/2026-11-27-publish-topics/'
+
+
+def publish_topics():
+    """The main table: PublishBenchmark's msg/s per topic form over PipelineBenchmark's zmqzstd (no topic), round by round."""
+    tables = script('tables')
+    out, costs = [], []
+    for size in (1024, 65536):
+        for transport in ('inproc', 'tcp'):
+            for form, label in (('bytes', '`byte[]`'), ('segment', 'segment')):
+                publish = [TOPICS + 'publish-r%d.json' % i for i in (1, 2, 3)]
+                pipeline = [TOPICS + 'pipeline-r%d.json' % i for i in (1, 2, 3)]
+                with_topic = [score(path, 'publish', size=size, transport=transport, topicForm=form) for path in publish]
+                r = [w / score(path, 'transfer', size=size, transport=transport) for w, path in zip(with_topic, pipeline)]
+                alloc = [[tables.alloc(row) for path in paths for row in rows(path) if row['params'].get('size') == str(size)
+                          and row['params']['transport'] == transport and row['params'].get('topicForm', form) == form]
+                         for paths in (publish, pipeline)]
+                out.append('| %s %s | %s | %s K | %s (%s**%s**) | %s | %s |' % (
+                    tables.size_label(size), transport, label, low_high([w / 1000 for w in with_topic], 1), fmt(r),
+                    '' if out else 'median ', med(r), low_high(alloc[0]), low_high(alloc[1])))
+                if size == 1024:
+                    costs.append(1 - statistics.median(r))
+    out.append('The topic part costs a 1 KiB message %.0f–%.0f %%' % (100 * min(costs), 100 * max(costs)))
+    return out
+
+
+check('Publishing with a topic: the topic forms against no topic', publish_topics)
+
+
 # --- "What the shared call guard costs" (2026-11-27) -----------------------------------------------
 
 SHARED = 'experiments/2026-11-27-shared-call-guard/'
