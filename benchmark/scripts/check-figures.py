@@ -179,6 +179,73 @@ def publish_topics():
 check('Publishing with a topic: the topic forms against no topic', publish_topics)
 
 
+# --- "Dictionaries for small messages": the prose under tables.py's trained-dictionary table ----------
+
+def key_values(path):
+    """The key=value lines of a text file under benchmark/results/ (pipeline-ratios.txt, c/pipeline_ref.txt), as dicts."""
+    with open(os.path.join(RESULTS, path)) as f:
+        return [dict(w.rstrip(',').split('=', 1) for w in line.split() if '=' in w) for line in f]
+
+
+def dictionaries():
+    tables = script('tables')
+
+    def measured(path, **fields):  # the lines of pipeline-ratios.txt or c/pipeline_ref.txt with a ratio and these fields
+        return [kv for kv in key_values(path) if 'ratio' in kv and all(kv.get(k) == str(v) for k, v in fields.items())]
+
+    def ratio(path, **fields):  # the one ratio those lines give
+        found = {kv['ratio'] for kv in measured(path, **fields)}
+        if len(found) != 1:
+            raise ValueError('%s: ratios %s for %s' % (path, sorted(found), fields))
+        return found.pop()
+
+    def tcp3(size, contestant, dictionary):  # a line of pipeline-ratios.txt: tcp, level 3, compressing every size
+        return measured('pipeline-ratios.txt', contestant=contestant, size=size, transport='tcp', level=3, dictionary=dictionary,
+                        rawFrameBelowBytes=0)[0]
+
+    def ours(size, contestant, dictionary):
+        return tcp3(size, contestant, dictionary)['ratio']
+
+    def exact(size, dictionary):  # zmqzstd's ratio from the byte counts, for the figures given to two digits
+        kv = tcp3(size, 'zmqzstd', dictionary)
+        return float(kv['uncompressedBytes']) / float(kv['compressedBytes'])
+
+    def c(size):
+        return ratio('c/pipeline_ref.txt', library='system', size=size, transport='tcp', dictionary='trained')
+
+    def frame(contestant):  # compressed bytes per 1 KiB frame with the dictionary
+        kv = tcp3(1024, contestant, 'trained')
+        return float(kv['compressedBytes']) / float(kv['messages'])
+
+    def msg_s(name, contestant, affinity, size):
+        return [r['primaryMetric']['score'] for r in rows(name + '.json') if r['params']['contestant'] == contestant
+                and r['params']['affinity'] == affinity and r['params']['transport'] == 'tcp' and r['params']['size'] == str(size)][0]
+
+    c_ref = tables.load_c(os.path.join(RESULTS, 'c', 'pipeline_ref.txt'), 'system')
+    against_c = {size: ['%.2f' % (msg_s('pipeline-trained', 'zmqzstd', a, size) / c_ref[(a, str(size), '3', 'tcp', 'trained')])
+                        for a in ('none', 'split')] for size in (64, 1024)}
+    against_libzmq = ['%.2fx' % (msg_s('pipeline-trained', 'zmqzstd', a, 64) / msg_s('pipeline-trained', 'libzmqBytes', a, 64))
+                      for a in ('none', 'split')]
+    before_after = [tables.fmt_rate(msg_s(name, 'zmqzstd', a, 1024)) for a in ('none', 'split')
+                    for name in ('pipeline', 'pipeline-trained')]
+    return ['turns the 64-byte event from expanding (ratio %s) to shrinking (%s zmqzstd, %s zstd-jni, %s the C program' % (
+                ours(64, 'zmqzstd', 'none'), ours(64, 'zmqzstd', 'trained'), ours(64, 'jeromqZstdjni', 'trained'), c(64)),
+            'and 1 KiB from %.2f to %.2f (zmqzstd) / %.2f (zstd-jni) / %.2f (C)' % (
+                exact(1024, 'none'), exact(1024, 'trained'), float(ours(1024, 'jeromqZstdjni', 'trained')), float(c(1024))),
+            'zmqzstd at 1 KiB over tcp goes from %s to %s msg/s (`affinity=none`) and from %s to %s (`split`)' % tuple(before_after),
+            '(%s–%sx at 64 B, %s–%sx at 1 KiB; runs made apart)' % tuple(sorted(against_c[64]) + sorted(against_c[1024])),
+            'behind `libzmqBytes` on the same libzmq (%s, %s)' % tuple(against_libzmq),
+            '(1 KiB: %.1f B per frame for zmqzstd, %.1f B for zstd-jni' % (frame('zmqzstd'), frame('jeromqZstdjni')),
+            # "Findings and recommendations"
+            '64 B from ratio %s to %.2f and 1 KiB from %.2f to %.2f, and twice the messages per second at 1 KiB over tcp '
+            '(%s \u2192 %s msg/s)' % (ours(64, 'zmqzstd', 'none'), exact(64, 'trained'), exact(1024, 'none'), exact(1024, 'trained'),
+                                     before_after[0], before_after[1])], [
+            'A trained dictionary turns a 64-byte JSON event from ratio %.2f into %.2f' % (exact(64, 'none'), exact(64, 'trained'))]
+
+
+check('Dictionaries for small messages: ratios, speeds and frame sizes', dictionaries)
+
+
 # --- "What the shared call guard costs" (2026-11-27) -----------------------------------------------
 
 SHARED = 'experiments/2026-11-27-shared-call-guard/'
