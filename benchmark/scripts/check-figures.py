@@ -246,6 +246,62 @@ def dictionaries():
 check('Dictionaries for small messages: ratios, speeds and frame sizes', dictionaries)
 
 
+# --- "Incompressible payloads": summary.py's per-JVM figures of experiments/incompressible/ -----------
+
+@functools.lru_cache(maxsize=None)
+def incompressible_runs():
+    """summary.py's output (run in its folder, as it is written): (kind, size) -> way -> (x per JVM, msg/s per JVM)."""
+    folder = os.path.join(RESULTS, 'experiments', 'incompressible')
+    text = subprocess.run([sys.executable, 'summary.py'], cwd=folder, capture_output=True, text=True, check=True).stdout
+    found, cell = {}, None
+    for line in text.splitlines():
+        fields = line.replace(',', '').replace('[', ' ').replace(']', ' ').split()
+        if not line.startswith(' ') and 'JVMs:' in fields:
+            cell = found.setdefault((fields[0], int(fields[1])), {})
+        elif line.startswith('  ') and len(fields) > 2 and fields[1] == 'x':
+            x = [float(v) for v in fields[2:fields.index('median')]]
+            cell[fields[0]] = (x, [float(v) for v in fields[fields.index('msg/s') + 1:]])
+    return found
+
+
+def incompressible():
+    runs = incompressible_runs()
+
+    def raw_over_compressed(kind, size, way):  # per JVM, the way's x over the same way's with the option off
+        return [a / b for a, b in zip(runs[(kind, size)][way][0], runs[(kind, size)][way + '~'][0])]
+
+    def cell(kind, size, way, digits=2):
+        r = raw_over_compressed(kind, size, way)
+        lower = ', lower in %d of %d' % (sum(v < 1 for v in r), len(r)) if digits == 3 else ''
+        return '%.*fx (%.2f–%.2f%s)' % (digits, statistics.median(r), min(r), max(r), lower)
+
+    out = []
+    for kind, size in sorted(runs, key=lambda k: (k[0], k[1])):
+        one = runs[(kind, size)]
+        out.append('| %s, %s | %s | %s | %d | %.2fx / %.2fx |' % (
+            kind, script('tables').size_label(size), cell(kind, size, 'zmqzstd', 3 if (kind, size) == ('random', 65536) else 2),
+            cell(kind, size, 'zmqzstd@3'), len(one['zmqzstd'][0]), statistics.median(one['zmqzstd'][0]),
+            statistics.median(one['zmqzstd~'][0])))
+    rates = [runs[('random', 1024)][way][1] for way in ('zmqzstd', 'zmqzstd~')]
+    out.append('twice the random messages (%.0f–%.0f K msg/s against %.0f–%.0f K)' % (
+        min(rates[0]) / 1000, max(rates[0]) / 1000, min(rates[1]) / 1000, max(rates[1]) / 1000))
+    telemetry = ['%.2f' % statistics.median(raw_over_compressed('telemetry', size, way))
+                 for size in (1024, 65536) for way in ('zmqzstd', 'zmqzstd@3')]
+    level = '%s–%sx' % (min(telemetry), max(telemetry))
+    out.append('(%s medians), as they should be' % level)
+    random = {(size, way): statistics.median(raw_over_compressed('random', size, way))
+              for size in (1024, 4096) for way in ('zmqzstd', 'zmqzstd@3')}
+    # "Findings and recommendations"
+    out.append('one compressing thread moves %.1fx the messages of compressing them (3 workers %.2fx), 4 KiB %.2fx' % (
+        random[(1024, 'zmqzstd')], random[(1024, 'zmqzstd@3')], random[(4096, 'zmqzstd')]))
+    out.append('on telemetry the check never looks (level, %s)' % level)
+    return out, ['%.1fx the messages of compressing them at 1 KiB on one compressing thread, %.2fx at 4 KiB' % (
+        random[(1024, 'zmqzstd')], random[(4096, 'zmqzstd')])]
+
+
+check('Incompressible payloads: raw frames against compressing', incompressible)
+
+
 # --- "What the shared call guard costs" (2026-11-27) -----------------------------------------------
 
 SHARED = 'experiments/2026-11-27-shared-call-guard/'
