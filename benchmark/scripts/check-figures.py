@@ -1381,15 +1381,20 @@ check('What -prof gc counts: speed after the mid-message send rule', mid_message
 
 # --- "Codec", "Transport", "Pipeline" and "Latency": the main tables, made by tables.py from the JMH JSON ------
 
+def printed_main(name, *args):
+    """What one of the scripts prints when run with ARGS on its command line."""
+    argv = sys.argv
+    try:
+        sys.argv = [name + '.py'] + list(args)
+        return printed(script(name).main)
+    finally:
+        sys.argv = argv
+
+
 def main_tables():
     """tables.py's whole output over benchmark/results/: each table's title and the table itself (a title may go
     on in the document with the run's details)."""
-    argv = sys.argv
-    try:
-        sys.argv = ['tables.py', RESULTS]
-        text = printed(script('tables').main)
-    finally:
-        sys.argv = argv
+    text = printed_main('tables', RESULTS)
     out = []
     for block in ('\n' + text).split('\n**')[1:]:
         title, _, table = block.partition('\n')
@@ -1398,6 +1403,17 @@ def main_tables():
 
 
 check('Codec, Transport, Pipeline, Latency: the tables of tables.py', main_tables)
+
+
+# --- "Through a proxy: one forwarding hop": hop-table.py over the two rounds ---------------------------
+
+def proxy_hop():
+    """hop-table.py's two tables over results/pipeline-hop/, row by row."""
+    text = printed_main('hop-table', *(os.path.join(RESULTS, 'pipeline-hop', 'pipeline-hop-r%d.json' % i) for i in (1, 2)))
+    return [line for line in text.splitlines() if line.startswith('| ') and not line.startswith(('| transport', '|---'))]
+
+
+check('Through a proxy: one forwarding hop, the tables of hop-table.py', proxy_hop)
 
 
 def flat_document(name):
