@@ -30,13 +30,18 @@ def rows(path):
         return json.load(f)
 
 
+def matching(path, method, **params):
+    """The rows of a JMH JSON file with this method and these parameters."""
+    return [r for r in rows(path) if r['benchmark'].endswith('.' + method)
+            and all(r.get('params', {}).get(k) == str(v) for k, v in params.items())]
+
+
 def score(path, method, **params):
     """The primary score of the one row of a JMH JSON file with this method and these parameters.
 
     Throughput comes back as ops/s; an average time (avgt) as its reciprocal, so that every ratio of
     two scores reads 'how many times as fast'."""
-    found = [r for r in rows(path) if r['benchmark'].endswith('.' + method)
-             and all(r.get('params', {}).get(k) == str(v) for k, v in params.items())]
+    found = matching(path, method, **params)
     if len(found) != 1:
         raise ValueError('%s: %d rows for %s %s' % (path, len(found), method, params))
     s = found[0]['primaryMetric']['score']
@@ -102,12 +107,8 @@ RAW = 'experiments/2026-11-27-raw-frames-from-arrays/'
 
 def alloc_range(paths, method, **params):
     """'min–max' of gc.alloc.rate.norm (B/msg, three decimals) over the rows of PATHS with this method and parameters."""
-    values = []
-    for path in paths:
-        for row in rows(path):
-            if row['benchmark'].endswith('.' + method) and all(
-                    row.get('params', {}).get(k) == str(v) for k, v in params.items()):
-                values.append(row['secondaryMetrics']['gc.alloc.rate.norm']['score'])
+    values = [row['secondaryMetrics']['gc.alloc.rate.norm']['score'] for path in paths
+              for row in matching(path, method, **params)]
     return '%.3f–%.3f' % (min(values), max(values))
 
 
