@@ -785,17 +785,13 @@ public final class ZstdDecompressor implements AutoCloseable {
      */
     private ZstdException decodeFailed(String operation, long r) {
         int code = LibZstd.errorCode(r);
-        ZstdException e = code != LibZstd.ERR_SRC_SIZE_WRONG && code != LibZstd.ERR_DST_SIZE_TOO_SMALL
-                ? ZstdException.fromResult(operation, r)
-                : ZstdException.withResult(ZstdException.Reason.CORRUPT, operation + " failed: " + LibZstd.errorName(r)
-                        + " (reason=CORRUPT, zstdError=" + code + "; the frame was complete: a block is damaged)", r);
+        boolean damaged = code == LibZstd.ERR_SRC_SIZE_WRONG || code == LibZstd.ERR_DST_SIZE_TOO_SMALL;
         // No dictionary referenced past selectDictionary means the frame named no ID (one naming an
         // unknown ID is refused there). With dictionaries at hand, or an error that only a frame
         // wanting a dictionary's tables raises, the likely cause is a sender that left the ID out.
-        if (currentDDict == NO_DDICT && (dictIds.length > 0 || code == LibZstd.ERR_DICTIONARY_CORRUPTED)) {
-            return ZstdException.withResult(e.reason(), e.getMessage() + FRAME_WITHOUT_ID_HINT, r);
-        }
-        return e;
+        boolean withoutId = currentDDict == NO_DDICT && (dictIds.length > 0 || code == LibZstd.ERR_DICTIONARY_CORRUPTED);
+        return ZstdException.fromResult(operation, r, damaged ? ZstdException.Reason.CORRUPT : ZstdException.reasonOf(code),
+                damaged ? "; the frame was complete: a block is damaged" : "", withoutId ? FRAME_WITHOUT_ID_HINT : "");
     }
 
     /**

@@ -80,11 +80,18 @@ public class ZstdException extends RuntimeException {
      * Error path only: allocates.
      */
     static ZstdException fromResult(String operation, long result) {
+        return fromResult(operation, result, reasonOf(LibZstd.errorCode(result)), "", "");
+    }
+
+    /**
+     * {@link #fromResult(String, long)} with the {@code reason} chosen by the caller, {@code note}
+     * added inside the parentheses and {@code after} after them. Error path only: allocates.
+     */
+    static ZstdException fromResult(String operation, long result, Reason reason, String note, String after) {
         int code = LibZstd.errorCode(result);
         String name = LibZstd.errorName(result);
-        Reason reason = reasonOf(code);
         return new ZstdException(reason, operation + " failed: " + name + " (reason=" + reason
-                + ", zstdError=" + code + ")", code, name);
+                + ", zstdError=" + code + note + ")" + after, code, name);
     }
 
     /**
