@@ -6,9 +6,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.zmqzstd.benchmark.pipeline.PipelineContestant;
 import io.zmqzstd.benchmark.pipeline.PipelineContestants;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
+/**
+ * Each case has a time limit: a peer stuck in a blocking send (a receiver that stopped taking) fails
+ * its own case instead of hanging the suite; in a separate thread, since a thread inside libzmq does
+ * not answer an interrupt.
+ */
+@Timeout(value = 120, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class PeerPipelineTest {
 
     @ParameterizedTest
