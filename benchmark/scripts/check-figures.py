@@ -11,6 +11,7 @@ only; runs no benchmark.
 
     python3 benchmark/scripts/check-figures.py [REPOSITORY_ROOT]   # exit status 1 on any mismatch
 """
+import decimal
 import functools
 import glob
 import importlib.util
@@ -1176,6 +1177,97 @@ def latency():
 check('Latency: round 1 and round 2', latency)
 
 
+def latency_rounds():
+    """LatencyBenchmark's two rounds (round 1 latency.json, round 2 experiments/latency-round2/): per round,
+    (transport, size, contestant) -> its row."""
+    return [{(r['params']['transport'], int(r['params']['size']), r['params']['contestant']): r for r in rows(path)}
+            for path in ('latency.json', 'experiments/latency-round2/latency.json')]
+
+
+def latency_prose():
+    """The figures the Summary row, its detail, the prose under the two latency tables and README.md read from both rounds."""
+    tables = script('tables')
+    rounds = latency_rounds()
+    everything = [key for key in rounds[0]]
+    byte_arrays = ('libzmqBytes', 'jeromqZstdjni')
+
+    def pc(r, k):
+        return r['primaryMetric']['scorePercentiles'][k]
+
+    def gcs(r):
+        return r.get('secondaryMetrics', {}).get('gc.count', {}).get('score', 0)
+
+    def each(sizes, contestants, transports=('tcp', 'inproc')):  # the rows of both rounds with these parameters
+        return [run[(t, s, c)] for run in rounds for t in transports for s in sizes for c in contestants]
+
+    def over(k, ours, theirs, transport, size):  # per round, ours' percentile K over theirs'
+        return [pc(run[(transport, size, ours)], k) / pc(run[(transport, size, theirs)], k) for run in rounds]
+
+    def samples(r):
+        return sum(c for iteration in r['primaryMetric']['rawDataHistogram'][0] for _, c in iteration)
+
+    def ms(values, digits):
+        return span([v / 1000 for v in values], digits)
+
+    zmqzstd_gcs = {gcs(r) for r in each((1024, 65536, 1048576), ('zmqzstd',))}
+    no_gc = '0 GCs' if zmqzstd_gcs == {0} else '%s GCs' % sorted(zmqzstd_gcs)
+    small_gcs, large_gcs = (span([gcs(r) for r in each(sizes, byte_arrays)], 0) for sizes in ((1024,), (65536, 1048576)))
+    gc_ms = span([r['secondaryMetrics']['gc.time']['score'] / gcs(r) for r in each((65536, 1048576), byte_arrays)], 0)
+    seconds = {r['measurementIterations'] * int(r['measurementTime'].split()[0]) for run in rounds for r in run.values()}
+    p99 = {c: [pc(run[('tcp', 65536, c)], '99.0') for run in rounds] for c in ('zmqzstd', 'jeromqZstdjni', 'libzmqBytes')}
+    p99_over = over('99.0', 'zmqzstd', 'jeromqZstdjni', 'tcp', 65536)
+    tail = ('p99 %s ms against JeroMQ + zstd-jni\'s %s ms' % (ms(p99['zmqzstd'], 2), ms(p99['jeromqZstdjni'], 1)))
+    kib = over('99.9', 'zmqzstd', 'libzmqBytes', 'tcp', 1024)
+    kib_us = [tuple(tables.fmt_us(pc(run[('tcp', 1024, c)], '99.9')) for c in ('zmqzstd', 'libzmqBytes')) for run in rounds]
+    p999_64k = over('99.9', 'zmqzstd', 'libzmqBytes', 'tcp', 65536) + over('99.9', 'zmqzstd', 'libzmqBytes', 'inproc', 65536)
+    p50 = [pc(run[key], '50.0') / pc(run[key[:2] + ('jeromqZstdjni',)], '50.0') for run in rounds for key in everything
+           if key[2] == 'zmqzstd']
+    jeromq_64k = [run[('tcp', 65536, 'jeromqZstdjni')] for run in rounds]
+    p999_pairs = ['%s against %s' % tuple(tables.fmt_us(pc(run[(t, 65536, c)], '99.9')) for c in ('zmqzstd', 'libzmqBytes'))
+                  for t in ('tcp', 'inproc') for run in rounds]
+    moved = ['%.2fx to %.2fx (%s)' % (tuple(over('50.0', 'zmqzstd', 'jeromqZstdjni', t, s)) + (
+        '%s %s' % (tables.size_label(s), t),)) for t, s in (('inproc', 1024), ('tcp', 1024), ('tcp', 1048576))]
+    p9999 = [span([pc(r, '99.99') / 1000 for r in each((1024, 65536), contestants)], 1) for contestants in (('zmqzstd',), byte_arrays)]
+    maxima = sorted(pc(r, '100.0') / 1000 for run in rounds for r in run.values())
+    round1_zmqzstd = [r for key, r in rounds[0].items() if key[2] == 'zmqzstd']
+    out = ['%s for zmqzstd; 64 KiB tcp %s (its tcp path, not its garbage: "Latency"); medians level; 1 KiB tcp p99.9 %sx '
+           '`libzmqBytes`\' (%s against %s, %s against %s µs)' % ((no_gc, tail, span(kib)) + kib_us[0] + kib_us[1]),
+           '%s during measurement for zmqzstd at every size and transport; `byte[]` contestants %s at 1 KiB, %s at 64 KiB and '
+           '1 MiB.' % (no_gc, small_gcs, large_gcs),
+           '64 KiB over tcp: %s (%sx), which is JeroMQ\'s tcp path, not its garbage; p99.9 %sx of `libzmqBytes` at 64 KiB.' % (
+               tail, span(p99_over), span(p999_64k)),
+           '1 KiB over tcp: zmqzstd\'s p99.9 is %sx `libzmqBytes`\' (%s against %s µs in the round of 2026-11-26, %s against %s '
+           'in that of 2026-11-22)' % ((span(kib),) + kib_us[0] + kib_us[1]),
+           'Medians %sx of JeroMQ + zstd-jni, direction changing between rounds.' % span(p50),
+           # the prose under the tables
+           '%s during measurement in every zmqzstd row of both rounds; the `byte[]` contestants had %s at 1 KiB and %s at 64 KiB '
+           'and 1 MiB (about %s ms each on average at those sizes, `GC ms` / `GCs`). zmqzstd\'s %.1f\u2013%.0f B per round trip '
+           'in round 1 is not the messages\': its allocation rate stayed at %s MB/s' % (
+               no_gc, small_gcs, large_gcs, gc_ms, min(map(tables.alloc, round1_zmqzstd)), max(map(tables.alloc, round1_zmqzstd)),
+               span([r['secondaryMetrics']['gc.alloc.rate']['score'] for r in round1_zmqzstd])),
+           'the p99 of JeroMQ + zstd-jni is %s ms in both rounds, zmqzstd\'s %s ms (%s). This is not JeroMQ\'s garbage: %s '
+           'collections cannot reach 1 %% of its %s K samples. It is in JeroMQ\'s tcp path (the same payloads over libzmq with '
+           '`byte[]`: p99 %s ms in both rounds)' % (
+               ms(p99['jeromqZstdjni'], 1), ms(p99['zmqzstd'], 2), ' and '.join('%.2fx' % v for v in p99_over),
+               span([gcs(r) for r in jeromq_64k], 0), span([samples(r) / 1000 for r in jeromq_64k], 0), low_high(
+                   [v / 1000 for v in p99['libzmqBytes']])),
+           'at 64 KiB the p99.9 of zmqzstd against `libzmqBytes` was %s µs (tcp, round 1), %s (tcp, round 2), %s and %s (inproc), '
+           'which is where %s young collections of %s ms each land among %s K samples' % (tuple(p999_pairs) + (
+               span([gcs(r) for r in each((65536,), ('libzmqBytes',))], 0), gc_ms,
+               span([samples(r) / 1000 for r in each((65536,), ('zmqzstd', 'libzmqBytes'))], 0))),
+           'At 1 KiB over tcp zmqzstd\'s p99.9 was %s µs against `libzmqBytes`\' %s (round 1) and %s against %s (round 2)' % (
+               kib_us[0] + kib_us[1]),
+           'zmqzstd\'s p50 against JeroMQ\'s moved between rounds from %s, %s and %s;' % tuple(moved),
+           'of a %s ms median)' % ms([pc(r, '50.0') for r in each((1048576,), ('zmqzstd',))], 1),
+           'At 1 KiB and 64 KiB the p99.99 was %s ms for zmqzstd, which collected nothing, and %s ms for the others; the maxima '
+           '%.1f\u2013%.0f ms (two of %.0f\u2013%.0f ms' % tuple(p9999 + [maxima[0], maxima[-3], maxima[-2], maxima[-1]])]
+    return out, ['Round trips ran without a single collection where the `byte[]` pipelines had %s per %d s at 64 KiB and 1 MiB; '
+                 'at 64 KiB over tcp the %s, medians level' % (large_gcs, seconds.pop(), tail.replace('p99', 'p99 was'))]
+
+
+check('Latency: the two rounds in the Summary, under the tables and in README.md', latency_prose)
+
+
 # --- "Soak": the raw outputs, quoted whole, and the figures read from them ----------------------------
 
 def soak_rows(name):
@@ -1325,6 +1417,48 @@ def alloc_floor_others():
 check('What -prof gc counts: the transport and codec cells, the timed slice', alloc_floor_others)
 
 
+def pipeline_garbage():
+    """The `byte[]` contestants' garbage per message (pipeline.json, both affinities and transports) and zmqzstd's
+    whole-JVM figures of the alloc-floor run, as the Summary, "Pipeline under 1 B/msg", the Findings and README.md give them."""
+    units = {1024: (1e3, 'KB', 1), 65536: (1e3, 'KB', 0), 1048576: (1e6, 'MB', 1)}
+
+    def garbage(contestants):  # per size, 'lowest–highest unit' of the contestants' B/msg
+        found = {}
+        for r in rows('pipeline.json'):
+            if r['params']['contestant'] in contestants and int(r['params']['size']) in units:
+                found.setdefault(int(r['params']['size']), []).append(script('tables').alloc(r))
+        return ['%s %s' % (span([v / units[s][0] for v in found[s]], units[s][2]), units[s][1]) for s in sorted(units)]
+
+    both, jeromq = garbage(('libzmqBytes', 'jeromqZstdjni')), garbage(('jeromqZstdjni',))
+    cells = {name: floor_cells(name, ('contestant', 'size')) for name in ('pipeline-1s', 'pipeline-10s')}
+    one_s = [cells['pipeline-1s'][('zmqzstd', str(s))][0] for s in (64, 1024, 65536, 1048576)]
+    ten_s = [cells['pipeline-10s'][('zmqzstd', str(s))][0] for s in (65536, 1048576)]
+    above = [max(cells['pipeline-1s'][('zmqzstd', str(s))][2], 0) for s in (64, 1024, 65536, 1048576)]
+    peers = [c[0] for key, c in cells['pipeline-1s'].items() if key[0] == 'jeromqZstdjni']
+    floors = floor_iterations()
+    floor = statistics.median(floors)
+    return (['0.%s / %.3f / %.2f / %.1f B/msg at 64 B / 1 KiB / 64 KiB / 1 MiB, every byte of it JMH\'s own %.1f KB per '
+             'iteration (the `AllocationFloorBenchmark` control; the pipeline\'s share %s B/msg)' % (
+                 ('%.3f' % one_s[0])[2:], one_s[1], one_s[2], one_s[3], floor / 1000, span(above)),
+             '%.3f B/msg at 64 B, %.3f at 1 KiB, %.3f at 64 KiB, %.2f at 1 MiB with 1 s iterations (%.3f and %.2f at 64 KiB and '
+             '1 MiB with 10 s iterations)' % tuple(one_s + ten_s),
+             'is %s B per iteration (%s\u2013%s), and zmqzstd\'s bytes per iteration are that floor: %.3f, %.3f, %.3f B/msg above '
+             'it at 64 B, 1 KiB, 64 KiB, %.3f at 1 MiB; JeroMQ + zstd-jni %s B to %.1f MB per message in the same run' % (
+                 (thousands(floor), thousands(min(floors)), thousands(max(floors))) + tuple(above)
+                 + (thousands(min(peers)), max(peers) / 1e6)),
+             'the pipeline\'s own share is %s B per message at every size (%.2f at 1 MiB with 10 s iterations' % (
+                 span(above), cells['pipeline-10s'][('zmqzstd', '1048576')][2]),
+             'floor and nothing more per iteration (%s B per message above it in the pipeline' % span(above),
+             'the `byte[]` contestants produce %s of garbage per message at 1 KiB, %s at 64 KiB and %s at 1 MiB' % tuple(both),
+             'the `byte[]` results and copies (%s of garbage per message' % both[1]],
+            ['%.2f B at 64 B, %.2f at 1 KiB and %.2f at 64 KiB per message, at every size no more per iteration than JMH\'s own '
+             '%.1f KB' % (tuple(one_s[:3]) + (floor / 1000,)),
+             'JeroMQ + zstd-jni allocates %s, %s and %s per message at 1 KiB, 64 KiB and 1 MiB' % tuple(jeromq)])
+
+
+check('Pipeline under 1 B/msg: the garbage per message, the Summary, Findings and README.md', pipeline_garbage)
+
+
 def ab_rounds(folder, kinds=('pipeline', 'transport')):
     """The rounds of an alternated old/new run (KIND-old-N.json against KIND-new-N.json): per cell (benchmark, way, size),
     per round (new / old msg/s, new B/msg, old B/msg, new msg/s, old msg/s); a pipeline cell's way is zmqzstd, or
@@ -1417,6 +1551,31 @@ def proxy_hop():
 check('Through a proxy: one forwarding hop, the tables of hop-table.py', proxy_hop)
 
 
+# --- cli/README.md "Compressing on several threads" and README.md: cli-threads.sh's outputs ----------------
+
+def cli_threads():
+    """The table of cli/README.md from results/cli-threads/*.txt (median MB/s of each way, the ratio of the medians, the
+    per-round ratios) and README.md's two ratios."""
+    out, ratio = [], {}
+    for name in ('chunk64k-level3', 'chunk64k-level9', 'lines-level3'):
+        with open(os.path.join(RESULTS, 'cli-threads', name + '.txt')) as f:
+            lines = f.read().splitlines()
+        level = [w for w in lines[0].replace(',', ' ').split() if w.startswith('level=')][0].split('=')[1]
+        # the MB/s as printed (two decimals), so that the table's one decimal rounds them half up as written
+        rounds = [[decimal.Decimal(w) for w in line.replace(',', ' ').split() if w.replace('.', '').isdigit() and '.' in w][:2]
+                  for line in lines if line.startswith('round ')]
+        one, three = (statistics.median(r[i] for r in rounds) for i in (0, 1))
+        ratio[name] = float(three / one)
+        out.append('(%s) | %s | %s | %.2fx | %s | [`%s.txt`]' % tuple(
+            [level] + [v.quantize(decimal.Decimal('0.1'), decimal.ROUND_HALF_UP) for v in (one, three)]
+            + [ratio[name], span([float(r[1] / r[0]) for r in rounds]), name]))
+    return {'cli/README.md': out, 'README.md': ['(%.2fx at level 3, %.2fx at level 9 in 64 KiB chunks here)' % (
+        ratio['chunk64k-level3'], ratio['chunk64k-level9'])]}
+
+
+check('cli/README.md: compressing on several threads', cli_threads)
+
+
 def flat_document(name):
     with open(os.path.join(ROOT, name)) as f:
         return ' '.join(f.read().replace('**', '').split())
@@ -1432,9 +1591,12 @@ def main():
             print('FAIL %s: %s' % (section, e))
             failures += 1
             continue
-        # a check gives BENCHMARKS.md's passages, or those and README.md's as a pair
-        benchmarks, readme = passages if isinstance(passages, tuple) else (passages, [])
-        for name, document_passages in (('BENCHMARKS.md', benchmarks), ('README.md', readme)):
+        # a check gives BENCHMARKS.md's passages, those and README.md's as a pair, or a document -> passages dict
+        if not isinstance(passages, dict):
+            passages = dict(zip(('BENCHMARKS.md', 'README.md'), passages if isinstance(passages, tuple) else (passages,)))
+        for name, document_passages in passages.items():
+            if name not in documents:
+                documents[name] = flat_document(name)
             for passage in document_passages:
                 flat = ' '.join(passage.replace('**', '').split())  # a quoted block of output: one line here
                 if flat in documents[name]:
