@@ -1437,8 +1437,8 @@ def pipeline_garbage():
     peers = [c[0] for key, c in cells['pipeline-1s'].items() if key[0] == 'jeromqZstdjni']
     floors = floor_iterations()
     floor = statistics.median(floors)
-    return (['0.%s / %.3f / %.2f / %.1f B/msg at 64 B / 1 KiB / 64 KiB / 1 MiB, every byte of it JMH\'s own %.1f KB per '
-             'iteration (the `AllocationFloorBenchmark` control; the pipeline\'s share %s B/msg)' % (
+    return (['0.%s / %.3f / %.2f / %.1f B/msg at 64 B / 1 KiB / 64 KiB / 1 MiB, all of it JMH\'s own %.1f KB per '
+             'iteration (the `AllocationFloorBenchmark` control) but the pipeline\'s share of %s B/msg' % (
                  ('%.3f' % one_s[0])[2:], one_s[1], one_s[2], one_s[3], floor / 1000, span(above)),
              '%.3f B/msg at 64 B, %.3f at 1 KiB, %.3f at 64 KiB, %.2f at 1 MiB with 1 s iterations (%.3f and %.2f at 64 KiB and '
              '1 MiB with 10 s iterations)' % tuple(one_s + ten_s),
@@ -1448,11 +1448,11 @@ def pipeline_garbage():
                  + (thousands(min(peers)), max(peers) / 1e6)),
              'the pipeline\'s own share is %s B per message at every size (%.2f at 1 MiB with 10 s iterations' % (
                  span(above), cells['pipeline-10s'][('zmqzstd', '1048576')][2]),
-             'floor and nothing more per iteration (%s B per message above it in the pipeline' % span(above),
+             'floor and, in the pipeline, %s B per message above it (' % span(above),
              'the `byte[]` contestants produce %s of garbage per message at 1 KiB, %s at 64 KiB and %s at 1 MiB' % tuple(both),
              'the `byte[]` results and copies (%s of garbage per message' % both[1]],
-            ['%.2f B at 64 B, %.2f at 1 KiB and %.2f at 64 KiB per message, at every size no more per iteration than JMH\'s own '
-             '%.1f KB' % (tuple(one_s[:3]) + (floor / 1000,)),
+            ['%.2f B at 64 B, %.2f at 1 KiB and %.2f at 64 KiB per message, all of it JMH\'s own %.1f KB per iteration but %s B per '
+             'message' % (tuple(one_s[:3]) + (floor / 1000, span(above))),
              'JeroMQ + zstd-jni allocates %s, %s and %s per message at 1 KiB, 64 KiB and 1 MiB' % tuple(jeromq)])
 
 
