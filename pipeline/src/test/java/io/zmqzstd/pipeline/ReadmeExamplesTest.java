@@ -64,6 +64,7 @@ class ReadmeExamplesTest {
                     """),
             "pipeline/README.md", List.of(LOG + """
                     MemorySegment payloadSegment;
+                    void handle(MemorySegment body) { }
                     """, """
                     ZmqSocket push;
                     List<MemorySegment> events;
