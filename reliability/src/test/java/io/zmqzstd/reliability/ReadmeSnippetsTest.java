@@ -43,7 +43,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The {@code java} blocks that users copy from the root, codec, transport and pipeline READMEs
+ * The {@code java} blocks that users copy from the READMEs (the root's and every module's)
  * compile against the current API, and those that are a whole flow (a sender and a receiver) run
  * end to end and deliver their payload intact. Each block is compiled in-process as the body of a
  * method in a class that declares the names it takes from its surroundings ({@link #SCAFFOLDING});
@@ -54,8 +54,6 @@ class ReadmeSnippetsTest {
 
     /** The repository root, seen from this module's directory (Maven runs tests there). */
     private static final Path ROOT = Path.of("..");
-    private static final List<String> READMES = List.of("README.md", "codec/README.md", "transport/README.md",
-            "pipeline/README.md");
     private static final String PACKAGE = ReadmeSnippetsTest.class.getPackageName();
     private static final String IMPORTS = """
             import io.zmqzstd.codec.*;
@@ -210,9 +208,26 @@ class ReadmeSnippetsTest {
         }
     }
 
+    /**
+     * Every README of the project: the root's and each module's (a module's README with a java
+     * block that {@link #SCAFFOLDING} does not name fails to compile, so none is passed over).
+     */
+    static List<String> readmes() throws IOException {
+        try (Stream<Path> files = Files.walk(ROOT, 2)) {
+            List<String> found = files.filter(p -> p.getFileName().toString().equals("README.md"))
+                    .map(p -> ROOT.relativize(p).toString().replace('\\', '/'))
+                    .filter(p -> !p.startsWith("."))
+                    .sorted()
+                    .toList();
+            assertTrue(found.containsAll(List.of("README.md", "codec/README.md", "transport/README.md",
+                    "pipeline/README.md")), () -> "READMEs found from " + ROOT.toAbsolutePath() + ": " + found);
+            return found;
+        }
+    }
+
     static Stream<Block> blocks() throws IOException {
         List<Block> all = new ArrayList<>();
-        for (String readme : READMES) {
+        for (String readme : readmes()) {
             all.addAll(javaBlocks(readme));
         }
         return all.stream();
