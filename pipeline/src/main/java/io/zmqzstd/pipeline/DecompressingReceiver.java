@@ -280,11 +280,12 @@ public final class DecompressingReceiver implements AutoCloseable {
          * @return the new receiver
          * @throws IllegalArgumentException when {@code envelopeParts} is not below {@code maxParts},
          *     or two dictionaries have the same ID (named), or a raw-content dictionary (ID 0) is
-         *     given as well as {@link #dictionaryForFramesWithoutId(ZstdDictionary)}
+         *     given as well as {@link #dictionaryForFramesWithoutId(ZstdDictionary)}, or the socket
+         *     is of a type that cannot receive (PUSH, PUB: named, with the types a receiver takes)
          * @throws IllegalStateException when the socket or a dictionary is closed
          */
         public DecompressingReceiver build() {
-            Unclosed.requireOpen(socket);
+            SocketCheck.forReceiver(socket);
             if (envelopeParts >= maxParts) {
                 throw new IllegalArgumentException("maxParts must leave room for a payload part after the envelope: maxParts="
                         + maxParts + ", envelopeParts=" + envelopeParts);

@@ -145,7 +145,7 @@ abstract class SenderBuilder<B extends SenderBuilder<B>> {
      * filled in: a set of the sender's own, which later setters of this builder do not change.
      */
     final FrameOptions resolveFrames() {
-        Unclosed.requireOpen(socket);
+        SocketCheck.forSender(socket);
         return frames.copy().resolve(socket);
     }
 }

@@ -2,7 +2,6 @@ package io.zmqzstd.pipeline;
 
 import io.zmqzstd.nativelib.internal.OwnerCleaner;
 import io.zmqzstd.transport.ZmqMessage;
-import io.zmqzstd.transport.ZmqSocket;
 import java.lang.foreign.Arena;
 import java.lang.ref.Cleaner;
 import java.util.concurrent.atomic.AtomicLong;
@@ -19,7 +18,6 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>Every public method of an owner ends with its {@link io.zmqzstd.nativelib.internal.CallGuard#exit(Object)},
  * a reachability fence on the owner, so the cleaner never frees memory that a call is still using.
- * Here too: the check that refuses to build an owner on a closed socket ({@link #requireOpen}).
  */
 final class Unclosed {
 
@@ -29,17 +27,6 @@ final class Unclosed {
     private static final System.Logger LOG = System.getLogger("io.zmqzstd.pipeline");
 
     private Unclosed() {
-    }
-
-    /**
-     * Refuses to build a sender or receiver on a closed socket, at build time rather than at its
-     * first call (a parallel sender would start its workers for nothing).
-     */
-    static void requireOpen(ZmqSocket socket) {
-        if (socket.isClosed()) {
-            throw new IllegalStateException("socket is closed: type=" + socket.type()
-                    + " (build senders and receivers on an open socket)");
-        }
     }
 
     /**

@@ -661,6 +661,52 @@ class LifecycleTest {
         }
     }
 
+    /**
+     * A sender on a socket libzmq never lets send (PULL, SUB), or a receiver on one it never lets
+     * receive (PUSH, PUB), is refused by build() naming the type and the types it takes; before
+     * 2026-11-27 it was built (a parallel sender started its workers) and its first call failed
+     * with ENOTSUP, on a parallel sender in a worker, the message taken and dropped. Every other
+     * type builds.
+     */
+    @Test
+    void shouldRefuseToBuildOnASocketTypeThatCannotDoItsHalf() {
+        try (ZmqContext ctx = new ZmqContext()) {
+            java.util.concurrent.atomic.AtomicInteger threads = new java.util.concurrent.atomic.AtomicInteger();
+            for (SocketType type : SocketType.values()) {
+                ZmqSocket socket = ctx.socket(type);
+                boolean canSend = type != SocketType.PULL && type != SocketType.SUB;
+                boolean canReceive = type != SocketType.PUSH && type != SocketType.PUB;
+                List<Runnable> senders = List.of(() -> CompressingSender.builder(socket).build().close(),
+                        () -> ParallelCompressingSender.builder(socket).workers(2)
+                                .threadFactory(r -> {
+                                    threads.incrementAndGet();
+                                    return new Thread(r);
+                                }).build().close());
+                for (Runnable build : senders) {
+                    if (canSend) {
+                        build.run();
+                    } else {
+                        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, build::run, type::name);
+                        assertTrue(e.getMessage().startsWith("socket type cannot send: type=" + type + " ")
+                                && e.getMessage().contains("ENOTSUP") && e.getMessage().contains("PUSH, XPUB, XSUB")
+                                && !e.getMessage().contains(", PULL"), e::getMessage);
+                    }
+                }
+                if (canReceive) {
+                    DecompressingReceiver.builder(socket).build().close();
+                } else {
+                    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                            () -> DecompressingReceiver.builder(socket).build(), type::name);
+                    assertTrue(e.getMessage().startsWith("socket type cannot receive: type=" + type + " ")
+                            && e.getMessage().contains("PULL, XPUB") && !e.getMessage().contains(", PUSH"), e::getMessage);
+                }
+                socket.close();
+            }
+            assertEquals(2 * (SocketType.values().length - 2), threads.get(), "no worker started for a refused sender");
+            assertEquals(0, ctx.bufferPool().outstanding());
+        }
+    }
+
     @Test
     void shouldRefuseRawFramesTogetherWithDictionary() {
         try (ZmqContext ctx = new ZmqContext()) {

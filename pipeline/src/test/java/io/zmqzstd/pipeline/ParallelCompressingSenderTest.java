@@ -473,10 +473,10 @@ class ParallelCompressingSenderTest {
     @ValueSource(booleans = {false, true})
     void shouldReportAFailedSendToTheCallerAndStayClosable(boolean inline) {
         try (ZmqContext ctx = new ZmqContext()) {
-            // A socket type that cannot send: every send fails with a ZmqException.
-            ZmqSocket pull = ctx.socket(SocketType.PULL);
-            pull.bind(Fixtures.bindAddress("inproc"));
-            ParallelCompressingSender sender = ParallelCompressingSender.builder(pull)
+            // A REP that has received no request: libzmq refuses its send (EFSM), a ZmqException.
+            ZmqSocket rep = ctx.socket(SocketType.REP);
+            rep.bind(Fixtures.bindAddress("inproc"));
+            ParallelCompressingSender sender = ParallelCompressingSender.builder(rep)
                     .inlineBelowBytes(inline ? 4096 : 0).build();
             // 17 B with nothing in flight: sent inline when allowed, else by a worker; either way
             // taken, and the failure reaches the next call

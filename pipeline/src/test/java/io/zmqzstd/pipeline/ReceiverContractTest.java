@@ -52,6 +52,9 @@ class ReceiverContractTest {
                 assertEquals(1000, r.maxMessageSize(), "the default follows a per-part limit set");
             }
             for (SocketType type : SocketType.values()) {
+                if (type == SocketType.PUSH || type == SocketType.PUB) {
+                    continue; // cannot receive: refused by build() (LifecycleTest.shouldRefuseToBuildOnASocketTypeThatCannotDoItsHalf)
+                }
                 ZmqSocket s = ctx.socket(type);
                 try (DecompressingReceiver r = DecompressingReceiver.builder(s).build()) {
                     int expected = type == SocketType.ROUTER || type == SocketType.SUB || type == SocketType.XSUB ? 1 : 0;

@@ -1,0 +1,45 @@
+package io.zmqzstd.pipeline;
+
+import io.zmqzstd.transport.SocketType;
+import io.zmqzstd.transport.ZmqSocket;
+
+import java.util.EnumSet;
+import java.util.Set;
+
+/**
+ * What every {@code build()} requires of the socket it is given: open, and of a type that can do
+ * the owner's half of the job. Checked at build time rather than at the first call, where a
+ * {@link ParallelCompressingSender} would have started its workers for nothing and failed on one
+ * of them, dropping what it had taken.
+ */
+final class SocketCheck {
+
+    /** Types whose every {@code zmq_send} libzmq refuses (ENOTSUP). */
+    private static final Set<SocketType> CANNOT_SEND = EnumSet.of(SocketType.PULL, SocketType.SUB);
+    /** Types whose every {@code zmq_msg_recv} libzmq refuses (ENOTSUP). */
+    private static final Set<SocketType> CANNOT_RECEIVE = EnumSet.of(SocketType.PUSH, SocketType.PUB);
+
+    private SocketCheck() {
+    }
+
+    /** Refuses a closed socket or one that cannot send, for both senders' builders. */
+    static void forSender(ZmqSocket socket) {
+        require(socket, "a sender", "send", CANNOT_SEND);
+    }
+
+    /** Refuses a closed socket or one that cannot receive, for the receiver's builder. */
+    static void forReceiver(ZmqSocket socket) {
+        require(socket, "a receiver", "receive", CANNOT_RECEIVE);
+    }
+
+    private static void require(ZmqSocket socket, String owner, String verb, Set<SocketType> cannot) {
+        if (socket.isClosed()) {
+            throw new IllegalStateException("socket is closed: type=" + socket.type()
+                    + " (build senders and receivers on an open socket)");
+        }
+        if (cannot.contains(socket.type())) {
+            throw new IllegalArgumentException("socket type cannot " + verb + ": type=" + socket.type()
+                    + " (libzmq refuses it with ENOTSUP); " + owner + " takes " + EnumSet.complementOf(EnumSet.copyOf(cannot)));
+        }
+    }
+}
