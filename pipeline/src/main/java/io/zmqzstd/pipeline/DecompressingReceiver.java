@@ -141,10 +141,7 @@ public final class DecompressingReceiver implements AutoCloseable {
          * @throws IllegalArgumentException when {@code bytes} is negative
          */
         public Builder maxDecompressedSize(long bytes) {
-            if (bytes < 0) {
-                throw new IllegalArgumentException("maxDecompressedSize=" + bytes);
-            }
-            this.maxDecompressedSize = bytes;
+            this.maxDecompressedSize = Settings.atLeastZero("maxDecompressedSize", bytes);
             return this;
         }
 
@@ -165,10 +162,7 @@ public final class DecompressingReceiver implements AutoCloseable {
          * @throws IllegalArgumentException when {@code bytes} is negative
          */
         public Builder maxMessageSize(long bytes) {
-            if (bytes < 0) {
-                throw new IllegalArgumentException("maxMessageSize=" + bytes);
-            }
-            this.maxMessageSize = bytes;
+            this.maxMessageSize = Settings.atLeastZero("maxMessageSize", bytes);
             return this;
         }
 
@@ -184,10 +178,7 @@ public final class DecompressingReceiver implements AutoCloseable {
          * @throws IllegalArgumentException when {@code bytes} is negative
          */
         public Builder maxEnvelopeSize(long bytes) {
-            if (bytes < 0) {
-                throw new IllegalArgumentException("maxEnvelopeSize=" + bytes);
-            }
-            this.maxEnvelopeSize = bytes;
+            this.maxEnvelopeSize = Settings.atLeastZero("maxEnvelopeSize", bytes);
             return this;
         }
 
@@ -247,10 +238,7 @@ public final class DecompressingReceiver implements AutoCloseable {
          * @throws IllegalArgumentException when {@code parts} is negative
          */
         public Builder envelopeParts(int parts) {
-            if (parts < 0) {
-                throw new IllegalArgumentException("envelopeParts=" + parts);
-            }
-            this.envelopeParts = parts;
+            this.envelopeParts = (int) Settings.atLeastZero("envelopeParts", parts);
             return this;
         }
 

@@ -46,17 +46,11 @@ final class FrameOptions {
     }
 
     void zeroCopyThresholdBytes(long bytes) {
-        if (bytes < 0) {
-            throw new IllegalArgumentException("zeroCopyThresholdBytes=" + bytes);
-        }
-        zeroCopyThresholdBytes = bytes;
+        zeroCopyThresholdBytes = Settings.atLeastZero("zeroCopyThresholdBytes", bytes);
     }
 
     void rawFrameBelowBytes(long bytes) {
-        if (bytes < 0) {
-            throw new IllegalArgumentException("rawFrameBelowBytes=" + bytes);
-        }
-        rawFrameBelowBytes = bytes;
+        rawFrameBelowBytes = Settings.atLeastZero("rawFrameBelowBytes", bytes);
     }
 
     /**

@@ -409,10 +409,7 @@ public final class ParallelCompressingSender implements AutoCloseable {
          * @throws IllegalArgumentException when {@code nanos} is negative
          */
         public Builder inlineAfterIdleNanos(long nanos) {
-            if (nanos < 0) {
-                throw new IllegalArgumentException("inlineAfterIdleNanos must not be negative: inlineAfterIdleNanos=" + nanos);
-            }
-            this.inlineAfterIdleNanos = nanos;
+            this.inlineAfterIdleNanos = Settings.atLeastZero("inlineAfterIdleNanos", nanos);
             return this;
         }
 

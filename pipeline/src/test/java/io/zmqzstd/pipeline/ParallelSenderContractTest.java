@@ -29,18 +29,18 @@ import org.junit.jupiter.api.function.Executable;
  */
 class ParallelSenderContractTest {
 
-    /** Each setter refuses a value outside its documented range naming it, and takes the bounds. */
+    /** Each setter refuses a value outside its documented range naming it, the range and the value, and takes the bounds. */
     @Test
     void shouldRefuseValuesOutsideTheDocumentedRangesNamingThem() {
         try (ZmqContext ctx = new ZmqContext()) {
             ParallelCompressingSender.Builder b = ParallelCompressingSender.builder(ctx.socket(SocketType.PUSH));
-            Fixtures.assertRefusedNaming("workers=0", () -> b.workers(0));
-            Fixtures.assertRefusedNaming("workers=257", () -> b.workers(257));
-            Fixtures.assertRefusedNaming("inFlight=0", () -> b.inFlight(0));
-            Fixtures.assertRefusedNaming("inFlight=1048577", () -> b.inFlight((1 << 20) + 1));
+            Fixtures.assertRefusedNaming("workers must be 1 to 256: workers=0", () -> b.workers(0));
+            Fixtures.assertRefusedNaming("workers must be 1 to 256: workers=257", () -> b.workers(257));
+            Fixtures.assertRefusedNaming("inFlight must be 1 to 1048576: inFlight=0", () -> b.inFlight(0));
+            Fixtures.assertRefusedNaming("inFlight must be 1 to 1048576: inFlight=1048577", () -> b.inFlight((1 << 20) + 1));
             Fixtures.assertRefusedNaming("inFlightBytes=0", () -> b.inFlightBytes(0));
-            Fixtures.assertRefusedNaming("inlineBelowBytes=-1", () -> b.inlineBelowBytes(-1));
-            Fixtures.assertRefusedNaming("inlineAfterIdleNanos=-1", () -> b.inlineAfterIdleNanos(-1));
+            Fixtures.assertRefusedNaming("inlineBelowBytes must be 0 to 65536: inlineBelowBytes=-1", () -> b.inlineBelowBytes(-1));
+            Fixtures.assertRefusedNaming("inlineAfterIdleNanos must be 0 or more: inlineAfterIdleNanos=-1", () -> b.inlineAfterIdleNanos(-1));
             Fixtures.assertNullNamed("threadFactory", () -> b.threadFactory(null));
             // the bounds themselves are taken
             b.workers(256).workers(1).inFlight(1 << 20).inFlight(1).inFlightBytes(1)

@@ -80,17 +80,17 @@ class ReceiverContractTest {
         }
     }
 
-    /** Every setter refuses a bad value when it is set, naming it; nulls are named too. */
+    /** Every setter refuses a bad value when it is set, naming it, its range and the value; nulls are named too. */
     @Test
     void shouldRefuseBadBuilderValuesNamingThem() {
         try (ZmqContext ctx = new ZmqContext()) {
             ZmqSocket pull = ctx.socket(SocketType.PULL);
             DecompressingReceiver.Builder b = DecompressingReceiver.builder(pull);
-            Fixtures.assertRefusedNaming("maxDecompressedSize=-1", () -> b.maxDecompressedSize(-1));
-            Fixtures.assertRefusedNaming("maxMessageSize=-1", () -> b.maxMessageSize(-1));
-            Fixtures.assertRefusedNaming("maxEnvelopeSize=-1", () -> b.maxEnvelopeSize(-1));
-            Fixtures.assertRefusedNaming("envelopeParts=-1", () -> b.envelopeParts(-1));
-            Fixtures.assertRefusedNaming("maxParts=0", () -> b.maxParts(0));
+            Fixtures.assertRefusedNaming("maxDecompressedSize must be 0 or more: maxDecompressedSize=-1", () -> b.maxDecompressedSize(-1));
+            Fixtures.assertRefusedNaming("maxMessageSize must be 0 or more: maxMessageSize=-1", () -> b.maxMessageSize(-1));
+            Fixtures.assertRefusedNaming("maxEnvelopeSize must be 0 or more: maxEnvelopeSize=-1", () -> b.maxEnvelopeSize(-1));
+            Fixtures.assertRefusedNaming("envelopeParts must be 0 or more: envelopeParts=-1", () -> b.envelopeParts(-1));
+            Fixtures.assertRefusedNaming("maxParts must be at least 1: maxParts=0", () -> b.maxParts(0));
             Fixtures.assertNullNamed("dictionary", () -> b.dictionary(null));
             Fixtures.assertNullNamed("socket", () -> DecompressingReceiver.builder(null));
             try (DecompressingReceiver r = b.build()) {

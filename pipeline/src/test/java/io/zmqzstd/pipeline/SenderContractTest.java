@@ -26,15 +26,15 @@ import org.junit.jupiter.api.function.Executable;
  */
 class SenderContractTest {
 
-    /** The shared setters refuse a negative value when it is set, naming it, on both builders. */
+    /** The shared setters refuse a negative value when it is set, naming it, its range and the value, on both builders. */
     @Test
     void shouldRefuseNegativeThresholdsNamingThemOnBothBuilders() {
         try (ZmqContext ctx = new ZmqContext()) {
             ZmqSocket push = ctx.socket(SocketType.PUSH);
             for (SenderBuilder<?> b : new SenderBuilder<?>[] {CompressingSender.builder(push),
                     ParallelCompressingSender.builder(push)}) {
-                Fixtures.assertRefusedNaming("zeroCopyThresholdBytes=-1", () -> b.zeroCopyThresholdBytes(-1));
-                Fixtures.assertRefusedNaming("rawFrameBelowBytes=-1", () -> b.rawFrameBelowBytes(-1));
+                Fixtures.assertRefusedNaming("zeroCopyThresholdBytes must be 0 or more: zeroCopyThresholdBytes=-1", () -> b.zeroCopyThresholdBytes(-1));
+                Fixtures.assertRefusedNaming("rawFrameBelowBytes must be 0 or more: rawFrameBelowBytes=-1", () -> b.rawFrameBelowBytes(-1));
             }
             for (Executable nullSocket : new Executable[] {() -> CompressingSender.builder(null),
                     () -> ParallelCompressingSender.builder(null)}) {
