@@ -1763,6 +1763,10 @@ public final class ParallelCompressingSender implements AutoCloseable {
                 // A send timeout of 0 refuses at once: without a pause the retries would keep a core
                 // busy for as long as the peer is slow or away (before 2026-11-26 they did)
                 LockSupport.parkNanos(pauseNanos);
+                // Only a worker retries (sendReady), and an interrupt does not stop a worker: cleared
+                // here as in its park (Worker.run), or every later pause would return at once and
+                // the retries spin until a peer came (they did before 2026-11-27)
+                Thread.interrupted();
                 pauseNanos = Math.min(pauseNanos * 2, MAX_RETRY_PAUSE_NANOS);
             }
         }
