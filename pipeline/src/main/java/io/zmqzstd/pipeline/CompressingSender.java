@@ -523,7 +523,9 @@ public final class CompressingSender implements AutoCloseable {
 
     /**
      * A snapshot of this sender's counters (allocates): its own pool rents, and the hits and misses
-     * of the socket context's pool, pool-wide (shared by every sender on the context).
+     * of the socket context's pool, pool-wide (shared by every sender on the context). Callable from
+     * any thread; taken from another while the owner sends, it may be slightly behind and its
+     * counters need not agree with each other (README, "Threading").
      *
      * @return a new snapshot
      */

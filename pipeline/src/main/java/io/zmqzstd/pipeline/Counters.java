@@ -5,7 +5,9 @@ import io.zmqzstd.transport.NativeBufferPool;
 /**
  * The live counters of one sender or receiver: plain longs, written only by the thread that is
  * using the owner (so no atomics on the hot path), read by {@link #snapshot}. A snapshot taken
- * from another thread may be slightly behind; it is never torn on a 64-bit JVM. The pool's hits
+ * from another thread may be slightly behind, and its counters need not agree with each other:
+ * each is whole (a long, never torn on a 64-bit JVM), but they are read one after another while
+ * the owner goes on counting. The pool's hits
  * and misses are not here: they are read from the pool at snapshot time, pool-wide.
  */
 final class Counters {

@@ -539,7 +539,9 @@ public final class DecompressingReceiver implements AutoCloseable {
 
     /**
      * A snapshot of this receiver's counters (allocates), would-blocks included. A receiver rents
-     * no pooled buffers; the pool-wide figures are those of the socket context's pool.
+     * no pooled buffers; the pool-wide figures are those of the socket context's pool. Callable
+     * from any thread; taken from another while the owner receives, it may be slightly behind and
+     * its counters need not agree with each other (README, "Threading").
      *
      * @return a new snapshot; after close its pool-wide figures are 0
      */

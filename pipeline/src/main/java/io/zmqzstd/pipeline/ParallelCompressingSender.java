@@ -929,7 +929,8 @@ public final class ParallelCompressingSender implements AutoCloseable {
      * socket context pool's hits and misses (pool-wide). {@code poolRents} counts two rents per
      * message handed to a worker (its payload copy or claimed buffer, and its frame), none for one
      * sent inline from {@code send} ({@code inlineMessages}), one for a claim sent inline, aborted or
-     * dropped. Callable from any thread; may be slightly behind.
+     * dropped. Callable from any thread; may be slightly behind, and while messages go out its
+     * counters need not agree with each other (README, "Threading").
      *
      * @return a new snapshot
      */
