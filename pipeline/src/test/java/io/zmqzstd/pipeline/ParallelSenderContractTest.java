@@ -212,6 +212,47 @@ class ParallelSenderContractTest {
      * claim(topic, ...) reads the topic array at commit: what it holds then goes out, whichever
      * path (ring or inline) sends it.
      */
+    /**
+     * README, REQ/REP: on a REQ the parallel sender works request by request when each is flushed
+     * and its reply received (on the producer's thread, the workers idle) before the next; a
+     * second request before the reply is EFSM on the worker, which fails the sender: that request
+     * dropped, the next call throwing with EFSM as the cause.
+     */
+    @Test
+    void shouldSendRequestByRequestOnReqWhenFlushedAndFailOnASecondBeforeTheReply() {
+        try (ZmqContext ctx = new ZmqContext()) {
+            Fixtures.Link link = Fixtures.link(ctx, SocketType.REP, SocketType.REQ, "tcp");
+            ParallelCompressingSender client = ParallelCompressingSender.builder(link.client()).workers(2).build();
+            try (CompressingSender server = CompressingSender.builder(link.server()).build();
+                 DecompressingReceiver atServer = DecompressingReceiver.builder(link.server()).build();
+                 DecompressingReceiver atClient = DecompressingReceiver.builder(link.client()).build()) {
+                for (int i = 0; i < 3; i++) {
+                    assertTrue(client.send(Fixtures.payload(2000, i), 0));
+                    client.flush();
+                    assertEquals(DecompressingReceiver.RECEIVED, atServer.receive(0), atServer::lastErrorMessage);
+                    assertArrayEquals(Fixtures.payload(2000, i), atServer.message().partBytes(0));
+                    assertTrue(server.send(Fixtures.payload(100, i), 0));
+                    assertEquals(DecompressingReceiver.RECEIVED, atClient.receive(0), atClient::lastErrorMessage);
+                    assertArrayEquals(Fixtures.payload(100, i), atClient.message().partBytes(0));
+                }
+                assertTrue(client.send(Fixtures.payload(2000, 3), 0));
+                try {
+                    client.send(Fixtures.payload(2000, 4), 0); // taken, then dropped
+                } catch (IllegalStateException alreadyFailed) {
+                    // the worker's EFSM came first
+                }
+                IllegalStateException failed = assertThrows(IllegalStateException.class, client::flush);
+                assertTrue(failed.getCause() instanceof io.zmqzstd.transport.ZmqException z && z.errno() == 156384763,
+                        failed::toString); // ZMQ_HAUSNUMERO + 51: EFSM
+                PipelineStats stats = client.stats();
+                assertEquals(4, stats.messages(), stats::toString);
+                assertTrue(stats.droppedMessages() >= 1, stats::toString);
+                assertThrows(IllegalStateException.class, client::close, "close rethrows the failure");
+            }
+            assertEquals(0, ctx.bufferPool().outstanding(), () -> ctx.bufferPool().stats().toString());
+        }
+    }
+
     @Test
     void shouldReadAClaimsTopicAtCommit() {
         for (long inlineBelow : new long[] {0, 4096}) {

@@ -11,6 +11,7 @@ import io.zmqzstd.codec.ZstdCompressor;
 import io.zmqzstd.transport.NativeBufferPool;
 import io.zmqzstd.transport.SocketType;
 import io.zmqzstd.transport.ZmqContext;
+import io.zmqzstd.transport.ZmqException;
 import io.zmqzstd.transport.ZmqSocket;
 
 import java.lang.foreign.MemorySegment;
@@ -18,6 +19,8 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The documented contract of {@link CompressingSender} (and the settings both senders' builders
@@ -250,6 +253,54 @@ class SenderContractTest {
      * reserveBuffers returns how many buffers it carved: only the missing ones, so 0 the second
      * time; with the pool closed it throws IllegalStateException.
      */
+    /**
+     * README, REQ/REP: a send out of turn (a REQ's second request before the reply, a REP's reply
+     * before a request; by send, publish or sendEnvelope) is libzmq's EFSM, thrown as a
+     * ZmqException; nothing goes out, nothing is counted or left open, and the sender goes on once
+     * it is the socket's turn: the next request arrives alone and whole.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"tcp", "ipc", "inproc"})
+    void shouldRefuseASendOutOfTurnOnReqAndRepAndGoOn(String transport) {
+        try (ZmqContext ctx = new ZmqContext()) {
+            Fixtures.Link link = Fixtures.link(ctx, SocketType.REP, SocketType.REQ, transport);
+            try (CompressingSender client = CompressingSender.builder(link.client()).build();
+                 CompressingSender server = CompressingSender.builder(link.server()).build();
+                 DecompressingReceiver atServer = DecompressingReceiver.builder(link.server()).build();
+                 DecompressingReceiver atClient = DecompressingReceiver.builder(link.client()).build()) {
+                byte[] topic = "t".getBytes(StandardCharsets.US_ASCII);
+                assertOutOfTurn(() -> server.send(Fixtures.payload(300, 9), 0));
+                assertTrue(client.send(Fixtures.payload(400, 1), 0));
+                for (Executable outOfTurn : new Executable[] {() -> client.send(Fixtures.payload(400, 2), 0),
+                        () -> client.publish(topic, Fixtures.payload(400, 3), 0),
+                        () -> client.sendEnvelope(topic, ZmqSocket.SNDMORE)}) {
+                    assertOutOfTurn(outOfTurn);
+                }
+                PipelineStats stats = client.stats();
+                assertEquals(1, stats.messages(), stats::toString);
+                assertEquals(0, stats.envelopeParts() + stats.abandonedMessages(), stats::toString);
+                assertEquals(0, server.stats().messages());
+
+                assertEquals(DecompressingReceiver.RECEIVED, atServer.receive(0), atServer::lastErrorMessage);
+                assertArrayEquals(Fixtures.payload(400, 1), atServer.message().partBytes(0));
+                assertEquals(1, atServer.message().parts());
+                assertTrue(server.send(Fixtures.payload(300, 9), 0));
+                assertEquals(DecompressingReceiver.RECEIVED, atClient.receive(0), atClient::lastErrorMessage);
+                assertArrayEquals(Fixtures.payload(300, 9), atClient.message().partBytes(0));
+                assertTrue(client.send(Fixtures.payload(400, 4), 0));
+                assertEquals(DecompressingReceiver.RECEIVED, atServer.receive(0), atServer::lastErrorMessage);
+                assertEquals(1, atServer.message().parts(), "the next request alone, nothing glued to it");
+                assertArrayEquals(Fixtures.payload(400, 4), atServer.message().partBytes(0));
+            }
+        }
+    }
+
+    private static void assertOutOfTurn(Executable send) {
+        ZmqException e = assertThrows(ZmqException.class, send);
+        assertEquals(156384763, e.errno(), e::getMessage); // ZMQ_HAUSNUMERO + 51: EFSM
+        assertTrue(e.getMessage().contains("current state"), e::getMessage);
+    }
+
     @Test
     void shouldCarveOnlyTheMissingBuffersAndRefuseAClosedPool() {
         NativeBufferPool pool = new NativeBufferPool();
