@@ -388,7 +388,9 @@ public final class DecompressingReceiver implements AutoCloseable {
      *     open during the call
      * @param flags 0 to block, {@link ZmqSocket#DONTWAIT} not to
      * @return {@link #RECEIVED}, {@link #WOULD_BLOCK} or {@link #BAD_FRAME}
-     * @throws IllegalArgumentException when {@code dst} is read-only
+     * @throws IllegalArgumentException when {@code dst} is read-only, or shares memory with this
+     *     receiver's region ({@link ReceivedMessage#region()}, a part of the last message):
+     *     nothing is received
      * @throws IllegalStateException when {@code dst}'s arena is closed (nothing is received), or
      *     when the receiver is closed or used by two threads at once
      * @throws WrongThreadException when {@code dst} is confined to another thread (nothing is
@@ -414,6 +416,7 @@ public final class DecompressingReceiver implements AutoCloseable {
                 // closed arena and another thread's confined memory), it would end the call after
                 // libzmq had handed the message over, and the message would be lost.
                 RawSegments.checkUsable(dst, "destination");
+                checkNotInRegion(dst);
             }
             message.begin(region, dst);
             if (!socket.receive(frame, flags)) {
@@ -437,6 +440,24 @@ public final class DecompressingReceiver implements AutoCloseable {
             }
         } finally {
             owner.exit(this);
+        }
+    }
+
+    /**
+     * Refuses a {@code dst} that shares memory with the region (its segment from
+     * {@link ReceivedMessage#region()}, a part of the last message, a slice): this message's
+     * envelope parts are copied there at offset 0 while its payload is decompressed into
+     * {@code dst} from 0, so before 2026-11-27 a routing id was delivered overwritten by payload
+     * bytes, and a region grown for the envelope closed {@code dst} under the call and lost the
+     * message. A few comparisons, no allocation.
+     */
+    private void checkNotInRegion(MemorySegment dst) {
+        long d = dst.address();
+        long r = region.address();
+        if (dst.isNative() && dst.byteSize() > 0 && d < r + region.byteSize() && r < d + dst.byteSize()) {
+            throw new IllegalArgumentException("destination inside the receiver's own region: offset=" + (d - r)
+                    + ", dstBytes=" + dst.byteSize() + ", regionBytes=" + region.byteSize()
+                    + " (the region holds the envelope parts and the last message: receive into memory of your own)");
         }
     }
 

@@ -222,4 +222,39 @@ class ReceiveIntoTest {
             }
         }
     }
+
+    /**
+     * A destination inside the receiver's own region (the region itself, a part of the last
+     * message, a slice of it) is refused before the message is taken, which then arrives whole
+     * into memory of the caller's. Before 2026-11-27 the routing id, copied into the region at
+     * offset 0, was overwritten by the payload decompressed there and delivered so (RECEIVED),
+     * and an envelope that grew the region closed the destination under the call (BAD_FRAME, the
+     * message lost).
+     */
+    @Test
+    void shouldRefuseADestinationInsideTheReceiversOwnRegionWithoutTakingTheMessage() {
+        try (ZmqContext ctx = new ZmqContext(); Arena arena = Arena.ofConfined()) {
+            Fixtures.Link link = Fixtures.link(ctx, SocketType.ROUTER, SocketType.DEALER, "inproc");
+            try (CompressingSender sender = CompressingSender.builder(link.client()).build();
+                 DecompressingReceiver receiver = DecompressingReceiver.builder(link.server()).build()) {
+                assertTrue(sender.send(Fixtures.payload(100, 1), 0));
+                assertEquals(DecompressingReceiver.RECEIVED, receiver.receive(0), receiver::lastErrorMessage);
+                ReceivedMessage m = receiver.message();
+                byte[] id = m.partBytes(0); // the ROUTER's name for the DEALER
+                byte[] data = Fixtures.payload(1000, 2);
+                assertTrue(sender.send(data, 0));
+                MemorySegment region = m.region();
+                for (MemorySegment inside : new MemorySegment[] {region, m.part(1), region.asSlice(4096, 4096)}) {
+                    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                            () -> receiver.receiveInto(inside, 0));
+                    assertTrue(e.getMessage().startsWith("destination inside the receiver's own region: offset="),
+                            e::getMessage);
+                }
+                MemorySegment own = arena.allocate(data.length);
+                assertEquals(DecompressingReceiver.RECEIVED, receiver.receiveInto(own, 0), receiver::lastErrorMessage);
+                assertArrayEquals(id, receiver.message().partBytes(0));
+                assertPart(data, own, 0, receiver.message().partSize(1));
+            }
+        }
+    }
 }
