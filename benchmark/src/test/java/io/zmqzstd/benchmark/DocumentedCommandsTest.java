@@ -99,7 +99,8 @@ class DocumentedCommandsTest {
             NativeLibrary.ZMQ.pathProperty(), v -> true,
             PipelineContestants.IO_THREADS_PROPERTY, v -> v.matches("[1-9][0-9]*"),
             PipelineContestants.PAYLOAD_PROPERTY, DocumentedCommandsTest::isPayload,
-            ZmqZstdContestant.PAYLOAD_FORM_PROPERTY, ZmqZstdContestant.PAYLOAD_FORMS::contains);
+            ZmqZstdContestant.PAYLOAD_FORM_PROPERTY, ZmqZstdContestant.PAYLOAD_FORMS::contains,
+            ZmqZstdContestant.RECEIVE_FORM_PROPERTY, ZmqZstdContestant.RECEIVE_FORMS::contains);
 
     private static List<BenchmarkListEntry> benchmarks;
 

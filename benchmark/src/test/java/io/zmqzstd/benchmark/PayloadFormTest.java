@@ -12,7 +12,8 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
  * a direct {@code ByteBuffer} runs, every message checked on arrival, and under {@code -prof gc} stays near
  * JMH's own per-iteration floor, as with a native segment. Each call of those overloads wrapped the payload
  * in a heap segment until 2026-11-27, 72 B a message, which this bound (16 B) tells apart from the floor
- * (6.9 KB an iteration over the thousands of messages a 500 ms iteration moves).
+ * (6.9 KB an iteration over the thousands of messages a 500 ms iteration moves). The same for
+ * {@code -Dzmqzstd.bench.receiveForm=into}, the receiving side's {@code receiveInto}.
  */
 class PayloadFormTest {
 
@@ -25,5 +26,20 @@ class PayloadFormTest {
                 .param("contestant", "zmqzstd").param("size", "1024").param("transport", "tcp").param("level", "3")
                 .param("dictionary", "none").param("compressionThreads", Integer.toString(compressionThreads))
                 .jvmArgsAppend("-D" + ZmqZstdContestant.PAYLOAD_FORM_PROPERTY + "=" + form), form);
+    }
+
+    /**
+     * {@code -Dzmqzstd.bench.receiveForm=into}: the receiver decompresses into the contestant's own segment
+     * ({@code receiveInto}), every message checked there, with no allocation per message either.
+     */
+    @ParameterizedTest(name = "compressionThreads={0}")
+    @CsvSource({"0", "3"})
+    @Timeout(120)
+    void shouldReceiveIntoOwnMemoryWithoutAllocatingPerMessage(int compressionThreads) throws RunnerException {
+        AllocationBound.assertNoAllocationPerMessage(new OptionsBuilder()
+                .include("^" + PipelineBenchmark.class.getName() + "\\.transfer$")
+                .param("contestant", "zmqzstd").param("size", "65536").param("transport", "tcp").param("level", "3")
+                .param("dictionary", "none").param("compressionThreads", Integer.toString(compressionThreads))
+                .jvmArgsAppend("-D" + ZmqZstdContestant.RECEIVE_FORM_PROPERTY + "=into"), "receiveInto");
     }
 }

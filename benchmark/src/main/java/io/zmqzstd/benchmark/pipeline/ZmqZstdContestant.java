@@ -37,6 +37,9 @@ import java.util.function.Predicate;
  * <p>{@code -Dzmqzstd.bench.payloadForm=bytes} (or {@code direct}) hands the sender the payload as a
  * {@code byte[]} (or a direct {@code ByteBuffer}) instead of a native segment, stamped in place each
  * message, to measure those overloads ({@link #PAYLOAD_FORM}); the default is {@code segment}.
+ * {@code -Dzmqzstd.bench.receiveForm=into} makes the receiver decompress each payload into a native
+ * segment of the contestant's own ({@link DecompressingReceiver#receiveInto}) instead of its region
+ * ({@link #RECEIVE_FORM}); the default is {@code region}.
  */
 public final class ZmqZstdContestant implements PipelineContestant {
 
@@ -48,6 +51,15 @@ public final class ZmqZstdContestant implements PipelineContestant {
 
     /** How the sender thread gives the payload to the sender: one of {@link #PAYLOAD_FORMS}. */
     public static final String PAYLOAD_FORM = System.getProperty(PAYLOAD_FORM_PROPERTY, PAYLOAD_FORMS.get(0));
+
+    /** The system property that sets {@link #RECEIVE_FORM}. */
+    public static final String RECEIVE_FORM_PROPERTY = "zmqzstd.bench.receiveForm";
+
+    /** The values {@link #RECEIVE_FORM_PROPERTY} takes, the default first. */
+    public static final List<String> RECEIVE_FORMS = List.of("region", "into");
+
+    /** Where the receiver decompresses: one of {@link #RECEIVE_FORMS}. */
+    public static final String RECEIVE_FORM = System.getProperty(RECEIVE_FORM_PROPERTY, RECEIVE_FORMS.get(0));
 
     /**
      * Buffers a size class may keep. Above the default 256: a granted batch can be queued at once at the
@@ -67,6 +79,8 @@ public final class ZmqZstdContestant implements PipelineContestant {
     private final CompressingSender compressing;
     private final ParallelCompressingSender parallel;
     private final DecompressingReceiver receiver;
+    /** {@code receiveForm=into}: the contestant's own memory the receiver decompresses into; else null. */
+    private final MemorySegment into;
     private final CreditedSender sender;
     /**
      * The array or direct buffer {@link #PAYLOAD_FORM} gives the sender, viewed as a segment for the
@@ -97,6 +111,12 @@ public final class ZmqZstdContestant implements PipelineContestant {
             hop = ends.hop();
 
             message = arena.allocate(Math.max(size, 1), 64);
+            into = switch (RECEIVE_FORM) {
+                case "region" -> null;
+                case "into" -> arena.allocate(Math.max(size, 1), 64);
+                default -> throw new IllegalArgumentException(
+                        "-D" + RECEIVE_FORM_PROPERTY + " is one of " + RECEIVE_FORMS + ": " + RECEIVE_FORM);
+            };
             message.copyFrom(MemorySegment.ofArray(payload));
             this.dictionary = dictionary == null ? null : ZstdDictionary.of(dictionary);
             DecompressingReceiver.Builder r = DecompressingReceiver.builder(pull);
@@ -235,7 +255,8 @@ public final class ZmqZstdContestant implements PipelineContestant {
      */
     private void receiveOne() {
         int status;
-        while ((status = receiver.receive(0)) == DecompressingReceiver.WOULD_BLOCK) {
+        while ((status = into == null ? receiver.receive(0) : receiver.receiveInto(into, 0))
+                == DecompressingReceiver.WOULD_BLOCK) {
             sender.checkHealthy();
             checkWorkers(parallel);
             if (hop != null) {
@@ -249,7 +270,7 @@ public final class ZmqZstdContestant implements PipelineContestant {
         if (m.parts() != 1) {
             throw new IllegalStateException("unexpected message: parts=" + m.parts());
         }
-        Stamp.checkAt(m.region().address() + m.partOffset(0), m.partSize(0), nextSequence++, size);
+        Stamp.checkAt(m.segment(0).address() + m.partOffset(0), m.partSize(0), nextSequence++, size);
     }
 
     /**
