@@ -9,9 +9,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
@@ -106,17 +104,14 @@ public final class ZmqSocket implements AutoCloseable {
      * fails now is not repeated (see {@link #socketCall}). Written by each send that succeeds.
      */
     private boolean messageOpen;
+    /** The account of this socket's binds and connects, and the checks around them. */
+    private final SocketEndpoints endpoints = new SocketEndpoints(this);
     /**
-     * The binds that last, each as given, as ZMQ_LAST_ENDPOINT reported it and, for ipc, its file
-     * (see {@link #checkDirection} and {@link #trackEndpoint}).
+     * True once an inproc endpoint was bound or connected, and no endpoint of another transport
+     * ({@link SocketEndpoints#noteTransport}). A field of the socket, not a call on
+     * {@link #endpoints}, because {@link #sendPooled} reads it on every send: one plain field read.
      */
-    private final List<BoundEndpoint> bound = new ArrayList<>(1);
-    /** The connects that last, as given (see {@link #checkDirection}). */
-    private final List<String> connected = new ArrayList<>(1);
-    /** True once an inproc endpoint was bound or connected, and no endpoint of another transport. */
     private boolean inprocOnly;
-    /** An endpoint of another transport than inproc was bound or connected (sticky). */
-    private boolean otherTransport;
     // ZMQ_SNDTIMEO / ZMQ_RCVTIMEO as last set through this object (setInt keeps them current):
     // they decide whether a failed fast call may be repeated (see socketCall).
     private int sendTimeoutMs;
@@ -227,7 +222,7 @@ public final class ZmqSocket implements AutoCloseable {
         ensureOpen();
         IpcBindGuard.check(endpoint); // outside the call: it asks the file system, not libzmq
         try {
-            endpointCall("zmq_bind", endpoint);
+            endpointCall(SocketEndpoints.BIND, endpoint);
         } catch (ZmqException e) {
             String why = e.errno() == LibZmq.EADDRINUSE ? IpcBindGuard.unremovable(endpoint) : null;
             if (why == null) {
@@ -254,7 +249,7 @@ public final class ZmqSocket implements AutoCloseable {
      *     on this socket
      */
     public void connect(String endpoint) {
-        endpointCall("zmq_connect", endpoint);
+        endpointCall(SocketEndpoints.CONNECT, endpoint);
         noteEndpoint(endpoint);
     }
 
@@ -285,7 +280,7 @@ public final class ZmqSocket implements AutoCloseable {
      *     on this socket
      */
     public void unbind(String endpoint) {
-        endpointCall("zmq_unbind", endpoint);
+        endpointCall(SocketEndpoints.UNBIND, endpoint);
     }
 
     /**
@@ -315,41 +310,33 @@ public final class ZmqSocket implements AutoCloseable {
      *     on this socket
      */
     public void disconnect(String endpoint) {
-        endpointCall("zmq_disconnect", endpoint);
+        endpointCall(SocketEndpoints.DISCONNECT, endpoint);
     }
 
     private void endpointCall(String op, String endpoint) {
         Objects.requireNonNull(endpoint, "endpoint");
-        if (op.equals("zmq_connect")) {
-            EndpointCheck.checkConnect(endpoint);
-        } else {
-            EndpointCheck.check(endpoint);
-        }
+        SocketEndpoints.checkText(op, endpoint);
         enter();
         try (Arena a = Arena.ofConfined()) {
-            boolean ends = op.equals("zmq_unbind") || op.equals("zmq_disconnect");
-            List<String> reached = ends ? reachedEntered(endpoint) : List.of();
-            if (ends) {
-                checkDirection(op, endpoint, reached);
-            }
+            List<String> reached = endpoints.beforeCall(op, endpoint);
             MemorySegment ep = a.allocateFrom(endpoint, StandardCharsets.UTF_8);
             for (;;) {
                 int rc = switch (op) {
-                    case "zmq_bind" -> (int) LibZmq.zmq_bind.invokeExact(capture, socket, ep);
-                    case "zmq_connect" -> (int) LibZmq.zmq_connect.invokeExact(capture, socket, ep);
-                    case "zmq_unbind" -> (int) LibZmq.zmq_unbind.invokeExact(capture, socket, ep);
+                    case SocketEndpoints.BIND -> (int) LibZmq.zmq_bind.invokeExact(capture, socket, ep);
+                    case SocketEndpoints.CONNECT -> (int) LibZmq.zmq_connect.invokeExact(capture, socket, ep);
+                    case SocketEndpoints.UNBIND -> (int) LibZmq.zmq_unbind.invokeExact(capture, socket, ep);
                     default -> (int) LibZmq.zmq_disconnect.invokeExact(capture, socket, ep);
                 };
                 if (rc == 0) {
-                    trackEndpoint(op, endpoint, reached);
+                    endpoints.succeeded(op, endpoint, reached);
                     return;
                 }
                 int errno = LibZmq.errno(capture);
-                if (errno == EAGAIN && monitor != null && op.equals("zmq_bind")) {
-                    errno = bindErrnoWithoutMonitor(endpoint, errno);
+                if (errno == EAGAIN && monitor != null && op.equals(SocketEndpoints.BIND)) {
+                    errno = endpoints.bindErrnoWithoutMonitor(endpoint, errno);
                 }
                 if (errno != EINTR) {
-                    throw new ZmqException(op + "(" + endpoint + ")", errno, ends ? boundAs(endpoint, reached) : null);
+                    throw new ZmqException(op + "(" + endpoint + ")", errno, endpoints.failureNote(op, endpoint, reached));
                 }
             }
         } catch (Throwable t) {
@@ -359,153 +346,9 @@ public final class ZmqSocket implements AutoCloseable {
         }
     }
 
-    /**
-     * Why a bind of this monitored socket failed. With a monitor whose mask has
-     * {@code BIND_FAILED} (but not {@code CLOSED}), libzmq 4.3.4 overwrites zmq_bind's errno with
-     * EAGAIN while it sends that event, whatever the cause (address in use, no such interface, a
-     * missing ipc directory); zmq_bind never fails with EAGAIN itself. The same bind on a socket
-     * of this type without a monitor (and with this socket's IPv6 setting) fails with the real
-     * errno; should it succeed, the address having become free meanwhile, libzmq's answer stands.
-     */
-    private int bindErrnoWithoutMonitor(String endpoint, int clobbered) {
-        getRawEntered("ZMQ_IPV6", LibZmq.ZMQ_IPV6, 4); // inside this socket's call: not ipv6(), which enters it
-        boolean v6 = opt.get(ValueLayout.JAVA_INT, 0) != 0;
-        try (ZmqSocket probe = context.socket(type)) {
-            probe.lingerMs(0);
-            probe.ipv6(v6);
-            probe.bind(endpoint);
-            return clobbered;
-        } catch (ZmqException e) {
-            return e.errno();
-        }
-    }
-
-    /**
-     * A bind that lasts: the endpoint as given to {@link #bind}, as ZMQ_LAST_ENDPOINT reported it
-     * (libzmq's key for it, see {@link EndpointMatch}), and the file it listens on for ipc (else null).
-     */
-    private record BoundEndpoint(String given, String reported, Path ipcFile) {
-    }
-
-    /**
-     * The keys of this socket's binds and connects that zmq_unbind or zmq_disconnect of
-     * {@code endpoint} would end ({@link EndpointMatch#reached}), inside the call.
-     */
-    private List<String> reachedEntered(String endpoint) {
-        List<String> keys = new ArrayList<>(bound.size() + connected.size());
-        bound.forEach(b -> keys.add(b.reported()));
-        keys.addAll(connected);
-        boolean v6 = false;
-        if (endpoint.startsWith("tcp://")) {
-            getRawEntered("ZMQ_IPV6", LibZmq.ZMQ_IPV6, 4); // libzmq resolves a tcp host by the socket's family
-            v6 = opt.get(ValueLayout.JAVA_INT, 0) != 0;
-        }
-        return EndpointMatch.reached(endpoint, v6, keys);
-    }
-
-    /**
-     * Refuses a disconnect that would end a bind of this socket and an unbind that would end a
-     * connect. libzmq 4.3.4 runs both through socket_base_t::term_endpoint, which ends whatever the
-     * socket has at that endpoint ("we don't know whether a socket is connected or bound, try with
-     * both"), so either call did the other's work without a word. {@code reached} are the endpoints
-     * libzmq would end ({@link EndpointMatch}): another spelling of a tcp endpoint reaches it where
-     * libzmq resolves it to it. A disconnect of the text a bind was given (a wildcard, which libzmq
-     * does not resolve) is refused too. Where a bind and a connect are both reached, libzmq decides.
-     */
-    private void checkDirection(String op, String endpoint, List<String> reached) {
-        String bind = bound.stream()
-                .filter(b -> reached.contains(b.reported()) || b.given().equals(endpoint))
-                .map(BoundEndpoint::reported).findFirst().orElse(null);
-        String connect = connected.stream().filter(reached::contains).findFirst().orElse(null);
-        if (op.equals("zmq_disconnect") && bind != null && connect == null) {
-            throw new IllegalArgumentException("disconnect(" + endpoint + "): this socket bound that endpoint"
-                    + as(endpoint, bind) + ", it did not connect to it; call unbind(" + bind + ") to stop listening there");
-        }
-        if (op.equals("zmq_unbind") && connect != null && bind == null) {
-            throw new IllegalArgumentException("unbind(" + endpoint + "): this socket connected to that endpoint"
-                    + as(endpoint, connect) + ", it did not bind it; call disconnect(" + connect + ") to end the connection");
-        }
-    }
-
-    /** ", as KEY" when libzmq knows {@code endpoint} by another text, else nothing. */
-    private static String as(String endpoint, String key) {
-        return key.equals(endpoint) ? "" : " (libzmq knows it as " + key + ")";
-    }
-
-    /**
-     * Why an unbind or disconnect libzmq refused found nothing, where the text is a bind's as given
-     * but not libzmq's key for it (a wildcard, {@code tcp://*:PORT}, an interface name): null otherwise.
-     */
-    private String boundAs(String endpoint, List<String> reached) {
-        return bound.stream()
-                .filter(b -> b.given().equals(endpoint) && !reached.contains(b.reported()))
-                .map(b -> "this socket bound " + endpoint + " as " + b.reported() + ", which is what libzmq knows it by: call unbind("
-                        + b.reported() + ")")
-                .findFirst().orElse(null);
-    }
-
-    /**
-     * ZMQ_LAST_ENDPOINT after a bind of {@code given} (the real port of a wildcard, the address of
-     * a host name), or {@code given} when it cannot be read (longer than
-     * {@link #MAX_STRING_OPTION_BYTES}): the bind has succeeded, and this only sharpens the check.
-     */
-    private String reportedEndpoint(String given) {
-        try {
-            return getStringEntered("ZMQ_LAST_ENDPOINT", LibZmq.ZMQ_LAST_ENDPOINT);
-        } catch (ZmqException unreadable) {
-            return given;
-        }
-    }
-
-    /**
-     * Keeps the account of this socket's binds and connects, inside the call that succeeded (a close
-     * on another thread reads {@link #bound} once this call has exited): {@link #checkDirection}
-     * reads it, and {@link IpcBindGuard} learns of the ipc files this socket listens on. A bind adds
-     * its endpoint; an unbind or a disconnect ends what libzmq ended ({@code reached}): for inproc
-     * the bind of that name if there is one, else the connects to it (libzmq tries them in that
-     * order); for the rest every bind and connect libzmq knows by that key. A bind of the same ipc
-     * file written another way is another endpoint to libzmq, and stays.
-     */
-    private void trackEndpoint(String op, String endpoint, List<String> reached) {
-        switch (op) {
-            case "zmq_bind" -> {
-                Path file = IpcBindGuard.path(endpoint);
-                if (file != null) {
-                    IpcBindGuard.bound(file);
-                }
-                bound.add(new BoundEndpoint(endpoint, reportedEndpoint(endpoint), file));
-            }
-            case "zmq_connect" -> connected.add(endpoint);
-            default -> {
-                boolean endsBindOnly = endpoint.startsWith("inproc://") && bound.stream().anyMatch(b -> b.reported().equals(endpoint));
-                bound.removeIf(b -> {
-                    boolean ended = reached.contains(b.reported());
-                    if (ended) {
-                        letGo(b);
-                    }
-                    return ended;
-                });
-                if (!endsBindOnly) {
-                    connected.removeIf(reached::contains);
-                }
-            }
-        }
-    }
-
-    /** Tells {@link IpcBindGuard} that this process let go of a bind's ipc file, if it has one. */
-    private static void letGo(BoundEndpoint b) {
-        if (b.ipcFile() != null) {
-            IpcBindGuard.letGo(b.ipcFile());
-        }
-    }
-
+    /** Notes an endpoint just bound or connected; see {@link #inprocOnly}. */
     private void noteEndpoint(String endpoint) {
-        if (endpoint.startsWith("inproc://")) {
-            inprocOnly = !otherTransport;
-        } else {
-            otherTransport = true;
-            inprocOnly = false;
-        }
+        inprocOnly = endpoints.noteTransport(endpoint);
     }
 
     /**
@@ -2085,6 +1928,17 @@ public final class ZmqSocket implements AutoCloseable {
         }
     }
 
+    /** {@code ZMQ_IPV6} inside a call (not {@link #ipv6()}, which enters it), for {@link SocketEndpoints}. */
+    boolean ipv6Entered() {
+        getRawEntered("ZMQ_IPV6", LibZmq.ZMQ_IPV6, 4);
+        return opt.get(ValueLayout.JAVA_INT, 0) != 0;
+    }
+
+    /** {@code ZMQ_LAST_ENDPOINT} inside a call, for {@link SocketEndpoints}. */
+    String lastEndpointEntered() {
+        return getStringEntered("ZMQ_LAST_ENDPOINT", LibZmq.ZMQ_LAST_ENDPOINT);
+    }
+
     /** The longest string option {@link #getString} reads, its NUL included (1 MiB): far beyond any real endpoint. */
     static final long MAX_STRING_OPTION_BYTES = 1L << 20;
 
@@ -2304,9 +2158,7 @@ public final class ZmqSocket implements AutoCloseable {
         } catch (Throwable t) {
             throw LibZmq.rethrow(t);
         } finally {
-            for (BoundEndpoint b : bound) {
-                letGo(b);
-            }
+            endpoints.letGoAll();
             context.forget(this);
             arena.close();
         }
