@@ -1200,7 +1200,15 @@ public final class ZmqSocket implements AutoCloseable {
      * SUB: removes one subscription to exactly {@code prefix} ({@code ZMQ_UNSUBSCRIBE});
      * applies at once. Other subscriptions, a second one to the same prefix included, stay.
      *
-     * @param prefix the bytes given to {@link #subscribe(byte[])}
+     * <p>libzmq 4.3.4 removes a subscription by recursion, one native frame (about 96 B) per byte
+     * of the prefix, on the thread that asks: a prefix longer than
+     * {@value #UNSUBSCRIBE_ON_CALLER_MAX_BYTES} bytes is therefore removed on a platform thread of
+     * its own, with a stack that holds it, while this call waits (until 2026-11-27 a 16 KiB prefix
+     * overran the 1 MiB stack of a Java thread and the JVM died of SIGSEGV). An XSUB socket's
+     * unsubscription, a message of a 0 byte and the prefix, goes through the same recursion in its
+     * send and is not moved: keep its prefix under about 8 KiB on a thread with a 1 MiB stack.
+     *
+     * @param prefix the bytes given to {@link #subscribe(byte[])}, any length
      */
     public void unsubscribe(byte[] prefix) { setBytes("ZMQ_UNSUBSCRIBE", LibZmq.ZMQ_UNSUBSCRIBE, prefix); }
     /**
@@ -1809,11 +1817,12 @@ public final class ZmqSocket implements AutoCloseable {
         } else {
             // Longer than the socket's option buffer: subscription prefixes may be any length (libzmq
             // itself limits routing ids to 255 bytes and says so with EINVAL)
-            try (Arena a = Arena.ofConfined()) {
+            boolean deep = option == LibZmq.ZMQ_UNSUBSCRIBE && value.length > UNSUBSCRIBE_ON_CALLER_MAX_BYTES;
+            try (Arena a = deep ? Arena.ofShared() : Arena.ofConfined()) { // shared: another thread passes it to libzmq
                 MemorySegment copy = a.allocateFrom(ValueLayout.JAVA_BYTE, value);
                 enter();
                 try {
-                    errno = setRawEntered(option, copy, value.length);
+                    errno = deep ? unsubscribeOnDeepStack(copy, value.length) : setRawEntered(option, copy, value.length);
                 } finally {
                     exit();
                 }
@@ -1822,6 +1831,55 @@ public final class ZmqSocket implements AutoCloseable {
         if (errno != 0) {
             throw optionRefused(name + ", length=" + value.length, errno);
         }
+    }
+
+    /**
+     * The longest prefix {@link #unsubscribe(byte[])} removes on the caller's thread. libzmq 4.3.4
+     * removes a subscription from its trie (trie_t::rm) by recursion, one native frame per byte of
+     * the prefix, about 96 B each (measured: a 64 KiB prefix needs 5 to 6 MiB of stack, 32 KiB 2 to
+     * 3 MiB), on the thread that calls zmq_setsockopt: a 16 KiB prefix overran the 1 MiB stack of a
+     * Java thread and the JVM died of SIGSEGV. 1 KiB takes at most about 100 KiB of stack.
+     */
+    static final int UNSUBSCRIBE_ON_CALLER_MAX_BYTES = 1024;
+    /** Stack per byte of prefix for {@link #unsubscribeOnDeepStack}: the measured ~96 B, with room to spare. */
+    private static final long TRIE_STACK_BYTES_PER_LEVEL = 256;
+
+    /**
+     * ZMQ_UNSUBSCRIBE of a prefix longer than {@link #UNSUBSCRIBE_ON_CALLER_MAX_BYTES}, made on a
+     * platform thread of its own whose stack holds libzmq's recursion, while the caller, inside its
+     * call on this socket, waits for it (start and join order the socket's use, as libzmq asks of a
+     * socket that changes threads). An interrupt does not end the wait; it stays set.
+     *
+     * @return 0, or the errno of libzmq's refusal
+     */
+    private int unsubscribeOnDeepStack(MemorySegment prefix, long length) {
+        int[] errno = new int[1];
+        Throwable[] failure = new Throwable[1];
+        Thread unsubscriber = Thread.ofPlatform().name("zmq-unsubscribe").daemon()
+                .stackSize((1L << 20) + length * TRIE_STACK_BYTES_PER_LEVEL)
+                .start(() -> {
+                    try {
+                        errno[0] = setRawEntered(LibZmq.ZMQ_UNSUBSCRIBE, prefix, length);
+                    } catch (Throwable t) {
+                        failure[0] = t;
+                    }
+                });
+        boolean interrupted = false;
+        for (;;) {
+            try {
+                unsubscriber.join();
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+        if (failure[0] != null) {
+            throw LibZmq.rethrow(failure[0]);
+        }
+        return errno[0];
     }
 
     private void setZ85(String name, int option, String z85) {
