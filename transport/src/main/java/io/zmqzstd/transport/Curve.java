@@ -6,6 +6,9 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 
 /**
  * CURVE key pairs and Z85 text encoding. Keys are 32 bytes; their Z85 form is 40 characters.
@@ -13,6 +16,16 @@ import java.nio.charset.StandardCharsets;
  * <p>Server: {@code socket.curveServer(true); socket.curveSecretKey(server.secretKey());}.
  * Client: {@code curveServerKey(server.publicKey())}, plus its own {@code curvePublicKey} and
  * {@code curveSecretKey}. All before bind/connect.
+ *
+ * <p>libzmq 4.3.4 takes any keys, and with some every handshake fails, which only a monitor tells
+ * of ({@link MonitorEvent.Type#HANDSHAKE_FAILED_PROTOCOL} on the server,
+ * {@link MonitorEvent.Type#HANDSHAKE_FAILED_NO_DETAIL} on the client). A bind or connect of a
+ * CURVE socket therefore refuses, with {@link IllegalStateException} naming the option and before
+ * libzmq is asked, a client without a server key or without its own public key, either side
+ * without its secret key, and a public key that is not the secret key's (a public key given as
+ * the secret one, say, or halves of two pairs). A server key that is not the server's, or a
+ * server secret key from another pair, cannot be told from the socket's own options and still
+ * fails only in the handshake.
  */
 public final class Curve {
 
@@ -60,8 +73,8 @@ public final class Curve {
 
     /**
      * The public key that belongs to a secret key (zmq_curve_public): what a key pair's public
-     * half must be. A pair whose halves do not match is accepted by every socket option and fails
-     * only in the CURVE handshake, where nothing reports it.
+     * half must be. A pair whose halves do not match is accepted by every socket option, and
+     * refused at the socket's bind or connect (see the class comment).
      *
      * @param secretKey a secret key, {@value #Z85_KEY_CHARS} Z85 characters
      * @return its public key, {@value #Z85_KEY_CHARS} Z85 characters
@@ -144,6 +157,56 @@ public final class Curve {
         } catch (Throwable t) {
             throw LibZmq.rethrow(t);
         }
+    }
+
+    /**
+     * Refuses, at a bind or a connect, CURVE keys with which every handshake of that endpoint
+     * fails, where libzmq takes them and the failure shows only on a monitor. Measured with
+     * libzmq 4.3.4 over tcp, a client delivered nothing without a server key, without its own
+     * public or secret key, or with a public key that is not its secret key's, and a server
+     * delivered nothing without a secret key. A pair whose halves do not match is refused on a
+     * server too: it uses only the secret half, which is then as likely the wrong one (a public
+     * key given as the secret one). What cannot be told here (a server key that is not the
+     * server's, a secret key that is another pair's whole) still fails only in the handshake.
+     *
+     * @param call the bind or connect, e.g. {@code connect(tcp://127.0.0.1:5555)}
+     * @param server whether the socket is a CURVE server ({@code ZMQ_CURVE_SERVER})
+     * @param publicKey {@code ZMQ_CURVE_PUBLICKEY}, {@value #KEY_BYTES} bytes, all zero when not set
+     * @param secretKey {@code ZMQ_CURVE_SECRETKEY}, likewise
+     * @param serverKey {@code ZMQ_CURVE_SERVERKEY}, likewise
+     * @throws IllegalStateException naming the option and what is wrong with it
+     */
+    static void checkSocketKeys(String call, boolean server, byte[] publicKey, byte[] secretKey, byte[] serverKey) {
+        String role = server ? "CURVE server (curveServer(true))" : "CURVE client";
+        List<String> missing = new ArrayList<>(3);
+        if (!server && isUnset(serverKey)) {
+            missing.add("ZMQ_CURVE_SERVERKEY (curveServerKey: the server's public key)");
+        }
+        if (!server && isUnset(publicKey)) {
+            missing.add("ZMQ_CURVE_PUBLICKEY (curvePublicKey: its own public key)");
+        }
+        if (isUnset(secretKey)) {
+            missing.add("ZMQ_CURVE_SECRETKEY (curveSecretKey: its own secret key)");
+        }
+        if (!missing.isEmpty()) {
+            throw new IllegalStateException(call + ": this " + role + " has no " + String.join(", no ", missing)
+                    + "; every handshake would fail, so set it before the bind or connect");
+        }
+        if (!isUnset(publicKey) && !Arrays.equals(publicKey, z85Decode(publicKey(z85Encode(secretKey))))) {
+            throw new IllegalStateException(call + ": this " + role + "'s ZMQ_CURVE_PUBLICKEY is not the public half of its"
+                    + " ZMQ_CURVE_SECRETKEY (a public key given as the secret one, or halves of two key pairs); every"
+                    + " handshake would fail: Curve.publicKey(secretKey) gives the public half");
+        }
+    }
+
+    /** libzmq's value of a key option never set: {@value #KEY_BYTES} zero bytes. */
+    private static boolean isUnset(byte[] key) {
+        for (byte b : key) {
+            if (b != 0) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**

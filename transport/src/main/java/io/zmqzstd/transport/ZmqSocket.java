@@ -215,7 +215,10 @@ public final class ZmqSocket implements AutoCloseable {
      *     or when an ipc endpoint's path holds a regular file, a directory, a symbolic link or
      *     another file that is not a socket (the message names it; libzmq would delete it)
      * @throws IllegalStateException after {@link #close()}, or while another thread is in a call
-     *     on this socket
+     *     on this socket; or when the socket's CURVE keys make every handshake fail, libzmq not
+     *     asked (the message names the option: a client without {@code ZMQ_CURVE_SERVERKEY}, either
+     *     side without its own secret key, a client without its public key, or a public key that is
+     *     not the secret key's, e.g. a public key given as the secret one; see {@link Curve})
      */
     public void bind(String endpoint) {
         Objects.requireNonNull(endpoint, "endpoint");
@@ -246,7 +249,10 @@ public final class ZmqSocket implements AutoCloseable {
      *     or a tcp or ws destination port of 0 (libzmq would try it for ever; a source port of 0
      *     is fine)
      * @throws IllegalStateException after {@link #close()}, or while another thread is in a call
-     *     on this socket
+     *     on this socket; or when the socket's CURVE keys make every handshake fail, libzmq not
+     *     asked (the message names the option: a client without {@code ZMQ_CURVE_SERVERKEY}, either
+     *     side without its own secret key, a client without its public key, or a public key that is
+     *     not the secret key's, e.g. a public key given as the secret one; see {@link Curve})
      */
     public void connect(String endpoint) {
         endpointCall(SocketEndpoints.CONNECT, endpoint);
@@ -1990,6 +1996,30 @@ public final class ZmqSocket implements AutoCloseable {
     boolean ipv6Entered() {
         getRawEntered("ZMQ_IPV6", LibZmq.ZMQ_IPV6, 4);
         return opt.get(ValueLayout.JAVA_INT, 0) != 0;
+    }
+
+    /**
+     * Inside a call: when this socket's bind or connect would use CURVE ({@code ZMQ_MECHANISM}),
+     * its keys checked by {@link Curve#checkSocketKeys}, for {@link SocketEndpoints}.
+     *
+     * @param call the bind or connect, for the message
+     */
+    void checkCurveKeysEntered(String call) {
+        getRawEntered("ZMQ_MECHANISM", LibZmq.ZMQ_MECHANISM, 4);
+        if (opt.get(ValueLayout.JAVA_INT, 0) != LibZmq.ZMQ_CURVE) {
+            return;
+        }
+        getRawEntered("ZMQ_CURVE_SERVER", LibZmq.ZMQ_CURVE_SERVER, 4);
+        boolean server = opt.get(ValueLayout.JAVA_INT, 0) != 0;
+        Curve.checkSocketKeys(call, server, keyEntered("ZMQ_CURVE_PUBLICKEY", LibZmq.ZMQ_CURVE_PUBLICKEY),
+                keyEntered("ZMQ_CURVE_SECRETKEY", LibZmq.ZMQ_CURVE_SECRETKEY),
+                keyEntered("ZMQ_CURVE_SERVERKEY", LibZmq.ZMQ_CURVE_SERVERKEY));
+    }
+
+    /** A CURVE key option in binary ({@value Curve#KEY_BYTES} bytes ask libzmq for that, not Z85), inside a call. */
+    private byte[] keyEntered(String name, int option) {
+        getRawEntered(name, option, Curve.KEY_BYTES);
+        return opt.asSlice(0, Curve.KEY_BYTES).toArray(ValueLayout.JAVA_BYTE);
     }
 
     /** {@code ZMQ_LAST_ENDPOINT} inside a call, for {@link SocketEndpoints}. */

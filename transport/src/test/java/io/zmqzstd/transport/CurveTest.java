@@ -156,6 +156,87 @@ class CurveTest {
         assertArrayEquals("secret".getBytes(StandardCharsets.UTF_8), got);
     }
 
+    /** Fresh for each test (JUnit makes an instance per test): a server's and a client's key pair. */
+    private final Curve.KeyPair serverKeys = Curve.keypair();
+    private final Curve.KeyPair clientKeys = Curve.keypair();
+
+    /**
+     * CURVE keys with which every handshake fails are refused at the bind or connect, naming the
+     * option, where libzmq took them and the client's messages never arrived (measured before the
+     * check: each of these delivered nothing over tcp, only a monitor telling of it). The socket
+     * stays usable: once the key is set the same call succeeds and the message arrives.
+     */
+    @Test
+    void shouldRefuseAConnectOfAClientWithoutAServerKeyAndDeliverOnceItIsSet() {
+        try (ZmqContext ctx = new ZmqContext()) {
+            ZmqSocket pull = ctx.socket(SocketType.PULL);
+            pull.curveServer(true);
+            pull.curveSecretKey(serverKeys.secretKey());
+            String endpoint = Endpoints.bindAny(pull, "tcp");
+            ZmqSocket push = ctx.socket(SocketType.PUSH);
+            push.curvePublicKey(clientKeys.publicKey());
+            push.curveSecretKey(clientKeys.secretKey());
+            assertRefused("connect(" + endpoint + "): this CURVE client has no ZMQ_CURVE_SERVERKEY", () -> push.connect(endpoint));
+            assertEquals("", push.lastEndpoint(), "libzmq was not asked");
+            push.curveServerKey(serverKeys.publicKey());
+            push.connect(endpoint);
+            pull.receiveTimeoutMs(5000);
+            push.lingerMs(0);
+            assertTrue(push.send("secret".getBytes(StandardCharsets.UTF_8), ZmqSocket.DONTWAIT));
+            assertArrayEquals("secret".getBytes(StandardCharsets.UTF_8), pull.receiveBytes(0));
+        }
+    }
+
+    @Test
+    void shouldRefuseAClientWithoutItsOwnKeys() {
+        try (ZmqContext ctx = new ZmqContext()) {
+            ZmqSocket push = ctx.socket(SocketType.PUSH);
+            push.curveServerKey(serverKeys.publicKey());
+            assertRefused("connect(tcp://127.0.0.1:5555): this CURVE client has no ZMQ_CURVE_PUBLICKEY (curvePublicKey: its own"
+                    + " public key), no ZMQ_CURVE_SECRETKEY", () -> push.connect("tcp://127.0.0.1:5555"));
+            push.curvePublicKey(clientKeys.publicKey());
+            assertRefused("bind(tcp://127.0.0.1:*): this CURVE client has no ZMQ_CURVE_SECRETKEY", () -> push.bind("tcp://127.0.0.1:*"));
+        }
+    }
+
+    /** A public key given as the secret one (here the two halves swapped) makes a pair that does not match. */
+    @Test
+    void shouldRefuseAKeyPairWhoseHalvesDoNotMatch() {
+        try (ZmqContext ctx = new ZmqContext()) {
+            ZmqSocket push = ctx.socket(SocketType.PUSH);
+            push.curveServerKey(serverKeys.publicKey());
+            push.curvePublicKey(clientKeys.secretKey());
+            push.curveSecretKey(clientKeys.publicKey());
+            assertRefused("connect(tcp://127.0.0.1:5555): this CURVE client's ZMQ_CURVE_PUBLICKEY is not the public half of its"
+                    + " ZMQ_CURVE_SECRETKEY", () -> push.connect("tcp://127.0.0.1:5555"));
+            ZmqSocket pull = ctx.socket(SocketType.PULL);
+            pull.curveServer(true);
+            pull.curvePublicKey(serverKeys.publicKey());
+            pull.curveSecretKey(serverKeys.publicKey());
+            assertRefused("bind(tcp://127.0.0.1:*): this CURVE server (curveServer(true))'s ZMQ_CURVE_PUBLICKEY is not the public half",
+                    () -> pull.bind("tcp://127.0.0.1:*"));
+            pull.curveSecretKey(serverKeys.secretKey());
+            pull.bind("tcp://127.0.0.1:*"); // the right pair
+        }
+    }
+
+    @Test
+    void shouldRefuseAServerWithoutASecretKey() {
+        try (ZmqContext ctx = new ZmqContext()) {
+            ZmqSocket pull = ctx.socket(SocketType.PULL);
+            pull.curveServer(true);
+            assertRefused("bind(tcp://127.0.0.1:*): this CURVE server (curveServer(true)) has no ZMQ_CURVE_SECRETKEY"
+                    + " (curveSecretKey: its own secret key); every handshake would fail, so set it before the bind or connect",
+                    () -> pull.bind("tcp://127.0.0.1:*"));
+        }
+    }
+
+    /** {@code call} throws {@link IllegalStateException} whose message starts with {@code start}. */
+    private static void assertRefused(String start, org.junit.jupiter.api.function.Executable call) {
+        IllegalStateException e = assertThrows(IllegalStateException.class, call);
+        assertTrue(e.getMessage().startsWith(start), e.getMessage());
+    }
+
     @Test
     void shouldDeliverNothingWithAWrongServerKey() {
         Curve.KeyPair serverKeys = Curve.keypair();

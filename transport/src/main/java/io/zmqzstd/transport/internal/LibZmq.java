@@ -178,6 +178,8 @@ public final class LibZmq {
     public static final int ZMQ_XPUB_VERBOSE = 40;
     public static final int ZMQ_IPV6 = 42;
     public static final int ZMQ_MECHANISM = 43;
+    /** {@code ZMQ_MECHANISM}'s value for CURVE (zmq.h: ZMQ_NULL 0, ZMQ_PLAIN 1, ZMQ_CURVE 2). */
+    public static final int ZMQ_CURVE = 2;
     public static final int ZMQ_CURVE_SERVER = 47;
     public static final int ZMQ_CURVE_PUBLICKEY = 48;
     public static final int ZMQ_CURVE_SECRETKEY = 49;
