@@ -246,8 +246,9 @@ public final class ZmqSocket implements AutoCloseable {
      *     EPROTONOSUPPORT for an unknown transport)
      * @throws IllegalArgumentException when {@code endpoint} contains a NUL character, or a tcp or
      *     ws port that is not {@code *} or a number from 0 to 65535 (libzmq would read another),
-     *     or a tcp or ws destination port of 0 (libzmq would try it for ever; a source port of 0
-     *     is fine)
+     *     or a destination libzmq would take and try for ever: tcp or ws port 0 (a source port of 0
+     *     is fine), a tcp host that is empty ({@code tcp://:5555}) or an IPv6 address in brackets
+     *     without a port ({@code tcp://[::1]}, from inside which libzmq reads one)
      * @throws IllegalStateException after {@link #close()}, or while another thread is in a call
      *     on this socket; or when the socket's CURVE keys make every handshake fail, libzmq not
      *     asked (the message names the option: a client without {@code ZMQ_CURVE_SERVERKEY}, either

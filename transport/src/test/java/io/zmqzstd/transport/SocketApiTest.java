@@ -1,6 +1,7 @@
 package io.zmqzstd.transport;
 
 import org.junit.jupiter.api.Test;
+import io.zmqzstd.transport.internal.LibZmq;
 
 import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
@@ -362,6 +363,42 @@ class SocketApiTest extends ContextTestBase {
         assertEquals("", s.lastEndpoint(), "nothing was connected");
         s.lingerMs(0);
         s.connect("tcp://127.0.0.1:0;127.0.0.1:5555"); // source port 0: any
+    }
+
+    /**
+     * A tcp connect to an empty host was taken by libzmq 4.3.4 and tried for ever, a monitor seeing
+     * only CONNECT_RETRIED and nothing delivered; it is refused, naming the endpoint.
+     */
+    @Test
+    void shouldRefuseATcpConnectToAnEmptyHost() {
+        ZmqSocket s = socket(SocketType.PUSH);
+        for (String endpoint : new String[] {"tcp://:5555", "tcp://[]:5555", "tcp://127.0.0.1:0;:5555"}) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> s.connect(endpoint), endpoint);
+            assertEquals("a connect needs a host: endpoint=" + endpoint + " (libzmq would take it and try to resolve the empty"
+                    + " host for ever, delivering nothing: name one, e.g. tcp://127.0.0.1:5555)", e.getMessage());
+        }
+        assertEquals("", s.lastEndpoint(), "nothing was connected");
+    }
+
+    /**
+     * A tcp connect without a port is libzmq's to refuse (EINVAL), as the Javadoc says of a
+     * malformed endpoint; the port-0 check threw NumberFormatException ("For input string: \"\"")
+     * for it until 2026-11-27, naming neither the endpoint nor what was wrong. An IPv6 address in
+     * brackets without a port is refused before libzmq, which would misread it.
+     */
+    @Test
+    void shouldLeaveATcpConnectWithoutAPortToLibzmqsEinval() {
+        ZmqSocket s = socket(SocketType.PUSH);
+        for (String endpoint : new String[] {"tcp://127.0.0.1", "tcp://127.0.0.1:", "tcp://localhost"}) {
+            ZmqException e = assertThrows(ZmqException.class, () -> s.connect(endpoint), endpoint);
+            assertEquals(LibZmq.EINVAL, e.errno(), endpoint);
+            assertTrue(e.getMessage().startsWith("zmq_connect(" + endpoint + ") failed: errno="), e.getMessage());
+        }
+        // libzmq reads a port from inside the brackets ("1]" is port 1) and took this connect, host "[:"
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> s.connect("tcp://[::1]"));
+        assertEquals("a port must follow the IPv6 address: endpoint=tcp://[::1] (libzmq would read the port from inside the"
+                + " brackets: write [::1]:PORT)", e.getMessage());
+        assertEquals("", s.lastEndpoint(), "nothing was connected");
     }
 
     @Test
