@@ -1,5 +1,8 @@
 package io.zmqzstd.transport;
 
+import io.zmqzstd.transport.internal.LibZmq;
+
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -83,9 +86,7 @@ final class SocketEndpoints {
      * {@code endpoint} would end ({@link EndpointMatch#reached}), inside the call.
      */
     private List<String> reached(String endpoint) {
-        List<String> keys = new ArrayList<>(bound.size() + connected.size());
-        bound.forEach(b -> keys.add(b.reported()));
-        keys.addAll(connected);
+        List<String> keys = keys();
         boolean v6 = endpoint.startsWith("tcp://") && socket.ipv6Entered(); // libzmq resolves a tcp host by the socket's family
         return EndpointMatch.reached(endpoint, v6, keys);
     }
@@ -120,19 +121,65 @@ final class SocketEndpoints {
     }
 
     /**
-     * What the exception of a call libzmq refused adds to its errno, or null: for an unbind or a
-     * disconnect that found nothing, where the text is a bind's as given but not libzmq's key for
-     * it (a wildcard, {@code tcp://*:PORT}, an interface name), the key to use.
+     * What the exception of a call libzmq refused adds to its errno, or null, where libzmq's text
+     * for the errno does not say what was wrong with the endpoint: for an unbind or a disconnect
+     * that found nothing (ENOENT, "No such file or directory"), the key to use where the text is a
+     * bind's as given but not libzmq's key for it (a wildcard, {@code tcp://*:PORT}, an interface
+     * name), else which endpoints libzmq knows this socket's by; for a bind or a connect, an
+     * inproc endpoint without a name (EINVAL), a tcp bind's host that is no address or interface
+     * (ENODEV, "No such device") and an ipc path too long for a socket address.
      */
-    String failureNote(String op, String endpoint, List<String> reached) {
-        if (!ends(op)) {
-            return null;
+    String failureNote(String op, String endpoint, List<String> reached, int errno) {
+        if (ends(op)) {
+            String wildcard = bound.stream()
+                    .filter(b -> b.given().equals(endpoint) && !reached.contains(b.reported()))
+                    .map(b -> "this socket bound " + endpoint + " as " + b.reported()
+                            + ", which is what libzmq knows it by: call unbind(" + b.reported() + ")")
+                    .findFirst().orElse(null);
+            return wildcard != null || errno != ENOENT ? wildcard : "this socket has no bind or connect libzmq knows as "
+                    + endpoint + "; " + known();
         }
-        return bound.stream()
-                .filter(b -> b.given().equals(endpoint) && !reached.contains(b.reported()))
-                .map(b -> "this socket bound " + endpoint + " as " + b.reported() + ", which is what libzmq knows it by: call unbind("
-                        + b.reported() + ")")
-                .findFirst().orElse(null);
+        if (errno == LibZmq.EINVAL && endpoint.equals("inproc://")) {
+            return "an inproc endpoint needs a name after inproc://";
+        }
+        if (errno == ENODEV && op.equals(BIND) && endpoint.startsWith("tcp://")) {
+            return "a tcp bind takes as host *, an IP address (IPv6 only with ipv6(true)) or a network interface's name,"
+                    + " and never looks a host name up: this one is none of these";
+        }
+        if (errno == ENAMETOOLONG && endpoint.startsWith("ipc://")) {
+            long pathBytes = endpoint.substring("ipc://".length()).getBytes(StandardCharsets.UTF_8).length;
+            return "an ipc path is at most " + MAX_IPC_PATH_BYTES + " bytes (a socket address's sun_path, its NUL"
+                    + " included, holds " + (MAX_IPC_PATH_BYTES + 1) + "): this one is " + pathBytes;
+        }
+        return null;
+    }
+
+    /** ENOENT and ENODEV are 2 and 19 on Linux and macOS alike. */
+    private static final int ENOENT = 2;
+    private static final int ENODEV = 19;
+    private static final boolean LINUX = LibZmq.ERRNO_VALUES == LibZmq.Errno.LINUX;
+    private static final int ENAMETOOLONG = LINUX ? 36 : 63;
+    /** The longest ipc path: sizeof(sun_path) less its NUL, 108 on Linux and 104 on macOS. */
+    private static final int MAX_IPC_PATH_BYTES = LINUX ? 107 : 103;
+    /** How many of its endpoints an ENOENT note names at most. */
+    private static final int KNOWN_SHOWN = 5;
+
+    /** The keys libzmq knows this socket's binds (as reported) and connects (as given) by. */
+    private List<String> keys() {
+        List<String> keys = new ArrayList<>(bound.size() + connected.size());
+        bound.forEach(b -> keys.add(b.reported()));
+        keys.addAll(connected);
+        return keys;
+    }
+
+    /** This socket's binds and connects as libzmq knows them, for a message. */
+    private String known() {
+        List<String> keys = keys();
+        if (keys.isEmpty()) {
+            return "it has none";
+        }
+        String shown = String.join(", ", keys.subList(0, Math.min(KNOWN_SHOWN, keys.size())));
+        return "it has " + shown + (keys.size() > KNOWN_SHOWN ? " and " + (keys.size() - KNOWN_SHOWN) + " more" : "");
     }
 
     /**

@@ -206,7 +206,11 @@ public final class ZmqSocket implements AutoCloseable {
      * @param endpoint {@code transport://address}, e.g. {@code tcp://127.0.0.1:5555},
      *     {@code ipc:///tmp/feed} or {@code inproc://feed}
      * @throws ZmqException when libzmq refuses it (e.g. EADDRINUSE, EINVAL for a malformed
-     *     endpoint, EPROTONOSUPPORT for an unknown transport), or EADDRINUSE when a socket listens
+     *     endpoint, EPROTONOSUPPORT for an unknown transport; where libzmq's text does not say
+     *     what is wrong the message adds it: ENODEV for a tcp host that is not {@code *}, an IP
+     *     address or an interface name, as a bind looks no host name up, EINVAL for
+     *     {@code inproc://} without a name, ENAMETOOLONG for an ipc path over 107 bytes on
+     *     Linux), or EADDRINUSE when a socket listens
      *     on an ipc endpoint's path already or this process may not connect to the socket file
      *     there, or when its path is a socket file nobody listens on that cannot be removed (the
      *     message says which and why)
@@ -242,8 +246,9 @@ public final class ZmqSocket implements AutoCloseable {
      *
      * @param endpoint {@code transport://address}, e.g. {@code tcp://127.0.0.1:5555},
      *     {@code ipc:///tmp/feed} or {@code inproc://feed}
-     * @throws ZmqException when libzmq refuses it (e.g. EINVAL for a malformed endpoint,
-     *     EPROTONOSUPPORT for an unknown transport)
+     * @throws ZmqException when libzmq refuses it (e.g. EINVAL for a malformed endpoint, the
+     *     message adding that {@code inproc://} needs a name; ENAMETOOLONG for an ipc path over
+     *     107 bytes on Linux, the message saying so; EPROTONOSUPPORT for an unknown transport)
      * @throws IllegalArgumentException when {@code endpoint} contains a NUL character, or a tcp or
      *     ws port that is not {@code *} or a number from 0 to 65535 (libzmq would read another),
      *     or a destination libzmq would take and try for ever: tcp or ws port 0 (a source port of 0
@@ -275,7 +280,8 @@ public final class ZmqSocket implements AutoCloseable {
      * @param endpoint an endpoint this socket is bound to: as {@link #lastEndpoint()} reported it
      *     after the bind, which for a bind of an address (not a wildcard or an interface name) is
      *     also the text given to {@link #bind} or, for tcp, any host name of that address
-     * @throws ZmqException when libzmq refuses it (ENOENT: not bound here; for the text a wildcard
+     * @throws ZmqException when libzmq refuses it (ENOENT: not bound here, the message naming the
+     *     endpoints libzmq knows this socket's binds and connects by; for the text a wildcard
      *     bind such as {@code tcp://*:5555} or {@code tcp://127.0.0.1:*} was given, which libzmq
      *     does not resolve, the message names the endpoint libzmq knows it by)
      * @throws IllegalArgumentException when {@code endpoint} contains a NUL character, or a tcp or
@@ -307,7 +313,8 @@ public final class ZmqSocket implements AutoCloseable {
      * @param endpoint an endpoint this socket connected to, as given to {@link #connect} (libzmq
      *     does not resolve that text, so another spelling of it, {@code tcp://127.0.0.1:5555} for
      *     {@code tcp://localhost:5555}, finds nothing)
-     * @throws ZmqException when libzmq refuses it (ENOENT: not connected to it)
+     * @throws ZmqException when libzmq refuses it (ENOENT: not connected to it, the message naming
+     *     the endpoints libzmq knows this socket's binds and connects by)
      * @throws IllegalArgumentException when {@code endpoint} contains a NUL character, or a tcp or
      *     ws port that is not {@code *} or a number from 0 to 65535 (libzmq would read another),
      *     or when libzmq would end a bind of this socket with it and no connect, or it is the text
@@ -343,7 +350,7 @@ public final class ZmqSocket implements AutoCloseable {
                     errno = endpoints.bindErrnoWithoutMonitor(endpoint, errno);
                 }
                 if (errno != EINTR) {
-                    throw new ZmqException(op + "(" + endpoint + ")", errno, endpoints.failureNote(op, endpoint, reached));
+                    throw new ZmqException(op + "(" + endpoint + ")", errno, endpoints.failureNote(op, endpoint, reached, errno));
                 }
             }
         } catch (Throwable t) {
