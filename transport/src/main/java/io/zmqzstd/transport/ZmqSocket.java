@@ -1214,7 +1214,7 @@ public final class ZmqSocket implements AutoCloseable {
      * SUB: removes one subscription to exactly {@code prefix} ({@code ZMQ_UNSUBSCRIBE});
      * applies at once. Other subscriptions, a second one to the same prefix included, stay.
      *
-     * <p>libzmq 4.3.4 removes a subscription by recursion, one native frame (about 96 B) per byte
+     * <p>libzmq 4.3.4 removes a subscription by recursion, one native frame (80 to 96 B) per byte
      * of the prefix, on the thread that asks: a prefix longer than
      * {@value #UNSUBSCRIBE_ON_CALLER_MAX_BYTES} bytes is therefore removed on a platform thread of
      * its own, with a stack that holds it, while this call waits (until 2026-11-27 a 16 KiB prefix
@@ -1850,12 +1850,12 @@ public final class ZmqSocket implements AutoCloseable {
     /**
      * The longest prefix {@link #unsubscribe(byte[])} removes on the caller's thread. libzmq 4.3.4
      * removes a subscription from its trie (trie_t::rm) by recursion, one native frame per byte of
-     * the prefix, about 96 B each (measured: a 64 KiB prefix needs 5 to 6 MiB of stack, 32 KiB 2 to
+     * the prefix, 80 to 96 B each (measured: a 64 KiB prefix needs 5 to 6 MiB of stack, 32 KiB 2 to
      * 3 MiB), on the thread that calls zmq_setsockopt: a 16 KiB prefix overran the 1 MiB stack of a
      * Java thread and the JVM died of SIGSEGV. 1 KiB takes at most about 100 KiB of stack.
      */
     static final int UNSUBSCRIBE_ON_CALLER_MAX_BYTES = 1024;
-    /** Stack per byte of prefix for {@link #unsubscribeOnDeepStack}: the measured ~96 B, with room to spare. */
+    /** Stack per byte of prefix for {@link #unsubscribeOnDeepStack}: at most 96 B measured, with room to spare. */
     private static final long TRIE_STACK_BYTES_PER_LEVEL = 256;
 
     /**
