@@ -1201,13 +1201,38 @@ public final class ZmqSocket implements AutoCloseable {
      * {@code ZMQ_SUBSCRIBE}; applies at once. Subscriptions add up: a message that matches any of
      * them is received.
      *
-     * @param prefix the leading bytes to match, any length
+     * @param prefix the leading bytes to match, at most {@value #MAX_SUBSCRIPTION_BYTES}
+     * @throws IllegalArgumentException when {@code prefix} is longer than
+     *     {@value #MAX_SUBSCRIPTION_BYTES} bytes (see there)
      */
-    public void subscribe(byte[] prefix) { setBytes("ZMQ_SUBSCRIBE", LibZmq.ZMQ_SUBSCRIBE, prefix); }
+    public void subscribe(byte[] prefix) {
+        setBytes("ZMQ_SUBSCRIBE", LibZmq.ZMQ_SUBSCRIBE, subscription("subscribe", prefix));
+    }
+
+    /**
+     * The longest prefix {@link #subscribe(byte[])} and {@link #unsubscribe(byte[])} take (64 KiB).
+     * libzmq 4.3.4 keeps a SUB socket's subscriptions in a trie whose every byte is a node, and
+     * frees it when the socket is closed by recursion, one native frame per byte of the longest
+     * prefix, on its own reaper thread, whose stack is the process's default (ulimit -s, usually
+     * 8 MiB): there a 192 KiB prefix made the process die of SIGSEGV at the close, until 2026-11-27
+     * without a word before, and 128 KiB passed. The limit keeps to half of that; with a stack of
+     * 2 MiB (ulimit -s 2048) a 64 KiB prefix crashed too, so keep prefixes short there.
+     */
+    public static final int MAX_SUBSCRIPTION_BYTES = 65_536;
+
+    private static byte[] subscription(String call, byte[] prefix) {
+        if (prefix.length > MAX_SUBSCRIPTION_BYTES) {
+            throw new IllegalArgumentException(call + " prefix must be at most " + MAX_SUBSCRIPTION_BYTES + " bytes: length="
+                    + prefix.length + " (libzmq frees a SUB socket's subscriptions by recursion, a native frame per byte, on"
+                    + " its reaper thread: a longer prefix can crash the process when the socket is closed)");
+        }
+        return prefix;
+    }
     /**
      * SUB: {@link #subscribe(byte[])} with the UTF-8 bytes of {@code prefix}.
      *
      * @param prefix the leading text to match; {@code ""} for every message
+     * @throws IllegalArgumentException when its UTF-8 bytes are more than {@value #MAX_SUBSCRIPTION_BYTES}
      */
     public void subscribe(String prefix) { subscribe(prefix.getBytes(StandardCharsets.UTF_8)); }
     /**
@@ -1220,15 +1245,22 @@ public final class ZmqSocket implements AutoCloseable {
      * its own, with a stack that holds it, while this call waits (until 2026-11-27 a 16 KiB prefix
      * overran the 1 MiB stack of a Java thread and the JVM died of SIGSEGV). An XSUB socket's
      * unsubscription, a message of a 0 byte and the prefix, goes through the same recursion in its
-     * send and is not moved: keep its prefix under about 8 KiB on a thread with a 1 MiB stack.
+     * send and is not moved: keep its prefix under about 8 KiB on a thread with a 1 MiB stack (and
+     * an XSUB's subscriptions, which its send does not check, within {@value #MAX_SUBSCRIPTION_BYTES}).
      *
-     * @param prefix the bytes given to {@link #subscribe(byte[])}, any length
+     * @param prefix the bytes given to {@link #subscribe(byte[])}, at most
+     *     {@value #MAX_SUBSCRIPTION_BYTES}
+     * @throws IllegalArgumentException when {@code prefix} is longer than
+     *     {@value #MAX_SUBSCRIPTION_BYTES} bytes (no subscription can be)
      */
-    public void unsubscribe(byte[] prefix) { setBytes("ZMQ_UNSUBSCRIBE", LibZmq.ZMQ_UNSUBSCRIBE, prefix); }
+    public void unsubscribe(byte[] prefix) {
+        setBytes("ZMQ_UNSUBSCRIBE", LibZmq.ZMQ_UNSUBSCRIBE, subscription("unsubscribe", prefix));
+    }
     /**
      * SUB: {@link #unsubscribe(byte[])} with the UTF-8 bytes of {@code prefix}.
      *
      * @param prefix the text given to {@link #subscribe(String)}
+     * @throws IllegalArgumentException when its UTF-8 bytes are more than {@value #MAX_SUBSCRIPTION_BYTES}
      */
     public void unsubscribe(String prefix) { unsubscribe(prefix.getBytes(StandardCharsets.UTF_8)); }
 

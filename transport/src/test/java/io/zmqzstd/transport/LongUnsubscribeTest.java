@@ -8,17 +8,18 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * {@link ZmqSocket#unsubscribe(byte[])} takes a prefix of any length, as its subscribe does. libzmq
- * 4.3.4 removes a subscription by recursion, one native frame per byte of the prefix, on the
- * calling thread: a 16 KiB prefix overran a 1 MiB Java thread stack and the JVM died of SIGSEGV
- * (exit code 139, nothing printed after "subscribed"). Each check runs in a child JVM with
- * that stack ({@code -Xss1m}), the {@link #main} below, so that a crash fails the test instead of the
- * test run.
+ * {@link ZmqSocket#unsubscribe(byte[])} takes every prefix its subscribe takes, up to
+ * {@link ZmqSocket#MAX_SUBSCRIPTION_BYTES}. libzmq 4.3.4 removes a subscription by recursion, one
+ * native frame per byte of the prefix, on the calling thread: a 16 KiB prefix overran a 1 MiB Java
+ * thread stack and the JVM died of SIGSEGV (exit code 139, nothing printed after "subscribed").
+ * Each check runs in a child JVM ({@code -Xss1m} for the unsubscribes), the {@link #main} below,
+ * so that a crash fails the test instead of the test run.
  */
 class LongUnsubscribeTest {
 
@@ -26,20 +27,40 @@ class LongUnsubscribeTest {
     @ValueSource(ints = {1025, 16 << 10, 64 << 10})
     @Timeout(value = 3, unit = TimeUnit.MINUTES)
     void shouldRemoveALongSubscriptionWithoutOverrunningTheCallersStack(int prefixBytes) throws Exception {
-        String out = ForkedJvm.run(LongUnsubscribeTest.class, List.of("-Xss1m"), Integer.toString(prefixBytes));
+        String out = ForkedJvm.run(LongUnsubscribeTest.class, List.of("-Xss1m"), "unsubscribe", Integer.toString(prefixBytes));
         assertTrue(out.contains("subscribed"), "the child did not get as far as the subscribe: " + out);
         assertTrue(out.contains("after unsubscribe, first received: end"),
                 "the unsubscribe did not stop the prefix's messages, or the child died in it: " + out);
     }
 
     /**
-     * The child: SUB subscribed to a prefix of {@code args[0]} zero bytes and to "end", over inproc
+     * libzmq frees a SUB socket's subscriptions at its close by the same recursion, on its reaper
+     * thread (8 MiB of stack here): a 256 KiB subscription, taken until 2026-11-27, made the child
+     * die of SIGSEGV (exit code 139) once the socket was closed. The longest prefix taken now,
+     * {@link ZmqSocket#MAX_SUBSCRIPTION_BYTES}, is closed without an unsubscribe in the same child.
+     */
+    @Test
+    @Timeout(value = 3, unit = TimeUnit.MINUTES)
+    void shouldRefuseASubscriptionTooLongForTheCloseToFree() throws Exception {
+        String out = ForkedJvm.run(LongUnsubscribeTest.class, List.of(), "close");
+        assertTrue(out.contains("refused: subscribe prefix must be at most 65536 bytes: length=262144 (libzmq frees a SUB"
+                + " socket's subscriptions by recursion"), out);
+        assertTrue(out.contains("refused: unsubscribe prefix must be at most 65536 bytes: length=65537"), out);
+        assertTrue(out.contains("closed with the longest subscription"), out);
+    }
+
+    /**
+     * The child, {@code unsubscribe N}: SUB subscribed to a prefix of {@code args[0]} zero bytes and to "end", over inproc
      * from a PUB; once a message with the prefix arrived, it unsubscribes the prefix on the main
      * thread and checks that of a message with the prefix and then "end" only "end" arrives (the
      * SUB filters by its own subscriptions, whatever the PUB has yet to learn).
      */
     public static void main(String[] args) {
-        byte[] prefix = new byte[Integer.parseInt(args[0])];
+        if (args[0].equals("close")) {
+            closeWithLongSubscriptions();
+            return;
+        }
+        byte[] prefix = new byte[Integer.parseInt(args[1])];
         byte[] matching = Arrays.copyOf(prefix, prefix.length + 1);
         byte[] end = "end".getBytes(StandardCharsets.UTF_8);
         try (ZmqContext ctx = new ZmqContext()) {
@@ -68,5 +89,24 @@ class LongUnsubscribeTest {
             sub.close();
             pub.close();
         }
+    }
+
+    /** The child, {@code close}: refused prefixes (each printed), then the longest taken closed with the socket. */
+    private static void closeWithLongSubscriptions() {
+        try (ZmqContext ctx = new ZmqContext()) {
+            ZmqSocket sub = ctx.socket(SocketType.SUB);
+            for (Runnable call : List.<Runnable>of(() -> sub.subscribe(new byte[256 << 10]),
+                    () -> sub.unsubscribe(new byte[ZmqSocket.MAX_SUBSCRIPTION_BYTES + 1]))) {
+                try {
+                    call.run();
+                    System.out.println("taken");
+                } catch (IllegalArgumentException e) {
+                    System.out.println("refused: " + e.getMessage());
+                }
+            }
+            sub.subscribe(new byte[ZmqSocket.MAX_SUBSCRIPTION_BYTES]);
+            sub.close();
+        }
+        System.out.println("closed with the longest subscription");
     }
 }
