@@ -291,7 +291,7 @@ final class SocketEndpoints {
             if (e.isContextTerminated()) {
                 throw e; // a signal's shutdown, not a bad endpoint: the command ends as interrupted
             }
-            String what = failed + ", errno=" + e.errno() + ", error=" + libzmqText(e, endpoint);
+            String what = failed + ", errno=" + libzmqText(e, endpoint);
             int errno = e.errno();
             // ENOCOMPATPROTO: a transport the socket type cannot use, e.g. udp:// on PUSH
             if (errno == LibZmq.EINVAL || errno == EPROTONOSUPPORT || errno == ENODEV || errno == LibZmq.ENOCOMPATPROTO) {
@@ -302,14 +302,15 @@ final class SocketEndpoints {
     }
 
     /**
-     * The part of the transport's message after its {@code zmq_bind(ENDPOINT) failed: errno=N,
-     * error=}: libzmq's text and what the transport adds in brackets (an ipc path and why), which
-     * may itself hold "error=" (a directory of that name), so it is cut after the known prefix.
+     * The part of the transport's message after its {@code zmq_bind(ENDPOINT) failed: errno=}: the
+     * errno (named when it is one of libzmq's own), libzmq's text and what the transport adds in
+     * brackets (an ipc path and why), which may itself hold "errno=" (a directory of that name), so
+     * it is cut after the known prefix; the errno and the text alone when the message lacks it.
      */
     private static String libzmqText(ZmqException e, String endpoint) {
         String message = e.getMessage();
-        String prefix = "(" + endpoint + ") failed: errno=" + e.errno() + ", error=";
-        int at = message.indexOf(prefix);
-        return at < 0 ? message : message.substring(at + prefix.length());
+        String prefix = "(" + endpoint + ") failed: errno=";
+        int at = message.indexOf(prefix + e.errno());
+        return at < 0 ? e.errno() + ", error=" + message : message.substring(at + prefix.length());
     }
 }

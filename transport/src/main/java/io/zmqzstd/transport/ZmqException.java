@@ -14,8 +14,9 @@ public class ZmqException extends RuntimeException {
     private final int errno;
 
     /**
-     * A failure of a libzmq call. The message names the call and adds errno and libzmq's text for
-     * it ({@code zmq_strerror}), plus a hint for ETERM.
+     * A failure of a libzmq call. The message names the call and adds errno (with its name when it
+     * is one of libzmq's own codes, whose numbers say nothing) and libzmq's text for it
+     * ({@code zmq_strerror}), plus a hint for ETERM and EFSM.
      *
      * @param operation the call that failed, as it should appear in the message (e.g.
      *     {@code "zmq_msg_send"})
@@ -29,12 +30,34 @@ public class ZmqException extends RuntimeException {
     /**
      * A failure of a libzmq call, with what libzmq's text leaves out.
      *
-     * @param why appended in brackets, or null for nothing but the hint for ETERM
+     * @param why appended in brackets, or null for nothing but the hint for ETERM and EFSM
      */
     ZmqException(String operation, int errno, String why) {
-        super(operation + " failed: errno=" + errno + ", error=" + LibZmq.strerror(errno)
-                + (why != null ? " (" + why + ")" : errno == LibZmq.ETERM ? " (the context was shut down or closed)" : ""));
+        super(operation + " failed: errno=" + errno + ownName(errno) + ", error=" + LibZmq.strerror(errno)
+                + note(errno, why));
         this.errno = errno;
+    }
+
+    /** " (EFSM)" for libzmq's own codes (ZMQ_HAUSNUMERO + n), "" for a system errno, named by its text. */
+    private static String ownName(int errno) {
+        return switch (errno) {
+            case LibZmq.EFSM -> " (EFSM)";
+            case LibZmq.ENOCOMPATPROTO -> " (ENOCOMPATPROTO)";
+            case LibZmq.ETERM -> " (ETERM)";
+            case LibZmq.EMTHREAD -> " (EMTHREAD)";
+            default -> "";
+        };
+    }
+
+    /** {@code why}, or else the hint for ETERM and EFSM, in brackets; "" for neither. */
+    private static String note(int errno, String why) {
+        String note = why != null ? why : switch (errno) {
+            case LibZmq.ETERM -> "the context was shut down or closed";
+            case LibZmq.EFSM -> "out of the socket's turn: a REQ sends a request, then receives its reply, a REP the"
+                    + " other way round, each message whole";
+            default -> null;
+        };
+        return note != null ? " (" + note + ")" : "";
     }
 
     /**
