@@ -573,6 +573,9 @@ def interleaved(folder, *pairs):
 
 
 def transport_summary():
+    """The Summary's transport row, the figures of its detail (interleaved runs and JMH verdicts) and README.md's zero-copy
+    bullet (all but its 5.8\u20137.1x at 64\u2013256 KiB over inproc: the inproc table of 2026-11-22 it came from was rerun
+    on 2026-11-23, and transport-inproc.json now gives 6.05\u20138.00x)."""
     send = interleaved('experiments/small-send-zmqsend')
     tcp64 = send[('tcp', '64 B', 'zeroCopyPooled / byteArray')]
     inproc64 = send[('inproc', '64 B', 'zeroCopyPooled / byteArray')]
@@ -584,6 +587,26 @@ def transport_summary():
     r128, r256 = io2_large[('tcp', '128 KiB', paired)], io2_large[('tcp', '256 KiB', paired)]
     threshold = interleaved('interleaved-inproc-threshold')
     steps = [threshold[('inproc', s, 'zeroCopyPooled / byteArray')] for s in ('512 B', '1 KiB', '2 KiB', '4 KiB')]
+    thirty, again = interleaved('interleaved'), interleaved('interleaved-64-2026-11-25')
+    switchover = 'zeroCopyPooled@0 / zeroCopyPooled@1099511627776'
+    tcp64k, inproc64k = (thirty[(t, '64 KiB', 'zeroCopyPooled / byteArray')] for t in ('tcp', 'inproc'))
+
+    def cell(c, digits):  # 'median x (95 % interval)', the median at DIGITS decimals
+        return '%.*fx (%s)' % (digits, float(c[0]), c[1])
+
+    first, rerun = ({tuple(cells[:2]): cells[4] for cells, _ in verdict_rows(folder, 'transport')}
+                    for folder in ('verdict', 'verdict-transport-thresholds'))
+    verdict_span = '%s\u2013%sx' % (first[('tcp', '128 KiB')], first[('tcp', '256 KiB')])
+    # receivers reading every byte with the four-accumulator fold: zero-copy / byte[] and the copying send / zero-copy
+    fold_inproc = interleaved('interleaved-read-fold4-inproc')[('inproc', '64 KiB', 'zeroCopyPooled+all / byteArray+all')]
+    fold4 = interleaved('interleaved-read-fold4')
+    fold_switch = interleaved('interleaved-read-switchover')[('tcp', '64 KiB', 'zeroCopyPooled@0+all / byteArray+all')]
+    large = interleaved('interleaved-read-switchover-large')
+    fold_256 = large[('tcp', '256 KiB', 'byteArray+all / zeroCopyPooled@0+all')]
+    copying = span([float(interleaved('interleaved-read-switchover', 'zeroCopyPooled@1099511627776+all/zeroCopyPooled@0+all')[
+        ('tcp', '64 KiB', 'zeroCopyPooled@1099511627776+all / zeroCopyPooled@0+all (paired)')][0])] + [
+        float(large[('tcp', s, 'zeroCopyPooled@1099511627776+all / zeroCopyPooled@0+all')][0]) for s in ('128 KiB', '256 KiB')]) + 'x'
+    equal_fold = span([float(fold4[('tcp', '64 KiB', 'zeroCopyPooled+all / byteArray+all')][0]), 1 / float(fold_256[0])]) + 'x'
     return ['%sx, %s, %s of 20 JVMs ahead' % tcp64,
             'zmq_send\"): tcp %sx (%s), inproc %sx (%s)' % (tcp64[0], tcp64[1], inproc64[0], inproc64[1]),
             'inproc 64 KiB %.2fx (%s), tcp 256 KiB %.2fx (%s), tcp 64 KiB %.2fx (%s, ahead in %s of 8)' % (
@@ -598,11 +621,44 @@ def transport_summary():
             'of 6 JVMs, and with reading receivers %.2fx at 128 KiB (%s) and %.2fx at 256 KiB (%s)' % (
                 float(r64[0]), r64[1], float(s64[0]), r64[2], float(r128[0]), r128[1], float(r256[0]), r256[1]),
             'inproc 512 B %.2fx (%s), 1 KiB %.2fx (%s), 2 KiB %.2fx, 4 KiB %.2fx' % (
-                float(steps[0][0]), steps[0][1], float(steps[1][0]), steps[1][1], float(steps[2][0]), float(steps[3][0]))], [
-            'At 64 B the pooled send is %sx `byte[]` over inproc and level over tcp (%sx, %s)' % (inproc64[0], tcp64[0], tcp64[1])]
+                float(steps[0][0]), steps[0][1], float(steps[1][0]), steps[1][1], float(steps[2][0]), float(steps[3][0])),
+            # the Summary's row and the interleaved table under its verdict
+            'Interleaved, receivers checking 8 bytes: tcp %.2fx at 64 KiB, %s at 128\u2013256 KiB; inproc %.2f\u2013%.2fx from '
+            '512 B to 4 KiB, %.1fx at 64 KiB, %sx at 64 B; tcp 64 B %sx (%s). Receivers reading every byte: inproc %.2fx at 64 KiB; '
+            'tcp 64\u2013256 KiB %s while one libzmq I/O thread serves both ends, %s with an I/O thread per end (6/6 JVMs each)' % (
+                float(tcp64k[0]), verdict_span, float(steps[0][0]), float(steps[3][0]), float(inproc64k[0]), inproc64[0], tcp64[0],
+                tcp64[1], float(fold_inproc[0]), equal_fold, ' / '.join('%.2fx' % float(c[0]) for c in (r64, r128, r256))),
+            '| tcp | %s | %s | %s | %s |' % tuple(cell(thirty[('tcp', s, 'zeroCopyPooled / byteArray')], d)
+                                                 for s, d in (('64 B', 2), ('512 B', 3), ('1 KiB', 2), ('64 KiB', 2))),
+            '| inproc, one 8 KiB threshold | %s | %s | %.2fx | %.1fx |' % (
+                cell(thirty[('inproc', '64 B', 'zeroCopyPooled / byteArray')], 2), cell(thirty[('inproc', '512 B', 'zeroCopyPooled / byteArray')], 2),
+                float(thirty[('inproc', '1 KiB', 'zeroCopyPooled / byteArray')][0]), float(inproc64k[0])),
+            'tcp 64 B again, 40 JVMs on 2026-11-25: %s; inproc %s.' % tuple(
+                cell(again[(t, '64 B', 'zeroCopyPooled / byteArray')], 3) for t in ('tcp', 'inproc')),
+            'tcp unchanged (1 KiB %.2fx), tcp 2 KiB %.2fx, 4 KiB %.2fx.' % tuple(
+                float(c[0]) for c in (threshold[('tcp', '1 KiB', 'zeroCopyPooled / byteArray')], thirty[('tcp', '2 KiB', 'zeroCopyPooled / byteArray')],
+                                      thirty[('tcp', '4 KiB', 'zeroCopyPooled / byteArray')])),
+            'Zero-copy against the pool\'s own copying send over tcp, 10 JVMs: %.2fx at 64 KiB (%s), %.2fx at 128 KiB.' % (
+                float(thirty[('tcp', '64 KiB', switchover)][0]), thirty[('tcp', '64 KiB', switchover)][1],
+                float(thirty[('tcp', '128 KiB', switchover)][0])),
+            'tcp 128 KiB %sx, 256 KiB %sx, inproc 128 KiB %sx, 256 KiB %sx;' % (
+                first[('tcp', '128 KiB')], first[('tcp', '256 KiB')], first[('inproc', '128 KiB')], first[('inproc', '256 KiB')]),
+            'inproc 512 B %sx, 1 KiB %sx (%sx and %sx before), 64 KiB %sx, tcp 64 KiB %sx, 128 KiB %sx, 256 KiB %sx.' % (
+                rerun[('inproc', '512 B')], rerun[('inproc', '1 KiB')], first[('inproc', '512 B')], first[('inproc', '1 KiB')],
+                rerun[('inproc', '64 KiB')], rerun[('tcp', '64 KiB')], rerun[('tcp', '128 KiB')], rerun[('tcp', '256 KiB')]),
+            'With one equal fold (6 JVMs): inproc 64 KiB %.2fx (%s), tcp 64 KiB %.2fx and %.2fx (two runs), 128 KiB %.2fx, 256 KiB '
+            'about %.2fx, and the pool\'s copying send %s zero-copy at 64\u2013256 KiB' % (
+                float(fold_inproc[0]), fold_inproc[1], float(fold4[('tcp', '64 KiB', 'zeroCopyPooled+all / byteArray+all')][0]),
+                float(fold_switch[0]), float(fold4[('tcp', '128 KiB', 'zeroCopyPooled+all / byteArray+all')][0]), 1 / float(fold_256[0]),
+                copying)], [
+            'At 64 B the pooled send is %sx `byte[]` over inproc and level over tcp (%sx, %s)' % (inproc64[0], tcp64[0], tcp64[1]),
+            # the zero-copy bullet of "What it measures like"
+            'sockets whose every endpoint is inproc (%.2fx at 512 B to %.2fx at 4 KiB), and %.2fx over tcp at 64 KiB with receivers '
+            'that check 8 bytes of each message' % (float(steps[0][0]), float(steps[3][0]), float(tcp64k[0])),
+            'and %sx with an I/O thread per end' % span([float(c[0]) for c in (r64, r128, r256)])]
 
 
-check('Summary: transport', transport_summary)
+check('Summary: transport, its detail and README.md\'s zero-copy bullet', transport_summary)
 
 
 # --- "Codec": the interleaved codec comparisons (interleaved.sh's codec: cells) ---------------------
