@@ -661,6 +661,164 @@ def transport_summary():
 check('Summary: transport, its detail and README.md\'s zero-copy bullet', transport_summary)
 
 
+# --- "Transport": the interleaved and verdict tables of its subsections, and the prose under them -------
+
+def interleaved_cells(folder, transport, size, way, columns='mia', *pairs):
+    """interleaved.py's cells of one transport way, ' | '-joined in the order of COLUMNS: n JVMs, m the median of the JVMs'
+    medians, i its 95 % interval, r min\u2013max, a JVMs above 1 (PAIRS: ways compared round by round, rows named '(paired)')."""
+    c = interleaved_rows(folder, *pairs)[('transport', transport, size, way)]
+    return ' | '.join(c['nmira'.index(k)] for k in columns)
+
+
+def median_of(folder, transport, size, way, *pairs):
+    return float(interleaved_cells(folder, transport, size, way, 'm', *pairs))
+
+
+def transport_read_all():
+    """"Receivers that read their payload": the verdict transport-read, the interleaved runs with reading receivers (one
+    and four accumulators, the copying pooled send, two I/O threads), the schedstat runs and the verdict transport-io2."""
+    read = {tuple(cells[:3]): cells for cells, _ in verdict_rows('verdict-reused-read', 'transport-read')}
+    out = ['| %s | %s | %s (%s) | %s (%s) | %s / %s | %s / %s |' % (
+        (t, s) + tuple(read[(t, s, r)][i] for i, r in ((5, 'stamp'), (6, 'stamp'), (5, 'all'), (6, 'all'), (3, 'stamp'), (3, 'all'),
+                                                       (4, 'stamp'), (4, 'all'))))
+        for t in ('inproc', 'tcp') for s in ('1 KiB', '64 KiB', '256 KiB')]
+    stamp_only = [score('transport-inproc.json', 'sendReceive', strategy='zeroCopyPooled', size=s, transport='inproc')
+                  / score('transport-inproc.json', 'sendReceive', strategy='byteArray', size=s, transport='inproc') for s in (65536, 262144)]
+    out.append('The inproc figures above (%sx `byte[]` at 64 and 256 KiB)' % span(stamp_only))
+
+    def lead(size, r):  # the verdict's median zero-copy / byte[] over inproc
+        return statistics.median(verdict_rounds('verdict-reused-read', 'transport-read', 'sendReceive', 'strategy', 'zeroCopyPooled',
+                                                ('byteArray',), size=size, transport='inproc', read=r))
+
+    out.append("cuts zero-copy's lead from %sx to %sx at 64 and 256 KiB" % (
+        span([lead(s, 'stamp') for s in (65536, 262144)], 1), span([lead(s, 'all') for s in (65536, 262144)], 1)))
+    out.append('and from %.2fx to %.2fx at 1 KiB' % (lead(1024, 'stamp'), lead(1024, 'all')))
+    both = 'zeroCopyPooled+all / byteArray+all'
+    out.extend('| %s | %s | %s |' % (t, s, interleaved_cells('interleaved-read-all', t, s, both))
+               for t, s in (('inproc', '64 KiB'), ('tcp', '64 KiB'), ('tcp', '256 KiB')))
+    low = float(interleaved_cells('interleaved-read-all', 'tcp', '64 KiB', both, 'i').split('\u2013')[0])
+    out.append('the pooled path is ahead over inproc (%.2fx at 64 KiB) and over tcp at 256 KiB (%.2fx), but at 64 KiB over tcp it '
+               'is level with `byte[]` or up to %.0f %% behind, where with 8-byte receivers it was %.2fx ahead' % (
+                   median_of('interleaved-read-all', 'inproc', '64 KiB', both), median_of('interleaved-read-all', 'tcp', '256 KiB', both),
+                   100 * (1 - low), median_of('interleaved', 'tcp', '64 KiB', 'zeroCopyPooled / byteArray')))
+    ways = (('reusedBuffer+all', 'copy (`zmq_msg_init_size`)', 'copy into one reused array'),
+            ('message+all', 'copy into a reused `ZmqMessage`', 'in place (reused `ZmqMessage`)'),
+            ('nativeSegment+all', '`zmq_send` from native memory', 'in place'),
+            ('zeroCopyPooled+all', 'zero-copy (pooled buffer)', 'in place'))
+    for way, sends, receives in ways:
+        out.append('| `%s` | %s | %s | %s |' % (way, sends, receives, interleaved_cells(
+            'interleaved-read-all-ways', 'tcp', '64 KiB', way + ' / byteArray+all')))
+    out.append('| `zeroCopyPooled` (8-byte receiver) | zero-copy | in place, 8 bytes read | %s |' % interleaved_cells(
+        'interleaved-read-all-ways', 'tcp', '64 KiB', 'zeroCopyPooled / byteArray+all'))
+    in_place = [median_of('interleaved-read-all-ways', 'tcp', '64 KiB', way + ' / byteArray+all') for way, _, received in ways
+                if received.startswith('in place')]
+    out.append('whatever the sender does (%sx)' % span(in_place))
+    # the one- and four-accumulator folds, each with its own pairs
+    copy_pairs = {'interleaved-read-copy': ('zeroCopyPooled+copy/zeroCopyPooled+all', 'message+copy/message+all'),
+                  'interleaved-read-fold4': ('zeroCopyPooled+copy/zeroCopyPooled+all', 'message+all/zeroCopyPooled+all')}
+    for folder, label in (('interleaved-read-copy', 'one-accumulator fold'), ('interleaved-read-fold4', 'four-accumulator fold')):
+        for i, way in enumerate(('zeroCopyPooled+all / byteArray+all', 'zeroCopyPooled+copy / byteArray+all')
+                                + tuple(pair.replace('/', ' / ') + ' (paired)' for pair in copy_pairs[folder])):
+            out.append('| %s | %s | %s | %s |' % (label if i == 0 else '', ' / '.join('`%s`' % w for w in way.split(' / ')).replace(
+                ' (paired)`', '` (paired)'), *(interleaved_cells(folder, 'tcp', s, way, 'mia', *copy_pairs[folder]) for s in ('64 KiB', '128 KiB'))))
+    gains = [median_of('interleaved-read-copy', 'tcp', s, pair.replace('/', ' / ') + ' (paired)', *copy_pairs['interleaved-read-copy'])
+             for pair in copy_pairs['interleaved-read-copy'] for s in ('64 KiB', '128 KiB')]
+    out.append('copying the frame to the heap and folding the copy was %s %% faster' % span([100 * (g - 1) for g in gains], 0))
+    fold4 = [median_of('interleaved-read-fold4', 'tcp', s, 'zeroCopyPooled+copy / zeroCopyPooled+all (paired)',
+                       *copy_pairs['interleaved-read-fold4']) for s in ('64 KiB', '128 KiB')]
+    out.append('Copying first now gains %s %% (%s at both sizes)' % (low_high([100 * (g - 1) for g in fold4], 0), low_high(fold4, 3)))
+    c64, c128 = (interleaved_rows('interleaved-read-fold4')[('transport', 'tcp', s, both)] for s in ('64 KiB', '128 KiB'))
+    out.append('zero-copy with reading receivers is %sx `byte[]` at 64 KiB (%s, ahead in %s of 6) and %sx at 128 KiB (%s)' % (
+        c64[1], c64[2], c64[4].split('/')[0], c128[1], c128[2]))
+    # zero-copy against the pool's copying send (threshold 1 TiB), four-accumulator fold
+    zero, copied = 'zeroCopyPooled@0', 'zeroCopyPooled@1099511627776'
+    switch_pairs = ('%s/byteArray' % zero, '%s/%s' % (copied, zero), '%s+all/%s+all' % (copied, zero))
+    sw = {s: interleaved_rows('interleaved-read-switchover', *switch_pairs)[('transport', 'tcp', '64 KiB', way)]
+          for s, way in (('8', zero + ' / byteArray (paired)'), ('8 copy', '%s / %s (paired)' % (copied, zero)),
+                         ('all', zero + '+all / byteArray+all'), ('all copy', '%s+all / %s+all (paired)' % (copied, zero)))}
+    out.append('| tcp | 64 KiB | 8 bytes | %s (%s, %s ahead; paired) | %s (%s) | %s |' % (
+        sw['8'][1], sw['8'][2], sw['8'][4], sw['8 copy'][1], sw['8 copy'][2], sw['8 copy'][4]))
+    out.append('| tcp | 64 KiB | every byte | %s (%s, %s ahead) | %s (%s) | %s |' % (
+        sw['all'][1], sw['all'][2], sw['all'][4], sw['all copy'][1], sw['all copy'][2], sw['all copy'][4]))
+    large = interleaved_rows('interleaved-read-switchover-large')
+    for size in ('128 KiB', '256 KiB'):
+        inverse, copy = (large[('transport', 'tcp', size, way)] for way in ('byteArray+all / %s+all' % zero, '%s+all / %s+all' % (copied, zero)))
+        out.append('| tcp | %s | every byte | %.2f (`byte[]` / zero-copy %s, %s) | %s (%s) | %s |' % (
+            size, 1 / float(inverse[1]), inverse[1], inverse[2], copy[1], copy[2], copy[4]))
+    inproc = interleaved_rows('interleaved-read-fold4-inproc')[('transport', 'inproc', '64 KiB', both)]
+    out.append('| inproc | 64 KiB | every byte | %s (%s, %s ahead) | \u2013 | \u2013 |' % (inproc[1], inproc[2], inproc[4]))
+    copying = [float(sw['all copy'][1])] + [median_of('interleaved-read-switchover-large', 'tcp', s, '%s+all / %s+all' % (copied, zero))
+                                             for s in ('128 KiB', '256 KiB')]
+    out.append('zero-copy stays %.2fx ahead with the equal reader (%.2fx before)' % (
+        float(inproc[1]), median_of('interleaved-read-all', 'inproc', '64 KiB', both)))
+    out.append('copying ahead by %s %% at 64\u2013256 KiB' % span([100 * (c - 1) for c in copying], 0))
+    return out
+
+
+check('Transport: receivers that read their payload', transport_read_all)
+
+
+def transport_io_threads():
+    """"One I/O thread for both ends": schedstat.py's runs at 64 KiB over tcp, the interleaved runs with an I/O thread per end
+    and the verdict transport-io2."""
+    out = []
+    busy = []
+    for strategy in ('byteArray', 'zeroCopyPooled'):
+        for read, label in (('stamp', '8 bytes'), ('all', 'every byte')):
+            threads, per_op = {}, None
+            with open(os.path.join(RESULTS, 'schedstat-transport-64k', '%s-%s.txt' % (strategy, read))) as f:
+                for line in f:
+                    cells = [c.strip() for c in line.strip().strip('|').split('|')]
+                    if line.startswith('| ') and not line.startswith('| thread'):
+                        threads[cells[0][:4]] = cells
+                    elif line.startswith('# on cpu per operation'):
+                        per_op = float(line.rsplit(', ', 1)[1].split()[0].replace(',', ''))
+            io, receiver, sender = threads['ZMQb'], threads['io.z'], threads['tran']
+            busy.append(int(io[1].rstrip('%')))
+            out.append('| `%s` | %s | %s %% | %s | %s | %s | %s |' % (
+                strategy, label, io[1].rstrip('%'), io[-1], sender[-1], receiver[-1], script('tables').fmt_rate(per_op)))
+    out.append('The I/O thread is on a CPU %d\u2013%d %% of the time in every cell' % (min(busy), max(busy)))
+    pairs = ('zeroCopyPooled#2+all/byteArray#2+all', 'zeroCopyPooled#2/byteArray#2', 'zeroCopyPooled#2+all/zeroCopyPooled+all')
+    for label, way in (('two I/O threads: `zeroCopyPooled` / `byteArray`, receivers reading every byte (paired)',
+                        'zeroCopyPooled#2+all / byteArray#2+all (paired)'),
+                       ('two I/O threads: `zeroCopyPooled` / `byteArray`, 8-byte receivers (paired)', 'zeroCopyPooled#2 / byteArray#2 (paired)'),
+                       ('one I/O thread: `zeroCopyPooled` / `byteArray`, receivers reading every byte', 'zeroCopyPooled+all / byteArray+all'),
+                       ('`zeroCopyPooled`, two I/O threads / one, reading every byte (paired)', 'zeroCopyPooled#2+all / zeroCopyPooled+all (paired)'),
+                       ('`byteArray`, two I/O threads / one, reading every byte', 'byteArray#2+all / byteArray+all')):
+        out.append('| %s | %s |' % (label, interleaved_cells('interleaved-read-io2', 'tcp', '64 KiB', way, 'mia', *pairs)))
+    one = median_of('interleaved-read-io2', 'tcp', '64 KiB', 'zeroCopyPooled+all / byteArray+all', *pairs)
+    before = [median_of('interleaved-read-fold4', 'tcp', '64 KiB', 'zeroCopyPooled+all / byteArray+all'),
+              median_of('interleaved-read-switchover', 'tcp', '64 KiB', 'zeroCopyPooled@0+all / byteArray+all')]
+    out.append('With one I/O thread for both ends it is level (%.3fx here, %sx above)' % (one, span(before)))
+    out.append('`byte[]` sends lose %.0f %% with it (one more busy thread for two cores), zero-copy gains %.0f %%' % (
+        100 * (1 - median_of('interleaved-read-io2', 'tcp', '64 KiB', 'byteArray#2+all / byteArray+all', *pairs)),
+        100 * (median_of('interleaved-read-io2', 'tcp', '64 KiB', 'zeroCopyPooled#2+all / zeroCopyPooled+all (paired)', *pairs) - 1)))
+    io2 = {tuple(cells[:3]): cells for cells, _ in verdict_rows('verdict-transport-io2', 'transport-io2')}
+    for size in ('1 KiB', '64 KiB', '256 KiB'):
+        for read, label in (('all', 'every byte'), ('stamp', '8 bytes')):
+            one, two = io2[('1', size, read)], io2[('2', size, read)]
+            out.append('| %s | %s | %s (%s) | %s (%s) | %s |' % (size, label, one[5], one[6], two[5], two[6], low_high(
+                [float(one[7]), float(two[7])])))
+    out.append('with reading receivers as well (%s)' % io2[('2', '64 KiB', 'all')][6])
+    large_pairs = ('zeroCopyPooled#2+all/byteArray#2+all',)
+    for label, way in (('two I/O threads: `zeroCopyPooled` / `byteArray` (paired)', 'zeroCopyPooled#2+all / byteArray#2+all (paired)'),
+                       ('one I/O thread: `zeroCopyPooled` / `byteArray`', 'zeroCopyPooled+all / byteArray+all'),
+                       ('`byteArray`, two I/O threads / one', 'byteArray#2+all / byteArray+all')):
+        cells = [interleaved_rows('interleaved-read-io2-large', *large_pairs)[('transport', 'tcp', s, way)] for s in ('128 KiB', '256 KiB')]
+        out.append('| %s | %s |' % (label, ' | '.join('%s (%s, %s)' % (c[1], c[2], c[4]) for c in cells)))
+    per_end = [median_of('interleaved-read-io2', 'tcp', '64 KiB', 'zeroCopyPooled#2+all / byteArray#2+all (paired)', *pairs)] + [
+        median_of('interleaved-read-io2-large', 'tcp', s, 'zeroCopyPooled#2+all / byteArray#2+all (paired)', *large_pairs)
+        for s in ('128 KiB', '256 KiB')]
+    out.append('with reading receivers it is %sx `byte[]` from 64 to 256 KiB over tcp' % span(per_end))
+    out.append('A second I/O thread again costs `byte[]` sends %s %%' % span(
+        [100 * (1 - median_of('interleaved-read-io2-large', 'tcp', s, 'byteArray#2+all / byteArray+all', *large_pairs))
+         for s in ('128 KiB', '256 KiB')], 0))
+    return out
+
+
+check('Transport: one I/O thread for both ends', transport_io_threads)
+
+
 # --- "Codec": the interleaved codec comparisons (interleaved.sh's codec: cells) ---------------------
 
 def codec_interleaved():
