@@ -819,6 +819,73 @@ def transport_io_threads():
 check('Transport: one I/O thread for both ends', transport_io_threads)
 
 
+def zero_copy_switchover():
+    """"The zero-copy switch-over": the prose under its JMH table (switchover-transport.json), the interleaved switchover:,
+    sharedpool: and transport: cells, the threshold per kind of socket and the pipeline's senders at 512 B against 8 KiB."""
+    def x(size, transport):  # threshold 0 over threshold 1 TiB, one fork each
+        return (score('switchover-transport.json', 'sendReceive', size=size, transport=transport, zeroCopyThresholdBytes=0)
+                / score('switchover-transport.json', 'sendReceive', size=size, transport=transport, zeroCopyThresholdBytes=1099511627776))
+
+    out = ['(%.2fx at 2 KiB, %.2fx at 8 KiB, %.2fx at 128 KiB; %.2fx at 512 B)' % tuple(
+               x(s, 'inproc') for s in (2048, 8192, 131072, 512)),
+           'zero-copy is %sx of copying at 8 and 32 KiB, %.2fx at 128 KiB, and %sx at 512 B\u20132 KiB' % (
+               span([x(s, 'tcp') for s in (8192, 32768)]), x(131072, 'tcp'), span([x(s, 'tcp') for s in (512, 2048)]))]
+    switchover, senders, pooled = ('zeroCopyPooled@0 / zeroCopyPooled@1099511627776', 'senders2@2048 / senders2@8192',
+                                   'zeroCopyPooled / byteArray')
+    for way, cells in ((switchover, (('tcp', '8 KiB'), ('tcp', '32 KiB'), ('tcp', '64 KiB'), ('tcp', '128 KiB'), ('inproc', '2 KiB'),
+                                     ('tcp', '2 KiB'), ('tcp', '4 KiB'), ('inproc', '512 B'), ('tcp', '512 B'), ('tcp', '1 KiB'),
+                                     ('inproc', '1 KiB'), ('inproc', '4 KiB'), ('inproc', '8 KiB'))),
+                       (senders, (('tcp', '2 KiB'), ('tcp', '4 KiB'), ('inproc', '2 KiB'), ('inproc', '4 KiB'))),
+                       (pooled, (('inproc', '2 KiB'), ('inproc', '4 KiB'), ('tcp', '2 KiB'), ('tcp', '4 KiB')))):
+        out.extend('| %s | %s | %s |' % (t, size, interleaved_cells('interleaved', t, size, way, 'nmia')) for t, size in cells)
+
+    def m(t, size, way, folder='interleaved'):
+        return median_of(folder, t, size, way)
+
+    out.append('Over inproc zero-copy is %.2fx copying at 512 B and %.2fx at 2 KiB in every JVM.' % (
+        m('inproc', '512 B', switchover), m('inproc', '2 KiB', switchover)))
+    out.append('would take the inproc gain (%sx from 2 to 8 KiB) at no measured cost over tcp (medians %s from 512 B to 128 KiB' % (
+        span([m('inproc', s, switchover) for s in ('2 KiB', '4 KiB', '8 KiB')]),
+        span([m('tcp', s, switchover) for s in ('512 B', '1 KiB', '2 KiB', '4 KiB', '8 KiB', '32 KiB', '64 KiB', '128 KiB')], 3)))
+    out.append('With two senders, zero-copy at 2\u20134 KiB costs %s %% over tcp in every JVM.' % span(
+        [100 * (1 - m('tcp', s, senders)) for s in ('2 KiB', '4 KiB')], 0))
+    out.append('(at 1 KiB, copied, it is %.2fx)' % m('inproc', '1 KiB', pooled))
+    # the threshold per kind of socket: the new default against the old one named explicitly
+    sizes = ('512 B', '1 KiB', '2 KiB', '4 KiB')
+    for t, size in [('inproc', s) for s in sizes] + [('tcp', '1 KiB')]:
+        new, old = (interleaved_rows('interleaved-inproc-threshold')[('transport', t, size, way)]
+                    for way in (pooled, 'zeroCopyPooled@8192 / byteArray'))
+        out.append('| %s | %s | %s | %s | %s | %s | %s | %s, %s |' % (t, size, new[0], new[1], new[2], old[1], old[2], new[4], old[4]))
+    out.append('the pooled send is now %.2fx a `byte[]` send at 512 B, %.2fx at 1 KiB, %.2fx at 2 KiB and %.2fx at 4 KiB, against '
+               '%.2fx, %.2fx, %.2fx and %.2fx with the single 8 KiB threshold' % tuple(
+                   m('inproc', s, way, 'interleaved-inproc-threshold') for way in (pooled, 'zeroCopyPooled@8192 / byteArray') for s in sizes))
+    # the pipeline's senders: CompressingSender by interleaved.py's summary, the parallel ways paired round by round
+    rows_ = interleaved_rows('interleaved-inproc-threshold', 'zmqzstd@3/zmqzstd@3#8192')
+    medians = []
+    for size in ('1 KiB', '4 KiB', '16 KiB'):
+        one, parallel = (rows_[('pipeline', 'inproc', size, way)] for way in ('zmqzstd / zmqzstd#8192', 'zmqzstd@3 / zmqzstd@3#8192 (paired)'))
+        below = ' (%d/%s below 1)' % (int(one[0]), one[0]) if one[4].startswith('0/') else ''
+        out.append('| %s | %s%s | %s | %s |' % (one[1], one[3], below, parallel[1], parallel[3]))
+        medians.extend(float(c[1]) for c in (one, parallel))
+    level = [v for v in medians if abs(1 - v) <= 0.015]
+    out.append('level within 1.5 %% in %s of the six cells, and %.0f %% slower at 16 KiB with one compressing thread' % (
+        {5: 'five', 6: 'all'}.get(len(level), len(level)), 100 * (1 - medians[4])))
+    # two senders on one pool at the inproc default
+    out.extend('| %s | %s | %s |' % (t, size, interleaved_cells('interleaved-sharedpool-512', t, size, 'senders2@512 / senders2@8192', 'nmira'))
+               for t, size in (('inproc', '512 B'), ('inproc', '1 KiB'), ('tcp', '1 KiB')))
+    scatter = [float(v) for size in ('512 B', '1 KiB') for v in interleaved_cells(
+        'interleaved-sharedpool-512', 'inproc', size, 'senders2@512 / senders2@8192', 'r').split('\u2013')]
+    tcp = interleaved_rows('interleaved-sharedpool-512')[('transport', 'tcp', '1 KiB', 'senders2@512 / senders2@8192')]
+    out.append('single JVMs scatter from %.2fx to %.2fx' % (min(scatter), max(scatter)))
+    out.append('where one sender gains %sx' % span([m('inproc', s, pooled, 'interleaved-inproc-threshold') for s in ('512 B', '1 KiB')]))
+    out.append('Over tcp the same lower threshold cost %.0f %% at 1 KiB with two senders (%d of %s JVMs behind)' % (
+        100 * (1 - float(tcp[1])), int(tcp[0]) - int(tcp[4].split('/')[0]), tcp[0]))
+    return out
+
+
+check('Transport: the zero-copy switch-over and the threshold per kind of socket', zero_copy_switchover)
+
+
 # --- "Codec": the interleaved codec comparisons (interleaved.sh's codec: cells) ---------------------
 
 def codec_interleaved():
