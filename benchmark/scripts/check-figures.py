@@ -886,6 +886,87 @@ def zero_copy_switchover():
 check('Transport: the zero-copy switch-over and the threshold per kind of socket', zero_copy_switchover)
 
 
+def small_pooled_send():
+    """"The small pooled send" and "The small pooled send through zmq_send": the focused 64 B inproc runs, PoolBenchmark,
+    the nine-round verdict transport-small, the interleaved runs of 64 B to 1 KiB and the prose under them."""
+    def strategies(name, mode):  # per strategy, the median and range of its per-round ratios to byteArray
+        found = {}
+        for strategy in ('reusedBuffer', 'message', 'zeroCopyPooled'):
+            paths = ['experiments/%s-r%d.json' % (name, i) for i in (1, 2, 3)]
+            r = [score(path, 'sendReceive', strategy=strategy, receiveMode=mode) / score(path, 'sendReceive', strategy='byteArray',
+                                                                                          receiveMode=mode) for path in paths]
+            found[strategy] = (statistics.median(r), min(r), max(r))
+        return found
+
+    out = []
+    for mode in ('blocking', 'nonBlocking'):
+        ways = strategies('inproc-64', mode)
+        out.append('| %s | %s |' % (mode, ' | '.join('%.2f (%.2f\u2013%.2f)' % ways[w] for w in ('reusedBuffer', 'message', 'zeroCopyPooled'))))
+    cache = strategies('inproc-64-cache', 'blocking')
+    out.append('gave `zeroCopyPooled` %.2fx `byteArray` (%.2f\u2013%.2f), `reusedBuffer` %.2fx, `message` %.2fx' % (
+        cache['zeroCopyPooled'] + (cache['reusedBuffer'][0], cache['message'][0])))
+
+    def ns(path, cache_kind):  # PoolBenchmark's ns per rent + release (an average time: the score itself)
+        return matching(path, 'rentRelease', cache=cache_kind)[0]['primaryMetric']['score']
+
+    for threads in (1, 2):
+        per = {c: [ns('experiments/pool-rent-release-t%d-r%d.json' % (threads, i), c) for i in (1, 2, 3)] for c in ('thread', 'shared')}
+        out.append('| %d | %s | %s | %.2f |' % (threads, *('%.1f (%.1f\u2013%.1f)' % (statistics.median(v), min(v), max(v))
+                                                          for v in (per['thread'], per['shared'])),
+                                               statistics.median(per['thread']) / statistics.median(per['shared'])))
+    slots = [ns('experiments/pool-rent-release-slots-t%d.json' % t, c) for t in (1, 2) for c in ('thread', 'shared')]
+    out.append('%.1f ns against %.1f on one thread, %.1f against %.1f on two' % tuple(slots))
+    for t, size in (('inproc', 64), ('inproc', 512), ('tcp', 64), ('tcp', 512)):
+        r = verdict_rounds('verdict-small', 'transport-small', 'sendReceive', 'strategy', 'zeroCopyPooled', ('byteArray',),
+                           size=size, transport=t)
+        out.append('| %s | %s | %s | %.2f | %.2f\u2013%.2f |' % (t, script('tables').size_label(size), ' '.join('%.2f' % v for v in r),
+                                                            statistics.median(r), min(r), max(r)))
+    pooled = 'zeroCopyPooled / byteArray'
+    out.extend('| %s | %s | %s |' % (t, size, interleaved_cells('interleaved', t, size, pooled, 'nmia'))
+               for t in ('tcp', 'inproc') for size in ('64 B', '512 B', '1 KiB', '64 KiB'))
+    out.extend('| %s | 64 B | %s |' % (t, interleaved_cells('interleaved-64-2026-11-25', t, '64 B', pooled, 'nmira')) for t in ('tcp', 'inproc'))
+    inproc40 = interleaved_rows('interleaved-64-2026-11-25')[('transport', 'inproc', '64 B', pooled)]
+    behind = [float(interleaved_cells(folder, 'tcp', '64 B', pooled, 'i').split('\u2013')[0])
+              for folder in ('interleaved', 'interleaved-64-2026-11-25')]
+    out.append('the two runs together put the pooled send between about %.0f %% behind and level' % (100 * (1 - min(behind))))
+    out.append('Over inproc the pooled send is now ahead at 64 B too (%.2fx, %s of %s JVMs)' % (
+        float(inproc40[1]), inproc40[4].split('/')[0], inproc40[0]))
+    # through zmq_send: the ways before the change, after it, at 512 B and 1 KiB, and without the in-flight count
+    for folder, cells in (('experiments/small-send-ways', (('tcp', 'nativeSegment'), ('tcp', 'zeroCopyPooled'), ('tcp', 'reusedBuffer'),
+                                                           ('inproc', 'nativeSegment'), ('inproc', 'zeroCopyPooled'))),
+                          ('experiments/small-send-zmqsend', (('tcp', 'zeroCopyPooled'), ('tcp', 'nativeSegment'), ('inproc', 'zeroCopyPooled'),
+                                                              ('inproc', 'nativeSegment')))):
+        out.extend('| %s | 64 B | `%s` | %s |' % (t, way, interleaved_cells(folder, t, '64 B', way + ' / byteArray', 'nmia')) for t, way in cells)
+    out.extend('| tcp | %s | `zeroCopyPooled` | %s |' % (size, interleaved_cells('experiments/small-send-zmqsend-larger', 'tcp', size,
+                                                                                  pooled, 'nmia')) for size in ('512 B', '1 KiB'))
+    before, after, no_count = ({t: median_of(folder, t, '64 B', pooled) for t in ('tcp', 'inproc')} for folder in (
+        'experiments/small-send-ways', 'experiments/small-send-zmqsend', 'experiments/small-send-no-count'))
+    native = {t: median_of('experiments/small-send-zmqsend', t, '64 B', 'nativeSegment / byteArray') for t in ('tcp', 'inproc')}
+    out.append('The pooled send gained about %.0f %% at 64 B over tcp (%.3f to %.3f) and %.0f %% over inproc (%.3f to %.3f)' % (
+        100 * (after['tcp'] / before['tcp'] - 1), before['tcp'], after['tcp'], 100 * (after['inproc'] / before['inproc'] - 1),
+        before['inproc'], after['inproc']))
+    out.append('512 B and 1 KiB stay where the 30- and 10-JVM runs put them (%.3f and %.3f)' % (
+        median_of('interleaved', 'tcp', '512 B', pooled), median_of('interleaved', 'tcp', '1 KiB', pooled)))
+    out.append('`nativeSegment` stays about %.0f %% ahead of it in the same JVMs (%.3f against %.3f)' % (
+        100 * (native['tcp'] / after['tcp'] - 1), native['tcp'], after['tcp']))
+    tcp_no_count = interleaved_rows('experiments/small-send-no-count')[('transport', 'tcp', '64 B', pooled)]
+    out.append('measured tcp 64 B %sx `byte[]` (%s, %s of %s JVMs ahead) and inproc %.3fx, against %.3fx and %.3fx with the count' % (
+        tcp_no_count[1], tcp_no_count[2], tcp_no_count[4].split('/')[0], tcp_no_count[0], no_count['inproc'], after['tcp'], after['inproc']))
+    # the medians as interleaved.py prints them (three decimals, often a mean of two such), rounded half up as written
+    ways_native = [decimal.Decimal(interleaved_cells(folder, t, '64 B', 'nativeSegment / byteArray', 'm')).quantize(
+        decimal.Decimal('0.01'), decimal.ROUND_HALF_UP) for folder in ('experiments/small-send-ways', 'experiments/small-send-zmqsend')
+        for t in ('tcp', 'inproc')]
+    out.append('(%s\u2013%sx over tcp, %s\u2013%sx over inproc in these runs)' % (
+        min(ways_native[0::2]), max(ways_native[0::2]), min(ways_native[1::2]), max(ways_native[1::2])))
+    parallel = {cells[1]: cells for cells, _ in verdict_rows('experiments/pipeline-parallel-zmqsend', 'pipeline-parallel-tcp')}
+    out.append('gave %sx JeroMQ + zstd-jni at 1 KiB (%s; zmqzstd %s msg/s), %sx at 64 KiB and %sx at 1 MiB' % (
+        parallel['1 KiB'][4], parallel['1 KiB'][5], parallel['1 KiB'][2], parallel['64 KiB'][4], parallel['1 MiB'][4]))
+    return out
+
+
+check('Transport: the small pooled send, and through zmq_send', small_pooled_send)
+
+
 # --- "Codec": the interleaved codec comparisons (interleaved.sh's codec: cells) ---------------------
 
 def codec_interleaved():
