@@ -670,6 +670,12 @@ def interleaved_cells(folder, transport, size, way, columns='mia', *pairs):
     return ' | '.join(c['nmira'.index(k)] for k in columns)
 
 
+def half_up(value, digits=2):
+    """A figure as printed (a string such as interleaved.py's three decimals, or a Decimal made of them) rounded half up to
+    DIGITS decimals, as the document rounds them."""
+    return decimal.Decimal(value).quantize(decimal.Decimal(1).scaleb(-digits), decimal.ROUND_HALF_UP)
+
+
 def median_of(folder, transport, size, way, *pairs):
     return float(interleaved_cells(folder, transport, size, way, 'm', *pairs))
 
@@ -953,9 +959,8 @@ def small_pooled_send():
     out.append('measured tcp 64 B %sx `byte[]` (%s, %s of %s JVMs ahead) and inproc %.3fx, against %.3fx and %.3fx with the count' % (
         tcp_no_count[1], tcp_no_count[2], tcp_no_count[4].split('/')[0], tcp_no_count[0], no_count['inproc'], after['tcp'], after['inproc']))
     # the medians as interleaved.py prints them (three decimals, often a mean of two such), rounded half up as written
-    ways_native = [decimal.Decimal(interleaved_cells(folder, t, '64 B', 'nativeSegment / byteArray', 'm')).quantize(
-        decimal.Decimal('0.01'), decimal.ROUND_HALF_UP) for folder in ('experiments/small-send-ways', 'experiments/small-send-zmqsend')
-        for t in ('tcp', 'inproc')]
+    ways_native = [half_up(interleaved_cells(folder, t, '64 B', 'nativeSegment / byteArray', 'm'))
+                   for folder in ('experiments/small-send-ways', 'experiments/small-send-zmqsend') for t in ('tcp', 'inproc')]
     out.append('(%s\u2013%sx over tcp, %s\u2013%sx over inproc in these runs)' % (
         min(ways_native[0::2]), max(ways_native[0::2]), min(ways_native[1::2]), max(ways_native[1::2])))
     parallel = {cells[1]: cells for cells, _ in verdict_rows('experiments/pipeline-parallel-zmqsend', 'pipeline-parallel-tcp')}
@@ -965,6 +970,143 @@ def small_pooled_send():
 
 
 check('Transport: the small pooled send, and through zmq_send', small_pooled_send)
+
+
+# --- "Parallel compression: the second core": the interleaved runs and the contestants in JVMs of their own --------
+
+def own_jvm_runs(folder, size):
+    """A folder of pipeline-own-jvm/run.sh: per configuration ('alone-jeromqZstdjni', 'alone-zmqzstd3', 'shared'), per run in
+    order, way -> (msg/s, the JVM's median ratio to JeroMQ + zstd-jni as printed, a Decimal, or None)."""
+    found = {}
+    for config in ('alone-jeromqZstdjni', 'alone-zmqzstd3', 'shared'):
+        for path in sorted(glob.glob(os.path.join(RESULTS, folder, '%s-%d-r*.txt' % (config, size))),
+                           key=lambda p: int(p.rsplit('-r', 1)[1].split('.')[0])):
+            run = {}
+            with open(path) as f:
+                for line in f:
+                    fields = line.split()
+                    if len(fields) > 1 and fields[1].startswith('msgs_per_s='):
+                        x = [w.split('=')[1] for w in fields[2:3] if w.startswith('x_')]
+                        run[fields[0]] = (float(fields[1].split('=')[1]), decimal.Decimal(x[0]) if x else None)
+            found.setdefault(config, []).append(run)
+    return found
+
+
+def parallel_compression():
+    """The interleaved ring-64 table and the reruns after each change, the own-JVM table with its reruns, and JeroMQ beside
+    one way at a time."""
+    three, two, one = 'zmqzstd@3 / jeromqZstdjni', 'zmqzstd@2 / jeromqZstdjni', 'zmqzstd / jeromqZstdjni'
+    ring = 'interleaved-pipeline-ring64'
+    out = []
+    for t, size, target in (('tcp', '1 KiB', '1.3x'), ('tcp', '64 KiB', '2x'), ('tcp', '1 MiB', '2x'), ('inproc', '1 KiB', '\u2013'),
+                            ('inproc', '64 KiB', '\u2013')):
+        cells = [interleaved_rows(ring)[('pipeline', t, size, way)] for way in (one, three)]
+        out.append('| %s | %s | %s | %s |' % (t, size, ' | '.join('%s | %s | %s' % (c[1], c[2], c[4]) for c in cells), target))
+
+    def rerun(folder, sizes, ways):
+        """Per way, the medians at SIZES over tcp; 'every JVM ahead' when zmqzstd@3 was ahead in every JVM at every size."""
+        found = interleaved_rows(folder)
+        cells = {way: [found[('pipeline', 'tcp', s, way)] for s in sizes] for way in ways}
+        ahead = all(c[4] == '%s/%s' % (c[0], c[0]) for c in cells[three])
+        return {way: [c[1] for c in found_cells] for way, found_cells in cells.items()}, cells, (
+            'every JVM ahead' if ahead else 'not every JVM ahead')
+
+    m, cells, ahead = rerun('interleaved-pipeline-review', ('1 KiB', '64 KiB', '1 MiB'), (three,))
+    out.append('zmqzstd@3 / jeromqZstdjni %s (%s) at 1 KiB, %s at 64 KiB, %s at 1 MiB, %s' % (
+        m[three][0], cells[three][0][3], m[three][1], m[three][2], ahead))
+    m, _, ahead = rerun('interleaved-pipeline-final', ('64 B', '1 KiB', '64 KiB', '1 MiB'), (three, one))
+    out.append('zmqzstd@3 / jeromqZstdjni %s at 64 B, %s at 1 KiB, %s at 64 KiB, %s at 1 MiB, %s; one thread %s, %s, %s and %s' % tuple(
+        m[three] + [ahead] + m[one]))
+    out.append('(one thread at 1 KiB measured %s in the six JVMs of the first table)' % '\u2013'.join(
+        str(half_up(v)) for v in interleaved_rows(ring)[('pipeline', 'tcp', '1 KiB', one)][3].split('\u2013')))
+    m, _, ahead = rerun('interleaved-pipeline-session3', ('1 KiB', '64 KiB', '1 MiB'), (three, one))
+    out.append('zmqzstd@3 / jeromqZstdjni %s at 1 KiB, %s at 64 KiB, %s at 1 MiB, %s; one thread %s, %s, %s' % tuple(
+        m[three] + [ahead] + m[one]))
+    m, _, ahead = rerun('interleaved-pipeline-session4', ('1 KiB', '64 KiB'), (three, two, one))
+    out.append('zmqzstd@3 / jeromqZstdjni %s at 1 KiB and %s at 64 KiB, zmqzstd@2 %s and %s, %s; one thread %s and %s' % tuple(
+        m[three] + m[two] + [ahead] + m[one]))
+    m, cells, ahead = rerun('interleaved-pipeline-session5', ('1 KiB', '64 KiB'), (three, one))
+    out.append('zmqzstd@3 / jeromqZstdjni %s at 1 KiB (%s) and %s at 64 KiB, %s; one thread %s and %s' % (
+        m[three][0], cells[three][0][3], m[three][1], ahead, m[one][0], m[one][1]))
+    at_1k = [float(interleaved_rows(folder)[('pipeline', 'tcp', '1 KiB', three)][1]) for folder in (
+        ring, 'interleaved-pipeline-review', 'interleaved-pipeline-final', 'interleaved-pipeline-session3', 'interleaved-pipeline-session4',
+        'interleaved-pipeline-session5')]
+    out.append('the interleaved ratio at 1 KiB (%sx in the runs above)' % span(at_1k))
+    # each contestant alone in its JVM and the two sharing one
+    folder = 'experiments/pipeline-own-jvm'
+
+    def cell(values, size):  # 'median (lowest\u2013highest)' msg/s: in K with two decimals at 64 KiB, one below; 1 MiB as is
+        if size >= 1048576:
+            return '%.1f (%.0f\u2013%.0f)' % (statistics.median(values), min(values), max(values))
+        digits = 2 if size == 65536 else 1
+        return '%.*f K (%.*f\u2013%.*f)' % (digits, statistics.median(values) / 1000, digits, min(values) / 1000, digits, max(values) / 1000)
+
+    def alone(runs, config, way):  # msg/s of WAY in each run of CONFIG
+        return [run[way][0] for run in runs[config]]
+
+    def each_alone(runs):  # zmqzstd@3 alone over JeroMQ + zstd-jni alone, the runs paired in order
+        return [a / b for a, b in zip(alone(runs, 'alone-zmqzstd3', 'zmqzstd@3'), alone(runs, 'alone-jeromqZstdjni', 'jeromqZstdjni'))]
+
+    def sharing(runs):  # the shared JVMs' median ratios of zmqzstd@3 to JeroMQ, as printed
+        return [run['zmqzstd@3'][1] for run in runs['shared']]
+
+    lead, cost, jeromq_alone = {}, {}, {}  # per size: (each alone, sharing a JVM), JeroMQ's loss when shared, its msg/s alone
+    for size in (64, 256, 512, 1024, 65536, 1048576):
+        r = own_jvm_runs(folder, size)
+        jeromq, ours = alone(r, 'alone-jeromqZstdjni', 'jeromqZstdjni'), alone(r, 'alone-zmqzstd3', 'zmqzstd@3')
+        shared = {w: alone(r, 'shared', w) for w in ('jeromqZstdjni', 'zmqzstd@3')}
+        paired, rounds = each_alone(r), sharing(r)
+        lead[size] = ('%.2fx' % statistics.median(paired), '%sx' % half_up(statistics.median(rounds)))
+        cost[size] = 100 * (1 - statistics.median(shared['jeromqZstdjni']) / statistics.median(jeromq))
+        jeromq_alone[size] = statistics.median(jeromq)
+        if size == 1024:
+            detail = '%.2fx (%.2f\u2013%.2f, %d JVMs' % (statistics.median(paired), min(paired), max(paired), len(paired))
+        out.append('| %s | %s | %s, %.2fx | %s | %s, %.2fx | %.2fx (%.2f\u2013%.2f) | %sx (%s\u2013%s) |' % (
+            script('tables').size_label(size), cell(jeromq, size), cell(shared['jeromqZstdjni'], size),
+            statistics.median(shared['jeromqZstdjni']) / statistics.median(jeromq), cell(ours, size), cell(shared['zmqzstd@3'], size),
+            statistics.median(shared['zmqzstd@3']) / statistics.median(ours), statistics.median(paired), min(paired), max(paired),
+            half_up(statistics.median(rounds)), half_up(min(rounds)), half_up(max(rounds))))
+    after = {size: own_jvm_runs(folder + '/after-maxparts', size) for size in (1024, 65536)}
+    pairs = {size: each_alone(r) for size, r in after.items()}
+    out.append('%.2fx at 1 KiB (%s) and %.2fx at 64 KiB (%s); sharing a JVM %sx and %sx' % (
+        statistics.median(pairs[1024]), fmt(sorted(pairs[1024])), statistics.median(pairs[65536]), fmt(sorted(pairs[65536])),
+        *(half_up(statistics.median(sharing(after[s]))) for s in (1024, 65536))))
+    out.append('(JeroMQ alone %.1f K and %.2f K msg/s, zmqzstd@3 alone %.1f K and %.2f K)' % tuple(
+        statistics.median(alone(after[s], config, way)) / 1000 for config, way in (('alone-jeromqZstdjni', 'jeromqZstdjni'),
+                                                                                  ('alone-zmqzstd3', 'zmqzstd@3')) for s in (1024, 65536)))
+    lib = own_jvm_runs(folder + '/libzstd-1.5.7', 1024)
+    paired = each_alone(lib)
+    ours = cell(alone(lib, 'alone-zmqzstd3', 'zmqzstd@3'), 1024)
+    out.append('zmqzstd@3 alone %s msg/s (%s, JeroMQ + zstd-jni alone %s, %.2fx (%.2f\u2013%.2f) each alone, %sx sharing a JVM '
+               '(where JeroMQ ran at %.2fx of its own rate)' % (
+                   ours.split(' (')[0], ours.split(' (')[1], cell(alone(lib, 'alone-jeromqZstdjni', 'jeromqZstdjni'), 1024),
+                   statistics.median(paired), min(paired), max(paired), half_up(statistics.median(sharing(lib))),
+                   statistics.median(alone(lib, 'shared', 'jeromqZstdjni')) / statistics.median(alone(lib, 'alone-jeromqZstdjni',
+                                                                                                     'jeromqZstdjni'))))
+    out.append('each in a JVM of its own %s, "In a JVM of its own"; %.2fx with zmq-zstd on zstd-jni\'s libzstd 1.5.7)' % (
+        detail, statistics.median(paired)))
+    out.append('At 1 KiB JeroMQ + zstd-jni loses %.0f %% of its rate when the other contestants live in its JVM' % cost[1024])
+    out.append('the lead that a service running one of the two would see: %s here' % lead[1024][0])
+    out.append('At 64 KiB and 1 MiB the two ways of measuring agree (%s and %s, %s and %s)' % (lead[65536] + lead[1048576]))
+    out.append('At 64 B the shared JVM costs JeroMQ %.0f %% and the lead stays (%s alone, %s shared). At 256 B and 512 B it costs '
+               'JeroMQ %.0f %% and %.0f %%, as at 1 KiB, and the lead alone is %s and %s (%s and %s shared' % (
+                   cost[64], lead[64][0], lead[64][1], cost[256], cost[512], lead[256][0], lead[512][0], lead[256][1], lead[512][1]))
+    out.append('JeroMQ + zstd-jni alone moves %s K messages a second at every size from 256 B to 1 KiB' % span(
+        [jeromq_alone[s] / 1000 for s in (256, 512, 1024)], 0))
+    # JeroMQ + zstd-jni beside one other way at a time (summary-1024.txt: its msg/s per JVM)
+    with open(os.path.join(RESULTS, 'experiments/jeromq-shared/summary-1024.txt')) as f:
+        beside = {line.split()[0]: [decimal.Decimal(v) for v in line.split()[1:]] for line in f if line.strip()}
+    alone_median = statistics.median(beside['jeromqZstdjni'])
+    for label, key in (('beside `zmqzstd@3` (parallel sender, 3 workers)', 'jeromqZstdjni+zmqzstd@3'),
+                       ('beside `zmqzstd` (one compressing thread)', 'jeromqZstdjni+zmqzstd'),
+                       ('beside `libzmqBytes` (libzmq + zstd-jni `byte[]`)', 'jeromqZstdjni+libzmqBytes')):
+        out.append('| %s | %s | %.2fx |' % (label, ' | '.join('%s K' % half_up(v / 1000, 1) for v in beside[key]),
+                                            statistics.median(beside[key]) / alone_median))
+    out.append('| alone | %s | 1 |' % ' | '.join('%s K' % half_up(v / 1000, 1) for v in beside['jeromqZstdjni']))
+    return out
+
+
+check('Parallel compression: the interleaved runs and each contestant in a JVM of its own', parallel_compression)
 
 
 # --- "Codec": the interleaved codec comparisons (interleaved.sh's codec: cells) ---------------------
