@@ -2087,6 +2087,48 @@ def proxy_hop():
 check('Through a proxy: one forwarding hop, the tables of hop-table.py', proxy_hop)
 
 
+def proxy_hop_prose():
+    """The figures of the prose around hop-table.py's tables: the rounds' spread and the three findings under them."""
+    hop = script('hop-table')
+    rounds = [hop.load(os.path.join(RESULTS, 'pipeline-hop', 'pipeline-hop-r%d.json' % i)) for i in (1, 2)]
+
+    def values(t, size, c, way, index=0):  # the rounds' msg/s (INDEX 0) or B/msg (1) of one cell
+        return [r[(t, size, c, way)][index] for r in rounds]
+
+    def over(t, size, a, way_a, b, way_b):  # per round, A's msg/s over B's
+        return [r[(t, size, a, way_a)][0] / r[(t, size, b, way_b)][0] for r in rounds]
+
+    spread = {key: 1 - min(v[0] for v in (r[key] for r in rounds)) / max(v[0] for v in (r[key] for r in rounds)) for key in rounds[0]}
+    widest = max(spread, key=spread.get)
+    jeromq = values(*widest)
+    garbage = {size: [p - d for p, d in zip(values('tcp', size, 'jeromqZstdjni', 'proxy', 1), values('tcp', size, 'jeromqZstdjni', 'none', 1))]
+               for size in (1024, 65536)}
+    through = [v for t in ('tcp', 'inproc') for size in (1024, 65536) for v in values(t, size, 'zmqzstd', 'proxy', 1)]
+    return ['rounds of single forks move by up to %.0f %% here (%s direct over %s at %s: %s, then %s msg/s)' % (
+                100 * spread[widest], 'JeroMQ' if widest[2] == 'jeromqZstdjni' else widest[2], widest[0],
+                script('tables').size_label(widest[1]), hop.rate(jeromq[0]), hop.rate(jeromq[1])),
+            'Over tcp at 1 KiB JeroMQ\'s proxy takes its stream to %sx of direct and adds %.1f KB of garbage per message (%s against '
+            '%s B); at 64 KiB it adds %s KB per message.' % (
+                span(over('tcp', 1024, 'jeromqZstdjni', 'proxy', 'jeromqZstdjni', 'none')), statistics.median(garbage[1024]) / 1000,
+                *('%s\u2013%s' % (thousands(min(v)), thousands(max(v))) for v in (values('tcp', 1024, 'jeromqZstdjni', 'proxy', 1),
+                                                                               values('tcp', 1024, 'jeromqZstdjni', 'none', 1))),
+                span([g / 1000 for g in garbage[65536]], 0)),
+            'zmqzstd stays at %s B/msg through it.' % span(through),
+            'moves %sx of direct over tcp at 1 KiB and %sx at 64 KiB, and leads JeroMQ + zstd-jni through its hop by %sx at 1 KiB and '
+            '%sx at 64 KiB over tcp (direct in the same rounds: %sx and %sx).' % (
+                span(over('tcp', 1024, 'zmqzstd', 'proxy', 'zmqzstd', 'none')), span(over('tcp', 65536, 'zmqzstd', 'proxy', 'zmqzstd', 'none')),
+                span(over('tcp', 1024, 'zmqzstd', 'proxy', 'jeromqZstdjni', 'proxy')),
+                span(over('tcp', 65536, 'zmqzstd', 'proxy', 'jeromqZstdjni', 'proxy')),
+                span(over('tcp', 1024, 'zmqzstd', 'none', 'jeromqZstdjni', 'none')),
+                span(over('tcp', 65536, 'zmqzstd', 'none', 'jeromqZstdjni', 'none'))),
+            'zmqzstd %sx of direct, level with JeroMQ through its hop (%sx)' % (
+                span(over('inproc', 1024, 'zmqzstd', 'proxy', 'zmqzstd', 'none')),
+                span(over('inproc', 1024, 'zmqzstd', 'proxy', 'jeromqZstdjni', 'proxy')))]
+
+
+check('Through a proxy: one forwarding hop, the findings under the tables', proxy_hop_prose)
+
+
 # --- cli/README.md "Compressing on several threads" and README.md: cli-threads.sh's outputs ----------------
 
 def cli_threads():
