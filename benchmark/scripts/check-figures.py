@@ -181,6 +181,27 @@ def publish_topics():
 check('Publishing with a topic: the topic forms against no topic', publish_topics)
 
 
+SEGMENT_TOPIC = 'experiments/2026-11-27-segment-topic-paths/'
+
+
+def segment_topic_paths():
+    """The builds before and after the segment topic's own publish, fork by fork: new / old per round, medians, their scatter."""
+    def per_round(kind, method, **params):
+        files = [SEGMENT_TOPIC + '%s-r%d-%%s.json' % (kind, i) for i in range(1, 5)]
+        return ratios([f % 'new' for f in files], [f % 'old' for f in files], method, **params)
+
+    cells = [per_round('pipeline', 'transfer', size=size, compressionThreads=threads) for threads in (0, 3) for size in (64, 1024)]
+    cells.append(per_round('publish', 'publish', topicForm='bytes', size=1024, transport='tcp'))
+    alloc = [script('tables').alloc(r) for path in glob.glob(os.path.join(RESULTS, SEGMENT_TOPIC, '*-r*-*.json'))
+             for r in rows(os.path.relpath(path, RESULTS))]
+    return ['64 B / 1 KiB on one compressing thread %sx / %sx, with 3 workers (`-p compressionThreads=3`) %sx / %sx; '
+            '`PublishBenchmark -p topicForm=bytes -p size=1024 -p transport=tcp` %sx (medians of the per-round ratios, which scatter '
+            '%s); %s B/msg either way' % tuple([med(r) for r in cells] + [span([v for r in cells for v in r]), span(alloc)])]
+
+
+check('Publishing with a topic: the segment topic\'s own publish, before and after', segment_topic_paths)
+
+
 # --- "Dictionaries for small messages": the prose under tables.py's trained-dictionary table ----------
 
 def key_values(path):
