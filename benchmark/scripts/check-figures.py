@@ -684,10 +684,11 @@ check('Summary: transport, its detail and README.md\'s zero-copy bullet', transp
 
 # --- "Transport": the interleaved and verdict tables of its subsections, and the prose under them -------
 
-def interleaved_cells(folder, transport, size, way, columns='mia', *pairs):
-    """interleaved.py's cells of one transport way, ' | '-joined in the order of COLUMNS: n JVMs, m the median of the JVMs'
-    medians, i its 95 % interval, r min\u2013max, a JVMs above 1 (PAIRS: ways compared round by round, rows named '(paired)')."""
-    c = interleaved_rows(folder, *pairs)[('transport', transport, size, way)]
+def interleaved_cells(folder, transport, size, way, columns='mia', *pairs, kind='transport'):
+    """interleaved.py's cells of one way of a transport (or KIND) cell, ' | '-joined in the order of COLUMNS: n JVMs, m the median
+    of the JVMs' medians, i its 95 % interval, r min\u2013max, a JVMs above 1 (PAIRS: ways compared round by round, rows named
+    '(paired)')."""
+    c = interleaved_rows(folder, *pairs)[(kind, transport, size, way)]
     return ' | '.join(c['nmira'.index(k)] for k in columns)
 
 
@@ -697,8 +698,8 @@ def half_up(value, digits=2):
     return decimal.Decimal(value).quantize(decimal.Decimal(1).scaleb(-digits), decimal.ROUND_HALF_UP)
 
 
-def median_of(folder, transport, size, way, *pairs):
-    return float(interleaved_cells(folder, transport, size, way, 'm', *pairs))
+def median_of(folder, transport, size, way, *pairs, kind='transport'):
+    return float(interleaved_cells(folder, transport, size, way, 'm', *pairs, kind=kind))
 
 
 def transport_read_all():
@@ -1013,6 +1014,16 @@ def own_jvm_runs(folder, size):
     return found
 
 
+def own_jvm_rates(runs, config, way):
+    """The msg/s of WAY in each run of CONFIG, of own_jvm_runs' RUNS."""
+    return [run[way][0] for run in runs[config]]
+
+
+def own_jvm_lead(runs):
+    """zmqzstd@3 alone over JeroMQ + zstd-jni alone, of own_jvm_runs' RUNS, the runs paired in order."""
+    return [a / b for a, b in zip(own_jvm_rates(runs, 'alone-zmqzstd3', 'zmqzstd@3'), own_jvm_rates(runs, 'alone-jeromqZstdjni', 'jeromqZstdjni'))]
+
+
 def parallel_compression():
     """The interleaved ring-64 table and the reruns after each change, the own-JVM table with its reruns, and JeroMQ beside
     one way at a time."""
@@ -1062,21 +1073,15 @@ def parallel_compression():
         digits = 2 if size == 65536 else 1
         return '%.*f K (%.*f\u2013%.*f)' % (digits, statistics.median(values) / 1000, digits, min(values) / 1000, digits, max(values) / 1000)
 
-    def alone(runs, config, way):  # msg/s of WAY in each run of CONFIG
-        return [run[way][0] for run in runs[config]]
-
-    def each_alone(runs):  # zmqzstd@3 alone over JeroMQ + zstd-jni alone, the runs paired in order
-        return [a / b for a, b in zip(alone(runs, 'alone-zmqzstd3', 'zmqzstd@3'), alone(runs, 'alone-jeromqZstdjni', 'jeromqZstdjni'))]
-
     def sharing(runs):  # the shared JVMs' median ratios of zmqzstd@3 to JeroMQ, as printed
         return [run['zmqzstd@3'][1] for run in runs['shared']]
 
     lead, cost, jeromq_alone = {}, {}, {}  # per size: (each alone, sharing a JVM), JeroMQ's loss when shared, its msg/s alone
     for size in (64, 256, 512, 1024, 65536, 1048576):
         r = own_jvm_runs(folder, size)
-        jeromq, ours = alone(r, 'alone-jeromqZstdjni', 'jeromqZstdjni'), alone(r, 'alone-zmqzstd3', 'zmqzstd@3')
-        shared = {w: alone(r, 'shared', w) for w in ('jeromqZstdjni', 'zmqzstd@3')}
-        paired, rounds = each_alone(r), sharing(r)
+        jeromq, ours = own_jvm_rates(r, 'alone-jeromqZstdjni', 'jeromqZstdjni'), own_jvm_rates(r, 'alone-zmqzstd3', 'zmqzstd@3')
+        shared = {w: own_jvm_rates(r, 'shared', w) for w in ('jeromqZstdjni', 'zmqzstd@3')}
+        paired, rounds = own_jvm_lead(r), sharing(r)
         lead[size] = ('%.2fx' % statistics.median(paired), '%sx' % half_up(statistics.median(rounds)))
         cost[size] = 100 * (1 - statistics.median(shared['jeromqZstdjni']) / statistics.median(jeromq))
         jeromq_alone[size] = statistics.median(jeromq)
@@ -1088,21 +1093,21 @@ def parallel_compression():
             statistics.median(shared['zmqzstd@3']) / statistics.median(ours), statistics.median(paired), min(paired), max(paired),
             half_up(statistics.median(rounds)), half_up(min(rounds)), half_up(max(rounds))))
     after = {size: own_jvm_runs(folder + '/after-maxparts', size) for size in (1024, 65536)}
-    pairs = {size: each_alone(r) for size, r in after.items()}
+    pairs = {size: own_jvm_lead(r) for size, r in after.items()}
     out.append('%.2fx at 1 KiB (%s) and %.2fx at 64 KiB (%s); sharing a JVM %sx and %sx' % (
         statistics.median(pairs[1024]), fmt(sorted(pairs[1024])), statistics.median(pairs[65536]), fmt(sorted(pairs[65536])),
         *(half_up(statistics.median(sharing(after[s]))) for s in (1024, 65536))))
     out.append('(JeroMQ alone %.1f K and %.2f K msg/s, zmqzstd@3 alone %.1f K and %.2f K)' % tuple(
-        statistics.median(alone(after[s], config, way)) / 1000 for config, way in (('alone-jeromqZstdjni', 'jeromqZstdjni'),
+        statistics.median(own_jvm_rates(after[s], config, way)) / 1000 for config, way in (('alone-jeromqZstdjni', 'jeromqZstdjni'),
                                                                                   ('alone-zmqzstd3', 'zmqzstd@3')) for s in (1024, 65536)))
     lib = own_jvm_runs(folder + '/libzstd-1.5.7', 1024)
-    paired = each_alone(lib)
-    ours = cell(alone(lib, 'alone-zmqzstd3', 'zmqzstd@3'), 1024)
+    paired = own_jvm_lead(lib)
+    ours = cell(own_jvm_rates(lib, 'alone-zmqzstd3', 'zmqzstd@3'), 1024)
     out.append('zmqzstd@3 alone %s msg/s (%s, JeroMQ + zstd-jni alone %s, %.2fx (%.2f\u2013%.2f) each alone, %sx sharing a JVM '
                '(where JeroMQ ran at %.2fx of its own rate)' % (
-                   ours.split(' (')[0], ours.split(' (')[1], cell(alone(lib, 'alone-jeromqZstdjni', 'jeromqZstdjni'), 1024),
+                   ours.split(' (')[0], ours.split(' (')[1], cell(own_jvm_rates(lib, 'alone-jeromqZstdjni', 'jeromqZstdjni'), 1024),
                    statistics.median(paired), min(paired), max(paired), half_up(statistics.median(sharing(lib))),
-                   statistics.median(alone(lib, 'shared', 'jeromqZstdjni')) / statistics.median(alone(lib, 'alone-jeromqZstdjni',
+                   statistics.median(own_jvm_rates(lib, 'shared', 'jeromqZstdjni')) / statistics.median(own_jvm_rates(lib, 'alone-jeromqZstdjni',
                                                                                                      'jeromqZstdjni'))))
     out.append('each in a JVM of its own %s, "In a JVM of its own"; %.2fx with zmq-zstd on zstd-jni\'s libzstd 1.5.7)' % (
         detail, statistics.median(paired)))
@@ -1128,6 +1133,64 @@ def parallel_compression():
 
 
 check('Parallel compression: the interleaved runs and each contestant in a JVM of its own', parallel_compression)
+
+
+def cpu_by_library(name):
+    """cpu-by-library.sh's summary NAME.md: per run in order, (label, msg/s, cores busy, all µs, zstd µs), from its header lines
+    and its 'all' rows."""
+    runs = []
+    with open(os.path.join(RESULTS, 'experiments/cpu-by-library', name + '.md')) as f:
+        for line in f:
+            if line.startswith('# ') and ' msg/s, cores busy ' in line:
+                label, rest = line[2:].split(': ', 1)
+                fields = rest.replace(',', '').split()
+                runs.append([label, float(fields[0]), float(fields[4]), float(fields[5])])
+            elif line.startswith('| all |'):
+                runs[-1].append(float(line.strip('|\n').split('|')[1]))
+    return runs
+
+
+def parallel_compression_more():
+    """The rest of "Parallel compression" up to its verdicts: µs per message by library, the second core against the bound,
+    the ring's depth, the first ring of 16, the number of workers and the verdict on libzstd 1.5.7."""
+    out = []
+    for name, suffix in (('1024', ''), ('1024-libzstd-1.5.7', ', libzstd 1.5.7')):
+        runs = cpu_by_library(name)
+        for i in range(0, len(runs), 2):
+            ours, jeromq = runs[i], runs[i + 1]
+            out.append('| %d%s | %s | %s | %.2fx | %.2f / %.2f / %.2f | %.2f | %.2f / %.2f / %.2f | %.2f |' % (
+                i // 2 + 1, suffix, thousands(ours[1]), thousands(jeromq[1]), ours[1] / jeromq[1], ours[3], ours[4], ours[3] - ours[4],
+                ours[2], jeromq[3], jeromq[4], jeromq[3] - jeromq[4], jeromq[2]))
+    ring, three, one = 'interleaved-pipeline-ring64', 'zmqzstd@3 / jeromqZstdjni', 'zmqzstd / jeromqZstdjni'
+    sizes = ('1 KiB', '64 KiB', '1 MiB')
+    lifted = [median_of(ring, 'tcp', s, three, kind='pipeline') for s in sizes]
+    own = statistics.median(own_jvm_lead(own_jvm_runs('experiments/pipeline-own-jvm', 1024)))
+    out.append('over tcp 1 KiB to %.2fx JeroMQ + zstd-jni in the interleaved runs (%.2fx with each in a JVM of its own, above), 64 KiB '
+               'to %.2fx, 1 MiB to %.2fx, in every JVM, where one compressing thread gives %.2fx, %.2fx and %.2fx' % (
+                   lifted[0], own, lifted[1], lifted[2], *(median_of(ring, 'tcp', s, one, kind='pipeline') for s in sizes)))
+    depth = {(w, s): half_up(interleaved_cells('interleaved-pipeline-ring', 'tcp', s, 'zmqzstd@3x%d / zmqzstd@3' % w, 'm', kind='pipeline'))
+             for w in (64, 256) for s in ('1 KiB', '64 KiB')}
+    out.append('64 slots %sx at 1 KiB and %sx at 64 KiB, 256 slots %sx and %sx' % (
+        depth[(64, '1 KiB')], depth[(64, '64 KiB')], depth[(256, '1 KiB')], depth[(256, '64 KiB')]))
+    first = 'interleaved-pipeline'
+    for t, size, target in (('tcp', '64 B', '\u2013'), ('tcp', '1 KiB', '1.3x'), ('tcp', '64 KiB', '2x'), ('tcp', '1 MiB', '2x'),
+                            ('inproc', '1 KiB', '\u2013'), ('inproc', '64 KiB', '\u2013')):
+        cells = [interleaved_rows(first)[('pipeline', t, size, way)] for way in (one, three)]
+        out.append('| %s | %s | %s | %s |' % (t, size, ' | '.join('%s | %s | %s' % (c[1], c[2], c[4]) for c in cells), target))
+    out.append('1 KiB was %.2fx. At 64 B handing each message to a worker cost more than compressing it (%.2fx against %.2fx on the '
+               'sender\'s own thread)' % (median_of(first, 'tcp', '1 KiB', three, kind='pipeline'),
+                                        median_of(first, 'tcp', '64 B', three, kind='pipeline'), median_of(first, 'tcp', '64 B', one, kind='pipeline')))
+    workers = ('zmqzstd / jeromqZstdjni',) + tuple('zmqzstd@%d / jeromqZstdjni' % n for n in (2, 3, 4))
+    out.extend('| %s | %s |' % (s, ' | '.join(interleaved_cells('interleaved-pipeline-workers', 'tcp', s, w, 'm', kind='pipeline')
+                                               for w in workers)) for s in sizes)
+    lib = {(check_name, cells[1]): cells for check_name in ('pipeline-parallel-lib', 'pipeline-parallel-tcp')
+           for cells, _ in verdict_rows('verdict-parallel-lib157', check_name)}
+    for label, check_name in (('1.5.7, built here', 'pipeline-parallel-lib'), ('system 1.5.4, same rounds', 'pipeline-parallel-tcp')):
+        out.append('| %s | %s |' % (label, ' | '.join('%sx (%s)' % (lib[(check_name, s)][4], lib[(check_name, s)][5]) for s in sizes)))
+    return out
+
+
+check('Parallel compression: CPU by library, the ring, the workers and libzstd 1.5.7', parallel_compression_more)
 
 
 # --- "Codec": the interleaved codec comparisons (interleaved.sh's codec: cells) ---------------------
