@@ -1267,6 +1267,81 @@ def parallel_verdicts():
 check('Parallel compression: the prose of the JMH verdicts', parallel_verdicts)
 
 
+def send_path_jvms(folder):
+    """A summary.txt of claim/send-path/run.sh: (build, size) -> per JVM (zmqzstd@3 msg/s, its median ratio to JeroMQ as printed)."""
+    found = {}
+    with open(os.path.join(RESULTS, 'experiments/claim/send-path', folder, 'summary.txt')) as f:
+        for line in f:
+            build, size, rest = line.split(None, 2)
+            values = rest.split(':', 1)[1].split()
+            found[(build, int(size))] = [(float(values[i]), values[i + 1].rstrip('x')) for i in range(0, len(values), 2)]
+    return found
+
+
+def claim_and_send_path():
+    """"Writing the payload where it is compressed": the claim table, and the send path before and after the split (three runs)."""
+    out = []
+    baseline = ' / zmqzstd@3w'
+    for size in ('64 KiB', '1 KiB'):
+        cells = [interleaved_rows('experiments/claim')[('pipeline', 'tcp', size, way + baseline)]
+                 for way in ('zmqzstd@3c', 'zmqzstd@3', 'jeromqZstdjni')]
+        out.append('| %s | %s |' % (size, ' | '.join('%s (%s)' % (c[1], c[3]) for c in cells)))
+    def ahead(ways):  # the 'JVMs above 1' of WAYS at both sizes: one value if they all agree
+        found = {interleaved_rows('experiments/claim')[('pipeline', 'tcp', s, way + baseline)][4] for way in ways for s in ('64 KiB', '1 KiB')}
+        return found.pop() if len(found) == 1 else sorted(found)
+
+    mine, peer = ahead(('zmqzstd@3c', 'zmqzstd@3')), ahead(('jeromqZstdjni',))
+    out.append('`3c` and `3` ahead of `3w` in %s JVMs each, JeroMQ + zstd-jni in %s.)' % (
+        ' of '.join(mine.split('/')), 'none' if peer.startswith('0/') else peer))
+
+
+    def paired(old, new):  # after / before per JVM, from the printed ratios (exact decimals, so that 1.125 rounds half up)
+        return [decimal.Decimal(n[1]) / decimal.Decimal(o[1]) for o, n in zip(old, new)]
+
+    def listed(values):  # at two decimals, rounded half up (from the three printed, or from exact quotients of them)
+        return ', '.join(str(half_up(v)) for v in values)
+
+    def per_jvm(values):  # the JVMs' ratios
+        return listed(x for _, x in values)
+
+    def median_x(values):
+        return '%sx' % half_up(statistics.median(decimal.Decimal(x) for _, x in values))
+
+    def compared(old, new, word, better):  # 'lowest\u2013highest, median m, WORD in k of n'
+        r = paired(old, new)
+        return '%s\u2013%s, median %s, %s in %d of %d' % (half_up(min(r)), half_up(max(r)), half_up(statistics.median(r)), word,
+                                                      sum(1 for v in r if better(v)), len(r))
+
+    first = send_path_jvms('.')
+    old, new = first[('old', 1024)], first[('new', 1024)]
+    out.append('| 1 KiB | %s | %s | %s | %s | %s |' % (per_jvm(old), median_x(old), per_jvm(new), median_x(new),
+                                                      compared(old, new, 'lower', lambda v: v < 1)))
+    old64, new64 = first[('old', 65536)], first[('new', 65536)]
+    out.append('| 64 KiB | %s | %s | %s | %s | %s |' % (per_jvm(old64), median_x(old64), per_jvm(new64), median_x(new64),
+                                                      listed(paired(old64, new64))))
+
+    def spread(values):
+        return max(float(x) for _, x in values) - min(float(x) for _, x in values)
+
+    out.append('The JVMs of one build spread by %.2f and %.2f at 1 KiB and by %.2f and %.2f at 64 KiB' % (
+        spread(old), spread(new), spread(old64), spread(new64)))
+    rerun = send_path_jvms('at-da84678')
+    old, new = rerun[('old', 1024)], rerun[('new', 1024)]
+    out.append('| 1 KiB | %s | %s | %s | %s | %s |' % (per_jvm(old), median_x(old), per_jvm(new), median_x(new),
+                                                      compared(old, new, 'higher', lambda v: v > 1)))
+    out.append('zmqzstd@3\'s own rate: median %.1f K msg/s before, %.1f K after' % tuple(
+        statistics.median(m for m, _ in v) / 1000 for v in (old, new)))
+    topic = send_path_jvms('publish-topic')
+    old, new = topic[('old', 1024)], topic[('new', 1024)]
+    out.append('zmqzstd@3 / JeroMQ + zstd-jni %s before (median %s) and %s after (%s); paired %s; zmqzstd@3\'s own rate %.1f K and %.1f K '
+               'msg/s (medians)' % (per_jvm(old), median_x(old), per_jvm(new), median_x(new), listed(paired(old, new)),
+                                    *(statistics.median(m for m, _ in v) / 1000 for v in (old, new))))
+    return out
+
+
+check('Parallel compression: claim and commit, and the send path before and after', claim_and_send_path)
+
+
 # --- "Codec": the interleaved codec comparisons (interleaved.sh's codec: cells) ---------------------
 
 def codec_interleaved():
