@@ -1342,6 +1342,70 @@ def claim_and_send_path():
 check('Parallel compression: claim and commit, and the send path before and after', claim_and_send_path)
 
 
+def cpu_budget_run(name):
+    """One cpu-budget.sh output: the codec's ops/s ('compress 1', 'compress 2', 'decompress 1'), the two schedstat.py runs through
+    schedstat_runs (by contestant), the I/O thread's perf figures (name -> value) and the compressing workers' µs per message
+    (schedstat_runs keeps one thread per name; the three workers share theirs)."""
+    codec, io, workers = {}, {}, 0.0
+    with open(os.path.join(RESULTS, 'cpu-budget', name)) as f:
+        for line in f:
+            if line.startswith('codec '):
+                fields = line.split()
+                codec['%s %s' % (fields[1].rstrip(','), fields[2])] = float(fields[4])
+            elif line.startswith('| zmqzstd-compres |'):
+                workers += float(line.strip().strip('|').split('|')[-1])
+            elif line.startswith('  syscalls:'):
+                io[line.split()[0]] = float(line.split()[1])
+            elif line.startswith('  user / kernel time:'):
+                user, kernel = (float(v) for v in line.split(':')[1].split()[:3:2])
+                io['kernel share'] = kernel / (user + kernel)
+    runs = {contestant: run for (contestant, _), run in schedstat_runs('cpu-budget/' + name).items()}
+    return codec, runs, io, workers
+
+
+def cpu_budget():
+    """"What 2x at 64 KiB would take": the table of cpu-budget.sh's two runs and the I/O thread's figures under it."""
+    budget = [cpu_budget_run('cpu-budget-65536-r%d.txt' % i) for i in (1, 2)]
+
+    def row(label, values, digits=1, suffix=''):
+        return '| %s | %s |' % (label, ' | '.join('%.*f%s' % (digits, v, suffix) for v in values))
+
+    def per_op(run, thread):  # the µs per message of one thread
+        return float(run['threads'][thread][-1])
+
+    compress = [1e6 / codec['compress 1'] for codec, *_ in budget]
+    decompress = [1e6 / codec['decompress 1'] for codec, *_ in budget]
+    ours = [runs['zmqzstd'] for _, runs, *_ in budget]
+    peer = [runs['jeromqZstdjni'] for _, runs, *_ in budget]
+    workers = [w for *_, w in budget]
+    out = [row('compression alone, one thread (`CodecBenchmark`)', compress),
+           row('two threads compressing at once, against one', [c['compress 2'] / c['compress 1'] for c, *_ in budget], 2, 'x'),
+           row('decompression alone, one thread', decompress),
+           row('**the codec alone, compression + decompression**', [a + b for a, b in zip(compress, decompress)]),
+           row('in the pipeline: the 3 workers (compression, sending under the lock)', workers),
+           row('the receiving thread (receive, decompress, check)', [per_op(r, 'io.zmqzstd.benc') for r in ours]),
+           row('libzmq\'s I/O thread (tcp both ways)', [per_op(r, 'ZMQbg/IO/0') for r in ours]),
+           row('the producer (copy into the ring, hand-over)', [per_op(r, 'zmqzstd-sender') for r in ours]),
+           '| **the pipeline, all threads** (cores busy: %s) | %s |' % (', '.join(r['busy'] for r in ours), ' | '.join(
+               '**%s**' % r['per_op'] for r in ours)),
+           '| zmqzstd msg/s; JeroMQ + zstd-jni msg/s (its threads on a CPU: %s µs per message; cores busy %s) | %s |' % (
+               ', '.join(r['per_op'] for r in peer), ', '.join(r['busy'] for r in peer), ' | '.join(
+                   '%s; %s (**%.2fx**)' % (thousands(o['score']), thousands(p['score']), o['score'] / p['score']) for o, p in zip(ours, peer))),
+           '| **2x JeroMQ + zstd-jni leaves per message**, two cores at %s busy (at 2.00) | %s |' % (
+               ' / '.join(sorted({r['busy'] for r in ours})), ' | '.join('**%.1f** (%.1f)' % (
+                   float(o['busy']) / (2 * p['score']) * 1e6, 2 / (2 * p['score']) * 1e6) for o, p in zip(ours, peer)))]
+    ios = [io for _, _, io, _ in budget]
+    out.append('(1.40 `sendto`, 1.40 `recvfrom` and %.2f `epoll_wait` per message, %s %% of its time in the kernel)' % (
+        ios[0]['syscalls:sys_enter_epoll_wait'], span([100 * io['kernel share'] for io in ios], 0)) if all(
+        io['syscalls:sys_enter_sendto'] == io['syscalls:sys_enter_recvfrom'] == 1.40 for io in ios) else 'sendto/recvfrom not 1.40')
+    out.append('In the pipeline compression takes %.0f %% longer than alone (%s against %s µs)' % (
+        100 * (statistics.median(workers) / statistics.median(compress) - 1), span(workers, 1), span(compress, 1)))
+    return out
+
+
+check('Parallel compression: what 2x at 64 KiB would take, the CPU of one message', cpu_budget)
+
+
 # --- "Codec": the interleaved codec comparisons (interleaved.sh's codec: cells) ---------------------
 
 def codec_interleaved():
