@@ -4,8 +4,9 @@
 Each check names a passage of BENCHMARKS.md (text that must appear in it verbatim; or of README.md, where
 README.md repeats a figure) and builds the same text from the files under benchmark/results/ that the passage
 cites (JMH JSON and text logs, async-profiler's collapsed stacks through flame-summary.py, schedstat.py,
-iothread.sh and soak outputs, interleaved.py's rows of interleaved.sh runs, and the tables that tables.py,
-verdict.py and alloc-floor.py make from the JSON, through their own code). A check fails when the passage
+iothread.sh, cpu-budget.sh, cpu-by-library.sh and soak outputs, the outputs of the run.sh scripts beside an
+experiment's results, interleaved.py's rows of interleaved.sh runs, and the tables that tables.py, verdict.py,
+hop-table.py and alloc-floor.py make from the JSON, through their own code). A check fails when the passage
 is no longer in the document (reworded: update the check) or when the data give other figures. Reads files
 only; runs no benchmark.
 
@@ -1395,9 +1396,10 @@ def cpu_budget():
                ' / '.join(sorted({r['busy'] for r in ours})), ' | '.join('**%.1f** (%.1f)' % (
                    float(o['busy']) / (2 * p['score']) * 1e6, 2 / (2 * p['score']) * 1e6) for o, p in zip(ours, peer)))]
     ios = [io for _, _, io, _ in budget]
-    out.append('(1.40 `sendto`, 1.40 `recvfrom` and %.2f `epoll_wait` per message, %s %% of its time in the kernel)' % (
-        ios[0]['syscalls:sys_enter_epoll_wait'], span([100 * io['kernel share'] for io in ios], 0)) if all(
-        io['syscalls:sys_enter_sendto'] == io['syscalls:sys_enter_recvfrom'] == 1.40 for io in ios) else 'sendto/recvfrom not 1.40')
+    # the calls per message as the first run counted them, the kernel's share over both
+    out.append('(%.2f `sendto`, %.2f `recvfrom` and %.2f `epoll_wait` per message, %s %% of its time in the kernel)' % (
+        *(ios[0]['syscalls:sys_enter_' + call] for call in ('sendto', 'recvfrom', 'epoll_wait')),
+        span([100 * io['kernel share'] for io in ios], 0)))
     out.append('In the pipeline compression takes %.0f %% longer than alone (%s against %s µs)' % (
         100 * (statistics.median(workers) / statistics.median(compress) - 1), span(workers, 1), span(compress, 1)))
     return out
