@@ -2080,7 +2080,7 @@ def latency_prose():
                kib_us[0] + kib_us[1]),
            'zmqzstd\'s p50 against JeroMQ\'s moved between rounds from %s, %s and %s;' % tuple(moved),
            # compressing 1 MiB at the codec verdict's median rate (verdict/codec-r*.json, the verdict table of the system's 1.5.4)
-           '(%.1f ms at the codec table\'s %.0f MB/s, of a %s ms median)' % (
+           '(%.1f ms at the codec verdict\'s %.0f MB/s, of a %s ms median)' % (
                1048576 / codec_1m / 1e3, codec_1m, ms([pc(r, '50.0') for r in each((1048576,), ('zmqzstd',))], 1)),
            'At 1 KiB and 64 KiB the p99.99 was %s ms for zmqzstd, which collected nothing, and %s ms for the others; the maxima '
            '%.1f\u2013%.0f ms (two of %.0f\u2013%.0f ms' % tuple(p9999 + [maxima[0], maxima[-3], maxima[-2], maxima[-1]])]
