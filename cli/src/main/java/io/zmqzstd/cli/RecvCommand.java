@@ -267,6 +267,13 @@ final class RecvCommand implements Callable<Integer> {
         if (!subscriptions.isEmpty() && type != Type.sub) {
             throw usage("--subscribe needs --type sub: type=" + type);
         }
+        for (String topic : subscriptions) {
+            int bytes = topic.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+            if (bytes > ZmqSocket.MAX_SUBSCRIPTION_BYTES) {
+                throw usage("--subscribe topic longer than a subscription may be: bytes=" + bytes + ", limit="
+                        + ZmqSocket.MAX_SUBSCRIPTION_BYTES);
+            }
+        }
         if (printTopic && type != Type.sub) {
             throw usage("--print-topic needs --type sub: type=" + type);
         }

@@ -264,6 +264,14 @@ class CommandLineTest {
         assertFalse(r.err().contains("Exception") || r.err().contains("Error:"), r::toString);
     }
 
+    /** A --subscribe topic longer than the transport takes is a usage error naming its length, before anything binds. */
+    @Test
+    void shouldRefuseASubscriptionLongerThanTheTransportTakes() {
+        Result r = run("recv", "--type", "sub", "--bind", "tcp://127.0.0.1:*", "--subscribe", "t".repeat(4097), "--timeout", "1s");
+        assertOneLine(r, ExitCodes.USAGE, r.toString(), "--subscribe topic longer than a subscription may be: bytes=4097,"
+                + " limit=4096");
+    }
+
     /**
      * A transport the socket type cannot use (udp:// is for RADIO/DISH; libzmq says
      * ENOCOMPATPROTO) is a wrong endpoint, as EINVAL is: exit 2, not a runtime failure.

@@ -141,6 +141,9 @@ public final class ZmqSocket implements AutoCloseable {
             this.socket = s;
             int rc = (int) LibZmq.zmq_msg_init.invokeExact(recvMsg);
             setInt("ZMQ_LINGER", LibZmq.ZMQ_LINGER, lingerMs);
+            if (type == SocketType.XPUB) {
+                setLong("ZMQ_MAXMSGSIZE", LibZmq.ZMQ_MAXMSGSIZE, XPUB_DEFAULT_MAX_MESSAGE_BYTES);
+            }
             // libzmq starts every socket at -1 (infinite); read them anyway rather than assume.
             sendTimeoutMs = getInt("ZMQ_SNDTIMEO", LibZmq.ZMQ_SNDTIMEO);
             receiveTimeoutMs = getInt("ZMQ_RCVTIMEO", LibZmq.ZMQ_RCVTIMEO);
@@ -1210,15 +1213,32 @@ public final class ZmqSocket implements AutoCloseable {
     }
 
     /**
-     * The longest prefix {@link #subscribe(byte[])} and {@link #unsubscribe(byte[])} take (64 KiB).
-     * libzmq 4.3.4 keeps a SUB socket's subscriptions in a trie whose every byte is a node, and
-     * frees it when the socket is closed by recursion, one native frame per byte of the longest
-     * prefix, on its own reaper thread, whose stack is the process's default (ulimit -s, usually
-     * 8 MiB): there a 192 KiB prefix made the process die of SIGSEGV at the close, until 2026-11-27
-     * without a word before, and 128 KiB passed. The limit keeps to half of that; with a stack of
-     * 2 MiB (ulimit -s 2048) a 64 KiB prefix crashed too, so keep prefixes short there.
+     * The longest prefix {@link #subscribe(byte[])} and {@link #unsubscribe(byte[])} take (4 KiB).
+     * libzmq 4.3.4 keeps a SUB or XSUB socket's subscriptions in a trie whose every byte is a node,
+     * removes one by recursion, one native frame (80 to 96 B) per byte, on the thread that
+     * unsubscribes, and frees them all by the same recursion (43 to 64 B per byte) on its reaper
+     * thread when the socket is closed. A subscription travels: through a proxy's XPUB and XSUB, a
+     * peer's unsubscription (sent by libzmq when the peer goes) is removed on the proxy's thread, so
+     * a long one anywhere in the chain overruns whichever stack meets it (a 20,000-byte
+     * subscription from a pyzmq SUB, once it disconnected, made a ZmqProxy's JVM die of SIGSEGV; a
+     * 192 KiB one killed the process at the close). 4 KiB needs about 400 KiB of stack on the
+     * forwarding thread, well within a Java thread's default 1 MiB; see also
+     * {@link #XPUB_DEFAULT_MAX_MESSAGE_BYTES}, the same limit for subscriptions from peers.
      */
-    public static final int MAX_SUBSCRIPTION_BYTES = 65_536;
+    public static final int MAX_SUBSCRIPTION_BYTES = 4096;
+
+    /**
+     * The {@link #maxMessageSize(long)} an XPUB socket starts with: a subscription message (a byte
+     * for subscribe or cancel, then the prefix) of at most {@link #MAX_SUBSCRIPTION_BYTES}, so that a
+     * peer's subscription is no longer than a local one may be: a peer that sends a longer message
+     * over tcp or ipc is disconnected, as for any limit (inproc is not limited). A SUB peer's
+     * unsubscription goes through libzmq's recursion wherever the XPUB forwards it (see
+     * {@link #MAX_SUBSCRIPTION_BYTES}): until 2026-11-27 one SUB peer with a 20,000-byte
+     * subscription that disconnected killed a ZmqProxy's process. Raise it with
+     * {@code maxMessageSize(n)} before the bind or connect only for peers that are trusted and
+     * whose subscriptions the forwarding thread's stack holds.
+     */
+    public static final long XPUB_DEFAULT_MAX_MESSAGE_BYTES = MAX_SUBSCRIPTION_BYTES + 1;
 
     private static byte[] subscription(String call, byte[] prefix) {
         if (prefix.length > MAX_SUBSCRIPTION_BYTES) {
@@ -1243,10 +1263,11 @@ public final class ZmqSocket implements AutoCloseable {
      * of the prefix, on the thread that asks: a prefix longer than
      * {@value #UNSUBSCRIBE_ON_CALLER_MAX_BYTES} bytes is therefore removed on a platform thread of
      * its own, with a stack that holds it, while this call waits (until 2026-11-27 a 16 KiB prefix
-     * overran the 1 MiB stack of a Java thread and the JVM died of SIGSEGV). An XSUB socket's
-     * unsubscription, a message of a 0 byte and the prefix, goes through the same recursion in its
-     * send and is not moved: keep its prefix under about 8 KiB on a thread with a 1 MiB stack (and
-     * an XSUB's subscriptions, which its send does not check, within {@value #MAX_SUBSCRIPTION_BYTES}).
+     * overran the 1 MiB stack of a Java thread and the JVM died of SIGSEGV; a prefix is now at most
+     * {@value #MAX_SUBSCRIPTION_BYTES} bytes, which a thread with a stack of 256 KiB could not
+     * remove). An XSUB socket's subscription and unsubscription messages (a byte 1 or 0, then the
+     * prefix), which its send does not check, must keep within {@value #MAX_SUBSCRIPTION_BYTES} too:
+     * the unsubscription goes through the same recursion in that send, on the sending thread.
      *
      * @param prefix the bytes given to {@link #subscribe(byte[])}, at most
      *     {@value #MAX_SUBSCRIPTION_BYTES}
@@ -1327,7 +1348,8 @@ public final class ZmqSocket implements AutoCloseable {
      * succeeded, reconnects; what it sends from then on arrives ({@code MaxMessageSizeTest}).
      * Applies to later bind/connect calls only.
      *
-     * @param bytes the limit in bytes, 0 or more; -1 = no limit (the default)
+     * @param bytes the limit in bytes, 0 or more; -1 = no limit (the default, but on XPUB:
+     *     {@link #XPUB_DEFAULT_MAX_MESSAGE_BYTES})
      * @throws IllegalArgumentException when {@code bytes} is below -1: libzmq would take it as no
      *     limit at all
      */
@@ -1884,7 +1906,9 @@ public final class ZmqSocket implements AutoCloseable {
      * removes a subscription from its trie (trie_t::rm) by recursion, one native frame per byte of
      * the prefix, 80 to 96 B each (measured: a 64 KiB prefix needs 5 to 6 MiB of stack, 32 KiB 2 to
      * 3 MiB), on the thread that calls zmq_setsockopt: a 16 KiB prefix overran the 1 MiB stack of a
-     * Java thread and the JVM died of SIGSEGV. 1 KiB takes at most about 100 KiB of stack.
+     * Java thread and the JVM died of SIGSEGV. 1 KiB takes at most about 100 KiB of stack; the
+     * longest prefix, {@link #MAX_SUBSCRIPTION_BYTES}, about 400 KiB, more than a thread started
+     * with a small stack has.
      */
     static final int UNSUBSCRIBE_ON_CALLER_MAX_BYTES = 1024;
     /** Stack per byte of prefix for {@link #unsubscribeOnDeepStack}: at most 96 B measured, with room to spare. */

@@ -17,17 +17,18 @@ import org.junit.jupiter.params.provider.ValueSource;
  * {@link ZmqSocket#unsubscribe(byte[])} takes every prefix its subscribe takes, up to
  * {@link ZmqSocket#MAX_SUBSCRIPTION_BYTES}. libzmq 4.3.4 removes a subscription by recursion, one
  * native frame per byte of the prefix, on the calling thread: a 16 KiB prefix overran a 1 MiB Java
- * thread stack and the JVM died of SIGSEGV (exit code 139, nothing printed after "subscribed").
- * Each check runs in a child JVM ({@code -Xss1m} for the unsubscribes), the {@link #main} below,
- * so that a crash fails the test instead of the test run.
+ * thread stack and the JVM died of SIGSEGV (exit code 139, nothing printed after "subscribed"), and
+ * the longest prefix taken now, 4 KiB, overruns a 256 KiB one. Each check runs in a child JVM
+ * ({@code -Xss256k} for the unsubscribes), the {@link #main} below, so that a crash fails the test
+ * instead of the test run.
  */
 class LongUnsubscribeTest {
 
     @ParameterizedTest(name = "{0} bytes")
-    @ValueSource(ints = {1025, 16 << 10, 64 << 10})
+    @ValueSource(ints = {1025, ZmqSocket.MAX_SUBSCRIPTION_BYTES})
     @Timeout(value = 3, unit = TimeUnit.MINUTES)
     void shouldRemoveALongSubscriptionWithoutOverrunningTheCallersStack(int prefixBytes) throws Exception {
-        String out = ForkedJvm.run(LongUnsubscribeTest.class, List.of("-Xss1m"), "unsubscribe", Integer.toString(prefixBytes));
+        String out = ForkedJvm.run(LongUnsubscribeTest.class, List.of("-Xss256k"), "unsubscribe", Integer.toString(prefixBytes));
         assertTrue(out.contains("subscribed"), "the child did not get as far as the subscribe: " + out);
         assertTrue(out.contains("after unsubscribe, first received: end"),
                 "the unsubscribe did not stop the prefix's messages, or the child died in it: " + out);
@@ -43,10 +44,28 @@ class LongUnsubscribeTest {
     @Timeout(value = 3, unit = TimeUnit.MINUTES)
     void shouldRefuseASubscriptionTooLongForTheCloseToFree() throws Exception {
         String out = ForkedJvm.run(LongUnsubscribeTest.class, List.of(), "close");
-        assertTrue(out.contains("refused: subscribe prefix must be at most 65536 bytes: length=262144 (libzmq frees a SUB"
+        assertTrue(out.contains("refused: subscribe prefix must be at most 4096 bytes: length=262144 (libzmq frees a SUB"
                 + " socket's subscriptions by recursion"), out);
-        assertTrue(out.contains("refused: unsubscribe prefix must be at most 65536 bytes: length=65537"), out);
+        assertTrue(out.contains("refused: unsubscribe prefix must be at most 4096 bytes: length=4097"), out);
         assertTrue(out.contains("closed with the longest subscription"), out);
+    }
+
+    /**
+     * A subscription from a peer, longer than a local one may be, reaches a proxy's XPUB over tcp:
+     * the XPUB starts with {@link ZmqSocket#XPUB_DEFAULT_MAX_MESSAGE_BYTES} and drops that peer, and
+     * the proxy forwards on. Until 2026-11-27 the XPUB took it and forwarded it, and when the peer
+     * went, libzmq's unsubscription of it was removed by recursion on the proxy's thread, whose
+     * 1 MiB stack 20,000 bytes overran: the child died of SIGSEGV (exit code 139) before
+     * "forwarded" (checked with the XPUB's limit set back to -1).
+     */
+    @Test
+    @Timeout(value = 3, unit = TimeUnit.MINUTES)
+    void shouldDropAPeerWhoseSubscriptionIsLongerThanALocalOneAndForwardOn() throws Exception {
+        String out = ForkedJvm.run(LongUnsubscribeTest.class, List.of("-Xss1m"), "proxy", "20000");
+        assertTrue(out.contains("xpub limit 4097"), out);
+        assertTrue(out.contains("long subscriber disconnected"), out);
+        assertTrue(out.contains("forwarded: t-probe"), "the proxy died or stopped forwarding: " + out);
+        assertTrue(out.contains("proxy closed"), out);
     }
 
     /**
@@ -58,6 +77,10 @@ class LongUnsubscribeTest {
     public static void main(String[] args) {
         if (args[0].equals("close")) {
             closeWithLongSubscriptions();
+            return;
+        }
+        if (args[0].equals("proxy")) {
+            proxyWithALongPeerSubscription(Integer.parseInt(args[1]));
             return;
         }
         byte[] prefix = new byte[Integer.parseInt(args[1])];
@@ -89,6 +112,54 @@ class LongUnsubscribeTest {
             sub.close();
             pub.close();
         }
+    }
+
+    /**
+     * The child, {@code proxy N}: an XSUB/XPUB ZmqProxy over tcp on a thread of its own; a peer
+     * XSUB in another context sends the XPUB a subscription of N bytes and goes, then a SUB
+     * subscribed to "t" gets a PUB's message through the proxy.
+     */
+    private static void proxyWithALongPeerSubscription(int prefixBytes) {
+        try (ZmqContext ctx = new ZmqContext(); ZmqContext peers = new ZmqContext()) {
+            ZmqSocket xsub = ctx.socket(SocketType.XSUB);
+            ZmqSocket xpub = ctx.socket(SocketType.XPUB);
+            System.out.println("xpub limit " + xpub.maxMessageSize());
+            xsub.bind("tcp://127.0.0.1:*");
+            xpub.bind("tcp://127.0.0.1:*");
+            String frontend = xsub.lastEndpoint();
+            String backend = xpub.lastEndpoint(); // read before the proxy's thread is in its calls on them
+            try (SocketMonitor monitor = xpub.monitor(java.util.EnumSet.of(MonitorEvent.Type.DISCONNECTED));
+                    ZmqProxy proxy = new ZmqProxy(xsub, xpub, null)) {
+                Thread forwarder = Thread.ofPlatform().name("proxy").start(proxy::run);
+                ZmqSocket longSubscriber = peers.socket(SocketType.XSUB);
+                longSubscriber.lingerMs(5000); // the subscription leaves before the close does
+                longSubscriber.connect(backend);
+                byte[] subscription = new byte[1 + prefixBytes];
+                subscription[0] = 1;
+                longSubscriber.send(subscription, 0);
+                longSubscriber.close();
+                MonitorEvent gone = monitor.receive(java.time.Duration.ofSeconds(30));
+                System.out.println(gone != null ? "long subscriber disconnected" : "no disconnect");
+                // the XPUB hands the proxy what it learnt of that peer before this SUB's subscription
+                ZmqSocket sub = peers.socket(SocketType.SUB);
+                ZmqSocket pub = peers.socket(SocketType.PUB);
+                sub.subscribe("t");
+                sub.connect(backend);
+                pub.connect(frontend);
+                sub.receiveTimeoutMs(20);
+                String got = null;
+                for (int i = 0; i < 1500 && got == null; i++) {
+                    pub.send("t-probe".getBytes(StandardCharsets.UTF_8), 0);
+                    got = sub.receiveString(0);
+                }
+                System.out.println("forwarded: " + got);
+                proxy.terminate();
+                forwarder.join();
+            } catch (InterruptedException e) {
+                throw new AssertionError(e);
+            }
+        }
+        System.out.println("proxy closed");
     }
 
     /** The child, {@code close}: refused prefixes (each printed), then the longest taken closed with the socket. */
