@@ -134,6 +134,25 @@ def raw_frames_from_arrays():
 check('Array and ByteBuffer payloads: raw frames from arrays', raw_frames_from_arrays)
 
 
+# --- "Receiving into your own memory" (2026-11-27) ---------------------------------------------------
+
+RECEIVE_INTO = 'experiments/2026-11-27-receive-into-check/'
+
+
+def receive_into_check():
+    def median(folder, **params):  # the median of new / old over a folder's rounds, as ab-summary.py prints it
+        rounds = range(1, 13) if folder != 'busy-small/' else range(1, 9)
+        return med([score(RECEIVE_INTO + folder + 'into-r%d-new.json' % i, 'transfer', **params)
+                    / score(RECEIVE_INTO + folder + 'into-r%d-old.json' % i, 'transfer', **params) for i in rounds])
+    return [ab_row('1 KiB, tcp', RECEIVE_INTO + 'quiet-tcp/', 'into', range(1, 13), 'transfer', size=1024, transport='tcp'),
+            '(inproc 1 KiB median %s, tcp 1 KiB %s with rounds' % (median('busy-both/', transport='inproc'),
+                                                                   median('busy-both/', transport='tcp')),
+            'inproc 64 B %s and 1 KiB %s with rounds' % (median('busy-small/', size=64), median('busy-small/', size=1024))]
+
+
+check('Receiving into your own memory', receive_into_check)
+
+
 # --- "Publishing with a topic": the parallel sender's failure paths (2026-11-27) -------------------
 
 PARALLEL_PUBLISH = 'experiments/2026-11-27-parallel-publish-failure-paths/'
