@@ -25,8 +25,6 @@ import java.util.Set;
 final class SocketEndpoints {
 
     /** errno values from zmq_bind/zmq_connect that mean the endpoint text is wrong, not the world. */
-    private static final int ENODEV = 19;
-    private static final int EPROTONOSUPPORT = 93;
 
     private final CommandLine commandLine;
     private final String what;
@@ -294,7 +292,7 @@ final class SocketEndpoints {
             String what = failed + ", errno=" + libzmqText(e, endpoint);
             int errno = e.errno();
             // ENOCOMPATPROTO: a transport the socket type cannot use, e.g. udp:// on PUSH
-            if (errno == LibZmq.EINVAL || errno == EPROTONOSUPPORT || errno == ENODEV || errno == LibZmq.ENOCOMPATPROTO) {
+            if (errno == LibZmq.EINVAL || errno == LibZmq.EPROTONOSUPPORT || errno == LibZmq.ENODEV || errno == LibZmq.ENOCOMPATPROTO) {
                 throw new ParameterException(commandLine, what);
             }
             throw new CliException(ExitCodes.FAILURE, what, e);

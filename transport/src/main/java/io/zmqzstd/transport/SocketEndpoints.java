@@ -136,17 +136,17 @@ final class SocketEndpoints {
                     .map(b -> "this socket bound " + endpoint + " as " + b.reported()
                             + ", which is what libzmq knows it by: call unbind(" + b.reported() + ")")
                     .findFirst().orElse(null);
-            return wildcard != null || errno != ENOENT ? wildcard : "this socket has no bind or connect libzmq knows as "
+            return wildcard != null || errno != LibZmq.ENOENT ? wildcard : "this socket has no bind or connect libzmq knows as "
                     + endpoint + "; " + known();
         }
         if (errno == LibZmq.EINVAL && endpoint.equals("inproc://")) {
             return "an inproc endpoint needs a name after inproc://";
         }
-        if (errno == ENODEV && op.equals(BIND) && endpoint.startsWith("tcp://")) {
+        if (errno == LibZmq.ENODEV && op.equals(BIND) && endpoint.startsWith("tcp://")) {
             return "a tcp bind takes as host *, an IP address (IPv6 only with ipv6(true)) or a network interface's name,"
                     + " and never looks a host name up: this one is none of these";
         }
-        if (errno == ENAMETOOLONG && endpoint.startsWith("ipc://")) {
+        if (errno == LibZmq.ENAMETOOLONG && endpoint.startsWith("ipc://")) {
             long pathBytes = endpoint.substring("ipc://".length()).getBytes(StandardCharsets.UTF_8).length;
             return "an ipc path is at most " + MAX_IPC_PATH_BYTES + " bytes (a socket address's sun_path, its NUL"
                     + " included, holds " + (MAX_IPC_PATH_BYTES + 1) + "): this one is " + pathBytes;
@@ -154,13 +154,8 @@ final class SocketEndpoints {
         return null;
     }
 
-    /** ENOENT and ENODEV are 2 and 19 on Linux and macOS alike. */
-    private static final int ENOENT = 2;
-    private static final int ENODEV = 19;
-    private static final boolean LINUX = LibZmq.ERRNO_VALUES == LibZmq.Errno.LINUX;
-    private static final int ENAMETOOLONG = LINUX ? 36 : 63;
     /** The longest ipc path: sizeof(sun_path) less its NUL, 108 on Linux and 104 on macOS. */
-    private static final int MAX_IPC_PATH_BYTES = LINUX ? 107 : 103;
+    private static final int MAX_IPC_PATH_BYTES = LibZmq.ERRNO_VALUES == LibZmq.Errno.LINUX ? 107 : 103;
     /** How many of its endpoints an ENOENT note names at most. */
     private static final int KNOWN_SHOWN = 5;
 

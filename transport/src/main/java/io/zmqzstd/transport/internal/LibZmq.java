@@ -97,13 +97,15 @@ public final class LibZmq {
      * values for these (it defines codes of its own only where a system lacks one, as Windows
      * does), and they differ by OS: Linux has EAGAIN 11 and EHOSTUNREACH 113 on every architecture
      * the JDK runs on (asm-generic/errno.h), macOS and the BSDs have 35 and 65. EINTR, ENOMEM and
-     * EINVAL are 4, 12 and 22 on both, EMFILE 24; EADDRINUSE is 98 on Linux, 48 on macOS. Only
-     * Linux and macOS are supported; any other system gets the Linux values.
+     * EINVAL are 4, 12 and 22 on both, EMFILE 24, ENOENT 2 and ENODEV 19; EADDRINUSE is 98 on
+     * Linux, 48 on macOS, ENAMETOOLONG 36 and 63, EPROTONOSUPPORT 93 and 43. Only Linux and macOS
+     * are supported; any other system gets the Linux values.
      */
-    public record Errno(int eintr, int eagain, int enomem, int einval, int ehostunreach, int eaddrinuse, int emfile) {
+    public record Errno(int eintr, int eagain, int enomem, int einval, int ehostunreach, int eaddrinuse, int emfile,
+            int enoent, int enodev, int enametoolong, int eprotonosupport) {
 
-        public static final Errno LINUX = new Errno(4, 11, 12, 22, 113, 98, 24);
-        public static final Errno MACOS = new Errno(4, 35, 12, 22, 65, 48, 24);
+        public static final Errno LINUX = new Errno(4, 11, 12, 22, 113, 98, 24, 2, 19, 36, 93);
+        public static final Errno MACOS = new Errno(4, 35, 12, 22, 65, 48, 24, 2, 19, 63, 43);
 
         /** The values for a system named as in the {@code os.name} property. */
         public static Errno forOs(String osName) {
@@ -123,6 +125,10 @@ public final class LibZmq {
     public static final int EHOSTUNREACH = ERRNO_VALUES.ehostunreach();
     public static final int EADDRINUSE = ERRNO_VALUES.eaddrinuse();
     public static final int EMFILE = ERRNO_VALUES.emfile();
+    public static final int ENOENT = ERRNO_VALUES.enoent();
+    public static final int ENODEV = ERRNO_VALUES.enodev();
+    public static final int ENAMETOOLONG = ERRNO_VALUES.enametoolong();
+    public static final int EPROTONOSUPPORT = ERRNO_VALUES.eprotonosupport();
     private static final int HAUSNUMERO = 156384712;
     public static final int EFSM = HAUSNUMERO + 51;
     public static final int ENOCOMPATPROTO = HAUSNUMERO + 52;
