@@ -15,7 +15,6 @@ import io.zmqzstd.transport.SocketMonitor;
 import io.zmqzstd.transport.SocketType;
 import io.zmqzstd.transport.ZmqContext;
 import io.zmqzstd.transport.ZmqSocket;
-import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -23,8 +22,6 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.net.Socket;
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Set;
@@ -97,8 +94,8 @@ class PartialMessageTest {
     @ParameterizedTest(name = "declared={0}")
     @ValueSource(longs = {1L << 40, Long.MIN_VALUE, 1L << 34})
     void shouldSurviveAFramePartDeclaringAnAbsurdSize(long declared) throws IOException {
-        byte[] header = ByteBuffer.allocate(9).put((byte) 0x02).putLong(declared).array();
-        byte[] tail = Frames.concat(part(Peer.envelope(2), true), header, new byte[100]);
+        byte[] header = Zmtp.longHeader(0, declared);
+        byte[] tail = Frames.concat(Zmtp.part(Peer.envelope(2), true), header, new byte[100]);
         assertOnlyWholeMessagesArrive("declared=" + Long.toUnsignedString(declared), tail, Ending.RST);
     }
 
@@ -195,11 +192,11 @@ class PartialMessageTest {
                 try (Socket raw = new Socket("127.0.0.1", port)) {
                     raw.setTcpNoDelay(true);
                     OutputStream out = raw.getOutputStream();
-                    out.write(greetingAndReady());
+                    out.write(Zmtp.greetingAndReady("PUSH"));
                     out.flush();
-                    readGreetingAndReady(new DataInputStream(raw.getInputStream()));
-                    out.write(part(Peer.envelope(1), true));
-                    out.write(part(first, false));
+                    Zmtp.readGreetingAndReady(new DataInputStream(raw.getInputStream()));
+                    out.write(Zmtp.part(Peer.envelope(1), true));
+                    out.write(Zmtp.part(first, false));
                     out.write(tail);
                     out.flush();
                     if (ending == Ending.RST) {
@@ -263,63 +260,13 @@ class PartialMessageTest {
 
     /** What the dying sender writes of message 2 before its connection ends. */
     private static byte[] cutShort(Cut cut, byte[] envelope, byte[] frame) {
-        byte[] whole = part(frame, cut == Cut.BEFORE_LAST_PART);
-        byte[] head = part(envelope, true);
+        byte[] whole = Zmtp.part(frame, cut == Cut.BEFORE_LAST_PART);
+        byte[] head = Zmtp.part(envelope, true);
         return switch (cut) {
             case AFTER_ENVELOPE -> head;
             case IN_FRAME_HEADER -> Frames.concat(head, Arrays.copyOf(whole, 1 + 3));
             case IN_FRAME -> Frames.concat(head, Arrays.copyOf(whole, 9 + frame.length / 2));
             case BEFORE_LAST_PART -> Frames.concat(head, whole);
         };
-    }
-
-    /**
-     * One ZMTP message frame: flags (bit 0 MORE, bit 1 LONG), size in 1 byte or, when LONG, 8
-     * bytes big-endian, then the body.
-     */
-    private static byte[] part(byte[] body, boolean more) {
-        boolean isLong = body.length > 255;
-        ByteBuffer b = ByteBuffer.allocate((isLong ? 9 : 2) + body.length);
-        b.put((byte) ((more ? 0x01 : 0) | (isLong ? 0x02 : 0)));
-        if (isLong) {
-            b.putLong(body.length);
-        } else {
-            b.put((byte) body.length);
-        }
-        return b.put(body).array();
-    }
-
-    /**
-     * The 64-byte greeting (signature FF, 8 padding bytes, 7F; version 3.0; mechanism NULL;
-     * as-server 0; filler) and the NULL mechanism's READY command naming the socket type PUSH.
-     */
-    private static byte[] greetingAndReady() {
-        ByteBuffer greeting = ByteBuffer.allocate(64);
-        greeting.put((byte) 0xFF).put(new byte[8]).put((byte) 0x7F).put((byte) 3).put((byte) 0);
-        greeting.put(Arrays.copyOf("NULL".getBytes(StandardCharsets.US_ASCII), 20));
-        ByteArrayOutputStream ready = new ByteArrayOutputStream();
-        ready.write(5);
-        ready.writeBytes("READY".getBytes(StandardCharsets.US_ASCII));
-        byte[] name = "Socket-Type".getBytes(StandardCharsets.US_ASCII);
-        byte[] value = "PUSH".getBytes(StandardCharsets.US_ASCII);
-        ready.write(name.length);
-        ready.writeBytes(name);
-        ready.writeBytes(ByteBuffer.allocate(4).putInt(value.length).array());
-        ready.writeBytes(value);
-        byte[] command = ready.toByteArray();
-        return Frames.concat(greeting.array(), new byte[] {0x04, (byte) command.length}, command);
-    }
-
-    /** Reads the receiver's greeting and its READY command, so that a close leaves nothing unread (FIN, not RST). */
-    private static void readGreetingAndReady(DataInputStream in) throws IOException {
-        byte[] greeting = new byte[64];
-        in.readFully(greeting);
-        assertEquals((byte) 0xFF, greeting[0], "ZMTP signature");
-        assertEquals(3, greeting[10], "ZMTP major version");
-        int flags = in.readUnsignedByte();
-        assertEquals(0x04, flags, "a short command, READY");
-        byte[] command = new byte[in.readUnsignedByte()];
-        in.readFully(command);
-        assertEquals("READY", new String(command, 1, command[0], StandardCharsets.US_ASCII));
     }
 }
