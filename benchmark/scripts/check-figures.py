@@ -141,7 +141,7 @@ RECEIVE_INTO = 'experiments/2026-11-27-receive-into-check/'
 
 def receive_into_check():
     def median(folder, **params):  # the median of new / old over a folder's rounds, as ab-summary.py prints it
-        rounds = range(1, 13) if folder != 'busy-small/' else range(1, 9)
+        rounds = range(1, len(glob.glob(os.path.join(RESULTS, RECEIVE_INTO, folder, 'into-r*-new.json'))) + 1)
         return med([score(RECEIVE_INTO + folder + 'into-r%d-new.json' % i, 'transfer', **params)
                     / score(RECEIVE_INTO + folder + 'into-r%d-old.json' % i, 'transfer', **params) for i in rounds])
     return [ab_row('1 KiB, tcp', RECEIVE_INTO + 'quiet-tcp/', 'into', range(1, 13), 'transfer', size=1024, transport='tcp'),
