@@ -1,5 +1,6 @@
 package io.zmqzstd.cli;
 
+import io.zmqzstd.nativelib.internal.Threads;
 import io.zmqzstd.transport.MonitorEvent;
 import io.zmqzstd.transport.MonitorEvent.Type;
 import io.zmqzstd.transport.SocketMonitor;
@@ -183,15 +184,7 @@ final class EventReporter implements AutoCloseable {
     @Override
     public void close() {
         stopping = true;
-        boolean interrupted = false;
-        for (;;) {
-            try {
-                reader.join();
-                break;
-            } catch (InterruptedException e) {
-                interrupted = true; // the join is short and must finish before the monitor closes
-            }
-        }
+        boolean interrupted = Threads.joinUninterruptibly(reader); // short, and it must finish before the monitor closes
         try {
             for (MonitorEvent e; (e = monitor.tryReceive()) != null; ) {
                 handle(e);

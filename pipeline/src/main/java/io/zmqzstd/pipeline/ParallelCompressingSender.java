@@ -4,6 +4,7 @@ import io.zmqzstd.codec.ZstdCompressor;
 import io.zmqzstd.nativelib.internal.CallGuard;
 import io.zmqzstd.nativelib.internal.OwnerCleaner;
 import io.zmqzstd.nativelib.internal.RawSegments;
+import io.zmqzstd.nativelib.internal.Threads;
 import io.zmqzstd.transport.NativeBufferPool;
 import io.zmqzstd.transport.PooledBuffer;
 import io.zmqzstd.transport.SocketType;
@@ -562,14 +563,7 @@ public final class ParallelCompressingSender implements AutoCloseable {
         for (int w = 0; w < started; w++) {
             Thread t = workers[w].thread;
             LockSupport.unpark(t);
-            while (true) {
-                try {
-                    t.join();
-                    break;
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                }
-            }
+            interrupted |= Threads.joinUninterruptibly(t);
         }
         if (interrupted) {
             Thread.currentThread().interrupt();

@@ -2,6 +2,7 @@ package io.zmqzstd.transport;
 
 import io.zmqzstd.nativelib.internal.CallGuard;
 import io.zmqzstd.nativelib.internal.RawSegments;
+import io.zmqzstd.nativelib.internal.Threads;
 import io.zmqzstd.transport.internal.LibZmq;
 
 import java.lang.foreign.Arena;
@@ -1934,16 +1935,7 @@ public final class ZmqSocket implements AutoCloseable {
                         failure[0] = t;
                     }
                 });
-        boolean interrupted = false;
-        for (;;) {
-            try {
-                unsubscriber.join();
-                break;
-            } catch (InterruptedException e) {
-                interrupted = true;
-            }
-        }
-        if (interrupted) {
+        if (Threads.joinUninterruptibly(unsubscriber)) {
             Thread.currentThread().interrupt();
         }
         if (failure[0] != null) {
