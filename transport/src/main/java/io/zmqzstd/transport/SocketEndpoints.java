@@ -66,14 +66,12 @@ final class SocketEndpoints {
      * Inside the call, before libzmq is asked: for an unbind or a disconnect the keys of this
      * socket's endpoints that libzmq would end ({@link EndpointMatch#reached}), the call refused
      * where it would end the other direction's ({@link #checkDirection}); empty for a bind or a
-     * connect, whose CURVE keys are checked ({@link ZmqSocket#checkCurveKeysEntered}).
+     * connect.
      *
      * @throws IllegalArgumentException for an unbind of a connect or a disconnect of a bind
-     * @throws IllegalStateException for a bind or connect with CURVE keys no handshake can succeed with
      */
     List<String> beforeCall(String op, String endpoint) {
         if (!ends(op)) {
-            socket.checkCurveKeysEntered(op.substring("zmq_".length()) + "(" + endpoint + ")");
             return List.of();
         }
         List<String> reached = reached(endpoint);

@@ -336,6 +336,9 @@ public final class ZmqSocket implements AutoCloseable {
         SocketEndpoints.checkText(op, endpoint);
         enter();
         try (Arena a = Arena.ofConfined()) {
+            if (!SocketEndpoints.ends(op)) {
+                checkCurveKeysEntered(op.substring("zmq_".length()) + "(" + endpoint + ")");
+            }
             List<String> reached = endpoints.beforeCall(op, endpoint);
             MemorySegment ep = a.allocateFrom(endpoint, StandardCharsets.UTF_8);
             for (;;) {
@@ -2056,11 +2059,11 @@ public final class ZmqSocket implements AutoCloseable {
 
     /**
      * Inside a call: when this socket's bind or connect would use CURVE ({@code ZMQ_MECHANISM}),
-     * its keys checked by {@link Curve#checkSocketKeys}, for {@link SocketEndpoints}.
+     * its keys checked by {@link Curve#checkSocketKeys}, before libzmq is asked.
      *
      * @param call the bind or connect, for the message
      */
-    void checkCurveKeysEntered(String call) {
+    private void checkCurveKeysEntered(String call) {
         getRawEntered("ZMQ_MECHANISM", LibZmq.ZMQ_MECHANISM, 4);
         if (opt.get(ValueLayout.JAVA_INT, 0) != LibZmq.ZMQ_CURVE) {
             return;
