@@ -113,6 +113,11 @@ public final class ZmqSocket implements AutoCloseable {
      * {@link #endpoints}, because {@link #sendPooled} reads it on every send: one plain field read.
      */
     private boolean inprocOnly;
+    /**
+     * This is an XSUB socket, whose sends of subscription messages are checked
+     * ({@link #refuseLongSubscription}). A field, read by every send: one plain read.
+     */
+    private final boolean xsub;
     // ZMQ_SNDTIMEO / ZMQ_RCVTIMEO as last set through this object (setInt keeps them current):
     // they decide whether a failed fast call may be repeated (see socketCall).
     private int sendTimeoutMs;
@@ -125,6 +130,7 @@ public final class ZmqSocket implements AutoCloseable {
     ZmqSocket(ZmqContext context, SocketType type, int lingerMs) {
         this.context = context;
         this.type = type;
+        this.xsub = type == SocketType.XSUB;
         this.guard = new CallGuard("socket", "type=" + type, "a callback");
         this.pool = context.bufferPool();
         this.capture = arena.allocate(LibZmq.CAPTURE_LAYOUT);
@@ -415,6 +421,9 @@ public final class ZmqSocket implements AutoCloseable {
      * @param flags 0, {@link #DONTWAIT}, {@link #SNDMORE}, or both ({@code DONTWAIT | SNDMORE})
      * @return true when libzmq took the frame, false when it would block ({@link #DONTWAIT},
      *     or the send timeout expired)
+     * @throws IllegalArgumentException on an XSUB socket, for a subscription or unsubscription
+     *     message (a byte 1 or 0, then the prefix) whose prefix is longer than
+     *     {@link #MAX_SUBSCRIPTION_BYTES} (see there; nothing is sent)
      * @throws ZmqException when libzmq fails for another reason than would-block (ETERM once the
      *     context is shut down or closed)
      * @throws IllegalStateException after {@link #close()}, or while another thread is in a call
@@ -433,6 +442,9 @@ public final class ZmqSocket implements AutoCloseable {
      * @param flags 0, {@link #DONTWAIT}, {@link #SNDMORE}, or both
      * @return true when libzmq took the frame, false when it would block
      * @throws IndexOutOfBoundsException when {@code [off, off+len)} is not inside {@code data}
+     * @throws IllegalArgumentException on an XSUB socket, for a subscription or unsubscription
+     *     message (a byte 1 or 0, then the prefix) whose prefix is longer than
+     *     {@link #MAX_SUBSCRIPTION_BYTES} (see there; nothing is sent)
      * @throws ZmqException when libzmq fails for another reason than would-block (ETERM once the
      *     context is shut down or closed)
      * @throws IllegalStateException after {@link #close()}, or while another thread is in a call
@@ -440,6 +452,9 @@ public final class ZmqSocket implements AutoCloseable {
      */
     public boolean send(byte[] data, int off, int len, int flags) {
         Objects.checkFromIndexSize(off, len, data.length);
+        if (xsub && len > XPUB_DEFAULT_MAX_MESSAGE_BYTES) {
+            refuseLongSubscription(data[off], len);
+        }
         enter();
         try {
             long addr = initSendMsg(len);
@@ -456,6 +471,9 @@ public final class ZmqSocket implements AutoCloseable {
      * @param text the frame's content, encoded as UTF-8
      * @param flags 0, {@link #DONTWAIT}, {@link #SNDMORE}, or both
      * @return true when libzmq took the frame, false when it would block
+     * @throws IllegalArgumentException on an XSUB socket, for a subscription or unsubscription
+     *     message (a byte 1 or 0, then the prefix) whose prefix is longer than
+     *     {@link #MAX_SUBSCRIPTION_BYTES} (see there; nothing is sent)
      * @throws ZmqException when libzmq fails for another reason than would-block (ETERM once the
      *     context is shut down or closed)
      * @throws IllegalStateException after {@link #close()}, or while another thread is in a call
@@ -478,6 +496,9 @@ public final class ZmqSocket implements AutoCloseable {
      * @return true when libzmq took the frame, false when it would block
      * @throws IndexOutOfBoundsException when {@code [offset, offset+length)} is not inside
      *     {@code data}
+     * @throws IllegalArgumentException on an XSUB socket, for a subscription or unsubscription
+     *     message (a byte 1 or 0, then the prefix) whose prefix is longer than
+     *     {@link #MAX_SUBSCRIPTION_BYTES} (see there; nothing is sent)
      * @throws ZmqException when libzmq fails for another reason than would-block (ETERM once the
      *     context is shut down or closed)
      * @throws IllegalStateException when {@code data} is no longer alive, after {@link #close()},
@@ -487,6 +508,9 @@ public final class ZmqSocket implements AutoCloseable {
      */
     public boolean send(MemorySegment data, long offset, long length, int flags) {
         Objects.checkFromIndexSize(offset, length, data.byteSize());
+        if (xsub && length > XPUB_DEFAULT_MAX_MESSAGE_BYTES) {
+            refuseLongSubscription(data.get(ValueLayout.JAVA_BYTE, offset), length);
+        }
         enter();
         try {
             if (!data.isNative()) {
@@ -507,12 +531,21 @@ public final class ZmqSocket implements AutoCloseable {
      *     received); its views end
      * @param flags 0, {@link #DONTWAIT}, {@link #SNDMORE}, or both
      * @return true when libzmq took the content, false when it would block
+     * @throws IllegalArgumentException on an XSUB socket, for a subscription or unsubscription
+     *     message (a byte 1 or 0, then the prefix) whose prefix is longer than
+     *     {@link #MAX_SUBSCRIPTION_BYTES} (see there; nothing is sent)
      * @throws ZmqException when libzmq fails for another reason than would-block (ETERM once the
      *     context is shut down or closed); {@code msg} keeps its content
      * @throws IllegalStateException when {@code msg} is closed, after {@link #close()}, or while
      *     another thread is in a call on this socket
      */
     public boolean send(ZmqMessage msg, int flags) {
+        if (xsub) {
+            long size = msg.size();
+            if (size > XPUB_DEFAULT_MAX_MESSAGE_BYTES) {
+                refuseLongSubscription(LibZmq.EVERYTHING.get(ValueLayout.JAVA_BYTE, msg.address()), size);
+            }
+        }
         enter();
         try {
             msg.invalidateView();
@@ -545,6 +578,9 @@ public final class ZmqSocket implements AutoCloseable {
      * @return true when libzmq took the frame (and the buffer), false when it would block (the
      *     buffer stays the caller's)
      * @throws IndexOutOfBoundsException when {@code length} is negative or above the capacity
+     * @throws IllegalArgumentException on an XSUB socket, for a subscription or unsubscription
+     *     message (a byte 1 or 0, then the prefix) whose prefix is longer than
+     *     {@link #MAX_SUBSCRIPTION_BYTES} (see there; nothing is sent)
      * @throws ZmqException when libzmq fails for another reason than would-block (ETERM once the
      *     context is shut down or closed); the buffer stays the caller's
      * @throws IllegalStateException when the caller does not own the buffer, or its pool is closed
@@ -566,6 +602,12 @@ public final class ZmqSocket implements AutoCloseable {
             throw new IndexOutOfBoundsException("length outside buffer: length=" + length + ", capacity=" + buffer.capacity);
         }
         NativeBufferPool owner = buffer.pool;
+        if (xsub && length > XPUB_DEFAULT_MAX_MESSAGE_BYTES) {
+            if (owner.isClosed()) {
+                throw NativeBufferPool.closedForSend(buffer);
+            }
+            refuseLongSubscription(LibZmq.EVERYTHING.get(ValueLayout.JAVA_BYTE, buffer.address), length);
+        }
         if (length < zeroCopyThresholdIn(owner)) {
             // One zmq_send, which copies the frame inside libzmq before it returns. The pool's slabs
             // are held for the call by its in-flight count, as for a zero-copy send: a pool closed
@@ -1244,6 +1286,23 @@ public final class ZmqSocket implements AutoCloseable {
      */
     public static final long XPUB_DEFAULT_MAX_MESSAGE_BYTES = MAX_SUBSCRIPTION_BYTES + 1;
 
+    /**
+     * XSUB: refuses a frame of {@code length} bytes (more than {@link #XPUB_DEFAULT_MAX_MESSAGE_BYTES})
+     * whose first byte, {@code first}, makes it a subscription (1) or an unsubscription (0), which
+     * libzmq would take into the socket's trie: a prefix longer than {@link #MAX_SUBSCRIPTION_BYTES}
+     * can crash the process (until 2026-11-27 a 200,000-byte one sent through an XSUB killed the
+     * JVM when its context closed). Other frames go upstream untouched, of any length.
+     */
+    private static void refuseLongSubscription(byte first, long length) {
+        if (first == 0 || first == 1) {
+            throw new IllegalArgumentException("XSUB " + (first == 1 ? "subscription" : "unsubscription")
+                    + " message must be at most " + XPUB_DEFAULT_MAX_MESSAGE_BYTES + " bytes (a byte " + first
+                    + ", then a prefix of at most " + MAX_SUBSCRIPTION_BYTES + "): length=" + length
+                    + " (libzmq keeps an XSUB socket's subscriptions in a trie it frees by recursion, a native frame"
+                    + " per byte: a longer prefix can crash the process; nothing was sent)");
+        }
+    }
+
     private static byte[] subscription(String call, byte[] prefix) {
         if (prefix.length > MAX_SUBSCRIPTION_BYTES) {
             throw new IllegalArgumentException(call + " prefix must be at most " + MAX_SUBSCRIPTION_BYTES + " bytes: length="
@@ -1269,9 +1328,10 @@ public final class ZmqSocket implements AutoCloseable {
      * its own, with a stack that holds it, while this call waits (until 2026-11-27 a 16 KiB prefix
      * overran the 1 MiB stack of a Java thread and the JVM died of SIGSEGV; a prefix is now at most
      * {@value #MAX_SUBSCRIPTION_BYTES} bytes, which a thread with a stack of 256 KiB could not
-     * remove). An XSUB socket's subscription and unsubscription messages (a byte 1 or 0, then the
-     * prefix), which its send does not check, must keep within {@value #MAX_SUBSCRIPTION_BYTES} too:
-     * the unsubscription goes through the same recursion in that send, on the sending thread.
+     * remove). An XSUB socket's send refuses a subscription or unsubscription message (a byte 1 or 0, then
+     * the prefix) whose prefix is longer than {@value #MAX_SUBSCRIPTION_BYTES}; an unsubscription
+     * it sends goes through the same recursion, on the sending thread, which must have the stack
+     * for it (about 400 KiB for the longest).
      *
      * @param prefix the bytes given to {@link #subscribe(byte[])}, at most
      *     {@value #MAX_SUBSCRIPTION_BYTES}

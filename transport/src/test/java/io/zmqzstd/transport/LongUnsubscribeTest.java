@@ -69,6 +69,34 @@ class LongUnsubscribeTest {
     }
 
     /**
+     * An XSUB socket subscribes by sending: a byte 1 (0 to cancel), then the prefix, which libzmq
+     * takes into the same trie as a SUB's. Each send form refuses one whose prefix is longer than
+     * {@link ZmqSocket#MAX_SUBSCRIPTION_BYTES}, before anything is sent; the longest allowed and a
+     * long frame that is no subscription go out, and the socket goes on subscribing and receiving.
+     * Until 2026-11-27 the sends took them: a 200,000-byte subscription made the child die of
+     * SIGSEGV (exit code 139) when its context closed, after "sent".
+     */
+    @Test
+    @Timeout(value = 3, unit = TimeUnit.MINUTES)
+    void shouldRefuseAnXsubSubscriptionMessageTooLongForTheCloseToFree() throws Exception {
+        String out = ForkedJvm.run(LongUnsubscribeTest.class, List.of(), "xsub");
+        for (String form : List.of("byte[]", "byte[] range", "native segment", "heap segment", "message", "pooled")) {
+            for (int length : List.of(ZmqSocket.MAX_SUBSCRIPTION_BYTES + 2, 200_000)) {
+                assertTrue(out.contains("refused " + form + " " + length + ": XSUB subscription message must be at most 4097"
+                        + " bytes (a byte 1, then a prefix of at most 4096): length=" + length + " (libzmq keeps an XSUB"
+                        + " socket's subscriptions in a trie"), form + " " + length + ": " + out);
+            }
+        }
+        assertTrue(out.contains("refused unsubscription: XSUB unsubscription message must be at most 4097 bytes (a byte 0,"
+                + " then a prefix of at most 4096): length=4098"), out);
+        assertTrue(out.contains("message kept: 200000 bytes"), "a refused message send must leave the message as it was: " + out);
+        assertTrue(out.contains("pool outstanding after the refused sends: 0"), out);
+        assertTrue(out.contains("sent: longest subscription, 200000-byte frame upstream"), out);
+        assertTrue(out.contains("received: t-probe"), "the XSUB stopped subscribing or receiving after a refusal: " + out);
+        assertTrue(out.contains("closed with the longest XSUB subscription"), out);
+    }
+
+    /**
      * The child, {@code unsubscribe N}: SUB subscribed to a prefix of {@code args[0]} zero bytes and to "end", over inproc
      * from a PUB; once a message with the prefix arrived, it unsubscribes the prefix on the main
      * thread and checks that of a message with the prefix and then "end" only "end" arrives (the
@@ -77,6 +105,10 @@ class LongUnsubscribeTest {
     public static void main(String[] args) {
         if (args[0].equals("close")) {
             closeWithLongSubscriptions();
+            return;
+        }
+        if (args[0].equals("xsub")) {
+            xsubWithLongSubscriptionMessages();
             return;
         }
         if (args[0].equals("proxy")) {
@@ -134,9 +166,10 @@ class LongUnsubscribeTest {
                 ZmqSocket longSubscriber = peers.socket(SocketType.XSUB);
                 longSubscriber.lingerMs(5000); // the subscription leaves before the close does
                 longSubscriber.connect(backend);
-                byte[] subscription = new byte[1 + prefixBytes];
-                subscription[0] = 1;
-                longSubscriber.send(subscription, 0);
+                // as another binding's XSUB would (pyzmq's, in the probe above): this one refuses it
+                java.lang.foreign.MemorySegment subscription = java.lang.foreign.Arena.global().allocate(1 + prefixBytes);
+                subscription.set(java.lang.foreign.ValueLayout.JAVA_BYTE, 0, (byte) 1);
+                zmqSend(longSubscriber, subscription);
                 longSubscriber.close();
                 MonitorEvent gone = monitor.receive(java.time.Duration.ofSeconds(30));
                 System.out.println(gone != null ? "long subscriber disconnected" : "no disconnect");
@@ -160,6 +193,93 @@ class LongUnsubscribeTest {
             }
         }
         System.out.println("proxy closed");
+    }
+
+    /** zmq_send of all of {@code frame} straight through libzmq, past the checks of {@link ZmqSocket#send}. */
+    private static void zmqSend(ZmqSocket socket, java.lang.foreign.MemorySegment frame) {
+        int rc;
+        try {
+            rc = (int) io.zmqzstd.transport.internal.LibZmq.zmq_send_fast.invokeExact(socket.handle(), frame.address(),
+                    frame.byteSize(), 0);
+        } catch (Throwable t) {
+            throw new AssertionError(t);
+        }
+        if (rc != frame.byteSize()) {
+            throw new AssertionError("zmq_send of " + frame.byteSize() + " bytes returned " + rc);
+        }
+    }
+
+    /**
+     * The child, {@code xsub}: an XSUB connected to a PUB over inproc tries each send form with a
+     * subscription message of 4,098 and of 200,000 bytes (each refusal printed), then sends the
+     * longest subscription, a long frame that is no subscription, and a subscription to "t", and
+     * receives the PUB's "t-probe".
+     */
+    private static void xsubWithLongSubscriptionMessages() {
+        try (ZmqContext ctx = new ZmqContext(); java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined();
+                ZmqMessage message = new ZmqMessage()) {
+            ZmqSocket pub = ctx.socket(SocketType.PUB);
+            ZmqSocket xsub = ctx.socket(SocketType.XSUB);
+            pub.bind("inproc://xsub-long");
+            xsub.connect("inproc://xsub-long");
+            NativeBufferPool pool = ctx.bufferPool();
+            for (int length : List.of(ZmqSocket.MAX_SUBSCRIPTION_BYTES + 2, 200_000)) {
+                byte[] bytes = new byte[length];
+                bytes[0] = 1;
+                byte[] padded = new byte[length + 2];
+                padded[1] = 1;
+                java.lang.foreign.MemorySegment nativeBytes = arena.allocate(length);
+                nativeBytes.copyFrom(java.lang.foreign.MemorySegment.ofArray(bytes));
+                message.set(nativeBytes);
+                PooledBuffer buffer = pool.rent(length);
+                buffer.segment().copyFrom(java.lang.foreign.MemorySegment.ofArray(bytes));
+                java.util.Map<String, Runnable> forms = new java.util.LinkedHashMap<>();
+                forms.put("byte[]", () -> xsub.send(bytes, 0));
+                forms.put("byte[] range", () -> xsub.send(padded, 1, length, 0));
+                forms.put("native segment", () -> xsub.send(nativeBytes, 0, length, 0));
+                forms.put("heap segment", () -> xsub.send(java.lang.foreign.MemorySegment.ofArray(padded), 1, length, 0));
+                forms.put("message", () -> xsub.send(message, 0));
+                forms.put("pooled", () -> xsub.sendPooled(buffer, length, 0));
+                forms.forEach((form, send) -> {
+                    try {
+                        send.run();
+                        System.out.println("sent " + form + " " + length);
+                    } catch (IllegalArgumentException e) {
+                        System.out.println("refused " + form + " " + length + ": " + e.getMessage());
+                    }
+                });
+                System.out.println("message kept: " + message.size() + " bytes");
+                if (buffer.isRented()) {
+                    buffer.release();
+                }
+            }
+            System.out.println("pool outstanding after the refused sends: " + pool.outstanding());
+            byte[] cancel = new byte[ZmqSocket.MAX_SUBSCRIPTION_BYTES + 2];
+            try {
+                xsub.send(cancel, 0);
+                System.out.println("sent unsubscription");
+            } catch (IllegalArgumentException e) {
+                System.out.println("refused unsubscription: " + e.getMessage());
+            }
+            byte[] longest = new byte[ZmqSocket.MAX_SUBSCRIPTION_BYTES + 1];
+            longest[0] = 1;
+            xsub.send(longest, 0);
+            byte[] upstream = new byte[200_000];
+            upstream[0] = 2;
+            xsub.send(upstream, 0);
+            System.out.println("sent: longest subscription, 200000-byte frame upstream");
+            xsub.send(new byte[] {1, 't'}, 0);
+            xsub.receiveTimeoutMs(20);
+            String got = null;
+            for (int i = 0; i < 1500 && got == null; i++) { // the PUB learns the subscription from its pipe
+                pub.send("t-probe".getBytes(StandardCharsets.UTF_8), 0);
+                got = xsub.receiveString(0);
+            }
+            System.out.println("received: " + got);
+            xsub.close();
+            pub.close();
+        }
+        System.out.println("closed with the longest XSUB subscription");
     }
 
     /** The child, {@code close}: refused prefixes (each printed), then the longest taken closed with the socket. */
