@@ -153,6 +153,28 @@ def receive_into_check():
 check('Receiving into your own memory', receive_into_check)
 
 
+# --- "What the XSUB subscription check costs" (2026-11-27) -------------------------------------------
+
+XSUB_CHECK = 'experiments/2026-11-27-xsub-subscription-check/'
+
+
+def xsub_subscription_check():
+    rounds = range(1, 11)
+    old_paths = [XSUB_CHECK + 'call-r%d-old.json' % i for i in rounds]
+    new_paths = [XSUB_CHECK + 'call-r%d-new.json' % i for i in rounds]
+    old = [1.0 / score(path, 'sendReceive64') for path in old_paths]  # ns per send and receive
+    new = [1.0 / score(path, 'sendReceive64') for path in new_paths]
+    speed = [o / n for o, n in zip(old, new)]
+    return ['| `SocketCallBenchmark.sendReceive64`, ns | %s–%s | %s–%s | %.3f–%.3f, median **%s** | %s / %s |' % (
+        thousands(min(old)), thousands(max(old)), thousands(min(new)), thousands(max(new)), min(speed), max(speed),
+        med(speed), alloc_range(old_paths, 'sendReceive64'), alloc_range(new_paths, 'sendReceive64'))] + [
+        ab_row('`TransportBenchmark` %s 64 B inproc, msg/s' % strategy, XSUB_CHECK, 'xfer', rounds, 'sendReceive',
+               strategy=strategy) for strategy in ('zeroCopyPooled', 'message')]
+
+
+check('What the XSUB subscription check costs', xsub_subscription_check)
+
+
 # --- "Publishing with a topic": the parallel sender's failure paths (2026-11-27) -------------------
 
 PARALLEL_PUBLISH = 'experiments/2026-11-27-parallel-publish-failure-paths/'
