@@ -2514,6 +2514,78 @@ def cli_threads():
 check('cli/README.md: compressing on several threads', cli_threads)
 
 
+# --- "The summary in detail": the pipeline verdicts listed under the like-for-like table ----------
+
+def verdict_cell(folder, check_name, transport, size, with_span=False, comparison=0):
+    """verdict.py's median ratio of one row ('1.09x'), with its min\u2013max of the rounds when WITH_SPAN ('1.09x (1.09\u20131.24)')."""
+    for cells, _ in verdict_rows(folder, check_name, comparison):
+        if cells[0] == transport and cells[1] == size:
+            return '%sx (%s)' % (cells[4], cells[5]) if with_span else cells[4] + 'x'
+    raise ValueError('%s/%s: no row %s %s' % (folder, check_name, transport, size))
+
+
+def verdict_cells(folder, check_name, transport, sizes, with_span=False):
+    return tuple(verdict_cell(folder, check_name, transport, s, with_span) for s in sizes)
+
+
+def pipeline_verdict_list():
+    """The list of pipeline verdicts under "The measurements, the like-for-like ones first": the parallel sender's verdicts
+    (ring of 64 and of 16, the reruns, level 1, libzstd 1.5.7, an I/O thread per end) and the one-thread verdicts of every
+    run, each from its results folder; the I/O-thread figures from the rounds.py committed beside that verdict."""
+    sizes = ('1 KiB', '64 KiB', '1 MiB', '64 B')
+    one_thread = ('64 KiB', '1 MiB', '1 KiB', '64 B')  # the order the one-thread figures are given in
+    peer = {cells[1]: cells[4] for cells, _ in verdict_rows('verdict-parallel-peer', 'pipeline-parallel-peer', 3)}
+    reused = [float(cells[5]) for cells, _ in verdict_rows('verdict-reused-read', 'pipeline-reused', 2)]
+    level1 = {s: pipeline_rounds('verdict-parallel-l1', 'pipeline-parallel-l1', s) for s in PIPELINE_SIZES}
+    level3 = [statistics.median(pipeline_rounds('verdict-parallel-l1', 'pipeline-parallel-tcp', s)) for s in PIPELINE_SIZES]
+    io2 = subprocess.run([sys.executable, 'rounds.py'], cwd=os.path.join(RESULTS, 'verdict-pipeline-io2'),
+                         capture_output=True, text=True, check=True).stdout
+    best = [line.split('best/best ')[1].split()[0] for line in io2.splitlines()]
+    out = ['The executor makes the peer %sx of its one-thread self at 1 KiB; reusing arrays makes it %.2f\u2013%.2fx faster' % (
+               peer['1 KiB'], min(reused), max(reused)),
+           'JMH verdict `pipeline-parallel` with the ring of 64 (%d rounds): tcp 1 KiB %s, 64 KiB %s, 1 MiB %s, 64 B %s; '
+           'inproc %s, %s, %s, 64 B %s (with the first ring of 16: tcp %s, %s, %s).' % (
+               (len(pipeline_rounds('verdict-parallel-ring64', 'pipeline-parallel', 1024)),
+                verdict_cell('verdict-parallel-ring64', 'pipeline-parallel', 'tcp', '1 KiB', True))
+               + verdict_cells('verdict-parallel-ring64', 'pipeline-parallel', 'tcp', sizes[1:])
+               + verdict_cells('verdict-parallel-ring64', 'pipeline-parallel', 'inproc', sizes)
+               + verdict_cells('verdict-parallel', 'pipeline-parallel', 'tcp', sizes[:3])),
+           'Rerun on 2026-11-25 at 39c85cc (%d rounds): tcp 1 KiB %s, 64 KiB %s, 1 MiB %s, 64 B %s; inproc %s, %s, %s, 64 B %s.' % (
+               (len(pipeline_rounds('verdict-parallel-2026-11-25', 'pipeline-parallel', 1024)),
+                verdict_cell('verdict-parallel-2026-11-25', 'pipeline-parallel', 'tcp', '1 KiB', True))
+               + verdict_cells('verdict-parallel-2026-11-25', 'pipeline-parallel', 'tcp', sizes[1:])
+               + verdict_cells('verdict-parallel-2026-11-25', 'pipeline-parallel', 'inproc', sizes)),
+           'Again on 2026-11-26, tcp: %s, %s, %s at 1 KiB, 64 KiB, 1 MiB (%d rounds, `verdict-pipeline-io2`' % (
+               verdict_cells('verdict-pipeline-io2', 'pipeline-parallel-tcp', 'tcp', sizes[:3])
+               + (len(pipeline_rounds('verdict-pipeline-io2', 'pipeline-parallel-tcp', 1024)),)),
+           'and %s, %s, %s (%d rounds, `verdict-pipeline-2026-11-26d`' % (
+               verdict_cells('verdict-pipeline-2026-11-26d', 'pipeline-parallel-tcp', 'tcp', sizes[:3], True)
+               + (len(pipeline_rounds('verdict-pipeline-2026-11-26d', 'pipeline-parallel-tcp', 1024)),)),
+           'each contestant at its faster setting: %sx at 1 KiB, %sx at 64 KiB, %sx at 1 MiB.' % tuple(best),
+           'With an I/O thread per end, each at its faster setting: %s / %s / %sx.' % tuple(best),
+           'At level 1, tcp, %d rounds taking turns with level 3 (2026-11-25, 5e5c663): 1 KiB %.2fx, 64 KiB %.2fx (two rounds '
+           '%.2fx and %.2fx), 1 MiB %.2fx, against %.2fx, %.2fx, %.2fx at level 3 in the same rounds' % (
+               (len(level1[1024]), statistics.median(level1[1024]), statistics.median(level1[65536]))
+               + tuple(sorted(level1[65536])[-2:]) + (statistics.median(level1[1048576]),) + tuple(level3)),
+           'system library: 1 KiB %s, 64 KiB %s, 1 MiB %s, against %s, %s, %s on 1.5.4 in the same rounds' % (
+               (verdict_cell('verdict-parallel-lib157', 'pipeline-parallel-lib', 'tcp', '1 KiB', True),)
+               + verdict_cells('verdict-parallel-lib157', 'pipeline-parallel-lib', 'tcp', sizes[1:3])
+               + verdict_cells('verdict-parallel-lib157', 'pipeline-parallel-tcp', 'tcp', sizes[:3])),
+           'JMH verdicts tcp: 64 KiB %s, 1 MiB %s, 1 KiB %s (64 B %s); inproc: %s, %s, %s (64 B %s)' % (
+               verdict_cells('verdict', 'pipeline', 'tcp', one_thread) + verdict_cells('verdict', 'pipeline', 'inproc', one_thread)),
+           'on libzstd 1.5.7 for both, tcp: %s, %s, %s;' % verdict_cells('verdict', 'pipeline-samelib', 'tcp', one_thread[:3])]
+    for words, folder in (('Rerun after the latest codec changes:', 'verdict-pipeline-after'),
+                          ("again on 2026-11-26 after the pipeline's input checks:", 'verdict-pipeline-2026-11-26c'),
+                          ('(`verdict-pipeline-2026-11-26d`):', 'verdict-pipeline-2026-11-26d'),
+                          ('(`verdict-2026-11-26e`, a slower VM):', 'verdict-2026-11-26e')):
+        out.append('%s tcp %s, %s, %s (64 B %s), inproc %s, %s, %s (64 B %s)' % (
+            (words,) + verdict_cells(folder, 'pipeline', 'tcp', one_thread) + verdict_cells(folder, 'pipeline', 'inproc', one_thread)))
+    return out
+
+
+check('The summary in detail: the pipeline verdicts', pipeline_verdict_list)
+
+
 def flat_document(name):
     with open(os.path.join(ROOT, name)) as f:
         return ' '.join(f.read().replace('**', '').split())
