@@ -2586,6 +2586,51 @@ def pipeline_verdict_list():
 check('The summary in detail: the pipeline verdicts', pipeline_verdict_list)
 
 
+# --- "The summary in detail", transport: the figures of its verdict and of the JMH verdict's small cells ----
+
+def transport_verdict_prose():
+    """The transport verdict's own figures (interleaved JVM counts, the JMH verdict's spans, its per-round scatter at
+    64 and 512 B, its whole-JVM B/msg) and the scatter of the nine-round verdict of the four small cells."""
+    thirty, again = interleaved_rows('interleaved'), interleaved_rows('interleaved-64-2026-11-25')
+    before = interleaved_rows('experiments/small-send-ways')
+    way = 'zeroCopyPooled / byteArray'
+
+    def row(found, transport, size):  # (JVMs, median, 95 % interval, min-max, JVMs above 1, p)
+        return found[('transport', transport, size, way)]
+
+    def ahead(found, transport, size):
+        c = row(found, transport, size)
+        return 'every one of %s JVMs ahead' % c[0] if c[4] == '%s/%s' % (c[0], c[0]) else 'ahead in %s of %s JVMs' % tuple(c[4].split('/'))
+
+    verdict = [c for c, _ in verdict_rows('verdict', 'transport')]
+    by_size = {tuple(c[:2]): c for c in verdict}
+    large = [float(by_size[('inproc', s)][4]) for s in ('64 KiB', '128 KiB', '256 KiB')]
+    small = [float(v) for t in ('inproc', 'tcp') for s in ('64 B', '512 B') for v in by_size[(t, s)][5].split('\u2013')]
+    alloc_small = [float(c[6]) for c in verdict if c[1] in ('64 B', '512 B', '1 KiB')]
+    alloc_large = [float(c[6]) for c in verdict if c[1] in ('64 KiB', '128 KiB', '256 KiB')]
+    nine = [float(v) for c, _ in verdict_rows('verdict-small', 'transport-small') for v in c[5].split('\u2013')]
+    inproc_again, tcp_again = row(again, 'inproc', '64 B'), row(again, 'tcp', '64 B')
+    tcp_thirty, tcp_before = row(thirty, 'tcp', '64 B'), row(before, 'tcp', '64 B')
+    return ['(tcp %.2fx at 64 KiB with %s, %s\u2013%sx at 128\u2013256 KiB; inproc %.1f\u2013%.1fx)' % (
+                float(row(thirty, 'tcp', '64 KiB')[1]), ahead(thirty, 'tcp', '64 KiB'), by_size[('tcp', '128 KiB')][4],
+                by_size[('tcp', '256 KiB')][4], min(large), max(large)),
+            '(%.2fx, %s, %s, 2026-11-25; %.2fx in the %s JVMs before)' % (
+                float(inproc_again[1]), inproc_again[2], ahead(again, 'inproc', '64 B'), float(row(thirty, 'inproc', '64 B')[1]),
+                row(thirty, 'inproc', '64 B')[0]),
+            '(%sx, %s, %s, 2026-11-25; %.2fx, %s, in the %s JVMs before' % (
+                tcp_again[1], tcp_again[2], ahead(again, 'tcp', '64 B'), float(tcp_thirty[1]), tcp_thirty[2], tcp_thirty[0]),
+            'against %sx, %s, in the same test just before the change' % (tcp_before[1], tcp_before[2]),
+            'Interleaved, median of %s JVMs (64, 512 B) or %s (1, 64 KiB)' % (
+                row(thirty, 'tcp', '64 B')[0], row(thirty, 'tcp', '64 KiB')[0]),
+            'its 64 B and 512 B cells scatter from %.2fx to %.2fx per round.' % (min(small), max(small)),
+            'Allocation: B/msg %.2f\u2013%.2f up to 1 KiB, %.2f\u2013%.2f at 64\u2013256 KiB (whole JVM).' % (
+                min(alloc_small), max(alloc_small), min(alloc_large), max(alloc_large)),
+            '(single rounds from %.2fx to %.2fx)' % (min(nine), max(nine))]
+
+
+check('The summary in detail: the transport verdict', transport_verdict_prose)
+
+
 def flat_document(name):
     with open(os.path.join(ROOT, name)) as f:
         return ' '.join(f.read().replace('**', '').split())
