@@ -2631,6 +2631,66 @@ def transport_verdict_prose():
 check('The summary in detail: the transport verdict', transport_verdict_prose)
 
 
+# --- "Machine and versions": machine.txt, the root pom's versions and the JMH JSON's own record --------
+
+def machine_line(prefix):
+    """The rest of the first line of machine.txt (lscpu, free, uname, /etc/debian_version, java -version, dpkg) that
+    starts with PREFIX, stripped."""
+    with open(os.path.join(RESULTS, 'machine.txt')) as f:
+        for line in f:
+            if line.startswith(prefix):
+                return line[len(prefix):].strip()
+    raise ValueError('machine.txt: no line starting %r' % prefix)
+
+
+def pom_property(name):
+    """A <name>value</name> property of the root pom.xml."""
+    with open(os.path.join(ROOT, 'pom.xml')) as f:
+        text = f.read()
+    start = text.index('<%s>' % name) + len(name) + 2
+    return text[start:text.index('</%s>' % name, start)]
+
+
+def machine_and_versions():
+    """The table "Machine and versions" and README.md's versions: the CPU, memory, OS, JDK and Debian packages as
+    machine.txt recorded them, the peers' and tools' versions as the root pom pins them, and the JMH and JDK versions
+    that every committed JMH JSON file names (one of each, or the check fails)."""
+    l2_mib, _, l2_instances = machine_line('L2 cache:').replace('(', '').split()[:3]  # '2 MiB (2 instances)'
+    jdk = machine_line('OpenJDK Runtime Environment Temurin-').split()[0]
+    runs = set()
+    for path in glob.glob(os.path.join(RESULTS, '**', '*.json'), recursive=True):
+        try:
+            with open(path) as f:
+                found = json.load(f)
+        except ValueError:
+            continue
+        if isinstance(found, list):
+            runs.update((r['jmhVersion'], r['vmVersion']) for r in found if isinstance(r, dict) and 'jmhVersion' in r)
+    if len(runs) != 1:
+        raise ValueError('the JMH JSON files name %d JMH/JDK versions: %s' % (len(runs), sorted(runs)))
+    jmh, vm = runs.pop()
+    if not vm.startswith(jdk):
+        raise ValueError('machine.txt records Temurin %s, the JMH JSON files %s' % (jdk, vm))
+    zmq, zstd = machine_line('libzmq5:amd64'), machine_line('libzstd1:amd64')
+    zstd_jni = pom_property('zstd-jni.version')
+    return ['%s vCPUs, %s thread per core, L2 %s \u00d7 %d MiB, L3 %s MiB' % (
+                machine_line('CPU(s):'), machine_line('Thread(s) per core:'), l2_instances, int(l2_mib) // int(l2_instances),
+                machine_line('L3 cache:').split()[0]),
+            '| Memory | %s GiB |' % machine_line('Mem:').split()[0],
+            '| OS | Debian %s, Linux %s;' % (machine_line('Debian '), machine_line('Linux ').split('-')[0]),
+            '| JDK | Temurin %s, default GC' % jdk,
+            '| libzmq | %s (Debian `libzmq5` %s);' % (zmq.split('-')[0], zmq),
+            '| libzstd | %s (Debian `libzstd1` %s),' % (zstd.split('+')[0], zstd),
+            '| zstd-jni | %s (bundles libzstd %s) |' % (zstd_jni, zstd_jni.split('-')[0]),
+            '| aircompressor | `aircompressor-v3` %s (' % pom_property('aircompressor.version'),
+            '| JeroMQ | %s |' % pom_property('jeromq.version'),
+            '| JMH / async-profiler | %s / %s (' % (jmh, pom_property('async-profiler.version'))], [
+            'Temurin %s, libzmq %s, libzstd %s unless a figure says otherwise' % (jdk.split('+')[0], zmq.split('-')[0], zstd.split('+')[0])]
+
+
+check('Machine and versions', machine_and_versions)
+
+
 def flat_document(name):
     with open(os.path.join(ROOT, name)) as f:
         return ' '.join(f.read().replace('**', '').split())
