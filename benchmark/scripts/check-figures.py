@@ -2046,7 +2046,8 @@ def latency_rounds():
 
 
 def latency_prose():
-    """The figures the Summary row, its detail, the prose under the two latency tables and README.md read from both rounds."""
+    """The figures the Summary row, its detail, the prose under the two latency tables, Findings and README.md read from both
+    rounds."""
     tables = script('tables')
     rounds = latency_rounds()
     everything = [key for key in rounds[0]]
@@ -2124,7 +2125,11 @@ def latency_prose():
            '(%.1f ms at the codec verdict\'s %.0f MB/s, of a %s ms median)' % (
                1048576 / codec_1m / 1e3, codec_1m, ms([pc(r, '50.0') for r in each((1048576,), ('zmqzstd',))], 1)),
            'At 1 KiB and 64 KiB the p99.99 was %s ms for zmqzstd, which collected nothing, and %s ms for the others; the maxima '
-           '%.1f\u2013%.0f ms (two of %.0f\u2013%.0f ms' % tuple(p9999 + [maxima[0], maxima[-3], maxima[-2], maxima[-1]])]
+           '%.1f\u2013%.0f ms (two of %.0f\u2013%.0f ms' % tuple(p9999 + [maxima[0], maxima[-3], maxima[-2], maxima[-1]]),
+           # "Findings and recommendations", tail latency
+           'single GC where the `byte[]` pipelines had %s per %d s at 64 KiB and 1 MiB; at 64 KiB its p99.9 was %sx of the same '
+           'libzmq with `byte[]`, and its p99 over tcp %sx of JeroMQ + zstd-jni (whose %s ms p99 there is not GC)' % (
+               large_gcs, next(iter(seconds)), span(p999_64k), span(p99_over), ms(p99['jeromqZstdjni'], 1))]
     return out, ['Round trips ran without a single collection where the `byte[]` pipelines had %s per %d s at 64 KiB and 1 MiB; '
                  'at 64 KiB over tcp the %s, medians level' % (large_gcs, seconds.pop(), tail.replace('p99', 'p99 was'))]
 
