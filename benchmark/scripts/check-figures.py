@@ -2753,6 +2753,26 @@ def module_readme_figures():
 check("The transport's and the pipeline's READMEs: the figures they repeat", module_readme_figures)
 
 
+# --- "Findings and recommendations": the receive modes (transport-receive.json) ------------------------
+
+def receive_modes():
+    """Findings' receive-mode bullet: poller and blockingBatch, then nonBlocking, over the plain blocking receive of the
+    same strategy and size in transport-receive.json, lowest and highest."""
+    found = {}
+    for r in rows('transport-receive.json'):
+        p = r['params']
+        found[(p['transport'], p['size'], p['strategy'], p['receiveMode'])] = r['primaryMetric']['score']
+    over = {}
+    for (transport, size, strategy, mode), value in found.items():
+        if mode != 'blocking':
+            over.setdefault(mode, []).append(value / found[(transport, size, strategy, 'blocking')])
+    return ['were %sx the plain blocking receive in this run, `nonBlocking` spinning %sx.' % (
+        span(over['poller'] + over['blockingBatch']), span(over['nonBlocking']))]
+
+
+check('Findings: the receive modes', receive_modes)
+
+
 def flat_document(name):
     with open(os.path.join(ROOT, name)) as f:
         return ' '.join(f.read().replace('**', '').split())
