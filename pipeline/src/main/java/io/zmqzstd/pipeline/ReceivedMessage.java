@@ -138,14 +138,27 @@ public final class ReceivedMessage {
      * @return the part's bytes
      * @throws IndexOutOfBoundsException when {@code i} is not in {@code [0, parts())}
      * @throws IllegalStateException when the last receive did not return
-     *     {@link DecompressingReceiver#RECEIVED}, or the receiver is closed
-     * @throws ArithmeticException when the part has more than {@link Integer#MAX_VALUE} bytes
+     *     {@link DecompressingReceiver#RECEIVED}, or the receiver is closed,
+     *     or the part is too large for a {@code byte[]} (over {@code Integer.MAX_VALUE - 8}
+     *     bytes, the JVM's limit): the message names the part and its size, and the message stays
+     *     readable through {@link #part(int)} and {@link #segment(int)}
      */
     public byte[] partBytes(int i) {
-        byte[] out = new byte[Math.toIntExact(partSize(i))];
+        long size = partSize(i);
+        if (size > MAX_ARRAY_BYTES) {
+            throw new IllegalStateException("part too large for a byte[]: part=" + i + ", size=" + size + ", max="
+                    + MAX_ARRAY_BYTES + " (read it through part(i) or segment(i))");
+        }
+        byte[] out = new byte[(int) size];
         MemorySegment.copy(segment(i), ValueLayout.JAVA_BYTE, offsets[i], out, 0, out.length);
         return out;
     }
+
+    /**
+     * The longest part a {@code byte[]} can hold: the JVM refuses arrays a few elements short of
+     * {@code Integer.MAX_VALUE} ("Requested array size exceeds VM limit").
+     */
+    static final long MAX_ARRAY_BYTES = Integer.MAX_VALUE - 8;
 
     /**
      * Sum of all parts' sizes.
