@@ -444,7 +444,8 @@ public final class ParallelCompressingSender implements AutoCloseable {
          * threads run until {@link ParallelCompressingSender#close()}: a worker clears an interrupt
          * and goes on, so interrupting them does not stop them.
          *
-         * @param threadFactory makes one thread per worker, at build time; not null
+         * @param threadFactory makes one unstarted thread per worker, at build time, which the
+         *     sender starts; not null
          * @return this builder
          */
         public Builder threadFactory(ThreadFactory threadFactory) {
@@ -461,7 +462,8 @@ public final class ParallelCompressingSender implements AutoCloseable {
          * @throws IllegalArgumentException when the settings contradict each other or the
          *     socket, as for {@link CompressingSender.Builder#build()}
          * @throws IllegalStateException when the socket or the dictionary is closed, or the thread
-         *     factory returns null
+         *     factory returns null or a thread already started (the message names it; the threads
+         *     it started are stopped)
          */
         public ParallelCompressingSender build() {
             return new ParallelCompressingSender(this, resolveFrames());
@@ -522,6 +524,13 @@ public final class ParallelCompressingSender implements AutoCloseable {
                 if (w.thread == null) {
                     throw new IllegalStateException("threadFactory returned null");
                 }
+                if (w.thread.getState() != Thread.State.NEW) {
+                    // Thread.start would throw a bare IllegalThreadStateException, and a thread the
+                    // factory started runs its worker already (Thread::startVirtualThread, say).
+                    throw new IllegalStateException("threadFactory returned a thread already started: thread=" + w.thread
+                            + ", state=" + w.thread.getState() + " (it must return unstarted threads, which the sender"
+                            + " starts: Thread.ofPlatform().factory(), not Thread.ofPlatform()::start)");
+                }
             }
             this.inlineCompressor = inline;
             this.inlineIncompressible = inline != null ? frames.newIncompressibleCheck() : null;
@@ -534,12 +543,15 @@ public final class ParallelCompressingSender implements AutoCloseable {
             crew.cleanable = OwnerCleaner.CLEANER.register(this, crew);
         } catch (RuntimeException | Error e) {
             // Anything from a compressor that could not be made to a Thread.start that failed (no
-            // native thread left, a factory's thread not startable): stop the workers already
-            // running, which close their own compressors, and close everything else made so far.
-            stopWorkers(started);
-            for (int w = started; w < workers.length; w++) {
-                if (workers[w] != null) {
-                    workers[w].compressor.close();
+            // native thread left, a factory's thread not startable): stop the workers running,
+            // those started here and those whose thread the factory started itself, and close
+            // every compressor made so far (a worker closes its own as it exits; closing is
+            // idempotent). Until 2026-11-27 only the first started were stopped: each thread a
+            // factory had started stayed parked for good (ErrorPathLeakTest).
+            stopWorkers(workers.length);
+            for (Worker w : workers) {
+                if (w != null) {
+                    w.compressor.close();
                 }
             }
             if (inline != null) {
@@ -555,13 +567,18 @@ public final class ParallelCompressingSender implements AutoCloseable {
     /**
      * Stops the first {@code started} workers (each closes its own compressor as it exits) and
      * joins them through interrupts, restoring an interrupt once all are joined (restored at the
-     * first, it would make every later join fail at once).
+     * first, it would make every later join fail at once). A worker not made yet, or without a
+     * thread, is skipped; so is a thread never started (its join returns at once) and, from a
+     * failed build, a factory's thread that is the caller's own.
      */
     private void stopWorkers(int started) {
         stopping = true;
         boolean interrupted = false;
         for (int w = 0; w < started; w++) {
-            Thread t = workers[w].thread;
+            Thread t = workers[w] == null ? null : workers[w].thread;
+            if (t == null || t == Thread.currentThread()) {
+                continue;
+            }
             LockSupport.unpark(t);
             interrupted |= Threads.joinUninterruptibly(t);
         }
