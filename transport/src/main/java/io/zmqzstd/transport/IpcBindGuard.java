@@ -6,6 +6,7 @@ import io.zmqzstd.transport.internal.LibZmq;
 import com.sun.security.auth.module.UnixSystem;
 
 import java.io.IOException;
+import java.net.ConnectException;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
 import java.nio.channels.SocketChannel;
@@ -174,17 +175,24 @@ final class IpcBindGuard {
     }
 
     /**
-     * Whether a connect to the socket file at {@code path} is taken: refused (ECONNREFUSED) when
-     * nobody listens, the file left behind by a socket closed without unlinking it. Not blocking,
-     * so a listener whose backlog is full (a pending connect) counts as listening and does not
-     * hold the bind up. The listener sees a connection that closes at once.
+     * Whether somebody listens on the socket file at {@code path}, which this process may connect
+     * to: only a connect refused (ECONNREFUSED: the file left behind by a socket closed without
+     * unlinking it) or a file gone meanwhile says nobody. Not blocking, so a listener whose
+     * backlog is full counts as listening without holding the bind up: its connect fails at once
+     * with EAGAIN (until 2026-11-27 read as nobody, so after some hundred binds refused in a row,
+     * each probe a connection the listener had yet to accept, the next bind took the path from
+     * it). The listener sees a connection that closes at once.
      */
     private static boolean listenedOn(Path path) {
         try (SocketChannel probe = SocketChannel.open(StandardProtocolFamily.UNIX)) {
             probe.configureBlocking(false);
             probe.connect(UnixDomainSocketAddress.of(path));
             return true;
-        } catch (IOException | RuntimeException nobody) {
+        } catch (ConnectException refused) {
+            return false;
+        } catch (IOException notRefused) {
+            return type(path) == S_IFSOCK; // EAGAIN: a full backlog; ENOENT: gone meanwhile
+        } catch (RuntimeException e) {
             return false;
         }
     }

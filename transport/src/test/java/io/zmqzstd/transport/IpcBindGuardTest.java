@@ -5,6 +5,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -47,7 +51,10 @@ class IpcBindGuardTest extends ContextTestBase {
 
     /**
      * Until 2026-11-27 the second bind took the path from the first socket without a word, and the
-     * first one received nothing more (a tcp bind to a taken port fails with EADDRINUSE).
+     * first one received nothing more (a tcp bind to a taken port fails with EADDRINUSE). Binds
+     * refused in a tight loop leave the listener probe connections its I/O thread may not have
+     * accepted yet: until 2026-11-27 the 611th such bind took the path (found by the error-path
+     * leak hunt; the 520th in a run of this test), its probe's EAGAIN read as nobody listening.
      */
     @Test
     void shouldRefuseThePathOfASocketThatListensOnIt() {
@@ -60,11 +67,42 @@ class IpcBindGuardTest extends ContextTestBase {
         assertTrue(e.getMessage().endsWith("error=Address already in use (a socket listens on " + dir.resolve("feed")
                 + ", from which libzmq would take the path without a word; bind another path, or end that listener first)"),
                 e.getMessage()); // libzmq's text, then why: what the cli reports after its own endpoint= and errno=
+        for (int attempt = 2; attempt <= 5000; attempt++) { // each probe a connection not yet accepted, maybe
+            int n = attempt;
+            assertThrows(ZmqException.class, () -> second.bind(endpoint), () -> "attempt " + n);
+        }
         ZmqSocket push = socket(SocketType.PUSH);
         push.connect(endpoint);
         assertTrue(push.send(b("to the first"), 0));
         assertEquals("to the first", first.receiveString(0), "the first socket keeps its path");
         assertNull(second.receiveBytes(ZmqSocket.DONTWAIT));
+    }
+
+    /**
+     * A listener whose backlog is full, its connections not accepted yet, still listens: each
+     * refused bind's probe is such a connection, and its connect fails at once with EAGAIN. Until
+     * 2026-11-27 that read as nobody listening: after as many refused binds as the backlog holds
+     * (two here; some hundred against a libzmq listener in a tight loop) the next bind took the path.
+     */
+    @Test
+    void shouldRefuseThePathOfAListenerWhoseBacklogIsFull() throws Exception {
+        Path path = dir.resolve("busy");
+        try (ServerSocketChannel listener = ServerSocketChannel.open(StandardProtocolFamily.UNIX)) {
+            listener.bind(UnixDomainSocketAddress.of(path), 1); // accepts nothing until the end
+            Object inode = Files.getAttribute(path, "unix:ino", LinkOption.NOFOLLOW_LINKS);
+            ZmqSocket pull = socket(SocketType.PULL);
+            for (int attempt = 1; attempt <= 5; attempt++) {
+                ZmqException e = assertThrows(ZmqException.class, () -> pull.bind("ipc://" + path), "attempt " + attempt);
+                assertTrue(e.getMessage().contains("a socket listens on " + path), e.getMessage());
+            }
+            assertEquals("", pull.lastEndpoint(), "nothing was bound");
+            assertEquals(inode, Files.getAttribute(path, "unix:ino", LinkOption.NOFOLLOW_LINKS), "the socket file is the listener's");
+            listener.accept().close(); // a probe's connection, so that the backlog has room again
+            try (SocketChannel client = SocketChannel.open(StandardProtocolFamily.UNIX)) {
+                client.configureBlocking(false);
+                assertTrue(client.connect(UnixDomainSocketAddress.of(path)), "the listener still listens on its path");
+            }
+        }
     }
 
     /**
