@@ -2773,6 +2773,104 @@ def receive_modes():
 check('Findings: the receive modes', receive_modes)
 
 
+# --- "What closing safely costs a call" (experiments/socket-call-guard/) ------------------------------------
+
+CALL_GUARD = 'experiments/socket-call-guard/'
+
+
+def call_guard_forks(folder, rounds, method):
+    """Per fork pair of SocketCallBenchmark: (old row, new row) of METHOD."""
+    return [tuple(matching(CALL_GUARD + folder + '%s-%d.json' % (v, i), method)[0] for v in ('old', 'new'))
+            for i in range(1, rounds + 1)]
+
+
+def ns(row):
+    return row['primaryMetric']['score']
+
+
+def closing_safely():
+    out = []
+    norm = 'gc.alloc.rate.norm'
+    first = {m: call_guard_forks('', 5, m) for m in ('sendReceive64', 'receiveWouldBlock')}
+    for method, digits in (('sendReceive64', 1), ('receiveWouldBlock', 0)):
+        pairs = first[method]
+        r = [ns(n) / ns(o) for o, n in pairs]
+        form = thousands if digits == 0 else (lambda v: '%.1f' % v)
+        out.append('| %s\u2013%s | %s\u2013%s | %s | **%s** |' % (
+            form(min(ns(o) for o, _ in pairs)), form(max(ns(o) for o, _ in pairs)),
+            form(min(ns(n) for _, n in pairs)), form(max(ns(n) for _, n in pairs)), fmt(r), med(r, 2)))
+    errors = [row['primaryMetric']['scoreError'] / ns(row) for pairs in first.values() for pair in pairs for row in pair]
+    transfers = [r['primaryMetric']['scoreError'] / r['primaryMetric']['score'] for i in range(1, 5) for v in ('old', 'new')
+                 for r in rows(CALL_GUARD + 'transport-%s-%d.json' % (v, i))]
+    out.append('(\u00b1%.0f\u2013%.0f %% of the score in `SocketCallBenchmark`, \u00b1%.0f\u2013%.0f %% in the transfers)' % (
+        100 * min(errors), 100 * max(errors), 100 * min(transfers), 100 * max(transfers)))
+
+    def transfer(transport, strategy):
+        r = [score(CALL_GUARD + 'transport-new-%d.json' % i, 'sendReceive', transport=transport, strategy=strategy)
+             / score(CALL_GUARD + 'transport-old-%d.json' % i, 'sendReceive', transport=transport, strategy=strategy)
+             for i in range(1, 5)]
+        return fmt(r), med(r, 2)
+
+    out.append('tcp `byteArray` %s (median %s), tcp `zeroCopyPooled` %s (%s); inproc `zeroCopyPooled` %s (%s); inproc `byteArray` '
+               '%s (%s)' % (transfer('tcp', 'byteArray') + transfer('tcp', 'zeroCopyPooled') + transfer('inproc', 'zeroCopyPooled')
+                            + transfer('inproc', 'byteArray')))
+    final = {m: call_guard_forks('final/', 5, m) for m in ('sendReceive64', 'receiveWouldBlock')}
+    send = [ns(n) / ns(o) for o, n in final['sendReceive64']]
+    wait = [ns(n) / ns(o) for o, n in final['receiveWouldBlock']]
+    times = [ns(row) for pair in final['sendReceive64'] for row in pair]
+    out.append('with / before `sendReceive64` %s (median %s; %.0f\u2013%.0f ns/op), `receiveWouldBlock` %s (median %s)' % (
+        fmt(send), med(send, 2), min(times), max(times), fmt(wait), med(wait, 2)))
+    # the three versions of 2026-11-25, 8 forks each
+    versions = {name: {m: call_guard_forks(name + '/', 8, m) for m in ('sendReceive64', 'receiveWouldBlock')}
+                for name in ('atomic-count', 'atomic-detect', 'cas')}
+    every = {m: [ns(row) for v in versions.values() for pair in v[m] for row in pair] for m in ('sendReceive64', 'receiveWouldBlock')}
+    out.append('| version (VM clock, 2026-11-25) | `sendReceive64` (%.0f\u2013%.0f ns/op) | median | `receiveWouldBlock` '
+               '(%.2f\u2013%.2f \u00b5s/op) | median |' % (min(every['sendReceive64']), max(every['sendReceive64']),
+                                                          min(every['receiveWouldBlock']) / 1000, max(every['receiveWouldBlock']) / 1000))
+    for name in ('atomic-count', 'atomic-detect', 'cas'):
+        cells = []
+        for method in ('sendReceive64', 'receiveWouldBlock'):
+            r = [ns(n) / ns(o) for o, n in versions[name][method]]
+            cells.append('%s | %s' % (fmt(r, 3), med(r)))
+        out.append('`%s/`) | %s |' % (name, ' | '.join(cells)) if name != 'cas' else '`cas/`) | %s |' % ' | '.join(cells))
+    longer = [sum(ns(n) > ns(o) for o, n in versions[name][m]) for name, m in
+              (('atomic-detect', 'sendReceive64'), ('cas', 'sendReceive64'), ('cas', 'receiveWouldBlock'))]
+    out.append('longer in %d of 8 forks' % longer[0])
+    out.append('measured level (%s and %s, longer in %d and %d of 8 forks)' % (
+        med([ns(n) / ns(o) for o, n in versions['cas']['sendReceive64']]),
+        med([ns(n) / ns(o) for o, n in versions['cas']['receiveWouldBlock']]), longer[1], longer[2]))
+    alloc = {m: statistics.median(row['secondaryMetrics'][norm]['score'] for v in versions.values() for pair in v[m] for row in pair)
+             for m in ('sendReceive64', 'receiveWouldBlock')}
+    out.append('B/op %.3f and %.2f for every build' % (alloc['sendReceive64'], alloc['receiveWouldBlock']))
+    return out
+
+
+check('What closing safely costs a call', closing_safely)
+
+
+# --- "Latency" and "Soak": the figures in their prose that the other checks leave ----------------------------
+
+def latency_soak_prose():
+    ours = {(r['params']['transport'], int(r['params']['size'])): r for r in rows('latency.json')
+            if r['params']['contestant'] == 'zmqzstd'}
+    rate = [r['secondaryMetrics']['gc.alloc.rate']['score'] for r in ours.values()]
+    fold = {t: ours[(t, 1048576)]['primaryMetric']['score'] / ours[(t, 1024)]['primaryMetric']['score'] for t in ('tcp', 'inproc')}
+    out = ['its allocation rate stayed at %.2f\u2013%.2f MB/s (`gc.alloc.rate` in the JSON) while its round trips per second differ '
+           '%.0f-fold (tcp) and %.0f-fold (inproc) between 1 KiB and 1 MiB' % (min(rate), max(rate), fold['tcp'], fold['inproc'])]
+    _, reports = soak_rows('soak-64k.txt')
+    ran, ended = reports[-3], reports[-2]  # the last report while the stream ran, the first after it ended
+    drops = [(ran[k] - ended[k]) / 1000.0 for k in ('nmtCommittedKB', 'rssKB')]
+    if abs(drops[0] - drops[1]) > 1:
+        raise ValueError('soak: NMT and RSS fall by %s MB, not by one figure' % drops)
+    out.append('both fall by about %.0f MB when the stream ends' % statistics.mean(drops))
+    _, small = soak_rows('soak-1k.txt')
+    out.append('(the dip to %.0f K msg/s)' % (min(r['msg/s'] for r in small if r['msg/s']) / 1000.0))
+    return out
+
+
+check('Latency and Soak: the figures in their prose', latency_soak_prose)
+
+
 def flat_document(name):
     with open(os.path.join(ROOT, name)) as f:
         return ' '.join(f.read().replace('**', '').split())
