@@ -2773,6 +2773,154 @@ def receive_modes():
 check('Findings: the receive modes', receive_modes)
 
 
+# --- "Codec": CodecOverhead's text output (experiments/decompress-overhead/, experiments/codec-overhead.txt) --
+
+def overhead_ratios(path):
+    """The lines of CodecOverhead's output in PATH: per run, (method, size) -> way -> (median ratio, 'q1\u2013q3', ns)."""
+    runs, current = [], None
+    with open(os.path.join(RESULTS, path)) as f:
+        for line in f:
+            words = line.split()
+            if 'rounds=' in line and 'size=' in line:
+                fields = dict(w.split('=', 1) for w in words if '=' in w)
+                current = {}
+                runs.append(((fields.get('method', 'decompress'), int(fields['size'])), current))
+            elif words and current is not None and 'speed_vs_zmqzstd=' in line:
+                fields = dict(w.split('=', 1) for w in words if '=' in w)
+                current[words[0]] = (fields['speed_vs_zmqzstd'], words[-1].rstrip(')').replace('-', '\u2013'),
+                                     float(fields['ns_per_call']))
+    return runs
+
+
+def codec_overhead():
+    """The checks' cost at small frames: the table of samelib.txt, the before/after rounds and codec-overhead.txt."""
+    same = dict(overhead_ratios('experiments/decompress-overhead/samelib.txt'))
+    out = ['| %s | %s (%s) | %s (%s) |' % ((script('tables').size_label(size),) + same[('decompress', size)]['bare'][:2]
+                                           + same[('decompress', size)]['aircompressor'][:2]) for size in (256, 1024, 65536)]
+    # before-after.txt: before, after, before, after; each a 256 B run then a 1 KiB run
+    runs = [way for _, way in overhead_ratios('experiments/decompress-overhead/before-after.txt')]
+    before, after = runs[0:2] + runs[4:6], runs[2:4] + runs[6:8]
+
+    def air(group):
+        values = [float(r['aircompressor'][0]) for r in group]
+        return '%.3f\u2013%.3fx' % (min(values), max(values))
+
+    out.append('the bare call was %sx and %sx the speed of zmq-zstd at 256 B before, %sx and %sx after; at 1 KiB %sx and '
+               '%sx before, %sx and %sx after; aircompressor %s before, %s after' % (
+                   before[0]['bare'][0], before[2]['bare'][0], after[0]['bare'][0], after[2]['bare'][0],
+                   before[1]['bare'][0], before[3]['bare'][0], after[1]['bare'][0], after[3]['bare'][0],
+                   air(before), air(after)))
+    overhead = dict(overhead_ratios('experiments/codec-overhead.txt'))
+    c64, c1k = overhead[('compress', 64)], overhead[('compress', 1024)]
+    d256, d1k = overhead[('decompress', 256)], overhead[('decompress', 1024)]
+    out.append('at 64 B a bare `ZSTD_compress2` %sx (quartiles %s), a bare `ZSTD_compressCCtx` %sx, aircompressor %sx; at 1 KiB '
+               '%sx, %sx and %sx' % (c64['bare-compress2'][0], c64['bare-compress2'][1], c64['bare-compressCCtx'][0],
+                                     c64['aircompressor'][0], c1k['bare-compress2'][0], c1k['bare-compressCCtx'][0],
+                                     c1k['aircompressor'][0]))
+    out.append('bare call %sx at 256 B and %sx at 1 KiB, aircompressor %sx and %sx' % (
+        d256['bare-decompressDCtx'][0], d1k['bare-decompressDCtx'][0], d256['aircompressor'][0], d1k['aircompressor'][0]))
+    return out
+
+
+check('Codec: what the checks cost, CodecOverhead before and after, ZSTD_compressCCtx', codec_overhead)
+
+
+# --- "Codec": the cleaner's cost (experiments/codec-cleaner/) --------------------------------------------
+
+def codec_cleaner():
+    """The table of the cleaner's cost: new/old ops/s per paired JVM, median (min\u2013max), and the B/op sentence."""
+    folder = 'experiments/codec-cleaner/'
+    paths = [(folder + 'new-%d.json' % i, folder + 'old-%d.json' % i) for i in range(1, 7)]
+    out, alloc = [], {}
+    for method in ('compress', 'decompress'):
+        cells = []
+        for size in (64, 1024, 65536):
+            r = [score(n, method, contestant='zmqzstd-segment', size=size) / score(o, method, contestant='zmqzstd-segment', size=size)
+                 for n, o in paths]
+            cells.append('%s (%s)' % (med(r), span(r, 3)))
+            for kind, index in (('new', 0), ('old', 1)):
+                alloc[(method, size, kind)] = statistics.median(
+                    matching(p[index], method, contestant='zmqzstd-segment', size=size)[0]['secondaryMetrics']['gc.alloc.rate.norm']['score']
+                    for p in paths)
+        out.append('| %s | %s |' % (method, ' | '.join(cells)))
+    both = {k[:2]: '%.3f' % alloc[k] for k in alloc if k[2] == 'new'}
+    if any('%.3f' % alloc[k[:2] + ('old',)] != '%.3f' % alloc[k] for k in alloc if k[2] == 'new' and k[1] < 65536):
+        raise ValueError('codec-cleaner: B/op differs between the builds below 64 KiB')
+    out.append('B/op is unchanged (%s and %s for compression at 64 B and 1 KiB, %s and %s for decompression, both builds)' % (
+        both[('compress', 64)], both[('compress', 1024)], both[('decompress', 64)], both[('decompress', 1024)]))
+    return out
+
+
+check('Codec: what the cleaner costs a call', codec_cleaner)
+
+
+# --- "Codec": the verdict reruns after the frame walk and ZSTD_compressCCtx (verdict-codec-walk*, -cctx) -----
+
+def relative_error(folder, check_name):
+    """The median over a verdict check's rows of JMH's error (99.9 % interval) over the score."""
+    return statistics.median(abs(r['primaryMetric']['scoreError'] / r['primaryMetric']['score'])
+                             for i in (1, 2, 3) for r in rows('%s/%s-r%d.json' % (folder, check_name, i)))
+
+
+def codec_reruns():
+    walk, walk2, cctx = 'verdict-codec-walk', 'verdict-codec-walk2', 'verdict-codec-cctx'
+    errors = [relative_error(walk, c) for c in ('codec', 'codec-samelib')]
+    errors2 = [relative_error(walk2, c) for c in ('codec', 'codec-samelib')]
+    reference = [relative_error('verdict', c) for c in ('codec', 'codec-samelib')]
+    if round(100 * min(errors)) != round(100 * max(errors)):
+        raise ValueError('verdict-codec-walk: its two checks differ in their median error')
+
+    def median_of(folder, check_name, method, size):
+        return statistics.median(codec_verdict(folder, check_name, method, size))
+
+    walk64 = {median_of(walk, c, 'compress', 64) for c in ('codec', 'codec-samelib')}
+    walk2_64 = [median_of(walk2, c, 'compress', 64) for c in ('codec', 'codec-samelib')]
+    if len({'%.2f' % v for v in walk64}) != 1:
+        raise ValueError('verdict-codec-walk: 64 B compression differs between its two checks')
+    out = ['JMH\'s error (99.9 %% interval) of one score was \u00b1%.0f %% and \u00b1%.0f\u2013%.0f %% of it at the median, against '
+           '%.0f\u2013%.0f %% in the verdict above' % (100 * errors[0], 100 * min(errors2), 100 * max(errors2),
+                                                       100 * min(reference), 100 * max(reference)),
+           'at 64 B %.2fx and %.2f\u2013%.2fx' % (walk64.pop(), min(walk2_64), max(walk2_64)),
+           'same-library 1 MiB decompression %.2fx then %.2fx' % (median_of(walk, 'codec-samelib', 'decompress', 1048576),
+                                                                   median_of(walk2, 'codec-samelib', 'decompress', 1048576)),
+           'Their 1 KiB decompression medians are %s and %s on the same library, %.2fx and %.2fx on the system\'s' % (
+               with_range(codec_verdict(walk, 'codec-samelib', 'decompress', 1024)),
+               with_range(codec_verdict(walk2, 'codec-samelib', 'decompress', 1024)),
+               median_of(walk, 'codec', 'decompress', 1024), median_of(walk2, 'codec', 'decompress', 1024))]
+    c64 = codec_verdict(cctx, 'codec-samelib', 'compress', 64)
+    out.append('(median score error \u00b1%.0f %%): 64 B compression %.2fx with rounds from %.2fx to %.2fx, 1 KiB decompression %s' % (
+        100 * relative_error(cctx, 'codec-samelib'), statistics.median(c64), min(c64), max(c64),
+        with_range(codec_verdict(cctx, 'codec-samelib', 'decompress', 1024))))
+    return out
+
+
+check('Codec: the verdict reruns after the frame walk and ZSTD_compressCCtx', codec_reruns)
+
+
+# --- "Which libzstd": the codec verdict on the 1.5.7 built here (verdict-codec-lib157*) -----------------
+
+def lib157_verdict():
+    """The table of medians with their ranges, 1.5.7 built here and the system's 1.5.4 in the same rounds, and the
+    1 KiB decompression MB/s."""
+    out = []
+    for label, small, large in (('1.5.7 built here', 'codec-lib', 'codec-lib-64m'), ('system 1.5.4', 'codec', 'codec-64m')):
+        for method in ('compress', 'decompress'):
+            cells = [codec_verdict('verdict-codec-lib157', small, method, s) for s in CODEC_SIZES]
+            cells.append(codec_verdict('verdict-codec-lib157-64m', large, method, 67108864))
+            bold = '**' if label.startswith('1.5.7') else ''
+            out.append('| %s, %s | %s |' % (method, label, ' | '.join(
+                '%s%.2f%s (%s)' % (bold, statistics.median(r), bold, span(r)) for r in cells)))
+    mbs = {c: statistics.median(score('verdict-codec-lib157/codec-lib-r%d.json' % i, 'decompress', contestant=c, size=1024)
+                                for i in (1, 2, 3)) * 1024 / 1e6 for c in ('zmqzstd-segment',) + PEERS}
+    out.append('it is level (%.2fx, %.1f against %.1f MB/s)' % (
+        statistics.median(codec_verdict('verdict-codec-lib157', 'codec-lib', 'decompress', 1024)), mbs['zmqzstd-segment'],
+        max(mbs[p] for p in PEERS)))
+    return out
+
+
+check('Which libzstd: the codec verdict on the 1.5.7 built here', lib157_verdict)
+
+
 # --- "What closing safely costs a call" (experiments/socket-call-guard/) ------------------------------------
 
 CALL_GUARD = 'experiments/socket-call-guard/'
@@ -2848,6 +2996,107 @@ def closing_safely():
 check('What closing safely costs a call', closing_safely)
 
 
+# --- "The peers with reused arrays", "Parallel against parallel", "An I/O thread per end": verdict.py's rows ----
+
+def msgs(cell):
+    """A msg/s cell of verdict.py as these tables give it: '350.8' as '351', '109 K' as is."""
+    return cell if ' ' in cell else '%.0f' % float(cell.replace(',', ''))
+
+
+def pipeline_peer_tables():
+    out = []
+    # reused arrays: zmqzstd against the reusing peer, against the short way, and the two peers, per thread count
+    rows_ = [{tuple(cells[1:3]): cells for cells, _ in verdict_rows('verdict-reused-read', 'pipeline-reused', i)} for i in range(3)]
+    for key in rows_[0]:  # verdict.py's order: by size, then compressionThreads
+        reused, short, peers = (r[key] for r in rows_)
+        out.append('| %s | %s | %s | **%s** (%s) | %s (%s) | %s (%s) | %s |' % (
+            key[0], 1 if key[1] == '0' else key[1], msgs(reused[3]), reused[5], reused[6], short[5], short[6], peers[5], peers[6],
+            peers[7]))
+    alloc = {}
+    for i in (1, 2, 3):
+        for r in matching('verdict-reused-read/pipeline-reused-r%d.json' % i, 'transfer', contestant='jeromqZstdjni'):
+            alloc.setdefault(int(r['params']['size']), []).append(r['secondaryMetrics']['gc.alloc.rate.norm']['score'])
+    short = [statistics.median(alloc[s]) for s in PIPELINE_SIZES]
+    out.append('cuts what it allocates from %.1f KB, %.0f KB and %.2f MB per message' % (short[0] / 1e3, short[1] / 1e3, short[2] / 1e6))
+    gains = [float(r[5]) for r in rows_[2].values()]
+    out.append('Reusing arrays makes JeroMQ + zstd-jni %.0f\u2013%.0f %% faster (medians; every one of its six rows at %.2fx' % (
+        100 * (min(gains) - 1), 100 * (max(gains) - 1), min(gains)))
+    # parallel against parallel: the faster peer, the parallel peer, the one-thread peer, and the two peers
+    peer = [{cells[1]: cells for cells, _ in verdict_rows('verdict-parallel-peer', 'pipeline-parallel-peer', i)} for i in range(4)]
+    for size in ('1 KiB', '64 KiB', '1 MiB'):
+        faster, parallel, one, peers = (p[size] for p in peer)
+        out.append('| %s | %s | **%s** (%s) | %s (%s) | %s (%s) | %s (%s) | %s |' % (
+            size, msgs(faster[2]), faster[4], faster[5], parallel[4], parallel[5], one[4], one[5], peers[4], peers[5], peers[6]))
+    behind = [sum(r < 1 for r in pipeline_rounds('verdict-parallel-peer', 'pipeline-parallel-peer', s,
+                                                 theirs=('jeromqZstdjni', 'jeromqZstdjniParallel'))) for s in PIPELINE_SIZES]
+    if behind != [0, 1, 1]:
+        raise ValueError('parallel against parallel: rounds behind per size %s, the text says none, one, one' % behind)
+    # an I/O thread per end: the two checks' medians with their ranges, then rounds.py's pairing
+    io = {c: {cells[1]: cells for cells, _ in verdict_rows('verdict-pipeline-io2', c)} for c in ('pipeline-parallel-tcp', 'pipeline-parallel-io2')}
+    paired = subprocess.run([sys.executable, 'rounds.py'], cwd=os.path.join(RESULTS, 'verdict-pipeline-io2'),
+                            capture_output=True, text=True, check=True).stdout.splitlines()
+    for size, line in zip(('1 KiB', '64 KiB', '1 MiB'), paired):
+        pairs = [w.replace('-', '\u2013') for w in line.split() if w[0] in '0123456789(']
+        one, two = io['pipeline-parallel-tcp'][size], io['pipeline-parallel-io2'][size]
+        out.append('| %s | %s (%s) | %s (%s) | %s %s | %s %s | %s %s |' % ((size, one[4], one[5], two[4], two[5]) + tuple(pairs)))
+    return out
+
+
+check('The peers with reused arrays, parallel against parallel, an I/O thread per end: the tables', pipeline_peer_tables)
+
+
+def io_threads_schedstat():
+    """Where the threads' time goes at 1 KiB with one and two I/O threads (schedstat-pipeline-io2/)."""
+    out, io = [], {}
+    for contestant, label in (('zmqzstd', 'zmqzstd@3'), ('jeromqZstdjni', 'jeromqZstdjni')):
+        for n in (1, 2):
+            run = schedstat_runs('schedstat-pipeline-io2/%s-io%d-1k.txt' % (contestant, n))[(contestant, 1024)]
+            names = sorted(t for t in run['threads'] if t.startswith('ZMQbg/IO/') or t.startswith('iothread-'))
+            parts = [float(run['threads'][t][-1]) for t in names]
+            io[(contestant, n)] = sum(parts)
+            cell = '%.1f' % sum(parts) + (' (%s)' % ' + '.join('%.1f' % v for v in parts) if len(parts) > 1 else '')
+            out.append('| %s | %d | %.0f K | %s | %s | %s |' % (label, n, run['score'] / 1e3, run['busy'], run['per_op'], cell))
+    out.append('pays %.1f \u00b5s more per message in libzmq; JeroMQ\'s two I/O threads take %.1f \u00b5s more per message' % (
+        io[('zmqzstd', 2)] - io[('zmqzstd', 1)], io[('jeromqZstdjni', 2)] - io[('jeromqZstdjni', 1)]))
+    return out
+
+
+check('An I/O thread per end: where the threads\' time goes at 1 KiB', io_threads_schedstat)
+
+
+# --- "Flamegraphs": the prose under the tables -------------------------------------------------------------
+
+def flamegraph_prose():
+    runs = schedstat_runs('experiments/cpu-all-threads/schedstat-64k-1k.md')
+    per = {(c, s): float(runs[(c, s)]['per_op']) for c in FLAME_CONTESTANTS for s in (65536, 1024)}
+    sampled = {}
+    for c in FLAME_CONTESTANTS:
+        samples = sum(flame_cpu('flamegraphs/' + c).values())
+        sampled[c] = samples * FLAME_SAMPLE_S / (FLAME_MEASURED_S * jmh_log_score('flamegraphs/%s/cpu/jmh.log' % c)[0])
+    less = [1 - per[('zmqzstd', 65536)] / per[(c, 65536)] for c in ('jeromqZstdjni', 'libzmqBytes')]
+    if '%.0f' % (100 * less[0]) != '%.0f' % (100 * less[1]):
+        raise ValueError('flamegraphs: zmqzstd saves %s against the two peers, not one figure' % less)
+    out = ['So at 64 KiB zmqzstd needs %.0f %% less CPU per message than JeroMQ + zstd-jni and than `libzmqBytes` (not the %.0f %% '
+           'and %.0f %% that the sampled columns suggest), and at 1 KiB about as much as JeroMQ + zstd-jni (%.2fx) and %.0f %% less '
+           'than `libzmqBytes`' % (100 * less[0], 100 * (1 - sampled['zmqzstd'] / sampled['jeromqZstdjni']),
+                                   100 * (1 - sampled['zmqzstd'] / sampled['libzmqBytes']),
+                                   per[('zmqzstd', 1024)] / per[('jeromqZstdjni', 1024)],
+                                   100 * (1 - per[('zmqzstd', 1024)] / per[('libzmqBytes', 1024)]))]
+    totals = {c: flame_cpu('flamegraphs/' + c) for c in FLAME_CONTESTANTS}
+
+    def share(c, *keys):
+        return 100.0 * sum(totals[c][k] for k in keys) / sum(totals[c].values())
+
+    java = [share(c, 'zmq-zstd (Java)', 'zstd-jni (Java)', 'JeroMQ (Java)', 'memcpy', 'GC') for c in ('libzmqBytes', 'jeromqZstdjni')]
+    out.append('zmqzstd spends %.0f %% of their CPU inside libzstd, %.0f %% in the kernel' % (
+        share('zmqzstd', 'zstd compress', 'zstd decompress'), share('zmqzstd', 'kernel / syscalls')))
+    out.append('%.0f\u2013%.0f %% of CPU in Java, memcpy and GC' % (min(java), max(java)))
+    return out
+
+
+check('Flamegraphs: the prose under the tables', flamegraph_prose)
+
+
 # --- "Latency" and "Soak": the figures in their prose that the other checks leave ----------------------------
 
 def latency_soak_prose():
@@ -2869,6 +3118,25 @@ def latency_soak_prose():
 
 
 check('Latency and Soak: the figures in their prose', latency_soak_prose)
+
+
+# --- codec/README.md: the figures it repeats ----------------------------------------------------------------
+
+def codec_readme():
+    """codec/README.md's 1.5.4-against-1.5.7 figures (libzstd-build/) and the shared guard's 64 B decompression."""
+    def gain(method, size):
+        return statistics.median(
+            score('experiments/libzstd-build/r%d-157-O3.json' % i, method, contestant='zmqzstd-segment', size=size)
+            / score('experiments/libzstd-build/r%d-system.json' % i, method, contestant='zmqzstd-segment', size=size) for i in (1, 2, 3))
+
+    single = SHARED + 'run3-single-thread/codec-r%d-%s.json'
+    ns_per = {v: statistics.median(1e9 / score(single % (i, v), 'decompress', size=64) / 1e9 for i in range(1, 6)) for v in ('old', 'new')}
+    return {'codec/README.md': [
+        'decompression and 1 MiB compression are %.2fx and %.2fx of that' % (1 / gain('decompress', 1024), 1 / gain('compress', 1048576)),
+        'decompression %.1f ns a call with it, %.1f ns with the codec\'s own guard before' % (ns_per['new'], ns_per['old'])]}
+
+
+check('codec/README.md: the figures it repeats', codec_readme)
 
 
 def flat_document(name):
