@@ -16,7 +16,9 @@ import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.util.Set;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.FileTime;
+import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -47,12 +49,23 @@ final class IpcBindGuard {
     private static final int S_ISVTX = 0001000;
 
     /**
-     * Paths whose listener a socket of this process let go (unbind, disconnect or close): libzmq
-     * closes it on its I/O thread shortly after the call returns, so a bind at once may still find
-     * it listening. Such a path is taken over, as libzmq always did, instead of refused (an unbind
-     * and a bind of the same path in a row failed with EADDRINUSE about every other time).
+     * Paths whose listener a socket of this process let go (unbind, disconnect or close), each
+     * with the socket file that listener made: libzmq closes it on its I/O thread shortly after
+     * the call returns, so a bind at once may still find it listening. While that file is at the
+     * path, the path is taken over, as libzmq always did, instead of refused (an unbind and a bind
+     * of the same path in a row failed with EADDRINUSE about every other time). Another file there
+     * is another listener's (another process bound the path since), and is checked as any other
+     * (until 2026-11-27 the path alone was kept, and a bind took such a listener's path).
      */
-    private static final Set<Path> LET_GO = ConcurrentHashMap.newKeySet();
+    private static final Map<Path, SocketFile> LET_GO = new ConcurrentHashMap<>();
+
+    /**
+     * One socket file: its device and inode ({@link BasicFileAttributes#fileKey()}) and when it
+     * was made (its modification time, which a connect leaves alone), as an inode number freed
+     * may be given to the next file made.
+     */
+    record SocketFile(Object fileKey, FileTime modified) {
+    }
 
     private IpcBindGuard() {
     }
@@ -77,7 +90,8 @@ final class IpcBindGuard {
             throw new IllegalArgumentException("ipc path is taken by " + kind(type) + ", not a socket: path=" + path
                     + ", endpoint=" + endpoint + " (libzmq unlinks what is there to bind; remove it yourself or bind another path)");
         }
-        if (LET_GO.contains(path)) {
+        SocketFile letGo = LET_GO.get(path);
+        if (letGo != null && letGo.equals(socketFile(path))) {
             return;
         }
         if (!Files.isWritable(path)) {
@@ -164,14 +178,36 @@ final class IpcBindGuard {
         return null;
     }
 
-    /** A socket of this process listens on {@code path} now. */
-    static void bound(Path path) {
+    /**
+     * A socket of this process listens on {@code path} now.
+     *
+     * @return the socket file it made there, for {@link #letGo}; null when it cannot be told
+     */
+    static SocketFile bound(Path path) {
         LET_GO.remove(path);
+        return socketFile(path);
     }
 
-    /** A socket of this process let its listener on {@code path} go. */
-    static void letGo(Path path) {
-        LET_GO.add(path);
+    /**
+     * A socket of this process let its listener on {@code path} go.
+     *
+     * @param file what {@link #bound} returned for that listener; null lets nothing go
+     */
+    static void letGo(Path path, SocketFile file) {
+        if (file != null) {
+            LET_GO.put(path, file);
+        }
+    }
+
+    /** The socket file at {@code path}, or null when there is none or it cannot be told which. */
+    private static SocketFile socketFile(Path path) {
+        try {
+            BasicFileAttributes attributes = Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+            return attributes.isOther() && attributes.fileKey() != null
+                    ? new SocketFile(attributes.fileKey(), attributes.lastModifiedTime()) : null;
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
     }
 
     /**

@@ -39,10 +39,10 @@ final class SocketEndpoints {
 
     /**
      * A bind that lasts: the endpoint as given to {@link ZmqSocket#bind}, as ZMQ_LAST_ENDPOINT
-     * reported it (libzmq's key for it, see {@link EndpointMatch}), and the file it listens on for
-     * ipc (else null).
+     * reported it (libzmq's key for it, see {@link EndpointMatch}), and for ipc the file it listens
+     * on and the socket file libzmq made there ({@link IpcBindGuard#bound}; else both null).
      */
-    private record BoundEndpoint(String given, String reported, Path ipcFile) {
+    private record BoundEndpoint(String given, String reported, Path ipcFile, IpcBindGuard.SocketFile socketFile) {
     }
 
     /**
@@ -222,10 +222,8 @@ final class SocketEndpoints {
         switch (op) {
             case BIND -> {
                 Path file = IpcBindGuard.path(endpoint);
-                if (file != null) {
-                    IpcBindGuard.bound(file);
-                }
-                bound.add(new BoundEndpoint(endpoint, reportedEndpoint(endpoint), file));
+                IpcBindGuard.SocketFile made = file == null ? null : IpcBindGuard.bound(file);
+                bound.add(new BoundEndpoint(endpoint, reportedEndpoint(endpoint), file, made));
             }
             case CONNECT -> connected.add(endpoint);
             default -> {
@@ -265,7 +263,7 @@ final class SocketEndpoints {
     /** Tells {@link IpcBindGuard} that this process let go of a bind's ipc file, if it has one. */
     private static void letGo(BoundEndpoint b) {
         if (b.ipcFile() != null) {
-            IpcBindGuard.letGo(b.ipcFile());
+            IpcBindGuard.letGo(b.ipcFile(), b.socketFile());
         }
     }
 }

@@ -132,6 +132,39 @@ class IpcBindGuardTest extends ContextTestBase {
         assertEquals("after 200 rebinds", pull.receiveString(0));
     }
 
+    /**
+     * A path this process let go is taken over at once only while the socket file its listener
+     * made is still there. Until 2026-11-27 the path alone was remembered, so once another
+     * listener (another process's, here a JDK one) had bound the path since, the next bind here
+     * took the path from it without a word.
+     */
+    @Test
+    void shouldRefuseAPathThisProcessLetGoOnceAnotherListenerBoundIt() throws Exception {
+        Path path = dir.resolve("handed-on");
+        String endpoint = "ipc://" + path;
+        ZmqSocket previous = ctx.socket(SocketType.PULL);
+        previous.bind(endpoint);
+        previous.close();
+        Files.delete(path); // what another process's bind does first
+        try (ServerSocketChannel other = ServerSocketChannel.open(StandardProtocolFamily.UNIX)) {
+            other.bind(UnixDomainSocketAddress.of(path));
+            ZmqSocket pull = socket(SocketType.PULL);
+            ZmqException e = assertThrows(ZmqException.class, () -> pull.bind(endpoint));
+            assertEquals(LibZmq.EADDRINUSE, e.errno(), e::getMessage);
+            assertTrue(e.getMessage().contains("a socket listens on " + path), e.getMessage());
+            try (SocketChannel client = SocketChannel.open(UnixDomainSocketAddress.of(path));
+                    SocketChannel accepted = other.accept()) {
+                assertTrue(accepted.isConnected(), "the other listener keeps its path");
+            }
+        }
+        ZmqSocket pull = socket(SocketType.PULL); // the other listener's file, left behind: taken over
+        pull.bind(endpoint);
+        ZmqSocket push = socket(SocketType.PUSH);
+        push.connect(endpoint);
+        assertTrue(push.send(b("after the other listener"), 0));
+        assertEquals("after the other listener", pull.receiveString(0));
+    }
+
     /** What libzmq's unlink is for: the socket file a closed listener left behind is taken over. */
     @Test
     void shouldTakeOverASocketFileNobodyListensOn() {
