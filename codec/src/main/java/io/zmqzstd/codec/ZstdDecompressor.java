@@ -4,6 +4,7 @@ import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 
 import io.zmqzstd.codec.internal.LibZstd;
 import io.zmqzstd.nativelib.internal.CallGuard;
+import io.zmqzstd.nativelib.internal.JavaArrays;
 import io.zmqzstd.nativelib.internal.OwnerCleaner;
 import java.lang.foreign.MemorySegment;
 import java.lang.ref.Cleaner;
@@ -499,9 +500,6 @@ public final class ZstdDecompressor implements AutoCloseable {
         }
     }
 
-    /** The largest array the JVM allocates: a few bytes under {@code Integer.MAX_VALUE}. */
-    static final int MAX_ARRAY_BYTES = Integer.MAX_VALUE - 8;
-
     /**
      * Appends the {@code produced} bytes in the output scratch to {@link #collected} at
      * {@code written}. A frame that ends in its first step gets an array of exactly its content,
@@ -578,11 +576,11 @@ public final class ZstdDecompressor implements AutoCloseable {
         long declared = prepareHeader(in, 0, fhd);
         checkSingleFrame(in, 0, src.length, fhd);
         if (declared == ZstdFrames.CONTENT_SIZE_UNKNOWN) {
-            return decompressUndeclared(src, MAX_ARRAY_BYTES);
+            return decompressUndeclared(src, JavaArrays.MAX_LENGTH);
         }
-        if (declared > MAX_ARRAY_BYTES) {
+        if (declared > JavaArrays.MAX_LENGTH) {
             throw new ZstdException(ZstdException.Reason.TOO_LARGE,
-                    "frame larger than a byte[]: declared=" + declared + ", limit=" + MAX_ARRAY_BYTES);
+                    "frame larger than a byte[]: declared=" + declared + ", limit=" + JavaArrays.MAX_LENGTH);
         }
         // Only above the scratch size, where the allocation matters: small messages skip the second walk.
         if (declared > StreamBuffers.SCRATCH_BYTES) {

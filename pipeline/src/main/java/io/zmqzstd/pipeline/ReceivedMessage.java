@@ -1,5 +1,7 @@
 package io.zmqzstd.pipeline;
 
+import io.zmqzstd.nativelib.internal.JavaArrays;
+
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.Arrays;
@@ -145,20 +147,14 @@ public final class ReceivedMessage {
      */
     public byte[] partBytes(int i) {
         long size = partSize(i);
-        if (size > MAX_ARRAY_BYTES) {
+        if (size > JavaArrays.MAX_LENGTH) {
             throw new IllegalStateException("part too large for a byte[]: part=" + i + ", size=" + size + ", max="
-                    + MAX_ARRAY_BYTES + " (read it through part(i) or segment(i))");
+                    + JavaArrays.MAX_LENGTH + " (read it through part(i) or segment(i))");
         }
         byte[] out = new byte[(int) size];
         MemorySegment.copy(segment(i), ValueLayout.JAVA_BYTE, offsets[i], out, 0, out.length);
         return out;
     }
-
-    /**
-     * The longest part a {@code byte[]} can hold: the JVM refuses arrays a few elements short of
-     * {@code Integer.MAX_VALUE} ("Requested array size exceeds VM limit").
-     */
-    static final long MAX_ARRAY_BYTES = Integer.MAX_VALUE - 8;
 
     /**
      * Sum of all parts' sizes.

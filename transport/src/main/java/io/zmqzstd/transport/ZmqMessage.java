@@ -1,5 +1,6 @@
 package io.zmqzstd.transport;
 
+import io.zmqzstd.nativelib.internal.JavaArrays;
 import io.zmqzstd.nativelib.internal.RawSegments;
 import io.zmqzstd.transport.internal.LibZmq;
 
@@ -155,19 +156,13 @@ public final class ZmqMessage implements AutoCloseable {
     }
 
     /**
-     * The longest frame a {@code byte[]} can hold: the JVM refuses arrays a few elements short of
-     * {@code Integer.MAX_VALUE} ("Requested array size exceeds VM limit").
-     */
-    static final long MAX_ARRAY_BYTES = Integer.MAX_VALUE - 8;
-
-    /**
      * @param size a frame's size in bytes
      * @param consequence what became of the frame, for the message (empty when it is kept)
      * @throws IllegalStateException when a {@code byte[]} cannot hold {@code size} bytes
      */
     static void checkArraySize(long size, String consequence) {
-        if (size > MAX_ARRAY_BYTES) {
-            throw new IllegalStateException("frame too large for a byte[]: size=" + size + ", max=" + MAX_ARRAY_BYTES
+        if (size > JavaArrays.MAX_LENGTH) {
+            throw new IllegalStateException("frame too large for a byte[]: size=" + size + ", max=" + JavaArrays.MAX_LENGTH
                     + consequence);
         }
     }
