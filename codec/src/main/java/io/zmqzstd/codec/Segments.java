@@ -50,8 +50,10 @@ final class Segments {
         long s = src.address() + srcOffset;
         long d = dst.address() + dstOffset;
         if (s < d + dstLength && d < s + srcLength) {
-            check(src, srcOffset, srcLength); // a range outside its segment is that error first
-            check(dst, dstOffset, dstLength);
+            // a range outside its segment, or a segment no longer alive, is that error first: a
+            // closed arena's memory handed out again for the destination overlaps it by address
+            address(src, srcOffset, srcLength);
+            address(dst, dstOffset, dstLength);
             throw new IllegalArgumentException("source and destination overlap: src=[" + srcOffset + ", +" + srcLength
                     + "), dst=[" + dstOffset + ", +" + dstLength + "), " + (d - s) + " bytes apart"
                     + " (zstd reads the source while it writes the destination: use separate memory)");

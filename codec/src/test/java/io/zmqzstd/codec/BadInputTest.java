@@ -840,6 +840,29 @@ class BadInputTest {
     }
 
     /**
+     * A closed arena's memory may be handed out again at once, here for the destination: the dead
+     * source then overlaps it by address. It is refused as closed, not as an overlap (until
+     * 2026-11-27 the overlap was reported, and {@link #shouldRejectSegmentWhoseArenaIsClosed}
+     * failed whenever malloc reused the freed block). Compressing too.
+     */
+    @Test
+    void shouldRejectAClosedSegmentWhoseMemoryTheDestinationNowHolds() {
+        MemorySegment dst = arena.allocate(100_000);
+        MemorySegment dead;
+        try (Arena a = Arena.ofConfined()) {
+            dead = dst.reinterpret(a, null);
+        }
+        MemorySegment closed = dead;
+        IllegalStateException d = assertThrows(IllegalStateException.class, () -> decompressor.decompress(closed, dst));
+        assertTrue(d.getMessage().contains("no longer alive"), d.getMessage());
+        try (ZstdCompressor c = ZstdCompressor.builder().build()) {
+            IllegalStateException e = assertThrows(IllegalStateException.class, () -> c.compress(closed.asSlice(0, 1000), dst));
+            assertTrue(e.getMessage().contains("no longer alive"), e.getMessage());
+        }
+        assertArrayEquals(GOOD, decompressor.decompress(goodFrame));
+    }
+
+    /**
      * A segment of another thread's confined arena is refused, as FFM refuses any access to it,
      * source and destination, compressing and decompressing: passed by raw address, zstd would
      * otherwise read memory its owner may free at any moment.
