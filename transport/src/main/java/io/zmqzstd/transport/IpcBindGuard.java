@@ -26,9 +26,12 @@ import java.util.concurrent.ConcurrentHashMap;
  * is at PATH before it binds there (ipc_listener.cpp, meant for the socket file of a process that
  * ended), without looking: a bind deleted a regular file at PATH, and took the path from a socket
  * still listening on it, which then received nothing more, where a tcp bind fails with "address
- * in use". {@code ipc://*} (a fresh path) and Linux's abstract {@code ipc://@NAME} (whose taken
- * names the kernel refuses) are libzmq's; so is a PATH with nothing at it. A check, then the
- * bind: something put at PATH in between is not seen. A socket file this process may not connect
+ * in use". PATH is the file libzmq unlinks ({@link #unlinked}: as written, a {@code ..} after a
+ * symbolic link taken from the link's target). {@code ipc://*} (a fresh path) is libzmq's; Linux's
+ * abstract {@code ipc://@NAME} (whose taken names the kernel refuses) is too, but for the file
+ * {@code @NAME} in the working directory, which libzmq 4.3.4 unlinks first all the same and which
+ * is checked as any PATH. A PATH with nothing at it is libzmq's too. A check, then the bind:
+ * something put at PATH in between is not seen. A socket file this process may not connect
  * to (another user's, mode 0755 as libzmq leaves them) is refused too: connect fails with EACCES
  * whether somebody listens or not, and libzmq would take a listener's path wherever it may unlink.
  * libzmq ignores a failed unlink, so a socket file nobody listens on that this process may not
@@ -70,9 +73,51 @@ final class IpcBindGuard {
     private IpcBindGuard() {
     }
 
-    /** The file an ipc endpoint binds, the key of {@link #LET_GO}: {@link IpcPaths#file}. */
+    private static final String IPC = "ipc://";
+
+    /** The file an ipc endpoint binds, the key of {@link #LET_GO}: {@link IpcPaths#file}, normalised. */
     static Path path(String endpoint) {
         return IpcPaths.file(endpoint);
+    }
+
+    /**
+     * The file libzmq 4.3.4 unlinks before it binds {@code endpoint}, as written: relative to the
+     * working directory, where libzmq takes it from, and not normalised, as the kernel takes a
+     * {@code ..} after a symbolic link from the link's target, not from where dropping it from the
+     * text leads ({@link #path}, the key of {@link #LET_GO}, normalises). For an abstract
+     * {@code ipc://@NAME} the file {@code @NAME} in the working directory, which libzmq unlinks
+     * all the same before it binds the abstract name.
+     *
+     * @return that file, or null for another transport, {@code ipc://*} or a name that is no path
+     */
+    static Path unlinked(String endpoint) {
+        if (!endpoint.startsWith(IPC)) {
+            return null;
+        }
+        String name = endpoint.substring(IPC.length());
+        if (name.isEmpty() || name.equals("*")) {
+            return null;
+        }
+        try {
+            return Path.of(name);
+        } catch (RuntimeException e) {
+            return null; // InvalidPathException (a NUL character): libzmq's call refuses it
+        }
+    }
+
+    /**
+     * {@code file} as messages name it: absolute, without its {@code .} elements. Its {@code ..}
+     * elements stay, since the kernel takes one after a symbolic link from the link's target.
+     */
+    private static Path shown(Path file) {
+        Path absolute = file.toAbsolutePath();
+        Path shown = absolute.getRoot();
+        for (Path name : absolute) {
+            if (!name.toString().equals(".")) {
+                shown = shown.resolve(name);
+            }
+        }
+        return shown;
     }
 
     /**
@@ -81,32 +126,36 @@ final class IpcBindGuard {
      *     connect to it (so whether somebody listens cannot be told), unless this process let it go
      */
     static void check(String endpoint) {
-        Path path = path(endpoint);
-        int type = path == null ? NOTHING : type(path);
+        Path file = unlinked(endpoint);
+        int type = file == null ? NOTHING : type(file);
         if (type == NOTHING) {
             return; // nothing there, or nothing this JDK can tell: libzmq's bind says what it finds
         }
+        Path shown = shown(file);
         if (type != S_IFSOCK) {
-            throw new IllegalArgumentException("ipc path is taken by " + kind(type) + ", not a socket: path=" + path
-                    + ", endpoint=" + endpoint + " (libzmq unlinks what is there to bind; remove it yourself or bind another path)");
+            throw new IllegalArgumentException("ipc path is taken by " + kind(type) + ", not a socket: path=" + shown
+                    + ", endpoint=" + endpoint + " (libzmq unlinks what is there to bind"
+                    + (endpoint.startsWith(IPC + "@") ? ", at an abstract name's the file of that name in the working directory" : "")
+                    + "; remove it yourself or bind another path)");
         }
-        SocketFile letGo = LET_GO.get(path);
-        if (letGo != null && letGo.equals(socketFile(path))) {
+        Path key = path(endpoint);
+        SocketFile letGo = key == null ? null : LET_GO.get(key);
+        if (letGo != null && letGo.equals(socketFile(file))) {
             return;
         }
-        if (!Files.isWritable(path)) {
+        if (!Files.isWritable(file)) {
             // connect needs write permission on the socket file: refused (EACCES) whether somebody
             // listens or not, as for another user's file of the usual mode 0755
-            String why = removalProblem(path);
-            throw new ZmqException("zmq_bind(" + endpoint + ")", LibZmq.EADDRINUSE, path + " is a socket file this process"
-                    + " may not connect to" + (why == null ? " (owner=" + owner(path) + ")" : "")
+            String why = removalProblem(shown);
+            throw new ZmqException("zmq_bind(" + endpoint + ")", LibZmq.EADDRINUSE, shown + " is a socket file this process"
+                    + " may not connect to" + (why == null ? " (owner=" + owner(file) + ")" : "")
                     + ", so whether somebody listens on it cannot be told, and " + (why == null
                             ? "libzmq would take the path from a listener without a word"
                             : "libzmq could not remove it to bind there: " + why)
                     + "; have it removed if it is left over, or bind another path");
         }
-        if (listenedOn(path)) {
-            throw new ZmqException("zmq_bind(" + endpoint + ")", LibZmq.EADDRINUSE, "a socket listens on " + path
+        if (listenedOn(file)) {
+            throw new ZmqException("zmq_bind(" + endpoint + ")", LibZmq.EADDRINUSE, "a socket listens on " + shown
                     + ", from which libzmq would take the path without a word; bind another path, or end that listener first");
         }
     }
@@ -121,12 +170,13 @@ final class IpcBindGuard {
      * @return the explanation, or null when {@code endpoint} is no ipc path or nothing at its path fits it
      */
     static String unremovable(String endpoint) {
-        Path path = path(endpoint);
-        if (path == null || type(path) != S_IFSOCK || !Files.isWritable(path) || listenedOn(path)) {
+        Path file = unlinked(endpoint);
+        if (file == null || type(file) != S_IFSOCK || !Files.isWritable(file) || listenedOn(file)) {
             return null; // not a socket file this process can tell nobody listens on
         }
-        String why = removalProblem(path);
-        return path + " is a socket file nobody listens on (left by a process that ended), which libzmq could not remove"
+        Path shown = shown(file);
+        String why = removalProblem(shown);
+        return shown + " is a socket file nobody listens on (left by a process that ended), which libzmq could not remove"
                 + " to bind there" + (why == null ? "" : ": " + why) + "; have it removed, or give another path";
     }
 
@@ -179,13 +229,18 @@ final class IpcBindGuard {
     }
 
     /**
-     * A socket of this process listens on {@code path} now.
+     * A socket of this process listens on the ipc file of {@code endpoint} now.
      *
-     * @return the socket file it made there, for {@link #letGo}; null when it cannot be told
+     * @return the socket file it made there, for {@link #letGo}; null when it cannot be told, or
+     *     {@code endpoint} has no file ({@link #path})
      */
-    static SocketFile bound(Path path) {
+    static SocketFile bound(String endpoint) {
+        Path path = path(endpoint);
+        if (path == null) {
+            return null;
+        }
         LET_GO.remove(path);
-        return socketFile(path);
+        return socketFile(unlinked(endpoint));
     }
 
     /**
@@ -211,9 +266,10 @@ final class IpcBindGuard {
     }
 
     /**
-     * Whether somebody listens on the socket file at {@code path}, which this process may connect
-     * to: only a connect refused (ECONNREFUSED: the file left behind by a socket closed without
-     * unlinking it) or a file gone meanwhile says nobody. Not blocking, so a listener whose
+     * Whether somebody listens on the socket file at {@code path} (as written, so that a relative
+     * one fits a socket address wherever libzmq's does), which this process may connect to: only
+     * a connect refused (ECONNREFUSED: the file left behind by a socket closed without unlinking
+     * it) or a file gone meanwhile says nobody. Not blocking, so a listener whose
      * backlog is full counts as listening without holding the bind up: its connect fails at once
      * with EAGAIN (until 2026-11-27 read as nobody, so after some hundred binds refused in a row,
      * each probe a connection the listener had yet to accept, the next bind took the path from

@@ -222,7 +222,7 @@ final class SocketEndpoints {
         switch (op) {
             case BIND -> {
                 Path file = IpcBindGuard.path(endpoint);
-                IpcBindGuard.SocketFile made = file == null ? null : IpcBindGuard.bound(file);
+                IpcBindGuard.SocketFile made = IpcBindGuard.bound(endpoint);
                 bound.add(new BoundEndpoint(endpoint, reportedEndpoint(endpoint), file, made));
             }
             case CONNECT -> connected.add(endpoint);

@@ -227,7 +227,9 @@ public final class ZmqSocket implements AutoCloseable {
      * @throws IllegalArgumentException when {@code endpoint} contains a NUL character, or a tcp or
      *     ws port that is not {@code *} or a number from 0 to 65535 (libzmq would read another);
      *     or when an ipc endpoint's path holds a regular file, a directory, a symbolic link or
-     *     another file that is not a socket (the message names it; libzmq would delete it)
+     *     another file that is not a socket (the message names it; libzmq would delete it), an
+     *     abstract {@code ipc://@NAME}'s too: the file {@code @NAME} in the working directory,
+     *     which libzmq 4.3.4 deletes before it binds the name
      * @throws IllegalStateException after {@link #close()}, or while another thread is in a call
      *     on this socket; or when the socket's CURVE keys make every handshake fail, libzmq not
      *     asked (the message names the option: a client without {@code ZMQ_CURVE_SERVERKEY}, either

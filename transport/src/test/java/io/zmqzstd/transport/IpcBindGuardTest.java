@@ -157,12 +157,67 @@ class IpcBindGuardTest extends ContextTestBase {
                 assertTrue(accepted.isConnected(), "the other listener keeps its path");
             }
         }
-        ZmqSocket pull = socket(SocketType.PULL); // the other listener's file, left behind: taken over
-        pull.bind(endpoint);
-        ZmqSocket push = socket(SocketType.PUSH);
-        push.connect(endpoint);
-        assertTrue(push.send(b("after the other listener"), 0));
-        assertEquals("after the other listener", pull.receiveString(0));
+        bindAndReceive(endpoint); // the other listener's file, left behind: taken over
+    }
+
+    /**
+     * The file checked is the one libzmq unlinks: the kernel takes {@code link/..} from the link's
+     * target. Until 2026-11-27 the check looked at the path with {@code ..} dropped from the text
+     * (another directory, with nothing there), and libzmq deleted the regular file the kernel found.
+     */
+    @Test
+    void shouldRefuseAFileReachedThroughASymbolicLinkAndDotDot() throws Exception {
+        Path sub = Files.createDirectories(dir.resolve("real").resolve("sub"));
+        Files.createSymbolicLink(dir.resolve("link"), sub);
+        Path file = Files.writeString(dir.resolve("real").resolve("notes.txt"), "precious");
+        Path written = Path.of(dir + "/link/../notes.txt");
+        ZmqSocket pull = socket(SocketType.PULL);
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> pull.bind("ipc://" + written));
+        assertTrue(e.getMessage().startsWith("ipc path is taken by a regular file, not a socket: path=" + written), e.getMessage());
+        assertEquals("precious", Files.readString(file), "the file is untouched");
+    }
+
+    /**
+     * libzmq 4.3.4 unlinks the file {@code @NAME} in the working directory before it binds the
+     * abstract name {@code ipc://@NAME}. Until 2026-11-27 an abstract name was not checked, and a
+     * regular file of that name there was deleted; now refused, the abstract name bound once it is gone.
+     */
+    @Test
+    void shouldRefuseAnAbstractBindWhoseNameIsAFileInTheWorkingDirectory() throws Exception {
+        String name = "@zmqzstd-guard-" + ProcessHandle.current().pid() + "-" + System.nanoTime();
+        Path file = Files.writeString(Path.of(name), "precious");
+        try {
+            ZmqSocket pull = socket(SocketType.PULL);
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> pull.bind("ipc://" + name));
+            assertTrue(e.getMessage().contains("ipc path is taken by a regular file, not a socket: path=" + file.toAbsolutePath()
+                    + ", endpoint=ipc://" + name + " (libzmq unlinks what is there to bind, at an abstract name's the file of"
+                    + " that name in the working directory;"), e.getMessage());
+            assertEquals("precious", Files.readString(file), "the file is untouched");
+            Files.delete(file);
+            bindAndReceive("ipc://" + name);
+            assertTrue(Files.notExists(file, LinkOption.NOFOLLOW_LINKS), "an abstract name makes no file");
+        } finally {
+            Files.deleteIfExists(file);
+        }
+    }
+
+    /**
+     * A relative path fits a socket address where its absolute form would not (over 107 bytes), as
+     * libzmq binds it as written. Until 2026-11-27 the check's connect used the absolute form, failed
+     * for its length, and read that as somebody listening: a socket file left there was never taken over.
+     */
+    @Test
+    void shouldTakeOverALeftoverSocketFileAtARelativePathWhoseAbsoluteFormIsTooLong() throws Exception {
+        Path under = Files.createDirectories(Path.of("target")); // Maven's working directory: the module's
+        Path near = Files.createTempDirectory(under, "ipc");
+        Path relative = near.resolve("r".repeat(100 - near.toString().length() - 1));
+        assumeTrue(relative.toAbsolutePath().toString().length() > 107, () -> "working directory too short: " + relative);
+        try (ServerSocketChannel previous = ServerSocketChannel.open(StandardProtocolFamily.UNIX)) {
+            previous.bind(UnixDomainSocketAddress.of(relative)); // its close leaves the file, as a process that ended
+        }
+        bindAndReceive("ipc://" + relative).close();
+        Files.deleteIfExists(relative);
+        Files.delete(near);
     }
 
     /** What libzmq's unlink is for: the socket file a closed listener left behind is taken over. */
@@ -173,12 +228,18 @@ class IpcBindGuardTest extends ContextTestBase {
             previous.socket(SocketType.PULL).bind("ipc://" + path); // its close leaves the file
         }
         assertTrue(Files.exists(path, LinkOption.NOFOLLOW_LINKS));
+        bindAndReceive("ipc://" + path);
+    }
+
+    /** A new PULL bound to {@code endpoint}, after a message sent there has reached it. */
+    private ZmqSocket bindAndReceive(String endpoint) {
         ZmqSocket pull = socket(SocketType.PULL);
-        pull.bind("ipc://" + path);
+        pull.bind(endpoint);
         ZmqSocket push = socket(SocketType.PUSH);
-        push.connect("ipc://" + path);
-        assertTrue(push.send(b("taken over"), 0));
-        assertEquals("taken over", pull.receiveString(0));
+        push.connect(endpoint);
+        assertTrue(push.send(b("to " + endpoint), 0));
+        assertEquals("to " + endpoint, pull.receiveString(0));
+        return pull;
     }
 
     /**
