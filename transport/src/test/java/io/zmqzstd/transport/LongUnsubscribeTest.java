@@ -4,9 +4,17 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.zmqzstd.testkit.ForkedJvm;
+import io.zmqzstd.transport.internal.LibZmq;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Arrays;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -160,18 +168,18 @@ class LongUnsubscribeTest {
             xpub.bind("tcp://127.0.0.1:*");
             String frontend = xsub.lastEndpoint();
             String backend = xpub.lastEndpoint(); // read before the proxy's thread is in its calls on them
-            try (SocketMonitor monitor = xpub.monitor(java.util.EnumSet.of(MonitorEvent.Type.DISCONNECTED));
+            try (SocketMonitor monitor = xpub.monitor(EnumSet.of(MonitorEvent.Type.DISCONNECTED));
                     ZmqProxy proxy = new ZmqProxy(xsub, xpub, null)) {
                 Thread forwarder = Thread.ofPlatform().name("proxy").start(proxy::run);
                 ZmqSocket longSubscriber = peers.socket(SocketType.XSUB);
                 longSubscriber.lingerMs(5000); // the subscription leaves before the close does
                 longSubscriber.connect(backend);
                 // as another binding's XSUB would (pyzmq's, in the probe above): this one refuses it
-                java.lang.foreign.MemorySegment subscription = java.lang.foreign.Arena.global().allocate(1 + prefixBytes);
-                subscription.set(java.lang.foreign.ValueLayout.JAVA_BYTE, 0, (byte) 1);
+                MemorySegment subscription = Arena.global().allocate(1 + prefixBytes);
+                subscription.set(ValueLayout.JAVA_BYTE, 0, (byte) 1);
                 zmqSend(longSubscriber, subscription);
                 longSubscriber.close();
-                MonitorEvent gone = monitor.receive(java.time.Duration.ofSeconds(30));
+                MonitorEvent gone = monitor.receive(Duration.ofSeconds(30));
                 System.out.println(gone != null ? "long subscriber disconnected" : "no disconnect");
                 // the XPUB hands the proxy what it learnt of that peer before this SUB's subscription
                 ZmqSocket sub = peers.socket(SocketType.SUB);
@@ -196,10 +204,10 @@ class LongUnsubscribeTest {
     }
 
     /** zmq_send of all of {@code frame} straight through libzmq, past the checks of {@link ZmqSocket#send}. */
-    private static void zmqSend(ZmqSocket socket, java.lang.foreign.MemorySegment frame) {
+    private static void zmqSend(ZmqSocket socket, MemorySegment frame) {
         int rc;
         try {
-            rc = (int) io.zmqzstd.transport.internal.LibZmq.zmq_send_fast.invokeExact(socket.handle(), frame.address(),
+            rc = (int) LibZmq.zmq_send_fast.invokeExact(socket.handle(), frame.address(),
                     frame.byteSize(), 0);
         } catch (Throwable t) {
             throw new AssertionError(t);
@@ -216,7 +224,7 @@ class LongUnsubscribeTest {
      * receives the PUB's "t-probe".
      */
     private static void xsubWithLongSubscriptionMessages() {
-        try (ZmqContext ctx = new ZmqContext(); java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined();
+        try (ZmqContext ctx = new ZmqContext(); Arena arena = Arena.ofConfined();
                 ZmqMessage message = new ZmqMessage()) {
             ZmqSocket pub = ctx.socket(SocketType.PUB);
             ZmqSocket xsub = ctx.socket(SocketType.XSUB);
@@ -228,16 +236,16 @@ class LongUnsubscribeTest {
                 bytes[0] = 1;
                 byte[] padded = new byte[length + 2];
                 padded[1] = 1;
-                java.lang.foreign.MemorySegment nativeBytes = arena.allocate(length);
-                nativeBytes.copyFrom(java.lang.foreign.MemorySegment.ofArray(bytes));
+                MemorySegment nativeBytes = arena.allocate(length);
+                nativeBytes.copyFrom(MemorySegment.ofArray(bytes));
                 message.set(nativeBytes);
                 PooledBuffer buffer = pool.rent(length);
-                buffer.segment().copyFrom(java.lang.foreign.MemorySegment.ofArray(bytes));
-                java.util.Map<String, Runnable> forms = new java.util.LinkedHashMap<>();
+                buffer.segment().copyFrom(MemorySegment.ofArray(bytes));
+                Map<String, Runnable> forms = new LinkedHashMap<>();
                 forms.put("byte[]", () -> xsub.send(bytes, 0));
                 forms.put("byte[] range", () -> xsub.send(padded, 1, length, 0));
                 forms.put("native segment", () -> xsub.send(nativeBytes, 0, length, 0));
-                forms.put("heap segment", () -> xsub.send(java.lang.foreign.MemorySegment.ofArray(padded), 1, length, 0));
+                forms.put("heap segment", () -> xsub.send(MemorySegment.ofArray(padded), 1, length, 0));
                 forms.put("message", () -> xsub.send(message, 0));
                 forms.put("pooled", () -> xsub.sendPooled(buffer, length, 0));
                 forms.forEach((form, send) -> {
