@@ -590,6 +590,10 @@ def c_summary():
     def m(rounds, size, transport):
         return '%.2fx' % statistics.median(rounds[(size, transport)])
 
+    def min_max(rounds):
+        ratios = sorted(statistics.median(rounds[(size, 'tcp')]) for size in (1024, 65536, 1048576))
+        return '%.2f' % ratios[0], '%.2fx' % ratios[-1]
+
     tcp64 = credit[(64, 'tcp')]
     cubic64 = cubic[(64, 'tcp')]
     return (['tcp: 1 KiB %s, 64 KiB %s, 1 MiB %s; 64 B %s under' % (m(credit, 1024, 'tcp'), m(credit, 65536, 'tcp'),
@@ -602,7 +606,11 @@ def c_summary():
                 m(free, s, t) for s, t in ((64, 'tcp'), (1024, 'tcp'), (65536, 'tcp'), (1048576, 'tcp'),
                                            (64, 'inproc'), (1024, 'inproc'))),
             'zmqzstd / C is %s at 64 B (%.2f\u2013%.2f) and %s at 1 KiB' % (m(cubic, 64, 'tcp'), min(cubic64), max(cubic64),
-                                                                            m(cubic, 1024, 'tcp'))], [
+                                                                            m(cubic, 1024, 'tcp')),
+            # Findings: the range over 1 KiB, 64 KiB and 1 MiB, held to the same flow control and running free
+            'same pipeline written in C (%s\u2013%s over tcp, %s over inproc at 1 KiB, with the C sender held to the same flow '
+            'control; %s\u2013%s and %s with it running free)' % (
+                min_max(credit) + (m(credit, 1024, 'inproc'),) + min_max(free) + (m(free, 1024, 'inproc'),))], [
             'End to end over tcp zmqzstd moves %s, %s and %s the messages of the same pipeline written in C at 1 KiB, 64 KiB and '
             '1 MiB (same flow control, alternated runs); over inproc %s at 64 B and %s at 1 KiB; over tcp at 64 B %s under this '
             "machine's `bbr` congestion control and %s under Linux's default `cubic`" % (
