@@ -3147,6 +3147,48 @@ def codec_readme():
 check('codec/README.md: the figures it repeats', codec_readme)
 
 
+# --- README.md's suite size and time, and the modules' test times: a fresh-clone CI run's per-class times ---
+
+CI_RUN = 'ci/2026-11-27-0f42969.txt'
+
+
+def ci_times():
+    classes, total = [], None
+    with open(os.path.join(RESULTS, CI_RUN)) as f:
+        for line in f:
+            if line.startswith('# Total time:'):
+                minutes, seconds = line.split()[3].split(':')
+                total = '%d min %d s' % (int(minutes), int(seconds))
+            elif not line.startswith('#'):
+                module, tests, failures, errors, skipped, seconds, name = line.split()
+                if int(failures) or int(errors) or int(skipped):
+                    raise ValueError('%s: %s did not pass cleanly' % (CI_RUN, name))
+                classes.append((module, int(tests), float(seconds), name))
+
+    def module_seconds(module):
+        return '%.0f s' % sum(c[2] for c in classes if c[0] == module)
+
+    def seconds_of(module, name):
+        return '%.0f s' % next(c[2] for c in classes if c[0] == module and c[3] == name)
+
+    run = CI_RUN.split('-')[-1][:-4]
+    return {
+        'README.md': ['the whole test suite, {:,} tests including'.format(sum(c[1] for c in classes)),
+                      'Maven took %s in the fresh-clone CI run of %s' % (total, run),
+                      "`HostilePeerTest`, %s, the pipeline's `ZeroAllocationTest`, %s, and the cli's `CliProcessIT`, %s" % (
+                          seconds_of('reliability', 'HostilePeerTest'), seconds_of('pipeline', 'ZeroAllocationTest'),
+                          seconds_of('cli', 'CliProcessIT'))],
+        'codec/README.md': ["(%s of tests in the fresh-clone CI run of %s, %s of it `HugeFrameTest`'s" % (
+            module_seconds('codec'), run, seconds_of('codec', 'HugeFrameTest'))],
+        'pipeline/README.md': ['%s of tests in the fresh-clone CI run of %s on 2 cores, %s of it the zero-allocation runs' % (
+            module_seconds('pipeline'), run, seconds_of('pipeline', 'ZeroAllocationTest'))],
+        'transport/README.md': ['%s of tests in the fresh-clone CI run of %s, %s of it `HugeFrameTest`' % (
+            module_seconds('transport'), run, seconds_of('transport', 'HugeFrameTest'))]}
+
+
+check("README.md and the modules' READMEs: test counts and times of a fresh-clone CI run", ci_times)
+
+
 def flat_document(name):
     with open(os.path.join(ROOT, name)) as f:
         return ' '.join(f.read().replace('**', '').split())
