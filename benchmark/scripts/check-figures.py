@@ -3183,7 +3183,10 @@ def ci_times():
         'pipeline/README.md': ['%s of tests in the fresh-clone CI run of %s on 2 cores, %s of it the zero-allocation runs' % (
             module_seconds('pipeline'), run, seconds_of('pipeline', 'ZeroAllocationTest'))],
         'transport/README.md': ['%s of tests in the fresh-clone CI run of %s, %s of it `HugeFrameTest`' % (
-            module_seconds('transport'), run, seconds_of('transport', 'HugeFrameTest'))]}
+            module_seconds('transport'), run, seconds_of('transport', 'HugeFrameTest'))],
+        'reliability/README.md': ['%s of tests in the fresh-clone CI run of %s, with a 20 s fuzz run per fuzz test; %s of it '
+                                  'HostilePeerTest' % (module_seconds('reliability'), run,
+                                                       seconds_of('reliability', 'HostilePeerTest'))]}
 
 
 check("README.md and the modules' READMEs: test counts and times of a fresh-clone CI run", ci_times)
