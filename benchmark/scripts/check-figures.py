@@ -18,9 +18,11 @@ import glob
 import importlib.util
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 
 ROOT = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..')
 RESULTS = os.path.join(ROOT, 'benchmark', 'results')
@@ -642,6 +644,22 @@ def interleaved(folder, *pairs):
     """The transport rows of interleaved_rows: way text -> (median, 95 % interval, JVMs ahead)."""
     return {key[1:]: (cells[1], cells[2], cells[4].split('/')[0])
             for key, cells in interleaved_rows(folder, *pairs).items() if key[0] == 'transport'}
+
+
+def first_ten_jvms():
+    """The 512 B cells of the 30-JVM interleaved run counted over its first ten JVMs only (j1..j10)."""
+    with tempfile.TemporaryDirectory() as subset:
+        for transport in ('tcp', 'inproc'):
+            for jvm in range(1, 11):
+                name = 'transport-%s-512-j%d.txt' % (transport, jvm)
+                shutil.copy(os.path.join(RESULTS, 'interleaved', name), subset)
+        rows = interleaved(subset)
+    tcp, inproc = rows[('tcp', '512 B', 'zeroCopyPooled / byteArray')], rows[('inproc', '512 B', 'zeroCopyPooled / byteArray')]
+    return ['After the first ten JVMs the 512 B cells were level too (%s and %s, %s/10 and %s/10)' % (
+        tcp[0], inproc[0], tcp[2], inproc[2])]
+
+
+check('Transport: the interleaved run after its first ten JVMs', first_ten_jvms)
 
 
 def inproc_zero_copy():
