@@ -684,6 +684,26 @@ def spin_before_park():
 check('Pipeline: spinning before parking', spin_before_park)
 
 
+def codec_fresh_buffers():
+    """Compression into 64 buffers in turn against one hot pair: results/experiments/codec-fresh-buffers-2026-11-23.txt."""
+    hot, fresh, speeds, slower = [], [], [], 0
+    with open(os.path.join(RESULTS, 'experiments', 'codec-fresh-buffers-2026-11-23.txt')) as f:
+        for line in f:
+            fields = dict(w.split('=', 1) for w in line.split() if '=' in w)
+            if line.startswith('zmqzstd '):
+                hot.append(float(fields['ns_per_call']) / 1000)
+            elif line.startswith('zmqzstd-64-buffers '):
+                fresh.append(float(fields['ns_per_call']) / 1000)
+                speeds.append(fields['speed_vs_zmqzstd'])
+                faster, rounds = fields['faster_in'].split('/')
+                slower += int(rounds) - int(faster)
+    return ['a compression took %.1f and %.1f \u00b5s against %.1f and %.1f \u00b5s (speed %sx and %sx, slower in %d of the %d rounds)'
+            % (fresh[0], fresh[1], hot[0], hot[1], speeds[0], speeds[1], slower, 20 * len(speeds))]
+
+
+check('Pipeline: the codec with fresh buffers at 64 KiB', codec_fresh_buffers)
+
+
 def inproc_zero_copy():
     """README.md's and Findings' zero-copy over inproc at 64 and 256 KiB, from the Transport section's inproc table
     (transport-inproc.json, rerun 2026-11-23; until 2026-11-27 they quoted 5.8\u20137.1x, the table of the day before)."""
