@@ -704,6 +704,46 @@ def codec_fresh_buffers():
 check('Pipeline: the codec with fresh buffers at 64 KiB', codec_fresh_buffers)
 
 
+def cpu_parallel():
+    """The table 'Where the CPU goes at 1 KiB' from results/experiments/cpu-parallel/schedstat-1k-64k.md's four runs."""
+    runs, run = [], None
+    with open(os.path.join(RESULTS, 'experiments', 'cpu-parallel', 'schedstat-1k-64k.md')) as f:
+        for line in f:
+            if line.startswith('# PipelineBenchmark'):
+                run = {'size': int(line.split('size=')[1].split()[0]), 'threads': {}}
+                runs.append(run)
+            elif line.startswith('| ') and not line.startswith('| thread') and run is not None:
+                cells = [c.strip() for c in line.strip().strip('|').split('|')]
+                run['threads'].setdefault(cells[0], []).append(float(cells[-1]))
+            elif line.startswith('# cores busy'):
+                run['busy'] = line.split(':')[1].strip()
+            elif line.startswith('# on cpu per operation'):
+                run['all'] = line.split(':')[1].split()[0]
+                run['rate'] = float(line.split("score, ")[1].split()[0].replace(',', ''))
+    if len(runs) != 4:
+        raise ValueError('cpu-parallel: %d runs, not 4' % len(runs))
+
+    def one(name, run):
+        return '%.1f' % sum(run['threads'][name])
+
+    rows = []
+    for ours, peer in ((runs[0], runs[1]), (runs[2], runs[3])):
+        size = '1 KiB' if ours['size'] == 1024 else '64 KiB'
+        workers = one('zmqzstd-compres', ours) + (' (3 workers)' if ours['size'] == 1024 else '')
+        rows.append('| zmqzstd@3, %s | {:,.0f} | **%s** | %s | %s | %s | %s | %s |'.format(ours['rate']) % (
+            size, ours['all'], workers, one('io.zmqzstd.benc', ours), one('ZMQbg/IO/0', ours) + (' (libzmq)' if ours['size'] == 1024 else ''),
+            one('zmqzstd-sender', ours), ours['busy']))
+        rows.append('| JeroMQ + zstd-jni, %s | {:,.0f} | **%s** | %s | %s | %s | \u2013 | %s |'.format(peer['rate']) % (
+            size, peer['all'], one('jeromq-sender', peer) + (' (the sender)' if peer['size'] == 1024 else ''),
+            one('io.zmqzstd.benc', peer), one('iothread-2', peer) + (' (JeroMQ)' if peer['size'] == 1024 else ''), peer['busy']))
+    rows.append('the throughput ratio (%.2fx) is the CPU ratio' % (runs[0]['rate'] / runs[1]['rate']))
+    rows.append('(%.2fx in this pair of forks)' % (runs[2]['rate'] / runs[3]['rate']))
+    return rows
+
+
+check('Pipeline: where the CPU goes, schedstat of the parallel sender and JeroMQ', cpu_parallel)
+
+
 def inproc_zero_copy():
     """README.md's and Findings' zero-copy over inproc at 64 and 256 KiB, from the Transport section's inproc table
     (transport-inproc.json, rerun 2026-11-23; until 2026-11-27 they quoted 5.8\u20137.1x, the table of the day before)."""
