@@ -12,6 +12,7 @@ only; runs no benchmark.
 
     python3 benchmark/scripts/check-figures.py [REPOSITORY_ROOT]   # exit status 1 on any mismatch
 """
+import collections
 import decimal
 import functools
 import glob
@@ -706,42 +707,60 @@ check('Pipeline: the codec with fresh buffers at 64 KiB', codec_fresh_buffers)
 
 def cpu_parallel():
     """The table 'Where the CPU goes at 1 KiB' from results/experiments/cpu-parallel/schedstat-1k-64k.md's four runs."""
-    runs, run = [], None
-    with open(os.path.join(RESULTS, 'experiments', 'cpu-parallel', 'schedstat-1k-64k.md')) as f:
-        for line in f:
-            if line.startswith('# PipelineBenchmark'):
-                run = {'size': int(line.split('size=')[1].split()[0]), 'threads': {}}
-                runs.append(run)
-            elif line.startswith('| ') and not line.startswith('| thread') and run is not None:
-                cells = [c.strip() for c in line.strip().strip('|').split('|')]
-                run['threads'].setdefault(cells[0], []).append(float(cells[-1]))
-            elif line.startswith('# cores busy'):
-                run['busy'] = line.split(':')[1].strip()
-            elif line.startswith('# on cpu per operation'):
-                run['all'] = line.split(':')[1].split()[0]
-                run['rate'] = float(line.split("score, ")[1].split()[0].replace(',', ''))
-    if len(runs) != 4:
-        raise ValueError('cpu-parallel: %d runs, not 4' % len(runs))
+    runs = schedstat_runs('experiments/cpu-parallel/schedstat-1k-64k.md')
 
-    def one(name, run):
-        return '%.1f' % sum(run['threads'][name])
+    def one(run, name):
+        """A role's µs per message: the last cell of every row of threads named NAME, summed."""
+        return '%.1f' % sum(float(cells[-1]) for thread, cells in run['rows'] if thread == name)
 
     rows = []
-    for ours, peer in ((runs[0], runs[1]), (runs[2], runs[3])):
-        size = '1 KiB' if ours['size'] == 1024 else '64 KiB'
-        workers = one('zmqzstd-compres', ours) + (' (3 workers)' if ours['size'] == 1024 else '')
-        rows.append('| zmqzstd@3, %s | {:,.0f} | **%s** | %s | %s | %s | %s | %s |'.format(ours['rate']) % (
-            size, ours['all'], workers, one('io.zmqzstd.benc', ours), one('ZMQbg/IO/0', ours) + (' (libzmq)' if ours['size'] == 1024 else ''),
-            one('zmqzstd-sender', ours), ours['busy']))
-        rows.append('| JeroMQ + zstd-jni, %s | {:,.0f} | **%s** | %s | %s | %s | \u2013 | %s |'.format(peer['rate']) % (
-            size, peer['all'], one('jeromq-sender', peer) + (' (the sender)' if peer['size'] == 1024 else ''),
-            one('io.zmqzstd.benc', peer), one('iothread-2', peer) + (' (JeroMQ)' if peer['size'] == 1024 else ''), peer['busy']))
-    rows.append('the throughput ratio (%.2fx) is the CPU ratio' % (runs[0]['rate'] / runs[1]['rate']))
-    rows.append('(%.2fx in this pair of forks)' % (runs[2]['rate'] / runs[3]['rate']))
+    for size, label in ((1024, '1 KiB'), (65536, '64 KiB')):
+        ours, peer = runs[('zmqzstd', size)], runs[('jeromqZstdjni', size)]
+        small = size == 1024
+        rows.append('| zmqzstd@3, %s | %s | **%s** | %s | %s | %s | %s | %s |' % (
+            label, thousands(ours['score']), ours['per_op'], one(ours, 'zmqzstd-compres') + (' (3 workers)' if small else ''),
+            one(ours, 'io.zmqzstd.benc'), one(ours, 'ZMQbg/IO/0') + (' (libzmq)' if small else ''),
+            one(ours, 'zmqzstd-sender'), ours['busy']))
+        rows.append('| JeroMQ + zstd-jni, %s | %s | **%s** | %s | %s | %s | \u2013 | %s |' % (
+            label, thousands(peer['score']), peer['per_op'], one(peer, 'jeromq-sender') + (' (the sender)' if small else ''),
+            one(peer, 'io.zmqzstd.benc'), one(peer, 'iothread-2') + (' (JeroMQ)' if small else ''), peer['busy']))
+    for size, passage in ((1024, 'the throughput ratio (%.2fx) is the CPU ratio'), (65536, '(%.2fx in this pair of forks)')):
+        rows.append(passage % (runs[('zmqzstd', size)]['score'] / runs[('jeromqZstdjni', size)]['score']))
     return rows
 
 
 check('Pipeline: where the CPU goes, schedstat of the parallel sender and JeroMQ', cpu_parallel)
+
+
+def parallel3_flamegraphs():
+    """The shares of the parallel sender's CPU flamegraphs at 1 KiB and 64 KiB (results/flamegraphs/zmqzstd-parallel3-*):
+    flame-summary.py's categories, and the samples under futex waits and pthread_cond_signal by who parks or wakes."""
+    small, large = (flame_cpu('flamegraphs/zmqzstd-parallel3-%d' % size) for size in (1024, 65536))
+    parks = collections.Counter()
+    for frames, n in script('flame-summary').read(one_file('flamegraphs/zmqzstd-parallel3-1024/cpu/*/collapsed-cpu.csv')):
+        if any('futex' in f or 'pthread_cond_signal' in f for f in frames):
+            worker = any('ParallelCompressingSender$Worker.run' in f for f in frames)
+            waking = any('LockSupport.unpark' in f for f in frames)
+            parks[('worker ' if worker else 'producer ') + ('wakes' if waking else 'parks')] += n
+
+    def share(counter, *keys):
+        return 100.0 * sum(counter[k] for k in keys) / sum(counter.values())
+
+    total = sum(small.values())
+    return ['%.0f %% of the samples are in the kernel, %.1f %% of all under `futex` waits and `pthread_cond_signal` from '
+            'workers parking when the ring ran dry (%.1f %%), waking one another (%.1f %%) and the producer (%.1f %% + %.1f %%); '
+            "zstd compression %.1f %%, decompression %.1f %%, zmq-zstd's Java code %.1f %%" % (
+                share(small, 'kernel / syscalls'), 100.0 * sum(parks.values()) / total,
+                100.0 * parks['worker parks'] / total, 100.0 * parks['worker wakes'] / total,
+                100.0 * parks['producer wakes'] / total, 100.0 * parks['producer parks'] / total,
+                share(small, 'zstd compress'), share(small, 'zstd decompress'), share(small, 'zmq-zstd (Java)')),
+            'is %.0f %% (%.1f %% compression, %.1f %% decompression), the kernel %.0f %%' % (
+                share(large, 'zstd compress', 'zstd decompress'), share(large, 'zstd compress'),
+                share(large, 'zstd decompress'), share(large, 'kernel / syscalls')),
+            'fewer parks and wake-ups at 1 KiB (%.1f %% of the CPU in the ring of' % (100.0 * sum(parks.values()) / total)]
+
+
+check('Pipeline: the parallel sender\'s flamegraphs', parallel3_flamegraphs)
 
 
 def inproc_zero_copy():
@@ -1767,8 +1786,8 @@ check("Flamegraphs: where the pipeline's time goes", flamegraphs)
 
 
 def schedstat_runs(path):
-    """The runs of a file of schedstat.py outputs: (contestant, size) -> {score, busy, per_op, threads}, threads
-    by name -> the table's cells."""
+    """The runs of a file of schedstat.py outputs: (contestant, size) -> {score, busy, per_op, threads, rows}, threads
+    by name -> the table's cells (the last of a name), rows every (name, cells) in order."""
     runs, current = {}, None
     with open(os.path.join(RESULTS, path)) as f:
         for line in f:
@@ -1779,6 +1798,7 @@ def schedstat_runs(path):
             elif line.startswith('| ') and not line.startswith('| thread |') and current is not None:
                 cells = [c.strip() for c in line.strip().strip('|').split('|')]
                 current['threads'][cells[0]] = cells[1:]
+                current.setdefault('rows', []).append((cells[0], cells[1:]))  # every thread, names repeating
             elif line.startswith('# cores busy'):
                 current['busy'] = line.split()[-1]
             elif line.startswith('# on cpu per operation'):
