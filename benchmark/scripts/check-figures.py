@@ -1480,6 +1480,16 @@ def claim_and_send_path():
     out.append('`3c` and `3` ahead of `3w` in %s JVMs each, JeroMQ + zstd-jni in %s.)' % (
         ' of '.join(mine.split('/')), 'none' if peer.startswith('0/') else peer))
 
+    def peer_rates(size):  # JeroMQ + zstd-jni's msg/s in each JVM of the claim run, in thousands
+        rates = []
+        for path in glob.glob(os.path.join(RESULTS, 'experiments', 'claim', 'pipeline-tcp-%d-j*.txt' % size)):
+            with open(path) as f:
+                rates += [float(line.split('msgs_per_s=')[1].split()[0]) / 1000 for line in f if line.startswith('jeromqZstdjni ') and 'msgs_per_s=' in line]
+        return rates
+
+    large, small = peer_rates(65536), peer_rates(1024)
+    out.append('(JeroMQ + zstd-jni %s K msg/s at 64 KiB, %.0f\u2013%.0f K at 1 KiB)' % (span(large, 1), min(small), max(small)))
+
 
     def paired(old, new):  # after / before per JVM, from the printed ratios (exact decimals, so that 1.125 rounds half up)
         return [decimal.Decimal(n[1]) / decimal.Decimal(o[1]) for o, n in zip(old, new)]
