@@ -1567,14 +1567,26 @@ public final class ZmqSocket implements AutoCloseable {
     public String curveSecretKey() { return getZ85("ZMQ_CURVE_SECRETKEY", LibZmq.ZMQ_CURVE_SECRETKEY); }
     /**
      * Client: the server's public key (Z85), {@code ZMQ_CURVE_SERVERKEY}. Applies to later
-     * bind/connect calls only.
+     * bind/connect calls only. Refused on a CURVE server: libzmq takes this option as "be a
+     * client" and turns {@code ZMQ_CURVE_SERVER} off, so a server given its own public key here
+     * went on as a client, and every handshake with its clients failed.
      *
      * @param z85 the server's public key, {@value Curve#Z85_KEY_CHARS} Z85 characters
      * @throws IllegalArgumentException when {@code z85} is not {@value Curve#Z85_KEY_CHARS}
      *     characters long, has a character outside the Z85 alphabet (the message names it and
      *     its index), or a group of 5 characters standing for more than 32 bits
+     * @throws IllegalStateException when this socket is a CURVE server ({@link #curveServer()});
+     *     {@code curveServer(false)} first makes it a client
      */
-    public void curveServerKey(String z85) { setZ85("ZMQ_CURVE_SERVERKEY", LibZmq.ZMQ_CURVE_SERVERKEY, z85); }
+    public void curveServerKey(String z85) {
+        byte[] key = Curve.z85Key("ZMQ_CURVE_SERVERKEY", z85);
+        if (curveServer()) {
+            throw new IllegalStateException("ZMQ_CURVE_SERVERKEY on a CURVE server (curveServer(true)): libzmq would"
+                    + " make it a CURVE client, whose every handshake with a client fails; a server needs no server key"
+                    + " (curveServer(false) first makes this socket a client)");
+        }
+        setBytes("ZMQ_CURVE_SERVERKEY", LibZmq.ZMQ_CURVE_SERVERKEY, key);
+    }
     /**
      * The server key this client uses ({@code ZMQ_CURVE_SERVERKEY}).
      *

@@ -169,22 +169,39 @@ class CurveTest {
     @Test
     void shouldRefuseAConnectOfAClientWithoutAServerKeyAndDeliverOnceItIsSet() {
         try (ZmqContext ctx = new ZmqContext()) {
-            ZmqSocket pull = ctx.socket(SocketType.PULL);
-            pull.curveServer(true);
-            pull.curveSecretKey(serverKeys.secretKey());
+            ZmqSocket pull = curveServer(ctx);
             String endpoint = Endpoints.bindAny(pull, "tcp");
-            ZmqSocket push = ctx.socket(SocketType.PUSH);
-            push.curvePublicKey(clientKeys.publicKey());
-            push.curveSecretKey(clientKeys.secretKey());
+            ZmqSocket push = curveClientWithoutServerKey(ctx);
             assertRefused("connect(" + endpoint + "): this CURVE client has no ZMQ_CURVE_SERVERKEY", () -> push.connect(endpoint));
             assertEquals("", push.lastEndpoint(), "libzmq was not asked");
             push.curveServerKey(serverKeys.publicKey());
             push.connect(endpoint);
-            pull.receiveTimeoutMs(5000);
-            push.lingerMs(0);
-            assertTrue(push.send("secret".getBytes(StandardCharsets.UTF_8), ZmqSocket.DONTWAIT));
-            assertArrayEquals("secret".getBytes(StandardCharsets.UTF_8), pull.receiveBytes(0));
+            assertDelivers(push, pull);
         }
+    }
+
+    /** A PULL that is a CURVE server with {@link #serverKeys}' secret key. */
+    private ZmqSocket curveServer(ZmqContext ctx) {
+        ZmqSocket pull = ctx.socket(SocketType.PULL);
+        pull.curveServer(true);
+        pull.curveSecretKey(serverKeys.secretKey());
+        return pull;
+    }
+
+    /** A PUSH with {@link #clientKeys} as its own key pair, no server key yet. */
+    private ZmqSocket curveClientWithoutServerKey(ZmqContext ctx) {
+        ZmqSocket push = ctx.socket(SocketType.PUSH);
+        push.curvePublicKey(clientKeys.publicKey());
+        push.curveSecretKey(clientKeys.secretKey());
+        return push;
+    }
+
+    /** A message {@code push} (connected) sends arrives at {@code pull} within 5 s. */
+    private static void assertDelivers(ZmqSocket push, ZmqSocket pull) {
+        pull.receiveTimeoutMs(5000);
+        push.lingerMs(0);
+        assertTrue(push.send("secret".getBytes(StandardCharsets.UTF_8), ZmqSocket.DONTWAIT));
+        assertArrayEquals("secret".getBytes(StandardCharsets.UTF_8), pull.receiveBytes(0));
     }
 
     @Test
@@ -228,6 +245,36 @@ class CurveTest {
             assertRefused("bind(tcp://127.0.0.1:*): this CURVE server (curveServer(true)) has no ZMQ_CURVE_SECRETKEY"
                     + " (curveSecretKey: its own secret key); every handshake would fail, so set it before the bind or connect",
                     () -> pull.bind("tcp://127.0.0.1:*"));
+        }
+    }
+
+    /**
+     * libzmq takes ZMQ_CURVE_SERVERKEY as "be a client": on a server it turned ZMQ_CURVE_SERVER
+     * off, so a server given its own public key there bound as a CURVE client and no client's
+     * message ever arrived. The setter refuses it on a server, which stays a server and delivers;
+     * after curveServer(false) the same key makes the socket a client.
+     */
+    @Test
+    void shouldRefuseAServerKeyOnAServerAndStayAServer() {
+        try (ZmqContext ctx = new ZmqContext()) {
+            ZmqSocket pull = curveServer(ctx);
+            pull.curvePublicKey(serverKeys.publicKey());
+            IllegalStateException e = assertThrows(IllegalStateException.class, () -> pull.curveServerKey(serverKeys.publicKey()));
+            assertTrue(e.getMessage().startsWith("ZMQ_CURVE_SERVERKEY on a CURVE server (curveServer(true)): libzmq would make"
+                    + " it a CURVE client"), e.getMessage());
+            assertTrue(pull.curveServer(), "still a server");
+            assertEquals("0".repeat(40), pull.curveServerKey(), "nothing reached libzmq");
+            ZmqSocket push = curveClientWithoutServerKey(ctx);
+            push.curveServerKey(serverKeys.publicKey());
+            push.connect(Endpoints.bindAny(pull, "tcp"));
+            assertDelivers(push, pull);
+
+            ZmqSocket other = ctx.socket(SocketType.PULL);
+            other.curveServer(true);
+            other.curveServer(false);
+            other.curveServerKey(serverKeys.publicKey());
+            assertEquals(serverKeys.publicKey(), other.curveServerKey());
+            assertThrows(IllegalArgumentException.class, () -> pull.curveServerKey("short"), "the key is checked first");
         }
     }
 
