@@ -1,5 +1,6 @@
 package io.zmqzstd.transport;
 
+import io.zmqzstd.nativelib.NativeLibrary;
 import io.zmqzstd.transport.internal.LibZmq;
 
 import java.lang.foreign.Arena;
@@ -26,6 +27,11 @@ import java.util.List;
  * the secret one, say, or halves of two pairs). A server key that is not the server's, or a
  * server secret key from another pair, cannot be told from the socket's own options and still
  * fails only in the handshake.
+ *
+ * <p>CURVE needs a libzmq built with it ({@link #isAvailable()}; Debian's and Homebrew's are).
+ * Without it, libzmq refuses {@link #keypair()} and {@link #publicKey} with ENOTSUP and every
+ * CURVE socket option with a bare EINVAL; the {@link ZmqException} then says that this libzmq has
+ * no CURVE.
  */
 public final class Curve {
 
@@ -51,10 +57,45 @@ public final class Curve {
     }
 
     /**
+     * Whether the libzmq in use was built with CURVE ({@code zmq_has("curve")}).
+     *
+     * @return true when CURVE keys and the CURVE socket options work
+     */
+    public static boolean isAvailable() {
+        return Capability.CURVE;
+    }
+
+    /** Asked once: a library's build does not change while it is loaded. */
+    private static final class Capability {
+        static final boolean CURVE = has("curve");
+
+        private static boolean has(String capability) {
+            try (Arena a = Arena.ofConfined()) {
+                return (int) LibZmq.zmq_has.invokeExact(a.allocateFrom(capability, StandardCharsets.US_ASCII)) != 0;
+            } catch (Throwable t) {
+                throw LibZmq.rethrow(t);
+            }
+        }
+    }
+
+    /** For a failed CURVE call's {@link ZmqException}: why, when libzmq has no CURVE; else null. */
+    static String unavailableNote() {
+        return unavailableNote(isAvailable());
+    }
+
+    /** {@link #unavailableNote()} for a libzmq that has CURVE or not. */
+    static String unavailableNote(boolean available) {
+        return available ? null : "this libzmq was built without CURVE, zmq_has(\"curve\") is 0: use one built with"
+                + " libsodium, as Debian's libzmq5 and Homebrew's zeromq are, e.g. by -D"
+                + NativeLibrary.ZMQ.pathProperty() + "=FILE";
+    }
+
+    /**
      * A fresh key pair from zmq_curve_keypair (needs libzmq built with CURVE, as Debian's is).
      *
      * @return a new public and secret key, both in Z85
-     * @throws ZmqException when libzmq cannot make one (ENOTSUP: built without CURVE)
+     * @throws ZmqException when libzmq cannot make one (ENOTSUP: built without CURVE, which the
+     *     message says)
      */
     public static KeyPair keypair() {
         try (Arena a = Arena.ofConfined()) {
@@ -63,7 +104,7 @@ public final class Curve {
             MemorySegment capture = a.allocate(LibZmq.CAPTURE_LAYOUT);
             int rc = (int) LibZmq.zmq_curve_keypair.invokeExact(capture, pub, sec);
             if (rc != 0) {
-                throw new ZmqException("zmq_curve_keypair", LibZmq.errno(capture));
+                throw new ZmqException("zmq_curve_keypair", LibZmq.errno(capture), unavailableNote());
             }
             return new KeyPair(pub.getString(0), sec.getString(0));
         } catch (Throwable t) {
@@ -81,7 +122,8 @@ public final class Curve {
      * @throws IllegalArgumentException when {@code secretKey} is not {@value #Z85_KEY_CHARS} Z85
      *     characters (the message names its length, or the first character outside the alphabet),
      *     or a group of 5 of them stands for more than 32 bits
-     * @throws ZmqException when libzmq cannot compute it (ENOTSUP: built without CURVE)
+     * @throws ZmqException when libzmq cannot compute it (ENOTSUP: built without CURVE, which the
+     *     message says)
      */
     public static String publicKey(String secretKey) {
         z85Key("a CURVE secret key", secretKey);
@@ -91,7 +133,7 @@ public final class Curve {
             MemorySegment capture = a.allocate(LibZmq.CAPTURE_LAYOUT);
             int rc = (int) LibZmq.zmq_curve_public.invokeExact(capture, pub, sec);
             if (rc != 0) {
-                throw new ZmqException("zmq_curve_public", LibZmq.errno(capture));
+                throw new ZmqException("zmq_curve_public", LibZmq.errno(capture), unavailableNote());
             }
             return pub.getString(0);
         } catch (Throwable t) {

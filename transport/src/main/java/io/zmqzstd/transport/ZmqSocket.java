@@ -1523,6 +1523,8 @@ public final class ZmqSocket implements AutoCloseable {
      * {@code ZMQ_CURVE_SERVER}. Applies to later bind/connect calls only.
      *
      * @param on true to act as CURVE server; false (the default) returns the socket to no security
+     * @throws ZmqException when libzmq was built without CURVE ({@link Curve#isAvailable()}), which
+     *     the message says, as it does for the other CURVE options
      */
     public void curveServer(boolean on) { setInt("ZMQ_CURVE_SERVER", LibZmq.ZMQ_CURVE_SERVER, on ? 1 : 0); }
     /**
@@ -1921,7 +1923,7 @@ public final class ZmqSocket implements AutoCloseable {
             opt.set(ValueLayout.JAVA_INT, 0, value);
             int errno = setRawEntered(option, opt, 4);
             if (errno != 0) {
-                throw optionRefused(name + "=" + value, errno);
+                throw optionRefused(option, name + "=" + value, errno);
             }
             // Every int option, typed or by number, comes through here: keep the cached timeouts
             // that socketCall relies on current (only once libzmq has accepted the value).
@@ -1941,7 +1943,7 @@ public final class ZmqSocket implements AutoCloseable {
             opt.set(ValueLayout.JAVA_LONG, 0, value);
             int errno = setRawEntered(option, opt, 8);
             if (errno != 0) {
-                throw optionRefused(name + "=" + value, errno);
+                throw optionRefused(option, name + "=" + value, errno);
             }
         } finally {
             exit();
@@ -1975,7 +1977,7 @@ public final class ZmqSocket implements AutoCloseable {
             }
         }
         if (errno != 0) {
-            throw optionRefused(name + ", length=" + value.length, errno);
+            throw optionRefused(option, name + ", length=" + value.length, errno);
         }
     }
 
@@ -2036,8 +2038,21 @@ public final class ZmqSocket implements AutoCloseable {
     }
 
     /** @param what the option and the value refused, e.g. {@code ZMQ_SNDHWM=-1} */
-    private static ZmqException optionRefused(String what, int errno) {
-        return new ZmqException("zmq_setsockopt(" + what + ")", errno);
+    private static ZmqException optionRefused(int option, String what, int errno) {
+        return new ZmqException("zmq_setsockopt(" + what + ")", errno, curveNote(option));
+    }
+
+    /**
+     * For a refused option's {@link ZmqException}: that libzmq has no CURVE, when the option is a
+     * CURVE one and that is why (such a libzmq refuses them all, set or read, with a bare EINVAL);
+     * otherwise null.
+     */
+    private static String curveNote(int option) {
+        return switch (option) {
+            case LibZmq.ZMQ_CURVE_SERVER, LibZmq.ZMQ_CURVE_PUBLICKEY, LibZmq.ZMQ_CURVE_SECRETKEY,
+                    LibZmq.ZMQ_CURVE_SERVERKEY -> Curve.unavailableNote();
+            default -> null;
+        };
     }
 
     private long getRawEntered(String name, int option, long capacity) {
@@ -2045,7 +2060,7 @@ public final class ZmqSocket implements AutoCloseable {
             optLen.set(ValueLayout.JAVA_LONG, 0, capacity);
             int rc = (int) LibZmq.zmq_getsockopt.invokeExact(capture, socket, option, opt, optLen);
             if (rc != 0) {
-                throw new ZmqException("zmq_getsockopt(" + name + ")", LibZmq.errno(capture));
+                throw new ZmqException("zmq_getsockopt(" + name + ")", LibZmq.errno(capture), curveNote(option));
             }
             return optLen.get(ValueLayout.JAVA_LONG, 0);
         } catch (Throwable t) {

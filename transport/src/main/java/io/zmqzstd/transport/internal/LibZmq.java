@@ -351,6 +351,8 @@ public final class LibZmq {
     public static final MethodHandle zmq_errno = h("zmq_errno", FunctionDescriptor.of(JAVA_INT));
     /** const char *zmq_strerror(int errnum); */
     public static final MethodHandle zmq_strerror = h("zmq_strerror", FunctionDescriptor.of(ADDRESS, JAVA_INT));
+    /** int zmq_has(const char *capability); 1 when libzmq was built with it ("curve", "ipc", ...), else 0 */
+    public static final MethodHandle zmq_has = h("zmq_has", FunctionDescriptor.of(JAVA_INT, ADDRESS));
     /** int zmq_curve_keypair(char *z85_public_key, char *z85_secret_key); */
     public static final MethodHandle zmq_curve_keypair = h("zmq_curve_keypair", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS), ERRNO);
     /** int zmq_curve_public(char *z85_public_key, const char *z85_secret_key); the secret key must be 40 Z85 characters: libzmq decodes any multiple of 5 into 32 bytes */
