@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * CURVE key pairs and Z85 text encoding. Keys are 32 bytes; their Z85 form is 40 characters.
@@ -149,6 +150,7 @@ public final class Curve {
      * @throws IllegalArgumentException when the length is not a multiple of 4
      */
     public static String z85Encode(byte[] data) {
+        Objects.requireNonNull(data, "z85 input is null");
         if (data.length % 4 != 0) {
             throw new IllegalArgumentException("z85 input length must be a multiple of 4: length=" + data.length);
         }
@@ -262,6 +264,7 @@ public final class Curve {
      *     alphabet and its index, or the first group above 32 bits and its index
      */
     static byte[] z85Key(String what, String z85) {
+        Objects.requireNonNull(z85, () -> what + " is null");
         if (z85.length() != Z85_KEY_CHARS) {
             throw new IllegalArgumentException(what + " must be a " + Z85_KEY_CHARS + "-character Z85 key: length="
                     + z85.length());
@@ -295,6 +298,7 @@ public final class Curve {
      * @throws IllegalArgumentException naming the first character outside the alphabet and its index
      */
     static byte[] z85Chars(String what, String text) {
+        Objects.requireNonNull(text, () -> what + " is null");
         byte[] chars = new byte[text.length()];
         for (int i = 0; i < chars.length; i++) {
             char c = text.charAt(i);

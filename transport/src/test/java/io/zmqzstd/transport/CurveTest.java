@@ -138,6 +138,24 @@ class CurveTest {
         }
     }
 
+    /**
+     * A null key or text names what was null: the option, for a setter. Before, the JDK's message
+     * named Curve's parameter ("Cannot invoke "String.length()" because "z85" is null"), not the
+     * option it was meant for.
+     */
+    @Test
+    void shouldNameTheNullKeyOrText() {
+        try (ZmqContext ctx = new ZmqContext()) {
+            ZmqSocket s = ctx.socket(SocketType.DEALER);
+            assertEquals("ZMQ_CURVE_SERVERKEY is null", assertThrows(NullPointerException.class, () -> s.curveServerKey(null)).getMessage());
+            assertEquals("ZMQ_CURVE_PUBLICKEY is null", assertThrows(NullPointerException.class, () -> s.curvePublicKey(null)).getMessage());
+            assertEquals("ZMQ_CURVE_SECRETKEY is null", assertThrows(NullPointerException.class, () -> s.curveSecretKey(null)).getMessage());
+        }
+        assertEquals("a CURVE secret key is null", assertThrows(NullPointerException.class, () -> Curve.publicKey(null)).getMessage());
+        assertEquals("z85 text is null", assertThrows(NullPointerException.class, () -> Curve.z85Decode(null)).getMessage());
+        assertEquals("z85 input is null", assertThrows(NullPointerException.class, () -> Curve.z85Encode(null)).getMessage());
+    }
+
     private static void assertRejected(String named, int index, org.junit.jupiter.api.function.Executable call) {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, call);
         assertTrue(e.getMessage().contains(named) && e.getMessage().contains("index " + index), e.getMessage());
