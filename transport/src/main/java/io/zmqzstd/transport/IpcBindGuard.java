@@ -75,6 +75,20 @@ final class IpcBindGuard {
 
     private static final String IPC = "ipc://";
 
+    /**
+     * Descriptors {@link #listenedOn} needs free: its probe socket, and at its first probe the ones
+     * the JDK opens as it makes its first socket channel (measured with JDK 25: that channel opens
+     * with 4 free, not with 3). Without them the probe failed as if somebody listened, or, the
+     * first, with {@link ExceptionInInitializerError} out of the JDK's initialisers, after which
+     * the JDK's socket channels are unusable for the life of the process (until 2026-11-27).
+     */
+    private static int probeDescriptors() {
+        return probed ? 1 : 4;
+    }
+
+    /** A probe has made a socket channel: the JDK has opened what it keeps for them. */
+    private static volatile boolean probed;
+
     /** The file an ipc endpoint binds, the key of {@link #LET_GO}: {@link IpcPaths#file}, normalised. */
     static Path path(String endpoint) {
         return IpcPaths.file(endpoint);
@@ -154,6 +168,10 @@ final class IpcBindGuard {
                             : "libzmq could not remove it to bind there: " + why)
                     + "; have it removed if it is left over, or bind another path");
         }
+        int needed = probeDescriptors();
+        Descriptors.require("zmq_bind(" + endpoint + ")", needed, "whether somebody listens on " + shown
+                + " is told by connecting to it, which needs " + needed + (needed == 1 ? ""
+                        : " (the probe, and what the JDK opens as it makes its first socket channel)"));
         if (listenedOn(file)) {
             throw new ZmqException("zmq_bind(" + endpoint + ")", LibZmq.EADDRINUSE, "a socket listens on " + shown
                     + ", from which libzmq would take the path without a word; bind another path, or end that listener first");
@@ -171,7 +189,8 @@ final class IpcBindGuard {
      */
     static String unremovable(String endpoint) {
         Path file = unlinked(endpoint);
-        if (file == null || type(file) != S_IFSOCK || !Files.isWritable(file) || listenedOn(file)) {
+        if (file == null || type(file) != S_IFSOCK || !Files.isWritable(file) || !Descriptors.available(probeDescriptors())
+                || listenedOn(file)) {
             return null; // not a socket file this process can tell nobody listens on
         }
         Path shown = shown(file);
@@ -277,6 +296,7 @@ final class IpcBindGuard {
      */
     private static boolean listenedOn(Path path) {
         try (SocketChannel probe = SocketChannel.open(StandardProtocolFamily.UNIX)) {
+            probed = true;
             probe.configureBlocking(false);
             probe.connect(UnixDomainSocketAddress.of(path));
             return true;

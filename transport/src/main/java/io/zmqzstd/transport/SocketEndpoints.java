@@ -125,7 +125,8 @@ final class SocketEndpoints {
      * bind's as given but not libzmq's key for it (a wildcard, {@code tcp://*:PORT}, an interface
      * name), else which endpoints libzmq knows this socket's by; for a bind or a connect, an
      * inproc endpoint without a name (EINVAL), a tcp bind's host that is no address or interface
-     * (ENODEV, "No such device") and an ipc path too long for a socket address.
+     * (ENODEV, "No such device"), an ipc path too long for a socket address, and the descriptor
+     * limit when a bind's listening socket found none free (EMFILE, "Too many open files").
      */
     String failureNote(String op, String endpoint, List<String> reached, int errno) {
         if (ends(op)) {
@@ -148,6 +149,10 @@ final class SocketEndpoints {
             long pathBytes = endpoint.substring("ipc://".length()).getBytes(StandardCharsets.UTF_8).length;
             return "an ipc path is at most " + MAX_IPC_PATH_BYTES + " bytes (a socket address's sun_path, its NUL"
                     + " included, holds " + (MAX_IPC_PATH_BYTES + 1) + "): this one is " + pathBytes;
+        }
+        if (errno == LibZmq.EMFILE && op.equals(BIND)) {
+            return "the process is out of file descriptors, the listening socket taking one; " + Descriptors.limit()
+                    + "; close descriptors or raise the limit";
         }
         return null;
     }

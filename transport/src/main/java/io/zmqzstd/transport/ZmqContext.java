@@ -73,6 +73,9 @@ public final class ZmqContext implements AutoCloseable {
     private final NativeBufferPool pool;
     private final boolean ownsPool;
     private final int defaultLingerMs;
+    private final int ioThreads;
+    /** A socket was made: libzmq has started the reaper and I/O threads. Guarded by {@link #lock}. */
+    private boolean started;
     private final Set<ZmqSocket> sockets = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
     private volatile boolean shutdown;
@@ -102,6 +105,7 @@ public final class ZmqContext implements AutoCloseable {
         }
         this.pool = ownsPool ? new NativeBufferPool() : b.pool;
         this.defaultLingerMs = b.defaultLingerMs;
+        this.ioThreads = b.ioThreads;
         try (Arena a = Arena.ofConfined()) {
             MemorySegment capture = a.allocate(LibZmq.CAPTURE_LAYOUT);
             MemorySegment c = (MemorySegment) LibZmq.zmq_ctx_new.invokeExact(capture);
@@ -232,7 +236,12 @@ public final class ZmqContext implements AutoCloseable {
      *     it that no count here sees), a {@link ZmqProxy} two, and a closed socket keeps
      *     its place until its linger is over): beyond that EMFILE, whose message names the count,
      *     the limit and {@link Builder#maxSockets}, as libzmq's text ("Too many open files") names
-     *     only the process's file descriptors
+     *     only the process's file descriptors. Each socket also takes a file descriptor: when the
+     *     process is out of them, EMFILE (ENFILE when the system is), whose message says so and
+     *     names {@code RLIMIT_NOFILE} ({@code ulimit -n}). The first socket of a context checks
+     *     first that the descriptors libzmq then opens for its threads are free (3, and 2 per
+     *     I/O thread), as libzmq aborts the process when one runs out among them; another thread
+     *     taking descriptors in between can still make it abort
      */
     public ZmqSocket socket(SocketType type) {
         Objects.requireNonNull(type, "type");
@@ -240,7 +249,16 @@ public final class ZmqContext implements AutoCloseable {
         // that zmq_ctx_term may have freed, and close() sees every socket made before it.
         synchronized (lock) {
             ensureOpen();
+            if (!started) {
+                // libzmq 4.3.4 starts the threads here, and aborts the process if a descriptor runs out
+                // between a thread's mailbox and its epoll: count them first.
+                int needed = 3 + 2 * ioThreads;
+                Descriptors.require("zmq_socket(" + type + ")", needed, "a context's first socket needs " + needed
+                        + " (2 for libzmq's reaper thread, 2 for each of its " + ioThreads + " I/O threads, 1 for the socket),"
+                        + " and libzmq aborts the process when one of the threads' is missing");
+            }
             ZmqSocket s = new ZmqSocket(this, type, defaultLingerMs);
+            started = true;
             sockets.add(s);
             return s;
         }
@@ -400,11 +418,17 @@ public final class ZmqContext implements AutoCloseable {
      * ({@code ZMQ_MAX_SOCKETS}, 1023 by default) and when the process is out of file descriptors:
      * its text, "Too many open files", names only the second. A closed socket keeps its slot until
      * libzmq has freed it (after its linger), and each socket monitor holds a slot for libzmq's own
-     * socket, so the count of open sockets may be under the limit while the slots are taken.
+     * socket, so the count of open sockets may be under the limit while the slots are taken; when
+     * not one more descriptor can be opened, the message says that instead.
      */
     String tooManySockets() {
         int max = ctxGet(LibZmq.ZMQ_MAX_SOCKETS);
         int open = sockets.size();
+        if (open < max && !Descriptors.available(1)) {
+            return "the process is out of file descriptors, each socket taking one; " + Descriptors.limit()
+                    + "; sockets open in this context: " + open + " of ZMQ_MAX_SOCKETS=" + max
+                    + "; close descriptors or raise the limit";
+        }
         return "sockets open in this context: " + open + ", its limit ZMQ_MAX_SOCKETS=" + max
                 + (open >= max ? "; close sockets to make new ones (a monitor holds two, a proxy two), or raise the limit"
                         + " with ZmqContext.builder().maxSockets(n)"

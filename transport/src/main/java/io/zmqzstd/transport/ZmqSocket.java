@@ -223,7 +223,10 @@ public final class ZmqSocket implements AutoCloseable {
      *     Linux), or EADDRINUSE when a socket listens
      *     on an ipc endpoint's path already or this process may not connect to the socket file
      *     there, or when its path is a socket file nobody listens on that cannot be removed (the
-     *     message says which and why)
+     *     message says which and why); EMFILE (ENFILE when the system's table is full) when the
+     *     process is out of file descriptors, which a tcp bind to a host other than {@code *}
+     *     checks before libzmq is asked (libzmq 4.3.4 aborts the process when it finds none free
+     *     as it lists the network interfaces), the message naming {@code RLIMIT_NOFILE}
      * @throws IllegalArgumentException when {@code endpoint} contains a NUL character, or a tcp or
      *     ws port that is not {@code *} or a number from 0 to 65535 (libzmq would read another);
      *     or when an ipc endpoint's path holds a regular file, a directory, a symbolic link or
@@ -240,6 +243,12 @@ public final class ZmqSocket implements AutoCloseable {
         Objects.requireNonNull(endpoint, "endpoint");
         ensureOpen();
         IpcBindGuard.check(endpoint); // outside the call: it asks the file system, not libzmq
+        if (endpoint.startsWith("tcp://") && !endpoint.startsWith("tcp://*:")) {
+            // libzmq 4.3.4 lists the interfaces to resolve any other host, and aborts the process
+            // when that finds no descriptor free
+            Descriptors.require("zmq_bind(" + endpoint + ")", 1, "a tcp bind to a host other than * needs 1 while libzmq"
+                    + " lists the network interfaces, and libzmq aborts the process without it");
+        }
         try {
             endpointCall(SocketEndpoints.BIND, endpoint);
         } catch (ZmqException e) {
