@@ -90,6 +90,17 @@ final class Descriptors {
         return new Opened(opened, errno);
     }
 
+    /**
+     * What an EMFILE of libzmq's adds to its text, "Too many open files": "the process is out of
+     * file descriptors, {@code taking}; its limit RLIMIT_NOFILE=1024 (ulimit -n); close descriptors
+     * or raise the limit".
+     *
+     * @param taking what took the descriptor that was missing, e.g. "each socket taking one"
+     */
+    static String outOf(String taking) {
+        return "the process is out of file descriptors, " + taking + "; " + limit() + "; close descriptors or raise the limit";
+    }
+
     /** The process's descriptor limit as a message names it: "its limit RLIMIT_NOFILE=1024 (ulimit -n)". */
     static String limit() {
         try (Arena a = Arena.ofConfined()) {

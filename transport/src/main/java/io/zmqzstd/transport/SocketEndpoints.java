@@ -151,8 +151,7 @@ final class SocketEndpoints {
                     + " included, holds " + (MAX_IPC_PATH_BYTES + 1) + "): this one is " + pathBytes;
         }
         if (errno == LibZmq.EMFILE && op.equals(BIND)) {
-            return "the process is out of file descriptors, the listening socket taking one; " + Descriptors.limit()
-                    + "; close descriptors or raise the limit";
+            return Descriptors.outOf("the listening socket taking one");
         }
         return null;
     }

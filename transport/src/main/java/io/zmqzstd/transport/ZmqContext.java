@@ -110,7 +110,9 @@ public final class ZmqContext implements AutoCloseable {
             MemorySegment capture = a.allocate(LibZmq.CAPTURE_LAYOUT);
             MemorySegment c = (MemorySegment) LibZmq.zmq_ctx_new.invokeExact(capture);
             if (c.equals(MemorySegment.NULL)) {
-                throw new ZmqException("zmq_ctx_new", LibZmq.errno(capture));
+                int errno = LibZmq.errno(capture);
+                throw new ZmqException("zmq_ctx_new", errno, errno == LibZmq.EMFILE
+                        ? Descriptors.outOf("a context taking one for its mailbox") : null);
             }
             try {
                 checkMessageLayout((int) LibZmq.zmq_ctx_get.invokeExact(capture, c, LibZmq.ZMQ_MSG_T_SIZE));
@@ -425,9 +427,8 @@ public final class ZmqContext implements AutoCloseable {
         int max = ctxGet(LibZmq.ZMQ_MAX_SOCKETS);
         int open = sockets.size();
         if (open < max && !Descriptors.available(1)) {
-            return "the process is out of file descriptors, each socket taking one; " + Descriptors.limit()
-                    + "; sockets open in this context: " + open + " of ZMQ_MAX_SOCKETS=" + max
-                    + "; close descriptors or raise the limit";
+            return Descriptors.outOf("each socket taking one (sockets open in this context: " + open + " of ZMQ_MAX_SOCKETS="
+                    + max + ")");
         }
         return "sockets open in this context: " + open + ", its limit ZMQ_MAX_SOCKETS=" + max
                 + (open >= max ? "; close sockets to make new ones (a monitor holds two, a proxy two), or raise the limit"
@@ -584,7 +585,9 @@ public final class ZmqContext implements AutoCloseable {
          * Makes the context (and, unless {@link #bufferPool} was given, its pool).
          *
          * @return a new open context
-         * @throws ZmqException when libzmq refuses the context or a setting
+         * @throws ZmqException when libzmq refuses the context or a setting; EMFILE when the
+         *     process is out of file descriptors (libzmq's context takes one), the message naming
+         *     {@code RLIMIT_NOFILE}, nothing left open
          * @throws IllegalStateException when the loaded libzmq's {@code zmq_msg_t} is not the 64
          *     bytes this binding allocates, or libzmq cannot tell its size
          * @throws io.zmqzstd.nativelib.NativeLibraryUnavailableException when libzmq is missing or

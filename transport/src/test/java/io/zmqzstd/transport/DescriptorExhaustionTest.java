@@ -18,6 +18,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Deque;
 import java.util.EnumSet;
 import java.util.List;
@@ -42,7 +43,7 @@ class DescriptorExhaustionTest {
     private static final long LIMIT = 512;
 
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"firstSocket", "laterSocket", "tcpBind", "ipcBindProbe", "acceptResumes"})
+    @ValueSource(strings = {"newContext", "firstSocket", "laterSocket", "tcpBind", "ipcBindProbe", "acceptResumes"})
     @Timeout(value = 2, unit = TimeUnit.MINUTES)
     void shouldFailCleanlyAndRecoverWhenOutOfDescriptors(String scenario) throws Exception {
         assumeTrue(System.getProperty("os.name", "").toLowerCase(Locale.ROOT).contains("linux"),
@@ -57,6 +58,7 @@ class DescriptorExhaustionTest {
         preload();
         limit(LIMIT);
         switch (args[0]) {
+            case "newContext" -> newContext();
             case "firstSocket" -> firstSocket();
             case "laterSocket" -> laterSocket();
             case "tcpBind" -> tcpBind();
@@ -65,6 +67,23 @@ class DescriptorExhaustionTest {
             default -> throw new IllegalArgumentException(args[0]);
         }
         System.out.println("scenario passed: " + args[0]);
+    }
+
+    /**
+     * A context takes a descriptor for its mailbox: with none, libzmq's EMFILE, which named no limit,
+     * now names it; the pool the context made for itself is closed again, and a context can be made
+     * once there are descriptors.
+     */
+    private static void newContext() throws Throwable {
+        List<NativeBufferPool> pools = new ArrayList<>();
+        NativeBufferPool.buildListener = pools::add;
+        takeAllBut(0);
+        expectOutOfDescriptors(ZmqContext::new, "zmq_ctx_new", "a context taking one");
+        giveBack();
+        check(pools.size() == 1 && pools.get(0).isClosed(), "the failed context's own pool left open: " + pools);
+        try (ZmqContext ctx = new ZmqContext()) {
+            roundTrip(ctx, "inproc://new");
+        }
     }
 
     /**
