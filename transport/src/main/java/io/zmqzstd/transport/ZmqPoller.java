@@ -1,6 +1,7 @@
 package io.zmqzstd.transport;
 
 import io.zmqzstd.transport.internal.LibZmq;
+import io.zmqzstd.transport.internal.OpenFileLimit;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -93,7 +94,10 @@ public final class ZmqPoller implements AutoCloseable {
      * @param events {@link #POLLIN}, {@link #POLLOUT}, both ({@code |}), or 0 for none yet
      * @return its index, for {@link #isReadable(int)} and friends: the lowest index free, which
      *     is the count of earlier registers until a socket is unregistered
-     * @throws IllegalStateException when the poller is full or closed, or the socket is closed
+     * @throws IllegalStateException when the poller is full or closed, or the socket is closed, or
+     *     when the registrations would outnumber the file descriptors the process may open
+     *     ({@code RLIMIT_NOFILE}, {@code ulimit -n}): libzmq's poll over that many items aborts the
+     *     process, its {@code poll(2)} failing with EINVAL
      * @throws IllegalArgumentException when {@code events} has other bits than these
      *     (nothing changes when it throws)
      */
@@ -103,9 +107,16 @@ public final class ZmqPoller implements AutoCloseable {
         if (count == sockets.length) {
             throw new IllegalStateException("poller is full: capacity=" + sockets.length);
         }
-        // Both checks before anything changes: a refused register takes no slot
+        // Every check before anything changes: a refused register takes no slot
         short watched = wakeable(events);
         MemorySegment handle = socket.handle();
+        long openFileLimit = OpenFileLimit.current();
+        if (count + 1L > openFileLimit) {
+            // Only a socket registered many times gets here: each socket holds a descriptor
+            throw new IllegalStateException("a poll over more registrations than the process may open files would abort it in libzmq"
+                    + " (poll(2) fails with EINVAL): registrations=" + (count + 1) + ", RLIMIT_NOFILE=" + openFileLimit
+                    + " (raise ulimit -n, or register each socket once)");
+        }
         int index = 0;
         while (positionOf[index] >= 0) { // a free index exists: count < capacity
             index++;
