@@ -7,6 +7,8 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.Arrays;
+import java.util.IdentityHashMap;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -51,12 +53,21 @@ public final class ZmqPoller implements AutoCloseable {
     // freed position, so the two are mapped both ways.
     /** The socket at each position. */
     private final ZmqSocket[] sockets;
-    /** Whether the socket at a position is at a lower position too (a poll enters it once). */
+    /**
+     * Whether a poll skips the socket at a position: it enters each socket once, at the one
+     * registration of it marked false (its first; an item keeps its mark when it moves).
+     */
     private final boolean[] repeated;
     /** The position of each index, -1 while the index is free. */
     private final int[] positionOf;
     /** The index of each position. */
     private final int[] indexAt;
+    /**
+     * How many registrations each registered socket has: a register learns from it whether the
+     * socket is there already without searching the items (an unregister that searched them for
+     * each item cost the square of the registrations).
+     */
+    private final Map<ZmqSocket, Integer> registrations = new IdentityHashMap<>();
     private int count;
     private boolean closed;
 
@@ -125,7 +136,7 @@ public final class ZmqPoller implements AutoCloseable {
         sockets[p] = socket;
         positionOf[index] = p;
         indexAt[p] = index;
-        repeated[p] = atLowerPosition(p);
+        repeated[p] = registrations.merge(socket, 1, Integer::sum) > 1;
         long base = p * LibZmq.POLLITEM_SIZE;
         items.set(ValueLayout.ADDRESS, base + LibZmq.POLLITEM_SOCKET, handle);
         items.set(ValueLayout.JAVA_INT, base + LibZmq.POLLITEM_FD, 0);
@@ -148,33 +159,18 @@ public final class ZmqPoller implements AutoCloseable {
     public int unregister(ZmqSocket socket) {
         Objects.requireNonNull(socket, "socket");
         ensureOpen();
-        int removed = 0;
+        Integer registered = registrations.remove(socket);
+        if (registered == null) {
+            throw new IllegalArgumentException("socket is not registered in this poller: " + socket);
+        }
         // From the end down: the item moved into a freed position comes from above it, so it was
         // looked at already
         for (int p = count - 1; p >= 0; p--) {
             if (sockets[p] == socket) {
                 removeAt(p);
-                removed++;
             }
         }
-        if (removed == 0) {
-            throw new IllegalArgumentException("socket is not registered in this poller: " + socket);
-        }
-        // A moved socket registered twice may now come first at another position
-        for (int p = 0; p < count; p++) {
-            repeated[p] = atLowerPosition(p);
-        }
-        return removed;
-    }
-
-    /** Whether the socket at position {@code p} is at a lower position too. */
-    private boolean atLowerPosition(int p) {
-        for (int j = 0; j < p; j++) {
-            if (sockets[j] == sockets[p]) {
-                return true;
-            }
-        }
-        return false;
+        return registered;
     }
 
     /** Frees position {@code p}'s index and moves the last item into {@code p}. */
@@ -184,6 +180,7 @@ public final class ZmqPoller implements AutoCloseable {
         if (p != last) {
             MemorySegment.copy(items, last * LibZmq.POLLITEM_SIZE, items, p * LibZmq.POLLITEM_SIZE, LibZmq.POLLITEM_SIZE);
             sockets[p] = sockets[last];
+            repeated[p] = repeated[last];
             indexAt[p] = indexAt[last];
             positionOf[indexAt[p]] = p;
         }
