@@ -222,7 +222,8 @@ public final class ZmqPoller implements AutoCloseable {
      *
      * @param timeoutMs how long to wait in milliseconds: 0 returns at once, -1 (any negative
      *     value) waits until a socket is ready
-     * @return how many sockets are ready (0 on timeout)
+     * @return how many registrations report an event (0 on timeout): a socket registered twice
+     *     and ready for both counts twice, as in {@link #size()}
      * @throws ZmqException when the context was terminated or a socket is invalid
      * @throws IllegalStateException when a registered socket was closed, or when nothing is
      *     registered and {@code timeoutMs} is negative (such a poll could never end)

@@ -1,11 +1,16 @@
 package io.zmqzstd.transport;
 
+import java.time.Duration;
+import java.util.EnumSet;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -134,6 +139,86 @@ class PollerTest {
             assertFalse(polling.isAlive(), "a poll of Long.MAX_VALUE ms did not return when a message arrived");
             assertEquals(1, ready.get());
             assertTrue(poller.isReadable(in));
+        }
+    }
+
+    /**
+     * What a poll shows once a peer has gone away over tcp (libzmq reports no event for the
+     * disconnect itself; a monitor does): a message that came before stays readable; a bound PUSH
+     * whose only peer left is no longer writable; a connecting PUSH stays writable, its messages
+     * waiting for the reconnect.
+     */
+    @Test
+    void shouldReportWhatAPeerThatWentAwayLeaves() {
+        try (ZmqContext ctx = new ZmqContext(); ZmqPoller poller = new ZmqPoller(3)) {
+            ZmqSocket pull = ctx.socket(SocketType.PULL);
+            ZmqSocket sender = ctx.socket(SocketType.PUSH);
+            ZmqSocket boundPush = ctx.socket(SocketType.PUSH);
+            ZmqSocket receiver = ctx.socket(SocketType.PULL);
+            ZmqSocket connectingPush = ctx.socket(SocketType.PUSH);
+            ZmqSocket listener = ctx.socket(SocketType.PULL);
+            sender.connect(Endpoints.bindAny(pull, "tcp"));
+            receiver.connect(Endpoints.bindAny(boundPush, "tcp"));
+            connectingPush.connect(Endpoints.bindAny(listener, "tcp"));
+            int in = poller.register(pull, ZmqPoller.POLLIN);
+            int boundOut = poller.register(boundPush, ZmqPoller.POLLOUT);
+            int connectingOut = poller.register(connectingPush, ZmqPoller.POLLOUT);
+            assertTrue(sender.send(ONE, 0));
+            Endpoints.await("all three ready", () -> poller.poll(100) == 3);
+
+            try (SocketMonitor pullEvents = pull.monitor(EnumSet.of(MonitorEvent.Type.DISCONNECTED));
+                    SocketMonitor boundEvents = boundPush.monitor(EnumSet.of(MonitorEvent.Type.DISCONNECTED));
+                    SocketMonitor connectingEvents = connectingPush.monitor(EnumSet.of(MonitorEvent.Type.DISCONNECTED))) {
+                sender.close();
+                receiver.close();
+                listener.close();
+                for (SocketMonitor events : List.of(pullEvents, boundEvents, connectingEvents)) {
+                    MonitorEvent e = events.receive(Duration.ofSeconds(10));
+                    assertEquals(MonitorEvent.Type.DISCONNECTED, e == null ? null : e.type(), "the peer of " + events.socket());
+                }
+            }
+            Endpoints.await("the bound PUSH no longer writable", () -> poller.poll(100) >= 0 && !poller.isWritable(boundOut));
+            assertEquals(2, poller.poll(0));
+            assertTrue(poller.isReadable(in), "the message that came before the disconnect");
+            assertTrue(poller.isWritable(connectingOut), "a connecting PUSH keeps its pipe while it reconnects");
+            assertEquals(1, pull.receive(new byte[1], ZmqSocket.DONTWAIT));
+            connectingPush.lingerMs(0); // the context's close need not wait for the queued message
+            assertTrue(connectingPush.send(ONE, ZmqSocket.DONTWAIT), "queued for the reconnect");
+            assertFalse(boundPush.send(ONE, ZmqSocket.DONTWAIT), "no peer to send to");
+        }
+    }
+
+    /**
+     * A poll over the sockets of two contexts, waiting with Long.MIN_VALUE (any negative timeout
+     * waits for ever), ends with ETERM when one context is closed on another thread; that
+     * context's socket, now closed, makes later polls throw naming its index until it is
+     * unregistered, and the other context's socket is polled on.
+     */
+    @Test
+    void shouldEndAPollOverTwoContextsWithEtermWhenOneIsClosed() throws Exception {
+        try (ZmqContext other = new ZmqContext(); ZmqPoller poller = new ZmqPoller(2)) {
+            ZmqContext closing = new ZmqContext();
+            ZmqSocket kept = other.socket(SocketType.PULL);
+            ZmqSocket push = other.socket(SocketType.PUSH);
+            push.connect(Endpoints.bindAny(kept, "inproc"));
+            ZmqSocket lost = closing.socket(SocketType.PULL);
+            int keptIndex = poller.register(kept, ZmqPoller.POLLIN);
+            int lostIndex = poller.register(lost, ZmqPoller.POLLIN);
+            AtomicReference<Throwable> thrown = new AtomicReference<>();
+            Thread polling = BlockedCalls.start("pollEntered", thrown, () -> poller.poll(Long.MIN_VALUE));
+            closing.close(); // waits for the poll to leave libzmq before it closes the socket
+            polling.join(10_000);
+            assertFalse(polling.isAlive());
+            ZmqException e = assertInstanceOf(ZmqException.class, thrown.get());
+            assertTrue(e.isContextTerminated(), e.getMessage());
+            assertTrue(lost.isClosed());
+
+            IllegalStateException closed = assertThrows(IllegalStateException.class, () -> poller.poll(0));
+            assertEquals("a polled socket cannot be used: index=" + lostIndex + ": socket is closed: type=PULL", closed.getMessage());
+            poller.unregister(lost);
+            assertTrue(push.send(ONE, 0));
+            assertEquals(1, poller.poll(5000));
+            assertTrue(poller.isReadable(keptIndex));
         }
     }
 }
