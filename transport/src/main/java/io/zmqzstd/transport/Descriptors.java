@@ -5,7 +5,6 @@ import io.zmqzstd.transport.internal.LibZmq;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -103,13 +102,7 @@ final class Descriptors {
 
     /** The process's descriptor limit as a message names it: "its limit RLIMIT_NOFILE=1024 (ulimit -n)". */
     static String limit() {
-        try (Arena a = Arena.ofConfined()) {
-            MemorySegment rlimit = a.allocate(LibC.RLIMIT_SIZE, 8);
-            int rc = (int) LibC.getrlimit.invokeExact(LibC.RLIMIT_NOFILE, rlimit);
-            long soft = rlimit.get(ValueLayout.JAVA_LONG, LibC.RLIMIT_CUR);
-            return "its limit RLIMIT_NOFILE=" + (rc != 0 ? "unknown" : soft < 0 ? "unlimited" : Long.toString(soft)) + " (ulimit -n)";
-        } catch (Throwable t) {
-            throw LibZmq.rethrow(t);
-        }
+        long soft = LibC.openFileLimit();
+        return "its limit RLIMIT_NOFILE=" + (soft == Long.MAX_VALUE ? "unlimited" : Long.toString(soft)) + " (ulimit -n)";
     }
 }

@@ -1,7 +1,7 @@
 package io.zmqzstd.transport;
 
 import io.zmqzstd.transport.internal.LibZmq;
-import io.zmqzstd.transport.internal.OpenFileLimit;
+import io.zmqzstd.transport.internal.LibC;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -121,7 +121,7 @@ public final class ZmqPoller implements AutoCloseable {
         // Every check before anything changes: a refused register takes no slot
         short watched = wakeable(events);
         MemorySegment handle = socket.handle();
-        long openFileLimit = OpenFileLimit.current();
+        long openFileLimit = LibC.openFileLimit();
         if (count + 1L > openFileLimit) {
             // Only a socket registered many times gets here: each socket holds a descriptor
             throw new IllegalStateException("a poll over more registrations than the process may open files would abort it in libzmq"

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.zmqzstd.testkit.ForkedJvm;
+import io.zmqzstd.transport.internal.LibC;
 import io.zmqzstd.transport.internal.LibZmq;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
@@ -56,7 +57,7 @@ class DescriptorExhaustionTest {
 
     public static void main(String[] args) throws Throwable {
         preload();
-        limit(LIMIT);
+        OpenFileLimits.lowerSoft(LIMIT);
         switch (args[0]) {
             case "newContext" -> newContext();
             case "firstSocket" -> firstSocket();
@@ -266,34 +267,11 @@ class DescriptorExhaustionTest {
     }
 
     private static final Linker LINKER = Linker.nativeLinker();
-    private static final MethodHandle SETRLIMIT = LINKER.downcallHandle(LINKER.defaultLookup().find("setrlimit").orElseThrow(),
-            FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.ADDRESS));
     private static final MethodHandle SOCKET = LINKER.downcallHandle(LINKER.defaultLookup().find("socket").orElseThrow(),
             FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
     private static final MethodHandle BIND = LINKER.downcallHandle(LINKER.defaultLookup().find("bind").orElseThrow(),
             FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT));
-    private static final MethodHandle GETRLIMIT = LINKER.downcallHandle(LINKER.defaultLookup().find("getrlimit").orElseThrow(),
-            FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.ADDRESS));
-    private static final MethodHandle OPEN = LINKER.downcallHandle(LINKER.defaultLookup().find("open").orElseThrow(),
-            FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT),
-            Linker.Option.captureCallState("errno"), Linker.Option.firstVariadicArg(2));
-    private static final MethodHandle CLOSE = LINKER.downcallHandle(LINKER.defaultLookup().find("close").orElseThrow(),
-            FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
-    /** Linux's RLIMIT_NOFILE. */
-    private static final int RLIMIT_NOFILE = 7;
     private static final Deque<Integer> TAKEN = new ArrayDeque<>();
-
-    /** The soft RLIMIT_NOFILE to {@code soft}, the hard one as it is (read first: setrlimit sets both). */
-    private static void limit(long soft) throws Throwable {
-        try (Arena a = Arena.ofConfined()) {
-            MemorySegment r = a.allocate(16, 8); // struct rlimit: rlim_cur, rlim_max
-            int rc = (int) GETRLIMIT.invokeExact(RLIMIT_NOFILE, r);
-            check(rc == 0, "getrlimit failed");
-            r.set(ValueLayout.JAVA_LONG, 0, soft);
-            rc = (int) SETRLIMIT.invokeExact(RLIMIT_NOFILE, r);
-            check(rc == 0, "setrlimit failed");
-        }
-    }
 
     /** Takes every free descriptor, then gives {@code free} back. */
     private static void takeAllBut(int free) throws Throwable {
@@ -301,7 +279,7 @@ class DescriptorExhaustionTest {
             MemorySegment capture = a.allocate(LibZmq.CAPTURE_LAYOUT);
             MemorySegment path = a.allocateFrom("/dev/null", StandardCharsets.US_ASCII);
             for (;;) {
-                int fd = (int) OPEN.invokeExact(capture, path, 0); // O_RDONLY
+                int fd = (int) LibC.open.invokeExact(capture, path, LibC.O_RDONLY);
                 if (fd < 0) {
                     check(LibZmq.errno(capture) == LibZmq.EMFILE, "open failed: errno=" + LibZmq.errno(capture));
                     break;
@@ -310,13 +288,13 @@ class DescriptorExhaustionTest {
             }
         }
         for (int i = 0; i < free; i++) {
-            int ignored = (int) CLOSE.invokeExact((int) TAKEN.pop());
+            int ignored = (int) LibC.close.invokeExact((int) TAKEN.pop());
         }
     }
 
     private static void giveBack() throws Throwable {
         while (!TAKEN.isEmpty()) {
-            int ignored = (int) CLOSE.invokeExact((int) TAKEN.pop());
+            int ignored = (int) LibC.close.invokeExact((int) TAKEN.pop());
         }
     }
 
@@ -333,7 +311,7 @@ class DescriptorExhaustionTest {
             int fd = (int) SOCKET.invokeExact(1, 1, 0); // AF_UNIX, SOCK_STREAM
             check(fd >= 0, "socket failed");
             int rc = (int) BIND.invokeExact(fd, addr, (int) addr.byteSize());
-            int ignored = (int) CLOSE.invokeExact(fd);
+            int ignored = (int) LibC.close.invokeExact(fd);
             check(rc == 0, "bind of " + path + " failed");
         }
     }

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.zmqzstd.testkit.ForkedJvm;
-import io.zmqzstd.transport.internal.OpenFileLimit;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
@@ -51,7 +50,7 @@ class PollerOpenFileLimitTest {
             long open = ((com.sun.management.UnixOperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
                     .getOpenFileDescriptorCount();
             int limit = (int) open + 64; // room for the classes still to be loaded
-            lowerOpenFileLimit(limit);
+            OpenFileLimits.lowerSoft(limit);
             try (ZmqPoller poller = new ZmqPoller(limit + 1)) {
                 for (int i = 0; i < limit; i++) {
                     poller.register(pull, ZmqPoller.POLLIN);
@@ -66,20 +65,5 @@ class PollerOpenFileLimitTest {
                 System.out.println("limit=" + limit + " size=" + poller.size() + " ready=" + ready + " refused=" + refused);
             }
         }
-    }
-
-    /** setrlimit(RLIMIT_NOFILE) with soft and hard limit {@code limit}: this process only. */
-    private static void lowerOpenFileLimit(long limit) throws Throwable {
-        Linker linker = Linker.nativeLinker();
-        MethodHandle setrlimit = linker.downcallHandle(linker.defaultLookup().find("setrlimit").orElseThrow(),
-                FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.ADDRESS));
-        try (Arena a = Arena.ofConfined()) {
-            MemorySegment rlimit = a.allocate(16, 8); // struct rlimit { rlim_t rlim_cur, rlim_max; }
-            rlimit.set(ValueLayout.JAVA_LONG, 0, limit);
-            rlimit.set(ValueLayout.JAVA_LONG, 8, limit);
-            int rc = (int) setrlimit.invokeExact(OpenFileLimit.RLIMIT_NOFILE, rlimit);
-            assertEquals(0, rc, "setrlimit(RLIMIT_NOFILE, " + limit + ")");
-        }
-        assertEquals(limit, OpenFileLimit.current());
     }
 }

@@ -1,6 +1,6 @@
 package io.zmqzstd.transport;
 
-import io.zmqzstd.transport.internal.OpenFileLimit;
+import io.zmqzstd.transport.internal.LibC;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
@@ -188,7 +188,7 @@ class PollerUnregisterTest {
     @Test
     void shouldUnregisterFromALargePollerInTimeProportionalToItsRegistrations() {
         // within the open-file limit, which a poller's registrations may not exceed
-        int half = (int) Math.min(10_000, (OpenFileLimit.current() - 1) / 2);
+        int half = (int) Math.min(10_000, (LibC.openFileLimit() - 1) / 2);
         // about 2 * 10^10 comparisons on the old code (half^2 per unregister), whatever half is
         long rounds = Math.max(200, 20_000_000_000L / ((long) half * half));
         try (ZmqContext ctx = new ZmqContext(); ZmqPoller poller = new ZmqPoller(2 * half + 1)) {

@@ -1,5 +1,6 @@
 package io.zmqzstd.transport.internal;
 
+import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
@@ -8,11 +9,13 @@ import java.util.Locale;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 /**
  * The few C library calls the transport makes itself, to count the process's free file descriptors
- * before libzmq calls that abort the process when they find none ({@code Descriptors}). Not for
- * direct use. Errno is captured as in {@link LibZmq} ({@link LibZmq#CAPTURE_LAYOUT}).
+ * before libzmq calls that abort the process when they find none ({@code Descriptors}), and to read
+ * the descriptor limit, beyond which libzmq's {@code zmq_poll} aborts too ({@code ZmqPoller}). Not
+ * for direct use. Errno is captured as in {@link LibZmq} ({@link LibZmq#CAPTURE_LAYOUT}).
  */
 public final class LibC {
 
@@ -35,17 +38,6 @@ public final class LibC {
     public static final int RLIMIT_NOFILE =
             System.getProperty("os.name", "").toLowerCase(Locale.ROOT).matches(".*(mac|darwin).*") ? 8 : 7;
 
-    /**
-     * {@code struct rlimit { rlim_t rlim_cur; rlim_t rlim_max; }}: two 64-bit counts on both
-     * systems.
-     * <pre>
-     *  0          8          16
-     *  | rlim_cur | rlim_max |
-     * </pre>
-     */
-    public static final long RLIMIT_SIZE = 16;
-    public static final long RLIMIT_CUR = 0;
-
     /** {@code int open(const char *path, int flags, ...)}: variadic, called with no mode. */
     public static final MethodHandle open = h("open", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT),
             ERRNO, Linker.Option.firstVariadicArg(2));
@@ -54,7 +46,26 @@ public final class LibC {
     public static final MethodHandle close = h("close", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
 
     /** {@code int getrlimit(int resource, struct rlimit *rlim)}. */
-    public static final MethodHandle getrlimit = h("getrlimit", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS));
+    private static final MethodHandle getrlimit = h("getrlimit", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS));
+
+    /**
+     * The process's soft limit on open file descriptors ({@code RLIMIT_NOFILE}, {@code ulimit -n}),
+     * read anew on each call (setrlimit may change it at any time; the JVM raises it to the hard
+     * limit at start-up). {@code struct rlimit} is two 64-bit counts, soft first, on Linux and macOS.
+     *
+     * @return how many descriptors the process may have open; {@link Long#MAX_VALUE} when there is
+     *     no limit ({@code RLIM_INFINITY}, all ones) or it cannot be read
+     */
+    public static long openFileLimit() {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment rlimit = a.allocate(16, 8);
+            int rc = (int) getrlimit.invokeExact(RLIMIT_NOFILE, rlimit);
+            long soft = rlimit.get(JAVA_LONG, 0);
+            return rc != 0 || soft < 0 ? Long.MAX_VALUE : soft; // RLIM_INFINITY is negative as a Java long
+        } catch (Throwable t) {
+            throw LibZmq.rethrow(t);
+        }
+    }
 
     private static MethodHandle h(String name, FunctionDescriptor fd, Linker.Option... options) {
         MemorySegment address = LINKER.defaultLookup().find(name)
