@@ -1,6 +1,7 @@
 package io.zmqzstd.transport;
 
 import io.zmqzstd.transport.internal.IpcPaths;
+import io.zmqzstd.transport.internal.IpcPaths.SocketFile;
 import io.zmqzstd.transport.internal.LibZmq;
 
 import com.sun.security.auth.module.UnixSystem;
@@ -16,8 +17,6 @@ import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.attribute.BasicFileAttributes;
-import java.nio.file.attribute.FileTime;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -61,14 +60,6 @@ final class IpcBindGuard {
      * (until 2026-11-27 the path alone was kept, and a bind took such a listener's path).
      */
     private static final Map<Path, SocketFile> LET_GO = new ConcurrentHashMap<>();
-
-    /**
-     * One socket file: its device and inode ({@link BasicFileAttributes#fileKey()}) and when it
-     * was made (its modification time, which a connect leaves alone), as an inode number freed
-     * may be given to the next file made.
-     */
-    record SocketFile(Object fileKey, FileTime modified) {
-    }
 
     private IpcBindGuard() {
     }
@@ -154,7 +145,7 @@ final class IpcBindGuard {
         }
         Path key = path(endpoint);
         SocketFile letGo = key == null ? null : LET_GO.get(key);
-        if (letGo != null && letGo.equals(socketFile(file))) {
+        if (letGo != null && letGo.equals(SocketFile.at(file))) {
             return;
         }
         if (!Files.isWritable(file)) {
@@ -259,7 +250,7 @@ final class IpcBindGuard {
             return null;
         }
         LET_GO.remove(path);
-        return socketFile(unlinked(endpoint));
+        return SocketFile.at(unlinked(endpoint));
     }
 
     /**
@@ -270,17 +261,6 @@ final class IpcBindGuard {
     static void letGo(Path path, SocketFile file) {
         if (file != null) {
             LET_GO.put(path, file);
-        }
-    }
-
-    /** The socket file at {@code path}, or null when there is none or it cannot be told which. */
-    private static SocketFile socketFile(Path path) {
-        try {
-            BasicFileAttributes attributes = Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-            return attributes.isOther() && attributes.fileKey() != null
-                    ? new SocketFile(attributes.fileKey(), attributes.lastModifiedTime()) : null;
-        } catch (IOException | RuntimeException e) {
-            return null;
         }
     }
 

@@ -1,5 +1,6 @@
 package io.zmqzstd.transport;
 
+import io.zmqzstd.transport.internal.IpcPaths;
 import io.zmqzstd.transport.internal.LibZmq;
 
 import java.nio.charset.StandardCharsets;
@@ -42,7 +43,7 @@ final class SocketEndpoints {
      * reported it (libzmq's key for it, see {@link EndpointMatch}), and for ipc the file it listens
      * on and the socket file libzmq made there ({@link IpcBindGuard#bound}; else both null).
      */
-    private record BoundEndpoint(String given, String reported, Path ipcFile, IpcBindGuard.SocketFile socketFile) {
+    private record BoundEndpoint(String given, String reported, Path ipcFile, IpcPaths.SocketFile socketFile) {
     }
 
     /**
@@ -226,7 +227,7 @@ final class SocketEndpoints {
         switch (op) {
             case BIND -> {
                 Path file = IpcBindGuard.path(endpoint);
-                IpcBindGuard.SocketFile made = IpcBindGuard.bound(endpoint);
+                IpcPaths.SocketFile made = IpcBindGuard.bound(endpoint);
                 bound.add(new BoundEndpoint(endpoint, reportedEndpoint(endpoint), file, made));
             }
             case CONNECT -> connected.add(endpoint);
