@@ -10,7 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** --bind, --connect and --hwm, shared by send and recv (a picocli mixin). */
-final class EndpointOptions {
+final class EndpointOptions implements AutoCloseable {
 
     @Spec(Spec.Target.MIXEE)
     CommandSpec spec;
@@ -53,5 +53,13 @@ final class EndpointOptions {
      */
     void attach(ZmqSocket socket) {
         endpoints.attach(socket, hwm);
+    }
+
+    /** Removes the socket files the ipc binds made ({@link SocketEndpoints#close()}): after the context is closed. */
+    @Override
+    public void close() {
+        if (endpoints != null) {
+            endpoints.close();
+        }
     }
 }

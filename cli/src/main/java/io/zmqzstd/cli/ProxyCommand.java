@@ -159,7 +159,7 @@ final class ProxyCommand implements Callable<Integer> {
         printer = new StatsPrinter(name, statsOptions, err);
         // What is still queued when the proxy stops is dropped: a stopped hub does not wait for receivers.
         ZmqContext context = ZmqContext.builder().defaultLinger(Duration.ZERO).build();
-        try (context) {
+        try (front; back; context) { // the sides after the context: they remove the ipc socket files their binds made
             ZmqSocket frontend = context.socket(type.frontend);
             ZmqSocket backend = context.socket(type.backend);
             frontendCurve.accept(frontend);

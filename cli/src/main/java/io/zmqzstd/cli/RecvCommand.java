@@ -154,7 +154,8 @@ final class RecvCommand implements Callable<Integer> {
         // Nothing to send, so nothing to linger for.
         ZmqContext context = ZmqContext.builder().defaultLinger(Duration.ZERO).build();
         PrintWriter err = spec.commandLine().getErr();
-        try (context; Session session = new Session(spec.qualifiedName(), statsOptions, false, context, err);
+        EndpointOptions bound = endpoints; // closed after the context: removes the ipc socket files the binds made
+        try (bound; context; Session session = new Session(spec.qualifiedName(), statsOptions, false, context, err);
              OutputSink out = new OutputSink(stdout); OutputWatch watch = watchStandardOutput(context)) {
             try {
                 ZmqSocket socket = context.socket(type.socketType);

@@ -176,7 +176,8 @@ final class SendCommand implements Callable<Integer> {
         ZmqContext context = ZmqContext.builder().defaultLinger(Duration.ZERO).build();
         ZmqSocket socket = null;
         PrintWriter err = spec.commandLine().getErr();
-        try (context; Session session = new Session(spec.qualifiedName(), statsOptions, true, context, err)) {
+        EndpointOptions bound = endpoints; // closed after the context: removes the ipc socket files the binds made
+        try (bound; context; Session session = new Session(spec.qualifiedName(), statsOptions, true, context, err)) {
             try {
                 socket = context.socket(waitSubscribers > 0 ? SocketType.XPUB : type.socketType);
                 if (waitSubscribers > 0) {

@@ -3,6 +3,7 @@ package io.zmqzstd.cli;
 import io.zmqzstd.transport.ZmqException;
 import io.zmqzstd.transport.ZmqSocket;
 import io.zmqzstd.transport.internal.IpcPaths;
+import io.zmqzstd.transport.internal.IpcPaths.SocketFile;
 import io.zmqzstd.transport.internal.LibZmq;
 import picocli.CommandLine;
 import picocli.CommandLine.ParameterException;
@@ -11,8 +12,11 @@ import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.net.NetworkInterface;
 import java.net.SocketException;
+import java.io.IOException;
 import java.net.UnknownHostException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -21,8 +25,13 @@ import java.util.Set;
  * The endpoints of one socket, checked before anything starts and then bound and connected: what
  * send's and recv's --bind/--connect do, and each side of a proxy (--frontend-bind, ...). Every
  * message names the option the endpoint came with.
+ *
+ * <p>libzmq 4.3.4 leaves the socket file of an {@code ipc://PATH} bind behind when the socket
+ * closes; {@link #close()} removes the files this socket's binds made, after the context is
+ * closed (and from a shutdown hook, for a JVM that exits with the main thread still blocked).
+ * Only the very file the bind made: one another process has bound at the path since is left.
  */
-final class SocketEndpoints {
+final class SocketEndpoints implements AutoCloseable {
 
     /** errno values from zmq_bind/zmq_connect that mean the endpoint text is wrong, not the world. */
 
@@ -34,6 +43,14 @@ final class SocketEndpoints {
     private final List<String> connects;
     /** Set by {@link #check()}: an endpoint needs {@code ZMQ_IPV6} (libzmq's default is IPv4 only). */
     private boolean ipv6;
+    /** The socket files this socket's ipc binds made, for {@link #close()}; guarded by {@code this}. */
+    private final List<BoundFile> socketFiles = new ArrayList<>();
+    /** Removes {@link #socketFiles} when the JVM exits before {@link #close()}; guarded by {@code this}. */
+    private Thread exitHook;
+
+    /** A socket file a bind made, at its path as libzmq took it. */
+    private record BoundFile(Path path, SocketFile made) {
+    }
 
     /**
      * @param what          the socket in the "missing" message, e.g. {@code endpoint} or {@code frontend endpoint}
@@ -277,6 +294,7 @@ final class SocketEndpoints {
         try {
             if (bind) {
                 socket.bind(endpoint);
+                noteSocketFile(endpoint);
             } else {
                 socket.connect(endpoint);
             }
@@ -297,6 +315,58 @@ final class SocketEndpoints {
             }
             throw new CliException(ExitCodes.FAILURE, what, e);
         }
+    }
+
+    /**
+     * Keeps the socket file an ipc bind of a path made ({@code ipc://*} is libzmq's to remove, and
+     * an abstract {@code ipc://@NAME} has none), with its inode and time, as written: libzmq took
+     * a relative path from the working directory.
+     */
+    private synchronized void noteSocketFile(String endpoint) {
+        if (IpcPaths.file(endpoint) == null) {
+            return;
+        }
+        Path path = Path.of(endpoint.substring("ipc://".length()));
+        SocketFile made = SocketFile.at(path);
+        if (made == null) {
+            return;
+        }
+        socketFiles.add(new BoundFile(path, made));
+        if (exitHook == null) {
+            exitHook = new Thread(this::removeSocketFiles, "zmq-zstd-ipc-files");
+            Runtime.getRuntime().addShutdownHook(exitHook);
+        }
+    }
+
+    /**
+     * Removes the socket files this socket's binds made, each only while it is still the file the
+     * bind made (a process that bound the path since keeps its own). Call once the socket is
+     * closed; idempotent. A file that cannot be removed is left, as libzmq leaves it.
+     */
+    @Override
+    public synchronized void close() {
+        removeSocketFiles();
+        if (exitHook != null) {
+            try {
+                Runtime.getRuntime().removeShutdownHook(exitHook);
+            } catch (IllegalStateException exiting) {
+                // the JVM is exiting: the hook has run or runs now, and finds nothing left
+            }
+            exitHook = null;
+        }
+    }
+
+    private synchronized void removeSocketFiles() {
+        for (BoundFile f : socketFiles) {
+            if (f.made().equals(SocketFile.at(f.path()))) {
+                try {
+                    Files.deleteIfExists(f.path());
+                } catch (IOException | RuntimeException e) {
+                    // left behind, as libzmq leaves it: the next bind there takes it over
+                }
+            }
+        }
+        socketFiles.clear();
     }
 
     /**

@@ -19,6 +19,7 @@ import java.net.ServerSocket;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -1019,6 +1020,37 @@ class CliProcessIT {
             assertTrue(proxy.stderrLines().stream().anyMatch(l -> l.startsWith("zmq-zstd proxy: event: ACCEPTED socket=frontend endpoint="
                     + tcp(frontend))), proxy::toString);
             assertNoWarnings(proxy);
+        }
+    }
+
+    /**
+     * SIGTERM through the jar to a recv, a send and a proxy bound to ipc paths: libzmq 4.3.4 leaves
+     * a bind's socket file behind, and each run left its files; now they are removed, also by the
+     * send whose main thread is still blocked reading a quiet standard input when the JVM exits.
+     */
+    @Test
+    void shouldRemoveTheIpcSocketFilesItBoundWhenTerminated() {
+        Path recvFile = dir.resolve("recv.sock");
+        Path sendFile = dir.resolve("send.sock");
+        Path front = dir.resolve("front.sock");
+        Path back = dir.resolve("back.sock");
+        try (CliProcess recv = CliProcess.start("recv", "--bind", "ipc://" + recvFile, "--events");
+             CliProcess send = CliProcess.startInteractive("send", "--bind", "ipc://" + sendFile, "--events");
+             CliProcess proxy = CliProcess.start("proxy", "--type", "pipeline", "--frontend-bind", "ipc://" + front,
+                     "--backend-bind", "ipc://" + back, "--events")) {
+            recv.awaitStderrLine(l -> l.startsWith("zmq-zstd recv: event: LISTENING endpoint=ipc://" + recvFile));
+            send.awaitStderrLine(l -> l.startsWith("zmq-zstd send: event: LISTENING endpoint=ipc://" + sendFile));
+            proxy.awaitStderrLine(l -> l.startsWith("zmq-zstd proxy: event: LISTENING socket=backend endpoint=ipc://" + back));
+            assertTrue(Files.exists(front, LinkOption.NOFOLLOW_LINKS), proxy::toString);
+            recv.terminate();
+            send.terminate();
+            proxy.terminate();
+            assertEquals(143, recv.awaitExit(), recv::toString);
+            assertEquals(143, send.awaitExit(), send::toString);
+            assertEquals(0, proxy.awaitExit(), proxy::toString);
+            for (Path file : List.of(recvFile, sendFile, front, back)) {
+                assertFalse(Files.exists(file, LinkOption.NOFOLLOW_LINKS), "left behind: " + file);
+            }
         }
     }
 

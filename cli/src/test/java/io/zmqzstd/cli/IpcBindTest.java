@@ -136,4 +136,84 @@ class IpcBindTest {
             }
         }
     }
+
+    /** A proxy on a thread of its own, the command that stops it as SIGINT/SIGTERM do. */
+    private record RunningProxy(CompletableFuture<Result> result, AtomicReference<ProxyCommand> command) {
+        Result stop() throws Exception {
+            command.get().stop();
+            return result.get(30, TimeUnit.SECONDS);
+        }
+    }
+
+    private static RunningProxy proxy(String... args) {
+        AtomicReference<ProxyCommand> command = new AtomicReference<>();
+        List<String> all = new java.util.ArrayList<>(List.of("proxy", "--type", "pipeline"));
+        all.addAll(List.of(args));
+        CompletableFuture<Result> run = CompletableFuture.supplyAsync(() -> InProcess.execute(
+                cl -> command.set((ProxyCommand) cl.getSubcommands().get("proxy").getCommand()), all.toArray(String[]::new)),
+                task -> Thread.ofPlatform().daemon().start(task));
+        return new RunningProxy(run, command);
+    }
+
+    /** Waits until {@code path} holds a socket file (the proxy's bind is done), for at most 30 s. */
+    private static void awaitSocketFile(Path path, RunningProxy proxy) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!Files.exists(path, LinkOption.NOFOLLOW_LINKS)) {
+            assertFalse(proxy.result().isDone(), () -> "proxy ended: " + proxy.result().join());
+            assertTrue(System.nanoTime() < deadline, "no socket file at " + path);
+            Thread.sleep(10); // polling the file system: there is no event to wait for
+        }
+    }
+
+    /**
+     * libzmq 4.3.4 leaves an ipc bind's socket file behind when the socket closes: every run left
+     * its files (a recv at its timeout, a send at the end of its input, a proxy stopped as a signal
+     * stops it, a proxy whose other side failed), which in a shared sticky directory such as /tmp
+     * kept other users from binding the path. The command now removes the files its binds made.
+     */
+    @Test
+    void shouldRemoveTheSocketFilesItsBindsMadeWhenItEnds() throws Exception {
+        Path recvFile = dir.resolve("recv.sock");
+        Result r = recv("ipc://" + recvFile);
+        assertEquals(ExitCodes.TIMEOUT, r.code(), r::toString);
+        assertFalse(Files.exists(recvFile, LinkOption.NOFOLLOW_LINKS), "recv left " + recvFile);
+
+        Path sendFile = dir.resolve("send.sock");
+        Result s = InProcess.execute(cl -> ((SendCommand) cl.getSubcommands().get("send").getCommand()).stdin
+                = java.io.InputStream.nullInputStream(), "send", "--bind", "ipc://" + sendFile);
+        assertEquals(ExitCodes.OK, s.code(), s::toString);
+        assertFalse(Files.exists(sendFile, LinkOption.NOFOLLOW_LINKS), "send left " + sendFile);
+
+        Path front = dir.resolve("front.sock");
+        Path back = dir.resolve("back.sock");
+        RunningProxy proxy = proxy("--frontend-bind", "ipc://" + front, "--backend-bind", "ipc://" + back);
+        awaitSocketFile(back, proxy);
+        Result p = proxy.stop();
+        assertEquals(ExitCodes.OK, p.code(), p::toString);
+        assertFalse(Files.exists(front, LinkOption.NOFOLLOW_LINKS), "proxy left " + front);
+        assertFalse(Files.exists(back, LinkOption.NOFOLLOW_LINKS), "proxy left " + back);
+
+        // the frontend bound, the backend refused (a regular file there): the frontend's file goes too
+        Path taken = Files.writeString(dir.resolve("taken"), "precious\n");
+        Result failed = proxy("--frontend-bind", "ipc://" + front, "--backend-bind", "ipc://" + taken).result().get(30, TimeUnit.SECONDS);
+        assertEquals(ExitCodes.FAILURE, failed.code(), failed::toString);
+        assertFalse(Files.exists(front, LinkOption.NOFOLLOW_LINKS), "proxy left " + front);
+        assertEquals("precious\n", Files.readString(taken));
+    }
+
+    /** Only the file the bind made is removed: a listener that has bound the path since keeps its own. */
+    @Test
+    void shouldLeaveTheSocketFileOfAListenerThatBoundThePathSince() throws Exception {
+        Path front = dir.resolve("front.sock");
+        RunningProxy proxy = proxy("--frontend-bind", "ipc://" + front, "--backend-bind", "ipc://" + dir.resolve("back.sock"));
+        awaitSocketFile(dir.resolve("back.sock"), proxy);
+        Files.delete(front);
+        try (ServerSocketChannel server = ServerSocketChannel.open(StandardProtocolFamily.UNIX)) {
+            server.bind(UnixDomainSocketAddress.of(front));
+            Result p = proxy.stop();
+            assertEquals(ExitCodes.OK, p.code(), p::toString);
+            assertTrue(Files.exists(front, LinkOption.NOFOLLOW_LINKS), "proxy removed the socket file of another listener");
+            assertFalse(Files.exists(dir.resolve("back.sock"), LinkOption.NOFOLLOW_LINKS));
+        }
+    }
 }
