@@ -9,6 +9,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.IVersionProvider;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.ParseResult;
 import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
@@ -64,6 +65,7 @@ public final class Main implements Callable<Integer> {
         cl.setExpandAtFiles(false);
         cl.setParameterExceptionHandler(Main::usageError);
         cl.setExecutionExceptionHandler((e, failed, parseResult) -> failure(e, failed));
+        cl.setExecutionStrategy(Main::executeCheckingHelpOutput);
         // Each command's standard options offer --version too: without a provider it printed nothing.
         for (CommandLine command : cl.getSubcommands().values()) {
             command.getCommandSpec().versionProvider(new Version());
@@ -76,6 +78,34 @@ public final class Main implements Callable<Integer> {
     public Integer call() {
         spec.commandLine().usage(spec.commandLine().getErr());
         return ExitCodes.USAGE;
+    }
+
+    /**
+     * picocli's own strategy, then, after {@code --help}, {@code --version} or {@code help}, whether
+     * standard output took the text: picocli prints it through a PrintStream, which keeps write
+     * errors to itself, so {@code --version > /dev/full} or into a closed pipe exited 0 with nothing
+     * written. Now that is one line, exit 1, as for keygen's key pair.
+     */
+    private static int executeCheckingHelpOutput(ParseResult parseResult) {
+        int code = new CommandLine.RunLast().execute(parseResult);
+        ParseResult last = parseResult;
+        boolean help = false;
+        for (ParseResult p = parseResult; p != null; p = p.subcommand()) {
+            last = p;
+            help |= p.isUsageHelpRequested() || p.isVersionHelpRequested()
+                    || p.commandSpec().userObject() instanceof CommandLine.HelpCommand;
+        }
+        if (!help) {
+            return code;
+        }
+        CommandLine printed = last.commandSpec().commandLine();
+        printed.getOut().flush();
+        try {
+            KeygenCommand.checkStandardOutput();
+        } catch (CliException e) {
+            return failure(e, printed);
+        }
+        return code;
     }
 
     private static int usageError(ParameterException e, String[] args) {

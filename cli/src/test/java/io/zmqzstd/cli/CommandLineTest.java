@@ -20,7 +20,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.io.StringWriter;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -887,25 +889,59 @@ class CommandLineTest {
         };
     }
 
-    /** As {@code zmq-zstd keygen > /dev/full}: PrintStream keeps write errors to itself, so the tool must ask. */
-    @Test
-    void shouldNotReportSuccessWhenTheKeysCouldNotBeWrittenToStandardOutput() {
-        PrintStream saved = System.out;
-        OutputStream diskFull = new OutputStream() {
+    /** A standard output on a full disk: every write fails, as into /dev/full. */
+    private static PrintStream diskFull() {
+        return new PrintStream(new OutputStream() {
             @Override
             public void write(int b) throws IOException {
                 throw new IOException("No space left on device");
             }
-        };
+        }, true);
+    }
+
+    /** As {@code zmq-zstd keygen > /dev/full}: PrintStream keeps write errors to itself, so the tool must ask. */
+    @Test
+    void shouldNotReportSuccessWhenTheKeysCouldNotBeWrittenToStandardOutput() {
+        PrintStream saved = System.out;
         Result r;
         try {
-            System.setOut(new PrintStream(diskFull, true));
+            System.setOut(diskFull());
             r = run("keygen");
         } finally {
             System.setOut(saved);
         }
         assertEquals(ExitCodes.FAILURE, r.code(), () -> "the key pair was lost, yet keygen reported success: " + r.err());
         assertTrue(r.err().startsWith("zmq-zstd keygen: cannot write standard output"), r::err);
+    }
+
+    /**
+     * As {@code zmq-zstd --version > /dev/full}: picocli prints help and version through a
+     * PrintStream over standard output, which keeps write errors to itself, so each of these
+     * exited 0 with nothing written. Now one line, exit 1, naming the command.
+     */
+    @Test
+    void shouldNotReportSuccessWhenHelpOrVersionCouldNotBeWrittenToStandardOutput() {
+        PrintStream saved = System.out;
+        Map<List<String>, String> commands = new LinkedHashMap<>();
+        commands.put(List.of("--version"), "zmq-zstd");
+        commands.put(List.of("--help"), "zmq-zstd");
+        commands.put(List.of("send", "--help"), "zmq-zstd send");
+        commands.put(List.of("recv", "--version"), "zmq-zstd recv");
+        commands.put(List.of("help", "proxy"), "zmq-zstd help");
+        commands.forEach((args, name) -> {
+            StringWriter err = new StringWriter();
+            int code;
+            try {
+                System.setOut(diskFull());
+                CommandLine cl = Main.commandLine(); // picocli's own standard output: System.out's PrintStream
+                cl.setErr(new PrintWriter(err, true));
+                code = cl.execute(args.toArray(String[]::new));
+            } finally {
+                System.setOut(saved);
+            }
+            assertEquals(ExitCodes.FAILURE, code, () -> args + ": the text was lost, yet it exited 0: " + err);
+            assertEquals(name + ": cannot write standard output (full disk or closed pipe?)", err.toString().strip(), args::toString);
+        });
     }
 
     /**
