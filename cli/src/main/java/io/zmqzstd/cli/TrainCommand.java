@@ -133,7 +133,8 @@ final class TrainCommand implements Callable<Integer> {
         }
         samples.removeIf(s -> s.length == 0);
         if (samples.isEmpty()) {
-            throw new CliException(ExitCodes.FAILURE, "no samples: standard input and the files were empty");
+            throw new CliException(ExitCodes.FAILURE, "no samples: " + sampleSources()
+                    + " empty (empty samples, such as blank lines, are skipped)");
         }
         long total = samples.stream().mapToLong(s -> s.length).sum();
         ZstdDictionary dict;
@@ -233,6 +234,23 @@ final class TrainCommand implements Callable<Integer> {
                 }
             }
         }
+    }
+
+    /**
+     * What the samples were read from, with its verb, for the "no samples" line: {@code standard input
+     * was}, {@code file=a.json was}, {@code standard input and files=a.json,b.json were}. It named
+     * "standard input and the files" whichever was read.
+     */
+    private String sampleSources() {
+        List<String> named = files.stream().filter(f -> !isStandardInput(f)).map(Path::toString).toList();
+        List<String> sources = new ArrayList<>();
+        if (readsStandardInput()) {
+            sources.add("standard input");
+        }
+        if (!named.isEmpty()) {
+            sources.add((named.size() == 1 ? "file=" : "files=") + String.join(",", named));
+        }
+        return String.join(" and ", sources) + (sources.size() > 1 || named.size() > 1 ? " were" : " was");
     }
 
     private boolean readsStandardInput() {

@@ -1114,6 +1114,30 @@ class CommandLineTest {
     }
 
     /**
+     * "no samples" names what was read: it said "standard input and the files were empty" for FILEs
+     * alone, whose train never reads standard input, and for standard input alone.
+     */
+    @Test
+    void shouldNameWhatHeldNoSamples(@TempDir Path dir) throws Exception {
+        Path empty = Files.writeString(dir.resolve("empty.json"), "");
+        Path blank = Files.writeString(dir.resolve("blank.json"), "\n\n");
+        String out = dir.resolve("x.dict").toString();
+        String skipped = " empty (empty samples, such as blank lines, are skipped)";
+        Map<List<String>, String> cases = new LinkedHashMap<>();
+        cases.put(List.of(empty.toString()), "file=" + empty + " was");
+        cases.put(List.of("--lines", empty.toString(), blank.toString()), "files=" + empty + "," + blank + " were");
+        cases.put(List.of("-", "--lines", blank.toString()), "standard input and file=" + blank + " were");
+        cases.forEach((files, sources) -> {
+            List<String> args = new java.util.ArrayList<>(List.of("train", "--out", out));
+            args.addAll(files);
+            Result r = train("\n".getBytes(StandardCharsets.UTF_8), args.toArray(String[]::new));
+            assertEquals(ExitCodes.FAILURE, r.code(), r::toString);
+            assertEquals("zmq-zstd train: no samples: " + sources + skipped, r.err().strip(), files::toString);
+            assertTrue(Files.notExists(Path.of(out)), files::toString);
+        });
+    }
+
+    /**
      * {@code --out -}: train reads a FILE of '-' as standard input, so '-' reads as standard output
      * here, but it wrote a file named '-' (and keygen '-' and '-.pub') and printed the ID or key as
      * usual. Refused before anything is read or written; ./- is a file of that name.

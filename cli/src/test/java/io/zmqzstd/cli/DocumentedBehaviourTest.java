@@ -293,7 +293,8 @@ class DocumentedBehaviourTest {
 
         r = train("\n\n\n", "--out", dir.resolve("y.dict").toString());
         assertEquals(ExitCodes.FAILURE, r.code(), r::toString);
-        assertEquals("zmq-zstd train: no samples: standard input and the files were empty\n", r.err(), r::toString);
+        assertEquals("zmq-zstd train: no samples: standard input was empty (empty samples, such as blank lines, are skipped)\n",
+                r.err(), r::toString);
         assertTrue(Files.notExists(dir.resolve("y.dict")));
     }
 
