@@ -307,8 +307,9 @@ final class SocketEndpoints implements AutoCloseable {
             if (e.isContextTerminated()) {
                 throw e; // a signal's shutdown, not a bad endpoint: the command ends as interrupted
             }
-            String what = failed + ", errno=" + libzmqText(e, endpoint);
             int errno = e.errno();
+            String what = failed + ", errno=" + libzmqText(e, endpoint)
+                    + (bind && errno != LibZmq.EADDRINUSE && errno != LibZmq.ENAMETOOLONG ? ipcDirectoryProblem(endpoint) : "");
             // ENOCOMPATPROTO: a transport the socket type cannot use, e.g. udp:// on PUSH
             if (errno == LibZmq.EINVAL || errno == LibZmq.EPROTONOSUPPORT || errno == LibZmq.ENODEV || errno == LibZmq.ENOCOMPATPROTO) {
                 throw new ParameterException(commandLine, what);
@@ -367,6 +368,24 @@ final class SocketEndpoints implements AutoCloseable {
             }
         }
         socketFiles.clear();
+    }
+
+    /**
+     * Why libzmq could not make an ipc bind's socket file, where its directory says: libzmq's
+     * "No such file or directory" or "Permission denied" read as if about the socket file itself.
+     *
+     * @return {@code " (no such directory: DIR)"} or {@code " (this user may not create a file in DIR)"}, else ""
+     */
+    private static String ipcDirectoryProblem(String endpoint) {
+        Path file = IpcPaths.file(endpoint);
+        Path directory = file == null ? null : file.getParent();
+        if (directory == null) {
+            return "";
+        }
+        if (!Files.isDirectory(directory)) {
+            return " (no such directory: " + directory + ")";
+        }
+        return Files.isWritable(directory) ? "" : " (this user may not create a file in " + directory + ")";
     }
 
     /**

@@ -482,6 +482,19 @@ class CliProcessIT {
                 + " another path");
     }
 
+    /** recv --bind ipc://PATH run as nobody in root's directory of mode 0755: libzmq's "Permission denied", and whose directory. */
+    @Test
+    void shouldNameTheDirectoryAnIpcBindMayNotCreateItsFileIn() throws Exception {
+        Path closed = sharedDirectory("closed", 0755);
+        String endpoint = "ipc://" + closed.resolve("feed.sock");
+        try (CliProcess recv = CliProcess.startUnder(List.of(SETPRIV.toString(), "--reuid=65534", "--regid=65534", "--clear-groups"),
+                "recv", "--bind", endpoint, "--timeout", "2s")) {
+            assertEquals(1, recv.awaitExit(), recv::toString);
+            assertEquals(List.of("zmq-zstd recv: cannot bind: endpoint=" + endpoint + ", errno=13, error=Permission denied"
+                    + " (this user may not create a file in " + closed + ")"), recv.stderrLines(), recv::toString);
+        }
+    }
+
     /**
      * A directory of mode {@code mode} under this test's, which nobody may pass through; skips the
      * test unless it runs as root with setpriv, to run the jar as nobody.

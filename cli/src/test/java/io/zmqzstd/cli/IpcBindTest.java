@@ -102,6 +102,16 @@ class IpcBindTest {
         }
     }
 
+    /** libzmq's "No such file or directory" for a bind in a directory that does not exist read as about the socket file. */
+    @Test
+    void shouldNameTheMissingDirectoryOfAnIpcPath() {
+        Path missing = dir.resolve("no-such-dir");
+        String endpoint = "ipc://" + missing.resolve("feed.sock");
+        Result r = recv(endpoint);
+        assertOneLineFailure(r, endpoint, "errno=2, error=No such file or directory (no such directory: " + missing + ")");
+        assertTrue(r.err().strip().endsWith("(no such directory: " + missing + ")"), r::toString);
+    }
+
     /** A socket file nobody listens on (its process died) is what libzmq's unlink is for: the bind takes it. */
     @Test
     void shouldTakeOverTheSocketFileOfAProcessThatEnded() throws Exception {
