@@ -269,7 +269,8 @@ public final class DecompressingReceiver implements AutoCloseable {
          * @throws IllegalArgumentException when {@code envelopeParts} is not below {@code maxParts},
          *     or two dictionaries have the same ID (named), or a raw-content dictionary (ID 0) is
          *     given as well as {@link #dictionaryForFramesWithoutId(ZstdDictionary)}, or the socket
-         *     is of a type that cannot receive (PUSH, PUB: named, with the types a receiver takes)
+         *     is of a type that cannot receive (PUSH, PUB) or carries no messages (STREAM: TCP bytes
+         *     cut anywhere), named with the types a receiver takes
          * @throws IllegalStateException when the socket or a dictionary is closed
          */
         public DecompressingReceiver build() {

@@ -7,10 +7,10 @@ import java.util.EnumSet;
 import java.util.Set;
 
 /**
- * What every {@code build()} requires of the socket it is given: open, and of a type that can do
- * the owner's half of the job. Checked at build time rather than at the first call, where a
- * {@link ParallelCompressingSender} would have started its workers for nothing and failed on one
- * of them, dropping what it had taken.
+ * What every {@code build()} requires of the socket it is given: open, of a type that can do the
+ * owner's half of the job, and one that carries messages. Checked at build time rather than at the
+ * first call, where a {@link ParallelCompressingSender} would have started its workers for nothing
+ * and failed on one of them, dropping what it had taken.
  */
 final class SocketCheck {
 
@@ -18,6 +18,15 @@ final class SocketCheck {
     private static final Set<SocketType> CANNOT_SEND = EnumSet.of(SocketType.PULL, SocketType.SUB);
     /** Types whose every {@code zmq_msg_recv} libzmq refuses (ENOTSUP). */
     private static final Set<SocketType> CANNOT_RECEIVE = EnumSet.of(SocketType.PUSH, SocketType.PUB);
+    /**
+     * Types that carry a byte stream, not messages: a STREAM socket hands over TCP bytes as they
+     * come, cut and joined anywhere, behind a routing id, so the wire format's one zstd frame per
+     * part cannot hold. Before 2026-11-27 they were built: a receiver refused every message as
+     * {@code NOT_ZSTD} (the routing id in front, and a frame's bytes are not a part of their own),
+     * and a sender's single-part message was taken by libzmq as a routing id and dropped while
+     * counted as sent.
+     */
+    private static final Set<SocketType> NO_MESSAGES = EnumSet.of(SocketType.STREAM);
 
     private SocketCheck() {
     }
@@ -37,9 +46,15 @@ final class SocketCheck {
             throw new IllegalStateException("socket is closed: type=" + socket.type()
                     + " (build senders and receivers on an open socket)");
         }
+        Set<SocketType> takes = EnumSet.complementOf(EnumSet.copyOf(cannot));
+        takes.removeAll(NO_MESSAGES);
         if (cannot.contains(socket.type())) {
             throw new IllegalArgumentException("socket type cannot " + verb + ": type=" + socket.type()
-                    + " (libzmq refuses it with ENOTSUP); " + owner + " takes " + EnumSet.complementOf(EnumSet.copyOf(cannot)));
+                    + " (libzmq refuses it with ENOTSUP); " + owner + " takes " + takes);
+        }
+        if (NO_MESSAGES.contains(socket.type())) {
+            throw new IllegalArgumentException("socket type carries no messages: type=" + socket.type()
+                    + " (TCP bytes cut and joined anywhere, so a part is not one zstd frame); " + owner + " takes " + takes);
         }
     }
 }
