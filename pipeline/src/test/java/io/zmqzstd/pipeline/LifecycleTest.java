@@ -475,6 +475,61 @@ class LifecycleTest {
         }
     }
 
+    /**
+     * README, "Closing": sender and receiver borrow the socket and are closed first. A socket
+     * closed under them all the same makes their calls throw "socket is closed", with nothing
+     * counted, the receiver's last message view ended, a parallel sender's message counted as
+     * dropped and its failure rethrown by flush() and again by close(); each still closes, its
+     * workers end, and no buffer stays rented.
+     */
+    @Test
+    void shouldFailCallsOnASocketClosedUnderThemAndStillClose() throws Exception {
+        try (ZmqContext ctx = new ZmqContext()) {
+            Fixtures.Link link = Fixtures.link(ctx, SocketType.PULL, SocketType.PUSH, "inproc");
+            List<Thread> workers = new java.util.concurrent.CopyOnWriteArrayList<>();
+            CompressingSender sender = CompressingSender.builder(link.client()).build();
+            ParallelCompressingSender parallel = ParallelCompressingSender.builder(link.client()).workers(2)
+                    .threadFactory(r -> {
+                        Thread t = new Thread(r);
+                        workers.add(t);
+                        return t;
+                    }).build();
+            DecompressingReceiver receiver = DecompressingReceiver.builder(link.server()).build();
+            byte[] data = Fixtures.payload(1000, 1);
+            assertTrue(sender.send(data, 0));
+            assertEquals(DecompressingReceiver.RECEIVED, receiver.receive(0));
+            link.client().close();
+            link.server().close();
+
+            IllegalStateException received = assertThrows(IllegalStateException.class, () -> receiver.receive(0));
+            assertTrue(received.getMessage().startsWith("socket is closed"), received::getMessage);
+            assertFalse(receiver.message().isValid(), "the view of the last message ended with the receive");
+            IllegalStateException sent = assertThrows(IllegalStateException.class, () -> sender.send(data, 0));
+            assertTrue(sent.getMessage().startsWith("socket is closed"), sent::getMessage);
+            assertEquals(1, sender.stats().messages());
+            assertEquals(0, sender.stats().abandonedMessages());
+
+            assertTrue(parallel.send(data, 0), "taken; the worker's send fails");
+            IllegalStateException flushed = assertThrows(IllegalStateException.class, parallel::flush);
+            assertTrue(String.valueOf(flushed.getCause().getMessage()).startsWith("socket is closed"), flushed::toString);
+            assertEquals(1, parallel.stats().droppedMessages());
+            assertEquals(0, parallel.stats().messages());
+
+            receiver.close();
+            sender.close();
+            IllegalStateException closed = assertThrows(IllegalStateException.class, parallel::close,
+                    "close() rethrows the failure after cleaning up");
+            assertTrue(closed.getCause() == flushed.getCause(), closed::toString);
+            parallel.close(); // idempotent: once closed it has nothing more to say
+            assertTrue(receiver.isClosed() && sender.isClosed() && parallel.isClosed());
+            for (Thread t : workers) {
+                t.join(10_000);
+                assertFalse(t.isAlive(), t::getName);
+            }
+            assertEquals(0, ctx.bufferPool().outstanding());
+        }
+    }
+
     @Test
     void shouldInvalidateMessageOnWouldBlock() {
         try (ZmqContext ctx = new ZmqContext()) {
