@@ -382,6 +382,88 @@ class RoundTripTest {
         }
     }
 
+    /**
+     * XPUB and XSUB, both ways. Downstream as PUB/SUB: the XPUB's topics are filtered by the XSUB's
+     * subscription and arrive behind the topic (envelopeParts 1 on XSUB). Upstream: the XSUB's own
+     * subscription message (byte 1 and the prefix) is not a frame, so the XPUB's receiver refuses
+     * it as NOT_ZSTD, counted once, and the compressed message the XSUB sends after it arrives
+     * whole. The refused subscription also tells that it has reached the XPUB (no slow joiner).
+     */
+    @Test
+    void shouldCarryTopicsDownAndFramesUpOverXpubXsub() {
+        bothWays(SocketType.XPUB, SocketType.XSUB, (link, down, atXsub, up, atXpub) -> {
+            assertEquals(1, atXsub.envelopeParts());
+            assertEquals(0, atXpub.envelopeParts());
+            assertTrue(link.client().send(new byte[] {1, 'w'}, 0)); // subscribe to "w"
+            assertEquals(DecompressingReceiver.BAD_FRAME, atXpub.receive(0));
+            assertEquals(BadFrameReason.NOT_ZSTD, atXpub.lastErrorReason());
+
+            byte[] data = Fixtures.payload(2000, 1);
+            assertTrue(down.publish("other".getBytes(StandardCharsets.US_ASCII), Fixtures.payload(100, 2), 0));
+            assertTrue(down.publish("wanted".getBytes(StandardCharsets.US_ASCII), data, 0));
+            receive(atXsub);
+            ReceivedMessage m = atXsub.message();
+            assertEquals(2, m.parts());
+            assertArrayEquals("wanted".getBytes(StandardCharsets.US_ASCII), m.partBytes(0));
+            assertArrayEquals(data, m.partBytes(1));
+
+            byte[] report = Fixtures.payload(5000, 3);
+            assertTrue(up.send(report, 0));
+            up.flush();
+            receive(atXpub);
+            assertEquals(1, atXpub.message().parts());
+            assertArrayEquals(report, atXpub.message().partBytes(0));
+            assertEquals(1, atXpub.stats().errors());
+            assertEquals(1, atXpub.stats().errors(BadFrameReason.NOT_ZSTD));
+            assertEquals(1, atXpub.stats().messages());
+            assertEquals(1, up.stats().messages());
+        });
+    }
+
+    /** PAIR: no envelope either way; a multipart message one way, a parallel sender's the other. */
+    @Test
+    void shouldRoundTripBothWaysOverPair() {
+        bothWays(SocketType.PAIR, SocketType.PAIR, (link, left, atRight, right, atLeft) -> {
+            byte[] first = Fixtures.payload(700, 1);
+            byte[] second = Fixtures.payload(70_000, 2);
+            assertTrue(left.send(first, ZmqSocket.SNDMORE));
+            assertTrue(left.send(second, 0));
+            receive(atRight);
+            assertEquals(2, atRight.message().parts());
+            assertArrayEquals(first, atRight.message().partBytes(0));
+            assertArrayEquals(second, atRight.message().partBytes(1));
+            byte[] back = Fixtures.payload(3000, 3);
+            assertTrue(right.send(back, 0));
+            right.flush();
+            receive(atLeft);
+            assertEquals(0, atLeft.envelopeParts());
+            assertArrayEquals(back, atLeft.message().partBytes(0));
+        });
+    }
+
+    /** What a test does with the two ends {@link #bothWays} built. */
+    interface BothWays {
+        void run(Fixtures.Link link, CompressingSender fromServer, DecompressingReceiver atClient,
+                 ParallelCompressingSender fromClient, DecompressingReceiver atServer);
+    }
+
+    /**
+     * A {@code server} socket bound and a {@code client} connected over inproc, each with a sender
+     * (a {@link CompressingSender} on the server, a one-worker {@link ParallelCompressingSender} on
+     * the client) and a receiver, all closed after {@code test}.
+     */
+    static void bothWays(SocketType server, SocketType client, BothWays test) {
+        try (ZmqContext ctx = new ZmqContext()) {
+            Fixtures.Link link = Fixtures.link(ctx, server, client, "inproc");
+            try (CompressingSender fromServer = CompressingSender.builder(link.server()).build();
+                 DecompressingReceiver atClient = DecompressingReceiver.builder(link.client()).build();
+                 ParallelCompressingSender fromClient = ParallelCompressingSender.builder(link.client()).workers(1).build();
+                 DecompressingReceiver atServer = DecompressingReceiver.builder(link.server()).build()) {
+                test.run(link, fromServer, atClient, fromClient, atServer);
+            }
+        }
+    }
+
     /** {@code size} bytes of telemetry, each MiB stamped with its index so that blocks differ. */
     static MemorySegment largePayload(Arena arena, long size) {
         MemorySegment data = arena.allocate(size);
