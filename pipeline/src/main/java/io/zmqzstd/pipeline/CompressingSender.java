@@ -192,8 +192,8 @@ public final class CompressingSender implements AutoCloseable {
          * @throws IllegalArgumentException when the settings contradict each other or the socket:
          *     a raw-frame limit or {@code rawIncompressible(true)} with a dictionary or a checksum,
          *     {@code dictionaryIdInFrame(false)} without a dictionary, a zero-copy threshold below
-         *     the socket's, or a socket of a type that cannot send (PULL, SUB) or carries no
-         *     messages (STREAM: TCP bytes cut anywhere), named with the types a sender takes
+         *     the socket's, or a socket of a type that cannot send (PULL, SUB: named, with the
+         *     types a sender takes)
          * @throws IllegalStateException when the socket or the dictionary is closed
          */
         public CompressingSender build() {

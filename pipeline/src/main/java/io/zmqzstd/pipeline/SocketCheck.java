@@ -8,9 +8,9 @@ import java.util.Set;
 
 /**
  * What every {@code build()} requires of the socket it is given: open, of a type that can do the
- * owner's half of the job, and one that carries messages. Checked at build time rather than at the
- * first call, where a {@link ParallelCompressingSender} would have started its workers for nothing
- * and failed on one of them, dropping what it had taken.
+ * owner's half of the job, and for a receiver one that carries messages. Checked at build time
+ * rather than at the first call, where a {@link ParallelCompressingSender} would have started its
+ * workers for nothing and failed on one of them, dropping what it had taken.
  */
 final class SocketCheck {
 
@@ -19,12 +19,13 @@ final class SocketCheck {
     /** Types whose every {@code zmq_msg_recv} libzmq refuses (ENOTSUP). */
     private static final Set<SocketType> CANNOT_RECEIVE = EnumSet.of(SocketType.PUSH, SocketType.PUB);
     /**
-     * Types that carry a byte stream, not messages: a STREAM socket hands over TCP bytes as they
-     * come, cut and joined anywhere, behind a routing id, so the wire format's one zstd frame per
-     * part cannot hold. Before 2026-11-27 they were built: a receiver refused every message as
-     * {@code NOT_ZSTD} (the routing id in front, and a frame's bytes are not a part of their own),
-     * and a sender's single-part message was taken by libzmq as a routing id and dropped while
-     * counted as sent.
+     * Types that carry a byte stream, not messages, for a receiver: a STREAM socket hands over TCP
+     * bytes as they come, cut and joined anywhere, behind a routing id, so the wire format's one
+     * zstd frame per part cannot hold. Before 2026-11-27 a receiver was built on one and refused
+     * every message as {@code NOT_ZSTD} (the routing id in front, and a frame's bytes are not a
+     * part of their own). A sender is built on one: {@code publish(routingId, payload)} writes the
+     * frame to that TCP peer, whole (a single-part send is a routing id to libzmq, dropped, as on a
+     * ROUTER).
      */
     private static final Set<SocketType> NO_MESSAGES = EnumSet.of(SocketType.STREAM);
 
@@ -33,26 +34,26 @@ final class SocketCheck {
 
     /** Refuses a closed socket or one that cannot send, for both senders' builders. */
     static void forSender(ZmqSocket socket) {
-        require(socket, "a sender", "send", CANNOT_SEND);
+        require(socket, "a sender", "send", CANNOT_SEND, EnumSet.noneOf(SocketType.class));
     }
 
-    /** Refuses a closed socket or one that cannot receive, for the receiver's builder. */
+    /** Refuses a closed socket, one that cannot receive or one that carries no messages, for the receiver's builder. */
     static void forReceiver(ZmqSocket socket) {
-        require(socket, "a receiver", "receive", CANNOT_RECEIVE);
+        require(socket, "a receiver", "receive", CANNOT_RECEIVE, NO_MESSAGES);
     }
 
-    private static void require(ZmqSocket socket, String owner, String verb, Set<SocketType> cannot) {
+    private static void require(ZmqSocket socket, String owner, String verb, Set<SocketType> cannot, Set<SocketType> noMessages) {
         if (socket.isClosed()) {
             throw new IllegalStateException("socket is closed: type=" + socket.type()
                     + " (build senders and receivers on an open socket)");
         }
         Set<SocketType> takes = EnumSet.complementOf(EnumSet.copyOf(cannot));
-        takes.removeAll(NO_MESSAGES);
+        takes.removeAll(noMessages);
         if (cannot.contains(socket.type())) {
             throw new IllegalArgumentException("socket type cannot " + verb + ": type=" + socket.type()
                     + " (libzmq refuses it with ENOTSUP); " + owner + " takes " + takes);
         }
-        if (NO_MESSAGES.contains(socket.type())) {
+        if (noMessages.contains(socket.type())) {
             throw new IllegalArgumentException("socket type carries no messages: type=" + socket.type()
                     + " (TCP bytes cut and joined anywhere, so a part is not one zstd frame); " + owner + " takes " + takes);
         }
