@@ -17,7 +17,8 @@ import java.util.Objects;
  *
  * <p>Limits: a frame whose header declares more than {@link #maxDecompressedSize()} is refused
  * before any work ({@code TOO_LARGE}); a frame that does not declare its size is decompressed
- * into at most that many bytes and refused when it needs more.
+ * into at most that many bytes and refused when it needs more ({@code TOO_LARGE} also into a
+ * destination of exactly the limit's size; {@code DESTINATION_TOO_SMALL} only into a smaller one).
  *
  * <p>Dictionaries: each frame names its dictionary ID in its header; the decompressor picks the
  * matching one of those it was given, and refuses a frame whose dictionary it lacks
@@ -429,8 +430,9 @@ public final class ZstdDecompressor implements AutoCloseable {
     /**
      * The output reached {@code capacity}: the frame's fault (more than it declared), the
      * limit's or the destination's. {@code r} is zstd's error result, or 0 when Java noticed.
-     * Into an array ({@code dstCapacity} its limit) the limit is named when it is the smaller or
-     * equal, as a stream over the frame would name it.
+     * The limit is named whenever it bounded the output, also when the destination (or, into an
+     * array, the array limit {@code dstCapacity}) is exactly as large: no larger destination
+     * would help, and a stream over the frame names the limit too.
      */
     private ZstdException outputFull(long r, long declared, long dstCapacity, long capacity, boolean intoArray) {
         ZstdException.Reason reason;
@@ -438,7 +440,7 @@ public final class ZstdDecompressor implements AutoCloseable {
         if (declared != ZstdFrames.CONTENT_SIZE_UNKNOWN) {
             reason = ZstdException.Reason.CORRUPT;
             message = "frame content longer than its header declares: declared=" + declared;
-        } else if (capacity < dstCapacity || (intoArray && capacity == maxDecompressedSize)) {
+        } else if (capacity == maxDecompressedSize) {
             reason = ZstdException.Reason.TOO_LARGE;
             message = "frame larger than limit: declared=unknown, limit=" + maxDecompressedSize;
         } else if (intoArray) {

@@ -1,5 +1,6 @@
 package io.zmqzstd.codec;
 
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -9,6 +10,7 @@ import com.sun.management.ThreadMXBean;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -184,6 +186,48 @@ class UndeclaredFrameTest {
                 ZstdException limit = assertThrows(ZstdException.class, () -> tie.decompressUndeclared(frame, size - 1));
                 assertEquals("frame larger than limit: declared=unknown, limit=" + (size - 1), limit.getMessage());
                 assertRecovers(tie, "the limit equal to the array limit, size=" + size);
+            }
+        }
+    }
+
+    /**
+     * A destination of exactly the limit's size, the content one byte longer: the limit is what
+     * stopped the frame, so it is {@code TOO_LARGE} naming the limit, as the same frame into a
+     * larger destination, into an array or through a stream is. Until 2026-11-27 the segment
+     * paths said {@code DESTINATION_TOO_SMALL} ("destination too small: capacity=…"), which
+     * invites a retry with a larger destination that then fails on the limit. A destination
+     * below the limit is still too small, and a frame that fits the limit exactly decodes.
+     * Sizes: one call through the scratch (heap) or in place (native), and chunks past 256 KiB.
+     */
+    @Test
+    void shouldNameTheLimitWhenADestinationOfTheLimitsSizeOverflows() throws IOException {
+        try (Arena arena = Arena.ofConfined()) {
+            for (int limit : new int[] {100, 256 * KIB + 1}) {
+                byte[] fits = TestData.text(limit, 3);
+                byte[] past = TestData.text(limit + 1, 4);
+                byte[] fitsFrame = streamed(fits, 64 * KIB, false);
+                byte[] pastFrame = streamed(past, 64 * KIB, false);
+                try (ZstdDecompressor d = ZstdDecompressor.builder().maxDecompressedSize(limit).build()) {
+                    for (boolean nativeMemory : new boolean[] {false, true}) {
+                        String what = "limit=" + limit + (nativeMemory ? ", native" : ", heap");
+                        MemorySegment atLimit = nativeMemory ? arena.allocate(limit) : MemorySegment.ofArray(new byte[limit]);
+                        MemorySegment belowLimit = atLimit.asSlice(0, limit - 1);
+                        MemorySegment src = nativeMemory ? arena.allocateFrom(JAVA_BYTE, pastFrame) : MemorySegment.ofArray(pastFrame);
+
+                        ZstdException e = assertThrows(ZstdException.class, () -> d.decompress(src, atLimit), what);
+                        assertEquals(ZstdException.Reason.TOO_LARGE, e.reason(), what + ": " + e.getMessage());
+                        assertEquals("frame larger than limit: declared=unknown, limit=" + limit, e.getMessage(), what);
+                        assertRecovers(d, what);
+
+                        e = assertThrows(ZstdException.class, () -> d.decompress(src, belowLimit), what);
+                        assertEquals(ZstdException.Reason.DESTINATION_TOO_SMALL, e.reason(), what + ": " + e.getMessage());
+                        assertEquals("destination too small: capacity=" + (limit - 1), e.getMessage(), what);
+
+                        assertEquals(limit, d.decompress(MemorySegment.ofArray(fitsFrame), atLimit), what);
+                        assertEquals(-1, atLimit.mismatch(MemorySegment.ofArray(fits)), what);
+                    }
+                    assertRefused(d, pastFrame, ZstdException.Reason.TOO_LARGE, "limit=" + limit + ", byte[]");
+                }
             }
         }
     }
