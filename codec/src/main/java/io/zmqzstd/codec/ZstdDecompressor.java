@@ -122,9 +122,12 @@ public final class ZstdDecompressor implements AutoCloseable {
          *
          * @param dictionary the dictionary, still the caller's
          * @return this builder
+         * @throws NullPointerException when {@code dictionary} is null: there is nothing to add
+         *     (frames without an ID are read with none unless
+         *     {@link #dictionaryForFramesWithoutId(ZstdDictionary)} says otherwise)
          */
         public Builder dictionary(ZstdDictionary dictionary) {
-            dictionaries.add(dictionary);
+            dictionaries.add(Objects.requireNonNull(dictionary, "dictionary"));
             return this;
         }
 
@@ -272,8 +275,10 @@ public final class ZstdDecompressor implements AutoCloseable {
      * @throws IllegalStateException when this decompressor or {@code dictionary} is closed, or
      *     this decompressor is in a call on another thread
      * @throws ZstdException {@code OTHER} when zstd cannot digest the dictionary
+     * @throws NullPointerException when {@code dictionary} is null
      */
     public void addDictionary(ZstdDictionary dictionary) {
+        Objects.requireNonNull(dictionary, "dictionary");
         guard.enter();
         try {
             addDictionaryEntered(dictionary);

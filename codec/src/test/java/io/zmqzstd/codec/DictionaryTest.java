@@ -417,4 +417,23 @@ class DictionaryTest {
         assertTrue(little.getMessage().endsWith("(samples=7, sampleBytes=7, capacityBytes=4096): too little sample data,"
                 + " libzstd's trainer needs 8 bytes or more in all"), little.getMessage());
     }
+
+    /**
+     * The decompressor builder's {@code dictionary(null)} and {@code addDictionary(null)}: an
+     * {@link NullPointerException} naming the argument where it is given. Before, the builder
+     * took the null and {@code build()} failed later with the JVM's "Cannot invoke
+     * \"io.zmqzstd.codec.ZstdDictionary.id()\" because \"dictionary\" is null", far from the
+     * call that was wrong. The compressor's builder takes null as "no dictionary", as documented.
+     */
+    @Test
+    void shouldRefuseANullDictionaryWhereItIsAdded() {
+        ZstdDecompressor.Builder builder = ZstdDecompressor.builder();
+        assertEquals("dictionary", assertThrows(NullPointerException.class, () -> builder.dictionary(null)).getMessage());
+        byte[] message = TestData.text(300, 4);
+        try (ZstdDecompressor d = builder.build();
+             ZstdCompressor none = ZstdCompressor.builder().dictionary(null).build()) {
+            assertEquals("dictionary", assertThrows(NullPointerException.class, () -> d.addDictionary(null)).getMessage());
+            assertArrayEquals(message, d.decompress(none.compress(message)), "usable after the refusal");
+        }
+    }
 }
