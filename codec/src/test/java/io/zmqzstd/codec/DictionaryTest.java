@@ -436,4 +436,113 @@ class DictionaryTest {
             assertArrayEquals(message, d.decompress(none.compress(message)), "usable after the refusal");
         }
     }
+
+    /**
+     * Frames name a dictionary in 1, 2 or 4 bytes (IDs up to 255, up to 65535, above), and an ID
+     * of 2^31 or more is a negative int: each picks its dictionary, and a decompressor without it
+     * names the ID unsigned.
+     */
+    @Test
+    void shouldPickDictionariesByIdsOfEveryFieldWidthAndAbove2To31() {
+        byte[] trained;
+        try (ZstdDictionary d = ZstdDictionary.train(samples(2), 4096)) {
+            trained = d.bytes();
+        }
+        byte[] message = TestData.text(180, 6);
+        int[][] idAndFieldBytes = {{1, 1}, {255, 1}, {256, 2}, {65_535, 2}, {65_536, 4}, {0x8000_0000, 4}, {0xFFFF_FFFF, 4}};
+        List<ZstdDictionary> all = new ArrayList<>();
+        int withoutId;
+        try (ZstdCompressor plain = new ZstdCompressor(3)) {
+            withoutId = plain.compress(message).length;
+        }
+        try (ZstdDecompressor none = new ZstdDecompressor()) {
+            for (int[] c : idAndFieldBytes) {
+                byte[] bytes = trained.clone();
+                MemorySegment.ofArray(bytes).set(ZstdFrames.INT_LE, 4, c[0]);
+                ZstdDictionary d = ZstdDictionary.of(bytes);
+                all.add(d);
+                String id = Integer.toUnsignedString(c[0]);
+                assertEquals(c[0], d.id(), id);
+                try (ZstdCompressor with = ZstdCompressor.builder().dictionary(d).build();
+                     ZstdCompressor without = ZstdCompressor.builder().dictionary(d).dictionaryIdInFrame(false).build()) {
+                    byte[] frame = with.compress(message);
+                    assertEquals(c[0], ZstdFrames.dictionaryId(MemorySegment.ofArray(frame)), id);
+                    assertEquals(c[1], frame.length - without.compress(message).length, "ID field bytes, id=" + id);
+                    ZstdException e = assertThrows(ZstdException.class, () -> none.decompress(frame), id);
+                    assertEquals(ZstdException.Reason.DICTIONARY_MISSING, e.reason(), id);
+                    assertEquals("frame needs a dictionary this decompressor lacks: dictionaryId=" + id + ", known=[]", e.getMessage());
+                }
+            }
+            ZstdDecompressor.Builder b = ZstdDecompressor.builder();
+            all.forEach(b::dictionary);
+            try (ZstdDecompressor every = b.build()) {
+                for (ZstdDictionary d : all) {
+                    try (ZstdCompressor with = ZstdCompressor.builder().dictionary(d).build()) {
+                        assertArrayEquals(message, every.decompress(with.compress(message)), Integer.toUnsignedString(d.id()));
+                    }
+                }
+                try (ZstdCompressor plain = new ZstdCompressor(3)) {
+                    byte[] frame = plain.compress(message);
+                    assertEquals(withoutId, frame.length);
+                    assertArrayEquals(message, every.decompress(frame), "a frame naming no dictionary");
+                }
+            }
+        } finally {
+            all.forEach(ZstdDictionary::close);
+        }
+    }
+
+    /**
+     * One dictionary feeding compressors and decompressors on several threads while another
+     * closes it: every build either works and round-trips or is refused as "dictionary is closed",
+     * contexts built before the close keep working after it, and no native object is left.
+     */
+    @Test
+    void shouldServeThreadsFromOneDictionaryAndRefuseOnlyBuildsAfterItsClose() throws Exception {
+        ZstdDictionary dict = ZstdDictionary.train(samples(7), 4096);
+        String closedMessage = "dictionary is closed: id=" + Integer.toUnsignedString(dict.id());
+        long live = LibZstd.liveNativeObjects();
+        int threads = 3;
+        java.util.concurrent.CountDownLatch warmedUp = new java.util.concurrent.CountDownLatch(threads);
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(threads);
+        try {
+            List<java.util.concurrent.Future<String>> results = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                int seed = t;
+                results.add(pool.submit(() -> {
+                    byte[] message = TestData.text(200, seed);
+                    try (ZstdCompressor early = ZstdCompressor.builder().dictionary(dict).level(seed + 1).build();
+                         ZstdDecompressor earlyD = ZstdDecompressor.builder().dictionary(dict).build()) {
+                        for (int round = 0; round < 100_000; round++) {
+                            if (round == 20) {
+                                warmedUp.countDown();
+                            }
+                            try (ZstdCompressor c = ZstdCompressor.builder().dictionary(dict).level(round % 9 + 1).build();
+                                 ZstdDecompressor d = ZstdDecompressor.builder().dictionary(dict).build()) {
+                                if (!Arrays.equals(message, d.decompress(c.compress(message)))) {
+                                    return "wrong bytes in round " + round;
+                                }
+                            } catch (IllegalStateException e) {
+                                if (!closedMessage.equals(e.getMessage())) {
+                                    return "unexpected: " + e;
+                                }
+                                boolean keeps = Arrays.equals(message, earlyD.decompress(early.compress(message)));
+                                return keeps ? "refused after " + round + " rounds" : "a context built before the close failed";
+                            }
+                        }
+                        return "never refused";
+                    }
+                }));
+            }
+            assertTrue(warmedUp.await(60, java.util.concurrent.TimeUnit.SECONDS), "threads did not get going");
+            dict.close();
+            for (java.util.concurrent.Future<String> r : results) {
+                String outcome = r.get(60, java.util.concurrent.TimeUnit.SECONDS);
+                assertTrue(outcome.startsWith("refused after "), outcome);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        assertEquals(live, LibZstd.liveNativeObjects(), "native objects left");
+    }
 }
