@@ -48,6 +48,16 @@ public enum SocketType {
         return code;
     }
 
+    /** Whether a socket of this type can send at all (libzmq refuses a SUB's or PULL's send with ENOTSUP). */
+    boolean sends() {
+        return this != SUB && this != PULL;
+    }
+
+    /** Whether a socket of this type can receive at all (libzmq refuses a PUB's or PUSH's receive with ENOTSUP). */
+    boolean receives() {
+        return this != PUB && this != PUSH;
+    }
+
     /**
      * The type for a libzmq constant.
      *

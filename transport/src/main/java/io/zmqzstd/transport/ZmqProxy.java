@@ -47,6 +47,12 @@ import java.util.concurrent.locks.ReentrantLock;
  * {@code STATISTICS} included, to the capture socket too, as a frame of its own, with a blocking
  * send: a capture that cannot take it stops the proxy (see {@link #ZmqProxy(ZmqSocket, ZmqSocket, ZmqSocket)}).
  *
+ * <p>Socket types: what one side can receive the other must be able to send, so a SUB or PULL
+ * stands only opposite a PUB or PUSH, and the constructor refuses other pairs (libzmq would
+ * never forward such messages, and spin on them). While a message waits for a side that cannot
+ * take it yet (no peer, or at its high-water mark), libzmq 4.3.4 busy-loops on one core until it
+ * can (libzmq issue 4071); XSUB/XPUB is spared, an XPUB never making a sender wait.
+ *
  * <p>Ownership and threading: the caller owns the frontend, backend and capture sockets and closes
  * them after the proxy. While {@link #run()} is inside libzmq it counts as a call on each of them (as
  * {@link ZmqPoller#poll} does): other threads' calls on them are refused with
@@ -116,6 +122,10 @@ public final class ZmqProxy implements AutoCloseable {
      *     context is shut down, and a send timeout on it that expires ends {@link #run()} with
      *     {@link ZmqException} (EAGAIN), the frame lost. A PUB capture never waits.
      * @throws NullPointerException when {@code frontend} or {@code backend} is null
+     * @throws IllegalArgumentException when libzmq's proxy cannot serve the socket types: one side
+     *     can receive and the other cannot send (a SUB or PULL opposite anything but a PUB or PUSH),
+     *     neither side can receive (PUB or PUSH on both), or the capture is a SUB, PULL, REQ or REP;
+     *     the message names the types
      * @throws IllegalStateException when one of the sockets is closed, or the frontend's context is
      * @throws ZmqException when the control sockets cannot be made
      */
@@ -128,6 +138,7 @@ public final class ZmqProxy implements AutoCloseable {
                 throw new IllegalStateException("a proxy needs open sockets: closed=" + s);
             }
         }
+        checkTypes(frontend.type(), backend.type(), capture == null ? null : capture.type());
         String endpoint = "inproc://io.zmqzstd.proxy-control-" + ENDPOINTS.incrementAndGet();
         ZmqContext ctx = frontend.context();
         ZmqSocket in = ctx.socket(SocketType.PAIR);
@@ -154,6 +165,30 @@ public final class ZmqProxy implements AutoCloseable {
         }
         this.controlIn = in;
         this.controlOut = out;
+    }
+
+    /**
+     * Refuses the socket types libzmq 4.3.4's proxy cannot serve. A side that receives opposite one
+     * that cannot send (SUB, PULL): libzmq never forwards what arrives, and from the first such
+     * message on it busy-loops on one core for the rest of the run. Two sides that cannot receive
+     * (PUB, PUSH) forward nothing. A capture that cannot send (SUB, PULL) or must alternate sends
+     * with receives (REQ, REP): libzmq's first or second copy fails, which ends the run with that
+     * frame lost (ENOTSUP, EFSM), or a REQ with no peer blocks it for good.
+     */
+    static void checkTypes(SocketType frontend, SocketType backend, SocketType capture) {
+        if (!frontend.receives() && !backend.receives()) {
+            throw new IllegalArgumentException("a proxy between two sockets that cannot receive forwards nothing: frontend="
+                    + frontend + ", backend=" + backend);
+        }
+        if (frontend.receives() && !backend.sends() || backend.receives() && !frontend.sends()) {
+            throw new IllegalArgumentException("a proxy cannot forward what one side receives, the other side cannot send it: frontend="
+                    + frontend + ", backend=" + backend + " (libzmq 4.3.4 would keep such messages and spin on them;"
+                    + " e.g. XSUB/XPUB, PULL/PUSH, ROUTER/DEALER)");
+        }
+        if (capture != null && (!capture.sends() || capture == SocketType.REQ || capture == SocketType.REP)) {
+            throw new IllegalArgumentException("a capture socket must take every frame with a plain send: capture=" + capture
+                    + " (a SUB or PULL cannot send, a REQ or REP must receive between sends; e.g. PUB, PUSH, DEALER, PAIR)");
+        }
     }
 
     /**

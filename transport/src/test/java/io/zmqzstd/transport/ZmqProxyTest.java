@@ -421,6 +421,123 @@ class ZmqProxyTest extends ContextTestBase {
         }
     }
 
+    /**
+     * Pairs libzmq 4.3.4 cannot proxy are refused, naming the types. Before, they were taken: a
+     * ROUTER or SUB frontend opposite a PULL, SUB or (for an XPUB's subscriptions) any side that
+     * cannot send never forwarded what it received and spun on one core from then on (measured
+     * here: 500 ms of CPU in 500 ms), and a SUB, PULL, REQ or REP capture ended the run at the
+     * first or second frame (ENOTSUP, EFSM) with the frame lost, or blocked it.
+     */
+    @Test
+    void shouldRefuseSocketTypesTheProxyCannotServe() {
+        for (SocketType f : SocketType.values()) {
+            for (SocketType b : SocketType.values()) {
+                boolean forwards = f.receives() || b.receives();
+                boolean delivers = (!f.receives() || b.sends()) && (!b.receives() || f.sends());
+                if (forwards && delivers) {
+                    ZmqProxy.checkTypes(f, b, null);
+                } else {
+                    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ZmqProxy.checkTypes(f, b, null),
+                            f + "/" + b);
+                    assertTrue(e.getMessage().contains("frontend=" + f + ", backend=" + b), e.getMessage());
+                }
+            }
+        }
+        for (SocketType[] pair : new SocketType[][] {{SocketType.ROUTER, SocketType.PULL}, {SocketType.SUB, SocketType.XPUB},
+                {SocketType.PULL, SocketType.PULL}, {SocketType.PUB, SocketType.PUSH}}) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> new ZmqProxy(socket(pair[0]), socket(pair[1]), null), pair[0] + "/" + pair[1]);
+            assertTrue(e.getMessage().contains("frontend=" + pair[0] + ", backend=" + pair[1]), e.getMessage());
+        }
+        ZmqSocket same = socket(SocketType.PULL);
+        assertThrows(IllegalArgumentException.class, () -> new ZmqProxy(same, same, null), "a PULL cannot echo");
+        for (SocketType c : new SocketType[] {SocketType.SUB, SocketType.PULL, SocketType.REQ, SocketType.REP}) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> new ZmqProxy(socket(SocketType.PULL), socket(SocketType.PUSH), socket(c)), "capture " + c);
+            assertTrue(e.getMessage().contains("capture=" + c), e.getMessage());
+        }
+        for (SocketType c : new SocketType[] {SocketType.PUB, SocketType.PUSH, SocketType.DEALER, SocketType.PAIR}) {
+            new ZmqProxy(socket(SocketType.PULL), socket(SocketType.PUSH), socket(c)).close();
+        }
+    }
+
+    /** A message each way (where the types allow) through the usual pairs, with their usual peers, over inproc. */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"XSUB/XPUB", "PULL/PUSH", "ROUTER/DEALER", "PAIR/PAIR", "SUB/PUB", "DEALER/DEALER"})
+    void shouldForwardThroughEveryUsualPair(String pair) throws Exception {
+        ZmqSocket frontend = socket(SocketType.valueOf(pair.substring(0, pair.indexOf('/'))));
+        ZmqSocket backend = socket(SocketType.valueOf(pair.substring(pair.indexOf('/') + 1)));
+        ZmqSocket client = socket(switch (frontend.type()) {
+            case XSUB, SUB -> SocketType.PUB;
+            case PULL -> SocketType.PUSH;
+            case ROUTER -> SocketType.REQ;
+            default -> frontend.type() == SocketType.DEALER ? SocketType.DEALER : SocketType.PAIR;
+        });
+        ZmqSocket worker = socket(switch (backend.type()) {
+            case XPUB, PUB -> SocketType.SUB;
+            case PUSH -> SocketType.PULL;
+            case DEALER -> frontend.type() == SocketType.ROUTER ? SocketType.REP : SocketType.DEALER;
+            default -> SocketType.PAIR;
+        });
+        if (frontend.type() == SocketType.SUB) {
+            frontend.subscribe("");
+        }
+        if (worker.type() == SocketType.SUB) {
+            worker.subscribe("");
+        }
+        client.connect(Endpoints.bindAny(frontend, "inproc"));
+        worker.connect(Endpoints.bindAny(backend, "inproc"));
+        try (ZmqProxy proxy = new ZmqProxy(frontend, backend, null)) {
+            Running running = start(proxy);
+            worker.receiveTimeoutMs(20);
+            String got = null;
+            for (int i = 0; i < 500 && got == null; i++) { // a subscription travels first: send until it has arrived
+                assertTrue(client.send(b("request"), 0));
+                got = worker.receiveString(0);
+                if (got == null && client.type() == SocketType.REQ) {
+                    fail("a request through " + pair + " got lost");
+                }
+            }
+            assertEquals("request", got, pair);
+            if (client.type().receives() && worker.type().sends()) {
+                worker.receiveTimeoutMs(5000);
+                assertTrue(worker.send(b("reply"), 0));
+                assertEquals("reply", client.receiveString(0), pair);
+            }
+            running.terminate(proxy);
+        }
+    }
+
+    /**
+     * Documented, not wanted: libzmq 4.3.4 busy-loops while a message waits for a backend that
+     * cannot take it (here a PUSH with no peer), and settles once it can (libzmq issue 4071). The
+     * thresholds are loose: another test may share the two cores.
+     */
+    @Test
+    void shouldSpinWhileAMessageWaitsForTheBackendAsLibzmqDoes() throws Exception {
+        java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
+        Stage s = new Stage();
+        ZmqSocket backend = socket(SocketType.PUSH);
+        String backendEndpoint = Endpoints.bindAny(backend, "inproc"); // no peer yet
+        try (ZmqProxy proxy = new ZmqProxy(s.frontend, backend, null)) {
+            Running running = start(proxy);
+            long id = running.thread().threadId();
+            assertTrue(s.producer.send(b("waits"), 0));
+            long cpu0 = mx.getThreadCpuTime(id);
+            Thread.sleep(300); // a CPU-time measurement: there is no condition to await
+            long spunMs = (mx.getThreadCpuTime(id) - cpu0) / 1_000_000;
+            assertTrue(spunMs >= 50, "the proxy's thread used " + spunMs + " ms of CPU in 300 ms waiting for the backend");
+            ZmqSocket consumer = socket(SocketType.PULL);
+            consumer.connect(backendEndpoint);
+            assertEquals("waits", consumer.receiveString(0));
+            long cpu1 = mx.getThreadCpuTime(id);
+            Thread.sleep(300);
+            long idleMs = (mx.getThreadCpuTime(id) - cpu1) / 1_000_000;
+            assertTrue(idleMs < 50, "the proxy's thread used " + idleMs + " ms of CPU in 300 ms with nothing to forward");
+            running.terminate(proxy);
+        }
+    }
+
     private static final Duration REPLY = Duration.ofSeconds(10);
 
     /** The proxy's counters now, which must come within {@link #REPLY}. */
