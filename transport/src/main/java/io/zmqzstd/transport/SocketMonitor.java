@@ -7,7 +7,6 @@ import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Objects;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The events of one socket (libzmq's {@code zmq_socket_monitor}): connections made, accepted,
@@ -39,9 +38,6 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class SocketMonitor implements AutoCloseable {
 
-    /** Numbers the inproc endpoints of the monitors of this process; inproc names are per context, so this is more than enough. */
-    private static final AtomicLong ENDPOINTS = new AtomicLong();
-
     private final ZmqSocket monitored;
     private final ZmqSocket events;
     private final String endpoint;
@@ -57,11 +53,6 @@ public final class SocketMonitor implements AutoCloseable {
         this.events = events;
         this.endpoint = endpoint;
         this.mask = mask;
-    }
-
-    /** A fresh endpoint for libzmq's end of a new monitor. */
-    static String nextEndpoint() {
-        return "inproc://io.zmqzstd.monitor-" + ENDPOINTS.incrementAndGet();
     }
 
     /**
@@ -95,7 +86,8 @@ public final class SocketMonitor implements AutoCloseable {
     }
 
     /**
-     * The {@code inproc://} endpoint libzmq sends the events to (unique in the process).
+     * The {@code inproc://} endpoint libzmq sends the events to ({@code inproc://io.zmqzstd.monitor-<n>},
+     * unique in the process; a number the application has bound in the context itself is skipped).
      *
      * @return that endpoint
      */

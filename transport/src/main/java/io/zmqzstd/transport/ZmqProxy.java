@@ -15,7 +15,6 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -62,7 +61,6 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 public final class ZmqProxy implements AutoCloseable {
 
-    private static final AtomicLong ENDPOINTS = new AtomicLong();
     private static final byte[] PAUSE = "PAUSE".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] RESUME = "RESUME".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] TERMINATE = "TERMINATE".getBytes(StandardCharsets.US_ASCII);
@@ -139,7 +137,6 @@ public final class ZmqProxy implements AutoCloseable {
             }
         }
         checkTypes(frontend.type(), backend.type(), capture == null ? null : capture.type());
-        String endpoint = "inproc://io.zmqzstd.proxy-control-" + ENDPOINTS.incrementAndGet();
         ZmqContext ctx = frontend.context();
         ZmqSocket in = ctx.socket(SocketType.PAIR);
         ZmqSocket out = null;
@@ -150,7 +147,7 @@ public final class ZmqProxy implements AutoCloseable {
             in.lingerMs(0);
             in.receiveHwm(0);
             in.sendHwm(0); // STATISTICS replies nobody has read yet must not block the proxy
-            in.bind(endpoint);
+            String endpoint = OwnEndpoints.bind("proxy-control", in::bind);
             out = ctx.socket(SocketType.PAIR);
             out.lingerMs(0);
             out.sendHwm(0);

@@ -2248,14 +2248,13 @@ public final class ZmqSocket implements AutoCloseable {
             // unbounded: at a high-water mark libzmq would block its I/O thread on the next event
             events.receiveHwm(0);
             events.lingerMs(0);
-            String endpoint = SocketMonitor.nextEndpoint();
             enter();
             try {
                 if (monitor != null) {
                     throw new IllegalStateException("socket already has an open monitor: type=" + type + ", monitor="
                             + monitor.endpoint() + " (close it first; libzmq would replace it silently)");
                 }
-                monitorCall(endpoint, eventMask);
+                String endpoint = OwnEndpoints.bind("monitor", ep -> monitorCall(ep, eventMask));
                 try {
                     events.connect(endpoint);
                 } catch (RuntimeException e) {

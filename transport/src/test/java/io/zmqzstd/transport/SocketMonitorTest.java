@@ -281,6 +281,34 @@ class SocketMonitorTest extends ContextTestBase {
         assertTrue(e.isContextTerminated(), e.getMessage());
     }
 
+    /** The number at the end of an endpoint this binding named, {@code inproc://io.zmqzstd.<kind>-<n>}. */
+    static long ownNumber(String endpoint) {
+        return Long.parseLong(endpoint.substring(endpoint.lastIndexOf('-') + 1));
+    }
+
+    /**
+     * An application that has bound the names a monitor would take, in the same context: the
+     * monitor takes the next free one. Before, monitor() threw "zmq_socket_monitor(inproc://
+     * io.zmqzstd.monitor-N, ...) failed: errno=98" over a name the caller never chose.
+     */
+    @Test
+    void shouldSkipMonitorEndpointsTheApplicationHasBound() {
+        ZmqSocket pull = socket(SocketType.PULL);
+        long last;
+        try (SocketMonitor probe = pull.monitor(Type.ALL)) {
+            last = ownNumber(probe.endpoint());
+        }
+        ZmqSocket squatter = socket(SocketType.PAIR);
+        for (long n = last + 1; n <= last + 20; n++) {
+            squatter.bind("inproc://io.zmqzstd.monitor-" + n);
+        }
+        try (SocketMonitor m = pull.monitor(Type.ALL)) {
+            assertTrue(ownNumber(m.endpoint()) > last + 20, m.endpoint());
+            pull.bind("tcp://127.0.0.1:*");
+            assertEquals(LISTENING, m.receive(Duration.ofSeconds(5)).type(), "the events come to this monitor");
+        }
+    }
+
     @Test
     void shouldRefuseASecondMonitorWhileOneIsOpen() {
         ZmqSocket s = socket(SocketType.DEALER);

@@ -538,6 +538,32 @@ class ZmqProxyTest extends ContextTestBase {
         }
     }
 
+    /**
+     * An application that has bound the names a proxy's control channel would take, in the same
+     * context: the proxy takes the next free one (monitors and proxies count together, so a
+     * monitor shows where the count is). Before, the constructor threw "zmq_bind(inproc://
+     * io.zmqzstd.proxy-control-1) failed: errno=98" over a name the caller never chose.
+     */
+    @Test
+    void shouldSkipControlEndpointsTheApplicationHasBound() throws Exception {
+        Stage s = new Stage();
+        long last;
+        try (SocketMonitor probe = s.frontend.monitor(MonitorEvent.Type.ALL)) {
+            last = SocketMonitorTest.ownNumber(probe.endpoint());
+        }
+        ZmqSocket squatter = socket(SocketType.PAIR);
+        for (long n = 1; n <= last + 20; n++) {
+            squatter.bind("inproc://io.zmqzstd.proxy-control-" + n);
+        }
+        try (ZmqProxy proxy = new ZmqProxy(s.frontend, s.backend, null)) {
+            Running running = start(proxy);
+            assertTrue(s.producer.send(b("through"), 0));
+            assertEquals("through", s.consumer.receiveString(0));
+            assertEquals(counts(1, 7, 0, 0), stats(proxy), "the commands reach this proxy");
+            running.terminate(proxy);
+        }
+    }
+
     private static final Duration REPLY = Duration.ofSeconds(10);
 
     /** The proxy's counters now, which must come within {@link #REPLY}. */
