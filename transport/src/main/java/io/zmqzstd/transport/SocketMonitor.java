@@ -7,6 +7,7 @@ import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The events of one socket (libzmq's {@code zmq_socket_monitor}): connections made, accepted,
@@ -22,14 +23,15 @@ import java.util.Objects;
  *
  * <p>Threading: like a socket, a monitor is used by one thread at a time; {@link #receive} and
  * {@link #tryReceive()} on another thread while one is in progress throw
- * {@link IllegalStateException} ("socket used by two threads at once"). That thread need not be
+ * {@link IllegalStateException} ("monitor used by two threads at once"). That thread need not be
  * the monitored socket's. {@link #close()} is a call on the monitored socket too (it stops the
  * monitoring there), so it follows that socket's rule: while another thread is inside a call on
  * the monitored socket it throws {@link IllegalStateException} and leaves the monitor open, to be
  * closed once that call is over (closing the monitor's PAIR socket alone would leave libzmq's
  * end with nowhere to send, and the thread raising the next event blocked). Called on another
- * thread than a {@link #receive} in progress, {@link #close()} waits for that receive to return
- * (at most its timeout), as {@link ZmqSocket#close()} does.
+ * thread than a {@link #receive} in progress, {@link #close()} waits for that receive to return,
+ * whole event and all: at once when the mask has {@link MonitorEvent.Type#MONITOR_STOPPED} (the
+ * close sends it, and the receive returns it), else at most the receive's timeout.
  *
  * <p>Lifecycle: {@link #close()} stops the monitoring and closes the PAIR socket; it is
  * idempotent. The monitored socket or the context may be closed first: libzmq then stops the
@@ -44,7 +46,13 @@ public final class SocketMonitor implements AutoCloseable {
     private final int mask;
     private final byte[] frame = new byte[LibZmq.MONITOR_EVENT_FRAME_BYTES];
     private final ByteBuffer frameView = ByteBuffer.wrap(frame).order(ByteOrder.nativeOrder());
-    /** The receive timeout last set on {@link #events}, in ms; libzmq's default is -1, never used here. */
+    /**
+     * Held by a receive for the whole of one event (its two frames are two calls on {@link #events}),
+     * and by {@link #close()} to close {@link #events}: so a close on another thread waits for the
+     * event being received instead of closing the socket between its frames.
+     */
+    private final ReentrantLock receiving = new ReentrantLock();
+    /** The receive timeout last set on {@link #events}, in ms; libzmq's default is -1, never used here; guarded by {@link #receiving}. */
     private int timeoutMs = -1;
     private volatile boolean closed;
 
@@ -117,11 +125,16 @@ public final class SocketMonitor implements AutoCloseable {
             return tryReceive();
         }
         int ms = ZmqContext.millisOption(timeout, true);
-        if (ms != timeoutMs) {
-            events.receiveTimeoutMs(ms);
-            timeoutMs = ms;
+        enterReceive();
+        try {
+            if (ms != timeoutMs) {
+                events.receiveTimeoutMs(ms);
+                timeoutMs = ms;
+            }
+            return next(0);
+        } finally {
+            receiving.unlock();
         }
-        return next(0);
     }
 
     /**
@@ -134,9 +147,23 @@ public final class SocketMonitor implements AutoCloseable {
      *     monitor's socket), or while another thread is receiving on this monitor
      */
     public MonitorEvent tryReceive() {
-        return next(ZmqSocket.DONTWAIT);
+        enterReceive();
+        try {
+            return next(ZmqSocket.DONTWAIT);
+        } finally {
+            receiving.unlock();
+        }
     }
 
+    /** Takes {@link #receiving}, or refuses a second thread as the socket rule does. */
+    private void enterReceive() {
+        if (!receiving.tryLock()) {
+            throw new IllegalStateException("monitor used by two threads at once: another thread is receiving on it or closing it: "
+                    + this);
+        }
+    }
+
+    /** Under {@link #receiving}: both frames of the next event. */
     private MonitorEvent next(int flags) {
         int size = events.receive(frame, flags);
         if (size < 0) {
@@ -179,9 +206,14 @@ public final class SocketMonitor implements AutoCloseable {
         if (closed) {
             return;
         }
-        monitored.stopMonitor(this);
-        closed = true;
-        events.close();
+        monitored.stopMonitor(this); // first: the MONITOR_STOPPED it sends ends a receive blocked under the lock
+        receiving.lock();
+        try {
+            closed = true;
+            events.close();
+        } finally {
+            receiving.unlock();
+        }
     }
 
     @Override

@@ -381,6 +381,34 @@ class SocketMonitorTest extends ContextTestBase {
     }
 
     /**
+     * close() on another thread than a receive blocked for its next event: closing sends
+     * MONITOR_STOPPED (in the mask here), the receive returns it, and the close follows at once, far
+     * within the receive's timeout. Before, the close could mark the monitor's socket closed
+     * between the event's two frames, and the receive threw "socket is closed: type=PAIR" (a
+     * socket the caller never made) instead of returning the event: in most of these rounds.
+     */
+    @Test
+    void shouldHandTheBlockedReceiverMonitorStoppedWhenClosedUnderIt() throws InterruptedException {
+        for (int round = 0; round < 20; round++) {
+            ZmqSocket pull = socket(SocketType.PULL);
+            SocketMonitor events = pull.monitor(Type.ALL);
+            AtomicReference<Throwable> thrown = new AtomicReference<>();
+            AtomicReference<MonitorEvent> got = new AtomicReference<>();
+            Thread receiver = BlockedCalls.start("invokeFast", thrown, () -> got.set(events.receive(Duration.ofSeconds(30))));
+            IllegalStateException busy = assertThrows(IllegalStateException.class, events::tryReceive, "a second receiving thread");
+            assertTrue(busy.getMessage().contains("two threads at once"), busy.getMessage());
+            long t0 = System.nanoTime();
+            events.close();
+            receiver.join(10_000);
+            assertFalse(receiver.isAlive(), "round " + round + ": the receive still waits");
+            assertTrue(System.nanoTime() - t0 < 10_000_000_000L, "round " + round + ": close waited for the receive's timeout");
+            assertNull(thrown.get(), "round " + round + ": " + thrown.get());
+            assertEquals(MONITOR_STOPPED, got.get().type(), "round " + round);
+            pull.close();
+        }
+    }
+
+    /**
      * Closing the monitor is a call on the monitored socket: while another thread is inside one, it
      * is refused and the monitor stays open and working; once that call is over, it closes.
      */
