@@ -113,8 +113,9 @@ public final class SocketMonitor implements AutoCloseable {
      * @throws IllegalArgumentException when {@code timeout} is negative
      * @throws ZmqException with {@link ZmqException#isContextTerminated()} when the context is
      *     shut down or closed during the wait
-     * @throws IllegalStateException after {@link #close()} (or once the context closed the
-     *     monitor's socket), or while another thread is receiving on this monitor
+     * @throws IllegalStateException after {@link #close()} or once the context closed the
+     *     monitor's socket (the message names the monitor and which), or while another thread is
+     *     receiving on this monitor
      */
     public MonitorEvent receive(Duration timeout) {
         Objects.requireNonNull(timeout, "timeout");
@@ -143,8 +144,9 @@ public final class SocketMonitor implements AutoCloseable {
      * @return the event, or null when none is queued
      * @throws ZmqException with {@link ZmqException#isContextTerminated()} after the context is
      *     shut down
-     * @throws IllegalStateException after {@link #close()} (or once the context closed the
-     *     monitor's socket), or while another thread is receiving on this monitor
+     * @throws IllegalStateException after {@link #close()} or once the context closed the
+     *     monitor's socket (the message names the monitor and which), or while another thread is
+     *     receiving on this monitor
      */
     public MonitorEvent tryReceive() {
         enterReceive();
@@ -155,11 +157,18 @@ public final class SocketMonitor implements AutoCloseable {
         }
     }
 
-    /** Takes {@link #receiving}, or refuses a second thread as the socket rule does. */
+    /**
+     * Takes {@link #receiving}, or refuses a second thread as the socket rule does; refuses a closed
+     * monitor by name, not with the message of its PAIR socket, which the caller never made.
+     */
     private void enterReceive() {
         if (!receiving.tryLock()) {
             throw new IllegalStateException("monitor used by two threads at once: another thread is receiving on it or closing it: "
                     + this);
+        }
+        if (events.isClosed()) {
+            receiving.unlock();
+            throw new IllegalStateException((closed ? "monitor is closed: " : "monitor's context was closed: ") + this);
         }
     }
 

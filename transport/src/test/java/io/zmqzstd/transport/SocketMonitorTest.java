@@ -269,6 +269,32 @@ class SocketMonitorTest extends ContextTestBase {
         assertThrows(IllegalStateException.class, () -> serverEvents.receive(Duration.ofMillis(10)));
     }
 
+    /**
+     * Reading events once the context has closed, or once the monitor has: IllegalStateException
+     * naming the monitor and what closed it. Before, both said "socket is closed: type=PAIR", of
+     * the monitor's own socket, which the caller never made.
+     */
+    @Test
+    void shouldNameTheMonitorWhenReadAfterItOrItsContextClosed() {
+        ZmqContext c = new ZmqContext();
+        try {
+            ZmqSocket server = c.socket(SocketType.PULL);
+            SocketMonitor events = server.monitor(Type.ALL);
+            server.bind("tcp://127.0.0.1:*");
+            c.close();
+            for (Runnable read : new Runnable[] {events::tryReceive, () -> events.receive(Duration.ofMillis(10))}) {
+                IllegalStateException e = assertThrows(IllegalStateException.class, read::run);
+                assertTrue(e.getMessage().startsWith("monitor's context was closed: SocketMonitor[socket=ZmqSocket[type=PULL, closed]"),
+                        e.getMessage());
+            }
+            events.close();
+            IllegalStateException e = assertThrows(IllegalStateException.class, events::tryReceive);
+            assertTrue(e.getMessage().startsWith("monitor is closed: SocketMonitor["), e.getMessage());
+        } finally {
+            c.close();
+        }
+    }
+
     @Test
     void shouldCloseAfterTheContextWasShutDown() {
         ZmqSocket server = socket(SocketType.PULL);
