@@ -17,7 +17,7 @@ import java.util.Set;
  * @param value the event's value, an unsigned 32-bit number (0 to 4294967295); what it means
  *     depends on the type
  * @param endpoint the endpoint the event is about, e.g. {@code tcp://127.0.0.1:41234}; empty for
- *     {@link Type#MONITOR_STOPPED}
+ *     {@link Type#MONITOR_STOPPED}, without its transport for {@link Type#BIND_FAILED}
  */
 public record MonitorEvent(Type type, int id, long value, String endpoint) {
 
@@ -64,7 +64,10 @@ public record MonitorEvent(Type type, int id, long value, String endpoint) {
         CONNECT_RETRIED(0x0004),
         /** {@code ZMQ_EVENT_LISTENING} (0x0008): a bind succeeded. Value: the listening file descriptor. */
         LISTENING(0x0008),
-        /** {@code ZMQ_EVENT_BIND_FAILED} (0x0010): a bind failed. Value: its errno. */
+        /**
+         * {@code ZMQ_EVENT_BIND_FAILED} (0x0010): a bind failed. Value: its errno. Endpoint: libzmq
+         * 4.3.4 gives the address without its transport, e.g. {@code 127.0.0.1:5555} or {@code /tmp/x.sock}.
+         */
         BIND_FAILED(0x0010),
         /** {@code ZMQ_EVENT_ACCEPTED} (0x0020): a bound socket accepted a connection. Value: its file descriptor. */
         ACCEPTED(0x0020),

@@ -83,6 +83,58 @@ class MaxSocketsTest {
         }
     }
 
+    /**
+     * Monitors and proxies made and closed, far more of them than the context's room of 16: each
+     * gives back both its sockets (a monitor's receiving one and libzmq's, a proxy's two control
+     * ones), also a monitor that skipped a name the application had bound (libzmq closes the socket
+     * of its failed bind) and a proxy that ran. libzmq frees a closed socket's place on its reaper
+     * thread, a little later: a make that finds none free yet is tried again, and at the end all 13
+     * places not held by the test's three sockets must come free.
+     */
+    @Test
+    void shouldFreeTheSocketsOfEveryClosedMonitorAndProxy() {
+        try (ZmqContext ctx = ZmqContext.builder().maxSockets(16).build()) {
+            ZmqSocket pull = ctx.socket(SocketType.PULL);
+            ZmqSocket push = ctx.socket(SocketType.PUSH);
+            ZmqSocket squatter = ctx.socket(SocketType.PAIR);
+            for (int i = 0; i < 200; i++) {
+                SocketMonitor m = whileReaping(() -> pull.monitor(MonitorEvent.Type.ALL));
+                String endpoint = m.endpoint();
+                m.close();
+                if (i % 10 == 0) {
+                    squatter.bind(endpoint.substring(0, endpoint.lastIndexOf('-') + 1)
+                            + (SocketMonitorTest.ownNumber(endpoint) + 1)); // the next monitor skips it
+                }
+                ZmqProxy proxy = whileReaping(() -> new ZmqProxy(pull, push, null));
+                if (i % 2 == 0) {
+                    proxy.terminate();
+                    proxy.run();
+                }
+                proxy.close();
+            }
+            List<ZmqSocket> rest = new ArrayList<>();
+            for (int i = 0; i < 13; i++) {
+                rest.add(whileReaping(() -> ctx.socket(SocketType.PAIR)));
+            }
+            rest.forEach(ZmqSocket::close);
+        }
+    }
+
+    /** {@code make}, tried again while the context has no free place (EMFILE) for up to 10 s. */
+    private static <T> T whileReaping(java.util.function.Supplier<T> make) {
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        for (;;) {
+            try {
+                return make.get();
+            } catch (ZmqException e) {
+                if (e.errno() != LibZmq.EMFILE || System.nanoTime() > deadline) {
+                    throw e;
+                }
+                Thread.yield();
+            }
+        }
+    }
+
     @Test
     void shouldAnswerLibzmqsDefaultWhenNotSet() {
         try (ZmqContext ctx = new ZmqContext()) {

@@ -535,9 +535,55 @@ class SocketMonitorTest extends ContextTestBase {
             }
             assertNotNull(failed, "no BIND_FAILED event");
             assertEquals(98, failed.value(), failed::toString);
+            assertEquals(taken.lastEndpoint().substring("tcp://".length()), failed.endpoint(),
+                    "libzmq 4.3.4 names a failed bind's address without its transport");
             server.bind("tcp://127.0.0.1:*"); // the socket goes on
             assertTrue(server.lastEndpoint().startsWith("tcp://127.0.0.1:"), server.lastEndpoint());
         }
     }
 
+    /**
+     * An ipc path of 107 bytes, the most a socket address holds: every event of both sides carries
+     * it whole, the disconnect included. One byte more is refused by bind (ENAMETOOLONG, 36), and
+     * its BIND_FAILED, like every BIND_FAILED of libzmq 4.3.4, names the address without
+     * {@code ipc://}.
+     */
+    @Test
+    void shouldCarryTheLongestIpcPathWholeInEveryEvent() throws Exception {
+        java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("zmqzstd-monitor");
+        try {
+            String prefix = dir + "/";
+            String path = prefix + "p".repeat(107 - prefix.length());
+            String endpoint = "ipc://" + path;
+            ZmqSocket server = socket(SocketType.PULL);
+            ZmqSocket client = socket(SocketType.PUSH);
+            try (SocketMonitor serverEvents = server.monitor(Type.ALL); SocketMonitor clientEvents = client.monitor(Type.ALL)) {
+                server.bind(endpoint);
+                client.connect(endpoint);
+                List<MonitorEvent> seen = new ArrayList<>(until(clientEvents, HANDSHAKE_SUCCEEDED));
+                List<MonitorEvent> accepted = until(serverEvents, HANDSHAKE_SUCCEEDED);
+                assertEquals(List.of(LISTENING, ACCEPTED, HANDSHAKE_SUCCEEDED), types(accepted));
+                seen.addAll(accepted);
+                client.close();
+                seen.add(until(serverEvents, DISCONNECTED).getLast());
+                for (MonitorEvent e : seen) {
+                    assertEquals(endpoint, e.endpoint(), e::toString);
+                }
+
+                String tooLong = path + "q";
+                ZmqException refused = assertThrows(ZmqException.class, () -> server.bind("ipc://" + tooLong));
+                assertEquals(36, refused.errno(), refused::getMessage);
+                MonitorEvent failed = until(serverEvents, Type.BIND_FAILED).getLast();
+                assertEquals(36, failed.value(), failed::toString);
+                assertEquals(tooLong, failed.endpoint(), "libzmq 4.3.4 names a failed bind's address without its transport");
+            }
+        } finally {
+            try (var files = java.nio.file.Files.list(dir)) {
+                for (java.nio.file.Path f : files.toList()) {
+                    java.nio.file.Files.deleteIfExists(f);
+                }
+            }
+            java.nio.file.Files.deleteIfExists(dir);
+        }
+    }
 }

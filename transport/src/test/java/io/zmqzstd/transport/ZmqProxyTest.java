@@ -364,6 +364,62 @@ class ZmqProxyTest extends ContextTestBase {
         }
     }
 
+    /**
+     * Sockets of two contexts (the control channel lives in the frontend's): the proxy forwards
+     * and counts across them, and closing the backend's context, not the frontend's, ends the run
+     * with ETERM all the same.
+     */
+    @Test
+    void shouldForwardBetweenContextsAndEndWithEtermWhenEitherCloses() throws Exception {
+        try (ZmqContext other = new ZmqContext()) {
+            ZmqSocket frontend = socket(SocketType.PULL);
+            ZmqSocket backend = timed(other.socket(SocketType.PUSH));
+            ZmqSocket producer = socket(SocketType.PUSH);
+            ZmqSocket consumer = timed(other.socket(SocketType.PULL));
+            producer.connect(Endpoints.bindAny(frontend, "inproc"));
+            consumer.connect(Endpoints.bindAny(backend, "inproc"));
+            try (ZmqProxy proxy = new ZmqProxy(frontend, backend, null)) {
+                Running running = start(proxy);
+                assertTrue(producer.send(b("across"), 0));
+                assertEquals("across", consumer.receiveString(0));
+                assertEquals(counts(1, 6, 0, 0), stats(proxy));
+                other.close();
+                running.awaitEnd();
+                ZmqException e = assertInstanceOf(ZmqException.class, running.thrown().get());
+                assertTrue(e.isContextTerminated(), e.getMessage());
+                assertFalse(frontend.isClosed(), "the frontend's context is open");
+            }
+        }
+    }
+
+    /**
+     * Another thread's close of a socket the proxy runs on waits for the run (it is a call on the
+     * socket); terminate() ends the run normally, and the close completes.
+     */
+    @Test
+    void shouldLetAnotherThreadsCloseOfItsSocketWaitForTheRun() throws Exception {
+        Stage s = new Stage();
+        try (ZmqProxy proxy = new ZmqProxy(s.frontend, s.backend, null)) {
+            Running running = start(proxy);
+            AtomicReference<Throwable> closeThrew = new AtomicReference<>();
+            Thread closer = Thread.ofPlatform().start(() -> {
+                try {
+                    s.frontend.close();
+                } catch (Throwable e) {
+                    closeThrew.set(e);
+                }
+            });
+            Endpoints.await("the close waiting", () -> s.frontend.isClosed() || !closer.isAlive());
+            assertTrue(closer.isAlive(), "the close waits for the run: " + closeThrew.get());
+            assertTrue(proxy.isRunning());
+            running.terminate(proxy);
+            closer.join(10_000);
+            assertFalse(closer.isAlive(), "the close still waits after the run ended");
+            assertNull(closeThrew.get());
+            assertThrows(IllegalStateException.class, () -> s.frontend.receiveBytes(ZmqSocket.DONTWAIT));
+        }
+    }
+
     @Test
     void shouldReturnAtOnceWhenTerminatedBeforeItRuns() throws Exception {
         Stage s = new Stage();
