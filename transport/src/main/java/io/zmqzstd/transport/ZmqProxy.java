@@ -7,6 +7,7 @@ import java.lang.foreign.MemorySegment;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -71,6 +72,8 @@ public final class ZmqProxy implements AutoCloseable {
      * long behind a {@link #statistics(Duration)} whose reply does not come (the proxy not running).
      */
     private static final int REPLY_WAIT_SLICE_MS = 10;
+    /** How long the constructor waits for its own frame on the new control channel (it comes at once). */
+    private static final int CHANNEL_CHECK_MS = 2000;
 
     private final ZmqSocket frontend;
     private final ZmqSocket backend;
@@ -124,7 +127,8 @@ public final class ZmqProxy implements AutoCloseable {
      *     can receive and the other cannot send (a SUB or PULL opposite anything but a PUB or PUSH),
      *     neither side can receive (PUB or PUSH on both), or the capture is a SUB, PULL, REQ or REP;
      *     the message names the types
-     * @throws IllegalStateException when one of the sockets is closed, or the frontend's context is
+     * @throws IllegalStateException when one of the sockets is closed, or the frontend's context is,
+     *     or another socket had connected to the name of the control endpoint before the proxy bound it
      * @throws ZmqException when the control sockets cannot be made
      */
     public ZmqProxy(ZmqSocket frontend, ZmqSocket backend, ZmqSocket capture) {
@@ -153,6 +157,7 @@ public final class ZmqProxy implements AutoCloseable {
             out.sendHwm(0);
             out.receiveHwm(0);
             out.connect(endpoint);
+            requireOwnChannel(in, out, endpoint);
         } catch (RuntimeException e) {
             in.close();
             if (out != null) {
@@ -162,6 +167,27 @@ public final class ZmqProxy implements AutoCloseable {
         }
         this.controlIn = in;
         this.controlOut = out;
+    }
+
+    /**
+     * Checks that {@code in}'s peer is {@code out}: a socket the application connected to
+     * {@code endpoint} before it was bound becomes {@code in}'s peer instead (a PAIR keeps its first
+     * one and turns {@code out} away), and libzmq would take its messages as commands, aborting the
+     * process on one it does not know, while ours went nowhere. So a frame from {@code in} must reach
+     * {@code out}. Sent that way round, not from {@code out}: a send lets libzmq skip the socket's
+     * pending commands for about a millisecond after it, and a command sent on {@code out} right
+     * after a context shutdown would then go through instead of failing with ETERM.
+     */
+    private static void requireOwnChannel(ZmqSocket in, ZmqSocket out, String endpoint) {
+        byte[] probe = endpoint.getBytes(StandardCharsets.US_ASCII);
+        // inproc: the frame is in the pipe once sent, so the wait is a formality unless another socket took the channel
+        out.receiveTimeoutMs(CHANNEL_CHECK_MS);
+        byte[] got = in.send(probe, ZmqSocket.DONTWAIT) ? out.receiveBytes(0) : null;
+        out.receiveTimeoutMs(-1); // what replyWaitMs starts from
+        if (!Arrays.equals(probe, got) || out.hasMore()) {
+            throw new IllegalStateException("another socket is connected to the proxy's control endpoint: endpoint=" + endpoint
+                    + " (connected to that name before the proxy bound it; libzmq would read its messages as commands)");
+        }
     }
 
     /**
