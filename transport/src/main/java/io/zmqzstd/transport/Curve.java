@@ -33,6 +33,12 @@ import java.util.Objects;
  * Without it, libzmq refuses {@link #keypair()} and {@link #publicKey} with ENOTSUP and every
  * CURVE socket option with a bare EINVAL; the {@link ZmqException} then says that this libzmq has
  * no CURVE.
+ *
+ * <p>Secret keys: every copy of one that this library makes for a call (the socket's option
+ * buffer, the native buffers handed to libzmq, the byte arrays of its Z85 text) is zeroed as soon
+ * as the call is done with it. The {@link String}s of the API cannot be wiped: a secret key given
+ * or returned as one stays on the heap until the garbage collector reuses its memory, so a caller
+ * who cares keeps such Strings short-lived.
  */
 public final class Curve {
 
@@ -103,11 +109,15 @@ public final class Curve {
             MemorySegment pub = a.allocate(Z85_KEY_CHARS + 1);
             MemorySegment sec = a.allocate(Z85_KEY_CHARS + 1);
             MemorySegment capture = a.allocate(LibZmq.CAPTURE_LAYOUT);
-            int rc = (int) LibZmq.zmq_curve_keypair.invokeExact(capture, pub, sec);
-            if (rc != 0) {
-                throw new ZmqException("zmq_curve_keypair", LibZmq.errno(capture), unavailableNote());
+            try {
+                int rc = (int) LibZmq.zmq_curve_keypair.invokeExact(capture, pub, sec);
+                if (rc != 0) {
+                    throw new ZmqException("zmq_curve_keypair", LibZmq.errno(capture), unavailableNote());
+                }
+                return new KeyPair(pub.getString(0), sec.getString(0));
+            } finally {
+                sec.fill((byte) 0);
             }
-            return new KeyPair(pub.getString(0), sec.getString(0));
         } catch (Throwable t) {
             throw LibZmq.rethrow(t);
         }
@@ -127,12 +137,29 @@ public final class Curve {
      *     message says)
      */
     public static String publicKey(String secretKey) {
-        z85Key("a CURVE secret key", secretKey);
+        byte[] chars = z85Key("a CURVE secret key", secretKey);
         try (Arena a = Arena.ofConfined()) {
-            MemorySegment pub = a.allocate(Z85_KEY_CHARS + 1);
-            MemorySegment sec = a.allocateFrom(secretKey, StandardCharsets.US_ASCII);
-            MemorySegment capture = a.allocate(LibZmq.CAPTURE_LAYOUT);
-            int rc = (int) LibZmq.zmq_curve_public.invokeExact(capture, pub, sec);
+            MemorySegment sec = a.allocate(Z85_KEY_CHARS + 1); // zeroed: the NUL that ends the text
+            try {
+                MemorySegment.copy(chars, 0, sec, ValueLayout.JAVA_BYTE, 0, chars.length);
+                return curvePublic(a, sec);
+            } finally {
+                sec.fill((byte) 0);
+            }
+        } finally {
+            Arrays.fill(chars, (byte) 0);
+        }
+    }
+
+    /**
+     * zmq_curve_public: the public key, in Z85, of the secret key in {@code secZ85}
+     * ({@value #Z85_KEY_CHARS} Z85 characters and a NUL), which the caller owns and zeroes.
+     */
+    private static String curvePublic(Arena a, MemorySegment secZ85) {
+        MemorySegment pub = a.allocate(Z85_KEY_CHARS + 1);
+        MemorySegment capture = a.allocate(LibZmq.CAPTURE_LAYOUT);
+        try {
+            int rc = (int) LibZmq.zmq_curve_public.invokeExact(capture, pub, secZ85);
             if (rc != 0) {
                 throw new ZmqException("zmq_curve_public", LibZmq.errno(capture), unavailableNote());
             }
@@ -156,14 +183,15 @@ public final class Curve {
         }
         try (Arena a = Arena.ofConfined()) {
             MemorySegment src = a.allocate(Math.max(1, data.length));
-            MemorySegment.copy(data, 0, src, ValueLayout.JAVA_BYTE, 0, data.length);
             MemorySegment dst = a.allocate(data.length * 5L / 4 + 1);
-            MemorySegment capture = a.allocate(LibZmq.CAPTURE_LAYOUT);
-            MemorySegment r = (MemorySegment) LibZmq.zmq_z85_encode.invokeExact(capture, dst, src, (long) data.length);
-            if (r.equals(MemorySegment.NULL)) {
-                throw new IllegalArgumentException("z85 encoding failed: length=" + data.length);
+            try {
+                MemorySegment.copy(data, 0, src, ValueLayout.JAVA_BYTE, 0, data.length);
+                z85EncodeNative(a, dst, src.asSlice(0, data.length));
+                return dst.getString(0);
+            } finally { // the data may be a secret key
+                src.fill((byte) 0);
+                dst.fill((byte) 0);
             }
-            return dst.getString(0);
         } catch (Throwable t) {
             throw LibZmq.rethrow(t);
         }
@@ -188,16 +216,40 @@ public final class Curve {
             return new byte[0]; // libzmq refuses text shorter than 5 characters, z85Encode makes "" of no bytes
         }
         try (Arena a = Arena.ofConfined()) {
-            MemorySegment src = a.allocateFrom(text, StandardCharsets.US_ASCII); // checked: ASCII, no NUL
+            MemorySegment src = a.allocate(chars.length + 1L); // zeroed: the NUL that ends the text
             MemorySegment dst = a.allocate(chars.length * 4L / 5);
-            MemorySegment capture = a.allocate(LibZmq.CAPTURE_LAYOUT);
-            MemorySegment r = (MemorySegment) LibZmq.zmq_z85_decode.invokeExact(capture, dst, src);
-            if (r.equals(MemorySegment.NULL)) {
-                // every character is in the alphabet: a group of 5 stands for more than 0xFFFFFFFF
-                throw new IllegalArgumentException("not valid z85 text, a group of 5 characters exceeds 32 bits: length="
-                        + chars.length);
+            try { // the text may be a secret key: its copies are zeroed
+                MemorySegment.copy(chars, 0, src, ValueLayout.JAVA_BYTE, 0, chars.length);
+                MemorySegment capture = a.allocate(LibZmq.CAPTURE_LAYOUT);
+                MemorySegment r = (MemorySegment) LibZmq.zmq_z85_decode.invokeExact(capture, dst, src);
+                if (r.equals(MemorySegment.NULL)) {
+                    // every character is in the alphabet: a group of 5 stands for more than 0xFFFFFFFF
+                    throw new IllegalArgumentException("not valid z85 text, a group of 5 characters exceeds 32 bits:"
+                            + " length=" + chars.length);
+                }
+                return dst.toArray(ValueLayout.JAVA_BYTE);
+            } finally {
+                src.fill((byte) 0);
+                dst.fill((byte) 0);
             }
-            return dst.toArray(ValueLayout.JAVA_BYTE);
+        } catch (Throwable t) {
+            throw LibZmq.rethrow(t);
+        } finally {
+            Arrays.fill(chars, (byte) 0);
+        }
+    }
+
+    /**
+     * zmq_z85_encode of all of {@code src} (a multiple of 4 bytes) into {@code dst}, which holds
+     * 5 characters for every 4 bytes and a NUL.
+     */
+    private static void z85EncodeNative(Arena a, MemorySegment dst, MemorySegment src) {
+        MemorySegment capture = a.allocate(LibZmq.CAPTURE_LAYOUT);
+        try {
+            MemorySegment r = (MemorySegment) LibZmq.zmq_z85_encode.invokeExact(capture, dst, src, src.byteSize());
+            if (r.equals(MemorySegment.NULL)) {
+                throw new IllegalArgumentException("z85 encoding failed: length=" + src.byteSize());
+            }
         } catch (Throwable t) {
             throw LibZmq.rethrow(t);
         }
@@ -216,11 +268,14 @@ public final class Curve {
      * @param call the bind or connect, e.g. {@code connect(tcp://127.0.0.1:5555)}
      * @param server whether the socket is a CURVE server ({@code ZMQ_CURVE_SERVER})
      * @param publicKey {@code ZMQ_CURVE_PUBLICKEY}, {@value #KEY_BYTES} bytes, all zero when not set
-     * @param secretKey {@code ZMQ_CURVE_SECRETKEY}, likewise
+     * @param secretKey {@code ZMQ_CURVE_SECRETKEY}, likewise, in native memory the caller owns and
+     *     zeroes: its public half is derived there, in native buffers zeroed before they are freed,
+     *     and no copy of it reaches the Java heap
      * @param serverKey {@code ZMQ_CURVE_SERVERKEY}, likewise
      * @throws IllegalStateException naming the option and what is wrong with it
      */
-    static void checkSocketKeys(String call, boolean server, byte[] publicKey, byte[] secretKey, byte[] serverKey) {
+    static void checkSocketKeys(String call, boolean server, byte[] publicKey, MemorySegment secretKey,
+            byte[] serverKey) {
         String role = server ? "CURVE server (curveServer(true))" : "CURVE client";
         List<String> missing = new ArrayList<>(3);
         if (!server && isUnset(serverKey)) {
@@ -236,17 +291,35 @@ public final class Curve {
             throw new IllegalStateException(call + ": this " + role + " has no " + String.join(", no ", missing)
                     + "; every handshake would fail, so set it before the bind or connect");
         }
-        if (!isUnset(publicKey) && !Arrays.equals(publicKey, z85Decode(publicKey(z85Encode(secretKey))))) {
+        if (!isUnset(publicKey) && !publicHalf(secretKey).equals(z85Encode(publicKey))) {
             throw new IllegalStateException(call + ": this " + role + "'s ZMQ_CURVE_PUBLICKEY is not the public half of its"
                     + " ZMQ_CURVE_SECRETKEY (a public key given as the secret one, or halves of two key pairs); every"
                     + " handshake would fail: Curve.publicKey(secretKey) gives the public half");
         }
     }
 
+    /** The public key, in Z85, of the binary secret key {@code secretKey}, by way of native buffers zeroed after. */
+    private static String publicHalf(MemorySegment secretKey) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment secZ85 = a.allocate(Z85_KEY_CHARS + 1);
+            try {
+                z85EncodeNative(a, secZ85, secretKey);
+                return curvePublic(a, secZ85);
+            } finally {
+                secZ85.fill((byte) 0);
+            }
+        }
+    }
+
     /** libzmq's value of a key option never set: {@value #KEY_BYTES} zero bytes. */
     private static boolean isUnset(byte[] key) {
-        for (byte b : key) {
-            if (b != 0) {
+        return isUnset(MemorySegment.ofArray(key));
+    }
+
+    /** {@link #isUnset(byte[])} of a key in native memory. */
+    private static boolean isUnset(MemorySegment key) {
+        for (long i = 0; i < key.byteSize(); i++) {
+            if (key.get(ValueLayout.JAVA_BYTE, i) != 0) {
                 return false;
             }
         }
@@ -257,7 +330,8 @@ public final class Curve {
      * The bytes libzmq is to read for a Z85 key: {@value #Z85_KEY_CHARS} characters of the
      * alphabet (see {@link #z85Chars}), each group of 5 standing for at most 32 bits. libzmq
      * decodes any multiple of 5 characters into its 32-byte buffer, and refuses a group above 32
-     * bits only with a bare EINVAL.
+     * bits only with a bare EINVAL. The caller owns the array and zeroes it once done when the key
+     * may be a secret one.
      *
      * @param what names the key in the exception's message, e.g. the socket option
      * @throws IllegalArgumentException naming the length, the first character outside the

@@ -11,6 +11,7 @@ import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
@@ -1561,7 +1562,8 @@ public final class ZmqSocket implements AutoCloseable {
     public String curvePublicKey() { return getZ85("ZMQ_CURVE_PUBLICKEY", LibZmq.ZMQ_CURVE_PUBLICKEY); }
     /**
      * This socket's CURVE secret key ({@code ZMQ_CURVE_SECRETKEY}), Z85; both a CURVE server and a
-     * client set it. Applies to later bind/connect calls only.
+     * client set it. Applies to later bind/connect calls only. The copies this call makes are
+     * zeroed before it returns; {@code z85}, a String, cannot be, so keep it short-lived.
      *
      * @param z85 the key in Z85, {@value Curve#Z85_KEY_CHARS} characters (see
      *     {@link Curve#keypair()})
@@ -1571,7 +1573,8 @@ public final class ZmqSocket implements AutoCloseable {
      */
     public void curveSecretKey(String z85) { setZ85("ZMQ_CURVE_SECRETKEY", LibZmq.ZMQ_CURVE_SECRETKEY, z85); }
     /**
-     * This socket's CURVE secret key ({@code ZMQ_CURVE_SECRETKEY}).
+     * This socket's CURVE secret key ({@code ZMQ_CURVE_SECRETKEY}). The option buffer it passed
+     * through is zeroed; the String returned cannot be, so keep it short-lived.
      *
      * @return the key in Z85; 40 {@code '0'} characters (the all-zero key) when none was set
      */
@@ -1969,6 +1972,7 @@ public final class ZmqSocket implements AutoCloseable {
                 MemorySegment.copy(value, 0, opt, ValueLayout.JAVA_BYTE, 0, value.length);
                 errno = setRawEntered(option, opt, value.length);
             } finally {
+                wipeSecretEntered(option, value.length);
                 exit();
             }
         } else {
@@ -2033,7 +2037,24 @@ public final class ZmqSocket implements AutoCloseable {
     }
 
     private void setZ85(String name, int option, String z85) {
-        setBytes(name, option, Curve.z85Key(name, z85));
+        byte[] key = Curve.z85Key(name, z85);
+        try {
+            setBytes(name, option, key);
+        } finally {
+            Arrays.fill(key, (byte) 0); // may be the secret key
+        }
+    }
+
+    /**
+     * Inside a call: zeroes the first {@code length} bytes of the option buffer when the option
+     * just set or read is {@code ZMQ_CURVE_SECRETKEY}. Later options overwrite only their own few
+     * bytes, so a secret key left there would stay in memory until the socket is closed, and be
+     * freed unzeroed then.
+     */
+    private void wipeSecretEntered(int option, long length) {
+        if (option == LibZmq.ZMQ_CURVE_SECRETKEY) {
+            opt.asSlice(0, length).fill((byte) 0);
+        }
     }
 
     /** zmq_setsockopt inside a call: 0, or the errno of its refusal for the caller to report. */
@@ -2168,15 +2189,31 @@ public final class ZmqSocket implements AutoCloseable {
         }
         getRawEntered("ZMQ_CURVE_SERVER", LibZmq.ZMQ_CURVE_SERVER, 4);
         boolean server = opt.get(ValueLayout.JAVA_INT, 0) != 0;
-        Curve.checkSocketKeys(call, server, keyEntered("ZMQ_CURVE_PUBLICKEY", LibZmq.ZMQ_CURVE_PUBLICKEY),
-                keyEntered("ZMQ_CURVE_SECRETKEY", LibZmq.ZMQ_CURVE_SECRETKEY),
-                keyEntered("ZMQ_CURVE_SERVERKEY", LibZmq.ZMQ_CURVE_SERVERKEY));
+        byte[] publicKey = keyEntered("ZMQ_CURVE_PUBLICKEY", LibZmq.ZMQ_CURVE_PUBLICKEY);
+        byte[] serverKey = keyEntered("ZMQ_CURVE_SERVERKEY", LibZmq.ZMQ_CURVE_SERVERKEY);
+        try {
+            // read last, and left in the option buffer, not copied to the heap
+            getRawEntered("ZMQ_CURVE_SECRETKEY", LibZmq.ZMQ_CURVE_SECRETKEY, Curve.KEY_BYTES);
+            Curve.checkSocketKeys(call, server, publicKey, opt.asSlice(0, Curve.KEY_BYTES), serverKey);
+        } finally {
+            wipeSecretEntered(LibZmq.ZMQ_CURVE_SECRETKEY, Curve.KEY_BYTES);
+        }
     }
 
     /** A CURVE key option in binary ({@value Curve#KEY_BYTES} bytes ask libzmq for that, not Z85), inside a call. */
     private byte[] keyEntered(String name, int option) {
         getRawEntered(name, option, Curve.KEY_BYTES);
         return opt.asSlice(0, Curve.KEY_BYTES).toArray(ValueLayout.JAVA_BYTE);
+    }
+
+    /** The option buffer's bytes as the last option call left them (for tests: what it left there). */
+    byte[] optionBufferBytes() {
+        enter();
+        try {
+            return opt.toArray(ValueLayout.JAVA_BYTE);
+        } finally {
+            exit();
+        }
     }
 
     /** {@code ZMQ_LAST_ENDPOINT} inside a call, for {@link SocketEndpoints}. */
@@ -2193,6 +2230,7 @@ public final class ZmqSocket implements AutoCloseable {
             getRawEntered(name, option, Curve.Z85_KEY_CHARS + 1); // 41 bytes asks libzmq for Z85 text
             return opt.getString(0);
         } finally {
+            wipeSecretEntered(option, Curve.Z85_KEY_CHARS + 1);
             exit();
         }
     }

@@ -376,4 +376,38 @@ class CurveTest {
         Curve.KeyPair impostor = Curve.keypair();
         assertNull(sendOverCurve(serverKeys, impostor.publicKey(), 500));
     }
+
+    /**
+     * Setting or reading the secret key leaves no copy of it in the socket's option buffer. Later
+     * options overwrite only their first bytes, and the buffer is freed unzeroed at close: before,
+     * the Z85 text of the secret key stayed there after curveSecretKey(key) and after
+     * curveSecretKey(), and after a later curveServer(true) its last 36 characters still did.
+     * The bind's key check, which now reads the binary secret key last, into that buffer, leaves
+     * none either (before, the server key read after it overwrote it there).
+     */
+    @Test
+    void shouldLeaveNoCopyOfTheSecretKeyInTheOptionBuffer() {
+        Curve.KeyPair keys = Curve.keypair();
+        byte[] z85 = keys.secretKey().getBytes(StandardCharsets.US_ASCII);
+        byte[] binary = Curve.z85Decode(keys.secretKey());
+        try (ZmqContext ctx = new ZmqContext()) {
+            ZmqSocket s = ctx.socket(SocketType.PULL);
+            s.curveSecretKey(keys.secretKey());
+            assertNoCopy(z85, s.optionBufferBytes(), "after curveSecretKey(key)");
+            s.curveServer(true);
+            assertNoCopy(Arrays.copyOfRange(z85, 4, z85.length), s.optionBufferBytes(), "after a later int option");
+            assertEquals(keys.secretKey(), s.curveSecretKey());
+            assertNoCopy(z85, s.optionBufferBytes(), "after curveSecretKey()");
+            s.curvePublicKey(keys.publicKey());
+            Endpoints.bindAny(s, "tcp");
+            assertNoCopy(binary, s.optionBufferBytes(), "after the bind's key check");
+            assertNoCopy(z85, s.optionBufferBytes(), "after the bind's key check");
+        }
+    }
+
+    private static void assertNoCopy(byte[] secret, byte[] buffer, String when) {
+        String haystack = new String(buffer, StandardCharsets.ISO_8859_1);
+        assertTrue(!haystack.contains(new String(secret, StandardCharsets.ISO_8859_1)),
+                "the secret key is in the option buffer " + when);
+    }
 }
