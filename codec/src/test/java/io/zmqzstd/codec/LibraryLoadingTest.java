@@ -69,6 +69,24 @@ class LibraryLoadingTest {
         }
     }
 
+    /**
+     * ELF files that are no shared library (the first 100 bytes of the real libzstd, the magic
+     * followed by text): these passed the magic check, and the JVM printed its stack guard warning
+     * ahead of the message, as for the files above.
+     */
+    @Test
+    void shouldRefuseACutShortOrCorruptElfFileWithoutTheJvmsStackGuardWarning(@TempDir Path dir) throws Exception {
+        byte[] real = Files.readAllBytes(loadedLibzstd());
+        Path cut = Files.write(dir.resolve("libzstd.so.1"), java.util.Arrays.copyOf(real, 100));
+        Path corrupt = Files.writeString(dir.resolve("corrupt.so"), "\u007fELFgarbage after the magic");
+        for (Path bad : List.of(cut, corrupt)) {
+            String out = ForkedJvm.run(LibraryProbe.class, List.of("-Dzmqzstd.libzstd.path=" + bad));
+            assertFalse(out.contains("stack guard") || out.contains("execstack"), out);
+            assertTrue(out.contains("zstd attempt=1 " + EXCEPTION + " libzstd at " + bad
+                    + " (set by -Dzmqzstd.libzstd.path) could not be opened (not a shared library: "), out);
+        }
+    }
+
     /** The file this JVM loaded as libzstd (Linux). */
     private static Path loadedLibzstd() {
         assumeTrue(Files.isReadable(Path.of("/proc/self/maps")), "no /proc/self/maps: not Linux");

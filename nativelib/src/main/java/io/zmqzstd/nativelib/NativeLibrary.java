@@ -14,6 +14,8 @@ import java.lang.invoke.MethodType;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
@@ -440,13 +442,32 @@ public final class NativeLibrary {
     /** The first bytes of every ELF file, the format of Linux shared libraries. */
     private static final byte[] ELF_MAGIC = {0x7F, 'E', 'L', 'F'};
 
+    /*
+     * The ELF header fields read below, as elf.h lays them out (offsets in bytes; 32-bit / 64-bit
+     * files where they differ):
+     *
+     *   0  magic 7F 'E' 'L' 'F'      4  class: 1 = 32-bit, 2 = 64-bit     5  data: 1 = LSB, 2 = MSB
+     *  16  e_type (2): 3 = ET_DYN, a shared object
+     *  28 / 32  e_phoff (4 / 8): where the program headers start
+     *  42 / 54  e_phentsize (2)     44 / 56  e_phnum (2)
+     *  header size 52 / 64
+     */
+    private static final int EI_CLASS = 4;
+    private static final int EI_DATA = 5;
+    private static final int E_TYPE = 16;
+    private static final int ET_DYN = 3;
+    /** e_phnum's escape value: the real count is in the first section header, not read here. */
+    private static final int PN_XNUM = 0xFFFF;
+
     /**
      * Why {@code path} is no shared library, found without handing it to the loader; null when it
-     * may be one. On Linux the JVM looks at a file it is asked to load before it calls dlopen, and
-     * for anything that is not an ELF file (a text file, an empty one, a directory) printed "You have
-     * loaded library … which might have disabled stack guard … fix the library with 'execstack -c'"
-     * on standard output, a false and alarming story, before this class gave its own message. A
-     * FIFO or device would block or be read by dlopen.
+     * may be one. On Linux the JVM reads the ELF header and program headers of a file it is asked
+     * to load before it calls dlopen, and for anything whose headers it cannot read (a text file,
+     * an empty one, a directory, a file cut short or corrupt after the ELF magic) printed "You have
+     * loaded library … which might have disabled stack guard … fix the library with 'execstack
+     * -c'" on standard output, a false and alarming story, before this class gave its own message,
+     * and the loader's own message said only "Cannot open library". A FIFO or device would block or
+     * be read by dlopen.
      */
     static String notALibrary(Path path) {
         if (Files.isDirectory(path)) {
@@ -458,16 +479,59 @@ public final class NativeLibrary {
         if (!System.getProperty("os.name", "").toLowerCase(Locale.ROOT).contains("linux")) {
             return null;
         }
-        byte[] head = new byte[ELF_MAGIC.length];
+        byte[] head = new byte[64];
+        int n;
+        long fileBytes;
         try (InputStream in = Files.newInputStream(path)) {
-            int n = in.readNBytes(head, 0, head.length);
-            if (n == head.length && Arrays.equals(head, ELF_MAGIC)) {
-                return null;
-            }
-            return "not a shared library: " + (n == 0 ? "the file is empty" : "it does not start with the ELF magic 7F 45 4C 46");
+            n = in.readNBytes(head, 0, head.length);
+            fileBytes = Files.size(path);
         } catch (IOException e) {
             return null; // the loader says what it says
         }
+        if (n < ELF_MAGIC.length || !Arrays.equals(head, 0, ELF_MAGIC.length, ELF_MAGIC, 0, ELF_MAGIC.length)) {
+            return "not a shared library: " + (n == 0 ? "the file is empty" : "it does not start with the ELF magic 7F 45 4C 46");
+        }
+        return elfHeaderProblem(head, n, fileBytes);
+    }
+
+    /**
+     * Why an ELF file whose first {@code n} bytes are {@code head} is no shared library, from its
+     * header alone; null when it may be one (the loader decides the rest).
+     */
+    static String elfHeaderProblem(byte[] head, int n, long fileBytes) {
+        int elfClass = n > EI_CLASS ? head[EI_CLASS] : 0;
+        int data = n > EI_DATA ? head[EI_DATA] : 0;
+        int headerBytes = elfClass == 2 ? 64 : elfClass == 1 ? 52 : 0;
+        if (n > EI_DATA && (headerBytes == 0 || (data != 1 && data != 2))) {
+            return "not a shared library: its ELF header is corrupt (class=" + elfClass + ", data=" + data + ")";
+        }
+        if (n < headerBytes || headerBytes == 0) {
+            return "not a shared library: the file ends inside its ELF header, after " + n + " bytes";
+        }
+        ByteBuffer h = ByteBuffer.wrap(head, 0, headerBytes)
+                .order(data == 1 ? ByteOrder.LITTLE_ENDIAN : ByteOrder.BIG_ENDIAN);
+        int type = Short.toUnsignedInt(h.getShort(E_TYPE));
+        if (type != ET_DYN) {
+            return "not a shared library: an ELF " + switch (type) {
+                case 1 -> "relocatable object (.o)";
+                case 2 -> "executable";
+                case 4 -> "core dump";
+                default -> "file of type " + type;
+            };
+        }
+        boolean wide = elfClass == 2;
+        long phoff = wide ? h.getLong(32) : Integer.toUnsignedLong(h.getInt(28));
+        int phentsize = Short.toUnsignedInt(h.getShort(wide ? 54 : 42));
+        int phnum = Short.toUnsignedInt(h.getShort(wide ? 56 : 44));
+        if (phnum == PN_XNUM) {
+            return null;
+        }
+        long end = phoff + (long) phentsize * phnum;
+        if (phnum == 0 || phoff < 0 || end < phoff || end > fileBytes) {
+            return "not a shared library: the file is cut short or corrupt (its program headers end at byte "
+                    + Long.toUnsignedString(end) + ", the file has " + fileBytes + ")";
+        }
+        return null;
     }
 
     /**

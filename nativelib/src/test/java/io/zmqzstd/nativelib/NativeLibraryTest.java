@@ -240,6 +240,45 @@ class NativeLibraryTest {
         }
     }
 
+    /**
+     * Files that start with the ELF magic and are still no shared library: cut short, corrupt
+     * after the magic, or another kind of ELF file. They passed the magic check and went to the
+     * loader, which made the JVM print its stack guard warning (LibraryLoadingTest) and said only
+     * "Cannot open library: …". The real libraries pass.
+     */
+    @Test
+    void shouldRefuseAnElfFileThatIsCutShortCorruptOrNoSharedObject(@TempDir Path dir) throws Exception {
+        Path zstd = NativeLibrary.ZSTD.file().orElseThrow();
+        byte[] real = Files.readAllBytes(zstd);
+        byte[] relocatable = java.util.Arrays.copyOf(real, real.length);
+        relocatable[16] = 1; // e_type ET_REL, little-endian
+        Map<String, String> why = Map.of(
+                "magic.so", "(not a shared library: the file ends inside its ELF header, after 4 bytes)",
+                "header.so", "(not a shared library: the file ends inside its ELF header, after 40 bytes)",
+                "garbage.so", "(not a shared library: its ELF header is corrupt (class=103, data=97)",
+                "cut.so", "(not a shared library: the file is cut short or corrupt (its program headers end at byte ",
+                "object.so", "(not a shared library: an ELF relocatable object (.o))");
+        Files.write(dir.resolve("magic.so"), java.util.Arrays.copyOf(real, 4));
+        Files.write(dir.resolve("header.so"), java.util.Arrays.copyOf(real, 40));
+        Files.writeString(dir.resolve("garbage.so"), "\u007fELFgarbage after the magic");
+        Files.write(dir.resolve("cut.so"), java.util.Arrays.copyOf(real, 100));
+        Files.write(dir.resolve("object.so"), relocatable);
+        for (var e : why.entrySet()) {
+            Path bad = dir.resolve(e.getKey());
+            NativeLibrary byPath = zstdRequiring(NativeLibrary.MINIMUM_ZSTD_VERSION, "zmqzstd.test.elf.path");
+            System.setProperty("zmqzstd.test.elf.path", bad.toString());
+            try {
+                var thrown = assertThrows(NativeLibraryUnavailableException.class, byPath::lookup);
+                assertTrue(thrown.getMessage().startsWith("libzstd at " + bad + " (set by -Dzmqzstd.test.elf.path) could"
+                        + " not be opened " + e.getValue()), thrown.getMessage());
+            } finally {
+                System.clearProperty("zmqzstd.test.elf.path");
+            }
+        }
+        assertNull(NativeLibrary.notALibrary(zstd));
+        assertNull(NativeLibrary.notALibrary(NativeLibrary.ZMQ.file().orElseThrow()));
+    }
+
     /** The real libzmq, read through zmq_version: refused against a minimum above it, accepted at its own. */
     @Test
     void shouldRefuseALibzmqOlderThanTheMinimum() throws Throwable {
