@@ -261,7 +261,7 @@ public final class NativeBufferPool implements AutoCloseable {
      */
     public PooledBuffer rent(long minCapacityBytes) {
         if (closed) {
-            throw new IllegalStateException("pool is closed");
+            throw new IllegalStateException(POOL_CLOSED);
         }
         if (minCapacityBytes < 0) {
             throw new IllegalArgumentException("negative capacity: minCapacityBytes=" + minCapacityBytes);
@@ -316,7 +316,7 @@ public final class NativeBufferPool implements AutoCloseable {
      */
     public int reserve(long capacityBytes, int count) {
         if (closed) {
-            throw new IllegalStateException("pool is closed");
+            throw new IllegalStateException(POOL_CLOSED);
         }
         if (capacityBytes < 0 || count < 0) {
             throw new IllegalArgumentException("negative value: capacityBytes=" + capacityBytes + ", count=" + count);
@@ -978,6 +978,22 @@ public final class NativeBufferPool implements AutoCloseable {
         return named;
     }
 
+    private static final String POOL_CLOSED = "pool is closed";
+
+    /**
+     * A new slab of the pool's arena. A close that came after the caller's check of {@link #closed}
+     * has closed the arena: that is said as {@link #rent} and {@link #reserve} say it for a closed
+     * pool, where the JDK's own words, "Already closed", named neither the pool nor the buffer.
+     */
+    private MemorySegment carveSlab(long bytes) {
+        try {
+            return slabArena.allocate(bytes, 64);
+        } catch (IllegalStateException arenaClosed) {
+            throw new IllegalStateException(POOL_CLOSED + " (it closed while this call was carving a slab: slabBytes="
+                    + bytes + ")", arenaClosed);
+        }
+    }
+
     private static int register(NativeBufferPool pool) {
         for (int i = 1; i < MAX_POOLS; i++) {
             if (POOLS.get(i) == null && POOLS.compareAndSet(i, null, pool)) {
@@ -1039,7 +1055,7 @@ public final class NativeBufferPool implements AutoCloseable {
                 }
                 MemorySegment slab;
                 if (s % perSlab == 0) {
-                    slab = slabArena.allocate(bufferBytes * perSlab, 64);
+                    slab = carveSlab(bufferBytes * perSlab);
                     slabBytesAllocated.addAndGet(slab.byteSize());
                     currentSlab = slab;
                 } else {

@@ -186,4 +186,67 @@ class PoolCloseTest {
         assertThrows(IllegalStateException.class, () -> pooledView.get(ValueLayout.JAVA_BYTE, 0));
         assertEquals(5, unpooledView.get(ValueLayout.JAVA_BYTE, 4095));
     }
+
+    /**
+     * A rent or reserve that passed the closed check and then carved a slab after the pool closed
+     * threw the JDK's "Already closed", which names neither the pool nor the buffer (58 of 300
+     * rents and reserves racing a close did). The carving thread is held on its size class's
+     * lock, which carving takes, until the close is done.
+     */
+    @ParameterizedTest(name = "reserve={0}")
+    @ValueSource(booleans = {false, true})
+    void shouldSayThePoolIsClosedWhenItClosesWhileACallCarvesASlab(boolean reserve) throws Exception {
+        NativeBufferPool pool = NativeBufferPool.builder().build();
+        var classesField = NativeBufferPool.class.getDeclaredField("classes");
+        classesField.setAccessible(true);
+        Object sizeClass = ((Object[]) classesField.get(pool))[2]; // 1 KiB, the class of BUFFER_BYTES
+        AtomicReference<Throwable> thrown = new AtomicReference<>();
+        Thread carver = new Thread(() -> {
+            try {
+                if (reserve) {
+                    pool.reserve(BUFFER_BYTES, 1);
+                } else {
+                    pool.rent(BUFFER_BYTES).release();
+                }
+            } catch (Throwable t) {
+                thrown.set(t);
+            }
+        });
+        synchronized (sizeClass) {
+            carver.start();
+            long deadline = System.nanoTime() + 10_000_000_000L;
+            while (carver.getState() != Thread.State.BLOCKED) {
+                assertTrue(System.nanoTime() < deadline, "the carving thread never reached the size class's lock");
+                Thread.onSpinWait();
+            }
+            pool.close();
+        }
+        carver.join();
+        Throwable t = thrown.get();
+        assertTrue(t instanceof IllegalStateException && t.getMessage().startsWith("pool is closed (it closed while this"
+                + " call was carving a slab: slabBytes="), String.valueOf(t));
+        NativeBufferPool.Stats stats = pool.stats();
+        assertEquals(0, stats.rented(), stats.toString());
+        assertEquals(0, stats.outstanding(), stats.toString());
+        assertEquals(0, stats.slabBytes(), stats.toString());
+    }
+
+    /** A buffer rented before the pool closed and released on another thread after it: counted back, no leak. */
+    @Test
+    void shouldTakeBackABufferReleasedOnAnotherThreadAfterTheClose() throws Exception {
+        NativeBufferPool pool = NativeBufferPool.builder().build();
+        PooledBuffer b = pool.rent(BUFFER_BYTES);
+        pool.close();
+        assertEquals(1, pool.outstanding());
+        Thread releaser = new Thread(b::release);
+        releaser.start();
+        releaser.join();
+        assertEquals(0, pool.outstanding());
+        pool.assertNoLeaks();
+        assertThrows(IllegalStateException.class, b::segment);
+        b.release();
+        NativeBufferPool.Stats stats = pool.stats();
+        assertEquals(1, stats.doubleReleases(), stats.toString());
+        assertEquals(stats.rented() - stats.returned(), stats.outstanding(), stats.toString());
+    }
 }
