@@ -280,4 +280,36 @@ class MessageTest {
             assertEquals(0, pool.outstanding());
         }
     }
+
+    /**
+     * The edges the class comment promises: the next receive ends the previous frame's view and
+     * gives its pooled buffer back; an empty frame gives 0 bytes everywhere; a second close does
+     * nothing, and after close every accessor and every earlier view throws.
+     */
+    @Test
+    void shouldEndTheViewOnTheNextReceiveAndRefuseEverythingOnceClosed() {
+        ZmqMessage msg = new ZmqMessage();
+        assertEquals(0, msg.toByteArray().length);
+        assertEquals(0, msg.data().byteSize());
+        msg.copyTo(MemorySegment.ofArray(new byte[0]), 0);
+        sendPooled((byte) 1);
+        sendPooled((byte) 2);
+        assertTrue(pull.receive(msg, 0));
+        MemorySegment first = msg.data();
+        assertTrue(pull.receive(msg, 0));
+        assertThrows(IllegalStateException.class, () -> first.get(ValueLayout.JAVA_BYTE, 0));
+        assertEquals(1, pool.outstanding(), "the first frame's buffer is back, the second's is in msg");
+        MemorySegment second = msg.data();
+        assertEquals(2, second.get(ValueLayout.JAVA_BYTE, SIZE - 1));
+        msg.close();
+        msg.close();
+        assertEquals(0, pool.outstanding());
+        assertThrows(IllegalStateException.class, () -> second.get(ValueLayout.JAVA_BYTE, 0));
+        List<Consumer<ZmqMessage>> uses = List.of(ZmqMessage::size, ZmqMessage::hasMore, ZmqMessage::data,
+                ZmqMessage::address, ZmqMessage::toByteArray, ZmqMessage::clear,
+                m -> m.copyTo(MemorySegment.ofArray(new byte[0]), 0), m -> m.set(MemorySegment.ofArray(new byte[1])));
+        for (var use : uses) {
+            assertEquals("message is closed", assertThrows(IllegalStateException.class, () -> use.accept(msg)).getMessage());
+        }
+    }
 }
