@@ -5,6 +5,7 @@ import io.zmqzstd.transport.ZmqSocket;
 
 import java.util.EnumSet;
 import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * What every {@code build()} requires of the socket it is given: open, of a type that can do the
@@ -14,10 +15,6 @@ import java.util.Set;
  */
 final class SocketCheck {
 
-    /** Types whose every {@code zmq_send} libzmq refuses (ENOTSUP). */
-    private static final Set<SocketType> CANNOT_SEND = EnumSet.of(SocketType.PULL, SocketType.SUB);
-    /** Types whose every {@code zmq_msg_recv} libzmq refuses (ENOTSUP). */
-    private static final Set<SocketType> CANNOT_RECEIVE = EnumSet.of(SocketType.PUSH, SocketType.PUB);
     /**
      * Types that carry a byte stream, not messages, for a receiver: a STREAM socket hands over TCP
      * bytes as they come, cut and joined anywhere, behind a routing id, so the wire format's one
@@ -34,22 +31,30 @@ final class SocketCheck {
 
     /** Refuses a closed socket or one that cannot send, for both senders' builders. */
     static void forSender(ZmqSocket socket) {
-        require(socket, "a sender", "send", CANNOT_SEND, EnumSet.noneOf(SocketType.class));
+        require(socket, "a sender", "send", SocketType::sends, EnumSet.noneOf(SocketType.class));
     }
 
     /** Refuses a closed socket, one that cannot receive or one that carries no messages, for the receiver's builder. */
     static void forReceiver(ZmqSocket socket) {
-        require(socket, "a receiver", "receive", CANNOT_RECEIVE, NO_MESSAGES);
+        require(socket, "a receiver", "receive", SocketType::receives, NO_MESSAGES);
     }
 
-    private static void require(ZmqSocket socket, String owner, String verb, Set<SocketType> cannot, Set<SocketType> noMessages) {
+    /**
+     * @param can whether a type can do the owner's half at all ({@link SocketType#sends()} or
+     *     {@link SocketType#receives()}: libzmq refuses every call of the others with ENOTSUP)
+     */
+    private static void require(ZmqSocket socket, String owner, String verb, Predicate<SocketType> can, Set<SocketType> noMessages) {
         if (socket.isClosed()) {
             throw new IllegalStateException("socket is closed: type=" + socket.type()
                     + " (build senders and receivers on an open socket)");
         }
-        Set<SocketType> takes = EnumSet.complementOf(EnumSet.copyOf(cannot));
-        takes.removeAll(noMessages);
-        if (cannot.contains(socket.type())) {
+        Set<SocketType> takes = EnumSet.noneOf(SocketType.class);
+        for (SocketType type : SocketType.values()) {
+            if (can.test(type) && !noMessages.contains(type)) {
+                takes.add(type);
+            }
+        }
+        if (!can.test(socket.type())) {
             throw new IllegalArgumentException("socket type cannot " + verb + ": type=" + socket.type()
                     + " (libzmq refuses it with ENOTSUP); " + owner + " takes " + takes);
         }

@@ -48,13 +48,21 @@ public enum SocketType {
         return code;
     }
 
-    /** Whether a socket of this type can send at all (libzmq refuses a SUB's or PULL's send with ENOTSUP). */
-    boolean sends() {
+    /**
+     * Whether a socket of this type can send at all.
+     *
+     * @return false for SUB and PULL, whose every send libzmq refuses with ENOTSUP
+     */
+    public boolean sends() {
         return this != SUB && this != PULL;
     }
 
-    /** Whether a socket of this type can receive at all (libzmq refuses a PUB's or PUSH's receive with ENOTSUP). */
-    boolean receives() {
+    /**
+     * Whether a socket of this type can receive at all.
+     *
+     * @return false for PUB and PUSH, whose every receive libzmq refuses with ENOTSUP
+     */
+    public boolean receives() {
         return this != PUB && this != PUSH;
     }
 
