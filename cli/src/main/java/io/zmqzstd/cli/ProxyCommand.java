@@ -26,7 +26,7 @@ import java.util.function.Consumer;
 
 /**
  * {@code proxy}: a hub between senders and receivers that forwards their messages without
- * decompressing them ({@link ZmqProxy}, libzmq's {@code zmq_proxy_steerable}): every frame passes
+ * decompressing them ({@link ZmqProxy}): every frame passes
  * unchanged, so dictionary IDs, checksums, topics and frames that are not zstd at all reach the
  * receivers as the senders made them, and the proxy needs neither dictionaries nor CPU for zstd.
  *
@@ -36,10 +36,10 @@ import java.util.function.Consumer;
  * The JVM's own handlers come back when the first signal arrives, so a second one ends the JVM its
  * usual way should the first not suffice.
  *
- * <p>{@code --stats} and {@code --progress} read libzmq's counters ({@link ZmqProxy#statistics}),
+ * <p>{@code --stats} and {@code --progress} read the proxy's counters ({@link ZmqProxy#statistics}),
  * which only the proxy's run answers, from threads other than the one in {@code run()}: the
  * progress thread, and for the summary the stop handler, which asks before it terminates the
- * proxy, so that the summary has the run's final counts (libzmq answers a request before it reads
+ * proxy, so that the summary has the run's final counts (the run answers a request before it reads
  * the TERMINATE behind it).
  */
 @Command(name = "proxy", mixinStandardHelpOptions = true, sortOptions = false,

@@ -4,16 +4,16 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
 /**
- * A {@link ZmqProxy}'s counters, as libzmq 4.3.4 answers its {@code STATISTICS} command: what went
- * in and out of each of its two sockets since the current {@code zmq_proxy_steerable} call began.
- * A multipart message counts as one message, its bytes as the sum of its frames' sizes (libzmq
- * counts a message once its last frame is forwarded). Commands, and the copies sent to a capture
- * socket, are not counted.
+ * A {@link ZmqProxy}'s counters, as its run answers the {@code STATISTICS} command: what went in
+ * and out of each of its two sockets since the run began. They are counted as libzmq 4.3.4's
+ * {@code zmq_proxy_steerable} counts them, in the same reply layout: a multipart message counts as
+ * one message, once its last frame is forwarded, its bytes as the sum of its frames' sizes.
+ * Commands, and the copies sent to a capture socket, are not counted.
  *
  * <p>What the frontend receives the backend sends, and the other way round, so
  * {@code frontendMessagesReceived == backendMessagesSent} and
  * {@code backendMessagesReceived == frontendMessagesSent} (bytes likewise) in every answer.
- * libzmq's counters are unsigned 64-bit; at any rate a proxy reaches they stay below
+ * The reply's counters are unsigned 64-bit; at any rate a proxy reaches they stay below
  * {@link Long#MAX_VALUE}.
  *
  * @param frontendMessagesReceived messages received on the frontend (forwarded to the backend)

@@ -19,8 +19,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * A blocking proxy between two sockets (libzmq's {@code zmq_proxy_steerable}): {@link #run()}
- * forwards every message from the frontend to the backend and back, frame by frame and unchanged,
+ * A blocking proxy between two sockets, steered like libzmq's {@code zmq_proxy_steerable}:
+ * {@link #run()} forwards every message from the frontend to the backend and back, frame by frame and unchanged,
  * optionally copying each frame to a capture socket, until another thread calls
  * {@link #terminate()}. Other threads may also {@link #pause()} and {@link #resume()} it, and ask
  * for its counters with {@link #statistics(Duration)}.
@@ -37,21 +37,26 @@ import java.util.concurrent.locks.ReentrantLock;
  * }</pre>
  *
  * <p>How: the proxy owns two PAIR sockets in the frontend's context, connected over a unique
- * {@code inproc://} endpoint. {@link #run()} hands one to libzmq as the control socket;
- * {@link #pause()}, {@link #resume()}, {@link #terminate()} and {@link #statistics(Duration)} send
- * libzmq's commands ({@code PAUSE}, {@code RESUME}, {@code TERMINATE}, {@code STATISTICS})
- * through the other, under a lock, so they may be called from any thread, in any number; a command
- * sent before {@link #run()} starts waits for it (the control channel has no high-water mark either
- * way, so neither a command nor libzmq's reply to {@code STATISTICS} ever blocks). No other command
- * can be sent: libzmq 4.3 aborts the process on an unknown one. libzmq 4.3.4 copies each command,
- * {@code STATISTICS} included, to the capture socket too, as a frame of its own, with a blocking
- * send: a capture that cannot take it stops the proxy (see {@link #ZmqProxy(ZmqSocket, ZmqSocket, ZmqSocket)}).
+ * {@code inproc://} endpoint. {@link #pause()}, {@link #resume()}, {@link #terminate()} and
+ * {@link #statistics(Duration)} send commands ({@code PAUSE}, {@code RESUME}, {@code TERMINATE},
+ * {@code STATISTICS}) through one, under a lock, so they may be called from any thread, in any
+ * number; {@link #run()} reads them from the other between bursts of messages. A command sent
+ * before {@link #run()} starts waits for it (the control channel has no high-water mark either
+ * way, so neither a command nor the reply to {@code STATISTICS} ever blocks).
+ *
+ * <p>The loop is this project's, in Java over libzmq's calls ({@code zmq_poll},
+ * {@code zmq_msg_recv}, {@code zmq_msg_send}: a frame moves from one socket to the other, its data
+ * is not copied, and nothing is allocated per message), not libzmq 4.3.4's
+ * {@code zmq_proxy_steerable}, which it replaced on 2026-11-28. That one busy-loops on a core
+ * while a message waits for a side that cannot take it yet (no peer, or at its high-water mark:
+ * libzmq issue 4071), copies every command to the capture socket as if it were a message, and
+ * returns on a signal (EINTR), starting its counters over when called again. Here a message waits
+ * in the source socket's queue, not taken off it, while the proxy sleeps in {@code zmq_poll} until
+ * the destination has room; commands do not reach the capture; a signal only repeats the wait.
  *
  * <p>Socket types: what one side can receive the other must be able to send, so a SUB or PULL
- * stands only opposite a PUB or PUSH, and the constructor refuses other pairs (libzmq would
- * never forward such messages, and spin on them). While a message waits for a side that cannot
- * take it yet (no peer, or at its high-water mark), libzmq 4.3.4 busy-loops on one core until it
- * can (libzmq issue 4071); XSUB/XPUB is spared, an XPUB never making a sender wait.
+ * stands only opposite a PUB or PUSH, and the constructor refuses other pairs (such messages could
+ * never be forwarded).
  *
  * <p>Ownership and threading: the caller owns the frontend, backend and capture sockets and closes
  * them after the proxy. While {@link #run()} is inside libzmq it counts as a call on each of them (as
@@ -78,7 +83,7 @@ public final class ZmqProxy implements AutoCloseable {
     private final ZmqSocket frontend;
     private final ZmqSocket backend;
     private final ZmqSocket capture;
-    /** libzmq's end of the control channel: entered by {@link #run()}. */
+    /** The run's end of the control channel: entered by {@link #run()}. */
     private final ZmqSocket controlIn;
     /** Ours: every command, and every receive of a reply, goes through it under {@link #lock}. */
     private final ZmqSocket controlOut;
@@ -88,7 +93,7 @@ public final class ZmqProxy implements AutoCloseable {
      */
     private final ReentrantLock lock = new ReentrantLock(true);
     private final AtomicBoolean started = new AtomicBoolean();
-    // STATISTICS bookkeeping, guarded by lock. libzmq reads commands in order and answers each
+    // STATISTICS bookkeeping, guarded by lock. The run reads commands in order and answers each
     // STATISTICS before it reads the next command, so the n-th reply answers the n-th request
     // (counted from 0); a reply whose caller gave up (timed out) is dropped, never handed to a later one.
     /** STATISTICS requests sent. */
@@ -101,11 +106,11 @@ public final class ZmqProxy implements AutoCloseable {
     private final Map<Long, ProxyStatistics> answers = new HashMap<>();
     /** The reply wait controlOut's receive timeout is set to now; guarded by {@link #lock}. */
     private int replyWaitMs = -1;
-    /** The last command sent was PAUSE; guarded by {@link #lock}. */
-    private boolean paused;
     /** TERMINATE was sent, or the proxy closed; guarded by {@link #lock}. */
     private boolean terminated;
     private volatile boolean running;
+    /** The run's loop, once it has started. */
+    private volatile ProxyLoop loop;
     /** run() was called and has returned (or thrown): no command is read from now on. */
     private volatile boolean ended;
     private volatile boolean closed;
@@ -115,15 +120,15 @@ public final class ZmqProxy implements AutoCloseable {
      *
      * @param frontend an open socket; messages received on it go to {@code backend}
      * @param backend an open socket; messages received on it go to {@code frontend}; may be
-     *     {@code frontend} itself (libzmq then sends what it receives back on the same socket)
-     * @param capture an open socket that gets a copy of every frame forwarded (and, in libzmq 4.3,
-     *     of every command), or null for none. libzmq sends each copy with a blocking send before
-     *     it forwards the frame: a capture that cannot take it (a PUSH, PAIR or DEALER with no
-     *     peer, or at its high-water mark) stops the proxy, commands included, until it can or the
+     *     {@code frontend} itself (the proxy then sends what it receives back on the same socket)
+     * @param capture an open socket that gets a copy of every frame forwarded, or null for none.
+     *     Each copy goes with a blocking send before the frame is forwarded (as in libzmq's proxy):
+     *     a capture that cannot take it (a PUSH, PAIR or DEALER with no peer, or at its high-water
+     *     mark) stops the proxy, commands included, until it can or the
      *     context is shut down, and a send timeout on it that expires ends {@link #run()} with
      *     {@link ZmqException} (EAGAIN), the frame lost. A PUB capture never waits.
      * @throws NullPointerException when {@code frontend} or {@code backend} is null
-     * @throws IllegalArgumentException when libzmq's proxy cannot serve the socket types: one side
+     * @throws IllegalArgumentException when a proxy cannot serve the socket types: one side
      *     can receive and the other cannot send (a SUB or PULL opposite anything but a PUB or PUSH),
      *     neither side can receive (PUB or PUSH on both), or the capture is a SUB, PULL, REQ or REP;
      *     the message names the types
@@ -172,8 +177,8 @@ public final class ZmqProxy implements AutoCloseable {
     /**
      * Checks that {@code in}'s peer is {@code out}: a socket the application connected to
      * {@code endpoint} before it was bound becomes {@code in}'s peer instead (a PAIR keeps its first
-     * one and turns {@code out} away), and libzmq would take its messages as commands, aborting the
-     * process on one it does not know, while ours went nowhere. So a frame from {@code in} must reach
+     * one and turns {@code out} away), and the run would take its messages as commands (libzmq's
+     * proxy, used until 2026-11-28, aborted the process on one it did not know), while ours went nowhere. So a frame from {@code in} must reach
      * {@code out}. Sent that way round, not from {@code out}: a send lets libzmq skip the socket's
      * pending commands for about a millisecond after it, and a command sent on {@code out} right
      * after a context shutdown would then go through instead of failing with ETERM.
@@ -186,17 +191,17 @@ public final class ZmqProxy implements AutoCloseable {
         out.receiveTimeoutMs(-1); // what replyWaitMs starts from
         if (!Arrays.equals(probe, got) || out.hasMore()) {
             throw new IllegalStateException("another socket is connected to the proxy's control endpoint: endpoint=" + endpoint
-                    + " (connected to that name before the proxy bound it; libzmq would read its messages as commands)");
+                    + " (connected to that name before the proxy bound it; the proxy would read its messages as commands)");
         }
     }
 
     /**
-     * Refuses the socket types libzmq 4.3.4's proxy cannot serve. A side that receives opposite one
-     * that cannot send (SUB, PULL): libzmq never forwards what arrives, and from the first such
-     * message on it busy-loops on one core for the rest of the run. Two sides that cannot receive
-     * (PUB, PUSH) forward nothing. A capture that cannot send (SUB, PULL) or must alternate sends
-     * with receives (REQ, REP): libzmq's first or second copy fails, which ends the run with that
-     * frame lost (ENOTSUP, EFSM), or a REQ with no peer blocks it for good.
+     * Refuses the socket types a proxy cannot serve. A side that receives opposite one that cannot
+     * send (SUB, PULL): what arrives could never be forwarded (libzmq 4.3.4's proxy kept it and
+     * busy-looped on one core for the rest of the run). Two sides that cannot receive (PUB, PUSH)
+     * forward nothing. A capture that cannot send (SUB, PULL) or must alternate sends with receives
+     * (REQ, REP): the first or second copy fails, which ends the run with that frame lost (ENOTSUP,
+     * EFSM), or a REQ with no peer blocks it for good.
      */
     static void checkTypes(SocketType frontend, SocketType backend, SocketType capture) {
         if (!frontend.receives() && !backend.receives()) {
@@ -205,7 +210,7 @@ public final class ZmqProxy implements AutoCloseable {
         }
         if (frontend.receives() && !backend.sends() || backend.receives() && !frontend.sends()) {
             throw new IllegalArgumentException("a proxy cannot forward what one side receives, the other side cannot send it: frontend="
-                    + frontend + ", backend=" + backend + " (libzmq 4.3.4 would keep such messages and spin on them;"
+                    + frontend + ", backend=" + backend + " (such messages could never be forwarded;"
                     + " e.g. XSUB/XPUB, PULL/PUSH, ROUTER/DEALER)");
         }
         if (capture != null && (!capture.sends() || capture == SocketType.REQ || capture == SocketType.REP)) {
@@ -216,8 +221,8 @@ public final class ZmqProxy implements AutoCloseable {
 
     /**
      * Runs the proxy on this thread until {@link #terminate()} (or {@link #close()}) from another
-     * thread: {@code zmq_proxy_steerable}. A signal that interrupts libzmq's wait (EINTR) does not
-     * end it: the call is made again, paused again if it was paused.
+     * thread. A signal that interrupts the wait in {@code zmq_poll} (EINTR) does not end it, nor
+     * change its state or counters: the proxy waits again.
      *
      * @throws ZmqException with {@link ZmqException#isContextTerminated()} when the context is
      *     shut down or closed while it runs; another {@link ZmqException} when libzmq fails
@@ -254,39 +259,20 @@ public final class ZmqProxy implements AutoCloseable {
     private void runEntered() {
         // Entered handles, not handle(): a context close may mark the sockets closed from now on,
         // and then it is libzmq's ETERM that ends the run, not "socket is closed" before it starts.
-        MemorySegment captureHandle = capture == null ? MemorySegment.NULL : capture.enteredHandle();
-        try (Arena a = Arena.ofConfined()) {
-            MemorySegment errno = a.allocate(LibZmq.CAPTURE_LAYOUT);
-            for (;;) {
-                int rc = (int) LibZmq.zmq_proxy_steerable.invokeExact(errno, frontend.enteredHandle(),
-                        backend.enteredHandle(), captureHandle, controlIn.enteredHandle());
-                if (rc == 0) {
-                    return; // TERMINATE
-                }
-                int e = LibZmq.errno(errno);
-                if (e != LibZmq.EINTR) {
-                    throw new ZmqException("zmq_proxy_steerable", e);
-                }
-                // A new call starts active: queue PAUSE again (behind any command already queued,
-                // which libzmq reads first) if that is the state the interrupted one was in.
-                // It also starts its STATISTICS counters at 0 (see statistics()).
-                lock.lock();
-                try {
-                    if (paused && !terminated) {
-                        sendOrTerm(PAUSE); // a context closed meanwhile ends the run with ETERM, as documented
-                    }
-                } finally {
-                    lock.unlock();
-                }
-            }
-        } catch (Throwable t) {
-            throw LibZmq.rethrow(t);
-        }
+        ProxyLoop l = new ProxyLoop(frontend, backend, capture, controlIn);
+        loop = l;
+        l.run();
+    }
+
+    /** Waits of the run that a signal interrupted (EINTR); 0 before the run. For tests. */
+    int interruptedPolls() {
+        ProxyLoop l = loop;
+        return l == null ? 0 : l.interruptedPolls();
     }
 
     /**
      * True from the moment {@link #run()} has taken its sockets (counted its call on each) until it
-     * returns; between the two it is in libzmq but for the repeat after a signal.
+     * returns.
      *
      * @return whether the proxy is running now
      */
@@ -304,7 +290,7 @@ public final class ZmqProxy implements AutoCloseable {
      *     down or closed (no run can read the command)
      */
     public void pause() {
-        command(PAUSE, true);
+        command(PAUSE);
     }
 
     /**
@@ -315,11 +301,11 @@ public final class ZmqProxy implements AutoCloseable {
      *     down or closed
      */
     public void resume() {
-        command(RESUME, false);
+        command(RESUME);
     }
 
     /**
-     * Ends {@link #run()}: it returns once libzmq has read the command (after the message it is
+     * Ends {@link #run()}: it returns once the run has read the command (after the message it is
      * forwarding, if any: a message waiting for the capture socket to take it holds the command
      * up as long as it waits). Before the run starts, it makes the run return at once. Thread-safe
      * and idempotent; nothing to do once the proxy is closed.
@@ -349,12 +335,11 @@ public final class ZmqProxy implements AutoCloseable {
         }
     }
 
-    private void command(byte[] command, boolean pause) {
+    private void command(byte[] command) {
         lock.lock();
         try {
             requireNotTerminated(command);
             sendOrTerm(command);
-            paused = pause;
         } finally {
             lock.unlock();
         }
@@ -369,11 +354,11 @@ public final class ZmqProxy implements AutoCloseable {
     }
 
     /**
-     * The proxy's counters now ({@link ProxyStatistics}): sends libzmq's {@code STATISTICS} command
+     * The proxy's counters now ({@link ProxyStatistics}): sends the {@code STATISTICS} command
      * and waits up to {@code timeout} for the proxy's reply. Thread-safe: any number of threads may
      * ask at once, each gets the reply to its own request.
      *
-     * <p>Only the proxy answers, and only while {@link #run()} is inside libzmq (paused or not):
+     * <p>Only the proxy answers, and only while {@link #run()} runs (paused or not):
      * <ul>
      * <li>Before {@link #run()} starts, the request waits for it like any command; the run answers
      *     it first thing (all counters 0) if it starts within {@code timeout}, else this returns
@@ -382,18 +367,15 @@ public final class ZmqProxy implements AutoCloseable {
      * <li>During the run, the reply normally comes within microseconds; the proxy reads commands
      *     between bursts of messages, so a busy proxy takes a little longer.</li>
      * <li>When the run ends during the wait ({@link #terminate()} from another thread after this
-     *     request, {@link #close()}, a libzmq failure) without having answered, this returns empty
+     *     request, {@link #close()}, a failed call) without having answered, this returns empty
      *     at once. A request sent before a {@code TERMINATE} is answered before the run ends, so
      *     {@code statistics(t)} then {@code terminate()} gives the run's final counts.</li>
      * </ul>
      *
-     * <p>The counters are those of the current {@code zmq_proxy_steerable} call, which libzmq starts
-     * at 0: a signal that interrupts the proxy's wait (EINTR), after which {@link #run()} makes the
-     * call again, starts them at 0 again. What the interrupted call had counted is lost with it
-     * (libzmq returns nothing of it), so the counts can go down after a signal.
+     * <p>The counters cover the whole run, from 0 at its start; a signal leaves them as they are
+     * (with libzmq's {@code zmq_proxy_steerable}, used until 2026-11-28, they started over at 0).
      *
-     * <p>Costs one command (and, with a capture socket, one {@code STATISTICS} frame on it) and the
-     * allocation of the reply. The lock that the other commands take is let go every
+     * <p>Costs one command and the allocation of the reply (nothing goes to the capture socket). The lock that the other commands take is let go every
      * {@value #REPLY_WAIT_SLICE_MS} ms of the wait, so they are not held up by it.
      *
      * @param timeout how long to wait for the reply; {@link Duration#ZERO} takes only a reply that
@@ -479,7 +461,7 @@ public final class ZmqProxy implements AutoCloseable {
         try {
             return ProxyStatistics.fromReply(reply);
         } catch (IllegalArgumentException e) {
-            throw new IllegalStateException("libzmq answered STATISTICS with a reply of another shape: " + e.getMessage(), e);
+            throw new IllegalStateException("the run answered STATISTICS with a reply of another shape: " + e.getMessage(), e);
         }
     }
 
@@ -508,7 +490,7 @@ public final class ZmqProxy implements AutoCloseable {
         List<byte[]> frames = new ArrayList<>(ProxyStatistics.FRAMES);
         frames.add(first);
         while (controlOut.hasMore()) {
-            // libzmq delivers a message whole: the rest of it is there already
+            // a message arrives whole: the rest of it is there already
             byte[] next = controlOut.receiveBytes(ZmqSocket.DONTWAIT);
             if (next == null) {
                 break;
@@ -539,8 +521,9 @@ public final class ZmqProxy implements AutoCloseable {
     }
 
     /**
-     * Terminates the proxy if it runs, waits for {@link #run()} to return (as long as libzmq takes
-     * to read the {@code TERMINATE}: see {@link #terminate()}), and closes the control sockets. The frontend, backend and capture sockets stay open (the caller's). Idempotent;
+     * Terminates the proxy if it runs, waits for {@link #run()} to return (as long as the run takes
+     * to read the {@code TERMINATE}: see {@link #terminate()}), and closes the control sockets. The
+     * frontend, backend and capture sockets stay open (the caller's). Idempotent;
      * callable from any thread but the one in {@link #run()}.
      */
     @Override
@@ -555,7 +538,7 @@ public final class ZmqProxy implements AutoCloseable {
             lock.unlock();
         }
         terminate();
-        controlIn.close(); // waits for a run inside libzmq, which the TERMINATE ends
+        controlIn.close(); // waits for the run, which the TERMINATE ends
         lock.lock();
         try {
             // the replies of a run that has ended, for the statistics() calls still waiting for them
