@@ -50,14 +50,16 @@ import org.openjdk.jmh.annotations.Warmup;
  * <p>{@code hop}: {@code none} (the default, every figure without it) sends PUSH straight to PULL.
  * {@code proxy} puts a hub between them, as telemetry deployments do: a proxy in the same JVM, on a platform
  * thread of its own and in the contestant's own context, over the same {@code transport} on both sides,
- * that forwards each compressed frame untouched (this project's {@code ZmqProxy}, libzmq's
- * {@code zmq_proxy_steerable}, for {@code zmqzstd} and {@code libzmqBytes}; JeroMQ's {@code ZMQ.proxy} for
- * the JeroMQ contestants). The difference between the two is the cost of one forwarding hop that does not
+ * that forwards each compressed frame untouched (this project's {@code ZmqProxy} for {@code zmqzstd} and
+ * {@code libzmqBytes}; JeroMQ's {@code ZMQ.proxy} for the JeroMQ contestants). {@code libzmqProxy} runs
+ * libzmq's own {@code zmq_proxy_steerable} on the same sockets instead of {@code ZmqProxy}'s loop, for the
+ * contestants on libzmq only: what other bindings run as their proxy, and what {@code ZmqProxy} ran until
+ * 2026-11-28. The difference between {@code none} and a proxy is the cost of one forwarding hop that does not
  * decompress: on tcp a second loopback connection (one more copy in and out of the kernel per frame), on
  * inproc one more pipe and a thread hand-off. The sender still connects and the receiver still binds, the
  * proxy's sockets get the end sockets' high-water marks (so back-pressure reaches the sender through it),
- * and the contestant's close stops the proxy and joins its thread. Every contestant supports it, the
- * parallel ones included.
+ * and the contestant's close stops the proxy and joins its thread. Every contestant supports {@code proxy},
+ * the parallel ones included.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.Throughput)
@@ -133,7 +135,7 @@ public class PipelineBenchmark {
     @Param({AFFINITY_NONE})
     public String affinity;
 
-    /** {@code none} or {@code proxy}: a forwarding hop between sender and receiver, see the class comment. */
+    /** {@code none}, {@code proxy} or {@code libzmqProxy}: a forwarding hop between sender and receiver, see the class comment. */
     @Param({PipelineContestants.HOP_NONE})
     public String hop;
 

@@ -15,15 +15,16 @@ public final class LibzmqBytesContestant extends ZstdJniBytesPipeline {
     private final ZmqSocket pull;
 
     /**
-     * {@code transport} is {@code tcp} or {@code inproc}; {@code dictionary} raw bytes or null; {@code proxied}
-     * puts a {@code ZmqProxy} between the sender and the receiver ({@link ProxyHop}).
+     * {@code transport} is {@code tcp} or {@code inproc}; {@code dictionary} raw bytes or null; {@code hop}
+     * ({@link PipelineContestants#HOP_NONE} and the others) may put a {@code ZmqProxy}, or libzmq's own proxy,
+     * between the sender and the receiver ({@link ProxyHop}).
      */
     public LibzmqBytesContestant(byte[] payload, String transport, int level, byte[] dictionary, boolean reuse,
-            boolean proxied) {
+            String hop) {
         super(payload, level, dictionary, reuse);
         PushPull<ZmqSocket> ends = null;
         try {
-            ends = PushPull.libzmq(context, transport, proxied);
+            ends = PushPull.libzmq(context, transport, hop);
             push = ends.push();
             pull = ends.pull();
             start("libzmq-bytes-sender", ends.hop());

@@ -39,6 +39,12 @@ public final class PipelineContestants {
     public static final String HOP_NONE = "none";
     /** {@code hop}: through a proxy that forwards the compressed frames untouched ({@link ProxyHop}). */
     public static final String HOP_PROXY = "proxy";
+    /**
+     * {@code hop}: as {@link #HOP_PROXY}, but forwarded by libzmq's own {@code zmq_proxy_steerable}, what
+     * other bindings run as their proxy (and {@code ZmqProxy} ran until 2026-11-28); for the contestants on
+     * libzmq only ({@code zmqzstd}, {@code libzmqBytes}, {@code libzmqBytesReused}).
+     */
+    public static final String HOP_LIBZMQ_PROXY = "libzmqProxy";
 
     private PipelineContestants() {
     }
@@ -203,10 +209,12 @@ public final class PipelineContestants {
 
     /**
      * As above, with {@code hop}: {@link #HOP_NONE}, or {@link #HOP_PROXY} for a proxy between sender and
-     * receiver, over the same {@code transport} on both sides ({@link ProxyHop}); every contestant supports it.
+     * receiver, over the same {@code transport} on both sides ({@link ProxyHop}), which every contestant
+     * supports, or {@link #HOP_LIBZMQ_PROXY}, libzmq's own proxy, for the contestants on libzmq.
      *
-     * @throws IllegalArgumentException naming the value when {@code name} is not one of {@link #NAMES} or
-     *         {@code hop} is neither, before anything is made
+     * @throws IllegalArgumentException naming the value when {@code name} is not one of {@link #NAMES},
+     *         {@code hop} is none of the three, or {@link #HOP_LIBZMQ_PROXY} is asked of a JeroMQ contestant,
+     *         before anything is made
      */
     public static PipelineContestant create(String name, int size, String transport, int level, String dictionary,
             long zeroCopyThresholdBytes, long rawFrameBelowBytes, Parallel parallel, Boolean rawIncompressible,
@@ -215,12 +223,18 @@ public final class PipelineContestants {
             throw new IllegalArgumentException("unknown pipeline contestant: contestant=" + name + ", expected one of "
                     + NAMES);
         }
-        boolean proxied = switch (hop) {
-            case HOP_NONE -> false;
-            case HOP_PROXY -> true;
-            default -> throw new IllegalArgumentException("unknown hop: hop=" + hop + ", expected " + HOP_NONE + " or "
-                    + HOP_PROXY);
-        };
+        switch (hop) {
+            case HOP_NONE, HOP_PROXY -> { }
+            case HOP_LIBZMQ_PROXY -> {
+                if (!List.of(ZMQZSTD, LIBZMQ_BYTES, LIBZMQ_BYTES_REUSED).contains(name)) {
+                    throw new IllegalArgumentException("hop=" + HOP_LIBZMQ_PROXY + " is libzmq's own proxy, for the"
+                            + " contestants on libzmq: contestant=" + name);
+                }
+            }
+            default -> throw new IllegalArgumentException("unknown hop: hop=" + hop + ", expected " + HOP_NONE + ", "
+                    + HOP_PROXY + " or " + HOP_LIBZMQ_PROXY);
+        }
+        boolean proxied = !hop.equals(HOP_NONE);
         byte[] payload = payload(size);
         byte[] dictionaryBytes = switch (dictionary) {
             case DICTIONARY_NONE -> null;
@@ -229,10 +243,10 @@ public final class PipelineContestants {
         };
         return switch (name) {
             case ZMQZSTD -> new ZmqZstdContestant(payload, transport, level, dictionaryBytes, zeroCopyThresholdBytes,
-                    rawFrameBelowBytes, parallel, rawIncompressible, proxied);
-            case LIBZMQ_BYTES -> new LibzmqBytesContestant(payload, transport, level, dictionaryBytes, false, proxied);
+                    rawFrameBelowBytes, parallel, rawIncompressible, hop);
+            case LIBZMQ_BYTES -> new LibzmqBytesContestant(payload, transport, level, dictionaryBytes, false, hop);
             case JEROMQ_ZSTDJNI -> new JeromqZstdJniContestant(payload, transport, level, dictionaryBytes, false, proxied);
-            case LIBZMQ_BYTES_REUSED -> new LibzmqBytesContestant(payload, transport, level, dictionaryBytes, true, proxied);
+            case LIBZMQ_BYTES_REUSED -> new LibzmqBytesContestant(payload, transport, level, dictionaryBytes, true, hop);
             case JEROMQ_ZSTDJNI_REUSED -> new JeromqZstdJniContestant(payload, transport, level, dictionaryBytes, true, proxied);
             case JEROMQ_ZSTDJNI_PARALLEL -> new JeromqZstdJniParallelContestant(payload, transport, level, dictionaryBytes,
                     parallel.workers(), proxied);

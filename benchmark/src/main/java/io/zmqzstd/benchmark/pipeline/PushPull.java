@@ -15,22 +15,28 @@ import org.zeromq.ZMQ;
  */
 record PushPull<S>(S push, S pull, ProxyHop hop) {
 
-    /** libzmq's ends through this project's transport, with a {@link LibzmqProxyHop} when {@code proxied}. */
-    static PushPull<ZmqSocket> libzmq(ZmqContext context, String transport, boolean proxied) {
+    /**
+     * libzmq's ends through this project's transport, with a {@link LibzmqProxyHop} unless {@code hop} is
+     * {@link PipelineContestants#HOP_NONE}: running this project's {@code ZmqProxy} for
+     * {@link PipelineContestants#HOP_PROXY}, libzmq's {@code zmq_proxy_steerable} for
+     * {@link PipelineContestants#HOP_LIBZMQ_PROXY}.
+     */
+    static PushPull<ZmqSocket> libzmq(ZmqContext context, String transport, String hop) {
         ZmqSocket pull = context.socket(io.zmqzstd.transport.SocketType.PULL);
         ZmqSocket push = context.socket(io.zmqzstd.transport.SocketType.PUSH);
         pull.lingerMs(0);
         push.lingerMs(0);
         pull.receiveTimeoutMs(1000);
         pull.bind(Endpoints.bindable(transport));
-        ProxyHop hop = proxied ? new LibzmqProxyHop(transport, push, pull) : null;
+        ProxyHop proxy = hop.equals(PipelineContestants.HOP_NONE) ? null
+                : new LibzmqProxyHop(transport, push, pull, hop.equals(PipelineContestants.HOP_LIBZMQ_PROXY));
         try {
-            push.connect(hop == null ? pull.lastEndpoint() : hop.senderEndpoint());
+            push.connect(proxy == null ? pull.lastEndpoint() : proxy.senderEndpoint());
         } catch (RuntimeException | Error e) {
-            Closing.afterFailure(e, hop);
+            Closing.afterFailure(e, proxy);
             throw e;
         }
-        return new PushPull<>(push, pull, hop);
+        return new PushPull<>(push, pull, proxy);
     }
 
     /** JeroMQ's ends, with a {@link JeromqProxyHop} when {@code proxied}. */

@@ -95,20 +95,21 @@ public final class ZmqZstdContestant implements PipelineContestant {
      * {@code transport} is {@code tcp} or {@code inproc}; {@code dictionary} raw bytes or null;
      * {@code compression} with no workers for a {@link CompressingSender} on the sender thread, else a
      * {@link ParallelCompressingSender} with its settings (the sender thread then stamps and hands over
-     * each message, or sends a small one itself); {@code proxied} puts a {@link ZmqProxy} between the
-     * sender and the receiver ({@link ProxyHop}). The caller owns the contestant and closes it.
+     * each message, or sends a small one itself); {@code hop} ({@link PipelineContestants#HOP_NONE} and the
+     * others) may put a {@link ZmqProxy}, or libzmq's own proxy, between the sender and the receiver
+     * ({@link ProxyHop}). The caller owns the contestant and closes it.
      */
     public ZmqZstdContestant(byte[] payload, String transport, int level, byte[] dictionary,
             long zeroCopyThresholdBytes, long rawFrameBelowBytes, PipelineContestants.Parallel compression,
-            Boolean rawIncompressible, boolean proxied) {
+            Boolean rawIncompressible, String hop) {
         this.size = payload.length;
         try {
             this.pool = pool(zeroCopyThresholdBytes);
             this.context = ZmqContext.builder().bufferPool(pool).ioThreads(PipelineContestants.IO_THREADS).build();
-            PushPull<ZmqSocket> ends = PushPull.libzmq(context, transport, proxied);
+            PushPull<ZmqSocket> ends = PushPull.libzmq(context, transport, hop);
             push = ends.push();
             pull = ends.pull();
-            hop = ends.hop();
+            this.hop = ends.hop();
 
             message = arena.allocate(Math.max(size, 1), 64);
             into = switch (RECEIVE_FORM) {
