@@ -58,11 +58,20 @@ final class Rounds {
         }
     }
 
-    /** The {@code q} quantile of {@code values} (nearest rank), which are not modified. */
+    /**
+     * The {@code q} quantile of {@code values}, which are not modified: linear between the two nearest
+     * order statistics (position {@code q * (n - 1)}), so the median of an even count is the mean of the
+     * middle two, as {@code statistics.median} in {@code scripts/interleaved.py} takes it. (Until
+     * 2026-11-28 it took the nearest rank, which for the default 20 rounds is the upper middle one: every
+     * printed median and ratio leant to the faster side by half the gap between the two.)
+     */
     static double quantile(double[] values, double q) {
         double[] sorted = values.clone();
         Arrays.sort(sorted);
-        return sorted[(int) Math.round(q * (sorted.length - 1))];
+        double position = q * (sorted.length - 1);
+        int below = (int) Math.floor(position);
+        int above = (int) Math.ceil(position);
+        return sorted[below] + (position - below) * (sorted[above] - sorted[below]);
     }
 
     /**

@@ -2,6 +2,7 @@ package io.zmqzstd.benchmark;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.zmqzstd.benchmark.transport.ReceiveMode;
 import io.zmqzstd.benchmark.transport.TransportRig;
@@ -21,7 +22,21 @@ class RoundsTest {
     }
 
     @Test
-    void shouldTakeNearestRankQuantilesWithoutSortingTheInput() {
+    void shouldTakeTheMeanOfTheMiddleTwoAsTheMedianOfAnEvenCount() {
+        // nearest rank gave 3 here, the upper middle value; interleaved.sh's default of 20 rounds is even
+        assertEquals(2.5, Rounds.quantile(new double[] {4, 1, 3, 2}, 0.5), 1e-12);
+        double[] twenty = new double[20];
+        for (int i = 0; i < twenty.length; i++) {
+            twenty[i] = 1 + i / 100.0; // 1.00 to 1.19: the middle two are 1.09 and 1.10
+        }
+        assertEquals(1.095, Rounds.quantile(twenty, 0.5), 1e-12);
+        assertEquals(1.0475, Rounds.quantile(twenty, 0.25), 1e-12);
+        assertEquals(1.1425, Rounds.quantile(twenty, 0.75), 1e-12);
+        assertTrue(Rounds.describe(twenty).startsWith("1.095 (quartiles "), Rounds.describe(twenty));
+    }
+
+    @Test
+    void shouldTakeOrderStatisticsWhereTheyFallWithoutSortingTheInput() {
         double[] values = {5, 1, 4, 2, 3};
         assertEquals(3, Rounds.quantile(values, 0.5));
         assertEquals(1, Rounds.quantile(values, 0));
