@@ -37,6 +37,11 @@ public class PoolBenchmark {
     @Param({"thread", "shared"})
     public String cache;
 
+    /**
+     * Bytes rented; with {@code cache=thread} at most the pool's default zero-copy threshold (8 KiB), the
+     * largest class a thread caches: a larger one would take the shared path under the {@code thread} label,
+     * so the set-up refuses it.
+     */
     @Param({"64", "4096"})
     public int size;
 
@@ -49,6 +54,10 @@ public class PoolBenchmark {
             case "shared" -> 0;
             default -> throw new IllegalArgumentException("cache must be thread or shared: cache=" + cache);
         };
+        if (cache.equals("thread") && size > threshold) {
+            throw new IllegalArgumentException("cache=thread needs a size a thread caches, at most the zero-copy"
+                    + " threshold: size=" + size + ", zeroCopyThresholdBytes=" + threshold);
+        }
         pool = NativeBufferPool.builder().zeroCopyThresholdBytes(threshold).build();
     }
 
