@@ -74,6 +74,22 @@ class RoundTripsTest {
         }
     }
 
+    /**
+     * A peer with compressing threads ran as the plain peer, its result labelled {@code libzmqBytes@3}
+     * beside {@code zmqzstd@3} as if it were the parallel one; a producer suffix was ignored.
+     */
+    @ParameterizedTest
+    @CsvSource({
+        "libzmqBytes@3, only zmqzstd takes compressing threads (@N): contestant=libzmqBytes@3",
+        "jeromqZstdjni@2, only zmqzstd takes compressing threads (@N): contestant=jeromqZstdjni@2",
+        "zmqzstd@3w, a round trip stamps its request; the w and c producers are for PipelineOverhead: contestant=zmqzstd@3w",
+    })
+    void shouldRejectAWayTheRoundTripsCannotRun(String contestant, String message) {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> RoundTrips.create(contestant, 1024, Endpoints.INPROC, 3).close());
+        assertEquals(message, e.getMessage());
+    }
+
     @Test
     void shouldRejectAnUnknownContestant() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,

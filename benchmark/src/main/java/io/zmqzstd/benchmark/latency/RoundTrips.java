@@ -44,12 +44,25 @@ public final class RoundTrips {
      * (at least {@link io.zmqzstd.benchmark.Stamp#BYTES}). The caller owns it and closes it. {@code zmqzstd@N}
      * (with the suffixes of {@link PipelineContestants.Parallel#of}) sends through a
      * {@code ParallelCompressingSender}.
+     *
+     * @throws IllegalArgumentException naming the contestant when it is unknown, when a peer is given
+     *     compressing threads ({@code libzmqBytes@3}: only {@code zmqzstd} has them, and the peer ran as
+     *     itself under that name until 2026-11-28), or when a way names a producer ({@code w}, {@code c}:
+     *     a round trip stamps its one request, and the suffix was ignored)
      */
     public static RoundTripContestant create(String name, int size, String transport, int level) {
+        String contestant = PipelineContestants.Parallel.contestant(name);
+        if (!contestant.equals(name) && !contestant.equals(PipelineContestants.ZMQZSTD)) {
+            throw new IllegalArgumentException("only zmqzstd takes compressing threads (@N): contestant=" + name);
+        }
+        PipelineContestants.Parallel parallel = PipelineContestants.Parallel.of(name);
+        if (parallel.producer() != PipelineContestants.Producer.STAMP) {
+            throw new IllegalArgumentException("a round trip stamps its request; the w and c producers are "
+                    + "for PipelineOverhead: contestant=" + name);
+        }
         byte[] payload = PipelineContestants.payload(size);
-        return switch (PipelineContestants.Parallel.contestant(name)) {
-            case PipelineContestants.ZMQZSTD -> new ZmqZstdRoundTrip(payload, transport, level,
-                    PipelineContestants.Parallel.of(name));
+        return switch (contestant) {
+            case PipelineContestants.ZMQZSTD -> new ZmqZstdRoundTrip(payload, transport, level, parallel);
             case PipelineContestants.LIBZMQ_BYTES -> new LibzmqBytesRoundTrip(payload, transport, level);
             case PipelineContestants.JEROMQ_ZSTDJNI -> new JeromqRoundTrip(payload, transport, level);
             default -> throw new IllegalArgumentException("unknown round-trip contestant: contestant=" + name);
