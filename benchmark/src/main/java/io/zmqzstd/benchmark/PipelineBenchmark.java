@@ -29,7 +29,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * and stamps each message's sequence number into the payload before compressing it; the JMH thread
  * receives, decompresses and checks length and sequence of every message on arrival. Only delivered,
  * checked messages count, and nothing is queued between iterations. Each trial first sends one checked
- * batch and prints one {@code # compression ratio} line from it (uncompressed over compressed bytes).
+ * batch, every byte of each payload compared with the source ({@link PayloadCheck}), and prints one
+ * {@code # compression ratio} line from it (uncompressed over compressed bytes).
  *
  * <p>{@code flow}: how the sender is paced. {@code stream} (the default, as the C program and a real
  * service run): the first invocation of an iteration grants the sender {@link #lead(int)} messages more
@@ -195,8 +196,11 @@ public class PipelineBenchmark {
         // One checked batch before warm-up, for the compression ratio: every message is the same payload
         // but for its 8-byte sequence stamp, so these frames have the ratio of all of them. Reported here,
         // not at tear-down: the trial tear-down runs inside the last measured iteration, and -prof gc
-        // would count what printing allocates there.
+        // would count what printing allocates there. Every byte of this batch is checked against the payload
+        // (only length and stamp of the measured ones), so a contestant that delivers wrong bytes stops here.
+        pipe.checkEveryByte(true);
         pipe.transfer(BATCH);
+        pipe.checkEveryByte(false);
         messages = BATCH;
         System.out.println(ratioLine());
         if (pipe instanceof ZmqZstdContestant z) {

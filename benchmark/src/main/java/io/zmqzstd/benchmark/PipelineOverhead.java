@@ -59,6 +59,10 @@ public final class PipelineOverhead {
         try {
             for (int i = 0; i < names.length; i++) {
                 pipes[i] = create(ways.get(i), size, transport, level);
+                // one batch with every byte checked, as PipelineBenchmark's set-up: the rounds check length and stamp
+                pipes[i].checkEveryByte(true);
+                pipes[i].transfer(batch);
+                pipes[i].checkEveryByte(false);
             }
             double[][] rates = Rounds.alternating(names.length, WARMUP_ROUNDS, rounds,
                     way -> turn(pipes[way], perTurn, batch, lead));

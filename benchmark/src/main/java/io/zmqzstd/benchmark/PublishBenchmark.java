@@ -84,8 +84,11 @@ public class PublishBenchmark {
         }
         pipe = create();
         pacing = new StreamPacing(pipe, PipelineBenchmark.lead(size));
-        // one checked batch before warm-up; its counters printed here, not at the tear-down that -prof gc counts
+        // one checked batch before warm-up, every byte of it checked against the payload; its counters printed
+        // here, not at the tear-down that -prof gc counts
+        pipe.checkEveryByte(true);
         pipe.transfer(PipelineBenchmark.BATCH);
+        pipe.checkEveryByte(false);
         System.out.println("# zmqzstd publisher: topicForm=" + topicForm + ", size=" + size + ", transport="
                 + transport + ", compressionThreads=" + compressionThreads + ", " + pipe.senderStats());
     }

@@ -48,6 +48,19 @@ class PipelineCheckTest {
     }
 
     /**
+     * Message 0, right in length and stamp, one byte after the stamp changed: the check of every byte, which
+     * the benchmarks' set-up runs on its checked batch, refuses it. Only length and stamp were checked, so a
+     * contestant that delivered wrong bytes under a right stamp ran its trial and scored.
+     */
+    @ParameterizedTest
+    @FieldSource("io.zmqzstd.benchmark.pipeline.PipelineContestants#NAMES")
+    void shouldFailTheCheckedBatchOnAMessageWithWrongBytesUnderARightStamp(String contestant) {
+        byte[] wrong = stamped(SIZE, 0);
+        wrong[SIZE / 2] ^= 1;
+        assertRefused(contestant, 0, true, frame(wrong), "payload bytes differ from the source's: sequence=0, size=" + SIZE);
+    }
+
+    /**
      * Message 0, right in length and sequence, followed within the compression bound by a skippable frame
      * (which decoders pass over) and then by more bytes: cut at the bound it decodes as a good message, so
      * a receiver that reads into a bound-sized array must see that the frame was longer. JeroMQ's
@@ -71,7 +84,13 @@ class PipelineCheckTest {
      * PUSH of another context: that receive must throw, its message containing {@code named}.
      */
     private static void assertRefused(String contestant, int before, byte[] frame, String named) {
+        assertRefused(contestant, before, false, frame, named);
+    }
+
+    /** As above, every byte of each payload checked when {@code everyByte}, as the set-up's checked batch does. */
+    private static void assertRefused(String contestant, int before, boolean everyByte, byte[] frame, String named) {
         try (PipelineContestant pipe = create(contestant)) {
+            pipe.checkEveryByte(everyByte);
             pipe.transfer(before);
             IllegalStateException e = assertThrows(IllegalStateException.class, () -> deliverForeign(pipe, frame));
             assertTrue(e.getMessage().contains(named), contestant + ": " + e.getMessage());

@@ -85,6 +85,16 @@ class PublishCheckTest {
                 "topicBytes=" + longer.length + ", expectedTopicBytes=" + TOPIC.length);
     }
 
+    /** Right topic, length and stamp, one payload byte after the stamp changed: the set-up's checked batch refuses it. */
+    @ParameterizedTest(name = "compressionThreads={0}")
+    @ValueSource(ints = {0, 3})
+    void shouldFailTheCheckedBatchOnAPayloadWithWrongBytesUnderARightStamp(int compressionThreads) {
+        byte[] wrong = stamped(SIZE, 0);
+        wrong[SIZE - 1] ^= 1;
+        assertRefused(compressionThreads, 0, true, TOPIC, frame(wrong),
+                "payload bytes differ from the source's: sequence=0, size=" + SIZE);
+    }
+
     @ParameterizedTest(name = "compressionThreads={0}")
     @ValueSource(ints = {0, 3})
     void shouldFailTheRunOnAFrameThatIsNotZstd(int compressionThreads) {
@@ -97,8 +107,15 @@ class PublishCheckTest {
      * message containing {@code named}.
      */
     private static void assertRefused(int compressionThreads, int before, byte[] topic, byte[] frame, String named) {
+        assertRefused(compressionThreads, before, false, topic, frame, named);
+    }
+
+    /** As above, every payload byte checked when {@code everyByte}, as the set-up's checked batch does. */
+    private static void assertRefused(int compressionThreads, int before, boolean everyByte, byte[] topic, byte[] frame,
+            String named) {
         try (ZmqZstdPubSub pipe = new ZmqZstdPubSub(PipelineContestants.payload(SIZE), Endpoints.TCP, 1,
                 ZmqZstdPubSub.TOPIC_BYTES, parallel(compressionThreads))) {
+            pipe.checkEveryByte(everyByte);
             pipe.transfer(before);
             IllegalStateException e = publishForeign(pipe, topic, frame);
             assertTrue(e.getMessage().contains(named), e.getMessage());

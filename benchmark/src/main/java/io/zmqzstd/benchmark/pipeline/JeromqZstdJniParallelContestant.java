@@ -3,6 +3,7 @@ package io.zmqzstd.benchmark.pipeline;
 import io.zmqzstd.benchmark.Closing;
 import io.zmqzstd.benchmark.CreditedSender;
 import io.zmqzstd.benchmark.LoopThread;
+import io.zmqzstd.benchmark.PayloadCheck;
 import io.zmqzstd.benchmark.Stamp;
 import io.zmqzstd.benchmark.ZstdJniCodec;
 import java.util.List;
@@ -34,8 +35,8 @@ public final class JeromqZstdJniParallelContestant implements PipelineContestant
      */
     static final int IN_FLIGHT = 64;
 
-    private final int size;
     private final byte[] message;
+    private final PayloadCheck check;
     private final ZstdJniCodec receiverCodec;
     private final int level;
     private final byte[] dictionary;
@@ -66,8 +67,8 @@ public final class JeromqZstdJniParallelContestant implements PipelineContestant
             throw new IllegalArgumentException("jeromqZstdjniParallel needs compressionThreads above 0: " + workers);
         }
         try {
-            this.size = payload.length;
             this.message = payload.clone();
+            this.check = new PayloadCheck(payload);
             this.level = level;
             this.dictionary = dictionary;
             this.receiverCodec = new ZstdJniCodec(level, dictionary);
@@ -141,7 +142,12 @@ public final class JeromqZstdJniParallelContestant implements PipelineContestant
             }
         }
         byte[] decompressed = receiverCodec.decompress(frame);
-        Stamp.check(decompressed, decompressed.length, nextSequence++, size);
+        check.check(decompressed, decompressed.length, nextSequence++);
+    }
+
+    @Override
+    public void checkEveryByte(boolean on) {
+        check.everyByte(on);
     }
 
     @Override

@@ -22,6 +22,13 @@ public interface PipelineContestant extends AutoCloseable {
         receive(count);
     }
 
+    /**
+     * Turns on or off the check of every byte of each received payload against the source's (length and
+     * sequence are checked always); called by the receiving thread between receives. The benchmarks' set-up
+     * turns it on for its checked batch ({@link io.zmqzstd.benchmark.PayloadCheck}).
+     */
+    void checkEveryByte(boolean on);
+
     /** The kernel's id of the sender thread, for {@link io.zmqzstd.benchmark.Affinity}. */
     int senderThreadId();
 

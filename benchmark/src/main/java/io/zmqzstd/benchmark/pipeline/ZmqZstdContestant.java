@@ -2,6 +2,7 @@ package io.zmqzstd.benchmark.pipeline;
 
 import io.zmqzstd.benchmark.Closing;
 import io.zmqzstd.benchmark.CreditedSender;
+import io.zmqzstd.benchmark.PayloadCheck;
 import io.zmqzstd.benchmark.Stamp;
 import io.zmqzstd.benchmark.Thresholds;
 import io.zmqzstd.codec.ZstdDictionary;
@@ -68,6 +69,7 @@ public final class ZmqZstdContestant implements PipelineContestant {
     private static final int POOLED_BUFFERS_PER_CLASS = 2048;
 
     private final int size;
+    private final PayloadCheck check;
     private final NativeBufferPool pool;
     private final ZmqContext context;
     private final ZmqSocket push;
@@ -103,6 +105,7 @@ public final class ZmqZstdContestant implements PipelineContestant {
             long zeroCopyThresholdBytes, long rawFrameBelowBytes, PipelineContestants.Parallel compression,
             Boolean rawIncompressible, String hop) {
         this.size = payload.length;
+        this.check = new PayloadCheck(payload);
         try {
             this.pool = pool(zeroCopyThresholdBytes);
             this.context = ZmqContext.builder().bufferPool(pool).ioThreads(PipelineContestants.IO_THREADS).build();
@@ -271,7 +274,7 @@ public final class ZmqZstdContestant implements PipelineContestant {
         if (m.parts() != 1) {
             throw new IllegalStateException("unexpected message: parts=" + m.parts());
         }
-        Stamp.checkAt(m.segment(0).address() + m.partOffset(0), m.partSize(0), nextSequence++, size);
+        check.checkAt(m.segment(0).address() + m.partOffset(0), m.partSize(0), nextSequence++);
     }
 
     /**
@@ -288,6 +291,11 @@ public final class ZmqZstdContestant implements PipelineContestant {
                 throw new IllegalStateException("the parallel sender dropped messages after a failure: dropped=" + dropped);
             }
         }
+    }
+
+    @Override
+    public void checkEveryByte(boolean on) {
+        check.everyByte(on);
     }
 
     @Override

@@ -3,6 +3,7 @@ package io.zmqzstd.benchmark.pipeline;
 import io.zmqzstd.benchmark.Closing;
 import io.zmqzstd.benchmark.CreditedSender;
 import io.zmqzstd.benchmark.Endpoints;
+import io.zmqzstd.benchmark.PayloadCheck;
 import io.zmqzstd.benchmark.Stamp;
 import io.zmqzstd.benchmark.Thresholds;
 import io.zmqzstd.pipeline.CompressingSender;
@@ -72,6 +73,7 @@ public final class ZmqZstdPubSub implements PipelineContestant {
     private static final int RECEIVE_TIMEOUT_MS = 1000;
 
     private final int size;
+    private final PayloadCheck check;
     private final NativeBufferPool pool;
     private final ZmqContext context;
     private final ZmqSocket sub;
@@ -95,6 +97,7 @@ public final class ZmqZstdPubSub implements PipelineContestant {
     public ZmqZstdPubSub(byte[] payload, String transport, int level, String topicForm,
             PipelineContestants.Parallel compression) {
         this.size = payload.length;
+        this.check = new PayloadCheck(payload);
         NativeBufferPool pool = null;
         ZmqContext context = null;
         CompressingSender compressing = null;
@@ -233,7 +236,7 @@ public final class ZmqZstdPubSub implements PipelineContestant {
 
     private void checkPayload(long sequence) {
         ReceivedMessage m = checkedMessage();
-        Stamp.checkAt(m.region().address() + m.partOffset(1), m.partSize(1), sequence, size);
+        check.checkAt(m.region().address() + m.partOffset(1), m.partSize(1), sequence);
     }
 
     /**
@@ -243,6 +246,11 @@ public final class ZmqZstdPubSub implements PipelineContestant {
     @Override
     public String receiverEndpoint() {
         return sub.lastEndpoint();
+    }
+
+    @Override
+    public void checkEveryByte(boolean on) {
+        check.everyByte(on);
     }
 
     @Override

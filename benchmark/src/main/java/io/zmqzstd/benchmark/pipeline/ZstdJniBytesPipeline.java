@@ -3,6 +3,7 @@ package io.zmqzstd.benchmark.pipeline;
 import com.github.luben.zstd.Zstd;
 import io.zmqzstd.benchmark.Closing;
 import io.zmqzstd.benchmark.CreditedSender;
+import io.zmqzstd.benchmark.PayloadCheck;
 import io.zmqzstd.benchmark.Stamp;
 import io.zmqzstd.benchmark.ZstdJniCodec;
 
@@ -24,6 +25,7 @@ abstract class ZstdJniBytesPipeline implements PipelineContestant {
     private final int size;
     private final byte[] message;
     private final ZstdJniCodec codec;
+    private final PayloadCheck check;
     private final boolean reuse;
     /** The reusing way: the sender's frame array and the receiver's frame and output arrays. */
     private final byte[] frameBuffer;
@@ -44,6 +46,7 @@ abstract class ZstdJniBytesPipeline implements PipelineContestant {
     ZstdJniBytesPipeline(byte[] payload, int level, byte[] dictionary, boolean reuse) {
         this.size = payload.length;
         this.message = payload.clone();
+        this.check = new PayloadCheck(payload);
         this.codec = new ZstdJniCodec(level, dictionary);
         this.reuse = reuse;
         int bound = reuse ? Math.toIntExact(Zstd.compressBound(size)) : 0;
@@ -132,7 +135,7 @@ abstract class ZstdJniBytesPipeline implements PipelineContestant {
             checkHealthy();
         }
         byte[] decompressed = codec.decompress(frame);
-        Stamp.check(decompressed, decompressed.length, nextSequence++, size);
+        check.check(decompressed, decompressed.length, nextSequence++);
     }
 
     /** {@link #receiveOne()} the reusing way. */
@@ -150,7 +153,12 @@ abstract class ZstdJniBytesPipeline implements PipelineContestant {
             output = new byte[declared];
         }
         int decompressed = codec.decompressInto(receiveBuffer, length, output);
-        Stamp.check(output, decompressed, nextSequence++, size);
+        check.check(output, decompressed, nextSequence++);
+    }
+
+    @Override
+    public final void checkEveryByte(boolean on) {
+        check.everyByte(on);
     }
 
     @Override
