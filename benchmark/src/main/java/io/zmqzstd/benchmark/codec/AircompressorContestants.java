@@ -40,8 +40,9 @@ final class AircompressorContestants {
 
     /**
      * {@code aircompressor-java}: the pure-Java zstd on {@code byte[]}, its natural form. It has no level
-     * setting (it compresses at its single built-in level), so the {@code level} parameter does not apply, and
-     * no way to keep a compression context: each {@code compress} call makes its own.
+     * setting (it compresses at its single built-in level), so the {@code level} parameter does not apply,
+     * no way to keep a compression context: each {@code compress} call makes its own, and no way to leave out
+     * the content checksum: its frames alone carry one (XXH64, computed by compress and verified by decompress).
      */
     static final class Java extends HeapContestant {
         private final ZstdJavaCompressor compressor = new ZstdJavaCompressor();
