@@ -61,7 +61,7 @@ final class JeromqProxyHop extends ProxyHop {
     }
 
     @Override
-    String senderEndpoint() {
+    public String senderEndpoint() {
         return senderEndpoint;
     }
 }

@@ -16,7 +16,7 @@ import java.nio.charset.StandardCharsets;
  * context, or libzmq's own {@code zmq_proxy_steerable} on the same sockets, steered through a PAIR pair of
  * the hop's own (what other bindings run as their proxy, and what {@code ZmqProxy} ran until 2026-11-28).
  */
-final class LibzmqProxyHop extends ProxyHop {
+public final class LibzmqProxyHop extends ProxyHop {
 
     private static final byte[] TERMINATE = "TERMINATE".getBytes(StandardCharsets.US_ASCII);
 
@@ -35,7 +35,7 @@ final class LibzmqProxyHop extends ProxyHop {
      * {@code receiver}'s bound endpoint, its frontend bound on {@code transport}; libzmq's own proxy when
      * {@code libzmqLoop}, else a {@link ZmqProxy}.
      */
-    LibzmqProxyHop(String transport, ZmqSocket sender, ZmqSocket receiver, boolean libzmqLoop) {
+    public LibzmqProxyHop(String transport, ZmqSocket sender, ZmqSocket receiver, boolean libzmqLoop) {
         ZmqContext context = sender.context();
         frontend = context.socket(SocketType.PULL);
         backend = context.socket(SocketType.PUSH);
@@ -120,7 +120,7 @@ final class LibzmqProxyHop extends ProxyHop {
     }
 
     @Override
-    String senderEndpoint() {
+    public String senderEndpoint() {
         return senderEndpoint;
     }
 }

@@ -16,7 +16,7 @@ import java.util.concurrent.TimeUnit;
  * closes its sockets (before the contestant closes its context). The thread owns the proxy's sockets in
  * between.
  */
-abstract class ProxyHop implements AutoCloseable {
+public abstract class ProxyHop implements AutoCloseable {
 
     /** How long {@link #close()} waits for the proxy's thread, as {@link io.zmqzstd.benchmark.LoopThread} does. */
     private static final long JOIN_TIMEOUT_MS = TimeUnit.SECONDS.toMillis(10);
@@ -47,10 +47,10 @@ abstract class ProxyHop implements AutoCloseable {
     protected abstract void closeSockets();
 
     /** The endpoint the sender's PUSH connects to: the proxy's frontend; any thread. */
-    abstract String senderEndpoint();
+    public abstract String senderEndpoint();
 
     /** Throws what stopped the proxy, if anything did: call when an expected message is late. */
-    final void checkHealthy() {
+    public final void checkHealthy() {
         Throwable t = failure;
         if (t != null) {
             throw new IllegalStateException("proxy failed: " + t, t);
@@ -64,7 +64,7 @@ abstract class ProxyHop implements AutoCloseable {
      * Closes {@code hop} when there is one (null for {@code hop=none}), then runs {@code rest} (closing the
      * contestant's sockets and context), even when closing the hop failed.
      */
-    static void closeThen(ProxyHop hop, Runnable rest) {
+    public static void closeThen(ProxyHop hop, Runnable rest) {
         try {
             if (hop != null) {
                 hop.close();
