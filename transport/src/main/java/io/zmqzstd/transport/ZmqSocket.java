@@ -63,7 +63,10 @@ import static io.zmqzstd.transport.internal.LibZmq.EINTR;
  * {@code zmq_getsockopt} call with the {@code ZMQ_*} option it names. A value libzmq refuses (out
  * of range, or an option this socket type does not have) throws {@link ZmqException} with EINVAL,
  * whose message names the option and the value ({@code zmq_setsockopt(ZMQ_SNDHWM=-1)}; for a byte
- * option its length only, as it may be a key).
+ * option its length only, as it may be a key). For an option libzmq has on some socket types only
+ * (ZMQ_SUBSCRIBE, ZMQ_ROUTER_MANDATORY, ZMQ_XPUB_*, ZMQ_REQ_*), the message adds that this socket's
+ * type does not have it ({@code ZMQ_ROUTER_MANDATORY is an option of ROUTER and REP sockets only:
+ * this socket is DEALER}), and a read of one, that it is write-only.
  * The tcp keepalive setters refuse, with {@link IllegalArgumentException}, values that libzmq takes
  * but Linux refuses on every connection (see {@link #MAX_TCP_KEEPALIVE_SECONDS}).
  * Most options apply only to endpoints bound or connected after they are set (libzmq 4.3); the
@@ -2068,8 +2071,47 @@ public final class ZmqSocket implements AutoCloseable {
     }
 
     /** @param what the option and the value refused, e.g. {@code ZMQ_SNDHWM=-1} */
-    private static ZmqException optionRefused(int option, String what, int errno) {
-        return new ZmqException("zmq_setsockopt(" + what + ")", errno, curveNote(option));
+    private ZmqException optionRefused(int option, String what, int errno) {
+        return new ZmqException("zmq_setsockopt(" + what + ")", errno, refusalNote(option, false, errno));
+    }
+
+    /** What libzmq's EINVAL leaves out for {@code option}, set or read ({@code read}): no CURVE, or the wrong socket type; or null. */
+    private String refusalNote(int option, boolean read, int errno) {
+        String curve = curveNote(option);
+        return curve != null || errno != LibZmq.EINVAL ? curve : typeNote(option, read);
+    }
+
+    /**
+     * For an option libzmq 4.3.4 has on some socket types only, which it refuses on the others with
+     * a bare EINVAL ("Invalid argument", as for a bad value; until 2026-11-28 the message said no
+     * more): that this socket's type does not have it, and which types do; for a read, that libzmq
+     * reads none of these back. Null for other options, and for a value refused on a type that has
+     * the option.
+     */
+    private String typeNote(int option, boolean read) {
+        return switch (option) {
+            case LibZmq.ZMQ_SUBSCRIBE -> typeNote("ZMQ_SUBSCRIBE", read, SocketType.SUB);
+            case LibZmq.ZMQ_UNSUBSCRIBE -> typeNote("ZMQ_UNSUBSCRIBE", read, SocketType.SUB);
+            // a REP is a ROUTER inside, a PUB an XPUB: libzmq takes their options
+            case LibZmq.ZMQ_ROUTER_MANDATORY -> typeNote("ZMQ_ROUTER_MANDATORY", read, SocketType.ROUTER, SocketType.REP);
+            case LibZmq.ZMQ_XPUB_VERBOSE -> typeNote("ZMQ_XPUB_VERBOSE", read, SocketType.XPUB, SocketType.PUB);
+            case LibZmq.ZMQ_XPUB_NODROP -> typeNote("ZMQ_XPUB_NODROP", read, SocketType.XPUB, SocketType.PUB);
+            case LibZmq.ZMQ_REQ_CORRELATE -> typeNote("ZMQ_REQ_CORRELATE", read, SocketType.REQ);
+            case LibZmq.ZMQ_REQ_RELAXED -> typeNote("ZMQ_REQ_RELAXED", read, SocketType.REQ);
+            default -> null;
+        };
+    }
+
+    /** {@link #typeNote(int, boolean)} for the option {@code name}, which libzmq takes on {@code types}. */
+    private String typeNote(String name, boolean read, SocketType... types) {
+        if (read) {
+            return name + " is write-only: libzmq 4.3.4 reads it back on no socket type";
+        }
+        if (Arrays.asList(types).contains(type)) {
+            return null;
+        }
+        String of = types.length == 1 ? types[0].toString() : types[0] + " and " + types[1];
+        return name + " is an option of " + of + " sockets only: this socket is " + type;
     }
 
     /**
@@ -2090,7 +2132,8 @@ public final class ZmqSocket implements AutoCloseable {
             optLen.set(ValueLayout.JAVA_LONG, 0, capacity);
             int rc = (int) LibZmq.zmq_getsockopt.invokeExact(capture, socket, option, opt, optLen);
             if (rc != 0) {
-                throw new ZmqException("zmq_getsockopt(" + name + ")", LibZmq.errno(capture), curveNote(option));
+                int errno = LibZmq.errno(capture);
+                throw new ZmqException("zmq_getsockopt(" + name + ")", errno, refusalNote(option, true, errno));
             }
             return optLen.get(ValueLayout.JAVA_LONG, 0);
         } catch (Throwable t) {
