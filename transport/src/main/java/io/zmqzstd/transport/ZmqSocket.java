@@ -1647,8 +1647,31 @@ public final class ZmqSocket implements AutoCloseable {
      * ({@code ConflateTest}).
      *
      * @param on true to keep only the last message in each queue; false (the default) keeps all
+     * @throws IllegalStateException for {@code true} on another socket type (PAIR, REQ, REP, ROUTER,
+     *     XPUB, XSUB, STREAM): libzmq 4.3.4 takes it there and ignores it, every message kept (until
+     *     2026-11-28 it was passed on, and a PAIR or ROUTER "conflating" received all five of five)
      */
-    public void conflate(boolean on) { setInt("ZMQ_CONFLATE", LibZmq.ZMQ_CONFLATE, on ? 1 : 0); }
+    public void conflate(boolean on) { setInt("ZMQ_CONFLATE", LibZmq.ZMQ_CONFLATE, conflateFlag("conflate", on ? 1 : 0)); }
+
+    /** {@code value}, unless it turns conflate on for a type whose pipes libzmq never conflates. */
+    private int conflateFlag(String name, int value) {
+        if (value != 0 && !CONFLATING_TYPES.contains(type)) {
+            throw new IllegalStateException(name + " is for PUSH, PULL, PUB, SUB and DEALER sockets only: type=" + type
+                    + ", " + name + "=" + value + " (libzmq 4.3.4 would take it and keep every message)");
+        }
+        return value;
+    }
+
+    /** The types whose queues libzmq 4.3.4 conflates (options.cpp, get_effective_conflate_option). */
+    private static final Set<SocketType> CONFLATING_TYPES =
+            Set.of(SocketType.PUSH, SocketType.PULL, SocketType.PUB, SocketType.SUB, SocketType.DEALER);
+
+    /**
+     * Whether {@code ZMQ_CONFLATE} is set.
+     *
+     * @return true when this socket keeps only the last message in each queue
+     */
+    public boolean conflate() { return getInt("ZMQ_CONFLATE", LibZmq.ZMQ_CONFLATE) != 0; }
     /**
      * Reconnection interval ({@code ZMQ_RECONNECT_IVL}): how long to wait before connecting again
      * after a connection was lost or refused; libzmq may randomise it. Applies to later connect
@@ -1895,7 +1918,8 @@ public final class ZmqSocket implements AutoCloseable {
      * {@code ZMQ_SNDTIMEO} or {@code ZMQ_RCVTIMEO} this way is as good as the typed setters: the
      * socket keeps its copy of both timeouts current; the tcp keepalive options
      * ({@code ZMQ_TCP_KEEPALIVE_IDLE}, {@code _INTVL}, {@code _CNT}), {@code ZMQ_RECONNECT_IVL},
-     * {@code ZMQ_TOS} and {@code ZMQ_HEARTBEAT_TTL} are checked as their typed setters check them.
+     * {@code ZMQ_TOS}, {@code ZMQ_HEARTBEAT_TTL} and {@code ZMQ_CONFLATE} are checked as their typed
+     * setters check them.
      *
      * @param option the {@code ZMQ_*} number from {@code zmq.h}, for an option of C type int
      * @param value the option's value
@@ -1903,6 +1927,8 @@ public final class ZmqSocket implements AutoCloseable {
      *     {@link #MAX_TCP_KEEPALIVE_SECONDS}); for a {@code ZMQ_RECONNECT_IVL} of 0 (see
      *     {@link #reconnectIvlMs(int)}); for a {@code ZMQ_TOS} outside 0 to 255 (see {@link #tos(int)});
      *     for a {@code ZMQ_HEARTBEAT_TTL} above {@link #MAX_HEARTBEAT_TTL_MS} (see {@link #heartbeatTtlMs(int)})
+     * @throws IllegalStateException for a {@code ZMQ_CONFLATE} other than 0 on a type that does not
+     *     conflate (see {@link #conflate(boolean)})
      */
     public void setIntOption(int option, int value) {
         int checked = switch (option) {
@@ -1912,6 +1938,7 @@ public final class ZmqSocket implements AutoCloseable {
             case LibZmq.ZMQ_RECONNECT_IVL -> reconnectIvl("ZMQ_RECONNECT_IVL", value);
             case LibZmq.ZMQ_TOS -> tosByte("ZMQ_TOS", value);
             case LibZmq.ZMQ_HEARTBEAT_TTL -> heartbeatTtl(value);
+            case LibZmq.ZMQ_CONFLATE -> conflateFlag("ZMQ_CONFLATE", value);
             default -> value;
         };
         setInt("option " + option, option, checked);

@@ -1,9 +1,19 @@
 package io.zmqzstd.transport;
 
+import io.zmqzstd.transport.internal.LibZmq;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * {@link ZmqSocket#conflate(boolean)} keeps only the last message; over inproc, where the two
@@ -27,6 +37,56 @@ class ConflateTest extends ContextTestBase {
     @Test
     void shouldKeepEveryMessageWhenOnlyTheBoundPullConflatesOverInproc() {
         assertEquals("m0,m1,m2,m3,m4", arrived("inproc://conflate-pull-binds", true, SocketType.PULL));
+    }
+
+    /**
+     * conflate(true) on a type libzmq 4.3.4 does not conflate for (it keeps every message there) is
+     * refused, typed or by number, naming the type; until 2026-11-28 it was passed on and did
+     * nothing. false is taken, and the getter answers what libzmq holds.
+     */
+    @ParameterizedTest
+    @EnumSource(value = SocketType.class, names = {"PAIR", "REQ", "REP", "ROUTER", "XPUB", "XSUB", "STREAM"})
+    void shouldRefuseConflateOnATypeLibzmqDoesNotConflate(SocketType type) {
+        ZmqSocket s = socket(type);
+        IllegalStateException typed = assertThrows(IllegalStateException.class, () -> s.conflate(true));
+        assertEquals("conflate is for PUSH, PULL, PUB, SUB and DEALER sockets only: type=" + type + ", conflate=1"
+                + " (libzmq 4.3.4 would take it and keep every message)", typed.getMessage());
+        IllegalStateException byNumber = assertThrows(IllegalStateException.class, () -> s.setIntOption(LibZmq.ZMQ_CONFLATE, 1));
+        assertTrue(byNumber.getMessage().startsWith("ZMQ_CONFLATE is for PUSH, PULL, PUB, SUB and DEALER sockets only: type="
+                + type + ", ZMQ_CONFLATE=1"), byNumber.getMessage());
+        assertFalse(s.conflate(), "nothing reached libzmq");
+        s.conflate(false);
+        assertFalse(s.conflate());
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = SocketType.class, names = {"PUSH", "PULL", "PUB", "SUB", "DEALER"})
+    void shouldTakeAndReadBackConflateOnTheTypesLibzmqConflates(SocketType type) {
+        ZmqSocket s = socket(type);
+        assertFalse(s.conflate());
+        s.conflate(true);
+        assertTrue(s.conflate());
+        s.setIntOption(LibZmq.ZMQ_CONFLATE, 0);
+        assertFalse(s.conflate());
+    }
+
+    /**
+     * Why it is refused: set behind the binding's back on a connecting PAIR (whose pipe setting an
+     * inproc pair takes, see above), libzmq takes it and the peer receives every message.
+     */
+    @Test
+    void shouldShowThatLibzmqIgnoresConflateOnAPair() throws Throwable {
+        ZmqSocket receiver = socket(SocketType.PAIR);
+        ZmqSocket sender = socket(SocketType.PAIR);
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment on = a.allocateFrom(ValueLayout.JAVA_INT, 1);
+            int rc = (int) LibZmq.zmq_setsockopt.invokeExact(a.allocate(LibZmq.CAPTURE_LAYOUT), receiver.handle(), LibZmq.ZMQ_CONFLATE, on, 4L);
+            assertEquals(0, rc, "libzmq takes it");
+        }
+        assertTrue(receiver.conflate());
+        sender.bind("inproc://conflate-pair");
+        receiver.connect("inproc://conflate-pair");
+        assertEquals("m0,m1,m2,m3,m4", sendFiveAndDrain(sender, receiver));
     }
 
     /**
