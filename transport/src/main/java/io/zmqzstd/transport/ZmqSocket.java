@@ -1613,7 +1613,10 @@ public final class ZmqSocket implements AutoCloseable {
 
     /**
      * Kernel send buffer; -1 = OS default. Sets {@code ZMQ_SNDBUF} ({@code SO_SNDBUF} of the
-     * socket's connections). Applies to later bind/connect calls only.
+     * socket's connections). Applies to later bind/connect calls only. Linux doubles the value,
+     * caps it at twice {@code net.core.wmem_max} and no longer tunes that connection's buffer
+     * itself; 0 is not the OS default (as it was in libzmq before 4.2) but the kernel's smallest
+     * buffer, 4,608 B on Linux (seen with {@code ss -tm}), which slows a connection down.
      *
      * @param bytes the buffer size in bytes; -1 = OS default (the default)
      */
@@ -1626,7 +1629,8 @@ public final class ZmqSocket implements AutoCloseable {
     public int sndbuf() { return getInt("ZMQ_SNDBUF", LibZmq.ZMQ_SNDBUF); }
     /**
      * Kernel receive buffer ({@code ZMQ_RCVBUF}, {@code SO_RCVBUF} of the socket's connections).
-     * Applies to later bind/connect calls only.
+     * Applies to later bind/connect calls only. As for {@link #sndbuf(int)} ({@code net.core.rmem_max}
+     * here), 0 is the kernel's smallest buffer, 2,304 B, not the OS default.
      *
      * @param bytes the buffer size in bytes; -1 = OS default (the default)
      */
