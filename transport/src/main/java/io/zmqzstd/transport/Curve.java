@@ -37,8 +37,10 @@ import java.util.Objects;
  * <p>Secret keys: every copy of one that this library makes for a call (the socket's option
  * buffer, the native buffers handed to libzmq, the byte arrays of its Z85 text) is zeroed as soon
  * as the call is done with it. The {@link String}s of the API cannot be wiped: a secret key given
- * or returned as one stays on the heap until the garbage collector reuses its memory, so a caller
- * who cares keeps such Strings short-lived.
+ * or returned as one stays on the heap until the garbage collector reuses its memory. The binary
+ * calls make none, and take and give the key in {@value #KEY_BYTES}-byte arrays the caller owns
+ * and zeroes: {@link #keypair(byte[], byte[])}, {@link #publicKeyBytes(byte[])},
+ * {@link ZmqSocket#curveSecretKeyBytes(byte[])} and {@link ZmqSocket#curveSecretKeyBytes()}.
  */
 public final class Curve {
 
@@ -108,18 +110,86 @@ public final class Curve {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment pub = a.allocate(Z85_KEY_CHARS + 1);
             MemorySegment sec = a.allocate(Z85_KEY_CHARS + 1);
-            MemorySegment capture = a.allocate(LibZmq.CAPTURE_LAYOUT);
             try {
-                int rc = (int) LibZmq.zmq_curve_keypair.invokeExact(capture, pub, sec);
-                if (rc != 0) {
-                    throw new ZmqException("zmq_curve_keypair", LibZmq.errno(capture), unavailableNote());
-                }
+                curveKeypair(a, pub, sec);
                 return new KeyPair(pub.getString(0), sec.getString(0));
             } finally {
                 sec.fill((byte) 0);
             }
+        }
+    }
+
+    /**
+     * A fresh key pair in binary, written into arrays the caller owns (and zeroes, the secret one,
+     * once done); nothing of it stays anywhere else: the native buffers it passed through are
+     * zeroed before they are freed, and no String of it is made. Both arrays are checked before
+     * either is written.
+     *
+     * @param publicKey receives the public key, {@value #KEY_BYTES} bytes
+     * @param secretKey receives the secret key, {@value #KEY_BYTES} bytes, another array than
+     *     {@code publicKey}
+     * @throws NullPointerException naming the array that is null
+     * @throws IllegalArgumentException naming the array that is not {@value #KEY_BYTES} bytes
+     *     long, or when both are the same array
+     * @throws ZmqException when libzmq cannot make one (ENOTSUP: built without CURVE, which the
+     *     message says)
+     */
+    public static void keypair(byte[] publicKey, byte[] secretKey) {
+        checkBinaryKey("publicKey", publicKey);
+        checkBinaryKey("secretKey", secretKey);
+        if (publicKey == secretKey) {
+            throw new IllegalArgumentException("publicKey and secretKey are the same array: the secret key would overwrite"
+                    + " the public one");
+        }
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment pubZ85 = a.allocate(Z85_KEY_CHARS + 1);
+            MemorySegment secZ85 = a.allocate(Z85_KEY_CHARS + 1);
+            try {
+                curveKeypair(a, pubZ85, secZ85);
+                decodeKeyInto(a, pubZ85, publicKey);
+                decodeKeyInto(a, secZ85, secretKey);
+            } finally {
+                secZ85.fill((byte) 0);
+            }
+        }
+    }
+
+    /** The Z85 key in {@code z85} decoded into {@code key}, by way of a native buffer zeroed after. */
+    private static void decodeKeyInto(Arena a, MemorySegment z85, byte[] key) {
+        MemorySegment binary = a.allocate(KEY_BYTES);
+        try {
+            z85DecodeNative(a, binary, z85);
+            MemorySegment.copy(binary, ValueLayout.JAVA_BYTE, 0, key, 0, KEY_BYTES);
+        } finally {
+            binary.fill((byte) 0);
+        }
+    }
+
+    /** zmq_curve_keypair into {@code pubZ85} and {@code secZ85}, {@value #Z85_KEY_CHARS} characters and a NUL each. */
+    private static void curveKeypair(Arena a, MemorySegment pubZ85, MemorySegment secZ85) {
+        MemorySegment capture = a.allocate(LibZmq.CAPTURE_LAYOUT);
+        try {
+            int rc = (int) LibZmq.zmq_curve_keypair.invokeExact(capture, pubZ85, secZ85);
+            if (rc != 0) {
+                throw new ZmqException("zmq_curve_keypair", LibZmq.errno(capture), unavailableNote());
+            }
         } catch (Throwable t) {
             throw LibZmq.rethrow(t);
+        }
+    }
+
+    /**
+     * The argument check of the binary key calls.
+     *
+     * @param what names the key in the exception's message, e.g. the parameter or the socket option
+     * @throws NullPointerException ({@code "secretKey is null"}) when {@code key} is null
+     * @throws IllegalArgumentException ({@code "secretKey must be a 32-byte binary key: length=40"})
+     *     when it is not {@value #KEY_BYTES} bytes long
+     */
+    static void checkBinaryKey(String what, byte[] key) {
+        Objects.requireNonNull(key, () -> what + " is null");
+        if (key.length != KEY_BYTES) {
+            throw new IllegalArgumentException(what + " must be a " + KEY_BYTES + "-byte binary key: length=" + key.length);
         }
     }
 
@@ -148,6 +218,32 @@ public final class Curve {
             }
         } finally {
             Arrays.fill(chars, (byte) 0);
+        }
+    }
+
+    /**
+     * The public key that belongs to a binary secret key: {@link #publicKey(String)} without a
+     * String of the secret key. The caller's array is only read; the native copies of it are
+     * zeroed before they are freed.
+     *
+     * @param secretKey a secret key, {@value #KEY_BYTES} bytes, owned by the caller
+     * @return its public key, a new {@value #KEY_BYTES}-byte array
+     * @throws NullPointerException ({@code "secretKey is null"}) when {@code secretKey} is null
+     * @throws IllegalArgumentException when {@code secretKey} is not {@value #KEY_BYTES} bytes
+     *     long (the message names its length)
+     * @throws ZmqException when libzmq cannot compute it (ENOTSUP: built without CURVE, which the
+     *     message says)
+     */
+    public static byte[] publicKeyBytes(byte[] secretKey) {
+        checkBinaryKey("secretKey", secretKey);
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment sec = a.allocate(KEY_BYTES);
+            try {
+                MemorySegment.copy(secretKey, 0, sec, ValueLayout.JAVA_BYTE, 0, KEY_BYTES);
+                return z85Decode(publicHalf(sec));
+            } finally {
+                sec.fill((byte) 0);
+            }
         }
     }
 
@@ -212,6 +308,19 @@ public final class Curve {
         if (chars.length % 5 != 0) {
             throw new IllegalArgumentException("z85 text length must be a multiple of 5: length=" + chars.length);
         }
+        try {
+            return decodeZ85(chars);
+        } finally {
+            Arrays.fill(chars, (byte) 0);
+        }
+    }
+
+    /**
+     * zmq_z85_decode of {@code chars}, Z85 characters already checked by {@link #z85Chars}, a
+     * multiple of 5 of them. The native copies are zeroed (the text may be a secret key); the
+     * caller owns {@code chars} and zeroes it.
+     */
+    private static byte[] decodeZ85(byte[] chars) {
         if (chars.length == 0) {
             return new byte[0]; // libzmq refuses text shorter than 5 characters, z85Encode makes "" of no bytes
         }
@@ -220,22 +329,32 @@ public final class Curve {
             MemorySegment dst = a.allocate(chars.length * 4L / 5);
             try { // the text may be a secret key: its copies are zeroed
                 MemorySegment.copy(chars, 0, src, ValueLayout.JAVA_BYTE, 0, chars.length);
-                MemorySegment capture = a.allocate(LibZmq.CAPTURE_LAYOUT);
-                MemorySegment r = (MemorySegment) LibZmq.zmq_z85_decode.invokeExact(capture, dst, src);
-                if (r.equals(MemorySegment.NULL)) {
-                    // every character is in the alphabet: a group of 5 stands for more than 0xFFFFFFFF
-                    throw new IllegalArgumentException("not valid z85 text, a group of 5 characters exceeds 32 bits:"
-                            + " length=" + chars.length);
-                }
+                z85DecodeNative(a, dst, src);
                 return dst.toArray(ValueLayout.JAVA_BYTE);
             } finally {
                 src.fill((byte) 0);
                 dst.fill((byte) 0);
             }
+        }
+    }
+
+    /**
+     * zmq_z85_decode of the NUL-ended Z85 text in {@code src}, characters of the alphabet, a
+     * multiple of 5 of them, into {@code dst}, 4 bytes for every 5 characters.
+     *
+     * @throws IllegalArgumentException when a group of 5 characters stands for more than 32 bits
+     */
+    private static void z85DecodeNative(Arena a, MemorySegment dst, MemorySegment src) {
+        MemorySegment capture = a.allocate(LibZmq.CAPTURE_LAYOUT);
+        try {
+            MemorySegment r = (MemorySegment) LibZmq.zmq_z85_decode.invokeExact(capture, dst, src);
+            if (r.equals(MemorySegment.NULL)) {
+                // every character is in the alphabet: a group of 5 stands for more than 0xFFFFFFFF
+                throw new IllegalArgumentException("not valid z85 text, a group of 5 characters exceeds 32 bits:"
+                        + " length=" + (src.byteSize() - 1));
+            }
         } catch (Throwable t) {
             throw LibZmq.rethrow(t);
-        } finally {
-            Arrays.fill(chars, (byte) 0);
         }
     }
 

@@ -1566,7 +1566,8 @@ public final class ZmqSocket implements AutoCloseable {
     /**
      * This socket's CURVE secret key ({@code ZMQ_CURVE_SECRETKEY}), Z85; both a CURVE server and a
      * client set it. Applies to later bind/connect calls only. The copies this call makes are
-     * zeroed before it returns; {@code z85}, a String, cannot be, so keep it short-lived.
+     * zeroed before it returns; {@code z85}, a String, cannot be, so keep it short-lived, or use
+     * {@link #curveSecretKeyBytes(byte[])}, which takes an array the caller can zero.
      *
      * @param z85 the key in Z85, {@value Curve#Z85_KEY_CHARS} characters (see
      *     {@link Curve#keypair()})
@@ -1577,11 +1578,43 @@ public final class ZmqSocket implements AutoCloseable {
     public void curveSecretKey(String z85) { setZ85("ZMQ_CURVE_SECRETKEY", LibZmq.ZMQ_CURVE_SECRETKEY, z85); }
     /**
      * This socket's CURVE secret key ({@code ZMQ_CURVE_SECRETKEY}). The option buffer it passed
-     * through is zeroed; the String returned cannot be, so keep it short-lived.
+     * through is zeroed; the String returned cannot be, so keep it short-lived, or use
+     * {@link #curveSecretKeyBytes()}, which gives an array the caller can zero.
      *
      * @return the key in Z85; 40 {@code '0'} characters (the all-zero key) when none was set
      */
     public String curveSecretKey() { return getZ85("ZMQ_CURVE_SECRETKEY", LibZmq.ZMQ_CURVE_SECRETKEY); }
+    /**
+     * {@link #curveSecretKey(String)} in binary, without a String of the key: e.g. from
+     * {@link Curve#keypair(byte[], byte[])}. The array
+     * stays the caller's and is not kept: libzmq has its own copy, and the option buffer it
+     * passed through is zeroed, so the caller may zero the array as soon as this returns.
+     *
+     * @param key the secret key, {@value Curve#KEY_BYTES} bytes
+     * @throws NullPointerException ({@code "ZMQ_CURVE_SECRETKEY is null"}) when {@code key} is null
+     * @throws IllegalArgumentException when {@code key} is not {@value Curve#KEY_BYTES} bytes
+     *     long (the message names the option and the length)
+     */
+    public void curveSecretKeyBytes(byte[] key) {
+        Curve.checkBinaryKey("ZMQ_CURVE_SECRETKEY", key);
+        setBytes("ZMQ_CURVE_SECRETKEY", LibZmq.ZMQ_CURVE_SECRETKEY, key);
+    }
+    /**
+     * {@link #curveSecretKey()} in binary, without a String of the key. The option buffer it
+     * passed through is zeroed.
+     *
+     * @return a new {@value Curve#KEY_BYTES}-byte array, owned by the caller, who zeroes it once
+     *     done; all zero when no secret key was set
+     */
+    public byte[] curveSecretKeyBytes() {
+        enter();
+        try {
+            return keyEntered("ZMQ_CURVE_SECRETKEY", LibZmq.ZMQ_CURVE_SECRETKEY);
+        } finally {
+            wipeSecretEntered(LibZmq.ZMQ_CURVE_SECRETKEY, Curve.KEY_BYTES);
+            exit();
+        }
+    }
     /**
      * Client: the server's public key (Z85), {@code ZMQ_CURVE_SERVERKEY}. Applies to later
      * bind/connect calls only. Refused on a CURVE server: libzmq takes this option as "be a

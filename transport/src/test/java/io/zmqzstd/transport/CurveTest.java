@@ -283,7 +283,7 @@ class CurveTest {
     }
 
     /** A message {@code push} (connected) sends arrives at {@code pull} within 5 s. */
-    private static void assertDelivers(ZmqSocket push, ZmqSocket pull) {
+    static void assertDelivers(ZmqSocket push, ZmqSocket pull) {
         pull.receiveTimeoutMs(5000);
         push.lingerMs(0);
         assertTrue(push.send("secret".getBytes(StandardCharsets.UTF_8), ZmqSocket.DONTWAIT));
@@ -405,7 +405,7 @@ class CurveTest {
         }
     }
 
-    private static void assertNoCopy(byte[] secret, byte[] buffer, String when) {
+    static void assertNoCopy(byte[] secret, byte[] buffer, String when) {
         String haystack = new String(buffer, StandardCharsets.ISO_8859_1);
         assertTrue(!haystack.contains(new String(secret, StandardCharsets.ISO_8859_1)),
                 "the secret key is in the option buffer " + when);

@@ -1,0 +1,127 @@
+package io.zmqzstd.transport;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.Arrays;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The CURVE calls that take and give a secret key in binary, in arrays the caller owns and can
+ * zero: round trips through libzmq and a handshake with keys that never were Strings.
+ */
+class CurveBinaryKeysTest extends ContextTestBase {
+
+    private static final byte[] ZEROS = new byte[Curve.KEY_BYTES];
+
+    @Test
+    void shouldMakeABinaryKeyPairWhosePublicHalfFollowsFromItsSecretHalf() {
+        byte[] pub = new byte[Curve.KEY_BYTES];
+        byte[] sec = new byte[Curve.KEY_BYTES];
+        Curve.keypair(pub, sec);
+        assertFalse(Arrays.equals(ZEROS, sec), "the secret key was written");
+        assertArrayEquals(pub, Curve.publicKeyBytes(sec));
+        assertEquals(Curve.z85Encode(pub), Curve.publicKey(Curve.z85Encode(sec)), "the Z85 calls agree");
+        byte[] otherPub = new byte[Curve.KEY_BYTES];
+        byte[] otherSec = new byte[Curve.KEY_BYTES];
+        Curve.keypair(otherPub, otherSec);
+        assertFalse(Arrays.equals(sec, otherSec), "a fresh pair each call");
+        // the example server key pair of the zmq_curve(7) manual, in binary
+        assertArrayEquals(Curve.z85Decode("rq:rM>}U?@Lns47E1%kR.o@n%FcmmsL/@{H8]yf7"),
+                Curve.publicKeyBytes(Curve.z85Decode("JTKVSB%%)wK0E.X)V>+}o?pNmC{O&4W4b!Ni{Lh6")));
+    }
+
+    /**
+     * A secret key set in binary is the socket's key: read back in binary and in Z85, its public
+     * half is the pair's, and the option buffer it passed through keeps no copy of it.
+     */
+    @Test
+    void shouldSetAndReadTheSecretKeyInBinary() {
+        byte[] pub = new byte[Curve.KEY_BYTES];
+        byte[] sec = new byte[Curve.KEY_BYTES];
+        Curve.keypair(pub, sec);
+        ZmqSocket s = ctx.socket(SocketType.PULL);
+        assertArrayEquals(ZEROS, s.curveSecretKeyBytes(), "none set: the all-zero key");
+        s.curveSecretKeyBytes(sec);
+        CurveTest.assertNoCopy(sec, s.optionBufferBytes(), "after curveSecretKeyBytes(key)");
+        byte[] read = s.curveSecretKeyBytes();
+        CurveTest.assertNoCopy(sec, s.optionBufferBytes(), "after curveSecretKeyBytes()");
+        assertArrayEquals(sec, read);
+        assertArrayEquals(pub, Curve.publicKeyBytes(read));
+        assertEquals(Curve.z85Encode(sec), s.curveSecretKey(), "the Z85 getter reads the same key");
+        s.curveServer(true);
+        s.curvePublicKey(Curve.z85Encode(pub));
+        Endpoints.bindAny(s, "tcp"); // the bind's key check finds the halves matching
+    }
+
+    /**
+     * The setter copies the caller's array: zeroed as soon as the call returns, it changes neither
+     * the key the socket reports nor the handshake, which works with keys that never were a String.
+     */
+    @Test
+    void shouldDeliverOverCurveWithBinaryKeysTheCallerZeroedAfterSettingThem() {
+        byte[] serverPub = new byte[Curve.KEY_BYTES];
+        byte[] serverSec = new byte[Curve.KEY_BYTES];
+        byte[] clientPub = new byte[Curve.KEY_BYTES];
+        byte[] clientSec = new byte[Curve.KEY_BYTES];
+        Curve.keypair(serverPub, serverSec);
+        Curve.keypair(clientPub, clientSec);
+        byte[] clientSecKept = clientSec.clone();
+
+        ZmqSocket pull = ctx.socket(SocketType.PULL);
+        pull.curveServer(true);
+        pull.curveSecretKeyBytes(serverSec);
+        Arrays.fill(serverSec, (byte) 0);
+        ZmqSocket push = ctx.socket(SocketType.PUSH);
+        push.curveServerKey(Curve.z85Encode(serverPub));
+        push.curvePublicKey(Curve.z85Encode(clientPub));
+        push.curveSecretKeyBytes(clientSec);
+        Arrays.fill(clientSec, (byte) 0);
+
+        assertArrayEquals(clientSecKept, push.curveSecretKeyBytes(), "the socket's key is its own copy");
+        assertArrayEquals(serverPub, Curve.publicKeyBytes(pull.curveSecretKeyBytes()));
+        push.connect(Endpoints.bindAny(pull, "tcp"));
+        CurveTest.assertDelivers(push, pull);
+    }
+
+    /**
+     * Every binary key call names the array or the option and the length it refuses, and writes
+     * nothing: neither array of a refused keypair, nor the socket's key.
+     */
+    @Test
+    void shouldNameTheRefusedBinaryKeyAndChangeNothing() {
+        ZmqSocket s = ctx.socket(SocketType.DEALER);
+        assertEquals("ZMQ_CURVE_SECRETKEY is null",
+                assertThrows(NullPointerException.class, () -> s.curveSecretKeyBytes(null)).getMessage());
+        for (int length : new int[] {0, 31, 33, 40}) {
+            assertEquals("ZMQ_CURVE_SECRETKEY must be a 32-byte binary key: length=" + length,
+                    assertThrows(IllegalArgumentException.class, () -> s.curveSecretKeyBytes(new byte[length])).getMessage());
+            assertEquals("secretKey must be a 32-byte binary key: length=" + length,
+                    assertThrows(IllegalArgumentException.class, () -> Curve.publicKeyBytes(new byte[length])).getMessage());
+        }
+        assertArrayEquals(ZEROS, s.curveSecretKeyBytes(), "nothing reached libzmq");
+        assertEquals("secretKey is null", assertThrows(NullPointerException.class, () -> Curve.publicKeyBytes(null)).getMessage());
+
+        byte[] pub = new byte[Curve.KEY_BYTES];
+        assertEquals("secretKey is null", assertThrows(NullPointerException.class, () -> Curve.keypair(pub, null)).getMessage());
+        assertEquals("publicKey is null",
+                assertThrows(NullPointerException.class, () -> Curve.keypair(null, new byte[Curve.KEY_BYTES])).getMessage());
+        assertEquals("secretKey must be a 32-byte binary key: length=31",
+                assertThrows(IllegalArgumentException.class, () -> Curve.keypair(pub, new byte[31])).getMessage());
+        assertEquals("publicKey must be a 32-byte binary key: length=64",
+                assertThrows(IllegalArgumentException.class, () -> Curve.keypair(new byte[64], new byte[Curve.KEY_BYTES])).getMessage());
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> Curve.keypair(pub, pub)).getMessage()
+                .startsWith("publicKey and secretKey are the same array"));
+        assertArrayEquals(ZEROS, pub, "a refused call wrote nothing");
+
+        byte[] sec = new byte[Curve.KEY_BYTES];
+        Curve.keypair(pub, sec);
+        s.curveSecretKeyBytes(sec);
+        assertThrows(IllegalArgumentException.class, () -> s.curveSecretKeyBytes(new byte[31]));
+        assertArrayEquals(sec, s.curveSecretKeyBytes(), "a refused key leaves the one set before");
+    }
+}
