@@ -6,11 +6,13 @@ import io.zmqzstd.transport.internal.LibZmq;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.nio.CharBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
+import javax.security.auth.Destroyable;
 
 /**
  * CURVE key pairs and Z85 text encoding. Keys are 32 bytes; their Z85 form is 40 characters.
@@ -40,7 +42,9 @@ import java.util.Objects;
  * or returned as one stays on the heap until the garbage collector reuses its memory. The binary
  * calls make none, and take and give the key in {@value #KEY_BYTES}-byte arrays the caller owns
  * and zeroes: {@link #keypair(byte[], byte[])}, {@link #publicKeyBytes(byte[])},
- * {@link ZmqSocket#curveSecretKeyBytes(byte[])} and {@link ZmqSocket#curveSecretKeyBytes()}.
+ * {@link ZmqSocket#curveSecretKeyBytes(byte[])}, {@link ZmqSocket#curveSecretKeyBytes()} and
+ * {@link KeyPair#secretKeyBytes()}; a {@link KeyPair} holds its secret key as characters that
+ * {@link KeyPair#destroy()} zeroes.
  */
 public final class Curve {
 
@@ -53,15 +57,152 @@ public final class Curve {
     }
 
     /**
-     * A CURVE key pair in Z85 text. {@link #toString()} hides the secret key.
+     * A CURVE key pair in Z85 text, whose secret key can be wiped: it is held as characters, not
+     * as a {@link String}, and {@link #destroy()} zeroes them. {@link #toString()} hides it.
      *
-     * @param publicKey the public key, {@value Curve#Z85_KEY_CHARS} Z85 characters
-     * @param secretKey the secret key, {@value Curve#Z85_KEY_CHARS} Z85 characters
+     * <p>Safe for use by several threads. After {@link #destroy()} the public key still answers
+     * (it is no secret); {@link #secretKey()} and {@link #secretKeyBytes()} throw
+     * {@link IllegalStateException}, and the pair equals only itself.
+     *
+     * <p>This was a record of two Strings until 2026-11-28; its constructor, accessors, equality
+     * and text are unchanged, but it is no longer a {@link Record} to deconstruct in a pattern.
      */
-    public record KeyPair(String publicKey, String secretKey) {
+    public static final class KeyPair implements Destroyable {
+        private final String publicKey;
+        /** The secret key's Z85 characters, zeroed by {@link #destroy()}; null when made with none. */
+        private final char[] secretKey;
+        private boolean destroyed;
+
+        /**
+         * A key pair of the two keys given, unchecked (as the record was); the secret key's
+         * String stays the caller's, who keeps it short-lived. {@link Curve#keypair()} makes a
+         * pair with no String of its secret key.
+         *
+         * @param publicKey the public key, {@value Curve#Z85_KEY_CHARS} Z85 characters
+         * @param secretKey the secret key, {@value Curve#Z85_KEY_CHARS} Z85 characters
+         */
+        public KeyPair(String publicKey, String secretKey) {
+            this(publicKey, secretKey == null ? null : secretKey.toCharArray());
+        }
+
+        /** Takes {@code secretKey} over: the pair zeroes it when destroyed. */
+        private KeyPair(String publicKey, char[] secretKey) {
+            this.publicKey = publicKey;
+            this.secretKey = secretKey;
+        }
+
+        /**
+         * The public key, also after {@link #destroy()}.
+         *
+         * @return the public key, {@value Curve#Z85_KEY_CHARS} Z85 characters
+         */
+        public String publicKey() {
+            return publicKey;
+        }
+
+        /**
+         * The secret key as a new String on each call, which cannot be wiped: {@link #secretKeyBytes()}
+         * gives it in an array the caller can zero.
+         *
+         * @return the secret key, {@value Curve#Z85_KEY_CHARS} Z85 characters (null when the pair
+         *     was made with none)
+         * @throws IllegalStateException after {@link #destroy()}
+         */
+        public synchronized String secretKey() {
+            checkNotDestroyed();
+            return secretKey == null ? null : new String(secretKey);
+        }
+
+        /**
+         * The secret key in binary, decoded from its Z85 characters by way of buffers zeroed
+         * after, for {@link ZmqSocket#curveSecretKeyBytes(byte[])}.
+         *
+         * @return a new {@value Curve#KEY_BYTES}-byte array, owned by the caller, who zeroes it
+         *     once done
+         * @throws IllegalStateException after {@link #destroy()}
+         * @throws NullPointerException when the pair was made with no secret key
+         * @throws IllegalArgumentException when the pair was made with a secret key that is not
+         *     {@value Curve#Z85_KEY_CHARS} Z85 characters standing for {@value Curve#KEY_BYTES} bytes
+         */
+        public synchronized byte[] secretKeyBytes() {
+            checkNotDestroyed();
+            byte[] chars = z85Key("this KeyPair's secret key", secretKey == null ? null : CharBuffer.wrap(secretKey));
+            try {
+                return decodeZ85(chars);
+            } finally {
+                Arrays.fill(chars, (byte) 0);
+            }
+        }
+
+        /** Zeroes the secret key; later calls of {@link #secretKey()} and {@link #secretKeyBytes()} throw. A second call does nothing. */
+        @Override
+        public synchronized void destroy() {
+            if (secretKey != null) {
+                Arrays.fill(secretKey, '\0');
+            }
+            destroyed = true;
+        }
+
+        /** @return whether {@link #destroy()} was called */
+        @Override
+        public synchronized boolean isDestroyed() {
+            return destroyed;
+        }
+
+        /** The secret key's characters themselves, for tests: what destroy left of them. */
+        char[] secretChars() {
+            return secretKey;
+        }
+
+        private void checkNotDestroyed() {
+            if (destroyed) {
+                throw new IllegalStateException("KeyPair is destroyed: its secret key was zeroed (publicKey=" + publicKey + ")");
+            }
+        }
+
+        /** A copy of the secret key's characters (the caller zeroes it), or null when destroyed or made with none. */
+        private synchronized char[] secretCopy() {
+            return destroyed || secretKey == null ? null : secretKey.clone();
+        }
+
+        /**
+         * Two pairs of equal keys are equal, as the record's were; a destroyed pair equals only
+         * itself. Each pair's secret key is read under its own lock, one after the other, so two
+         * threads comparing the same two pairs cannot deadlock.
+         */
+        @Override
+        public boolean equals(Object o) {
+            if (this == o) {
+                return true;
+            }
+            if (!(o instanceof KeyPair other) || !Objects.equals(publicKey, other.publicKey)) {
+                return false;
+            }
+            char[] mine = secretCopy();
+            char[] theirs = other.secretCopy();
+            try { // a pair destroyed while this compared has no secret to compare: checked after
+                return Arrays.equals(mine, theirs) && !isDestroyed() && !other.isDestroyed();
+            } finally {
+                wipe(mine);
+                wipe(theirs);
+            }
+        }
+
+        private static void wipe(char[] chars) {
+            if (chars != null) {
+                Arrays.fill(chars, '\0');
+            }
+        }
+
+        /** Of the public key only: equal pairs have equal public keys, and destroy does not change it. */
+        @Override
+        public int hashCode() {
+            return Objects.hashCode(publicKey);
+        }
+
         @Override
         public String toString() {
-            return "KeyPair[publicKey=" + publicKey + ", secretKey=<hidden>]";
+            return "KeyPair[publicKey=" + publicKey + ", secretKey=<" + (isDestroyed() ? "destroyed" : "hidden") + ">]";
         }
     }
 
@@ -102,7 +243,8 @@ public final class Curve {
     /**
      * A fresh key pair from zmq_curve_keypair (needs libzmq built with CURVE, as Debian's is).
      *
-     * @return a new public and secret key, both in Z85
+     * @return a new public and secret key, both in Z85, owned by the caller, who may
+     *     {@link KeyPair#destroy()} it once done: no String of its secret key is made
      * @throws ZmqException when libzmq cannot make one (ENOTSUP: built without CURVE, which the
      *     message says)
      */
@@ -112,7 +254,11 @@ public final class Curve {
             MemorySegment sec = a.allocate(Z85_KEY_CHARS + 1);
             try {
                 curveKeypair(a, pub, sec);
-                return new KeyPair(pub.getString(0), sec.getString(0));
+                char[] secret = new char[Z85_KEY_CHARS];
+                for (int i = 0; i < secret.length; i++) {
+                    secret[i] = (char) sec.get(ValueLayout.JAVA_BYTE, i); // Z85 is ASCII
+                }
+                return new KeyPair(pub.getString(0), secret);
             } finally {
                 sec.fill((byte) 0);
             }
@@ -456,7 +602,7 @@ public final class Curve {
      * @throws IllegalArgumentException naming the length, the first character outside the
      *     alphabet and its index, or the first group above 32 bits and its index
      */
-    static byte[] z85Key(String what, String z85) {
+    static byte[] z85Key(String what, CharSequence z85) {
         Objects.requireNonNull(z85, () -> what + " is null");
         if (z85.length() != Z85_KEY_CHARS) {
             throw new IllegalArgumentException(what + " must be a " + Z85_KEY_CHARS + "-character Z85 key: length="
@@ -490,13 +636,13 @@ public final class Curve {
      * @param what names the text in the exception's message, e.g. the socket option
      * @throws IllegalArgumentException naming the first character outside the alphabet and its index
      */
-    static byte[] z85Chars(String what, String text) {
+    static byte[] z85Chars(String what, CharSequence text) {
         Objects.requireNonNull(text, () -> what + " is null");
         byte[] chars = new byte[text.length()];
         for (int i = 0; i < chars.length; i++) {
             char c = text.charAt(i);
             if (c >= 128 || Z85_ALPHABET.indexOf(c) < 0) {
-                int cp = text.codePointAt(i);
+                int cp = Character.codePointAt(text, i);
                 String shown = Character.isISOControl(cp) || Character.isWhitespace(cp)
                         ? "" : "'" + Character.toString(cp) + "' ";
                 throw new IllegalArgumentException(what + ": not a Z85 character at index " + i + ": " + shown

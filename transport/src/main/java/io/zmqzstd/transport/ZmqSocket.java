@@ -1586,7 +1586,7 @@ public final class ZmqSocket implements AutoCloseable {
     public String curveSecretKey() { return getZ85("ZMQ_CURVE_SECRETKEY", LibZmq.ZMQ_CURVE_SECRETKEY); }
     /**
      * {@link #curveSecretKey(String)} in binary, without a String of the key: e.g. from
-     * {@link Curve#keypair(byte[], byte[])}. The array
+     * {@link Curve#keypair(byte[], byte[])} or {@link Curve.KeyPair#secretKeyBytes()}. The array
      * stays the caller's and is not kept: libzmq has its own copy, and the option buffer it
      * passed through is zeroed, so the caller may zero the array as soon as this returns.
      *

@@ -7,12 +7,15 @@ import java.util.Arrays;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The CURVE calls that take and give a secret key in binary, in arrays the caller owns and can
- * zero: round trips through libzmq and a handshake with keys that never were Strings.
+ * zero, and {@link Curve.KeyPair#destroy()}: round trips through libzmq, a handshake with keys
+ * that never were Strings, and a destroyed pair refusing use.
  */
 class CurveBinaryKeysTest extends ContextTestBase {
 
@@ -86,6 +89,80 @@ class CurveBinaryKeysTest extends ContextTestBase {
         assertArrayEquals(serverPub, Curve.publicKeyBytes(pull.curveSecretKeyBytes()));
         push.connect(Endpoints.bindAny(pull, "tcp"));
         CurveTest.assertDelivers(push, pull);
+    }
+
+    /** A key pair's secret key handed over in binary, then the pair destroyed: the socket keeps its key and delivers. */
+    @Test
+    void shouldDeliverOverCurveWithAKeyPairDestroyedAfterUse() {
+        Curve.KeyPair server = Curve.keypair();
+        Curve.KeyPair client = Curve.keypair();
+        ZmqSocket pull = ctx.socket(SocketType.PULL);
+        pull.curveServer(true);
+        setSecretKeyAndDestroy(pull, server);
+        ZmqSocket push = ctx.socket(SocketType.PUSH);
+        push.curveServerKey(server.publicKey());
+        push.curvePublicKey(client.publicKey());
+        setSecretKeyAndDestroy(push, client);
+        push.connect(Endpoints.bindAny(pull, "tcp"));
+        CurveTest.assertDelivers(push, pull);
+    }
+
+    private static void setSecretKeyAndDestroy(ZmqSocket socket, Curve.KeyPair keys) {
+        byte[] sec = keys.secretKeyBytes();
+        try {
+            socket.curveSecretKeyBytes(sec);
+        } finally {
+            Arrays.fill(sec, (byte) 0);
+            keys.destroy();
+        }
+    }
+
+    /**
+     * A destroyed pair has its secret characters zeroed and refuses every use of them with
+     * {@link IllegalStateException}; its public key, no secret, still answers. A second destroy
+     * does nothing.
+     */
+    @Test
+    void shouldZeroADestroyedKeyPairAndRefuseItsSecretKey() {
+        Curve.KeyPair keys = Curve.keypair();
+        Curve.KeyPair same = new Curve.KeyPair(keys.publicKey(), keys.secretKey());
+        assertEquals(same, keys);
+        assertEquals(same.hashCode(), keys.hashCode());
+        assertArrayEquals(Curve.z85Decode(keys.secretKey()), keys.secretKeyBytes());
+        assertFalse(keys.isDestroyed());
+
+        keys.destroy();
+        assertTrue(keys.isDestroyed());
+        assertArrayEquals(new char[Curve.Z85_KEY_CHARS], keys.secretChars(), "zeroed");
+        String expected = "KeyPair is destroyed: its secret key was zeroed (publicKey=" + keys.publicKey() + ")";
+        assertEquals(expected, assertThrows(IllegalStateException.class, keys::secretKey).getMessage());
+        assertEquals(expected, assertThrows(IllegalStateException.class, keys::secretKeyBytes).getMessage());
+        assertEquals(same.publicKey(), keys.publicKey());
+        assertEquals("KeyPair[publicKey=" + keys.publicKey() + ", secretKey=<destroyed>]", keys.toString());
+        assertNotEquals(same, keys, "a destroyed pair equals only itself");
+        assertNotEquals(keys, same);
+        assertEquals(keys, keys);
+        keys.destroy();
+        assertTrue(keys.isDestroyed());
+        assertTrue(same.toString().endsWith(", secretKey=<hidden>]"), same.toString());
+    }
+
+    /** The public constructor takes what the record took, and the binary form checks it only when asked. */
+    @Test
+    void shouldKeepTheRecordsConstructorAndCheckItsSecretKeyOnlyInBinary() {
+        Curve.KeyPair unset = new Curve.KeyPair("p", null);
+        assertNull(unset.secretKey());
+        assertEquals(new Curve.KeyPair("p", null), unset);
+        assertEquals("this KeyPair's secret key is null",
+                assertThrows(NullPointerException.class, unset::secretKeyBytes).getMessage());
+        Curve.KeyPair shortKey = new Curve.KeyPair("p", "abcde");
+        assertEquals("abcde", shortKey.secretKey());
+        assertEquals("this KeyPair's secret key must be a 40-character Z85 key: length=5",
+                assertThrows(IllegalArgumentException.class, shortKey::secretKeyBytes).getMessage());
+        assertNotEquals(shortKey, unset);
+        assertNotEquals(new Curve.KeyPair("p", "abcdf"), shortKey);
+        unset.destroy();
+        assertThrows(IllegalStateException.class, unset::secretKey);
     }
 
     /**
