@@ -302,14 +302,17 @@ final class Values {
 
     /**
      * Bytes of a delimiter: literal text (UTF-8) with the escapes {@code \n \r \t \0 \\ \xHH};
-     * the empty string is no delimiter at all.
+     * the empty string is no delimiter at all. Encoded by code point: a character outside the Basic
+     * Multilingual Plane (an emoji) is two Java chars, which encoded one by one came out as
+     * {@code ??}.
      */
     static byte[] delimiter(String value) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         for (int i = 0; i < value.length(); i++) {
-            char c = value.charAt(i);
+            int c = value.codePointAt(i);
             if (c != '\\') {
-                out.writeBytes(String.valueOf(c).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                out.writeBytes(Character.toString(c).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                i += Character.charCount(c) - 1;
                 continue;
             }
             if (++i == value.length()) {

@@ -125,6 +125,29 @@ class DocumentedBehaviourTest {
     }
 
     /**
+     * recv's {@code --delimiter TEXT} is written as its UTF-8 bytes, a character outside the BMP
+     * too: an emoji is two Java chars, which were encoded one at a time, so recv wrote "??" after
+     * each message instead of the emoji.
+     */
+    @Test
+    void shouldWriteADelimiterOutsideTheBmpAsItsUtf8Bytes() throws Exception {
+        String emoji = "\uD83D\uDE00"; // U+1F600
+        try (ZmqContext ctx = new ZmqContext(); ZmqSocket push = ctx.socket(SocketType.PUSH);
+             ZstdCompressor zstd = new ZstdCompressor(3)) {
+            push.bind("tcp://127.0.0.1:*");
+            push.sendTimeoutMs(30_000);
+            ByteArrayOutputStream stdout = new ByteArrayOutputStream();
+            CompletableFuture<Result> recv = recv(stdout, "--connect", push.lastEndpoint(), "--delimiter", emoji + "\\n",
+                    "--count", "2", "--timeout", "30s");
+            assertTrue(push.send(zstd.compress("one".getBytes(StandardCharsets.US_ASCII)), 0), () -> "no recv: " + recv.getNow(null));
+            assertTrue(push.send(zstd.compress("two".getBytes(StandardCharsets.US_ASCII)), 0));
+            Result r = recv.get(60, TimeUnit.SECONDS);
+            assertEquals(ExitCodes.OK, r.code(), r::toString);
+            assertEquals("one" + emoji + "\ntwo" + emoji + "\n", stdout.toString(StandardCharsets.UTF_8), r::toString);
+        }
+    }
+
+    /**
      * Standard output that fails part-way through a message: the summary counts as delivered only the
      * messages written whole, and the others as {@code unwritten=} (it counted every message received,
      * so {@code recv | head -1} said messages=2 of a message that never reached the reader). A 200 KiB

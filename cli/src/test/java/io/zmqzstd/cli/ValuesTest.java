@@ -3,6 +3,7 @@ package io.zmqzstd.cli;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine.TypeConversionException;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -103,5 +104,13 @@ class ValuesTest {
         assertThrows(TypeConversionException.class, () -> Values.delimiter("\\q"));
         assertThrows(TypeConversionException.class, () -> Values.delimiter("\\x4"));
         assertThrows(TypeConversionException.class, () -> Values.delimiter("\\"));
+    }
+
+    /** A character outside the BMP is two Java chars: each was encoded alone, as '?', so U+1F600 became "??". */
+    @Test
+    void shouldEncodeACharacterOutsideTheBmpWholeInADelimiter() {
+        String emoji = "\uD83D\uDE00"; // U+1F600
+        assertArrayEquals(new byte[] {(byte) 0xF0, (byte) 0x9F, (byte) 0x98, (byte) 0x80}, Values.delimiter(emoji));
+        assertArrayEquals(("|" + emoji + "\t").getBytes(StandardCharsets.UTF_8), Values.delimiter("|" + emoji + "\\t"));
     }
 }
