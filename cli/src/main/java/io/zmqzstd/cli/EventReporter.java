@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -70,6 +71,8 @@ final class EventReporter implements AutoCloseable {
     private final String command;
     private final String socketName;
     private final String peers;
+    /** The socket's bind endpoints as given, which a BIND_FAILED line names (see {@link #endpoint}). */
+    private final List<String> binds;
     private final boolean print;
     private final PrintWriter err;
     private final Thread reader;
@@ -80,11 +83,13 @@ final class EventReporter implements AutoCloseable {
     private final Map<String, Set<Long>> handshaking = new HashMap<>();
     private boolean warned;
 
-    private EventReporter(SocketMonitor monitor, String command, String socketName, String peers, boolean print, PrintWriter err) {
+    private EventReporter(SocketMonitor monitor, String command, String socketName, String peers, List<String> binds,
+            boolean print, PrintWriter err) {
         this.monitor = monitor;
         this.command = command;
         this.socketName = socketName;
         this.peers = peers;
+        this.binds = List.copyOf(binds);
         this.print = print;
         this.err = err;
         this.reader = Thread.ofPlatform().daemon().name("zmq-zstd-events").unstarted(this::readLoop);
@@ -99,12 +104,13 @@ final class EventReporter implements AutoCloseable {
      * @param socketName {@code socket=} in each line (a proxy's frontend or backend), or null
      * @param peers      the socket types this one talks to, as the warning names them, e.g.
      *                   {@code push sends only to pull (recv --type pull, ...)}
+     * @param binds      the endpoints the socket will bind, as given (a failed bind's line names its endpoint)
      * @return the reporter, which the caller closes (see the class comment for when)
      */
-    static EventReporter start(ZmqSocket socket, String command, String socketName, String peers, boolean print,
-            PrintWriter err) {
+    static EventReporter start(ZmqSocket socket, String command, String socketName, String peers, List<String> binds,
+            boolean print, PrintWriter err) {
         EventReporter r = new EventReporter(socket.monitor(print ? REPORTED : HANDSHAKE_WATCHED), command, socketName, peers,
-                print, err);
+                binds, print, err);
         r.reader.start();
         return r;
     }
@@ -165,7 +171,7 @@ final class EventReporter implements AutoCloseable {
         if (socketName != null) {
             b.append(" socket=").append(socketName);
         }
-        b.append(" endpoint=").append(e.endpoint()).append(" value=");
+        b.append(" endpoint=").append(endpoint(e)).append(" value=");
         if (e.type() == Type.HANDSHAKE_FAILED_PROTOCOL) {
             b.append("0x").append(Long.toHexString(e.value()));
         } else {
@@ -175,6 +181,21 @@ final class EventReporter implements AutoCloseable {
             b.append(" error=").append(LibZmq.strerror((int) e.value()));
         }
         return b.toString();
+    }
+
+    /**
+     * The event's endpoint. libzmq 4.3.4 names a failed bind by its address alone, without the
+     * transport ({@code *:5555}, {@code /run/app/feed}), which the line printed as
+     * {@code endpoint=*:5555}: for BIND_FAILED, the bind endpoint that address was given in, when
+     * exactly one fits.
+     */
+    private String endpoint(MonitorEvent e) {
+        String endpoint = e.endpoint();
+        if (e.type() != Type.BIND_FAILED || endpoint.contains("://")) {
+            return endpoint;
+        }
+        List<String> given = binds.stream().filter(b -> b.substring(b.indexOf("://") + 3).equals(endpoint)).distinct().toList();
+        return given.size() == 1 ? given.getFirst() : endpoint;
     }
 
     /**

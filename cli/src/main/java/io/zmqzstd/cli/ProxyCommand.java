@@ -169,9 +169,9 @@ final class ProxyCommand implements Callable<Integer> {
             try (ZmqProxy p = new ZmqProxy(frontend, backend, null);
                  Restore signals = onStopSignals();
                  EventReporter frontendEvents = eventOptions.start(frontend, name, "frontend",
-                         CurveSide.peers(type.frontendPeers, curve.frontend().enabled()), err);
+                         CurveSide.peers(type.frontendPeers, curve.frontend().enabled()), frontendBinds, err);
                  EventReporter backendEvents = eventOptions.start(backend, name, "backend",
-                         CurveSide.peers(type.backendPeers, curve.backend().enabled()), err)) {
+                         CurveSide.peers(type.backendPeers, curve.backend().enabled()), backendBinds, err)) {
                 proxy = p;
                 if (stopRequested) {
                     p.terminate(); // a signal before the proxy existed: run() returns at once

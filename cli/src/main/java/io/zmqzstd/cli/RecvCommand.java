@@ -168,7 +168,8 @@ final class RecvCommand implements Callable<Integer> {
                 }
                 socket.receiveTimeoutMs(Values.millis(timeout));
                 // closed after the receive loop, when the main thread is no longer in a call on the socket
-                try (EventReporter reporter = eventOptions.start(socket, spec.qualifiedName(), null, curve.peers(type.peers), err)) {
+                try (EventReporter reporter = eventOptions.start(socket, spec.qualifiedName(), null, curve.peers(type.peers),
+                        endpoints.binds, err)) {
                     endpoints.attach(socket);
                     DecompressingReceiver.Builder b = DecompressingReceiver.builder(socket).maxDecompressedSize(maxSize);
                     dicts.forEach(b::dictionary);

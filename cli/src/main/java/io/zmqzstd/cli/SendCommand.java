@@ -190,7 +190,8 @@ final class SendCommand implements Callable<Integer> {
                 socket.sendTimeoutMs(Values.millis(timeout));
                 // Closed before the linger: no thread is in a call on the socket any more (a parallel
                 // sender's workers have stopped), and events during the linger would come too late.
-                try (EventReporter reporter = eventOptions.start(socket, spec.qualifiedName(), null, curve.peers(type.peers), err)) {
+                try (EventReporter reporter = eventOptions.start(socket, spec.qualifiedName(), null, curve.peers(type.peers),
+                        endpoints.binds, err)) {
                     endpoints.attach(socket);
                     if (threads == 0) {
                         try (CompressingSender sender = CompressingSender.builder(socket).level(level).checksum(checksum)

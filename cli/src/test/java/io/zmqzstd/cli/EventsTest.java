@@ -175,9 +175,38 @@ class EventsTest {
             assertEquals(ExitCodes.FAILURE, r.code(), r::toString);
             List<String> lines = r.err().lines().toList();
             assertEquals(2, lines.size(), r::toString);
-            assertTrue(lines.get(0).matches("zmq-zstd recv: event: BIND_FAILED endpoint=\\S+ value=98 error=Address already in use"),
-                    r::toString);
+            assertEquals("zmq-zstd recv: event: BIND_FAILED endpoint=" + endpoint + " value=98 error=Address already in use",
+                    lines.get(0), r::toString);
             assertTrue(lines.get(1).startsWith("zmq-zstd recv: cannot bind: endpoint=" + endpoint), r::toString);
+        }
+    }
+
+    /**
+     * libzmq names a failed bind by its address alone, so the BIND_FAILED line said
+     * {@code endpoint=*:PORT}, {@code endpoint=/dir/feed} or {@code endpoint=127.0.0.1:PORT}, which is
+     * no endpoint and not what the "cannot bind" line after it names. Now it is the endpoint as given,
+     * on send, recv and a proxy's side.
+     */
+    @Test
+    void shouldNameAFailedBindByTheEndpointAsGiven(@TempDir Path dir) throws IOException {
+        try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            String any = "tcp://*:" + taken.getLocalPort();
+            Result recv = InProcess.execute(cl -> { }, "recv", "--bind", any, "--events", "--timeout", "1s");
+            assertEquals(ExitCodes.FAILURE, recv.code(), recv::toString);
+            assertEquals("zmq-zstd recv: event: BIND_FAILED endpoint=" + any + " value=98 error=Address already in use",
+                    recv.err().lines().findFirst().orElseThrow(), recv::toString);
+
+            String ipc = "ipc://" + dir.resolve("missing").resolve("feed");
+            Result send = send("", "--bind", ipc, "--events");
+            assertEquals(ExitCodes.FAILURE, send.code(), send::toString);
+            assertTrue(send.err().startsWith("zmq-zstd send: event: BIND_FAILED endpoint=" + ipc + " value=2 "), send::toString);
+
+            String loopback = "tcp://127.0.0.1:" + taken.getLocalPort();
+            Result proxy = InProcess.execute(cl -> { }, "proxy", "--type", "pipeline", "--frontend-bind", "tcp://127.0.0.1:*",
+                    "--backend-bind", loopback, "--events");
+            assertEquals(ExitCodes.FAILURE, proxy.code(), proxy::toString);
+            assertTrue(proxy.err().lines().anyMatch(("zmq-zstd proxy: event: BIND_FAILED socket=backend endpoint=" + loopback
+                    + " value=98 error=Address already in use")::equals), proxy::toString);
         }
     }
 
