@@ -69,7 +69,8 @@ final class SocketEndpoints implements AutoCloseable {
 
     /**
      * Fails with a usage error unless at least one endpoint was given and every connect endpoint
-     * can be reached (its host resolves now, its port is not 0, its source address is usable).
+     * can be reached (its host resolves now, its port is not 0, its source address is usable, it is
+     * not {@code ipc://*}).
      */
     void check() {
         if (binds.isEmpty() && connects.isEmpty()) {
@@ -81,6 +82,13 @@ final class SocketEndpoints implements AutoCloseable {
             if (Values.tcpPort(endpoint) == 0) {
                 throw new ParameterException(commandLine, connectOption + " cannot reach port 0: endpoint=" + endpoint
                         + " (port 0 or * means 'any free port' only for " + bindOption + ")");
+            }
+            if (endpoint.equals("ipc://*")) {
+                // libzmq connects to a socket file named '*' in the working directory: the command waited for
+                // a peer that was not there (exit 3 with --timeout, for ever without)
+                throw new ParameterException(commandLine, connectOption + " cannot reach ipc://*: endpoint=" + endpoint
+                        + " ('*' means a fresh path only for " + bindOption + ", whose --events LISTENING line names it;"
+                        + " a socket file named '*' is ipc://./*)");
             }
             requireResolvable(endpoint);
             String problem = Values.sourceProblem(endpoint);

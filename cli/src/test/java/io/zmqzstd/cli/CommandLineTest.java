@@ -326,6 +326,21 @@ class CommandLineTest {
     }
 
     /**
+     * {@code ipc://*} is a fresh path for a bind; libzmq takes it for a connect too, as a socket file
+     * named '*' in the working directory, so a send or recv connected to it (copied from a bind's
+     * endpoint) waited for a peer that was not there: exit 3 with --timeout, for ever without. Now a
+     * usage error naming the option, as port 0 is; a proxy side too.
+     */
+    @Test
+    void shouldRefuseToConnectToIpcStar() {
+        assertEachUsageErrorBeforeRunning(new String[][] {
+                {"send", "--connect", "ipc://*", "--timeout", "1s"},
+                {"recv", "--connect", "ipc://*", "--timeout", "1s"},
+                {"proxy", "--type", "pipeline", "--frontend-bind", "tcp://127.0.0.1:*", "--backend-connect", "ipc://*"}},
+                "connect cannot reach ipc://*", "ipc://./*");
+    }
+
+    /**
      * inproc:// reaches only sockets of the same libzmq context, and each command is a process of
      * its own with one socket (the proxy's two sides may not share an endpoint): such a send or recv
      * waited for a peer that cannot exist (exit 3 with --timeout, for ever without), and so did a
@@ -333,17 +348,24 @@ class CommandLineTest {
      */
     @Test
     void shouldRefuseInprocEndpointsThatNoOtherProcessCanReach() {
-        for (String[] args : new String[][] {
+        assertEachUsageErrorBeforeRunning(new String[][] {
                 {"send", "--connect", "inproc://feed", "--timeout", "1s"},
                 {"send", "--bind", "inproc://feed", "--timeout", "1s"},
                 {"recv", "--connect", "inproc://feed", "--timeout", "1s"},
                 {"recv", "--bind", "inproc://feed", "--timeout", "1s"},
-                {"proxy", "--type", "pipeline", "--frontend-bind", "inproc://in", "--backend-bind", "tcp://127.0.0.1:*"}}) {
-            // a proxy that took the endpoint runs until stopped
+                {"proxy", "--type", "pipeline", "--frontend-bind", "inproc://in", "--backend-bind", "tcp://127.0.0.1:*"}},
+                "inproc://", "ipc://", "tcp://");
+    }
+
+    /**
+     * Each command line is one usage error line containing {@code parts}, within 30 s: a proxy that
+     * took the endpoint would run until stopped.
+     */
+    private static void assertEachUsageErrorBeforeRunning(String[][] commandLines, String... parts) {
+        for (String[] args : commandLines) {
             Result r = assertTimeoutPreemptively(java.time.Duration.ofSeconds(30),
                     () -> run("x\n".getBytes(StandardCharsets.UTF_8), args), String.join(" ", args));
-            String what = String.join(" ", args) + " -> " + r;
-            assertOneLine(r, ExitCodes.USAGE, what, "inproc://", "ipc://", "tcp://");
+            assertOneLine(r, ExitCodes.USAGE, String.join(" ", args) + " -> " + r, parts);
         }
     }
 
