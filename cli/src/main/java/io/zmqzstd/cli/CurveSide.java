@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.function.Consumer;
@@ -109,9 +110,13 @@ final class CurveSide {
             };
         }
         if (serverKey != null) {
-            String key = CurveOptions.isKeyFileReference(serverKey)
-                    ? publicKeyFrom(Path.of(serverKey.substring(1)))
-                    : serverKey.trim();
+            boolean fromFile = CurveOptions.isKeyFileReference(serverKey);
+            String key = fromFile ? publicKeyFrom(Path.of(serverKey.substring(1))) : serverKey.trim();
+            if (!fromFile && !CurveOptions.isKey(key) && isFile(serverKey)) {
+                // a key file named without its '@' was only "expected 40 Z85 characters, length=15"
+                throw usage("invalid CURVE key (" + names.serverKey() + "): " + serverKey + " is a file, not a key;"
+                        + " give @" + serverKey + " to read the server's public key from it");
+            }
             checkKey(key, null, names.serverKey());
             Curve.KeyPair own = ownClientKeys();
             return socket -> {
@@ -182,6 +187,14 @@ final class CurveSide {
         if (!derived.equals(keys.publicKey())) {
             throw usage(option + ": the public and secret keys in file=" + file + " do not match: public=" + keys.publicKey()
                     + ", but the secret key's public key is " + derived + " (the CURVE handshake would fail)");
+        }
+    }
+
+    private static boolean isFile(String name) {
+        try {
+            return Files.isRegularFile(Path.of(name));
+        } catch (InvalidPathException e) {
+            return false;
         }
     }
 

@@ -596,6 +596,28 @@ class CommandLineTest {
     }
 
     /**
+     * A key file given to --curve-server-key without its '@' ({@code server.key.pub}) was refused as
+     * "expected 40 Z85 characters, length=…", which did not say that the value names a file or how
+     * to read the key from it. Now the line says both, on send, recv and a proxy side.
+     */
+    @Test
+    void shouldPointToAtFileForAKeyFileGivenAsAServerKey(@TempDir Path dir) throws Exception {
+        Path pub = Files.writeString(dir.resolve("server.key.pub"), "public=" + io.zmqzstd.transport.Curve.keypair().publicKey() + "\n");
+        String[][] cases = {
+                {"--curve-server-key", "send", "--connect", "tcp://127.0.0.1:1", "--timeout", "1s", "--curve-server-key"},
+                {"--curve-server-key", "recv", "--connect", "tcp://127.0.0.1:1", "--timeout", "1s", "--curve-server-key"},
+                {"--backend-curve-server-key", "proxy", "--type", "pipeline", "--frontend-bind", "tcp://127.0.0.1:*",
+                        "--backend-connect", "tcp://127.0.0.1:1", "--backend-curve-server-key"}};
+        for (String[] c : cases) {
+            String[] args = Arrays.copyOfRange(c, 1, c.length + 1);
+            args[args.length - 1] = pub.toString();
+            Result r = run("x\n".getBytes(StandardCharsets.UTF_8), args);
+            assertOneLine(r, ExitCodes.USAGE, String.join(" ", args) + " -> " + r, "invalid CURVE key (" + c[0] + "): " + pub
+                    + " is a file, not a key; give @" + pub);
+        }
+    }
+
+    /**
      * A key pair file whose public half is not its secret half's: libzmq takes it, and the CURVE
      * handshake fails with nothing to say why (clients of the server, or the server of a client,
      * never got a message: exit 3 with --timeout). Refused in one line naming the option.
