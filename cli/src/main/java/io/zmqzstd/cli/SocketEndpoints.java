@@ -90,6 +90,7 @@ final class SocketEndpoints implements AutoCloseable {
                         + " ('*' means a fresh path only for " + bindOption + ", whose --events LISTENING line names it;"
                         + " a socket file named '*' is ipc://./*)");
             }
+            ipv6 |= Values.namesIpv6Address(endpoint); // a literal in brackets, tcp or ws
             requireResolvable(endpoint);
             String problem = Values.sourceProblem(endpoint);
             if (problem != null) {
@@ -250,8 +251,7 @@ final class SocketEndpoints implements AutoCloseable {
             return; // not tcp, or tcp://*:N, which libzmq refuses itself (EINVAL)
         }
         if (host.startsWith("[")) {
-            ipv6 |= Values.namesIpv6Address(endpoint); // a literal, checked by Values.endpoint
-            return;
+            return; // a literal, checked by Values.endpoint; its ZMQ_IPV6 is check()'s
         }
         InetAddress[] addresses;
         try {
@@ -265,7 +265,7 @@ final class SocketEndpoints implements AutoCloseable {
         for (InetAddress a : addresses) {
             ipv4 |= a instanceof Inet4Address;
         }
-        ipv6 |= Values.namesIpv6Address(endpoint) || !ipv4;
+        ipv6 |= !ipv4;
     }
 
     /**

@@ -221,12 +221,14 @@ final class Values {
     }
 
     /**
-     * Whether a tcp endpoint names an IPv6 address in brackets (destination or source), which
-     * libzmq resolves only on a socket with {@code ZMQ_IPV6} set.
+     * Whether a tcp or ws endpoint names an IPv6 address in brackets (destination or source), which
+     * libzmq resolves only on a socket with {@code ZMQ_IPV6} set: without it a {@code ws://[::1]:N}
+     * bind failed with "No such device" and a connect with "Invalid argument".
      */
     static boolean namesIpv6Address(String endpoint) {
         Matcher m = ENDPOINT.matcher(endpoint);
-        return m.matches() && m.group(1).equals("tcp") && IPV6_IN_BRACKETS.matcher(m.group(2)).find();
+        return m.matches() && (m.group(1).equals("tcp") || m.group(1).equals("ws") || m.group(1).equals("wss"))
+                && IPV6_IN_BRACKETS.matcher(m.group(2)).find();
     }
 
     /** A one-byte delimiter as an error names it: {@code newline}, or {@code delimiter=0x00}. */

@@ -543,34 +543,38 @@ class CommandLineTest {
     }
 
     /**
-     * An IPv6 address in brackets is usable, to bind and to connect: libzmq resolves it only on a
-     * socket with ZMQ_IPV6, which the command sets when an endpoint needs it (it waited for ever).
+     * An IPv6 address in brackets is usable, to bind and to connect, over tcp:// and ws://: libzmq
+     * resolves it only on a socket with ZMQ_IPV6, which the command sets when an endpoint needs it
+     * (a tcp one waited for ever; a ws one, whose IPv6 address the command did not look for, failed
+     * as "No such device" to bind and "Invalid argument" to connect, exit 2).
      */
     @Test
     void shouldSendToAndFromAnIpv6Address() throws Exception {
         assumeTrue(hasIpv6Loopback(), "no IPv6 loopback address on this machine");
         byte[] input = "over IPv6\n".getBytes(StandardCharsets.UTF_8);
-        try (ZmqContext ctx = new ZmqContext(); ZmqSocket pull = ctx.socket(SocketType.PULL)) {
-            pull.ipv6(true);
-            pull.receiveTimeoutMs(10_000);
-            pull.bind("tcp://[::1]:*");
-            Result r = run(input, "send", "--connect", pull.lastEndpoint(), "--timeout", "10s");
-            assertEquals(ExitCodes.OK, r.code(), r::toString);
-            try (ZstdDecompressor d = ZstdDecompressor.builder().build()) {
-                assertEquals("over IPv6", new String(d.decompress(pull.receiveBytes(0)), StandardCharsets.UTF_8), r::toString);
+        for (String transport : new String[] {"tcp", "ws"}) {
+            try (ZmqContext ctx = new ZmqContext(); ZmqSocket pull = ctx.socket(SocketType.PULL)) {
+                pull.ipv6(true);
+                pull.receiveTimeoutMs(10_000);
+                pull.bind(transport + "://[::1]:*");
+                Result r = run(input, "send", "--connect", pull.lastEndpoint(), "--timeout", "10s");
+                assertEquals(ExitCodes.OK, r.code(), r::toString);
+                try (ZstdDecompressor d = ZstdDecompressor.builder().build()) {
+                    assertEquals("over IPv6", new String(d.decompress(pull.receiveBytes(0)), StandardCharsets.UTF_8), r::toString);
+                }
             }
-        }
-        int port;
-        try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getByName("::1"))) {
-            port = s.getLocalPort();
-        }
-        try (ZmqContext ctx = new ZmqContext(); ZmqSocket pull = ctx.socket(SocketType.PULL)) {
-            pull.ipv6(true);
-            pull.receiveTimeoutMs(10_000);
-            pull.connect("tcp://[::1]:" + port);
-            Result r = run(input, "send", "--bind", "tcp://[::1]:" + port, "--timeout", "10s");
-            assertEquals(ExitCodes.OK, r.code(), r::toString);
-            assertTrue(pull.receiveBytes(0) != null, r::toString);
+            int port;
+            try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getByName("::1"))) {
+                port = s.getLocalPort();
+            }
+            try (ZmqContext ctx = new ZmqContext(); ZmqSocket pull = ctx.socket(SocketType.PULL)) {
+                pull.ipv6(true);
+                pull.receiveTimeoutMs(10_000);
+                pull.connect(transport + "://[::1]:" + port);
+                Result r = run(input, "send", "--bind", transport + "://[::1]:" + port, "--timeout", "10s");
+                assertEquals(ExitCodes.OK, r.code(), r::toString);
+                assertTrue(pull.receiveBytes(0) != null, r::toString);
+            }
         }
     }
 

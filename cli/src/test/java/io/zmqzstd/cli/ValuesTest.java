@@ -59,6 +59,7 @@ class ValuesTest {
         assertEquals(null, Values.tcpHost("ipc:///tmp/feed"));
         assertTrue(Values.namesIpv6Address("tcp://[::1]:5555"));
         assertTrue(Values.namesIpv6Address("tcp://[::1]:0;127.0.0.1:5555"));
+        assertTrue(Values.namesIpv6Address("ws://[::1]:5555/feed")); // ws too: it was left without ZMQ_IPV6
         assertFalse(Values.namesIpv6Address("tcp://[127.0.0.1]:5555"));
         assertFalse(Values.namesIpv6Address("tcp://localhost:5555"));
         assertFalse(Values.namesIpv6Address("ipc:///tmp/[a:b]"));
