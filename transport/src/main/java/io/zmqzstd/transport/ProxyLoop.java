@@ -11,18 +11,28 @@ import java.nio.charset.StandardCharsets;
  * The forwarding loop behind {@link ZmqProxy#run()}, in place of libzmq 4.3.4's
  * {@code zmq_proxy_steerable}, which busy-loops on a core while a message waits for a side that
  * cannot take it (libzmq issue 4071: it polls the source for input and finds the destination
- * full, again and again). Here a direction whose destination is full polls that destination for
- * room instead, and nothing is taken off the source until the destination can take it: a waiting
- * proxy sleeps in {@code zmq_poll}, and a message it has not forwarded stays in the source's queue.
+ * full, again and again). Here a way whose destination is full polls that destination for room
+ * instead, and the proxy sleeps in {@code zmq_poll} meanwhile.
  *
  * <p>Per message, as libzmq does: every frame is received with {@code zmq_msg_recv}, copied to the
- * capture (if any) with {@code zmq_msg_copy} and a blocking send, and sent on with a blocking
- * {@code zmq_msg_send} (a frame moves, its data is not copied). Before each message the
- * destination's {@code ZMQ_EVENTS} says whether it can take one; once it says so, nobody but this
- * loop sends on it, so the send does not wait (but for a peer that goes away in between, or a
- * ROUTER with {@code ZMQ_ROUTER_MANDATORY} whose addressed peer is full, where it waits as
- * libzmq's does). Up to {@value #BURST} messages go one way before the loop looks at the commands
- * and the other way again.
+ * capture (if any) with {@code zmq_msg_copy} and a blocking send, and sent on with
+ * {@code zmq_msg_send} (a frame moves, its data is not copied), up to {@value #BURST} messages
+ * one way before the loop looks at the commands and the other way again. A burst starts only when
+ * the destination's {@code ZMQ_EVENTS} says it can take a message (an answer less than
+ * {@link #ROOM_TRUSTED_NS} old is trusted), so nothing is taken off the source while the
+ * destination has no peer. Within the burst the first frame of each message goes with DONTWAIT
+ * (asking {@code ZMQ_EVENTS} before each message cost a system call each: 0.63x libzmq's loop at
+ * 64 B in ProxyBenchmark); when the destination fills up in the middle of a burst, that frame
+ * stays in hand, "pending", and goes first once the destination has room. Its other frames follow
+ * with blocking sends, which do not wait: libzmq takes a message's further frames once it has
+ * taken its first. At {@code TERMINATE} a pending message is delivered for as long as the
+ * destination's linger (-1: however long it takes; libzmq's loop, blocked in its send, did not read
+ * the command at all until then), then let go, all its frames; meanwhile {@code STATISTICS} is
+ * still answered.
+ *
+ * <p>A destination that reports room and then refuses the pending frame again (a ROUTER with
+ * {@code ZMQ_ROUTER_MANDATORY} whose addressed peer is full, while another has room) is asked
+ * again every millisecond, not in a busy loop.
  *
  * <p>Commands arrive as single frames on the control socket: {@code PAUSE}, {@code RESUME},
  * {@code TERMINATE}, and {@code STATISTICS}, answered on it with the 8 frames
@@ -37,6 +47,11 @@ final class ProxyLoop {
 
     /** Messages forwarded one way before the loop reads commands and serves the other way. */
     static final int BURST = 256;
+    /**
+     * How long a destination that took a message, and then had room, is trusted to have room
+     * still without asking it again ({@code ZMQ_EVENTS}, a system call): 1 ms.
+     */
+    static final long ROOM_TRUSTED_NS = 1_000_000L;
     private static final int POLLIN = LibZmq.ZMQ_POLLIN;
     private static final int POLLOUT = LibZmq.ZMQ_POLLOUT;
     private static final int DONTWAIT = LibZmq.ZMQ_DONTWAIT;
@@ -48,52 +63,221 @@ final class ProxyLoop {
     /** Longer than any command: a longer frame is not one. */
     private static final int COMMAND_BYTES = 16;
 
-    private final MemorySegment frontend;
-    private final MemorySegment backend;
     /** NULL for none. */
     private final MemorySegment capture;
     private final MemorySegment control;
-    /** The frontend receives: messages go frontend to backend. */
-    private final boolean forward;
-    /** The backend receives, and is not the frontend: messages go backend to frontend. */
-    private final boolean backward;
     private final Arena arena = Arena.ofConfined();
     private final MemorySegment items;
     private final int itemCount;
-    private final MemorySegment msg;
+    /** Frontend to backend, or null when the frontend cannot receive. */
+    private final Way forward;
+    /** Backend to frontend, or null when the backend cannot receive or is the frontend. */
+    private final Way backward;
+    /** The ways that are not null. */
+    private final Way[] ways;
     private final MemorySegment copy;
     private final MemorySegment errno;
     private final MemorySegment events;
     private final MemorySegment eventsLength;
     private final MemorySegment command;
-    // what the destination of each way said last: true once it can take a message
-    private boolean backendWritable;
-    private boolean frontendWritable;
     private boolean paused;
+    /** TERMINATE was read: the run ends once no message is pending. */
+    private boolean terminating;
     /** The counters, in {@link ProxyStatistics}' order. */
     private final long[] counts = new long[ProxyStatistics.FRAMES];
     /** Waits that a signal interrupted (EINTR), for tests; written by the loop's thread only. */
     private volatile int interruptedPolls;
+    /** Messages let go at TERMINATE, their destination's linger over (see {@link Way#drop()}); for tests. */
+    private volatile int dropped;
+
+    /** One direction of the proxy: its sockets, poll items, message and state. */
+    private final class Way {
+        final MemorySegment from;
+        final MemorySegment to;
+        /** Poll items of {@link #from} and {@link #to}. */
+        final int fromItem;
+        final int toItem;
+        /** Where its counts start in {@link #counts}: received on {@code from}; sent on {@code to} at {@link #sentAt}. */
+        final int receivedAt;
+        final int sentAt;
+        /** The message being forwarded: a zmq_msg_t of the loop's arena. */
+        final MemorySegment msg;
+        /** What {@code to} said last: true while it can take a message. */
+        boolean writable;
+        /** When {@code to} last showed room ({@link System#nanoTime()}): a send went, or it said so. */
+        long roomAtNs;
+        /** {@link #msg} holds a message's first frame (captured already) that {@code to} has not taken yet. */
+        boolean pending;
+        /** The size of that frame, and whether more frames of its message follow it. */
+        long pendingBytes;
+        boolean pendingMore;
+        /**
+         * Once TERMINATE is read with a message pending: until when it may still be delivered
+         * ({@link System#nanoTime()}), from {@code to}'s ZMQ_LINGER; {@link Long#MAX_VALUE} for
+         * as long as it takes (linger -1).
+         */
+        long deliverByNs;
+        /**
+         * {@code to} reported room and refused the pending frame all the same: it is not polled for
+         * room (it would report it at once, again), the loop waits 1 ms at most and tries again.
+         */
+        boolean refused;
+
+        Way(MemorySegment from, MemorySegment to, int fromItem, int toItem, int receivedAt, int sentAt) throws Throwable {
+            this.from = from;
+            this.to = to;
+            this.fromItem = fromItem;
+            this.toItem = toItem;
+            this.receivedAt = receivedAt;
+            this.sentAt = sentAt;
+            msg = arena.allocate(LibZmq.MSG_LAYOUT);
+            int rc = (int) LibZmq.zmq_msg_init.invokeExact(msg);
+        }
+
+        /** What this way polls for now: {@code [from's events, to's events]} into {@code mask}. */
+        void want(int[] mask) {
+            if (pending) {
+                if (!refused) {
+                    mask[toItem] |= POLLOUT;
+                }
+            } else if (!paused && !terminating) {
+                if (writable) {
+                    mask[fromItem] |= POLLIN;
+                } else {
+                    mask[toItem] |= POLLOUT;
+                }
+            }
+        }
+
+        /** Serves the way after a poll: the pending message first, then a burst. */
+        void serve() {
+            int fromReady = revents(fromItem);
+            int toReady = revents(toItem);
+            if (pending) {
+                if (!refused && (toReady & POLLOUT) == 0 || !sendPending()) {
+                    return;
+                }
+            } else if (!(writable ? (fromReady & POLLIN) != 0 : (toReady & POLLOUT) != 0)) {
+                return;
+            }
+            if (!paused && !terminating) {
+                writable = burst();
+            }
+        }
+
+        /**
+         * Lets the pending message go (TERMINATE, and {@code to}'s linger is over): its first frame,
+         * and its other frames, taken off {@code from} so that the caller's next receive there does
+         * not start in the middle of it.
+         */
+        void drop() {
+            for (boolean more = pendingMore; more; more = more(msg)) {
+                receive(from, msg, 0);
+            }
+            try {
+                int rc = (int) LibZmq.zmq_msg_close.invokeExact(msg);
+                rc = (int) LibZmq.zmq_msg_init.invokeExact(msg);
+            } catch (Throwable t) {
+                throw LibZmq.rethrow(t);
+            }
+            pending = false;
+            dropped = dropped + 1;
+        }
+
+        /**
+         * Sends the pending frame and the rest of its message: false when {@code to} refused it
+         * (after reporting room, or once more after {@link #refused}).
+         */
+        private boolean sendPending() {
+            if (!sendFirst(msg, to, pendingMore)) {
+                refused = true;
+                return false;
+            }
+            pending = false;
+            refused = false;
+            finish(pendingBytes, pendingMore);
+            writable = true;
+            roomAtNs = System.nanoTime();
+            return true;
+        }
+
+        /**
+         * Forwards up to {@value #BURST} whole messages: true when {@code from} has no more now,
+         * false when {@code to} cannot take another (its message may then be pending).
+         */
+        private boolean burst() {
+            // Nothing is taken off the source unless the destination has room, so that a message
+            // waits there while the destination has no peer. Room seen within ROOM_TRUSTED_NS is
+            // trusted: asking before every burst cost 2-15 % of the rate in ProxyBenchmark.
+            if (!(writable && System.nanoTime() - roomAtNs < ROOM_TRUSTED_NS)) {
+                if (!writable(to)) {
+                    return false;
+                }
+                roomAtNs = System.nanoTime();
+            }
+            for (int n = 0; n < BURST; n++) {
+                if (!receive(from, msg, DONTWAIT)) {
+                    if (n > 0) {
+                        roomAtNs = System.nanoTime(); // the last send went: room a moment ago
+                    }
+                    return true;
+                }
+                long size = size(msg);
+                boolean more = more(msg); // read before the send, which empties the message
+                if (capture != MemorySegment.NULL) {
+                    copyToCapture(msg, more);
+                }
+                if (!sendFirst(msg, to, more)) {
+                    pending = true;
+                    pendingBytes = size;
+                    pendingMore = more;
+                    return false;
+                }
+                finish(size, more);
+            }
+            roomAtNs = System.nanoTime();
+            return true;
+        }
+
+        /**
+         * After a message's first frame of {@code bytes} has gone ({@code more}: others follow):
+         * receives, captures and sends its other frames, then counts it.
+         */
+        private void finish(long bytes, boolean more) {
+            while (more) {
+                receive(from, msg, 0); // a message arrives whole: the rest of it is there
+                bytes += size(msg);
+                more = more(msg);
+                if (capture != MemorySegment.NULL) {
+                    copyToCapture(msg, more);
+                }
+                send(msg, to, more ? SNDMORE : 0, "zmq_msg_send (proxy)");
+            }
+            counts[receivedAt]++;
+            counts[receivedAt + 1] += bytes;
+            counts[sentAt]++;
+            counts[sentAt + 1] += bytes;
+        }
+    }
 
     ProxyLoop(ZmqSocket frontend, ZmqSocket backend, ZmqSocket capture, ZmqSocket control) {
-        this.frontend = frontend.enteredHandle();
-        this.backend = backend.enteredHandle();
+        MemorySegment front = frontend.enteredHandle();
+        MemorySegment back = backend.enteredHandle();
         this.capture = capture == null ? MemorySegment.NULL : capture.enteredHandle();
         this.control = control.enteredHandle();
-        this.forward = frontend.type().receives();
-        this.backward = backend != frontend && backend.type().receives();
         try {
             itemCount = backend == frontend ? 2 : 3;
+            int backItem = itemCount - 1;
             items = arena.allocate(LibZmq.POLLITEM_SIZE * itemCount, 8);
             items.set(ValueLayout.ADDRESS, LibZmq.POLLITEM_SOCKET, this.control);
-            items.set(ValueLayout.ADDRESS, LibZmq.POLLITEM_SIZE + LibZmq.POLLITEM_SOCKET, this.frontend);
-            if (itemCount == 3) {
-                items.set(ValueLayout.ADDRESS, 2 * LibZmq.POLLITEM_SIZE + LibZmq.POLLITEM_SOCKET, this.backend);
-            }
-            msg = arena.allocate(LibZmq.MSG_LAYOUT);
+            items.set(ValueLayout.ADDRESS, LibZmq.POLLITEM_SIZE + LibZmq.POLLITEM_SOCKET, front);
+            items.set(ValueLayout.ADDRESS, backItem * LibZmq.POLLITEM_SIZE + LibZmq.POLLITEM_SOCKET, back);
+            // counts: frontend received 0-1 and sent 2-3, backend received 4-5 and sent 6-7
+            forward = frontend.type().receives() ? new Way(front, back, 1, backItem, 0, 6) : null;
+            backward = backend != frontend && backend.type().receives() ? new Way(back, front, backItem, 1, 4, 2) : null;
+            ways = forward == null ? new Way[] {backward} : backward == null ? new Way[] {forward} : new Way[] {forward, backward};
             copy = arena.allocate(LibZmq.MSG_LAYOUT);
-            int rc = (int) LibZmq.zmq_msg_init.invokeExact(msg);
-            rc = (int) LibZmq.zmq_msg_init.invokeExact(copy);
+            int rc = (int) LibZmq.zmq_msg_init.invokeExact(copy);
             errno = arena.allocate(LibZmq.CAPTURE_LAYOUT);
             events = arena.allocate(ValueLayout.JAVA_INT);
             eventsLength = arena.allocate(ValueLayout.JAVA_LONG);
@@ -105,57 +289,49 @@ final class ProxyLoop {
     }
 
     /**
-     * Forwards until a {@code TERMINATE} command, then returns; frees the loop's native memory
-     * either way.
+     * Forwards until a {@code TERMINATE} command (and the delivery of any message pending then),
+     * then returns; frees the loop's native memory either way.
      *
      * @throws ZmqException when a call fails (ETERM once a context is shut down)
      */
     void run() {
+        int[] mask = new int[itemCount];
         try {
             while (true) {
-                int front = 0;
-                int back = 0;
-                if (!paused) {
-                    if (forward) {
-                        if (backendWritable) {
-                            front |= POLLIN;
-                        } else if (itemCount == 3) {
-                            back |= POLLOUT;
-                        } else {
-                            front |= POLLOUT;
-                        }
+                java.util.Arrays.fill(mask, 0);
+                mask[0] = POLLIN;
+                long timeoutMs = -1;
+                for (Way w : ways) {
+                    w.want(mask);
+                    if (w.pending && w.refused) {
+                        timeoutMs = 1;
                     }
-                    if (backward) {
-                        if (frontendWritable) {
-                            back |= POLLIN;
-                        } else {
-                            front |= POLLOUT;
-                        }
+                    if (w.pending && terminating && w.deliverByNs != Long.MAX_VALUE) {
+                        long leftMs = Math.max(0, (w.deliverByNs - System.nanoTime() + 999_999) / 1_000_000);
+                        timeoutMs = timeoutMs < 0 ? leftMs : Math.min(timeoutMs, leftMs);
                     }
                 }
-                setEvents(1, front);
-                if (itemCount == 3) {
-                    setEvents(2, back);
+                for (int i = 0; i < itemCount; i++) {
+                    setEvents(i, mask[i]);
                 }
-                setEvents(0, POLLIN);
-                if (!await()) {
+                if (!await(timeoutMs)) {
                     continue;
                 }
                 if ((revents(0) & POLLIN) != 0 && readCommands()) {
+                    for (Way w : ways) {
+                        w.deliverByNs = w.pending ? deadline(w.to) : 0;
+                    }
+                }
+                boolean pending = false;
+                for (Way w : ways) {
+                    w.serve();
+                    if (w.pending && terminating && System.nanoTime() - w.deliverByNs >= 0) {
+                        w.drop();
+                    }
+                    pending |= w.pending;
+                }
+                if (terminating && !pending) {
                     return;
-                }
-                if (paused) {
-                    continue;
-                }
-                int frontReady = revents(1);
-                int backReady = itemCount == 3 ? revents(2) : frontReady;
-                boolean backRoom = !backendWritable && (backReady & POLLOUT) != 0;
-                boolean frontRoom = !frontendWritable && (frontReady & POLLOUT) != 0;
-                if (forward && (backRoom || backendWritable && (frontReady & POLLIN) != 0)) {
-                    backendWritable = forward(frontend, backend, 0);
-                }
-                if (backward && (frontRoom || frontendWritable && (backReady & POLLIN) != 0)) {
-                    frontendWritable = forward(backend, frontend, 4);
                 }
             }
         } finally {
@@ -163,9 +339,34 @@ final class ProxyLoop {
         }
     }
 
+    /**
+     * When a message pending for {@code to} as TERMINATE is read must have gone: now plus
+     * {@code to}'s ZMQ_LINGER, as libzmq keeps a closed socket's queued messages;
+     * {@link Long#MAX_VALUE} for linger -1 (for as long as it takes).
+     */
+    private long deadline(MemorySegment to) {
+        eventsLength.set(ValueLayout.JAVA_LONG, 0, 4L);
+        int rc;
+        try {
+            rc = (int) LibZmq.zmq_getsockopt.invokeExact(errno, to, LibZmq.ZMQ_LINGER, events, eventsLength);
+        } catch (Throwable t) {
+            throw LibZmq.rethrow(t);
+        }
+        if (rc != 0) {
+            throw new ZmqException("zmq_getsockopt(ZMQ_LINGER) (proxy)", LibZmq.errno(errno));
+        }
+        int lingerMs = events.get(ValueLayout.JAVA_INT, 0);
+        return lingerMs < 0 ? Long.MAX_VALUE : System.nanoTime() + lingerMs * 1_000_000L;
+    }
+
     /** The waits a signal interrupted so far. */
     int interruptedPolls() {
         return interruptedPolls;
+    }
+
+    /** The messages let go at TERMINATE so far. */
+    int dropped() {
+        return dropped;
     }
 
     /**
@@ -187,10 +388,10 @@ final class ProxyLoop {
      * Waits in zmq_poll until something polled for is ready: true then, false when a signal ended
      * the wait (the caller polls again).
      */
-    private boolean await() {
+    private boolean await(long timeoutMs) {
         int e;
         try {
-            if ((int) LibZmq.zmq_poll_fast.invokeExact(items, itemCount, -1L) >= 0) {
+            if ((int) LibZmq.zmq_poll_fast.invokeExact(items, itemCount, timeoutMs) >= 0) {
                 return true;
             }
             // a signal, usually: told without allocating; anything else by the capturing repeat,
@@ -212,49 +413,52 @@ final class ProxyLoop {
         return false;
     }
 
-    /**
-     * Forwards up to {@value #BURST} whole messages from {@code from} to {@code to}, each only once
-     * {@code to} can take it, counting them at {@code counts[at..at+3]} (received on {@code from},
-     * then sent on {@code to}).
-     *
-     * @return whether {@code to} can take another message (false: it is full, or has no peer)
-     */
-    private boolean forward(MemorySegment from, MemorySegment to, int at) {
-        for (int n = 0; n < BURST; n++) {
-            if (!writable(to)) {
-                return false;
-            }
-            if (!receive(from, DONTWAIT)) {
-                return true;
-            }
-            long bytes = 0;
-            for (;;) {
-                long size;
-                boolean more;
-                try {
-                    size = (long) LibZmq.zmq_msg_size.invokeExact(msg);
-                    more = (int) LibZmq.zmq_msg_more.invokeExact(msg) != 0;
-                } catch (Throwable t) {
-                    throw LibZmq.rethrow(t);
-                }
-                bytes += size;
-                int flags = more ? SNDMORE : 0;
-                if (capture != MemorySegment.NULL) {
-                    copyToCapture(flags);
-                }
-                send(msg, to, flags, "zmq_msg_send (proxy)");
-                if (!more) {
-                    break;
-                }
-                receive(from, 0); // a message arrives whole: the rest of it is there
-            }
-            counts[at]++;
-            counts[at + 1] += bytes;
-            int sent = at == 0 ? 6 : 2; // the other socket's "sent" pair
-            counts[sent]++;
-            counts[sent + 1] += bytes;
+    private long size(MemorySegment m) {
+        try {
+            return (long) LibZmq.zmq_msg_size.invokeExact(m);
+        } catch (Throwable t) {
+            throw LibZmq.rethrow(t);
         }
-        return writable(to);
+    }
+
+    private boolean more(MemorySegment m) {
+        try {
+            return (int) LibZmq.zmq_msg_more.invokeExact(m) != 0;
+        } catch (Throwable t) {
+            throw LibZmq.rethrow(t);
+        }
+    }
+
+    /**
+     * Sends {@code m}, a message's first frame, with DONTWAIT (SNDMORE when more frames follow):
+     * false when {@code to} cannot take it now (the frame stays in {@code m}). A signal is retried.
+     * Would-block is read through zmq_errno(), which allocates nothing; any other answer is checked
+     * by a capturing repeat, allowed here as the frame starts a message.
+     */
+    private boolean sendFirst(MemorySegment m, MemorySegment to, boolean more) {
+        int flags = (more ? SNDMORE : 0) | DONTWAIT;
+        try {
+            for (;;) {
+                if ((int) LibZmq.zmq_msg_send_fast.invokeExact(m, to, flags) >= 0) {
+                    return true;
+                }
+                if ((int) LibZmq.zmq_errno.invokeExact() == LibZmq.EAGAIN) {
+                    return false;
+                }
+                if ((int) LibZmq.zmq_msg_send.invokeExact(errno, m, to, flags) >= 0) {
+                    return true;
+                }
+                int e = LibZmq.errno(errno);
+                if (e == LibZmq.EAGAIN) {
+                    return false;
+                }
+                if (e != LibZmq.EINTR) {
+                    throw new ZmqException("zmq_msg_send (proxy)", e);
+                }
+            }
+        } catch (Throwable t) {
+            throw LibZmq.rethrow(t);
+        }
     }
 
     /** Whether {@code socket} can take a message now: ZMQ_EVENTS has POLLOUT. */
@@ -279,7 +483,7 @@ final class ProxyLoop {
      * which allocates nothing; any other answer is checked by a capturing repeat, which does
      * allocate (see LibZmq's class comment) but is not on the way of a message.
      */
-    private boolean receive(MemorySegment from, int flags) {
+    private boolean receive(MemorySegment from, MemorySegment msg, int flags) {
         try {
             for (;;) {
                 if ((int) LibZmq.zmq_msg_recv_fast.invokeExact(msg, from, flags) >= 0) {
@@ -304,7 +508,8 @@ final class ProxyLoop {
         }
     }
 
-    private void copyToCapture(int flags) {
+    private void copyToCapture(MemorySegment msg, boolean more) {
+        int flags = more ? SNDMORE : 0;
         try {
             int rc = (int) LibZmq.zmq_msg_copy.invokeExact(errno, copy, msg);
             if (rc != 0) {
@@ -351,7 +556,7 @@ final class ProxyLoop {
         }
     }
 
-    /** Reads every command queued: true on TERMINATE (the rest stay queued). */
+    /** Reads every command queued, up to a TERMINATE (the rest stay queued): true when it read TERMINATE. */
     private boolean readCommands() {
         try {
             for (;;) {
@@ -368,6 +573,7 @@ final class ProxyLoop {
                 }
                 byte[] c = command.asSlice(0, Math.min(n, COMMAND_BYTES)).toArray(ValueLayout.JAVA_BYTE);
                 if (java.util.Arrays.equals(c, TERMINATE)) {
+                    terminating = true;
                     return true;
                 } else if (java.util.Arrays.equals(c, PAUSE)) {
                     paused = true;
@@ -401,8 +607,10 @@ final class ProxyLoop {
 
     private void close() {
         try {
-            int rc = (int) LibZmq.zmq_msg_close.invokeExact(msg);
-            rc = (int) LibZmq.zmq_msg_close.invokeExact(copy);
+            int rc = (int) LibZmq.zmq_msg_close.invokeExact(copy);
+            for (Way w : ways) {
+                rc = (int) LibZmq.zmq_msg_close.invokeExact(w.msg); // a pending frame only when the run failed
+            }
         } catch (Throwable t) {
             throw LibZmq.rethrow(t);
         } finally {

@@ -50,9 +50,11 @@ import java.util.concurrent.locks.ReentrantLock;
  * {@code zmq_proxy_steerable}, which it replaced on 2026-11-28. That one busy-loops on a core
  * while a message waits for a side that cannot take it yet (no peer, or at its high-water mark:
  * libzmq issue 4071), copies every command to the capture socket as if it were a message, and
- * returns on a signal (EINTR), starting its counters over when called again. Here a message waits
- * in the source socket's queue, not taken off it, while the proxy sleeps in {@code zmq_poll} until
- * the destination has room; commands do not reach the capture; a signal only repeats the wait.
+ * returns on a signal (EINTR), starting its counters over when called again. Here the proxy sleeps
+ * in {@code zmq_poll} until the destination has room; nothing is taken off the source while the
+ * destination shows no room (no peer), and a message taken just as it filled up waits in hand for
+ * the room (see {@link #terminate()}); commands do not reach the capture; a signal only repeats the
+ * wait.
  *
  * <p>Socket types: what one side can receive the other must be able to send, so a SUB or PULL
  * stands only opposite a PUB or PUSH, and the constructor refuses other pairs (such messages could
@@ -270,6 +272,12 @@ public final class ZmqProxy implements AutoCloseable {
         return l == null ? 0 : l.interruptedPolls();
     }
 
+    /** Messages the run let go at TERMINATE, their destination's linger over; 0 before the run. For tests. */
+    int droppedAtTerminate() {
+        ProxyLoop l = loop;
+        return l == null ? 0 : l.dropped();
+    }
+
     /**
      * True from the moment {@link #run()} has taken its sockets (counted its call on each) until it
      * returns.
@@ -307,8 +315,12 @@ public final class ZmqProxy implements AutoCloseable {
     /**
      * Ends {@link #run()}: it returns once the run has read the command (after the message it is
      * forwarding, if any: a message waiting for the capture socket to take it holds the command
-     * up as long as it waits). Before the run starts, it makes the run return at once. Thread-safe
-     * and idempotent; nothing to do once the proxy is closed.
+     * up as long as it waits). A message the run has taken off one side that the other side had no
+     * room for yet (it filled up in the middle of a burst) is delivered first, for as long as that
+     * side's {@link ZmqSocket#lingerMs() linger} (as libzmq keeps a closed socket's queued messages):
+     * with linger -1 the run waits for the room, with 0 it lets the message go at once. Before the
+     * run starts, it makes the run return at once. Thread-safe and idempotent; nothing to do once the
+     * proxy is closed.
      */
     public void terminate() {
         lock.lock();

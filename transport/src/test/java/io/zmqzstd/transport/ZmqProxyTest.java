@@ -567,10 +567,9 @@ class ZmqProxyTest extends ContextTestBase {
 
     /**
      * A message that waits for a backend that cannot take it (a PUSH with no peer) waits in
-     * zmq_poll, not in a busy loop, and stays in the frontend's queue: terminated then, the proxy
-     * leaves it there for the caller. libzmq 4.3.4's zmq_proxy_steerable, which ran the proxy until
-     * 2026-11-28, spun here (libzmq issue 4071): 96 ms of CPU in 300 ms, on two cores shared with
-     * other builds; this loop uses about none.
+     * zmq_poll, not in a busy loop, and is delivered once a peer connects. libzmq 4.3.4's
+     * zmq_proxy_steerable, which ran the proxy until 2026-11-28, spun here (libzmq issue 4071):
+     * 96 ms of CPU in 300 ms, on two cores shared with other builds; this loop uses about none.
      */
     @Test
     void shouldSleepWhileAMessageWaitsForABackendWithNoPeer() throws Exception {
@@ -592,11 +591,112 @@ class ZmqProxyTest extends ContextTestBase {
             assertEquals("waits", consumer.receiveString(0));
             assertEquals("and this", consumer.receiveString(0));
             assertEquals(counts(2, 13, 0, 0), stats(proxy));
-            consumer.close();
+            running.terminate(proxy);
+        }
+    }
+
+    /** Terminated while its backend has no peer, the proxy leaves the waiting message in the frontend's queue, taken by nobody. */
+    @Test
+    void shouldLeaveAMessageInTheFrontendWhenTheBackendHasNoPeer() throws Exception {
+        Stage s = new Stage();
+        ZmqSocket backend = socket(SocketType.PUSH);
+        Endpoints.bindAny(backend, "inproc"); // no peer
+        try (ZmqProxy proxy = new ZmqProxy(s.frontend, backend, null)) {
+            Running running = start(proxy);
             assertTrue(s.producer.send(b("left"), 0));
-            Endpoints.await("the proxy waiting for the backend", () -> BlockedCalls.inside(running.thread(), "await"));
+            assertEquals(counts(0, 0, 0, 0), stats(proxy));
             running.terminate(proxy);
             assertEquals("left", s.frontend.receiveString(0), "not taken off the frontend while the backend had no peer");
+            assertEquals(0, proxy.droppedAtTerminate());
+        }
+    }
+
+    /** A stage whose backend fills up: two-frame messages ("m" + i, then i as text) to a consumer that does not read yet. */
+    private final class FullStage {
+        final ZmqSocket frontend = socket(SocketType.PULL);
+        final ZmqSocket backend = socket(SocketType.PUSH);
+        final ZmqSocket producer = socket(SocketType.PUSH);
+        final ZmqSocket consumer = socket(SocketType.PULL);
+        final int messages = 50;
+
+        FullStage(int backendLingerMs) {
+            backend.lingerMs(backendLingerMs);
+            backend.sendHwm(1);
+            consumer.receiveHwm(1);
+            producer.connect(Endpoints.bindAny(frontend, "inproc"));
+            consumer.connect(Endpoints.bindAny(backend, "inproc"));
+        }
+
+        /** Sends every message, then waits until the proxy has forwarded what fits and waits in zmq_poll. */
+        void fill(ZmqProxy proxy, Running running) {
+            for (int i = 0; i < messages; i++) {
+                sendMessage(producer, b("m" + i), b(Integer.toString(i)));
+            }
+            long[] last = {-1};
+            Endpoints.await("the proxy blocked by the full backend", () -> {
+                long now = stats(proxy).frontendMessagesReceived();
+                boolean still = now == last[0] && now > 0;
+                last[0] = now;
+                return still && BlockedCalls.inside(running.thread(), "await");
+            });
+            assertTrue(last[0] < messages - 1, "forwarded " + last[0] + " of " + messages);
+        }
+
+        /** Reads the whole messages {@code from} holds, from sequence {@code first} on, checking each is whole and in order. */
+        int drain(ZmqSocket from, int first) {
+            int n = 0;
+            for (List<byte[]> m; (m = receiveMessage(from)) != null; n++) {
+                assertEquals(2, m.size(), "a whole message");
+                assertEquals("m" + (first + n), new String(m.get(0), java.nio.charset.StandardCharsets.US_ASCII));
+                assertEquals(Integer.toString(first + n), new String(m.get(1), java.nio.charset.StandardCharsets.US_ASCII));
+            }
+            return n;
+        }
+    }
+
+    /**
+     * A message the proxy has taken while the backend filled up in the middle of a burst is
+     * delivered before the run ends: terminate() waits for the room (the backend's linger being
+     * -1), nothing is lost, and the messages not taken stay whole in the frontend.
+     */
+    @Test
+    void shouldDeliverTheMessageInHandBeforeTheRunEnds() throws Exception {
+        FullStage s = new FullStage(-1);
+        try (ZmqProxy proxy = new ZmqProxy(s.frontend, s.backend, null)) {
+            Running running = start(proxy);
+            s.fill(proxy, running);
+            proxy.terminate();
+            running.thread().join(300);
+            assertTrue(running.thread().isAlive(), "the run ended with a message in hand and no room for it");
+            s.consumer.receiveTimeoutMs(500);
+            int delivered = s.drain(s.consumer, 0);
+            running.awaitEnd();
+            assertNull(running.thrown().get());
+            s.frontend.receiveTimeoutMs(500);
+            int left = s.drain(s.frontend, delivered);
+            assertEquals(s.messages, delivered + left, "delivered " + delivered + ", left in the frontend " + left);
+            assertEquals(0, proxy.droppedAtTerminate());
+        }
+    }
+
+    /**
+     * With the backend's linger 0, terminate() does not wait for room: the message in hand is let
+     * go, as a closed socket's queue is, all of it (its second frame too, so that the frontend's
+     * next message is whole), and the run ends at once.
+     */
+    @Test
+    void shouldLetTheMessageInHandGoWhenTheBackendsLingerIsOver() throws Exception {
+        FullStage s = new FullStage(0);
+        try (ZmqProxy proxy = new ZmqProxy(s.frontend, s.backend, null)) {
+            Running running = start(proxy);
+            s.fill(proxy, running);
+            running.terminate(proxy);
+            assertEquals(1, proxy.droppedAtTerminate());
+            s.consumer.receiveTimeoutMs(500);
+            int delivered = s.drain(s.consumer, 0);
+            s.frontend.receiveTimeoutMs(500);
+            int left = s.drain(s.frontend, delivered + 1);
+            assertEquals(s.messages - 1, delivered + left, "delivered " + delivered + ", left in the frontend " + left);
         }
     }
 
