@@ -668,11 +668,12 @@ def spin_before_park():
     ratios, faster = [], {}
     for path in sorted(glob.glob(os.path.join(RESULTS, 'experiments', 'spin-before-park', 'ab-1024-r*.txt'))):
         with open(path) as f:
-            for line in f:
-                if 'x_zmqzstd@3=' in line:
-                    way = line.split()[0]
-                    ratios.append(float(line.split('x_zmqzstd@3=')[1].split()[0]))
-                    faster[way] = faster.get(way, 0) + int(line.split('faster_in=')[1].split('/')[0])
+            text = f.read()
+        ratios.extend(median for _, median in script('interleaved').jvm_medians(text).values())  # from the rounds
+        for line in text.splitlines():
+            if 'x_zmqzstd@3=' in line:
+                way = line.split()[0]
+                faster[way] = faster.get(way, 0) + int(line.split('faster_in=')[1].split('/')[0])
     if len(ratios) != 4:
         raise ValueError('spin-before-park: %d ratios, not 4' % len(ratios))
     slower = sorted(set(40 - n for n in faster.values()))
@@ -1185,18 +1186,19 @@ check('Transport: the small pooled send, and through zmq_send', small_pooled_sen
 
 def own_jvm_runs(folder, size):
     """A folder of pipeline-own-jvm/run.sh: per configuration ('alone-jeromqZstdjni', 'alone-zmqzstd3', 'shared'), per run in
-    order, way -> (msg/s, the JVM's median ratio to JeroMQ + zstd-jni as printed, a Decimal, or None)."""
+    order, way -> (msg/s, the JVM's median ratio to JeroMQ + zstd-jni over its rounds, a Decimal, or None)."""
     found = {}
     for config in ('alone-jeromqZstdjni', 'alone-zmqzstd3', 'shared'):
         for path in sorted(glob.glob(os.path.join(RESULTS, folder, '%s-%d-r*.txt' % (config, size))),
                            key=lambda p: int(p.rsplit('-r', 1)[1].split('.')[0])):
             run = {}
             with open(path) as f:
-                for line in f:
-                    fields = line.split()
-                    if len(fields) > 1 and fields[1].startswith('msgs_per_s='):
-                        x = [w.split('=')[1] for w in fields[2:3] if w.startswith('x_')]
-                        run[fields[0]] = (float(fields[1].split('=')[1]), decimal.Decimal(x[0]) if x else None)
+                text = f.read()
+            medians = script('interleaved').jvm_medians(text, decimal.Decimal)
+            for line in text.splitlines():
+                fields = line.split()
+                if len(fields) > 1 and fields[1].startswith('msgs_per_s='):
+                    run[fields[0]] = (float(fields[1].split('=')[1]), medians[fields[0]][1] if fields[0] in medians else None)
             found.setdefault(config, []).append(run)
     return found
 
@@ -1472,13 +1474,15 @@ def claim_and_send_path():
         cells = [interleaved_rows('experiments/claim')[('pipeline', 'tcp', size, way + baseline)]
                  for way in ('zmqzstd@3c', 'zmqzstd@3', 'jeromqZstdjni')]
         out.append('| %s | %s |' % (size, ' | '.join('%s (%s)' % (c[1], c[3]) for c in cells)))
-    def ahead(ways):  # the 'JVMs above 1' of WAYS at both sizes: one value if they all agree
-        found = {interleaved_rows('experiments/claim')[('pipeline', 'tcp', s, way + baseline)][4] for way in ways for s in ('64 KiB', '1 KiB')}
-        return found.pop() if len(found) == 1 else sorted(found)
+    def ahead(way, unit=''):  # 'k of n' JVMs above 1 of WAY, once if both sizes agree
+        counts = [' of '.join(interleaved_rows('experiments/claim')[('pipeline', 'tcp', s, way + baseline)][4].split('/'))
+                  for s in ('64 KiB', '1 KiB')]
+        if counts[0] == counts[1]:
+            return 'none' if counts[0].startswith('0 ') else '%s%s at both sizes' % (counts[0], unit)
+        return '%s%s at 64 KiB and %s at 1 KiB' % (counts[0], unit, counts[1])
 
-    mine, peer = ahead(('zmqzstd@3c', 'zmqzstd@3')), ahead(('jeromqZstdjni',))
-    out.append('`3c` and `3` ahead of `3w` in %s JVMs each, JeroMQ + zstd-jni in %s.)' % (
-        ' of '.join(mine.split('/')), 'none' if peer.startswith('0/') else peer))
+    out.append('`3c` ahead of `3w` in %s, `3` in %s, JeroMQ + zstd-jni in %s.)' % (
+        ahead('zmqzstd@3c', ' JVMs'), ahead('zmqzstd@3'), ahead('jeromqZstdjni')))
 
     def peer_rates(size):  # JeroMQ + zstd-jni's msg/s in each JVM of the claim run, in thousands
         rates = []

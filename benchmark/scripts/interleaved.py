@@ -3,8 +3,13 @@
 
 Each run file is the output of TransportOverhead or CodecOverhead: a header line of key=value words
 (transport= or method=, size=, ...), then one line per way that names the way and its ratio to the
-baseline way in the same round, median over the rounds (x_BASELINE= or speed_vs_BASELINE=). The JVM is
-the independent unit: a row's ratio is the median of the JVMs' medians, its range their smallest and
+baseline way in the same round, median over the rounds (x_BASELINE= or speed_vs_BASELINE=), and for
+TransportOverhead, PipelineOverhead and SharedPoolOverhead also the ratio of every round (WAY per_round ...).
+A JVM's median is taken here from those per-round ratios (statistics.median: the mean of the middle two of
+an even count) whenever the file has them; the printed median is used only for files without them
+(CodecOverhead's, and SharedPoolOverhead's before it printed rounds). Until 2026-11-28 the harness printed
+the upper of the middle two rounds as the median of an even count, so the printed value of a file written
+before then leans to the faster way by up to half the gap between them. The JVM is the independent unit: a row's ratio is the median of the JVMs' medians, its range their smallest and
 largest, with a distribution-free 95 % interval for the median (order statistics), and the sign test
 counts JVMs, not rounds.
 
@@ -25,6 +30,21 @@ from tables import size_label
 
 WAY = re.compile(r"^(\S+)\s+.*?\b(?:x_|speed_vs_)([\w@#+]+)=([0-9.]+)", re.M)
 PER_ROUND = re.compile(r"^(\S+) per_round ([0-9. ]+)$", re.M)
+
+
+def per_round(text, number=float):
+    """Way -> its ratio to the baseline in every round, of the WAY per_round lines of one run's output."""
+    return {way: [number(x) for x in values.split()] for way, values in PER_ROUND.findall(text)}
+
+
+def jvm_medians(text, number=float):
+    """Way -> (baseline, the JVM's median ratio) of one run's output, for every way but the baseline: the
+    median of the per-round ratios where the output has them (statistics.median, so the mean of the middle
+    two of an even count), else the printed one. NUMBER makes the values (float, or decimal.Decimal to keep
+    the printed decimals exact)."""
+    rounds = per_round(text, number)
+    return {way: (base, statistics.median(rounds[way]) if way in rounds else number(printed))
+            for way, base, printed in WAY.findall(text) if way != base}
 
 
 def sign_p(k, n):
@@ -61,10 +81,9 @@ def main():
         head = dict(w.split("=", 1) for w in text.splitlines()[0].split() if "=" in w)
         kind, what = ("transport", head["transport"]) if "transport" in head else ("codec", head["method"])
         kind = head.get("kind", kind)
-        for way, base, ratio in WAY.findall(text):
-            if way != base:
-                cells.setdefault((kind, what, int(head["size"]), way, base), []).append(float(ratio))
-        rounds = {way: [float(x) for x in values.split()] for way, values in PER_ROUND.findall(text)}
+        rounds = per_round(text, float)
+        for way, (base, median) in jvm_medians(text, float).items():
+            cells.setdefault((kind, what, int(head["size"]), way, base), []).append(median)
         for pair in pairs:
             a, b = pair.split("/")
             if a in rounds and b in rounds:

@@ -5,6 +5,8 @@
 # Rerun 2026-11-25 with /tmp/new-benchmarks.jar built at da84678: JVMS=8 SIZES=1024 OUT=<this dir>/at-da84678.
 # Review 2026-11-25: old = 637cd7c, new = the topic copied in publish(): JVMS=4 SIZES=1024 OUT=<this dir>/publish-topic.
 # Usage: JVMS=3 SIZES="1024 65536" OUT=dir [FIRST=n: number the JVMs from n, to add to a run] run.sh
+# (JVMS=0 runs nothing and rewrites summary.txt from the files in OUT.) The ratio per JVM in summary.txt is the
+# median of its per-round ratios; until 2026-11-28 it was the printed one, the upper middle round of 20.
 set -euo pipefail
 java=/usr/lib/jvm/temurin-25-jdk-amd64/bin/java
 out="${OUT:-benchmark/results/experiments/claim/send-path}"
@@ -21,6 +23,11 @@ done
 for size in ${SIZES:-1024 65536}; do
   for v in old new; do
     printf '%-4s %6s  zmqzstd@3 msg/s, x JeroMQ:' "$v" "$size"
-    grep -h '^zmqzstd@3 .*msgs_per_s' $(ls "$out/$v-$size-"j*.txt | sort -V) | sed 's/.*msgs_per_s=\([0-9]*\) x_jeromqZstdjni=\([0-9.]*\).*/ \1 \2x/' | tr '\n' ' '; echo
+    # the ratio: the median of the JVM's per-round ratios (the mean of the middle two), as interleaved.py takes it
+    python3 -c 'import decimal, re, sys; sys.path.insert(0, sys.argv[1]); from interleaved import jvm_medians
+for p in sys.argv[2:]:
+    t = open(p).read(); print(" %s %sx" % (re.search(r"^zmqzstd@3 +msgs_per_s=(\d+)", t, re.M).group(1),
+                                          jvm_medians(t, decimal.Decimal)["zmqzstd@3"][1]), end=" ")
+print()' "$(dirname "$0")/../../../../scripts" $(ls "$out/$v-$size-"j*.txt | sort -V)
   done
 done | tee "$out/summary.txt"
