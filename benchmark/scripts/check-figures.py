@@ -1382,6 +1382,40 @@ def parallel_compression_more():
 check('Parallel compression: CPU by library, the ring, the workers and libzstd 1.5.7', parallel_compression_more)
 
 
+def parallel_compression_repeated():
+    """The ring-of-64 interleaved run and the inline run as the Summary, Findings and Open work repeat them, and the inline
+    table of "Small messages: handed over, or sent by the producer itself"."""
+    ring = interleaved_rows('interleaved-pipeline-ring64')
+
+    def x(size, way, digits=2):  # the median of the JVMs' medians, rounded half up as the document writes it
+        return '%sx' % half_up(ring[('pipeline', 'tcp', size, way)][1], digits)
+
+    def low_high(size, way):
+        low, high = ring[('pipeline', 'tcp', size, way)][3].split('\u2013')
+        return '%s\u2013%s' % (half_up(low), half_up(high))
+
+    three, one, sizes = 'zmqzstd@3 / jeromqZstdjni', 'zmqzstd / jeromqZstdjni', ('1 KiB', '64 KiB', '1 MiB')
+    inproc = [half_up(ring[('pipeline', 'inproc', s, three)][1]) for s in ('1 KiB', '64 KiB')]
+    inline = interleaved_rows('interleaved-pipeline-inline')
+    small = {s: [inline[('pipeline', 'tcp', s, w + ' / jeromqZstdjni')][1] for w in ('zmqzstd', 'zmqzstd@3i0', 'zmqzstd@3i65536')]
+             for s in ('64 B', '256 B', '512 B', '1 KiB', '2 KiB')}
+    out = ['tcp 1 KiB %s (%s), 64 KiB %s (%s), 1 MiB %s (%s), every JVM ahead; inproc 1 KiB %sx, 64 KiB %sx; 64 B %sx, 256 B %sx, '
+           '512 B %sx (3 JVMs; one thread %sx, %sx, %sx)' % (
+               x('1 KiB', three), low_high('1 KiB', three), x('64 KiB', three), low_high('64 KiB', three), x('1 MiB', three),
+               low_high('1 MiB', three), inproc[0], inproc[1], *(half_up(small[s][1]) for s in ('64 B', '256 B', '512 B')),
+               *(half_up(small[s][0]) for s in ('64 B', '256 B', '512 B'))),
+           'interleaved tcp %s, %s, %s.' % tuple(x(s, one) for s in sizes),
+           'moved %s JeroMQ + zstd-jni at 1 KiB, %s at 64 KiB and %s at 1 MiB over tcp where one thread moved %s, %s and %s' % (
+               tuple(x(s, three) for s in sizes) + tuple(x(s, one) for s in sizes)),
+           '(64 B %sx against %sx, 256 B %sx against %sx)' % (half_up(small['64 B'][1]), half_up(small['64 B'][0]),
+                                                              half_up(small['256 B'][1]), half_up(small['256 B'][0]))]
+    out.extend('| %s | %s | %s | %s |' % ((s,) + tuple(small[s])) for s in small)
+    return out
+
+
+check('Parallel compression: the interleaved runs as the Summary, Findings and Open work repeat them', parallel_compression_repeated)
+
+
 def parallel_verdicts():
     """The prose of the parallel sender's JMH verdicts: after the fixes of 2026-11-26 (twice), at level 1, with the rings of 64
     and of 16."""
