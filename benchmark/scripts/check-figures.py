@@ -2617,11 +2617,16 @@ def pipeline_options():
 check('Pacing, switch-over and raw frames in the pipeline: the prose under the tables', pipeline_options)
 
 
-# --- "Through a proxy: one forwarding hop": hop-table.py over the two rounds ---------------------------
+# --- "Through a proxy: one forwarding hop": hop-table.py over the two rounds of 2026-11-28 ----------------
+
+HOP_DIR = os.path.join(RESULTS, 'pipeline-hop-2026-11-28')
+HOP_MAIN = [os.path.join(HOP_DIR, 'pipeline-hop-r%d.json' % i) for i in (1, 2)]
+HOP_LIBZMQ = [os.path.join(HOP_DIR, 'pipeline-libzmq-proxy-r%d.json' % i) for i in (1, 2)]
+
 
 def proxy_hop():
-    """hop-table.py's two tables over results/pipeline-hop/, row by row."""
-    text = printed_main('hop-table', *(os.path.join(RESULTS, 'pipeline-hop', 'pipeline-hop-r%d.json' % i) for i in (1, 2)))
+    """hop-table.py's three tables over results/pipeline-hop-2026-11-28/, row by row."""
+    text = printed_main('hop-table', *HOP_MAIN, '--', *HOP_LIBZMQ)
     return [line for line in text.splitlines() if line.startswith('| ') and not line.startswith(('| transport', '|---'))]
 
 
@@ -2629,9 +2634,14 @@ check('Through a proxy: one forwarding hop, the tables of hop-table.py', proxy_h
 
 
 def proxy_hop_prose():
-    """The figures of the prose around hop-table.py's tables: the rounds' spread and the three findings under them."""
+    """The figures of the prose around hop-table.py's tables: the rounds' spread, the four findings under them and the
+    Findings' "Hubs" line."""
     hop = script('hop-table')
-    rounds = [hop.load(os.path.join(RESULTS, 'pipeline-hop', 'pipeline-hop-r%d.json' % i)) for i in (1, 2)]
+    rounds = [hop.load(path) for path in HOP_MAIN]
+    spread = {key: 1 - min(v[0] for v in (r[key] for r in rounds)) / max(v[0] for v in (r[key] for r in rounds)) for key in rounds[0]}
+    widest = max(spread, key=spread.get)
+    for r, path in zip(rounds, HOP_LIBZMQ):
+        r.update(hop.load(path))
 
     def values(t, size, c, way, index=0):  # the rounds' msg/s (INDEX 0) or B/msg (1) of one cell
         return [r[(t, size, c, way)][index] for r in rounds]
@@ -2639,35 +2649,78 @@ def proxy_hop_prose():
     def over(t, size, a, way_a, b, way_b):  # per round, A's msg/s over B's
         return [r[(t, size, a, way_a)][0] / r[(t, size, b, way_b)][0] for r in rounds]
 
-    spread = {key: 1 - min(v[0] for v in (r[key] for r in rounds)) / max(v[0] for v in (r[key] for r in rounds)) for key in rounds[0]}
-    widest = max(spread, key=spread.get)
     jeromq = values(*widest)
     garbage = {size: [p - d for p, d in zip(values('tcp', size, 'jeromqZstdjni', 'proxy', 1), values('tcp', size, 'jeromqZstdjni', 'none', 1))]
                for size in (1024, 65536)}
     through = [v for t in ('tcp', 'inproc') for size in (1024, 65536) for v in values(t, size, 'zmqzstd', 'proxy', 1)]
-    return ['rounds of single forks move by up to %.0f %% here (%s direct over %s at %s: %s, then %s msg/s)' % (
+    loops = {(c, t, size): over(t, size, c, 'proxy', c, 'libzmqProxy')
+             for c in ('zmqzstd', 'libzmqBytes') for t in ('tcp', 'inproc') for size in (1024, 65536)}
+    elsewhere = [v for (c, t, size), vs in loops.items() if c == 'zmqzstd' and (t, size) != ('tcp', 1024) for v in vs]
+    bytes_loop = [v for (c, t, size), vs in loops.items() if c == 'libzmqBytes' for v in vs]
+    ahead = sum(1 for vs in loops.values() for v in vs if v > 1)
+    cost = [100 * (1 - x) for x in over('tcp', 1024, 'zmqzstd', 'proxy', 'zmqzstd', 'none')]
+    jeromq_cost = [100 * (1 - x) for x in over('tcp', 1024, 'jeromqZstdjni', 'proxy', 'jeromqZstdjni', 'none')]
+    all_garbage = [g / 1000 for size in (1024, 65536) for g in garbage[size]]
+    return ['rounds of single forks move by up to %.0f %% here (%s direct over\n%s at %s: %s, then %s msg/s)' % (
                 100 * spread[widest], 'JeroMQ' if widest[2] == 'jeromqZstdjni' else widest[2], widest[0],
                 script('tables').size_label(widest[1]), hop.rate(jeromq[0]), hop.rate(jeromq[1])),
-            'Over tcp at 1 KiB JeroMQ\'s proxy takes its stream to %sx of direct and adds %.1f KB of garbage per message (%s against '
-            '%s B); at 64 KiB it adds %s KB per message.' % (
+            'Over tcp at 1 KiB JeroMQ\'s proxy takes its stream to\n  %sx of direct and adds %.1f KB of garbage per message (%s against %s B);\n'
+            '  at 64 KiB it adds %s KB per message.' % (
                 span(over('tcp', 1024, 'jeromqZstdjni', 'proxy', 'jeromqZstdjni', 'none')), statistics.median(garbage[1024]) / 1000,
                 *('%s\u2013%s' % (thousands(min(v)), thousands(max(v))) for v in (values('tcp', 1024, 'jeromqZstdjni', 'proxy', 1),
                                                                                values('tcp', 1024, 'jeromqZstdjni', 'none', 1))),
                 span([g / 1000 for g in garbage[65536]], 0)),
-            'zmqzstd stays at %s B/msg through it.' % span(through),
-            'moves %sx of direct over tcp at 1 KiB and %sx at 64 KiB, and leads JeroMQ + zstd-jni through its hop by %sx at 1 KiB and '
-            '%sx at 64 KiB over tcp (direct in the same rounds: %sx and %sx).' % (
+            'zmqzstd stays\n  at %s B/msg through it.' % span(through),
+            'moves %sx of direct over tcp at 1 KiB and %sx at\n  64 KiB, and leads JeroMQ + zstd-jni through its hop by %sx at 1 KiB and %sx at\n'
+            '  64 KiB over tcp (direct in the same rounds: %sx and %sx).' % (
                 span(over('tcp', 1024, 'zmqzstd', 'proxy', 'zmqzstd', 'none')), span(over('tcp', 65536, 'zmqzstd', 'proxy', 'zmqzstd', 'none')),
                 span(over('tcp', 1024, 'zmqzstd', 'proxy', 'jeromqZstdjni', 'proxy')),
                 span(over('tcp', 65536, 'zmqzstd', 'proxy', 'jeromqZstdjni', 'proxy')),
                 span(over('tcp', 1024, 'zmqzstd', 'none', 'jeromqZstdjni', 'none')),
                 span(over('tcp', 65536, 'zmqzstd', 'none', 'jeromqZstdjni', 'none'))),
-            'zmqzstd %sx of direct, level with JeroMQ through its hop (%sx)' % (
+            'zmqzstd %sx of direct, and\n  %sx JeroMQ through its hop' % (
                 span(over('inproc', 1024, 'zmqzstd', 'proxy', 'zmqzstd', 'none')),
-                span(over('inproc', 1024, 'zmqzstd', 'proxy', 'jeromqZstdjni', 'proxy')))]
+                span(over('inproc', 1024, 'zmqzstd', 'proxy', 'jeromqZstdjni', 'proxy'))),
+            'zmqzstd moves %sx over tcp at 1 KiB through\n  `ZmqProxy` what it moves through libzmq\'s loop, and %sx elsewhere; `libzmqBytes`\n'
+            '  %sx. In %d of the %d cells `ZmqProxy` moved more.' % (
+                span(loops[('zmqzstd', 'tcp', 1024)]), span(elsewhere), span(bytes_loop), ahead, sum(len(v) for v in loops.values())),
+            '`ZmqProxy` cost zmqzstd %.0f\u2013%.0f %%\n  over tcp at 1 KiB and nothing at 64 KiB (%sx of direct), with nothing allocated, where\n'
+            '  JeroMQ\'s proxy cost JeroMQ + zstd-jni %.0f\u2013%.0f %% at 1 KiB and added %.1f\u2013%.0f KB of garbage per message' % (
+                min(cost), max(cost), span(over('tcp', 65536, 'zmqzstd', 'proxy', 'zmqzstd', 'none')),
+                min(jeromq_cost), max(jeromq_cost), min(all_garbage), max(all_garbage))]
 
 
 check('Through a proxy: one forwarding hop, the findings under the tables', proxy_hop_prose)
+
+
+# --- "What the proxy's own loop costs": proxy-loop-table.py over the six ProxyBenchmark rounds -------------
+
+PROXY_LOOP_DIR = os.path.join(RESULTS, 'proxy-loop')
+
+
+def proxy_loop():
+    """proxy-loop-table.py's rows over the six rounds, the first version's round, and the prose's figures."""
+    table = script('proxy-loop-table')
+    paths = [os.path.join(PROXY_LOOP_DIR, 'proxy-loop-r%d.json' % i) for i in range(1, 7)]
+    text = printed_main('proxy-loop-table', *paths)
+    rows = [line for line in text.splitlines() if line.startswith('| ') and not line.startswith(('| transport', '|---'))]
+    rounds = [table.load(path) for path in paths]
+    cells = [(t, size) for t in table.TRANSPORTS for size in table.SIZES]
+    ratios = {c: [r[c + ('zmqzstd',)][0] / r[c + ('libzmq',)][0] for r in rounds] for c in cells}
+    medians = [statistics.median(v) for v in ratios.values()]
+    every = [x for v in ratios.values() for x in v]
+    alloc = [r[c + (loop,)][1] for r in rounds for c in cells for loop in table.LOOPS]
+    first = table.load(os.path.join(PROXY_LOOP_DIR, 'events-per-message.json'))
+    first_ratios = [first[c + ('zmqzstd',)][0] / first[c + ('libzmq',)][0] for c in cells]
+    lowest = cells[first_ratios.index(min(first_ratios))]
+    return rows + [
+        'the medians of the rounds\' ratios are\n  %.3f\u2013%.3f, and the loop moved more in %d of the %d rounds; single rounds range over\n  %s.' % (
+            min(medians), max(medians), sum(1 for x in every if x > 1), len(every), span(every)),
+        '(%s B/msg, every thread of the\n  JVM counted)' % span(alloc),
+        '%sx libzmq\'s loop\n  in one round, lowest at %s' % (span(first_ratios), script('tables').size_label(lowest[1]))]
+
+
+check("What the proxy's own loop costs, the table of proxy-loop-table.py and the findings", proxy_loop)
 
 
 # --- cli/README.md "Compressing on several threads" and README.md: cli-threads.sh's outputs ----------------

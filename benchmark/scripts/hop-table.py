@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
 """PipelineBenchmark with hop=none and hop=proxy: direct against through a proxy, per round.
 
-Usage: python3 benchmark/scripts/hop-table.py ROUND1.json [ROUND2.json ...]
+Usage: python3 benchmark/scripts/hop-table.py ROUND1.json [ROUND2.json ...] [-- LIBZMQ1.json [LIBZMQ2.json ...]]
 
 Each JSON is one JMH run of PipelineBenchmark with -p hop=none,proxy (see BENCHMARKS.md, "Through a
 proxy"). Every cell of the tables gives the rounds' values in order, separated by " / ": throughput,
 the proxy's ratio to direct and bytes per message (-prof gc) for each contestant, then zmqzstd's
-ratio to each peer, direct and through the proxy, both taken within one round.
+ratio to each peer, direct and through the proxy, both taken within one round. After "--", one run
+per round with -p hop=libzmqProxy for zmqzstd and libzmqBytes (libzmq's own proxy loop on the same
+hop): a third table sets ZmqProxy's loop against it, within each round.
 """
 import json
 
@@ -40,9 +42,22 @@ def per_round(values, fmt):
     return " / ".join(fmt(v) for v in values)
 
 
+LIBZMQ_CONTESTANTS = ["zmqzstd", "libzmqBytes"]
+
+
 def main():
-    paths = files(__doc__, arguments(__doc__, 1))
+    args = arguments(__doc__, 1)
+    paths, libzmq_paths = (args[:args.index("--")], args[args.index("--") + 1:]) if "--" in args else (args, [])
+    if not paths or ("--" in args and len(libzmq_paths) != len(paths)):
+        fail(__doc__, f"one run with hop=libzmqProxy per round after --: {len(libzmq_paths)} for {len(paths)} rounds")
+    paths = files(__doc__, paths)
     rounds = [load(path) for path in paths]
+    for path, cells in zip(files(__doc__, libzmq_paths), rounds):
+        extra = load(path)
+        for key in ((t, size, c, "libzmqProxy") for t in TRANSPORTS for size in SIZES for c in LIBZMQ_CONTESTANTS):
+            if key not in extra:
+                fail(__doc__, f"{path}: no result for transport=%s, size=%d, contestant=%s, hop=%s" % key)
+        cells.update(extra)
     for path, cells in zip(paths, rounds):
         for key in ((t, size, c, hop) for t in TRANSPORTS for size in SIZES for c in CONTESTANTS
                     for hop in ("none", "proxy")):
@@ -68,6 +83,20 @@ def main():
                 return per_round(rounds, lambda r: "%.2f" % (r[(t, size, "zmqzstd", hop)][0] / r[(t, size, peer, hop)][0]))
             print("| %s | %s | %s | %s | %s | %s |" % (t, label, ratio("jeromqZstdjni", "none"), ratio("jeromqZstdjni", "proxy"),
                                                      ratio("libzmqBytes", "none"), ratio("libzmqBytes", "proxy")))
+    if not libzmq_paths:
+        return
+    print()
+    print("| transport | size | contestant | through ZmqProxy msg/s | through libzmq's proxy msg/s | ZmqProxy / libzmq's | B/msg through ZmqProxy | B/msg through libzmq's |")
+    print("|---|---|---|---|---|---|---|---|")
+    for t in TRANSPORTS:
+        for size, label in SIZES.items():
+            for c in LIBZMQ_CONTESTANTS:
+                ours = [r[(t, size, c, "proxy")] for r in rounds]
+                theirs = [r[(t, size, c, "libzmqProxy")] for r in rounds]
+                print("| %s | %s | %s | %s | %s | %s | %s | %s |" % (
+                    t, label, c, per_round(ours, lambda v: rate(v[0])), per_round(theirs, lambda v: rate(v[0])),
+                    per_round(zip(ours, theirs), lambda ot: "%.2f" % (ot[0][0] / ot[1][0])),
+                    per_round(ours, lambda v: alloc(v[1])), per_round(theirs, lambda v: alloc(v[1]))))
 
 
 if __name__ == "__main__":

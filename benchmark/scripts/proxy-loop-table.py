@@ -5,9 +5,11 @@ Usage: python3 benchmark/scripts/proxy-loop-table.py ROUND1.json [ROUND2.json ..
 
 Each JSON is one JMH run of ProxyBenchmark with both loops (see BENCHMARKS.md, "What the proxy's own
 loop costs"). Every cell gives the rounds' values in order, separated by " / ": each loop's messages per
-second, zmqzstd's over libzmq's within the round, and bytes per message (-prof gc, every thread).
+second, zmqzstd's over libzmq's within the round, and bytes per message (-prof gc, every thread);
+then the median of the rounds' ratios and in how many rounds zmqzstd's loop moved more.
 """
 import json
+import statistics
 
 from script_args import arguments, fail, files
 
@@ -42,16 +44,18 @@ def main():
         for key in ((t, size, loop) for t in TRANSPORTS for size in SIZES for loop in LOOPS):
             if key not in cells:
                 fail(__doc__, f"{path}: no result for transport=%s, size=%d, loop=%s" % key)
-    print("| transport | size | zmqzstd loop msg/s | libzmq loop msg/s | zmqzstd / libzmq | B/msg zmqzstd | B/msg libzmq |")
-    print("|---|---|---|---|---|---|---|")
+    print("| transport | size | zmqzstd loop msg/s | libzmq loop msg/s | zmqzstd / libzmq | median | rounds above 1 "
+          "| B/msg zmqzstd | B/msg libzmq |")
+    print("|---|---|---|---|---|---|---|---|---|")
     for t in TRANSPORTS:
         for size, label in SIZES.items():
             ours = [r[(t, size, "zmqzstd")] for r in rounds]
             theirs = [r[(t, size, "libzmq")] for r in rounds]
-            print("| %s | %s | %s | %s | %s | %s | %s |" % (
+            ratios = [o[0] / l[0] for o, l in zip(ours, theirs)]
+            print("| %s | %s | %s | %s | %s | %.3f | %d/%d | %s | %s |" % (
                 t, label, joined(ours, lambda v: rate(v[0])), joined(theirs, lambda v: rate(v[0])),
-                joined(zip(ours, theirs), lambda ot: "%.2f" % (ot[0][0] / ot[1][0])),
-                joined(ours, lambda v: "%.2f" % v[1]), joined(theirs, lambda v: "%.2f" % v[1])))
+                joined(ratios, lambda r: "%.2f" % r), statistics.median(ratios), sum(1 for r in ratios if r > 1),
+                len(ratios), joined(ours, lambda v: "%.2f" % v[1]), joined(theirs, lambda v: "%.2f" % v[1])))
 
 
 if __name__ == "__main__":
