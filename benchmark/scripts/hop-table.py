@@ -45,6 +45,19 @@ def per_round(values, fmt):
 LIBZMQ_CONTESTANTS = ["zmqzstd", "libzmqBytes"]
 
 
+def print_pairs(rounds, contestants, first, second, ratio):
+    """One row per transport, size and contestant: the two hops' msg/s, RATIO(first's, second's) and B/msg, per round."""
+    for t in TRANSPORTS:
+        for size, label in SIZES.items():
+            for c in contestants:
+                a = [r[(t, size, c, first)] for r in rounds]
+                b = [r[(t, size, c, second)] for r in rounds]
+                print("| %s | %s | %s | %s | %s | %s | %s | %s |" % (
+                    t, label, c, per_round(a, lambda v: rate(v[0])), per_round(b, lambda v: rate(v[0])),
+                    per_round(zip(a, b), lambda ab: "%.2f" % ratio(ab[0][0], ab[1][0])),
+                    per_round(a, lambda v: alloc(v[1])), per_round(b, lambda v: alloc(v[1]))))
+
+
 def main():
     args = arguments(__doc__, 1)
     paths, libzmq_paths = (args[:args.index("--")], args[args.index("--") + 1:]) if "--" in args else (args, [])
@@ -65,15 +78,7 @@ def main():
                 fail(__doc__, f"{path}: no result for transport=%s, size=%d, contestant=%s, hop=%s" % key)
     print("| transport | size | contestant | direct msg/s | through the proxy msg/s | proxy / direct | B/msg direct | B/msg through the proxy |")
     print("|---|---|---|---|---|---|---|---|")
-    for t in TRANSPORTS:
-        for size, label in SIZES.items():
-            for c in CONTESTANTS:
-                direct = [r[(t, size, c, "none")] for r in rounds]
-                proxy = [r[(t, size, c, "proxy")] for r in rounds]
-                print("| %s | %s | %s | %s | %s | %s | %s | %s |" % (
-                    t, label, c, per_round(direct, lambda v: rate(v[0])), per_round(proxy, lambda v: rate(v[0])),
-                    per_round(zip(direct, proxy), lambda dp: "%.2f" % (dp[1][0] / dp[0][0])),
-                    per_round(direct, lambda v: alloc(v[1])), per_round(proxy, lambda v: alloc(v[1]))))
+    print_pairs(rounds, CONTESTANTS, "none", "proxy", lambda first, second: second / first)
     print()
     print("| transport | size | zmqzstd / jeromqZstdjni direct | through the proxy | zmqzstd / libzmqBytes direct | through the proxy |")
     print("|---|---|---|---|---|---|")
@@ -88,15 +93,7 @@ def main():
     print()
     print("| transport | size | contestant | through ZmqProxy msg/s | through libzmq's proxy msg/s | ZmqProxy / libzmq's | B/msg through ZmqProxy | B/msg through libzmq's |")
     print("|---|---|---|---|---|---|---|---|")
-    for t in TRANSPORTS:
-        for size, label in SIZES.items():
-            for c in LIBZMQ_CONTESTANTS:
-                ours = [r[(t, size, c, "proxy")] for r in rounds]
-                theirs = [r[(t, size, c, "libzmqProxy")] for r in rounds]
-                print("| %s | %s | %s | %s | %s | %s | %s | %s |" % (
-                    t, label, c, per_round(ours, lambda v: rate(v[0])), per_round(theirs, lambda v: rate(v[0])),
-                    per_round(zip(ours, theirs), lambda ot: "%.2f" % (ot[0][0] / ot[1][0])),
-                    per_round(ours, lambda v: alloc(v[1])), per_round(theirs, lambda v: alloc(v[1]))))
+    print_pairs(rounds, LIBZMQ_CONTESTANTS, "proxy", "libzmqProxy", lambda first, second: first / second)
 
 
 if __name__ == "__main__":
