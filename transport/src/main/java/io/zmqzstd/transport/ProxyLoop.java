@@ -14,9 +14,11 @@ import java.nio.charset.StandardCharsets;
  * full, again and again). Here a way whose destination is full polls that destination for room
  * instead, and the proxy sleeps in {@code zmq_poll} meanwhile.
  *
- * <p>Per message, as libzmq does: every frame is received with {@code zmq_msg_recv}, copied to the
- * capture (if any) with {@code zmq_msg_copy} and a blocking send, and sent on with
- * {@code zmq_msg_send} (a frame moves, its data is not copied), up to {@value #BURST} messages
+ * <p>Per message: every frame is received with {@code zmq_msg_recv}, sent on with
+ * {@code zmq_msg_send} (a frame moves, its data is not copied) and then, once it has gone, copied
+ * to the capture (if any) with {@code zmq_msg_copy} and a blocking send (libzmq captures a frame
+ * before it forwards it; here a frame that waits for room is not captured yet, so the capture
+ * never holds half a message while the other way's messages go there), up to {@value #BURST} messages
  * one way before the loop looks at the commands and the other way again. A burst starts only when
  * the destination's {@code ZMQ_EVENTS} says it can take a message (an answer less than
  * {@link #ROOM_TRUSTED_NS} old is trusted), so nothing is taken off the source while the
@@ -89,6 +91,8 @@ final class ProxyLoop {
     private volatile int interruptedPolls;
     /** Messages let go at TERMINATE, their destination's linger over (see {@link Way#drop()}); for tests. */
     private volatile int dropped;
+    /** Messages held now (see {@link Way#pending}); for tests. */
+    private volatile int pendingNow;
 
     /** One direction of the proxy: its sockets, poll items, message and state. */
     private final class Way {
@@ -106,7 +110,7 @@ final class ProxyLoop {
         boolean writable;
         /** When {@code to} last showed room ({@link System#nanoTime()}): a send went, or it said so. */
         long roomAtNs;
-        /** {@link #msg} holds a message's first frame (captured already) that {@code to} has not taken yet. */
+        /** {@link #msg} holds a message's first frame that {@code to} has not taken yet (not captured either). */
         boolean pending;
         /** The size of that frame, and whether more frames of its message follow it. */
         long pendingBytes;
@@ -168,7 +172,8 @@ final class ProxyLoop {
         /**
          * Lets the pending message go (TERMINATE, and {@code to}'s linger is over): its first frame,
          * and its other frames, taken off {@code from} so that the caller's next receive there does
-         * not start in the middle of it.
+         * not start in the middle of it. The capture saw none of it (a frame is captured once it has
+         * been forwarded).
          */
         void drop() {
             for (boolean more = pendingMore; more; more = more(msg)) {
@@ -181,6 +186,7 @@ final class ProxyLoop {
                 throw LibZmq.rethrow(t);
             }
             pending = false;
+            pendingNow = pendingNow - 1;
             dropped = dropped + 1;
         }
 
@@ -189,11 +195,12 @@ final class ProxyLoop {
          * (after reporting room, or once more after {@link #refused}).
          */
         private boolean sendPending() {
-            if (!sendFirst(msg, to, pendingMore)) {
+            if (!forwardFirst(pendingMore)) {
                 refused = true;
                 return false;
             }
             pending = false;
+            pendingNow = pendingNow - 1;
             refused = false;
             finish(pendingBytes, pendingMore);
             writable = true;
@@ -225,11 +232,9 @@ final class ProxyLoop {
                 }
                 long size = size(msg);
                 boolean more = more(msg); // read before the send, which empties the message
-                if (capture != MemorySegment.NULL) {
-                    copyToCapture(msg, more);
-                }
-                if (!sendFirst(msg, to, more)) {
+                if (!forwardFirst(more)) {
                     pending = true;
+                    pendingNow = pendingNow + 1;
                     pendingBytes = size;
                     pendingMore = more;
                     return false;
@@ -241,18 +246,40 @@ final class ProxyLoop {
         }
 
         /**
+         * Sends {@link #msg}, a message's first frame, with DONTWAIT, and once it has gone its copy
+         * to the capture: false when {@code to} cannot take it now (it stays in {@link #msg}, and
+         * the capture gets nothing, so that no message is ever half sent there).
+         */
+        private boolean forwardFirst(boolean more) {
+            if (capture != MemorySegment.NULL) {
+                copyFrame(msg);
+            }
+            if (!sendFirst(msg, to, more)) {
+                return false;
+            }
+            if (capture != MemorySegment.NULL) {
+                send(copy, capture, more ? SNDMORE : 0, "zmq_msg_send (proxy capture)");
+            }
+            return true;
+        }
+
+        /**
          * After a message's first frame of {@code bytes} has gone ({@code more}: others follow):
-         * receives, captures and sends its other frames, then counts it.
+         * receives and sends its other frames, each then to the capture, and counts the message.
          */
         private void finish(long bytes, boolean more) {
             while (more) {
                 receive(from, msg, 0); // a message arrives whole: the rest of it is there
                 bytes += size(msg);
                 more = more(msg);
+                int flags = more ? SNDMORE : 0;
                 if (capture != MemorySegment.NULL) {
-                    copyToCapture(msg, more);
+                    copyFrame(msg);
                 }
-                send(msg, to, more ? SNDMORE : 0, "zmq_msg_send (proxy)");
+                send(msg, to, flags, "zmq_msg_send (proxy)");
+                if (capture != MemorySegment.NULL) {
+                    send(copy, capture, flags, "zmq_msg_send (proxy capture)");
+                }
             }
             counts[receivedAt]++;
             counts[receivedAt + 1] += bytes;
@@ -363,6 +390,11 @@ final class ProxyLoop {
     /** The waits a signal interrupted so far. */
     int interruptedPolls() {
         return interruptedPolls;
+    }
+
+    /** The messages held now, each waiting for its destination to have room (0 to 2). */
+    int pending() {
+        return pendingNow;
     }
 
     /** The messages let go at TERMINATE so far. */
@@ -509,17 +541,20 @@ final class ProxyLoop {
         }
     }
 
-    private void copyToCapture(MemorySegment msg, boolean more) {
-        int flags = more ? SNDMORE : 0;
+    /**
+     * Copies {@code msg} into {@link #copy} for the capture (libzmq shares the data of a large
+     * frame and copies a small one). The plain handle: the copy fails only on a message that is not
+     * one (EFAULT), which a repeat through the capturing handle then names.
+     */
+    private void copyFrame(MemorySegment msg) {
         try {
-            int rc = (int) LibZmq.zmq_msg_copy.invokeExact(errno, copy, msg);
-            if (rc != 0) {
+            if ((int) LibZmq.zmq_msg_copy_fast.invokeExact(copy, msg) != 0
+                    && (int) LibZmq.zmq_msg_copy.invokeExact(errno, copy, msg) != 0) {
                 throw new ZmqException("zmq_msg_copy (proxy capture)", LibZmq.errno(errno));
             }
         } catch (Throwable t) {
             throw LibZmq.rethrow(t);
         }
-        send(copy, capture, flags, "zmq_msg_send (proxy capture)");
     }
 
     /**

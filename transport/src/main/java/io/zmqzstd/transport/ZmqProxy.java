@@ -124,11 +124,12 @@ public final class ZmqProxy implements AutoCloseable {
      * @param backend an open socket; messages received on it go to {@code frontend}; may be
      *     {@code frontend} itself (the proxy then sends what it receives back on the same socket)
      * @param capture an open socket that gets a copy of every frame forwarded, or null for none.
-     *     Each copy goes with a blocking send before the frame is forwarded (as in libzmq's proxy):
-     *     a capture that cannot take it (a PUSH, PAIR or DEALER with no peer, or at its high-water
-     *     mark) stops the proxy, commands included, until it can or the
-     *     context is shut down, and a send timeout on it that expires ends {@link #run()} with
-     *     {@link ZmqException} (EAGAIN), the frame lost. A PUB capture never waits.
+     *     Each copy goes with a blocking send once the frame has been forwarded (libzmq's proxy
+     *     captured first), so the capture holds only whole messages, in the order they were
+     *     forwarded: a capture that cannot take it (a PUSH, PAIR or DEALER with no peer, or at its
+     *     high-water mark) stops the proxy, commands included, until it can or the context is shut
+     *     down, and a send timeout on it that expires ends {@link #run()} with
+     *     {@link ZmqException} (EAGAIN), the copy lost. A PUB capture never waits.
      * @throws NullPointerException when {@code frontend} or {@code backend} is null
      * @throws IllegalArgumentException when a proxy cannot serve the socket types: one side
      *     can receive and the other cannot send (a SUB or PULL opposite anything but a PUB or PUSH),
@@ -270,6 +271,12 @@ public final class ZmqProxy implements AutoCloseable {
     int interruptedPolls() {
         ProxyLoop l = loop;
         return l == null ? 0 : l.interruptedPolls();
+    }
+
+    /** Messages the run holds now, taken off one side while the other had no room; 0 before the run. For tests. */
+    int pendingMessages() {
+        ProxyLoop l = loop;
+        return l == null ? 0 : l.pending();
     }
 
     /** Messages the run let go at TERMINATE, their destination's linger over; 0 before the run. For tests. */

@@ -20,7 +20,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * until a round comes under 1 byte per message (the JIT may compile the loop late on a loaded
  * machine; a per-message allocation shows in every round). High-water marks of 100 make the proxy
  * wait for room and for messages over and over, so the ends of bursts (a receive that finds nothing,
- * a destination that is full) are measured with the forwarding.
+ * a destination that is full) are measured with the forwarding. With a capture: a PUB nobody
+ * subscribes to, so each frame is copied and sent there (and dropped by the PUB).
  */
 class ProxyAllocationTest {
 
@@ -28,10 +29,10 @@ class ProxyAllocationTest {
     private static final int ROUND = 100_000;
     private static final int MAX_ROUNDS = 12;
 
-    @ParameterizedTest(name = "{0} bytes over {1}")
-    @CsvSource({"64, inproc", "1024, tcp"})
+    @ParameterizedTest(name = "{0} bytes over {1}, capture {2}")
+    @CsvSource({"64, inproc, false", "1024, tcp, false", "64, inproc, true"})
     @Timeout(value = 5, unit = TimeUnit.MINUTES, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
-    void shouldAllocateNothingPerMessageOnTheProxyThread(int size, String transport) throws Exception {
+    void shouldAllocateNothingPerMessageOnTheProxyThread(int size, String transport, boolean captured) throws Exception {
         com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         try (ZmqContext ctx = new ZmqContext()) {
             ZmqSocket frontend = ctx.socket(SocketType.PULL);
@@ -47,7 +48,12 @@ class ProxyAllocationTest {
             producer.connect(Endpoints.bindAny(frontend, transport));
             consumer.connect(Endpoints.bindAny(backend, transport));
             int total = WARMUP + MAX_ROUNDS * ROUND;
-            try (ZmqProxy proxy = new ZmqProxy(frontend, backend, null)) {
+            ZmqSocket capture = captured ? ctx.socket(SocketType.PUB) : null;
+            if (capture != null) {
+                capture.lingerMs(0);
+                Endpoints.bindAny(capture, "inproc");
+            }
+            try (ZmqProxy proxy = new ZmqProxy(frontend, backend, capture)) {
                 AtomicReference<Throwable> thrown = new AtomicReference<>();
                 Thread proxyThread = Thread.ofPlatform().name("proxy").start(() -> {
                     try {

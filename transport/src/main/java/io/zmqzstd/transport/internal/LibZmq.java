@@ -299,6 +299,8 @@ public final class LibZmq {
     public static final MethodHandle zmq_msg_close = h("zmq_msg_close", FunctionDescriptor.of(JAVA_INT, ADDRESS));
     /** int zmq_msg_copy(zmq_msg_t *dest, zmq_msg_t *src); */
     public static final MethodHandle zmq_msg_copy = h("zmq_msg_copy", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS), ERRNO);
+    /** int zmq_msg_copy(zmq_msg_t *dest, zmq_msg_t *src); no capture: a proxy's per-frame copy to its capture socket */
+    public static final MethodHandle zmq_msg_copy_fast = h("zmq_msg_copy", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
     /** int zmq_msg_move(zmq_msg_t *dest, zmq_msg_t *src); */
     public static final MethodHandle zmq_msg_move = h("zmq_msg_move", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS), ERRNO);
     /**
