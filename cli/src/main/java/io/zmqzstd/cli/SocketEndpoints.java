@@ -107,11 +107,12 @@ final class SocketEndpoints implements AutoCloseable {
     }
 
     /**
-     * A tcp bind host must be {@code *}, an IP address or a network interface: libzmq looks no name
-     * up for a bind, and {@code tcp://localhost:5555} failed with "No such device" (ENODEV).
+     * A tcp, ws or wss bind host must be {@code *}, an IP address or a network interface: libzmq
+     * looks no name up for a bind, and {@code tcp://localhost:5555} (as {@code ws://localhost:5555})
+     * failed with "No such device" (ENODEV).
      */
     private void requireBindable(String endpoint) {
-        String host = Values.tcpHost(endpoint);
+        String host = Values.host(endpoint);
         if (host != null && !host.equals("*") && !host.startsWith("[") && Values.literal(host) == null && !Values.isInterface(host)) {
             throw new ParameterException(commandLine, bindOption + " takes no host name: endpoint=" + endpoint + ", host=" + host
                     + " is neither an IP address nor a network interface of this machine (libzmq binds to an address, an"
@@ -240,15 +241,16 @@ final class SocketEndpoints implements AutoCloseable {
     }
 
     /**
-     * Resolves the host of a tcp connect endpoint now (off the hot path; libzmq resolves it again
-     * on each attempt). A name that does not resolve is a usage error: libzmq accepts it and
-     * retries for ever in the background. A name with IPv6 addresses only, like an IPv6 address in
-     * brackets, turns {@code ZMQ_IPV6} on, without which libzmq asks for IPv4 addresses only.
+     * Resolves the host of a tcp, ws or wss connect endpoint now (off the hot path; libzmq resolves
+     * it again on each attempt). A name that does not resolve is a usage error: libzmq accepts it
+     * for tcp and retries for ever in the background, and refuses it for ws as "Invalid argument",
+     * which names neither the host nor the reason. A name with IPv6 addresses only, like an IPv6
+     * address in brackets, turns {@code ZMQ_IPV6} on, without which libzmq asks for IPv4 addresses only.
      */
     private void requireResolvable(String endpoint) {
-        String host = Values.tcpHost(endpoint);
+        String host = Values.host(endpoint);
         if (host == null || host.equals("*")) {
-            return; // not tcp, or tcp://*:N, which libzmq refuses itself (EINVAL)
+            return; // not tcp or ws, or tcp://*:N, which libzmq refuses itself (EINVAL)
         }
         if (host.startsWith("[")) {
             return; // a literal, checked by Values.endpoint; its ZMQ_IPV6 is check()'s

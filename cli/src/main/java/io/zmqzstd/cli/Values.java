@@ -30,6 +30,8 @@ final class Values {
     private static final String HOST_PORT = "(\\[[^\\[\\]]+]|[^:\\[\\];/]+):(\\d{1,5}|\\*)";
     /** tcp address after an optional {@code source;}: {@link #HOST_PORT}. */
     private static final Pattern TCP_ADDRESS = Pattern.compile("(?:[^;]*;)?" + HOST_PORT);
+    /** ws and wss address: {@link #HOST_PORT} and an optional {@code /path}. */
+    private static final Pattern WS_ADDRESS = Pattern.compile(HOST_PORT + "(?:/.*)?");
     /** The source of a tcp connect endpoint: an address or interface with a port, as libzmq takes it. */
     private static final Pattern SOURCE_ADDRESS = Pattern.compile(HOST_PORT);
     /** A '[' whose content has a ':' before its ']': an IPv6 address (an IPv4 one has none). */
@@ -110,11 +112,27 @@ final class Values {
 
     /** The destination part of a well-formed tcp endpoint; null for other transports. */
     private static Matcher tcpDestination(String endpoint) {
+        return destination(endpoint, false);
+    }
+
+    /**
+     * The destination part (host in group 1, port in group 2) of a well-formed tcp endpoint, or with
+     * {@code ws} of a ws or wss one too (before its path); null for other transports.
+     */
+    private static Matcher destination(String endpoint, boolean ws) {
         Matcher m = ENDPOINT.matcher(endpoint);
-        if (!m.matches() || !m.group(1).equals("tcp")) {
+        if (!m.matches()) {
             return null;
         }
-        Matcher t = TCP_ADDRESS.matcher(m.group(2));
+        Pattern address = switch (m.group(1)) {
+            case "tcp" -> TCP_ADDRESS;
+            case "ws", "wss" -> ws ? WS_ADDRESS : null;
+            default -> null;
+        };
+        if (address == null) {
+            return null;
+        }
+        Matcher t = address.matcher(m.group(2));
         return t.matches() ? t : null;
     }
 
@@ -136,6 +154,16 @@ final class Values {
      */
     static String tcpHost(String endpoint) {
         Matcher t = tcpDestination(endpoint);
+        return t != null ? t.group(1) : null;
+    }
+
+    /**
+     * As {@link #tcpHost}, for a tcp, ws or wss endpoint: libzmq reads the host of each the same way
+     * (a bind's as an address, an interface or {@code *}, a connect's as an address or a name to
+     * resolve).
+     */
+    static String host(String endpoint) {
+        Matcher t = destination(endpoint, true);
         return t != null ? t.group(1) : null;
     }
 

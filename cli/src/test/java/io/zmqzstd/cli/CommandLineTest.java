@@ -495,6 +495,59 @@ class CommandLineTest {
     }
 
     /**
+     * libzmq reads the host of a ws or wss endpoint as it reads a tcp one, but the command checked
+     * only tcp's: {@code --bind ws://localhost:P} failed as "cannot bind: ..., errno=19, error=No
+     * such device", and {@code --connect ws://no-such-host.invalid:P} as "cannot connect: ...,
+     * errno=22, error=Invalid argument" (wss, which this libzmq lacks, as "Protocol not supported"),
+     * naming neither the host nor the reason. Each is now refused as the tcp one is.
+     */
+    @Test
+    void shouldCheckTheHostOfAWsEndpointAsATcpOne() {
+        int port = io.zmqzstd.testkit.Ports.unused();
+        String[][] cases = {
+                {"recv", "--bind", "ws://localhost:" + port + "/feed", "--timeout", "1s"},
+                {"send", "--bind", "wss://localhost:" + port, "--timeout", "1s"},
+                {"proxy", "--type", "pipeline", "--frontend-bind", "ws://localhost:" + port, "--backend-bind", "tcp://127.0.0.1:*"},
+                {"send", "--connect", "ws://no-such-host.invalid:" + port + "/feed", "--timeout", "1s"},
+                {"recv", "--connect", "wss://no-such-host.invalid:" + port, "--timeout", "1s"},
+                {"proxy", "--type", "pipeline", "--frontend-bind", "tcp://127.0.0.1:*", "--backend-connect", "ws://no-such-host.invalid:" + port}};
+        String[] expected = {
+                "--bind takes no host name: endpoint=ws://localhost:" + port + "/feed, host=localhost is neither an IP address"
+                        + " nor a network interface of this machine",
+                "--bind takes no host name: endpoint=wss://localhost:" + port + ", host=localhost",
+                "--frontend-bind takes no host name: endpoint=ws://localhost:" + port + ", host=localhost",
+                "--connect cannot resolve host: endpoint=ws://no-such-host.invalid:" + port + "/feed, host=no-such-host.invalid, error=",
+                "--connect cannot resolve host: endpoint=wss://no-such-host.invalid:" + port + ", host=no-such-host.invalid, error=",
+                "--backend-connect cannot resolve host: endpoint=ws://no-such-host.invalid:" + port + ", host=no-such-host.invalid"};
+        assertEachAUsageError(cases, expected);
+        Result r = run("recv", "--bind", "ws://localhost:" + port + "/feed", "--timeout", "1s");
+        assertTrue(r.err().contains("for this machine only: ws://127.0.0.1:" + port + "/feed)"), r::toString);
+    }
+
+    /** What libzmq takes for ws still works: a bind to a network interface, a connect to a name that resolves. */
+    @Test
+    void shouldSendOverWsFromAnInterfaceAndToAName() throws Exception {
+        byte[] input = "over ws\n".getBytes(StandardCharsets.UTF_8);
+        String loopback = java.net.NetworkInterface.getByInetAddress(java.net.InetAddress.getByName("127.0.0.1")).getName();
+        try (ZmqContext ctx = new ZmqContext(); ZmqSocket pull = ctx.socket(SocketType.PULL)) {
+            pull.receiveTimeoutMs(10_000);
+            pull.bind("ws://127.0.0.1:*/feed");
+            String endpoint = pull.lastEndpoint().replace("127.0.0.1", "localhost");
+            Result r = run(input, "send", "--connect", endpoint, "--timeout", "10s");
+            assertEquals(ExitCodes.OK, r.code(), () -> endpoint + " -> " + r);
+            assertTrue(pull.receiveBytes(0) != null, r::toString);
+        }
+        int port = io.zmqzstd.testkit.Ports.unused();
+        try (ZmqContext ctx = new ZmqContext(); ZmqSocket pull = ctx.socket(SocketType.PULL)) {
+            pull.receiveTimeoutMs(10_000);
+            pull.connect("ws://127.0.0.1:" + port + "/feed");
+            Result r = run(input, "send", "--bind", "ws://" + loopback + ":" + port + "/feed", "--timeout", "10s");
+            assertEquals(ExitCodes.OK, r.code(), r::toString);
+            assertTrue(pull.receiveBytes(0) != null, r::toString);
+        }
+    }
+
+    /**
      * libzmq reads the source part of a connect endpoint ({@code tcp://SOURCE;HOST:PORT}) only when
      * it connects, in the background, as an IP address or an interface, with a port, of the
      * destination's address family, and looks no name up: with any other source it retried for ever

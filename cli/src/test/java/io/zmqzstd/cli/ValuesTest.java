@@ -57,6 +57,11 @@ class ValuesTest {
         assertEquals("[::1]", Values.tcpHost("tcp://[::1]:5555"));
         assertEquals("host.example", Values.tcpHost("tcp://[::1]:0;host.example:5555"));
         assertEquals(null, Values.tcpHost("ipc:///tmp/feed"));
+        assertEquals(null, Values.tcpHost("ws://localhost:5555/feed")); // tcp only: its port and source checks
+        assertEquals("localhost", Values.host("ws://localhost:5555/feed")); // the host checks take ws too
+        assertEquals("[::1]", Values.host("wss://[::1]:5555"));
+        assertEquals("host.example", Values.host("tcp://[::1]:0;host.example:5555"));
+        assertEquals(null, Values.host("ipc:///tmp/feed"));
         assertTrue(Values.namesIpv6Address("tcp://[::1]:5555"));
         assertTrue(Values.namesIpv6Address("tcp://[::1]:0;127.0.0.1:5555"));
         assertTrue(Values.namesIpv6Address("ws://[::1]:5555/feed")); // ws too: it was left without ZMQ_IPV6
