@@ -87,6 +87,7 @@ public final class Main implements Callable<Integer> {
      * written. Now that is one line, exit 1, as for keygen's key pair.
      */
     private static int executeCheckingHelpOutput(ParseResult parseResult) {
+        refuseArgumentsLeftOver(parseResult);
         int code = new CommandLine.RunLast().execute(parseResult);
         ParseResult last = parseResult;
         boolean help = false;
@@ -106,6 +107,30 @@ public final class Main implements Callable<Integer> {
             return failure(e, printed);
         }
         return code;
+    }
+
+    /**
+     * picocli leaves unmatched the arguments after {@code --version} or {@code help COMMAND} and
+     * still prints, exit 0: {@code zmq-zstd --version extra} and {@code zmq-zstd help send extra}
+     * succeeded as if the extra argument meant nothing. Now each is a usage error naming it.
+     * {@code --help} keeps printing whatever else the command line holds: a user adds it to a line
+     * that went wrong to learn why.
+     */
+    private static void refuseArgumentsLeftOver(ParseResult parseResult) {
+        boolean version = false;
+        for (ParseResult p = parseResult; p != null; p = p.subcommand()) {
+            if (p.isUsageHelpRequested()) {
+                return;
+            }
+            version |= p.isVersionHelpRequested();
+        }
+        for (ParseResult p = parseResult; p != null; p = p.subcommand()) {
+            if (!p.unmatched().isEmpty()) {
+                String after = version ? "--version takes no other argument" : "help takes at most one COMMAND";
+                throw new ParameterException(p.commandSpec().commandLine(), after + ": unexpected argument '"
+                        + p.unmatched().getFirst() + "'" + (p.unmatched().size() > 1 ? " and " + (p.unmatched().size() - 1) + " more" : ""));
+            }
+        }
     }
 
     private static int usageError(ParameterException e, String[] args) {

@@ -1016,6 +1016,32 @@ class CommandLineTest {
     }
 
     /**
+     * picocli leaves the arguments after --version or help COMMAND unmatched, and the commands
+     * printed and exited 0 ({@code zmq-zstd help send extra}, {@code zmq-zstd --version extra}).
+     * Now each is a usage error naming the extra argument, nothing printed on standard output;
+     * --help still prints whatever else the line holds.
+     */
+    @Test
+    void shouldRefuseArgumentsAfterVersionOrHelpCommand() {
+        Map<List<String>, String> cases = new LinkedHashMap<>();
+        cases.put(List.of("--version", "extra"), "zmq-zstd: --version takes no other argument: unexpected argument 'extra'");
+        cases.put(List.of("-V", "--bogus"), "zmq-zstd: --version takes no other argument: unexpected argument '--bogus'");
+        cases.put(List.of("send", "--version", "extra"), "zmq-zstd send: --version takes no other argument: unexpected argument 'extra'");
+        cases.put(List.of("help", "send", "extra"), "zmq-zstd help: help takes at most one COMMAND: unexpected argument 'extra'");
+        cases.put(List.of("help", "send", "extra", "more"), "zmq-zstd help: help takes at most one COMMAND: unexpected argument 'extra' and 1 more");
+        cases.forEach((args, expected) -> {
+            Result r = run(args.toArray(String[]::new));
+            assertOneLine(r, ExitCodes.USAGE, args + " -> " + r, expected);
+            assertEquals("", r.out(), args::toString);
+        });
+        for (List<String> args : List.of(List.of("--help", "extra"), List.of("send", "--help", "--bogus"), List.of("help", "send"))) {
+            Result r = run(args.toArray(String[]::new));
+            assertEquals(ExitCodes.OK, r.code(), () -> args + " -> " + r);
+            assertTrue(r.out().startsWith("Usage: zmq-zstd"), () -> args + " -> " + r);
+        }
+    }
+
+    /**
      * As {@code zmq-zstd --version > /dev/full}: picocli prints help and version through a
      * PrintStream over standard output, which keeps write errors to itself, so each of these
      * exited 0 with nothing written. Now one line, exit 1, naming the command.
