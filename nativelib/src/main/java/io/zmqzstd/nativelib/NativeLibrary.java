@@ -11,6 +11,7 @@ import java.lang.foreign.SymbolLookup;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
+import java.lang.invoke.MutableCallSite;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -40,6 +41,13 @@ import java.util.stream.Stream;
  * every later call either returns the same lookup or throws a fresh {@link
  * NativeLibraryUnavailableException} with the same message, so a missing library is reported the
  * same way on every path instead of as a {@code NoClassDefFoundError} the second time.
+ *
+ * <p>Except when the loader failed for a cause that may pass: the process out of file descriptors
+ * (EMFILE, ENFILE) or memory. That failure is not kept: each later call, and each call of a
+ * {@link #downcall} handle made meanwhile, opens the library again, so the process recovers once
+ * descriptors are free. When the loader fails for any reason other than a missing file (also
+ * permission denied, a wrong ELF class, a missing dependency), the message gives the loader's own
+ * words ({@code dlerror}) and names no package to install, which would not help.
  *
  * <p>Only versioned names are tried: the unversioned {@code libzstd.so} / {@code libzmq.so} come
  * from the development packages, are absent on a plain runtime install, and may point at another
@@ -94,9 +102,11 @@ public final class NativeLibrary {
     private final VersionReader versionReader;
     private final int minimumVersion;
 
-    // Written once under the class lock; read without it afterwards (volatile publication).
+    // Written under this object's lock; lookup read without it once set (volatile publication).
     private volatile SymbolLookup lookup;
-    private volatile String failure;
+    private String failure;
+    /** Whether failure may pass (the process was out of descriptors or memory): the next call opens again. */
+    private boolean failureMayPass;
 
     /**
      * Calls a library's version function, found at an address, and gives its version as
@@ -145,22 +155,31 @@ public final class NativeLibrary {
      * @return the lookup for the library's symbols, the same one on every call
      * @throws NativeLibraryUnavailableException when the library cannot be opened; the message
      *     names the file tried, the minimum version, the package to install and the property to
-     *     set or unset
+     *     set or unset; or, when the loader failed for another reason than a missing file, its
+     *     own words for that reason (e.g. "Too many open files"), and no package to install
      */
     public SymbolLookup lookup() {
         SymbolLookup l = lookup;
         if (l != null) {
             return l;
         }
+        String why;
         synchronized (this) {
-            if (lookup == null && failure == null) {
+            if (lookup == null && (failure == null || failureMayPass)) {
                 open();
             }
+            l = lookup;
+            why = failure;
         }
-        if (lookup == null) {
-            throw new NativeLibraryUnavailableException(failure);
+        if (l == null) {
+            throw new NativeLibraryUnavailableException(why);
         }
-        return lookup;
+        return l;
+    }
+
+    /** Whether the library is not open and the next call tries again (out of descriptors or memory). */
+    private synchronized boolean failureMayPass() {
+        return lookup == null && failureMayPass;
     }
 
     /**
@@ -285,10 +304,14 @@ public final class NativeLibrary {
      * missing library into an {@code ExceptionInInitializerError} on the first use and a
      * {@code NoClassDefFoundError} on every later one, neither of which says what to install.
      *
+     * <p>When the failure may pass (the process was out of file descriptors or memory), the handle
+     * instead opens the library again on each call, throwing while that fails, and calls the
+     * function once it succeeds; a handle made while the library was open is the linker's own.
+     *
      * @param symbol the C name of the function
      * @param descriptor the function's C signature
      * @param options linker options, e.g. {@code captureCallState}; none is fine
-     * @return a handle that calls the function, or one that always throws as described above
+     * @return a handle that calls the function, or one that throws as described above
      * @throws NativeLibraryUnavailableException when native access is disabled for this module
      *     (with {@code --illegal-native-access=deny}), so that not even the throwing handle can be
      *     made; the message names the flag to add
@@ -304,9 +327,33 @@ public final class NativeLibrary {
             // The address-free handle takes the target address first; everything after it is
             // exactly the parameter list of a handle bound to an address.
             MethodType type = linkerHandle(linker, null, descriptor, options).type().dropParameterTypes(0, 1);
-            return alwaysThrowing(type, e.getMessage());
+            return failureMayPass() ? new Retry(this, new MutableCallSite(type), symbol, descriptor, options).handle()
+                    : alwaysThrowing(type, e.getMessage());
         }
         return linkerHandle(linker, address, descriptor, options);
+    }
+
+    /**
+     * The handle {@link #downcall} gives when the library could not be opened for a reason that
+     * may pass (the process was out of descriptors): each call opens it again, throwing while that
+     * fails; the first that succeeds points the call site at the linker's handle, which every later
+     * call then takes. A binding's static final handle thus recovers with the process.
+     */
+    private record Retry(NativeLibrary library, MutableCallSite site, String symbol, FunctionDescriptor descriptor,
+                         Linker.Option[] options) {
+
+        MethodHandle handle() {
+            MethodType type = site.type();
+            site.setTarget(MethodHandles.foldArguments(MethodHandles.exactInvoker(type), RESOLVE.bindTo(this)));
+            return site.dynamicInvoker();
+        }
+
+        /** The linker's handle, once the library opens; throws the library's failure until then. */
+        MethodHandle resolve() {
+            MethodHandle real = library.linkerHandle(Linker.nativeLinker(), library.symbol(symbol), descriptor, options);
+            site.setTarget(real);
+            return real;
+        }
     }
 
     /**
@@ -327,11 +374,13 @@ public final class NativeLibrary {
     }
 
     private static final MethodHandle NEW_UNAVAILABLE;
+    private static final MethodHandle RESOLVE;
 
     static {
         try {
             NEW_UNAVAILABLE = MethodHandles.lookup().findConstructor(NativeLibraryUnavailableException.class,
                     MethodType.methodType(void.class, String.class));
+            RESOLVE = MethodHandles.lookup().findVirtual(Retry.class, "resolve", MethodType.methodType(MethodHandle.class));
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -345,6 +394,8 @@ public final class NativeLibrary {
     }
 
     private void open() {
+        failure = null;
+        failureMayPass = false;
         // Whitespace around the value comes from a shell script or a properties file, not from
         // the file's name; a value that is only whitespace is unset, as an empty one always was.
         String override = System.getProperty(pathProperty, "").strip();
@@ -378,8 +429,16 @@ public final class NativeLibrary {
                             + pointItAt(opened.find(versionSymbol).isPresent() ? "a newer one" : name + " instead");
                 }
             } catch (IllegalArgumentException e) {
-                // the loader's words name only the file: a shared library it cannot load
-                failure = notOpened(path, e.getMessage());
+                LoaderFailure why = LoaderFailure.of(path.toString());
+                if (why == null) {
+                    // the JDK's words name only the file: a shared library it cannot load
+                    failure = notOpened(path, e.getMessage());
+                } else if (why.mayPass()) {
+                    failure = atPath(path) + " could not be opened (" + why.text() + ")" + TRIES_AGAIN;
+                    failureMayPass = true;
+                } else {
+                    failure = notOpened(path, why.text());
+                }
             } catch (IllegalCallerException e) {
                 failure = atPath(path) + " could not be opened: "
                         + e.getMessage() + nativeAccessHint(e);
@@ -388,6 +447,7 @@ public final class NativeLibrary {
         }
         String[] candidates = isMac() ? macNames : linuxNames;
         String tooOld = null;
+        String[] notOpened = null;
         for (String candidate : candidates) {
             try {
                 SymbolLookup opened = SymbolLookup.libraryLookup(candidate, Arena.global());
@@ -402,10 +462,22 @@ public final class NativeLibrary {
                 failure = "native access to " + name + " is disabled: " + e.getMessage()
                         + nativeAccessHint(e);
                 return;
-            } catch (IllegalArgumentException notThere) {
-                // try the next name
+            } catch (IllegalArgumentException e) {
+                // The JDK says only "Cannot open library"; the loader knows whether the file is
+                // absent (try the next name) or could not be opened, which no package install fixes.
+                LoaderFailure why = LoaderFailure.of(candidate);
+                if (why != null && !why.absent() && notOpened == null) {
+                    notOpened = new String[] {candidate, why.text()};
+                    failureMayPass = why.mayPass();
+                }
             }
         }
+        if (notOpened != null && tooOld == null) {
+            failure = name + " " + notOpened[0] + " could not be opened (" + notOpened[1] + ")"
+                    + (failureMayPass ? TRIES_AGAIN : ": set -D" + pathProperty + "=/path/to/the/library, or fix that");
+            return;
+        }
+        failureMayPass = false;
         failure = tooOld != null
                 ? tooOld + ": install a current one (" + installHint + "), or set -D" + pathProperty
                         + "=/path/to/a/newer/library"
@@ -413,6 +485,12 @@ public final class NativeLibrary {
                         + (versionSymbol == null ? "" : "; zmq-zstd needs " + wanted())
                         + ": install it with " + installHint + ", or set -D" + pathProperty + "=/path/to/the/library";
     }
+
+    /**
+     * The end of the message when the loader failed for a cause that may pass (the process was out
+     * of descriptors or memory): nothing to install or set, and the failure is not kept.
+     */
+    private static final String TRIES_AGAIN = "; nothing to install: this may pass, so the next call tries again";
 
     /** The failure for a path property's file that is no library this process can open, and why. */
     private String notOpened(Path path, String why) {
