@@ -1408,8 +1408,10 @@ public final class ZmqSocket implements AutoCloseable {
      */
     public boolean immediate() { return getInt("ZMQ_IMMEDIATE", LibZmq.ZMQ_IMMEDIATE) != 0; }
     /**
-     * ROUTER: fail with EHOSTUNREACH (a {@link ZmqException}) instead of dropping unroutable
-     * messages ({@code ZMQ_ROUTER_MANDATORY}). Applies at once. Write-only in libzmq 4.3. libzmq
+     * ROUTER (libzmq 4.3.4 takes it on a REP too, whose replies it routes): fail with EHOSTUNREACH
+     * (a {@link ZmqException}) instead of dropping unroutable messages ({@code ZMQ_ROUTER_MANDATORY}).
+     * Another socket type refuses it with EINVAL, and the exception says so. Applies at once.
+     * Write-only in libzmq 4.3. libzmq
      * refuses the message's first part, the routing id, and nothing of the message is sent; the
      * exception's message names that id ({@code routingId="worker-7" (0x776f726b65722d37)}, in hex
      * alone when it is not printable ASCII, its first 64 bytes and length when longer).
