@@ -5,7 +5,6 @@ import io.zmqzstd.transport.internal.LibZmq;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.nio.charset.StandardCharsets;
 
 /**
  * The forwarding loop behind {@link ZmqProxy#run()}, in place of libzmq 4.3.4's
@@ -58,10 +57,6 @@ final class ProxyLoop {
     private static final int POLLOUT = LibZmq.ZMQ_POLLOUT;
     private static final int DONTWAIT = LibZmq.ZMQ_DONTWAIT;
     private static final int SNDMORE = LibZmq.ZMQ_SNDMORE;
-    private static final byte[] PAUSE = "PAUSE".getBytes(StandardCharsets.US_ASCII);
-    private static final byte[] RESUME = "RESUME".getBytes(StandardCharsets.US_ASCII);
-    private static final byte[] TERMINATE = "TERMINATE".getBytes(StandardCharsets.US_ASCII);
-    private static final byte[] STATISTICS = "STATISTICS".getBytes(StandardCharsets.US_ASCII);
     /** Longer than any command: a longer frame is not one. */
     private static final int COMMAND_BYTES = 16;
 
@@ -71,11 +66,7 @@ final class ProxyLoop {
     private final Arena arena = Arena.ofConfined();
     private final MemorySegment items;
     private final int itemCount;
-    /** Frontend to backend, or null when the frontend cannot receive. */
-    private final Way forward;
-    /** Backend to frontend, or null when the backend cannot receive or is the frontend. */
-    private final Way backward;
-    /** The ways that are not null. */
+    /** Frontend to backend when the frontend receives, backend to frontend when the backend receives and is not the frontend. */
     private final Way[] ways;
     private final MemorySegment copy;
     private final MemorySegment errno;
@@ -301,8 +292,8 @@ final class ProxyLoop {
             items.set(ValueLayout.ADDRESS, LibZmq.POLLITEM_SIZE + LibZmq.POLLITEM_SOCKET, front);
             items.set(ValueLayout.ADDRESS, backItem * LibZmq.POLLITEM_SIZE + LibZmq.POLLITEM_SOCKET, back);
             // counts: frontend received 0-1 and sent 2-3, backend received 4-5 and sent 6-7
-            forward = frontend.type().receives() ? new Way(front, back, 1, backItem, 0, 6) : null;
-            backward = backend != frontend && backend.type().receives() ? new Way(back, front, backItem, 1, 4, 2) : null;
+            Way forward = frontend.type().receives() ? new Way(front, back, 1, backItem, 0, 6) : null;
+            Way backward = backend != frontend && backend.type().receives() ? new Way(back, front, backItem, 1, 4, 2) : null;
             ways = forward == null ? new Way[] {backward} : backward == null ? new Way[] {forward} : new Way[] {forward, backward};
             copy = arena.allocate(LibZmq.MSG_LAYOUT);
             int rc = (int) LibZmq.zmq_msg_init.invokeExact(copy);
@@ -373,17 +364,7 @@ final class ProxyLoop {
      * {@link Long#MAX_VALUE} for linger -1 (for as long as it takes).
      */
     private long deadline(MemorySegment to) {
-        eventsLength.set(ValueLayout.JAVA_LONG, 0, 4L);
-        int rc;
-        try {
-            rc = (int) LibZmq.zmq_getsockopt.invokeExact(errno, to, LibZmq.ZMQ_LINGER, events, eventsLength);
-        } catch (Throwable t) {
-            throw LibZmq.rethrow(t);
-        }
-        if (rc != 0) {
-            throw new ZmqException("zmq_getsockopt(ZMQ_LINGER) (proxy)", LibZmq.errno(errno));
-        }
-        int lingerMs = events.get(ValueLayout.JAVA_INT, 0);
+        int lingerMs = intOption(to, LibZmq.ZMQ_LINGER, "ZMQ_LINGER");
         return lingerMs < 0 ? Long.MAX_VALUE : System.nanoTime() + lingerMs * 1_000_000L;
     }
 
@@ -496,17 +477,22 @@ final class ProxyLoop {
 
     /** Whether {@code socket} can take a message now: ZMQ_EVENTS has POLLOUT. */
     private boolean writable(MemorySegment socket) {
+        return (intOption(socket, LibZmq.ZMQ_EVENTS, "ZMQ_EVENTS") & POLLOUT) != 0;
+    }
+
+    /** An int option of {@code socket}, read with the plain handle (nothing allocated); a failure names {@code name}. */
+    private int intOption(MemorySegment socket, int option, String name) {
         eventsLength.set(ValueLayout.JAVA_LONG, 0, 4L);
         int rc;
         try {
-            rc = (int) LibZmq.zmq_getsockopt_fast.invokeExact(socket, LibZmq.ZMQ_EVENTS, events, eventsLength);
+            rc = (int) LibZmq.zmq_getsockopt_fast.invokeExact(socket, option, events, eventsLength);
         } catch (Throwable t) {
             throw LibZmq.rethrow(t);
         }
         if (rc != 0) {
-            throw new ZmqException("zmq_getsockopt(ZMQ_EVENTS) (proxy)", errnoAfterFailure(socket));
+            throw new ZmqException("zmq_getsockopt(" + name + ") (proxy)", errnoAfterFailure(socket));
         }
-        return (events.get(ValueLayout.JAVA_INT, 0) & POLLOUT) != 0;
+        return events.get(ValueLayout.JAVA_INT, 0);
     }
 
     /**
@@ -608,14 +594,14 @@ final class ProxyLoop {
                     continue;
                 }
                 byte[] c = command.asSlice(0, Math.min(n, COMMAND_BYTES)).toArray(ValueLayout.JAVA_BYTE);
-                if (java.util.Arrays.equals(c, TERMINATE)) {
+                if (java.util.Arrays.equals(c, ZmqProxy.TERMINATE)) {
                     terminating = true;
                     return true;
-                } else if (java.util.Arrays.equals(c, PAUSE)) {
+                } else if (java.util.Arrays.equals(c, ZmqProxy.PAUSE)) {
                     paused = true;
-                } else if (java.util.Arrays.equals(c, RESUME)) {
+                } else if (java.util.Arrays.equals(c, ZmqProxy.RESUME)) {
                     paused = false;
-                } else if (java.util.Arrays.equals(c, STATISTICS)) {
+                } else if (java.util.Arrays.equals(c, ZmqProxy.STATISTICS)) {
                     reply();
                 } else {
                     // only ZmqProxy's own socket is connected to the control socket (it checks)

@@ -69,10 +69,11 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 public final class ZmqProxy implements AutoCloseable {
 
-    private static final byte[] PAUSE = "PAUSE".getBytes(StandardCharsets.US_ASCII);
-    private static final byte[] RESUME = "RESUME".getBytes(StandardCharsets.US_ASCII);
-    private static final byte[] TERMINATE = "TERMINATE".getBytes(StandardCharsets.US_ASCII);
-    private static final byte[] STATISTICS = "STATISTICS".getBytes(StandardCharsets.US_ASCII);
+    // The control protocol, sent here and read by ProxyLoop: one frame each.
+    static final byte[] PAUSE = "PAUSE".getBytes(StandardCharsets.US_ASCII);
+    static final byte[] RESUME = "RESUME".getBytes(StandardCharsets.US_ASCII);
+    static final byte[] TERMINATE = "TERMINATE".getBytes(StandardCharsets.US_ASCII);
+    static final byte[] STATISTICS = "STATISTICS".getBytes(StandardCharsets.US_ASCII);
     /**
      * Longest single wait for a {@code STATISTICS} reply under {@link #lock}: the lock is let go
      * between waits, so a {@link #pause()}, {@link #terminate()} or other caller waits at most this
