@@ -2710,6 +2710,8 @@ def proxy_loop():
     medians = [statistics.median(v) for v in ratios.values()]
     every = [x for v in ratios.values() for x in v]
     alloc = [r[c + (loop,)][1] for r in rounds for c in cells for loop in table.LOOPS]
+    again = [table.load(os.path.join(PROXY_LOOP_DIR, 'proxy-loop-r%d.json' % i)) for i in (7, 8)]
+    final = [r[c + ('zmqzstd',)][0] / r[c + ('libzmq',)][0] for r in again for c in cells]
     first = table.load(os.path.join(PROXY_LOOP_DIR, 'events-per-message.json'))
     first_ratios = [first[c + ('zmqzstd',)][0] / first[c + ('libzmq',)][0] for c in cells]
     lowest = cells[first_ratios.index(min(first_ratios))]
@@ -2717,7 +2719,9 @@ def proxy_loop():
         'the medians of the rounds\' ratios are\n  %.3f\u2013%.3f, and the loop moved more in %d of the %d rounds; single rounds range over\n  %s.' % (
             min(medians), max(medians), sum(1 for x in every if x > 1), len(every), span(every)),
         '(%s B/msg, every thread of the\n  JVM counted)' % span(alloc),
-        '%sx libzmq\'s loop\n  in one round, lowest at %s' % (span(first_ratios), script('tables').size_label(lowest[1]))]
+        '%sx libzmq\'s loop\n  in one round, lowest at %s' % (span(first_ratios), script('tables').size_label(lowest[1])),
+        '%sx libzmq\'s loop, %sx over tcp' % (span(final), span([r[c + ('zmqzstd',)][0] / r[c + ('libzmq',)][0]
+                                                                  for r in again for c in cells if c[0] == 'tcp']))]
 
 
 check("What the proxy's own loop costs, the table of proxy-loop-table.py and the findings", proxy_loop)
