@@ -511,7 +511,7 @@ public final class ZstdDecompressor implements AutoCloseable {
      * Appends the {@code produced} bytes in the output scratch to {@link #collected} at
      * {@code written}. A frame that ends in its first step gets an array of exactly its content,
      * the only allocation; a longer one grows the array geometrically, never past the most its
-     * blocks can hold ({@link ZstdFrames#contentBound}) nor {@code capacity}, and exactly to its
+     * blocks can hold ({@link ZstdFrames#contentBoundOf}) nor {@code capacity}, and exactly to its
      * length in the last step. The bound only caps the growth: a few bytes of tiny blocks can
      * claim 128 KiB each, so it is no size to allocate up front.
      */
@@ -522,7 +522,7 @@ public final class ZstdDecompressor implements AutoCloseable {
         if (needed > length || (collected == null && ended)) {
             long grown = needed;
             if (!ended) {
-                long bound = ZstdFrames.contentBound(src, srcOffset, ZstdFrames.descriptor(src, srcOffset, srcLength));
+                long bound = ZstdFrames.contentBoundOf(src, srcOffset, ZstdFrames.descriptor(src, srcOffset, srcLength));
                 grown = Math.max(needed, Math.min(Math.min(bound, capacity), 2 * needed));
             }
             collected = collected == null ? new byte[(int) grown] : Arrays.copyOf(collected, (int) grown);
@@ -591,11 +591,7 @@ public final class ZstdDecompressor implements AutoCloseable {
         }
         // Only above the scratch size, where the allocation matters: small messages skip the second walk.
         if (declared > StreamBuffers.SCRATCH_BYTES) {
-            long most = ZstdFrames.contentBound(in, 0, fhd);
-            if (declared > most) {
-                throw new ZstdException(ZstdException.Reason.CORRUPT,
-                        "frame declares more content than its blocks hold: declared=" + declared + ", most=" + most);
-            }
+            ZstdFrames.checkDeclaredFits(declared, ZstdFrames.contentBoundOf(in, 0, fhd));
         }
         byte[] out = new byte[(int) declared];
         long n = decompressEntered(in, 0, src.length, MemorySegment.ofArray(out), 0, out.length);

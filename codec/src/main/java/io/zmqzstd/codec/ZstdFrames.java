@@ -171,6 +171,51 @@ public final class ZstdFrames {
     }
 
     /**
+     * The most content the first frame in {@code frame[offset, offset + length)} can decode to,
+     * read from its block headers alone: a raw or RLE block its size, a compressed block the block
+     * maximum (the smaller of the window and 128 KiB). A receiver sizing memory for a frame from
+     * its header checks the header against this first: a few bytes of header can declare hundreds
+     * of MiB, and only the blocks show whether the frame could hold them. Reads no block content;
+     * allocation free.
+     *
+     * @param frame the segment holding the frame
+     * @param offset where the frame starts in {@code frame}, in bytes
+     * @param length the bytes available from {@code offset}; more frames may follow the first
+     * @return the most content the frame's blocks can decode to, at least its declared size
+     * @throws ZstdException as {@link #compressedSize(MemorySegment, long, long)}, except that a
+     *     range ending inside a frame whose block header names more than the block maximum is
+     *     {@code CORRUPT}, as libzstd's decoders say; also {@code CORRUPT} when the frame declares
+     *     more content than its blocks can hold ("frame declares more content than its blocks
+     *     hold"), which no decoder accepts
+     * @throws IndexOutOfBoundsException when the range is not within {@code frame}
+     */
+    public static long contentBound(MemorySegment frame, long offset, long length) {
+        int fhd = descriptor(frame, offset, length);
+        try {
+            walk(frame, offset, length, fhd);
+        } catch (ZstdException e) {
+            if (e.reason() == ZstdException.Reason.TRUNCATED) {
+                checkBlockSizes(frame, offset, length, fhd);
+            }
+            throw e;
+        }
+        long most = contentBoundOf(frame, offset, fhd);
+        checkDeclaredFits(contentSizeOf(frame, offset, fhd), most);
+        return most;
+    }
+
+    /**
+     * Throws {@code CORRUPT} when {@code declared} (a frame's declared content size, or
+     * {@link #CONTENT_SIZE_UNKNOWN}) is more than {@code most}, its {@link #contentBoundOf}.
+     */
+    static void checkDeclaredFits(long declared, long most) {
+        if (declared != CONTENT_SIZE_UNKNOWN && Long.compareUnsigned(declared, most) > 0) {
+            throw new ZstdException(ZstdException.Reason.CORRUPT, "frame declares more content than its blocks hold: "
+                    + "declared=" + Long.toUnsignedString(declared) + ", most=" + most);
+        }
+    }
+
+    /**
      * Set in {@link #walk}'s result when every block of the frame is raw or RLE: only then can
      * {@link #copyStoredFrame} decode it, so a frame with a compressed block skips that attempt.
      */
@@ -267,7 +312,7 @@ public final class ZstdFrames {
      * declaring more is damaged; {@code decompress(byte[])} checks it before allocating the
      * declared size, which a few bytes of header could otherwise make hundreds of MiB.
      */
-    static long contentBound(MemorySegment frame, long offset, int fhd) {
+    static long contentBoundOf(MemorySegment frame, long offset, int fhd) {
         long max = blockSizeMax(frame, offset, fhd);
         long bound = 0;
         for (long p = offset + headerSize(fhd); ; ) {

@@ -9,7 +9,9 @@ import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.LongSupplier;
 import org.junit.jupiter.api.Test;
 
@@ -210,6 +212,56 @@ class BlockWalkTest {
             }
         }
         assertEquals(List.of(), mismatches, actualTable.toString());
+    }
+
+    /**
+     * {@link ZstdFrames#contentBound(MemorySegment, long, long)}, which a receiver asks before it
+     * sizes memory from a header: the sum of what each block can decode to, a refusal of a frame
+     * declaring more, and the walk's refusals (with the block maximum checked once it ran out).
+     */
+    @Test
+    void shouldBoundTheContentByTheBlocksAlone() {
+        byte[] w1k = windowHeader(0, false);
+        byte[] w64k = windowHeader(6, false);
+        byte[] declared300k = declaringHeader(10, 300_000);
+        byte[] x = {'x'};
+        Map<String, byte[]> frames = new LinkedHashMap<>();
+        frames.put("raw 5, RLE 4, raw 2", frame(w1k, blockHeader(5, RAW, false), bytes(5), blockHeader(4, RLE, false), x,
+                blockHeader(2, RAW, true), bytes(2)));
+        frames.put("a compressed block in a 1 KiB window", frame(w1k, blockHeader(2, COMPRESSED, true), bytes(2)));
+        frames.put("two compressed blocks in a 64 KiB window, RLE 5", frame(w64k, blockHeader(2, COMPRESSED, false), bytes(2),
+                blockHeader(2, COMPRESSED, false), bytes(2), blockHeader(5, RLE, true), x));
+        frames.put("a byte after the frame", frame(w1k, blockHeader(5, RAW, true), bytes(5), x));
+        frames.put("declared 300,000 in RLE, RLE and raw blocks", frame(declared300k, blockHeader(131_072, RLE, false), x,
+                blockHeader(131_072, RLE, false), x, blockHeader(37_856, RAW, true), bytes(37_856)));
+        frames.put("declared 300,000, three compressed blocks and raw 1", frame(declared300k,
+                blockHeader(2, COMPRESSED, false), bytes(2), blockHeader(2, COMPRESSED, false), bytes(2),
+                blockHeader(2, COMPRESSED, false), bytes(2), blockHeader(1, RAW, true), x));
+        frames.put("declared 300,000, blocks holding 132,075", frame(declared300k, blockHeader(1000, RLE, false), x,
+                blockHeader(2, COMPRESSED, false), bytes(2), blockHeader(3, RAW, true), bytes(3)));
+        frames.put("declared 2^40, one empty raw block", ByteBuffer.allocate(16).order(ByteOrder.LITTLE_ENDIAN)
+                .putInt(ZstdFrames.MAGIC).put((byte) 0xE0).putLong(1L << 40).put(blockHeader(0, RAW, true)).array());
+        frames.put("raw block cut", frame(w1k, blockHeader(10, RAW, true), bytes(5)));
+        frames.put("raw block above a 1 KiB window, cut", frame(w1k, blockHeader(2000, RAW, true), bytes(10)));
+        frames.put("reserved block", frame(w1k, blockHeader(0, RESERVED, true)));
+        StringBuilder actual = new StringBuilder();
+        frames.forEach((name, frame) -> actual.append(name).append(" => ")
+                .append(outcome(() -> ZstdFrames.contentBound(MemorySegment.ofArray(frame), 0, frame.length))).append('\n'));
+        assertEquals("""
+                raw 5, RLE 4, raw 2 => 11
+                a compressed block in a 1 KiB window => 1024
+                two compressed blocks in a 64 KiB window, RLE 5 => 131077
+                a byte after the frame => 5
+                declared 300,000 in RLE, RLE and raw blocks => 300000
+                declared 300,000, three compressed blocks and raw 1 => 393217
+                declared 300,000, blocks holding 132,075 => %s
+                declared 2^40, one empty raw block => %s
+                raw block cut => %s
+                raw block above a 1 KiB window, cut => %s
+                reserved block => %s
+                """.formatted(corrupt("frame declares more content than its blocks hold: declared=300000, most=132075"),
+                corrupt("frame declares more content than its blocks hold: declared=1099511627776, most=0"),
+                truncated(14), aboveMaximum(6, "2000", 1024), corrupt("reserved block type: at=6")), actual.toString());
     }
 
     /** compressedSize, segment decompress and array decompress: each a length or a refusal. */

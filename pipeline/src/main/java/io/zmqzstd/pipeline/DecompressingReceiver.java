@@ -687,6 +687,13 @@ public final class DecompressingReceiver implements AutoCloseable {
                         + (payloadBefore + declared) + ", maxMessageSize=" + maxMessageSize);
             }
             if (dst == null) {
+                if (at + declared > region.byteSize()) {
+                    // The region grows for this frame: its blocks must be able to hold what the
+                    // header declares, or a few bytes of header would have it grow (and zero) up
+                    // to the limit before libzstd finds the frame damaged. Only on growth: a frame
+                    // that fits is not walked twice.
+                    ZstdFrames.contentBound(EVERYTHING, address, size);
+                }
                 ensureCapacity(at, at + declared);
                 return decompressor.decompress(EVERYTHING, address, size, region, at, declared);
             }
@@ -703,6 +710,11 @@ public final class DecompressingReceiver implements AutoCloseable {
     /** A frame without a declared size (zstd streams) into the region: try growing room, up to {@code limit}. */
     private long decompressUnknownSize(int index, long address, long size, long at, long limit) {
         long room = Math.min(limit, Math.max(UNKNOWN_SIZE_FIRST_TRY, 4 * size));
+        if (at + room > region.byteSize()) {
+            // Growth for this frame goes no further than its blocks can hold, and a truncated
+            // or damaged frame is refused before the region grows
+            room = Math.min(room, Math.max(1, ZstdFrames.contentBound(EVERYTHING, address, size)));
+        }
         for (;;) {
             ensureCapacity(at, at + room);
             try {

@@ -131,6 +131,59 @@ class BadFrameTest {
     }
 
     /**
+     * A few bytes of header can declare hundreds of MiB. Before the region grows for a frame, its
+     * block headers must be able to hold what it declares, and a frame without a declared size
+     * must be whole: the damaged ones are refused with the region as it was. Before, a 16-byte
+     * frame declaring 512 MiB had the region grow (and zeroed) to 512 MiB, and a cut streamed frame
+     * had it grow to 256 KiB, before libzstd refused them.
+     */
+    @Test
+    void shouldRefuseAFrameItsBlocksCannotHoldBeforeTheRegionGrows() {
+        java.nio.ByteBuffer declaring = java.nio.ByteBuffer.allocate(16).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        declaring.putInt(ZstdFrames.MAGIC).put((byte) 0xE0).putLong(512L << 20).put(new byte[] {1, 0, 0});
+        // No content size, a 1 MiB window, a raw block of 100,000 bytes of which 10 arrive
+        byte[] cut = new byte[6 + 3 + 10];
+        System.arraycopy(new byte[] {0x28, (byte) 0xB5, 0x2F, (byte) 0xFD, 0, 10 << 3}, 0, cut, 0, 6);
+        int header = 100_000 << 3 | 1;
+        cut[6] = (byte) header;
+        cut[7] = (byte) (header >>> 8);
+        cut[8] = (byte) (header >>> 16);
+        try (DecompressingReceiver large = DecompressingReceiver.builder(pull).maxDecompressedSize(1L << 30).build()) {
+            long regionBefore = receiveGood(large).region().byteSize();
+            assertTrue(push.send(declaring.array(), 0));
+            assertEquals(DecompressingReceiver.BAD_FRAME, large.receive(0));
+            assertEquals(BadFrameReason.CORRUPT, large.lastErrorReason(), large::lastErrorMessage);
+            assertTrue(large.lastErrorMessage().contains("frame declares more content than its blocks hold: declared="
+                    + (512L << 20) + ", most=0"), large::lastErrorMessage);
+            assertEquals(regionBefore, receiveGood(large).region().byteSize());
+
+            assertTrue(push.send(cut, 0));
+            assertEquals(DecompressingReceiver.BAD_FRAME, large.receive(0));
+            assertEquals(BadFrameReason.TRUNCATED, large.lastErrorReason(), large::lastErrorMessage);
+            assertEquals(regionBefore, receiveGood(large).region().byteSize());
+
+            // A frame whose blocks do hold what it declares still gets the room: 32 MiB of zeros
+            // are RLE blocks, some hundreds of bytes in all
+            byte[] zeros = new byte[32 << 20];
+            byte[] small = Zstd.compress(zeros, 3);
+            assertTrue(small.length < 4096, () -> "frame=" + small.length);
+            assertTrue(push.send(small, 0));
+            assertEquals(DecompressingReceiver.RECEIVED, large.receive(0), large::lastErrorMessage);
+            assertEquals(zeros.length, large.message().part(0).byteSize());
+            assertEquals(-1, large.message().part(0).asByteBuffer().mismatch(java.nio.ByteBuffer.wrap(zeros)));
+        }
+    }
+
+    /** Sends a good 500-byte message and returns it as {@code r} received it. */
+    private ReceivedMessage receiveGood(DecompressingReceiver r) {
+        byte[] good = Fixtures.payload(500, seq++);
+        assertTrue(push.send(Zstd.compress(good, 3), 0));
+        assertEquals(DecompressingReceiver.RECEIVED, r.receive(0), r::lastErrorMessage);
+        assertArrayEquals(good, r.message().partBytes(0));
+        return r.message();
+    }
+
+    /**
      * The payload parts of one message together may reach maxMessageSize and not pass it by one
      * byte, whether the part that reaches it declares its size or not; the message over it is
      * refused at that part, and the next message arrives.
@@ -294,10 +347,19 @@ class BadFrameTest {
      */
     @Test
     void shouldEndAtMessageBoundaryWhenAReceiveFails() {
-        // A frame that declares 2^48 bytes (more than any address space): magic, FHD (8-byte
-        // content size, single segment), the size, one empty last raw block.
-        java.nio.ByteBuffer huge = java.nio.ByteBuffer.allocate(16).order(java.nio.ByteOrder.LITTLE_ENDIAN);
-        huge.putInt(ZstdFrames.MAGIC).put((byte) 0xE0).putLong(1L << 48).put(new byte[] {1, 0, 0});
+        // A frame that declares 1 TiB, more than this machine's memory and swap, and whose blocks
+        // hold it: magic, FHD (8-byte content size, single segment), the size, 2^23 RLE blocks of
+        // 128 KiB (32 MiB of frame). libc refuses the allocation unless the kernel overcommits
+        // without limit (vm.overcommit_memory=1), where it would succeed and be zeroed page by page.
+        org.junit.jupiter.api.Assumptions.assumeFalse(alwaysOvercommits(), "vm.overcommit_memory=1");
+        int blocks = 1 << 23;
+        java.nio.ByteBuffer huge = java.nio.ByteBuffer.allocate(13 + 4 * blocks).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        huge.putInt(ZstdFrames.MAGIC).put((byte) 0xE0).putLong((long) blocks << 17);
+        int rle = 131_072 << 3 | 1 << 1;
+        for (int i = 0; i < blocks; i++) {
+            int header = i == blocks - 1 ? rle | 1 : rle;
+            huge.put((byte) header).put((byte) (header >>> 8)).put((byte) (header >>> 16)).put((byte) 7);
+        }
         byte[] leftOver = Fixtures.payload(700, 1);
         byte[] next = Fixtures.payload(900, 2);
         try (DecompressingReceiver unbounded = DecompressingReceiver.builder(pull)
@@ -310,6 +372,14 @@ class BadFrameTest {
             assertEquals(DecompressingReceiver.RECEIVED, unbounded.receive(0), unbounded::lastErrorMessage);
             assertEquals(1, unbounded.message().parts());
             assertArrayEquals(next, unbounded.message().partBytes(0));
+        }
+    }
+
+    private static boolean alwaysOvercommits() {
+        try {
+            return java.nio.file.Files.readString(java.nio.file.Path.of("/proc/sys/vm/overcommit_memory")).strip().equals("1");
+        } catch (java.io.IOException e) {
+            return false; // not Linux: no such policy
         }
     }
 
