@@ -3,11 +3,11 @@
 
 Each run file is the output of TransportOverhead or CodecOverhead: a header line of key=value words
 (transport= or method=, size=, ...), then one line per way that names the way and its ratio to the
-baseline way in the same round, median over the rounds (x_BASELINE= or speed_vs_BASELINE=), and for
-TransportOverhead, PipelineOverhead and SharedPoolOverhead also the ratio of every round (WAY per_round ...).
+baseline way in the same round, median over the rounds (x_BASELINE= or speed_vs_BASELINE=), and the
+ratio of every round (WAY per_round ...; CodecOverhead prints them since 2026-11-28).
 A JVM's median is taken here from those per-round ratios (statistics.median: the mean of the middle two of
 an even count) whenever the file has them; the printed median is used only for files without them
-(CodecOverhead's, and SharedPoolOverhead's before it printed rounds). Until 2026-11-28 the harness printed
+(CodecOverhead's and SharedPoolOverhead's before they printed rounds). Until 2026-11-28 the harness printed
 the upper of the middle two rounds as the median of an even count, so the printed value of a file written
 before then leans to the faster way by up to half the gap between them. The JVM is the independent unit: a row's ratio is the median of the JVMs' medians, its range their smallest and
 largest, with a distribution-free 95 % interval for the median (order statistics), and the sign test

@@ -157,6 +157,7 @@ public final class CodecOverhead {
                 }
                 System.out.printf("%-20s ns_per_call=%.1f speed_vs_zmqzstd=%s%n", names[way],
                         Rounds.quantile(nanos[way], 0.5), Rounds.describe(speed));
+                Rounds.printPerRound(names[way], speed);
             }
         } finally {
             long ignored = (long) LibZstd.FREE_DCTX.invokeExact(dctx);

@@ -47,15 +47,26 @@ final class Rounds {
         System.out.printf("%-20s msgs_per_s=%.0f%n", names[0], quantile(rates[0], 0.5));
         for (int way = 1; way < names.length; way++) {
             double[] ratio = new double[rates[way].length];
-            StringBuilder each = new StringBuilder(names[way]).append(" per_round");
             for (int round = 0; round < ratio.length; round++) {
                 ratio[round] = rates[way][round] / rates[0][round];
-                each.append(String.format(" %.3f", ratio[round]));
             }
             System.out.printf("%-20s msgs_per_s=%.0f x_%s=%s%n", names[way], quantile(rates[way], 0.5), names[0],
                     describe(ratio));
-            System.out.println(each);
+            printPerRound(names[way], ratio);
         }
+    }
+
+    /**
+     * Prints {@code WAY per_round R1 R2 ...}, a way's ratio to the baseline in every round, which
+     * {@code scripts/interleaved.py} takes each JVM's median from (so a summary can be recomputed from
+     * the committed output, whatever statistic the tool printed).
+     */
+    static void printPerRound(String name, double[] ratio) {
+        StringBuilder each = new StringBuilder(name).append(" per_round");
+        for (double r : ratio) {
+            each.append(String.format(" %.3f", r));
+        }
+        System.out.println(each);
     }
 
     /**

@@ -74,4 +74,28 @@ class RoundsTest {
             }
         }
     }
+
+    /**
+     * {@code CodecOverhead} prints every way's ratio in every round ({@code WAY per_round ...}), the
+     * lines {@code scripts/interleaved.py} takes a JVM's median from; before 2026-11-28 it printed
+     * only its own median, which for an even count of rounds was the upper middle one.
+     */
+    @Test
+    void shouldPrintTheRatioOfEveryRoundOfEveryCodecWay() throws Throwable {
+        java.io.ByteArrayOutputStream captured = new java.io.ByteArrayOutputStream();
+        java.io.PrintStream out = System.out;
+        System.setOut(new java.io.PrintStream(captured, true, java.nio.charset.StandardCharsets.UTF_8));
+        try {
+            CodecOverhead.main(new String[] {"decompress", "256", "4", "20"});
+        } finally {
+            System.setOut(out);
+        }
+        String text = captured.toString(java.nio.charset.StandardCharsets.UTF_8);
+        for (String way : new String[] {"bare-decompressDCtx", "aircompressor", "bare-decompressDCtx-critical",
+            "header-walk+bare"}) {
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?m)^" + java.util.regex.Pattern.quote(way)
+                    + " per_round((?: [0-9]+\\.[0-9]{3}){4})$").matcher(text);
+            assertTrue(m.find(), () -> way + " has no per_round line of 4 ratios in:\n" + text);
+        }
+    }
 }
