@@ -1684,6 +1684,22 @@ def codec_interleaved():
         air, cctx = (rows_[('codec', 'compress', '1 KiB', w + ' / zmqzstd')] for w in ('aircompressor', 'bare-compressCCtx'))
         out.append('decompress aircompressor %s; compress aircompressor %s (%s), `ZSTD_compressCCtx` %s%s' % (
             rerun(folder), air[1], air[2], cctx[1], ' (%s)' % cctx[2] if compress_cctx else ''))
+    # the rerun of 2026-11-28 with every round printed: its table, and what the summary quotes of it
+    again = 'interleaved-codec-2026-11-28'
+    for size in ('256 B', '1 KiB'):
+        out.append('| decompress | %s | %s | %s |' % (size, cell(again, 'decompress', size, 'bare-decompressDCtx'),
+                                                    cell(again, 'decompress', size, 'aircompressor')))
+    for size in ('64 B', '1 KiB'):
+        out.append('| compress | %s | `ZSTD_compressCCtx` %s, `ZSTD_compress2` %s (%s) | %s |' % (
+            size, cell(again, 'compress', size, 'bare-compressCCtx'), cell(again, 'compress', size, 'bare-compress2', False),
+            interleaved_rows(again)[('codec', 'compress', size, 'bare-compress2 / zmqzstd')][4],
+            cell(again, 'compress', size, 'aircompressor')))
+    behind = sorted(round((float(cell(again, 'decompress', s, 'aircompressor', False)) - 1) * 100, 1) for s in ('256 B', '1 KiB'))
+    out.append('Small-frame decompression is %.1f\u2013%.1f %%\n  behind aircompressor in every one of ten JVMs (rerun of 2026-11-28' % tuple(behind))
+    out.append('zmq-zstd %sx at 64 B and %sx at 1 KiB, intervals containing 1, rerun of 2026-11-28' % tuple(
+        cell(again, 'compress', s, 'aircompressor', False) for s in ('64 B', '1 KiB')))
+    one_k = [float(cell(again, 'decompress', '1 KiB', w, False)) for w in ('aircompressor', 'bare-decompressDCtx')]
+    out.append('zmq-zstd is %.1f %% behind aircompressor\'s binding (every JVM) and %.1f %%' % tuple((x - 1) * 100 for x in one_k))
     # critical handles tried inside the codec, against the unchanged codec's figures in the table
     cells = (('decompress', '1 KiB'), ('decompress', '256 B'), ('compress', '1 KiB'))
     tried = [cell('experiments/critical-in-codec', m, s, 'aircompressor', False) for m, s in cells]
