@@ -212,19 +212,25 @@ public final class Curve {
      * @return true when CURVE keys and the CURVE socket options work
      */
     public static boolean isAvailable() {
-        return Capability.CURVE;
+        Boolean known = curve;
+        if (known == null) {
+            // A call that cannot open libzmq (out of descriptors, say) throws and keeps nothing: the
+            // next call asks again. Until 2026-11-28 the answer was a holder class's constant, whose
+            // failed initialisation made every later call fail with NoClassDefFoundError.
+            known = has("curve");
+            curve = known;
+        }
+        return known;
     }
 
-    /** Asked once: a library's build does not change while it is loaded. */
-    private static final class Capability {
-        static final boolean CURVE = has("curve");
+    /** {@code zmq_has("curve")} once it answered (a library's build does not change while it is loaded); null before. */
+    private static volatile Boolean curve;
 
-        private static boolean has(String capability) {
-            try (Arena a = Arena.ofConfined()) {
-                return (int) LibZmq.zmq_has.invokeExact(a.allocateFrom(capability, StandardCharsets.US_ASCII)) != 0;
-            } catch (Throwable t) {
-                throw LibZmq.rethrow(t);
-            }
+    private static boolean has(String capability) {
+        try (Arena a = Arena.ofConfined()) {
+            return (int) LibZmq.zmq_has.invokeExact(a.allocateFrom(capability, StandardCharsets.US_ASCII)) != 0;
+        } catch (Throwable t) {
+            throw LibZmq.rethrow(t);
         }
     }
 

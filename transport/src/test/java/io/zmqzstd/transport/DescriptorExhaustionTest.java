@@ -44,7 +44,8 @@ class DescriptorExhaustionTest {
     private static final long LIMIT = 512;
 
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"newContext", "firstSocket", "laterSocket", "tcpBind", "ipcBindProbe", "acceptResumes"})
+    @ValueSource(strings = {"newContext", "firstSocket", "laterSocket", "tcpBind", "ipcBindProbe", "acceptResumes",
+        "curveBeforeLibzmqOpens"})
     @Timeout(value = 2, unit = TimeUnit.MINUTES)
     void shouldFailCleanlyAndRecoverWhenOutOfDescriptors(String scenario) throws Exception {
         assumeTrue(System.getProperty("os.name", "").toLowerCase(Locale.ROOT).contains("linux"),
@@ -56,7 +57,8 @@ class DescriptorExhaustionTest {
     // ------------------------------------------------------------------ the child
 
     public static void main(String[] args) throws Throwable {
-        preload();
+        // The last case's first call into libzmq is its point: libzmq must not be opened before it
+        preload(!args[0].equals("curveBeforeLibzmqOpens"));
         OpenFileLimits.lowerSoft(LIMIT);
         switch (args[0]) {
             case "newContext" -> newContext();
@@ -65,6 +67,7 @@ class DescriptorExhaustionTest {
             case "tcpBind" -> tcpBind();
             case "ipcBindProbe" -> ipcBindProbe();
             case "acceptResumes" -> acceptResumes();
+            case "curveBeforeLibzmqOpens" -> curveBeforeLibzmqOpens();
             default -> throw new IllegalArgumentException(args[0]);
         }
         System.out.println("scenario passed: " + args[0]);
@@ -238,6 +241,37 @@ class DescriptorExhaustionTest {
         push.close();
     }
 
+    /**
+     * {@code Curve.isAvailable()} as the process's first call into libzmq, with no descriptor to
+     * open it: the loader's reason, and once descriptors are free the answer. Before, the answer was
+     * a holder class's constant: the first call threw ExceptionInInitializerError, and every later
+     * one NoClassDefFoundError, for the life of the process.
+     */
+    private static void curveBeforeLibzmqOpens() throws Throwable {
+        // Taken with the JDK's streams: takeAllBut's capture layout is LibZmq's, whose initialisation
+        // opens libzmq
+        List<java.io.FileInputStream> taken = new ArrayList<>();
+        try {
+            while (true) {
+                taken.add(new java.io.FileInputStream("/dev/null"));
+            }
+        } catch (java.io.IOException full) {
+            check(full.getMessage().contains("Too many open files"), "stopped for another reason: " + full.getMessage());
+        }
+        try {
+            boolean answered = Curve.isAvailable();
+            throw new IllegalStateException("answered " + answered + " with no descriptor to open libzmq");
+        } catch (io.zmqzstd.nativelib.NativeLibraryUnavailableException e) {
+            check(e.getMessage().contains("Too many open files"), "not the loader's reason: " + e.getMessage());
+        } finally {
+            for (java.io.FileInputStream in : taken) {
+                in.close();
+            }
+        }
+        check(Curve.isAvailable(), "Debian's libzmq5 has CURVE, once libzmq could be opened");
+        check(Curve.isAvailable(), "asked again");
+    }
+
     private static void check(boolean ok, String message) {
         if (!ok) {
             throw new IllegalStateException(message);
@@ -247,8 +281,9 @@ class DescriptorExhaustionTest {
     /**
      * Loads every class of this project on the class path while a class file can still be opened:
      * the test class path is directories, and each class is read from its own file when first used.
+     * With {@code openLibzmq}, also opens libzmq (an exception's message asks it for its text).
      */
-    private static void preload() throws Exception {
+    private static void preload(boolean openLibzmq) throws Exception {
         ClassLoader loader = DescriptorExhaustionTest.class.getClassLoader();
         for (String entry : System.getProperty("java.class.path").split(java.io.File.pathSeparator)) {
             Path root = Path.of(entry);
@@ -263,7 +298,9 @@ class DescriptorExhaustionTest {
                 }
             }
         }
-        new ZmqException("preload", LibZmq.EMFILE).getMessage();
+        if (openLibzmq) {
+            new ZmqException("preload", LibZmq.EMFILE).getMessage();
+        }
     }
 
     private static final Linker LINKER = Linker.nativeLinker();
