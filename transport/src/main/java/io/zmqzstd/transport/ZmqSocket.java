@@ -9,6 +9,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
+import java.lang.ref.Reference;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
@@ -502,7 +503,8 @@ public final class ZmqSocket implements AutoCloseable {
      * Sends {@code length} bytes of {@code data} from {@code offset}; libzmq copies them before
      * returning, so the segment is the caller's again at once. Native segments go straight to
      * zmq_send; heap segments are copied into a libzmq message. Allocation-free. The segment must
-     * not be closed by another thread during the call.
+     * not be closed by another thread during the call; it is kept reachable until libzmq has copied
+     * it, so one of an automatic arena needs no other reference.
      *
      * @param data the segment holding the frame's bytes, native or on the heap
      * @param offset byte offset of the frame in {@code data}
@@ -535,6 +537,10 @@ public final class ZmqSocket implements AutoCloseable {
             return sendCall(ZMQ_SEND, null, data.address() + offset, length, flags);
         } finally {
             exit();
+            // zmq_send gets the raw address, so FFM does not keep the segment alive for the call:
+            // compiled code drops data once its address is read, and an automatic arena's memory was
+            // freed by its cleaner under libzmq's copy (SIGSEGV, UnreachableSegmentSendTest).
+            Reference.reachabilityFence(data);
         }
     }
 
