@@ -27,10 +27,19 @@ import java.util.Objects;
  * replaced on the thread that made it; when another thread replaces the frame or closes the
  * message, it cannot close that view, only drop it: the thread that handed the message over must
  * not use views it made before the hand-over, as it must not use the message itself.
+ * {@link #close()} while another thread sends or receives this message is refused.
  */
 public final class ZmqMessage implements AutoCloseable {
 
     private final Arena arena = Arena.ofShared();
+    /**
+     * Owns nothing; {@link #msg} is scoped to it. A downcall that is given {@link #msg} holds it
+     * for the call, so closing it is refused while another thread sends or receives this message,
+     * which is how {@link #close()} tells, before it frees anything.
+     */
+    private final Arena inUse = Arena.ofShared();
+    /** {@link #msg}'s memory, unguarded: for {@link #close()}'s zmq_msg_close once {@link #inUse} is closed. */
+    private final MemorySegment msgMemory;
     final MemorySegment msg;
     /**
      * Where {@link #set} builds the new frame before it replaces the old one, which may be the
@@ -47,13 +56,15 @@ public final class ZmqMessage implements AutoCloseable {
 
     /** An empty message (zmq_msg_init). Close it to free its native state. */
     public ZmqMessage() {
-        msg = arena.allocate(LibZmq.MSG_LAYOUT);
+        msgMemory = arena.allocate(LibZmq.MSG_LAYOUT);
+        msg = msgMemory.reinterpret(inUse, null);
         scratch = arena.allocate(LibZmq.MSG_LAYOUT);
         capture = arena.allocate(LibZmq.CAPTURE_LAYOUT);
         try {
             int rc = (int) LibZmq.zmq_msg_init.invokeExact(msg);
             rc = (int) LibZmq.zmq_msg_init.invokeExact(scratch);
         } catch (Throwable t) {
+            inUse.close();
             arena.close();
             throw LibZmq.rethrow(t);
         }
@@ -286,18 +297,33 @@ public final class ZmqMessage implements AutoCloseable {
     /**
      * Frees the native state (zmq_msg_close: a pooled buffer held by the frame goes back to its
      * pool) and ends the view made on this thread. Idempotent; any thread (after a hand-over).
+     *
+     * <p>Refused while another thread is in a send or receive of this message (a receive blocked
+     * in libzmq, say): the message stays open and usable, to be closed once that call has returned
+     * (close the context first to end a blocked call). Until 2026-11-28 such a close threw the
+     * JDK's bare "Session is acquired by 1 clients" after freeing the frame under the call, and
+     * libzmq then aborted the process ("Bad address (src/fq.cpp:87)").
+     *
+     * @throws IllegalStateException while another thread is in a send or receive of this message
      */
     @Override
     public void close() {
         if (closed) {
             return;
         }
+        try {
+            inUse.close(); // from here on no call can be given msg; one in progress refuses this
+        } catch (IllegalStateException e) {
+            throw new IllegalStateException("message is in a send or receive on another thread than "
+                    + Thread.currentThread().getName() + ": close it once that call has returned (the message stays open;"
+                    + " closing the context ends a blocked call)", e);
+        }
         closed = true;
         try {
             invalidateView();
         } finally {
             try {
-                int rc = (int) LibZmq.zmq_msg_close.invokeExact(msg);
+                int rc = (int) LibZmq.zmq_msg_close.invokeExact(msgMemory);
             } catch (Throwable t) {
                 throw LibZmq.rethrow(t);
             } finally {
