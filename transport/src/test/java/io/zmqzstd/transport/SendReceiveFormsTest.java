@@ -120,6 +120,27 @@ class SendReceiveFormsTest extends ContextTestBase {
         }
     }
 
+    /** An expired ZMQ_RCVTIMEO is "would block" in every receive form, after the timeout and not long after it. */
+    @Test
+    void shouldReportAnExpiredReceiveTimeoutAsWouldBlockInEveryForm() {
+        connectInproc(1000);
+        pull.receiveTimeoutMs(30);
+        try (ZmqMessage message = new ZmqMessage(); Arena arena = Arena.ofConfined()) {
+            message.set(MemorySegment.ofArray(new byte[] {1}));
+            long start = System.nanoTime();
+            assertFalse(pull.receive(message, 0));
+            assertEquals(0, message.size(), "and the message is empty");
+            assertEquals(-1, pull.receive(new byte[4], 0));
+            assertEquals(-1, pull.receive(arena.allocate(4), 0));
+            assertNull(pull.receiveBytes(0));
+            assertNull(pull.receiveString(0));
+            long elapsedMs = (System.nanoTime() - start) / 1_000_000;
+            assertTrue(elapsedMs >= 5 * 30 - 5 * 2 && elapsedMs < 5_000, "five timeouts of 30 ms took " + elapsedMs + " ms");
+        }
+        assertTrue(push.send(b("after"), 0));
+        assertEquals("after", pull.receiveString(0), "the socket goes on");
+    }
+
     /** libzmq flushes only whole messages: a close with one unfinished delivers those before it, over its linger. */
     @Test
     void shouldDeliverTheWholeMessagesAndNotTheUnfinishedOneWhenTheSenderCloses() {
