@@ -502,9 +502,11 @@ public final class ZmqSocket implements AutoCloseable {
     /**
      * Sends {@code length} bytes of {@code data} from {@code offset}; libzmq copies them before
      * returning, so the segment is the caller's again at once. Native segments go straight to
-     * zmq_send; heap segments are copied into a libzmq message. Allocation-free. The segment must
-     * not be closed by another thread during the call; it is kept reachable until libzmq has copied
-     * it, so one of an automatic arena needs no other reference.
+     * zmq_send; heap and mapped segments are copied into a libzmq message (a mapping by Java, whose
+     * copy reports a page the file no longer has, where libzmq's would kill the process).
+     * Allocation-free. The segment must not be closed by another thread during the call; it is
+     * kept reachable until libzmq has copied it, so one of an automatic arena needs no other
+     * reference.
      *
      * @param data the segment holding the frame's bytes, native or on the heap
      * @param offset byte offset of the frame in {@code data}
@@ -518,8 +520,9 @@ public final class ZmqSocket implements AutoCloseable {
      *     {@link #MAX_SUBSCRIPTION_BYTES} (see there; nothing is sent)
      * @throws ZmqException when libzmq fails for another reason than would-block (ETERM once the
      *     context is shut down or closed)
-     * @throws IllegalStateException when {@code data} is no longer alive, after {@link #close()},
-     *     or while another thread is in a call on this socket
+     * @throws IllegalStateException when {@code data} is no longer alive, or cannot be read (a
+     *     mapping of a file shortened since; nothing is sent), after {@link #close()}, or while
+     *     another thread is in a call on this socket
      * @throws WrongThreadException when {@code data} is confined to another thread, as any
      *     access to it from this one would be (nothing is sent)
      */
@@ -530,7 +533,9 @@ public final class ZmqSocket implements AutoCloseable {
         }
         enter();
         try {
-            if (!data.isNative()) {
+            if (!data.isNative() || data.isMapped()) {
+                // A mapping's pages past the end of a file shortened since raise SIGBUS: FFM's copy
+                // turns that into an exception, libzmq's memcpy killed the JVM (TruncatedMappingSendTest).
                 return sendCopy(data, offset, length, flags);
             }
             RawSegments.checkUsable(data, "data");
@@ -686,6 +691,10 @@ public final class ZmqSocket implements AutoCloseable {
         } catch (RuntimeException e) {
             closeQuietly(sendMsg);
             throw e;
+        } catch (InternalError e) { // FFM's report of a fault in the memory read (SIGBUS)
+            closeQuietly(sendMsg);
+            throw new IllegalStateException("data could not be read: a fault in its memory (a mapped file shortened"
+                    + " since it was mapped?): offset=" + offset + ", length=" + length + ", mapped=" + data.isMapped(), e);
         }
         return sendMsg(sendMsg, flags, true);
     }
