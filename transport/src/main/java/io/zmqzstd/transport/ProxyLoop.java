@@ -249,9 +249,36 @@ final class ProxyLoop {
                 return false;
             }
             if (capture != MemorySegment.NULL) {
-                send(copy, capture, more ? SNDMORE : 0, "zmq_msg_send (proxy capture)");
+                sendCopy(more);
             }
             return true;
+        }
+
+        /**
+         * Sends {@link #copy}, the copy of the frame just forwarded ({@code more}: others follow), to
+         * the capture. When that send fails (a send timeout, EAGAIN), the rest of the message
+         * still goes to {@code to} before the failure ends the run: else {@code to} kept the message
+         * open, never delivered, and {@code from} the rest of it, which the next receive there took
+         * for a message of its own. It is the copy of a message's first frame that times out (a frame
+         * after the first does not wait at a high-water mark), so the capture holds whole copies only.
+         */
+        private void sendCopy(boolean more) {
+            try {
+                send(copy, capture, more ? SNDMORE : 0, "zmq_msg_send (proxy capture)");
+            } catch (ZmqException e) {
+                if (!e.isContextTerminated()) {
+                    try {
+                        for (boolean next = more; next; ) {
+                            receive(from, msg, 0);
+                            next = more(msg);
+                            send(msg, to, next ? SNDMORE : 0, "zmq_msg_send (proxy)");
+                        }
+                    } catch (RuntimeException rest) {
+                        e.addSuppressed(rest);
+                    }
+                }
+                throw e;
+            }
         }
 
         /**
@@ -269,7 +296,7 @@ final class ProxyLoop {
                 }
                 send(msg, to, flags, "zmq_msg_send (proxy)");
                 if (capture != MemorySegment.NULL) {
-                    send(copy, capture, flags, "zmq_msg_send (proxy capture)");
+                    sendCopy(more);
                 }
             }
             counts[receivedAt]++;

@@ -130,7 +130,8 @@ public final class ZmqProxy implements AutoCloseable {
      *     forwarded: a capture that cannot take it (a PUSH, PAIR or DEALER with no peer, or at its
      *     high-water mark) stops the proxy, commands included, until it can or the context is shut
      *     down, and a send timeout on it that expires ends {@link #run()} with
-     *     {@link ZmqException} (EAGAIN), the copy lost. A PUB capture never waits.
+     *     {@link ZmqException} (EAGAIN), the copy lost, once the rest of the message has been
+     *     forwarded (so both sides stay at a message boundary). A PUB capture never waits.
      * @throws NullPointerException when {@code frontend} or {@code backend} is null
      * @throws IllegalArgumentException when a proxy cannot serve the socket types: one side
      *     can receive and the other cannot send (a SUB or PULL opposite anything but a PUB or PUSH),
