@@ -33,7 +33,8 @@ import java.lang.foreign.ValueLayout;
  *
  * <p>A destination that reports room and then refuses the pending frame again (a ROUTER with
  * {@code ZMQ_ROUTER_MANDATORY} whose addressed peer is full, while another has room) is asked
- * again every millisecond, not in a busy loop.
+ * again every millisecond, not in a busy loop. One that cannot route it at all, the addressed peer
+ * gone (EHOSTUNREACH), has it dropped, whole, and the loop goes on.
  *
  * <p>Commands arrive as single frames on the control socket: {@code PAUSE}, {@code RESUME},
  * {@code TERMINATE}, and {@code STATISTICS}, answered on it with the 8 frames
@@ -57,6 +58,12 @@ final class ProxyLoop {
     private static final int POLLOUT = LibZmq.ZMQ_POLLOUT;
     private static final int DONTWAIT = LibZmq.ZMQ_DONTWAIT;
     private static final int SNDMORE = LibZmq.ZMQ_SNDMORE;
+    /** What {@link #sendFirst} did with a message's first frame: it went. */
+    private static final int SENT = 0;
+    /** The destination has no room for it now: it stays in hand. */
+    private static final int FULL = 1;
+    /** The destination cannot route it (EHOSTUNREACH): its peer is gone. */
+    private static final int UNROUTABLE = 2;
     /** Longer than any command: a longer frame is not one. */
     private static final int COMMAND_BYTES = 16;
 
@@ -82,6 +89,8 @@ final class ProxyLoop {
     private volatile int interruptedPolls;
     /** Messages let go at TERMINATE, their destination's linger over (see {@link Way#drop()}); for tests. */
     private volatile int dropped;
+    /** Messages dropped as unroutable (see {@link Way#unroutable}); for tests. */
+    private volatile int unroutableDropped;
     /** Messages held now (see {@link Way#pending}); for tests. */
     private volatile int pendingNow;
 
@@ -167,9 +176,7 @@ final class ProxyLoop {
          * been forwarded).
          */
         void drop() {
-            for (boolean more = pendingMore; more; more = more(msg)) {
-                receive(from, msg, 0);
-            }
+            skipRest(pendingMore);
             try {
                 int rc = (int) LibZmq.zmq_msg_close.invokeExact(msg);
                 rc = (int) LibZmq.zmq_msg_init.invokeExact(msg);
@@ -186,14 +193,13 @@ final class ProxyLoop {
          * (after reporting room, or once more after {@link #refused}).
          */
         private boolean sendPending() {
-            if (!forwardFirst(pendingMore)) {
+            if (!forward(pendingBytes, pendingMore)) {
                 refused = true;
                 return false;
             }
             pending = false;
             pendingNow = pendingNow - 1;
             refused = false;
-            finish(pendingBytes, pendingMore);
             writable = true;
             roomAtNs = System.nanoTime();
             return true;
@@ -223,35 +229,68 @@ final class ProxyLoop {
                 }
                 long size = size(msg);
                 boolean more = more(msg); // read before the send, which empties the message
-                if (!forwardFirst(more)) {
+                if (!forward(size, more)) {
                     pending = true;
                     pendingNow = pendingNow + 1;
                     pendingBytes = size;
                     pendingMore = more;
                     return false;
                 }
-                finish(size, more);
             }
             roomAtNs = System.nanoTime();
             return true;
         }
 
         /**
-         * Sends {@link #msg}, a message's first frame, with DONTWAIT, and once it has gone its copy
-         * to the capture: false when {@code to} cannot take it now (it stays in {@link #msg}, and
-         * the capture gets nothing, so that no message is ever half sent there).
+         * Forwards the message whose first frame, of {@code bytes}, is in {@link #msg} ({@code more}:
+         * other frames follow on {@code from}): that frame with DONTWAIT, and once it has gone its
+         * copy to the capture, then the rest ({@link #finish}). False when {@code to} cannot take it
+         * now: it stays in {@link #msg}, and the capture gets nothing, so that no message is ever half
+         * sent there. A message {@code to} cannot route, its peer gone, is dropped (see
+         * {@link #unroutable}): a client that disconnects before its reply comes does not end the run.
          */
-        private boolean forwardFirst(boolean more) {
+        private boolean forward(long bytes, boolean more) {
             if (capture != MemorySegment.NULL) {
                 copyFrame(msg);
             }
-            if (!sendFirst(msg, to, more)) {
-                return false;
+            int sent = sendFirst(msg, to, more);
+            if (sent != SENT) {
+                if (sent == FULL) {
+                    return false;
+                }
+                unroutable(bytes, more);
+                return true;
             }
             if (capture != MemorySegment.NULL) {
                 sendCopy(more);
             }
+            finish(bytes, more);
             return true;
+        }
+
+        /**
+         * Drops a message {@code to} could not route (EHOSTUNREACH from a ROUTER with
+         * ZMQ_ROUTER_MANDATORY, or a STREAM, whose addressed peer has gone), as a ROUTER without that
+         * option drops it itself: its other frames are taken off {@code from}, so that the next
+         * message there starts whole, and it counts as received, not as sent. libzmq's loop, and this
+         * one before 2026-11-28, ended the run with the ZmqException, the message's other frames left
+         * in {@code from}.
+         */
+        private void unroutable(long bytes, boolean more) {
+            bytes += skipRest(more);
+            counts[receivedAt]++;
+            counts[receivedAt + 1] += bytes;
+            unroutableDropped = unroutableDropped + 1;
+        }
+
+        /** Takes the rest of the message in hand off {@code from} ({@code more}: there is some): the bytes of its frames. */
+        private long skipRest(boolean more) {
+            long bytes = 0;
+            for (boolean next = more; next; next = more(msg)) {
+                receive(from, msg, 0);
+                bytes += size(msg);
+            }
+            return bytes;
         }
 
         /**
@@ -405,6 +444,11 @@ final class ProxyLoop {
         return pendingNow;
     }
 
+    /** The messages dropped so far because their destination could not route them. */
+    int unroutable() {
+        return unroutableDropped;
+    }
+
     /** The messages let go at TERMINATE so far. */
     int dropped() {
         return dropped;
@@ -472,26 +516,31 @@ final class ProxyLoop {
 
     /**
      * Sends {@code m}, a message's first frame, with DONTWAIT (SNDMORE when more frames follow):
-     * false when {@code to} cannot take it now (the frame stays in {@code m}). A signal is retried.
+     * {@link #SENT}, {@link #FULL} when {@code to} cannot take it now, or {@link #UNROUTABLE} when
+     * {@code to} is a ROUTER with ZMQ_ROUTER_MANDATORY or a STREAM and the peer the frame names is
+     * not there (EHOSTUNREACH); the frame stays in {@code m} unless sent. A signal is retried.
      * Would-block is read through zmq_errno(), which allocates nothing; any other answer is checked
      * by a capturing repeat, allowed here as the frame starts a message.
      */
-    private boolean sendFirst(MemorySegment m, MemorySegment to, boolean more) {
+    private int sendFirst(MemorySegment m, MemorySegment to, boolean more) {
         int flags = (more ? SNDMORE : 0) | DONTWAIT;
         try {
             for (;;) {
                 if ((int) LibZmq.zmq_msg_send_fast.invokeExact(m, to, flags) >= 0) {
-                    return true;
+                    return SENT;
                 }
                 if ((int) LibZmq.zmq_errno.invokeExact() == LibZmq.EAGAIN) {
-                    return false;
+                    return FULL;
                 }
                 if ((int) LibZmq.zmq_msg_send.invokeExact(errno, m, to, flags) >= 0) {
-                    return true;
+                    return SENT;
                 }
                 int e = LibZmq.errno(errno);
                 if (e == LibZmq.EAGAIN) {
-                    return false;
+                    return FULL;
+                }
+                if (e == LibZmq.EHOSTUNREACH) {
+                    return UNROUTABLE;
                 }
                 if (e != LibZmq.EINTR) {
                     throw new ZmqException("zmq_msg_send (proxy)", e);

@@ -12,7 +12,9 @@ import java.nio.ByteOrder;
  *
  * <p>What the frontend receives the backend sends, and the other way round, so
  * {@code frontendMessagesReceived == backendMessagesSent} and
- * {@code backendMessagesReceived == frontendMessagesSent} (bytes likewise) in every answer.
+ * {@code backendMessagesReceived == frontendMessagesSent} (bytes likewise) in every answer, but for
+ * the messages a side could not route (a ROUTER with {@code ZMQ_ROUTER_MANDATORY} or a STREAM whose
+ * addressed peer has gone): the proxy drops those, and counts them as received, not as sent.
  * The reply's counters are unsigned 64-bit; at any rate a proxy reaches they stay below
  * {@link Long#MAX_VALUE}.
  *

@@ -56,6 +56,11 @@ import java.util.concurrent.locks.ReentrantLock;
  * the room (see {@link #terminate()}); commands do not reach the capture; a signal only repeats the
  * wait.
  *
+ * <p>A message that its destination cannot route, because the peer it is addressed to has gone (a
+ * ROUTER with {@code ZMQ_ROUTER_MANDATORY}, or a STREAM, fails it with EHOSTUNREACH), is dropped,
+ * all its frames, as a ROUTER without that option drops it, and the run goes on; it counts as
+ * received and not as sent ({@link ProxyStatistics}). libzmq's proxy ended with the error.
+ *
  * <p>Socket types: what one side can receive the other must be able to send, so a SUB or PULL
  * stands only opposite a PUB or PUSH, and the constructor refuses other pairs (such messages could
  * never be forwarded).
@@ -279,6 +284,12 @@ public final class ZmqProxy implements AutoCloseable {
     int pendingMessages() {
         ProxyLoop l = loop;
         return l == null ? 0 : l.pending();
+    }
+
+    /** Messages the run dropped because their destination could not route them (EHOSTUNREACH); 0 before the run. For tests. */
+    int unroutableMessages() {
+        ProxyLoop l = loop;
+        return l == null ? 0 : l.unroutable();
     }
 
     /** Messages the run let go at TERMINATE, their destination's linger over; 0 before the run. For tests. */

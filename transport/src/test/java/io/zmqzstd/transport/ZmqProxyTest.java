@@ -721,6 +721,41 @@ class ZmqProxyTest extends ContextTestBase {
     }
 
     /**
+     * A ROUTER/DEALER broker whose ROUTER has ZMQ_ROUTER_MANDATORY, a REQ client, a worker that
+     * answers a client that is not there (gone before its reply): the proxy drops that reply, all
+     * three frames, and goes on; the next reply reaches its client, the capture has only what was
+     * forwarded, and the counters show the dropped message received and not sent. Before, the run
+     * ended with EHOSTUNREACH, the reply's other frames left in the backend, and the client got
+     * nothing.
+     */
+    @Test
+    void shouldDropAReplyToAClientThatHasGoneAndGoOn() throws Exception {
+        ZmqSocket frontend = socket(SocketType.ROUTER);
+        frontend.routerMandatory(true);
+        ZmqSocket backend = socket(SocketType.DEALER);
+        ZmqSocket capture = socket(SocketType.PUSH);
+        ZmqSocket captured = socket(SocketType.PULL);
+        ZmqSocket client = socket(SocketType.REQ);
+        client.routingId(b("client"));
+        ZmqSocket worker = socket(SocketType.DEALER); // a DEALER, to address a reply to anyone
+        client.connect(Endpoints.bindAny(frontend, "inproc"));
+        worker.connect(Endpoints.bindAny(backend, "inproc"));
+        capture.connect(Endpoints.bindAny(captured, "inproc"));
+        try (ZmqProxy proxy = new ZmqProxy(frontend, backend, capture)) {
+            Running running = start(proxy);
+            assertTrue(client.send(b("hello"), 0));
+            assertEquals(List.of("client", "", "hello"), text(receiveMessage(worker)));
+            sendMessage(worker, b("gone"), new byte[0], b("lost reply"));
+            sendMessage(worker, b("client"), new byte[0], b("reply"));
+            assertEquals("reply", client.receiveString(0), "the run ended at the reply it could not route: " + running.thrown().get());
+            assertEquals(1, proxy.unroutableMessages());
+            assertEquals(new ProxyStatistics(1, 11, 1, 11, 2, 4 + 10 + 11, 1, 11), stats(proxy));
+            running.terminate(proxy);
+        }
+        assertEquals(List.of("client||hello", "client||reply"), drainCaptured(captured), "the capture has what was forwarded");
+    }
+
+    /**
      * Two-frame messages both ways through PAIR/PAIR with a capture, the backend full: while a
      * message waits in hand for room, the other way's messages go on, and the capture holds only
      * whole messages, each once, in the order they were forwarded. A loop that captured a frame
