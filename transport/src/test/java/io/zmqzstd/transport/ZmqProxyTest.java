@@ -647,11 +647,18 @@ class ZmqProxyTest extends ContextTestBase {
             consumer.connect(Endpoints.bindAny(backend, "inproc"));
         }
 
-        /** Sends every message, then waits until the proxy has forwarded what fits and waits in zmq_poll. */
-        void fill(ZmqProxy proxy, Running running) {
+        /**
+         * Sends every message. Before the run, this makes its first burst fill the backend and keep
+         * the next message in hand, whatever the timing.
+         */
+        void queue() {
             for (int i = 0; i < messages; i++) {
                 sendMessage(producer, b("m" + i), b(Integer.toString(i)));
             }
+        }
+
+        /** Waits until the proxy has forwarded what fits and waits in zmq_poll. */
+        void awaitBlocked(ZmqProxy proxy, Running running) {
             long[] last = {-1};
             Endpoints.await("the proxy blocked by the full backend", () -> {
                 long now = stats(proxy).frontendMessagesReceived();
@@ -682,9 +689,10 @@ class ZmqProxyTest extends ContextTestBase {
     @Test
     void shouldDeliverTheMessageInHandBeforeTheRunEnds() throws Exception {
         FullStage s = new FullStage(-1);
+        s.queue();
         try (ZmqProxy proxy = new ZmqProxy(s.frontend, s.backend, null)) {
             Running running = start(proxy);
-            s.fill(proxy, running);
+            s.awaitBlocked(proxy, running);
             proxy.terminate();
             running.thread().join(300);
             assertTrue(running.thread().isAlive(), "the run ended with a message in hand and no room for it");
@@ -702,15 +710,21 @@ class ZmqProxyTest extends ContextTestBase {
     /**
      * With the backend's linger 0, terminate() does not wait for room: the message in hand is let
      * go, as a closed socket's queue is, all of it (its second frame too, so that the frontend's
-     * next message is whole), and the run ends at once.
+     * next message is whole), and the run ends at once; with a positive linger, once that is over
+     * (not before).
      */
-    @Test
-    void shouldLetTheMessageInHandGoWhenTheBackendsLingerIsOver() throws Exception {
-        FullStage s = new FullStage(0);
+    @ParameterizedTest
+    @ValueSource(ints = {0, 300})
+    void shouldLetTheMessageInHandGoWhenTheBackendsLingerIsOver(int lingerMs) throws Exception {
+        FullStage s = new FullStage(lingerMs);
+        s.queue(); // so that a message is in hand, whatever the timing
         try (ZmqProxy proxy = new ZmqProxy(s.frontend, s.backend, null)) {
             Running running = start(proxy);
-            s.fill(proxy, running);
+            s.awaitBlocked(proxy, running);
+            long terminatedNs = System.nanoTime();
             running.terminate(proxy);
+            long tookMs = (System.nanoTime() - terminatedNs) / 1_000_000;
+            assertTrue(tookMs >= lingerMs, "the run let the message go after " + tookMs + " ms, linger " + lingerMs + " ms");
             assertEquals(1, proxy.droppedAtTerminate());
             s.consumer.receiveTimeoutMs(500);
             int delivered = s.drain(s.consumer, 0);
@@ -753,6 +767,88 @@ class ZmqProxyTest extends ContextTestBase {
             running.terminate(proxy);
         }
         assertEquals(List.of("client||hello", "client||reply"), drainCaptured(captured), "the capture has what was forwarded");
+    }
+
+    /**
+     * The backend's only peer leaves while a message waits in hand for room, and another connects:
+     * the message goes to the newcomer, then the rest, whole and in order; what the first peer had
+     * queued went with it (libzmq drops a closed socket's queue). The counters show every message
+     * the proxy forwarded.
+     */
+    @Test
+    void shouldDeliverTheMessageInHandToAPeerThatConnectsAfterTheLastOneLeft() throws Exception {
+        FullStage s = new FullStage(-1);
+        String endpoint = s.backend.lastEndpoint(); // asked before the run owns the socket
+        s.queue();
+        try (ZmqProxy proxy = new ZmqProxy(s.frontend, s.backend, null)) {
+            Running running = start(proxy);
+            s.awaitBlocked(proxy, running);
+            assertEquals(1, proxy.pendingMessages());
+            int gone = (int) stats(proxy).frontendMessagesReceived(); // in the first consumer's queue
+            s.consumer.close();
+            ZmqSocket newcomer = socket(SocketType.PULL);
+            newcomer.connect(endpoint);
+            newcomer.receiveTimeoutMs(1000);
+            assertEquals(s.messages - gone, s.drain(newcomer, gone), "the message in hand and the rest, from m" + gone);
+            long bytes = 0;
+            for (int i = 0; i < s.messages; i++) {
+                bytes += ("m" + i).length() + Integer.toString(i).length();
+            }
+            assertEquals(counts(s.messages, bytes, 0, 0), stats(proxy));
+            running.terminate(proxy);
+        }
+    }
+
+    /** A context closed while a message waits in hand for room ends the run at once with ETERM; the message goes with the context. */
+    @Test
+    void shouldEndWithEtermWhenTheContextClosesWhileAMessageWaitsInHand() throws Exception {
+        FullStage s = new FullStage(-1);
+        s.queue();
+        ZmqProxy proxy = new ZmqProxy(s.frontend, s.backend, null);
+        Running running = start(proxy);
+        s.awaitBlocked(proxy, running);
+        assertEquals(1, proxy.pendingMessages());
+        ctx.close();
+        running.awaitEnd();
+        ZmqException e = assertInstanceOf(ZmqException.class, running.thrown().get());
+        assertTrue(e.isContextTerminated(), e.getMessage());
+        proxy.close();
+    }
+
+    /**
+     * Replies to a DEALER client behind a ROUTER frontend with ZMQ_ROUTER_MANDATORY and high-water
+     * marks of 2: the ROUTER reports room and refuses the reply in hand (EAGAIN) while that client
+     * is full; the proxy asks again until it has room, and all 50 arrive whole, in order, counted.
+     */
+    @Test
+    void shouldHoldAReplyAMandatoryRouterRefusesUntilItsClientHasRoom() throws Exception {
+        ZmqSocket frontend = socket(SocketType.ROUTER);
+        frontend.routerMandatory(true);
+        frontend.sendHwm(2);
+        ZmqSocket backend = socket(SocketType.DEALER);
+        ZmqSocket client = socket(SocketType.DEALER);
+        client.routingId(b("client"));
+        client.receiveHwm(2);
+        ZmqSocket worker = socket(SocketType.DEALER);
+        client.connect(Endpoints.bindAny(frontend, "inproc"));
+        worker.connect(Endpoints.bindAny(backend, "inproc"));
+        int replies = 50;
+        try (ZmqProxy proxy = new ZmqProxy(frontend, backend, null)) {
+            Running running = start(proxy);
+            assertTrue(client.send(b("hi"), 0));
+            assertEquals(List.of("client", "hi"), text(receiveMessage(worker)));
+            for (int i = 0; i < replies; i++) {
+                sendMessage(worker, b("client"), b("r" + i));
+            }
+            Endpoints.await("a reply refused by the full client", () -> proxy.pendingMessages() == 1);
+            long bytes = 0;
+            for (int i = 0; i < replies; i++) {
+                assertEquals(List.of("r" + i), text(receiveMessage(client)));
+                bytes += "client".length() + ("r" + i).length();
+            }
+            assertEquals(new ProxyStatistics(1, 8, replies, bytes, replies, bytes, 1, 8), stats(proxy));
+            running.terminate(proxy);
+        }
     }
 
     /**
