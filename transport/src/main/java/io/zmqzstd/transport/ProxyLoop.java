@@ -516,7 +516,9 @@ final class ProxyLoop {
 
     /**
      * Sends {@code m}, a message's first frame, with DONTWAIT (SNDMORE when more frames follow):
-     * {@link #SENT}, {@link #FULL} when {@code to} cannot take it now, or {@link #UNROUTABLE} when
+     * {@link #SENT}, {@link #FULL} when {@code to} cannot take it now (no room, or a REQ or REP
+     * whose turn it is to receive: ZMQ_EVENTS said room a moment ago, and {@link Way#burst} trusted
+     * that for the next message), or {@link #UNROUTABLE} when
      * {@code to} is a ROUTER with ZMQ_ROUTER_MANDATORY or a STREAM and the peer the frame names is
      * not there (EHOSTUNREACH); the frame stays in {@code m} unless sent. A signal is retried.
      * Would-block is read through zmq_errno(), which allocates nothing; any other answer is checked
@@ -536,8 +538,8 @@ final class ProxyLoop {
                     return SENT;
                 }
                 int e = LibZmq.errno(errno);
-                if (e == LibZmq.EAGAIN) {
-                    return FULL;
+                if (e == LibZmq.EAGAIN || e == LibZmq.EFSM) {
+                    return FULL; // EFSM: a REQ or REP out of its turn, which comes with POLLOUT
                 }
                 if (e == LibZmq.EHOSTUNREACH) {
                     return UNROUTABLE;

@@ -63,7 +63,8 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p>Socket types: what one side can receive the other must be able to send, so a SUB or PULL
  * stands only opposite a PUB or PUSH, and the constructor refuses other pairs (such messages could
- * never be forwarded).
+ * never be forwarded). A REQ or REP side takes a message only in its turn: one that comes out of
+ * turn waits in the proxy's hand until the turn comes.
  *
  * <p>Ownership and threading: the caller owns the frontend, backend and capture sockets and closes
  * them after the proxy. While {@link #run()} is inside libzmq it counts as a call on each of them (as

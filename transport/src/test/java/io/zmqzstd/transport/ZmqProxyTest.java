@@ -852,6 +852,36 @@ class ZmqProxyTest extends ContextTestBase {
     }
 
     /**
+     * A REQ backend takes a request only once the reply to the last one is in: five requests queued
+     * at a DEALER frontend wait in hand, one at a time, for the REQ's turn, and every reply comes back
+     * in order. Before, the second request's send failed with EFSM (the burst trusted the room
+     * ZMQ_EVENTS had shown for the first one), which ended the run with that request lost.
+     */
+    @Test
+    void shouldHoldARequestUntilAReqBackendsTurn() throws Exception {
+        ZmqSocket frontend = socket(SocketType.DEALER);
+        ZmqSocket backend = socket(SocketType.REQ);
+        ZmqSocket client = peerOf(frontend, SocketType.DEALER);
+        ZmqSocket worker = peerOf(backend, SocketType.REP);
+        int requests = 5;
+        for (int i = 0; i < requests; i++) {
+            sendMessage(client, b("q" + i)); // queued before the run: its first burst has them all
+        }
+        try (ZmqProxy proxy = new ZmqProxy(frontend, backend, null)) {
+            Running running = start(proxy);
+            for (int i = 0; i < requests; i++) {
+                assertEquals(List.of("q" + i), text(receiveMessage(worker)));
+                assertTrue(worker.send(b("a" + i), 0));
+                List<byte[]> reply = receiveMessage(client);
+                assertTrue(reply != null, "no reply " + i + ": the run ended with " + running.thrown().get());
+                assertEquals(List.of("a" + i), text(reply));
+            }
+            assertEquals(counts(requests, 2 * requests, requests, 2 * requests), stats(proxy));
+            running.terminate(proxy);
+        }
+    }
+
+    /**
      * Two-frame messages both ways through PAIR/PAIR with a capture, the backend full: while a
      * message waits in hand for room, the other way's messages go on, and the capture holds only
      * whole messages, each once, in the order they were forwarded. A loop that captured a frame
@@ -1004,6 +1034,13 @@ class ZmqProxyTest extends ContextTestBase {
 
     private static ProxyStatistics counts(long inMessages, long inBytes, long outMessages, long outBytes) {
         return new ProxyStatistics(inMessages, inBytes, outMessages, outBytes, outMessages, outBytes, inMessages, inBytes);
+    }
+
+    /** A new socket of {@code type} connected to {@code bound}, which binds an inproc endpoint for it. */
+    private ZmqSocket peerOf(ZmqSocket bound, SocketType type) {
+        ZmqSocket peer = socket(type);
+        peer.connect(Endpoints.bindAny(bound, "inproc"));
+        return peer;
     }
 
     /** Sends {@code frames} as one message. */
