@@ -142,7 +142,7 @@ public final class ZmqProxy implements AutoCloseable {
      * @throws IllegalArgumentException when a proxy cannot serve the socket types: one side
      *     can receive and the other cannot send (a SUB or PULL opposite anything but a PUB or PUSH),
      *     neither side can receive (PUB or PUSH on both), or the capture is a SUB, PULL, REQ or REP;
-     *     the message names the types
+     *     the message names the types; also when {@code capture} is {@code frontend} or {@code backend}
      * @throws IllegalStateException when one of the sockets is closed, or the frontend's context is,
      *     or another socket had connected to the name of the control endpoint before the proxy bound it
      * @throws ZmqException when the control sockets cannot be made
@@ -155,6 +155,11 @@ public final class ZmqProxy implements AutoCloseable {
             if (s != null && s.isClosed()) {
                 throw new IllegalStateException("a proxy needs open sockets: closed=" + s);
             }
+        }
+        if (capture != null && (capture == frontend || capture == backend)) {
+            // its copies would go out among the frames forwarded on that socket: [a, a, b] then [b] for a message [a, b]
+            throw new IllegalArgumentException("the capture must be a socket of its own: capture is the "
+                    + (capture == frontend ? "frontend" : "backend") + " (its copies would join the messages forwarded there)");
         }
         checkTypes(frontend.type(), backend.type(), capture == null ? null : capture.type());
         ZmqContext ctx = frontend.context();

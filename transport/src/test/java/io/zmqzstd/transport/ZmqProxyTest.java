@@ -501,6 +501,21 @@ class ZmqProxyTest extends ContextTestBase {
      * here: 500 ms of CPU in 500 ms), and a SUB, PULL, REQ or REP capture ended the run at the
      * first or second frame (ENOTSUP, EFSM) with the frame lost, or blocked it.
      */
+    /**
+     * A capture that is the frontend or the backend itself is refused: on the backend, its copies
+     * went out among the frames forwarded there, and a consumer received a message [a, b] as
+     * [a, a, b] and [b].
+     */
+    @Test
+    void shouldRefuseACaptureThatIsOneOfItsSides() {
+        ZmqSocket frontend = socket(SocketType.PAIR);
+        ZmqSocket backend = socket(SocketType.PAIR);
+        for (ZmqSocket side : new ZmqSocket[] {frontend, backend}) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new ZmqProxy(frontend, backend, side));
+            assertTrue(e.getMessage().contains("capture is the " + (side == frontend ? "frontend" : "backend")), e.getMessage());
+        }
+    }
+
     @Test
     void shouldRefuseSocketTypesTheProxyCannotServe() {
         for (SocketType f : SocketType.values()) {
