@@ -490,6 +490,16 @@ class ZmqProxyTest extends ContextTestBase {
             IllegalStateException busy = assertThrows(IllegalStateException.class, () -> s.frontend.receiveBytes(ZmqSocket.DONTWAIT));
             assertTrue(busy.getMessage().contains("two threads at once"), busy.getMessage());
             assertThrows(IllegalStateException.class, proxy::run);
+            // a second proxy on the same sockets: its run is refused, changing nothing, and the first goes on
+            try (ZmqProxy second = new ZmqProxy(s.frontend, s.backend, null)) {
+                IllegalStateException taken = assertThrows(IllegalStateException.class, second::run);
+                assertTrue(taken.getMessage().contains("two threads at once"), taken.getMessage());
+                assertFalse(second.isRunning());
+                assertThrows(IllegalStateException.class, () -> second.statistics(Duration.ZERO));
+            }
+            assertTrue(s.producer.send(b("still"), 0));
+            assertEquals("still", s.consumer.receiveString(0));
+            assertEquals(counts(1, 5, 0, 0), stats(proxy));
             running.terminate(proxy);
         }
     }
@@ -894,6 +904,78 @@ class ZmqProxyTest extends ContextTestBase {
             assertEquals(counts(requests, 2 * requests, requests, 2 * requests), stats(proxy));
             running.terminate(proxy);
         }
+    }
+
+    /**
+     * Both ways at once: a ROUTER/DEALER broker between three REQ clients and two REP workers, each
+     * client on its own thread with 50 requests, a PUSH capture. Every client gets its own replies
+     * in order, the capture holds every request and reply whole (three frames each), and the
+     * counters match what the clients sent and received, envelope frames included.
+     */
+    @Test
+    void shouldBrokerRequestsAndRepliesBothWaysAtOnce() throws Exception {
+        ZmqSocket frontend = socket(SocketType.ROUTER);
+        ZmqSocket backend = socket(SocketType.DEALER);
+        ZmqSocket capture = socket(SocketType.PUSH);
+        ZmqSocket captured = peerOf(capture, SocketType.PULL);
+        String clientsEndpoint = Endpoints.bindAny(frontend, "inproc");
+        String workersEndpoint = Endpoints.bindAny(backend, "inproc");
+        int clients = 3;
+        int requests = 50;
+        List<ZmqSocket> workers = new ArrayList<>();
+        for (int w = 0; w < 2; w++) {
+            ZmqSocket worker = socket(SocketType.REP);
+            worker.receiveTimeoutMs(100);
+            worker.connect(workersEndpoint);
+            workers.add(worker);
+        }
+        AtomicBoolean clientsDone = new AtomicBoolean();
+        long bytes = 0;
+        try (ZmqProxy proxy = new ZmqProxy(frontend, backend, capture)) {
+            Running running = start(proxy);
+            List<CompletableFuture<Void>> serving = new ArrayList<>();
+            for (ZmqSocket worker : workers) {
+                serving.add(BlockedCalls.async(() -> { // echoes until the clients are done and nothing is left
+                    for (byte[] request; (request = worker.receiveBytes(0)) != null || !clientsDone.get(); ) {
+                        if (request != null) {
+                            assertTrue(worker.send(request, 0));
+                        }
+                    }
+                }));
+            }
+            List<CompletableFuture<Void>> asking = new ArrayList<>();
+            for (int c = 0; c < clients; c++) {
+                ZmqSocket client = socket(SocketType.REQ);
+                String id = "client" + c;
+                client.routingId(b(id));
+                client.connect(clientsEndpoint);
+                asking.add(BlockedCalls.async(() -> {
+                    for (int i = 0; i < requests; i++) {
+                        assertTrue(client.send(b(id + "-" + i), 0));
+                        assertEquals(id + "-" + i, client.receiveString(0));
+                    }
+                }));
+                for (int i = 0; i < requests; i++) {
+                    bytes += id.length() + (id + "-" + i).length(); // routing id, empty delimiter, body
+                }
+            }
+            for (CompletableFuture<Void> f : asking) {
+                f.get(30, TimeUnit.SECONDS);
+            }
+            clientsDone.set(true);
+            for (CompletableFuture<Void> f : serving) {
+                f.get(30, TimeUnit.SECONDS);
+            }
+            long messages = (long) clients * requests;
+            assertEquals(counts(messages, bytes, messages, bytes), stats(proxy));
+            running.terminate(proxy);
+        }
+        captured.receiveTimeoutMs(500);
+        int copies = 0;
+        for (List<byte[]> m; (m = receiveMessage(captured)) != null; copies++) {
+            assertEquals(3, m.size(), "a whole request or reply on the capture");
+        }
+        assertEquals(2 * clients * requests, copies);
     }
 
     /**
