@@ -518,9 +518,9 @@ final class ProxyLoop {
      * Sends {@code m}, a message's first frame, with DONTWAIT (SNDMORE when more frames follow):
      * {@link #SENT}, {@link #FULL} when {@code to} cannot take it now (no room, or a REQ or REP
      * whose turn it is to receive: ZMQ_EVENTS said room a moment ago, and {@link Way#burst} trusted
-     * that for the next message), or {@link #UNROUTABLE} when
-     * {@code to} is a ROUTER with ZMQ_ROUTER_MANDATORY or a STREAM and the peer the frame names is
-     * not there (EHOSTUNREACH); the frame stays in {@code m} unless sent. A signal is retried.
+     * that for the next message), or {@link #UNROUTABLE} when {@code to} is a ROUTER with
+     * ZMQ_ROUTER_MANDATORY or a STREAM and the peer the frame names is not there (EHOSTUNREACH);
+     * the frame stays in {@code m} unless sent. A signal is retried.
      * Would-block is read through zmq_errno(), which allocates nothing; any other answer is checked
      * by a capturing repeat, allowed here as the frame starts a message.
      */

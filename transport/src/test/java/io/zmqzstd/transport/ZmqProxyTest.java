@@ -682,6 +682,17 @@ class ZmqProxyTest extends ContextTestBase {
             }
         }
 
+        /**
+         * Queues every message, starts {@code proxy}, and waits until it has forwarded what fits and
+         * holds the next message in hand (queued before the run, its first burst fills the backend).
+         */
+        Running startBlocked(ZmqProxy proxy) {
+            queue();
+            Running running = start(proxy);
+            awaitBlocked(proxy, running);
+            return running;
+        }
+
         /** Waits until the proxy has forwarded what fits and waits in zmq_poll. */
         void awaitBlocked(ZmqProxy proxy, Running running) {
             long[] last = {-1};
@@ -714,10 +725,8 @@ class ZmqProxyTest extends ContextTestBase {
     @Test
     void shouldDeliverTheMessageInHandBeforeTheRunEnds() throws Exception {
         FullStage s = new FullStage(-1);
-        s.queue();
         try (ZmqProxy proxy = new ZmqProxy(s.frontend, s.backend, null)) {
-            Running running = start(proxy);
-            s.awaitBlocked(proxy, running);
+            Running running = s.startBlocked(proxy);
             proxy.terminate();
             running.thread().join(300);
             assertTrue(running.thread().isAlive(), "the run ended with a message in hand and no room for it");
@@ -742,10 +751,8 @@ class ZmqProxyTest extends ContextTestBase {
     @ValueSource(ints = {0, 300})
     void shouldLetTheMessageInHandGoWhenTheBackendsLingerIsOver(int lingerMs) throws Exception {
         FullStage s = new FullStage(lingerMs);
-        s.queue(); // so that a message is in hand, whatever the timing
         try (ZmqProxy proxy = new ZmqProxy(s.frontend, s.backend, null)) {
-            Running running = start(proxy);
-            s.awaitBlocked(proxy, running);
+            Running running = s.startBlocked(proxy);
             long terminatedNs = System.nanoTime();
             running.terminate(proxy);
             long tookMs = (System.nanoTime() - terminatedNs) / 1_000_000;
@@ -795,6 +802,28 @@ class ZmqProxyTest extends ContextTestBase {
     }
 
     /**
+     * PAUSE while a message waits in hand: that message still goes once there is room (it is being
+     * forwarded), nothing after it until RESUME, then the rest, whole and in order.
+     */
+    @Test
+    void shouldForwardTheMessageInHandButNoMoreWhilePaused() throws Exception {
+        FullStage s = new FullStage(-1);
+        try (ZmqProxy proxy = new ZmqProxy(s.frontend, s.backend, null)) {
+            Running running = s.startBlocked(proxy);
+            int taken = (int) stats(proxy).frontendMessagesReceived() + 1; // and the one in hand
+            proxy.pause();
+            stats(proxy); // answered: PAUSE has been read
+            s.consumer.receiveTimeoutMs(300);
+            assertEquals(taken, s.drain(s.consumer, 0), "paused: the message in hand and those before it, no more");
+            assertEquals(0, proxy.pendingMessages());
+            proxy.resume();
+            s.consumer.receiveTimeoutMs(1000);
+            assertEquals(s.messages - taken, s.drain(s.consumer, taken));
+            running.terminate(proxy);
+        }
+    }
+
+    /**
      * The backend's only peer leaves while a message waits in hand for room, and another connects:
      * the message goes to the newcomer, then the rest, whole and in order; what the first peer had
      * queued went with it (libzmq drops a closed socket's queue). The counters show every message
@@ -804,10 +833,8 @@ class ZmqProxyTest extends ContextTestBase {
     void shouldDeliverTheMessageInHandToAPeerThatConnectsAfterTheLastOneLeft() throws Exception {
         FullStage s = new FullStage(-1);
         String endpoint = s.backend.lastEndpoint(); // asked before the run owns the socket
-        s.queue();
         try (ZmqProxy proxy = new ZmqProxy(s.frontend, s.backend, null)) {
-            Running running = start(proxy);
-            s.awaitBlocked(proxy, running);
+            Running running = s.startBlocked(proxy);
             assertEquals(1, proxy.pendingMessages());
             int gone = (int) stats(proxy).frontendMessagesReceived(); // in the first consumer's queue
             s.consumer.close();
@@ -828,10 +855,8 @@ class ZmqProxyTest extends ContextTestBase {
     @Test
     void shouldEndWithEtermWhenTheContextClosesWhileAMessageWaitsInHand() throws Exception {
         FullStage s = new FullStage(-1);
-        s.queue();
         ZmqProxy proxy = new ZmqProxy(s.frontend, s.backend, null);
-        Running running = start(proxy);
-        s.awaitBlocked(proxy, running);
+        Running running = s.startBlocked(proxy);
         assertEquals(1, proxy.pendingMessages());
         ctx.close();
         running.awaitEnd();
