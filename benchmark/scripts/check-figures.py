@@ -2743,6 +2743,32 @@ def proxy_loop():
 check("What the proxy's own loop costs, the table of proxy-loop-table.py and the findings", proxy_loop)
 
 
+def proxy_loop_review():
+    """The rounds after the review of 2026-11-28 (results/proxy-loop-review/): against libzmq's loop, and the jar
+    against the one before the review in alternating rounds."""
+    table = script('proxy-loop-table')
+    folder = os.path.join(RESULTS, 'proxy-loop-review')
+    cells = [(t, size) for t in table.TRANSPORTS for size in table.SIZES]
+    rounds = [table.load(os.path.join(folder, 'proxy-loop-r%d.json' % i)) for i in range(1, 5)]
+    new, old = ([table.load(os.path.join(folder, 'ab-%s-r%d.json' % (v, i))) for i in range(1, 5)] for v in ('new', 'old'))
+    ratios = {c: [r[c + ('zmqzstd',)][0] / r[c + ('libzmq',)][0] for r in rounds] for c in cells}
+    medians = [statistics.median(v) for v in ratios.values()]
+    every = [x for v in ratios.values() for x in v]
+    ab = [statistics.median([n[c + ('zmqzstd',)][0] / o[c + ('zmqzstd',)][0] for n, o in zip(new, old)]) for c in cells]
+    inproc64 = ('inproc', 64)
+    rates = sorted(r[inproc64 + ('zmqzstd',)][0] for r in rounds)
+    before = sorted(table.load(os.path.join(PROXY_LOOP_DIR, 'proxy-loop-r%d.json' % i))[inproc64 + ('zmqzstd',)][0] for i in range(1, 7))
+    behind = [o[inproc64 + ('zmqzstd',)][0] / o[inproc64 + ('libzmq',)][0] for o in old]
+    return ['medians of the four rounds %.3f\u2013%.3f (single rounds %s)' % (min(medians), max(medians), span(every)),
+            'medians %.3f\u2013%.3f' % (min(ab), max(ab)),
+            'inproc 64 B {:,.0f}\u2013{:,.0f} K msg/s, where rounds 1\u20136 above gave {:,.0f}\u2013{:,.0f} K'.format(
+                rates[0] / 1000, rates[-1] / 1000, before[0] / 1000, before[-1] / 1000),
+            '(%s\n  at inproc 64 B)' % span(behind)]
+
+
+check("What the proxy's own loop costs, after the review of 2026-11-28", proxy_loop_review)
+
+
 # --- cli/README.md "Compressing on several threads" and README.md: cli-threads.sh's outputs ----------------
 
 def cli_threads():
