@@ -19,6 +19,7 @@ import glob
 import importlib.util
 import json
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -782,6 +783,7 @@ def transport_summary():
     """The Summary's transport row, the figures of its detail (interleaved runs and JMH verdicts) and README.md's zero-copy
     bullet (its inproc 64 and 256 KiB ratio: inproc_zero_copy)."""
     send = interleaved('experiments/small-send-zmqsend')
+    intel = interleaved_rows('experiments/small-send-2026-11-28')[('transport', 'tcp', '64 B', 'zeroCopyPooled / byteArray')]
     tcp64 = send[('tcp', '64 B', 'zeroCopyPooled / byteArray')]
     inproc64 = send[('inproc', '64 B', 'zeroCopyPooled / byteArray')]
     read = interleaved('interleaved-read-all')
@@ -829,10 +831,10 @@ def transport_summary():
                 float(steps[0][0]), steps[0][1], float(steps[1][0]), steps[1][1], float(steps[2][0]), float(steps[3][0])),
             # the Summary's row and the interleaved table under its verdict
             'Interleaved, receivers checking 8 bytes: tcp %.2fx at 64 KiB, %s at 128\u2013256 KiB; inproc %.2f\u2013%.2fx from '
-            '512 B to 4 KiB, %.1fx at 64 KiB, %sx at 64 B; tcp 64 B %sx (%s). Receivers reading every byte: inproc %.2fx at 64 KiB; '
+            '512 B to 4 KiB, %.1fx at 64 KiB, %sx at 64 B; tcp 64 B %sx (%s) on the AMD machine, %sx (%s, %s JVMs) on the Intel one (2026-11-28). Receivers reading every byte: inproc %.2fx at 64 KiB; '
             'tcp 64\u2013256 KiB %s while one libzmq I/O thread serves both ends, %s with an I/O thread per end (6/6 JVMs each)' % (
                 float(tcp64k[0]), verdict_span, float(steps[0][0]), float(steps[3][0]), float(inproc64k[0]), inproc64[0], tcp64[0],
-                tcp64[1], float(fold_inproc[0]), equal_fold, ' / '.join('%.2fx' % float(c[0]) for c in (r64, r128, r256))),
+                tcp64[1], intel[1], intel[2], intel[4], float(fold_inproc[0]), equal_fold, ' / '.join('%.2fx' % float(c[0]) for c in (r64, r128, r256))),
             '| tcp | %s | %s | %s | %s |' % tuple(cell(thirty[('tcp', s, 'zeroCopyPooled / byteArray')], d)
                                                  for s, d in (('64 B', 2), ('512 B', 3), ('1 KiB', 2), ('64 KiB', 2))),
             '| inproc, one 8 KiB threshold | %s | %s | %.2fx | %.1fx |' % (
@@ -856,7 +858,7 @@ def transport_summary():
                 float(fold_inproc[0]), fold_inproc[1], float(fold4[('tcp', '64 KiB', 'zeroCopyPooled+all / byteArray+all')][0]),
                 float(fold_switch[0]), float(fold4[('tcp', '128 KiB', 'zeroCopyPooled+all / byteArray+all')][0]), 1 / float(fold_256[0]),
                 copying)], [
-            'At 64 B the pooled send is %sx `byte[]` over inproc and about 2 %% behind over tcp (%sx, %s)' % (inproc64[0], tcp64[0], tcp64[1]),
+            'At 64 B the pooled send is %sx `byte[]` over inproc and over tcp about 2 %% behind on the AMD machine (%sx, %s)' % (inproc64[0], tcp64[0], tcp64[1]),
             # the zero-copy bullet of "What it measures like"
             'sockets whose every endpoint is inproc (%.2fx at 512 B to %.2fx at 4 KiB), and %.2fx over tcp at 64 KiB with receivers '
             'that check 8 bytes of each message' % (float(steps[0][0]), float(steps[3][0]), float(tcp64k[0])),
@@ -1180,6 +1182,64 @@ def small_pooled_send():
 
 
 check('Transport: the small pooled send, and through zmq_send', small_pooled_send)
+
+
+def small_send_intel():
+    """"Again at 64 B, on the Intel machine" (results/experiments/small-send-2026-11-28/) beside the AMD run of
+    small-send-zmqsend, and "send(MemorySegment) after the review" (results/experiments/send-segment-review/{before,after}/)."""
+    intel, amd = 'experiments/small-send-2026-11-28', 'experiments/small-send-zmqsend'
+    pooled, native = 'zeroCopyPooled / byteArray', 'nativeSegment / byteArray'
+    out = ['| %s | 64 B | `%s` | %s |' % (t, way, interleaved_cells(intel, t, '64 B', way + ' / byteArray', 'nmia'))
+           for t in ('tcp', 'inproc') for way in ('zeroCopyPooled', 'nativeSegment')]
+    tcp = interleaved_rows(intel)[('transport', 'tcp', '64 B', pooled)]
+    inproc = interleaved_rows(intel)[('transport', 'inproc', '64 B', pooled)]
+    out.append('on the Intel machine of 2026-11-28, **%sx**, %s, ahead in all %s JVMs' % (tcp[1], tcp[2], tcp[0]))
+    out.append('The same 20 JVMs on the Intel machine (2026-11-28, "Again at 64 B, on the Intel machine"): tcp **%sx** (%s), inproc '
+               '%sx (%s).' % (tcp[1], tcp[2], inproc[1], inproc[2]))
+    out.append('on the Intel machine of 2026-11-28 %sx, ahead in all %s JVMs' % (tcp[1], tcp[0]))
+    if tcp[4] != '%s/%s' % (tcp[0], tcp[0]):
+        raise ValueError('small-send-2026-11-28: the pooled send is not ahead in every JVM over tcp')
+    share = {m: median_of(f, 'tcp', '64 B', native) / median_of(f, 'tcp', '64 B', pooled) for m, f in (('intel', intel), ('amd', amd))}
+    out.append('`nativeSegment`, which leaves out both the array\'s copy and the pool, was %.3fx `byte[]` here against %.3fx there' % (
+        median_of(intel, 'tcp', '64 B', native), median_of(amd, 'tcp', '64 B', native)))
+    out.append('(%.3f / %.3f and %.3f / %.3f), is about %.0f %% here against %.0f %% there' % (
+        median_of(intel, 'tcp', '64 B', native), median_of(intel, 'tcp', '64 B', pooled), median_of(amd, 'tcp', '64 B', native),
+        median_of(amd, 'tcp', '64 B', pooled), 100 * (share['intel'] - 1), 100 * (share['amd'] - 1)))
+    rates = {}
+    for way in ('byteArray', 'zeroCopyPooled', 'nativeSegment'):
+        found = []
+        for path in glob.glob(os.path.join(RESULTS, intel, 'transport-tcp-64-j*.txt')):
+            with open(path) as f:
+                found += [int(x) for x in re.findall(r'^%s +msgs_per_s=(\d+)' % way, f.read(), re.M)]
+        if len(found) != 20:
+            raise ValueError('small-send-2026-11-28: %d rates of %s over tcp, not 20' % (len(found), way))
+        rates[way] = statistics.median(found) / 1e6
+    out.append('here: %.2f M msg/s for `byteArray`, %.2f M for `zeroCopyPooled`, %.2f M for `nativeSegment`' % (
+        rates['byteArray'], rates['zeroCopyPooled'], rates['nativeSegment']))
+    # send(MemorySegment) before and after the review
+    review = 'experiments/send-segment-review/'
+    jar = {v: {t: median_of(review + v, t, '64 B', native) for t in ('tcp', 'inproc')} for v in ('before', 'after')}
+    out.append('`nativeSegment` / `byte[]` was %.3fx over tcp and %.3fx over inproc with the jar of bd2e3d05 (before), %.3fx and %.3fx '
+               'with the jar of 1844ea66 (after)' % (jar['before']['tcp'], jar['before']['inproc'], jar['after']['tcp'],
+                                                    jar['after']['inproc']))
+    pairs = {}
+    for t in ('tcp', 'inproc'):
+        ratio = []
+        for j in range(1, 7):
+            x = {}
+            for v in ('before', 'after'):
+                with open(os.path.join(RESULTS, review + v, 'transport-%s-64-j%d.txt' % (t, j))) as f:
+                    x[v] = float(re.search(r'^nativeSegment .*x_byteArray=([0-9.]+)', f.read(), re.M).group(1))
+            ratio.append(x['after'] / x['before'])
+        pairs[t] = '%.3f over %s (%.3f\u2013%.3f)' % (statistics.median(ratio), t, min(ratio), max(ratio))
+    out.append('per pair of JVMs after over before %s and %s: no cost resolved in six pairs' % (pairs['tcp'], pairs['inproc']))
+    readme = ['and over tcp about 2 %% behind on the AMD machine (%sx, %s) and %sx ahead on the Intel one (%s, every one of %s JVMs; '
+              '2026-11-28)' % (interleaved_cells(amd, 'tcp', '64 B', pooled, 'm'), interleaved_cells(amd, 'tcp', '64 B', pooled, 'i'),
+                               tcp[1], tcp[2], tcp[0])]
+    return out, readme
+
+
+check('Transport: again at 64 B on the Intel machine, and send(MemorySegment) after the review', small_send_intel)
 
 
 # --- "Parallel compression: the second core": the interleaved runs and the contestants in JVMs of their own --------
