@@ -143,12 +143,18 @@ public final class ZmqMessage implements AutoCloseable {
      * @param dst where to copy, with room for {@link #size()} bytes from {@code dstOffset}
      * @param dstOffset the byte offset in {@code dst} of the frame's first byte
      * @throws IndexOutOfBoundsException when the frame does not fit
-     * @throws IllegalStateException when the message is closed
+     * @throws IllegalStateException when the message is closed, or {@code dst} could not be
+     *     written (a mapping of a file shortened since it was mapped; the message names it and
+     *     keeps its frame)
      */
     public void copyTo(MemorySegment dst, long dstOffset) {
         Objects.requireNonNull(dst, "dst");
         long n = size();
-        MemorySegment.copy(LibZmq.EVERYTHING, address(), dst, dstOffset, n);
+        try {
+            MemorySegment.copy(LibZmq.EVERYTHING, address(), dst, dstOffset, n);
+        } catch (InternalError e) { // SIGBUS writing dst: a mapping of a file shortened since
+            throw MemoryFaults.unwritable("dst", dst, dstOffset, n, "the frame stays in the message", e);
+        }
     }
 
     /**
@@ -189,7 +195,9 @@ public final class ZmqMessage implements AutoCloseable {
      * @param src the bytes of the new frame, all {@code src.byteSize()} of them: native or on the
      *     heap, alive, and accessible from this thread
      * @throws IllegalStateException when the message is closed, or {@code src} is no longer
-     *     alive (checked before anything changes: the message keeps its frame)
+     *     alive (checked before anything changes: the message keeps its frame); or when
+     *     {@code src} could not be read (a mapping of a file shortened since it was mapped: the
+     *     message names it, and this message is left empty)
      * @throws WrongThreadException when {@code src} is confined to another thread (checked
      *     before anything changes too)
      * @throws ZmqException when libzmq cannot allocate the frame (ENOMEM); the message is then
@@ -218,6 +226,9 @@ public final class ZmqMessage implements AutoCloseable {
                 rc = (int) LibZmq.zmq_msg_close.invokeExact(scratch);
                 rc = (int) LibZmq.zmq_msg_init.invokeExact(scratch);
                 clear();
+                if (e instanceof InternalError fault) { // SIGBUS reading src: a mapping of a file shortened since
+                    throw MemoryFaults.unreadable("src", src, 0, n, "the message is left empty", fault);
+                }
                 throw e;
             }
             invalidateView(); // only now: src may be that view

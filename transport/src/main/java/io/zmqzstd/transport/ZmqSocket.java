@@ -1,6 +1,7 @@
 package io.zmqzstd.transport;
 
 import io.zmqzstd.nativelib.internal.CallGuard;
+import io.zmqzstd.nativelib.internal.JavaArrays;
 import io.zmqzstd.nativelib.internal.RawSegments;
 import io.zmqzstd.nativelib.internal.Threads;
 import io.zmqzstd.transport.internal.LibZmq;
@@ -455,7 +456,8 @@ public final class ZmqSocket implements AutoCloseable {
      * @param data the array holding the frame's bytes; the caller's again when the call returns
      * @param off index of the frame's first byte in {@code data}
      * @param len the frame's length in bytes
-     * @param flags 0, {@link #DONTWAIT}, {@link #SNDMORE}, or both
+     * @param flags 0, {@link #DONTWAIT}, {@link #SNDMORE}, or both; any other bit is refused with
+     *     {@link IllegalArgumentException} before anything is sent
      * @return true when libzmq took the frame, false when it would block
      * @throws IndexOutOfBoundsException when {@code [off, off+len)} is not inside {@code data}
      * @throws IllegalArgumentException on an XSUB socket, for a subscription or unsubscription
@@ -468,6 +470,7 @@ public final class ZmqSocket implements AutoCloseable {
      */
     public boolean send(byte[] data, int off, int len, int flags) {
         Objects.checkFromIndexSize(off, len, data.length);
+        checkFlags(flags, SEND_FLAGS, "send");
         if (xsub && len > XPUB_DEFAULT_MAX_MESSAGE_BYTES) {
             refuseLongSubscription(data[off], len);
         }
@@ -485,7 +488,8 @@ public final class ZmqSocket implements AutoCloseable {
      * Sends a string as UTF-8 (allocates; convenience).
      *
      * @param text the frame's content, encoded as UTF-8
-     * @param flags 0, {@link #DONTWAIT}, {@link #SNDMORE}, or both
+     * @param flags 0, {@link #DONTWAIT}, {@link #SNDMORE}, or both; any other bit is refused with
+     *     {@link IllegalArgumentException} before anything is sent
      * @return true when libzmq took the frame, false when it would block
      * @throws IllegalArgumentException on an XSUB socket, for a subscription or unsubscription
      *     message (a byte 1 or 0, then the prefix) whose prefix is longer than
@@ -511,7 +515,8 @@ public final class ZmqSocket implements AutoCloseable {
      * @param data the segment holding the frame's bytes, native or on the heap
      * @param offset byte offset of the frame in {@code data}
      * @param length the frame's length in bytes
-     * @param flags 0, {@link #DONTWAIT}, {@link #SNDMORE}, or both
+     * @param flags 0, {@link #DONTWAIT}, {@link #SNDMORE}, or both; any other bit is refused with
+     *     {@link IllegalArgumentException} before anything is sent
      * @return true when libzmq took the frame, false when it would block
      * @throws IndexOutOfBoundsException when {@code [offset, offset+length)} is not inside
      *     {@code data}
@@ -528,8 +533,15 @@ public final class ZmqSocket implements AutoCloseable {
      */
     public boolean send(MemorySegment data, long offset, long length, int flags) {
         Objects.checkFromIndexSize(offset, length, data.byteSize());
+        checkFlags(flags, SEND_FLAGS, "send");
         if (xsub && length > XPUB_DEFAULT_MAX_MESSAGE_BYTES) {
-            refuseLongSubscription(data.get(ValueLayout.JAVA_BYTE, offset), length);
+            byte first;
+            try {
+                first = data.get(ValueLayout.JAVA_BYTE, offset);
+            } catch (InternalError e) { // SIGBUS: see sendCopy
+                throw MemoryFaults.unreadable("data", data, offset, length, "nothing was sent", e);
+            }
+            refuseLongSubscription(first, length);
         }
         enter();
         try {
@@ -555,7 +567,8 @@ public final class ZmqSocket implements AutoCloseable {
      *
      * @param msg an open message holding the frame (e.g. filled by {@link ZmqMessage#set} or
      *     received); its views end
-     * @param flags 0, {@link #DONTWAIT}, {@link #SNDMORE}, or both
+     * @param flags 0, {@link #DONTWAIT}, {@link #SNDMORE}, or both; any other bit is refused with
+     *     {@link IllegalArgumentException} before anything is sent
      * @return true when libzmq took the content, false when it would block
      * @throws IllegalArgumentException on an XSUB socket, for a subscription or unsubscription
      *     message (a byte 1 or 0, then the prefix) whose prefix is longer than
@@ -566,6 +579,7 @@ public final class ZmqSocket implements AutoCloseable {
      *     another thread is in a call on this socket
      */
     public boolean send(ZmqMessage msg, int flags) {
+        checkFlags(flags, SEND_FLAGS, "send");
         if (xsub) {
             long size = msg.size();
             if (size > XPUB_DEFAULT_MAX_MESSAGE_BYTES) {
@@ -600,7 +614,8 @@ public final class ZmqSocket implements AutoCloseable {
      * @param buffer a buffer the caller owns, from any pool
      * @param length the frame's length in bytes, from the buffer's first byte: 0 to
      *     {@link PooledBuffer#capacity()}
-     * @param flags 0, {@link #DONTWAIT}, {@link #SNDMORE}, or both
+     * @param flags 0, {@link #DONTWAIT}, {@link #SNDMORE}, or both; any other bit is refused with
+     *     {@link IllegalArgumentException} before anything is sent
      * @return true when libzmq took the frame (and the buffer), false when it would block (the
      *     buffer stays the caller's)
      * @throws IndexOutOfBoundsException when {@code length} is negative or above the capacity
@@ -614,6 +629,7 @@ public final class ZmqSocket implements AutoCloseable {
      *     {@link #close()}, or while another thread is in a call on this socket
      */
     public boolean sendPooled(PooledBuffer buffer, long length, int flags) {
+        checkFlags(flags, SEND_FLAGS, "sendPooled");
         enter();
         try {
             return sendPooledInCall(buffer, length, flags);
@@ -693,8 +709,7 @@ public final class ZmqSocket implements AutoCloseable {
             throw e;
         } catch (InternalError e) { // FFM's report of a fault in the memory read (SIGBUS)
             closeQuietly(sendMsg);
-            throw new IllegalStateException("data could not be read: a fault in its memory (a mapped file shortened"
-                    + " since it was mapped?): offset=" + offset + ", length=" + length + ", mapped=" + data.isMapped(), e);
+            throw MemoryFaults.unreadable("data", data, offset, length, "nothing was sent", e);
         }
         return sendMsg(sendMsg, flags, true);
     }
@@ -987,7 +1002,8 @@ public final class ZmqSocket implements AutoCloseable {
      * ending views of it. Allocation-free.
      *
      * @param msg an open message to receive into, reused from call to call
-     * @param flags 0 (wait for a frame) or {@link #DONTWAIT}
+     * @param flags 0 (wait for a frame) or {@link #DONTWAIT}; any other bit is refused with
+     *     {@link IllegalArgumentException} before anything is received
      * @return true when a frame was received into {@code msg} (see {@link #hasMore()});
      *     false when it would block (DONTWAIT) or the receive timeout expired; the previous
      *     frame is gone then too and {@code msg} is empty (libzmq frees it before it looks for a
@@ -998,6 +1014,7 @@ public final class ZmqSocket implements AutoCloseable {
      *     another thread is in a call on this socket
      */
     public boolean receive(ZmqMessage msg, int flags) {
+        checkFlags(flags, DONTWAIT, "receive");
         enter();
         try {
             msg.invalidateView();
@@ -1023,7 +1040,8 @@ public final class ZmqSocket implements AutoCloseable {
      * of a longer frame is discarded. Allocation-free.
      *
      * @param buf where the frame's bytes go, from index 0
-     * @param flags 0 (wait for a frame) or {@link #DONTWAIT}
+     * @param flags 0 (wait for a frame) or {@link #DONTWAIT}; any other bit is refused with
+     *     {@link IllegalArgumentException} before anything is received
      * @return the frame's full size (more than {@code buf.length} means it was truncated, as with
      *     zmq_recv), {@code Integer.MAX_VALUE} for a frame of 2 GiB or more (truncated too: no
      *     array is that long), or -1 when it would block ({@link #DONTWAIT}, or the receive
@@ -1051,10 +1069,15 @@ public final class ZmqSocket implements AutoCloseable {
      *
      * @param dst where the frame's bytes go, from offset 0: writable, alive, and accessible from
      *     this thread
-     * @param flags 0 (wait for a frame) or {@link #DONTWAIT}
+     * @param flags 0 (wait for a frame) or {@link #DONTWAIT}; any other bit is refused with
+     *     {@link IllegalArgumentException} before anything is received
      * @return the frame's full size (more than {@code dst.byteSize()} means it was truncated), or
      *     -1 when it would block ({@link #DONTWAIT}, or the receive timeout expired)
      * @throws IllegalArgumentException when {@code dst} is read-only
+     * @throws UndeliveredFrameException when the frame could not be written into {@code dst} (a
+     *     mapping of a file shortened since it was mapped, whose pages past the file's end fault):
+     *     the frame has left the queue, and the exception carries its bytes
+     *     ({@link UndeliveredFrameException#frame()}); its later parts stay queued
      * @throws WrongThreadException when {@code dst} is confined to another thread
      * @throws ZmqException when libzmq fails for another reason than would-block (e.g. EFSM for a
      *     REQ or REP socket out of turn, ETERM once the context is shut down or closed)
@@ -1071,7 +1094,8 @@ public final class ZmqSocket implements AutoCloseable {
     /**
      * Receives the next frame as a new array (allocates); null when it would block.
      *
-     * @param flags 0 (wait for a frame) or {@link #DONTWAIT}
+     * @param flags 0 (wait for a frame) or {@link #DONTWAIT}; any other bit is refused with
+     *     {@link IllegalArgumentException} before anything is received
      * @return the frame's bytes, or null when it would block ({@link #DONTWAIT}, or the receive
      *     timeout expired)
      * @throws ZmqException when libzmq fails for another reason than would-block (e.g. EFSM for a
@@ -1082,6 +1106,7 @@ public final class ZmqSocket implements AutoCloseable {
      *     and the message's later parts stay queued ({@link #hasMore()} tells)
      */
     public byte[] receiveBytes(int flags) {
+        checkFlags(flags, DONTWAIT, "receiveBytes");
         enter();
         try {
             if (!recvMsg(recvMsg, flags)) {
@@ -1106,6 +1131,7 @@ public final class ZmqSocket implements AutoCloseable {
 
     /** The copying receives: into {@code array} or else {@code segment}, truncated to fit; -1 = would block. */
     private long receiveCopy(byte[] array, MemorySegment segment, int flags) {
+        checkFlags(flags, DONTWAIT, "receive");
         enter();
         try {
             if (!recvMsg(recvMsg, flags)) {
@@ -1113,7 +1139,12 @@ public final class ZmqSocket implements AutoCloseable {
             }
             try {
                 long size = frameSize();
-                copyFrame(array, segment, Math.min(size, array != null ? array.length : segment.byteSize()));
+                long n = Math.min(size, array != null ? array.length : segment.byteSize());
+                try {
+                    copyFrame(array, segment, n);
+                } catch (InternalError e) { // SIGBUS writing segment (a shortened file's mapping): see undelivered
+                    throw undelivered(segment, n, size, e);
+                }
                 return size;
             } finally {
                 dropFrame();
@@ -1164,7 +1195,8 @@ public final class ZmqSocket implements AutoCloseable {
     /**
      * Receives the next frame as UTF-8 text (allocates); null when it would block.
      *
-     * @param flags 0 (wait for a frame) or {@link #DONTWAIT}
+     * @param flags 0 (wait for a frame) or {@link #DONTWAIT}; any other bit is refused with
+     *     {@link IllegalArgumentException} before anything is received
      * @return the frame decoded as UTF-8 (malformed bytes become U+FFFD), or null when it would
      *     block
      * @throws ZmqException when libzmq fails for another reason than would-block (e.g. EFSM for a
@@ -1331,6 +1363,36 @@ public final class ZmqSocket implements AutoCloseable {
                     + " (libzmq keeps an XSUB socket's subscriptions in a trie it frees by recursion, a native frame"
                     + " per byte: a longer prefix can crash the process; nothing was sent)");
         }
+    }
+
+    private static final int SEND_FLAGS = DONTWAIT | SNDMORE;
+
+    /**
+     * Refuses flags outside {@code allowed} before anything happens: libzmq ignores bits it does not
+     * know, so a receive flag passed to a send (or a constant of another API) went unnoticed.
+     */
+    private static void checkFlags(int flags, int allowed, String call) {
+        if ((flags & ~allowed) != 0) {
+            throw new IllegalArgumentException(call + " flags must be " + (allowed == DONTWAIT
+                    ? "0 or DONTWAIT (" + DONTWAIT + ")" : "0, DONTWAIT (" + DONTWAIT + "), SNDMORE (" + SNDMORE + ") or both")
+                    + ": flags=" + flags + " (nothing was done)");
+        }
+    }
+
+    /**
+     * The error for a received frame that could not be copied into {@code dst}: the frame has left
+     * the queue, so the exception carries its bytes (copied from {@link #recvMsg}, still open here).
+     */
+    private UndeliveredFrameException undelivered(MemorySegment dst, long n, long size, InternalError cause) {
+        byte[] frame = null;
+        if (size <= JavaArrays.MAX_LENGTH) {
+            frame = new byte[(int) size];
+            copyFrame(frame, null, size);
+        }
+        return new UndeliveredFrameException(MemoryFaults.describe("dst", "written", dst, 0, n) + " (frame of " + size
+                + " bytes taken off the queue: " + (frame != null ? "its bytes are in this exception's frame()"
+                : "too large for a byte[], dropped") + (more ? "; the message's later parts stay queued" : "") + ")",
+                frame, size, cause);
     }
 
     private static byte[] subscription(String call, byte[] prefix) {
