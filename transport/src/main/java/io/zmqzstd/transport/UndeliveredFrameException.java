@@ -16,6 +16,8 @@ public final class UndeliveredFrameException extends IllegalStateException {
     /** The frame's bytes, or null when it is too large for an array. */
     @SuppressWarnings("serial") // a byte[] is serializable
     private final byte[] frame;
+
+    /** The frame's size in bytes, known even when {@link #frame} is null. */
     private final long frameSize;
 
     UndeliveredFrameException(String message, byte[] frame, long frameSize, Throwable cause) {
