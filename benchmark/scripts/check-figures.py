@@ -179,6 +179,28 @@ def xsub_subscription_check():
 check('What the XSUB subscription check costs', xsub_subscription_check)
 
 
+# --- "What the flag checks and the fault wrappers cost" (2026-11-28) ----------------------------------
+
+FLAG_CHECKS = 'experiments/2026-11-28-flag-checks/quiet/'
+
+
+def flag_checks():
+    old_paths = [FLAG_CHECKS + 'call-r%d-old.json' % i for i in range(1, 11)]
+    new_paths = [FLAG_CHECKS + 'call-r%d-new.json' % i for i in range(1, 11)]
+    out = []
+    for method in ('sendReceive64', 'receiveWouldBlock'):
+        old = [1.0 / score(path, method) for path in old_paths]  # ns per operation
+        new = [1.0 / score(path, method) for path in new_paths]
+        speed = ratios(new_paths, old_paths, method)
+        out.append('| %s–%s | %s–%s | %s | **%s** | %s / %s |' % (
+            thousands(min(old)), thousands(max(old)), thousands(min(new)), thousands(max(new)), fmt(speed, 3),
+            med(speed), alloc_range(old_paths, method), alloc_range(new_paths, method)))
+    return out
+
+
+check('What the flag checks and the fault wrappers cost', flag_checks)
+
+
 # --- "Publishing with a topic": the parallel sender's failure paths (2026-11-27) -------------------
 
 PARALLEL_PUBLISH = 'experiments/2026-11-27-parallel-publish-failure-paths/'
