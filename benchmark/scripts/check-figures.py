@@ -75,6 +75,17 @@ def span(values, digits=2):
 CHECKS = []
 
 
+def old_new(folder, prefix, rounds):
+    """The JSON paths of an alternated old/new experiment: ([FOLDER PREFIX-rN-old.json], [... -new.json])."""
+    return tuple([folder + '%s-r%d-%s.json' % (prefix, i, kind) for i in rounds] for kind in ('old', 'new'))
+
+
+def ns_range(paths, method):
+    """'lowest–highest' nanoseconds per operation of an average-time METHOD over PATHS."""
+    ns = [1.0 / score(path, method) for path in paths]
+    return '%s–%s' % (thousands(min(ns)), thousands(max(ns)))
+
+
 def check(section, build):
     """Register a check: build() returns the passages (strings) BENCHMARKS.md must contain, or a pair of lists:
     those and the passages README.md must contain."""
@@ -164,13 +175,10 @@ XSUB_CHECK = 'experiments/2026-11-27-xsub-subscription-check/'
 
 def xsub_subscription_check():
     rounds = range(1, 11)
-    old_paths = [XSUB_CHECK + 'call-r%d-old.json' % i for i in rounds]
-    new_paths = [XSUB_CHECK + 'call-r%d-new.json' % i for i in rounds]
-    old = [1.0 / score(path, 'sendReceive64') for path in old_paths]  # ns per send and receive
-    new = [1.0 / score(path, 'sendReceive64') for path in new_paths]
-    speed = [o / n for o, n in zip(old, new)]
-    return ['| `SocketCallBenchmark.sendReceive64`, ns | %s–%s | %s–%s | %.3f–%.3f, median **%s** | %s / %s |' % (
-        thousands(min(old)), thousands(max(old)), thousands(min(new)), thousands(max(new)), min(speed), max(speed),
+    old_paths, new_paths = old_new(XSUB_CHECK, 'call', rounds)
+    speed = ratios(new_paths, old_paths, 'sendReceive64')
+    return ['| `SocketCallBenchmark.sendReceive64`, ns | %s | %s | %.3f–%.3f, median **%s** | %s / %s |' % (
+        ns_range(old_paths, 'sendReceive64'), ns_range(new_paths, 'sendReceive64'), min(speed), max(speed),
         med(speed), alloc_range(old_paths, 'sendReceive64'), alloc_range(new_paths, 'sendReceive64'))] + [
         ab_row('`TransportBenchmark` %s 64 B inproc, msg/s' % strategy, XSUB_CHECK, 'xfer', rounds, 'sendReceive',
                strategy=strategy) for strategy in ('zeroCopyPooled', 'message')]
@@ -185,16 +193,13 @@ FLAG_CHECKS = 'experiments/2026-11-28-flag-checks/quiet/'
 
 
 def flag_checks():
-    old_paths = [FLAG_CHECKS + 'call-r%d-old.json' % i for i in range(1, 11)]
-    new_paths = [FLAG_CHECKS + 'call-r%d-new.json' % i for i in range(1, 11)]
+    old_paths, new_paths = old_new(FLAG_CHECKS, 'call', range(1, 11))
     out = []
     for method in ('sendReceive64', 'receiveWouldBlock'):
-        old = [1.0 / score(path, method) for path in old_paths]  # ns per operation
-        new = [1.0 / score(path, method) for path in new_paths]
         speed = ratios(new_paths, old_paths, method)
-        out.append('| %s–%s | %s–%s | %s | **%s** | %s / %s |' % (
-            thousands(min(old)), thousands(max(old)), thousands(min(new)), thousands(max(new)), fmt(speed, 3),
-            med(speed), alloc_range(old_paths, method), alloc_range(new_paths, method)))
+        out.append('| %s | %s | %s | **%s** | %s / %s |' % (
+            ns_range(old_paths, method), ns_range(new_paths, method), fmt(speed, 3), med(speed),
+            alloc_range(old_paths, method), alloc_range(new_paths, method)))
     return out
 
 
