@@ -836,7 +836,7 @@ public final class ZmqSocket implements AutoCloseable {
                     }
                     errno = LibZmq.errno(capture);
                     if (errno != EAGAIN && errno != EINTR) {
-                        throw errno == LibZmq.EHOSTUNREACH && type == SocketType.ROUTER
+                        throw errno == LibZmq.EHOSTUNREACH && (type == SocketType.ROUTER || type == SocketType.STREAM)
                                 ? unroutable(op, m, address, length) : callFailed(op, errno);
                     }
                 }
@@ -910,16 +910,18 @@ public final class ZmqSocket implements AutoCloseable {
     }
 
     /**
-     * A ROUTER's EHOSTUNREACH (ZMQ_ROUTER_MANDATORY), naming the routing id it was given: libzmq
-     * 4.3.4 refuses the part that carries it, a message's first, and leaves that part as it was
-     * (in {@code m}, or at {@code address}), so it can be read here. libzmq's own text, "Host
-     * unreachable", named no peer (until 2026-11-27).
+     * A ROUTER's EHOSTUNREACH (ZMQ_ROUTER_MANDATORY) or a STREAM's (always), naming the routing id
+     * it was given: libzmq 4.3.4 refuses the part that carries it, a message's first, and leaves
+     * that part as it was (in {@code m}, or at {@code address}), so it can be read here. libzmq's
+     * own text, "Host unreachable", named no peer (until 2026-11-27 on a ROUTER, 2026-11-28 on a
+     * STREAM).
      */
     private ZmqException unroutable(int op, MemorySegment m, long address, long length) throws Throwable {
         MemorySegment id = op == ZMQ_SEND ? MemorySegment.ofAddress(address).reinterpret(length)
                 : MemorySegment.ofAddress((long) LibZmq.zmq_msg_data.invokeExact(m)).reinterpret((long) LibZmq.zmq_msg_size.invokeExact(m));
-        return new ZmqException(callName(op), LibZmq.EHOSTUNREACH, "no peer of this ROUTER has routingId=" + describeId(id)
-                + ": it never connected or its connection is gone (ZMQ_ROUTER_MANDATORY on)");
+        return new ZmqException(callName(op), LibZmq.EHOSTUNREACH, "no peer of this " + type + " has routingId=" + describeId(id)
+                + ": it never connected or its connection is gone"
+                + (type == SocketType.ROUTER ? " (ZMQ_ROUTER_MANDATORY on)" : ""));
     }
 
     /**

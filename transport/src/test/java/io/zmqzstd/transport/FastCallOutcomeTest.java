@@ -5,6 +5,7 @@ import org.junit.jupiter.api.Test;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.nio.charset.StandardCharsets;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -198,6 +199,30 @@ class FastCallOutcomeTest {
             assertTrue(e.getMessage().contains("has routingId=0x0041ff:"), e.getMessage());
             ZmqException empty = assertThrows(ZmqException.class, () -> router.send(new byte[0], ZmqSocket.SNDMORE));
             assertTrue(empty.getMessage().contains("has routingId=(empty):"), empty.getMessage());
+        }
+    }
+
+    /**
+     * A STREAM refuses a routing id no peer has, always (it has no ZMQ_ROUTER_MANDATORY): named as
+     * a ROUTER's is, by both send paths (until 2026-11-28 its message was libzmq's bare "Host
+     * unreachable").
+     */
+    @Test
+    void shouldNameTheRoutingIdAStreamDoesNotKnow() {
+        try (ZmqContext ctx = new ZmqContext()) {
+            ZmqSocket stream = ctx.socket(SocketType.STREAM);
+            stream.bind("tcp://127.0.0.1:*");
+            byte[] id = {0, 0, 0, 0x7f, 0x01};
+            String expected = "(no peer of this STREAM has routingId=0x0000007f01: it never connected or its connection is gone)";
+            ZmqException e = assertThrows(ZmqException.class, () -> stream.send(id, ZmqSocket.SNDMORE));
+            assertEquals(LibZmq.EHOSTUNREACH, e.errno(), e.getMessage());
+            assertTrue(e.getMessage().endsWith(expected), e.getMessage());
+            try (Arena arena = Arena.ofConfined()) {
+                MemorySegment segment = arena.allocate(id.length);
+                MemorySegment.copy(id, 0, segment, ValueLayout.JAVA_BYTE, 0, id.length);
+                ZmqException fromSegment = assertThrows(ZmqException.class, () -> stream.send(segment, 0, id.length, ZmqSocket.SNDMORE));
+                assertTrue(fromSegment.getMessage().endsWith(expected), fromSegment.getMessage());
+            }
         }
     }
 }
