@@ -75,9 +75,10 @@ import java.util.concurrent.locks.LockSupport;
  * topic whose frame the socket refuses after the topic went in is dropped and counted too, without
  * a failure: libzmq refuses a later part only when the peer went away in the middle of the message
  * (PUSH, DEALER, REQ with a send timeout of 0), and has then dropped the message itself. So is a
- * message whose topic a ROUTER under {@code ZMQ_ROUTER_MANDATORY} refuses (no peer has that routing
- * id: it never connected or is gone): that message's outcome alone, the sender goes on (before
- * 2026-11-27 it failed the sender, so one reply to a peer gone dropped the replies to every other).
+ * message whose topic a ROUTER under {@code ZMQ_ROUTER_MANDATORY}, or a STREAM, refuses (no peer has
+ * that routing id: it never connected or is gone): that message's outcome alone, the sender goes on
+ * (before 2026-11-27 on a ROUTER and 2026-11-28 on a STREAM it failed the sender, so one reply to a
+ * peer gone dropped the replies to every other).
  * Either way the message that failed was taken ({@code send} returned true, {@code commit} returned), is counted
  * as dropped, and its pooled buffers are back in the pool. A payload that cannot be read (its
  * arena closed, another thread's confined memory) is not such a failure but the caller's error:
@@ -1694,8 +1695,8 @@ public final class ParallelCompressingSender implements AutoCloseable {
 
     /**
      * {@link #sendPart} of a message's topic, its first part: false, the message not sent, also
-     * when a ROUTER under ZMQ_ROUTER_MANDATORY refuses the topic, its routing id, as unroutable
-     * ({@link #unroutable}).
+     * when a ROUTER under ZMQ_ROUTER_MANDATORY or a STREAM refuses the topic, its routing id, as
+     * unroutable ({@link #unroutable}).
      */
     private boolean sendTopic(MemorySegment data, long offset, long length) {
         try {
@@ -1727,16 +1728,19 @@ public final class ParallelCompressingSender implements AutoCloseable {
     }
 
     /**
-     * Whether the socket refused a message's first part because it is a ROUTER under
-     * ZMQ_ROUTER_MANDATORY and no peer of it has that routing id (it never connected, or it is
-     * gone): nothing of the message went out, and the socket goes on. That message's outcome alone,
-     * dropped and counted, not a failure of the sender: a server's peers come and go, and before
-     * 2026-11-27 one reply to a peer gone failed the sender, dropping every reply behind it to the
-     * peers still there. Only a topic is so forgiven: a single-part message on a ROUTER takes its
-     * frame for the routing id, a mistake that stays a failure.
+     * Whether the socket refused a message's first part because it routes by it, a ROUTER under
+     * ZMQ_ROUTER_MANDATORY or a STREAM (which always refuses), and no peer of it has that routing
+     * id (it never connected, or it is gone): nothing of the message went out, and the socket goes
+     * on. That message's outcome alone, dropped and counted, not a failure of the sender: a
+     * server's peers come and go, and before 2026-11-27 one reply to a peer gone failed the sender
+     * on a ROUTER, dropping every reply behind it to the peers still there, and before 2026-11-28
+     * so on a STREAM, one frame to a plain TCP client gone. Only a topic can be refused
+     * so: a single-part message on either, whose frame libzmq takes for the routing id, libzmq
+     * 4.3.4 checks against no peer and drops silently, and it counts as sent.
      */
     private boolean unroutable(ZmqException e) {
-        return e.errno() == LibZmq.EHOSTUNREACH && socket.type() == SocketType.ROUTER;
+        return e.errno() == LibZmq.EHOSTUNREACH
+                && (socket.type() == SocketType.ROUTER || socket.type() == SocketType.STREAM);
     }
 
     /**

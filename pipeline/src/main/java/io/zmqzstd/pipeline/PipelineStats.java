@@ -172,7 +172,7 @@ public final class PipelineStats {
      * libzmq refused after the topic went in (the peer went away in the middle of the message, with
      * a send timeout of 0: libzmq dropped the message, the topic included, and the frame is not
      * sent again, which would send it alone); and a message whose topic, its routing id, a ROUTER under
-     * {@code ZMQ_ROUTER_MANDATORY} refused because no peer has that id (nothing of it went out; a
+     * {@code ZMQ_ROUTER_MANDATORY} or a STREAM refused because no peer has that id (nothing of it went out; a
      * {@link CompressingSender} throws that {@code ZmqException} to the caller instead). Always 0 for
      * the other senders ({@link #abandonedMessages()} counts the peer gone mid-message for a
      * {@link CompressingSender}).

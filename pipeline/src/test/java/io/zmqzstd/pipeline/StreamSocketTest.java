@@ -20,9 +20,12 @@ import java.net.URI;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * A STREAM socket carries TCP bytes cut and joined anywhere, behind a routing id, not messages.
@@ -78,12 +81,85 @@ class StreamSocketTest {
         }
     }
 
+    /**
+     * A frame to a routing id the STREAM does not know (that client never connected, or is gone:
+     * routine for a server of plain TCP clients) is that message's outcome alone for a parallel
+     * sender, on a worker and inline: dropped and counted, and the frames to the peer that is there,
+     * before and after it, all arrive. Before 2026-11-28 only a ROUTER's refusal was so taken: on a
+     * STREAM the sender failed, and every frame behind it, to every other client, was dropped.
+     */
+    @ParameterizedTest(name = "inline {0}")
+    @ValueSource(booleans = {false, true})
+    @Timeout(value = 30, unit = TimeUnit.SECONDS)
+    void shouldDropAFrameToAPlainTcpPeerThatIsNotThereAndGoOnWithTheOthers(boolean inline) throws Exception {
+        try (ZmqContext ctx = new ZmqContext()) {
+            ZmqSocket stream = ctx.socket(SocketType.STREAM);
+            stream.bind("tcp://127.0.0.1:*");
+            URI endpoint = URI.create(stream.lastEndpoint());
+            try (SocketChannel peer = SocketChannel.open(new InetSocketAddress(endpoint.getHost(), endpoint.getPort()))) {
+                byte[] known = stream.receiveBytes(0);
+                assertEquals(0, stream.receiveBytes(0).length, "the connection's notification: its routing id, then nothing");
+                byte[] unknown = known.clone();
+                unknown[unknown.length - 1] ^= 0x55; // libzmq's ids of a STREAM: 0 then a 4-byte counter
+                int frames = 5;
+                int unknownAt = 2;
+                ParallelCompressingSender sender = ParallelCompressingSender.builder(stream).workers(2)
+                        .inlineBelowBytes(inline ? 1 << 16 : 0).inlineAfterIdleNanos(0).build();
+                for (int i = 0; i < frames; i++) {
+                    assertTrue(sender.publish(i == unknownAt ? unknown : known, Fixtures.payload(2000 + i, i), 0), "taken: " + i);
+                    sender.flush(); // in order on the wire, and nothing in flight: the next one may go inline
+                }
+                PipelineStats stats = sender.stats();
+                assertEquals(1, stats.droppedMessages(), stats::toString);
+                assertEquals(frames - 1, stats.messages(), stats::toString);
+                assertEquals(inline ? frames - 1 : 0, stats.inlineMessages(), () -> "the path taken: " + stats);
+                ByteArrayOutputStream received = new ByteArrayOutputStream();
+                ByteBuffer buffer = ByteBuffer.allocate(8192);
+                try (ZstdDecompressor d = ZstdDecompressor.builder().build()) {
+                    for (int i = 0; i < frames; i++) {
+                        if (i == unknownAt) {
+                            continue;
+                        }
+                        byte[] frame = nextFrame(peer, received, buffer);
+                        assertArrayEquals(Fixtures.payload(2000 + i, i), d.decompress(frame), "frame " + i);
+                    }
+                }
+                sender.close();
+                assertEquals(0, received.size(), "nothing more than the frames to the peer that is there");
+            }
+            assertEquals(0, ctx.bufferPool().outstanding(), () -> ctx.bufferPool().stats().toString());
+        }
+    }
+
+    /**
+     * The next whole zstd frame off the TCP bytes of {@code peer}: read until {@code pending} holds
+     * one, which is taken out; the bytes behind it stay in {@code pending}.
+     */
+    private static byte[] nextFrame(SocketChannel peer, ByteArrayOutputStream pending, ByteBuffer buffer) throws Exception {
+        while (true) {
+            byte[] bytes = pending.toByteArray();
+            long size = frameSize(bytes);
+            if (size > 0) {
+                pending.reset();
+                pending.write(bytes, (int) size, bytes.length - (int) size);
+                return Arrays.copyOf(bytes, (int) size);
+            }
+            assertTrue(peer.read(buffer.clear()) >= 0, "the connection ended inside a frame");
+            pending.write(buffer.array(), 0, buffer.position());
+        }
+    }
+
+    /** The size of the whole zstd frame at the start of {@code bytes}, or 0 while it is truncated. */
+    private static long frameSize(byte[] bytes) {
+        try {
+            return bytes.length == 0 ? 0 : ZstdFrames.compressedSize(MemorySegment.ofArray(bytes));
+        } catch (ZstdException e) {
+            return 0; // truncated so far
+        }
+    }
+
     /** Whether {@code bytes} are one zstd frame, no more and no less. */
     private static boolean wholeFrame(byte[] bytes) {
-        try {
-            return bytes.length > 0 && ZstdFrames.compressedSize(MemorySegment.ofArray(bytes)) == bytes.length;
-        } catch (ZstdException e) {
-            return false; // truncated so far
-        }
+        return bytes.length > 0 && frameSize(bytes) == bytes.length;
     }
 }
