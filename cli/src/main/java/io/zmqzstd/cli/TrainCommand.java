@@ -14,6 +14,7 @@ import java.io.FileInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -102,6 +103,15 @@ final class TrainCommand implements Callable<Integer> {
                     + " each FILE is one sample, whole, and no FILE is '-' (standard input)");
         }
         String outProblem = Main.outputProblem(out);
+        if (outProblem == null) {
+            // a link to a file not there yet is written at its target: that target's directory must take it
+            try {
+                Path target = destination(out);
+                outProblem = target.equals(out) ? null : Main.outputProblem(target);
+            } catch (IOException e) {
+                outProblem = Main.describe(e); // a loop of links
+            }
+        }
         if (outProblem != null) {
             // before reading and training, which may take long
             throw new CliException(ExitCodes.FAILURE, "cannot write dictionary: file=" + out + ", error=" + outProblem);
@@ -167,7 +177,7 @@ final class TrainCommand implements Callable<Integer> {
      * directory takes no new file, in place as before.
      */
     static void writeWholeOrNothing(Path file, byte[] bytes) throws IOException {
-        Path target = Files.exists(file) ? file.toRealPath() : file;
+        Path target = destination(file);
         boolean replaces = Files.exists(target);
         if (replaces && !Files.isRegularFile(target)) {
             Files.write(target, bytes);
@@ -188,6 +198,29 @@ final class TrainCommand implements Callable<Integer> {
         } finally {
             Files.deleteIfExists(temp);
         }
+    }
+
+    /** The most symbolic links followed to a target that does not exist yet: Linux's own limit (ELOOP past it). */
+    private static final int MAX_LINKS = 40;
+
+    /**
+     * The file a write to {@code file} lands in: {@code file}'s real path when it exists; else, for a
+     * symbolic link whose target is not there yet, that target, followed link by link (relative
+     * targets from the link's directory); else {@code file}. The rename that writes the
+     * dictionary replaced such a link with a regular file, and the file it named was never written.
+     */
+    static Path destination(Path file) throws IOException {
+        if (Files.exists(file)) {
+            return file.toRealPath();
+        }
+        Path p = file;
+        for (int links = 0; Files.isSymbolicLink(p); links++) {
+            if (links == MAX_LINKS) {
+                throw new FileSystemException(file.toString(), null, "too many levels of symbolic links");
+            }
+            p = p.toAbsolutePath().resolveSibling(Files.readSymbolicLink(p));
+        }
+        return p;
     }
 
     /** Gives {@code copy} the permissions, owner and group of {@code original}, as far as this process may. */

@@ -1241,6 +1241,40 @@ class CommandLineTest {
     }
 
     /**
+     * An --out that is a symbolic link to a file not there yet (a dangling link, as deployment tools
+     * set up ahead of the file): the rename that writes the dictionary replaced the link itself with
+     * a regular file, and the file it named was never written. Now the dictionary is written at the
+     * link's target, followed link by link, and the links stay; a target in a missing directory, and
+     * a loop of links, are refused before any sample is read.
+     */
+    @Test
+    void shouldWriteTheDictionaryAtTheTargetOfALinkToAFileNotThereYet(@TempDir Path dir) throws Exception {
+        Path samples = Files.write(dir.resolve("samples.txt"), sampleLines("\n"));
+        Path dicts = Files.createDirectory(dir.resolve("dicts"));
+        Path link = Files.createSymbolicLink(dir.resolve("current.dict"), Path.of("next.dict"));
+        Files.createSymbolicLink(dir.resolve("next.dict"), Path.of("dicts", "v2.dict")); // relative to the link's directory
+        Result r = run("train", "--out", link.toString(), "--size", "1K", "--lines", samples.toString());
+        assertEquals(ExitCodes.OK, r.code(), r::toString);
+        assertTrue(Files.isSymbolicLink(link) && Files.isSymbolicLink(dir.resolve("next.dict")), "a link was replaced");
+        byte[] written = Files.readAllBytes(dicts.resolve("v2.dict"));
+        assertTrue(r.err().contains("wrote dictionary: id=" + Integer.toUnsignedString(ZstdDictionary.of(written).id()) + ","),
+                r::toString);
+        try (var left = Files.list(dicts)) {
+            assertEquals(List.of(dicts.resolve("v2.dict")), left.toList());
+        }
+
+        Path nowhere = Files.createSymbolicLink(dir.resolve("nowhere.dict"), dir.resolve("missing").resolve("v1.dict"));
+        Files.createSymbolicLink(dir.resolve("loop.a"), Path.of("loop.b"));
+        Path loop = Files.createSymbolicLink(dir.resolve("loop.b"), Path.of("loop.a"));
+        Map<Path, String> refused = Map.of(nowhere, "no such directory: " + dir.resolve("missing"),
+                loop, "too many levels of symbolic links");
+        for (Map.Entry<Path, String> c : refused.entrySet()) {
+            Result f = run("train", "--out", c.getKey().toString(), "--size", "1K", "--lines", dir.resolve("unread.txt").toString());
+            assertOneLine(f, ExitCodes.FAILURE, f.toString(), "cannot write dictionary: file=" + c.getKey() + ", error=" + c.getValue());
+        }
+    }
+
+    /**
      * "no samples" names what was read: it said "standard input and the files were empty" for FILEs
      * alone, whose train never reads standard input, and for standard input alone.
      */
