@@ -13,6 +13,8 @@ import picocli.CommandLine.ParseResult;
 import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
+import java.nio.charset.Charset;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -87,6 +89,7 @@ public final class Main implements Callable<Integer> {
      * written. Now that is one line, exit 1, as for keygen's key pair.
      */
     private static int executeCheckingHelpOutput(ParseResult parseResult) {
+        refuseUndecodedArguments(parseResult);
         refuseArgumentsLeftOver(parseResult);
         int code = new CommandLine.RunLast().execute(parseResult);
         ParseResult last = parseResult;
@@ -129,6 +132,36 @@ public final class Main implements Callable<Integer> {
                 String after = version ? "--version takes no other argument" : "help takes at most one COMMAND";
                 throw new ParameterException(p.commandSpec().commandLine(), after + ": unexpected argument '"
                         + p.unmatched().getFirst() + "'" + (p.unmatched().size() > 1 ? " and " + (p.unmatched().size() - 1) + " more" : ""));
+            }
+        }
+    }
+
+    /**
+     * The JVM decodes the command line in the locale's charset ({@code sun.jnu.encoding}), which
+     * under the C or POSIX locale (LANG unset: cron, systemd units and container images without a
+     * locale) is ASCII, and replaces every other byte with U+FFFD. A {@code --delimiter '→'} then
+     * wrote three U+FFFD after each message, a {@code --subscribe café} matched no publisher's topic
+     * and a {@code --topic café} sent another one, without a word. Now an argument that holds one
+     * is a usage error naming the remedy.
+     */
+    private static void refuseUndecodedArguments(ParseResult parseResult) {
+        String charset = System.getProperty("sun.jnu.encoding", "UTF-8");
+        try {
+            if (Charset.forName(charset).equals(StandardCharsets.UTF_8)) {
+                return;
+            }
+        } catch (IllegalArgumentException unknown) {
+            // a charset Java does not know: look at the arguments
+        }
+        ParseResult last = parseResult;
+        while (last.subcommand() != null) {
+            last = last.subcommand();
+        }
+        for (String arg : parseResult.originalArgs()) {
+            if (arg.indexOf('\uFFFD') >= 0) {
+                throw new ParameterException(last.commandSpec().commandLine(), "argument '" + arg + "' has bytes that the JVM"
+                        + " could not decode in this locale's charset, " + charset + " (LC_ALL, LC_CTYPE or LANG unset, C or"
+                        + " POSIX), and replaced each with U+FFFD; run zmq-zstd in a UTF-8 locale, e.g. LC_ALL=C.UTF-8");
             }
         }
     }

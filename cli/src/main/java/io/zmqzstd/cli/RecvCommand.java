@@ -234,10 +234,10 @@ final class RecvCommand implements Callable<Integer> {
     private int receiveAll(DecompressingReceiver receiver, OutputSink out, Session session, PrintWriter err) throws IOException {
         ReceivedMessage m = receiver.message();
         while (count < 0 || out.endedMessages() < count) {
-            int status = receiver.receive(ZmqSocket.DONTWAIT);
+            int status = receive(receiver, ZmqSocket.DONTWAIT);
             if (status == DecompressingReceiver.WOULD_BLOCK) {
                 out.flush();
-                status = receiver.receive(0);
+                status = receive(receiver, 0);
                 if (status == DecompressingReceiver.WOULD_BLOCK) {
                     err.println(spec.qualifiedName() + ": timeout: no message within " + Values.show(timeout)
                             + " (delivered=" + out.writtenMessages() + (count >= 0 ? ", count=" + count : "") + ")");
@@ -262,6 +262,23 @@ final class RecvCommand implements Callable<Integer> {
             session.messageDone();
         }
         return ExitCodes.OK;
+    }
+
+    /**
+     * One receive. A message that does not fit in memory decompressed (the receiver's native region
+     * grows to hold it whole, up to --max-size; the JVM's heap holds its part table) ends the run in
+     * one line, as send's and train's do: it was an OutOfMemoryError and a stack trace, with a
+     * --max-size above what the machine (or its ulimit or container) gives. The receiver has skipped
+     * the rest of that message; the messages before it are written out as the run ends.
+     */
+    private int receive(DecompressingReceiver receiver, int flags) {
+        try {
+            return receiver.receive(flags);
+        } catch (OutOfMemoryError e) {
+            throw new CliException(ExitCodes.FAILURE, "not enough memory to decompress a message: error=" + e.getMessage()
+                    + " (a message is decompressed whole, and --max-size lets one part be up to " + maxSize + " bytes);"
+                    + " lower --max-size, which refuses a larger frame as a bad frame (TOO_LARGE), or give recv more memory", e);
+        }
     }
 
     private void validate() {

@@ -384,9 +384,13 @@ final class SocketEndpoints implements AutoCloseable {
      * Why libzmq could not make an ipc bind's socket file, where its directory says: libzmq's
      * "No such file or directory" or "Permission denied" read as if about the socket file itself.
      *
-     * @return {@code " (no such directory: DIR)"} or {@code " (this user may not create a file in DIR)"}, else ""
+     * @return {@code " (no such directory: DIR)"} or {@code " (this user may not create a file in DIR)"}, for
+     *         {@code ipc://*} {@link #freshIpcDirectoryProblem}'s, else ""
      */
     private static String ipcDirectoryProblem(String endpoint) {
+        if (endpoint.equals("ipc://*")) {
+            return freshIpcDirectoryProblem();
+        }
         Path file = IpcPaths.file(endpoint);
         Path directory = file == null ? null : file.getParent();
         if (directory == null) {
@@ -396,6 +400,37 @@ final class SocketEndpoints implements AutoCloseable {
             return " (no such directory: " + directory + ")";
         }
         return Files.isWritable(directory) ? "" : " (this user may not create a file in " + directory + ")";
+    }
+
+    /** Where libzmq 4.3.4 makes ipc://*'s fresh directory: the first of these that names a directory, else the working directory. */
+    private static final List<String> FRESH_IPC_PARENTS = List.of("TMPDIR", "TEMPDIR", "TMP");
+
+    /**
+     * Why libzmq could not make the fresh directory of an {@code ipc://*} bind (its {@code mkdtemp}
+     * fails with "Permission denied" and no path): it makes it in {@code $TMPDIR}, {@code $TEMPDIR}
+     * or {@code $TMP}, and with none of them set in the working directory, which for a service is
+     * often {@code /} (systemd's default).
+     *
+     * @return {@code " (ipc://* makes its fresh directory in ..., where this user may not create a file; ...)"}, else ""
+     */
+    private static String freshIpcDirectoryProblem() {
+        String where = null;
+        Path directory = null;
+        for (String variable : FRESH_IPC_PARENTS) {
+            String value = System.getenv(variable);
+            if (value != null && !value.isEmpty() && Files.isDirectory(Path.of(value))) {
+                where = "$" + variable + "=" + value;
+                directory = Path.of(value);
+                break;
+            }
+        }
+        if (directory == null) {
+            directory = Path.of("").toAbsolutePath();
+            where = "the working directory " + directory + " (none of $" + String.join(", $", FRESH_IPC_PARENTS)
+                    + " names a directory)";
+        }
+        return Files.isWritable(directory) ? "" : " (ipc://* makes its fresh directory in " + where + ", where this user may"
+                + " not create a file; set TMPDIR to a directory it may, or bind a path)";
     }
 
     /**

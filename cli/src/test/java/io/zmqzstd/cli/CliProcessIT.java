@@ -392,6 +392,81 @@ class CliProcessIT {
     }
 
     /**
+     * A message that does not fit in memory decompressed, with a --max-size above it (here a frame
+     * declaring 16 GiB in 512 KiB of RLE blocks, for a recv whose address space {@code ulimit -v}
+     * holds to 8 GiB, as a container or a small machine would): recv died of OutOfMemoryError with
+     * a stack trace. Now the summary, one line naming the size it could not allocate and what to do,
+     * exit 1; the message before it was written.
+     */
+    @Test
+    void shouldSayWhenAMessageDoesNotFitInMemoryDecompressed() {
+        int port = Ports.unused();
+        // the JVM's own reservations kept small (glibc's malloc arenas among them), far below the limit
+        String script = "ulimit -v 8388608 && export MALLOC_ARENA_MAX=2 && java=$1 && shift && exec \"$java\" -XX:-UsePerfData"
+                + " -Xmx64m -XX:ReservedCodeCacheSize=64m -XX:CompressedClassSpaceSize=64m \"$@\"";
+        try (CliProcess recv = CliProcess.startUnder(List.of("/bin/sh", "-c", script, "sh"), "recv", "--bind", tcp(port),
+                "--max-size", "32G", "--stats");
+             ZmqContext ctx = new ZmqContext();
+             ZstdCompressor compressor = new ZstdCompressor(3)) {
+            ZmqSocket push = ctx.socket(SocketType.PUSH);
+            push.linger(java.time.Duration.ZERO);
+            push.connect(tcp(port));
+            push.send(compressor.compress("before".getBytes(StandardCharsets.UTF_8)), 0);
+            push.send(rleFrame(16 << 3 << 10), 0); // 131 072 blocks of 128 KiB: 16 GiB
+            assertEquals(ExitCodes.FAILURE, recv.awaitExit(), recv::toString);
+            assertEquals(List.of("before"), recv.stdoutLines(), recv::toString);
+            List<String> err = recv.stderrLines();
+            assertEquals(2, err.size(), recv::toString);
+            assertTrue(err.get(0).startsWith("zmq-zstd recv: summary: messages=1 "), recv::toString);
+            // the JDK's own words for the failed allocation in between (here "Unable to allocate 17179869232 bytes")
+            assertTrue(err.get(1).startsWith("zmq-zstd recv: not enough memory to decompress a message: error="), recv::toString);
+            assertTrue(err.get(1).endsWith(" (a message is decompressed whole, and --max-size lets one part be up to "
+                    + (32L << 30) + " bytes); lower --max-size, which refuses a larger frame as a bad frame (TOO_LARGE), or give"
+                    + " recv more memory"), recv::toString);
+        }
+    }
+
+    /**
+     * A zstd frame of {@code blocks} RLE blocks of 128 KiB (4 bytes each), declaring their sum as
+     * its content size: a few bytes that decode to much, which the receiver's check that the blocks
+     * can hold the declared size lets through.
+     */
+    private static byte[] rleFrame(int blocks) {
+        int block = 128 << 10;
+        java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(4 + 1 + 1 + 8 + 4 * blocks).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        b.putInt(0xFD2FB528);             // magic
+        b.put((byte) 0xC0);               // frame header descriptor: 8-byte content size; no single segment, checksum or dictionary ID
+        b.put((byte) (7 << 3));           // window descriptor: 2^(10 + 7) = 128 KiB, the largest block
+        b.putLong((long) blocks * block); // content size
+        for (int i = 0; i < blocks; i++) {
+            int header = block << 3 | 1 << 1 | (i == blocks - 1 ? 1 : 0); // block size, type 1 (RLE), last block
+            b.put((byte) header).put((byte) (header >>> 8)).put((byte) (header >>> 16)).put((byte) 'x');
+        }
+        return b.array();
+    }
+
+    /**
+     * Under the C locale (LANG unset, as in cron and many containers) the JVM decodes its arguments
+     * as ASCII and replaces every other byte with U+FFFD: recv --delimiter '→' wrote three U+FFFD
+     * after each message, and a --subscribe or --topic with a non-ASCII character was another topic,
+     * without a word. Now such an argument is a usage error naming the remedy.
+     */
+    @Test
+    void shouldRefuseAnArgumentTheLocaleCouldNotDecode() {
+        assumeTrue(java.nio.charset.Charset.forName(System.getProperty("sun.jnu.encoding")).equals(StandardCharsets.UTF_8),
+                "this JVM passes its arguments to the child as UTF-8");
+        try (CliProcess recv = CliProcess.startUnder(List.of("/usr/bin/env", "LC_ALL=C", "LANG=C"), "recv", "--bind",
+                tcp(Ports.unused()), "--delimiter", "\u2192", "--timeout", "1s")) {
+            assertEquals(ExitCodes.USAGE, recv.awaitExit(), recv::toString);
+            assertEquals(1, recv.stderrLines().size(), recv::toString);
+            assertTrue(recv.stderrLines().getFirst().matches("zmq-zstd recv: argument '(\\uFFFD|\\?){3}' has bytes that the JVM could"
+                    + " not decode in this locale's charset, .+ \\(LC_ALL, LC_CTYPE or LANG unset, C or POSIX\\), and replaced each"
+                    + " with U\\+FFFD; run zmq-zstd in a UTF-8 locale, e\\.g\\. LC_ALL=C\\.UTF-8 \\(see 'zmq-zstd recv --help'\\)"),
+                    recv::toString);
+        }
+    }
+
+    /**
      * Runtime failures through the jar: exit 1 and one line naming what was wrong; and a send that
      * --timeout ends reports the message it could not send as an error in its summary (exit 3).
      */
@@ -492,6 +567,23 @@ class CliProcessIT {
             assertEquals(1, recv.awaitExit(), recv::toString);
             assertEquals(List.of("zmq-zstd recv: cannot bind: endpoint=" + endpoint + ", errno=13, error=Permission denied"
                     + " (this user may not create a file in " + closed + ")"), recv.stderrLines(), recv::toString);
+        }
+    }
+
+    /**
+     * recv --bind ipc://* run as nobody with $TMPDIR root's directory of mode 0755: libzmq makes the
+     * fresh path's directory there (else in the working directory, a service's often /) and said only
+     * "Permission denied", naming no directory. Now the line names where and what to do.
+     */
+    @Test
+    void shouldNameWhereAnIpcStarBindMayNotMakeItsDirectory() throws Exception {
+        Path closed = sharedDirectory("closed", 0755);
+        try (CliProcess recv = CliProcess.startUnder(List.of("/usr/bin/env", "TMPDIR=" + closed, SETPRIV.toString(), "--reuid=65534",
+                "--regid=65534", "--clear-groups"), "recv", "--bind", "ipc://*", "--timeout", "2s")) {
+            assertEquals(1, recv.awaitExit(), recv::toString);
+            assertEquals(List.of("zmq-zstd recv: cannot bind: endpoint=ipc://*, errno=13, error=Permission denied (ipc://* makes"
+                    + " its fresh directory in $TMPDIR=" + closed + ", where this user may not create a file; set TMPDIR to a"
+                    + " directory it may, or bind a path)"), recv.stderrLines(), recv::toString);
         }
     }
 
