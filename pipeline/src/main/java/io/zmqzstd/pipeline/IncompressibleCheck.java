@@ -29,8 +29,8 @@ final class IncompressibleCheck {
      * The longest payload looked at (and whose frame can start the watch): longer ones are always
      * compressed. Measured end to end over tcp on random payloads (BENCHMARKS.md, "Incompressible
      * payloads"): raw frames moved 2.1x the messages of compressing at 1 KiB and 1.18x at 4 KiB with
-     * one compressing thread, 0.998x at 16 KiB and 0.925x at 64 KiB; with 3 workers 1.51x, 1.30x,
-     * 1.09x and 1.00x. On larger inputs zstd itself passes random data through fast (3.0-3.4 GB/s in
+     * one compressing thread, 1.00x at 16 KiB and 0.930x at 64 KiB; with 3 workers 1.46x, 1.28x,
+     * 1.08x and 1.01x (medians). On larger inputs zstd itself passes random data through fast (3.0-3.4 GB/s in
      * blocks of 64 KiB and 1 MiB at level 3, against 272 MB/s in blocks of 1 KiB, by zstd -b3 here).
      */
     static final long MAX_PAYLOAD_BYTES = 16 * 1024;

@@ -133,7 +133,10 @@ public final class PipelineStats {
     }
 
     /**
-     * Sender: sends that returned false (would block); the caller still had the payload.
+     * Sender: sends that returned false (would block); the caller still had the payload. A
+     * {@link ParallelCompressingSender} adds each time the socket's send timeout refused one of
+     * its own sends of a message already taken (a worker's, which retries it, or one after
+     * {@code close()} began, which drops it), so it can count one message many times.
      * Receiver: receives that returned {@link DecompressingReceiver#WOULD_BLOCK} (DONTWAIT found
      * nothing, or the receive timeout expired).
      *
@@ -218,8 +221,11 @@ public final class PipelineStats {
     }
 
     /**
-     * Sender: pooled buffers this sender rented (one per part whose payload reached the zero-copy
-     * threshold). Receivers rent none.
+     * Sender: pooled buffers this sender rented: a {@link CompressingSender} one per part whose
+     * payload reached the zero-copy threshold; a {@link ParallelCompressingSender} two per message
+     * handed to a worker (its payload's copy or claimed buffer, and its frame), none for one sent
+     * inline from {@code send}, one for a claim sent inline, aborted or dropped. Receivers rent
+     * none.
      *
      * @return the number of rents; 0 for a receiver
      */

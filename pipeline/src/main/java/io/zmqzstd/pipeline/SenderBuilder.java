@@ -128,7 +128,7 @@ abstract class SenderBuilder<B extends SenderBuilder<B>> {
      * thread sample the bytes of the next payloads (up to 256 bytes each) and send raw those whose
      * bytes are as evenly spread as random data's (already compressed or encrypted payloads).
      * Measured over tcp on random payloads (BENCHMARKS.md, "Incompressible payloads"): 2.1x the
-     * messages of compressing at 1 KiB with one compressing thread, 1.51x with 3 workers; no gain
+     * messages of compressing at 1 KiB with one compressing thread, 1.46x with 3 workers (medians); no gain
      * from 16 KiB up, hence the bound.
      *
      * @param on true to send such payloads raw; true with a dictionary or checksum makes
