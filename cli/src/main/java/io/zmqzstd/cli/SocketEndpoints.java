@@ -307,6 +307,7 @@ final class SocketEndpoints implements AutoCloseable {
                 noteSocketFile(endpoint);
             } else {
                 socket.connect(endpoint);
+                warnOfIpcFileNotASocket(endpoint);
             }
         } catch (IllegalArgumentException e) {
             if (bind && endpoint.startsWith("ipc://")) {
@@ -378,6 +379,25 @@ final class SocketEndpoints implements AutoCloseable {
             }
         }
         socketFiles.clear();
+    }
+
+    /**
+     * A connect to an {@code ipc://} path where a regular file or a directory is (a log file's name
+     * given for the socket's, say): libzmq's connect succeeds and retries in the background for as
+     * long as the command runs, so send and recv waited for a peer, then timed out, without a word
+     * about the path (until 2026-11-28). Now one warning line on standard error; the run goes on, as
+     * a process may yet replace the file with a socket (a zmq-zstd bind would not: it refuses to).
+     */
+    private void warnOfIpcFileNotASocket(String endpoint) {
+        Path file = IpcPaths.file(endpoint);
+        String kind = file == null ? null
+                : Files.isRegularFile(file) ? "a regular file" : Files.isDirectory(file) ? "a directory" : null;
+        if (kind != null) {
+            commandLine.getErr().println(commandLine.getCommandSpec().qualifiedName() + ": warning: endpoint=" + endpoint
+                    + ": " + file + " is " + kind + ", not a socket: libzmq retries this connect until a socket is there,"
+                    + " so no message goes through it until then (a mistyped path?)");
+            commandLine.getErr().flush();
+        }
     }
 
     /**

@@ -7,9 +7,11 @@ import io.zmqzstd.transport.ZmqSocket;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.ByteArrayInputStream;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
 import java.nio.channels.ServerSocketChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
@@ -225,5 +227,33 @@ class IpcBindTest {
             assertTrue(Files.exists(front, LinkOption.NOFOLLOW_LINKS), "proxy removed the socket file of another listener");
             assertFalse(Files.exists(dir.resolve("back.sock"), LinkOption.NOFOLLOW_LINKS));
         }
+    }
+
+    /**
+     * {@code --connect ipc://PATH} where a regular file or a directory is: libzmq's connect succeeds
+     * and retries for ever, so send and recv waited and timed out without a word about the path.
+     * Now a warning line first; the run goes on (exit 3 at its timeout), and the file is left alone.
+     * A path with nothing there yet is the usual connect before the bind, and gets no warning.
+     */
+    @Test
+    void shouldWarnOfAConnectToAPathThatIsNotASocket() throws Exception {
+        Path file = Files.writeString(dir.resolve("app.log"), "precious\n");
+        Path directory = Files.createDirectory(dir.resolve("sub"));
+        for (String[] c : new String[][] {{"recv", file.toString(), "a regular file"}, {"send", directory.toString(), "a directory"}}) {
+            Result r = InProcess.execute(cl -> ((SendCommand) cl.getSubcommands().get("send").getCommand()).stdin
+                    = new ByteArrayInputStream("a message\n".getBytes(StandardCharsets.US_ASCII)),
+                    c[0], "--connect", "ipc://" + c[1], "--timeout", "300ms");
+            assertEquals(ExitCodes.TIMEOUT, r.code(), r::toString);
+            List<String> lines = r.err().lines().toList();
+            assertEquals("zmq-zstd " + c[0] + ": warning: endpoint=ipc://" + c[1] + ": " + c[1] + " is " + c[2]
+                    + ", not a socket: libzmq retries this connect until a socket is there, so no message goes through it"
+                    + " until then (a mistyped path?)", lines.getFirst(), r::toString);
+            assertTrue(lines.size() > 1 && lines.get(1).startsWith("zmq-zstd " + c[0] + ": timeout"), r::toString);
+        }
+        assertEquals("precious\n", Files.readString(file));
+
+        Result none = InProcess.execute(cl -> { }, "recv", "--connect", "ipc://" + dir.resolve("not-yet.sock"), "--timeout", "300ms");
+        assertEquals(ExitCodes.TIMEOUT, none.code(), none::toString);
+        assertFalse(none.err().contains("warning"), none::toString);
     }
 }
