@@ -50,7 +50,7 @@ final class TrainCommand implements Callable<Integer> {
 
     @Option(names = "--out", paramLabel = "FILE", required = true,
             description = "Write the dictionary here, whole or not at all (a new file, renamed over FILE once written); not a"
-                    + " sample FILE or the file standard input reads.")
+                    + " sample FILE, the file standard input reads, or standard output.")
     Path out;
 
     @Option(names = "--size", paramLabel = "BYTES", converter = Values.ByteSize.class, defaultValue = "112640",
@@ -103,6 +103,10 @@ final class TrainCommand implements Callable<Integer> {
                     + " each FILE is one sample, whole, and no FILE is '-' (standard input)");
         }
         String outProblem = Main.outputProblem(out);
+        if (outProblem == null && isStandardOutput(out)) {
+            // as "--out -": standard output carries the printed ID, which would follow the dictionary there
+            outProblem = "it is standard output, which carries the printed ID behind the dictionary; give --out a file";
+        }
         if (outProblem == null) {
             // a link to a file not there yet is written at its target: that target's directory must take it
             try {
@@ -200,6 +204,19 @@ final class TrainCommand implements Callable<Integer> {
         }
     }
 
+    /**
+     * Whether {@code file} is this process's standard output ({@code /dev/stdout}, {@code /dev/fd/1},
+     * or the file, pipe or terminal it is), as far as Linux's {@code /proc/self/fd/1} tells.
+     */
+    private static boolean isStandardOutput(Path file) {
+        Path fd1 = Path.of("/proc/self/fd/1");
+        try {
+            return Files.exists(file) && Files.exists(fd1) && Files.isSameFile(file, fd1);
+        } catch (IOException | SecurityException e) {
+            return false; // cannot tell: written as asked
+        }
+    }
+
     /** The most symbolic links followed to a target that does not exist yet: Linux's own limit (ELOOP past it). */
     private static final int MAX_LINKS = 40;
 
@@ -211,7 +228,9 @@ final class TrainCommand implements Callable<Integer> {
      */
     static Path destination(Path file) throws IOException {
         if (Files.exists(file)) {
-            return file.toRealPath();
+            // a device, FIFO or pipe is written through where it is: a link to a pipe
+            // (/dev/stderr, /proc/self/fd/N) has no real path (it failed as "no such file")
+            return Files.isRegularFile(file) ? file.toRealPath() : file;
         }
         Path p = file;
         for (int links = 0; Files.isSymbolicLink(p); links++) {

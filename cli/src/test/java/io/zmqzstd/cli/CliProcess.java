@@ -261,10 +261,14 @@ final class CliProcess implements AutoCloseable {
         return stdoutText().lines().toList();
     }
 
-    String stderrText() {
+    byte[] stderr() {
         synchronized (err) {
-            return err.toString(StandardCharsets.UTF_8);
+            return err.toByteArray();
         }
+    }
+
+    String stderrText() {
+        return new String(stderr(), StandardCharsets.UTF_8);
     }
 
     List<String> stderrLines() {

@@ -467,6 +467,36 @@ class CliProcessIT {
     }
 
     /**
+     * train --out /dev/stdout: standard output carries the ID train prints, so it is refused as
+     * "--out -" is, before any sample is read (it failed after training with "no such file": a link
+     * to a pipe has no real path). A link to another pipe, /dev/stderr here, is written through: the
+     * whole dictionary, then the summary line.
+     */
+    @Test
+    void shouldRefuseToTrainIntoStandardOutputAndWriteThroughALinkToAPipe() throws IOException {
+        Path samples = dir.resolve("pipe-samples.txt");
+        Files.write(samples, joinLines(telemetry(2_000, 31)));
+        try (CliProcess train = CliProcess.start("train", "--lines", "--size", "4K", "--out", "/dev/stdout", samples.toString())) {
+            assertEquals(ExitCodes.FAILURE, train.awaitExit(), train::toString);
+            assertEquals(List.of("zmq-zstd train: cannot write dictionary: file=/dev/stdout, error=it is standard output, which"
+                    + " carries the printed ID behind the dictionary; give --out a file"), train.stderrLines(), train::toString);
+            assertEquals(0, train.stdout().length, train::toString);
+        }
+        try (CliProcess train = CliProcess.start("train", "--lines", "--size", "4K", "--out", "/dev/stderr", samples.toString())) {
+            assertEquals(0, train.awaitExit(), train::toString);
+            long id = Long.parseLong(train.stdoutText().strip());
+            byte[] err = train.stderr();
+            Matcher summary = Pattern.compile("zmq-zstd train: wrote dictionary: id=" + id
+                    + ", bytes=(\\d+), .*out=/dev/stderr\n$").matcher(new String(err, StandardCharsets.ISO_8859_1));
+            assertTrue(summary.find(), train::toString);
+            int bytes = Integer.parseInt(summary.group(1));
+            assertEquals(err.length - (summary.end() - summary.start()), bytes, "the dictionary whole, then the summary");
+            ZstdDictionary written = ZstdDictionary.of(Arrays.copyOf(err, bytes));
+            assertEquals(id, Integer.toUnsignedLong(written.id()));
+        }
+    }
+
+    /**
      * Runtime failures through the jar: exit 1 and one line naming what was wrong; and a send that
      * --timeout ends reports the message it could not send as an error in its summary (exit 3).
      */
