@@ -15,9 +15,11 @@ import java.util.Objects;
  *
  * <p>{@link #close()} ends the frame and closes the underlying stream; it closes the compressor
  * only when this stream created it. It is idempotent, and every write or flush after it throws
- * {@link IOException}. After a failed write or flush (zstd's error or the underlying stream's)
+ * {@link IOException}. After a failed write or flush (zstd's error or the underlying stream's,
+ * an {@link Error} such as a {@code ByteArrayOutputStream}'s {@link OutOfMemoryError} included)
  * the stream takes nothing more: later writes, flushes and {@code close()} throw
- * {@link IOException} with that failure as cause, and the frame is not ended. A borrowed
+ * {@link IOException} with that failure as cause, and the frame is not ended, also by the
+ * {@code close()} of a try-with-resources that the failure leaves. A borrowed
  * compressor must not be used for anything else until this stream is closed; closed meanwhile,
  * it makes the stream's next write, flush or close throw {@link IllegalStateException}
  * ("compressor is closed"), a failure as above. Not thread-safe. Each write, flush and close is a
@@ -35,8 +37,11 @@ public final class ZstdOutputStream extends OutputStream {
     private final byte[] heapOut = new byte[StreamBuffers.SCRATCH_BYTES];
     private final byte[] oneByte = new byte[1];
     private boolean closed;
-    /** The first write or flush error: the frame is then incomplete, so nothing more goes into it. */
-    private Exception failure;
+    /**
+     * The first write or flush failure, an {@link Error} from the sink included: the frame is then
+     * incomplete, so nothing more goes into it.
+     */
+    private Throwable failure;
 
     /**
      * A stream with its own compressor at {@code level}.
@@ -172,7 +177,10 @@ public final class ZstdOutputStream extends OutputStream {
                     out.flush();
                 }
             }
-        } catch (IOException | RuntimeException e) {
+        } catch (Throwable e) {
+            // Errors too (a ByteArrayOutputStream sink past 2 GiB throws OutOfMemoryError): the
+            // output zstd gave the sink is lost, so a close() in try-with-resources must not end
+            // the frame as if it were whole.
             failed(e);
             compressor.reset();
             throw e;
@@ -181,7 +189,7 @@ public final class ZstdOutputStream extends OutputStream {
         }
     }
 
-    private void failed(Exception e) {
+    private void failed(Throwable e) {
         if (failure == null) {
             failure = e;
         }

@@ -199,6 +199,43 @@ class StreamContractTest {
     }
 
     /**
+     * An Error from the sink is a failed write too: a ByteArrayOutputStream that cannot grow past
+     * 2 GiB throws OutOfMemoryError. Only IOException and RuntimeException counted before
+     * 2026-11-29, so the close() of a try-with-resources that the Error left ended the frame
+     * without the output the Error lost: here 1 MiB of incompressible data decoded, without an
+     * error, to its first 168,928 bytes.
+     */
+    @Test
+    void shouldNotEndTheFrameAfterAnErrorFromTheSink() throws IOException {
+        byte[] data = TestData.random(1 << 20, 5);
+        OutOfMemoryError full = new OutOfMemoryError("Required array length too large");
+        CountingOutput sink = new CountingOutput();
+        try (ZstdCompressor c = new ZstdCompressor(3)) {
+            OutOfMemoryError thrown = assertThrows(OutOfMemoryError.class, () -> {
+                try (ZstdOutputStream out = new ZstdOutputStream(sink, c)) {
+                    for (int i = 0; i < data.length; i += 100_000) {
+                        out.write(data, i, Math.min(100_000, data.length - i));
+                        if (sink.bytes.size() > 0 && i < 500_000) {
+                            sink.failWritesWith = full; // the next output the sink is given is lost, later ones kept
+                        }
+                    }
+                }
+            });
+            assertSame(full, thrown);
+            byte[] written = sink.bytes.toByteArray();
+            assertThrows(ZstdException.class, () -> decompress(written),
+                    () -> "what reached the sink must not decode as a whole frame: " + written.length + " bytes decoded to "
+                            + decompress(written).length + " of " + data.length);
+            assertEquals(1, thrown.getSuppressed().length, "close() refused to end the frame");
+            IOException notEnded = (IOException) thrown.getSuppressed()[0];
+            assertEquals("stream failed earlier, frame not ended: " + full.getMessage(), notEnded.getMessage());
+            assertSame(full, notEnded.getCause());
+            assertEquals(1, sink.closes);
+            assertArrayEquals(data, decompress(c.compress(data)), "borrowed compressor usable");
+        }
+    }
+
+    /**
      * The sink's own flush failing is a failed flush too (the README: after a failed write or
      * flush the stream takes nothing more): what zstd handed the sink may be lost, so later
      * writes and close() refuse instead of ending a frame that lacks it. Only zstd's and the
@@ -329,10 +366,12 @@ class StreamContractTest {
         }
     }
 
-    /** Keeps what it is given, counting closes; fails every write with {@link #failWrites} when set. */
+    /** Keeps what it is given, counting closes; fails every write with {@link #failWrites}, the next with {@link #failWritesWith}, when set. */
     private static final class CountingOutput extends OutputStream {
         final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         IOException failWrites;
+        /** Thrown by the next write when set, then cleared: an Error, as a ByteArrayOutputStream that cannot grow throws. */
+        Error failWritesWith;
         IOException failFlush;
         IOException failClose;
         int closes;
@@ -346,6 +385,11 @@ class StreamContractTest {
         public void write(byte[] b, int off, int len) throws IOException {
             if (failWrites != null) {
                 throw failWrites;
+            }
+            if (failWritesWith != null) {
+                Error once = failWritesWith;
+                failWritesWith = null;
+                throw once;
             }
             bytes.write(b, off, len);
         }
