@@ -36,6 +36,10 @@ public final class ZstdOutputStream extends OutputStream {
     private final StreamBuffers buffers;
     private final byte[] heapOut = new byte[StreamBuffers.SCRATCH_BYTES];
     private final byte[] oneByte = new byte[1];
+    /** The content size the frame declares, or -1; {@link #written} may not pass it. */
+    private final long pledged;
+    /** Content bytes taken so far, checked against {@link #pledged}. */
+    private long written;
     private boolean closed;
     /**
      * The first write or flush failure, an {@link Error} from the sink included: the frame is then
@@ -67,9 +71,10 @@ public final class ZstdOutputStream extends OutputStream {
 
     /**
      * A stream over a borrowed compressor whose frame declares {@code contentSizeBytes}; writing
-     * any other number of bytes fails ({@code TRUNCATED}, libzstd's {@code srcSize_wrong}): fewer
-     * at {@link #close()}, more as soon as libzstd sees them (1.5.4: at the write that passes the
-     * pledge), which is a failed write as described above.
+     * any other number of bytes fails ({@code TRUNCATED}): fewer at {@link #close()} (libzstd's
+     * {@code srcSize_wrong}), more at the write that passes the pledge ("more content than the
+     * frame declares: pledged=…, written=…, this write=…"), before any of its bytes is compressed
+     * or handed on, which is a failed write as described above.
      *
      * @param out where the frame is written; {@link #close()} closes it
      * @param compressor the compressor to use, with its settings, still the caller's:
@@ -86,6 +91,7 @@ public final class ZstdOutputStream extends OutputStream {
         this.out = Objects.requireNonNull(out, "out");
         this.compressor = compressor;
         this.ownsCompressor = owns;
+        this.pledged = pledged < 0 ? -1 : pledged;
         if (owns) {
             compressor.heldBy("ZstdOutputStream"); // dropped unclosed, the stream is what was forgotten
         }
@@ -170,7 +176,15 @@ public final class ZstdOutputStream extends OutputStream {
         }
         try {
             if (op == WRITE) {
+                if (pledged >= 0 && len > pledged - written) {
+                    // libzstd checks the pledge only when it compresses a block: a write that
+                    // passes it by less than a block went through, the error coming at the next
+                    // flush or close. Refused here before zstd or the sink sees any of it.
+                    throw new ZstdException(ZstdException.Reason.TRUNCATED, "more content than the frame declares: pledged="
+                            + pledged + ", written=" + written + ", this write=" + len);
+                }
                 writeChunks(b, off, len);
+                written += len;
             } else {
                 drainWith(op);
                 if (op == LibZstd.E_FLUSH) {

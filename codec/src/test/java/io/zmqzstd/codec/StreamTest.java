@@ -185,7 +185,7 @@ class StreamTest {
     }
 
     /**
-     * A write that fails (here libzstd refuses more than the pledged size) leaves the frame
+     * A write that fails (here more than the pledged size) leaves the frame
      * incomplete: later writes and close() throw instead of ending a valid frame with the wrong
      * content, which they did before 2026-11-25 (close() wrote an empty frame and returned).
      */
@@ -196,7 +196,7 @@ class StreamTest {
             ByteArrayOutputStream sink = new ByteArrayOutputStream();
             ZstdOutputStream out = new ZstdOutputStream(sink, c, 10); // pledges 10 bytes, writes 1 MiB
             ZstdException e = assertThrows(ZstdException.class, () -> out.write(data));
-            assertEquals(ZstdException.Reason.TRUNCATED, e.reason()); // srcSize_wrong
+            assertEquals(ZstdException.Reason.TRUNCATED, e.reason());
             IOException later = assertThrows(IOException.class, () -> out.write(1), "a failed stream must refuse more data");
             assertEquals("stream failed earlier: " + e.getMessage(), later.getMessage());
             assertSame(e, later.getCause());
@@ -208,6 +208,45 @@ class StreamTest {
                 assertThrows(ZstdException.class, () -> d.decompress(written),
                         "what a failed stream wrote must not decode as a valid frame: " + HexFormat.of().formatHex(written));
                 assertArrayEquals(data, d.decompress(c.compress(data)), "borrowed compressor usable");
+            }
+        }
+    }
+
+    /**
+     * A write that takes the content past the pledged size fails at that write, whatever the
+     * pledge, and hands none of its bytes on. libzstd checks the pledge only when it compresses a
+     * block: before 2026-11-29 a pledge of 200,000 bytes took a write of 200,001 (and one of
+     * 205,000) without a word, the error coming only at the next flush or close, while the javadoc
+     * and the README said the write that passes the pledge fails.
+     */
+    @Test
+    void shouldRefuseTheWriteThatPassesThePledgedSize() throws IOException {
+        try (ZstdCompressor c = new ZstdCompressor(3); ZstdDecompressor d = new ZstdDecompressor()) {
+            for (int pledge : new int[] {200_000, 1 << 20, 0, 10}) {
+                for (int extra : new int[] {1, 5000}) {
+                    byte[] data = TestData.text(pledge + extra, pledge);
+                    ByteArrayOutputStream sink = new ByteArrayOutputStream();
+                    ZstdOutputStream out = new ZstdOutputStream(sink, c, pledge);
+                    int first = pledge / 2;
+                    out.write(data, 0, first);
+                    int before = sink.size();
+                    ZstdException e = assertThrows(ZstdException.class, () -> out.write(data, first, data.length - first),
+                            "pledge=" + pledge + ", written=" + data.length);
+                    assertEquals(ZstdException.Reason.TRUNCATED, e.reason(), e.getMessage());
+                    assertEquals("more content than the frame declares: pledged=" + pledge + ", written=" + first
+                            + ", this write=" + (data.length - first), e.getMessage());
+                    assertEquals(before, sink.size(), "nothing of the refused write handed on");
+                    assertSame(e, assertThrows(IOException.class, out::close).getCause(), "a failed write, as before");
+                }
+                byte[] exact = TestData.text(pledge, pledge);
+                ByteArrayOutputStream sink = new ByteArrayOutputStream();
+                try (ZstdOutputStream out = new ZstdOutputStream(sink, c, pledge)) {
+                    out.write(exact, 0, pledge / 3);
+                    out.flush();
+                    out.write(exact, pledge / 3, pledge - pledge / 3);
+                    out.write(exact, 0, 0);
+                }
+                assertArrayEquals(exact, d.decompress(sink.toByteArray()), "the pledged size in pieces, pledge=" + pledge);
             }
         }
     }
