@@ -21,9 +21,9 @@ import java.util.Objects;
  * or a skippable frame, inside its magic number included, is {@code TRUNCATED}; a source that
  * ends before giving any byte is {@code EMPTY}, and bytes that start no frame are {@code NOT_ZSTD}.
  *
- * <p>After an error (bad input, limit, a failing source) the stream refuses further reads with
- * an {@link IOException} that carries the first error as its cause; the decompressor is left
- * ready for other frames.
+ * <p>After an error (bad input, limit, a failing source, an {@link Error} from it included) the
+ * stream refuses further reads with an {@link IOException} that carries the first error as its
+ * cause; the decompressor is left ready for other frames.
  *
  * <p>{@link #close()} closes the underlying stream, and the decompressor only when this stream
  * created it; it is idempotent, and every read, skip or {@link #available()} after it throws
@@ -55,8 +55,11 @@ public final class ZstdInputStream extends InputStream {
     /** The last step filled the output scratch: zstd may hold more output that needs no input. */
     private boolean outputFull;
     private boolean closed;
-    /** The first error: the frame state after it is unknown, so later reads refuse. */
-    private Exception failure;
+    /**
+     * The first error, an {@link Error} from the source included: the frame state after it is
+     * unknown, so later reads refuse.
+     */
+    private Throwable failure;
 
     /**
      * A stream with its own decompressor (default limit, no dictionaries).
@@ -132,7 +135,8 @@ public final class ZstdInputStream extends InputStream {
             MemorySegment.copy(buffers.scratchOut, JAVA_BYTE, outRead, b, off, n);
             outRead += n;
             return n;
-        } catch (IOException | RuntimeException e) {
+        } catch (Throwable e) {
+            // Errors too (an AssertionError or OutOfMemoryError from the source): any failure ends the stream
             failure = e;
             // A borrowed decompressor may be mid-frame (a source that failed): end its session.
             decompressor.reset();

@@ -180,6 +180,36 @@ class StreamContractTest {
     }
 
     /**
+     * An Error from the source is an error too: later reads refuse with it as the cause, as the
+     * javadoc promises after any error. Before 2026-11-29 only exceptions counted, and the next
+     * read went on decoding (correctly here) after the source had thrown an AssertionError.
+     */
+    @Test
+    void shouldRefuseReadsAfterAnErrorFromTheSource() throws IOException {
+        AssertionError broke = new AssertionError("source broke");
+        int[] reads = {0};
+        InputStream source = new ByteArrayInputStream(FRAME) {
+            @Override
+            public synchronized int read(byte[] b, int off, int len) {
+                if (++reads[0] == 2) {
+                    throw broke;
+                }
+                return super.read(b, off, Math.min(len, 50_000));
+            }
+        };
+        try (ZstdDecompressor d = new ZstdDecompressor()) {
+            ZstdInputStream in = new ZstdInputStream(source, d);
+            byte[] buf = new byte[DATA.length];
+            assertSame(broke, assertThrows(AssertionError.class, () -> in.readNBytes(buf, 0, buf.length)));
+            IOException later = assertThrows(IOException.class, in::read, "a read after the source's Error");
+            assertEquals("stream failed earlier: source broke", later.getMessage());
+            assertSame(broke, later.getCause());
+            in.close();
+            assertArrayEquals(DATA, d.decompress(FRAME), "borrowed decompressor usable");
+        }
+    }
+
+    /**
      * A sink that fails mid-frame: its exception reaches the caller unchanged, later writes and
      * close() refuse to end the frame, close() closes the sink and frees the stream's own compressor.
      */
