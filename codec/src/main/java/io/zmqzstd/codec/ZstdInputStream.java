@@ -297,10 +297,18 @@ public final class ZstdInputStream extends InputStream {
         buffers.setIn(buffers.scratchInAddress, left + n);
     }
 
-    /** Closes the underlying stream, and the decompressor if this stream made it. Idempotent. */
+    /**
+     * Closes the underlying stream, and the decompressor if this stream made it. Idempotent. Called
+     * from inside this stream's own read (its source closing it), it cannot free its own
+     * decompressor then ({@link IllegalStateException}, as {@link ZstdDecompressor#close()} says):
+     * a later call, once that read has returned, frees it.
+     */
     @Override
     public void close() throws IOException {
         if (closed) {
+            if (ownsDecompressor) {
+                decompressor.close(); // nothing if it is closed; frees it if a close from inside a read could not
+            }
             return;
         }
         closed = true;

@@ -137,11 +137,17 @@ public final class ZstdOutputStream extends OutputStream {
     /**
      * Ends the frame, closes the underlying stream, and the compressor if this stream made it.
      * The underlying stream is closed even when ending the frame fails (a pledged size not met,
-     * a failed write); that failure is what this method throws.
+     * a failed write); that failure is what this method throws. Called from inside this stream's
+     * own write or flush (its sink closing it), it cannot end the frame or free its own compressor
+     * ({@link IllegalStateException}, as {@link ZstdCompressor#close()} says): a later call, once
+     * that write has returned, frees the compressor; the frame stays unended.
      */
     @Override
     public void close() throws IOException {
         if (closed) {
+            if (ownsCompressor) {
+                compressor.close(); // nothing if it is closed; frees it if a close from inside a write could not
+            }
             return;
         }
         closed = true;

@@ -385,6 +385,55 @@ class StreamContractTest {
         assertEquals(live, LibZstd.liveNativeObjects(), "both streams' own contexts and scratch freed");
     }
 
+    /**
+     * A source or sink that closes the stream it feeds: that close runs inside the stream's own
+     * call, so freeing the stream's own decompressor or compressor is refused
+     * (IllegalStateException, "… close it once that call has returned"). Closing the stream again
+     * once the call has returned frees it. Before 2026-11-29 the first close had already marked the
+     * stream closed, so the second returned at once and the context and its scratch stayed live
+     * until a collection found them, reported as "was not closed".
+     */
+    @Test
+    void shouldFreeItsOwnContextWhenClosedAgainAfterACloseFromInsideItsOwnCall() throws IOException {
+        long live = LibZstd.liveNativeObjects();
+        ZstdInputStream[] in = new ZstdInputStream[1];
+        IllegalStateException[] inside = new IllegalStateException[1];
+        InputStream closingSource = new ByteArrayInputStream(FRAME) {
+            @Override
+            public synchronized int read(byte[] b, int off, int len) {
+                if (inside[0] == null) {
+                    inside[0] = assertThrows(IllegalStateException.class, in[0]::close);
+                }
+                return super.read(b, off, len);
+            }
+        };
+        in[0] = new ZstdInputStream(closingSource);
+        in[0].read();
+        assertTrue(inside[0].getMessage().startsWith("decompressor closed from inside a call on it"), inside[0].getMessage());
+        assertIOException(in[0]::read, "read()");
+        in[0].close();
+        assertEquals(live, LibZstd.liveNativeObjects(), "the stream's own decompressor and scratch freed by the second close");
+        in[0].close();
+
+        ZstdOutputStream[] out = new ZstdOutputStream[1];
+        CountingOutput sink = new CountingOutput() {
+            @Override
+            public void write(byte[] b, int off, int len) throws IOException {
+                if (inside[0] != null) {
+                    inside[0] = null;
+                    assertThrows(IllegalStateException.class, out[0]::close);
+                }
+                super.write(b, off, len);
+            }
+        };
+        out[0] = new ZstdOutputStream(sink, 3);
+        out[0].write(DATA);
+        assertThrows(IOException.class, out[0]::flush, "closed from inside the write");
+        out[0].close();
+        assertEquals(live, LibZstd.liveNativeObjects(), "the stream's own compressor and scratch freed by the second close");
+        assertEquals(1, sink.closes);
+    }
+
     private static void assertIOException(Executable call, String what) {
         IOException e = assertThrows(IOException.class, call, what + " after close");
         assertTrue(e.getMessage().contains("closed"), what + ": " + e.getMessage());
@@ -397,7 +446,7 @@ class StreamContractTest {
     }
 
     /** Keeps what it is given, counting closes; fails every write with {@link #failWrites}, the next with {@link #failWritesWith}, when set. */
-    private static final class CountingOutput extends OutputStream {
+    private static class CountingOutput extends OutputStream {
         final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         IOException failWrites;
         /** Thrown by the next write when set, then cleared: an Error, as a ByteArrayOutputStream that cannot grow throws. */
