@@ -692,7 +692,7 @@ public final class DecompressingReceiver implements AutoCloseable {
                     // header declares, or a few bytes of header would have it grow (and zero) up
                     // to the limit before libzstd finds the frame damaged. Only on growth: a frame
                     // that fits is not walked twice.
-                    ZstdFrames.contentBound(EVERYTHING, address, size);
+                    contentBound(address, size);
                 }
                 ensureCapacity(at, at + declared);
                 return decompressor.decompress(EVERYTHING, address, size, region, at, declared);
@@ -713,7 +713,7 @@ public final class DecompressingReceiver implements AutoCloseable {
         if (at + room > region.byteSize()) {
             // Growth for this frame goes no further than its blocks can hold, and a truncated
             // or damaged frame is refused before the region grows
-            room = Math.min(room, Math.max(1, ZstdFrames.contentBound(EVERYTHING, address, size)));
+            room = Math.min(room, Math.max(1, contentBound(address, size)));
         }
         for (;;) {
             ensureCapacity(at, at + room);
@@ -728,6 +728,32 @@ public final class DecompressingReceiver implements AutoCloseable {
                 }
                 room = Math.min(limit, room * 2);
             }
+        }
+    }
+
+    /**
+     * {@link ZstdFrames#contentBound} of the frame at {@code address}, read before the region grows
+     * for it. A frame that walk refuses (cut inside a block, declaring more than its blocks hold) is
+     * reported as the decompressor would report it: its header checks (the window allowance, the
+     * dictionary) come before its blocks are looked at (README, "Checks, in order"), whether or not
+     * the region has to grow. Before 2026-11-29 the walk spoke first here, so a cut frame naming an
+     * unknown dictionary, or with a window past the allowance, was {@code TRUNCATED} on a receiver
+     * whose region had to grow for it and {@code DICTIONARY_MISSING} or {@code TOO_LARGE} on one
+     * whose region had grown before. Only the refusal costs more: a zero-capacity decompress, in
+     * which the decompressor checks the header, then walks the blocks, and writes nothing.
+     */
+    private long contentBound(long address, long size) {
+        try {
+            return ZstdFrames.contentBound(EVERYTHING, address, size);
+        } catch (ZstdException walk) {
+            try {
+                decompressor.decompress(EVERYTHING, address, size, region, 0, 0);
+            } catch (ZstdException header) {
+                if (header.reason() != ZstdException.Reason.DESTINATION_TOO_SMALL) {
+                    throw header;
+                }
+            }
+            throw walk;
         }
     }
 

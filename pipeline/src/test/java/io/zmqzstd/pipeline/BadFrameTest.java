@@ -174,6 +174,59 @@ class BadFrameTest {
         }
     }
 
+    /**
+     * The header checks come before the blocks are walked whether or not the region has to grow
+     * for the frame (README, "Checks, in order"): a cut frame naming a dictionary the receiver
+     * lacks is {@code DICTIONARY_MISSING}, a cut one whose window passes the allowance
+     * {@code TOO_LARGE}, and one naming that dictionary and declaring more than its blocks hold
+     * {@code DICTIONARY_MISSING}, on a receiver whose 64 KiB region would have to grow for each as
+     * on one whose region grew before, and the region does not grow for them. Before 2026-11-29
+     * the fresh receiver said {@code TRUNCATED}, {@code TRUNCATED} and {@code CORRUPT}.
+     */
+    @Test
+    void shouldCheckTheHeaderBeforeTheBlocksWhetherOrNotTheRegionMustGrow() {
+        byte[] named = Zstd.compress(Fixtures.payload(200_000, 4), new ZstdDictCompress(Fixtures.dictionary().bytes(), 3));
+        byte[] cutNamed = Arrays.copyOf(named, named.length - 10);
+        // No content size and a window of 2^27 (a streaming compressor's at level 22), past the
+        // allowance of the default 64 MiB limit; a raw block of 100,000 bytes of which 10 arrive
+        int block = 100_000 << 3 | 1;
+        byte[] cutWide = new byte[6 + 3 + 10];
+        System.arraycopy(new byte[] {0x28, (byte) 0xB5, 0x2F, (byte) 0xFD, 0, (byte) (17 << 3),
+            (byte) block, (byte) (block >>> 8), (byte) (block >>> 16)}, 0, cutWide, 0, 9);
+        // Single segment, 4-byte dictionary ID and content size: 200,000 bytes declared, one
+        // empty last raw block
+        java.nio.ByteBuffer overDeclaring = java.nio.ByteBuffer.allocate(4 + 1 + 4 + 4 + 3)
+                .order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        overDeclaring.putInt(ZstdFrames.MAGIC).put((byte) 0xA3).putInt(Fixtures.dictionary().id()).putInt(200_000)
+                .put(new byte[] {1, 0, 0});
+        byte[][] frames = {cutNamed, cutWide, overDeclaring.array()};
+        BadFrameReason[] reasons = {BadFrameReason.DICTIONARY_MISSING, BadFrameReason.TOO_LARGE,
+            BadFrameReason.DICTIONARY_MISSING};
+        try (DecompressingReceiver fresh = DecompressingReceiver.builder(pull).build()) {
+            for (boolean grown : new boolean[] {false, true}) {
+                if (grown) {
+                    byte[] big = Fixtures.payload(1 << 20, 5);
+                    assertTrue(push.send(Zstd.compress(big, 3), 0));
+                    assertEquals(DecompressingReceiver.RECEIVED, fresh.receive(0), fresh::lastErrorMessage);
+                }
+                long regionBefore = receiveGood(fresh).region().byteSize();
+                assertEquals(grown, regionBefore > 200_000, () -> "region=" + regionBefore);
+                for (int i = 0; i < frames.length; i++) {
+                    assertTrue(push.send(frames[i], 0));
+                    assertEquals(DecompressingReceiver.BAD_FRAME, fresh.receive(0));
+                    String which = "frame " + i + ", region grown before: " + grown + ": ";
+                    assertEquals(reasons[i], fresh.lastErrorReason(), () -> which + fresh.lastErrorMessage());
+                }
+                assertEquals(regionBefore, receiveGood(fresh).region().byteSize(), "the region did not grow for them");
+                PipelineStats s = fresh.stats();
+                assertEquals(grown ? 4 : 2, s.errors(BadFrameReason.DICTIONARY_MISSING), s::toString);
+                assertEquals(grown ? 2 : 1, s.errors(BadFrameReason.TOO_LARGE), s::toString);
+                assertEquals(s.errors(BadFrameReason.DICTIONARY_MISSING) + s.errors(BadFrameReason.TOO_LARGE), s.errors(),
+                        s::toString);
+            }
+        }
+    }
+
     /** Sends a good 500-byte message and returns it as {@code r} received it. */
     private ReceivedMessage receiveGood(DecompressingReceiver r) {
         byte[] good = Fixtures.payload(500, seq++);
