@@ -131,10 +131,11 @@ public final class DecompressingReceiver implements AutoCloseable {
         }
 
         /**
-         * The most bytes one part may decompress to (default 64 MiB). It also bounds the window
-         * of a frame that does not declare its size: at most the smallest power of two holding
-         * this limit, never below 2^23; a larger one (a streaming compressor at level 20 or above)
-         * is refused as {@link BadFrameReason#TOO_LARGE} whatever the frame's content.
+         * The most bytes one part may decompress to (default 64 MiB). It also bounds the window a
+         * frame names (every frame but a single-segment one, whose window is its content size): at
+         * most the smallest power of two holding this limit, never below 2^23; a larger one (a
+         * streaming compressor at level 20 or above on input of unknown size) is refused as
+         * {@link BadFrameReason#TOO_LARGE} whatever the frame's content, declared or not.
          *
          * @param bytes the per-part limit in bytes, 0 or more
          * @return this builder

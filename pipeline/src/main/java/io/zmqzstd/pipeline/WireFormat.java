@@ -26,9 +26,11 @@ package io.zmqzstd.pipeline;
  *
  * Rules for a payload part: exactly one frame, no trailing bytes, no skippable frames; the
  * content size should be present (frames without it are accepted up to the receiver's limit but
- * cost a retry, and only with a window of at most the smallest power of two holding
- * {@code maxDecompressedSize}, 2^23 at least: a streaming compressor at level 20 or above names a
- * larger one, refused as {@code TOO_LARGE} whatever the content); the dictionary ID is present when the frame was compressed with a dictionary; a
+ * cost a retry); a frame that names a window (all but single-segment frames) is accepted only with
+ * a window of at most the smallest power of two holding {@code maxDecompressedSize}, 2^23 at
+ * least, whether it declares its content size or not (a streaming compressor at level 20 or above
+ * on input of unknown size names a larger one, refused as {@code TOO_LARGE} whatever the
+ * content); the dictionary ID is present when the frame was compressed with a dictionary; a
  * frame of raw blocks (block type 0) is as valid as a compressed one. A payload of 0 bytes is
  * a frame too (9 bytes on the wire), so a 0-byte payload part is always an error.
  */

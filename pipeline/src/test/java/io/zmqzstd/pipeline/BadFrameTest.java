@@ -227,6 +227,51 @@ class BadFrameTest {
         }
     }
 
+    /**
+     * The window allowance of {@code maxDecompressedSize} holds a frame that declares its size
+     * too, when the frame names a window: one declaring 5 bytes with a 2^27 window is
+     * {@code TOO_LARGE} under the default 64 MiB limit (allowance 2^26), through {@code receive} and
+     * {@code receiveInto}, and read under a 128 MiB limit; into a destination too small for its
+     * declared size it is {@code DESTINATION_TOO_SMALL}, found before its window. A
+     * single-segment frame names no window: its content size is its window, held by the limit
+     * alone, here 5 bytes under a 5-byte limit. Until 2026-11-29 the README said a frame with a
+     * content size was held to the limit by that size alone (the behaviour is unchanged).
+     */
+    @Test
+    void shouldHoldAFrameThatDeclaresItsSizeToTheWindowItNamesToo() {
+        byte[] hello = "hello".getBytes(StandardCharsets.US_ASCII);
+        // 4-byte content size, not single segment, window 2^27, one last raw block of 5 bytes
+        byte[] wide = {0x28, (byte) 0xB5, 0x2F, (byte) 0xFD, (byte) 0x80, (byte) (17 << 3), 5, 0, 0, 0,
+            (5 << 3) | 1, 0, 0, 'h', 'e', 'l', 'l', 'o'};
+        // 1-byte content size, single segment: no window descriptor
+        byte[] single = {0x28, (byte) 0xB5, 0x2F, (byte) 0xFD, 0x20, 5, (5 << 3) | 1, 0, 0, 'h', 'e', 'l', 'l', 'o'};
+        assertArrayEquals(hello, Zstd.decompress(wide, 5), "zstd-jni reads it");
+        try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined();
+             DecompressingReceiver defaults = DecompressingReceiver.builder(pull).build()) {
+            for (boolean into : new boolean[] {false, true}) {
+                assertTrue(push.send(wide, 0));
+                assertEquals(DecompressingReceiver.BAD_FRAME, into ? defaults.receiveInto(arena.allocate(100), 0) : defaults.receive(0));
+                assertEquals(BadFrameReason.TOO_LARGE, defaults.lastErrorReason(), defaults::lastErrorMessage);
+                assertTrue(defaults.lastErrorMessage().contains("frame window larger than limit: window=134217728, limit=67108864"),
+                        defaults::lastErrorMessage);
+            }
+            assertTrue(push.send(wide, 0));
+            assertEquals(DecompressingReceiver.BAD_FRAME, defaults.receiveInto(arena.allocate(4), 0));
+            assertEquals(BadFrameReason.DESTINATION_TOO_SMALL, defaults.lastErrorReason(), defaults::lastErrorMessage);
+            assertEquals(3, defaults.stats().errors());
+        }
+        try (DecompressingReceiver wider = DecompressingReceiver.builder(pull).maxDecompressedSize(128L << 20).build()) {
+            assertTrue(push.send(wide, 0));
+            assertEquals(DecompressingReceiver.RECEIVED, wider.receive(0), wider::lastErrorMessage);
+            assertArrayEquals(hello, wider.message().partBytes(0));
+        }
+        try (DecompressingReceiver tight = DecompressingReceiver.builder(pull).maxDecompressedSize(5).build()) {
+            assertTrue(push.send(single, 0));
+            assertEquals(DecompressingReceiver.RECEIVED, tight.receive(0), tight::lastErrorMessage);
+            assertArrayEquals(hello, tight.message().partBytes(0));
+        }
+    }
+
     /** Sends a good 500-byte message and returns it as {@code r} received it. */
     private ReceivedMessage receiveGood(DecompressingReceiver r) {
         byte[] good = Fixtures.payload(500, seq++);
