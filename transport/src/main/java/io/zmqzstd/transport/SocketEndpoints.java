@@ -127,7 +127,8 @@ final class SocketEndpoints {
      * name), else which endpoints libzmq knows this socket's by; for a bind or a connect, an
      * inproc endpoint without a name (EINVAL), a tcp bind's host that is no address or interface
      * (ENODEV, "No such device"), an ipc path too long for a socket address, and the descriptor
-     * limit when a bind's listening socket found none free (EMFILE, "Too many open files").
+     * limit when a bind's listening socket found none free (EMFILE, "Too many open files"), and
+     * where the real reason of a monitored socket's failed bind stays unknown (EAGAIN).
      */
     String failureNote(String op, String endpoint, List<String> reached, int errno) {
         if (ends(op)) {
@@ -138,6 +139,12 @@ final class SocketEndpoints {
                     .findFirst().orElse(null);
             return wildcard != null || errno != LibZmq.ENOENT ? wildcard : "this socket has no bind or connect libzmq knows as "
                     + endpoint + "; " + known();
+        }
+        if (errno == LibZmq.EAGAIN && op.equals(BIND)) {
+            // zmq_bind fails with EAGAIN only on a monitored socket (see bindErrnoWithoutMonitor)
+            return "libzmq 4.3.4 reports EAGAIN for any failed bind of a socket whose monitor takes BIND_FAILED, and the"
+                    + " same bind without a monitor could not tell the real reason (it succeeded, or no socket could be"
+                    + " made for it): the monitor's BIND_FAILED event holds the real errno";
         }
         if (errno == LibZmq.EINVAL && endpoint.equals("inproc://")) {
             return "an inproc endpoint needs a name after inproc://";
@@ -186,12 +193,22 @@ final class SocketEndpoints {
      * EAGAIN while it sends that event, whatever the cause (address in use, no such interface, a
      * missing ipc directory); zmq_bind never fails with EAGAIN itself. The same bind on a socket
      * of this type without a monitor (and with this socket's IPv6 setting) fails with the real
-     * errno; should it succeed, the address having become free meanwhile, libzmq's answer stands.
-     * Inside the socket's call.
+     * errno; should it succeed, the address having become free meanwhile, libzmq's answer stands,
+     * and so it does when no socket can be made for that bind (the context at its
+     * {@code ZMQ_MAX_SOCKETS}, against which that socket counts, out of file descriptors, or shut
+     * down): that failure is the probe's, not the bind's (until 2026-11-29 its EMFILE was thrown as
+     * the bind's, blaming the process's file descriptors for an address in use). Inside the
+     * socket's call.
      */
     int bindErrnoWithoutMonitor(String endpoint, int clobbered) {
         boolean v6 = socket.ipv6Entered();
-        try (ZmqSocket probe = socket.context().socket(socket.type())) {
+        ZmqSocket probe;
+        try {
+            probe = socket.context().socket(socket.type());
+        } catch (ZmqException | IllegalStateException noProbe) {
+            return clobbered;
+        }
+        try (probe) {
             probe.lingerMs(0);
             probe.ipv6(v6);
             probe.bind(endpoint);

@@ -232,7 +232,11 @@ public final class ZmqSocket implements AutoCloseable {
      *     message says which and why); EMFILE (ENFILE when the system's table is full) when the
      *     process is out of file descriptors, which a tcp bind to a host other than {@code *}
      *     checks before libzmq is asked (libzmq 4.3.4 aborts the process when it finds none free
-     *     as it lists the network interfaces), the message naming {@code RLIMIT_NOFILE}
+     *     as it lists the network interfaces), the message naming {@code RLIMIT_NOFILE}. On a
+     *     socket whose monitor takes {@code BIND_FAILED}, libzmq 4.3.4 answers EAGAIN for any
+     *     failure: the bind is then tried on a socket without a monitor for the real errno, and
+     *     EAGAIN stands only when that tells nothing (it succeeds, or no socket can be made for it,
+     *     the context at its {@link ZmqContext#maxSockets()}), the message saying so
      * @throws IllegalArgumentException when {@code endpoint} contains a NUL character, or a tcp or
      *     ws port that is not {@code *} or a number from 0 to 65535 (libzmq would read another);
      *     or when an ipc endpoint's path holds a regular file, a directory, a symbolic link or

@@ -543,6 +543,34 @@ class SocketMonitorTest extends ContextTestBase {
     }
 
     /**
+     * The bind without a monitor that learns the real reason of a monitored socket's failed bind
+     * takes a socket of the context: in a context at its {@code maxSockets} it cannot be made, and
+     * its EMFILE was thrown as the bind's until 2026-11-29 ("errno=24, Too many open files (the
+     * process is out of file descriptors, the listening socket taking one ...)") for an address in
+     * use. Now libzmq's EAGAIN stands, and the message points at the monitor's BIND_FAILED, which
+     * holds the real errno.
+     */
+    @Test
+    @org.junit.jupiter.api.condition.EnabledOnOs(org.junit.jupiter.api.condition.OS.LINUX) // EADDRINUSE is 98 there
+    void shouldNotBlameFileDescriptorsForAFailedBindWhenTheContextIsFull() {
+        try (ZmqContext full = ZmqContext.builder().maxSockets(4).build()) {
+            ZmqSocket taken = full.socket(SocketType.PULL);
+            taken.bind("tcp://127.0.0.1:*");
+            ZmqSocket server = full.socket(SocketType.PULL);
+            try (SocketMonitor monitor = server.monitor(EnumSet.of(Type.BIND_FAILED))) { // its two sockets fill the context
+                ZmqException e = assertThrows(ZmqException.class, () -> server.bind(taken.lastEndpoint()));
+                assertEquals(io.zmqzstd.transport.internal.LibZmq.EAGAIN, e.errno(), e::getMessage);
+                assertFalse(e.getMessage().contains("file descriptors"), e.getMessage());
+                assertTrue(e.getMessage().contains("the monitor's BIND_FAILED event holds the real errno"), e.getMessage());
+                MonitorEvent failed = monitor.receive(Duration.ofSeconds(5));
+                assertNotNull(failed, "no BIND_FAILED event");
+                assertEquals(Type.BIND_FAILED, failed.type(), failed::toString);
+                assertEquals(98, failed.value(), failed::toString);
+            }
+        }
+    }
+
+    /**
      * An ipc path of 107 bytes, the most a socket address holds: every event of both sides carries
      * it whole, the disconnect included. One byte more is refused by bind (ENAMETOOLONG, 36), and
      * its BIND_FAILED, like every BIND_FAILED of libzmq 4.3.4, names the address without
