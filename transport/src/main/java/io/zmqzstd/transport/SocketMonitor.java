@@ -7,6 +7,7 @@ import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -30,8 +31,11 @@ import java.util.concurrent.locks.ReentrantLock;
  * closed once that call is over (closing the monitor's PAIR socket alone would leave libzmq's
  * end with nowhere to send, and the thread raising the next event blocked). Called on another
  * thread than a {@link #receive} in progress, {@link #close()} waits for that receive to return,
- * whole event and all: at once when the mask has {@link MonitorEvent.Type#MONITOR_STOPPED} (the
- * close sends it, and the receive returns it), else at most the receive's timeout.
+ * whole event and all, which it does at once: libzmq is asked for
+ * {@link MonitorEvent.Type#MONITOR_STOPPED} whatever the mask, the close sends it, and the receive
+ * returns it, or null when the mask does not have it. After the monitoring stopped otherwise (the
+ * monitored socket closed first, a {@code MONITOR_STOPPED} received), no event can come any more:
+ * a receive then waits in slices of 100 ms, and a close ends it within one.
  *
  * <p>Lifecycle: {@link #close()} stops the monitoring and closes the PAIR socket; it is
  * idempotent. The monitored socket or the context may be closed first: libzmq then stops the
@@ -54,7 +58,18 @@ public final class SocketMonitor implements AutoCloseable {
     private final ReentrantLock receiving = new ReentrantLock();
     /** The receive timeout last set on {@link #events}, in ms; libzmq's default is -1, never used here; guarded by {@link #receiving}. */
     private int timeoutMs = -1;
+    /**
+     * A {@code MONITOR_STOPPED} was received, after which libzmq sends nothing more; guarded by
+     * {@link #receiving}. A receive then waits in slices of {@link #STOPPED_SLICE_MS} and looks at
+     * {@link #closing} between them: nothing else could end its wait before its timeout.
+     */
+    private boolean stopped;
+    /** Set by {@link #close()} as it stops the monitoring (cleared if it cannot): a receive waiting after {@link #stopped} returns null. */
+    private volatile boolean closing;
     private volatile boolean closed;
+
+    /** The longest wait of a receive's slice once the monitoring stopped: the longest a {@link #close()} waits for it. */
+    static final int STOPPED_SLICE_MS = 100;
 
     SocketMonitor(ZmqSocket monitored, ZmqSocket events, String endpoint, int mask) {
         this.monitored = monitored;
@@ -109,7 +124,9 @@ public final class SocketMonitor implements AutoCloseable {
      * @param timeout how long to wait: zero does not wait (as {@link #tryReceive()}), a positive
      *     one is counted in whole milliseconds rounded up, at most {@code Integer.MAX_VALUE} ms
      *     (about 24.8 days; a longer one counts as that)
-     * @return the event, or null when none came within {@code timeout}
+     * @return the event, or null when none came within {@code timeout}, or {@link #close()} on
+     *     another thread ended the wait (a {@link MonitorEvent.Type#MONITOR_STOPPED} outside the
+     *     mask, which libzmq is asked for all the same, is not returned)
      * @throws IllegalArgumentException when {@code timeout} is negative
      * @throws ZmqException with {@link ZmqException#isContextTerminated()} when the context is
      *     shut down or closed during the wait
@@ -128,14 +145,49 @@ public final class SocketMonitor implements AutoCloseable {
         int ms = ZmqContext.millisOption(timeout, true);
         enterReceive();
         try {
-            if (ms != timeoutMs) {
-                events.receiveTimeoutMs(ms);
-                timeoutMs = ms;
+            long start = System.nanoTime();
+            if (!stopped) {
+                MonitorEvent e = waitNext(ms);
+                if (e != null || !stopped) {
+                    return e;
+                }
+                // a MONITOR_STOPPED outside the mask: wait out the rest, or until a close
             }
-            return next(0);
+            long deadline = start + TimeUnit.MILLISECONDS.toNanos(ms);
+            for (;;) {
+                long leftNs = deadline - System.nanoTime();
+                if (closing || leftNs <= 0) {
+                    return null;
+                }
+                // still a receive: a shutdown of the context ends it with ETERM, as before the stop
+                MonitorEvent e = waitNext((int) Math.min(STOPPED_SLICE_MS, TimeUnit.NANOSECONDS.toMillis(leftNs) + 1));
+                if (e != null) {
+                    return e;
+                }
+            }
+        } catch (IllegalStateException e) {
+            throw closedUnder(e);
         } finally {
             receiving.unlock();
         }
+    }
+
+    /**
+     * {@code e}, thrown by a call on {@link #events} under {@link #receiving}, as the monitor's own
+     * refusal when the context closed that socket meanwhile (between two slices of a wait, or
+     * between an event's two frames): the caller never made a PAIR socket.
+     */
+    private IllegalStateException closedUnder(IllegalStateException e) {
+        return events.isClosed() && !closed ? new IllegalStateException("monitor's context was closed: " + this, e) : e;
+    }
+
+    /** Under {@link #receiving}: {@link #next(int)} waiting up to {@code ms} milliseconds (at least 1). */
+    private MonitorEvent waitNext(int ms) {
+        if (ms != timeoutMs) {
+            events.receiveTimeoutMs(ms);
+            timeoutMs = ms;
+        }
+        return next(0);
     }
 
     /**
@@ -152,6 +204,8 @@ public final class SocketMonitor implements AutoCloseable {
         enterReceive();
         try {
             return next(ZmqSocket.DONTWAIT);
+        } catch (IllegalStateException e) {
+            throw closedUnder(e);
         } finally {
             receiving.unlock();
         }
@@ -172,7 +226,10 @@ public final class SocketMonitor implements AutoCloseable {
         }
     }
 
-    /** Under {@link #receiving}: both frames of the next event. */
+    /**
+     * Under {@link #receiving}: both frames of the next event; null when none came, or it was a
+     * {@code MONITOR_STOPPED} outside the mask (which sets {@link #stopped} as one inside does).
+     */
     private MonitorEvent next(int flags) {
         int size = events.receive(frame, flags);
         if (size < 0) {
@@ -188,6 +245,12 @@ public final class SocketMonitor implements AutoCloseable {
         }
         int id = Short.toUnsignedInt(frameView.getShort(LibZmq.MONITOR_EVENT_ID_OFFSET));
         long value = Integer.toUnsignedLong(frameView.getInt(LibZmq.MONITOR_EVENT_VALUE_OFFSET));
+        if (id == MonitorEvent.Type.MONITOR_STOPPED.id()) {
+            stopped = true;
+            if ((mask & id) == 0) {
+                return null; // asked of libzmq only so that a close can end a blocked receive
+            }
+        }
         return new MonitorEvent(MonitorEvent.Type.fromId(id), id, value, new String(where, StandardCharsets.UTF_8));
     }
 
@@ -202,8 +265,9 @@ public final class SocketMonitor implements AutoCloseable {
 
     /**
      * Stops the monitoring ({@code zmq_socket_monitor(socket, NULL, 0)}, which sends a last
-     * {@link MonitorEvent.Type#MONITOR_STOPPED} if it was asked for) and closes the monitor's
-     * socket, dropping events not yet received. Idempotent. When the monitored socket is already
+     * {@link MonitorEvent.Type#MONITOR_STOPPED}, asked of libzmq whatever the mask, to end a
+     * receive blocked on another thread) and closes the monitor's socket, dropping events not yet
+     * received. Idempotent. When the monitored socket is already
      * closed, libzmq has stopped the monitoring itself and only the monitor's socket is closed; the
      * same after the context is shut down or closed.
      *
@@ -215,7 +279,13 @@ public final class SocketMonitor implements AutoCloseable {
         if (closed) {
             return;
         }
-        monitored.stopMonitor(this); // first: the MONITOR_STOPPED it sends ends a receive blocked under the lock
+        closing = true; // before the stop: a receive that gets its MONITOR_STOPPED returns at once
+        try {
+            monitored.stopMonitor(this); // first: the MONITOR_STOPPED it sends ends a receive blocked under the lock
+        } catch (RuntimeException e) {
+            closing = false; // still open and working
+            throw e;
+        }
         receiving.lock();
         try {
             closed = true;

@@ -2451,7 +2451,10 @@ public final class ZmqSocket implements AutoCloseable {
     /**
      * Starts monitoring this socket ({@code zmq_socket_monitor}): libzmq sends the events whose
      * bits are in {@code eventMask} to a new {@link SocketMonitor}, made in this socket's context,
-     * from which they are received. Events that happened before this call are not reported.
+     * from which they are received. Events that happened before this call are not reported. libzmq
+     * is asked for {@link MonitorEvent.Type#MONITOR_STOPPED} too, whatever the mask, so that closing
+     * the monitor ends a receive blocked on another thread; the monitor returns that event only when
+     * the mask has it.
      *
      * <p>One monitor at a time: libzmq itself would replace an open monitor with the new one
      * (sending the old one {@link MonitorEvent.Type#MONITOR_STOPPED}), after which closing the
@@ -2484,7 +2487,10 @@ public final class ZmqSocket implements AutoCloseable {
                     throw new IllegalStateException("socket already has an open monitor: type=" + type + ", monitor="
                             + monitor.endpoint() + " (close it first; libzmq would replace it silently)");
                 }
-                String endpoint = OwnEndpoints.bind("monitor", ep -> monitorCall(ep, eventMask));
+                // MONITOR_STOPPED whatever the mask: the close sends it, which ends a receive blocked on another
+                // thread (SocketMonitor returns it only when the mask has it)
+                int asked = eventMask | MonitorEvent.Type.MONITOR_STOPPED.id();
+                String endpoint = OwnEndpoints.bind("monitor", ep -> monitorCall(ep, asked));
                 try {
                     events.connect(endpoint);
                 } catch (RuntimeException e) {

@@ -435,6 +435,56 @@ class SocketMonitorTest extends ContextTestBase {
     }
 
     /**
+     * The monitored socket closed first, as a service stopping closes its sockets, while a thread
+     * goes on receiving its monitor's events: after MONITOR_STOPPED, the last event libzmq sends,
+     * no event can come, and close() on another thread ends the receive waiting for one within
+     * 100 ms. Before, close() waited for the receive's whole timeout (20 s here), though the mask
+     * has MONITOR_STOPPED, for which the README promised a close "at once".
+     */
+    @Test
+    void shouldCloseAtOnceUnderAReceiveWaitingAfterTheSocketClosedFirst() throws InterruptedException {
+        ZmqSocket pull = socket(SocketType.PULL);
+        SocketMonitor events = pull.monitor(Type.ALL);
+        pull.close(); // libzmq sends MONITOR_STOPPED as it destroys the socket
+        assertEquals(MONITOR_STOPPED, until(events, MONITOR_STOPPED).getLast().type());
+        assertNull(events.receive(Duration.ofMillis(250)), "an event after MONITOR_STOPPED");
+        AtomicReference<Throwable> thrown = new AtomicReference<>();
+        AtomicReference<MonitorEvent> got = new AtomicReference<>(new MonitorEvent(Type.UNKNOWN, 0, 0, "not returned"));
+        Thread receiver = BlockedCalls.start("invokeFast", thrown, () -> got.set(events.receive(Duration.ofSeconds(20))));
+        long t0 = System.nanoTime();
+        events.close();
+        receiver.join(30_000);
+        assertFalse(receiver.isAlive());
+        assertTrue(System.nanoTime() - t0 < 5_000_000_000L, "close waited for the receive's timeout");
+        assertNull(thrown.get(), () -> String.valueOf(thrown.get()));
+        assertNull(got.get(), "no event can follow MONITOR_STOPPED: " + got.get());
+        assertTrue(events.isClosed());
+    }
+
+    /**
+     * close() on another thread than a receive blocked for the next event, the mask without
+     * MONITOR_STOPPED: libzmq is asked for that event all the same, and the receive that gets it
+     * returns null instead (the caller never asked for it), so the close follows at once. Before,
+     * the close waited for the receive's whole timeout (20 s here).
+     */
+    @Test
+    void shouldCloseAtOnceUnderABlockedReceiveWhoseMaskHasNoMonitorStopped() throws InterruptedException {
+        ZmqSocket pull = socket(SocketType.PULL);
+        SocketMonitor events = pull.monitor(EnumSet.of(LISTENING));
+        assertEquals(LISTENING.id(), events.eventMask(), "the mask asked for");
+        AtomicReference<Throwable> thrown = new AtomicReference<>();
+        AtomicReference<MonitorEvent> got = new AtomicReference<>(new MonitorEvent(Type.UNKNOWN, 0, 0, "not returned"));
+        Thread receiver = BlockedCalls.start("invokeFast", thrown, () -> got.set(events.receive(Duration.ofSeconds(20))));
+        long t0 = System.nanoTime();
+        events.close();
+        receiver.join(30_000);
+        assertFalse(receiver.isAlive());
+        assertTrue(System.nanoTime() - t0 < 5_000_000_000L, "close waited for the receive's timeout");
+        assertNull(thrown.get(), () -> String.valueOf(thrown.get()));
+        assertNull(got.get(), "MONITOR_STOPPED is not in the mask: " + got.get());
+    }
+
+    /**
      * Closing the monitor is a call on the monitored socket: while another thread is inside one, it
      * is refused and the monitor stays open and working; once that call is over, it closes.
      */
