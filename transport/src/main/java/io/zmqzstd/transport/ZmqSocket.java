@@ -2474,8 +2474,15 @@ public final class ZmqSocket implements AutoCloseable {
      */
     public SocketMonitor monitor(int eventMask) {
         SocketMonitor.checkMask(eventMask);
-        ensureOpen();
-        // The receiving socket first, outside the call on this one: socket() takes the context's lock.
+        // An open monitor first: making the receiving socket could fail on its own (EMFILE in a context
+        // the open monitor filled, until 2026-11-29 thrown instead of this refusal)
+        enter();
+        try {
+            refuseSecondMonitor();
+        } finally {
+            exit();
+        }
+        // The receiving socket outside the call on this one: socket() takes the context's lock.
         ZmqSocket events = context.socket(SocketType.PAIR);
         try {
             // unbounded: at a high-water mark libzmq would block its I/O thread on the next event
@@ -2483,10 +2490,7 @@ public final class ZmqSocket implements AutoCloseable {
             events.lingerMs(0);
             enter();
             try {
-                if (monitor != null) {
-                    throw new IllegalStateException("socket already has an open monitor: type=" + type + ", monitor="
-                            + monitor.endpoint() + " (close it first; libzmq would replace it silently)");
-                }
+                refuseSecondMonitor(); // again: another thread may have made one meanwhile
                 // MONITOR_STOPPED whatever the mask: the close sends it, which ends a receive blocked on another
                 // thread (SocketMonitor returns it only when the mask has it)
                 int asked = eventMask | MonitorEvent.Type.MONITOR_STOPPED.id();
@@ -2505,6 +2509,14 @@ public final class ZmqSocket implements AutoCloseable {
         } catch (RuntimeException e) {
             events.close();
             throw e;
+        }
+    }
+
+    /** Inside a call: refuses a monitor while one is open (libzmq would replace it silently). */
+    private void refuseSecondMonitor() {
+        if (monitor != null) {
+            throw new IllegalStateException("socket already has an open monitor: type=" + type + ", monitor="
+                    + monitor.endpoint() + " (close it first; libzmq would replace it silently)");
         }
     }
 

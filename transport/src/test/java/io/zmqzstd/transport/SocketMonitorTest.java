@@ -351,6 +351,26 @@ class SocketMonitorTest extends ContextTestBase {
         }
     }
 
+    /**
+     * A second monitor in a context whose places the first one filled: refused as a second monitor,
+     * as documented, and not with EMFILE. Until 2026-11-29 the receiving socket of the second was
+     * made before the first was looked for, and the call threw EMFILE telling to raise
+     * {@code maxSockets(n)}, after which it would have been refused all the same.
+     */
+    @Test
+    void shouldRefuseASecondMonitorAsSuchInAFullContext() {
+        try (ZmqContext full = ZmqContext.builder().maxSockets(3).build()) {
+            ZmqSocket s = full.socket(SocketType.DEALER);
+            try (SocketMonitor first = s.monitor(Type.ALL)) { // its two sockets fill the context
+                IllegalStateException e = assertThrows(IllegalStateException.class, () -> s.monitor(Type.ALL));
+                assertTrue(e.getMessage().contains("already has an open monitor") && e.getMessage().contains(first.endpoint()),
+                        e.getMessage());
+                s.bind("tcp://127.0.0.1:*");
+                assertEquals(LISTENING, first.receive(Duration.ofSeconds(5)).type(), "the first still monitors");
+            }
+        }
+    }
+
     @Test
     void shouldRefuseMisuse() {
         ZmqSocket s = socket(SocketType.DEALER);
