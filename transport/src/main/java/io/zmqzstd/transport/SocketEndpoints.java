@@ -128,7 +128,9 @@ final class SocketEndpoints {
      * inproc endpoint without a name (EINVAL), a tcp bind's host that is no address or interface
      * (ENODEV, "No such device"), an ipc path too long for a socket address, and the descriptor
      * limit when a bind's listening socket found none free (EMFILE, "Too many open files"), and
-     * where the real reason of a monitored socket's failed bind stays unknown (EAGAIN).
+     * where the real reason of a monitored socket's failed bind stays unknown (EAGAIN); and for
+     * a bind or connect of another transport than inproc in a context without I/O threads
+     * (EMTHREAD, "No thread available").
      */
     String failureNote(String op, String endpoint, List<String> reached, int errno) {
         if (ends(op)) {
@@ -145,6 +147,10 @@ final class SocketEndpoints {
             return "libzmq 4.3.4 reports EAGAIN for any failed bind of a socket whose monitor takes BIND_FAILED, and the"
                     + " same bind without a monitor could not tell the real reason (it succeeded, or no socket could be"
                     + " made for it): the monitor's BIND_FAILED event holds the real errno";
+        }
+        if (errno == LibZmq.EMTHREAD && socket.context().ioThreads() == 0) {
+            return "this context has no I/O thread, ioThreads(0), which serves inproc endpoints only: build it with"
+                    + " ioThreads(1) or more";
         }
         if (errno == LibZmq.EINVAL && endpoint.equals("inproc://")) {
             return "an inproc endpoint needs a name after inproc://";

@@ -447,6 +447,11 @@ public final class ZmqContext implements AutoCloseable {
         }
     }
 
+    /** {@link Builder#ioThreads}'s value, for messages. */
+    int ioThreads() {
+        return ioThreads;
+    }
+
     void forget(ZmqSocket s) {
         sockets.remove(s);
     }
@@ -499,7 +504,8 @@ public final class ZmqContext implements AutoCloseable {
          * libzmq I/O threads (default 1).
          *
          * @param ioThreads the size of libzmq's I/O thread pool ({@code ZMQ_IO_THREADS}); 0 to
-         *     {@link ZmqContext#MAX_IO_THREADS}, and 0 serves only inproc endpoints
+         *     {@link ZmqContext#MAX_IO_THREADS}, and 0 serves only inproc endpoints (a bind or
+         *     connect of another transport throws {@link ZmqException} EMTHREAD, saying so)
          * @return this builder
          * @throws IllegalArgumentException when {@code ioThreads} is negative or above
          *     {@link ZmqContext#MAX_IO_THREADS} (libzmq would abort the process at the first socket)

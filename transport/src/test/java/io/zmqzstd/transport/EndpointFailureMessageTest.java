@@ -47,6 +47,28 @@ class EndpointFailureMessageTest extends ContextTestBase {
         s.bind("inproc://named");
     }
 
+    /**
+     * A context built with {@code ioThreads(0)} serves inproc only: libzmq refuses a bind or a
+     * connect of any other transport with EMTHREAD, "No thread available", which names no cause.
+     * Until 2026-11-29 that was all the message said.
+     */
+    @Test
+    void shouldSayAContextWithoutIoThreadsServesOnlyInproc(@TempDir Path dir) {
+        try (ZmqContext noIo = ZmqContext.builder().ioThreads(0).build()) {
+            ZmqSocket s = noIo.socket(SocketType.PULL);
+            for (Consumer<String> call : List.<Consumer<String>>of(s::bind, s::connect)) {
+                for (String endpoint : new String[] {"tcp://127.0.0.1:5997", "ipc://" + dir.resolve("no-io-threads")}) {
+                    ZmqException e = assertThrows(ZmqException.class, () -> call.accept(endpoint));
+                    assertEquals(LibZmq.EMTHREAD, e.errno(), e::getMessage);
+                    assertTrue(e.getMessage().endsWith("error=No thread available (this context has no I/O thread,"
+                            + " ioThreads(0), which serves inproc endpoints only: build it with ioThreads(1) or more)"),
+                            e.getMessage());
+                }
+            }
+            s.bind("inproc://no-io-threads"); // the socket goes on
+        }
+    }
+
     @Test
     void shouldSayWhatATcpBindTakesAsHost() {
         ZmqSocket s = socket(SocketType.PULL);
