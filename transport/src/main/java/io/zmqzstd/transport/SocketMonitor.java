@@ -38,9 +38,12 @@ import java.util.concurrent.locks.ReentrantLock;
  * a receive then waits in slices of 100 ms, and a close ends it within one.
  *
  * <p>Lifecycle: {@link #close()} stops the monitoring and closes the PAIR socket; it is
- * idempotent. The monitored socket or the context may be closed first: libzmq then stops the
- * monitoring itself (a {@link MonitorEvent.Type#MONITOR_STOPPED} may still be received), and
- * close only closes what is left. A socket has at most one monitor open at a time.
+ * idempotent. The monitored socket or the context may be closed first: closing the socket stops
+ * its monitoring before {@code zmq_close} (a last {@link MonitorEvent.Type#MONITOR_STOPPED} may
+ * still be received; events of what the close ends during its linger are not reported), and
+ * close only closes what is left. The PAIR socket is never closed while libzmq's end of the
+ * monitor lives: an event sent to it then would block the libzmq thread raising it. A socket has
+ * at most one monitor open at a time.
  */
 public final class SocketMonitor implements AutoCloseable {
 
@@ -67,6 +70,12 @@ public final class SocketMonitor implements AutoCloseable {
     /** Set by {@link #close()} as it stops the monitoring (cleared if it cannot): a receive waiting after {@link #stopped} returns null. */
     private volatile boolean closing;
     private volatile boolean closed;
+    /**
+     * Set by {@link ZmqSocket#stopMonitor} (under the socket's lock for it) when this monitor was
+     * closed after the monitored socket was marked closed but before that socket's native close:
+     * that close stops the monitoring and then closes {@link #events} ({@link #closeEvents()}).
+     */
+    volatile boolean closeDeferred;
 
     /** The longest wait of a receive's slice once the monitoring stopped: the longest a {@link #close()} waits for it. */
     static final int STOPPED_SLICE_MS = 100;
@@ -220,7 +229,7 @@ public final class SocketMonitor implements AutoCloseable {
             throw new IllegalStateException("monitor used by two threads at once: another thread is receiving on it or closing it: "
                     + this);
         }
-        if (events.isClosed()) {
+        if (closed || events.isClosed()) {
             receiving.unlock();
             throw new IllegalStateException((closed ? "monitor is closed: " : "monitor's context was closed: ") + this);
         }
@@ -267,9 +276,11 @@ public final class SocketMonitor implements AutoCloseable {
      * Stops the monitoring ({@code zmq_socket_monitor(socket, NULL, 0)}, which sends a last
      * {@link MonitorEvent.Type#MONITOR_STOPPED}, asked of libzmq whatever the mask, to end a
      * receive blocked on another thread) and closes the monitor's socket, dropping events not yet
-     * received. Idempotent. When the monitored socket is already
-     * closed, libzmq has stopped the monitoring itself and only the monitor's socket is closed; the
-     * same after the context is shut down or closed.
+     * received. Idempotent. When the monitored socket is already closed, its close stopped the
+     * monitoring (with a last {@code MONITOR_STOPPED}) and only the monitor's socket is closed; the
+     * same after the context is shut down or closed. A socket marked closed whose close still waits
+     * for a call on another thread stops the monitoring and closes the monitor's socket once that
+     * call is over: this close returns at once, and the monitor is closed to its callers.
      *
      * @throws IllegalStateException while another thread is inside a call on the monitored
      *     socket: the monitor stays open, close it again once that call is over
@@ -280,15 +291,30 @@ public final class SocketMonitor implements AutoCloseable {
             return;
         }
         closing = true; // before the stop: a receive that gets its MONITOR_STOPPED returns at once
+        boolean libzmqEndGone;
         try {
-            monitored.stopMonitor(this); // first: the MONITOR_STOPPED it sends ends a receive blocked under the lock
+            libzmqEndGone = monitored.stopMonitor(this); // first: the MONITOR_STOPPED it sends ends a receive blocked under the lock
         } catch (RuntimeException e) {
             closing = false; // still open and working
             throw e;
         }
+        if (!libzmqEndGone) {
+            closed = true; // the monitored socket's native close, still to come, stops the monitoring and closes events
+            return;
+        }
         receiving.lock();
         try {
             closed = true;
+            events.close();
+        } finally {
+            receiving.unlock();
+        }
+    }
+
+    /** For {@link ZmqSocket#closeNative()}, once it has stopped the monitoring of a monitor closed before it ran. */
+    void closeEvents() {
+        receiving.lock(); // a receive in progress returns: MONITOR_STOPPED was just sent, or it sees closing
+        try {
             events.close();
         } finally {
             receiving.unlock();

@@ -7,6 +7,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
@@ -369,6 +370,9 @@ public final class ZmqContext implements AutoCloseable {
                 mine.add(s);
             }
         }
+        // A monitor's receiving socket after the rest: closing a monitored socket stops its monitoring,
+        // which sends a last event to that socket (see ZmqSocket.closeNative)
+        mine.sort(Comparator.comparing((ZmqSocket s) -> s.monitorReceiver));
         boolean busy = false;
         for (ZmqSocket s : mine) {
             busy |= s.inCall();

@@ -128,8 +128,19 @@ public final class ZmqSocket implements AutoCloseable {
     // they decide whether a failed fast call may be repeated (see socketCall).
     private int sendTimeoutMs;
     private int receiveTimeoutMs;
-    /** The open monitor of this socket, if any; read and written only inside a call (between enter and exit). */
+    /**
+     * The open monitor of this socket, if any; read inside a call (between enter and exit), written
+     * inside one or by {@link #closeNative()}, under {@link #monitorLock}.
+     */
     private SocketMonitor monitor;
+    /**
+     * Orders a monitor's close ({@link #stopMonitor}) against {@link #closeNative()}, which may run
+     * on another thread (a close that waited for a call, a context's close): the monitor's socket
+     * may be closed only once libzmq's end of the monitor is gone.
+     */
+    private final Object monitorLock = new Object();
+    /** This socket receives a monitor's events: {@link ZmqContext#close()} closes it after the other sockets. */
+    volatile boolean monitorReceiver;
     /** The call in progress on this socket and its closed state: see {@link #enter()}. */
     private final CallGuard guard;
 
@@ -2484,6 +2495,7 @@ public final class ZmqSocket implements AutoCloseable {
         }
         // The receiving socket outside the call on this one: socket() takes the context's lock.
         ZmqSocket events = context.socket(SocketType.PAIR);
+        events.monitorReceiver = true;
         try {
             // unbounded: at a high-water mark libzmq would block its I/O thread on the next event
             events.receiveHwm(0);
@@ -2501,8 +2513,11 @@ public final class ZmqSocket implements AutoCloseable {
                     monitorCall(null, 0);
                     throw e;
                 }
-                monitor = new SocketMonitor(this, events, endpoint, eventMask);
-                return monitor;
+                SocketMonitor m = new SocketMonitor(this, events, endpoint, eventMask);
+                synchronized (monitorLock) {
+                    monitor = m;
+                }
+                return m;
             } finally {
                 exit();
             }
@@ -2521,37 +2536,57 @@ public final class ZmqSocket implements AutoCloseable {
     }
 
     /**
-     * Stops {@code m}'s monitoring, for {@link SocketMonitor#close()}: nothing to do once this socket
-     * is closed (libzmq stops the monitoring when it destroys the socket) or its context shut down.
+     * Stops {@code m}'s monitoring, for {@link SocketMonitor#close()}, and tells whether the
+     * monitor's socket may be closed now. libzmq's end of the monitor must be gone first: an event
+     * it sent to a closed monitor socket would block the libzmq thread raising it (the I/O thread,
+     * or the reaper for {@code MONITOR_STOPPED}) until the context is terminated.
      *
+     * @return true when libzmq's end is gone (stopped here, by {@link #closeNative()}, or by a
+     *     shutdown of the context); false when this socket is closed but {@link #closeNative()}
+     *     has not run yet (a close waits for a call on another thread): it stops the monitoring
+     *     then and closes the monitor's socket itself ({@link SocketMonitor#closeDeferred})
      * @throws IllegalStateException while another thread is in a call on this socket
      */
-    void stopMonitor(SocketMonitor m) {
-        if (isClosed()) {
-            return;
-        }
-        try {
-            enter();
-        } catch (IllegalStateException e) {
-            if (isClosed()) {
-                return; // closed meanwhile
-            }
-            throw e;
-        }
-        try {
-            if (monitor == m) {
-                monitor = null;
-                try {
-                    monitorCall(null, 0);
-                } catch (ZmqException e) {
-                    if (!e.isContextTerminated()) {
-                        throw e;
-                    }
-                    // shut down: the socket can only be closed, and closing it stops the monitoring
+    boolean stopMonitor(SocketMonitor m) {
+        if (!isClosed()) {
+            try {
+                enter();
+            } catch (IllegalStateException e) {
+                if (!isClosed()) {
+                    throw e;
                 }
+                return stopMonitorOfClosed(m); // closed meanwhile
             }
-        } finally {
-            exit();
+            try {
+                synchronized (monitorLock) {
+                    if (monitor == m) {
+                        monitor = null;
+                        try {
+                            monitorCall(null, 0);
+                        } catch (ZmqException e) {
+                            if (!e.isContextTerminated()) {
+                                throw e;
+                            }
+                            // shut down: libzmq stopped the monitoring as the socket took the stop
+                        }
+                    }
+                }
+                return true;
+            } finally {
+                exit();
+            }
+        }
+        return stopMonitorOfClosed(m);
+    }
+
+    /** {@link #stopMonitor} once this socket is closed: hands {@code m}'s socket to {@link #closeNative()} if it has not run. */
+    private boolean stopMonitorOfClosed(SocketMonitor m) {
+        synchronized (monitorLock) {
+            if (monitor == m) {
+                m.closeDeferred = true;
+                return false;
+            }
+            return true;
         }
     }
 
@@ -2605,7 +2640,8 @@ public final class ZmqSocket implements AutoCloseable {
     /**
      * zmq_close. Pending outgoing messages stay with libzmq for the socket's linger; zero-copy
      * buffers among them come back to their pool when libzmq drops them (at the latest when the
-     * context terminates). Idempotent.
+     * context terminates). An open {@link SocketMonitor}'s monitoring is stopped first, its last
+     * event {@link MonitorEvent.Type#MONITOR_STOPPED}; the monitor still needs closing. Idempotent.
      *
      * <p>Called from another thread while a call on this socket is in progress (a receive blocked
      * in libzmq, say), close marks the socket closed, so that no new call begins, and waits for
@@ -2642,8 +2678,28 @@ public final class ZmqSocket implements AutoCloseable {
         guard.awaitNoCall();
     }
 
-    /** zmq_close and the socket's own memory, once no call is in progress and none can begin. */
+    /**
+     * zmq_close and the socket's own memory, once no call is in progress and none can begin. An
+     * open monitor's monitoring is stopped first, while its socket is open (sending it a last
+     * {@code MONITOR_STOPPED}): libzmq would stop it only as it destroys this socket, after its
+     * linger, and an event sent by then to a closed monitor socket blocked the libzmq thread
+     * raising it (until 2026-11-29).
+     */
     void closeNative() {
+        SocketMonitor closedMonitor = null;
+        synchronized (monitorLock) {
+            if (monitor != null) {
+                try {
+                    monitorCall(null, 0);
+                } catch (RuntimeException e) {
+                    // ETERM: the context was shut down, and libzmq stopped the monitoring as the socket took the stop
+                }
+                if (monitor.closeDeferred) {
+                    closedMonitor = monitor;
+                }
+                monitor = null;
+            }
+        }
         try {
             closeQuietly(recvMsg);
             int rc = (int) LibZmq.zmq_close.invokeExact(capture, socket);
@@ -2653,6 +2709,9 @@ public final class ZmqSocket implements AutoCloseable {
             endpoints.letGoAll();
             context.forget(this);
             arena.close();
+            if (closedMonitor != null) {
+                closedMonitor.closeEvents(); // its close left that to this one, libzmq's end of it gone above
+            }
         }
     }
 

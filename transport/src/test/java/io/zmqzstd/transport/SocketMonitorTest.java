@@ -13,6 +13,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Predicate;
 
@@ -248,6 +250,73 @@ class SocketMonitorTest extends ContextTestBase {
         events.close();
     }
 
+    /**
+     * The monitored socket closed first, with a message pending within its linger, then the
+     * monitor: every place of the context comes free, so libzmq's threads went on. Until
+     * 2026-11-29 the monitor's close closed its receiving socket while libzmq's end of the monitor
+     * still lived (libzmq stops it only as it destroys the socket, after the linger), and the
+     * next event libzmq raised went into a pipe with no reader: its send blocks the thread
+     * raising it, the I/O thread for the events of the closing connection (mask ALL: not one
+     * place came free, the context's tcp traffic stopped) or the reaper for MONITOR_STOPPED (no
+     * closed socket was freed from then on), until the context was terminated. Now closing a
+     * socket stops its monitoring before {@code zmq_close}, while the monitor's socket is open.
+     */
+    @ParameterizedTest(name = "mask 0x{0}")
+    @ValueSource(strings = {"ffff", "400", "8"})
+    void shouldLetLibzmqGoOnWhenTheSocketAndThenItsMonitorAreClosed(String mask) {
+        try (ZmqContext small = ZmqContext.builder().maxSockets(3).build()) {
+            ZmqSocket push = small.socket(SocketType.PUSH);
+            push.lingerMs(300);
+            SocketMonitor events = push.monitor(Integer.parseInt(mask, 16)); // the context is full
+            push.connect("tcp://127.0.0.1:" + closedPort());
+            assertTrue(push.send(b("pending"), ZmqSocket.DONTWAIT)); // queued for a peer that never comes
+            push.close();
+            events.close();
+            assertTrue(events.isClosed());
+            // the three places (push after its linger, the monitor's two) come free
+            for (int i = 0; i < 3; i++) {
+                LifecycleAndOptionsTest.awaitFreePlace(small, "place " + (i + 1) + " of 3 to come free");
+            }
+        }
+    }
+
+    /**
+     * The monitor closed while its socket's close, on another thread, waits for a receive blocked
+     * on a third: the monitor is closed at once to its callers, and the socket's close, once the
+     * receive is over, stops the monitoring and closes the monitor's socket, every place of the
+     * context coming free. Until 2026-11-29 the monitor's close closed its socket at once, and
+     * libzmq's reaper, destroying the socket, blocked on sending MONITOR_STOPPED into it: no
+     * closed socket was freed from then on.
+     */
+    @Test
+    void shouldStopTheMonitoringOnceASocketsCloseWaitingForACallIsOver() throws Exception {
+        try (ZmqContext small = ZmqContext.builder().maxSockets(4).build()) {
+            ZmqSocket pull = small.socket(SocketType.PULL);
+            pull.bind("inproc://closing-under-a-call");
+            ZmqSocket push = small.socket(SocketType.PUSH);
+            push.connect("inproc://closing-under-a-call");
+            SocketMonitor events = pull.monitor(Type.ALL); // the context is full
+            AtomicReference<Throwable> thrown = new AtomicReference<>();
+            AtomicReference<String> got = new AtomicReference<>();
+            Thread receiver = BlockedCalls.start("invokeFast", thrown, () -> got.set(pull.receiveString(0)));
+            CompletableFuture<Void> closing = BlockedCalls.async(pull::close); // waits for the receive
+            Endpoints.await("the socket marked closed", pull::isClosed);
+            events.close();
+            assertTrue(events.isClosed());
+            IllegalStateException e = assertThrows(IllegalStateException.class, events::tryReceive);
+            assertTrue(e.getMessage().startsWith("monitor is closed: "), e.getMessage());
+            assertTrue(push.send(b("over"), 0));
+            receiver.join(10_000);
+            closing.get(10, TimeUnit.SECONDS);
+            assertNull(thrown.get(), () -> String.valueOf(thrown.get()));
+            assertEquals("over", got.get());
+            push.close();
+            for (int i = 0; i < 4; i++) {
+                LifecycleAndOptionsTest.awaitFreePlace(small, "place " + (i + 1) + " of 4 to come free");
+            }
+        }
+    }
+
     @ParameterizedTest
     @ValueSource(booleans = {false, true})
     void shouldEndCleanlyWhenTheContextClosesFirst(boolean withQueuedEvents) {
@@ -267,6 +336,30 @@ class SocketMonitorTest extends ContextTestBase {
         clientEvents.close();
         assertTrue(serverEvents.isClosed() && clientEvents.isClosed());
         assertThrows(IllegalStateException.class, () -> serverEvents.receive(Duration.ofMillis(10)));
+    }
+
+    /**
+     * A context closed with many monitors open, none of them or their sockets closed before: it
+     * closes each monitored socket, which stops its monitoring with a last event sent to the
+     * monitor's socket, before the monitors' sockets. In the other order that last event went into
+     * a pipe nobody read, and the close waited for ever.
+     */
+    @Test
+    @Timeout(value = 30, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void shouldCloseAContextWithManyMonitorsOpen() {
+        ZmqContext c = new ZmqContext();
+        List<SocketMonitor> monitors = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            ZmqSocket s = c.socket(SocketType.PULL);
+            monitors.add(s.monitor(Type.ALL));
+            s.bind("tcp://127.0.0.1:*");
+        }
+        c.close();
+        for (SocketMonitor m : monitors) {
+            assertTrue(m.socket().isClosed());
+            m.close();
+            assertTrue(m.isClosed());
+        }
     }
 
     /**
