@@ -81,8 +81,9 @@ import java.util.concurrent.locks.LockSupport;
  * peer gone dropped the replies to every other).
  * Either way the message that failed was taken ({@code send} returned true, {@code commit} returned), is counted
  * as dropped, and its pooled buffers are back in the pool. A payload that cannot be read (its
- * arena closed, another thread's confined memory) is not such a failure but the caller's error:
- * {@code send} throws it at once, nothing is taken and the sender goes on, on either path.
+ * arena closed, another thread's confined memory), or a payload or topic in a mapping of a file
+ * shortened since it was mapped, is not such a failure but the caller's error: {@code send} throws
+ * it at once, nothing is taken and the sender goes on, on either path.
  *
  * <p>A caller that produces each payload (serialises an event, say) can write it straight into
  * the pooled buffer the workers compress from: {@link #claim} returns that memory, {@link #commit}
@@ -1201,7 +1202,11 @@ public final class ParallelCompressingSender implements AutoCloseable {
      */
     private boolean tryInline(byte[] topic, MemorySegment topicSegment, byte[] array, MemorySegment segment, long offset,
                               long length) {
-        if (head.get() != tail.get() || !sendLock.compareAndSet(0, 1)) {
+        // A topic in a mapping goes through the ring, whose copy throws a fault in it (a file
+        // shortened since it was mapped) to the caller, nothing taken; inline, the socket's read
+        // of it failed the sender (before 2026-11-29). Too long to be copied into inline memory.
+        if (head.get() != tail.get() || topicSegment != null && topicSegment.isMapped()
+                || !sendLock.compareAndSet(0, 1)) {
             return false;
         }
         try {
@@ -1287,8 +1292,10 @@ public final class ParallelCompressingSender implements AutoCloseable {
      * flight. Returns false, having sent nothing, when the socket would block: the message then
      * goes through the ring, so that the outcome is the ring's (taken, or refused only when the
      * ring is full). A payload that cannot be read (its arena closed, another thread's confined
-     * memory) throws to the caller before anything is sent, nothing taken and the sender unchanged,
-     * as the ring's copy of it does in {@link #take}. A failure to compress or send is handled as a
+     * memory, a page of a mapping past the end of a file shortened since it was mapped: a mapping
+     * is copied into the inline memory first, as an array is) throws to the caller before anything
+     * is sent, nothing taken and the sender unchanged, as the ring's copy of it does in
+     * {@link #take}; a topic in a mapping goes through the ring ({@link #tryInline}). A failure to compress or send is handled as a
      * worker's: recorded, the message dropped and counted, and rethrown by the caller's next call;
      * so the caller sees the same whichever thread the message went through. (Before 2026-11-26 a
      * failed compression was thrown at once and left the sender unfailed, and a commit's claim
@@ -1298,9 +1305,12 @@ public final class ParallelCompressingSender implements AutoCloseable {
                                long length) {
         MemorySegment payload = segment;
         long from = offset;
-        if (array != null) {
-            // copied as the ring copies it, straight from the array (length < inlineBelowBytes)
-            BufferPayload.copy(array, null, offset, length, inlineStaging);
+        if (array != null || segment.isMapped()) {
+            // copied as the ring copies it, straight from the array (length < inlineBelowBytes); a
+            // mapping too, by Java, whose copy reports a page past the end of a file shortened since
+            // it was mapped as an exception to the caller, nothing taken, as the ring's copy does.
+            // libzstd reading it in place took SIGBUS and ended the JVM (before 2026-11-29).
+            BufferPayload.copy(array, segment, offset, length, inlineStaging);
             payload = inlineStaging;
             from = 0;
         } else {

@@ -18,6 +18,7 @@ import io.zmqzstd.transport.ZmqContext;
 import io.zmqzstd.transport.ZmqException;
 import io.zmqzstd.transport.ZmqSocket;
 
+import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -25,7 +26,11 @@ import java.lang.management.ManagementFactory;
 import java.lang.reflect.Field;
 import java.lang.ref.WeakReference;
 import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -36,6 +41,8 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.LongFunction;
 import java.util.function.LongPredicate;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -1137,6 +1144,66 @@ class ParallelCompressingSenderTest {
                 assertEquals(DecompressingReceiver.RECEIVED, receiver.receive(0), receiver::lastErrorMessage);
                 assertArrayEquals(next, receiver.message().partBytes(0));
             }
+        }
+    }
+
+    /**
+     * A payload or topic in a mapping of a file shortened since it was mapped, whose pages past the
+     * new end fault, is the caller's error on both paths, as a closed arena is: the send or the
+     * commit throws what the ring's copy throws (the JDK's InternalError), nothing is taken (a
+     * claim stays open), and the sender goes on. Before 2026-11-29, inline, a 1,000-byte payload
+     * went to libzstd by address and its SIGBUS ended the JVM; a 64-byte one (a raw frame, copied
+     * by Java) and a topic (read by the socket) returned true, dropped the message and failed the
+     * sender, the next send throwing.
+     */
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void shouldThrowAPayloadOrTopicInAShortenedMappingToTheCallerAndGoOn(boolean inline, @TempDir Path dir)
+            throws IOException {
+        Path file = dir.resolve("shortened");
+        Files.write(file, new byte[4096]);
+        try (ZmqContext ctx = new ZmqContext(); Arena arena = Arena.ofShared();
+             FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            MemorySegment mapped = channel.map(FileChannel.MapMode.READ_WRITE, 0, 4096, arena);
+            channel.truncate(0);
+            Fixtures.Link link = Fixtures.link(ctx, SocketType.PULL, SocketType.PUSH, "inproc");
+            ParallelCompressingSender.Builder b = ParallelCompressingSender.builder(link.client()).workers(1);
+            if (inline) {
+                b.inlineBelowBytes(4096).inlineAfterIdleNanos(0);
+            }
+            byte[] next = Fixtures.payload(500, 2);
+            byte[] empty = new byte[0];
+            try (ParallelCompressingSender sender = b.build();
+                 DecompressingReceiver receiver = DecompressingReceiver.builder(link.server()).build()) {
+                List<Executable> calls = List.of(
+                        () -> sender.send(mapped, 0, 64, 0), // a raw frame
+                        () -> sender.send(mapped, 0, 1000, 0), // compressed
+                        () -> sender.publish(mapped.asSlice(0, 8), MemorySegment.ofArray(empty), 0),
+                        () -> {
+                            assertNotNull(sender.claim(mapped.asSlice(0, 8), 100, 0));
+                            try {
+                                sender.commit(10);
+                            } catch (InternalError e) {
+                                assertEquals(1, ctx.bufferPool().outstanding(), "the claim stays open");
+                                sender.abort();
+                                throw e;
+                            }
+                        });
+                for (int c = 0; c < calls.size(); c++) {
+                    int call = c;
+                    assertThrows(InternalError.class, calls.get(c), () -> "call " + call);
+                    assertEquals(0, sender.inFlight());
+                    assertTrue(sender.send(next, 0), () -> "after call " + call);
+                    sender.flush();
+                    assertEquals(DecompressingReceiver.RECEIVED, receiver.receive(0), receiver::lastErrorMessage);
+                    assertArrayEquals(next, receiver.message().partBytes(0));
+                }
+                PipelineStats stats = sender.stats();
+                assertEquals(calls.size(), stats.messages(), stats::toString);
+                assertEquals(0, stats.droppedMessages(), stats::toString);
+                assertEquals(inline ? calls.size() : 0, stats.inlineMessages(), "the path taken");
+            }
+            assertEquals(0, ctx.bufferPool().outstanding());
         }
     }
 
