@@ -698,7 +698,7 @@ public final class ParallelCompressingSender implements AutoCloseable {
      *     when closed, while a claim is open, or when used by two threads at once
      */
     public boolean send(MemorySegment payload, long offset, long length, int flags) {
-        return take(null, null, null, payload, offset, length, flags);
+        return take(null, null, null, Objects.requireNonNull(payload, "payload"), offset, length, flags);
     }
 
     /**
@@ -787,7 +787,8 @@ public final class ParallelCompressingSender implements AutoCloseable {
      *     when closed, while a claim is open, or when used by two threads at once
      */
     public boolean publish(byte[] topic, MemorySegment payload, long offset, long length, int flags) {
-        return take(Objects.requireNonNull(topic, "topic"), null, null, payload, offset, length, flags);
+        Objects.requireNonNull(topic, "topic");
+        return take(topic, null, null, Objects.requireNonNull(payload, "payload"), offset, length, flags);
     }
 
     /**
@@ -855,7 +856,8 @@ public final class ParallelCompressingSender implements AutoCloseable {
      * @throws WrongThreadException when the topic is confined to another thread; nothing is taken
      */
     public boolean publish(MemorySegment topic, MemorySegment payload, long offset, long length, int flags) {
-        return take(null, checkTopic(topic), null, payload, offset, length, flags);
+        MemorySegment checked = checkTopic(topic);
+        return take(null, checked, null, Objects.requireNonNull(payload, "payload"), offset, length, flags);
     }
 
     /**

@@ -384,6 +384,7 @@ class LifecycleTest {
                 Fixtures.assertNullNamed("payload", () -> sender.send((MemorySegment) null, 0));
                 Fixtures.assertNullNamed("payload", () -> sender.publish(topic, (MemorySegment) null, 0));
                 Fixtures.assertNullNamed("part", () -> sender.sendEnvelope((MemorySegment) null, 0));
+                Fixtures.assertNullNamed("payload", () -> sender.send((MemorySegment) null, 0, 0, 0));
                 assertTrue(sender.send(data, 0));
                 assertEquals(DecompressingReceiver.RECEIVED, receiver.receive(0));
                 assertArrayEquals(data, receiver.message().partBytes(0));
@@ -402,6 +403,13 @@ class LifecycleTest {
                 Fixtures.assertNullNamed("topic", () -> parallel.claim((MemorySegment) null, 16, 0));
                 Fixtures.assertNullNamed("payload", () -> parallel.publish(MemorySegment.ofArray(topic), (byte[]) null, 0));
                 Fixtures.assertNullNamed("payload", () -> parallel.publish(MemorySegment.ofArray(topic), (MemorySegment) null, 0));
+                // the ranged overloads too: before 2026-11-29 they named "segment", an internal name
+                Fixtures.assertNullNamed("payload", () -> parallel.send((MemorySegment) null, 0, 0, 0));
+                Fixtures.assertNullNamed("payload", () -> parallel.publish(topic, (MemorySegment) null, 0, 0, 0));
+                Fixtures.assertNullNamed("payload", () -> parallel.publish(MemorySegment.ofArray(topic), null, 0, 0, 0));
+                Fixtures.assertNullNamed("topic", () -> parallel.publish((byte[]) null, MemorySegment.ofArray(data), 0, 0, 0));
+                Fixtures.assertNullNamed("topic", () -> parallel.publish((MemorySegment) null, MemorySegment.ofArray(data), 0, 0, 0));
+                assertEquals(0, parallel.inFlight());
                 assertTrue(parallel.send(data, 0));
                 parallel.flush();
                 assertEquals(DecompressingReceiver.RECEIVED, receiver.receive(0));
