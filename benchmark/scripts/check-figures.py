@@ -3501,6 +3501,28 @@ def codec_readme():
 check('codec/README.md: the figures it repeats', codec_readme)
 
 
+# --- The parallel sender's inline mapping check (29ccbf3a): the jars before and after, alternated ---
+
+def inline_mapped_check():
+    folder = os.path.join(RESULTS, 'inline-mapped-check')
+    lines = []
+    for size, label in ((1024, '1 KiB'), (64, '64 B')):
+        old = [os.path.join(folder, '%d-r%d-old.json' % (size, r)) for r in (1, 2, 3)]
+        new = [os.path.join(folder, '%d-r%d-new.json' % (size, r)) for r in (1, 2, 3)]
+        per_round = ratios(new, old, 'transfer', size=size)
+
+        def norm(paths):
+            return [matching(p, 'transfer', size=size)[0]['secondaryMetrics']['gc.alloc.rate.norm']['score'] for p in paths]
+        lines.append('| %s | %.0f K / %.0f K | %s | %s | %s / %s |' % (
+            label, statistics.median(score(p, 'transfer', size=size) for p in old) / 1e3,
+            statistics.median(score(p, 'transfer', size=size) for p in new) / 1e3,
+            fmt(per_round, 3), med(per_round), span(norm(old), 3), span(norm(new), 3)))
+    return lines
+
+
+check("What the parallel sender's inline mapping check costs", inline_mapped_check)
+
+
 # --- README.md's suite size and time, and the modules' test times: a fresh-clone CI run's per-class times ---
 
 CI_RUN = 'ci/2026-11-29-ba845f0f.txt'
