@@ -5,6 +5,7 @@ import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import io.zmqzstd.codec.internal.LibZstd;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InterruptedIOException;
 import java.lang.foreign.MemorySegment;
 import java.util.Objects;
 
@@ -23,7 +24,12 @@ import java.util.Objects;
  *
  * <p>After an error (bad input, limit, a failing source, an {@link Error} from it included) the
  * stream refuses further reads with an {@link IOException} that carries the first error as its
- * cause; the decompressor is left ready for other frames.
+ * cause; the decompressor is left ready for other frames. An {@link InterruptedIOException} from
+ * the source (a {@link java.net.SocketTimeoutException} from a socket with {@code SO_TIMEOUT}) is
+ * not an error of the stream: it reaches the caller with the stream's state kept, and the next
+ * read goes on where the source stopped, mid-frame or inside a skippable frame included. The
+ * exception says the source gave nothing: a source that took bytes before throwing it, which its
+ * {@code bytesTransferred} would count, lost them, and the next read sees the gap.
  *
  * <p>{@link #close()} closes the underlying stream, and the decompressor only when this stream
  * created it; it is idempotent, and every read, skip or {@link #available()} after it throws
@@ -54,6 +60,15 @@ public final class ZstdInputStream extends InputStream {
     private boolean anyInput;
     /** The last step filled the output scratch: zstd may hold more output that needs no input. */
     private boolean outputFull;
+    /** The length of the skippable frame being stepped over, its header included. */
+    private long skippableLength;
+    /** Bytes of that skippable frame still to come; 0 outside one. */
+    private long skippableLeft;
+    /**
+     * The source threw an {@link InterruptedIOException} in {@link #refill()}, where the stream's
+     * state is whole: the read passes it on without failing the stream.
+     */
+    private boolean sourceInterrupted;
     private boolean closed;
     /**
      * The first error, an {@link Error} from the source included: the frame state after it is
@@ -136,6 +151,11 @@ public final class ZstdInputStream extends InputStream {
             outRead += n;
             return n;
         } catch (Throwable e) {
+            if (sourceInterrupted) {
+                // a source's timeout: refill left the state whole, the next read resumes
+                sourceInterrupted = false;
+                throw e;
+            }
             // Errors too (an AssertionError or OutOfMemoryError from the source): any failure ends the stream
             failure = e;
             // A borrowed decompressor may be mid-frame (a source that failed): end its session.
@@ -185,6 +205,10 @@ public final class ZstdInputStream extends InputStream {
 
     /** Decodes into the output scratch; false at a clean end of input between frames. */
     private boolean decodeMore() throws IOException {
+        if (skippableLeft > 0) {
+            skipRest(); // a source's timeout stopped the last read inside a skippable frame
+            return true;
+        }
         if (atFrameStart) {
             // Only the header's own bytes: a frame may be shorter than the longest header (18
             // bytes), and on a live connection the bytes after it may not come until it is read.
@@ -258,18 +282,23 @@ public final class ZstdInputStream extends InputStream {
             throw new ZstdException(ZstdException.Reason.TRUNCATED,
                     "skippable frame truncated: header=" + available(buffers) + " of " + ZstdFrames.SKIPPABLE_HEADER_SIZE + " bytes");
         }
-        long length = ZstdFrames.skippableFrameLength(buffers.scratchIn, buffers.inPos());
-        long left = length;
+        skippableLength = ZstdFrames.skippableFrameLength(buffers.scratchIn, buffers.inPos());
+        skippableLeft = skippableLength;
+        skipRest();
+    }
+
+    /** Steps over the {@link #skippableLeft} bytes of the skippable frame still to come. */
+    private void skipRest() throws IOException {
         while (true) {
-            long n = Math.min(left, available(buffers));
+            long n = Math.min(skippableLeft, available(buffers));
             buffers.skipIn(n);
-            left -= n;
-            if (left == 0) {
+            skippableLeft -= n;
+            if (skippableLeft == 0) {
                 return;
             }
             if (inputEnded) {
                 throw new ZstdException(ZstdException.Reason.TRUNCATED,
-                        "skippable frame truncated: length=" + length + ", missing=" + left);
+                        "skippable frame truncated: length=" + skippableLength + ", missing=" + skippableLeft);
             }
             refill();
         }
@@ -286,7 +315,15 @@ public final class ZstdInputStream extends InputStream {
         if (left > 0 && pos > 0) {
             MemorySegment.copy(buffers.scratchIn, pos, buffers.scratchIn, 0, left);
         }
-        int n = in.read(heapIn, 0, (int) (StreamBuffers.SCRATCH_BYTES - left));
+        // before the source's read: a timeout from it leaves the moved input where zstd will look
+        buffers.setIn(buffers.scratchInAddress, left);
+        int n;
+        try {
+            n = in.read(heapIn, 0, (int) (StreamBuffers.SCRATCH_BYTES - left));
+        } catch (InterruptedIOException e) {
+            sourceInterrupted = true;
+            throw e;
+        }
         if (n < 0) {
             inputEnded = true;
             n = 0;
