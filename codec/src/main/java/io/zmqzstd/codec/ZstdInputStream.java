@@ -92,6 +92,7 @@ public final class ZstdInputStream extends InputStream {
      * @param decompressor the decompressor to use, still the caller's: {@link #close()} leaves it
      *     open
      * @throws IllegalStateException when {@code decompressor} is closed, or in a call on another thread
+     * @throws NullPointerException naming {@code in} or {@code decompressor} when it is null
      */
     public ZstdInputStream(InputStream in, ZstdDecompressor decompressor) {
         this(in, decompressor, false);
@@ -99,7 +100,7 @@ public final class ZstdInputStream extends InputStream {
 
     private ZstdInputStream(InputStream in, ZstdDecompressor decompressor, boolean owns) {
         this.in = Objects.requireNonNull(in, "in");
-        this.decompressor = decompressor;
+        this.decompressor = Objects.requireNonNull(decompressor, "decompressor");
         this.ownsDecompressor = owns;
         if (owns) {
             decompressor.heldBy("ZstdInputStream"); // dropped unclosed, the stream is what was forgotten

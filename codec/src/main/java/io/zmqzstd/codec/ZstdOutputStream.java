@@ -64,6 +64,7 @@ public final class ZstdOutputStream extends OutputStream {
      * @param compressor the compressor to use, with its settings, still the caller's:
      *     {@link #close()} leaves it open
      * @throws IllegalStateException when {@code compressor} is closed, or in a call on another thread
+     * @throws NullPointerException naming {@code out} or {@code compressor} when it is null
      */
     public ZstdOutputStream(OutputStream out, ZstdCompressor compressor) {
         this(out, compressor, false, -1);
@@ -82,6 +83,7 @@ public final class ZstdOutputStream extends OutputStream {
      * @param contentSizeBytes the number of bytes that will be written; a negative value
      *     declares no size, as the two-argument constructor does
      * @throws IllegalStateException when {@code compressor} is closed, or in a call on another thread
+     * @throws NullPointerException naming {@code out} or {@code compressor} when it is null
      */
     public ZstdOutputStream(OutputStream out, ZstdCompressor compressor, long contentSizeBytes) {
         this(out, compressor, false, contentSizeBytes);
@@ -89,7 +91,7 @@ public final class ZstdOutputStream extends OutputStream {
 
     private ZstdOutputStream(OutputStream out, ZstdCompressor compressor, boolean owns, long pledged) {
         this.out = Objects.requireNonNull(out, "out");
-        this.compressor = compressor;
+        this.compressor = Objects.requireNonNull(compressor, "compressor");
         this.ownsCompressor = owns;
         this.pledged = pledged < 0 ? -1 : pledged;
         if (owns) {

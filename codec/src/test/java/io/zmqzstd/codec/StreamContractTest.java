@@ -131,6 +131,23 @@ class StreamContractTest {
         assertEquals(0, sink.closes, "nothing made, nothing closed");
     }
 
+    /**
+     * A null borrowed compressor or decompressor is named, as a null stream is. Before 2026-11-29
+     * it gave the JVM's generic message about a field of the stream.
+     */
+    @Test
+    void shouldNameANullCompressorOrDecompressor() {
+        CountingOutput sink = new CountingOutput();
+        assertEquals("compressor", assertThrows(NullPointerException.class, () -> new ZstdOutputStream(sink, null)).getMessage());
+        assertEquals("compressor", assertThrows(NullPointerException.class, () -> new ZstdOutputStream(sink, null, 10)).getMessage());
+        assertEquals("decompressor", assertThrows(NullPointerException.class,
+                () -> new ZstdInputStream(new ByteArrayInputStream(FRAME), null)).getMessage());
+        try (ZstdDecompressor d = new ZstdDecompressor()) {
+            assertEquals("in", assertThrows(NullPointerException.class, () -> new ZstdInputStream(null, d)).getMessage());
+        }
+        assertEquals(0, sink.closes, "nothing made, nothing closed");
+    }
+
     @Test
     void shouldRefuseEveryWriteAfterCloseWithIOException() throws IOException {
         CountingOutput sink = new CountingOutput();
