@@ -20,7 +20,10 @@ import java.lang.invoke.VarHandle;
  * {@code MemorySegment} obtained earlier and kept past release is a bug the handle cannot see
  * (a pooled slot's memory stays mapped while the pool is open, and is freed when the pool closes,
  * after which any access throws; an unpooled buffer's memory, from an automatic arena, is freed
- * only once nothing reaches it, so a stale segment of one never throws).
+ * only once nothing reaches it, so a stale segment of one never throws). A pooled buffer still
+ * rented when its pool closes loses its memory with the pool's: {@link #segment()} and
+ * {@link #address()} then throw {@link IllegalStateException} naming the closed pool, as they do
+ * after release; {@link #release()} still takes it back.
  */
 public final class PooledBuffer {
 
@@ -70,10 +73,12 @@ public final class PooledBuffer {
      * owns this buffer.
      *
      * @return the buffer's memory, {@link #capacity()} bytes
-     * @throws IllegalStateException when the buffer was released or handed to a socket
+     * @throws IllegalStateException when the buffer was released or handed to a socket, or its
+     *     pool closed while it was rented and freed the memory (the message says so)
      */
     public MemorySegment segment() {
         checkRented();
+        checkMemory();
         return segment;
     }
 
@@ -81,10 +86,14 @@ public final class PooledBuffer {
      * The native address of the buffer's first byte; same validity as {@link #segment()}.
      *
      * @return the address of {@link #segment()}
-     * @throws IllegalStateException when the buffer was released or handed to a socket
+     * @throws IllegalStateException when the buffer was released or handed to a socket, or its
+     *     pool closed while it was rented and freed the memory (the message says so): until
+     *     2026-11-29 the address of the freed memory was returned, and a write through it made the
+     *     JVM die (SIGSEGV, or glibc's abort on a corrupt heap)
      */
     public long address() {
         checkRented();
+        checkMemory();
         return address;
     }
 
@@ -130,6 +139,19 @@ public final class PooledBuffer {
         int s = state;
         if (s != RENTED) {
             throw notOwned(s);
+        }
+    }
+
+    /**
+     * A rented buffer's memory is gone once its pool closed and freed its slabs (a close that found
+     * the buffer still rented logs it as a leak, and frees the memory all the same); an unpooled
+     * buffer's memory, from an automatic arena, never is.
+     */
+    private void checkMemory() {
+        if (!segment.scope().isAlive()) {
+            throw new IllegalStateException("buffer's pool is closed and its memory freed: capacity=" + capacity
+                    + " (the buffer was still rented when NativeBufferPool.close() ran: release or send every buffer"
+                    + " before closing its pool, or its context)");
         }
     }
 

@@ -5,6 +5,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.List;
@@ -185,6 +186,34 @@ class PoolCloseTest {
         pool.close();
         assertThrows(IllegalStateException.class, () -> pooledView.get(ValueLayout.JAVA_BYTE, 0));
         assertEquals(5, unpooledView.get(ValueLayout.JAVA_BYTE, 4095));
+    }
+
+    /**
+     * A buffer still rented when its pool closes (a leak, which the close logs) keeps its handle but
+     * not its memory: segment() and address() refuse it, naming the closed pool, as they refuse a
+     * released buffer. address() used to return the freed memory's address, and a write through it
+     * killed the JVM (glibc's "munmap_chunk(): invalid pointer" abort at 100 B, SIGSEGV at 4 MB);
+     * segment() returned a dead segment whose first access threw the JDK's bare "Already closed".
+     * An unpooled buffer's memory is the garbage collector's, and stays usable.
+     */
+    @Test
+    void shouldRefuseTheMemoryOfABufferStillRentedWhenItsPoolClosed() {
+        NativeBufferPool pool = NativeBufferPool.builder().maxBufferBytes(1024).build();
+        PooledBuffer pooled = pool.rent(100);
+        PooledBuffer unpooled = pool.rent(4096);
+        pool.close(); // logs both as leaks
+        for (Runnable call : List.<Runnable>of(pooled::segment, pooled::address)) {
+            IllegalStateException e = assertThrows(IllegalStateException.class, call::run);
+            assertTrue(e.getMessage().startsWith("buffer's pool is closed and its memory freed: capacity=256"), e.getMessage());
+        }
+        assertTrue(pooled.isRented(), "the handle is still the caller's");
+        assertEquals(256, pooled.capacity());
+        unpooled.segment().set(ValueLayout.JAVA_BYTE, 4095, (byte) 5);
+        assertEquals(5, MemorySegment.ofAddress(unpooled.address()).reinterpret(4096).get(ValueLayout.JAVA_BYTE, 4095));
+        pooled.release();
+        unpooled.release();
+        assertEquals(0, pool.outstanding());
+        assertEquals(0, pool.stats().doubleReleases());
     }
 
     /**
