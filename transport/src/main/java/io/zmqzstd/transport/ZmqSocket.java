@@ -119,6 +119,14 @@ public final class ZmqSocket implements AutoCloseable {
      * {@link #endpoints}, because {@link #sendPooled} reads it on every send: one plain field read.
      */
     private boolean inprocOnly;
+    /** {@code ZMQ_CONFLATE} as last set through this object (setInt keeps it current). */
+    private boolean conflateSet;
+    /**
+     * A bind or connect succeeded while {@link #conflateSet}: this socket has (or will have) pipes
+     * that keep one frame only, so a multipart send is refused ({@link #checkSendFlags}). A field,
+     * read by every send with SNDMORE: one plain read.
+     */
+    private boolean conflated;
     /**
      * This is an XSUB socket, whose sends of subscription messages are checked
      * ({@link #refuseLongSubscription}). A field, read by every send: one plain read.
@@ -408,6 +416,7 @@ public final class ZmqSocket implements AutoCloseable {
     /** Notes an endpoint just bound or connected; see {@link #inprocOnly}. */
     private void noteEndpoint(String endpoint) {
         inprocOnly = endpoints.noteTransport(endpoint);
+        conflated |= conflateSet;
     }
 
     /**
@@ -459,7 +468,9 @@ public final class ZmqSocket implements AutoCloseable {
      * @throws ZmqException when libzmq fails for another reason than would-block (ETERM once the
      *     context is shut down or closed)
      * @throws IllegalStateException after {@link #close()}, or while another thread is in a call
-     *     on this socket
+     *     on this socket;
+     *     or for {@link #SNDMORE} once the socket was bound or connected with conflate on (see
+     *     {@link #conflate(boolean)}; nothing is sent)
      */
     public boolean send(byte[] data, int flags) {
         return send(data, 0, data.length, flags);
@@ -481,11 +492,13 @@ public final class ZmqSocket implements AutoCloseable {
      * @throws ZmqException when libzmq fails for another reason than would-block (ETERM once the
      *     context is shut down or closed)
      * @throws IllegalStateException after {@link #close()}, or while another thread is in a call
-     *     on this socket
+     *     on this socket;
+     *     or for {@link #SNDMORE} once the socket was bound or connected with conflate on (see
+     *     {@link #conflate(boolean)}; nothing is sent)
      */
     public boolean send(byte[] data, int off, int len, int flags) {
         Objects.checkFromIndexSize(off, len, data.length);
-        checkFlags(flags, SEND_FLAGS, "send");
+        checkSendFlags(flags, "send");
         if (xsub && len > XPUB_DEFAULT_MAX_MESSAGE_BYTES) {
             refuseLongSubscription(data[off], len);
         }
@@ -512,7 +525,9 @@ public final class ZmqSocket implements AutoCloseable {
      * @throws ZmqException when libzmq fails for another reason than would-block (ETERM once the
      *     context is shut down or closed)
      * @throws IllegalStateException after {@link #close()}, or while another thread is in a call
-     *     on this socket
+     *     on this socket;
+     *     or for {@link #SNDMORE} once the socket was bound or connected with conflate on (see
+     *     {@link #conflate(boolean)}; nothing is sent)
      */
     public boolean send(String text, int flags) {
         return send(text.getBytes(StandardCharsets.UTF_8), flags);
@@ -542,13 +557,15 @@ public final class ZmqSocket implements AutoCloseable {
      *     context is shut down or closed)
      * @throws IllegalStateException when {@code data} is no longer alive, or cannot be read (a
      *     mapping of a file shortened since; nothing is sent), after {@link #close()}, or while
-     *     another thread is in a call on this socket
+     *     another thread is in a call on this socket;
+     *     or for {@link #SNDMORE} once the socket was bound or connected with conflate on (see
+     *     {@link #conflate(boolean)}; nothing is sent)
      * @throws WrongThreadException when {@code data} is confined to another thread, as any
      *     access to it from this one would be (nothing is sent)
      */
     public boolean send(MemorySegment data, long offset, long length, int flags) {
         Objects.checkFromIndexSize(offset, length, data.byteSize());
-        checkFlags(flags, SEND_FLAGS, "send");
+        checkSendFlags(flags, "send");
         if (xsub && length > XPUB_DEFAULT_MAX_MESSAGE_BYTES) {
             byte first;
             try {
@@ -591,10 +608,12 @@ public final class ZmqSocket implements AutoCloseable {
      * @throws ZmqException when libzmq fails for another reason than would-block (ETERM once the
      *     context is shut down or closed); {@code msg} keeps its content
      * @throws IllegalStateException when {@code msg} is closed, after {@link #close()}, or while
-     *     another thread is in a call on this socket
+     *     another thread is in a call on this socket;
+     *     or for {@link #SNDMORE} once the socket was bound or connected with conflate on (see
+     *     {@link #conflate(boolean)}; nothing is sent)
      */
     public boolean send(ZmqMessage msg, int flags) {
-        checkFlags(flags, SEND_FLAGS, "send");
+        checkSendFlags(flags, "send");
         if (xsub) {
             long size = msg.size();
             if (size > XPUB_DEFAULT_MAX_MESSAGE_BYTES) {
@@ -641,10 +660,12 @@ public final class ZmqSocket implements AutoCloseable {
      *     context is shut down or closed); the buffer stays the caller's
      * @throws IllegalStateException when the caller does not own the buffer, or its pool is closed
      *     (the buffer stays the caller's; memory of a closed pool is not read); also after
-     *     {@link #close()}, or while another thread is in a call on this socket
+     *     {@link #close()}, or while another thread is in a call on this socket;
+     *     or for {@link #SNDMORE} once the socket was bound or connected with conflate on (see
+     *     {@link #conflate(boolean)}; nothing is sent)
      */
     public boolean sendPooled(PooledBuffer buffer, long length, int flags) {
-        checkFlags(flags, SEND_FLAGS, "sendPooled");
+        checkSendFlags(flags, "sendPooled");
         enter();
         try {
             return sendPooledInCall(buffer, length, flags);
@@ -1385,6 +1406,22 @@ public final class ZmqSocket implements AutoCloseable {
     private static final int SEND_FLAGS = DONTWAIT | SNDMORE;
 
     /**
+     * {@link #checkFlags} for a send, and SNDMORE refused on a socket bound or connected with
+     * {@code ZMQ_CONFLATE} on: libzmq 4.3.4 keeps one frame, not one message, in a conflating
+     * pipe, so of a multipart message [b1, b2, b3] the receiver got b3 alone, as a whole message,
+     * and the sender was told every part went (until 2026-11-29).
+     */
+    private void checkSendFlags(int flags, String call) {
+        checkFlags(flags, SEND_FLAGS, call);
+        if ((flags & SNDMORE) != 0 && conflated) {
+            throw new IllegalStateException(call + " with SNDMORE on a socket bound or connected with conflate on: type=" + type
+                    + " (libzmq keeps the last frame, not the last message, so the receiver would get this message's last"
+                    + " part alone as a whole message; nothing was sent: send single-part messages, or make the socket"
+                    + " without conflate)");
+        }
+    }
+
+    /**
      * Refuses flags outside {@code allowed} before anything happens: libzmq ignores bits it does not
      * know, so a receive flag passed to a send (or a constant of another API) went unnoticed.
      */
@@ -1779,6 +1816,12 @@ public final class ZmqSocket implements AutoCloseable {
      * connects without it, and a PUSH that connects with it conflates the pipe for both
      * ({@code ConflateTest}).
      *
+     * <p>libzmq keeps the last frame, not the last message: of a multipart message only its last
+     * part arrives, alone, as a whole message. So once this socket was bound or connected with
+     * conflate on, every send with {@link #SNDMORE} is refused ({@link IllegalStateException},
+     * nothing sent); over inproc too, whichever side's setting made the pipe. A conflating
+     * receiver cannot tell: a peer's multipart message reaches it as its last part alone.
+     *
      * @param on true to keep only the last message in each queue; false (the default) keeps all
      * @throws IllegalStateException for {@code true} on another socket type (PAIR, REQ, REP, ROUTER,
      *     XPUB, XSUB, STREAM): libzmq 4.3.4 takes it there and ignores it, every message kept (until
@@ -2106,6 +2149,8 @@ public final class ZmqSocket implements AutoCloseable {
                 sendTimeoutMs = value;
             } else if (option == LibZmq.ZMQ_RCVTIMEO) {
                 receiveTimeoutMs = value;
+            } else if (option == LibZmq.ZMQ_CONFLATE) {
+                conflateSet = value != 0;
             }
         } finally {
             exit();

@@ -8,6 +8,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -87,6 +89,61 @@ class ConflateTest extends ContextTestBase {
         sender.bind("inproc://conflate-pair");
         receiver.connect("inproc://conflate-pair");
         assertEquals("m0,m1,m2,m3,m4", sendFiveAndDrain(sender, receiver));
+    }
+
+    /**
+     * libzmq keeps the last frame of a conflating pipe, not the last message: [a1, a2], [b1, b2, b3]
+     * sent on a PUSH connected with conflate on arrived as one message, b3 alone, and every send
+     * returned true (until 2026-11-29). Each send form now refuses SNDMORE on such a socket,
+     * nothing sent, and single-part messages still go.
+     */
+    @Test
+    void shouldRefuseAMultipartSendOnASocketConnectedWithConflate() {
+        ZmqSocket pull = socket(SocketType.PULL);
+        ZmqSocket push = socket(SocketType.PUSH);
+        push.conflate(true);
+        pull.bind("inproc://conflate-multipart");
+        push.connect("inproc://conflate-multipart");
+        NativeBufferPool pool = ctx.bufferPool();
+        PooledBuffer buffer = pool.rent(16);
+        try (ZmqMessage message = new ZmqMessage(); Arena a = Arena.ofConfined()) {
+            message.set(a.allocateFrom("part"));
+            Map<String, Runnable> forms = new LinkedHashMap<>();
+            forms.put("byte[]", () -> push.send(new byte[] {1}, ZmqSocket.SNDMORE));
+            forms.put("String", () -> push.send("part", ZmqSocket.SNDMORE | ZmqSocket.DONTWAIT));
+            forms.put("segment", () -> push.send(a.allocate(4), 0, 4, ZmqSocket.SNDMORE));
+            forms.put("message", () -> push.send(message, ZmqSocket.SNDMORE));
+            forms.put("pooled", () -> push.sendPooled(buffer, 16, ZmqSocket.SNDMORE));
+            forms.forEach((form, send) -> {
+                IllegalStateException e = assertThrows(IllegalStateException.class, send::run, form);
+                assertTrue(e.getMessage().contains("with SNDMORE on a socket bound or connected with conflate on: type=PUSH"),
+                        form + ": " + e.getMessage());
+            });
+            assertEquals(5, message.size(), "the refused message keeps its content");
+            assertTrue(buffer.isRented(), "the refused buffer stays the caller's");
+        }
+        buffer.release();
+        assertNull(pull.receiveString(ZmqSocket.DONTWAIT), "nothing was sent");
+        assertEquals("m4", sendFiveAndDrain(push, pull));
+    }
+
+    /**
+     * Only pipes made while conflate is on keep one frame: a PUSH that connected before its
+     * conflate(true) still sends whole multipart messages, and is not refused them.
+     */
+    @Test
+    void shouldTakeAMultipartSendWhenConflateCameAfterTheConnect() {
+        ZmqSocket pull = socket(SocketType.PULL);
+        ZmqSocket push = socket(SocketType.PUSH);
+        pull.bind("inproc://conflate-after-connect");
+        push.connect("inproc://conflate-after-connect");
+        push.conflate(true);
+        assertTrue(push.send("a1", ZmqSocket.SNDMORE));
+        assertTrue(push.send("a2", 0));
+        assertEquals("a1", pull.receiveString(0));
+        assertTrue(pull.hasMore());
+        assertEquals("a2", pull.receiveString(0));
+        assertFalse(pull.hasMore());
     }
 
     /**
