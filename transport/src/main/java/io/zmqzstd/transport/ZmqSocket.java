@@ -873,7 +873,7 @@ public final class ZmqSocket implements AutoCloseable {
                     errno = LibZmq.errno(capture);
                     if (errno != EAGAIN && errno != EINTR) {
                         throw errno == LibZmq.EHOSTUNREACH && (type == SocketType.ROUTER || type == SocketType.STREAM)
-                                ? unroutable(op, m, address, length) : callFailed(op, errno);
+                                ? unroutable(op, m, address, length) : failed(op, errno);
                     }
                 }
                 if (!timed) {
@@ -935,6 +935,20 @@ public final class ZmqSocket implements AutoCloseable {
             throw callFailed(op, LibZmq.ETERM);
         }
         return errno;
+    }
+
+    /**
+     * {@link #callFailed}, naming this socket's type when it cannot do the call at all: libzmq's
+     * ENOTSUP for a send on a SUB or PULL, or a receive on a PUB or PUSH, said only "Operation not
+     * supported" (until 2026-11-29).
+     */
+    private ZmqException failed(int op, int errno) {
+        boolean receive = op == ZMQ_MSG_RECV;
+        if (receive ? type.receives() : type.sends()) {
+            return callFailed(op, errno);
+        }
+        return new ZmqException(callName(op), errno, "a " + type + " socket cannot " + (receive ? "receive" : "send")
+                + ": " + (receive ? "PUB and PUSH only send" : "SUB and PULL only receive"));
     }
 
     private static ZmqException callFailed(int op, int errno) {
