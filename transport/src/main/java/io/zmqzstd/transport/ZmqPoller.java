@@ -34,7 +34,11 @@ public final class ZmqPoller implements AutoCloseable {
     public static final int POLLIN = LibZmq.ZMQ_POLLIN;
     /** ZMQ_POLLOUT (2): a message can be sent without blocking. */
     public static final int POLLOUT = LibZmq.ZMQ_POLLOUT;
-    /** ZMQ_POLLERR (4): an error on a plain file descriptor; never reported for sockets. */
+    /**
+     * ZMQ_POLLERR (4): an error on a plain file descriptor; never reported for sockets.
+     * {@link #register} and {@link #events} take it beside POLLIN and POLLOUT, and
+     * {@link #hasError} stays false.
+     */
     public static final int POLLERR = LibZmq.ZMQ_POLLERR;
 
     /**
@@ -102,15 +106,17 @@ public final class ZmqPoller implements AutoCloseable {
      * Adds a socket to poll for {@code events} ({@link #POLLIN} and/or {@link #POLLOUT}).
      *
      * @param socket an open socket; it may be registered twice (a poll still enters it once)
-     * @param events {@link #POLLIN}, {@link #POLLOUT}, both ({@code |}), or 0 for none yet
+     * @param events {@link #POLLIN}, {@link #POLLOUT}, both ({@code |}), or 0 for none yet;
+     *     {@link #POLLERR} may be added (code written for other bindings often does) and changes
+     *     nothing: libzmq never reports it for a socket
      * @return its index, for {@link #isReadable(int)} and friends: the lowest index free, which
      *     is the count of earlier registers until a socket is unregistered
      * @throws IllegalStateException when the poller is full or closed, or the socket is closed, or
      *     when the registrations would outnumber the file descriptors the process may open
      *     ({@code RLIMIT_NOFILE}, {@code ulimit -n}): libzmq's poll over that many items aborts the
      *     process, its {@code poll(2)} failing with EINVAL
-     * @throws IllegalArgumentException when {@code events} has other bits than these
-     *     (nothing changes when it throws)
+     * @throws IllegalArgumentException when {@code events} has bits other than POLLIN, POLLOUT
+     *     and POLLERR (nothing changes when it throws)
      */
     public int register(ZmqSocket socket, int events) {
         Objects.requireNonNull(socket, "socket");
@@ -192,9 +198,11 @@ public final class ZmqPoller implements AutoCloseable {
      *
      * @param index the index {@link #register} returned
      * @param events {@link #POLLIN}, {@link #POLLOUT}, both, or 0 to report nothing for it (a
-     *     close of its context still wakes the poll)
+     *     close of its context still wakes the poll); {@link #POLLERR} may be added, as for
+     *     {@link #register}, and changes nothing
      * @throws IndexOutOfBoundsException when no socket is registered at {@code index}
-     * @throws IllegalArgumentException when {@code events} has other bits than these
+     * @throws IllegalArgumentException when {@code events} has bits other than POLLIN, POLLOUT
+     *     and POLLERR
      * @throws IllegalStateException when the poller is closed
      */
     public void events(int index, int events) {
@@ -203,13 +211,18 @@ public final class ZmqPoller implements AutoCloseable {
         items.set(ValueLayout.JAVA_SHORT, base + LibZmq.POLLITEM_EVENTS, wakeable(events));
     }
 
-    /** zmq_poll watches a socket's mailbox only when events != 0; POLLERR is never reported for sockets. */
+    /**
+     * zmq_poll watches a socket's mailbox only when events != 0, so "nothing" is asked as POLLERR,
+     * which libzmq never reports for a socket. A caller's POLLERR is taken for the same reason:
+     * harmless, and common in code written for other bindings. (Until 2026-11-29 the javadoc, the
+     * README and this message said only POLLIN and POLLOUT were taken.)
+     */
     private static short wakeable(int events) {
         if ((events & ~(POLLIN | POLLOUT | POLLERR)) != 0) {
             // zmq_pollitem_t's events is a short: other bits would be cut off (0x10000 became 0,
             // nothing watched) or ask for what a socket never reports
-            throw new IllegalArgumentException("events must be POLLIN, POLLOUT, both, or 0: events=0x"
-                    + Integer.toHexString(events));
+            throw new IllegalArgumentException("events must be POLLIN, POLLOUT, both, or 0 (POLLERR may be added: a socket"
+                    + " never reports it): events=0x" + Integer.toHexString(events));
         }
         return (short) (events == 0 ? POLLERR : events);
     }

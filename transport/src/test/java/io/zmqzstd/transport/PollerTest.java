@@ -32,11 +32,35 @@ class PollerTest {
             assertEquals(0, poller.poll(0), "a poll that looks only is fine");
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                     () -> poller.register(pull, 0x10000 | ZmqPoller.POLLIN));
-            assertEquals("events must be POLLIN, POLLOUT, both, or 0: events=0x10001", e.getMessage());
+            assertEquals("events must be POLLIN, POLLOUT, both, or 0 (POLLERR may be added: a socket never reports it):"
+                    + " events=0x10001", e.getMessage());
             int i = poller.register(pull, ZmqPoller.POLLIN);
             assertThrows(IllegalArgumentException.class, () -> poller.events(i, 8));
             poller.events(i, ZmqPoller.POLLIN | ZmqPoller.POLLOUT);
             assertEquals(0, poller.poll(0), "registered once, nothing queued");
+        }
+    }
+
+    /**
+     * POLLERR beside POLLIN is taken and changes nothing, as the javadoc and README say (until
+     * 2026-11-29 they said only POLLIN and POLLOUT were taken, while the code took POLLERR too).
+     */
+    @Test
+    void shouldTakePollerrAndNeverReportItForASocket() {
+        try (ZmqContext ctx = new ZmqContext(); ZmqPoller poller = new ZmqPoller(2)) {
+            ZmqSocket pull = ctx.socket(SocketType.PULL);
+            ZmqSocket push = ctx.socket(SocketType.PUSH);
+            pull.bind("inproc://pollerr");
+            push.connect("inproc://pollerr");
+            int i = poller.register(pull, ZmqPoller.POLLIN | ZmqPoller.POLLERR);
+            assertEquals(0, poller.poll(0), "nothing queued, no error reported");
+            assertTrue(push.send(ONE, 0));
+            assertEquals(1, poller.poll(5_000));
+            assertTrue(poller.isReadable(i));
+            assertFalse(poller.hasError(i));
+            poller.events(i, ZmqPoller.POLLERR);
+            assertEquals(0, poller.poll(0), "POLLERR alone asks for nothing a socket reports");
+            assertFalse(poller.hasError(i));
         }
     }
 
