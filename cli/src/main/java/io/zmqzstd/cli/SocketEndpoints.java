@@ -79,8 +79,11 @@ final class SocketEndpoints implements AutoCloseable {
         }
         for (String endpoint : connects) {
             // libzmq takes these and fails only in the background, retrying for ever: nothing would tell the user
-            if (Values.tcpPort(endpoint) == 0) {
-                throw new ParameterException(commandLine, connectOption + " cannot reach port 0: endpoint=" + endpoint
+            // tcp and ws alike: a port of * came back from libzmq as "Invalid argument", a ws port 0 as the
+            // transport's advice to ask a bind's lastEndpoint()
+            String anyPort = Values.anyPort(endpoint);
+            if (anyPort != null) {
+                throw new ParameterException(commandLine, connectOption + " cannot reach port " + anyPort + ": endpoint=" + endpoint
                         + " (port 0 or * means 'any free port' only for " + bindOption + ")");
             }
             if (endpoint.equals("ipc://*")) {

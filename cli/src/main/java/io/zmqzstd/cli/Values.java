@@ -149,6 +149,15 @@ final class Values {
     }
 
     /**
+     * The destination port of a well-formed tcp, ws or wss endpoint when it is {@code *} or {@code 0}
+     * (any free port, which only a bind can take), else null.
+     */
+    static String anyPort(String endpoint) {
+        Matcher t = destination(endpoint, true);
+        return t != null && (t.group(2).equals("*") || Integer.parseInt(t.group(2)) == 0) ? t.group(2) : null;
+    }
+
+    /**
      * The destination host of a well-formed tcp endpoint as written ({@code [::1]} with its
      * brackets, a name, an address, an interface or {@code *}); null for other transports.
      */
