@@ -86,6 +86,12 @@ final class SocketEndpoints implements AutoCloseable {
                 throw new ParameterException(commandLine, connectOption + " cannot reach port " + anyPort + ": endpoint=" + endpoint
                         + " (port 0 or * means 'any free port' only for " + bindOption + ")");
             }
+            if ("*".equals(Values.host(endpoint))) {
+                // libzmq refused it as "Invalid argument", which named neither the host nor --bind
+                throw new ParameterException(commandLine, connectOption + " needs a host to reach: endpoint=" + endpoint
+                        + " ('*' means every interface only for " + bindOption + "; connect to a name or an address, e.g. "
+                        + endpoint.replaceFirst("(?<=//|;)\\*:", "127.0.0.1:") + ")");
+            }
             if (endpoint.equals("ipc://*")) {
                 // libzmq connects to a socket file named '*' in the working directory: the command waited for
                 // a peer that was not there (exit 3 with --timeout, for ever without)
@@ -253,7 +259,7 @@ final class SocketEndpoints implements AutoCloseable {
     private void requireResolvable(String endpoint) {
         String host = Values.host(endpoint);
         if (host == null || host.equals("*")) {
-            return; // not tcp or ws, or tcp://*:N, which libzmq refuses itself (EINVAL)
+            return; // not tcp or ws, or tcp://*:N, which check() refuses
         }
         if (host.startsWith("[")) {
             return; // a literal, checked by Values.endpoint; its ZMQ_IPV6 is check()'s

@@ -350,6 +350,30 @@ class CommandLineTest {
     }
 
     /**
+     * Host {@code *} is every interface, for a bind only: a connect to it came back from libzmq as
+     * "cannot connect: …, errno=22, error=Invalid argument", which named neither the host nor
+     * --bind. Now a usage error that says so and offers an address, for tcp (with a source too) and
+     * ws, a proxy side too.
+     */
+    @Test
+    void shouldRefuseToConnectToEveryInterface() {
+        String[][] cases = {
+                {"send", "--connect", "tcp://*:5555", "--timeout", "1s"},
+                {"recv", "--connect", "ws://*:5555/feed", "--timeout", "1s"},
+                {"send", "--connect", "tcp://127.0.0.1:0;*:5555", "--timeout", "1s"},
+                {"proxy", "--type", "pipeline", "--frontend-connect", "tcp://*:5555", "--backend-bind", "tcp://127.0.0.1:*"}};
+        String[] expected = {"e.g. tcp://127.0.0.1:5555)", "e.g. ws://127.0.0.1:5555/feed)", "e.g. tcp://127.0.0.1:0;127.0.0.1:5555)",
+                "e.g. tcp://127.0.0.1:5555)"};
+        for (int i = 0; i < cases.length; i++) {
+            String[] args = cases[i];
+            String option = args[0].equals("proxy") ? "--frontend-" : "--";
+            String endpoint = args[Arrays.asList(args).indexOf(option + "connect") + 1];
+            assertEachUsageErrorBeforeRunning(new String[][] {args}, option + "connect needs a host to reach: endpoint=" + endpoint,
+                    "only for " + option + "bind", expected[i]);
+        }
+    }
+
+    /**
      * {@code ipc://*} is a fresh path for a bind; libzmq takes it for a connect too, as a socket file
      * named '*' in the working directory, so a send or recv connected to it (copied from a bind's
      * endpoint) waited for a peer that was not there: exit 3 with --timeout, for ever without. Now a
