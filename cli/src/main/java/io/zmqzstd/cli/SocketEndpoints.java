@@ -413,7 +413,8 @@ final class SocketEndpoints implements AutoCloseable {
      * Why libzmq could not make an ipc bind's socket file, where its directory says: libzmq's
      * "No such file or directory" or "Permission denied" read as if about the socket file itself.
      *
-     * @return {@code " (no such directory: DIR)"} or {@code " (this user may not create a file in DIR)"}, for
+     * @return {@code " (no such directory: DIR)"}, {@code " (not a directory: DIR)"} or
+     *         {@code " (this user may not create a file in DIR)"}, for
      *         {@code ipc://*} {@link #freshIpcDirectoryProblem}'s, else ""
      */
     private static String ipcDirectoryProblem(String endpoint) {
@@ -426,7 +427,8 @@ final class SocketEndpoints implements AutoCloseable {
             return "";
         }
         if (!Files.isDirectory(directory)) {
-            return " (no such directory: " + directory + ")";
+            // ENOTDIR: it is there, as a file, which "no such directory" denied
+            return Files.exists(directory) ? " (not a directory: " + directory + ")" : " (no such directory: " + directory + ")";
         }
         return Files.isWritable(directory) ? "" : " (this user may not create a file in " + directory + ")";
     }

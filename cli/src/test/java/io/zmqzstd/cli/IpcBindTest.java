@@ -114,6 +114,20 @@ class IpcBindTest {
         assertTrue(r.err().strip().endsWith("(no such directory: " + missing + ")"), r::toString);
     }
 
+    /**
+     * A bind below a regular file fails in libzmq with "Not a directory", to which the line added
+     * "(no such directory: FILE)", though FILE is there: it names it as not a directory.
+     */
+    @Test
+    void shouldNameAFileInThePlaceOfTheDirectoryOfAnIpcPath() throws Exception {
+        Path file = Files.writeString(dir.resolve("app.log"), "a log\n");
+        String endpoint = "ipc://" + file.resolve("feed.sock");
+        Result r = recv(endpoint);
+        assertOneLineFailure(r, endpoint, "errno=20, error=Not a directory (not a directory: " + file + ")");
+        assertFalse(r.err().contains("no such directory"), r::toString);
+        assertEquals("a log\n", Files.readString(file));
+    }
+
     /** A socket file nobody listens on (its process died) is what libzmq's unlink is for: the bind takes it. */
     @Test
     void shouldTakeOverTheSocketFileOfAProcessThatEnded() throws Exception {
