@@ -220,14 +220,20 @@ final class SocketEndpoints implements AutoCloseable {
         return left.stream().filter(right::contains).findFirst().map(x -> x.getHostAddress() + ":" + port).orElse(null);
     }
 
-    /** The addresses of a tcp host: null for a bind's {@code *}, empty when it cannot be told. */
+    /**
+     * The addresses of a tcp host: null for a bind to every interface ({@code *}, or the unspecified
+     * address {@code 0.0.0.0} or {@code [::]}, which listen as {@code *} does: on a socket with
+     * {@code ZMQ_IPV6}, a bind to {@code 0.0.0.0} took a connect to {@code [::1]} too), empty when it
+     * cannot be told.
+     */
     private static Set<InetAddress> addresses(String host, boolean bind) {
         if (bind && host.equals("*")) {
             return null;
         }
         InetAddress literal = Values.literal(host.startsWith("[") ? host.substring(1, host.length() - 1) : host);
         if (literal != null) {
-            return Set.of(literal);
+            // a bind to 0.0.0.0 took a connect to 127.0.0.1 on the same socket: it sent to itself, exit 0
+            return bind && literal.isAnyLocalAddress() ? null : Set.of(literal);
         }
         try {
             if (bind) {

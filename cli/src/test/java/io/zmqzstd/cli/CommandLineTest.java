@@ -475,6 +475,35 @@ class CommandLineTest {
     }
 
     /**
+     * A bind to the unspecified address ({@code 0.0.0.0}, {@code [::]}) listens on every interface as
+     * {@code *} does, but was not taken for it: a PAIR send bound to {@code tcp://0.0.0.0:P} and
+     * connected to {@code tcp://127.0.0.1:P} sent its message to itself and exited 0 with
+     * {@code messages=1}, lost, and a proxy's backend could connect to its own frontend. Each is the
+     * usage error {@code *} gets.
+     */
+    @Test
+    void shouldTakeABindToTheUnspecifiedAddressForEveryInterface() {
+        int port = io.zmqzstd.testkit.Ports.unused();
+        String loopback = "tcp://127.0.0.1:" + port;
+        String[][] cases = {
+                {"send", "--type", "pair", "--bind", "tcp://0.0.0.0:" + port, "--connect", loopback, "--timeout", "2s"},
+                {"send", "--type", "pair", "--bind", "tcp://[::]:" + port, "--connect", loopback, "--timeout", "2s"},
+                {"send", "--type", "pair", "--bind", "tcp://0.0.0.0:" + port, "--connect", "tcp://[::1]:" + port, "--timeout", "2s"},
+                {"recv", "--bind", "tcp://0.0.0.0:" + port, "--bind", loopback, "--timeout", "1s"},
+                {"proxy", "--type", "pipeline", "--frontend-bind", "tcp://0.0.0.0:" + port, "--backend-connect", loopback}};
+        String[] expected = {
+                "--bind and --connect given one address: endpoint=tcp://0.0.0.0:" + port + " and endpoint=" + loopback
+                        + " are both 127.0.0.1:" + port + " of this machine",
+                "--bind and --connect given one address: endpoint=tcp://[::]:" + port + " and endpoint=" + loopback
+                        + " are both 127.0.0.1:" + port + " of this machine",
+                // on a socket with ZMQ_IPV6 (set for the [::1] connect) a bind to 0.0.0.0 took that connect too
+                "--bind and --connect given one address: endpoint=tcp://0.0.0.0:" + port + " and endpoint=tcp://[::1]:" + port,
+                "--bind given one address twice: endpoint=tcp://0.0.0.0:" + port + " and endpoint=" + loopback,
+                "the frontend and the backend need different addresses: endpoint=tcp://0.0.0.0:" + port + " and endpoint=" + loopback};
+        assertEachAUsageError(cases, expected);
+    }
+
+    /**
      * One ipc path written two ways ({@code ipc://DIR/feed.sock} and {@code ipc://DIR/./feed.sock}):
      * a PAIR send bound to one and connected to the other sent its message to itself and exited 0
      * with {@code messages=1}, lost; two connects shared the messages between two connections to
