@@ -223,8 +223,9 @@ final class SocketEndpoints implements AutoCloseable {
     /**
      * The addresses of a tcp host: null for a bind to every interface ({@code *}, or the unspecified
      * address {@code 0.0.0.0} or {@code [::]}, which listen as {@code *} does: on a socket with
-     * {@code ZMQ_IPV6}, a bind to {@code 0.0.0.0} took a connect to {@code [::1]} too), empty when it
-     * cannot be told.
+     * {@code ZMQ_IPV6}, a bind to {@code 0.0.0.0} took a connect to {@code [::1]} too); for a connect
+     * to the unspecified address, the loopback address of its family, where Linux connects it; empty
+     * when it cannot be told.
      */
     private static Set<InetAddress> addresses(String host, boolean bind) {
         if (bind && host.equals("*")) {
@@ -232,8 +233,12 @@ final class SocketEndpoints implements AutoCloseable {
         }
         InetAddress literal = Values.literal(host.startsWith("[") ? host.substring(1, host.length() - 1) : host);
         if (literal != null) {
-            // a bind to 0.0.0.0 took a connect to 127.0.0.1 on the same socket: it sent to itself, exit 0
-            return bind && literal.isAnyLocalAddress() ? null : Set.of(literal);
+            if (literal.isAnyLocalAddress()) {
+                // a bind to 0.0.0.0 took a connect to 127.0.0.1 on the same socket: it sent to itself, exit 0;
+                // a connect to it reaches the loopback address (Linux), e.g. a bind to 127.0.0.1 on the same socket
+                return bind ? null : Set.of(InetAddress.ofLiteral(literal instanceof Inet4Address ? "127.0.0.1" : "::1"));
+            }
+            return Set.of(literal);
         }
         try {
             if (bind) {

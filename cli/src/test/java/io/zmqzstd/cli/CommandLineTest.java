@@ -479,7 +479,8 @@ class CommandLineTest {
      * {@code *} does, but was not taken for it: a PAIR send bound to {@code tcp://0.0.0.0:P} and
      * connected to {@code tcp://127.0.0.1:P} sent its message to itself and exited 0 with
      * {@code messages=1}, lost, and a proxy's backend could connect to its own frontend. Each is the
-     * usage error {@code *} gets.
+     * usage error {@code *} gets. A connect to {@code 0.0.0.0} reaches 127.0.0.1 (Linux): bound there
+     * too, the same socket sent to itself.
      */
     @Test
     void shouldTakeABindToTheUnspecifiedAddressForEveryInterface() {
@@ -490,7 +491,9 @@ class CommandLineTest {
                 {"send", "--type", "pair", "--bind", "tcp://[::]:" + port, "--connect", loopback, "--timeout", "2s"},
                 {"send", "--type", "pair", "--bind", "tcp://0.0.0.0:" + port, "--connect", "tcp://[::1]:" + port, "--timeout", "2s"},
                 {"recv", "--bind", "tcp://0.0.0.0:" + port, "--bind", loopback, "--timeout", "1s"},
-                {"proxy", "--type", "pipeline", "--frontend-bind", "tcp://0.0.0.0:" + port, "--backend-connect", loopback}};
+                {"proxy", "--type", "pipeline", "--frontend-bind", "tcp://0.0.0.0:" + port, "--backend-connect", loopback},
+                // Linux connects a connect to the unspecified address to the loopback one
+                {"send", "--type", "pair", "--bind", loopback, "--connect", "tcp://0.0.0.0:" + port, "--timeout", "2s"}};
         String[] expected = {
                 "--bind and --connect given one address: endpoint=tcp://0.0.0.0:" + port + " and endpoint=" + loopback
                         + " are both 127.0.0.1:" + port + " of this machine",
@@ -499,7 +502,9 @@ class CommandLineTest {
                 // on a socket with ZMQ_IPV6 (set for the [::1] connect) a bind to 0.0.0.0 took that connect too
                 "--bind and --connect given one address: endpoint=tcp://0.0.0.0:" + port + " and endpoint=tcp://[::1]:" + port,
                 "--bind given one address twice: endpoint=tcp://0.0.0.0:" + port + " and endpoint=" + loopback,
-                "the frontend and the backend need different addresses: endpoint=tcp://0.0.0.0:" + port + " and endpoint=" + loopback};
+                "the frontend and the backend need different addresses: endpoint=tcp://0.0.0.0:" + port + " and endpoint=" + loopback,
+                "--bind and --connect given one address: endpoint=" + loopback + " and endpoint=tcp://0.0.0.0:" + port
+                        + " are both 127.0.0.1:" + port};
         assertEachAUsageError(cases, expected);
     }
 
