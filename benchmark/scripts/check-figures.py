@@ -3523,6 +3523,28 @@ def inline_mapped_check():
 check("What the parallel sender's inline mapping check costs", inline_mapped_check)
 
 
+# --- The pooled buffer's liveness check (42823253): the jars before and after, alternated ---
+
+def pool_liveness_check():
+    folder = os.path.join(RESULTS, 'pool-liveness-check')
+    lines = []
+    for kind, method, label in (('transport', 'sendReceive', '`TransportBenchmark` zeroCopyPooled, 64 B inproc'),
+                                ('pipeline', 'transfer', '`PipelineBenchmark` zmqzstd, 64 B inproc, level 1')):
+        old = [os.path.join(folder, '%s-r%d-old.json' % (kind, r)) for r in range(1, 7)]
+        new = [os.path.join(folder, '%s-r%d-new.json' % (kind, r)) for r in range(1, 7)]
+        per_round = ratios(new, old, method)
+
+        def norm(paths):
+            return [matching(p, method)[0]['secondaryMetrics']['gc.alloc.rate.norm']['score'] for p in paths]
+        lines.append('| %s | %.0f K / %.0f K | %s | %s | %s / %s |' % (
+            label, statistics.median(score(p, method) for p in old) / 1e3, statistics.median(score(p, method) for p in new) / 1e3,
+            fmt(per_round, 3), med(per_round), span(norm(old), 3), span(norm(new), 3)))
+    return lines
+
+
+check("What the pooled buffer's liveness check costs", pool_liveness_check)
+
+
 # --- README.md's suite size and time, and the modules' test times: a fresh-clone CI run's per-class times ---
 
 CI_RUN = 'ci/2026-11-29-ba845f0f.txt'
