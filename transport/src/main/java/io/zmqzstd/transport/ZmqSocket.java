@@ -2113,7 +2113,10 @@ public final class ZmqSocket implements AutoCloseable {
      *
      * @param option the {@code ZMQ_*} number from {@code zmq.h}, for an option of C type int
      * @param value the option's value
-     * @throws IllegalArgumentException on Linux, for a tcp keepalive value the kernel refuses (see
+     * @throws IllegalArgumentException for an option of libzmq 4.3.4 whose C type is not int
+     *     (an int64_t, uint64_t, string or binary one, such as {@code ZMQ_MAXMSGSIZE} or
+     *     {@code ZMQ_ROUTING_ID}), naming it, its type and the typed method where there is one;
+     *     on Linux, for a tcp keepalive value the kernel refuses (see
      *     {@link #MAX_TCP_KEEPALIVE_SECONDS}); for a {@code ZMQ_RECONNECT_IVL} of 0 (see
      *     {@link #reconnectIvlMs(int)}); for a {@code ZMQ_TOS} outside 0 to 255 (see {@link #tos(int)});
      *     for a {@code ZMQ_HEARTBEAT_TTL} above {@link #MAX_HEARTBEAT_TTL_MS} (see {@link #heartbeatTtlMs(int)})
@@ -2121,6 +2124,7 @@ public final class ZmqSocket implements AutoCloseable {
      *     conflate (see {@link #conflate(boolean)})
      */
     public void setIntOption(int option, int value) {
+        refuseNonInt(option, "setIntOption");
         int checked = switch (option) {
             case LibZmq.ZMQ_TCP_KEEPALIVE_IDLE -> keepalive("ZMQ_TCP_KEEPALIVE_IDLE", value, MAX_TCP_KEEPALIVE_SECONDS);
             case LibZmq.ZMQ_TCP_KEEPALIVE_INTVL -> keepalive("ZMQ_TCP_KEEPALIVE_INTVL", value, MAX_TCP_KEEPALIVE_SECONDS);
@@ -2137,10 +2141,51 @@ public final class ZmqSocket implements AutoCloseable {
      * Reads any integer option by its ZMQ_* number.
      *
      * @param option the {@code ZMQ_*} number from {@code zmq.h}, for an option of C type int
-     *     (others, e.g. the int64_t {@code ZMQ_MAXMSGSIZE}, fail with EINVAL)
      * @return the option's value
+     * @throws IllegalArgumentException for an option of libzmq 4.3.4 whose C type is not int, as
+     *     {@link #setIntOption} says: libzmq refused the 64-bit ones with a bare EINVAL, and
+     *     returned the first bytes of a short binary one, such as a routing id, as a number
      */
-    public int getIntOption(int option) { return getInt("option " + option, option); }
+    public int getIntOption(int option) {
+        refuseNonInt(option, "getIntOption");
+        return getInt("option " + option, option);
+    }
+
+    /**
+     * Refuses, before libzmq sees it, an option of libzmq 4.3.4's stable API whose C type is not
+     * int. Until 2026-11-29 libzmq answered for them: EINVAL, "option 22=5", for the 64-bit ones,
+     * which did not say that the width was wrong, and for a short binary one read as an int its
+     * bytes as a number.
+     */
+    private static void refuseNonInt(int option, String call) {
+        String what = switch (option) {
+            case LibZmq.ZMQ_AFFINITY -> "ZMQ_AFFINITY, a uint64_t option";
+            case LibZmq.ZMQ_ROUTING_ID -> "ZMQ_ROUTING_ID, a binary option (use routingId)";
+            case LibZmq.ZMQ_SUBSCRIBE -> "ZMQ_SUBSCRIBE, a binary option (use subscribe)";
+            case LibZmq.ZMQ_UNSUBSCRIBE -> "ZMQ_UNSUBSCRIBE, a binary option (use unsubscribe)";
+            case LibZmq.ZMQ_MAXMSGSIZE -> "ZMQ_MAXMSGSIZE, an int64_t option (use maxMessageSize)";
+            case LibZmq.ZMQ_LAST_ENDPOINT -> "ZMQ_LAST_ENDPOINT, a string option (use lastEndpoint)";
+            case 38 -> "ZMQ_TCP_ACCEPT_FILTER, a binary option";
+            case 45 -> "ZMQ_PLAIN_USERNAME, a string option";
+            case 46 -> "ZMQ_PLAIN_PASSWORD, a string option";
+            case LibZmq.ZMQ_CURVE_PUBLICKEY -> "ZMQ_CURVE_PUBLICKEY, a binary or Z85 option (use curvePublicKey)";
+            case LibZmq.ZMQ_CURVE_SECRETKEY -> "ZMQ_CURVE_SECRETKEY, a binary or Z85 option (use curveSecretKey)";
+            case LibZmq.ZMQ_CURVE_SERVERKEY -> "ZMQ_CURVE_SERVERKEY, a binary or Z85 option (use curveServerKey)";
+            case 55 -> "ZMQ_ZAP_DOMAIN, a string option";
+            case 61 -> "ZMQ_CONNECT_ROUTING_ID, a binary option";
+            case 63 -> "ZMQ_GSSAPI_PRINCIPAL, a string option";
+            case 64 -> "ZMQ_GSSAPI_SERVICE_PRINCIPAL, a string option";
+            case 68 -> "ZMQ_SOCKS_PROXY, a string option";
+            case 72 -> "ZMQ_XPUB_WELCOME_MSG, a binary option";
+            case 85 -> "ZMQ_VMCI_BUFFER_SIZE, a uint64_t option";
+            case 86 -> "ZMQ_VMCI_BUFFER_MIN_SIZE, a uint64_t option";
+            case 87 -> "ZMQ_VMCI_BUFFER_MAX_SIZE, a uint64_t option";
+            default -> null;
+        };
+        if (what != null) {
+            throw new IllegalArgumentException(call + " takes options of C type int: option " + option + " is " + what);
+        }
+    }
 
     // The option setters and getters below write and read the socket's one option buffer (opt,
     // optLen) only between enter() and exit(): a call refused for "two threads at once" must not
