@@ -155,6 +155,16 @@ final class MessageReader {
         };
     }
 
+    /**
+     * Ends the input here, as if the stream had ended: the bytes read and not yet returned (a line
+     * without its delimiter, a chunk not yet full, what {@code --whole} has read) are what the next
+     * calls of {@link #next()} return, no further byte is read. send calls it when a signal ended
+     * a read of standard input that waited, so that nothing it had read is lost.
+     */
+    void endInput() {
+        eof = true;
+    }
+
     /** The buffer holding the current message (owned by this reader, valid until {@link #next()}). */
     byte[] array() {
         return buf;

@@ -177,7 +177,13 @@ final class SendCommand implements Callable<Integer> {
         ZmqSocket socket = null;
         PrintWriter err = spec.commandLine().getErr();
         EndpointOptions bound = endpoints; // closed after the context: removes the ipc socket files the binds made
+        // Standard input through its channel: a signal wakes a read that waits, and what was read goes out
+        WakeableInput wakeable = WakeableInput.of(stdin);
+        InputStream input = wakeable == null ? stdin : wakeable;
         try (bound; context; Session session = new Session(spec.qualifiedName(), statsOptions, true, context, err)) {
+            if (wakeable != null) {
+                session.endInputOnSignal(wakeable::wake);
+            }
             try {
                 socket = context.socket(waitSubscribers > 0 ? SocketType.XPUB : type.socketType);
                 if (waitSubscribers > 0) {
@@ -200,14 +206,20 @@ final class SendCommand implements Callable<Integer> {
                             start(socket);
                             sendAll((r, t) -> t != null
                                     ? sender.sendEnvelope(t, ZmqSocket.SNDMORE) && sender.send(r.segment(), r.offset(), r.length(), 0)
-                                    : sender.send(r.segment(), r.offset(), r.length(), 0), reader(), topicBytes, session);
+                                    : sender.send(r.segment(), r.offset(), r.length(), 0), reader(input), topicBytes, session);
                         }
                     } else {
-                        sendParallel(socket, dict, topicBytes, session);
+                        sendParallel(socket, dict, topicBytes, session, input);
                     }
                 }
-                socket.linger(linger); // every message is in libzmq, and no other thread uses the socket
+                // every message is in libzmq, and no other thread uses the socket; after a signal ended the
+                // input, only as long as the shutdown hook waits
+                socket.linger(session.interrupted() ? Session.lingerAfterSignal(linger) : linger);
                 context.close(); // lingers: returns once every queued message is on the network
+                if (session.interrupted()) {
+                    session.finish();
+                    return ExitCodes.INTERRUPTED;
+                }
                 return ExitCodes.OK;
             } catch (ZmqException e) {
                 if (e.isContextTerminated() && session.interrupted()) {
@@ -234,7 +246,7 @@ final class SendCommand implements Callable<Integer> {
      * --threads N: a {@link ParallelCompressingSender} of N workers. Its workers send; a send that
      * --timeout ends fails the sender, which the next send, or close at the end, reports.
      */
-    private void sendParallel(ZmqSocket socket, ZstdDictionary dict, byte[] topicBytes, Session session)
+    private void sendParallel(ZmqSocket socket, ZstdDictionary dict, byte[] topicBytes, Session session, InputStream input)
             throws IOException, InterruptedException {
         ParallelCompressingSender sender = ParallelCompressingSender.builder(socket).workers(threads)
                 .failOnSendTimeout(true).level(level).checksum(checksum).dictionary(dict)
@@ -244,7 +256,7 @@ final class SendCommand implements Callable<Integer> {
             start(socket);
             sendAll((r, t) -> t != null
                     ? sender.publish(t, r.segment(), r.offset(), r.length(), 0)
-                    : sender.send(r.segment(), r.offset(), r.length(), 0), reader(), topicBytes, session);
+                    : sender.send(r.segment(), r.offset(), r.length(), 0), reader(input), topicBytes, session);
             sender.close(); // waits until every message is in libzmq
         } catch (IllegalStateException e) {
             throw parallelFailure(e, sender);
@@ -290,7 +302,7 @@ final class SendCommand implements Callable<Integer> {
 
     private void sendAll(Send sender, MessageReader reader, byte[] topicBytes, Session session) throws IOException {
         long n = 0;
-        while (next(reader)) {
+        while (next(reader, session)) {
             n++;
             boolean sent;
             try {
@@ -343,9 +355,11 @@ final class SendCommand implements Callable<Integer> {
 
     /**
      * The next message, or false at the end; a message too long to hold, or standard input that
-     * cannot be read, ends the run in one line.
+     * cannot be read, ends the run in one line. A read that a signal ended (the shutdown hook closed
+     * standard input's channel) ends the input instead: what was read and not yet sent (an
+     * unfinished line or chunk) is the last message, as at the end of input.
      */
-    private boolean next(MessageReader reader) throws IOException {
+    private boolean next(MessageReader reader, Session session) throws IOException {
         try {
             return reader.next();
         } catch (MessageReader.TooLongException e) {
@@ -362,6 +376,11 @@ final class SendCommand implements Callable<Integer> {
                     + " bytes (one message is one Java array), no " + Values.delimiterName(delimiter()) + " within it; send such input"
                     + " in messages of a fixed size with --chunk BYTES (at most 1G each)", e);
         } catch (IOException e) {
+            if (session.interrupted()) {
+                // woken by the shutdown hook (AsynchronousCloseException), or the channel it closed: the end
+                reader.endInput();
+                return reader.next();
+            }
             throw Main.cannotReadStandardInput(e);
         }
     }
@@ -372,14 +391,14 @@ final class SendCommand implements Callable<Integer> {
                 + "; cut it into messages with --chunk BYTES (at most 1G each)");
     }
 
-    private MessageReader reader() {
+    private MessageReader reader(InputStream input) {
         if (framing.whole) {
-            return MessageReader.whole(stdin, wholeMaxBytes);
+            return MessageReader.whole(input, wholeMaxBytes);
         }
         if (framing.chunkBytes != null) {
-            return MessageReader.chunked(stdin, framing.chunkBytes.intValue());
+            return MessageReader.chunked(input, framing.chunkBytes.intValue());
         }
-        return MessageReader.delimited(stdin, delimiter(), delimitedMaxBytes);
+        return MessageReader.delimited(input, delimiter(), delimitedMaxBytes);
     }
 
     private byte delimiter() {

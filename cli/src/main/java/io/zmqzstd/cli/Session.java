@@ -5,6 +5,7 @@ import io.zmqzstd.pipeline.PipelineStats;
 import io.zmqzstd.transport.ZmqContext;
 
 import java.io.PrintWriter;
+import java.time.Duration;
 import java.util.Locale;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
@@ -13,12 +14,16 @@ import java.util.function.Supplier;
  * The run of one send or recv: its summary and progress lines, and what happens on SIGINT or
  * SIGTERM.
  *
- * <p>On a signal the JVM runs our shutdown hook, which shuts the context down: a blocking send or
- * receive on the main thread then fails with ETERM, the main thread sees {@link #interrupted()},
- * flushes what it holds and calls {@link #finish()}. A main thread blocked elsewhere (send reading
- * a quiet stdin, recv writing to a full pipe nobody reads) cannot be woken that way, so the hook
- * prints the summary itself after {@link #HOOK_WAIT_MS}, counting as delivered only the messages
- * recv's standard output took whole. Either way the summary is printed once.
+ * <p>On a signal the JVM runs our shutdown hook. For send ({@link #endInputOnSignal}) it first ends
+ * the input: a read of standard input that waits is woken, and the main thread sends what it had
+ * read (an unfinished line or chunk as the last message) and ends as at the end of input, with its
+ * linger cut to {@link #lingerAfterSignal}; the hook gives it {@link #HOOK_WAIT_MS} for that. Then
+ * (at once for recv) the hook shuts the context down: a blocking send or receive on the main thread
+ * fails with ETERM, the main thread sees {@link #interrupted()}, flushes what it holds and calls
+ * {@link #finish()}. A main thread blocked elsewhere (recv writing to a full pipe nobody reads)
+ * cannot be woken that way, so the hook prints the summary itself after {@link #HOOK_WAIT_MS} more,
+ * counting as delivered only the messages recv's standard output took whole. Either way the
+ * summary is printed once.
  *
  * <p>Progress lines come from a daemon thread ({@link StatsPrinter}) that reads the sender's or receiver's counters
  * (and recv's count of messages written, {@link #countWritten}) without synchronisation: plain fields the main thread updates, so a line may be a moment stale,
@@ -33,6 +38,8 @@ final class Session implements AutoCloseable {
     private final boolean sender;
     private final Thread hook;
     private volatile boolean interrupted;
+    /** send: ends a read of standard input that waits, run by the hook before anything else; null for recv. */
+    private volatile Runnable endInput;
     private volatile Supplier<PipelineStats> stats;
     /** nanoTime of the first and the latest message: rates are over this window, not idle time. */
     private long firstMessageNanos;
@@ -93,6 +100,24 @@ final class Session implements AutoCloseable {
         failedMessages++;
     }
 
+    /**
+     * send: on SIGINT/SIGTERM the hook runs {@code wake} first (after {@link #interrupted()} is
+     * true), which ends a read of standard input that waits, and gives the main thread
+     * {@link #HOOK_WAIT_MS} to send what it had read and end, before it shuts the context down.
+     */
+    void endInputOnSignal(Runnable wake) {
+        this.endInput = wake;
+    }
+
+    /**
+     * The linger for the messages send hands to libzmq after a signal ended its input: at most
+     * {@link #HOOK_WAIT_MS}, within which the hook waits for the main thread before it shuts the
+     * context down ({@code linger} when shorter; negative is forever).
+     */
+    static Duration lingerAfterSignal(Duration linger) {
+        return linger.isNegative() || linger.toMillis() > HOOK_WAIT_MS ? Duration.ofMillis(HOOK_WAIT_MS) : linger;
+    }
+
     /** True once SIGINT/SIGTERM arrived. */
     boolean interrupted() {
         return interrupted;
@@ -117,14 +142,23 @@ final class Session implements AutoCloseable {
     private void onSignal(ZmqContext context) {
         interrupted = true;
         try {
-            context.shutdown();
-        } catch (RuntimeException e) {
-            // already closed: the main thread is past its blocking calls
-        }
-        try {
+            Runnable wake = endInput;
+            if (wake != null) {
+                // send: what it had read goes out as at the end of input, unless a send waits for a peer
+                wake.run();
+                if (printer.awaitFinished(HOOK_WAIT_MS)) {
+                    return;
+                }
+            }
+            try {
+                context.shutdown();
+            } catch (RuntimeException e) {
+                // already closed: the main thread is past its blocking calls
+            }
             if (!printer.awaitFinished(HOOK_WAIT_MS)) {
-                // The main thread is stuck: send reading a quiet stdin, or recv in a write that a full
-                // pipe blocks, with messages in its buffer or cut by that write, which are not delivered:
+                // The main thread is stuck: recv in a write that a full pipe blocks (or send reading a
+                // standard input that is no file stream, which no wake ended), with messages in its buffer
+                // or cut by that write, which are not delivered:
                 // the summary counts what was written (a plain field of the main thread, set after its
                 // last write returned, more than HOOK_WAIT_MS ago).
                 finish();

@@ -9,6 +9,7 @@ import io.zmqzstd.transport.ZmqSocket;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import java.io.File;
@@ -858,6 +859,48 @@ class CliProcessIT {
             assertEquals(signal.equals("TERM") ? 143 : 130, recv.awaitExit(), recv::toString); // 128 + 15 or 2
             assertEquals("one\n", recv.stdoutText());
             assertTrue(summary(recv).contains("messages=1 "), recv::toString);
+        }
+    }
+
+    /**
+     * SIGINT or SIGTERM while send waits for more of a standard input that is still open, with an
+     * unfinished chunk or line read: it was lost ({@code abcdefghij} with {@code --chunk 4}: abcd and
+     * efgh arrived, ij did not, and the summary said {@code messages=2 bytesIn=8}). Now the signal
+     * ends the input: what was read goes out as the last message, as at the end of input, and is
+     * counted; exit 130 or 143 as before.
+     *
+     * <p>Lines: {@code one\ntwo\nthr} is one write, read by one read(2) (a 64 KiB buffer), so once
+     * recv has {@code two}, send holds {@code thr}. Chunks: send's buffer is one chunk, so it reads
+     * {@code ij} after it sent {@code efgh}: a read that follows a send by microseconds, against
+     * recv's whole path to the test's await.
+     */
+    @ParameterizedTest(name = "SIG{0} {1}")
+    @CsvSource({"INT,chunk", "TERM,chunk", "INT,lines", "TERM,lines", "TERM,lines --threads 2"})
+    void shouldSendWhatItHadReadWhenASignalEndsTheInput(String signal, String framing) throws IOException {
+        boolean chunks = framing.equals("chunk");
+        String input = chunks ? "abcdefghij" : "one\ntwo\nthr";
+        String before = chunks ? "abcd\nefgh\n" : "one\ntwo\n";
+        String last = chunks ? "ij" : "thr";
+        int bytesIn = chunks ? 10 : 9; // the lines without their newlines
+        int port = Ports.unused();
+        List<String> options = new ArrayList<>(List.of("send", "--connect", tcp(port), "--stats"));
+        options.addAll(chunks ? List.of("--chunk", "4") : framing.equals("lines") ? List.of() : List.of("--threads", "2"));
+        try (CliProcess recv = CliProcess.start("recv", "--bind", tcp(port));
+             CliProcess send = CliProcess.startInteractive(options.toArray(String[]::new))) {
+            assumeTrue(signal.equals("TERM") || Files.isDirectory(Path.of("/proc/self")), "reads /proc/PID/status (Linux)");
+            assumeTrue(signal.equals("TERM") || !send.ignoresSigint(), "SIGINT is ignored by this test's parent process");
+            send.writeStdin(input); // and standard input stays open: send waits for the rest
+            recv.awaitStdoutBytes(before.length());
+            if (signal.equals("TERM")) {
+                send.terminate();
+            } else {
+                send.interrupt();
+            }
+            assertEquals(signal.equals("TERM") ? 143 : 130, send.awaitExit(), send::toString);
+            assertTrue(summary(send).contains(" messages=3 bytesIn=" + bytesIn + " "), send::toString);
+            assertTrue(summary(send).contains(" errors=0 "), send::toString);
+            recv.awaitStdoutBytes(before.length() + last.length() + 1);
+            assertEquals(before + last + "\n", recv.stdoutText());
         }
     }
 

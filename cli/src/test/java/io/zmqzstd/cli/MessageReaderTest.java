@@ -44,6 +44,79 @@ class MessageReaderTest {
         };
     }
 
+    /**
+     * What send does when a signal ends a read of standard input that waits: the read is woken
+     * ({@link WakeableInput#wake()}, on a real FIFO whose writer keeps it open), and after
+     * {@link MessageReader#endInput()} the unfinished line, chunk or whole input is the last
+     * message; nothing more is read.
+     */
+    @Test
+    void shouldReturnWhatWasReadAsTheLastMessageWhenAWaitingReadIsWokenAndTheInputEnded(@TempDir Path dir) throws Exception {
+        Path fifo = dir.resolve("stdin");
+        Process mkfifo = new ProcessBuilder("mkfifo", fifo.toString()).inheritIO().start();
+        assertEquals(0, mkfifo.waitFor());
+        String[] modes = {"lines", "chunk", "whole"};
+        List<List<String>> expected = List.of(List.of("one", "tw"), List.of("abcd", "ef"), List.of("one\ntw"));
+        for (int i = 0; i < modes.length; i++) {
+            String mode = modes[i];
+            // the writer's open first in another thread: opening a FIFO for reading waits for a writer
+            var writer = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+                try {
+                    var out = new java.io.FileOutputStream(fifo.toFile());
+                    out.write((mode.equals("chunk") ? "abcdef" : "one\ntw").getBytes(StandardCharsets.ISO_8859_1));
+                    out.flush();
+                    return out; // kept open: the reader waits for more
+                } catch (IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            });
+            try (FileInputStream file = new FileInputStream(fifo.toFile())) {
+                WakeableInput input = WakeableInput.of(file);
+                java.util.concurrent.atomic.AtomicInteger taken = new java.util.concurrent.atomic.AtomicInteger();
+                InputStream counted = new java.io.FilterInputStream(input) {
+                    @Override
+                    public int read(byte[] b, int off, int len) throws IOException {
+                        int n = super.read(b, off, len);
+                        taken.addAndGet(Math.max(n, 0));
+                        return n;
+                    }
+                };
+                MessageReader r = switch (mode) {
+                    case "lines" -> MessageReader.delimited(counted, (byte) '\n');
+                    case "chunk" -> MessageReader.chunked(counted, 4);
+                    default -> MessageReader.whole(counted, 1000);
+                };
+                List<String> got = new ArrayList<>();
+                var reading = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+                    try {
+                        while (r.next()) {
+                            got.add(new String(r.array(), r.offset(), r.length(), StandardCharsets.ISO_8859_1));
+                        }
+                        return null;
+                    } catch (IOException e) {
+                        return e;
+                    }
+                });
+                // once it took all that came the reader waits in read (or is about to): the wake ends that read
+                long deadline = System.nanoTime() + 10_000_000_000L;
+                while (taken.get() < 6 && System.nanoTime() < deadline) {
+                    Thread.onSpinWait();
+                }
+                assertEquals(6, taken.get(), mode);
+                input.wake();
+                Exception woken = reading.get(10, java.util.concurrent.TimeUnit.SECONDS);
+                assertTrue(woken instanceof java.nio.channels.AsynchronousCloseException
+                        || woken instanceof java.nio.channels.ClosedChannelException, mode + ": " + woken);
+                r.endInput();
+                got.addAll(all(r));
+                assertEquals(expected.get(i), got, mode);
+                assertFalse(r.next(), mode);
+            } finally {
+                writer.get(10, java.util.concurrent.TimeUnit.SECONDS).close();
+            }
+        }
+    }
+
     @Test
     void shouldSplitLinesLikeText() throws IOException {
         assertEquals(List.of("a", "bb", "", "c"), all(MessageReader.delimited(in("a\nbb\n\nc\n"), (byte) '\n')));
