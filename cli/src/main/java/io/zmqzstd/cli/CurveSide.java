@@ -111,6 +111,11 @@ final class CurveSide {
         }
         if (serverKey != null) {
             boolean fromFile = CurveOptions.isKeyFileReference(serverKey);
+            if (fromFile && serverKey.length() == 1) {
+                // Path.of("") is the working directory: "cannot read key file: file=, error=Is a directory"
+                throw usage("Invalid value for option '" + names.serverKey() + "': empty path after '@': give @FILE,"
+                        + " e.g. @server.key.pub, or the key");
+            }
             String key = fromFile ? publicKeyFrom(Path.of(serverKey.substring(1))) : serverKey.trim();
             if (!fromFile && !CurveOptions.isKey(key) && isFile(serverKey)) {
                 // a key file named without its '@' was only "expected 40 Z85 characters, length=15"

@@ -65,6 +65,8 @@ public final class Main implements Callable<Integer> {
         cl.setCaseInsensitiveEnumValuesAllowed(true);
         // "@FILE" is ours (--curve-server-key @FILE), not picocli's argument-file expansion.
         cl.setExpandAtFiles(false);
+        // every command's file options: an empty path is a usage error naming the option, not the working directory
+        cl.registerConverter(Path.class, new Values.FilePath());
         cl.setParameterExceptionHandler(Main::usageError);
         cl.setExecutionExceptionHandler((e, failed, parseResult) -> failure(e, failed));
         cl.setExecutionStrategy(Main::executeCheckingHelpOutput);

@@ -65,7 +65,9 @@ final class TrainCommand implements Callable<Integer> {
             description = "Samples from standard input, and with --lines from FILEs, end at this byte (default: newline).")
     Values.Bytes delimiter;
 
-    @Parameters(paramLabel = "FILE", arity = "0..*", description = "Sample files ('-' or none: standard input).")
+    // Its own converter, which takes '': picocli gives a FILE the global one refuses back as "Unmatched argument"; call() names it
+    @Parameters(paramLabel = "FILE", arity = "0..*", converter = Values.AnyPath.class,
+            description = "Sample files ('-' or none: standard input).")
     List<Path> files = new ArrayList<>();
 
     /** Standard input; a test may swap it. */
@@ -96,6 +98,13 @@ final class TrainCommand implements Callable<Integer> {
         }
         if (delimiter.value().length != 1) {
             throw new ParameterException(spec.commandLine(), "--delimiter must be exactly one byte: bytes=" + delimiter.value().length);
+        }
+        for (int i = 0; i < files.size(); i++) {
+            if (files.get(i).toString().isEmpty()) {
+                // Path.of("") is the working directory: "cannot read sample file: file=, error=Is a directory"
+                throw new ParameterException(spec.commandLine(), "Invalid value for sample FILE " + (i + 1) + " of " + files.size()
+                        + ": " + Values.EMPTY_PATH);
+            }
         }
         // --lines with standard input only is redundant, not ignored: stdin is read by lines, as asked
         if (Main.given(spec, "--delimiter") && !lines && !files.isEmpty() && files.stream().noneMatch(TrainCommand::isStandardInput)) {

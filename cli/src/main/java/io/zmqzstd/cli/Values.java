@@ -8,6 +8,8 @@ import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.NetworkInterface;
 import java.net.SocketException;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.regex.Matcher;
@@ -400,6 +402,39 @@ final class Values {
             return duration(value);
         }
     }
+
+    /**
+     * Every option (and train's FILE parameters) that takes a file path: an empty one is a usage
+     * error naming the option. {@code Path.of("")} is the working directory, so {@code --dict ''},
+     * {@code --out ''} or an empty key file failed later, exit 1, as "file=, error=Is a directory".
+     */
+    static final class FilePath implements ITypeConverter<Path> {
+        @Override
+        public Path convert(String value) {
+            if (value.isEmpty()) {
+                throw new TypeConversionException(EMPTY_PATH);
+            }
+            try {
+                return Path.of(value);
+            } catch (InvalidPathException e) {
+                throw new TypeConversionException("not a file path: " + e.getMessage());
+            }
+        }
+    }
+
+    /**
+     * A path as given, an empty one too: for train's FILE parameters, which picocli would refuse as
+     * an "Unmatched argument" if {@link FilePath} refused one; train names it itself.
+     */
+    static final class AnyPath implements ITypeConverter<Path> {
+        @Override
+        public Path convert(String value) {
+            return Path.of(value);
+        }
+    }
+
+    /** What an empty path argument is told, after picocli's {@code Invalid value for option '--dict': }. */
+    static final String EMPTY_PATH = "empty path: give a file name";
 
     /** A delimiter's bytes; a record because picocli would take a {@code byte[]} field for a multi-value option. */
     record Bytes(byte[] value) {

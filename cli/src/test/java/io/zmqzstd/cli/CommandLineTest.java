@@ -6,6 +6,7 @@ import picocli.CommandLine;
 import io.zmqzstd.cli.InProcess.Result;
 import io.zmqzstd.codec.ZstdDecompressor;
 import io.zmqzstd.codec.ZstdDictionary;
+import io.zmqzstd.transport.Curve;
 import io.zmqzstd.transport.SocketType;
 import io.zmqzstd.transport.ZmqContext;
 import io.zmqzstd.transport.ZmqSocket;
@@ -1378,6 +1379,49 @@ class CommandLineTest {
             assertEquals("zmq-zstd train: no samples: " + sources + skipped, r.err().strip(), files::toString);
             assertTrue(Files.notExists(Path.of(out)), files::toString);
         });
+    }
+
+    /**
+     * An empty path given to an option that takes a file ({@code --dict ''}, {@code --out ''},
+     * {@code --curve-server-key @}, a key file, a sample FILE) was the working directory: "cannot
+     * read dictionary: file=, error=Is a directory", exit 1, naming neither the option nor that the
+     * path was empty. Now a usage error (exit 2) that says so and names the option; nothing is
+     * read, bound or written.
+     */
+    @Test
+    void shouldRefuseAnEmptyPathNamingTheOption() {
+        String key = Curve.keypair().publicKey();
+        String connect = "tcp://127.0.0.1:1";
+        String[][] cases = {
+                {"send", "--connect", connect, "--dict", ""},
+                {"recv", "--connect", connect, "--dict", ""},
+                {"recv", "--connect", connect, "--dict-for-no-id", ""},
+                {"send", "--connect", connect, "--curve-server-key", "@"},
+                {"recv", "--bind", "tcp://127.0.0.1:*", "--curve-server", "--curve-secret-key-file", ""},
+                {"recv", "--bind", "tcp://127.0.0.1:*", "--curve-server", "--curve-keypair-file", ""},
+                {"send", "--connect", connect, "--curve-server-key", key, "--curve-keypair-file", ""},
+                {"proxy", "--type", "pipeline", "--frontend-bind", "tcp://127.0.0.1:*", "--backend-connect", connect,
+                        "--backend-curve-server-key", "@"},
+                {"proxy", "--type", "pipeline", "--frontend-bind", "tcp://127.0.0.1:*", "--backend-connect", connect,
+                        "--frontend-curve-server", "--frontend-curve-keypair-file", ""},
+                {"train", "--out", ""},
+                {"train", "--out", "never-written.dict", ""},
+                {"keygen", "--out", ""}};
+        String[] expected = {
+                "Invalid value for option '--dict': empty path: give a file name",
+                "Invalid value for option '--dict' (FILE): empty path: give a file name", // picocli names a repeatable one's label
+                "Invalid value for option '--dict-for-no-id': empty path: give a file name",
+                "Invalid value for option '--curve-server-key': empty path after '@': give @FILE, e.g. @server.key.pub, or the key",
+                "Invalid value for option '--curve-secret-key-file': empty path: give a file name",
+                "Invalid value for option '--curve-keypair-file': empty path: give a file name",
+                "Invalid value for option '--curve-keypair-file': empty path: give a file name",
+                "Invalid value for option '--backend-curve-server-key': empty path after '@': give @FILE, e.g. @server.key.pub, or the key",
+                "Invalid value for option '--frontend-curve-keypair-file': empty path: give a file name",
+                "Invalid value for option '--out': empty path: give a file name",
+                "Invalid value for sample FILE 1 of 1: empty path: give a file name",
+                "Invalid value for option '--out': empty path: give a file name"};
+        assertEachAUsageError(cases, expected);
+        assertFalse(Files.exists(Path.of("never-written.dict")), "train wrote its dictionary");
     }
 
     /**
