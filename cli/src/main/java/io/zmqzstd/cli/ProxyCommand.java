@@ -311,10 +311,11 @@ final class ProxyCommand implements Callable<Integer> {
     }
 
     /**
-     * Whether binding {@code endpoint} twice gives two addresses: a tcp port {@code *} or {@code 0}
-     * (a free port each time), or {@code ipc://*} (a fresh path each time).
+     * Whether binding {@code endpoint} twice gives two addresses: a tcp or ws port {@code *} or
+     * {@code 0} (a free port each time: two binds of {@code ws://127.0.0.1:*} listened on two), or
+     * {@code ipc://*} (a fresh path each time).
      */
     static boolean picksItsOwnAddress(String endpoint) {
-        return endpoint.equals("ipc://*") || Values.anyTcpPort(endpoint);
+        return endpoint.equals("ipc://*") || Values.anyPort(endpoint) != null;
     }
 }

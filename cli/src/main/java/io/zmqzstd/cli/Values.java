@@ -144,6 +144,29 @@ final class Values {
         return t != null && !t.group(2).equals("*") ? Integer.parseInt(t.group(2)) : -1;
     }
 
+    /**
+     * The destination port of a well-formed tcp, ws or wss endpoint; -1 for {@code *} and other
+     * transports.
+     */
+    static int port(String endpoint) {
+        Matcher t = destination(endpoint, true);
+        return t != null && !t.group(2).equals("*") ? Integer.parseInt(t.group(2)) : -1;
+    }
+
+    /**
+     * The path of a well-formed ws or wss endpoint ({@code /feed}; {@code /} when it has none, as
+     * libzmq asks for then), or null for other transports.
+     */
+    static String wsPath(String endpoint) {
+        Matcher m = ENDPOINT.matcher(endpoint);
+        if (!m.matches() || !(m.group(1).equals("ws") || m.group(1).equals("wss")) || destination(endpoint, true) == null) {
+            return null;
+        }
+        String address = m.group(2);
+        int slash = address.indexOf('/', address.lastIndexOf(']') + 1);
+        return slash < 0 ? "/" : address.substring(slash);
+    }
+
     /** Whether a well-formed tcp endpoint's destination port is {@code *} or 0: any free port, for a bind. */
     static boolean anyTcpPort(String endpoint) {
         Matcher t = tcpDestination(endpoint);

@@ -476,6 +476,55 @@ class CommandLineTest {
     }
 
     /**
+     * ws endpoints got only the same-text check: libzmq 4.3.4's ws listener takes a connection
+     * whatever path it asks for (a recv bound to {@code ws://127.0.0.1:P/a} received from a send
+     * connected to {@code ws://127.0.0.1:P/b}), and one port takes one listener, so the address is
+     * host and port, as for tcp. A PAIR send bound to {@code ws://127.0.0.1:P/a} and connected to
+     * {@code ws://127.0.0.1:P/b} (or {@code ws://localhost:P/feed} with {@code /feed}) sent its
+     * message to itself, exit 0 with {@code messages=1}; two binds of one port with other paths
+     * failed "Address already in use", exit 1. Each is now the usage error tcp gets. A ws bind to
+     * port {@code *} picks a port of its own each time, so it may be repeated as a tcp one may (it
+     * was refused as "given twice"); a tcp and a ws endpoint are not compared.
+     */
+    @Test
+    void shouldRefuseOneWsAddressWrittenTwoWaysWhateverItsPath() {
+        int port = io.zmqzstd.testkit.Ports.unused();
+        String at = "127.0.0.1:" + port;
+        String[][] cases = {
+                {"send", "--type", "pair", "--bind", "ws://" + at + "/feed", "--connect", "ws://localhost:" + port + "/feed",
+                        "--timeout", "2s"},
+                {"send", "--type", "pair", "--bind", "ws://" + at + "/a", "--connect", "ws://" + at + "/b", "--timeout", "2s"},
+                {"send", "--connect", "ws://" + at + "/a", "--connect", "ws://localhost:" + port + "/a", "--timeout", "1s"},
+                {"recv", "--bind", "ws://" + at + "/a", "--bind", "ws://" + at + "/b", "--timeout", "1s"},
+                {"recv", "--bind", "ws://*:" + port, "--connect", "ws://" + at + "/x", "--timeout", "1s"},
+                {"proxy", "--type", "pipeline", "--frontend-bind", "ws://" + at + "/in", "--backend-connect",
+                        "ws://localhost:" + port + "/out"}};
+        String anyPath = " (a ws listener takes every path)";
+        String[] expected = {
+                "--bind and --connect given one address: endpoint=ws://" + at + "/feed and endpoint=ws://localhost:" + port
+                        + "/feed are both " + at + " (the socket would connect to itself)",
+                "--bind and --connect given one address: endpoint=ws://" + at + "/a and endpoint=ws://" + at + "/b are both "
+                        + at + anyPath + " (the socket would connect to itself)",
+                "--connect given one address twice: endpoint=ws://" + at + "/a and endpoint=ws://localhost:" + port
+                        + "/a are both " + at + " (",
+                "--bind given one address twice: endpoint=ws://" + at + "/a and endpoint=ws://" + at + "/b are both " + at
+                        + anyPath + " (one socket cannot bind one address twice)",
+                "--bind and --connect given one address: endpoint=ws://*:" + port + " and endpoint=ws://" + at + "/x are both "
+                        + at + " of this machine" + anyPath,
+                "the frontend and the backend need different addresses: endpoint=ws://" + at + "/in and endpoint=ws://localhost:"
+                        + port + "/out are both " + at + anyPath + " (a proxy would bind it twice, or forward to itself)"};
+        assertEachAUsageError(cases, expected);
+        // a port of its own for each bind; other transports on one port are not one address
+        for (String[] args : new String[][] {
+                {"recv", "--bind", "ws://127.0.0.1:*/a", "--bind", "ws://127.0.0.1:*/b", "--timeout", "200ms"},
+                {"recv", "--bind", "ws://127.0.0.1:*", "--bind", "ws://127.0.0.1:*", "--timeout", "200ms"},
+                {"recv", "--connect", "tcp://" + at, "--connect", "ws://" + at, "--timeout", "200ms"}}) {
+            Result r = run(args);
+            assertEquals(ExitCodes.TIMEOUT, r.code(), () -> String.join(" ", args) + " -> " + r);
+        }
+    }
+
+    /**
      * A bind to the unspecified address ({@code 0.0.0.0}, {@code [::]}) listens on every interface as
      * {@code *} does, but was not taken for it: a PAIR send bound to {@code tcp://0.0.0.0:P} and
      * connected to {@code tcp://127.0.0.1:P} sent its message to itself and exited 0 with

@@ -41,6 +41,18 @@ class ValuesTest {
         assertEquals(-1, Values.tcpPort("ipc:///tmp/feed:0"));
     }
 
+    /** ws endpoints: their port, and the path libzmq asks for ({@code /} without one), apart from the host's brackets. */
+    @Test
+    void shouldFindThePortAndPathOfAWsEndpoint() {
+        assertEquals(5555, Values.port("ws://[::1]:5555/feed/x"));
+        assertEquals(5555, Values.port("tcp://127.0.0.1:5555"));
+        assertEquals(-1, Values.port("ws://127.0.0.1:*/feed"));
+        assertEquals("/feed/x", Values.wsPath("ws://[::1]:5555/feed/x"));
+        assertEquals("/", Values.wsPath("ws://[fe80::1%lo]:5555"));
+        assertEquals("/", Values.wsPath("wss://localhost:5555"));
+        assertEquals(null, Values.wsPath("tcp://127.0.0.1:5555"));
+    }
+
     /** libzmq resolves an IPv6 address only on a socket with ZMQ_IPV6; an IPv4 one in brackets works without. */
     @Test
     void shouldTellWhichTcpEndpointsBindAnyFreePort() {
