@@ -446,8 +446,8 @@ public final class ParallelCompressingSender implements AutoCloseable {
          * threads run until {@link ParallelCompressingSender#close()}: a worker clears an interrupt
          * and goes on, so interrupting them does not stop them.
          *
-         * @param threadFactory makes one unstarted thread per worker, at build time, which the
-         *     sender starts; not null
+         * @param threadFactory makes one new, unstarted thread per worker, at build time, which
+         *     the sender starts; not null
          * @return this builder
          */
         public Builder threadFactory(ThreadFactory threadFactory) {
@@ -464,8 +464,8 @@ public final class ParallelCompressingSender implements AutoCloseable {
          * @throws IllegalArgumentException when the settings contradict each other or the
          *     socket, as for {@link CompressingSender.Builder#build()}
          * @throws IllegalStateException when the socket or the dictionary is closed, or the thread
-         *     factory returns null or a thread already started (the message names it; the threads
-         *     it started are stopped)
+         *     factory returns null, a thread already started, or one thread for two workers (the
+         *     message names it; the threads it started are stopped)
          */
         public ParallelCompressingSender build() {
             return new ParallelCompressingSender(this, resolveFrames());
@@ -532,6 +532,18 @@ public final class ParallelCompressingSender implements AutoCloseable {
                     throw new IllegalStateException("threadFactory returned a thread already started: thread=" + w.thread
                             + ", state=" + w.thread.getState() + " (it must return unstarted threads, which the sender"
                             + " starts: Thread.ofPlatform().factory(), not Thread.ofPlatform()::start)");
+                }
+            }
+            for (int w = 1; w < workers.length; w++) {
+                for (int earlier = 0; earlier < w; earlier++) {
+                    if (workers[w].thread == workers[earlier].thread) {
+                        // The second start would throw a bare IllegalThreadStateException (no
+                        // message, and an IllegalArgumentException), the first worker running
+                        // (before 2026-11-29); refused here, before any thread is started.
+                        throw new IllegalStateException("threadFactory returned one thread for two workers: thread="
+                                + workers[w].thread + ", workers " + earlier + " and " + w
+                                + " (it must return a new thread for each call)");
+                    }
                 }
             }
             this.inlineCompressor = inline;

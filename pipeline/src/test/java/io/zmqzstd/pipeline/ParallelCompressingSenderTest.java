@@ -150,6 +150,33 @@ class ParallelCompressingSenderTest {
         }
     }
 
+    /**
+     * A factory that returns the same thread for two workers (one it keeps, say) is refused by
+     * name before any thread is started. Before 2026-11-29 the first worker's start succeeded and
+     * the second threw Thread.start's IllegalThreadStateException, without a message.
+     */
+    @Test
+    void shouldRefuseAFactoryThatReturnsOneThreadForTwoWorkersNamingIt() {
+        try (ZmqContext ctx = new ZmqContext()) {
+            ZmqSocket push = Fixtures.bound(ctx, SocketType.PUSH, "inproc");
+            Thread[] kept = new Thread[1];
+            IllegalStateException e = assertThrows(IllegalStateException.class,
+                    () -> ParallelCompressingSender.builder(push).workers(3).threadFactory(r -> {
+                        if (kept[0] == null) {
+                            kept[0] = new Thread(r, "kept");
+                            kept[0].setDaemon(true);
+                        }
+                        return kept[0];
+                    }).build());
+            assertTrue(e.getMessage() != null && e.getMessage().contains("threadFactory returned one thread for two workers")
+                    && e.getMessage().contains("kept") && e.getMessage().contains("workers 0 and 1"), String.valueOf(e));
+            assertEquals(Thread.State.NEW, kept[0].getState(), "no thread started for a refused build");
+            try (ParallelCompressingSender sender = ParallelCompressingSender.builder(push).workers(1).build()) {
+                assertEquals(0, sender.stats().messages());
+            }
+        }
+    }
+
     @Test
     void shouldPublishTopicsThatSubscriptionsFilter() {
         try (ZmqContext ctx = new ZmqContext()) {
