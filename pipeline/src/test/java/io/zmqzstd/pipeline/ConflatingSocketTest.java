@@ -21,15 +21,23 @@ class ConflatingSocketTest {
 
     private static final byte[] TOPIC = "feed".getBytes(StandardCharsets.US_ASCII);
 
+    /** A PULL bound at {@code endpoint} and a PUSH connected to it with conflate on. */
+    private static Fixtures.Link conflatingPush(ZmqContext ctx, String endpoint) {
+        ZmqSocket pull = ctx.socket(SocketType.PULL);
+        pull.bind(endpoint);
+        ZmqSocket push = ctx.socket(SocketType.PUSH);
+        push.conflate(true);
+        push.connect(endpoint);
+        return new Fixtures.Link(pull, push);
+    }
+
     /** A CompressingSender's publish throws to its caller, nothing sent; the sender goes on. */
     @Test
     void shouldThrowACompressingSendersPublishToTheCallerAndGoOn() {
         try (ZmqContext ctx = new ZmqContext()) {
-            ZmqSocket pull = ctx.socket(SocketType.PULL);
-            pull.bind("inproc://conflating-single");
-            ZmqSocket push = ctx.socket(SocketType.PUSH);
-            push.conflate(true);
-            push.connect("inproc://conflating-single");
+            Fixtures.Link link = conflatingPush(ctx, "inproc://conflating-single");
+            ZmqSocket pull = link.server();
+            ZmqSocket push = link.client();
             byte[] data = Fixtures.payload(1000, 3);
             try (CompressingSender sender = CompressingSender.builder(push).build();
                     DecompressingReceiver receiver = DecompressingReceiver.builder(pull).build()) {
@@ -48,11 +56,9 @@ class ConflatingSocketTest {
     @Test
     void shouldFailAParallelSenderWhosePublishTheSocketRefuses() {
         try (ZmqContext ctx = new ZmqContext()) {
-            ZmqSocket pull = ctx.socket(SocketType.PULL);
-            pull.bind("inproc://conflating-parallel");
-            ZmqSocket push = ctx.socket(SocketType.PUSH);
-            push.conflate(true);
-            push.connect("inproc://conflating-parallel");
+            Fixtures.Link link = conflatingPush(ctx, "inproc://conflating-parallel");
+            ZmqSocket pull = link.server();
+            ZmqSocket push = link.client();
             ParallelCompressingSender sender = ParallelCompressingSender.builder(push).workers(1).build();
             assertTrue(sender.publish(TOPIC, Fixtures.payload(1000, 4), 0), "taken");
             IllegalStateException failed = assertThrows(IllegalStateException.class, sender::flush);
