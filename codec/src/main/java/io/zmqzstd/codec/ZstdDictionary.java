@@ -53,10 +53,12 @@ public final class ZstdDictionary implements AutoCloseable {
      *     none smaller); a capacity above the samples' total size plus 64 KiB is used as that
      * @return the trained dictionary, in the standard format with its ID
      * @throws ZstdException {@code OTHER}, with zstd's error code and name, when zstd cannot
-     *     train; for fewer than 7 samples, under 8 bytes of them in all, or 4 GiB or more, which
-     *     libzstd's trainer refuses as "Src size is incorrect", the message names that cause;
-     *     also, without calling libzstd, when the first three quarters of the samples, which its
-     *     trainer learns from, hold fewer than 8 bytes (libzstd 1.5.4 crashes the process there)
+     *     train; for fewer than 7 samples, under 8 bytes of them in all, or 2^32&nbsp;&minus;&nbsp;1
+     *     bytes (4 GiB less one) or more, which libzstd's trainer refuses as "Src size is
+     *     incorrect", the message names that cause (the last without calling libzstd or copying
+     *     the samples, with libzstd's code and name all the same); also, without calling libzstd,
+     *     when the first three quarters of the samples, which its trainer learns from, hold fewer
+     *     than 8 bytes (libzstd 1.5.4 crashes the process there)
      * @throws IllegalArgumentException when {@code capacityBytes} is less than 256, or
      *     {@code samples} is empty
      * @throws NullPointerException when {@code samples} or one of them is null (the message names
@@ -94,6 +96,15 @@ public final class ZstdDictionary implements AutoCloseable {
                     + " (three quarters) hold " + learnedBytes + " bytes and it needs " + TRAINER_MIN_SAMPLE_BYTES
                     + " or more there; given fewer, libzstd 1.5.4 reads past them and crashes the process, as"
                     + " zstd --train does");
+        }
+        if (total >= TRAINER_MAX_SAMPLE_BYTES) {
+            // libzstd refuses these before it reads a sample; copying them into native memory
+            // first cost their whole size (4 GiB and more, seconds of copying) for that refusal
+            long r = -(long) LibZstd.ERR_SRC_SIZE_WRONG;
+            throw ZstdException.withResult(ZstdException.Reason.OTHER, "dictionary training failed: "
+                    + LibZstd.errorName(r) + " (" + trainingSizes(samples.size(), total, capacityBytes, bufferBytes)
+                    + ")" + trainingRefusal(r, samples.size(), total) + " (not tried: refused before the samples"
+                    + " are copied)", r);
         }
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment all = arena.allocate(Math.max(1, total));

@@ -38,7 +38,8 @@ public final class DictionaryProbe {
         }
     }
 
-    private static long peakRssKiB() throws IOException {
+    /** The process's peak resident size, {@code VmHWM} in {@code /proc/self/status}. */
+    static long peakRssKiB() throws IOException {
         for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
             if (line.startsWith("VmHWM:")) {
                 return Long.parseLong(line.replaceAll("\\D", ""));

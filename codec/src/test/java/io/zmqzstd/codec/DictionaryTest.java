@@ -419,6 +419,45 @@ class DictionaryTest {
     }
 
     /**
+     * Samples of 4 GiB or more (here 4,097 references to one 1 MiB array, 4 GiB and 1 MiB), which
+     * libzstd's trainer refuses before it reads one: train copied them all into a zeroed native
+     * buffer first, and only then called libzstd for its "Src size is incorrect". Measured on the
+     * old code: the child's peak resident size grew by 4,375,600 KiB and the refusal took 3 to 9 s.
+     * Now it is refused without the copy, with the same message, code and name. In a child JVM,
+     * so that the peak resident size read is the training's.
+     */
+    @Test
+    void shouldRefuseSamplesOf4GiBWithoutCopyingThem() throws Exception {
+        assumeTrue(Files.isReadable(Path.of("/proc/self/status")), "no /proc/self/status: not Linux");
+        String out = ForkedJvm.run(FourGiBOfSamples.class, List.of("-Xmx64m"));
+        Matcher m = Pattern.compile("errorCode=(\\d+) errorName=(.*) peakRssGrowthKiB=(-?\\d+)\n").matcher(out);
+        assertTrue(m.find(), out);
+        assertEquals(LibZstd.ERR_SRC_SIZE_WRONG, Integer.parseInt(m.group(1)), out);
+        assertEquals("Src size is incorrect", m.group(2), out);
+        assertTrue(out.contains("dictionary training failed: Src size is incorrect (samples=4097, sampleBytes=4296015872,"
+                + " capacityBytes=4096): too much sample data, libzstd's trainer takes under 4294967295 bytes in all (not"
+                + " tried: refused before the samples are copied)\n"), out);
+        assertTrue(Long.parseLong(m.group(3)) < 256 * 1024, "the refusal grew the peak resident size by 256 MiB or more: "
+                + out);
+    }
+
+    /** Child JVM of {@link #shouldRefuseSamplesOf4GiBWithoutCopyingThem}. */
+    static final class FourGiBOfSamples {
+        public static void main(String[] args) throws Exception {
+            byte[] sample = TestData.text(1 << 20, 1);
+            List<byte[]> samples = java.util.Collections.nCopies(4097, sample);
+            long before = DictionaryProbe.peakRssKiB();
+            try (ZstdDictionary d = ZstdDictionary.train(samples, 4096)) {
+                System.out.println("trained, id=" + Integer.toUnsignedString(d.id()));
+            } catch (ZstdException e) {
+                System.out.println(e.getMessage());
+                System.out.println("errorCode=" + e.errorCode() + " errorName=" + e.errorName() + " peakRssGrowthKiB="
+                        + (DictionaryProbe.peakRssKiB() - before));
+            }
+        }
+    }
+
+    /**
      * The decompressor builder's {@code dictionary(null)} and {@code addDictionary(null)}: an
      * {@link NullPointerException} naming the argument where it is given. Before, the builder
      * took the null and {@code build()} failed later with the JVM's "Cannot invoke
