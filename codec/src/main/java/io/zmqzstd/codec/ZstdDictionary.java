@@ -4,6 +4,7 @@ import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import io.zmqzstd.codec.internal.LibZstd;
+import io.zmqzstd.nativelib.internal.JavaArrays;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.foreign.Arena;
@@ -201,12 +202,20 @@ public final class ZstdDictionary implements AutoCloseable {
      *     content
      * @return the dictionary
      * @throws java.io.UncheckedIOException when the file cannot be read
-     * @throws IllegalArgumentException when the file is empty, or is a zstd dictionary cut short or
+     * @throws IllegalArgumentException when the file is empty, larger than an array holds (2 GiB
+     *     less 8 bytes; "dictionary file too large"), or is a zstd dictionary cut short or
      *     damaged before its content (as {@link #of(byte[])}; the message names the file)
      */
     public static ZstdDictionary load(Path file) {
         byte[] bytes;
         try {
+            long size = Files.size(file);
+            if (size > JavaArrays.MAX_LENGTH) {
+                // Files.readAllBytes throws OutOfMemoryError "Required array size too large" here,
+                // an Error that names neither the file nor its size
+                throw new IllegalArgumentException("dictionary file too large: bytes=" + size
+                        + " (a dictionary is one byte[], at most " + JavaArrays.MAX_LENGTH + " bytes), file=" + file);
+            }
             bytes = Files.readAllBytes(file);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read dictionary: file=" + file, e);

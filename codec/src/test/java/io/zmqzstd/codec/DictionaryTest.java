@@ -315,6 +315,32 @@ class DictionaryTest {
         assertArrayEquals(content, Files.readAllBytes(file), "save replaces the longer file");
     }
 
+    /**
+     * A dictionary file larger than an array holds (a sparse 3 GiB file, no disk used): load threw
+     * the {@link OutOfMemoryError} "Required array size too large" of {@code Files.readAllBytes}, an
+     * Error naming neither the file nor its size, where its javadoc promises exceptions naming the
+     * file. Now an {@link IllegalArgumentException} says so, before anything is read.
+     */
+    @Test
+    void shouldRefuseADictionaryFileLargerThanAnArrayNamingIt() throws Exception {
+        Path huge = dir.resolve("huge.dict");
+        try (java.io.RandomAccessFile f = new java.io.RandomAccessFile(huge.toFile(), "rw")) {
+            f.setLength(3L << 30);
+        }
+        // Caught here, not by assertThrows: JUnit rethrows an OutOfMemoryError, which ended the
+        // whole surefire fork ("There was an error in the forked process") instead of failing this test
+        Throwable thrown = null;
+        try {
+            ZstdDictionary.load(huge).close();
+        } catch (Throwable t) {
+            thrown = t;
+        }
+        IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertInstanceOf(IllegalArgumentException.class,
+                thrown, "load of a 3 GiB file: " + thrown);
+        assertEquals("dictionary file too large: bytes=3221225472 (a dictionary is one byte[], at most 2147483639 bytes),"
+                + " file=" + huge, e.getMessage());
+    }
+
     /** train and of check their arguments before zstd sees them, each message naming what was wrong. */
     @Test
     void shouldNameTheBadArgumentOfTrainAndOf() {
