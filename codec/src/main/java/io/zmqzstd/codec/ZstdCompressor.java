@@ -61,6 +61,19 @@ public final class ZstdCompressor implements AutoCloseable {
      * less setup per call (about 5 % of a 64-byte compression, {@code CodecOverhead}).
      */
     private final boolean levelOnly;
+    /** The parameters the context is given, kept to give them again to a new one ({@link #replaceContext}). */
+    private final boolean checksumFlag;
+    private final boolean dictIdFlag;
+    private final int workers;
+    /**
+     * A frame begun on a context with workers that has not been ended: set before each libzstd call
+     * that begins or continues one, cleared when it ends. {@link #reset()} replaces such a context
+     * instead of resetting it: libzstd 1.5.4's multithreaded context, reused after a frame it
+     * began was abandoned (a destination too small, a stream's failed sink), crashes the process
+     * (SIGSEGV in a worker thread, {@code pthread_mutex_lock} of a NULL mutex), a session reset or
+     * even a full reset in between. Always false without workers.
+     */
+    private boolean frameOpen;
     /** The context, for the calls; 0 after close. {@link #resources} frees it. */
     private long cctx;
     private StreamBuffers buffers;
@@ -142,7 +155,10 @@ public final class ZstdCompressor implements AutoCloseable {
 
         /**
          * Worker threads zstd starts for large inputs (0, the default: compress on the calling
-         * thread). Calls still block until the frame is complete.
+         * thread). Calls still block until the frame is complete. After a frame left unended (an
+         * error, a stream dropped mid-frame) the compressor replaces its context with a new one
+         * of the same settings, since libzstd 1.5.4's multithreaded context crashes the process
+         * when reused after one; freeing the old context waits for its workers' jobs.
          *
          * @param workers the number of worker threads, 0 or more; {@link #build()} refuses more
          *     than libzstd runs (256 with 1.5.x on 64-bit), which libzstd would cut to its maximum
@@ -195,6 +211,9 @@ public final class ZstdCompressor implements AutoCloseable {
     private ZstdCompressor(Builder b) {
         this.level = b.level;
         this.levelOnly = !b.checksum && b.dictionary == null && b.workers == 0;
+        this.checksumFlag = b.checksum || (b.dictionary != null && b.dictionary.id() == 0);
+        this.dictIdFlag = b.dictionaryIdInFrame;
+        this.workers = b.workers;
         if (!b.dictionaryIdInFrame && b.dictionary == null) {
             // Refused rather than ignored: the caller expects frames a receiver can only decode
             // with a dictionary, and would get frames made without one.
@@ -221,26 +240,31 @@ public final class ZstdCompressor implements AutoCloseable {
         resources.context = cctx;
         cleanable = OwnerCleaner.CLEANER.register(this, resources);
         try {
-            setParameter(LibZstd.C_COMPRESSION_LEVEL, b.level);
-            boolean rawContentDictionary = b.dictionary != null && b.dictionary.id() == 0;
-            setParameter(LibZstd.C_CHECKSUM_FLAG, b.checksum || rawContentDictionary ? 1 : 0);
-            // The wire rule: every frame declares its size, so receivers can refuse it early.
-            setParameter(LibZstd.C_CONTENT_SIZE_FLAG, 1);
-            setParameter(LibZstd.C_DICT_ID_FLAG, b.dictionaryIdInFrame ? 1 : 0);
-            if (b.workers > 0) {
-                setParameter(LibZstd.C_NB_WORKERS, b.workers);
-            }
             if (b.dictionary != null) {
-                long cdict = b.dictionary.createCDict(b.level);
-                resources.dictionaries = new long[] {cdict};
-                long r = (long) LibZstd.CCTX_REF_CDICT.invokeExact(cctx, cdict);
-                check("ZSTD_CCtx_refCDict", r);
+                resources.dictionaries = new long[] {b.dictionary.createCDict(b.level)};
             }
+            applyParameters();
         } catch (Throwable t) {
             close();
             throw LibZstd.rethrow(t);
         } finally {
             Reference.reachabilityFence(this);
+        }
+    }
+
+    /** Gives {@link #cctx} this compressor's parameters and digested dictionary. */
+    private void applyParameters() throws Throwable {
+        setParameter(LibZstd.C_COMPRESSION_LEVEL, level);
+        setParameter(LibZstd.C_CHECKSUM_FLAG, checksumFlag ? 1 : 0);
+        // The wire rule: every frame declares its size, so receivers can refuse it early.
+        setParameter(LibZstd.C_CONTENT_SIZE_FLAG, 1);
+        setParameter(LibZstd.C_DICT_ID_FLAG, dictIdFlag ? 1 : 0);
+        if (workers > 0) {
+            setParameter(LibZstd.C_NB_WORKERS, workers);
+        }
+        if (resources.dictionaries.length > 0) {
+            long r = (long) LibZstd.CCTX_REF_CDICT.invokeExact(cctx, resources.dictionaries[0]);
+            check("ZSTD_CCtx_refCDict", r);
         }
     }
 
@@ -393,8 +417,12 @@ public final class ZstdCompressor implements AutoCloseable {
             long d = dstNative ? Segments.address(dst, dstOffset, dstCapacity) : buffers().outputScratch(dst, dstOffset, dstCapacity);
             long s = srcNative ? Segments.address(src, srcOffset, srcLength) : buffers().stageIn(src, srcOffset, srcLength);
             long capacity = dstNative ? dstCapacity : Math.min(dstCapacity, StreamBuffers.SCRATCH_BYTES);
-            r = levelOnly ? (long) LibZstd.COMPRESS_CCTX_RAW.invokeExact(cctx, d, capacity, s, srcLength, level)
-                    : (long) LibZstd.COMPRESS2_RAW.invokeExact(cctx, d, capacity, s, srcLength);
+            if (levelOnly) {
+                r = (long) LibZstd.COMPRESS_CCTX_RAW.invokeExact(cctx, d, capacity, s, srcLength, level);
+            } else {
+                frameOpen = workers > 0;
+                r = (long) LibZstd.COMPRESS2_RAW.invokeExact(cctx, d, capacity, s, srcLength);
+            }
             if (!dstNative && !LibZstd.isError(r)) {
                 MemorySegment.copy(buffers.scratchOut, 0, dst, dstOffset, r);
             }
@@ -412,6 +440,7 @@ public final class ZstdCompressor implements AutoCloseable {
             }
             throw ZstdException.fromResult(levelOnly ? "ZSTD_compressCCtx" : "ZSTD_compress2", r);
         }
+        frameOpen = false;
         return r;
     }
 
@@ -572,9 +601,14 @@ public final class ZstdCompressor implements AutoCloseable {
 
     /** One {@code ZSTD_compressStream2} over {@code b}'s structs; resets the session on error. */
     long streamStep(StreamBuffers b, int op) throws Throwable {
+        frameOpen = workers > 0;
         long r = (long) LibZstd.COMPRESS_STREAM2_RAW.invokeExact(cctx, b.outStruct, b.inStruct, op);
         Reference.reachabilityFence(this);
-        return check("ZSTD_compressStream2", r);
+        check("ZSTD_compressStream2", r);
+        if (op == LibZstd.E_END && r == 0) {
+            frameOpen = false; // the frame is complete: the context may begin another
+        }
+        return r;
     }
 
     StreamBuffers buffers() {
@@ -594,13 +628,46 @@ public final class ZstdCompressor implements AutoCloseable {
         return r;
     }
 
-    /** Ends the session (after an error, or before a frame); nothing when closed. */
+    /**
+     * Ends the session (after an error, or before a frame); nothing when closed. A context with
+     * workers whose frame was left unended is replaced instead ({@link #frameOpen}).
+     */
     void reset() {
         if (closed) {
             return; // the context is freed: nothing to reset, and NULL would crash zstd
         }
+        if (frameOpen) {
+            replaceContext();
+            return;
+        }
         try {
             long ignored = (long) LibZstd.CCTX_RESET.invokeExact(cctx, LibZstd.RESET_SESSION_ONLY);
+        } catch (Throwable t) {
+            throw LibZstd.rethrow(t);
+        } finally {
+            Reference.reachabilityFence(this);
+        }
+    }
+
+    /**
+     * Frees the context, whose multithreaded frame was abandoned, and gives this compressor a new
+     * one with the same parameters and dictionary. Freeing waits for the old context's worker
+     * threads to finish the jobs they hold. Error path only; the caller is inside the guard.
+     */
+    private void replaceContext() {
+        try {
+            long fresh = (long) LibZstd.CREATE_CCTX.invokeExact();
+            if (fresh == 0) {
+                throw new OutOfMemoryError("ZSTD_createCCtx returned NULL"); // frameOpen stays set: tried again
+            }
+            LibZstd.LIVE_CCTX.incrementAndGet();
+            long old = cctx;
+            cctx = fresh;
+            resources.context = fresh;
+            long ignored = (long) LibZstd.FREE_CCTX.invokeExact(old);
+            LibZstd.LIVE_CCTX.decrementAndGet();
+            frameOpen = false;
+            applyParameters();
         } catch (Throwable t) {
             throw LibZstd.rethrow(t);
         } finally {

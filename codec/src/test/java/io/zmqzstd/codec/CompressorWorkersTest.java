@@ -6,10 +6,18 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.zmqzstd.codec.internal.LibZstd;
 import io.zmqzstd.nativelib.NativeLibrary;
 import io.zmqzstd.testkit.ForkedJvm;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -73,5 +81,113 @@ class CompressorWorkersTest {
                 + " built with ZSTD_MULTITHREAD (-Dzmqzstd.libzstd.path=/path/to/libzstd.so.1)";
         assertEquals(List.of("workers=2" + refused.formatted(2), "workers=0 built", "workers=300" + refused.formatted(300),
                 "live=0"), lines);
+    }
+
+    /**
+     * A compressor with workers whose frame was left unended (a destination too small for the
+     * one-call and the chunked paths, a stream's sink that failed, a stream dropped mid-frame) and
+     * is then used again: with libzstd 1.5.4 the process died of SIGSEGV in a worker thread
+     * ({@code pthread_mutex_lock} of a NULL mutex, at the first or third reuse), which a session
+     * reset, the codec's "the same compressor handles the next frame", did not prevent. Now such a
+     * context is replaced by a new one with the same parameters and dictionary: every reuse round
+     * trips, its frames keep their checksum and dictionary ID, and nothing leaks. In a child JVM:
+     * the old code crashed the process.
+     */
+    @Test
+    void shouldCompressAgainAfterAFrameWithWorkersWasAbandoned() throws Exception {
+        assumeTrue(ZstdCompressor.maxWorkers() >= 2, "the loaded libzstd runs no workers");
+        List<String> lines = ForkedJvm.run(AbandonedFrames.class, List.of("-Xmx256m"))
+                .lines().filter(l -> l.startsWith("round ") || l.startsWith("live=")).toList();
+        List<String> expected = new ArrayList<>();
+        for (int round = 0; round < AbandonedFrames.ROUNDS; round++) {
+            expected.add("round " + round + ": native DESTINATION_TOO_SMALL, heap DESTINATION_TOO_SMALL, sink failed,"
+                    + " dropped mid-frame; each followed by a frame with checksum and dictionary ID that round trips");
+        }
+        expected.add("live=0");
+        assertEquals(expected, lines);
+    }
+
+    /** Child JVM of {@link #shouldCompressAgainAfterAFrameWithWorkersWasAbandoned}. */
+    static final class AbandonedFrames {
+        static final int ROUNDS = 4;
+
+        public static void main(String[] args) throws Exception {
+            byte[] big = TestData.text(16 << 20, 7);
+            List<byte[]> samples = new ArrayList<>();
+            for (int i = 0; i < 500; i++) {
+                samples.add(TestData.text(200, i));
+            }
+            try (ZstdDictionary dict = ZstdDictionary.train(samples, 4096);
+                 ZstdCompressor c = ZstdCompressor.builder().workers(2).level(1).checksum(true).dictionary(dict).build();
+                 ZstdDecompressor d = ZstdDecompressor.builder().dictionary(dict).build();
+                 Arena arena = Arena.ofConfined()) {
+                MemorySegment nativeBig = arena.allocateFrom(ValueLayout.JAVA_BYTE, big);
+                for (int round = 0; round < ROUNDS; round++) {
+                    StringBuilder line = new StringBuilder("round " + round + ": ");
+                    try {
+                        c.compress(nativeBig, arena.allocate(1 << 16));
+                    } catch (ZstdException e) {
+                        line.append("native ").append(e.reason());
+                    }
+                    reuse(c, d, dict, big, round);
+                    try {
+                        c.compress(MemorySegment.ofArray(big), MemorySegment.ofArray(new byte[1 << 16]));
+                    } catch (ZstdException e) {
+                        line.append(", heap ").append(e.reason());
+                    }
+                    reuse(c, d, dict, big, round);
+                    try (ZstdOutputStream out = new ZstdOutputStream(new FailingSink(), c)) {
+                        out.write(big);
+                    } catch (IOException e) {
+                        line.append(", sink failed");
+                    }
+                    reuse(c, d, dict, big, round);
+                    ZstdOutputStream dropped = new ZstdOutputStream(OutputStream.nullOutputStream(), c);
+                    dropped.write(big);
+                    line.append(", dropped mid-frame");
+                    reuse(c, d, dict, big, round);
+                    System.out.println(line.append("; each followed by a frame with checksum and dictionary ID that round trips"));
+                }
+            }
+            System.out.println("live=" + LibZstd.liveNativeObjects());
+        }
+
+        /** A frame of 4 MiB from the compressor just failed, by both one-shot paths: it must round trip as configured. */
+        private static void reuse(ZstdCompressor c, ZstdDecompressor d, ZstdDictionary dict, byte[] big, int round) {
+            byte[] part = Arrays.copyOfRange(big, round, round + (4 << 20));
+            byte[] frame = c.compress(part);
+            if ((frame[4] & ZstdFrames.CHECKSUM_FLAG) == 0 || ZstdFrames.dictionaryId(MemorySegment.ofArray(frame)) != dict.id()) {
+                throw new AssertionError("frame without its checksum or dictionary ID after reuse");
+            }
+            if (!Arrays.equals(part, d.decompress(frame))) {
+                throw new AssertionError("frame does not round trip after reuse");
+            }
+            try (Arena arena = Arena.ofConfined()) {
+                MemorySegment src = arena.allocateFrom(ValueLayout.JAVA_BYTE, part);
+                MemorySegment dst = arena.allocate(ZstdCompressor.maxCompressedSize(part.length));
+                long n = c.compress(src, dst);
+                if (!Arrays.equals(part, d.decompress(dst.asSlice(0, n).toArray(ValueLayout.JAVA_BYTE)))) {
+                    throw new AssertionError("native frame does not round trip after reuse");
+                }
+            }
+        }
+    }
+
+    /** A sink that fails once it has taken 100,000 bytes. */
+    private static final class FailingSink extends OutputStream {
+        private long taken;
+
+        @Override
+        public void write(int b) throws IOException {
+            write(new byte[] {(byte) b}, 0, 1);
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) throws IOException {
+            taken += len;
+            if (taken > 100_000) {
+                throw new IOException("sink full");
+            }
+        }
     }
 }
