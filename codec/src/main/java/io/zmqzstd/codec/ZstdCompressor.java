@@ -420,6 +420,9 @@ public final class ZstdCompressor implements AutoCloseable {
             if (levelOnly) {
                 r = (long) LibZstd.COMPRESS_CCTX_RAW.invokeExact(cctx, d, capacity, s, srcLength, level);
             } else {
+                if (frameOpen) {
+                    reset(); // a frame left unended with workers (a stream dropped mid-frame): a new context first
+                }
                 frameOpen = workers > 0;
                 r = (long) LibZstd.COMPRESS2_RAW.invokeExact(cctx, d, capacity, s, srcLength);
             }
