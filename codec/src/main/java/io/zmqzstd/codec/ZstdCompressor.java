@@ -669,8 +669,8 @@ public final class ZstdCompressor implements AutoCloseable {
             resources.context = fresh;
             long ignored = (long) LibZstd.FREE_CCTX.invokeExact(old);
             LibZstd.LIVE_CCTX.decrementAndGet();
-            frameOpen = false;
             applyParameters();
+            frameOpen = false; // only now: a new context without its parameters is replaced again at the next reset
         } catch (Throwable t) {
             throw LibZstd.rethrow(t);
         } finally {
