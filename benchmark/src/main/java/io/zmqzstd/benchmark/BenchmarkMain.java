@@ -22,7 +22,8 @@ import java.util.Map;
  *       {@code ~/.cache/zmq-zstd/async-profiler-<version>/} (or the temp directory);</li>
  *   <li>{@code output=flamegraph} and {@code dir=profile-results/<timestamp>};</li>
  *   <li>{@code event=itimer} instead of {@code cpu} when this process may not open perf events
- *       ({@code kernel.perf_event_paranoid > 1} and not root), with one line saying so.</li>
+ *       ({@code kernel.perf_event_paranoid > 1} and not root), with one line saying so; only when JMH would
+ *       sample cpu ({@code event=cpu}, or no event and neither {@code alloc} nor {@code lock}).</li>
  * </ul>
  * and {@code async} runs as {@link ShortPathAsyncProfiler}, JMH's profiler with trial directory names
  * short enough for benchmarks with many parameters ({@code PipelineBenchmark}'s would not fit in a file
@@ -85,8 +86,12 @@ public final class BenchmarkMain {
         if (!opts.containsKey("dir")) {
             opts.put("dir", Path.of("profile-results", timestamp()).toString());
         }
-        String event = opts.getOrDefault("event", "cpu");
-        if (event.equals("cpu")) {
+        // JMH samples cpu only when given event=cpu, or no event and neither alloc nor lock: given alloc or
+        // lock alone it profiles that event, and an event added beside them would be a secondary one, which
+        // JMH refuses unless output=jfr ("-prof async:alloc" failed so where perf events are not allowed).
+        boolean cpu = opts.containsKey("event") ? "cpu".equals(opts.get("event"))
+                : !opts.containsKey("alloc") && !opts.containsKey("lock");
+        if (cpu) {
             String refusal = perfEventsRefusal(Path.of(opts.get("libPath")));
             if (refusal != null) {
                 opts.put("event", "itimer");

@@ -85,6 +85,19 @@ class BenchmarkMainTest {
                 && line.endsWith("); profiling with event=itimer instead of cpu") && line.lines().count() == 1, line);
     }
 
+    /**
+     * Given alloc (or lock) and no event, JMH profiles that event, not cpu; an event=itimer added beside it
+     * made it a secondary event, which JMH refuses without output=jfr: where perf events were not allowed,
+     * {@code -prof async:alloc} failed the run. No event is added, and no probe runs.
+     */
+    @Test
+    void shouldAddNoEventBesideAllocOrLockAlone() throws Exception {
+        for (String given : new String[] {"alloc", "lock", "alloc=512k", "alloc;lock"}) {
+            String spec = BenchmarkMain.complete("async:libPath=/nonexistent-zmqzstd/lib.so;" + given);
+            assertTrue(!spec.contains("event="), spec);
+        }
+    }
+
     @Test
     void shouldLeaveAnEventOtherThanCpuAlone() throws Exception {
         String spec = BenchmarkMain.complete("async:libPath=/x/lib.so;event=wall");
