@@ -3525,11 +3525,12 @@ check("What the parallel sender's inline mapping check costs", inline_mapped_che
 
 # --- The pooled buffer's liveness check (42823253): the jars before and after, alternated ---
 
-def pool_liveness_check():
-    folder = os.path.join(RESULTS, 'pool-liveness-check')
+def alternated_rows(folder_name, benchmarks):
+    """Table rows of jars before and after a change alternated in six rounds: per benchmark (file prefix, JMH method,
+    label) the medians of msg/s, the per-round ratios and their median, and the B/msg spans."""
+    folder = os.path.join(RESULTS, folder_name)
     lines = []
-    for kind, method, label in (('transport', 'sendReceive', '`TransportBenchmark` zeroCopyPooled, 64 B inproc'),
-                                ('pipeline', 'transfer', '`PipelineBenchmark` zmqzstd, 64 B inproc, level 1')):
+    for kind, method, label in benchmarks:
         old = [os.path.join(folder, '%s-r%d-old.json' % (kind, r)) for r in range(1, 7)]
         new = [os.path.join(folder, '%s-r%d-new.json' % (kind, r)) for r in range(1, 7)]
         per_round = ratios(new, old, method)
@@ -3542,7 +3543,21 @@ def pool_liveness_check():
     return lines
 
 
+def pool_liveness_check():
+    return alternated_rows('pool-liveness-check', (
+        ('transport', 'sendReceive', '`TransportBenchmark` zeroCopyPooled, 64 B inproc'),
+        ('pipeline', 'transfer', '`PipelineBenchmark` zmqzstd, 64 B inproc, level 1')))
+
+
 check("What the pooled buffer's liveness check costs", pool_liveness_check)
+
+
+def workers_frame_check():
+    return alternated_rows('workers-frame-check', (
+        ('pipeline', 'transfer', '`PipelineBenchmark` zmqzstd, 64 B inproc, level 1, trained dictionary'),))
+
+
+check("What the compressor's unended-frame flag costs", workers_frame_check)
 
 
 # --- README.md's suite size and time, and the modules' test times: a fresh-clone CI run's per-class times ---
