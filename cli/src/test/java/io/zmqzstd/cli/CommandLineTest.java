@@ -748,10 +748,9 @@ class CommandLineTest {
                     assertEquals("over IPv6", new String(d.decompress(pull.receiveBytes(0)), StandardCharsets.UTF_8), r::toString);
                 }
             }
-            int port;
-            try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getByName("::1"))) {
-                port = s.getLocalPort();
-            }
+            // not an ephemeral port from ServerSocket(0): the pull below connects before send binds,
+            // and its reconnects could take that port as their source (see Ports.unused)
+            int port = io.zmqzstd.testkit.Ports.unused();
             try (ZmqContext ctx = new ZmqContext(); ZmqSocket pull = ctx.socket(SocketType.PULL)) {
                 pull.ipv6(true);
                 pull.receiveTimeoutMs(10_000);
