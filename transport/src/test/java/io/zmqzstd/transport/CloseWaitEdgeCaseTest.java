@@ -184,7 +184,7 @@ class CloseWaitEdgeCaseTest {
                 .anyMatch(f -> f.getMethodName().equals("awaitNoCall")));
         ThreadMXBean mx = ManagementFactory.getThreadMXBean();
         long cpu0 = mx.getThreadCpuTime(tid.get());
-        Thread.sleep(1000);
+        Thread.sleep(1000); // a CPU-time measurement window: there is no condition to await
         long cpuMs = (mx.getThreadCpuTime(tid.get()) - cpu0) / 1_000_000;
         ctx.close();
         closer.join(10_000);
