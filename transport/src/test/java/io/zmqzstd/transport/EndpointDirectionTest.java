@@ -9,7 +9,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 import java.net.InetAddress;
 import java.nio.file.Path;
+import java.util.function.Consumer;
 
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -88,8 +90,8 @@ class EndpointDirectionTest {
                 s.bind("tcp://127.0.0.1:*");
                 String endpoint = s.lastEndpoint();
                 s.connect(endpoint); // to its own listener: the one text reaches a bind and a connect
-                java.util.function.Consumer<String> call = unbind ? s::unbind : s::disconnect;
-                org.junit.jupiter.api.Assertions.assertDoesNotThrow(() -> call.accept(endpoint),
+                Consumer<String> call = unbind ? s::unbind : s::disconnect;
+                assertDoesNotThrow(() -> call.accept(endpoint),
                         () -> (unbind ? "unbind" : "disconnect") + " of an endpoint both bound and connected");
                 ZmqException again = assertThrows(ZmqException.class, () -> call.accept(endpoint), "libzmq ended both");
                 assertEquals(2, again.errno(), again::getMessage);
@@ -101,8 +103,8 @@ class EndpointDirectionTest {
             b.bind("inproc://other");
             a.connect("inproc://other");
             b.connect("inproc://both");
-            org.junit.jupiter.api.Assertions.assertDoesNotThrow(() -> a.disconnect("inproc://other"), "a connected to it");
-            org.junit.jupiter.api.Assertions.assertDoesNotThrow(() -> a.unbind("inproc://both"), "a bound it");
+            assertDoesNotThrow(() -> a.disconnect("inproc://other"), "a connected to it");
+            assertDoesNotThrow(() -> a.unbind("inproc://both"), "a bound it");
         }
     }
 
