@@ -22,6 +22,7 @@ import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Stream;
 
@@ -525,7 +526,7 @@ public final class NativeLibrary {
      * files where they differ):
      *
      *   0  magic 7F 'E' 'L' 'F'      4  class: 1 = 32-bit, 2 = 64-bit     5  data: 1 = LSB, 2 = MSB
-     *  16  e_type (2): 3 = ET_DYN, a shared object
+     *  16  e_type (2): 3 = ET_DYN, a shared object        18  e_machine (2): the instruction set
      *  28 / 32  e_phoff (4 / 8): where the program headers start
      *  42 / 54  e_phentsize (2)     44 / 56  e_phnum (2)
      *  header size 52 / 64
@@ -534,6 +535,7 @@ public final class NativeLibrary {
     private static final int EI_DATA = 5;
     private static final int E_TYPE = 16;
     private static final int ET_DYN = 3;
+    private static final int E_MACHINE = 18;
     /** e_phnum's escape value: the real count is in the first section header, not read here. */
     private static final int PN_XNUM = 0xFFFF;
 
@@ -545,7 +547,8 @@ public final class NativeLibrary {
      * loaded library … which might have disabled stack guard … fix the library with 'execstack
      * -c'" on standard output, a false and alarming story, before this class gave its own message,
      * and the loader's own message said only "Cannot open library". A FIFO or device would block or
-     * be read by dlopen.
+     * be read by dlopen. A shared library for another machine is named as such: glibc says of it
+     * "No such file or directory".
      */
     static String notALibrary(Path path) {
         if (Files.isDirectory(path)) {
@@ -597,6 +600,11 @@ public final class NativeLibrary {
                 default -> "file of type " + type;
             };
         }
+        String foreign = foreignMachine(Short.toUnsignedInt(h.getShort(E_MACHINE)), elfClass, data,
+                System.getProperty("os.arch", ""));
+        if (foreign != null) {
+            return foreign;
+        }
         boolean wide = elfClass == 2;
         long phoff = wide ? h.getLong(32) : Integer.toUnsignedLong(h.getInt(28));
         int phentsize = Short.toUnsignedInt(h.getShort(wide ? 54 : 42));
@@ -610,6 +618,42 @@ public final class NativeLibrary {
                     + Long.toUnsignedString(end) + ", the file has " + fileBytes + ")";
         }
         return null;
+    }
+
+    /**
+     * The ELF machine, class and byte order of the JVM's architecture ({@code os.arch}), for the
+     * ones Java runs on under Linux: e_machine from elf.h, class 1 = 32-bit, 2 = 64-bit, data
+     * 1 = little-endian, 2 = big-endian.
+     */
+    private static final Map<String, int[]> HOST_ELF = Map.of(
+            "amd64", new int[] {62, 2, 1}, "x86_64", new int[] {62, 2, 1},
+            "aarch64", new int[] {183, 2, 1}, "x86", new int[] {3, 1, 1}, "i386", new int[] {3, 1, 1},
+            "arm", new int[] {40, 1, 1}, "ppc64le", new int[] {21, 2, 1}, "ppc64", new int[] {21, 2, 2},
+            "s390x", new int[] {22, 2, 2}, "riscv64", new int[] {243, 2, 1});
+
+    /** Names of the e_machine values above, for the message. */
+    private static final Map<Integer, String> MACHINE_NAMES = Map.of(
+            62, "x86-64", 183, "AArch64", 3, "x86 (32-bit)", 40, "ARM (32-bit)", 21, "PowerPC 64",
+            22, "s390x", 243, "RISC-V", 8, "MIPS", 2, "SPARC", 20, "PowerPC (32-bit)");
+
+    /**
+     * Why a shared library with ELF {@code machine}, {@code elfClass} and {@code data} cannot be
+     * loaded by a JVM on {@code osArch}; null when it fits, or when {@code osArch} is not one this
+     * class knows (the loader decides). glibc refuses a library for another instruction set with
+     * "cannot open shared object file: No such file or directory", of a file that is there.
+     */
+    static String foreignMachine(int machine, int elfClass, int data, String osArch) {
+        int[] host = HOST_ELF.get(osArch);
+        if (host == null || (machine == host[0] && elfClass == host[1] && data == host[2])) {
+            return null;
+        }
+        String bits = elfClass == 2 ? "64-bit" : "32-bit";
+        String order = data == 1 ? "little-endian" : "big-endian";
+        String built = MACHINE_NAMES.getOrDefault(machine, "ELF machine " + machine);
+        String what = machine != host[0] ? built + " (e_machine " + machine + ")"
+                : elfClass != host[1] ? bits + " " + built : order + " " + built;
+        return "a shared library for another machine: it is built for " + what + ", this JVM runs on "
+                + osArch + " (" + (host[1] == 2 ? "64-bit" : "32-bit") + ")";
     }
 
     /**

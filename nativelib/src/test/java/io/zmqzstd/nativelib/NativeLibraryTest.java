@@ -279,6 +279,43 @@ class NativeLibraryTest {
         assertNull(NativeLibrary.notALibrary(NativeLibrary.ZMQ.file().orElseThrow()));
     }
 
+    /**
+     * The real libzstd with its ELF header's machine changed to another instruction set's, or its
+     * byte order flipped: glibc refuses such a file by path with "cannot open shared object file:
+     * No such file or directory", of a file that is there, which the message passed on. Now the
+     * header says for which machine it was built.
+     */
+    @Test
+    void shouldSayALibraryIsBuiltForAnotherMachine(@TempDir Path dir) throws Exception {
+        String arch = System.getProperty("os.arch");
+        assumeTrue(arch.equals("amd64") || arch.equals("aarch64"), "a known 64-bit little-endian host: " + arch);
+        byte[] real = Files.readAllBytes(NativeLibrary.ZSTD.file().orElseThrow());
+        byte[] foreign = java.util.Arrays.copyOf(real, real.length);
+        int other = arch.equals("amd64") ? 183 : 62;
+        foreign[18] = (byte) other; // e_machine, little-endian
+        foreign[19] = 0;
+        Path bad = Files.write(dir.resolve("libzstd.so.1"), foreign);
+        NativeLibrary byPath = zstdRequiring(NativeLibrary.MINIMUM_ZSTD_VERSION, "zmqzstd.test.arch.path");
+        System.setProperty("zmqzstd.test.arch.path", bad.toString());
+        try {
+            var e = assertThrows(NativeLibraryUnavailableException.class, byPath::lookup);
+            assertTrue(e.getMessage().startsWith("libzstd at " + bad + " (set by -Dzmqzstd.test.arch.path) could not be"
+                    + " opened (a shared library for another machine: it is built for "
+                    + (other == 183 ? "AArch64" : "x86-64") + " (e_machine " + other + "), this JVM runs on " + arch
+                    + " (64-bit)): point it at libzstd 1.4.0 or newer"), e.getMessage());
+            assertTrue(!e.getMessage().contains("No such file"), e.getMessage());
+        } finally {
+            System.clearProperty("zmqzstd.test.arch.path");
+        }
+        assertEquals("a shared library for another machine: it is built for 32-bit x86-64, this JVM runs on amd64"
+                + " (64-bit)", NativeLibrary.foreignMachine(62, 1, 1, "amd64"));
+        assertEquals("a shared library for another machine: it is built for big-endian PowerPC 64, this JVM runs on"
+                + " ppc64le (64-bit)", NativeLibrary.foreignMachine(21, 2, 2, "ppc64le"));
+        assertNull(NativeLibrary.foreignMachine(62, 2, 1, "amd64"));
+        assertNull(NativeLibrary.foreignMachine(183, 2, 1, "aarch64"));
+        assertNull(NativeLibrary.foreignMachine(62, 2, 1, "sparcv9"), "an unknown host: the loader decides");
+    }
+
     /** The real libzmq, read through zmq_version: refused against a minimum above it, accepted at its own. */
     @Test
     void shouldRefuseALibzmqOlderThanTheMinimum() throws Throwable {
