@@ -17,8 +17,11 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Locale;
@@ -412,7 +415,10 @@ public final class NativeLibrary {
                 return;
             }
             if (!Files.isReadable(path)) {
-                failure = name + " not found at " + path + " (set by -D" + pathProperty + ")" + pointItAt(wanted());
+                String unreadable = unreadable(path);
+                failure = unreadable == null
+                        ? name + " not found at " + path + " (set by -D" + pathProperty + ")" + pointItAt(wanted())
+                        : notOpened(path, unreadable);
                 return;
             }
             String notLibrary = notALibrary(path);
@@ -516,6 +522,34 @@ public final class NativeLibrary {
     /** What zmq-zstd needs, e.g. "libzstd 1.4.0 or newer"; the name alone when the version is not checked. */
     private String wanted() {
         return versionSymbol == null ? name : name + " " + versionText(minimumVersion) + " or newer";
+    }
+
+    /**
+     * Why {@code path}, which cannot be read, is there all the same; null when nothing is there. A
+     * symbolic link that leads nowhere (a loop, or a target that does not exist) and a file this
+     * process may not read were called "not found".
+     */
+    static String unreadable(Path path) {
+        if (!Files.exists(path, LinkOption.NOFOLLOW_LINKS)) {
+            return null;
+        }
+        if (Files.isSymbolicLink(path)) {
+            try {
+                path.toRealPath();
+            } catch (FileSystemException e) {
+                String target;
+                try {
+                    target = Files.readSymbolicLink(path).toString();
+                } catch (IOException | UnsupportedOperationException e2) {
+                    target = "?";
+                }
+                return "a symbolic link to " + target + ", which leads nowhere: " + (e.getReason() != null
+                        ? e.getReason() : e instanceof NoSuchFileException ? "no such file" : e.toString());
+            } catch (IOException e) {
+                return "a symbolic link that cannot be followed: " + e;
+            }
+        }
+        return "the file cannot be read by this process: permission denied";
     }
 
     /** The first bytes of every ELF file, the format of Linux shared libraries. */

@@ -316,6 +316,37 @@ class NativeLibraryTest {
         assertNull(NativeLibrary.foreignMachine(62, 2, 1, "sparcv9"), "an unknown host: the loader decides");
     }
 
+    /**
+     * A path that is there but leads to nothing readable: a symbolic link loop and a link to a file
+     * that does not exist. Both were "libzstd not found at …", of a path that is there; now the
+     * message says it is a link, to what, and what is wrong with it.
+     */
+    @Test
+    void shouldSayAPathPropertysSymbolicLinkLeadsNowhere(@TempDir Path dir) throws Exception {
+        Path loop = dir.resolve("loop.so");
+        Files.createSymbolicLink(loop, dir.resolve("back.so"));
+        Files.createSymbolicLink(dir.resolve("back.so"), loop);
+        Path dangling = Files.createSymbolicLink(dir.resolve("dangling.so"), dir.resolve("gone.so.1"));
+        Map<Path, String> why = Map.of(
+                // the JDK's words: "Too many levels of symbolic links or unable to access attributes of symbolic link"
+                loop, "(a symbolic link to " + dir.resolve("back.so") + ", which leads nowhere: Too many levels of symbolic links",
+                dangling, "(a symbolic link to " + dir.resolve("gone.so.1") + ", which leads nowhere: no such file)");
+        for (var w : why.entrySet()) {
+            NativeLibrary byPath = zstdRequiring(NativeLibrary.MINIMUM_ZSTD_VERSION, "zmqzstd.test.link.path");
+            System.setProperty("zmqzstd.test.link.path", w.getKey().toString());
+            try {
+                var e = assertThrows(NativeLibraryUnavailableException.class, byPath::lookup);
+                assertTrue(e.getMessage().startsWith("libzstd at " + w.getKey() + " (set by -Dzmqzstd.test.link.path)"
+                        + " could not be opened " + w.getValue()), e.getMessage());
+                assertTrue(e.getMessage().endsWith("): point it at libzstd 1.4.0 or newer, or unset it to use the system's"
+                        + " libzstd (install it with apt-get install libzstd1)"), e.getMessage());
+            } finally {
+                System.clearProperty("zmqzstd.test.link.path");
+            }
+        }
+        assertNull(NativeLibrary.unreadable(dir.resolve("absent.so")), "nothing there: not found, as before");
+    }
+
     /** The real libzmq, read through zmq_version: refused against a minimum above it, accepted at its own. */
     @Test
     void shouldRefuseALibzmqOlderThanTheMinimum() throws Throwable {
