@@ -80,6 +80,8 @@ public final class ZmqContext implements AutoCloseable {
     private final Set<ZmqSocket> sockets = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
     private volatile boolean shutdown;
+    /** The thread running close() until it has ended, under lock; null before and after. */
+    private Thread closer;
     /** Guards {@link #closed} and {@link #shutdown} against socket(): private, so no caller's lock on this object can block close(). */
     private final Object lock = new Object();
 
@@ -349,6 +351,10 @@ public final class ZmqContext implements AutoCloseable {
      * down first: pending messages go out within their sockets' linger exactly as with
      * {@code zmq_ctx_term} alone.
      *
+     * <p>A close called while another thread's close is running returns once that one has ended
+     * (the context terminated, its own pool closed), whatever the outcome; interrupting it does not
+     * end the wait, and its interrupt status is kept.
+     *
      * @throws IllegalStateException when this context owns its pool and an I/O operation on one of
      *     the pool's buffers keeps its memory from being freed (see {@link NativeBufferPool#close()}):
      *     the context is closed, and {@code bufferPool().close()} frees the memory once that
@@ -358,10 +364,44 @@ public final class ZmqContext implements AutoCloseable {
     public void close() {
         synchronized (lock) {
             if (closed) {
+                if (closer != Thread.currentThread()) {
+                    awaitClosed();
+                }
                 return;
             }
             closed = true;
+            closer = Thread.currentThread();
         }
+        try {
+            closeOnce();
+        } finally {
+            synchronized (lock) {
+                closer = null;
+                lock.notifyAll();
+            }
+        }
+    }
+
+    /**
+     * Waits, under the lock, for the close another thread is running to end, with the interrupt
+     * status kept: a second close() returned at once while the first waited out a socket's linger,
+     * the context not yet terminated and its pool still open (until 2026-11-29).
+     */
+    private void awaitClosed() {
+        boolean interrupted = false;
+        while (closer != null) {
+            try {
+                lock.wait();
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void closeOnce() {
         // Mark every socket closed first (no call begins on it after that), then look for calls
         // already inside: ZmqSocket.enter()'s handshake makes the two steps race-free.
         List<ZmqSocket> mine = new ArrayList<>();
