@@ -90,6 +90,9 @@ class DecompressionBombTest {
 
         assertEquals(DecompressingReceiver.BAD_FRAME, status);
         assertEquals(BadFrameReason.TOO_LARGE, receiver.lastErrorReason());
+        // The header's size decided, not the limit reached while decoding.
+        assertTrue(receiver.lastErrorMessage().contains("frame larger than limit: declared=" + BOMB_BYTES + ", limit=" + LIMIT),
+                receiver.lastErrorMessage());
         assertRegionWithinLimit();
         assertTrue(heapDelta < 256 * 1024, "heap allocated while refusing a bomb: " + heapDelta);
         assertEquals(regionBefore, regionAfterOneMoreMessage(), "refused from the header: the region did not grow");
