@@ -163,6 +163,8 @@ class BoundedResourcesTest {
                 assertTrue(strict.lastErrorMessage().contains("maxMessageSize=" + limit), strict.lastErrorMessage());
                 push.send(frame, 0);
                 assertEquals(DecompressingReceiver.RECEIVED, strict.receive(0), strict::lastErrorMessage);
+                assertEquals(1, strict.message().parts(), "the refused message's parts were drained, not delivered");
+                assertEquals(limit, strict.message().totalSize());
                 assertTrue(strict.message().region().byteSize() <= limit,
                         "region=" + strict.message().region().byteSize() + " above maxMessageSize=" + limit);
             }
