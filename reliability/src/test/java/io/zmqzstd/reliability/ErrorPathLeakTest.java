@@ -27,6 +27,8 @@ class ErrorPathLeakTest {
     private static final int WORKERS = 2;
     /** Live threads the child may gain over all the builds: JVM housekeeping, not one per build. */
     private static final int THREAD_MARGIN = 20;
+    /** How every refusal begins: it names the thread the factory had started. */
+    private static final String NAMED = "threadFactory returned a thread already started: thread=Thread[#";
 
     /**
      * A thread factory that starts the threads it makes ({@code Thread.ofPlatform()::start}, a
@@ -43,13 +45,15 @@ class ErrorPathLeakTest {
         assertTrue(out.contains("message=threadFactory returned a thread already started: thread=Thread[#"), out);
         assertTrue(out.contains("(it must return unstarted threads, which the sender starts: Thread.ofPlatform().factory(),"
                 + " not Thread.ofPlatform()::start)"), out);
-        Matcher m = Pattern.compile("refused=(\\d+) threadsBefore=(\\d+) threadsAfter=(\\d+)").matcher(out);
+        Matcher m = Pattern.compile("refused=(\\d+) named=(\\d+) threadsBefore=(\\d+) threadsAfter=(\\d+)").matcher(out);
         assertTrue(m.find(), out);
-        long before = Long.parseLong(m.group(2));
-        long after = Long.parseLong(m.group(3));
+        long before = Long.parseLong(m.group(3));
+        long after = Long.parseLong(m.group(4));
         assertTrue(after - before <= THREAD_MARGIN, "live threads grew by " + (after - before) + " over "
                 + m.group(1) + " failed builds of " + WORKERS + " workers: " + out);
         assertEquals(BUILDS, Integer.parseInt(m.group(1)), out);
+        // Each refusal names the started thread, not only the first one printed above.
+        assertEquals(BUILDS, Integer.parseInt(m.group(2)), "refusals naming the started thread: " + out);
     }
 
     /** The child's side: {@code startedThreads}. */
@@ -63,6 +67,7 @@ class ErrorPathLeakTest {
             Thread.Builder starting = Thread.ofPlatform().daemon().name("factory-started-", 0);
             String message = null;
             int refused = 0;
+            int named = 0;
             long before = -1;
             for (int i = -100; i < BUILDS; i++) {
                 if (i == 0) {
@@ -75,6 +80,9 @@ class ErrorPathLeakTest {
                     if (message == null) {
                         message = String.valueOf(e.getMessage());
                     }
+                    if (i >= 0 && String.valueOf(e.getMessage()).startsWith(NAMED)) {
+                        named++;
+                    }
                 }
                 if (i >= 0) {
                     refused++;
@@ -84,7 +92,7 @@ class ErrorPathLeakTest {
                 }
             }
             System.out.println("message=" + message);
-            System.out.println("refused=" + refused + " threadsBefore=" + before + " threadsAfter=" + threads.getThreadCount());
+            System.out.println("refused=" + refused + " named=" + named + " threadsBefore=" + before + " threadsAfter=" + threads.getThreadCount());
         }
     }
 }
