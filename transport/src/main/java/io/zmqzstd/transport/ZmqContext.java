@@ -82,6 +82,19 @@ public final class ZmqContext implements AutoCloseable {
     private volatile boolean shutdown;
     /** The thread running close() until it has ended, under lock; null before and after. */
     private Thread closer;
+    /** close() has done everything (context terminated, owned pool closed); guarded by {@link #lock}. */
+    private boolean finished;
+    /**
+     * Sockets close() marked closed that libzmq still has; null before close(). Used only by the
+     * thread running close() ({@link #closer}, handed over under {@link #lock}), as are the next two.
+     */
+    private List<ZmqSocket> unclosed;
+    /** Every socket of this context is marked closed: none is missing from {@link #unclosed}. */
+    private boolean allMarked;
+    /** zmq_ctx_term has returned 0. */
+    private boolean terminated;
+    /** An owned pool's close() has returned normally. */
+    private boolean poolClosed;
     /** Guards {@link #closed} and {@link #shutdown} against socket(): private, so no caller's lock on this object can block close(). */
     private final Object lock = new Object();
 
@@ -355,27 +368,38 @@ public final class ZmqContext implements AutoCloseable {
      * (the context terminated, its own pool closed), whatever the outcome; interrupting it does not
      * end the wait, and its interrupt status is kept.
      *
+     * <p>When a step throws, the others are still done where they safely can be, and the first
+     * throwable is thrown, later ones suppressed in it; {@link #isClosed()} is true all the same. A
+     * later close (not one that waited for this one) does what was left: the context is terminated
+     * unless a socket libzmq still has could not be closed, as {@code zmq_ctx_term} would wait for
+     * it for ever.
+     *
      * @throws IllegalStateException when this context owns its pool and an I/O operation on one of
      *     the pool's buffers keeps its memory from being freed (see {@link NativeBufferPool#close()}):
-     *     the context is closed, and {@code bufferPool().close()} frees the memory once that
-     *     operation has ended
+     *     the context is closed and terminated, and a later {@code close()} (or
+     *     {@code bufferPool().close()}) frees the memory once that operation has ended
      */
     @Override
     public void close() {
         synchronized (lock) {
-            if (closed) {
+            if (closer != null) {
                 if (closer != Thread.currentThread()) {
                     awaitClosed();
                 }
                 return;
             }
+            if (finished) {
+                return;
+            }
             closed = true;
             closer = Thread.currentThread();
         }
+        boolean done = false;
         try {
-            closeOnce();
+            done = closeOnce();
         } finally {
             synchronized (lock) {
+                finished = done;
                 closer = null;
                 lock.notifyAll();
             }
@@ -401,51 +425,115 @@ public final class ZmqContext implements AutoCloseable {
         }
     }
 
-    private void closeOnce() {
-        // Mark every socket closed first (no call begins on it after that), then look for calls
-        // already inside: ZmqSocket.enter()'s handshake makes the two steps race-free.
-        List<ZmqSocket> mine = new ArrayList<>();
-        for (ZmqSocket s : new ArrayList<>(sockets)) {
-            if (s.markClosed()) {
-                mine.add(s);
+    /**
+     * The steps of {@link #close()}, each from where an earlier close that threw left off: every
+     * step is tried whatever an earlier one threw, the first throwable is thrown with the later
+     * ones suppressed. zmq_ctx_term is left out only while a socket libzmq still has is not closed,
+     * as it would wait for that socket for ever. Until 2026-11-30 a throw anywhere (an owned pool's
+     * close under a channel operation, an Error) left the rest undone for good, a later close()
+     * returning at once; and the pool's throw replaced an earlier one.
+     *
+     * @return true when everything is done: the context terminated and an owned pool closed
+     */
+    private boolean closeOnce() {
+        Throwable failure = null;
+        if (!terminated) {
+            try {
+                // Mark every socket closed first (no call begins on it after that), then look for calls
+                // already inside: ZmqSocket.enter()'s handshake makes the two steps race-free. No socket
+                // is made once closed is set, and both lists are allocated before any socket is marked:
+                // a socket marked closed is always in unclosed, for a later close() should this one throw.
+                List<ZmqSocket> open = new ArrayList<>(sockets);
+                List<ZmqSocket> mine = new ArrayList<>(open.size() + (unclosed == null ? 0 : unclosed.size()));
+                if (unclosed != null) {
+                    mine.addAll(unclosed);
+                }
+                unclosed = mine;
+                for (ZmqSocket s : open) {
+                    if (s.markClosed()) {
+                        mine.add(s);
+                    }
+                }
+                // A monitor's receiving socket after the rest: closing a monitored socket stops its monitoring,
+                // which sends a last event to that socket (see ZmqSocket.closeNative)
+                allMarked = true;
+                mine.sort(Comparator.comparing((ZmqSocket s) -> s.monitorReceiver));
+                boolean busy = false;
+                for (ZmqSocket s : mine) {
+                    busy |= s.inCall();
+                }
+                if (busy) {
+                    // a call blocked in libzmq returns only with ETERM: wake them all
+                    shutdownNative();
+                }
+            } catch (Throwable t) {
+                failure = t;
+            }
+            if (unclosed != null) {
+                for (int i = 0; i < unclosed.size(); i++) {
+                    ZmqSocket s = unclosed.get(i);
+                    try {
+                        s.awaitNoCall();
+                        s.closeNative();
+                    } catch (Throwable t) {
+                        failure = firstOf(failure, t);
+                    }
+                    if (s.nativeClosed()) {
+                        unclosed.set(i, null);
+                    }
+                }
+                unclosed.removeIf(Objects::isNull);
+            }
+            if (allMarked && unclosed.isEmpty()) {
+                try {
+                    terminate();
+                    terminated = true;
+                } catch (Throwable t) {
+                    failure = firstOf(failure, t);
+                }
             }
         }
-        // A monitor's receiving socket after the rest: closing a monitored socket stops its monitoring,
-        // which sends a last event to that socket (see ZmqSocket.closeNative)
-        mine.sort(Comparator.comparing((ZmqSocket s) -> s.monitorReceiver));
-        boolean busy = false;
-        for (ZmqSocket s : mine) {
-            busy |= s.inCall();
+        if (ownsPool && !poolClosed) {
+            try {
+                pool.close();
+                poolClosed = true;
+            } catch (Throwable t) {
+                failure = firstOf(failure, t);
+            }
         }
-        try {
-            if (busy) {
-                // a call blocked in libzmq returns only with ETERM: wake them all
-                shutdownNative();
-            }
-            for (ZmqSocket s : mine) {
-                s.awaitNoCall();
-                s.closeNative();
-            }
-            // Sockets their owners were closing meanwhile: zmq_ctx_term waits for their zmq_close.
-            try (Arena a = Arena.ofConfined()) {
-                MemorySegment capture = a.allocate(LibZmq.CAPTURE_LAYOUT);
-                for (;;) {
-                    int rc = (int) LibZmq.zmq_ctx_term.invokeExact(capture, ctx);
-                    if (rc == 0) {
-                        break;
-                    }
-                    int errno = LibZmq.errno(capture);
-                    if (errno != LibZmq.EINTR) {
-                        throw new ZmqException("zmq_ctx_term", errno);
-                    }
+        if (failure != null) {
+            throw LibZmq.rethrow(failure);
+        }
+        return terminated;
+    }
+
+    /** {@code first}, with {@code later} suppressed in it, or {@code later} when there is no first. */
+    private static Throwable firstOf(Throwable first, Throwable later) {
+        if (first == null) {
+            return later;
+        }
+        if (first != later) {
+            first.addSuppressed(later);
+        }
+        return first;
+    }
+
+    /** zmq_ctx_term, again on EINTR. Sockets their owners were closing meanwhile: it waits for their zmq_close. */
+    private void terminate() {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment capture = a.allocate(LibZmq.CAPTURE_LAYOUT);
+            for (;;) {
+                int rc = (int) LibZmq.zmq_ctx_term.invokeExact(capture, ctx);
+                if (rc == 0) {
+                    return;
+                }
+                int errno = LibZmq.errno(capture);
+                if (errno != LibZmq.EINTR) {
+                    throw new ZmqException("zmq_ctx_term", errno);
                 }
             }
         } catch (Throwable t) {
             throw LibZmq.rethrow(t);
-        } finally {
-            if (ownsPool) {
-                pool.close();
-            }
         }
     }
 

@@ -149,6 +149,10 @@ public final class ZmqSocket implements AutoCloseable {
     private final Object monitorLock = new Object();
     /** This socket receives a monitor's events: {@link ZmqContext#close()} closes it after the other sockets. */
     volatile boolean monitorReceiver;
+    /** zmq_close has run (see {@link #closeNative()}); a context's close terminates libzmq's context only then. */
+    private volatile boolean nativeClosed;
+    /** A monitor closed before this socket whose events socket {@link #closeNative()} still has to close; guarded by monitorLock. */
+    private SocketMonitor eventsToClose;
     /** The call in progress on this socket and its closed state: see {@link #enter()}. */
     private final CallGuard guard;
 
@@ -2788,9 +2792,13 @@ public final class ZmqSocket implements AutoCloseable {
      * {@code MONITOR_STOPPED}): libzmq would stop it only as it destroys this socket, after its
      * linger, and an event sent by then to a closed monitor socket blocked the libzmq thread
      * raising it (until 2026-11-29).
+     *
+     * <p>When it throws before zmq_close has run (an {@link Error} such as
+     * {@link OutOfMemoryError}), nothing is freed and a later call does the rest: the socket's
+     * memory stays, as libzmq still has the socket. {@link #nativeClosed()} tells which.
      */
     void closeNative() {
-        SocketMonitor closedMonitor = null;
+        SocketMonitor closedMonitor;
         synchronized (monitorLock) {
             if (monitor != null) {
                 try {
@@ -2799,24 +2807,38 @@ public final class ZmqSocket implements AutoCloseable {
                     // ETERM: the context was shut down, and libzmq stopped the monitoring as the socket took the stop
                 }
                 if (monitor.closeDeferred) {
-                    closedMonitor = monitor;
+                    eventsToClose = monitor;
                 }
                 monitor = null;
             }
+            closedMonitor = eventsToClose; // kept until zmq_close has run, for a later call when it has not
+        }
+        if (!nativeClosed) {
+            try {
+                closeQuietly(recvMsg);
+                int rc = (int) LibZmq.zmq_close.invokeExact(capture, socket);
+            } catch (Throwable t) {
+                throw LibZmq.rethrow(t);
+            }
+            nativeClosed = true;
+        }
+        synchronized (monitorLock) {
+            eventsToClose = null;
         }
         try {
-            closeQuietly(recvMsg);
-            int rc = (int) LibZmq.zmq_close.invokeExact(capture, socket);
-        } catch (Throwable t) {
-            throw LibZmq.rethrow(t);
-        } finally {
             endpoints.letGoAll();
+        } finally {
             context.forget(this);
             arena.close();
             if (closedMonitor != null) {
                 closedMonitor.closeEvents(); // its close left that to this one, libzmq's end of it gone above
             }
         }
+    }
+
+    /** True once {@link #closeNative()} has run zmq_close: libzmq no longer has the socket. */
+    boolean nativeClosed() {
+        return nativeClosed;
     }
 
     /**

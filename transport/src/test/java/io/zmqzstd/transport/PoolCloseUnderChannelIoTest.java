@@ -95,6 +95,46 @@ class PoolCloseUnderChannelIoTest {
         assertFalse(memory.scope().isAlive(), "the slabs were never freed after the channel read ended");
     }
 
+    /**
+     * A context's own pool under a channel write: close() throws, as documented, and a later
+     * close() frees the memory. Until 2026-11-30 that later close() returned at once, the context
+     * being marked closed, and the memory stayed until bufferPool().close().
+     */
+    @Test
+    void shouldFreeAnOwnedPoolsMemoryOnALaterContextClose() throws Exception {
+        ZmqContext ctx = new ZmqContext();
+        ZmqSocket push = ctx.socket(SocketType.PUSH);
+        NativeBufferPool pool = ctx.bufferPool();
+        PooledBuffer b = pool.rent(BUFFER_BYTES);
+        MemorySegment memory = b.segment();
+        memory.fill((byte) 9);
+        Pipe pipe = Pipe.open();
+        try (Pipe.SinkChannel sink = pipe.sink(); Pipe.SourceChannel source = pipe.source()) {
+            AtomicReference<Throwable> thrown = new AtomicReference<>();
+            Thread writer = BlockedCalls.start("write0", thrown, () -> {
+                ByteBuffer view = memory.asByteBuffer();
+                while (view.hasRemaining()) {
+                    sink.write(view);
+                }
+            });
+
+            IllegalStateException e = assertThrows(IllegalStateException.class, ctx::close);
+            assertTrue(e.getMessage().contains("in use by an I/O operation"), e.getMessage());
+            assertTrue(ctx.isClosed());
+            assertTrue(push.isClosed());
+            assertTrue(pool.isClosed());
+            assertTrue(memory.scope().isAlive(), "memory freed under a running channel write");
+
+            assertEquals(BUFFER_BYTES, drainAndCheck(source, (byte) 9));
+            writer.join();
+            assertNull(thrown.get(), () -> "the write failed: " + thrown.get());
+        }
+        b.release();
+        ctx.close(); // the write is over: this one does what the first could not
+        assertFalse(memory.scope().isAlive(), "a later ZmqContext.close() left its own pool's memory unfreed");
+        ctx.close(); // and stays idempotent
+    }
+
     /** Reads the writer's BUFFER_BYTES, checking that each is {@code expected}. */
     private static long drainAndCheck(Pipe.SourceChannel source, byte expected) throws Exception {
         ByteBuffer in = ByteBuffer.allocate(64 << 10);
