@@ -429,7 +429,7 @@ public final class ZmqContext implements AutoCloseable {
      * The steps of {@link #close()}, each from where an earlier close that threw left off: every
      * step is tried whatever an earlier one threw, the first throwable is thrown with the later
      * ones suppressed. zmq_ctx_term is left out only while a socket libzmq still has is not closed,
-     * as it would wait for that socket for ever. Until 2026-11-30 a throw anywhere (an owned pool's
+     * as it would wait for that socket for ever. Until 2026-11-29 a throw anywhere (an owned pool's
      * close under a channel operation, an Error) left the rest undone for good, a later close()
      * returning at once; and the pool's throw replaced an earlier one.
      *

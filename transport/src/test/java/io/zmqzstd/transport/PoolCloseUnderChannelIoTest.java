@@ -97,7 +97,7 @@ class PoolCloseUnderChannelIoTest {
 
     /**
      * A context's own pool under a channel write: close() throws, as documented, and a later
-     * close() frees the memory. Until 2026-11-30 that later close() returned at once, the context
+     * close() frees the memory. Until 2026-11-29 that later close() returned at once, the context
      * being marked closed, and the memory stayed until bufferPool().close().
      */
     @Test
