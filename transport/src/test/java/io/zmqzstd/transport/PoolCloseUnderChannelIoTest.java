@@ -2,6 +2,7 @@ package io.zmqzstd.transport;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.function.Executable;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -32,27 +33,10 @@ class PoolCloseUnderChannelIoTest {
         NativeBufferPool pool = new NativeBufferPool();
         PooledBuffer b = pool.rent(BUFFER_BYTES);
         MemorySegment memory = b.segment();
-        memory.fill((byte) 7);
-        Pipe pipe = Pipe.open();
-        try (Pipe.SinkChannel sink = pipe.sink(); Pipe.SourceChannel source = pipe.source()) {
-            AtomicReference<Throwable> thrown = new AtomicReference<>();
-            Thread writer = BlockedCalls.start("write0", thrown, () -> {
-                ByteBuffer view = memory.asByteBuffer();
-                while (view.hasRemaining()) {
-                    sink.write(view);
-                }
-            });
-
-            IllegalStateException e = assertThrows(IllegalStateException.class, pool::close);
-            assertTrue(e.getMessage().contains("in use by an I/O operation"), e.getMessage());
+        closeUnderBlockedWrite(memory, (byte) 7, pool::close, () -> {
             assertTrue(pool.isClosed());
-            assertTrue(memory.scope().isAlive(), "memory freed under a running channel write");
             assertThrows(IllegalStateException.class, () -> pool.rent(1));
-
-            assertEquals(BUFFER_BYTES, drainAndCheck(source, (byte) 7));
-            writer.join();
-            assertNull(thrown.get(), () -> "the write failed: " + thrown.get());
-        }
+        });
         b.release();
         pool.close(); // the write is over: this one frees the slabs
         assertFalse(memory.scope().isAlive(), "the slabs were never freed after the channel write ended");
@@ -107,7 +91,26 @@ class PoolCloseUnderChannelIoTest {
         NativeBufferPool pool = ctx.bufferPool();
         PooledBuffer b = pool.rent(BUFFER_BYTES);
         MemorySegment memory = b.segment();
-        memory.fill((byte) 9);
+        closeUnderBlockedWrite(memory, (byte) 9, ctx::close, () -> {
+            assertTrue(ctx.isClosed());
+            assertTrue(push.isClosed());
+            assertTrue(pool.isClosed());
+        });
+        b.release();
+        ctx.close(); // the write is over: this one does what the first could not
+        assertFalse(memory.scope().isAlive(), "a later ZmqContext.close() left its own pool's memory unfreed");
+        ctx.close(); // and stays idempotent
+    }
+
+    /**
+     * Fills {@code memory} with {@code fill} and writes it to a pipe from another thread, a write
+     * that blocks until the pipe is drained; meanwhile {@code close} must throw the pool's "in use
+     * by an I/O operation" and leave the memory alive, and {@code whileBlocked} checks the rest.
+     * Then the pipe is drained, every byte checked, and the write must have ended well.
+     */
+    private static void closeUnderBlockedWrite(MemorySegment memory, byte fill, Executable close, Runnable whileBlocked)
+            throws Exception {
+        memory.fill(fill);
         Pipe pipe = Pipe.open();
         try (Pipe.SinkChannel sink = pipe.sink(); Pipe.SourceChannel source = pipe.source()) {
             AtomicReference<Throwable> thrown = new AtomicReference<>();
@@ -118,21 +121,15 @@ class PoolCloseUnderChannelIoTest {
                 }
             });
 
-            IllegalStateException e = assertThrows(IllegalStateException.class, ctx::close);
+            IllegalStateException e = assertThrows(IllegalStateException.class, close);
             assertTrue(e.getMessage().contains("in use by an I/O operation"), e.getMessage());
-            assertTrue(ctx.isClosed());
-            assertTrue(push.isClosed());
-            assertTrue(pool.isClosed());
             assertTrue(memory.scope().isAlive(), "memory freed under a running channel write");
+            whileBlocked.run();
 
-            assertEquals(BUFFER_BYTES, drainAndCheck(source, (byte) 9));
+            assertEquals(BUFFER_BYTES, drainAndCheck(source, fill));
             writer.join();
             assertNull(thrown.get(), () -> "the write failed: " + thrown.get());
         }
-        b.release();
-        ctx.close(); // the write is over: this one does what the first could not
-        assertFalse(memory.scope().isAlive(), "a later ZmqContext.close() left its own pool's memory unfreed");
-        ctx.close(); // and stays idempotent
     }
 
     /** Reads the writer's BUFFER_BYTES, checking that each is {@code expected}. */
