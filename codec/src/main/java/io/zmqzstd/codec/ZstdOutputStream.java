@@ -194,6 +194,12 @@ public final class ZstdOutputStream extends OutputStream {
                 writeChunks(b, off, len);
                 written += len;
             } else {
+                if (op == LibZstd.E_END && pledged >= 0 && written < pledged) {
+                    // libzstd checks this only without workers: with them (1.5.4) it ended the
+                    // frame, declaring the pledged size over fewer bytes, and reported success.
+                    throw ZstdException.withResult(ZstdException.Reason.TRUNCATED, "less content than the frame"
+                            + " declares: pledged=" + pledged + ", written=" + written, -(long) LibZstd.ERR_SRC_SIZE_WRONG);
+                }
                 drainWith(op);
                 if (op == LibZstd.E_FLUSH) {
                     out.flush();

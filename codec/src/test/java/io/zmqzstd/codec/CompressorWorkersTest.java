@@ -107,6 +107,30 @@ class CompressorWorkersTest {
         assertEquals(expected, lines);
     }
 
+    /**
+     * A stream with workers given fewer bytes than it pledged fails at close ({@code TRUNCATED}),
+     * as without workers. libzstd 1.5.4 checks the pledge only on its single-threaded path: with
+     * workers, once the frame spans more than one job (each job checks only its own size), it
+     * ended the frame, declaring 8 MiB over 5 MiB, and close() returned as if the frame were whole. The compressor then makes good frames, with nothing leaked.
+     */
+    @Test
+    void shouldRefuseFewerBytesThanPledgedWithWorkers() throws IOException {
+        assumeTrue(ZstdCompressor.maxWorkers() >= 2, "the loaded libzstd runs no workers");
+        byte[] data = TestData.text(8 << 20, 11);
+        long live = LibZstd.liveNativeObjects();
+        try (ZstdCompressor c = ZstdCompressor.builder().workers(2).level(1).build();
+             ZstdDecompressor d = new ZstdDecompressor()) {
+            ZstdOutputStream out = new ZstdOutputStream(OutputStream.nullOutputStream(), c, data.length);
+            out.write(data, 0, 5 << 20);
+            ZstdException e = assertThrows(ZstdException.class, out::close);
+            assertEquals(ZstdException.Reason.TRUNCATED, e.reason());
+            assertEquals("less content than the frame declares: pledged=8388608, written=5242880", e.getMessage());
+            assertEquals(LibZstd.ERR_SRC_SIZE_WRONG, e.errorCode());
+            assertTrue(Arrays.equals(data, d.decompress(c.compress(data))), "the compressor compresses again");
+        }
+        assertEquals(live, LibZstd.liveNativeObjects());
+    }
+
     /** Child JVM of {@link #shouldCompressAgainAfterAFrameWithWorkersWasAbandoned}. */
     static final class AbandonedFrames {
         static final int ROUNDS = 4;
