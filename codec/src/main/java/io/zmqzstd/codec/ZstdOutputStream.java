@@ -72,8 +72,9 @@ public final class ZstdOutputStream extends OutputStream {
 
     /**
      * A stream over a borrowed compressor whose frame declares {@code contentSizeBytes}; writing
-     * any other number of bytes fails ({@code TRUNCATED}): fewer at {@link #close()} (libzstd's
-     * {@code srcSize_wrong}), more at the write that passes the pledge ("more content than the
+     * any other number of bytes fails ({@code TRUNCATED}): fewer at {@link #close()}, before the
+     * frame is ended ("less content than the frame declares: pledged=…, written=…", with libzstd's
+     * code for {@code srcSize_wrong}, which libzstd 1.5.4 with workers did not report), more at the write that passes the pledge ("more content than the
      * frame declares: pledged=…, written=…, this write=…"), before any of its bytes is compressed
      * or handed on, which is a failed write as described above.
      *
