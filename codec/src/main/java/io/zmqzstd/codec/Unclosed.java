@@ -65,6 +65,17 @@ final class Unclosed {
             owner = holder + " (its own " + owner + ")";
         }
 
+        /**
+         * Frees the context and holds {@code fresh} in its place: a compressor replacing a context
+         * it may not use again ({@link ZstdCompressor}'s abandoned multithreaded frame).
+         */
+        void swapContext(long fresh) throws Throwable {
+            long old = context;
+            context = fresh;
+            long ignored = (long) freeContext.invokeExact(old);
+            liveContexts.decrementAndGet();
+        }
+
         @Override
         public void run() {
             if (!closedByOwner) {

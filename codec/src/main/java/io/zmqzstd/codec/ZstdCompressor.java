@@ -228,15 +228,7 @@ public final class ZstdCompressor implements AutoCloseable {
                 throw new IllegalArgumentException(refused);
             }
         }
-        try {
-            cctx = (long) LibZstd.CREATE_CCTX.invokeExact();
-        } catch (Throwable t) {
-            throw LibZstd.rethrow(t);
-        }
-        if (cctx == 0) {
-            throw new OutOfMemoryError("ZSTD_createCCtx returned NULL");
-        }
-        LibZstd.LIVE_CCTX.incrementAndGet();
+        cctx = createContext();
         resources.context = cctx;
         cleanable = OwnerCleaner.CLEANER.register(this, resources);
         try {
@@ -250,6 +242,21 @@ public final class ZstdCompressor implements AutoCloseable {
         } finally {
             Reference.reachabilityFence(this);
         }
+    }
+
+    /** {@code ZSTD_createCCtx}, counted in {@link LibZstd#LIVE_CCTX}. */
+    private static long createContext() {
+        long created;
+        try {
+            created = (long) LibZstd.CREATE_CCTX.invokeExact();
+        } catch (Throwable t) {
+            throw LibZstd.rethrow(t);
+        }
+        if (created == 0) {
+            throw new OutOfMemoryError("ZSTD_createCCtx returned NULL");
+        }
+        LibZstd.LIVE_CCTX.incrementAndGet();
+        return created;
     }
 
     /** Gives {@link #cctx} this compressor's parameters and digested dictionary. */
@@ -659,16 +666,8 @@ public final class ZstdCompressor implements AutoCloseable {
      */
     private void replaceContext() {
         try {
-            long fresh = (long) LibZstd.CREATE_CCTX.invokeExact();
-            if (fresh == 0) {
-                throw new OutOfMemoryError("ZSTD_createCCtx returned NULL"); // frameOpen stays set: tried again
-            }
-            LibZstd.LIVE_CCTX.incrementAndGet();
-            long old = cctx;
-            cctx = fresh;
-            resources.context = fresh;
-            long ignored = (long) LibZstd.FREE_CCTX.invokeExact(old);
-            LibZstd.LIVE_CCTX.decrementAndGet();
+            cctx = createContext(); // out of memory: frameOpen stays set, and the next reset tries again
+            resources.swapContext(cctx);
             applyParameters();
             frameOpen = false; // only now: a new context without its parameters is replaced again at the next reset
         } catch (Throwable t) {
