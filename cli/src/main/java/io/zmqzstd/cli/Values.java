@@ -138,12 +138,6 @@ final class Values {
         return t.matches() ? t : null;
     }
 
-    /** The destination port of a well-formed tcp endpoint; -1 for {@code *} and other transports. */
-    static int tcpPort(String endpoint) {
-        Matcher t = tcpDestination(endpoint);
-        return t != null && !t.group(2).equals("*") ? Integer.parseInt(t.group(2)) : -1;
-    }
-
     /**
      * The destination port of a well-formed tcp, ws or wss endpoint; -1 for {@code *} and other
      * transports.
@@ -165,12 +159,6 @@ final class Values {
         String address = m.group(2);
         int slash = address.indexOf('/', address.lastIndexOf(']') + 1);
         return slash < 0 ? "/" : address.substring(slash);
-    }
-
-    /** Whether a well-formed tcp endpoint's destination port is {@code *} or 0: any free port, for a bind. */
-    static boolean anyTcpPort(String endpoint) {
-        Matcher t = tcpDestination(endpoint);
-        return t != null && (t.group(2).equals("*") || Integer.parseInt(t.group(2)) == 0);
     }
 
     /**

@@ -9,6 +9,7 @@ import java.time.Duration;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -34,11 +35,11 @@ class ValuesTest {
 
     @Test
     void shouldFindTheDestinationPortOfATcpEndpoint() {
-        assertEquals(0, Values.tcpPort("tcp://127.0.0.1:0"));
-        assertEquals(5555, Values.tcpPort("tcp://10.0.0.1:0;10.0.0.2:5555")); // a source port 0 is fine
-        assertEquals(5555, Values.tcpPort("tcp://[::1]:5555"));
-        assertEquals(-1, Values.tcpPort("tcp://*:*"));
-        assertEquals(-1, Values.tcpPort("ipc:///tmp/feed:0"));
+        assertEquals(0, Values.port("tcp://127.0.0.1:0"));
+        assertEquals(5555, Values.port("tcp://10.0.0.1:0;10.0.0.2:5555")); // a source port 0 is fine
+        assertEquals(5555, Values.port("tcp://[::1]:5555"));
+        assertEquals(-1, Values.port("tcp://*:*"));
+        assertEquals(-1, Values.port("ipc:///tmp/feed:0"));
     }
 
     /** ws endpoints: their port, and the path libzmq asks for ({@code /} without one), apart from the host's brackets. */
@@ -56,12 +57,12 @@ class ValuesTest {
     /** libzmq resolves an IPv6 address only on a socket with ZMQ_IPV6; an IPv4 one in brackets works without. */
     @Test
     void shouldTellWhichTcpEndpointsBindAnyFreePort() {
-        assertTrue(Values.anyTcpPort("tcp://127.0.0.1:*"));
-        assertTrue(Values.anyTcpPort("tcp://[::1]:0"));
-        assertFalse(Values.anyTcpPort("tcp://127.0.0.1:5555"));
-        assertFalse(Values.anyTcpPort("tcp://10.0.0.1:0;10.0.0.2:5555")); // the source's port 0 is not the destination's
-        assertFalse(Values.anyTcpPort("ipc:///tmp/feed:0"));
-        assertFalse(Values.anyTcpPort("ipc://*")); // a fresh path, but not a tcp port
+        assertEquals("*", Values.anyPort("tcp://127.0.0.1:*"));
+        assertEquals("0", Values.anyPort("tcp://[::1]:0"));
+        assertNull(Values.anyPort("tcp://127.0.0.1:5555"));
+        assertNull(Values.anyPort("tcp://10.0.0.1:0;10.0.0.2:5555")); // the source's port 0 is not the destination's
+        assertNull(Values.anyPort("ipc:///tmp/feed:0"));
+        assertNull(Values.anyPort("ipc://*")); // a fresh path, but not a tcp port
     }
 
     @Test
