@@ -22,7 +22,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * to the copy it makes: {@code cache=thread} takes the buffer from and gives it back to the calling
  * thread's cache (the classes below the zero-copy threshold), {@code cache=shared} goes through the
  * class's lock-free shared stack and the pool's shared counters (a pool whose threshold is 0, so that
- * no class is cached). Both contestants run in one invocation; the ratio between them is the figure.
+ * no class is cached). One command runs both contestants, one after the other, each in a fork of its own;
+ * the ratio between them is the figure, so quote only ratios from one command on an otherwise idle machine.
  * The pool is shared by all benchmark threads ({@code -t 2}: two threads renting from one pool, as
  * senders on several threads share their context's pool).
  */
