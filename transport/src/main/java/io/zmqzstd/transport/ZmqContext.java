@@ -85,7 +85,7 @@ public final class ZmqContext implements AutoCloseable {
     /** close() has done everything (context terminated, owned pool closed); guarded by {@link #lock}. */
     private boolean finished;
     /**
-     * Sockets close() marked closed that libzmq still has; null before close(). Used only by the
+     * Sockets libzmq still has, as the last close() left them; null before close(). Used only by the
      * thread running close() ({@link #closer}, handed over under {@link #lock}), as are the next two.
      */
     private List<ZmqSocket> unclosed;
@@ -441,16 +441,16 @@ public final class ZmqContext implements AutoCloseable {
             try {
                 // Mark every socket closed first (no call begins on it after that), then look for calls
                 // already inside: ZmqSocket.enter()'s handshake makes the two steps race-free. No socket
-                // is made once closed is set, and both lists are allocated before any socket is marked:
-                // a socket marked closed is always in unclosed, for a later close() should this one throw.
+                // is made once closed is set, and both lists are allocated before any socket is marked.
+                // A socket leaves `sockets` only once its close has freed it, so every one libzmq still
+                // has is taken, whoever marked it: one an earlier close() could not close, or one whose
+                // own close is waiting for a call or threw before zmq_close (until 2026-11-29 left out,
+                // and zmq_ctx_term waited for it for ever).
                 List<ZmqSocket> open = new ArrayList<>(sockets);
-                List<ZmqSocket> mine = new ArrayList<>(open.size() + (unclosed == null ? 0 : unclosed.size()));
-                if (unclosed != null) {
-                    mine.addAll(unclosed);
-                }
+                List<ZmqSocket> mine = new ArrayList<>(open.size());
                 unclosed = mine;
                 for (ZmqSocket s : open) {
-                    if (s.markClosed()) {
+                    if (s.markClosed() || !s.nativeClosed()) {
                         mine.add(s);
                     }
                 }

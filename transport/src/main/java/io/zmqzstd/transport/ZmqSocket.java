@@ -151,6 +151,13 @@ public final class ZmqSocket implements AutoCloseable {
     volatile boolean monitorReceiver;
     /** zmq_close has run (see {@link #closeNative()}); a context's close terminates libzmq's context only then. */
     private volatile boolean nativeClosed;
+    /**
+     * Makes {@link #closeNative()} run on one thread at a time: the socket's own close and its
+     * context's close may both run it, the second finishing what a first that threw left undone.
+     */
+    private final Object closeLock = new Object();
+    /** {@link #closeNative()} has freed the socket's memory: there is nothing left to do; guarded by closeLock. */
+    private boolean freed;
     /** A monitor closed before this socket whose events socket {@link #closeNative()} still has to close; guarded by monitorLock. */
     private SocketMonitor eventsToClose;
     /** The call in progress on this socket and its closed state: see {@link #enter()}. */
@@ -2758,6 +2765,10 @@ public final class ZmqSocket implements AutoCloseable {
      * ZmqContext#shutdown()}; {@link ZmqContext#close()} does it itself) or when its wait ends;
      * then it throws {@link ZmqException} with {@link ZmqException#isContextTerminated()}, or
      * finishes, and every later call throws {@link IllegalStateException}.
+     *
+     * <p>Should close throw before libzmq has the socket closed (an {@link Error} such as
+     * {@link OutOfMemoryError} as it stops a monitor), the socket stays marked closed, and
+     * {@link ZmqContext#close()} closes it in libzmq, as it would an open socket.
      */
     @Override
     public void close() {
@@ -2795,9 +2806,20 @@ public final class ZmqSocket implements AutoCloseable {
      *
      * <p>When it throws before zmq_close has run (an {@link Error} such as
      * {@link OutOfMemoryError}), nothing is freed and a later call does the rest: the socket's
-     * memory stays, as libzmq still has the socket. {@link #nativeClosed()} tells which.
+     * memory stays, as libzmq still has the socket. {@link #nativeClosed()} tells which. The
+     * socket's own {@link #close()} runs it once; the context's close runs it for every socket
+     * libzmq still has, those whose own close threw included, and again after a run on another
+     * thread has ended, which it then leaves as it is.
      */
     void closeNative() {
+        synchronized (closeLock) {
+            if (!freed) {
+                closeNativeOnce();
+            }
+        }
+    }
+
+    private void closeNativeOnce() {
         SocketMonitor closedMonitor;
         synchronized (monitorLock) {
             if (monitor != null) {
@@ -2828,6 +2850,7 @@ public final class ZmqSocket implements AutoCloseable {
         try {
             endpoints.letGoAll();
         } finally {
+            freed = true;
             context.forget(this);
             arena.close();
             if (closedMonitor != null) {
