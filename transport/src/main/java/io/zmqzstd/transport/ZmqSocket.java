@@ -1350,14 +1350,20 @@ public final class ZmqSocket implements AutoCloseable {
      * addresses it by this id. For REQ, REP, DEALER and ROUTER sockets. Applies to later
      * bind/connect calls only.
      *
-     * @param id 1 to 255 bytes (other lengths fail with EINVAL), not starting with a zero byte,
-     *     which libzmq reserves for the ids it makes up for peers that set none
-     * @throws IllegalArgumentException when {@code id} starts with a zero byte: libzmq takes it,
-     *     and a ROUTER that had made up the same id for another peer then ignores this socket
-     *     for good, its messages never arriving
+     * @param id 1 to 255 bytes, not starting with a zero byte, which libzmq reserves for the ids
+     *     it makes up for peers that set none
+     * @throws IllegalArgumentException when {@code id} is empty or longer than
+     *     255 bytes (libzmq's rule, which it enforces with a bare
+     *     EINVAL), naming the length; or when it starts with a zero byte: libzmq takes it, and a
+     *     ROUTER that had made up the same id for another peer then ignores this socket for good,
+     *     its messages never arriving
      */
     public void routingId(byte[] id) {
-        if (id.length > 0 && id[0] == 0) {
+        if (id.length == 0 || id.length > MAX_ROUTING_ID_BYTES) {
+            throw new IllegalArgumentException("routingId (ZMQ_ROUTING_ID) must be 1 to " + MAX_ROUTING_ID_BYTES
+                    + " bytes: length=" + id.length);
+        }
+        if (id[0] == 0) {
             throw new IllegalArgumentException("routingId must not start with a zero byte: routingId[0]=0, length="
                     + id.length + " (libzmq reserves such ids for the ones it makes up)");
         }
@@ -1368,7 +1374,10 @@ public final class ZmqSocket implements AutoCloseable {
      *
      * @return a copy of the id; empty when none was set
      */
-    public byte[] routingId() { return getBytes("ZMQ_ROUTING_ID", LibZmq.ZMQ_ROUTING_ID, 255); }
+    public byte[] routingId() { return getBytes("ZMQ_ROUTING_ID", LibZmq.ZMQ_ROUTING_ID, MAX_ROUTING_ID_BYTES); }
+
+    /** The longest routing id: ZMTP carries its length in one byte, and libzmq refuses a longer one. */
+    private static final int MAX_ROUTING_ID_BYTES = 255;
 
     /**
      * SUB: receive messages starting with {@code prefix} (empty = everything). Sets
@@ -2254,8 +2263,8 @@ public final class ZmqSocket implements AutoCloseable {
                 exit();
             }
         } else {
-            // Longer than the socket's option buffer: subscription prefixes may be any length (libzmq
-            // itself limits routing ids to 255 bytes and says so with EINVAL)
+            // Longer than the socket's option buffer: subscription prefixes may be any length (routing
+            // ids are refused above 255 bytes before they come here)
             boolean deep = option == LibZmq.ZMQ_UNSUBSCRIBE && value.length > UNSUBSCRIBE_ON_CALLER_MAX_BYTES;
             try (Arena a = deep ? Arena.ofShared() : Arena.ofConfined()) { // shared: another thread passes it to libzmq
                 MemorySegment copy = a.allocateFrom(ValueLayout.JAVA_BYTE, value);

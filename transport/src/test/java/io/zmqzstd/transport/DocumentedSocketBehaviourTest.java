@@ -68,9 +68,8 @@ class DocumentedSocketBehaviourTest extends ContextTestBase {
         Arrays.fill(longest, (byte) 1);
         s.routingId(longest);
         assertArrayEquals(longest, s.routingId(), "1 to 255 bytes");
-        ZmqException tooLong = assertThrows(ZmqException.class, () -> s.routingId(Arrays.copyOf(longest, 256)));
-        assertEquals(LibZmq.EINVAL, tooLong.errno());
-        assertTrue(tooLong.getMessage().startsWith("zmq_setsockopt(ZMQ_ROUTING_ID, length=256)"), tooLong.getMessage());
+        IllegalArgumentException tooLong = assertThrows(IllegalArgumentException.class, () -> s.routingId(Arrays.copyOf(longest, 256)));
+        assertTrue(tooLong.getMessage().endsWith("length=256"), tooLong.getMessage());
 
         String zeroKey = "0".repeat(Curve.Z85_KEY_CHARS);
         assertEquals(zeroKey, s.curvePublicKey(), "the all-zero key when none was set");
