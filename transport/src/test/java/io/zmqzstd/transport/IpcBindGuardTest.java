@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -299,5 +300,54 @@ class IpcBindGuardTest extends ContextTestBase {
         Path bound = Path.of(pull.lastEndpoint().substring("ipc://".length()));
         assertEquals(!temporarySet, !bound.isAbsolute(), bound::toString);
         assertTrue(Files.exists(bound, LinkOption.NOFOLLOW_LINKS), bound::toString);
+    }
+
+    /**
+     * When a listener ends (unbind, close), libzmq 4.3.4 leaves the socket file of an explicit
+     * ipc path where it is, and removes an {@code ipc://*} bind's file and the directory it made
+     * for it. The binding removes nothing itself: by then the file at an explicit path may be
+     * another process's, and a check of it and an unlink cannot be made one step (README, "ipc
+     * binds"). The file left behind is taken over by the next bind of the path.
+     */
+    @Test
+    void shouldLeaveAnExplicitPathsSocketFileAndRemoveTheWildcardsWhenTheListenerEnds() throws Exception {
+        for (boolean unbind : new boolean[] {true, false}) {
+            Path path = dir.resolve(unbind ? "unbound" : "closed");
+            String endpoint = "ipc://" + path;
+            ZmqSocket pull = ctx.socket(SocketType.PULL);
+            pull.bind(endpoint);
+            endListener(pull, endpoint, unbind);
+            Endpoints.await("the listener on " + path + " to end", () -> !listening(path));
+            int mode = (int) Files.getAttribute(path, "unix:mode", LinkOption.NOFOLLOW_LINKS);
+            assertEquals(0140000, mode & 0170000, "the socket file stays after " + (unbind ? "unbind" : "close"));
+            pull.close();
+
+            ZmqSocket wildcard = ctx.socket(SocketType.PULL);
+            wildcard.bind("ipc://*");
+            Path file = Path.of(wildcard.lastEndpoint().substring("ipc://".length()));
+            endListener(wildcard, wildcard.lastEndpoint(), unbind);
+            Endpoints.await("libzmq to remove " + file + " and its directory",
+                    () -> !Files.exists(file.getParent(), LinkOption.NOFOLLOW_LINKS));
+            assertFalse(Files.exists(file, LinkOption.NOFOLLOW_LINKS), file::toString);
+            wildcard.close();
+        }
+        bindAndReceive("ipc://" + dir.resolve("closed")); // a file left behind is taken over
+    }
+
+    private static void endListener(ZmqSocket s, String endpoint, boolean unbind) {
+        if (unbind) {
+            s.unbind(endpoint);
+        } else {
+            s.close();
+        }
+    }
+
+    /** A connect to {@code path} is taken: a listener is there (connect is refused once it ended). */
+    private static boolean listening(Path path) {
+        try (SocketChannel probe = SocketChannel.open(UnixDomainSocketAddress.of(path))) {
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
     }
 }
