@@ -123,7 +123,11 @@ final class ProxyLoop {
         long deliverByNs;
         /**
          * {@code to} reported room and refused the pending frame all the same: it is not polled for
-         * room (it would report it at once, again), the loop waits 1 ms at most and tries again.
+         * room (it would report it at once, again), the loop waits 1 ms at most and tries again. A
+         * mandatory ROUTER reports room while any peer has it; its mailbox descriptor, which would
+         * wake the loop when the addressed peer gets room, is emptied by receives on it and by
+         * zmq_poll's own ZMQ_EVENTS after the poll that read it, so a wake-up could be lost (README,
+         * "Proxy").
          */
         boolean refused;
 
