@@ -40,13 +40,12 @@ class ContextCloseAfterFailedSocketCloseTest {
             warm.bind("inproc://warm"); // every class and call site of the close path linked with heap to spare
         }
         ZmqSocket socket = ctx.socket(SocketType.PAIR);
-        SocketMonitor monitor = socket.monitor(MonitorEvent.Type.ALL);
+        SocketMonitor monitor = socket.monitor(MonitorEvent.Type.ALL); // open: the socket's close stops it first, which allocates
         String threw = closeWithTheHeapFull(socket);
         System.out.println("closeThrew=" + threw + " marked=" + socket.isClosed() + " nativeClosed=" + socket.nativeClosed());
         Thread closer = Thread.ofPlatform().daemon().name("context-close").start(ctx::close);
         closer.join(CLOSE_LIMIT_MS);
-        System.out.println("contextClosed=" + !closer.isAlive() + " nativeClosed=" + socket.nativeClosed()
-                + " monitorClosed=" + monitor.isClosed());
+        System.out.println("contextClosed=" + !closer.isAlive() + " nativeClosed=" + socket.nativeClosed() + " " + monitor);
     }
 
     /** {@code socket.close()} with not one more object to be had: what it threw, or "nothing". */
