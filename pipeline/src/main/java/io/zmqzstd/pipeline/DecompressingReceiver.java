@@ -420,25 +420,29 @@ public final class DecompressingReceiver implements AutoCloseable {
                 RawSegments.checkUsable(dst, "destination");
                 checkNotInRegion(dst);
             }
-            message.begin(region, dst);
-            if (!socket.receive(frame, flags)) {
-                counters.wouldBlock++;
-                return WOULD_BLOCK;
-            }
-            partsPending = true;
+            message.begin(region, dst); // a read of the view on another thread is refused until end()
             try {
-                return readMessage(dst);
-            } catch (Throwable t) {
-                // Not a bad frame but a failure (OutOfMemoryError growing the region, a socket
-                // error, a bug): the caller sees it, and the receiver still ends at a message
-                // boundary, so that the next receive does not start inside this message.
-                message.invalidate();
-                try {
-                    skipRestOfMessage();
-                } catch (Throwable again) {
-                    t.addSuppressed(again);
+                if (!socket.receive(frame, flags)) {
+                    counters.wouldBlock++;
+                    return WOULD_BLOCK;
                 }
-                throw t;
+                partsPending = true;
+                try {
+                    return readMessage(dst);
+                } catch (Throwable t) {
+                    // Not a bad frame but a failure (OutOfMemoryError growing the region, a socket
+                    // error, a bug): the caller sees it, and the receiver still ends at a message
+                    // boundary, so that the next receive does not start inside this message.
+                    message.invalidate();
+                    try {
+                        skipRestOfMessage();
+                    } catch (Throwable again) {
+                        t.addSuppressed(again);
+                    }
+                    throw t;
+                }
+            } finally {
+                message.end();
             }
         } finally {
             owner.exit(this);
@@ -870,7 +874,7 @@ public final class DecompressingReceiver implements AutoCloseable {
                 return;
             }
             closed = true;
-            message.invalidate();
+            message.close();
             try {
                 memory.close(); // the frame, then the region
             } finally {

@@ -4,6 +4,8 @@ import io.zmqzstd.nativelib.internal.JavaArrays;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.Arrays;
 
 /**
@@ -26,11 +28,43 @@ import java.util.Arrays;
  * the next receive. Payload parts in a caller's destination stay there until the caller
  * overwrites them; only this view of them ends.
  *
- * <p>Threading: the receiver's thread only.
+ * <p>Threading: one thread at a time, as the receiver. The region lies in a shared arena (a receiver
+ * may change threads), so FFM refuses no thread: a thread the receiver, or the view, was handed
+ * to with a happens-before edge after a receive reads that message as the receiving thread does.
+ * A read that overlaps a receive on another thread (two threads at once) is refused: each
+ * accessor throws {@link IllegalStateException} naming both threads ("message view read while
+ * another thread receives: thread=…, receiving=…") when a receive began before or during it, and
+ * {@link #partBytes} so when one began during its copy; what an accessor returns otherwise is the
+ * last delivered message's, whole. A segment it returned is not checked when read later: it ends
+ * or shows the next message's bytes as said above. (Until 2026-11-29 such a read passed the
+ * validity check, then found the part count the next receive had just reset and threw
+ * {@code IndexOutOfBoundsException} "part index out of range: index=0, parts=0", or said that the
+ * last receive did not return {@code RECEIVED}, or copied a part torn between two messages.)
+ * Checking costs each accessor two reads of a version the receiver moves twice per receive; no
+ * allocation.
  */
 public final class ReceivedMessage {
 
+    private static final VarHandle VERSION;
+
+    static {
+        try {
+            VERSION = MethodHandles.lookup().findVarHandle(ReceivedMessage.class, "version", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
     private final DecompressingReceiver receiver;
+    /**
+     * Odd while the receiver rewrites the view (from {@link #beginWrite} to {@link #endWrite}),
+     * even otherwise: a sequence lock, so that a read on another thread that overlaps a receive is
+     * told apart from one that does not, without a lock or an allocation on either side.
+     */
+    @SuppressWarnings("unused") // through VERSION
+    private int version;
+    /** The thread in the receive that rewrites the view, for the messages; written before the version turns odd. */
+    private Thread writer;
     private MemorySegment region;
     /** The caller's destination for payload parts (receiveInto), or null: everything is in the region. */
     private MemorySegment destination;
@@ -50,11 +84,15 @@ public final class ReceivedMessage {
      *
      * @return the number of parts, at least 1
      * @throws IllegalStateException when the last receive did not return
-     *     {@link DecompressingReceiver#RECEIVED}, or the receiver is closed
+     *     {@link DecompressingReceiver#RECEIVED}, or the receiver is closed, or (named) a receive
+     *     on another thread overlaps the call
      */
     public int parts() {
-        checkValid();
-        return parts;
+        int v = readBegin();
+        boolean ok = valid;
+        int n = parts;
+        readEnd(v, ok);
+        return n;
     }
 
     /**
@@ -67,11 +105,18 @@ public final class ReceivedMessage {
      * @return a slice of {@link #segment(int)} of {@link #partSize(int)} bytes
      * @throws IndexOutOfBoundsException when {@code i} is not in {@code [0, parts())}
      * @throws IllegalStateException when the last receive did not return
-     *     {@link DecompressingReceiver#RECEIVED}, or the receiver is closed
+     *     {@link DecompressingReceiver#RECEIVED}, or the receiver is closed, or (named) a receive
+     *     on another thread overlaps the call
      */
     public MemorySegment part(int i) {
-        checkIndex(i);
-        return segment(i).asSlice(offsets[i], sizes[i]);
+        int v = readBegin();
+        boolean ok = valid;
+        int n = parts;
+        MemorySegment in = segmentOf(i, n);
+        long offset = at(offsets, i, n);
+        long size = at(sizes, i, n);
+        readEnd(v, ok, i, n);
+        return in.asSlice(offset, size);
     }
 
     /**
@@ -84,11 +129,16 @@ public final class ReceivedMessage {
      *     {@link #region()}
      * @throws IndexOutOfBoundsException when {@code i} is not in {@code [0, parts())}
      * @throws IllegalStateException when the last receive did not return
-     *     {@link DecompressingReceiver#RECEIVED}, or the receiver is closed
+     *     {@link DecompressingReceiver#RECEIVED}, or the receiver is closed, or (named) a receive
+     *     on another thread overlaps the call
      */
     public MemorySegment segment(int i) {
-        checkIndex(i);
-        return destination != null && compressed[i] ? destination : region;
+        int v = readBegin();
+        boolean ok = valid;
+        int n = parts;
+        MemorySegment in = segmentOf(i, n);
+        readEnd(v, ok, i, n);
+        return in;
     }
 
     /**
@@ -98,11 +148,11 @@ public final class ReceivedMessage {
      * @return the offset in {@link #segment(int)}, in bytes
      * @throws IndexOutOfBoundsException when {@code i} is not in {@code [0, parts())}
      * @throws IllegalStateException when the last receive did not return
-     *     {@link DecompressingReceiver#RECEIVED}, or the receiver is closed
+     *     {@link DecompressingReceiver#RECEIVED}, or the receiver is closed, or (named) a receive
+     *     on another thread overlaps the call
      */
     public long partOffset(int i) {
-        checkIndex(i);
-        return offsets[i];
+        return partField(false, i);
     }
 
     /**
@@ -112,11 +162,11 @@ public final class ReceivedMessage {
      * @return the size in bytes, 0 or more
      * @throws IndexOutOfBoundsException when {@code i} is not in {@code [0, parts())}
      * @throws IllegalStateException when the last receive did not return
-     *     {@link DecompressingReceiver#RECEIVED}, or the receiver is closed
+     *     {@link DecompressingReceiver#RECEIVED}, or the receiver is closed, or (named) a receive
+     *     on another thread overlaps the call
      */
     public long partSize(int i) {
-        checkIndex(i);
-        return sizes[i];
+        return partField(true, i);
     }
 
     /**
@@ -126,33 +176,50 @@ public final class ReceivedMessage {
      * @return true for a payload part (decompressed), false for an envelope part
      * @throws IndexOutOfBoundsException when {@code i} is not in {@code [0, parts())}
      * @throws IllegalStateException when the last receive did not return
-     *     {@link DecompressingReceiver#RECEIVED}, or the receiver is closed
+     *     {@link DecompressingReceiver#RECEIVED}, or the receiver is closed, or (named) a receive
+     *     on another thread overlaps the call
      */
     public boolean isCompressed(int i) {
-        checkIndex(i);
-        return compressed[i];
+        int v = readBegin();
+        boolean ok = valid;
+        int n = parts;
+        boolean[] c = compressed;
+        boolean answer = i >= 0 && i < n && i < c.length && c[i];
+        readEnd(v, ok, i, n);
+        return answer;
     }
 
     /**
-     * A copy of part {@code i} in a new array that the caller owns (allocates).
+     * A copy of part {@code i} in a new array that the caller owns (allocates). On another thread
+     * than the receiving one it is the part whole, or refused naming both threads when a receive
+     * began before or during the copy.
      *
      * @param i the part's index, 0 to {@code parts() - 1}, envelope parts included
      * @return the part's bytes
      * @throws IndexOutOfBoundsException when {@code i} is not in {@code [0, parts())}
      * @throws IllegalStateException when the last receive did not return
-     *     {@link DecompressingReceiver#RECEIVED}, or the receiver is closed,
+     *     {@link DecompressingReceiver#RECEIVED}, or the receiver is closed, or (named) a receive
+     *     on another thread overlaps the call,
      *     or the part is too large for a {@code byte[]} (over {@code Integer.MAX_VALUE - 8}
      *     bytes, the JVM's limit): the message names the part and its size, and the message stays
      *     readable through {@link #part(int)} and {@link #segment(int)}
      */
     public byte[] partBytes(int i) {
-        long size = partSize(i);
+        int v = readBegin(); // before part(i)'s own: a receive from here to the copy's end is refused
+        MemorySegment part = part(i);
+        long size = part.byteSize();
         if (size > JavaArrays.MAX_LENGTH) {
             throw new IllegalStateException("part too large for a byte[]: part=" + i + ", size=" + size + ", max="
                     + JavaArrays.MAX_LENGTH + " (read it through part(i) or segment(i))");
         }
         byte[] out = new byte[(int) size];
-        MemorySegment.copy(segment(i), ValueLayout.JAVA_BYTE, offsets[i], out, 0, out.length);
+        try {
+            MemorySegment.copy(part, ValueLayout.JAVA_BYTE, 0, out, 0, out.length);
+        } catch (IllegalStateException e) {
+            readEnd(v); // a receive on another thread that grew the region closed it under the copy: say so
+            throw e;
+        }
+        readEnd(v); // a receive on another thread that began during the copy may have torn it
         return out;
     }
 
@@ -161,15 +228,20 @@ public final class ReceivedMessage {
      *
      * @return the sum in bytes, envelope parts included
      * @throws IllegalStateException when the last receive did not return
-     *     {@link DecompressingReceiver#RECEIVED}, or the receiver is closed
+     *     {@link DecompressingReceiver#RECEIVED}, or the receiver is closed, or (named) a receive
+     *     on another thread overlaps the call
      */
     public long totalSize() {
-        checkValid();
-        long n = 0;
-        for (int i = 0; i < parts; i++) {
-            n += sizes[i];
+        int v = readBegin();
+        boolean ok = valid;
+        int n = parts;
+        long[] s = sizes;
+        long total = 0;
+        for (int k = 0; k < n && k < s.length; k++) {
+            total += s[k];
         }
-        return n;
+        readEnd(v, ok);
+        return total;
     }
 
     /**
@@ -180,11 +252,15 @@ public final class ReceivedMessage {
      *
      * @return the receiver's output region
      * @throws IllegalStateException when the last receive did not return
-     *     {@link DecompressingReceiver#RECEIVED}, or the receiver is closed
+     *     {@link DecompressingReceiver#RECEIVED}, or the receiver is closed, or (named) a receive
+     *     on another thread overlaps the call
      */
     public MemorySegment region() {
-        checkValid();
-        return region;
+        int v = readBegin();
+        boolean ok = valid;
+        MemorySegment r = region;
+        readEnd(v, ok);
+        return r;
     }
 
     /**
@@ -192,29 +268,54 @@ public final class ReceivedMessage {
      *
      * @return the message's number, from 1
      * @throws IllegalStateException when the last receive did not return
-     *     {@link DecompressingReceiver#RECEIVED}, or the receiver is closed
+     *     {@link DecompressingReceiver#RECEIVED}, or the receiver is closed, or (named) a receive
+     *     on another thread overlaps the call
      */
     public long sequence() {
-        checkValid();
-        return sequence;
+        int v = readBegin();
+        boolean ok = valid;
+        long s = sequence;
+        readEnd(v, ok);
+        return s;
     }
 
     /**
      * True when this view describes a delivered message (the last receive returned RECEIVED).
+     * Never throws: on another thread, false while a receive there rewrites the view.
      *
      * @return whether the accessors may be called; false after close
      */
     public boolean isValid() {
-        return valid;
+        int v = (int) VERSION.getAcquire(this);
+        boolean ok = valid;
+        VarHandle.acquireFence();
+        return ok && (v & 1) == 0 && (int) VERSION.getAcquire(this) == v;
     }
 
     // ---- filled by the receiver ----
 
+    /**
+     * A receive starts rewriting the view: a read on another thread is refused from now until
+     * {@link #end()}. The receiver calls {@link #end()} in a {@code finally}.
+     */
     void begin(MemorySegment region, MemorySegment destination) {
+        beginWrite();
         this.region = region;
         this.destination = destination;
         this.parts = 0;
         this.valid = false;
+    }
+
+    /** The receive that {@link #begin} began is over, whatever it returned or threw. */
+    void end() {
+        VERSION.setRelease(this, version + 1);
+    }
+
+    /** The receiver's close: no message any more, refused as such on every thread. */
+    void close() {
+        beginWrite();
+        invalidate();
+        end();
     }
 
     void invalidate() {
@@ -248,19 +349,85 @@ public final class ReceivedMessage {
         valid = true;
     }
 
-    private void checkValid() {
+    /** Turns the version odd before any field changes: the writer first, for the messages. */
+    private void beginWrite() {
+        writer = Thread.currentThread();
+        VERSION.setRelease(this, version + 1);
+        VarHandle.storeStoreFence(); // the odd version is seen before any field written after it
+    }
+
+    /** Starts a read: the version, refused at once while a receive on another thread rewrites the view. */
+    private int readBegin() {
+        int v = (int) VERSION.getAcquire(this);
+        if ((v & 1) != 0) {
+            throw overlapped();
+        }
+        return v;
+    }
+
+    /** Ends a read begun at {@code v}: refused when a receive began since, whatever was read meanwhile. */
+    private void readEnd(int v) {
+        VarHandle.acquireFence(); // the reads before stay before the version's
+        if ((int) VERSION.getAcquire(this) != v) {
+            throw overlapped();
+        }
+    }
+
+    /** {@link #readEnd(int)}, then the view's validity as read ({@code ok}). */
+    private void readEnd(int v, boolean ok) {
+        readEnd(v);
+        checkValid(ok);
+    }
+
+    /** {@link #readEnd(int, boolean)}, then index {@code i} against the {@code n} parts read. */
+    private void readEnd(int v, boolean ok, int i, int n) {
+        readEnd(v, ok);
+        if (i < 0 || i >= n) {
+            throw new IndexOutOfBoundsException("part index out of range: index=" + i + ", parts=" + n);
+        }
+    }
+
+    private IllegalStateException overlapped() {
+        Thread w = writer;
+        return new IllegalStateException("message view read while another thread receives: thread="
+                + Thread.currentThread().getName() + ", receiving=" + (w == null ? "unknown" : w.getName())
+                + " (use the view from one thread at a time: read it on the receiving thread, or hand it over"
+                + " with a happens-before edge after the receive)");
+    }
+
+    /** {@code a[i]}, or 0 outside the parts or the array: an overlapped read is refused after, not here. */
+    private static long at(long[] a, int i, int n) {
+        return i >= 0 && i < n && i < a.length ? a[i] : 0;
+    }
+
+    /** The segment part {@code i} of {@code n} lies in, read as {@link #at} reads. */
+    private MemorySegment segmentOf(int i, int n) {
+        boolean[] c = compressed;
+        MemorySegment d = destination;
+        return d != null && i >= 0 && i < n && i < c.length && c[i] ? d : region;
+    }
+
+    /**
+     * Part {@code i}'s size or offset, checked: the body of {@link #partSize} and
+     * {@link #partOffset}. The array is read after the version, as every field is: a receive may
+     * replace it.
+     */
+    private long partField(boolean size, int i) {
+        int v = readBegin();
+        boolean ok = valid;
+        int n = parts;
+        long value = at(size ? sizes : offsets, i, n);
+        readEnd(v, ok, i, n);
+        return value;
+    }
+
+    private void checkValid(boolean ok) {
         // close() invalidates the view under the receiver's owner check, so one flag answers both;
         // the receiver is consulted only to say which
-        if (!valid) {
+        if (!ok) {
             throw new IllegalStateException(receiver.isClosed() ? "receiver is closed: message views ended"
                     : "no message to read: the last receive did not return RECEIVED");
         }
     }
 
-    private void checkIndex(int i) {
-        checkValid();
-        if (i < 0 || i >= parts) {
-            throw new IndexOutOfBoundsException("part index out of range: index=" + i + ", parts=" + parts);
-        }
-    }
 }
