@@ -83,7 +83,9 @@ import java.util.concurrent.locks.LockSupport;
  * as dropped, and its pooled buffers are back in the pool. A payload that cannot be read (its
  * arena closed, another thread's confined memory), or a payload or topic in a mapping of a file
  * shortened since it was mapped, is not such a failure but the caller's error: {@code send} throws
- * it at once, nothing is taken and the sender goes on, on either path.
+ * it at once, nothing is taken and the sender goes on, on either path. A fault in a mapping is an
+ * {@link IllegalStateException} naming the payload or topic and its size ("payload could not be
+ * read: …, length=…"), the JDK's {@link InternalError} as its cause.
  *
  * <p>A caller that produces each payload (serialises an event, say) can write it straight into
  * the pooled buffer the workers compress from: {@link #claim} returns that memory, {@link #commit}
@@ -206,6 +208,8 @@ public final class ParallelCompressingSender implements AutoCloseable {
     private static final int EMPTY = 0;
     private static final int READY = 1;
     private static final long NO_TOPIC = -1;
+    /** What became of a message whose payload or topic could not be read, for {@link #unreadable}. */
+    private static final String NOTHING_TAKEN = "nothing was taken: the sender goes on";
     /**
      * The longest topic given as a segment: an array topic's longest, so that a slot's topic and
      * payload bytes add up without overflow (a claim's at most {@link #MAX_CLAIM_BYTES} plus this),
@@ -684,8 +688,10 @@ public final class ParallelCompressingSender implements AutoCloseable {
      *     {@link #inFlightCapacity()} messages, or the in-flight byte bound, are already waiting:
      *     nothing was taken
      * @throws IllegalArgumentException when {@code flags} has a bit other than DONTWAIT
-     * @throws IllegalStateException after a compression or send failed (its cause attached),
-     *     when closed, while a claim is open, or when used by two threads at once
+     * @throws IllegalStateException when the payload cannot be read (its arena closed, or a fault
+     *     in a mapping of a file shortened since it was mapped, named: "… could not be read: …";
+     *     nothing is taken), after a compression or send failed (its cause attached), when closed,
+     *     while a claim is open, or when used by two threads at once
      */
     public boolean send(MemorySegment payload, int flags) {
         return take(null, null, null, payload, 0, payload.byteSize(), flags);
@@ -706,8 +712,10 @@ public final class ParallelCompressingSender implements AutoCloseable {
      * @throws IndexOutOfBoundsException when {@code offset} or {@code length} is negative or the
      *     range passes the end of {@code payload}
      * @throws IllegalArgumentException when {@code flags} has a bit other than DONTWAIT
-     * @throws IllegalStateException after a compression or send failed (its cause attached),
-     *     when closed, while a claim is open, or when used by two threads at once
+     * @throws IllegalStateException when the payload cannot be read (its arena closed, or a fault
+     *     in a mapping of a file shortened since it was mapped, named: "… could not be read: …";
+     *     nothing is taken), after a compression or send failed (its cause attached), when closed,
+     *     while a claim is open, or when used by two threads at once
      */
     public boolean send(MemorySegment payload, long offset, long length, int flags) {
         return take(null, null, null, Objects.requireNonNull(payload, "payload"), offset, length, flags);
@@ -748,8 +756,10 @@ public final class ParallelCompressingSender implements AutoCloseable {
      *     {@link #inFlightCapacity()} messages, or the in-flight byte bound, are already waiting:
      *     nothing was taken
      * @throws IllegalArgumentException when {@code flags} has a bit other than DONTWAIT
-     * @throws IllegalStateException after a compression or send failed (its cause attached),
-     *     when closed, while a claim is open, or when used by two threads at once
+     * @throws IllegalStateException when the payload cannot be read (its arena closed, or a fault
+     *     in a mapping of a file shortened since it was mapped, named: "… could not be read: …";
+     *     nothing is taken), after a compression or send failed (its cause attached), when closed,
+     *     while a claim is open, or when used by two threads at once
      */
     public boolean send(ByteBuffer payload, int flags) {
         Objects.requireNonNull(payload, "payload");
@@ -774,8 +784,10 @@ public final class ParallelCompressingSender implements AutoCloseable {
      *     {@link #inFlightCapacity()} messages, or the in-flight byte bound, are already waiting:
      *     nothing was taken
      * @throws IllegalArgumentException when {@code flags} has a bit other than DONTWAIT
-     * @throws IllegalStateException after a compression or send failed (its cause attached),
-     *     when closed, while a claim is open, or when used by two threads at once
+     * @throws IllegalStateException when the payload cannot be read (its arena closed, or a fault
+     *     in a mapping of a file shortened since it was mapped, named: "… could not be read: …";
+     *     nothing is taken), after a compression or send failed (its cause attached), when closed,
+     *     while a claim is open, or when used by two threads at once
      */
     public boolean publish(byte[] topic, MemorySegment payload, int flags) {
         return publish(topic, payload, 0, payload.byteSize(), flags);
@@ -795,8 +807,10 @@ public final class ParallelCompressingSender implements AutoCloseable {
      * @throws IndexOutOfBoundsException when {@code offset} or {@code length} is negative or the
      *     range passes the end of {@code payload}
      * @throws IllegalArgumentException when {@code flags} has a bit other than DONTWAIT
-     * @throws IllegalStateException after a compression or send failed (its cause attached),
-     *     when closed, while a claim is open, or when used by two threads at once
+     * @throws IllegalStateException when the payload cannot be read (its arena closed, or a fault
+     *     in a mapping of a file shortened since it was mapped, named: "… could not be read: …";
+     *     nothing is taken), after a compression or send failed (its cause attached), when closed,
+     *     while a claim is open, or when used by two threads at once
      */
     public boolean publish(byte[] topic, MemorySegment payload, long offset, long length, int flags) {
         Objects.requireNonNull(topic, "topic");
@@ -837,9 +851,10 @@ public final class ParallelCompressingSender implements AutoCloseable {
      *     nothing was taken
      * @throws IllegalArgumentException when {@code flags} has a bit other than DONTWAIT, or the
      *     topic is longer than {@link Integer#MAX_VALUE} bytes; nothing is taken
-     * @throws IllegalStateException when the topic's arena is closed (nothing is taken), after a
-     *     compression or send failed (its cause attached), when closed, while a claim is open, or
-     *     when used by two threads at once
+     * @throws IllegalStateException when the topic or the payload cannot be read (its arena closed,
+     *     or a fault in a mapping of a file shortened since it was mapped, named: "… could not be
+     *     read: …"; nothing is taken), after a compression or send failed (its cause attached),
+     *     when closed, while a claim is open, or when used by two threads at once
      * @throws WrongThreadException when the topic is confined to another thread; nothing is taken
      */
     public boolean publish(MemorySegment topic, MemorySegment payload, int flags) {
@@ -862,9 +877,10 @@ public final class ParallelCompressingSender implements AutoCloseable {
      *     range passes the end of {@code payload}
      * @throws IllegalArgumentException when {@code flags} has a bit other than DONTWAIT, or the
      *     topic is too long, as for {@link #publish(MemorySegment, MemorySegment, int)}
-     * @throws IllegalStateException when the topic's arena is closed, after a compression or send
-     *     failed (its cause attached), when closed, while a claim is open, or when used by two
-     *     threads at once
+     * @throws IllegalStateException when the topic or the payload cannot be read (its arena closed,
+     *     or a fault in a mapping of a file shortened since it was mapped, named: "… could not be
+     *     read: …"; nothing is taken), after a compression or send failed (its cause attached),
+     *     when closed, while a claim is open, or when used by two threads at once
      * @throws WrongThreadException when the topic is confined to another thread; nothing is taken
      */
     public boolean publish(MemorySegment topic, MemorySegment payload, long offset, long length, int flags) {
@@ -885,9 +901,10 @@ public final class ParallelCompressingSender implements AutoCloseable {
      *     nothing was taken
      * @throws IllegalArgumentException when {@code flags} has a bit other than DONTWAIT, or the
      *     topic is too long, as for {@link #publish(MemorySegment, MemorySegment, int)}
-     * @throws IllegalStateException when the topic's arena is closed, after a compression or send
-     *     failed (its cause attached), when closed, while a claim is open, or when used by two
-     *     threads at once
+     * @throws IllegalStateException when the topic cannot be read (its arena closed, or a fault in
+     *     a mapping of a file shortened since it was mapped, named: "… could not be read: …";
+     *     nothing is taken), after a compression or send failed (its cause attached), when closed,
+     *     while a claim is open, or when used by two threads at once
      * @throws WrongThreadException when the topic is confined to another thread; nothing is taken
      */
     public boolean publish(MemorySegment topic, byte[] payload, int flags) {
@@ -999,8 +1016,8 @@ public final class ParallelCompressingSender implements AutoCloseable {
         }
         PooledBuffer in = pool.rent(bytes);
         try {
-            BufferPayload.copy(array, segment, offset, length, in.segment());
-            copyTopic(in, topic, topicSegment, length);
+            copyPayload(array, segment, offset, length, in.segment());
+            copyTopic(in, topic, topicSegment, length, NOTHING_TAKEN);
         } catch (RuntimeException | Error e) {
             in.release();
             throw e;
@@ -1134,7 +1151,9 @@ public final class ParallelCompressingSender implements AutoCloseable {
      * @throws IllegalStateException without an open claim, or after a compression or send failed
      *     (its cause attached; the claimed message is then dropped and its buffer returned to
      *     the pool), or when the claim's topic segment ({@link #claim(MemorySegment, long, int)})
-     *     is no longer alive (the claim stays open)
+     *     is no longer alive, or faults as a mapping of a file shortened since it was mapped
+     *     ("topic could not be read: …", the JDK's {@link InternalError} as the cause): the claim
+     *     stays open
      * @throws WrongThreadException when the claim's topic segment is confined to another thread
      *     (the claim stays open)
      * @throws IndexOutOfBoundsException when {@code length} is negative or passes the claim's
@@ -1165,7 +1184,7 @@ public final class ParallelCompressingSender implements AutoCloseable {
                 releaseClaim();
                 return;
             }
-            copyTopic(in, topic, topicSegment, length); // on failure the claim stays open
+            copyTopic(in, topic, topicSegment, length, "the claim stays open"); // and so it does
             crew.openClaim = null;
             claimedTopic = null;
             claimedTopicSegment = null;
@@ -1259,18 +1278,50 @@ public final class ParallelCompressingSender implements AutoCloseable {
     }
 
     /**
+     * {@link BufferPayload#copy}, a fault in the caller's memory named: the payload's, into the
+     * ring's buffer or the inline memory, nothing taken yet.
+     */
+    private static void copyPayload(byte[] array, MemorySegment segment, long offset, long length, MemorySegment dst) {
+        try {
+            BufferPayload.copy(array, segment, offset, length, dst);
+        } catch (InternalError e) { // only a segment's copy faults: an array is the JVM's own memory
+            throw unreadable("payload", segment, offset, length, NOTHING_TAKEN, e);
+        }
+    }
+
+    /**
      * Writes the topic ({@code topic}, else {@code topicSegment}), if any, right after the payload
      * of {@code length} bytes in {@code in}: where {@link #publish(long, PooledBuffer, byte[],
      * MemorySegment, long)} expects it. A segment topic can fail to be read (its arena closed by
-     * another thread since it was checked): before the buffer is handed over, so the caller still
-     * owns it.
+     * another thread since it was checked, a fault in a mapping): before the buffer is handed over,
+     * so the caller still owns it; {@code consequence} says what became of the message.
      */
-    private static void copyTopic(PooledBuffer in, byte[] topic, MemorySegment topicSegment, long length) {
+    private static void copyTopic(PooledBuffer in, byte[] topic, MemorySegment topicSegment, long length,
+                                  String consequence) {
         if (topic != null) {
             MemorySegment.copy(topic, 0, in.segment(), ValueLayout.JAVA_BYTE, length, topic.length);
         } else if (topicSegment != null) {
-            MemorySegment.copy(topicSegment, 0, in.segment(), length, topicSegment.byteSize());
+            try {
+                MemorySegment.copy(topicSegment, 0, in.segment(), length, topicSegment.byteSize());
+            } catch (InternalError e) {
+                throw unreadable("topic", topicSegment, 0, topicSegment.byteSize(), consequence, e);
+            }
         }
+    }
+
+    /**
+     * The JDK reports a fault in the memory a Java copy reads (SIGBUS: a mapping's page past the end
+     * of a file shortened since it was mapped) as a bare {@link InternalError}, "a fault occurred in
+     * an unsafe memory access operation", naming nothing; until 2026-11-29 the caller got that. This
+     * names what could not be read, its bytes and what became of the message, with the JDK's error
+     * as the cause, in the words of the transport's copies ("data could not be read: …"). Built only
+     * on the failure path: the copies' hot path allocates nothing.
+     */
+    private static IllegalStateException unreadable(String name, MemorySegment segment, long offset, long length,
+                                                    String consequence, InternalError cause) {
+        return new IllegalStateException(name + " could not be read: a fault in its memory (a mapped file shortened since"
+                + " it was mapped?): offset=" + offset + ", length=" + length + ", mapped=" + segment.isMapped() + " ("
+                + consequence + ")", cause);
     }
 
     /**
@@ -1324,7 +1375,7 @@ public final class ParallelCompressingSender implements AutoCloseable {
             // mapping too, by Java, whose copy reports a page past the end of a file shortened since
             // it was mapped as an exception to the caller, nothing taken, as the ring's copy does.
             // libzstd reading it in place took SIGBUS and ended the JVM (before 2026-11-29).
-            BufferPayload.copy(array, segment, offset, length, inlineStaging);
+            copyPayload(array, segment, offset, length, inlineStaging);
             payload = inlineStaging;
             from = 0;
         } else {

@@ -1177,8 +1177,10 @@ class ParallelCompressingSenderTest {
     /**
      * A payload or topic in a mapping of a file shortened since it was mapped, whose pages past the
      * new end fault, is the caller's error on both paths, as a closed arena is: the send or the
-     * commit throws what the ring's copy throws (the JDK's InternalError), nothing is taken (a
-     * claim stays open), and the sender goes on. Before 2026-11-29, inline, a 1,000-byte payload
+     * commit throws an IllegalStateException naming what could not be read, its size and what
+     * became of the message, the JDK's InternalError as its cause, nothing is taken (a claim stays
+     * open), and the sender goes on. Until 2026-11-29 the copy's bare InternalError ("a fault
+     * occurred in an unsafe memory access operation") reached the caller, naming nothing. Before 2026-11-29, inline, a 1,000-byte payload
      * went to libzstd by address and its SIGBUS ended the JVM; a 64-byte one (a raw frame, copied
      * by Java) and a topic (read by the socket) returned true, dropped the message and failed the
      * sender, the next send throwing.
@@ -1210,15 +1212,24 @@ class ParallelCompressingSenderTest {
                             assertNotNull(sender.claim(mapped.asSlice(0, 8), 100, 0));
                             try {
                                 sender.commit(10);
-                            } catch (InternalError e) {
+                            } catch (IllegalStateException e) {
                                 assertEquals(1, ctx.bufferPool().outstanding(), "the claim stays open");
                                 sender.abort();
                                 throw e;
                             }
                         });
+                List<String> named = List.of("payload could not be read: ", "payload could not be read: ",
+                        "topic could not be read: ", "topic could not be read: ");
+                List<String> sizes = List.of("length=64,", "length=1000,", "length=8,", "length=8,");
+                List<String> consequences = List.of("(nothing was taken", "(nothing was taken", "(nothing was taken",
+                        "(the claim stays open");
                 for (int c = 0; c < calls.size(); c++) {
                     int call = c;
-                    assertThrows(InternalError.class, calls.get(c), () -> "call " + call);
+                    IllegalStateException e = assertThrows(IllegalStateException.class, calls.get(c), () -> "call " + call);
+                    assertInstanceOf(InternalError.class, e.getCause(), () -> "call " + call + ": the JDK's report as the cause");
+                    assertTrue(e.getMessage().startsWith(named.get(c)) && e.getMessage().contains(sizes.get(c))
+                            && e.getMessage().contains("mapped=true") && e.getMessage().contains(consequences.get(c)),
+                            () -> "call " + call + " not named: " + e.getMessage());
                     assertEquals(0, sender.inFlight());
                     assertTrue(sender.send(next, 0), () -> "after call " + call);
                     sender.flush();
