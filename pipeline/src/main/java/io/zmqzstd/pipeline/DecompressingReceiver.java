@@ -86,7 +86,10 @@ public final class DecompressingReceiver implements AutoCloseable {
     public static final int DEFAULT_MAX_PARTS = 4096;
 
     private static final long INITIAL_REGION_BYTES = 64 * 1024;
-    /** Where decompression of a frame without a declared size starts; doubled up to the limit. */
+    /**
+     * Where decompression of a frame without a declared size starts when the region has less room;
+     * doubled up to the limit.
+     */
     private static final long UNKNOWN_SIZE_FIRST_TRY = 256 * 1024;
     /** All of memory as one segment: libzmq's frame addresses are read through it, no per-frame segment. */
     private static final MemorySegment EVERYTHING = MemorySegment.NULL.reinterpret(Long.MAX_VALUE);
@@ -108,6 +111,8 @@ public final class DecompressingReceiver implements AutoCloseable {
     private BadFrameReason lastErrorReason;
     private String lastErrorMessage;
     private int lastErrorPart = -1;
+    /** Decompressions of frames without a declared size into the region, retries included: for tests. */
+    private long unknownSizeTries;
     /** True while the part in {@link #frame} has more parts of its message after it. */
     private boolean partsPending;
     /** Envelope bytes of the message being read: the region may hold that much beyond maxMessageSize. */
@@ -712,9 +717,20 @@ public final class DecompressingReceiver implements AutoCloseable {
         }
     }
 
-    /** A frame without a declared size (zstd streams) into the region: try growing room, up to {@code limit}. */
+    /**
+     * A frame without a declared size (zstd streams) into the region: try growing room, up to
+     * {@code limit}. The first try takes all the room the region already has, when that is more
+     * than the first guess: a larger room costs libzstd nothing (it stops at the frame's end) and
+     * grows no memory, where each refused try cost a decompression up to its room (until
+     * 2026-11-29 the first try was the guess alone, so 4 MiB of such content in a region grown to
+     * 8 MiB took 5 decompressions instead of 1). A streaming decompression into a growing region
+     * would never decompress twice, but libzstd's streaming decoder either copies through a window
+     * buffer of its own or, with a stable output buffer, keeps pointers into the output, which a
+     * region moved by its growth would break; retrying in doubled room costs at most about three
+     * times the content's decompression, only when the region has to grow for it.
+     */
     private long decompressUnknownSize(int index, long address, long size, long at, long limit) {
-        long room = Math.min(limit, Math.max(UNKNOWN_SIZE_FIRST_TRY, 4 * size));
+        long room = Math.min(limit, Math.max(Math.max(UNKNOWN_SIZE_FIRST_TRY, 4 * size), region.byteSize() - at));
         if (at + room > region.byteSize()) {
             // Growth for this frame goes no further than its blocks can hold, and a truncated
             // or damaged frame is refused before the region grows
@@ -722,6 +738,7 @@ public final class DecompressingReceiver implements AutoCloseable {
         }
         for (;;) {
             ensureCapacity(at, at + room);
+            unknownSizeTries++;
             try {
                 return decompressor.decompress(EVERYTHING, address, size, region, at, room);
             } catch (ZstdException e) {
@@ -883,6 +900,11 @@ public final class DecompressingReceiver implements AutoCloseable {
         } finally {
             owner.exit(this);
         }
+    }
+
+    /** Decompressions of frames without a declared size into the region, retries included: for tests. */
+    long unknownSizeTries() {
+        return unknownSizeTries;
     }
 
     /** This receiver's native memory, freed by close() or by the cleaner: for tests. */

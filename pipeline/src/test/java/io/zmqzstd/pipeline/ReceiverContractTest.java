@@ -65,6 +65,50 @@ class ReceiverContractTest {
         }
     }
 
+    /**
+     * A frame without a declared size is decompressed once into all the room the region already
+     * has: trying a smaller room costs a decompression that stops at its end, and growing no
+     * memory. Until 2026-11-29 the first try was 256 KiB (or four times the frame) whatever the
+     * region held, doubled after each refusal: 4 MiB of such content, after an 8 MiB message had
+     * grown the region, took 5 decompressions (256 KiB, 512 KiB, 1 MiB, 2 MiB, then 4 MiB). A
+     * frame larger than the room is still tried first at what the region has, then in doubled
+     * room, and arrives whole.
+     */
+    @Test
+    void shouldDecompressAFrameWithoutADeclaredSizeOnceWhenTheRegionHasRoom() {
+        try (ZmqContext ctx = new ZmqContext()) {
+            Fixtures.Link link = Fixtures.link(ctx, SocketType.PULL, SocketType.PUSH, "inproc");
+            try (DecompressingReceiver r = DecompressingReceiver.builder(link.server()).build()) {
+                byte[] large = Fixtures.payload(8 << 20, 1);
+                assertTrue(link.client().send(Zstd.compress(large, 1), 0));
+                assertEquals(DecompressingReceiver.RECEIVED, r.receive(0), r::lastErrorMessage);
+                assertTrue(r.message().region().byteSize() >= 8 << 20);
+                long regionBytes = r.message().region().byteSize();
+
+                byte[] fits = repeated(Fixtures.payload(1000, 2), 4 << 20); // compresses far more than 4x
+                assertTrue(link.client().send(Fixtures.streamed(fits), 0));
+                assertEquals(DecompressingReceiver.RECEIVED, r.receive(0), r::lastErrorMessage);
+                assertArrayEquals(fits, r.message().partBytes(0));
+                assertEquals(1, r.unknownSizeTries(), "one decompression into the region's room");
+                assertEquals(regionBytes, r.message().region().byteSize(), "the region did not grow");
+
+                byte[] larger = repeated(Fixtures.payload(1000, 3), 20 << 20);
+                assertTrue(link.client().send(Fixtures.streamed(larger), 0));
+                assertEquals(DecompressingReceiver.RECEIVED, r.receive(0), r::lastErrorMessage);
+                assertArrayEquals(larger, r.message().partBytes(0));
+            }
+        }
+    }
+
+    /** {@code unit} over and over, {@code size} bytes. */
+    private static byte[] repeated(byte[] unit, int size) {
+        byte[] out = new byte[size];
+        for (int at = 0; at < size; at += unit.length) {
+            System.arraycopy(unit, 0, out, at, Math.min(unit.length, size - at));
+        }
+        return out;
+    }
+
     /** The region starts at 64 KiB, or at the bound when that is smaller (maxMessageSize, no envelope). */
     @Test
     void shouldStartTheRegionAt64KibOrTheBoundIfSmaller() {
