@@ -28,18 +28,18 @@ import java.util.Arrays;
  * the next receive. Payload parts in a caller's destination stay there until the caller
  * overwrites them; only this view of them ends.
  *
- * <p>Threading: one thread at a time, as the receiver. The region lies in a shared arena (a receiver
- * may change threads), so FFM refuses no thread: a thread the receiver, or the view, was handed
- * to with a happens-before edge after a receive reads that message as the receiving thread does.
- * A read that overlaps a receive on another thread (two threads at once) is refused: each
+ * <p>Threading: one thread at a time, as the receiver. The region lies in a shared arena (a
+ * receiver may change threads), so FFM refuses no thread: a thread the receiver, or the view, was
+ * handed to with a happens-before edge after a receive reads that message as the receiving thread
+ * does. A read that overlaps a receive on another thread (two threads at once) is refused: each
  * accessor throws {@link IllegalStateException} naming both threads ("message view read while
- * another thread receives: thread=…, receiving=…") when a receive began before or during it, and
- * {@link #partBytes} so when one began during its copy; what an accessor returns otherwise is the
- * last delivered message's, whole. A segment it returned is not checked when read later: it ends
- * or shows the next message's bytes as said above. (Until 2026-11-29 such a read passed the
- * validity check, then found the part count the next receive had just reset and threw
- * {@code IndexOutOfBoundsException} "part index out of range: index=0, parts=0", or said that the
- * last receive did not return {@code RECEIVED}, or copied a part torn between two messages.)
+ * another thread receives: thread=…, receiving=…") when a receive is in progress as it starts or
+ * begins before it returns ({@link #partBytes}: up to the end of its copy); what an accessor
+ * returns otherwise is the last delivered message's, whole. A segment it returned is not checked
+ * when read later: it ends or shows the next message's bytes as said above. (Until 2026-11-29 such
+ * a read passed the validity check, then found the part count the next receive had just reset and
+ * threw {@code IndexOutOfBoundsException} "part index out of range: index=0, parts=0", or said that
+ * the last receive did not return {@code RECEIVED}, or copied a part torn between two messages.)
  * Checking costs each accessor two reads of a version the receiver moves twice per receive; no
  * allocation.
  */
