@@ -2,6 +2,7 @@ package io.zmqzstd.pipeline;
 
 import io.zmqzstd.codec.ZstdCompressor;
 import io.zmqzstd.nativelib.internal.CallGuard;
+import io.zmqzstd.nativelib.internal.MemoryFaults;
 import io.zmqzstd.nativelib.internal.OwnerCleaner;
 import io.zmqzstd.nativelib.internal.RawSegments;
 import io.zmqzstd.nativelib.internal.Threads;
@@ -208,7 +209,7 @@ public final class ParallelCompressingSender implements AutoCloseable {
     private static final int EMPTY = 0;
     private static final int READY = 1;
     private static final long NO_TOPIC = -1;
-    /** What became of a message whose payload or topic could not be read, for {@link #unreadable}. */
+    /** What became of a message whose payload or topic could not be read, for {@link MemoryFaults#unreadable}. */
     private static final String NOTHING_TAKEN = "nothing was taken: the sender goes on";
     /**
      * The longest topic given as a segment: an array topic's longest, so that a slot's topic and
@@ -1285,7 +1286,7 @@ public final class ParallelCompressingSender implements AutoCloseable {
         try {
             BufferPayload.copy(array, segment, offset, length, dst);
         } catch (InternalError e) { // only a segment's copy faults: an array is the JVM's own memory
-            throw unreadable("payload", segment, offset, length, NOTHING_TAKEN, e);
+            throw MemoryFaults.unreadable("payload", segment, offset, length, NOTHING_TAKEN, e);
         }
     }
 
@@ -1304,25 +1305,11 @@ public final class ParallelCompressingSender implements AutoCloseable {
             try {
                 MemorySegment.copy(topicSegment, 0, in.segment(), length, topicSegment.byteSize());
             } catch (InternalError e) {
-                throw unreadable("topic", topicSegment, 0, topicSegment.byteSize(), consequence, e);
+                throw MemoryFaults.unreadable("topic", topicSegment, 0, topicSegment.byteSize(), consequence, e);
             }
         }
     }
 
-    /**
-     * The JDK reports a fault in the memory a Java copy reads (SIGBUS: a mapping's page past the end
-     * of a file shortened since it was mapped) as a bare {@link InternalError}, "a fault occurred in
-     * an unsafe memory access operation", naming nothing; until 2026-11-29 the caller got that. This
-     * names what could not be read, its bytes and what became of the message, with the JDK's error
-     * as the cause, in the words of the transport's copies ("data could not be read: …"). Built only
-     * on the failure path: the copies' hot path allocates nothing.
-     */
-    private static IllegalStateException unreadable(String name, MemorySegment segment, long offset, long length,
-                                                    String consequence, InternalError cause) {
-        return new IllegalStateException(name + " could not be read: a fault in its memory (a mapped file shortened since"
-                + " it was mapped?): offset=" + offset + ", length=" + length + ", mapped=" + segment.isMapped() + " ("
-                + consequence + ")", cause);
-    }
 
     /**
      * Puts the buffer, holding the payload and after it the topic ({@link #copyTopic}), if any, into

@@ -1,6 +1,7 @@
 package io.zmqzstd.transport;
 
 import io.zmqzstd.nativelib.internal.JavaArrays;
+import io.zmqzstd.nativelib.internal.MemoryFaults;
 import io.zmqzstd.nativelib.internal.RawSegments;
 import io.zmqzstd.transport.internal.LibZmq;
 

@@ -2,6 +2,7 @@ package io.zmqzstd.transport;
 
 import io.zmqzstd.nativelib.internal.CallGuard;
 import io.zmqzstd.nativelib.internal.JavaArrays;
+import io.zmqzstd.nativelib.internal.MemoryFaults;
 import io.zmqzstd.nativelib.internal.RawSegments;
 import io.zmqzstd.nativelib.internal.Threads;
 import io.zmqzstd.transport.internal.LibZmq;
