@@ -7,7 +7,6 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.CharBuffer;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -217,7 +216,7 @@ public final class Curve {
             // A call that cannot open libzmq (out of descriptors, say) throws and keeps nothing: the
             // next call asks again. Until 2026-11-28 the answer was a holder class's constant, whose
             // failed initialisation made every later call fail with NoClassDefFoundError.
-            known = has("curve");
+            known = ZmqContext.has("curve");
             curve = known;
         }
         return known;
@@ -225,14 +224,6 @@ public final class Curve {
 
     /** {@code zmq_has("curve")} once it answered (a library's build does not change while it is loaded); null before. */
     private static volatile Boolean curve;
-
-    private static boolean has(String capability) {
-        try (Arena a = Arena.ofConfined()) {
-            return (int) LibZmq.zmq_has.invokeExact(a.allocateFrom(capability, StandardCharsets.US_ASCII)) != 0;
-        } catch (Throwable t) {
-            throw LibZmq.rethrow(t);
-        }
-    }
 
     /** For a failed CURVE call's {@link ZmqException}: why, when libzmq has no CURVE; else null. */
     static String unavailableNote() {

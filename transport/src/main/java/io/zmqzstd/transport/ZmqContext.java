@@ -5,6 +5,7 @@ import io.zmqzstd.transport.internal.LibZmq;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -216,6 +217,24 @@ public final class ZmqContext implements AutoCloseable {
             LibZmq.zmq_version.invokeExact(v, v.asSlice(4), v.asSlice(8));
             return new Version(v.getAtIndex(ValueLayout.JAVA_INT, 0), v.getAtIndex(ValueLayout.JAVA_INT, 1),
                     v.getAtIndex(ValueLayout.JAVA_INT, 2));
+        } catch (Throwable t) {
+            throw LibZmq.rethrow(t);
+        }
+    }
+
+    /**
+     * Whether the libzmq this process loaded was built with a capability ({@code zmq_has}): a
+     * transport ({@code "ipc"}, {@code "pgm"} for pgm and epgm, {@code "tipc"}, {@code "norm"},
+     * {@code "vmci"}) or a security mechanism ({@code "curve"}, {@code "gssapi"}). libzmq 4.3.4
+     * answers false for {@code "ws"} and {@code "wss"} (Debian's, whose ws works, did), and for any
+     * name it does not know. tcp is always built.
+     *
+     * @param capability the lowercase name libzmq documents for {@code zmq_has}
+     * @return true when libzmq reports it
+     */
+    public static boolean has(String capability) {
+        try (Arena a = Arena.ofConfined()) {
+            return (int) LibZmq.zmq_has.invokeExact(a.allocateFrom(capability, StandardCharsets.US_ASCII)) != 0;
         } catch (Throwable t) {
             throw LibZmq.rethrow(t);
         }

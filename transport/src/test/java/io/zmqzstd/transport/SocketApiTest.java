@@ -455,6 +455,14 @@ class SocketApiTest extends ContextTestBase {
         assertEquals(0, ctx.bufferPool().outstanding(), "the frame's buffer is back in its pool");
     }
 
+    /** zmq_has: what a Linux build has, and no answer for a name libzmq does not know. */
+    @Test
+    void shouldReportTheCapabilitiesLibzmqWasBuiltWith() {
+        assertTrue(ZmqContext.has("ipc"), "every Unix build has ipc");
+        assertEquals(Curve.isAvailable(), ZmqContext.has("curve"));
+        assertFalse(ZmqContext.has("no-such-transport"));
+    }
+
     @Test
     void shouldReportTheLoadedLibzmqVersionAndCheckItsMessageLayout() {
         ZmqContext.Version v = ZmqContext.version();
