@@ -1,6 +1,7 @@
 package io.zmqzstd.cli;
 
 import io.zmqzstd.transport.ZmqException;
+import io.zmqzstd.transport.ZmqContext;
 import io.zmqzstd.transport.ZmqSocket;
 import io.zmqzstd.transport.internal.IpcPaths;
 import io.zmqzstd.transport.internal.IpcPaths.SocketFile;
@@ -92,6 +93,12 @@ final class SocketEndpoints implements AutoCloseable {
                         + " ('*' means every interface only for " + bindOption + "; connect to a name or an address, e.g. "
                         + endpoint.replaceFirst("(?<=//|;)\\*:", "127.0.0.1:") + ")");
             }
+            requireTransport(connectOption, endpoint);
+            if (endpoint.equals("tipc://<*>")) {
+                // libzmq refused it as "Invalid argument", which named neither the address nor --bind
+                throw new ParameterException(commandLine, connectOption + " cannot reach tipc://<*>: endpoint=" + endpoint
+                        + " ('<*>' means a random port identity only for " + bindOption + ")");
+            }
             if (endpoint.equals("ipc://*")) {
                 // libzmq connects to a socket file named '*' in the working directory: the command waited for
                 // a peer that was not there (exit 3 with --timeout, for ever without)
@@ -109,10 +116,57 @@ final class SocketEndpoints implements AutoCloseable {
             }
         }
         for (String endpoint : binds) {
+            requireTransport(bindOption, endpoint);
+            if (endpoint.startsWith("tipc://<") && !endpoint.equals("tipc://<*>")) {
+                // libzmq refused it as "Invalid argument"
+                throw new ParameterException(commandLine, bindOption + " cannot take a port identity: endpoint=" + endpoint
+                        + " (the kernel gives a socket its port identity; bind a service, tipc://{TYPE,INSTANCE}, or tipc://<*>)");
+            }
             requireBindable(endpoint);
             ipv6 |= Values.namesIpv6Address(endpoint);
         }
         requireEachOnce();
+    }
+
+    /**
+     * The transports a libzmq may be built without, in the order a message names them; tcp is
+     * always built, and libzmq 4.3.4's {@code zmq_has} reports neither ws nor wss (Debian's has ws
+     * and not wss).
+     */
+    private static final List<String> OPTIONAL_TRANSPORTS = List.of("ipc", "pgm", "epgm", "tipc", "norm", "vmci");
+
+    /** The {@code zmq_has} capability of an optional transport: its name, but {@code pgm} for epgm; null for others. */
+    private static String capability(String scheme) {
+        return !OPTIONAL_TRANSPORTS.contains(scheme) ? null : scheme.equals("epgm") ? "pgm" : scheme;
+    }
+
+    /**
+     * A transport this libzmq was built without is a usage error naming the ones it has: libzmq said
+     * only "Protocol not supported" (vmci with Debian's libzmq 4.3.4).
+     */
+    private void requireTransport(String option, String endpoint) {
+        String capability = capability(scheme(endpoint));
+        if (capability != null && !ZmqContext.has(capability)) {
+            throw new ParameterException(commandLine, option + " cannot use endpoint=" + endpoint + ": "
+                    + missingTransport(scheme(endpoint), "zmq_has(\"" + capability + "\") is 0"));
+        }
+    }
+
+    /**
+     * {@code this libzmq has no SCHEME transport (WHY); it has tcp, ipc, ...}: the transports
+     * {@code zmq_has} reports, and ws, which it does not.
+     *
+     * @param why what said so, or null when the line says it already
+     */
+    private static String missingTransport(String scheme, String why) {
+        List<String> has = new ArrayList<>(List.of("tcp"));
+        for (String transport : OPTIONAL_TRANSPORTS) {
+            if (ZmqContext.has(capability(transport))) {
+                has.add(transport);
+            }
+        }
+        return "this libzmq has no " + scheme + " transport" + (why == null ? "" : " (" + why + ")") + "; it has "
+                + String.join(", ", has) + ", and ws unless built without it (zmq_has reports neither ws nor wss)";
     }
 
     /**
@@ -339,6 +393,7 @@ final class SocketEndpoints implements AutoCloseable {
             } else {
                 socket.connect(endpoint);
                 warnOfIpcFileNotASocket(endpoint);
+                warnOfTipcMissingFromKernel(endpoint);
             }
         } catch (IllegalArgumentException e) {
             if (bind && endpoint.startsWith("ipc://")) {
@@ -351,12 +406,54 @@ final class SocketEndpoints implements AutoCloseable {
             }
             int errno = e.errno();
             String what = failed + ", errno=" + libzmqText(e, endpoint)
-                    + (bind && errno != LibZmq.EADDRINUSE && errno != LibZmq.ENAMETOOLONG ? ipcDirectoryProblem(endpoint) : "");
+                    + (bind && errno != LibZmq.EADDRINUSE && errno != LibZmq.ENAMETOOLONG ? ipcDirectoryProblem(endpoint) : "")
+                    + transportNote(endpoint, errno);
             // ENOCOMPATPROTO: a transport the socket type cannot use, e.g. udp:// on PUSH
             if (errno == LibZmq.EINVAL || errno == LibZmq.EPROTONOSUPPORT || errno == LibZmq.ENODEV || errno == LibZmq.ENOCOMPATPROTO) {
                 throw new ParameterException(commandLine, what);
             }
             throw new CliException(ExitCodes.FAILURE, what, e);
+        }
+    }
+
+    /**
+     * Why libzmq refused the transport of {@code endpoint}: one this libzmq was built without
+     * (EPROTONOSUPPORT: wss, which {@code zmq_has} does not report), one the socket type cannot
+     * carry (ENOCOMPATPROTO), or tipc on a kernel without it.
+     *
+     * @return {@code " (...)"}, or "" when there is nothing to add
+     */
+    private static String transportNote(String endpoint, int errno) {
+        String scheme = scheme(endpoint);
+        if (errno == LibZmq.EPROTONOSUPPORT) {
+            return " (" + missingTransport(scheme, null) + ")";
+        }
+        if (errno == LibZmq.ENOCOMPATPROTO) {
+            return switch (scheme) {
+                case "pgm", "epgm", "norm" -> " (" + scheme + " is multicast, for pub and sub sockets only: send --type pub,"
+                        + " recv --type sub, proxy --type pubsub)";
+                case "udp" -> " (udp carries only RADIO, DISH and DGRAM sockets, of libzmq's draft API, which zmq-zstd"
+                        + " does not make)";
+                default -> "";
+            };
+        }
+        return scheme.equals("tipc") && errno != LibZmq.EINVAL && tipcMissingFromKernel()
+                ? " (" + TIPC_MISSING + ")" : "";
+    }
+
+    private static final String TIPC_MISSING = "this kernel has not loaded TIPC (/proc/net/protocols lists none): load its"
+            + " module, modprobe tipc";
+
+    /**
+     * Whether Linux shows no TIPC in {@code /proc/net/protocols}, where the module lists itself once
+     * loaded; false where that cannot be read. Without it libzmq's bind failed with "Address family
+     * not supported by protocol", and its connect retries for ever, without a word.
+     */
+    private static boolean tipcMissingFromKernel() {
+        try {
+            return Files.readAllLines(Path.of("/proc/net/protocols")).stream().noneMatch(line -> line.startsWith("TIPC"));
+        } catch (IOException | RuntimeException e) {
+            return false;
         }
     }
 
@@ -424,11 +521,25 @@ final class SocketEndpoints implements AutoCloseable {
         String kind = file == null ? null
                 : Files.isRegularFile(file) ? "a regular file" : Files.isDirectory(file) ? "a directory" : null;
         if (kind != null) {
-            commandLine.getErr().println(commandLine.getCommandSpec().qualifiedName() + ": warning: endpoint=" + endpoint
-                    + ": " + file + " is " + kind + ", not a socket: libzmq retries this connect until a socket is there,"
+            warn(endpoint, file + " is " + kind + ", not a socket: libzmq retries this connect until a socket is there,"
                     + " so no message goes through it until then (a mistyped path?)");
-            commandLine.getErr().flush();
         }
+    }
+
+    /**
+     * A tipc connect on a kernel without TIPC: libzmq's connect succeeds and retries in the
+     * background for ever (CONNECT_RETRIED, no errno), so send and recv waited without a word. Now
+     * one warning line; the run goes on, as the module may yet be loaded.
+     */
+    private void warnOfTipcMissingFromKernel(String endpoint) {
+        if (endpoint.startsWith("tipc://") && tipcMissingFromKernel()) {
+            warn(endpoint, TIPC_MISSING + "; libzmq retries this connect until it is loaded");
+        }
+    }
+
+    private void warn(String endpoint, String what) {
+        commandLine.getErr().println(commandLine.getCommandSpec().qualifiedName() + ": warning: endpoint=" + endpoint + ": " + what);
+        commandLine.getErr().flush();
     }
 
     /**

@@ -38,6 +38,19 @@ final class Values {
     private static final Pattern SOURCE_ADDRESS = Pattern.compile(HOST_PORT);
     /** A '[' whose content has a ':' before its ']': an IPv6 address (an IPv4 one has none). */
     private static final Pattern IPV6_IN_BRACKETS = Pattern.compile("\\[[^\\]]*:");
+    /** A number libzmq's tipc address takes: an unsigned 32-bit one, written in decimal digits alone. */
+    private static final String TIPC_NUMBER = "(\\d{1,10})";
+    /**
+     * The tipc addresses libzmq 4.3.4 reads ({@code tipc_address_t::resolve}): a service range
+     * {@code {TYPE,LOWER,UPPER}} or a service {@code {TYPE,INSTANCE}}, each with an optional domain
+     * {@code @Z.C.N}; a port identity {@code <Z.C.N:REF>}; {@code <*>}, a random one.
+     */
+    private static final Pattern TIPC_SERVICE = Pattern.compile("\\{" + TIPC_NUMBER + "," + TIPC_NUMBER + "(?:," + TIPC_NUMBER
+            + ")?}(?:@" + TIPC_NUMBER + "\\." + TIPC_NUMBER + "\\." + TIPC_NUMBER + ")?");
+    private static final Pattern TIPC_PORT_IDENTITY = Pattern.compile("<(?:\\*|" + TIPC_NUMBER + "\\." + TIPC_NUMBER + "\\."
+            + TIPC_NUMBER + ":" + TIPC_NUMBER + ")>");
+    /** TIPC_RESERVED_TYPES: service types up to it are the kernel's own; libzmq refuses them. */
+    private static final long TIPC_RESERVED_TYPES = 64;
     private static final Pattern SIZE = Pattern.compile("(\\d+)\\s*(|b|k|kb|kib|m|mb|mib|g|gb|gib)", Pattern.CASE_INSENSITIVE);
     private static final Pattern DURATION = Pattern.compile("(\\d+(?:\\.\\d+)?)\\s*(|ms|s|m|h)", Pattern.CASE_INSENSITIVE);
 
@@ -79,7 +92,54 @@ final class Values {
                 throw malformedTcp(value, "port=" + t.group(2) + " above 65535");
             }
         }
+        if (m.group(1).equals("tipc")) {
+            String problem = tipcProblem(m.group(2));
+            if (problem != null) {
+                // libzmq 4.3.4 refuses such an address without setting errno: bind and connect failed with
+                // whatever errno was left, "Resource temporarily unavailable" (EAGAIN)
+                throw new TypeConversionException("malformed tipc endpoint '" + value + "': " + problem + "; expected"
+                        + " tipc://{TYPE,LOWER,UPPER} (a service range, TYPE 64 or more), tipc://{TYPE,INSTANCE} (a service,"
+                        + " TYPE above 64), either with an optional @Z.C.N domain, tipc://<Z.C.N:REF> (a port identity, for"
+                        + " --connect) or tipc://<*> (a random one, for --bind), each number 0 to 4294967295");
+            }
+        }
         return value;
+    }
+
+    /** What libzmq 4.3.4 would not take in a tipc address, or null. */
+    private static String tipcProblem(String address) {
+        Matcher service = TIPC_SERVICE.matcher(address);
+        if (service.matches()) {
+            String tooLarge = tipcNumberAbove32Bits(service);
+            if (tooLarge != null) {
+                return tooLarge;
+            }
+            long type = Long.parseLong(service.group(1));
+            if (service.group(3) == null) {
+                return type > TIPC_RESERVED_TYPES ? null : "service type=" + type + " not above " + TIPC_RESERVED_TYPES
+                        + " (the kernel's own types)";
+            }
+            if (type < TIPC_RESERVED_TYPES) {
+                return "service type=" + type + " below " + TIPC_RESERVED_TYPES + " (the kernel's own types)";
+            }
+            return Long.parseLong(service.group(2)) <= Long.parseLong(service.group(3)) ? null
+                    : "lower=" + service.group(2) + " above upper=" + service.group(3);
+        }
+        Matcher identity = TIPC_PORT_IDENTITY.matcher(address);
+        if (identity.matches()) {
+            return tipcNumberAbove32Bits(identity);
+        }
+        return "'" + address + "' is no tipc address";
+    }
+
+    /** {@code number=N above 4294967295} for the first number of a tipc address libzmq would read as another, or null. */
+    private static String tipcNumberAbove32Bits(Matcher address) {
+        for (int group = 1; group <= address.groupCount(); group++) {
+            if (address.group(group) != null && Long.parseLong(address.group(group)) > 0xFFFF_FFFFL) {
+                return "number=" + address.group(group) + " above 4294967295";
+            }
+        }
+        return null;
     }
 
     private static TypeConversionException malformedTcp(String endpoint, String what) {

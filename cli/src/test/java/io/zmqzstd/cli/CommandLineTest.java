@@ -390,6 +390,81 @@ class CommandLineTest {
     }
 
     /**
+     * A tipc address libzmq 4.3.4 cannot read ({@code tipc://1000}, a reserved service type, a range
+     * whose lower end is above its upper) failed with "Resource temporarily unavailable" (EAGAIN,
+     * exit 1): libzmq refuses it without setting errno. Now a usage error naming the forms it takes;
+     * a proxy side too. So are {@code tipc://<*>} to connect and a port identity to bind (libzmq's
+     * "Invalid argument").
+     */
+    @Test
+    void shouldRefuseATipcAddressLibzmqCannotReadNamingTheForms() {
+        assertEachUsageErrorBeforeRunning(new String[][] {
+                {"recv", "--bind", "tipc://1000", "--timeout", "1s"},
+                {"recv", "--connect", "tipc://1000", "--timeout", "1s"},
+                {"send", "--connect", "tipc://{63,0,0}", "--timeout", "1s"},
+                {"send", "--bind", "tipc://{5560,5,1}", "--timeout", "1s"},
+                {"proxy", "--type", "pipeline", "--frontend-bind", "tcp://127.0.0.1:*", "--backend-bind", "tipc://{5560,1}@1.2"}},
+                "malformed tipc endpoint", "tipc://{TYPE,INSTANCE}", "tipc://<*>");
+        assertEachUsageErrorBeforeRunning(new String[][] {{"recv", "--connect", "tipc://<*>", "--timeout", "1s"}},
+                "--connect cannot reach tipc://<*>", "only for --bind");
+        assertEachUsageErrorBeforeRunning(new String[][] {{"recv", "--bind", "tipc://<1.2.3:4>", "--timeout", "1s"}},
+                "--bind cannot take a port identity: endpoint=tipc://<1.2.3:4>");
+    }
+
+    /**
+     * A transport this libzmq was built without said only "Protocol not supported" (vmci with
+     * Debian's libzmq 4.3.4; wss, which zmq_has does not report): now the line says this libzmq
+     * has no such transport and names those it has, as zmq_has reports them.
+     */
+    @Test
+    void shouldNameTheTransportsThisLibzmqHasForOneItLacks() {
+        assumeTrue(!ZmqContext.has("vmci") && ZmqContext.has("ipc"), "needs a libzmq with ipc and without vmci");
+        assertEachUsageErrorBeforeRunning(new String[][] {
+                {"send", "--connect", "vmci://1:5555", "--timeout", "1s"},
+                {"recv", "--bind", "vmci://1:5555", "--timeout", "1s"},
+                {"proxy", "--type", "pipeline", "--frontend-bind", "tcp://127.0.0.1:*", "--backend-connect", "vmci://1:5555"}},
+                "cannot use endpoint=vmci://1:5555: this libzmq has no vmci transport (zmq_has(\"vmci\") is 0); it has tcp, ipc");
+        Result r = run("recv", "--connect", "wss://127.0.0.1:5555", "--timeout", "200ms");
+        if (r.err().contains("Protocol not supported")) {
+            assertOneLine(r, ExitCodes.USAGE, r.toString(), "this libzmq has no wss transport", "it has tcp, ipc");
+        }
+    }
+
+    /**
+     * pgm, epgm and norm carry only pub and sub sockets, udp only RADIO and DISH: libzmq's "The
+     * protocol is not compatible with the socket type" named neither; now the line says which.
+     */
+    @Test
+    void shouldSayWhichSocketsAMulticastOrUdpTransportCarries() {
+        assumeTrue(ZmqContext.has("pgm") && ZmqContext.has("norm"), "needs a libzmq with pgm and norm");
+        assertEachUsageErrorBeforeRunning(new String[][] {
+                {"recv", "--connect", "epgm://lo;239.192.1.1:5555", "--timeout", "1s"},
+                {"send", "--bind", "norm://1,127.0.0.1:5555", "--timeout", "1s"}},
+                "is multicast, for pub and sub sockets only: send --type pub, recv --type sub");
+        assertEachUsageErrorBeforeRunning(new String[][] {{"recv", "--bind", "udp://127.0.0.1:5555", "--timeout", "1s"}},
+                "udp carries only RADIO, DISH and DGRAM sockets");
+    }
+
+    /**
+     * tipc on a kernel that has not loaded it: a bind failed with "Address family not supported by
+     * protocol" alone, and a connect retried in the background without a word until --timeout. Now
+     * both name the missing module.
+     */
+    @Test
+    void shouldSayWhenTheKernelHasNotLoadedTipc() throws IOException {
+        assumeTrue(ZmqContext.has("tipc"), "needs a libzmq with tipc");
+        assumeTrue(Files.readAllLines(Path.of("/proc/net/protocols")).stream().noneMatch(l -> l.startsWith("TIPC")),
+                "needs a kernel without TIPC loaded");
+        Result bind = run("recv", "--bind", "tipc://{5560,0,0}", "--timeout", "200ms");
+        assertOneLine(bind, ExitCodes.FAILURE, bind.toString(), "cannot bind: endpoint=tipc://{5560,0,0}",
+                "this kernel has not loaded TIPC", "modprobe tipc");
+        Result connect = run("recv", "--connect", "tipc://{5560,0,0}", "--timeout", "200ms");
+        assertEquals(ExitCodes.TIMEOUT, connect.code(), connect::toString);
+        assertTrue(connect.err().contains("warning: endpoint=tipc://{5560,0,0}: this kernel has not loaded TIPC"),
+                connect::toString);
+    }
+
+    /**
      * inproc:// reaches only sockets of the same libzmq context, and each command is a process of
      * its own with one socket (the proxy's two sides may not share an endpoint): such a send or recv
      * waited for a peer that cannot exist (exit 3 with --timeout, for ever without), and so did a

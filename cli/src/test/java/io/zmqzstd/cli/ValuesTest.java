@@ -33,6 +33,23 @@ class ValuesTest {
         }
     }
 
+    /**
+     * tipc addresses as libzmq 4.3.4 reads them; one it cannot read failed there with a stale errno
+     * (EAGAIN), so each is refused here, naming the forms.
+     */
+    @Test
+    void shouldAcceptTheTipcAddressesLibzmqReadsAndRefuseTheRest() {
+        for (String e : new String[] {"tipc://{5560,0,0}", "tipc://{64,0,0}", "tipc://{65,7}", "tipc://{5560,0}@0.0.0",
+                "tipc://{5560,1,5}@1.2.3", "tipc://<1.2.3:4>", "tipc://<*>", "tipc://{4294967295,0,4294967295}"}) {
+            assertEquals(e, Values.endpoint(e));
+        }
+        for (String e : new String[] {"tipc://1000", "tipc://{63,0,0}", "tipc://{64,0}", "tipc://{5560,5,1}",
+                "tipc://{5560,1}@1.2", "tipc://{5560,1}@1.2.3x", "tipc://{4294967296,1,2}", "tipc://<1.2.3>", "tipc://{5560}"}) {
+            TypeConversionException x = assertThrows(TypeConversionException.class, () -> Values.endpoint(e), e);
+            assertTrue(x.getMessage().startsWith("malformed tipc endpoint '" + e + "': "), x.getMessage());
+        }
+    }
+
     @Test
     void shouldFindTheDestinationPortOfATcpEndpoint() {
         assertEquals(0, Values.port("tcp://127.0.0.1:0"));
