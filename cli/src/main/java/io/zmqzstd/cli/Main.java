@@ -247,6 +247,44 @@ public final class Main implements Callable<Integer> {
         if (parent != null && !Files.isDirectory(parent)) {
             return "not a directory: " + parent;
         }
+        // where the file lands: a regular file there is replaced, else a new one is made in parent (a link to a
+        // pipe or a device, /dev/stderr, is written through and not looked at here)
+        if (Files.isRegularFile(file)) {
+            return fileSystemProblem(file, true, parent);
+        }
+        return Files.exists(file) || parent == null ? null : fileSystemProblem(parent, false, parent);
+    }
+
+    /** The kernel's own file systems: their files are its state and settings, not files to write to. */
+    private static final java.util.Set<String> KERNEL_FILE_SYSTEMS = java.util.Set.of("proc", "sysfs");
+
+    /**
+     * Why a file cannot be written at {@code where} (an existing regular file, or the directory a
+     * new one is made in), before any work: a read-only file system, one of the kernel's (creating a
+     * file in {@code /proc}, as root, failed as "no such file"; {@code /proc/sys/…} sets the
+     * kernel), or a directory this user may not create a file in, where no existing file could be
+     * written in place; else null. What cannot be told from here (the store unreadable) is left for
+     * the write to say.
+     *
+     * @param exists whether {@code where} is the existing file, not the directory of a new one
+     */
+    private static String fileSystemProblem(Path where, boolean exists, Path parent) {
+        java.nio.file.FileStore store;
+        try {
+            store = Files.getFileStore(where);
+        } catch (java.io.IOException | SecurityException e) {
+            return null;
+        }
+        if (KERNEL_FILE_SYSTEMS.contains(store.type())) {
+            return (exists ? "it" : "its directory " + where) + " is on the kernel's " + store.type()
+                    + " file system, whose files are the kernel's state and settings, not files to write to";
+        }
+        if (store.isReadOnly()) {
+            return "read-only file system: " + where + " is on " + store;
+        }
+        if (parent != null && !Files.isWritable(parent) && (!exists || !Files.isWritable(where))) {
+            return "permission denied: this user may not create a file in " + parent + (exists ? " nor write " + where : "");
+        }
         return null;
     }
 

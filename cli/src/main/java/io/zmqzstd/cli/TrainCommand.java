@@ -16,6 +16,7 @@ import java.io.InputStream;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
@@ -203,6 +204,14 @@ final class TrainCommand implements Callable<Integer> {
             } catch (AccessDeniedException directoryTakesNoFile) {
                 Files.write(target, bytes);
                 return;
+            } catch (NoSuchFileException e) {
+                if (!Files.isDirectory(temp.getParent())) {
+                    throw e;
+                }
+                // a kernel file system's directory (/proc, as root) refuses a new file as ENOENT: "no such file"
+                // read as if FILE, which is there, were not
+                throw new FileSystemException(target.toString(), null, "its directory " + temp.getParent()
+                        + " takes no new file (creating one there: no such file or directory)");
             }
             if (replaces) {
                 keepAttributes(target, temp);

@@ -1570,6 +1570,33 @@ class CommandLineTest {
     }
 
     /**
+     * An output file on the kernel's proc file system: {@code train --out /proc/version} (there, but
+     * its directory takes no new file, which run as root fails ENOENT) trained, then said "no such
+     * file", and keygen too for a new file there. Now refused before anything is read, naming the file
+     * system; nothing written.
+     */
+    @Test
+    void shouldNameTheKernelFileSystemOfAnOutputFileRatherThanNoSuchFile(@TempDir Path dir) throws Exception {
+        assumeTrue(Files.getFileStore(Path.of("/proc")).type().equals("proc"), "needs Linux's /proc");
+        Path samples = Files.write(dir.resolve("samples.txt"), sampleLines("\n"));
+        String[][] cases = {
+                {"train", "--out", "/proc/version", "--size", "1K", "--lines", samples.toString()},
+                {"train", "--out", "/proc/zmq-zstd-test.dict", "--size", "1K", "--lines", samples.toString()},
+                {"keygen", "--out", "/proc/zmq-zstd-test.key"},
+                {"keygen", "--force", "--out", "/proc/version"}};
+        String[] expected = {"cannot write dictionary: file=/proc/version, error=it is on the kernel's proc file system",
+                "cannot write dictionary: file=/proc/zmq-zstd-test.dict, error=its directory /proc is on the kernel's proc file system",
+                "file=/proc/zmq-zstd-test.key, error=its directory /proc is on the kernel's proc file system",
+                "file=/proc/version, error=it is on the kernel's proc file system"};
+        for (int i = 0; i < cases.length; i++) {
+            Result r = run(cases[i]);
+            assertOneLine(r, ExitCodes.FAILURE, String.join(" ", cases[i]) + " -> " + r, expected[i]);
+            assertEquals("", r.out(), r::toString);
+        }
+        assertTrue(Files.readString(Path.of("/proc/version")).startsWith("Linux"));
+    }
+
+    /**
      * As {@code send < /tmp}: reading standard input fails (EISDIR). The line said only
      * "zmq-zstd send: Is a directory", naming neither standard input nor what was being done.
      */
