@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.Locale;
 import java.util.function.Consumer;
 
@@ -127,7 +128,15 @@ final class CurveSide {
             return socket -> {
                 socket.curveServerKey(key);
                 socket.curvePublicKey(own.publicKey());
-                socket.curveSecretKey(own.secretKey());
+                // in bytes zeroed after, and the pair zeroed once set (each side's socket is set once): a fresh
+                // pair's secret key is never a String here, one from a key file is (see read)
+                byte[] secret = own.secretKeyBytes();
+                try {
+                    socket.curveSecretKeyBytes(secret);
+                } finally {
+                    Arrays.fill(secret, (byte) 0);
+                    own.destroy();
+                }
             };
         }
         if (secretKeyFile != null || keyPairFile != null) {
