@@ -619,6 +619,26 @@ class CliProcessIT {
     }
 
     /**
+     * An output in a directory this user may not write: train read and trained on all its samples
+     * before it found out (here, with no sample, it said "no samples" and never looked), and both
+     * said "permission denied" alone. Now refused first, naming the directory.
+     */
+    @Test
+    void shouldNameTheDirectoryAnOutputMayNotBeMadeInBeforeAnyWork() throws Exception {
+        Path closed = sharedDirectory("closed", 0755);
+        for (String[] args : new String[][] {{"train", "--out", closed.resolve("new.dict").toString()},
+                {"keygen", "--out", closed.resolve("new.key").toString()}}) {
+            try (CliProcess p = CliProcess.startUnder(List.of(SETPRIV.toString(), "--reuid=65534", "--regid=65534",
+                    "--clear-groups"), args)) {
+                assertEquals(1, p.awaitExit(), p::toString);
+                assertEquals(List.of("zmq-zstd " + args[0] + ": cannot write " + (args[0].equals("train") ? "dictionary" : "key file")
+                        + ": file=" + args[2] + ", error=permission denied: this user may not create a file in " + closed),
+                        p.stderrLines(), p::toString);
+            }
+        }
+    }
+
+    /**
      * A directory of mode {@code mode} under this test's, which nobody may pass through; skips the
      * test unless it runs as root with setpriv, to run the jar as nobody.
      */
