@@ -58,7 +58,8 @@ final class Values {
     }
 
     /**
-     * {@code tcp://host:port}, {@code ipc://path}, ...; libzmq itself checks the rest. Not
+     * {@code tcp://host:port}, {@code ipc://path}, a tipc address as libzmq reads it
+     * ({@link #tipcProblem}), ...; libzmq itself checks the rest. Not
      * {@code inproc://name}: it reaches only sockets of the same libzmq context, and each command is
      * a process with one socket (a proxy's two sides may not share an endpoint), so there it waited
      * for a peer that cannot exist, and a send connected to one exited 0 with its messages queued
