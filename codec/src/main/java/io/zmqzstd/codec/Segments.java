@@ -1,11 +1,23 @@
 package io.zmqzstd.codec;
 
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+
+import io.zmqzstd.nativelib.internal.MemoryFaults;
 import io.zmqzstd.nativelib.internal.RawSegments;
 import java.lang.foreign.MemorySegment;
 import java.util.Objects;
 
-/** Bounds and liveness checks before a segment's raw address is handed to C. */
+/**
+ * Bounds and liveness checks before a segment's raw address is handed to C, and the error for a
+ * file mapping that faulted under a Java copy.
+ */
 final class Segments {
+
+    /**
+     * The stride of {@link #readFaults}: the smallest page size of the platforms the JDK runs on,
+     * so that a read every this many bytes touches every page whatever the page size.
+     */
+    private static final long PROBE_STRIDE_BYTES = 4096;
 
     private Segments() {
     }
@@ -62,6 +74,42 @@ final class Segments {
 
     static void check(MemorySegment segment, long offset, long length) {
         Objects.checkFromIndexSize(offset, length, segment.byteSize());
+    }
+
+    /**
+     * The error for a fault a Java copy met in a call over {@code src} and {@code dst} at least one
+     * of which is a file mapping ({@link MemorySegment#isMapped()}): a page past the end of a file
+     * shortened since it was mapped, which the JDK reports as {@code e}. The codec never hands a
+     * mapping to libzstd by address (its SIGBUS there ends the process); it copies it through its
+     * scratch memory in Java, so the fault is in whichever of the two is mapped, and when both are,
+     * in {@code src} exactly when a read of it faults again ({@link #readFaults}: error path only).
+     *
+     * @param consequence what became of the call's output, for the message
+     */
+    static IllegalStateException fault(InternalError e, MemorySegment src, long srcOffset, long srcLength,
+                                       MemorySegment dst, long dstOffset, long dstLength, String consequence) {
+        boolean inSource = !dst.isMapped() || (src.isMapped() && readFaults(src, srcOffset, srcLength));
+        return inSource ? MemoryFaults.unreadable("src", src, srcOffset, srcLength, consequence, e)
+                : MemoryFaults.unwritable("dst", dst, dstOffset, dstLength, consequence, e);
+    }
+
+    /**
+     * Whether a Java read of {@code segment[offset, offset + length)} faults: one byte per
+     * {@value #PROBE_STRIDE_BYTES} bytes and the last, stopping at the first fault. Error path
+     * only: it reads, and may page in, every page of the range before the fault.
+     */
+    static boolean readFaults(MemorySegment segment, long offset, long length) {
+        try {
+            for (long p = 0; p < length; p += PROBE_STRIDE_BYTES) {
+                byte ignored = segment.get(JAVA_BYTE, offset + p);
+            }
+            if (length > 0) {
+                byte ignored = segment.get(JAVA_BYTE, offset + length - 1);
+            }
+            return false;
+        } catch (InternalError e) {
+            return true;
+        }
     }
 
     /** True when both can be passed to C by raw address. */

@@ -366,7 +366,7 @@ public final class ZstdCompressor implements AutoCloseable {
      * @throws IllegalArgumentException when {@code dst} is read-only, or the source and destination
      *     ranges share memory ("source and destination overlap")
      * @throws IllegalStateException when this compressor is closed, or the arena of either
-     *     segment is closed
+     *     segment is closed, or a file mapping on either side faulted (as there)
      * @see #compress(MemorySegment, long, long, MemorySegment, long, long)
      */
     public long compress(MemorySegment src, MemorySegment dst) {
@@ -378,6 +378,13 @@ public final class ZstdCompressor implements AutoCloseable {
      * {@code dst[dstOffset, dstOffset + dstCapacity)}. The caller keeps ownership of both
      * segments; nothing refers to them after the call. No heap allocation, for native and heap
      * segments alike. The segments' arenas must stay open during the call.
+     *
+     * <p>A file mapping ({@link MemorySegment#isMapped()}) on either side is never given to
+     * libzstd by address: a page past the end of a file shortened since it was mapped would raise
+     * SIGBUS there and end the process. It is copied in Java through this compressor's scratch
+     * memory, as heap data is (a source in chunks of 256 KiB above
+     * {@value #ONE_SHOT_HEAP_MAX_INPUT_BYTES} bytes, the content size pledged: the same standard
+     * frame), and such a fault is an {@link IllegalStateException}.
      *
      * @param src the input
      * @param srcOffset where the input starts in {@code src}, in bytes
@@ -395,7 +402,10 @@ public final class ZstdCompressor implements AutoCloseable {
      * @throws IllegalArgumentException when {@code dst} is read-only, or the source and destination
      *     ranges share memory ("source and destination overlap")
      * @throws IllegalStateException when this compressor is closed, or in a call on another
-     *     thread, or the arena of either segment is closed
+     *     thread, or the arena of either segment is closed; or a file mapping on either side
+     *     faulted ("src could not be read: a fault in its memory …" or "dst could not be written:
+     *     …", naming the range, with the JDK's {@link InternalError} as its cause): no frame was
+     *     written, and the compressor goes on
      */
     public long compress(MemorySegment src, long srcOffset, long srcLength,
                          MemorySegment dst, long dstOffset, long dstCapacity) {
@@ -412,18 +422,49 @@ public final class ZstdCompressor implements AutoCloseable {
                                  MemorySegment dst, long dstOffset, long dstCapacity) {
         Segments.checkWritable(dst);
         Segments.checkDisjoint(src, srcOffset, srcLength, dst, dstOffset, dstCapacity);
-        boolean srcNative = src.isNative();
-        boolean dstNative = dst.isNative();
+        if (src.isMapped() | dst.isMapped()) {
+            return compressMapped(src, srcOffset, srcLength, dst, dstOffset, dstCapacity);
+        }
+        return compressRouted(src, srcOffset, srcLength, dst, dstOffset, dstCapacity, src.isNative(), dst.isNative());
+    }
+
+    /** What a fault in a mapping leaves, for {@link Segments#fault}. */
+    private static final String FRAME_NOT_WRITTEN = "no frame was written, dst may hold part of one: the compressor goes on";
+
+    /**
+     * A file mapping on either side: never handed to libzstd by address, where a page past the end
+     * of a file shortened since it was mapped raises SIGBUS and ends the process. It takes the heap
+     * paths instead: a mapped source copied in Java into the scratch memory (in one piece up to
+     * {@value #ONE_SHOT_HEAP_MAX_INPUT_BYTES} bytes, in chunks above, the content size pledged), a
+     * mapped destination written from the scratch memory in Java, whose fault is an exception.
+     */
+    private long compressMapped(MemorySegment src, long srcOffset, long srcLength,
+                                MemorySegment dst, long dstOffset, long dstCapacity) {
+        try {
+            return compressRouted(src, srcOffset, srcLength, dst, dstOffset, dstCapacity,
+                    src.isNative() && !src.isMapped(), dst.isNative() && !dst.isMapped());
+        } catch (InternalError e) {
+            reset(); // a frame begun in chunks ends here (a context with workers is replaced)
+            throw Segments.fault(e, src, srcOffset, srcLength, dst, dstOffset, dstCapacity, FRAME_NOT_WRITTEN);
+        }
+    }
+
+    /**
+     * Compresses with {@code src} and {@code dst} given to libzstd by address when
+     * {@code srcDirect} resp. {@code dstDirect}, else through the scratch memory.
+     */
+    private long compressRouted(MemorySegment src, long srcOffset, long srcLength,
+                                MemorySegment dst, long dstOffset, long dstCapacity, boolean srcDirect, boolean dstDirect) {
         long r;
         try {
-            if (!(srcNative && dstNative) && srcLength > ONE_SHOT_HEAP_MAX_INPUT_BYTES) {
+            if (!(srcDirect && dstDirect) && srcLength > ONE_SHOT_HEAP_MAX_INPUT_BYTES) {
                 Segments.check(src, srcOffset, srcLength);
                 Segments.check(dst, dstOffset, dstCapacity);
-                return compressInChunks(src, srcOffset, srcLength, dst, dstOffset, dstCapacity);
+                return compressInChunks(src, srcOffset, srcLength, dst, dstOffset, dstCapacity, srcDirect, dstDirect);
             }
-            long d = dstNative ? Segments.address(dst, dstOffset, dstCapacity) : buffers().outputScratch(dst, dstOffset, dstCapacity);
-            long s = srcNative ? Segments.address(src, srcOffset, srcLength) : buffers().stageIn(src, srcOffset, srcLength);
-            long capacity = dstNative ? dstCapacity : Math.min(dstCapacity, StreamBuffers.SCRATCH_BYTES);
+            long d = dstDirect ? Segments.address(dst, dstOffset, dstCapacity) : buffers().outputScratch(dst, dstOffset, dstCapacity);
+            long s = srcDirect ? Segments.address(src, srcOffset, srcLength) : buffers().stageIn(src, srcOffset, srcLength);
+            long capacity = dstDirect ? dstCapacity : Math.min(dstCapacity, StreamBuffers.SCRATCH_BYTES);
             if (levelOnly) {
                 r = (long) LibZstd.COMPRESS_CCTX_RAW.invokeExact(cctx, d, capacity, s, srcLength, level);
             } else {
@@ -433,7 +474,7 @@ public final class ZstdCompressor implements AutoCloseable {
                 frameOpen = workers > 0;
                 r = (long) LibZstd.COMPRESS2_RAW.invokeExact(cctx, d, capacity, s, srcLength);
             }
-            if (!dstNative && !LibZstd.isError(r)) {
+            if (!dstDirect && !LibZstd.isError(r)) {
                 MemorySegment.copy(buffers.scratchOut, 0, dst, dstOffset, r);
             }
         } catch (Throwable t) {
@@ -467,20 +508,19 @@ public final class ZstdCompressor implements AutoCloseable {
     }
 
     /**
-     * Large input with a heap segment on either side: stream it, heap input copied in through
-     * the input scratch, output written straight into a native destination or copied out of
-     * the output scratch into a heap one.
+     * Large input with a heap segment or a mapping on either side: stream it, such input copied in
+     * through the input scratch, output written straight into a native destination
+     * ({@code direct}) or copied out of the output scratch into a heap or mapped one.
      */
-    private long compressInChunks(MemorySegment src, long srcOffset, long srcLength,
-                                  MemorySegment dst, long dstOffset, long dstCapacity) throws Throwable {
+    private long compressInChunks(MemorySegment src, long srcOffset, long srcLength, MemorySegment dst, long dstOffset,
+                                  long dstCapacity, boolean srcDirect, boolean direct) throws Throwable {
         StreamBuffers b = buffers();
         beginFrame(srcLength);
-        boolean direct = dst.isNative();
         long consumed = 0;
         long written = 0;
         while (true) {
             long chunk;
-            if (src.isNative()) {
+            if (srcDirect) {
                 chunk = srcLength - consumed;
                 b.setIn(Segments.address(src, srcOffset + consumed, chunk), chunk);
             } else {

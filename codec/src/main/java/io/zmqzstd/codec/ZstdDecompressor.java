@@ -340,7 +340,7 @@ public final class ZstdDecompressor implements AutoCloseable {
      * @throws IllegalArgumentException when {@code dst} is read-only, or the source and destination
      *     ranges share memory ("source and destination overlap")
      * @throws IllegalStateException when this decompressor is closed, or the arena of either
-     *     segment is closed
+     *     segment is closed, or a file mapping on either side faulted (as there)
      * @see #decompress(MemorySegment, long, long, MemorySegment, long, long)
      */
     public long decompress(MemorySegment src, MemorySegment dst) {
@@ -352,6 +352,12 @@ public final class ZstdDecompressor implements AutoCloseable {
      * {@code dst[dstOffset, dstOffset + dstCapacity)}. The caller keeps ownership of both
      * segments; nothing refers to them after the call. No heap allocation when both are native
      * (and nothing fails). The segments' arenas must stay open during the call.
+     *
+     * <p>A file mapping ({@link MemorySegment#isMapped()}) on either side is never given to
+     * libzstd by address: a page past the end of a file shortened since it was mapped would raise
+     * SIGBUS there and end the process. It is copied in Java through this decompressor's scratch
+     * memory, as heap data is (in chunks of 256 KiB for {@code ZSTD_decompressStream} when the
+     * frame or the content is larger), and such a fault is an {@link IllegalStateException}.
      *
      * @param src the input
      * @param srcOffset where the frame starts in {@code src}, in bytes
@@ -368,7 +374,10 @@ public final class ZstdDecompressor implements AutoCloseable {
      * @throws IllegalArgumentException when {@code dst} is read-only, or the source and destination
      *     ranges share memory ("source and destination overlap")
      * @throws IllegalStateException when this decompressor is closed, or in a call on another
-     *     thread, or the arena of either segment is closed
+     *     thread, or the arena of either segment is closed; or a file mapping on either side
+     *     faulted ("src could not be read: a fault in its memory …" or "dst could not be written:
+     *     …", naming the range, with the JDK's {@link InternalError} as its cause): the content is
+     *     not whole, and the decompressor goes on
      */
     public long decompress(MemorySegment src, long srcOffset, long srcLength,
                            MemorySegment dst, long dstOffset, long dstCapacity) {
@@ -383,6 +392,40 @@ public final class ZstdDecompressor implements AutoCloseable {
     /** {@link #decompress(MemorySegment, long, long, MemorySegment, long, long)} inside {@link #guard}. */
     private long decompressEntered(MemorySegment src, long srcOffset, long srcLength,
                                    MemorySegment dst, long dstOffset, long dstCapacity) {
+        if (src.isMapped() | dst.isMapped()) {
+            return decompressMapped(src, srcOffset, srcLength, dst, dstOffset, dstCapacity);
+        }
+        return decompressRouted(src, srcOffset, srcLength, dst, dstOffset, dstCapacity, src.isNative(), dst.isNative());
+    }
+
+    /** What a fault in a mapping leaves, for {@link Segments#fault}. */
+    private static final String CONTENT_NOT_WRITTEN = "not decompressed, dst may hold part of the content: the decompressor goes on";
+
+    /**
+     * A file mapping on either side: never handed to libzstd by address, where a page past the end
+     * of a file shortened since it was mapped raises SIGBUS and ends the process. It takes the heap
+     * paths instead: a mapped frame read in Java (its header and block headers, as any frame's)
+     * and copied into the scratch memory (in one piece up to 256 KiB, in chunks for
+     * {@code ZSTD_decompressStream} above), a mapped destination written in Java from the scratch
+     * memory, chunk by chunk: never more than 256 KiB of the content held twice.
+     */
+    private long decompressMapped(MemorySegment src, long srcOffset, long srcLength,
+                                  MemorySegment dst, long dstOffset, long dstCapacity) {
+        try {
+            return decompressRouted(src, srcOffset, srcLength, dst, dstOffset, dstCapacity,
+                    src.isNative() && !src.isMapped(), dst.isNative() && !dst.isMapped());
+        } catch (InternalError e) {
+            reset();
+            throw Segments.fault(e, src, srcOffset, srcLength, dst, dstOffset, dstCapacity, CONTENT_NOT_WRITTEN);
+        }
+    }
+
+    /**
+     * Decompresses with {@code src} and {@code dst} given to libzstd by address when
+     * {@code srcDirect} resp. {@code dstDirect}, else through the scratch memory.
+     */
+    private long decompressRouted(MemorySegment src, long srcOffset, long srcLength, MemorySegment dst, long dstOffset,
+                                  long dstCapacity, boolean srcDirect, boolean dstDirect) {
         Segments.check(dst, dstOffset, dstCapacity);
         Segments.checkWritable(dst);
         Segments.checkDisjoint(src, srcOffset, srcLength, dst, dstOffset, dstCapacity);
@@ -402,17 +445,15 @@ public final class ZstdDecompressor implements AutoCloseable {
                 return copied;
             }
         }
-        boolean srcNative = src.isNative();
-        boolean dstNative = dst.isNative();
         long r;
         try {
-            if ((!srcNative && srcLength > StreamBuffers.SCRATCH_BYTES) || (!dstNative && capacity > StreamBuffers.SCRATCH_BYTES)) {
-                return decompressInChunks(src, srcOffset, srcLength, dst, dstOffset, dstCapacity, declared, capacity);
+            if ((!srcDirect && srcLength > StreamBuffers.SCRATCH_BYTES) || (!dstDirect && capacity > StreamBuffers.SCRATCH_BYTES)) {
+                return decompressInChunks(src, srcOffset, srcLength, srcDirect, dst, dstOffset, dstCapacity, declared, capacity);
             }
-            long s = srcNative ? Segments.address(src, srcOffset, srcLength) : buffers().stageIn(src, srcOffset, srcLength);
-            long d = dstNative ? Segments.address(dst, dstOffset, capacity) : buffers().scratchOutAddress;
+            long s = srcDirect ? Segments.address(src, srcOffset, srcLength) : buffers().stageIn(src, srcOffset, srcLength);
+            long d = dstDirect ? Segments.address(dst, dstOffset, capacity) : buffers().scratchOutAddress;
             r = (long) LibZstd.DECOMPRESS_DCTX_RAW.invokeExact(dctx, d, capacity, s, srcLength);
-            if (!dstNative && !LibZstd.isError(r)) {
+            if (!dstDirect && !LibZstd.isError(r)) {
                 MemorySegment.copy(buffers.scratchOut, 0, dst, dstOffset, r);
             }
         } catch (Throwable t) {
@@ -459,10 +500,12 @@ public final class ZstdDecompressor implements AutoCloseable {
     }
 
     /**
-     * Large output with a heap segment on either side: stream through native scratch memory. With
-     * {@code dst} null, into {@link #collected} instead, {@code dstCapacity} being the array limit.
+     * Large input or output with a heap segment or a mapping on either side: stream through native
+     * scratch memory, the source given to libzstd by address when {@code srcDirect}, else copied
+     * in chunk by chunk. With {@code dst} null, into {@link #collected} instead,
+     * {@code dstCapacity} being the array limit.
      */
-    private long decompressInChunks(MemorySegment src, long srcOffset, long srcLength, MemorySegment dst,
+    private long decompressInChunks(MemorySegment src, long srcOffset, long srcLength, boolean srcDirect, MemorySegment dst,
                                     long dstOffset, long dstCapacity, long declared, long capacity) throws Throwable {
         StreamBuffers b = buffers();
         reset();
@@ -473,7 +516,7 @@ public final class ZstdDecompressor implements AutoCloseable {
         while (true) {
             if (b.inPos() == chunk && chunkStart + chunk < srcLength) {
                 chunkStart += chunk;
-                if (src.isNative()) {
+                if (srcDirect) {
                     chunk = srcLength - chunkStart;
                     b.setIn(Segments.address(src, srcOffset + chunkStart, chunk), chunk);
                 } else {
@@ -541,7 +584,7 @@ public final class ZstdDecompressor implements AutoCloseable {
     byte[] decompressUndeclared(byte[] src, int arrayLimit) {
         long capacity = Math.min(maxDecompressedSize, arrayLimit);
         try {
-            long n = decompressInChunks(MemorySegment.ofArray(src), 0, src.length, null, 0, arrayLimit,
+            long n = decompressInChunks(MemorySegment.ofArray(src), 0, src.length, false, null, 0, arrayLimit,
                     ZstdFrames.CONTENT_SIZE_UNKNOWN, capacity);
             return n == collected.length ? collected : Arrays.copyOf(collected, (int) n);
         } catch (Throwable t) {

@@ -12,11 +12,16 @@ import io.zmqzstd.codec.internal.LibZstd;
 import io.zmqzstd.testkit.ForkedJvm;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
 import java.lang.management.ManagementFactory;
 import java.lang.ref.WeakReference;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -24,6 +29,7 @@ import java.util.function.BooleanSupplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.parallel.Isolated;
 
 @Isolated
@@ -183,12 +189,13 @@ class NativeLifetimeTest {
     private static final int MAX_ROUNDS = 20;
 
     /**
-     * Zero heap allocation per call, for every mix of heap and native source, frame and
-     * destination, on the one-call path (1 KiB) and the chunked path (300 KB, above the 256 KiB
-     * scratch). Offsets are not 0, so no path can get away with passing whole segments.
+     * Zero heap allocation per call, for every mix of heap, native and mapped (a file mapping,
+     * copied through the scratch memory) source, frame and destination, on the one-call path
+     * (1 KiB) and the chunked path (300 KB, above the 256 KiB scratch). Offsets are not 0, so no
+     * path can get away with passing whole segments.
      */
     @Test
-    void shouldAllocateNothingPerCallOnHeapAndNativeSegments() {
+    void shouldAllocateNothingPerCallOnHeapAndNativeSegments(@TempDir Path dir) throws IOException {
         ThreadMXBean threads = (ThreadMXBean) ManagementFactory.getThreadMXBean();
         for (int size : new int[] {1024, 300_000}) {
             byte[] data = TestData.text(size, 7);
@@ -196,13 +203,12 @@ class NativeLifetimeTest {
             int calls = size < 100_000 ? 10_000 : 60;
             try (Arena arena = Arena.ofConfined(); ZstdCompressor c = new ZstdCompressor(3);
                  ZstdDecompressor d = new ZstdDecompressor()) {
-                for (int mix = 0; mix < 8; mix++) {
-                    MemorySegment src = segment((mix & 1) != 0, size + 16, arena);
+                for (int mix = 0; mix < 27; mix++) {
+                    MemorySegment src = segment(mix % 3, size + 16, arena, dir);
                     MemorySegment.copy(data, 0, src, JAVA_BYTE, 16, size);
-                    MemorySegment frame = segment((mix & 2) != 0, frameBytes, arena);
-                    MemorySegment out = segment((mix & 4) != 0, size + 16, arena);
-                    String what = "size=" + size + ", srcNative=" + src.isNative() + ", frameNative="
-                            + frame.isNative() + ", outNative=" + out.isNative();
+                    MemorySegment frame = segment(mix / 3 % 3, frameBytes, arena, dir);
+                    MemorySegment out = segment(mix / 9, size + 16, arena, dir);
+                    String what = "size=" + size + ", src " + kind(src) + ", frame " + kind(frame) + ", out " + kind(out);
                     long sink = 0;
                     for (int i = 0; i < 2 * calls; i++) { // warm-up: let the JIT compile the paths
                         sink += roundTrip(c, d, src, frame, out, size);
@@ -282,8 +288,19 @@ class NativeLifetimeTest {
         return 16 + ((length + 7L) & ~7L);
     }
 
-    private static MemorySegment segment(boolean nativeMemory, long size, Arena arena) {
-        return nativeMemory ? arena.allocate(size) : MemorySegment.ofArray(new byte[(int) size]);
+    /** Kind 0 heap, 1 native, 2 a mapping of a new file in {@code dir}. */
+    private static MemorySegment segment(int kind, long size, Arena arena, Path dir) throws IOException {
+        if (kind == 2) {
+            Path file = Files.createTempFile(dir, "mapped", ".bin");
+            try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+                return channel.map(FileChannel.MapMode.READ_WRITE, 0, size, arena);
+            }
+        }
+        return kind == 1 ? arena.allocate(size) : MemorySegment.ofArray(new byte[(int) size]);
+    }
+
+    private static String kind(MemorySegment segment) {
+        return segment.isMapped() ? "mapped" : segment.isNative() ? "native" : "heap";
     }
 
     private static long roundTrip(ZstdCompressor c, ZstdDecompressor d, MemorySegment src, MemorySegment frame,
