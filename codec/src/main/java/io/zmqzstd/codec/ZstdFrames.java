@@ -625,6 +625,9 @@ public final class ZstdFrames {
      * @throws IndexOutOfBoundsException when a range is not within its segment
      * @throws IllegalArgumentException when {@code dst} is read-only, or the source and destination
      *     ranges share memory ("source and destination overlap")
+     * @throws IllegalStateException when a file mapping on either side faulted (a file shortened
+     *     since it was mapped: "src could not be read: a fault in its memory …" or "dst could not be
+     *     written: …", naming the range, with the JDK's {@link InternalError} as its cause)
      */
     public static long writeRawFrame(MemorySegment src, long srcOffset, long srcLength,
                                      MemorySegment dst, long dstOffset, long dstCapacity) {
@@ -632,8 +635,15 @@ public final class ZstdFrames {
         Segments.check(dst, dstOffset, dstCapacity);
         Segments.checkWritable(dst);
         Segments.checkDisjoint(src, srcOffset, srcLength, dst, dstOffset, dstCapacity);
-        return writeRaw(src, null, srcOffset, srcLength, dst, dstOffset, dstCapacity);
+        try {
+            return writeRaw(src, null, srcOffset, srcLength, dst, dstOffset, dstCapacity);
+        } catch (InternalError e) { // only a file mapping's Java copy faults (a file shortened since)
+            throw Segments.fault(e, src, srcOffset, srcLength, dst, dstOffset, dstCapacity, RAW_FRAME_NOT_WRITTEN);
+        }
     }
+
+    /** What a fault in a mapping leaves, for {@link Segments#fault}. */
+    private static final String RAW_FRAME_NOT_WRITTEN = "no frame was written, dst may hold part of one";
 
     /**
      * {@link #writeRawFrame(MemorySegment, long, long, MemorySegment, long, long)} with the payload
@@ -652,6 +662,9 @@ public final class ZstdFrames {
      * @throws IndexOutOfBoundsException when a range is not within its array or segment
      * @throws IllegalArgumentException when {@code dst} is read-only, or is a segment over
      *     {@code src} whose range shares bytes with the payload ("source and destination overlap")
+     * @throws IllegalStateException when {@code dst} is a file mapping that faulted (a file
+     *     shortened since it was mapped: "dst could not be written: a fault in its memory …", with
+     *     the JDK's {@link InternalError} as its cause)
      */
     public static long writeRawFrame(byte[] src, int srcOffset, int srcLength,
                                      MemorySegment dst, long dstOffset, long dstCapacity) {
@@ -662,7 +675,12 @@ public final class ZstdFrames {
             // Only a heap destination can be over the same array: the wrapper is made for it alone
             Segments.checkDisjoint(MemorySegment.ofArray(src), srcOffset, srcLength, dst, dstOffset, dstCapacity);
         }
-        return writeRaw(null, src, srcOffset, srcLength, dst, dstOffset, dstCapacity);
+        try {
+            return writeRaw(null, src, srcOffset, srcLength, dst, dstOffset, dstCapacity);
+        } catch (InternalError e) { // only a mapped destination faults: an array is the JVM's own memory
+            throw Segments.fault(e, MemorySegment.ofArray(src), srcOffset, srcLength, dst, dstOffset, dstCapacity,
+                    RAW_FRAME_NOT_WRITTEN);
+        }
     }
 
     /** The raw frame of a checked payload in {@code segment}, else in {@code array}. */

@@ -60,6 +60,8 @@ class MappedSegmentTest {
                 "decompress, 1000 B destination: dst could not be written",
                 "decompress, 1 MiB destination cut at 300000: dst could not be written",
                 "decompress, raw frame into a cut destination: dst could not be written",
+                "raw frame from a cut source: src could not be read",
+                "raw frame from an array into a cut destination: dst could not be written",
                 "all refused, each owner went on, native objects balanced")) {
             assertTrue(out.contains(expected), () -> "missing \"" + expected + "\" in: " + out);
         }
@@ -127,6 +129,12 @@ class MappedSegmentTest {
             MemorySegment content64 = mapped(dir, arena, new byte[64], 0);
             fault("decompress, raw frame into a cut destination", "dst could not be written: ", "length=64, mapped=true",
                     () -> d.decompress(rawFrame, content64), decompresses);
+
+            Runnable nothing = () -> { };
+            fault("raw frame from a cut source", "src could not be read: ", "offset=0, length=1000, mapped=true (no frame",
+                    () -> ZstdFrames.writeRawFrame(src, 0, 1000, frameOut, 0, frameOut.byteSize()), nothing);
+            fault("raw frame from an array into a cut destination", "dst could not be written: ", "length=2000, mapped=true",
+                    () -> ZstdFrames.writeRawFrame(small, 0, 1000, dstSmall, 0, 2000), nothing);
         }
         assertEquals(live, LibZstd.liveNativeObjects(), "contexts and scratch freed, none left by the faults");
         System.out.println("all refused, each owner went on, native objects balanced");
