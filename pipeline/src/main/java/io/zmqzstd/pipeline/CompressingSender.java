@@ -3,6 +3,7 @@ package io.zmqzstd.pipeline;
 import io.zmqzstd.codec.ZstdCompressor;
 import io.zmqzstd.codec.ZstdFrames;
 import io.zmqzstd.nativelib.internal.CallGuard;
+import io.zmqzstd.nativelib.internal.MemoryFaults;
 import io.zmqzstd.nativelib.internal.RawSegments;
 import io.zmqzstd.transport.NativeBufferPool;
 import io.zmqzstd.transport.PooledBuffer;
@@ -301,7 +302,10 @@ public final class CompressingSender implements AutoCloseable {
      *     still the caller's
      * @throws IndexOutOfBoundsException when {@code offset} or {@code length} is negative or the
      *     range passes the end of {@code payload}
-     * @throws IllegalStateException when the sender is closed or used by two threads at once
+     * @throws IllegalStateException when the sender is closed or used by two threads at once, or
+     *     {@code payload} is a file mapping that faulted ("payload could not be read: a fault in its
+     *     memory …", naming the range, with the JDK's {@link InternalError} as its cause: a file
+     *     shortened since it was mapped; nothing of it was sent, and the sender goes on)
      */
     public boolean send(MemorySegment payload, long offset, long length, int flags) {
         Objects.checkFromIndexSize(offset, length, payload.byteSize());
@@ -632,6 +636,10 @@ public final class CompressingSender implements AutoCloseable {
                         : FrameOptions.encode(compressor, incompressible, raw, payload, from, length, out, bound);
             } catch (RuntimeException | Error e) {
                 partFailed(e);
+                InternalError fault = mappingFault(e, segment);
+                if (fault != null) {
+                    throw MemoryFaults.unreadable("payload", segment, offset, length, PAYLOAD_NOT_SENT, fault);
+                }
                 throw e;
             }
             int frameFlags = flags;
@@ -771,6 +779,27 @@ public final class CompressingSender implements AutoCloseable {
         if (!messageOpen) {
             counters.messages++;
         }
+    }
+
+    /** What a payload that could not be read leaves, for {@link MemoryFaults#unreadable}. */
+    private static final String PAYLOAD_NOT_SENT = "nothing of it was sent: the sender goes on";
+
+    /**
+     * The JDK's report of a fault in {@code payload}, a file mapping (a page past the end of a file
+     * shortened since it was mapped), behind {@code e}, a failure to encode it: the codec's
+     * {@code IllegalStateException} ("src could not be read: …", from compressing or writing a raw
+     * frame, which copy a mapping in Java and never hand it to libzstd) or the bare
+     * {@link InternalError} of the incompressible check's read. Null for any other failure. Error
+     * path only: the frame is written into the sender's own memory, so the fault is the payload's.
+     */
+    private static InternalError mappingFault(Throwable e, MemorySegment payload) {
+        if (payload == null || !payload.isMapped()) {
+            return null;
+        }
+        if (e instanceof InternalError fault) {
+            return fault;
+        }
+        return e instanceof IllegalStateException && e.getCause() instanceof InternalError fault ? fault : null;
     }
 
     /**
