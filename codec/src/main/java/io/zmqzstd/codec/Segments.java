@@ -38,6 +38,16 @@ final class Segments {
         return segment.address() + offset;
     }
 
+    /**
+     * The checks {@link #address} makes, for two segments copied in Java instead (file mappings):
+     * a closed or other thread's one is refused before any work, as one given by address is,
+     * not by the copy after libzstd has run.
+     */
+    static void checkUsable(MemorySegment src, MemorySegment dst) {
+        RawSegments.checkUsable(src, "segment");
+        RawSegments.checkUsable(dst, "segment");
+    }
+
     /** Refuses a segment zstd would write through its raw address if it is read-only, as FFM's own writes do. */
     static void checkWritable(MemorySegment segment) {
         RawSegments.checkWritable(segment, "destination segment");

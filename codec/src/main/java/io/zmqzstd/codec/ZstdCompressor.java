@@ -440,6 +440,7 @@ public final class ZstdCompressor implements AutoCloseable {
      */
     private long compressMapped(MemorySegment src, long srcOffset, long srcLength,
                                 MemorySegment dst, long dstOffset, long dstCapacity) {
+        Segments.checkUsable(src, dst);
         try {
             return compressRouted(src, srcOffset, srcLength, dst, dstOffset, dstCapacity,
                     src.isNative() && !src.isMapped(), dst.isNative() && !dst.isMapped());

@@ -411,6 +411,7 @@ public final class ZstdDecompressor implements AutoCloseable {
      */
     private long decompressMapped(MemorySegment src, long srcOffset, long srcLength,
                                   MemorySegment dst, long dstOffset, long dstCapacity) {
+        Segments.checkUsable(src, dst);
         try {
             return decompressRouted(src, srcOffset, srcLength, dst, dstOffset, dstCapacity,
                     src.isNative() && !src.isMapped(), dst.isNative() && !dst.isMapped());

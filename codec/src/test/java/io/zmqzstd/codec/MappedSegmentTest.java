@@ -240,6 +240,29 @@ class MappedSegmentTest {
         }
     }
 
+    /**
+     * A mapping whose arena is closed is refused before any work, as a native segment given by
+     * address is ("no longer alive"), not by the Java copy after libzstd has run.
+     */
+    @Test
+    void shouldRefuseAMappingWhoseArenaIsClosedBeforeAnyWork(@TempDir Path dir) throws IOException {
+        MemorySegment closed;
+        try (Arena a = Arena.ofConfined()) {
+            closed = mapped(dir, a, TestData.text(300_000, 1), -1);
+        }
+        MemorySegment dead = closed;
+        try (Arena arena = Arena.ofConfined(); ZstdCompressor c = new ZstdCompressor(3);
+             ZstdDecompressor d = new ZstdDecompressor()) {
+            MemorySegment frame = arena.allocate(ZstdCompressor.maxCompressedSize(300_000));
+            long n = c.compress(MemorySegment.ofArray(TestData.text(300_000, 1)), frame);
+            for (Executable call : List.<Executable>of(() -> c.compress(dead, frame), () -> c.compress(frame.asSlice(0, n), dead),
+                    () -> d.decompress(dead, frame), () -> d.decompress(frame.asSlice(0, n), dead))) {
+                IllegalStateException e = assertThrows(IllegalStateException.class, call);
+                assertEquals("segment is no longer alive: its arena is closed", e.getMessage());
+            }
+        }
+    }
+
     private static String kind(MemorySegment segment) {
         return segment.isMapped() ? "mapped" : segment.isNative() ? "native" : "heap";
     }
