@@ -40,11 +40,7 @@ public final class Soak {
     }
 
     public static void main(String[] args) throws Exception {
-        Map<String, String> a = new HashMap<>();
-        for (String arg : args) {
-            int eq = arg.indexOf('=');
-            a.put(arg.substring(0, eq), arg.substring(eq + 1));
-        }
+        Map<String, String> a = arguments(args);
         long seconds = Long.parseLong(a.getOrDefault("seconds", "600"));
         long maxMessages = Long.parseLong(a.getOrDefault("messages", "0"));
         // One size, or several separated by commas that the messages take in turn.
@@ -130,6 +126,16 @@ public final class Soak {
                     + " pool=" + context.bufferPool().stats());
         }
         System.exit(problems.get() == 0 && sent.get() == received.get() ? 0 : 1);
+    }
+
+    /** {@code name=value} arguments, by name (shared with {@link FaultSoak}). */
+    static Map<String, String> arguments(String[] args) {
+        Map<String, String> a = new HashMap<>();
+        for (String arg : args) {
+            int eq = arg.indexOf('=');
+            a.put(arg.substring(0, eq), arg.substring(eq + 1));
+        }
+        return a;
     }
 
     private static final Pattern NMT_TOTAL = Pattern.compile("Total: reserved=(\\d+)KB, committed=(\\d+)KB");

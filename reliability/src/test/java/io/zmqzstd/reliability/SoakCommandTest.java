@@ -26,42 +26,55 @@ class SoakCommandTest {
     @Test
     void shouldRunTheReadmeCommandOnTheProjectsOwnClassDirectories(@TempDir Path dir)
             throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>(readmeCommand());
+        List<String> command = new ArrayList<>(readmeCommand(Soak.class.getName()));
         assertEquals("java", command.getFirst(), "the README's command: " + command);
         int main = command.indexOf(Soak.class.getName());
         assertTrue(main > 0 && command.contains("-cp"), "the README's command: " + command);
         for (String entry : command.get(command.indexOf("-cp") + 1).split(":")) {
             assertTrue(Files.isDirectory(ROOT.resolve(entry)), "class path entry missing (build with -am): " + entry);
         }
-        command.set(0, Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.subList(main + 1, command.size()).clear();
-        command.addAll(List.of("messages=2000", "reportS=1"));
-
-        Path log = dir.resolve("soak.log");
-        Process soak = new ProcessBuilder(command).directory(ROOT.toFile()).redirectErrorStream(true)
-                .redirectOutput(log.toFile()).start();
-        boolean ended = soak.waitFor(60, TimeUnit.SECONDS);
-        if (!ended) {
-            soak.destroyForcibly().waitFor();
-        }
-        String out = Files.readString(log, StandardCharsets.UTF_8);
-        assertTrue(ended, "Soak still running after 60 s: " + out);
-        assertEquals(0, soak.exitValue(), out);
+        String out = runChild(command, main, List.of("messages=2000", "reportS=1"), dir.resolve("soak.log"));
         assertTrue(out.contains("heapAfterGcKB") && out.contains("nmtCommittedKB") && out.contains("outstanding"), out);
         assertTrue(out.contains("sent=2000 received=2000 problems=0"), out);
     }
 
-    /** The README's Soak command line, its continuation lines joined, split into words. */
-    private static List<String> readmeCommand() throws IOException {
+    /**
+     * Runs {@code readme} (a README command whose main class is word {@code main}) with this JVM's
+     * {@code java} and {@code args} in place of the README's arguments, from the project root, within 60 s;
+     * asserts exit status 0 and returns its output.
+     */
+    static String runChild(List<String> readme, int main, List<String> args, Path log)
+            throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(readme);
+        command.set(0, Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.subList(main + 1, command.size()).clear();
+        command.addAll(args);
+        Process child = new ProcessBuilder(command).directory(ROOT.toFile()).redirectErrorStream(true)
+                .redirectOutput(log.toFile()).start();
+        boolean ended = child.waitFor(60, TimeUnit.SECONDS);
+        if (!ended) {
+            child.destroyForcibly().waitFor();
+        }
+        String out = Files.readString(log, StandardCharsets.UTF_8);
+        assertTrue(ended, command.get(main) + " still running after 60 s: " + out);
+        assertEquals(0, child.exitValue(), out);
+        return out;
+    }
+
+    /**
+     * The README's {@code java} command line running {@code mainClass} (also {@code FaultSoakTest}'s),
+     * its continuation lines joined, split into words.
+     */
+    static List<String> readmeCommand(String mainClass) throws IOException {
         List<String> lines = Files.readAllLines(ROOT.resolve("reliability/README.md"));
         int start = -1;
         for (int i = 0; i < lines.size() && start < 0; i++) {
             if (lines.get(i).startsWith("java ") && String.join(" ", lines.subList(i, Math.min(i + 3, lines.size())))
-                    .contains(Soak.class.getName())) {
+                    .contains(mainClass + " ")) {
                 start = i;
             }
         }
-        assertTrue(start >= 0, "no java ... " + Soak.class.getName() + " command in reliability/README.md");
+        assertTrue(start >= 0, "no java ... " + mainClass + " command in reliability/README.md");
         StringBuilder joined = new StringBuilder();
         for (int i = start; ; i++) {
             String line = lines.get(i).strip();
