@@ -3560,6 +3560,16 @@ def workers_frame_check():
 check("What the compressor's unended-frame flag costs", workers_frame_check)
 
 
+def view_and_mapping_checks():
+    return alternated_rows('view-and-mapping-checks', (
+        ('pipeline', 'transfer', '`PipelineBenchmark` zmqzstd, 64 B inproc, level 1'),
+        ('codec', 'compress', '`CodecBenchmark` zmqzstd-segment compress, 64 B telemetry, level 1'),
+        ('codec', 'decompress', '`CodecBenchmark` zmqzstd-segment decompress, 64 B telemetry, level 1')))
+
+
+check("What the view's sequence check and the codec's mapping branch cost", view_and_mapping_checks)
+
+
 # --- README.md's suite size and time, and the modules' test times: a fresh-clone CI run's per-class times ---
 
 CI_RUN = 'ci/2026-11-29-701b0139.txt'
