@@ -388,6 +388,18 @@ public final class DecompressingReceiver implements AutoCloseable {
      * {@link io.zmqzstd.transport.PooledBuffer PooledBuffer}'s segment is a fine destination: the
      * buffer stays the caller's to release or to send on.
      *
+     * <p>A {@code dst} that turns out unwritable only once the message is taken (a fault in a
+     * mapping of a file shortened since it was mapped, its arena closed by another thread during
+     * the call) does not lose the message: the rest of it goes to the receiver's region, and
+     * {@link UndeliveredMessageException} hands it back whole, every part decompressed, in copies
+     * the caller keeps; the socket stands at the next message. Copies rather than the view: the
+     * view stays as after any failed receive (no message to read), and a successful receive pays
+     * nothing for this (the copies are made on the failure path only). Payload parts written to
+     * {@code dst} before the failure are read back from it; when that fails too (its arena
+     * closed), the message is lost and the first failure is thrown, the second suppressed in it.
+     * A part that does not fit ({@link BadFrameReason#DESTINATION_TOO_SMALL}) is not such a
+     * failure: that message is dropped.
+     *
      * <p>Allocation: none in steady state when {@code dst} is native; a heap segment works but
      * is written through the codec's native scratch memory (zstd never writes heap memory in place).
      *
@@ -402,6 +414,8 @@ public final class DecompressingReceiver implements AutoCloseable {
      *     when the receiver is closed or used by two threads at once
      * @throws WrongThreadException when {@code dst} is confined to another thread (nothing is
      *     received)
+     * @throws UndeliveredMessageException when {@code dst} could not be written once the message
+     *     was taken: the message is in the exception
      * @throws io.zmqzstd.transport.ZmqException when the socket fails, as for {@link #receive(int)}
      */
     public int receiveInto(MemorySegment dst, int flags) {
@@ -598,6 +612,8 @@ public final class DecompressingReceiver implements AutoCloseable {
      * region after the parts before them.
      */
     private int readMessage(MemorySegment dst) {
+        MemorySegment into = dst;     // null once a failed dst has the rest of the message go to the region
+        RuntimeException undelivered = null; // why dst could not take the message, which is then handed back
         long used = 0;                // region bytes taken by this message's parts
         long dstUsed = 0;             // dst bytes taken by its payload parts
         envelopeBytes = 0;            // counted against maxEnvelopeSize
@@ -630,14 +646,29 @@ public final class DecompressingReceiver implements AutoCloseable {
                 used += size;
                 envelope++;
             } else {
-                long at = dst == null ? used : dstUsed;
-                long n = decompressPart(index, address, size, dst, at, uncompressedBytes);
+                long at = into == null ? used : dstUsed;
+                long n;
+                try {
+                    n = decompressPart(index, address, size, into, at, uncompressedBytes);
+                } catch (RuntimeException e) {
+                    if (into == null) {
+                        throw e;
+                    }
+                    // dst could not be written (a fault in a mapped file shortened since it was
+                    // mapped, its arena closed by another thread): the message is off the socket,
+                    // so it goes on in the region and is handed back whole in the exception
+                    undelivered = e;
+                    used = movePayloadToRegion(e, into, used, dstUsed);
+                    into = null;
+                    at = used;
+                    n = decompressPart(index, address, size, null, at, uncompressedBytes);
+                }
                 if (n < 0) {
                     skipRestOfMessage();
                     return BAD_FRAME;
                 }
                 message.add(at, n, true);
-                if (dst == null) {
+                if (into == null) {
                     used += n;
                 } else {
                     dstUsed += n;
@@ -659,6 +690,11 @@ public final class DecompressingReceiver implements AutoCloseable {
                     + ", envelopeParts=" + envelopeParts + " (a message is [envelope part]* [payload part]+)");
             return BAD_FRAME;
         }
+        if (undelivered != null) {
+            throw message.undelivered(undelivered.getMessage() + " (the message was taken off the socket and is handed"
+                    + " back whole in this exception: parts=" + message.partCount() + "; the next receive takes the next"
+                    + " message)", undelivered);
+        }
         counters.messages++;
         counters.parts += payloadParts;
         counters.envelopeParts += envelope;
@@ -666,6 +702,27 @@ public final class DecompressingReceiver implements AutoCloseable {
         counters.uncompressedBytes += uncompressedBytes;
         message.complete();
         return RECEIVED;
+    }
+
+    /**
+     * The payload parts that a {@code receiveInto} wrote to {@code dst} before it failed
+     * ({@code [0, dstUsed)}) are read back into the region at {@code used}, where the rest of the
+     * message goes: returns the region bytes now taken. Failure path only. When {@code dst} cannot
+     * be read back either (its arena closed, a fault there too), those parts are gone and the
+     * message is lost: {@code fault} is thrown, that failure suppressed in it.
+     */
+    private long movePayloadToRegion(RuntimeException fault, MemorySegment dst, long used, long dstUsed) {
+        if (dstUsed > 0) {
+            ensureCapacity(used, used + dstUsed);
+            try {
+                MemorySegment.copy(dst, 0, region, used, dstUsed);
+            } catch (RuntimeException | InternalError e) {
+                fault.addSuppressed(e);
+                throw fault;
+            }
+        }
+        message.payloadMoved(used);
+        return used + dstUsed;
     }
 
     /**

@@ -340,6 +340,35 @@ public final class ReceivedMessage {
         parts++;
     }
 
+    /**
+     * The payload parts laid out in the destination so far were copied into the region at
+     * {@code shift} (a receiveInto whose destination failed goes on in the region): they are read
+     * there now. Failure path only.
+     */
+    void payloadMoved(long shift) {
+        for (int i = 0; i < parts; i++) {
+            if (compressed[i]) {
+                offsets[i] += shift;
+            }
+        }
+        destination = null;
+    }
+
+    /**
+     * Copies of every part laid out so far, all in the region (after {@link #payloadMoved}), for a
+     * message handed back to the caller in an exception that says {@code why}. Failure path only:
+     * allocates the copies.
+     */
+    UndeliveredMessageException undelivered(String why, Throwable cause) {
+        int n = parts;
+        byte[][] bytes = new byte[n][];
+        for (int i = 0; i < n; i++) {
+            bytes[i] = sizes[i] > JavaArrays.MAX_LENGTH ? null
+                    : region.asSlice(offsets[i], sizes[i]).toArray(ValueLayout.JAVA_BYTE);
+        }
+        return new UndeliveredMessageException(why, bytes, Arrays.copyOf(sizes, n), Arrays.copyOf(compressed, n), cause);
+    }
+
     int partCount() {
         return parts;
     }

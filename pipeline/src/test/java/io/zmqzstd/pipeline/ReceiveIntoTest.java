@@ -3,6 +3,7 @@ package io.zmqzstd.pipeline;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -17,8 +18,10 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -155,6 +158,49 @@ class ReceiveIntoTest {
      * message is still there for the next receive. Before, it was refused while decompressing,
      * after libzmq had handed the message over, and the message was lost.
      */
+    /**
+     * A destination whose arena another thread closes while the receive waits for the message:
+     * found only once the message is taken, so the message is handed back in the exception, both
+     * parts, and the next message arrives alone (until 2026-11-29 it was lost).
+     */
+    @Test
+    void shouldHandBackTheMessageWhenTheDestinationIsClosedByAnotherThreadMidReceive() throws Exception {
+        ExecutorService receiving = Executors.newSingleThreadExecutor();
+        try (ZmqContext ctx = new ZmqContext()) {
+            Fixtures.Link link = Fixtures.link(ctx, SocketType.PULL, SocketType.PUSH, "inproc");
+            try (CompressingSender sender = CompressingSender.builder(link.client()).build();
+                 DecompressingReceiver receiver = DecompressingReceiver.builder(link.server()).build()) {
+                Arena arena = Arena.ofShared();
+                MemorySegment dst = arena.allocate(DST_BYTES);
+                Future<Integer> call = receiving.submit(() -> receiver.receiveInto(dst, 0));
+                Thread.sleep(300); // the receive is past its checks of dst, waiting in the socket
+                arena.close();
+                byte[] first = Fixtures.payload(1000, 1);
+                byte[] second = Fixtures.payload(50_000, 2);
+                byte[] next = Fixtures.payload(500, 3);
+                assertTrue(sender.send(first, ZmqSocket.SNDMORE));
+                assertTrue(sender.send(second, 0));
+                assertTrue(sender.send(next, 0));
+                ExecutionException thrown = assertThrows(ExecutionException.class, call::get);
+                UndeliveredMessageException e = assertInstanceOf(UndeliveredMessageException.class, thrown.getCause(),
+                        "the message handed back, not lost");
+                assertTrue(e.getMessage().contains("handed back whole in this exception: parts=2"), e.getMessage());
+                assertEquals(2, e.parts());
+                assertArrayEquals(first, e.part(0));
+                assertArrayEquals(second, e.part(1));
+                assertEquals(second.length, e.partSize(1));
+                assertThrows(IllegalStateException.class, () -> receiver.message().parts(),
+                        "the view after a failed receive: no message to read");
+
+                assertEquals(DecompressingReceiver.RECEIVED, receiver.receive(0), receiver::lastErrorMessage);
+                assertEquals(1, receiver.message().parts(), "the next message alone, nothing of the last glued to it");
+                assertArrayEquals(next, receiver.message().partBytes(0));
+            }
+        } finally {
+            receiving.shutdown();
+        }
+    }
+
     @Test
     void shouldRefuseDestinationConfinedToAnotherThreadWithoutTakingTheMessage() throws Exception {
         ExecutorService owner = Executors.newSingleThreadExecutor();

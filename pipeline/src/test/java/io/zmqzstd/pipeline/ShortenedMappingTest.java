@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.zmqzstd.testkit.ForkedJvm;
 import io.zmqzstd.transport.SocketType;
 import io.zmqzstd.transport.ZmqContext;
+import io.zmqzstd.transport.ZmqSocket;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.channels.FileChannel;
@@ -29,7 +30,9 @@ import org.junit.jupiter.api.function.Executable;
  * Now the codec copies a mapping in Java and names the fault: the sender throws
  * {@link IllegalStateException} "payload could not be read: …" with the {@code InternalError} as
  * its cause, as a {@link ParallelCompressingSender} does, nothing of the payload sent; the receiver
- * throws the codec's "dst could not be written: …", the message it took lost. Both go on. In a
+ * throws {@link UndeliveredMessageException}, the codec's "dst could not be written: …", holding
+ * the message it took, every part (from facde0e9 to its fix the same day that message was lost).
+ * Both go on. In a
  * child JVM each, since the old code killed the JVM.
  */
 class ShortenedMappingTest {
@@ -50,10 +53,12 @@ class ShortenedMappingTest {
     }
 
     @Test
-    void shouldThrowAReceiveIntoAShortenedMappingsFaultAndReceiveTheNextMessage() throws Exception {
+    void shouldHandBackTheMessageAReceiveIntoAShortenedMappingCouldNotWriteAndReceiveTheNext() throws Exception {
         String out = child("receiveInto");
         assertTrue(out.contains("1000 B: dst could not be written: a fault in its memory"), out);
         assertTrue(out.contains("600000 B: dst could not be written: a fault in its memory"), out);
+        assertTrue(out.contains("two parts, the first faulting: dst could not be written"), out);
+        assertTrue(out.contains("two parts, the second faulting: dst could not be written"), out);
         assertTrue(out.contains("the next message arrived each time"), out);
     }
 
@@ -68,7 +73,7 @@ class ShortenedMappingTest {
     /**
      * The child: over a mapping of a 1 MiB file truncated to nothing, {@code send}: each refused
      * payload, then a message that arrives whole; {@code receiveInto}: a small and a chunked
-     * payload received into it, each then a good receive.
+     * payload received into it, and two two-part messages, each handed back, then a good receive.
      */
     public static void main(String[] args) throws Exception {
         Path file = Files.createTempFile("shortened-mapping", ".bin");
@@ -117,19 +122,62 @@ class ShortenedMappingTest {
         assertEquals(0, stats.droppedMessages(), stats::toString);
     }
 
-    private static void receiveInto(MemorySegment mapped, CompressingSender sender, DecompressingReceiver receiver) {
+    private static void receiveInto(MemorySegment mapped, CompressingSender sender, DecompressingReceiver receiver)
+            throws Exception {
         byte[] next = Fixtures.payload(500, 2);
         for (int size : new int[] {1000, 600_000}) {
-            assertTrue(sender.send(Fixtures.payload(size, size), 0));
+            byte[] payload = Fixtures.payload(size, size);
+            assertTrue(sender.send(payload, 0));
             assertTrue(sender.send(next, 0));
-            IllegalStateException e = assertThrows(IllegalStateException.class, () -> receiver.receiveInto(mapped, 0));
-            System.out.println(size + " B: " + e.getMessage());
-            assertTrue(e.getMessage().startsWith("dst could not be written: a fault in its memory (a mapped file"),
-                    e.getMessage());
-            assertInstanceOf(InternalError.class, e.getCause(), "the JDK's report of the fault as the cause");
+            UndeliveredMessageException e = undelivered(size + " B", () -> receiver.receiveInto(mapped, 0));
+            assertEquals(1, e.parts(), "the message's one part");
+            assertArrayEquals(payload, e.part(0), "the message, handed back whole");
             assertEquals(DecompressingReceiver.RECEIVED, receiver.receive(0), receiver::lastErrorMessage);
             assertArrayEquals(next, receiver.message().partBytes(0), "the next message arrives whole");
         }
+        // Two parts, the first one faulting: the second is handed back with it, not glued to the next message
+        byte[] first = Fixtures.payload(1000, 7);
+        byte[] second = Fixtures.payload(600_000, 8);
+        twoParts(first, second, "two parts, the first faulting", mapped, sender, receiver);
+        // Two parts, the second faulting: the first, written to the mapping's pages still in the
+        // file, is read back from there
+        Path file = Files.createTempFile("shortened-mapping-page", ".bin");
+        try (Arena arena = Arena.ofShared();
+             FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            Files.write(file, new byte[MAPPED_BYTES]);
+            MemorySegment onePage = channel.map(FileChannel.MapMode.READ_WRITE, 0, MAPPED_BYTES, arena);
+            channel.truncate(4096);
+            twoParts(first, second, "two parts, the second faulting", onePage, sender, receiver);
+        } finally {
+            Files.deleteIfExists(file);
+        }
+    }
+
+    private static void twoParts(byte[] first, byte[] second, String what, MemorySegment dst, CompressingSender sender,
+            DecompressingReceiver receiver) {
+        byte[] next = Fixtures.payload(500, 2);
+        assertTrue(sender.send(first, ZmqSocket.SNDMORE));
+        assertTrue(sender.send(second, 0));
+        assertTrue(sender.send(next, 0));
+        UndeliveredMessageException e = undelivered(what, () -> receiver.receiveInto(dst, 0));
+        assertEquals(2, e.parts(), what);
+        assertArrayEquals(first, e.part(0), what);
+        assertArrayEquals(second, e.part(1), what);
+        assertTrue(e.isCompressed(0) && e.isCompressed(1), what);
+        assertEquals(DecompressingReceiver.RECEIVED, receiver.receive(0), receiver::lastErrorMessage);
+        assertEquals(1, receiver.message().parts(), what + ": the next message alone");
+        assertArrayEquals(next, receiver.message().partBytes(0), what + ": the next message arrives whole");
+    }
+
+    private static UndeliveredMessageException undelivered(String what, Executable call) {
+        IllegalStateException thrown = assertThrows(IllegalStateException.class, call, what);
+        System.out.println(what + ": " + thrown.getMessage());
+        assertTrue(thrown.getMessage().startsWith("dst could not be written: a fault in its memory (a mapped file"),
+                thrown.getMessage());
+        UndeliveredMessageException e = assertInstanceOf(UndeliveredMessageException.class, thrown,
+                what + ": the message handed back, not lost");
+        assertInstanceOf(InternalError.class, e.getCause().getCause(), "the JDK's report of the fault under the codec's");
+        return e;
     }
 
     private static void refused(String what, String length, Executable call, Runnable next) {

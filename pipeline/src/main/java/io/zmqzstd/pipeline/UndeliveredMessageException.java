@@ -1,0 +1,83 @@
+package io.zmqzstd.pipeline;
+
+/**
+ * A message that {@link DecompressingReceiver#receiveInto receiveInto} took off the socket but
+ * could not write to the caller's destination: a fault in its memory (a mapping of a file shortened
+ * since it was mapped), or its arena closed by another thread during the call. The message has left
+ * the socket's queue, so this exception carries it, every part decompressed, as
+ * {@link io.zmqzstd.transport.UndeliveredFrameException} carries a frame: retry by copying
+ * {@link #part(int)} into other memory. The socket stands at the next message.
+ *
+ * <p>Copies, not a view: the receiver's {@link ReceivedMessage} stays what it is after any failed
+ * receive (no message to read), and these arrays are the caller's, valid for as long as it keeps
+ * them, whatever the receiver does next. Made on the failure path only; a successful receive pays
+ * nothing for it.
+ */
+public final class UndeliveredMessageException extends IllegalStateException {
+
+    private static final long serialVersionUID = 1L;
+
+    /** Each part's bytes, or null for a part too large for an array. */
+    @SuppressWarnings("serial") // a byte[][] is serializable
+    private final byte[][] parts;
+
+    /** Each part's size, known even when its bytes are not. */
+    @SuppressWarnings("serial") // a long[] is serializable
+    private final long[] sizes;
+
+    /** True for a payload part (decompressed), false for an envelope part. */
+    @SuppressWarnings("serial") // a boolean[] is serializable
+    private final boolean[] compressed;
+
+    UndeliveredMessageException(String message, byte[][] parts, long[] sizes, boolean[] compressed, Throwable cause) {
+        super(message, cause);
+        this.parts = parts;
+        this.sizes = sizes;
+        this.compressed = compressed;
+    }
+
+    /**
+     * The number of parts of the message, envelope parts included.
+     *
+     * @return the part count, at least 1
+     */
+    public int parts() {
+        return parts.length;
+    }
+
+    /**
+     * Part {@code i} as the receive would have delivered it: the decompressed payload, or the
+     * envelope bytes as received.
+     *
+     * @param i the part's index from 0
+     * @return its bytes (the array itself, not a copy), or null when the part is too large for a
+     *     {@code byte[]} (over {@code Integer.MAX_VALUE - 8} bytes: then it is lost, as the message
+     *     says)
+     * @throws IndexOutOfBoundsException when {@code i} is not a part's index
+     */
+    public byte[] part(int i) {
+        return parts[i];
+    }
+
+    /**
+     * Part {@code i}'s size in bytes, known even when {@link #part(int)} is null.
+     *
+     * @param i the part's index from 0
+     * @return its size
+     * @throws IndexOutOfBoundsException when {@code i} is not a part's index
+     */
+    public long partSize(int i) {
+        return sizes[i];
+    }
+
+    /**
+     * Whether part {@code i} is a payload part, as {@link ReceivedMessage#isCompressed(int)}.
+     *
+     * @param i the part's index from 0
+     * @return true for a payload part (decompressed), false for an envelope part
+     * @throws IndexOutOfBoundsException when {@code i} is not a part's index
+     */
+    public boolean isCompressed(int i) {
+        return compressed[i];
+    }
+}
