@@ -164,6 +164,27 @@ final class Fixtures {
         }, 10_000), "the subscription never reached the publisher: no probe arrived in 10 s");
     }
 
+    /**
+     * True while {@code t} is inside a {@link ZmqSocket} method whose name starts with {@code method}
+     * and, under it, in the socket's libzmq call ({@code socketCall}), which a thread reaches only
+     * past the socket's guard. A thread seen in the method's first lines, before the guard, was
+     * taken for blocked: a context closed then marks the socket closed before the thread enters,
+     * and its call throws "socket is closed" instead of ending with ETERM (a rare failure of
+     * shouldEndBlockedReceiveAndSendWhenTheContextCloses on a loaded machine, where the sampled
+     * thread may wait milliseconds for a core right there).
+     */
+    static boolean insideSocketCall(Thread t, String method) {
+        boolean inMethod = false;
+        boolean inLibzmq = false;
+        for (StackTraceElement frame : t.getStackTrace()) {
+            if (frame.getClassName().equals(ZmqSocket.class.getName())) {
+                inMethod |= frame.getMethodName().startsWith(method);
+                inLibzmq |= frame.getMethodName().equals("socketCall");
+            }
+        }
+        return inMethod && inLibzmq;
+    }
+
     /** Polls {@code condition} until true or the deadline; true when it became true. */
     static boolean await(BooleanSupplier condition, long timeoutMs) {
         long deadline = System.nanoTime() + timeoutMs * 1_000_000;

@@ -71,7 +71,7 @@ class LifecycleTest {
                 }
             }, name);
             thread.start();
-            assertTrue(Fixtures.await(() -> insideSocketCall(thread, socketMethod), 10_000),
+            assertTrue(Fixtures.await(() -> Fixtures.insideSocketCall(thread, socketMethod), 10_000),
                     name + " never reached the socket's " + socketMethod + " call");
         }
 
@@ -91,27 +91,6 @@ class LifecycleTest {
             assertFalse(thread.isAlive(), thread.getName() + " is still blocked");
             return failure;
         }
-    }
-
-    /**
-     * True while {@code t} is inside a {@link ZmqSocket} method whose name starts with {@code method}
-     * and, under it, in the socket's libzmq call ({@code socketCall}), which a thread reaches only
-     * past the socket's guard. A thread seen in the method's first lines, before the guard, was
-     * taken for blocked: a context closed then marks the socket closed before the thread enters,
-     * and its call throws "socket is closed" instead of ending with ETERM (a rare failure of
-     * shouldEndBlockedReceiveAndSendWhenTheContextCloses on a loaded machine, where the sampled
-     * thread may wait milliseconds for a core right there).
-     */
-    private static boolean insideSocketCall(Thread t, String method) {
-        boolean inMethod = false;
-        boolean inLibzmq = false;
-        for (StackTraceElement frame : t.getStackTrace()) {
-            if (frame.getClassName().equals(ZmqSocket.class.getName())) {
-                inMethod |= frame.getMethodName().startsWith(method);
-                inLibzmq |= frame.getMethodName().equals("socketCall");
-            }
-        }
-        return inMethod && inLibzmq;
     }
 
     /**
@@ -191,7 +170,7 @@ class LifecycleTest {
                 assertTrue(sender.send(Fixtures.payload(20_000, i), 0));
             }
             assertTrue(Fixtures.await(() -> Thread.getAllStackTraces().keySet().stream()
-                    .anyMatch(t -> t != blocked.thread && insideSocketCall(t, "send")), 10_000),
+                    .anyMatch(t -> t != blocked.thread && Fixtures.insideSocketCall(t, "send")), 10_000),
                     "no worker reached the socket's send");
 
             CompletableFuture.runAsync(ctx::close).get(20, TimeUnit.SECONDS);

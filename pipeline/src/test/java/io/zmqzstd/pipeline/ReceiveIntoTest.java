@@ -22,6 +22,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -153,12 +154,6 @@ class ReceiveIntoTest {
     }
 
     /**
-     * A destination confined to another thread's arena cannot be written from here (zstd is
-     * refused it, as any access would be): it is refused before the message is taken, so the
-     * message is still there for the next receive. Before, it was refused while decompressing,
-     * after libzmq had handed the message over, and the message was lost.
-     */
-    /**
      * A destination whose arena another thread closes while the receive waits for the message:
      * found only once the message is taken, so the message is handed back in the exception, both
      * parts, and the next message arrives alone (until 2026-11-29 it was lost).
@@ -172,8 +167,14 @@ class ReceiveIntoTest {
                  DecompressingReceiver receiver = DecompressingReceiver.builder(link.server()).build()) {
                 Arena arena = Arena.ofShared();
                 MemorySegment dst = arena.allocate(DST_BYTES);
-                Future<Integer> call = receiving.submit(() -> receiver.receiveInto(dst, 0));
-                Thread.sleep(300); // the receive is past its checks of dst, waiting in the socket
+                AtomicReference<Thread> receiver0 = new AtomicReference<>();
+                Future<Integer> call = receiving.submit(() -> {
+                    receiver0.set(Thread.currentThread());
+                    return receiver.receiveInto(dst, 0);
+                });
+                // past its checks of dst: waiting in the socket's libzmq call
+                assertTrue(Fixtures.await(() -> receiver0.get() != null && Fixtures.insideSocketCall(receiver0.get(), "receive"),
+                        10_000), "the receive never reached the socket");
                 arena.close();
                 byte[] first = Fixtures.payload(1000, 1);
                 byte[] second = Fixtures.payload(50_000, 2);
@@ -201,6 +202,12 @@ class ReceiveIntoTest {
         }
     }
 
+    /**
+     * A destination confined to another thread's arena cannot be written from here (zstd is
+     * refused it, as any access would be): it is refused before the message is taken, so the
+     * message is still there for the next receive. Before, it was refused while decompressing,
+     * after libzmq had handed the message over, and the message was lost.
+     */
     @Test
     void shouldRefuseDestinationConfinedToAnotherThreadWithoutTakingTheMessage() throws Exception {
         ExecutorService owner = Executors.newSingleThreadExecutor();
