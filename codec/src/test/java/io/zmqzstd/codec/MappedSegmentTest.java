@@ -164,7 +164,7 @@ class MappedSegmentTest {
      * A mapping of a new file in {@code dir} holding {@code content}, the file then cut to
      * {@code keepBytes} (-1: left whole).
      */
-    private static MemorySegment mapped(Path dir, Arena arena, byte[] content, long keepBytes) throws IOException {
+    static MemorySegment mapped(Path dir, Arena arena, byte[] content, long keepBytes) throws IOException {
         Path file = Files.createTempFile(dir, "mapped", ".bin");
         Files.write(file, content);
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
@@ -263,7 +263,7 @@ class MappedSegmentTest {
         }
     }
 
-    private static String kind(MemorySegment segment) {
+    static String kind(MemorySegment segment) {
         return segment.isMapped() ? "mapped" : segment.isNative() ? "native" : "heap";
     }
 }

@@ -22,7 +22,6 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.function.BooleanSupplier;
@@ -35,19 +34,11 @@ import org.junit.jupiter.api.parallel.Isolated;
 @Isolated
 class NativeLifetimeTest {
 
-    private static List<byte[]> samples() {
-        List<byte[]> samples = new ArrayList<>();
-        for (int i = 0; i < 1000; i++) {
-            samples.add(TestData.text(200, i));
-        }
-        return samples;
-    }
-
     @Test
     void shouldFreeEveryNativeObjectOnClose() throws Exception {
         long before = LibZstd.liveNativeObjects();
         byte[] data = TestData.text(300_000, 1);
-        try (ZstdDictionary dict = ZstdDictionary.train(samples(), 4096)) {
+        try (ZstdDictionary dict = ZstdDictionary.train(TestData.samples(1000), 4096)) {
             ZstdCompressor c = ZstdCompressor.builder().dictionary(dict).build();
             ZstdDecompressor d = ZstdDecompressor.builder().dictionary(dict).build();
             assertEquals(before + 4, LibZstd.liveNativeObjects(), "CCtx, CDict, DCtx, DDict");
@@ -92,7 +83,7 @@ class NativeLifetimeTest {
     @Test
     void shouldFreeOwnersDroppedWithoutClose() throws Exception {
         byte[] data = TestData.text(10_000, 3);
-        try (ZstdDictionary dict = ZstdDictionary.train(samples(), 4096)) {
+        try (ZstdDictionary dict = ZstdDictionary.train(TestData.samples(1000), 4096)) {
             long before = LibZstd.liveNativeObjects();
             long reported = LibZstd.UNCLOSED_FREED.get();
             List<WeakReference<Object>> dropped = useAndDrop(dict, data);
@@ -134,7 +125,7 @@ class NativeLifetimeTest {
     @Test
     void shouldFreeWhatAFailedBuildCreated() {
         long before = LibZstd.liveNativeObjects();
-        try (ZstdDictionary dict = ZstdDictionary.train(samples(), 4096);
+        try (ZstdDictionary dict = ZstdDictionary.train(TestData.samples(1000), 4096);
              ZstdDictionary same = ZstdDictionary.of(dict.bytes())) {
             // The context and the first DDict exist when the second dictionary is refused.
             assertThrows(IllegalArgumentException.class,

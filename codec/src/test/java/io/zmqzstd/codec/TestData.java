@@ -1,5 +1,7 @@
 package io.zmqzstd.codec;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.SplittableRandom;
 
 /** Deterministic test payloads: JSON-like text that compresses about as well as telemetry. */
@@ -30,5 +32,14 @@ final class TestData {
         byte[] out = new byte[size];
         new SplittableRandom(seed).nextBytes(out);
         return out;
+    }
+
+    /** {@code count} samples of 200 B of {@link #text}, seeds 0 to {@code count - 1}: enough to train a dictionary. */
+    static List<byte[]> samples(int count) {
+        List<byte[]> samples = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            samples.add(text(200, i));
+        }
+        return samples;
     }
 }
