@@ -6,6 +6,7 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED;
 import static java.lang.foreign.ValueLayout.JAVA_SHORT_UNALIGNED;
 
 import io.zmqzstd.codec.internal.LibZstd;
+import io.zmqzstd.nativelib.internal.MemoryFaults;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteOrder;
 import java.util.Objects;
@@ -84,10 +85,25 @@ public final class ZstdFrames {
      *     with; {@code CORRUPT} when its reserved bit is set; {@code TOO_LARGE} when its window's
      *     exponent is above 31 (2^32 or more), as libzstd's header reader refuses it; a window of
      *     2^31 plus eighths is read here, as there, and refused by every decompressor
+     * @throws IllegalStateException when {@code frame} is a file mapping that faulted (a file
+     *     shortened since it was mapped: "frame could not be read: a fault in its memory …", naming
+     *     the range, with the JDK's {@link InternalError} as its cause)
      * @throws IndexOutOfBoundsException when the range is not within {@code frame}
      */
     public static long contentSize(MemorySegment frame, long offset, long length) {
-        return contentSizeOf(frame, offset, descriptor(frame, offset, length));
+        try {
+            return contentSizeOf(frame, offset, descriptor(frame, offset, length));
+        } catch (InternalError e) { // only a file mapping's read faults (a file shortened since)
+            throw unreadable(frame, offset, length, e);
+        }
+    }
+
+    /**
+     * The error for a fault reading {@code frame} in one of the inspectors: a file mapping whose
+     * file was shortened since it was mapped, which the JDK reports as the bare {@code e}.
+     */
+    private static IllegalStateException unreadable(MemorySegment frame, long offset, long length, InternalError e) {
+        return MemoryFaults.unreadable("frame", frame, offset, length, "the frame was not inspected", e);
     }
 
     /** {@link #contentSize(MemorySegment, long, long)} of a header {@link #descriptor} has checked. */
@@ -124,10 +140,17 @@ public final class ZstdFrames {
      * @return the dictionary ID, an unsigned 32-bit value, or 0
      * @throws ZstdException {@code EMPTY}, {@code NOT_ZSTD}, {@code TRUNCATED}, {@code CORRUPT} or
      *     {@code TOO_LARGE} (a window exponent above 31) as {@link #contentSize(MemorySegment, long, long)}
+     * @throws IllegalStateException when {@code frame} is a file mapping that faulted (a file
+     *     shortened since it was mapped: "frame could not be read: a fault in its memory …", naming
+     *     the range, with the JDK's {@link InternalError} as its cause)
      * @throws IndexOutOfBoundsException when the range is not within {@code frame}
      */
     public static int dictionaryId(MemorySegment frame, long offset, long length) {
-        return dictionaryIdOf(frame, offset, descriptor(frame, offset, length));
+        try {
+            return dictionaryIdOf(frame, offset, descriptor(frame, offset, length));
+        } catch (InternalError e) { // only a file mapping's read faults (a file shortened since)
+            throw unreadable(frame, offset, length, e);
+        }
     }
 
     /** {@link #dictionaryId(MemorySegment, long, long)} of a header {@link #descriptor} has checked. */
@@ -164,10 +187,17 @@ public final class ZstdFrames {
      *     {@link #contentSize(MemorySegment, long, long)}, also {@code TRUNCATED} when the range
      *     ends inside a block or the checksum; {@code CORRUPT} as there, and for a reserved block
      *     type; {@code TOO_LARGE} as there (a window exponent above 31)
+     * @throws IllegalStateException when {@code frame} is a file mapping that faulted (a file
+     *     shortened since it was mapped: "frame could not be read: a fault in its memory …", naming
+     *     the range, with the JDK's {@link InternalError} as its cause)
      * @throws IndexOutOfBoundsException when the range is not within {@code frame}
      */
     public static long compressedSize(MemorySegment frame, long offset, long length) {
-        return walk(frame, offset, length, descriptor(frame, offset, length)) & ~ONLY_STORED_BLOCKS;
+        try {
+            return walk(frame, offset, length, descriptor(frame, offset, length)) & ~ONLY_STORED_BLOCKS;
+        } catch (InternalError e) { // only a file mapping's read faults (a file shortened since)
+            throw unreadable(frame, offset, length, e);
+        }
     }
 
     /**
@@ -187,9 +217,21 @@ public final class ZstdFrames {
      *     {@code CORRUPT}, as libzstd's decoders say; also {@code CORRUPT} when the frame declares
      *     more content than its blocks can hold ("frame declares more content than its blocks
      *     hold"), which no decoder accepts
+     * @throws IllegalStateException when {@code frame} is a file mapping that faulted (a file
+     *     shortened since it was mapped: "frame could not be read: a fault in its memory …", naming
+     *     the range, with the JDK's {@link InternalError} as its cause)
      * @throws IndexOutOfBoundsException when the range is not within {@code frame}
      */
     public static long contentBound(MemorySegment frame, long offset, long length) {
+        try {
+            return contentBoundChecked(frame, offset, length);
+        } catch (InternalError e) { // only a file mapping's read faults (a file shortened since)
+            throw unreadable(frame, offset, length, e);
+        }
+    }
+
+    /** {@link #contentBound(MemorySegment, long, long)} but for naming a fault in a mapping. */
+    private static long contentBoundChecked(MemorySegment frame, long offset, long length) {
         int fhd = descriptor(frame, offset, length);
         try {
             walk(frame, offset, length, fhd);

@@ -18,6 +18,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
@@ -196,6 +197,31 @@ class MappedSegmentEdgeTest {
                 MemorySegment cdst = MappedSegmentTest.mapped(dir, arena, new byte[size], cut);
                 fault("decompress dst cut at " + cut, "dst could not be written", () -> d.decompress(MemorySegment.ofArray(frame), cdst));
                 assertArrayEquals(data, d.decompress(frame), "goes on");
+            }
+        }
+    }
+
+    /**
+     * The frame inspectors over a mapping whose file was cut: until 2026-11-29 the JDK's bare
+     * {@link InternalError}, now the codec's named fault, the frame's range in it.
+     */
+    @Test
+    void shouldNameAFaultWhenInspectingACutMapping(@TempDir Path dir) throws IOException {
+        try (Arena arena = Arena.ofConfined(); ZstdCompressor c = new ZstdCompressor(3)) {
+            byte[] frame = c.compress(TestData.random(1 << 20, 3));
+            for (long cut : new long[] {0, 4096}) {
+                MemorySegment m = MappedSegmentTest.mapped(dir, arena, frame, cut);
+                List<Executable> calls = new ArrayList<>(List.of(() -> ZstdFrames.compressedSize(m),
+                        () -> ZstdFrames.contentBound(m, 0, m.byteSize())));
+                if (cut == 0) {
+                    calls.addAll(List.of(() -> ZstdFrames.contentSize(m), () -> ZstdFrames.dictionaryId(m)));
+                }
+                for (Executable call : calls) {
+                    IllegalStateException e = assertThrows(IllegalStateException.class, call, "cut at " + cut);
+                    assertEquals("frame could not be read: a fault in its memory (a mapped file shortened since it was mapped?): offset=0, length="
+                            + frame.length + ", mapped=true (the frame was not inspected)", e.getMessage());
+                    assertInstanceOf(InternalError.class, e.getCause());
+                }
             }
         }
     }
