@@ -432,7 +432,7 @@ public final class ZstdDictionary implements AutoCloseable {
             MemorySegment n = arena.allocateFrom(JAVA_BYTE, bytes);
             long cdict = (long) LibZstd.CREATE_CDICT.invokeExact(n.address(), (long) bytes.length, level);
             if (cdict == 0) {
-                throw new ZstdException(ZstdException.Reason.OTHER, "ZSTD_createCDict failed: id=" + id);
+                throw createFailed("ZSTD_createCDict", id);
             }
             LibZstd.LIVE_CDICT.incrementAndGet();
             return cdict;
@@ -448,13 +448,21 @@ public final class ZstdDictionary implements AutoCloseable {
             MemorySegment n = arena.allocateFrom(JAVA_BYTE, bytes);
             long ddict = (long) LibZstd.CREATE_DDICT.invokeExact(n.address(), (long) bytes.length);
             if (ddict == 0) {
-                throw new ZstdException(ZstdException.Reason.OTHER, "ZSTD_createDDict failed: id=" + id);
+                throw createFailed("ZSTD_createDDict", id);
             }
             LibZstd.LIVE_DDICT.incrementAndGet();
             return ddict;
         } catch (Throwable t) {
             throw LibZstd.rethrow(t);
         }
+    }
+
+    /**
+     * The error for {@code function} returning NULL for a dictionary that {@link #of} digested: out
+     * of memory, the only failure left.
+     */
+    static ZstdException createFailed(String function, int id) {
+        return new ZstdException(ZstdException.Reason.OTHER, function + " failed: id=" + Integer.toUnsignedString(id));
     }
 
     static void freeCDict(long cdict) {
