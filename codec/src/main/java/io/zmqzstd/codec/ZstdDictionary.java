@@ -315,8 +315,9 @@ public final class ZstdDictionary implements AutoCloseable {
      * (a full disk, a file size limit) leaves the file there before untouched, where written in
      * place it left the start of a dictionary that a reader cannot tell from a whole one. A
      * symbolic link is followed and stays a link; a file replaced keeps its permissions; a device
-     * or FIFO ({@code /dev/stdout}, {@code /dev/null}) is written through, as is a target whose
-     * directory takes no new file.
+     * or FIFO ({@code /dev/null}), a path under {@code /dev} or {@code /proc} ({@code /dev/stdout}
+     * redirected to a file, whose descriptor a rename would leave on the old file) and a target
+     * whose directory takes no new file are written through in place.
      *
      * @param file the file to write; an existing file is replaced
      * @throws java.io.UncheckedIOException when the file cannot be written
@@ -335,6 +336,13 @@ public final class ZstdDictionary implements AutoCloseable {
     private static final int MAX_LINKS = 40;
 
     private void writeWholeOrNothing(Path file) throws IOException {
+        Path given = file.toAbsolutePath().normalize();
+        if (given.startsWith("/dev") || given.startsWith("/proc")) {
+            // /dev/stdout, /proc/self/fd/N: the name of a file a descriptor holds open (a shell's
+            // redirection), which a rename would leave writing to the old file: written through
+            Files.write(file, bytes);
+            return;
+        }
         Path target = file;
         for (int links = 0; !Files.exists(target) && Files.isSymbolicLink(target); links++) {
             if (links == MAX_LINKS) {

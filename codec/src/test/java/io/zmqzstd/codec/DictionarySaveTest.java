@@ -6,9 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -85,5 +89,45 @@ class DictionarySaveTest {
                 assertEquals(6, files.count(), "no temporary file left");
             }
         }
+    }
+
+    /**
+     * A path under {@code /proc} (or {@code /dev}) naming a file a descriptor holds open, as
+     * {@code /dev/stdout} does when a shell redirects it to a file: written through in place, so the
+     * holder of the descriptor sees the dictionary. Renamed over, the file's name would take the new
+     * one and the descriptor stay on the old, empty file.
+     */
+    @Test
+    void shouldWriteThroughADescriptorsPathInPlace(@TempDir Path dir) throws IOException {
+        Path held = Files.write(dir.resolve("held.dict"), OLD);
+        try (ZstdDictionary d = ZstdDictionary.of(NEW); FileChannel channel = FileChannel.open(held, StandardOpenOption.READ)) {
+            d.save(descriptorPath(held));
+            ByteBuffer read = ByteBuffer.allocate(NEW.length + 1);
+            while (channel.read(read, read.position()) > 0) {
+                // until the end of the file the descriptor is on
+            }
+            assertArrayEquals(NEW, Arrays.copyOf(read.array(), read.position()), "the file the descriptor holds took the dictionary");
+            assertArrayEquals(NEW, Files.readAllBytes(held));
+            try (Stream<Path> files = Files.list(dir)) {
+                assertEquals(1, files.count(), "no temporary file left beside it");
+            }
+        }
+    }
+
+    /** {@code /proc/self/fd/N} of a descriptor this process holds open on {@code file}. */
+    private static Path descriptorPath(Path file) throws IOException {
+        Path real = file.toRealPath();
+        try (Stream<Path> fds = Files.list(Path.of("/proc/self/fd"))) {
+            for (Path fd : (Iterable<Path>) fds::iterator) {
+                try {
+                    if (Files.readSymbolicLink(fd).equals(real)) {
+                        return fd;
+                    }
+                } catch (IOException gone) {
+                    // the listing's own descriptor, closed by now
+                }
+            }
+        }
+        throw new AssertionError("no descriptor of this process is open on " + real);
     }
 }
