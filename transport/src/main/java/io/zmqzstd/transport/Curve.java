@@ -41,6 +41,8 @@ import javax.security.auth.Destroyable;
  * or returned as one stays on the heap until the garbage collector reuses its memory. The binary
  * calls make none, and take and give the key in {@value #KEY_BYTES}-byte arrays the caller owns
  * and zeroes: {@link #keypair(byte[], byte[])}, {@link #publicKeyBytes(byte[])},
+ * {@link #z85DecodeKey(CharSequence)} (from characters), {@link #z85EncodeChars(byte[])} (into
+ * characters),
  * {@link ZmqSocket#curveSecretKeyBytes(byte[])}, {@link ZmqSocket#curveSecretKeyBytes()} and
  * {@link KeyPair#secretKeyBytes()}; a {@link KeyPair} holds its secret key as characters that
  * {@link KeyPair#destroy()} zeroes.
@@ -125,12 +127,7 @@ public final class Curve {
          */
         public synchronized byte[] secretKeyBytes() {
             checkNotDestroyed();
-            byte[] chars = z85Key("this KeyPair's secret key", secretKey == null ? null : CharBuffer.wrap(secretKey));
-            try {
-                return decodeZ85(chars);
-            } finally {
-                Arrays.fill(chars, (byte) 0);
-            }
+            return decodeKey("this KeyPair's secret key", secretKey == null ? null : CharBuffer.wrap(secretKey));
         }
 
         /** Zeroes the secret key; later calls of {@link #secretKey()} and {@link #secretKeyBytes()} throw. A second call does nothing. */
@@ -416,6 +413,27 @@ public final class Curve {
      * @throws IllegalArgumentException when the length is not a multiple of 4
      */
     public static String z85Encode(byte[] data) {
+        char[] text = z85EncodeChars(data);
+        try {
+            return new String(text);
+        } finally {
+            Arrays.fill(text, '\0');
+        }
+    }
+
+    /**
+     * Z85-encodes {@code data} into characters, not a {@link String}: {@link #z85Encode} for a
+     * secret key whose text is to be written out (a key file, say) and then wiped. The native
+     * copies are zeroed before they are freed; {@code data} is only read.
+     *
+     * @param data the bytes to encode, e.g. a {@value #KEY_BYTES}-byte binary key; its length must
+     *     be a multiple of 4
+     * @return the Z85 text, 5 characters for every 4 bytes, in a new array owned by the caller,
+     *     who zeroes it once done when it is a secret key's
+     * @throws NullPointerException when {@code data} is null
+     * @throws IllegalArgumentException when the length is not a multiple of 4
+     */
+    public static char[] z85EncodeChars(byte[] data) {
         Objects.requireNonNull(data, "z85 input is null");
         if (data.length % 4 != 0) {
             throw new IllegalArgumentException("z85 input length must be a multiple of 4: length=" + data.length);
@@ -426,7 +444,11 @@ public final class Curve {
             try {
                 MemorySegment.copy(data, 0, src, ValueLayout.JAVA_BYTE, 0, data.length);
                 z85EncodeNative(a, dst, src.asSlice(0, data.length));
-                return dst.getString(0);
+                char[] text = new char[data.length / 4 * 5];
+                for (int i = 0; i < text.length; i++) {
+                    text[i] = (char) dst.get(ValueLayout.JAVA_BYTE, i); // Z85 is ASCII
+                }
+                return text;
             } finally { // the data may be a secret key
                 src.fill((byte) 0);
                 dst.fill((byte) 0);
@@ -451,6 +473,39 @@ public final class Curve {
         if (chars.length % 5 != 0) {
             throw new IllegalArgumentException("z85 text length must be a multiple of 5: length=" + chars.length);
         }
+        try {
+            return decodeZ85(chars);
+        } finally {
+            Arrays.fill(chars, (byte) 0);
+        }
+    }
+
+    /**
+     * Decodes a Z85 key given as characters, not a {@link String}: a {@code char[]} (through
+     * {@link CharBuffer#wrap(char[])}), a {@link CharBuffer} over a key file's text, a
+     * {@link StringBuilder}. For a secret key, whose binary form then goes to
+     * {@link ZmqSocket#curveSecretKeyBytes(byte[])} or {@link #publicKeyBytes(byte[])}. The
+     * characters are only read; the copies made of them are zeroed.
+     *
+     * <p>A refused key's message names what is wrong, the length, or the index of the first
+     * character outside the alphabet (and that character) or of the first group above 32 bits,
+     * and never holds the key.
+     *
+     * @param z85Key the key, {@value #Z85_KEY_CHARS} Z85 characters
+     * @return the key in binary, a new {@value #KEY_BYTES}-byte array owned by the caller, who
+     *     zeroes it once done when it is a secret key
+     * @throws NullPointerException ({@code "Z85 key is null"}) when {@code z85Key} is null
+     * @throws IllegalArgumentException when {@code z85Key} is not {@value #Z85_KEY_CHARS}
+     *     characters long ({@code "Z85 key must be a 40-character Z85 key: length=39"}), holds a
+     *     character outside the Z85 alphabet, or a group of 5 of them stands for more than 32 bits
+     */
+    public static byte[] z85DecodeKey(CharSequence z85Key) {
+        return decodeKey("Z85 key", z85Key);
+    }
+
+    /** {@link #z85DecodeKey}, whose messages name the key as {@code what}. */
+    private static byte[] decodeKey(String what, CharSequence z85Key) {
+        byte[] chars = z85Key(what, z85Key);
         try {
             return decodeZ85(chars);
         } finally {

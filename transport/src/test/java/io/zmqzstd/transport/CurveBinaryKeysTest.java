@@ -2,6 +2,7 @@ package io.zmqzstd.transport;
 
 import org.junit.jupiter.api.Test;
 
+import java.nio.CharBuffer;
 import java.util.Arrays;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -200,5 +201,54 @@ class CurveBinaryKeysTest extends ContextTestBase {
         s.curveSecretKeyBytes(sec);
         assertThrows(IllegalArgumentException.class, () -> s.curveSecretKeyBytes(new byte[31]));
         assertArrayEquals(sec, s.curveSecretKeyBytes(), "a refused key leaves the one set before");
+    }
+
+    /**
+     * Z85 keys as characters: decoded and encoded as the String calls do, each call's array a new
+     * one of the caller's, and a key of the wrong length or with a character outside the alphabet
+     * refused with a message naming the problem and not holding the key.
+     */
+    @Test
+    void shouldDecodeAndEncodeZ85KeysAsCharactersLikeTheStringCalls() {
+        Curve.KeyPair pair = Curve.keypair();
+        String secret = pair.secretKey();
+        char[] text = secret.toCharArray();
+        byte[] binary = Curve.z85DecodeKey(CharBuffer.wrap(text));
+        assertArrayEquals(Curve.z85Decode(secret), binary);
+        assertArrayEquals(binary, Curve.z85DecodeKey(new StringBuilder(secret)), "any CharSequence");
+        assertEquals(secret, new String(text), "the characters are only read");
+        assertArrayEquals(Curve.z85Decode(pair.publicKey()), Curve.publicKeyBytes(binary));
+
+        char[] encoded = Curve.z85EncodeChars(binary);
+        assertEquals(Curve.z85Encode(binary), new String(encoded));
+        assertArrayEquals(text, encoded);
+        assertEquals(0, Curve.z85EncodeChars(new byte[0]).length);
+        assertEquals("z85 input length must be a multiple of 4: length=31",
+                assertThrows(IllegalArgumentException.class, () -> Curve.z85EncodeChars(new byte[31])).getMessage());
+
+        Arrays.fill(binary, (byte) 0);
+        Arrays.fill(encoded, '\0');
+        assertArrayEquals(Curve.z85Decode(secret), Curve.z85DecodeKey(CharBuffer.wrap(text)),
+                "a zeroed result does not change the next call's");
+        assertEquals(secret, new String(Curve.z85EncodeChars(Curve.z85Decode(secret))), "nor a zeroed text");
+
+        assertEquals("Z85 key is null", assertThrows(NullPointerException.class, () -> Curve.z85DecodeKey(null)).getMessage());
+        for (String wrong : new String[] {"", secret.substring(1), secret + "0", secret + secret}) {
+            String message = assertThrows(IllegalArgumentException.class, () -> Curve.z85DecodeKey(wrong)).getMessage();
+            assertEquals("Z85 key must be a 40-character Z85 key: length=" + wrong.length(), message);
+        }
+        char[] bad = secret.toCharArray();
+        bad[7] = '"';
+        String message = assertThrows(IllegalArgumentException.class, () -> Curve.z85DecodeKey(CharBuffer.wrap(bad))).getMessage();
+        assertEquals("Z85 key: not a Z85 character at index 7: '\"' (U+0022)", message);
+        bad[7] = '\n';
+        message = assertThrows(IllegalArgumentException.class, () -> Curve.z85DecodeKey(CharBuffer.wrap(bad))).getMessage();
+        assertEquals("Z85 key: not a Z85 character at index 7: (U+000A)", message);
+        char[] above = secret.toCharArray();
+        Arrays.fill(above, 35, 40, '#'); // 84 * (85^4 + ... + 1) > 0xFFFFFFFF
+        message = assertThrows(IllegalArgumentException.class, () -> Curve.z85DecodeKey(CharBuffer.wrap(above))).getMessage();
+        assertEquals("Z85 key: not a Z85 key, the group of 5 characters at index 35 stands for more than 32 bits", message);
+        assertFalse(message.contains(secret.substring(0, 35)), "no key in the message");
+        pair.destroy();
     }
 }
