@@ -10,7 +10,7 @@ import picocli.CommandLine.Model.CommandSpec;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
-import java.util.List;
+import java.util.Arrays;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -64,8 +64,46 @@ final class CurveOptions {
                     + "client: optional, a fresh pair otherwise).")
     Path keyPairFile;
 
-    /** A key pair read from a file; either half may be null when the file lacks it. */
-    record Keys(String publicKey, String secretKey) {
+    /**
+     * A key pair read from a file, as characters, never a String: {@link #close()} zeroes them.
+     * Either half is null when the file lacks it; a bare key (one 40-character line) is both
+     * halves, the same array.
+     */
+    static final class Keys implements AutoCloseable {
+        private final char[] publicKey;
+        private final char[] secretKey;
+
+        private Keys(char[] publicKey, char[] secretKey) {
+            this.publicKey = publicKey;
+            this.secretKey = secretKey;
+        }
+
+        /** The public half, owned by this object (zeroed by {@link #close()}), or null. */
+        char[] publicKey() {
+            return publicKey;
+        }
+
+        /** The secret half, owned by this object (zeroed by {@link #close()}), or null. */
+        char[] secretKey() {
+            return secretKey;
+        }
+
+        /** Whether both halves are there and the same key: a bare key, or a file that gives one key twice. */
+        boolean singleKey() {
+            return publicKey != null && Arrays.equals(publicKey, secretKey);
+        }
+
+        @Override
+        public void close() {
+            wipe(publicKey);
+            wipe(secretKey);
+        }
+    }
+
+    private static void wipe(char[] chars) {
+        if (chars != null) {
+            Arrays.fill(chars, '\0');
+        }
     }
 
     /**
@@ -89,38 +127,88 @@ final class CurveOptions {
     }
 
     /**
-     * Parses the lines of a key file (read by {@link CurveSide}, at most {@link #MAX_KEY_FILE_BYTES}).
-     * A bare key (one 40-character line) fills both halves: the caller knows which half it asked for.
+     * Parses a key file's text (read by {@link CurveSide}, at most {@link #MAX_KEY_FILE_BYTES}),
+     * line by line as {@link String#lines()} splits it, without making a String of a key: the keys
+     * are copied out of {@code text} into the arrays of the {@link Keys} returned, which the
+     * caller closes. A bare key (one 40-character line) fills both halves: the caller knows which
+     * half it asked for.
      */
-    static Keys parse(List<String> lines) {
-        String pub = null;
-        String sec = null;
-        String bare = null;
-        for (String raw : lines) {
-            String line = raw.strip();
-            if (line.isEmpty() || line.startsWith("#")) {
+    static Keys parse(CharSequence text) {
+        char[] pub = null;
+        char[] sec = null;
+        char[] bare = null;
+        Matcher m = ENTRY.matcher(text);
+        int next = 0;
+        while (next < text.length()) {
+            int end = next;
+            while (end < text.length() && text.charAt(end) != '\n' && text.charAt(end) != '\r') {
+                end++;
+            }
+            int start = next;
+            next = end + (end + 1 < text.length() && text.charAt(end) == '\r' && text.charAt(end + 1) == '\n' ? 2 : 1);
+            while (start < end && Character.isWhitespace(text.charAt(start))) { // String.strip's whitespace
+                start++;
+            }
+            while (end > start && Character.isWhitespace(text.charAt(end - 1))) {
+                end--;
+            }
+            if (start == end || text.charAt(start) == '#') {
                 continue;
             }
-            Matcher m = ENTRY.matcher(line);
-            if (m.matches()) {
-                if (m.group(1).equalsIgnoreCase("public")) {
-                    pub = m.group(2);
+            if (m.region(start, end).matches()) { // group() would be a String: the key is copied by index
+                char[] value = copy(text, m.start(2), m.end(2));
+                if (Character.toLowerCase(text.charAt(m.start(1))) == 'p') {
+                    wipe(pub);
+                    pub = value;
                 } else {
-                    sec = m.group(2);
+                    wipe(sec);
+                    sec = value;
                 }
-            } else if (line.length() == Curve.Z85_KEY_CHARS && !line.contains(" ")) {
-                bare = line;
+            } else if (end - start == Curve.Z85_KEY_CHARS && !contains(text, start, end, ' ')) {
+                wipe(bare);
+                bare = copy(text, start, end);
             }
         }
         if (pub == null && sec == null && bare != null) {
             return new Keys(bare, bare);
         }
+        wipe(bare);
         return new Keys(pub, sec);
     }
 
-    /** The key pair file format: what keygen writes and {@link #parse} reads. */
-    static String formatKeyPair(Curve.KeyPair keys) {
-        return "public=" + keys.publicKey() + "\nsecret=" + keys.secretKey() + "\n";
+    private static char[] copy(CharSequence text, int start, int end) {
+        char[] chars = new char[end - start];
+        for (int i = 0; i < chars.length; i++) {
+            chars[i] = text.charAt(start + i);
+        }
+        return chars;
+    }
+
+    private static boolean contains(CharSequence text, int start, int end, char c) {
+        for (int i = start; i < end; i++) {
+            if (text.charAt(i) == c) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * The key pair file format, what keygen writes and {@link #parse} reads, as characters the
+     * caller zeroes: the secret key goes from the pair into them by way of arrays zeroed after, no
+     * String of it is made.
+     */
+    static char[] formatKeyPair(Curve.KeyPair keys) {
+        byte[] secret = keys.secretKeyBytes();
+        char[] secretText = Curve.z85EncodeChars(secret);
+        Arrays.fill(secret, (byte) 0);
+        String publicLine = "public=" + keys.publicKey() + "\nsecret=";
+        char[] text = new char[publicLine.length() + secretText.length + 1];
+        publicLine.getChars(0, publicLine.length(), text, 0);
+        System.arraycopy(secretText, 0, text, publicLine.length(), secretText.length);
+        text[text.length - 1] = '\n';
+        wipe(secretText);
+        return text;
     }
 
     /**
@@ -144,11 +232,8 @@ final class CurveOptions {
 
     /** 40 Z85 characters that decode to a 32-byte key. */
     static boolean isKey(String key) {
-        if (key.length() != Curve.Z85_KEY_CHARS) {
-            return false;
-        }
         try {
-            return Curve.z85Decode(key).length == Curve.KEY_BYTES;
+            return Curve.z85DecodeKey(key).length == Curve.KEY_BYTES;
         } catch (RuntimeException e) {
             return false;
         }

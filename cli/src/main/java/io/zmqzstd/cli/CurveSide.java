@@ -7,7 +7,7 @@ import picocli.CommandLine.ParameterException;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
+import java.nio.CharBuffer;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
@@ -24,7 +24,9 @@ import java.util.function.Consumer;
  * ({@link Names}).
  *
  * <p>Key files are read here (at most {@link CurveOptions#MAX_KEY_FILE_BYTES}, ASCII) and parsed by
- * {@link CurveOptions#parse}, in any of the formats listed there.
+ * {@link CurveOptions#parse}, in any of the formats listed there. A secret key is never a String
+ * here: read into bytes and characters, decoded into binary, set by
+ * {@link ZmqSocket#curveSecretKeyBytes(byte[])}, each array zeroed once done with.
  */
 final class CurveSide {
 
@@ -104,10 +106,14 @@ final class CurveSide {
                     + " exclude each other: one side is the server, the other the client");
         }
         if (server) {
-            String secret = ownSecretKey();
-            return socket -> {
-                socket.curveServer(true);
-                socket.curveSecretKey(secret);
+            byte[] secret = ownSecretKey();
+            return socket -> { // each side's socket is set once
+                try {
+                    socket.curveServer(true);
+                    socket.curveSecretKeyBytes(secret);
+                } finally {
+                    Arrays.fill(secret, (byte) 0);
+                }
             };
         }
         if (serverKey != null) {
@@ -124,18 +130,14 @@ final class CurveSide {
                         + " give @" + serverKey + " to read the server's public key from it");
             }
             checkKey(key, null, names.serverKey());
-            Curve.KeyPair own = ownClientKeys();
-            return socket -> {
-                socket.curveServerKey(key);
-                socket.curvePublicKey(own.publicKey());
-                // in bytes zeroed after, and the pair zeroed once set (each side's socket is set once): a fresh
-                // pair's secret key is never a String here, one from a key file is (see read)
-                byte[] secret = own.secretKeyBytes();
+            OwnKeys own = ownClientKeys();
+            return socket -> { // each side's socket is set once
                 try {
-                    socket.curveSecretKeyBytes(secret);
+                    socket.curveServerKey(key);
+                    socket.curvePublicKey(own.publicKey());
+                    socket.curveSecretKeyBytes(own.secretKey());
                 } finally {
-                    Arrays.fill(secret, (byte) 0);
-                    own.destroy();
+                    Arrays.fill(own.secretKey(), (byte) 0);
                 }
             };
         }
@@ -146,7 +148,8 @@ final class CurveSide {
         return socket -> { };
     }
 
-    private String ownSecretKey() {
+    /** The server's secret key in binary, in a new array the caller zeroes. */
+    private byte[] ownSecretKey() {
         if (secretKeyFile != null && keyPairFile != null) {
             throw usage("give either " + names.secretKeyFile() + " or " + names.keyPairFile() + ", not both");
         }
@@ -156,51 +159,71 @@ final class CurveSide {
                     + names.keyPairFile() + " FILE");
         }
         String option = secretKeyFile != null ? names.secretKeyFile() : names.keyPairFile();
-        CurveOptions.Keys keys = read(file, option);
-        String secret = keys.secretKey();
-        if (secret == null) {
-            throw fileUsage(option, "no secret key in file=" + file + " (expected a 'secret=' line or a bare Z85 key)");
+        try (CurveOptions.Keys keys = read(file, option)) {
+            if (keys.secretKey() == null) {
+                throw fileUsage(option, "no secret key in file=" + file + " (expected a 'secret=' line or a bare Z85 key)");
+            }
+            byte[] secret = checkKey(CharBuffer.wrap(keys.secretKey()), option, "secret key in " + file);
+            try {
+                if (keys.publicKey() != null && !keys.singleKey()) {
+                    // a pair (a bare key fills both halves): clients take the public half from this file or its .pub
+                    requireMatchingPair(keys, secret, option, file);
+                }
+                return secret;
+            } catch (RuntimeException e) {
+                Arrays.fill(secret, (byte) 0);
+                throw e;
+            }
         }
-        checkKey(secret, option, "secret key in " + file);
-        if (keys.publicKey() != null && !keys.publicKey().equals(secret)) {
-            // a pair (a bare key fills both halves): clients take the public half from this file or its .pub
-            checkKey(keys.publicKey(), option, "public key in " + file);
-            requireMatchingPair(keys, option, file);
-        }
-        return secret;
     }
 
-    private Curve.KeyPair ownClientKeys() {
+    /** A client's own key pair: the public key in Z85, the secret key in binary (the caller zeroes it). */
+    private record OwnKeys(String publicKey, byte[] secretKey) {
+    }
+
+    private OwnKeys ownClientKeys() {
         if (secretKeyFile != null) {
             throw usage("a CURVE client needs its public key too: use " + names.keyPairFile() + " instead of "
                     + names.secretKeyFile());
         }
         if (keyPairFile == null) {
-            return Curve.keypair();
+            byte[] publicKey = new byte[Curve.KEY_BYTES];
+            byte[] secretKey = new byte[Curve.KEY_BYTES];
+            Curve.keypair(publicKey, secretKey);
+            return new OwnKeys(Curve.z85Encode(publicKey), secretKey);
         }
         String option = names.keyPairFile();
-        CurveOptions.Keys keys = read(keyPairFile, option);
-        if (keys.publicKey() == null || keys.secretKey() == null) {
-            throw fileUsage(option, "a key pair file needs 'public=' and 'secret=' lines: file=" + keyPairFile);
+        try (CurveOptions.Keys keys = read(keyPairFile, option)) {
+            if (keys.publicKey() == null || keys.secretKey() == null) {
+                throw fileUsage(option, "a key pair file needs 'public=' and 'secret=' lines: file=" + keyPairFile);
+            }
+            Arrays.fill(checkKey(CharBuffer.wrap(keys.publicKey()), option, "public key in " + keyPairFile), (byte) 0);
+            byte[] secret = checkKey(CharBuffer.wrap(keys.secretKey()), option, "secret key in " + keyPairFile);
+            try {
+                requireMatchingPair(keys, secret, option, keyPairFile);
+                return new OwnKeys(new String(keys.publicKey()), secret);
+            } catch (RuntimeException e) {
+                Arrays.fill(secret, (byte) 0);
+                throw e;
+            }
         }
-        checkKey(keys.publicKey(), option, "public key in " + keyPairFile);
-        checkKey(keys.secretKey(), option, "secret key in " + keyPairFile);
-        requireMatchingPair(keys, option, keyPairFile);
-        return new Curve.KeyPair(keys.publicKey(), keys.secretKey());
     }
 
     /**
      * Refuses a key pair whose public half is not the secret half's (zmq_curve_public): libzmq
      * takes such a pair and the CURVE handshake then fails, with nothing to tell either side why.
+     * {@code secret} is the secret half already decoded, which the caller owns.
      */
-    private void requireMatchingPair(CurveOptions.Keys keys, String option, Path file) {
-        if (keys.publicKey().equals(keys.secretKey())) {
+    private void requireMatchingPair(CurveOptions.Keys keys, byte[] secret, String option, Path file) {
+        if (keys.singleKey()) {
             throw usage(option + " needs a key pair, but file=" + file + " holds a single key (expected 'public=' and 'secret=' lines)");
         }
-        String derived = Curve.publicKey(keys.secretKey());
-        if (!derived.equals(keys.publicKey())) {
-            throw usage(option + ": the public and secret keys in file=" + file + " do not match: public=" + keys.publicKey()
-                    + ", but the secret key's public key is " + derived + " (the CURVE handshake would fail)");
+        byte[] given = checkKey(CharBuffer.wrap(keys.publicKey()), option, "public key in " + file);
+        byte[] derived = Curve.publicKeyBytes(secret);
+        if (!Arrays.equals(derived, given)) { // public keys both: Strings of them are no secret
+            throw usage(option + ": the public and secret keys in file=" + file + " do not match: public="
+                    + new String(keys.publicKey()) + ", but the secret key's public key is " + Curve.z85Encode(derived)
+                    + " (the CURVE handshake would fail)");
         }
     }
 
@@ -213,22 +236,24 @@ final class CurveSide {
     }
 
     private String publicKeyFrom(Path file) {
-        String key = read(file, names.serverKey()).publicKey();
-        if (key == null) {
-            throw fileUsage(names.serverKey(), "no public key in file=" + file + " (expected a 'public=' line or a bare Z85 key)");
+        try (CurveOptions.Keys keys = read(file, names.serverKey())) {
+            if (keys.publicKey() == null) {
+                throw fileUsage(names.serverKey(), "no public key in file=" + file + " (expected a 'public=' line or a bare Z85 key)");
+            }
+            return new String(keys.publicKey()); // a public key, no secret
         }
-        return key;
     }
 
     /**
-     * Reads the key file {@code option} names. A bare key (one 40-character line) fills both
-     * halves: the caller knows which half it asked for.
+     * Reads the key file {@code option} names, by way of a byte and a char array zeroed after,
+     * never a String (the file may hold a secret key). A bare key (one 40-character line) fills
+     * both halves: the caller knows which half it asked for, and closes the keys once done.
      */
     private CurveOptions.Keys read(Path file, String option) {
-        String text;
+        byte[] bytes = null;
         try (InputStream in = Files.newInputStream(file)) {
             // not Files.readAllLines: a wrong file (/dev/zero, a log) would be read whole, into OutOfMemoryError
-            byte[] bytes = in.readNBytes(CurveOptions.MAX_KEY_FILE_BYTES + 1);
+            bytes = in.readNBytes(CurveOptions.MAX_KEY_FILE_BYTES + 1);
             if (bytes.length > CurveOptions.MAX_KEY_FILE_BYTES) {
                 throw cannotReadKeyFile(file, option, "larger than a key file may be: limit=" + CurveOptions.MAX_KEY_FILE_BYTES
                         + " bytes (is it the right file?)");
@@ -240,11 +265,22 @@ final class CurveSide {
                             "not a text key file: a byte that is not ASCII at offset=%d (0x%02X)", i, bytes[i] & 0xFF));
                 }
             }
-            text = new String(bytes, StandardCharsets.US_ASCII);
+            char[] text = new char[bytes.length];
+            for (int i = 0; i < bytes.length; i++) {
+                text[i] = (char) bytes[i]; // ASCII, checked above
+            }
+            try {
+                return CurveOptions.parse(CharBuffer.wrap(text));
+            } finally {
+                Arrays.fill(text, '\0');
+            }
         } catch (IOException e) {
             throw cannotReadKeyFile(file, option, Main.describe(e));
+        } finally {
+            if (bytes != null) {
+                Arrays.fill(bytes, (byte) 0);
+            }
         }
-        return CurveOptions.parse(text.lines().toList());
     }
 
     private ParameterException cannotReadKeyFile(Path file, String option, String error) {
@@ -252,19 +288,20 @@ final class CurveSide {
     }
 
     /**
-     * A key from the file {@code option} named ({@code what}: which half, in which file), or, with a
-     * null {@code option}, one given on the command line ({@code what}: the option).
+     * The binary form (a new array the caller zeroes) of a key from the file {@code option} named
+     * ({@code what}: which half, in which file), or, with a null {@code option}, one given on the
+     * command line ({@code what}: the option).
      */
-    private void checkKey(String key, String option, String what) {
+    private byte[] checkKey(CharSequence key, String option, String what) {
         if (key.length() != Curve.Z85_KEY_CHARS) {
             throw fileUsage(option, "invalid CURVE key (" + what + "): expected " + Curve.Z85_KEY_CHARS
                     + " Z85 characters, length=" + key.length());
         }
         try {
-            Curve.z85Decode(key);
+            return Curve.z85DecodeKey(key);
         } catch (IllegalArgumentException e) {
             // the right length, so the alphabet or a group's value is wrong: say which (one character, no key)
-            throw fileUsage(option, "invalid CURVE key (" + what + "): " + e.getMessage().replaceFirst("^z85 text: ", ""));
+            throw fileUsage(option, "invalid CURVE key (" + what + "): " + e.getMessage().replaceFirst("^Z85 key: ", ""));
         }
     }
 

@@ -8,7 +8,6 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -16,6 +15,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Arrays;
 import java.util.concurrent.Callable;
 
 /** {@code keygen}: a CURVE key pair in Z85 text, for the --curve-* options of send and recv and the proxy's per side. */
@@ -46,12 +46,27 @@ final class KeygenCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--force needs --out FILE: without --out the keys are printed,"
                     + " and there is no file to overwrite");
         }
+        // no String of the secret key: the pair holds it as characters, formatted into an array zeroed once written
         Curve.KeyPair keys = Curve.keypair();
-        if (out == null) {
-            System.out.print(CurveOptions.formatKeyPair(keys));
-            checkStandardOutput();
-            return ExitCodes.OK;
+        try {
+            return out == null ? print(keys) : writeFiles(keys);
+        } finally {
+            keys.destroy();
         }
+    }
+
+    private Integer print(Curve.KeyPair keys) {
+        char[] text = CurveOptions.formatKeyPair(keys);
+        try {
+            System.out.print(text); // print(char[]) encodes the characters as they are: no String is made
+        } finally {
+            Arrays.fill(text, '\0');
+        }
+        checkStandardOutput();
+        return ExitCodes.OK;
+    }
+
+    private Integer writeFiles(Curve.KeyPair keys) {
         Path pub = out.resolveSibling(out.getFileName() + ".pub");
         for (Path file : new Path[] {out, pub}) {
             String problem = Main.outputProblem(file);
@@ -69,7 +84,7 @@ final class KeygenCommand implements Callable<Integer> {
         }
         write(out, CurveOptions.formatKeyPair(keys), true);
         try {
-            write(pub, "public=" + keys.publicKey() + "\n", false);
+            write(pub, ("public=" + keys.publicKey() + "\n").toCharArray(), false);
         } catch (CliException e) {
             // a secret key without its public half is not the pair asked for, and a second run refused it as "file exists"
             throw removed(out, e);
@@ -96,7 +111,26 @@ final class KeygenCommand implements Callable<Integer> {
         }
     }
 
-    private void write(Path file, String text, boolean secret) {
+    /** Writes {@code text}, ASCII, into the new {@code file}; zeroes {@code text} and the bytes made of it. */
+    private void write(Path file, char[] text, boolean secret) {
+        byte[] bytes = new byte[text.length];
+        for (int i = 0; i < text.length; i++) {
+            bytes[i] = (byte) text[i]; // Z85 and the key file's words are ASCII
+        }
+        Arrays.fill(text, '\0');
+        try {
+            create(file, secret);
+            Files.write(file, bytes, StandardOpenOption.TRUNCATE_EXISTING);
+        } catch (IOException e) {
+            // created and cut short (a full disk, a file size limit): no key, and a second run refused it as "file exists"
+            throw removed(file, cannotWrite(file, Main.describe(e), e));
+        } finally {
+            Arrays.fill(bytes, (byte) 0);
+        }
+    }
+
+    /** Creates the empty {@code file}, owner-only when it is to hold the secret key. */
+    private void create(Path file, boolean secret) {
         try {
             if (force) {
                 Files.deleteIfExists(file);
@@ -111,12 +145,6 @@ final class KeygenCommand implements Callable<Integer> {
             throw fileExists(file, e);
         } catch (IOException e) {
             throw cannotWrite(file, Main.describe(e), e);
-        }
-        try {
-            Files.writeString(file, text, StandardCharsets.US_ASCII, StandardOpenOption.TRUNCATE_EXISTING);
-        } catch (IOException e) {
-            // created above and cut short (a full disk, a file size limit): no key, and a second run refused it as "file exists"
-            throw removed(file, cannotWrite(file, Main.describe(e), e));
         }
     }
 

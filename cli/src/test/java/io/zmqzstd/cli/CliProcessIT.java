@@ -737,7 +737,7 @@ class CliProcessIT {
         assertTrue(Files.readString(dir.resolve("server.key.pub")).contains(serverPublic));
         CliProcess other = CliProcess.run(new byte[0], "keygen");
         assertEquals(0, other.awaitExit(), other::toString);
-        String wrongPublic = CurveOptions.parse(other.stdoutLines()).publicKey();
+        String wrongPublic = new String(CurveOptions.parse(String.join("\n", other.stdoutLines())).publicKey());
         String rightKeyFile = "@" + dir.resolve("server.key.pub");
 
         // Positive controls, both shapes at once.

@@ -297,9 +297,9 @@ class DocumentedBehaviourTest {
         assertEquals(Curve.Z85_KEY_CHARS, publicKey.length(), publicKey);
         assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(out)));
         assertEquals("public=" + publicKey + "\n", Files.readString(dir.resolve("server.key.pub")));
-        CurveOptions.Keys pair = CurveOptions.parse(Files.readAllLines(out));
-        assertEquals(publicKey, pair.publicKey());
-        assertEquals(publicKey, Curve.publicKey(pair.secretKey()));
+        CurveOptions.Keys pair = CurveOptions.parse(Files.readString(out));
+        assertEquals(publicKey, new String(pair.publicKey()));
+        assertEquals(publicKey, Curve.publicKey(new String(pair.secretKey())));
     }
 
     /** train skips empty samples: blank lines between the samples count for nothing, and only blank lines are no samples. */

@@ -14,6 +14,7 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
+import java.nio.CharBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -146,7 +147,7 @@ class EventsTest {
      */
     @Test
     void shouldReportAFailedCurveHandshakeOnBothSides(@TempDir Path dir) throws Exception {
-        Path serverKey = Files.writeString(dir.resolve("server.key"), CurveOptions.formatKeyPair(Curve.keypair()));
+        Path serverKey = Files.writeString(dir.resolve("server.key"), CharBuffer.wrap(CurveOptions.formatKeyPair(Curve.keypair())));
         String wrongKey = Curve.keypair().publicKey();
         String endpoint = "tcp://127.0.0.1:" + Ports.unused();
         CompletableFuture<Received> recv = recv("--bind", endpoint, "--curve-server", "--curve-keypair-file",

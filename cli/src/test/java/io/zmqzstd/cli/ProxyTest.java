@@ -10,6 +10,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.StringWriter;
+import java.nio.CharBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -384,7 +385,7 @@ class ProxyTest {
     /** A new key pair in FILE and its public key in FILE.pub, as {@code keygen --out FILE} writes them. */
     private static Curve.KeyPair keyFiles(Path file) throws Exception {
         Curve.KeyPair keys = Curve.keypair();
-        Files.writeString(file, CurveOptions.formatKeyPair(keys));
+        Files.writeString(file, CharBuffer.wrap(CurveOptions.formatKeyPair(keys)));
         Files.writeString(Path.of(file + ".pub"), "public=" + keys.publicKey() + "\n");
         return keys;
     }
