@@ -2776,15 +2776,24 @@ public final class ZmqSocket implements AutoCloseable {
      * then it throws {@link ZmqException} with {@link ZmqException#isContextTerminated()}, or
      * finishes, and every later call throws {@link IllegalStateException}.
      *
-     * <p>Should close throw before libzmq has the socket closed (an {@link Error} such as
-     * {@link OutOfMemoryError} as it stops a monitor), the socket stays marked closed, and
-     * {@link ZmqContext#close()} closes it in libzmq, as it would an open socket.
+     * <p>A second close returns once the socket is closed, as the first does: called while another
+     * thread's close waits for a call in progress, it waits for that call too (one of the two then
+     * frees the socket, the other finds it freed); called after a close that threw before libzmq
+     * had the socket closed (an {@link Error} such as {@link OutOfMemoryError} as it stops a
+     * monitor), it does what that close left undone. Such a socket stays marked closed meanwhile,
+     * and {@link ZmqContext#close()} closes it too, as it would an open socket. Until 2026-11-29 a
+     * second close returned at once in both cases, the socket not yet closed.
+     *
+     * @throws IllegalStateException when called inside a call of this thread on this socket (a
+     *     callback): it would wait for ever; the socket is left as it was
      */
     @Override
     public void close() {
-        if (guard.close()) {
-            closeNative();
+        if (!guard.close()) {
+            // closed before: by a close still waiting for a call on another thread, or one that threw before zmq_close
+            guard.awaitNoCall();
         }
+        closeNative(); // nothing when freed already
     }
 
     /** Marks the socket closed, even under a call in progress; true for the one caller that did (and so must close the socket). */
@@ -2817,9 +2826,9 @@ public final class ZmqSocket implements AutoCloseable {
      * <p>When it throws before zmq_close has run (an {@link Error} such as
      * {@link OutOfMemoryError}), nothing is freed and a later call does the rest: the socket's
      * memory stays, as libzmq still has the socket. {@link #nativeClosed()} tells which. The
-     * socket's own {@link #close()} runs it once; the context's close runs it for every socket
-     * libzmq still has, those whose own close threw included, and again after a run on another
-     * thread has ended, which it then leaves as it is.
+     * socket's own {@link #close()} runs it at each call, a second one included; the context's
+     * close runs it for every socket libzmq still has, those whose own close threw included. A run
+     * after one on another thread has ended, or has freed the socket, leaves it as it is.
      */
     void closeNative() {
         synchronized (closeLock) {

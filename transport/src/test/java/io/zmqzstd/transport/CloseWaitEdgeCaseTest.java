@@ -1,6 +1,7 @@
 package io.zmqzstd.transport;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -39,6 +40,34 @@ class CloseWaitEdgeCaseTest {
         try (Arena a = Arena.ofConfined()) {
             int rc = (int) LibZmq.zmq_ctx_shutdown.invokeExact(a.allocate(LibZmq.CAPTURE_LAYOUT), ctx.ctx());
         }
+    }
+
+    /**
+     * A second close while the first waits on another thread for a blocked receive: until
+     * 2026-11-29 it returned at once, the socket not yet closed; now it waits for that call too,
+     * and both return once the socket is closed.
+     */
+    @Test
+    @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void aSecondCloseWaitsLikeTheFirstForACallInProgress() throws Throwable {
+        ZmqContext ctx = new ZmqContext();
+        ZmqSocket pull = ctx.socket(SocketType.PULL);
+        pull.bind("inproc://second-close");
+        AtomicReference<Throwable> seen = new AtomicReference<>();
+        Thread receiver = BlockedCalls.start("invokeFast", seen, () -> pull.receive(new byte[16], 0));
+        CompletableFuture<Void> first = BlockedCalls.async(pull::close);
+        Endpoints.await("the first close marking the socket closed", pull::isClosed);
+        CompletableFuture<Void> second = BlockedCalls.async(pull::close);
+        Thread.sleep(300);
+        assertFalse(second.isDone(), "the second close returned while the receive was still inside libzmq");
+        assertFalse(first.isDone() || pull.nativeClosed(), "the first close did not wait");
+        rawShutdown(ctx); // the receive returns with ETERM
+        first.get(10, TimeUnit.SECONDS);
+        second.get(10, TimeUnit.SECONDS);
+        assertTrue(pull.nativeClosed());
+        receiver.join(10_000);
+        assertTrue(seen.get() instanceof ZmqException e && e.isContextTerminated(), String.valueOf(seen.get()));
+        ctx.close();
     }
 
     /** A receiving thread that keeps to one thread at a time by locking the socket object: close took that monitor and hung. */
