@@ -40,6 +40,28 @@ class CurveKeyFileTest {
         assertEquals(PUB, new String(k.secretKey()));
     }
 
+    /**
+     * The parser reads characters, not Strings of lines, and splits and strips them as
+     * {@link String#lines()} and {@link String#strip()} did: any line end, surrounding whitespace,
+     * the last of two entries, a bare key only when no entry is there; closing zeroes the keys.
+     */
+    @Test
+    void shouldSplitAndStripLinesAsStringsDidAndZeroTheKeysOnClose() {
+        CurveOptions.Keys k = CurveOptions.parse("\tpublic=" + SEC + "\rpublic = " + PUB + " \r\n" + SEC + "\n\n  secret: " + SEC);
+        assertEquals(PUB, new String(k.publicKey()), "the later entry");
+        assertEquals(SEC, new String(k.secretKey()));
+        assertFalse(k.singleKey());
+        char[] secret = k.secretKey();
+        k.close();
+        assertEquals(new String(new char[Curve.Z85_KEY_CHARS]), new String(secret), "zeroed");
+
+        CurveOptions.Keys bare = CurveOptions.parse("# a comment\r  " + SEC + "\t");
+        assertTrue(bare.singleKey());
+        assertEquals(SEC, new String(bare.secretKey()));
+        assertNull(CurveOptions.parse("public=").secretKey());
+        assertEquals("", new String(CurveOptions.parse("public=").publicKey()));
+    }
+
     @Test
     void shouldLeaveAMissingHalfEmpty() {
         CurveOptions.Keys k = CurveOptions.parse("public=" + PUB);
