@@ -3570,6 +3570,14 @@ def view_and_mapping_checks():
 check("What the view's sequence check and the codec's mapping branch cost", view_and_mapping_checks)
 
 
+def undelivered_message_check():
+    return alternated_rows('undelivered-message-check', (
+        ('pipeline', 'transfer', '`PipelineBenchmark` zmqzstd, 64 B inproc, level 1'),))
+
+
+check("What the receiver's hand-back of an undelivered message costs", undelivered_message_check)
+
+
 # --- README.md's suite size and time, and the modules' test times: a fresh-clone CI run's per-class times ---
 
 CI_RUN = 'ci/2026-11-29-958cb6ea.txt'
