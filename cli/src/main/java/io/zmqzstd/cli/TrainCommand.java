@@ -2,6 +2,7 @@ package io.zmqzstd.cli;
 
 import io.zmqzstd.codec.ZstdDictionary;
 import io.zmqzstd.codec.ZstdException;
+import io.zmqzstd.nativelib.internal.WholeFiles;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -13,15 +14,9 @@ import java.io.FileDescriptor;
 import java.io.FileInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.file.AccessDeniedException;
-import java.nio.file.FileSystemException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.PosixFileAttributeView;
-import java.nio.file.attribute.PosixFileAttributes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -120,7 +115,7 @@ final class TrainCommand implements Callable<Integer> {
         if (outProblem == null) {
             // a link to a file not there yet is written at its target: that target's directory must take it
             try {
-                Path target = destination(out);
+                Path target = WholeFiles.destination(out);
                 outProblem = target.equals(out) ? null : Main.outputProblem(target);
             } catch (IOException e) {
                 outProblem = Main.describe(e); // a loop of links
@@ -169,9 +164,10 @@ final class TrainCommand implements Callable<Integer> {
                     + "; zstd needs hundreds of samples, about 100 times the dictionary size in total", e);
         }
         try {
-            writeWholeOrNothing(out, dict.bytes());
-        } catch (IOException e) {
-            throw new CliException(ExitCodes.FAILURE, "cannot write dictionary: file=" + out + ", error=" + Main.describe(e), e);
+            dict.save(out); // whole or not at all (WholeFiles)
+        } catch (UncheckedIOException e) {
+            throw new CliException(ExitCodes.FAILURE, "cannot write dictionary: file=" + out + ", error="
+                    + Main.describe(e.getCause()), e.getCause());
         }
         String id = Integer.toUnsignedString(dict.id());
         System.out.println(id);
@@ -179,47 +175,6 @@ final class TrainCommand implements Callable<Integer> {
         spec.commandLine().getErr().println(spec.qualifiedName() + ": wrote dictionary: id=" + id + ", bytes=" + dict.bytes().length
                 + ", samples=" + samples.size() + ", sampleBytes=" + total + ", out=" + out);
         return ExitCodes.OK;
-    }
-
-    /**
-     * Writes {@code bytes} to {@code file} whole or not at all: into a new file beside it, which
-     * then takes its place (renamed; the permissions, owner and group of a file it replaces are
-     * kept where this process may set them). Written in place, a failed write (a full disk, a file
-     * size limit) left the start of a dictionary, which send and recv take for a whole one (a cut
-     * inside its content cannot be told), and the dictionary there before was gone. A link is
-     * followed; a device or FIFO is written through, as asked ({@code --out /dev/null}); where the
-     * directory takes no new file, in place as before.
-     */
-    static void writeWholeOrNothing(Path file, byte[] bytes) throws IOException {
-        Path target = destination(file);
-        boolean replaces = Files.exists(target);
-        if (replaces && !Files.isRegularFile(target)) {
-            Files.write(target, bytes);
-            return;
-        }
-        Path temp = target.toAbsolutePath().resolveSibling("." + target.getFileName() + "." + ProcessHandle.current().pid() + ".tmp");
-        try {
-            try {
-                Files.write(temp, bytes, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
-            } catch (AccessDeniedException directoryTakesNoFile) {
-                Files.write(target, bytes);
-                return;
-            } catch (NoSuchFileException e) {
-                if (!Files.isDirectory(temp.getParent())) {
-                    throw e;
-                }
-                // a kernel file system's directory (/proc, as root) refuses a new file as ENOENT: "no such file"
-                // read as if FILE, which is there, were not
-                throw new FileSystemException(target.toString(), null, "its directory " + temp.getParent()
-                        + " takes no new file (creating one there: no such file or directory)");
-            }
-            if (replaces) {
-                keepAttributes(target, temp);
-            }
-            Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        } finally {
-            Files.deleteIfExists(temp);
-        }
     }
 
     /**
@@ -232,48 +187,6 @@ final class TrainCommand implements Callable<Integer> {
             return Files.exists(file) && Files.exists(fd1) && Files.isSameFile(file, fd1);
         } catch (IOException | SecurityException e) {
             return false; // cannot tell: written as asked
-        }
-    }
-
-    /** The most symbolic links followed to a target that does not exist yet: Linux's own limit (ELOOP past it). */
-    private static final int MAX_LINKS = 40;
-
-    /**
-     * The file a write to {@code file} lands in: {@code file}'s real path when it exists; else, for a
-     * symbolic link whose target is not there yet, that target, followed link by link (relative
-     * targets from the link's directory); else {@code file}. The rename that writes the
-     * dictionary replaced such a link with a regular file, and the file it named was never written.
-     */
-    static Path destination(Path file) throws IOException {
-        if (Files.exists(file)) {
-            // a device, FIFO or pipe is written through where it is: a link to a pipe
-            // (/dev/stderr, /proc/self/fd/N) has no real path (it failed as "no such file")
-            return Files.isRegularFile(file) ? file.toRealPath() : file;
-        }
-        Path p = file;
-        for (int links = 0; Files.isSymbolicLink(p); links++) {
-            if (links == MAX_LINKS) {
-                throw new FileSystemException(file.toString(), null, "too many levels of symbolic links");
-            }
-            p = p.toAbsolutePath().resolveSibling(Files.readSymbolicLink(p));
-        }
-        return p;
-    }
-
-    /** Gives {@code copy} the permissions, owner and group of {@code original}, as far as this process may. */
-    private static void keepAttributes(Path original, Path copy) {
-        PosixFileAttributeView from = Files.getFileAttributeView(original, PosixFileAttributeView.class);
-        PosixFileAttributeView to = Files.getFileAttributeView(copy, PosixFileAttributeView.class);
-        if (from == null || to == null) {
-            return;
-        }
-        try {
-            PosixFileAttributes a = from.readAttributes();
-            to.setPermissions(a.permissions());
-            to.setGroup(a.group());
-            to.setOwner(a.owner());
-        } catch (IOException notAllowed) {
-            // another user's file: the new one is this user's, with what could be set
         }
     }
 

@@ -122,8 +122,13 @@ final class Segments {
         }
     }
 
-    /** True when both can be passed to C by raw address. */
-    static boolean bothNative(MemorySegment a, MemorySegment b) {
-        return a.isNative() && b.isNative();
+    /**
+     * Whether libzstd may be given {@code segment} by address: native memory that is not a file
+     * mapping (a page past the end of a file shortened since it was mapped would raise SIGBUS in
+     * libzstd, where a Java copy reports it). Heap memory and mappings go through the owner's
+     * scratch memory instead.
+     */
+    static boolean byAddress(MemorySegment segment) {
+        return segment.isNative() && !segment.isMapped();
     }
 }

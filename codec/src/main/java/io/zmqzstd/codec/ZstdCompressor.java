@@ -443,7 +443,7 @@ public final class ZstdCompressor implements AutoCloseable {
         Segments.checkUsable(src, dst);
         try {
             return compressRouted(src, srcOffset, srcLength, dst, dstOffset, dstCapacity,
-                    src.isNative() && !src.isMapped(), dst.isNative() && !dst.isMapped());
+                    Segments.byAddress(src), Segments.byAddress(dst));
         } catch (InternalError e) {
             reset(); // a frame begun in chunks ends here (a context with workers is replaced)
             throw Segments.fault(e, src, srcOffset, srcLength, dst, dstOffset, dstCapacity, FRAME_NOT_WRITTEN);

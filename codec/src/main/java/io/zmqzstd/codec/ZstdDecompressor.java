@@ -414,7 +414,7 @@ public final class ZstdDecompressor implements AutoCloseable {
         Segments.checkUsable(src, dst);
         try {
             return decompressRouted(src, srcOffset, srcLength, dst, dstOffset, dstCapacity,
-                    src.isNative() && !src.isMapped(), dst.isNative() && !dst.isMapped());
+                    Segments.byAddress(src), Segments.byAddress(dst));
         } catch (InternalError e) {
             reset();
             throw Segments.fault(e, src, srcOffset, srcLength, dst, dstOffset, dstCapacity, CONTENT_NOT_WRITTEN);

@@ -5,18 +5,13 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import io.zmqzstd.codec.internal.LibZstd;
 import io.zmqzstd.nativelib.internal.JavaArrays;
+import io.zmqzstd.nativelib.internal.WholeFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.nio.file.AccessDeniedException;
-import java.nio.file.AtomicMoveNotSupportedException;
-import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
-import java.security.SecureRandom;
 import java.util.List;
 
 /**
@@ -314,7 +309,8 @@ public final class ZstdDictionary implements AutoCloseable {
      * all: into a new file beside the target, renamed into its place. A write that fails part way
      * (a full disk, a file size limit) leaves the file there before untouched, where written in
      * place it left the start of a dictionary that a reader cannot tell from a whole one. A
-     * symbolic link is followed and stays a link; a file replaced keeps its permissions; a device
+     * symbolic link is followed and stays a link; a file replaced keeps its permissions (and its
+     * owner and group, where this process may set them); a device
      * or FIFO ({@code /dev/null}), a path under {@code /dev} or {@code /proc} ({@code /dev/stdout}
      * redirected to a file, whose descriptor a rename would leave on the old file) and a target
      * whose directory takes no new file are written through in place.
@@ -326,65 +322,11 @@ public final class ZstdDictionary implements AutoCloseable {
     public void save(Path file) {
         ensureOpen();
         try {
-            writeWholeOrNothing(file);
+            WholeFiles.write(file, bytes);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write dictionary: file=" + file, e);
         }
     }
-
-    /** The most symbolic links followed to a target not there yet: Linux's own limit. */
-    private static final int MAX_LINKS = 40;
-
-    private void writeWholeOrNothing(Path file) throws IOException {
-        Path given = file.toAbsolutePath().normalize();
-        if (given.startsWith("/dev") || given.startsWith("/proc")) {
-            // /dev/stdout, /proc/self/fd/N: the name of a file a descriptor holds open (a shell's
-            // redirection), which a rename would leave writing to the old file: written through
-            Files.write(file, bytes);
-            return;
-        }
-        Path target = file;
-        for (int links = 0; !Files.exists(target) && Files.isSymbolicLink(target); links++) {
-            if (links == MAX_LINKS) {
-                throw new FileSystemException(file.toString(), null, "too many levels of symbolic links");
-            }
-            target = target.toAbsolutePath().resolveSibling(Files.readSymbolicLink(target)); // a dangling link: its target
-        }
-        boolean replaces = Files.exists(target);
-        if (replaces && !Files.isRegularFile(target)) {
-            Files.write(target, bytes); // a device, FIFO or pipe: nothing to rename over
-            return;
-        }
-        target = replaces ? target.toRealPath() : target.toAbsolutePath();
-        Path temp = target.resolveSibling("." + target.getFileName() + "." + Long.toUnsignedString(TEMP_NAMES.nextLong(), 36) + ".tmp");
-        try {
-            try {
-                Files.write(temp, bytes, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
-            } catch (AccessDeniedException directoryTakesNoNewFile) {
-                Files.write(target, bytes); // in place, as before: the file may be writable where its directory is not
-                return;
-            }
-            if (replaces) {
-                try {
-                    Files.setPosixFilePermissions(temp, Files.getPosixFilePermissions(target));
-                } catch (UnsupportedOperationException | IOException notPosixOrNotOurs) {
-                    // the new file keeps the default permissions
-                }
-            }
-            try {
-                Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-            } catch (AtomicMoveNotSupportedException e) {
-                // A file system without an atomic rename in one directory: the plain rename is the
-                // best it offers, still never a partial dictionary under the target's name.
-                Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING);
-            }
-        } finally {
-            Files.deleteIfExists(temp);
-        }
-    }
-
-    /** Names of the files written beside a target: unique across threads and processes saving at once. */
-    private static final SecureRandom TEMP_NAMES = new SecureRandom();
 
     /**
      * The ID frames compressed with this dictionary carry; 0 for a raw-content dictionary.
