@@ -33,11 +33,6 @@ public enum BadFrameReason {
     /** The frame's content checksum does not match. */
     CHECKSUM,
     /**
-     * The part does not fit in what is left of the caller's destination
-     * ({@link DecompressingReceiver#receiveInto}); the frame itself may be fine.
-     */
-    DESTINATION_TOO_SMALL,
-    /**
      * The message ended with its envelope: no compressed part followed the envelope parts (a
      * message is {@code [envelope part]* [payload part]+}), for example a PUB that sent without a
      * topic to a SUB receiver, whose first part is taken as the topic.
@@ -49,8 +44,9 @@ public enum BadFrameReason {
     /**
      * The one mapping from the codec's reasons. The codec's {@code DESTINATION_TOO_SMALL} can only
      * get here when the output was sized from the frame's own header or already at the size
-     * limit, so it means {@link #TOO_LARGE}; the receiver finds {@link #DESTINATION_TOO_SMALL}
-     * itself, from the caller's destination.
+     * limit, so it means {@link #TOO_LARGE}. A part that does not fit in a {@code receiveInto}
+     * destination is not a bad frame: the receiver finds that itself and hands the message back
+     * ({@link UndeliveredMessageException.Reason#DESTINATION_TOO_SMALL}).
      */
     static BadFrameReason of(ZstdException.Reason reason) {
         return switch (reason) {

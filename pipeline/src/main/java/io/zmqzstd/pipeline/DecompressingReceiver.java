@@ -91,6 +91,12 @@ public final class DecompressingReceiver implements AutoCloseable {
      * doubled up to the limit.
      */
     private static final long UNKNOWN_SIZE_FIRST_TRY = 256 * 1024;
+    /**
+     * {@link #decompressPart}'s answer for a part that does not fit in what is left of the caller's
+     * destination: not a refusal (-1) but the caller's sizing, so the message goes on in the region
+     * and is handed back ({@link UndeliveredMessageException}).
+     */
+    private static final long NOT_WRITTEN = -2;
     /** All of memory as one segment: libzmq's frame addresses are read through it, no per-frame segment. */
     private static final MemorySegment EVERYTHING = MemorySegment.NULL.reinterpret(Long.MAX_VALUE);
 
@@ -373,12 +379,15 @@ public final class DecompressingReceiver implements AutoCloseable {
      * {@link ReceivedMessage#partOffset(int)} and {@link ReceivedMessage#partSize(int)} say where
      * each lies; for a message of one payload part it is {@code dst[0, partSize)}.
      *
-     * <p>A part that does not fit in what is left of {@code dst} is refused before it is
-     * decompressed when its frame declares its size (all of ours do), and stopped at the end of
-     * {@code dst} otherwise: {@link #BAD_FRAME} with {@link BadFrameReason#DESTINATION_TOO_SMALL}
-     * (the message is read to its end and dropped; the receiver stays usable). The receiver's
-     * limits ({@code maxDecompressedSize}, {@code maxMessageSize}) still apply and are checked
-     * first ({@link BadFrameReason#TOO_LARGE}).
+     * <p>A part that does not fit in what is left of {@code dst} (found from its declared size
+     * before it is decompressed, all of ours declare it, or when a frame without one runs out of
+     * room part-way) does not lose the message: it goes on in the receiver's region, that part
+     * decompressed whole there, and {@link UndeliveredMessageException} hands it back with
+     * {@link UndeliveredMessageException.Reason#DESTINATION_TOO_SMALL}, its message naming the
+     * part, its size, the offset and {@code dst}'s size. The receiver's limits
+     * ({@code maxDecompressedSize}, {@code maxMessageSize}) still apply and are checked first: over
+     * them the message is {@link #BAD_FRAME} ({@link BadFrameReason#TOO_LARGE}) whatever
+     * {@code dst}, and so is a message whose rest turns out bad in the region.
      *
      * <p>Ownership: {@code dst} stays the caller's; its arena must stay open during the call, and
      * this thread must be allowed to use it (not confined to another thread). The
@@ -390,15 +399,17 @@ public final class DecompressingReceiver implements AutoCloseable {
      *
      * <p>A {@code dst} that turns out unwritable only once the message is taken (a fault in a
      * mapping of a file shortened since it was mapped, its arena closed by another thread during
-     * the call) does not lose the message: the rest of it goes to the receiver's region, and
-     * {@link UndeliveredMessageException} hands it back whole, every part decompressed, in copies
-     * the caller keeps; the socket stands at the next message. Copies rather than the view: the
-     * view stays as after any failed receive (no message to read), and a successful receive pays
-     * nothing for this (the copies are made on the failure path only). Payload parts written to
-     * {@code dst} before the failure are read back from it; when that fails too (its arena
-     * closed), the message is lost and the first failure is thrown, the second suppressed in it.
-     * A part that does not fit ({@link BadFrameReason#DESTINATION_TOO_SMALL}) is not such a
-     * failure: that message is dropped.
+     * the call) does not lose the message either: the rest of it goes to the receiver's region, and
+     * {@link UndeliveredMessageException} hands it back whole
+     * ({@link UndeliveredMessageException.Reason#DESTINATION_UNWRITABLE}). Either way the exception
+     * holds every part decompressed, in copies the caller keeps; the socket stands at the next
+     * message. Copies
+     * rather than the view: the view stays as after any failed receive (no message to read), and a
+     * successful receive pays nothing for this (the copies are made on the failure path only).
+     * Payload parts written to {@code dst} before the failure are read back from it; when that
+     * fails too (its arena closed), the message is lost and an exception saying so is thrown (the
+     * first failure, the second suppressed in it; or, for a {@code dst} only too small, an
+     * {@link IllegalStateException} with the read's failure as its cause).
      *
      * <p>Allocation: none in steady state when {@code dst} is native; a heap segment works but
      * is written through the codec's native scratch memory (zstd never writes heap memory in place).
@@ -414,8 +425,9 @@ public final class DecompressingReceiver implements AutoCloseable {
      *     when the receiver is closed or used by two threads at once
      * @throws WrongThreadException when {@code dst} is confined to another thread (nothing is
      *     received)
-     * @throws UndeliveredMessageException when {@code dst} could not be written once the message
-     *     was taken: the message is in the exception
+     * @throws UndeliveredMessageException when a part did not fit in what was left of {@code dst},
+     *     or {@code dst} could not be written once the message was taken: the message is in the
+     *     exception
      * @throws io.zmqzstd.transport.ZmqException when the socket fails, as for {@link #receive(int)}
      */
     public int receiveInto(MemorySegment dst, int flags) {
@@ -612,8 +624,9 @@ public final class DecompressingReceiver implements AutoCloseable {
      * region after the parts before them.
      */
     private int readMessage(MemorySegment dst) {
-        MemorySegment into = dst;     // null once a failed dst has the rest of the message go to the region
-        RuntimeException undelivered = null; // why dst could not take the message, which is then handed back
+        MemorySegment into = dst;     // null once the rest of the message goes to the region, to be handed back
+        String undelivered = null;    // why dst did not take the message, which is then handed back
+        RuntimeException fault = null; // what dst threw, when it could not be written; null when it was too small
         long used = 0;                // region bytes taken by this message's parts
         long dstUsed = 0;             // dst bytes taken by its payload parts
         envelopeBytes = 0;            // counted against maxEnvelopeSize
@@ -655,17 +668,32 @@ public final class DecompressingReceiver implements AutoCloseable {
                         throw e;
                     }
                     // dst could not be written (a fault in a mapped file shortened since it was
-                    // mapped, its arena closed by another thread): the message is off the socket,
-                    // so it goes on in the region and is handed back whole in the exception
-                    undelivered = e;
-                    used = movePayloadToRegion(e, into, used, dstUsed);
+                    // mapped, its arena closed by another thread)
+                    fault = e;
+                    n = NOT_WRITTEN;
+                }
+                if (n < 0) {
+                    if (n != NOT_WRITTEN) {
+                        skipRestOfMessage();
+                        return BAD_FRAME;
+                    }
+                    // Failure path. dst failed, or has no room left for this part: the message is
+                    // off the socket, so it goes on in the region and is handed back whole in the
+                    // exception. A frame without a declared size that ran out of dst part-way is
+                    // decompressed again, from the frame still held, into the region.
+                    String tooSmall = fault != null ? null : "destination too small: part=" + index + ", offset=" + at
+                            + ", dstBytes=" + into.byteSize();
+                    used = movePayloadToRegion(fault, tooSmall, into, used, dstUsed);
                     into = null;
                     at = used;
                     n = decompressPart(index, address, size, null, at, uncompressedBytes);
-                }
-                if (n < 0) {
-                    skipRestOfMessage();
-                    return BAD_FRAME;
+                    if (n < 0) {
+                        skipRestOfMessage();
+                        return BAD_FRAME;
+                    }
+                    undelivered = fault != null ? fault.getMessage() : tooSmall + ", partBytes=" + n
+                            + (ZstdFrames.contentSize(EVERYTHING, address, size) == ZstdFrames.CONTENT_SIZE_UNKNOWN
+                            ? " (the frame declares no size: dst ran out part-way)" : "");
                 }
                 message.add(at, n, true);
                 if (into == null) {
@@ -691,9 +719,10 @@ public final class DecompressingReceiver implements AutoCloseable {
             return BAD_FRAME;
         }
         if (undelivered != null) {
-            throw message.undelivered(undelivered.getMessage() + " (the message was taken off the socket and is handed"
-                    + " back whole in this exception: parts=" + message.partCount() + "; the next receive takes the next"
-                    + " message)", undelivered);
+            throw message.undelivered(fault == null ? UndeliveredMessageException.Reason.DESTINATION_TOO_SMALL
+                    : UndeliveredMessageException.Reason.DESTINATION_UNWRITABLE, undelivered + " (the message was taken"
+                    + " off the socket and is handed back whole in this exception: parts=" + message.partCount()
+                    + "; the next receive takes the next message)", fault);
         }
         counters.messages++;
         counters.parts += payloadParts;
@@ -705,18 +734,24 @@ public final class DecompressingReceiver implements AutoCloseable {
     }
 
     /**
-     * The payload parts that a {@code receiveInto} wrote to {@code dst} before it failed
-     * ({@code [0, dstUsed)}) are read back into the region at {@code used}, where the rest of the
-     * message goes: returns the region bytes now taken. Failure path only. When {@code dst} cannot
-     * be read back either (its arena closed, a fault there too), those parts are gone and the
-     * message is lost: {@code fault} is thrown, that failure suppressed in it.
+     * The payload parts that a {@code receiveInto} wrote to {@code dst} before it failed or ran out
+     * of room ({@code [0, dstUsed)}) are read back into the region at {@code used}, where the rest
+     * of the message goes: returns the region bytes now taken. Failure path only. When {@code dst}
+     * cannot be read back (its arena closed, a fault there too), those parts are gone and the
+     * message is lost: {@code fault} is thrown, that failure suppressed in it, or, for a {@code dst}
+     * that was only too small ({@code fault} null), an {@link IllegalStateException} that says
+     * {@code tooSmall} and so, that failure its cause.
      */
-    private long movePayloadToRegion(RuntimeException fault, MemorySegment dst, long used, long dstUsed) {
+    private long movePayloadToRegion(RuntimeException fault, String tooSmall, MemorySegment dst, long used, long dstUsed) {
         if (dstUsed > 0) {
             ensureCapacity(used, used + dstUsed);
             try {
                 MemorySegment.copy(dst, 0, region, used, dstUsed);
             } catch (RuntimeException | InternalError e) {
+                if (fault == null) {
+                    throw new IllegalStateException(tooSmall + " (the message was taken off the socket, and the payload"
+                            + " parts written to dst before could not be read back: the message is lost)", e);
+                }
                 fault.addSuppressed(e);
                 throw fault;
             }
@@ -729,9 +764,11 @@ public final class DecompressingReceiver implements AutoCloseable {
      * Decompresses the frame at {@code address} into {@code dst} (the region when null) at
      * {@code at}; the message's payload parts before it decompressed to {@code payloadBefore}
      * bytes. The limits come first, the destination's room last: a frame over a limit is
-     * TOO_LARGE whatever the destination.
+     * TOO_LARGE whatever the destination, and one that passes them but does not fit in {@code dst}
+     * is decompressed again into the region by the caller, whose other checks it then meets.
      *
-     * @return decompressed bytes, or -1 after recording why the part was refused
+     * @return decompressed bytes, -1 after recording why the part was refused, or
+     *     {@link #NOT_WRITTEN} when it does not fit in what is left of {@code dst}
      */
     private long decompressPart(int index, long address, long size, MemorySegment dst, long at, long payloadBefore) {
         if (size == 0) {
@@ -765,8 +802,7 @@ public final class DecompressingReceiver implements AutoCloseable {
                 return decompressor.decompress(EVERYTHING, address, size, region, at, declared);
             }
             if (declared > dst.byteSize() - at) {
-                return refuse(index, BadFrameReason.DESTINATION_TOO_SMALL, "destination too small: declared="
-                        + declared + ", offset=" + at + ", dstBytes=" + dst.byteSize());
+                return NOT_WRITTEN; // handed back: the caller's sizing, not a bad frame
             }
             return decompressor.decompress(EVERYTHING, address, size, dst, at, declared);
         } catch (ZstdException e) {
@@ -836,7 +872,10 @@ public final class DecompressingReceiver implements AutoCloseable {
         }
     }
 
-    /** A frame without a declared size into the caller's {@code dst}: one try with all the room there is. */
+    /**
+     * A frame without a declared size into the caller's {@code dst}: one try with all the room there
+     * is; {@link #NOT_WRITTEN} when that room, below the limit, ran out part-way.
+     */
     private long decompressUnknownSizeInto(int index, long address, long size, MemorySegment dst, long at, long limit) {
         long room = Math.min(limit, dst.byteSize() - at);
         try {
@@ -845,9 +884,7 @@ public final class DecompressingReceiver implements AutoCloseable {
             if (e.reason() != ZstdException.Reason.DESTINATION_TOO_SMALL) {
                 throw e;
             }
-            return room < limit ? refuse(index, BadFrameReason.DESTINATION_TOO_SMALL,
-                    "destination too small: declared=unknown, offset=" + at + ", dstBytes=" + dst.byteSize())
-                    : refuseOverLimit(index, limit);
+            return room < limit ? NOT_WRITTEN : refuseOverLimit(index, limit);
         }
     }
 

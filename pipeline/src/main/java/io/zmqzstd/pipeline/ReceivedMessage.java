@@ -359,14 +359,14 @@ public final class ReceivedMessage {
      * message handed back to the caller in an exception that says {@code why}. Failure path only:
      * allocates the copies.
      */
-    UndeliveredMessageException undelivered(String why, Throwable cause) {
+    UndeliveredMessageException undelivered(UndeliveredMessageException.Reason reason, String why, Throwable cause) {
         int n = parts;
         byte[][] bytes = new byte[n][];
         for (int i = 0; i < n; i++) {
             bytes[i] = sizes[i] > JavaArrays.MAX_LENGTH ? null
                     : region.asSlice(offsets[i], sizes[i]).toArray(ValueLayout.JAVA_BYTE);
         }
-        return new UndeliveredMessageException(why, bytes, Arrays.copyOf(sizes, n), Arrays.copyOf(compressed, n), cause);
+        return new UndeliveredMessageException(reason, why, bytes, Arrays.copyOf(sizes, n), Arrays.copyOf(compressed, n), cause);
     }
 
     int partCount() {

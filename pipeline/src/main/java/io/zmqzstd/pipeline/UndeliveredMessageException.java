@@ -2,11 +2,12 @@ package io.zmqzstd.pipeline;
 
 /**
  * A message that {@link DecompressingReceiver#receiveInto receiveInto} took off the socket but
- * could not write to the caller's destination: a fault in its memory (a mapping of a file shortened
- * since it was mapped), or its arena closed by another thread during the call. The message has left
- * the socket's queue, so this exception carries it, every part decompressed, as
- * {@link io.zmqzstd.transport.UndeliveredFrameException} carries a frame: retry by copying
- * {@link #part(int)} into other memory. The socket stands at the next message.
+ * did not write to the caller's destination ({@link #reason()}): a part did not fit in what was
+ * left of it, or it could not be written (a fault in its memory, a mapping of a file shortened since
+ * it was mapped; its arena closed by another thread during the call). The message has left the
+ * socket's queue, so this exception carries it, every part decompressed, as
+ * {@link io.zmqzstd.transport.UndeliveredFrameException} carries a frame: use
+ * {@link #part(int)}, or copy it into other memory. The socket stands at the next message.
  *
  * <p>Copies, not a view: the receiver's {@link ReceivedMessage} stays what it is after any failed
  * receive (no message to read), and these arrays are the caller's, valid for as long as it keeps
@@ -16,6 +17,26 @@ package io.zmqzstd.pipeline;
 public final class UndeliveredMessageException extends IllegalStateException {
 
     private static final long serialVersionUID = 1L;
+
+    /** Why the destination did not take the message. */
+    public enum Reason {
+        /**
+         * A payload part did not fit in what was left of the destination: its declared size, or,
+         * for a frame that declares none, its content ran out of room part-way. The frame was
+         * fine; the message is handed back whole all the same, that part included. Give room for
+         * the largest message the receiver's limits let in.
+         */
+        DESTINATION_TOO_SMALL,
+        /**
+         * The destination could not be written once the message was taken: a fault in its memory
+         * (a mapping of a file shortened since it was mapped) or its arena closed by another
+         * thread; the codec's exception is the cause.
+         */
+        DESTINATION_UNWRITABLE
+    }
+
+    /** Why the destination did not take the message. */
+    private final Reason reason;
 
     /** Each part's bytes, or null for a part too large for an array. */
     @SuppressWarnings("serial") // a byte[][] is serializable
@@ -29,11 +50,23 @@ public final class UndeliveredMessageException extends IllegalStateException {
     @SuppressWarnings("serial") // a boolean[] is serializable
     private final boolean[] compressed;
 
-    UndeliveredMessageException(String message, byte[][] parts, long[] sizes, boolean[] compressed, Throwable cause) {
+    UndeliveredMessageException(Reason reason, String message, byte[][] parts, long[] sizes, boolean[] compressed,
+                                Throwable cause) {
         super(message, cause);
+        this.reason = reason;
         this.parts = parts;
         this.sizes = sizes;
         this.compressed = compressed;
+    }
+
+    /**
+     * Why the destination did not take the message.
+     *
+     * @return {@link Reason#DESTINATION_TOO_SMALL} (no cause) or
+     *     {@link Reason#DESTINATION_UNWRITABLE} (the codec's exception as the cause)
+     */
+    public Reason reason() {
+        return reason;
     }
 
     /**

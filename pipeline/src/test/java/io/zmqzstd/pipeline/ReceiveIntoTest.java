@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -103,33 +104,63 @@ class ReceiveIntoTest {
         }
     }
 
+    /**
+     * A part that does not fit in what is left of dst is the caller's sizing, not a bad frame: the
+     * message is handed back whole in UndeliveredMessageException, every part as sent, the one
+     * that did not fit decompressed into the region (again, for a frame without a declared size
+     * that ran out of dst part-way), and the next message arrives into dst. Until 2026-11-30 each
+     * was BAD_FRAME with DESTINATION_TOO_SMALL and the message was lost.
+     */
     @Test
-    void shouldRefusePartsThatDoNotFitAndDeliverTheNextMessage() {
+    void shouldHandBackAMessageWhosePartDoesNotFitAndReceiveTheNext() {
         long limit = 1 << 20;
         try (ZmqContext ctx = new ZmqContext(); Arena arena = Arena.ofConfined()) {
             Fixtures.Link link = Fixtures.link(ctx, SocketType.PULL, SocketType.PUSH, "inproc");
-            ZmqSocket pull = link.server();
             ZmqSocket push = link.client();
             MemorySegment dst = arena.allocate(1000);
-            try (DecompressingReceiver receiver = DecompressingReceiver.builder(pull).maxDecompressedSize(limit).build()) {
+            byte[] p600 = Fixtures.payload(600, 2);
+            byte[] p401 = Fixtures.payload(401, 3);
+            byte[] p5000 = Fixtures.payload(5000, 4);
+            byte[] p300 = Fixtures.payload(300, 5);
+            try (DecompressingReceiver receiver = DecompressingReceiver.builder(link.server()).maxDecompressedSize(limit).build()) {
                 // declared size one byte more than dst
-                expectDestinationTooSmall(receiver, push, dst, "declared=1001, offset=0, dstBytes=1000",
-                        Zstd.compress(Fixtures.payload(1001, 1), 3));
-                // the second part no longer fits behind the first
-                expectDestinationTooSmall(receiver, push, dst, "declared=401, offset=600, dstBytes=1000",
-                        Zstd.compress(Fixtures.payload(600, 2), 3), Zstd.compress(Fixtures.payload(401, 3), 3));
-                // a frame without a declared size is stopped at the end of dst
-                expectDestinationTooSmall(receiver, push, dst, "declared=unknown, offset=0, dstBytes=1000",
-                        Fixtures.streamed(Fixtures.payload(5000, 4)));
-                assertEquals(3, receiver.stats().errors(BadFrameReason.DESTINATION_TOO_SMALL));
+                byte[] p1001 = Fixtures.payload(1001, 1);
+                expectHandedBack(receiver, push, dst, "part=0, offset=0, dstBytes=1000, partBytes=1001 (",
+                        new byte[][] {p1001}, Zstd.compress(p1001, 3));
+                // the first part fits, the second no longer fits behind it, the third goes to the region too
+                expectHandedBack(receiver, push, dst, "part=1, offset=600, dstBytes=1000, partBytes=401 (",
+                        new byte[][] {p600, p401, p300},
+                        Zstd.compress(p600, 3), Zstd.compress(p401, 3), Zstd.compress(p300, 3));
+                // a frame without a declared size runs out of dst part-way: handed back whole
+                expectHandedBack(receiver, push, dst,
+                        "part=0, offset=0, dstBytes=1000, partBytes=5000 (the frame declares no size: dst ran out part-way)",
+                        new byte[][] {p5000}, Fixtures.streamed(p5000));
+                // the same behind a part that fits, with a part after it
+                expectHandedBack(receiver, push, dst,
+                        "part=1, offset=600, dstBytes=1000, partBytes=5000 (the frame declares no size",
+                        new byte[][] {p600, p5000, p300},
+                        Zstd.compress(p600, 3), Fixtures.streamed(p5000), Fixtures.streamed(p300));
+                PipelineStats stats = receiver.stats();
+                assertEquals(4, stats.messages(), "only the messages after each hand-back: " + stats);
+                assertEquals(0, stats.errors(), stats::toString);
 
-                // the limits come first: over the limit is TOO_LARGE whatever the destination
-                assertTrue(push.send(Zstd.compress(Fixtures.payload((int) limit + 1, 5), 1), 0));
+                // the limits come first: over the limit is TOO_LARGE whatever the destination,
+                // declared or not, and the message is refused, not handed back
+                for (byte[] over : new byte[][] {Zstd.compress(Fixtures.payload((int) limit + 1, 6), 1),
+                    Fixtures.streamed(Fixtures.payload((int) limit + 1, 7))}) {
+                    assertTrue(push.send(over, 0));
+                    assertEquals(DecompressingReceiver.BAD_FRAME, receiver.receiveInto(dst, 0));
+                    assertEquals(BadFrameReason.TOO_LARGE, receiver.lastErrorReason(), receiver::lastErrorMessage);
+                }
+                // so is a part the region then finds bad
+                byte[] trailing = Zstd.compress(Fixtures.payload(2000, 8), 3);
+                trailing = java.util.Arrays.copyOf(trailing, trailing.length + 1);
+                assertTrue(push.send(trailing, 0));
                 assertEquals(DecompressingReceiver.BAD_FRAME, receiver.receiveInto(dst, 0));
-                assertEquals(BadFrameReason.TOO_LARGE, receiver.lastErrorReason());
+                assertEquals(BadFrameReason.CORRUPT, receiver.lastErrorReason(), receiver::lastErrorMessage);
 
                 // exactly full is fine, also for a frame without a declared size
-                byte[] fits = Fixtures.payload(1000, 6);
+                byte[] fits = Fixtures.payload(1000, 9);
                 assertTrue(push.send(Fixtures.streamed(fits), 0));
                 assertEquals(DecompressingReceiver.RECEIVED, receiver.receiveInto(dst, 0), receiver::lastErrorMessage);
                 assertPart(fits, dst, 0, receiver.message().partSize(0));
@@ -137,19 +168,53 @@ class ReceiveIntoTest {
         }
     }
 
-    private static void expectDestinationTooSmall(DecompressingReceiver receiver, ZmqSocket push, MemorySegment dst,
-                                                  String detail, byte[]... parts) {
-        for (int i = 0; i < parts.length; i++) {
-            assertTrue(push.send(parts[i], i < parts.length - 1 ? ZmqSocket.SNDMORE : 0));
+    /** A ROUTER's routing id is handed back with the payload, as an envelope part. */
+    @Test
+    void shouldHandBackTheEnvelopeWithAPayloadThatDoesNotFit() {
+        try (ZmqContext ctx = new ZmqContext(); Arena arena = Arena.ofConfined()) {
+            Fixtures.Link link = Fixtures.link(ctx, SocketType.ROUTER, SocketType.DEALER, "inproc");
+            try (CompressingSender sender = CompressingSender.builder(link.client()).build();
+                 DecompressingReceiver receiver = DecompressingReceiver.builder(link.server()).build()) {
+                byte[] big = Fixtures.payload(50_000, 1);
+                assertTrue(sender.send(big, 0));
+                UndeliveredMessageException e = assertThrows(UndeliveredMessageException.class,
+                        () -> receiver.receiveInto(arena.allocate(10_000), 0));
+                assertEquals(2, e.parts());
+                assertFalse(e.isCompressed(0));
+                assertEquals(5, e.part(0).length, "libzmq's generated routing id");
+                assertTrue(e.isCompressed(1));
+                assertArrayEquals(big, e.part(1));
+                byte[] small = Fixtures.payload(100, 2);
+                assertTrue(sender.send(small, 0));
+                MemorySegment dst = arena.allocate(10_000);
+                assertEquals(DecompressingReceiver.RECEIVED, receiver.receiveInto(dst, 0), receiver::lastErrorMessage);
+                assertArrayEquals(e.part(0), receiver.message().partBytes(0), "the same peer");
+                assertPart(small, dst, 0, receiver.message().partSize(1));
+            }
         }
-        byte[] next = Fixtures.payload(999, parts.length);
+    }
+
+    private static void expectHandedBack(DecompressingReceiver receiver, ZmqSocket push, MemorySegment dst,
+                                         String detail, byte[][] sent, byte[]... frames) {
+        for (int i = 0; i < frames.length; i++) {
+            assertTrue(push.send(frames[i], i < frames.length - 1 ? ZmqSocket.SNDMORE : 0));
+        }
+        byte[] next = Fixtures.payload(999, frames.length);
         assertTrue(push.send(Zstd.compress(next, 3), 0));
-        assertEquals(DecompressingReceiver.BAD_FRAME, receiver.receiveInto(dst, 0));
-        assertEquals(BadFrameReason.DESTINATION_TOO_SMALL, receiver.lastErrorReason(), receiver::lastErrorMessage);
-        assertEquals(parts.length - 1, receiver.lastErrorPart());
-        assertTrue(receiver.lastErrorMessage().contains(detail), receiver::lastErrorMessage);
+        UndeliveredMessageException e = assertThrows(UndeliveredMessageException.class, () -> receiver.receiveInto(dst, 0));
+        assertEquals(UndeliveredMessageException.Reason.DESTINATION_TOO_SMALL, e.reason());
+        assertTrue(e.getMessage().startsWith("destination too small: " + detail), e::getMessage);
+        assertTrue(e.getMessage().contains("handed back whole in this exception: parts=" + sent.length), e::getMessage);
+        assertNull(e.getCause());
+        assertEquals(sent.length, e.parts());
+        for (int i = 0; i < sent.length; i++) {
+            assertTrue(e.isCompressed(i));
+            assertEquals(sent[i].length, e.partSize(i));
+            assertArrayEquals(sent[i], e.part(i), "part " + i);
+        }
+        assertThrows(IllegalStateException.class, () -> receiver.message().parts(), "no message to read");
         assertEquals(DecompressingReceiver.RECEIVED, receiver.receiveInto(dst, 0), receiver::lastErrorMessage);
-        assertEquals(1, receiver.message().parts());
+        assertEquals(1, receiver.message().parts(), "the next message alone");
         assertPart(next, dst, 0, receiver.message().partSize(0));
     }
 
@@ -190,12 +255,15 @@ class ReceiveIntoTest {
                 assertArrayEquals(first, e.part(0));
                 assertArrayEquals(second, e.part(1));
                 assertEquals(second.length, e.partSize(1));
+                assertEquals(UndeliveredMessageException.Reason.DESTINATION_UNWRITABLE, e.reason());
+                assertEquals(0, receiver.stats().messages());
                 assertThrows(IllegalStateException.class, () -> receiver.message().parts(),
                         "the view after a failed receive: no message to read");
 
                 assertEquals(DecompressingReceiver.RECEIVED, receiver.receive(0), receiver::lastErrorMessage);
                 assertEquals(1, receiver.message().parts(), "the next message alone, nothing of the last glued to it");
                 assertArrayEquals(next, receiver.message().partBytes(0));
+                assertEquals(1, receiver.stats().messages());
             }
         } finally {
             receiving.shutdown();

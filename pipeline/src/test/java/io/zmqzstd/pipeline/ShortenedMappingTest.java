@@ -177,6 +177,7 @@ class ShortenedMappingTest {
         UndeliveredMessageException e = assertInstanceOf(UndeliveredMessageException.class, thrown,
                 what + ": the message handed back, not lost");
         assertInstanceOf(InternalError.class, e.getCause().getCause(), "the JDK's report of the fault under the codec's");
+        assertEquals(UndeliveredMessageException.Reason.DESTINATION_UNWRITABLE, e.reason(), what);
         return e;
     }
 
