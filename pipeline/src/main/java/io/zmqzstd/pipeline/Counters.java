@@ -23,6 +23,7 @@ final class Counters {
     long abandonedMessages;
     long droppedMessages;
     long inlineMessages;
+    long undeliveredMessages;
     long poolRents;
     final long[] errors = new long[BadFrameReason.values().length];
 
@@ -56,6 +57,6 @@ final class Counters {
         }
         return new PipelineStats(messages, parts, envelopeParts, uncompressedBytes, compressedBytes, zeroCopySends,
                 copiedSends, rawFrames, wouldBlock + moreWouldBlock, abandonedMessages, droppedMessages,
-                inlineMessages, errors.clone(), poolRents + morePoolRents, hits, misses);
+                inlineMessages, undeliveredMessages, errors.clone(), poolRents + morePoolRents, hits, misses);
     }
 }

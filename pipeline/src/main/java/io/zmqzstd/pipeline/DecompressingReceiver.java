@@ -403,7 +403,7 @@ public final class DecompressingReceiver implements AutoCloseable {
      * {@link UndeliveredMessageException} hands it back whole
      * ({@link UndeliveredMessageException.Reason#DESTINATION_UNWRITABLE}). Either way the exception
      * holds every part decompressed, in copies the caller keeps; the socket stands at the next
-     * message. Copies
+     * message, and the message counts in {@link PipelineStats#undeliveredMessages()}. Copies
      * rather than the view: the view stays as after any failed receive (no message to read), and a
      * successful receive pays nothing for this (the copies are made on the failure path only).
      * Payload parts written to {@code dst} before the failure are read back from it; when that
@@ -719,6 +719,7 @@ public final class DecompressingReceiver implements AutoCloseable {
             return BAD_FRAME;
         }
         if (undelivered != null) {
+            counters.undeliveredMessages++;
             throw message.undelivered(fault == null ? UndeliveredMessageException.Reason.DESTINATION_TOO_SMALL
                     : UndeliveredMessageException.Reason.DESTINATION_UNWRITABLE, undelivered + " (the message was taken"
                     + " off the socket and is handed back whole in this exception: parts=" + message.partCount()

@@ -23,6 +23,7 @@ public final class PipelineStats {
     private final long abandonedMessages;
     private final long droppedMessages;
     private final long inlineMessages;
+    private final long undeliveredMessages;
     private final long[] errors;
     private final long poolRents;
     private final long poolWideHits;
@@ -30,7 +31,7 @@ public final class PipelineStats {
 
     PipelineStats(long messages, long parts, long envelopeParts, long uncompressedBytes, long compressedBytes,
                   long zeroCopySends, long copiedSends, long rawFrames, long wouldBlock, long abandonedMessages, long droppedMessages, long inlineMessages,
-                  long[] errors, long poolRents, long poolWideHits, long poolWideMisses) {
+                  long undeliveredMessages, long[] errors, long poolRents, long poolWideHits, long poolWideMisses) {
         this.messages = messages;
         this.parts = parts;
         this.envelopeParts = envelopeParts;
@@ -43,6 +44,7 @@ public final class PipelineStats {
         this.abandonedMessages = abandonedMessages;
         this.droppedMessages = droppedMessages;
         this.inlineMessages = inlineMessages;
+        this.undeliveredMessages = undeliveredMessages;
         this.errors = errors;
         this.poolRents = poolRents;
         this.poolWideHits = poolWideHits;
@@ -198,6 +200,20 @@ public final class PipelineStats {
     }
 
     /**
+     * Receiver: messages {@link DecompressingReceiver#receiveInto receiveInto} took off the socket
+     * and handed back in an {@link UndeliveredMessageException} instead of writing them to the
+     * caller's destination (a part that did not fit, a destination that could not be written).
+     * Not in {@link #messages()}, {@link #parts()}, the byte totals or {@link #errors()}: a message
+     * taken counts once, here, there or among the errors (unless the receive threw another
+     * failure, a socket error, say).
+     *
+     * @return the number of such messages; 0 for a sender
+     */
+    public long undeliveredMessages() {
+        return undeliveredMessages;
+    }
+
+    /**
      * Receiver: messages refused for {@code reason}.
      *
      * @param reason the reason to count
@@ -268,6 +284,7 @@ public final class PipelineStats {
                 .append(", abandonedMessages=").append(abandonedMessages)
                 .append(", droppedMessages=").append(droppedMessages)
                 .append(", inlineMessages=").append(inlineMessages)
+                .append(", undeliveredMessages=").append(undeliveredMessages)
                 .append(", errors=").append(errors());
         for (BadFrameReason r : BadFrameReason.values()) {
             if (errors[r.ordinal()] != 0) {

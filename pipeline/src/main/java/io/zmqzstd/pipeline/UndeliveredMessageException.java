@@ -7,7 +7,8 @@ package io.zmqzstd.pipeline;
  * it was mapped; its arena closed by another thread during the call). The message has left the
  * socket's queue, so this exception carries it, every part decompressed, as
  * {@link io.zmqzstd.transport.UndeliveredFrameException} carries a frame: use
- * {@link #part(int)}, or copy it into other memory. The socket stands at the next message.
+ * {@link #part(int)}, or copy it into other memory. The socket stands at the next message; the
+ * receiver counts the message in {@link PipelineStats#undeliveredMessages()}.
  *
  * <p>Copies, not a view: the receiver's {@link ReceivedMessage} stays what it is after any failed
  * receive (no message to read), and these arrays are the caller's, valid for as long as it keeps

@@ -260,6 +260,7 @@ class BadFrameTest {
             assertEquals(DecompressingReceiver.BAD_FRAME, defaults.receiveInto(arena.allocate(4), 0));
             assertEquals(BadFrameReason.TOO_LARGE, defaults.lastErrorReason(), defaults::lastErrorMessage);
             assertEquals(3, defaults.stats().errors(BadFrameReason.TOO_LARGE));
+            assertEquals(0, defaults.stats().undeliveredMessages(), "refused, not handed back");
         }
         try (DecompressingReceiver wider = DecompressingReceiver.builder(pull).maxDecompressedSize(128L << 20).build()) {
             assertTrue(push.send(wide, 0));

@@ -141,6 +141,8 @@ class ReceiveIntoTest {
                         new byte[][] {p600, p5000, p300},
                         Zstd.compress(p600, 3), Fixtures.streamed(p5000), Fixtures.streamed(p300));
                 PipelineStats stats = receiver.stats();
+                assertEquals(4, stats.undeliveredMessages(), stats::toString);
+                assertTrue(stats.toString().contains(", undeliveredMessages=4, errors=0"), stats::toString);
                 assertEquals(4, stats.messages(), "only the messages after each hand-back: " + stats);
                 assertEquals(0, stats.errors(), stats::toString);
 
@@ -158,6 +160,7 @@ class ReceiveIntoTest {
                 assertTrue(push.send(trailing, 0));
                 assertEquals(DecompressingReceiver.BAD_FRAME, receiver.receiveInto(dst, 0));
                 assertEquals(BadFrameReason.CORRUPT, receiver.lastErrorReason(), receiver::lastErrorMessage);
+                assertEquals(4, receiver.stats().undeliveredMessages());
 
                 // exactly full is fine, also for a frame without a declared size
                 byte[] fits = Fixtures.payload(1000, 9);
@@ -256,6 +259,7 @@ class ReceiveIntoTest {
                 assertArrayEquals(second, e.part(1));
                 assertEquals(second.length, e.partSize(1));
                 assertEquals(UndeliveredMessageException.Reason.DESTINATION_UNWRITABLE, e.reason());
+                assertEquals(1, receiver.stats().undeliveredMessages(), "counted as handed back");
                 assertEquals(0, receiver.stats().messages());
                 assertThrows(IllegalStateException.class, () -> receiver.message().parts(),
                         "the view after a failed receive: no message to read");
@@ -263,6 +267,7 @@ class ReceiveIntoTest {
                 assertEquals(DecompressingReceiver.RECEIVED, receiver.receive(0), receiver::lastErrorMessage);
                 assertEquals(1, receiver.message().parts(), "the next message alone, nothing of the last glued to it");
                 assertArrayEquals(next, receiver.message().partBytes(0));
+                assertEquals(1, receiver.stats().undeliveredMessages());
                 assertEquals(1, receiver.stats().messages());
             }
         } finally {

@@ -428,6 +428,7 @@ class ReceiverContractTest {
                         () -> receiver.receiveInto(small, 0));
                 assertArrayEquals(Fixtures.payload(300, 1), e.part(0));
                 assertEquals(5, receiver.stats().errors());
+                assertEquals(1, receiver.stats().undeliveredMessages());
             }
         }
     }
