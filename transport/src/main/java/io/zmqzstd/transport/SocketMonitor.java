@@ -43,7 +43,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * still be received; events of what the close ends during its linger are not reported), and
  * close only closes what is left. The PAIR socket is never closed while libzmq's end of the
  * monitor lives: an event sent to it then would block the libzmq thread raising it. A socket has
- * at most one monitor open at a time.
+ * at most one monitor open at a time. {@link #isClosed()} is true after {@link #close()} and once
+ * {@link ZmqContext#close()} closed the monitor's socket.
  */
 public final class SocketMonitor implements AutoCloseable {
 
@@ -264,12 +265,18 @@ public final class SocketMonitor implements AutoCloseable {
     }
 
     /**
-     * True after {@link #close()}.
+     * True after {@link #close()}, or once the context closed the monitor's socket
+     * ({@link ZmqContext#close()}): either way no event can be received any more, every receive
+     * throws {@link IllegalStateException}, and {@link #close()} has nothing left to release. A
+     * monitor whose monitored socket was closed first stays open (it holds its own socket, with the
+     * events not yet received and a last {@link MonitorEvent.Type#MONITOR_STOPPED}) until its own
+     * close; so does one whose context was only {@link ZmqContext#shutdown() shut down} (its
+     * receives throw ETERM), as a socket does.
      *
-     * @return whether this monitor is closed
+     * @return whether this monitor is closed, or being closed by its context on another thread
      */
     public boolean isClosed() {
-        return closed;
+        return closed || events.isClosed();
     }
 
     /**
@@ -324,6 +331,6 @@ public final class SocketMonitor implements AutoCloseable {
     @Override
     public String toString() {
         return "SocketMonitor[socket=" + monitored + ", mask=0x" + Integer.toHexString(mask) + ", endpoint=" + endpoint
-                + (closed ? ", closed" : "") + "]";
+                + (isClosed() ? ", closed" : "") + "]";
     }
 }

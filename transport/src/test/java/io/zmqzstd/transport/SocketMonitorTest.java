@@ -438,6 +438,38 @@ class SocketMonitorTest extends ContextTestBase {
         }
     }
 
+    /**
+     * A monitor whose socket the context closed can deliver nothing more, and its {@code close()}
+     * has nothing left to release: {@code isClosed()} says so, as a socket's does. Until 2026-11-29
+     * it stayed false until the owner's own {@code close()}, while every receive threw "monitor's
+     * context was closed". A shutdown alone closes nothing (the calls throw ETERM), and a monitor
+     * whose socket was closed first still holds its own, with its events and MONITOR_STOPPED to read.
+     */
+    @Test
+    void shouldReportClosedOnceTheContextClosedItsSocket() {
+        ZmqSocket server = ctx.socket(SocketType.PULL);
+        ZmqSocket other = ctx.socket(SocketType.PULL);
+        SocketMonitor events = server.monitor(Type.ALL);
+        SocketMonitor stopped = other.monitor(Type.ALL);
+        server.bind("tcp://127.0.0.1:*");
+        other.close();
+        assertFalse(stopped.isClosed(), "its socket closed first, it still holds its events");
+        assertEquals(MONITOR_STOPPED, until(stopped, MONITOR_STOPPED).getLast().type());
+        assertFalse(stopped.isClosed(), "still holds its own socket, for close() to release");
+        until(events, LISTENING);
+        ctx.shutdown();
+        assertFalse(events.isClosed(), "a shutdown closes no socket");
+        assertTrue(assertThrows(ZmqException.class, () -> events.receive(Duration.ofSeconds(5))).isContextTerminated());
+        ctx.close();
+        assertTrue(events.isClosed(), "its socket was closed by the context");
+        assertTrue(stopped.isClosed());
+        assertTrue(events.toString().endsWith(", closed]"), events.toString());
+        IllegalStateException e = assertThrows(IllegalStateException.class, events::tryReceive);
+        assertTrue(e.getMessage().startsWith("monitor's context was closed: "), e.getMessage());
+        events.close(); // nothing left to do, and no throw
+        assertTrue(events.isClosed());
+    }
+
     @Test
     void shouldCloseAfterTheContextWasShutDown() {
         ZmqSocket server = socket(SocketType.PULL);
