@@ -565,6 +565,11 @@ public final class ZmqContext implements AutoCloseable {
         return closed;
     }
 
+    /** True once zmq_ctx_shutdown was called ({@link #shutdown()}, or a close under a call in progress). */
+    boolean isShutDown() {
+        return shutdown;
+    }
+
     /**
      * Why zmq_socket (or zmq_socket_monitor, which makes a socket of its own) failed with EMFILE,
      * which libzmq reports both when the context has no slot left for a socket

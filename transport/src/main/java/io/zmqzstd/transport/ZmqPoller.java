@@ -237,7 +237,8 @@ public final class ZmqPoller implements AutoCloseable {
      *     value) waits until a socket is ready
      * @return how many registrations report an event (0 on timeout): a socket registered twice
      *     and ready for both counts twice, as in {@link #size()}
-     * @throws ZmqException when the context was terminated or a socket is invalid
+     * @throws ZmqException when the context was terminated or a socket is invalid; for ETERM the
+     *     message names the indices of the sockets whose context was shut down or closed
      * @throws IllegalStateException when a registered socket was closed, or when nothing is
      *     registered and {@code timeoutMs} is negative (such a poll could never end)
      * @throws IllegalArgumentException when nothing is registered and {@code timeoutMs} is above
@@ -309,7 +310,7 @@ public final class ZmqPoller implements AutoCloseable {
                 if (rc < 0) {
                     int errno = LibZmq.errno(capture);
                     if (errno != LibZmq.EINTR) {
-                        throw new ZmqException("zmq_poll", errno);
+                        throw new ZmqException("zmq_poll", errno, errno == LibZmq.ETERM ? terminatedNote() : null);
                     }
                 }
                 waitMs = remainingMs(timeoutMs, startNs, System.nanoTime());
@@ -320,6 +321,32 @@ public final class ZmqPoller implements AutoCloseable {
         } catch (Throwable t) {
             throw LibZmq.rethrow(t);
         }
+    }
+
+    /**
+     * Which registrations made a poll fail with ETERM: libzmq's errno names none, and with sockets
+     * of several contexts the caller could not tell whose context was shut down (until 2026-11-29).
+     * Null, for the plain hint, when no registered socket's context says so.
+     */
+    private String terminatedNote() {
+        int[] indices = new int[count];
+        int n = 0;
+        for (int p = 0; p < count; p++) {
+            ZmqContext c = sockets[p].context();
+            if (c.isShutDown() || c.isClosed()) {
+                indices[n++] = indexAt[p];
+            }
+        }
+        if (n == 0) {
+            return null;
+        }
+        Arrays.sort(indices, 0, n);
+        StringBuilder named = new StringBuilder();
+        for (int i = 0; i < n; i++) {
+            named.append(i == 0 ? "" : ", ").append(indices[i]);
+        }
+        return "the context of the socket" + (n == 1 ? "" : "s") + " at index=" + named
+                + " was shut down or closed: unregister " + (n == 1 ? "it" : "them") + " to poll the others";
     }
 
     /**

@@ -235,10 +235,43 @@ class PollerTest {
             assertFalse(polling.isAlive());
             ZmqException e = assertInstanceOf(ZmqException.class, thrown.get());
             assertTrue(e.isContextTerminated(), e.getMessage());
+            assertTrue(e.getMessage().endsWith("(the context of the socket at index=" + lostIndex + " was shut down or closed:"
+                    + " unregister it to poll the others)"), e.getMessage());
             assertTrue(lost.isClosed());
 
             IllegalStateException closed = assertThrows(IllegalStateException.class, () -> poller.poll(0));
             assertEquals("a polled socket cannot be used: index=" + lostIndex + ": socket is closed: type=PULL", closed.getMessage());
+            poller.unregister(lost);
+            assertTrue(push.send(ONE, 0));
+            assertEquals(1, poller.poll(5000));
+            assertTrue(poller.isReadable(keptIndex));
+        }
+    }
+
+    /**
+     * A poll over the sockets of two contexts after one was shut down (not closed): its sockets stay
+     * open, and every poll fails with ETERM until they are unregistered. Until 2026-11-29 the
+     * ZmqException named no socket, so the caller could not tell which registrations to take out
+     * (ZmqContext says nothing of a shutdown); now it names their indices.
+     */
+    @Test
+    void shouldNameTheRegistrationsWhoseContextWasShutDown() {
+        try (ZmqContext ctx = new ZmqContext(); ZmqContext other = new ZmqContext(); ZmqPoller poller = new ZmqPoller(4)) {
+            ZmqSocket kept = ctx.socket(SocketType.PULL);
+            ZmqSocket push = ctx.socket(SocketType.PUSH);
+            push.connect(Endpoints.bindAny(kept, "inproc"));
+            int before = poller.register(other.socket(SocketType.PULL), ZmqPoller.POLLIN);
+            int keptIndex = poller.register(kept, ZmqPoller.POLLIN);
+            ZmqSocket lost = other.socket(SocketType.PUSH);
+            int lostIndex = poller.register(lost, ZmqPoller.POLLOUT);
+            other.shutdown();
+            for (long timeoutMs : new long[] {0, 100, -1}) {
+                ZmqException e = assertThrows(ZmqException.class, () -> poller.poll(timeoutMs));
+                assertTrue(e.isContextTerminated(), e.getMessage());
+                assertTrue(e.getMessage().endsWith("(the context of the sockets at index=" + before + ", " + lostIndex
+                        + " was shut down or closed: unregister them to poll the others)"), e.getMessage());
+            }
+            poller.unregister(poller.socket(before));
             poller.unregister(lost);
             assertTrue(push.send(ONE, 0));
             assertEquals(1, poller.poll(5000));
