@@ -78,4 +78,45 @@ class InterruptedCallTest extends ContextTestBase {
         assertTrue(assertInstanceOf(ZmqException.class, thrown.get()).isContextTerminated());
         assertTrue(interruptKept.get());
     }
+
+    /**
+     * A send blocked at the high-water mark, interrupted, waits on; once the receiver makes room it
+     * goes through, nothing lost or reordered, and the socket goes on sending.
+     */
+    @Test
+    @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void shouldKeepASendAtTheHighWaterMarkWaitingWhenItsThreadIsInterruptedAndLoseNothing() throws Exception {
+        ZmqSocket pull = socket(SocketType.PULL);
+        pull.receiveHwm(1);
+        ZmqSocket push = ctx.socket(SocketType.PUSH);
+        push.sendHwm(1);
+        push.connect(Endpoints.bindAny(pull, "inproc"));
+        int queued = 0;
+        while (push.send(b("m" + queued), ZmqSocket.DONTWAIT)) {
+            queued++;
+        }
+        int last = queued;
+        AtomicReference<Boolean> sent = new AtomicReference<>();
+        AtomicBoolean interruptKept = new AtomicBoolean();
+        AtomicReference<Throwable> thrown = new AtomicReference<>();
+        Thread sender = BlockedCalls.start("invokeFast", thrown, () -> {
+            sent.set(push.send(b("m" + last), 0));
+            interruptKept.set(Thread.currentThread().isInterrupted());
+            push.send(b("after"), 0); // the socket goes on, the interrupt status still set
+        });
+        sender.interrupt();
+        sender.join(STILL_BLOCKED_MS);
+        assertTrue(sender.isAlive() && BlockedCalls.inside(sender, "invokeFast"),
+                "the interrupted send is still waiting in libzmq");
+
+        for (int i = 0; i <= last; i++) {
+            assertEquals("m" + i, pull.receiveString(0), "every message, in order");
+        }
+        assertEquals("after", pull.receiveString(0));
+        sender.join(10_000);
+        assertFalse(sender.isAlive());
+        assertNull(thrown.get());
+        assertEquals(Boolean.TRUE, sent.get(), "the interrupted send returned as it would have: sent");
+        assertTrue(interruptKept.get());
+    }
 }
