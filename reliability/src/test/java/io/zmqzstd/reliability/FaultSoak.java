@@ -44,8 +44,10 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * {@link BadFrameReason}) and the counts per reason equal those injected; the SUB gets intact messages
  * of its topics only, in rising order per topic; its gaps (PUB drops while the SUB reconnects, or at its
  * high-water mark) are counted as {@code subLost}, not as problems. Every {@code reportS} seconds it prints
- * the same memory columns as {@link Soak} (its {@code nmtCommittedKb}, {@code rssKb}) plus open file
- * descriptors, live threads ({@code Thread.activeCount()}: the main thread group's, where the senders'
+ * the same memory columns as {@link Soak} (its {@code nmtCommittedKb}, {@code rssKb}), RSS split and
+ * {@code malloc}'s side ({@link ProcessMemory}: anon, file and shmem RSS, NMT's malloc, glibc's in use and
+ * held, anonymous mappings), the pool's slabs, the process's native threads, plus open file
+ * descriptors, live Java threads ({@code Thread.activeCount()}: the main thread group's, where the senders'
  * and the parallel sender's worker threads run), pool rented/returned/outstanding, the codec's live native objects
  * (compression and decompression contexts, digested dictionaries, stream scratch) and the receiver's
  * errors. Exit status 1 on any problem. Command: see reliability/README.md, "Soak".
@@ -242,19 +244,26 @@ public final class FaultSoak {
             });
 
             long start = System.nanoTime();
-            String header = "%8s %10s %8s %9s %12s %13s %9s %5s %7s %11s %11s %11s %5s %5s %6s %6s %8s %8s %8s %8s%n";
-            String row = "%8d %10d %8d %9d %12d %13d %9d %5d %7d %11d %11d %11d %5d %5d %6d %6d %8d %8d %8d %8d%n";
+            // memory first (Soak's three, then RSS split and malloc, FaultSoak's counts after): see ProcessMemory
+            String header = "%8s %10s %8s %9s %12s %13s %9s %9s %9s %9s %10s %10s %10s %8s %8s %7s %5s %7s %11s %11s"
+                    + " %11s %5s %5s %6s %6s %8s %8s %8s %8s%n";
+            String row = "%8d %10d %8d %9d %12d %13d %9d %9d %9d %9d %10d %10d %10d %8d %8d %7d %5d %7d %11d %11d"
+                    + " %11d %5d %5d %6d %6d %8d %8d %8d %8d%n";
             System.out.printf(header, "elapsedS", "received", "badFrames", "restarts", "heapAfterGcKB",
-                    "nmtCommittedKB", "rssKB", "fds", "threads", "outstanding", "rented", "returned", "cctx",
-                    "dctx", "cdict", "ddict", "scratch", "subRecv", "subLost", "problems");
+                    "nmtCommittedKB", "rssKB", "rssAnonKB", "rssFileKB", "rssShmKB", "nmtMallocKB", "mallocKB",
+                    "mallocHeldKB", "anonMaps", "slabKB", "nThreads", "fds", "threads", "outstanding", "rented",
+                    "returned", "cctx", "dctx", "cdict", "ddict", "scratch", "subRecv", "subLost", "problems");
             while (sender.isAlive() || receiver.isAlive() || subscriber.isAlive()) {
                 receiver.join(reportS * 1000);
                 System.gc();
                 long heap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
                 NativeBufferPool.Stats pool = context.bufferPool().stats();
+                ProcessMemory mem = ProcessMemory.now();
                 System.out.printf(row, (System.nanoTime() - start) / 1_000_000_000L, received.get(), sum(refused),
-                        restarts.get(), heap / 1024, Soak.nmtCommittedKb(), Soak.rssKb(), openFds(),
-                        Thread.activeCount(), pool.outstanding(), pool.rented(), pool.returned(),
+                        restarts.get(), heap / 1024, mem.nmtCommittedKb(), mem.rssKb(), mem.rssAnonKb(),
+                        mem.rssFileKb(), mem.rssShmemKb(), mem.nmtMallocKb(), mem.mallocInUseKb(),
+                        mem.mallocHeldKb(), mem.anonMappings(), pool.slabBytes() / 1024, mem.nativeThreads(),
+                        openFds(), Thread.activeCount(), pool.outstanding(), pool.rented(), pool.returned(),
                         LibZstd.LIVE_CCTX.get(), LibZstd.LIVE_DCTX.get(), LibZstd.LIVE_CDICT.get(),
                         LibZstd.LIVE_DDICT.get(), LibZstd.LIVE_SCRATCH.get(), subReceived.get(), subLost.get(),
                         problems.get());

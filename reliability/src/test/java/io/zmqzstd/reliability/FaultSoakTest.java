@@ -7,6 +7,7 @@ import io.zmqzstd.pipeline.BadFrameReason;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.function.ToLongFunction;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -31,6 +32,7 @@ class FaultSoakTest {
                 dir.resolve("fault-soak.log"));
         assertTrue(out.contains("heapAfterGcKB") && out.contains("fds") && out.contains("threads")
                 && out.contains("cctx"), out);
+        assertMemoryColumnsSane(out);
         assertTrue(out.contains("allArrived=true") && out.contains("problems=0") && out.contains("FAULT SOAK OK"), out);
         Matcher sent = Pattern.compile("senders=(\\d+) sent=(\\d+) received=(\\d+) .* restarts=(\\d+)").matcher(out);
         assertTrue(sent.find(), out);
@@ -44,6 +46,36 @@ class FaultSoakTest {
             Matcher m = Pattern.compile(reason + "=(\\d+)").matcher(refused);
             assertTrue(m.find() && Long.parseLong(m.group(1)) > 0, reason + " not refused: " + out);
         }
+    }
+
+    /**
+     * The last report's RSS split and malloc columns: all read (none -1), the parts of RSS adding up to
+     * VmRSS (the kernel sums the same counters, read in one go), malloc's in-use within what it holds, the
+     * JVM's malloc (NMT) within all of malloc's, and native threads above the Java ones by at least
+     * libzmq's two (its I/O thread and reaper).
+     */
+    private static void assertMemoryColumnsSane(String out) {
+        List<String> lines = out.lines().toList();
+        List<String> names = List.of(lines.stream().filter(l -> l.trim().startsWith("elapsedS")).findFirst()
+                .orElseThrow(() -> new AssertionError("no header: " + out)).trim().split("\\s+"));
+        for (String column : List.of("rssKB", "rssAnonKB", "rssFileKB", "rssShmKB", "nmtMallocKB", "mallocKB",
+                "mallocHeldKB", "anonMaps", "slabKB", "nThreads", "threads")) {
+            assertTrue(names.contains(column), "no column " + column + ": " + names);
+        }
+        String[] last = lines.stream().filter(l -> l.trim().matches("\\d+( +-?\\d+)+"))
+                .reduce((a, b) -> b).orElseThrow(() -> new AssertionError("no report row: " + out)).trim().split("\\s+");
+        assertEquals(names.size(), last.length, "row and header differ in width: " + out);
+        ToLongFunction<String> v = c -> Long.parseLong(last[names.indexOf(c)]);
+        for (String column : names) {
+            assertTrue(v.applyAsLong(column) >= 0, column + " not read: " + out);
+        }
+        assertEquals(v.applyAsLong("rssKB"), v.applyAsLong("rssAnonKB") + v.applyAsLong("rssFileKB")
+                + v.applyAsLong("rssShmKB"), "RssAnon + RssFile + RssShmem != VmRSS: " + out);
+        assertTrue(v.applyAsLong("rssAnonKB") > 0 && v.applyAsLong("rssFileKB") > 0, out);
+        assertTrue(v.applyAsLong("mallocKB") > 0 && v.applyAsLong("mallocKB") <= v.applyAsLong("mallocHeldKB"), out);
+        assertTrue(v.applyAsLong("nmtMallocKB") > 0 && v.applyAsLong("nmtMallocKB") < v.applyAsLong("mallocKB"), out);
+        assertTrue(v.applyAsLong("anonMaps") > 0, out);
+        assertTrue(v.applyAsLong("nThreads") >= v.applyAsLong("threads") + 2, out);
     }
 
     private static String line(String out, String prefix) {

@@ -6,19 +6,13 @@ import io.zmqzstd.pipeline.ReceivedMessage;
 import io.zmqzstd.transport.SocketType;
 import io.zmqzstd.transport.ZmqContext;
 import io.zmqzstd.transport.ZmqSocket;
-import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.management.ManagementFactory;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-import javax.management.ObjectName;
 
 /**
  * A soak run (long ones by hand; CI runs it briefly, see {@code SoakCommandTest} and
@@ -138,31 +132,13 @@ public final class Soak {
         return a;
     }
 
-    private static final Pattern NMT_TOTAL = Pattern.compile("Total: reserved=(\\d+)KB, committed=(\\d+)KB");
-
     /** NMT's total committed, in KB; -1 when NMT is off. */
     static long nmtCommittedKb() {
-        try {
-            Object out = ManagementFactory.getPlatformMBeanServer().invoke(
-                    new ObjectName("com.sun.management:type=DiagnosticCommand"), "vmNativeMemory",
-                    new Object[] {new String[] {"summary", "scale=KB"}}, new String[] {String[].class.getName()});
-            Matcher m = NMT_TOTAL.matcher(String.valueOf(out));
-            return m.find() ? Long.parseLong(m.group(2)) : -1;
-        } catch (Exception e) {
-            return -1;
-        }
+        return ProcessMemory.readNmtCommittedKb();
     }
 
+    /** VmRSS, in KB; -1 where there is no {@code /proc/self/status}. */
     static long rssKb() {
-        try {
-            for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
-                if (line.startsWith("VmRSS:")) {
-                    return Long.parseLong(line.replaceAll("\\D", ""));
-                }
-            }
-        } catch (IOException | NumberFormatException e) {
-            return -1;
-        }
-        return -1;
+        return ProcessMemory.status("VmRSS:")[0];
     }
 }
