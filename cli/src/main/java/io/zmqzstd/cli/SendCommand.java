@@ -25,6 +25,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeoutException;
@@ -129,7 +130,8 @@ final class SendCommand implements Callable<Integer> {
     Framing framing;
 
     @Option(names = "--wait-subscribers", paramLabel = "N", defaultValue = "0",
-            description = "PUB only: before sending, wait until N subscriptions arrived (one per subscriber and topic; through a proxy, one per topic).")
+            description = "PUB only: before sending, wait until N subscriptions to a prefix of --topic arrived, those that receive"
+                    + " its messages (one per subscriber and such prefix; through a proxy, one per such prefix); unsubscriptions count back.")
     int waitSubscribers;
 
     @Option(names = "--delay", paramLabel = "DURATION", converter = Values.Time.class, defaultValue = "0ms",
@@ -187,7 +189,9 @@ final class SendCommand implements Callable<Integer> {
             try {
                 socket = context.socket(waitSubscribers > 0 ? SocketType.XPUB : type.socketType);
                 if (waitSubscribers > 0) {
-                    socket.xpubVerbose(true); // every subscriber's subscription, not only the first per topic
+                    // every subscriber's subscription, not only the first per prefix, and every unsubscription
+                    // (ZMQ_XPUB_VERBOSE passes only the last per prefix), a leaving subscriber's included
+                    socket.setIntOption(ZMQ_XPUB_VERBOSER, 1);
                 }
                 curve.apply(socket);
                 // Queue nothing for a peer whose connection (or CURVE handshake) is not complete:
@@ -203,7 +207,7 @@ final class SendCommand implements Callable<Integer> {
                         try (CompressingSender sender = CompressingSender.builder(socket).level(level).checksum(checksum)
                                 .dictionary(dict).dictionaryIdInFrame(!noDictionaryId).build()) {
                             session.watch(sender::stats);
-                            start(socket);
+                            start(socket, topicBytes);
                             sendAll((r, t) -> t != null
                                     ? sender.sendEnvelope(t, ZmqSocket.SNDMORE) && sender.send(r.segment(), r.offset(), r.length(), 0)
                                     : sender.send(r.segment(), r.offset(), r.length(), 0), reader(input), topicBytes, session);
@@ -235,8 +239,8 @@ final class SendCommand implements Callable<Integer> {
     }
 
     /** Waits for subscribers and the --delay, if asked: what comes between connecting and the first message. */
-    private void start(ZmqSocket socket) throws InterruptedException {
-        awaitSubscribers(socket);
+    private void start(ZmqSocket socket, byte[] topicBytes) throws InterruptedException {
+        awaitSubscribers(socket, topicBytes);
         if (delay.toMillis() > 0) {
             Thread.sleep(delay);
         }
@@ -253,7 +257,7 @@ final class SendCommand implements Callable<Integer> {
                 .dictionaryIdInFrame(!noDictionaryId).build();
         session.watch(sender::stats);
         try {
-            start(socket);
+            start(socket, topicBytes);
             sendAll((r, t) -> t != null
                     ? sender.publish(t, r.segment(), r.offset(), r.length(), 0)
                     : sender.send(r.segment(), r.offset(), r.length(), 0), reader(input), topicBytes, session);
@@ -321,36 +325,68 @@ final class SendCommand implements Callable<Integer> {
         }
     }
 
-    /** XPUB: each subscription arrives as a message {@code 0x01 + topic}; count them. */
-    private void awaitSubscribers(ZmqSocket socket) {
+    /**
+     * {@code ZMQ_XPUB_VERBOSER} (zmq.h, libzmq 4.2 and later): as {@code ZMQ_XPUB_VERBOSE}, and every
+     * unsubscription is passed too, also each of a subscriber that disconnects.
+     */
+    private static final int ZMQ_XPUB_VERBOSER = 78;
+
+    /**
+     * XPUB: each subscription arrives as a message {@code 0x01 + prefix}, each unsubscription as
+     * {@code 0x00 + prefix}. Only prefixes of the topic sent count: a subscriber of another topic
+     * would receive none of the messages. An unsubscription takes back what its subscription counted.
+     */
+    private void awaitSubscribers(ZmqSocket socket, byte[] topicBytes) {
         if (waitSubscribers == 0) {
             return;
         }
         // one deadline for the whole wait: a receive timeout alone started again at every subscription
         long deadlineNanos = System.nanoTime() + timeout.toNanos();
         socket.receiveTimeoutMs(Values.millis(timeout));
-        int seen = 0;
-        while (seen < waitSubscribers) {
+        int matching = 0;
+        int others = 0;
+        while (matching < waitSubscribers) {
             if (!timeout.isNegative()) {
                 long leftMs = Math.ceilDiv(deadlineNanos - System.nanoTime(), 1_000_000L);
                 if (leftMs <= 0) {
-                    throw subscribersTimeout(seen);
+                    throw subscribersTimeout(matching, others);
                 }
                 socket.receiveTimeoutMs((int) Math.min(Integer.MAX_VALUE, leftMs));
             }
             byte[] m = socket.receiveBytes(0);
             if (m == null) {
-                throw subscribersTimeout(seen);
+                throw subscribersTimeout(matching, others);
             }
-            if (m.length > 0 && m[0] == 1) {
-                seen++;
+            if (m.length == 0 || m[0] > 1) {
+                continue; // not a (un)subscription
+            }
+            int change = m[0] == 1 ? 1 : -1;
+            if (isPrefixOf(m, topicBytes)) {
+                matching = Math.max(0, matching + change);
+            } else {
+                others = Math.max(0, others + change);
             }
         }
     }
 
-    private CliException subscribersTimeout(int seen) {
-        return new CliException(ExitCodes.TIMEOUT, "timeout: subscriptions=" + seen + " of " + waitSubscribers
-                + " within " + Values.show(timeout));
+    /** Whether the prefix of the (un)subscription {@code m} (after its first byte) starts {@code topic}: SUB's filter. */
+    private static boolean isPrefixOf(byte[] m, byte[] topic) {
+        int length = m.length - 1;
+        return length <= topic.length && Arrays.equals(m, 1, m.length, topic, 0, length);
+    }
+
+    private CliException subscribersTimeout(int matching, int others) {
+        return new CliException(ExitCodes.TIMEOUT, "timeout: subscriptions=" + matching + " of " + waitSubscribers
+                + " within " + Values.show(timeout) + " (counting those to a prefix of topic=" + shownTopic()
+                + ", which receive its messages; others=" + others + ")");
+    }
+
+    /** The --topic for a line: quoted, and a long one cut (it may have 64 KiB). */
+    private String shownTopic() {
+        String t = topic == null ? "" : topic;
+        int characters = t.codePointCount(0, t.length());
+        return characters <= 80 ? "'" + t + "'"
+                : "'" + t.substring(0, t.offsetByCodePoints(0, 80)) + "…' (" + characters + " characters)";
     }
 
     /**
