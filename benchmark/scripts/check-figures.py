@@ -3578,6 +3578,15 @@ def undelivered_message_check():
 check("What the receiver's hand-back of an undelivered message costs", undelivered_message_check)
 
 
+def too_small_handback_check():
+    return alternated_rows('too-small-handback-check', (
+        ('pipeline-region', 'transfer', '`PipelineBenchmark` zmqzstd, 64 B inproc, level 1, `receive`'),
+        ('pipeline-into', 'transfer', '`PipelineBenchmark` zmqzstd, 64 B inproc, level 1, `receiveInto`')))
+
+
+check("What handing back a message whose part does not fit costs", too_small_handback_check)
+
+
 # --- README.md's suite size and time, and the modules' test times: a fresh-clone CI run's per-class times ---
 
 CI_RUN = 'ci/2026-11-29-db045165.txt'
