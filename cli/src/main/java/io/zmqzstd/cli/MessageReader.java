@@ -73,6 +73,7 @@ final class MessageReader {
     private boolean wholeDone;
     private int offset;
     private int length;
+    private long reads;
 
     private MessageReader(InputStream in, Mode mode, byte delimiter, int chunkBytes, int maxBytes) {
         this.in = in;
@@ -183,6 +184,15 @@ final class MessageReader {
         return length;
     }
 
+    /**
+     * How many reads of the input this reader has made: one per line from a pipe fed line by line,
+     * one per buffer (64 KiB and more) from a file; it changes when time may have passed waiting for
+     * input, not at every message.
+     */
+    long reads() {
+        return reads;
+    }
+
     /** A copy of the current message that the caller owns. */
     byte[] copy() {
         return Arrays.copyOfRange(buf, offset, offset + length);
@@ -279,6 +289,7 @@ final class MessageReader {
             }
             segment = MemorySegment.ofArray(buf);
         }
+        reads++;
         int n = in.read(buf, end, buf.length - end);
         if (n < 0) {
             eof = true;

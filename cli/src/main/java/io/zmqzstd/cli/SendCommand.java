@@ -29,6 +29,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
 
 /**
  * {@code send}: standard input, cut into messages, each compressed into one zstd frame and sent.
@@ -165,6 +166,12 @@ final class SendCommand implements Callable<Integer> {
     /** The longest message cut at a delimiter (a line): the longest Java array; a test may lower it. */
     int delimitedMaxBytes = MessageReader.MAX_ARRAY_BYTES;
 
+    /** With --wait-subscribers: how often at most the XPUB's queued (un)subscriptions are drained; a test may lower it. */
+    long drainIntervalNanos = SubscriptionDrain.DEFAULT_INTERVAL_NANOS;
+
+    /** Given the socket once it is made; a test may set it to look at the socket while send waits for input. */
+    Consumer<ZmqSocket> socketMade = s -> { };
+
     @Override
     public Integer call() throws IOException {
         validate();
@@ -188,6 +195,7 @@ final class SendCommand implements Callable<Integer> {
             }
             try {
                 socket = context.socket(waitSubscribers > 0 ? SocketType.XPUB : type.socketType);
+                socketMade.accept(socket);
                 if (waitSubscribers > 0) {
                     // every subscriber's subscription, not only the first per prefix, and every unsubscription
                     // (ZMQ_XPUB_VERBOSE passes only the last per prefix), a leaving subscriber's included
@@ -210,7 +218,8 @@ final class SendCommand implements Callable<Integer> {
                             start(socket, topicBytes);
                             sendAll((r, t) -> t != null
                                     ? sender.sendEnvelope(t, ZmqSocket.SNDMORE) && sender.send(r.segment(), r.offset(), r.length(), 0)
-                                    : sender.send(r.segment(), r.offset(), r.length(), 0), reader(input), topicBytes, session);
+                                    : sender.send(r.segment(), r.offset(), r.length(), 0), reader(input), topicBytes, session,
+                                    subscriptionDrain(socket, null));
                         }
                     } else {
                         sendParallel(socket, dict, topicBytes, session, input);
@@ -260,7 +269,8 @@ final class SendCommand implements Callable<Integer> {
             start(socket, topicBytes);
             sendAll((r, t) -> t != null
                     ? sender.publish(t, r.segment(), r.offset(), r.length(), 0)
-                    : sender.send(r.segment(), r.offset(), r.length(), 0), reader(input), topicBytes, session);
+                    : sender.send(r.segment(), r.offset(), r.length(), 0), reader(input), topicBytes, session,
+                    subscriptionDrain(socket, sender));
             sender.close(); // waits until every message is in libzmq
         } catch (IllegalStateException e) {
             throw parallelFailure(e, sender);
@@ -304,10 +314,22 @@ final class SendCommand implements Callable<Integer> {
         boolean send(MessageReader reader, byte[] topic);
     }
 
-    private void sendAll(Send sender, MessageReader reader, byte[] topicBytes, Session session) throws IOException {
+    /**
+     * With --wait-subscribers, what reads away the (un)subscriptions the XPUB queues while send goes
+     * on (libzmq keeps them all until read); null without it (a PUB queues none).
+     */
+    private SubscriptionDrain subscriptionDrain(ZmqSocket socket, ParallelCompressingSender parallel) {
+        return waitSubscribers > 0 ? new SubscriptionDrain(socket, parallel, drainIntervalNanos) : null;
+    }
+
+    private void sendAll(Send sender, MessageReader reader, byte[] topicBytes, Session session, SubscriptionDrain drain)
+            throws IOException {
         long n = 0;
         while (next(reader, session)) {
             n++;
+            if (drain != null) {
+                drain.beforeMessage(reader); // at most every 100 ms, and only after a read of the input
+            }
             boolean sent;
             try {
                 sent = sender.send(reader, topicBytes);
