@@ -449,7 +449,11 @@ public final class ZstdDecompressor implements AutoCloseable {
         long r;
         try {
             if ((!srcDirect && srcLength > StreamBuffers.SCRATCH_BYTES) || (!dstDirect && capacity > StreamBuffers.SCRATCH_BYTES)) {
-                return decompressInChunks(src, srcOffset, srcLength, srcDirect, dst, dstOffset, dstCapacity, declared, capacity);
+                try {
+                    return decompressInChunks(src, srcOffset, srcLength, srcDirect, dst, dstOffset, dstCapacity, declared, capacity);
+                } catch (ZstdException e) {
+                    throw explainDecodeFailure(e, src, srcOffset, srcLength, srcDirect);
+                }
             }
             long s = srcDirect ? Segments.address(src, srcOffset, srcLength) : buffers().stageIn(src, srcOffset, srcLength);
             long d = dstDirect ? Segments.address(dst, dstOffset, capacity) : buffers().scratchOutAddress;
@@ -469,9 +473,96 @@ public final class ZstdDecompressor implements AutoCloseable {
             if (LibZstd.errorCode(r) == LibZstd.ERR_DST_SIZE_TOO_SMALL) {
                 throw outputFull(r, declared, dstCapacity, capacity, false);
             }
-            throw decodeFailed("ZSTD_decompressDCtx", r);
+            throw explainDecodeFailure(decodeFailed("ZSTD_decompressDCtx", r), src, srcOffset, srcLength, srcDirect);
         }
         return r;
+    }
+
+    /**
+     * Error path only: {@code e}, libzstd's error while decoding the whole frame at
+     * {@code src[offset, offset + length)}, or, when that frame declares a content size its blocks
+     * do not decode to, an exception naming that. libzstd checks the declared size only after the
+     * last block and reports a shortfall as "Data corruption detected", as it does a damaged block
+     * (and from the streaming decoder an excess as "Destination buffer is too small"), so the
+     * blocks are decoded again, counting, from a copy of the header that declares no size
+     * ({@link #decodedLength}). {@code e} stands when they fail on their own, and when
+     * {@code src} holds less than the whole frame (a stream's buffer).
+     */
+    ZstdException explainDecodeFailure(ZstdException e, MemorySegment src, long offset, long length, boolean srcDirect) {
+        int code = (int) e.errorCode();
+        if (code != LibZstd.ERR_CORRUPTION_DETECTED && code != LibZstd.ERR_DST_SIZE_TOO_SMALL) {
+            return e;
+        }
+        int fhd = ZstdFrames.descriptor(src, offset, length);
+        long declared = ZstdFrames.contentSizeOf(src, offset, fhd);
+        long frameLength;
+        try {
+            frameLength = ZstdFrames.walk(src, offset, length, fhd) & ~ZstdFrames.ONLY_STORED_BLOCKS;
+        } catch (ZstdException notWhole) {
+            return e;
+        }
+        if (declared == ZstdFrames.CONTENT_SIZE_UNKNOWN) {
+            return e;
+        }
+        long decoded = decodedLength(src, offset, frameLength, fhd, declared, srcDirect);
+        if (decoded < 0 || decoded == declared) {
+            return e;
+        }
+        long r = -code;
+        return decoded > declared ? longerThanDeclared(declared, r) : ZstdException.withResult(ZstdException.Reason.CORRUPT,
+                "frame content shorter than its header declares: declared=" + declared + ", decoded=" + decoded, r);
+    }
+
+    /**
+     * Error path only: what the blocks of the whole frame at {@code src[offset, offset + length)}
+     * decode to, counted through the output scratch up to {@code declared + 1}, or -1 when they
+     * fail without the declared size (a damaged block, a checksum). The frame's header is replaced
+     * by {@link ZstdFrames#writeHeaderWithoutContentSize}'s; the dictionary the frame named stays
+     * referenced, and the session is reset before and after.
+     */
+    private long decodedLength(MemorySegment src, long offset, long length, int fhd, long declared, boolean srcDirect) {
+        StreamBuffers b = buffers();
+        reset();
+        try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
+            MemorySegment header = arena.allocate(ZstdFrames.HEADER_WITHOUT_CONTENT_SIZE_MAX);
+            long pieceAddress = header.address();
+            long pieceSize = ZstdFrames.writeHeaderWithoutContentSize(src, offset, fhd, header);
+            long given = ZstdFrames.headerSize(fhd);
+            long decoded = 0;
+            while (true) {
+                b.setIn(pieceAddress, pieceSize);
+                do {
+                    b.setOutToScratch();
+                    long r = (long) LibZstd.DECOMPRESS_STREAM_RAW.invokeExact(dctx, b.outStruct, b.inStruct);
+                    if (LibZstd.isError(r)) {
+                        return -1;
+                    }
+                    decoded += b.outPos();
+                    if (r == 0 || decoded > declared) {
+                        return decoded;
+                    }
+                } while (b.inPos() < pieceSize || b.outPos() == StreamBuffers.SCRATCH_BYTES);
+                if (given == length) {
+                    return -1; // the blocks want more than the frame the walk measured
+                }
+                pieceSize = srcDirect ? length - given : Math.min(StreamBuffers.SCRATCH_BYTES, length - given);
+                pieceAddress = srcDirect ? Segments.address(src, offset + given, pieceSize)
+                        : b.stageIn(src, offset + given, pieceSize);
+                given += pieceSize;
+            }
+        } catch (Throwable t) {
+            throw LibZstd.rethrow(t);
+        } finally {
+            reset();
+            Reference.reachabilityFence(src);
+            Reference.reachabilityFence(this);
+        }
+    }
+
+    /** CORRUPT: the frame's blocks decode to more than its header declares ({@code r} as {@link ZstdException#withResult}). */
+    private static ZstdException longerThanDeclared(long declared, long r) {
+        return ZstdException.withResult(ZstdException.Reason.CORRUPT,
+                "frame content longer than its header declares: declared=" + declared, r);
     }
 
     /**
@@ -485,8 +576,7 @@ public final class ZstdDecompressor implements AutoCloseable {
         ZstdException.Reason reason;
         String message;
         if (declared != ZstdFrames.CONTENT_SIZE_UNKNOWN) {
-            reason = ZstdException.Reason.CORRUPT;
-            message = "frame content longer than its header declares: declared=" + declared;
+            return longerThanDeclared(declared, r);
         } else if (capacity == maxDecompressedSize) {
             reason = ZstdException.Reason.TOO_LARGE;
             message = "frame larger than limit: declared=unknown, limit=" + maxDecompressedSize;

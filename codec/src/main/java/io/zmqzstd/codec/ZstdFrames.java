@@ -443,6 +443,35 @@ public final class ZstdFrames {
         return (fhd & SINGLE_SEGMENT) != 0 ? CONTENT_SIZE_UNKNOWN : windowSize(frame.get(JAVA_BYTE, offset + 5));
     }
 
+    /** The longest header {@link #writeHeaderWithoutContentSize} writes: magic, descriptor, window, 4-byte ID. */
+    static final int HEADER_WITHOUT_CONTENT_SIZE_MAX = 4 + 1 + 1 + 4;
+
+    /**
+     * Writes at {@code out}'s start the header of the frame at {@code frame[offset]} as it would be
+     * without its content size: the same dictionary ID and checksum flag, a window descriptor (a
+     * single-segment frame's window, its declared size, rounded up to a power of two, at most
+     * 2^{@value #WINDOW_LOG_MAX}); its blocks follow at {@code frame[offset + headerSize(fhd)]}.
+     * Error path only: decoding such a copy counts what the blocks hold, which libzstd, checking the
+     * declared size after the last block, does not say. Returns the header's length.
+     */
+    static int writeHeaderWithoutContentSize(MemorySegment frame, long offset, int fhd, MemorySegment out) {
+        boolean single = (fhd & SINGLE_SEGMENT) != 0;
+        byte window;
+        if (single) {
+            long declared = contentSizeOf(frame, offset, fhd);
+            int log = 64 - Long.numberOfLeadingZeros(Math.max(1, declared) - 1); // ceil(log2)
+            window = (byte) (Math.clamp(log, 10, WINDOW_LOG_MAX) - 10 << 3);
+        } else {
+            window = frame.get(JAVA_BYTE, offset + 5);
+        }
+        int idBytes = DICT_ID_BYTES[fhd & 3];
+        out.set(INT_LE, 0, MAGIC);
+        out.set(JAVA_BYTE, 4, (byte) (fhd & (CHECKSUM_FLAG | 3))); // no content size, no single segment
+        out.set(JAVA_BYTE, 5, window);
+        MemorySegment.copy(frame, offset + 5 + (single ? 0 : 1), out, 6, idBytes);
+        return 6 + idBytes;
+    }
+
     /** Window descriptor: exponent (bits 7-3) over 2^10, plus mantissa (bits 2-0) eighths. */
     private static long windowSize(byte descriptor) {
         int wd = descriptor & 0xFF;
@@ -495,8 +524,8 @@ public final class ZstdFrames {
         return fhd;
     }
 
-    /** Magic, descriptor, window descriptor, dictionary ID and content size fields. */
-    private static int headerSize(int fhd) {
+    /** Magic, descriptor, window descriptor, dictionary ID and content size fields: where the first block starts. */
+    static int headerSize(int fhd) {
         boolean single = (fhd & SINGLE_SEGMENT) != 0;
         int fcsFlag = fhd >>> 6;
         int fcs = fcsFlag == 0 ? (single ? 1 : 0) : CONTENT_SIZE_BYTES[fcsFlag];

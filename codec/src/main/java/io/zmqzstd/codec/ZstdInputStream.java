@@ -55,6 +55,10 @@ public final class ZstdInputStream extends InputStream {
     private long total;
     /** {@link #total} when the current frame started: above 0, earlier frames count toward the limit. */
     private long totalBeforeFrame;
+    /** Source bytes dropped from the front of the input scratch by {@link #refill()}: its offset in the input. */
+    private long discarded;
+    /** The input offset of the current frame's first byte. */
+    private long frameStart;
     private boolean atFrameStart = true;
     private boolean inputEnded;
     private boolean anyInput;
@@ -223,6 +227,7 @@ public final class ZstdInputStream extends InputStream {
                 }
                 return false;
             }
+            frameStart = discarded + buffers.inPos();
             if (ZstdFrames.isSkippable(buffers.scratchIn, buffers.inPos(), available(buffers))) {
                 skipSkippableFrame();
                 return true; // no content (outRead == outAvailable still): the caller asks for the next frame
@@ -251,6 +256,11 @@ public final class ZstdInputStream extends InputStream {
         long remaining;
         try {
             remaining = decompressor.streamStep(buffers);
+        } catch (ZstdException e) {
+            // The frame is checked again only while the scratch still holds all of it, from its header
+            long inScratch = frameStart - discarded;
+            throw inScratch < 0 ? e : decompressor.explainDecodeFailure(e, buffers.scratchIn, inScratch,
+                    buffers.inSize() - inScratch, true);
         } catch (Throwable t) {
             throw LibZstd.rethrow(t);
         }
@@ -318,6 +328,7 @@ public final class ZstdInputStream extends InputStream {
         }
         // before the source's read: a timeout from it leaves the moved input where zstd will look
         buffers.setIn(buffers.scratchInAddress, left);
+        discarded += pos;
         int n;
         try {
             n = in.read(heapIn, 0, (int) (StreamBuffers.SCRATCH_BYTES - left));
