@@ -106,6 +106,16 @@ public class ZstdException extends RuntimeException {
         return new ZstdException(reason, message, code, LibZstd.errorName(result));
     }
 
+    /**
+     * This exception's reason, zstd code and name, and stack trace, with {@code context} appended
+     * to its message: where in a stream it happened. Error path only: allocates.
+     */
+    ZstdException withContext(String context) {
+        ZstdException e = new ZstdException(reason, getMessage() + context, errorCode, errorName);
+        e.setStackTrace(getStackTrace());
+        return e;
+    }
+
     static Reason reasonOf(int code) {
         return switch (code) {
             case LibZstd.ERR_PREFIX_UNKNOWN -> Reason.NOT_ZSTD;

@@ -16,7 +16,10 @@ import java.util.Objects;
  * (limit, dictionary); the total content read, over all frames, is held to the decompressor's
  * {@link ZstdDecompressor#maxDecompressedSize()} ({@code TOO_LARGE}, "stream larger than limit"
  * when frames that each fit pass it together, from the header of a frame that declares more
- * than the limit leaves: a long concatenation needs a limit above its total). Errors are {@link ZstdException}s.
+ * than the limit leaves: a long concatenation needs a limit above its total). Errors are {@link ZstdException}s;
+ * once a frame has begun, the message ends with where: {@code "; in the stream: frame=3,
+ * inputOffset=…, contentOffset=…"}, the frame's number from 1 (skippable frames counted), the
+ * offset of its first byte in the input and of its content in what the stream returns.
  *
  * <p>Input that ends between frames ends the stream ({@code -1}); input that ends inside a frame
  * or a skippable frame, inside its magic number included, is {@code TRUNCATED}; a source that
@@ -55,6 +58,8 @@ public final class ZstdInputStream extends InputStream {
     private long total;
     /** {@link #total} when the current frame started: above 0, earlier frames count toward the limit. */
     private long totalBeforeFrame;
+    /** Frames begun, skippable ones included: the current frame's number, from 1, for error messages. */
+    private long frames;
     /** Source bytes dropped from the front of the input scratch by {@link #refill()}: its offset in the input. */
     private long discarded;
     /** The input offset of the current frame's first byte. */
@@ -147,7 +152,7 @@ public final class ZstdInputStream extends InputStream {
         // structs hold this stream's state between zstd's steps.
         try {
             while (outRead == outAvailable) {
-                if (!decodeMore()) {
+                if (!decodeMoreNamingTheFrame()) {
                     return -1;
                 }
             }
@@ -208,6 +213,20 @@ public final class ZstdInputStream extends InputStream {
         return failure != null ? 0 : (int) (outAvailable - outRead);
     }
 
+    /**
+     * {@link #decodeMore()}, its errors naming where in the stream they happened: which frame
+     * (a stream fails in its 3rd frame as often as in its 1st), where it starts in the input and in
+     * the content.
+     */
+    private boolean decodeMoreNamingTheFrame() throws IOException {
+        try {
+            return decodeMore();
+        } catch (ZstdException e) {
+            throw frames == 0 ? e : e.withContext("; in the stream: frame=" + frames + ", inputOffset=" + frameStart
+                    + ", contentOffset=" + totalBeforeFrame);
+        }
+    }
+
     /** Decodes into the output scratch; false at a clean end of input between frames. */
     private boolean decodeMore() throws IOException {
         if (skippableLeft > 0) {
@@ -227,7 +246,9 @@ public final class ZstdInputStream extends InputStream {
                 }
                 return false;
             }
+            frames++;
             frameStart = discarded + buffers.inPos();
+            totalBeforeFrame = total;
             if (ZstdFrames.isSkippable(buffers.scratchIn, buffers.inPos(), available(buffers))) {
                 skipSkippableFrame();
                 return true; // no content (outRead == outAvailable still): the caller asks for the next frame
@@ -242,7 +263,6 @@ public final class ZstdInputStream extends InputStream {
                         + decompressor.maxDecompressedSize() + " (the limit holds for all frames of a stream)");
             }
             atFrameStart = false;
-            totalBeforeFrame = total;
         } else {
             // Until the source gives bytes or ends: a read that returns 0 (a non-blocking source)
             // must not reach zstd as a call without input, which it fails after 16 in a row.

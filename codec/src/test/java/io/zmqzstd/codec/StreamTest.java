@@ -82,7 +82,8 @@ class StreamTest {
             }
             try (ZstdInputStream in = new ZstdInputStream(new ByteArrayInputStream(c.compress(data)), d)) {
                 ZstdException e = assertThrows(ZstdException.class, in::readAllBytes);
-                assertEquals("frame larger than limit: declared=500000, limit=400000", e.getMessage());
+                assertEquals("frame larger than limit: declared=500000, limit=400000"
+                        + "; in the stream: frame=1, inputOffset=0, contentOffset=0", e.getMessage());
             }
             byte[] small = TestData.text(1000, 4);
             try (ZstdInputStream in = new ZstdInputStream(new ByteArrayInputStream(c.compress(small)), d)) {
@@ -121,7 +122,8 @@ class StreamTest {
                 assertEquals(300_000, returned, "the first frame whole, nothing of the second");
                 assertEquals(ZstdException.Reason.TOO_LARGE, e == null ? null : e.reason());
                 assertEquals("stream larger than limit: decompressed=300000 and the next frame declares 300000, limit=400000"
-                        + " (the limit holds for all frames of a stream)", e.getMessage());
+                        + " (the limit holds for all frames of a stream); in the stream: frame=2, inputOffset="
+                        + frame.length + ", contentOffset=300000", e.getMessage());
             }
             ByteArrayOutputStream undeclared = new ByteArrayOutputStream();
             try (ZstdOutputStream out = new ZstdOutputStream(undeclared, 3)) {
@@ -133,7 +135,8 @@ class StreamTest {
                 ZstdException e = assertThrows(ZstdException.class, in::readAllBytes);
                 assertEquals(ZstdException.Reason.TOO_LARGE, e.reason());
                 assertTrue(e.getMessage().startsWith("stream larger than limit: decompressed="), e.getMessage());
-                assertTrue(e.getMessage().endsWith(", limit=400000 (the limit holds for all frames of a stream)"), e.getMessage());
+                assertTrue(e.getMessage().endsWith(", limit=400000 (the limit holds for all frames of a stream); in the stream:"
+                        + " frame=2, inputOffset=" + undeclared.size() + ", contentOffset=300000"), e.getMessage());
             }
         }
     }
