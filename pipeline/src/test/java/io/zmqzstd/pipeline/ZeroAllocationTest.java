@@ -26,7 +26,9 @@ import org.junit.jupiter.params.provider.CsvSource;
  * After warm-up, send(MemorySegment) and receive() / receiveInto() allocate nothing per message:
  * measured with the JDK's per-thread allocation counter on both threads. So do a topic or envelope
  * part given as an array or a native segment (publish, sendEnvelope) in front of such a payload,
- * and payloads given as arrays and ByteBuffers to both senders.
+ * and payloads given as arrays and ByteBuffers to both senders. Both threads are measured for
+ * messages of three payload parts, a DEALER's messages on a ROUTER (the routing id in front) and
+ * a PUB's on a SUB (the topic in front), as for a single part.
  */
 class ZeroAllocationTest {
 
@@ -40,22 +42,83 @@ class ZeroAllocationTest {
     private static final com.sun.management.ThreadMXBean THREADS =
             (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
 
+    /** The topic every TOPIC message carries, and the topic-sending tests send. */
+    private static final byte[] TOPIC = "metrics.cpu".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    /** The DEALER's routing id, which the ROUTER receives in front of each message. */
+    private static final byte[] ROUTING_ID = "dealer-1".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    /** An empty delimiter part. */
+    private static final byte[] DELIMITER = new byte[0];
+    /** The stamp of a subscription probe (slow joiner), skipped by the reader. */
+    private static final long PROBE = Long.MIN_VALUE;
+
+    /** The shapes of message measured on both threads. */
+    enum Shape {
+        /** PUSH to PULL, one part: {@code send}. */
+        SINGLE,
+        /** PUSH to PULL, three payload parts: {@code send(SNDMORE)} twice, then {@code send}. */
+        MULTIPART,
+        /**
+         * DEALER to ROUTER, which receives the DEALER's routing id in front; the DEALER sends in
+         * turn a plain part, an empty delimiter by {@code sendEnvelope} then {@code send}, and
+         * {@code publish} behind an empty delimiter.
+         */
+        ROUTER,
+        /** PUB to SUB, a topic in front: {@code publish} and {@code sendEnvelope} then {@code send} in turn. */
+        TOPIC
+    }
+
+    /** Envelope parts in front of message {@code seq} of {@code shape}, as the receiver sees them. */
+    private static int envelopeParts(Shape shape, long seq) {
+        return switch (shape) {
+            case SINGLE, MULTIPART -> 0;
+            case ROUTER -> Math.floorMod(seq, 3) == 0 ? 1 : 2;
+            case TOPIC -> 1;
+        };
+    }
+
+    /** Reads message {@code i} and checks it; returns a byte of it, so that the read is not removed. */
+    @FunctionalInterface
+    private interface MessageReader {
+        byte read(long i);
+    }
+
     /**
-     * One receive (into the receiver's region, or into {@code dst} when not null) and its checks,
-     * in a method of its own so the JIT compiles it whole (not as an OSR loop body).
+     * One receive of message {@code i} of {@code shape} (into the receiver's region, or into
+     * {@code dst} when not null; a subscription probe skipped) and its checks: every payload part
+     * {@code size} bytes stamped {@code i}, each in {@code dst} right after the one before, and
+     * the envelope parts the shape puts in front. In a method of its own so the JIT compiles it
+     * whole (not as an OSR loop body).
      */
-    private static byte readOne(DecompressingReceiver receiver, MemorySegment dst, long i, int size) {
-        int status = dst == null ? receiver.receive(0) : receiver.receiveInto(dst, 0);
-        if (status != DecompressingReceiver.RECEIVED) {
-            throw new AssertionError("message " + i + ": " + receiver.lastErrorMessage());
+    private static byte readOne(DecompressingReceiver receiver, MemorySegment dst, Shape shape, long i, int size) {
+        ReceivedMessage m;
+        int last;
+        long seq;
+        do {
+            int status = dst == null ? receiver.receive(0) : receiver.receiveInto(dst, 0);
+            if (status != DecompressingReceiver.RECEIVED) {
+                throw new AssertionError("message " + i + ": " + receiver.lastErrorMessage());
+            }
+            m = receiver.message();
+            last = m.parts() - 1;
+            seq = m.segment(last).get(ValueLayout.JAVA_LONG_UNALIGNED, m.partOffset(last));
+        } while (seq == PROBE);
+        int envelope = envelopeParts(shape, i);
+        boolean ok = seq == i && last + 1 == envelope + (shape == Shape.MULTIPART ? 3 : 1);
+        for (int k = envelope; ok && k <= last; k++) {
+            MemorySegment in = m.segment(k);
+            ok = m.partSize(k) == size && in.get(ValueLayout.JAVA_LONG_UNALIGNED, m.partOffset(k)) == i
+                    && (dst == null || (in == dst && m.partOffset(k) == (long) (k - envelope) * size));
         }
-        ReceivedMessage m = receiver.message();
-        MemorySegment in = m.segment(0);
-        long seq = in.get(ValueLayout.JAVA_LONG_UNALIGNED, m.partOffset(0));
-        if (seq != i || m.partSize(0) != size || (dst != null && in != dst)) {
-            throw new AssertionError("message " + i + ": seq=" + seq + ", size=" + m.partSize(0));
+        ok &= switch (shape) {
+            case SINGLE, MULTIPART -> true;
+            case ROUTER -> m.partSize(0) == ROUTING_ID.length && (envelope == 1 || m.partSize(1) == 0);
+            case TOPIC -> m.partSize(0) == TOPIC.length;
+        };
+        if (!ok) {
+            throw new AssertionError("message " + i + " (" + shape + "): seq=" + seq + ", parts=" + m.parts() + ", size="
+                    + m.partSize(last));
         }
-        return in.get(ValueLayout.JAVA_BYTE, m.partOffset(0) + size - 1);
+        return m.segment(last).get(ValueLayout.JAVA_BYTE, m.partOffset(last) + size - 1);
     }
 
     /** A PULL server and a PUSH client over {@code transport}, both with {@link #HWM}. */
@@ -88,11 +151,81 @@ class ZeroAllocationTest {
         return seq;
     }
 
-    private static void sendSequence(CompressingSender sender, MemorySegment payload, long seq) {
+    /** Sends message {@code seq} of {@code shape}: every payload part {@code payload}, stamped {@code seq}. */
+    private static void sendOne(CompressingSender sender, Shape shape, MemorySegment payload, long seq) {
         payload.set(ValueLayout.JAVA_LONG_UNALIGNED, 0, seq);
-        if (!sender.send(payload, 0)) {
+        boolean sent = switch (shape) {
+            case SINGLE -> sender.send(payload, 0);
+            case MULTIPART -> sender.send(payload, ZmqSocket.SNDMORE) && sender.send(payload, ZmqSocket.SNDMORE)
+                    && sender.send(payload, 0);
+            case ROUTER -> switch (Math.floorMod(seq, 3)) {
+                case 0 -> sender.send(payload, 0);
+                case 1 -> sender.sendEnvelope(DELIMITER, ZmqSocket.SNDMORE) && sender.send(payload, 0);
+                default -> sender.publish(DELIMITER, payload, 0);
+            };
+            // even numbers through publish, odd ones through sendEnvelope then send
+            case TOPIC -> (seq & 1) == 0 ? sender.publish(TOPIC, payload, 0)
+                    : sender.sendEnvelope(TOPIC, ZmqSocket.SNDMORE) && sender.send(payload, 0);
+        };
+        if (!sent) {
             throw new AssertionError("blocking send returned false: seq=" + seq);
         }
+    }
+
+    /** What {@link #measure} found: each thread's bytes over the measured messages, and the messages sent. */
+    private record Measured(long senderBytes, long receiverBytes, long warmUp, long messages) {
+    }
+
+    /**
+     * Sends messages 0, 1, 2... with {@code send} on this thread while a thread of its own reads
+     * them with {@code read}. Warm-up lasts until a whole chunk allocates nothing on both threads
+     * (the JIT has finished with the hot paths; the reader's chunks are {@code readerChunk}
+     * messages), then the sender announces where measuring starts, and each thread's allocation
+     * over the next {@code measured} messages is taken.
+     */
+    private static Measured measure(java.util.function.LongConsumer send, MessageReader read, int readerChunk, int measured)
+            throws InterruptedException {
+        long[] receiverBytes = new long[1];
+        AtomicLong measureFrom = new AtomicLong(Long.MAX_VALUE);
+        AtomicLong receiverChunkBytes = new AtomicLong(-1);
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        Thread reader = new Thread(() -> {
+            try {
+                long checksum = 0;
+                long start = 0;
+                long chunkStart = THREADS.getCurrentThreadAllocatedBytes();
+                for (long i = 0; ; i++) {
+                    checksum += read.read(i);
+                    long from = measureFrom.get();
+                    if (i == from) {
+                        start = THREADS.getCurrentThreadAllocatedBytes();
+                    } else if (i == from + measured) {
+                        break;
+                    } else if (from == Long.MAX_VALUE && (i + 1) % readerChunk == 0) {
+                        long now = THREADS.getCurrentThreadAllocatedBytes();
+                        receiverChunkBytes.set(now - chunkStart);
+                        chunkStart = now;
+                    }
+                }
+                receiverBytes[0] = THREADS.getCurrentThreadAllocatedBytes() - start;
+                if (checksum == Long.MIN_VALUE) {
+                    System.out.println(checksum); // keeps the reads alive
+                }
+            } catch (Throwable t) {
+                failure.set(t);
+            }
+        }, "receiver");
+        reader.start();
+        long seq = warmUp(send, () -> receiverChunkBytes.get() == 0);
+        long warmUp = seq;
+        measureFrom.set(warmUp);
+        long start = THREADS.getCurrentThreadAllocatedBytes();
+        for (int i = 0; i <= measured; i++) {
+            send.accept(seq++);
+        }
+        long senderBytes = THREADS.getCurrentThreadAllocatedBytes() - start;
+        join(reader, failure);
+        return new Measured(senderBytes, receiverBytes[0], warmUp, seq);
     }
 
     /**
@@ -109,7 +242,7 @@ class ZeroAllocationTest {
     @org.junit.jupiter.params.provider.ValueSource(booleans = {false, true})
     void shouldSendTopicsAndEnvelopePartsWithoutAllocating(boolean segmentTopic) throws Exception {
         NativeBufferPool pool = NativeBufferPool.builder().leakDetection(NativeBufferPool.LeakDetection.DISABLED).build();
-        byte[] topic = "metrics.cpu".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        byte[] topic = TOPIC;
         int size = 256;
         try (ZmqContext ctx = ZmqContext.builder().bufferPool(pool).build(); Arena arena = Arena.ofShared()) {
             Fixtures.Link link = linkWithHwm(ctx, "inproc");
@@ -125,7 +258,7 @@ class ZeroAllocationTest {
                 Thread reader = startReader(receiver, topic.length, size, failure);
                 java.util.function.LongConsumer send = segmentTopic
                         ? n -> sendUnderTopic(sender, nativeTopic, payload, arrayPayload, n)
-                        : n -> sendUnderTopic(sender, topic, payload, n);
+                        : n -> sendOne(sender, Shape.TOPIC, payload, n);
                 long seq = warmUp(send, () -> true);
                 long start = THREADS.getCurrentThreadAllocatedBytes();
                 for (int i = 0; i < MEASURED; i++) {
@@ -313,16 +446,6 @@ class ZeroAllocationTest {
         }
     }
 
-    /** Even numbers through publish, odd ones through sendEnvelope then send. */
-    private static void sendUnderTopic(CompressingSender sender, byte[] topic, MemorySegment payload, long seq) {
-        payload.set(ValueLayout.JAVA_LONG_UNALIGNED, 0, seq);
-        boolean sent = (seq & 1) == 0 ? sender.publish(topic, payload, 0)
-                : sender.sendEnvelope(topic, ZmqSocket.SNDMORE) && sender.send(payload, 0);
-        if (!sent) {
-            throw new AssertionError("blocking send returned false: seq=" + seq);
-        }
-    }
-
     @ParameterizedTest(name = "{0}, {1} B, receiveInto={2}, random={3}")
     @CsvSource({"inproc,1024,false,false", "inproc,65536,false,false", "tcp,1024,false,false", "tcp,65536,false,false",
             "tcp,1048576,false,false", "inproc,1024,true,false", "tcp,65536,true,false", "tcp,1024,false,true"})
@@ -352,12 +475,6 @@ class ZeroAllocationTest {
                 byte[] noise = Fixtures.random(random ? size : size / 4, 4);
                 MemorySegment.copy(noise, 0, payload, ValueLayout.JAVA_BYTE, 0, noise.length);
             }
-            long[] receiverBytes = new long[1];
-            // Warm-up lasts until a whole chunk allocates nothing on both threads (the JIT has
-            // finished with the hot paths), then the sender announces where measuring starts.
-            AtomicLong measureFrom = new AtomicLong(Long.MAX_VALUE);
-            AtomicLong receiverChunkBytes = new AtomicLong(-1);
-            AtomicReference<Throwable> failure = new AtomicReference<>();
             try (CompressingSender sender = CompressingSender.builder(push).level(1).build();
                  DecompressingReceiver receiver = DecompressingReceiver.builder(pull).build()) {
                 // Payloads at the threshold go into pooled buffers; the frames stay above it when a
@@ -369,46 +486,13 @@ class ZeroAllocationTest {
                     // Without this, a burst deeper than any during warm-up misses and allocates.
                     sender.reserveBuffers(size, 2 * HWM + 16);
                 }
-                Thread reader = new Thread(() -> {
-                    try {
-                        long checksum = 0;
-                        long start = 0;
-                        long chunkStart = THREADS.getCurrentThreadAllocatedBytes();
-                        for (long i = 0; ; i++) {
-                            checksum += readOne(receiver, dst, i, size);
-                            long from = measureFrom.get();
-                            if (i == from) {
-                                start = THREADS.getCurrentThreadAllocatedBytes();
-                            } else if (i == from + MEASURED) {
-                                break;
-                            } else if (from == Long.MAX_VALUE && (i + 1) % CHUNK == 0) {
-                                long now = THREADS.getCurrentThreadAllocatedBytes();
-                                receiverChunkBytes.set(now - chunkStart);
-                                chunkStart = now;
-                            }
-                        }
-                        receiverBytes[0] = THREADS.getCurrentThreadAllocatedBytes() - start;
-                        if (checksum == Long.MIN_VALUE) {
-                            System.out.println(checksum); // keeps the reads alive
-                        }
-                    } catch (Throwable t) {
-                        failure.set(t);
-                    }
-                }, "receiver");
-                reader.start();
-                long seq = warmUp(n -> sendSequence(sender, payload, n), () -> receiverChunkBytes.get() == 0);
-                long warmUp = seq;
-                measureFrom.set(warmUp);
-                long start = THREADS.getCurrentThreadAllocatedBytes();
-                for (int i = 0; i <= MEASURED; i++) {
-                    sendSequence(sender, payload, seq++);
-                }
-                long senderBytes = THREADS.getCurrentThreadAllocatedBytes() - start;
-                join(reader, failure);
+                Measured run = measure(n -> sendOne(sender, Shape.SINGLE, payload, n),
+                        i -> readOne(receiver, dst, Shape.SINGLE, i, size), CHUNK, MEASURED);
+                long seq = run.messages();
                 assertEquals(seq, receiver.stats().messages());
                 PipelineStats stats = sender.stats();
                 System.out.printf("%s %d B: sender %d B, receiver %d B over %d messages after %d warm-up; %s%n", transport, size,
-                        senderBytes, receiverBytes[0], MEASURED, warmUp, stats);
+                        run.senderBytes(), run.receiverBytes(), MEASURED, run.warmUp(), stats);
                 assertEquals(zeroCopy ? seq : 0, stats.zeroCopySends(), stats::toString);
                 // random payloads go raw after the first (the stamped sequence number can tip a
                 // rare sample over the bound: that one is compressed)
@@ -417,9 +501,82 @@ class ZeroAllocationTest {
                 if (zeroCopy) {
                     assertEquals(0, stats.poolWideMisses(), () -> "reserved buffers were not enough: " + stats);
                 }
-                assertTrue(senderBytes < MEASURED, "sender allocated " + senderBytes + " B for " + MEASURED + " messages");
-                assertTrue(receiverBytes[0] < MEASURED,
-                        "receiver allocated " + receiverBytes[0] + " B for " + MEASURED + " messages");
+                assertLessThanOneBytePerMessage(run, MEASURED);
+            }
+            assertTrue(Fixtures.await(() -> pool.outstanding() == 0, 10_000), () -> pool.stats().toString());
+        } finally {
+            pool.close();
+        }
+    }
+
+    /** Both threads allocated less than one byte per message over the {@code measured} of {@code run}. */
+    private static void assertLessThanOneBytePerMessage(Measured run, int measured) {
+        assertTrue(run.senderBytes() < measured, "sender allocated " + run.senderBytes() + " B for " + measured + " messages");
+        assertTrue(run.receiverBytes() < measured,
+                "receiver allocated " + run.receiverBytes() + " B for " + measured + " messages");
+    }
+
+    /**
+     * Messages with envelope parts, and of several payload parts, allocate nothing per message on
+     * either thread after warm-up, as a single part does: three 1 KiB payload parts on PUSH/PULL
+     * (received with {@code receive} and with {@code receiveInto} a native segment holding all
+     * three; 50,000 measured messages, 150,000 parts), a DEALER's messages on a ROUTER (the routing id in front, behind it an empty delimiter
+     * in two of three), and a PUB's on a SUB (the topic in front, the PUB not dropping at its
+     * high-water mark, so that every message arrives), over inproc and tcp. The senders send them
+     * as {@link #sendOne} says.
+     */
+    @ParameterizedTest(name = "{0}, {1}, receiveInto={2}")
+    @CsvSource({"MULTIPART,inproc,false", "MULTIPART,tcp,false", "MULTIPART,inproc,true", "MULTIPART,tcp,true",
+            "ROUTER,inproc,false", "ROUTER,tcp,false", "TOPIC,inproc,false", "TOPIC,tcp,false"})
+    void shouldSendAndReceiveEnvelopesAndMultipartMessagesWithoutAllocating(Shape shape, String transport, boolean into)
+            throws Exception {
+        int size = 1024;
+        // three parts a message: half the messages, 1.5 times the parts, the same bound a message
+        int measured = shape == Shape.MULTIPART ? MEASURED / 2 : MEASURED;
+        NativeBufferPool pool = NativeBufferPool.builder().leakDetection(NativeBufferPool.LeakDetection.DISABLED).build();
+        try (ZmqContext ctx = ZmqContext.builder().bufferPool(pool).build(); Arena arena = Arena.ofShared()) {
+            Fixtures.Link link = switch (shape) {
+                case SINGLE, MULTIPART -> new Fixtures.Link(ctx.socket(SocketType.PULL), ctx.socket(SocketType.PUSH));
+                case ROUTER -> new Fixtures.Link(ctx.socket(SocketType.ROUTER), ctx.socket(SocketType.DEALER));
+                case TOPIC -> new Fixtures.Link(ctx.socket(SocketType.SUB), ctx.socket(SocketType.PUB));
+            };
+            link.client().sendHwm(HWM);
+            link.server().receiveHwm(HWM);
+            if (shape == Shape.ROUTER) {
+                link.client().routingId(ROUTING_ID);
+            } else if (shape == Shape.TOPIC) {
+                link.client().xpubNoDrop(true); // blocks at the high-water mark instead of dropping
+                link.server().subscribe(TOPIC);
+            }
+            Fixtures.link(link.server(), link.client(), transport);
+            MemorySegment payload = arena.allocate(size).copyFrom(MemorySegment.ofArray(Fixtures.payload(size, 7)));
+            MemorySegment dst = into ? arena.allocate(3L * size) : null; // exactly the three parts
+            try (CompressingSender sender = CompressingSender.builder(link.client()).level(1).build();
+                 DecompressingReceiver receiver = DecompressingReceiver.builder(link.server()).build()) {
+                if (shape == Shape.TOPIC) {
+                    Fixtures.awaitSubscription(() -> sendOne(sender, shape, payload, PROBE), receiver);
+                }
+                Measured run = measure(n -> sendOne(sender, shape, payload, n), i -> readOne(receiver, dst, shape, i, size),
+                        CHUNK, measured);
+                PipelineStats sent = sender.stats();
+                PipelineStats received = receiver.stats();
+                System.out.printf("%s %s receiveInto=%s: sender %d B, receiver %d B over %d messages after %d warm-up; %s%n",
+                        shape, transport, into, run.senderBytes(), run.receiverBytes(), measured, run.warmUp(), received);
+                // The reader saw every message of the sequence in order; the counters agree. A PUB
+                // drops the probes it publishes before the subscription reaches it.
+                long messages = received.messages();
+                assertTrue(messages >= run.messages() && messages <= sent.messages(), () -> sent + " / " + received);
+                if (shape != Shape.TOPIC) {
+                    assertEquals(sent.messages(), messages, () -> sent + " / " + received);
+                }
+                assertEquals(shape == Shape.MULTIPART ? 3 * messages : messages, received.parts(), received::toString);
+                long envelopeParts = switch (shape) {
+                    case SINGLE, MULTIPART -> 0;
+                    case ROUTER -> messages + sent.envelopeParts(); // the routing id, and the delimiters sent
+                    case TOPIC -> messages;
+                };
+                assertEquals(envelopeParts, received.envelopeParts(), () -> sent + " / " + received);
+                assertLessThanOneBytePerMessage(run, measured);
             }
             assertTrue(Fixtures.await(() -> pool.outstanding() == 0, 10_000), () -> pool.stats().toString());
         } finally {
