@@ -139,7 +139,9 @@ public final class SocketMonitor implements AutoCloseable {
      *     mask, which libzmq is asked for all the same, is not returned)
      * @throws IllegalArgumentException when {@code timeout} is negative
      * @throws ZmqException with {@link ZmqException#isContextTerminated()} when the context is
-     *     shut down or closed during the wait
+     *     shut down or closed during the wait, or was shut down before it and no event is queued:
+     *     an event queued before {@link ZmqContext#shutdown()} is still returned, as libzmq takes a
+     *     queued frame before it looks at the shutdown (see {@link #tryReceive()})
      * @throws IllegalStateException after {@link #close()} or once the context closed the
      *     monitor's socket (the message names the monitor and which), or while another thread is
      *     receiving on this monitor
@@ -205,7 +207,10 @@ public final class SocketMonitor implements AutoCloseable {
      *
      * @return the event, or null when none is queued
      * @throws ZmqException with {@link ZmqException#isContextTerminated()} after the context is
-     *     shut down
+     *     shut down, once libzmq has looked at the shutdown: it does when no event is queued, so
+     *     an event queued before {@link ZmqContext#shutdown()} is still returned first, and also
+     *     on every 100th receive on the monitor's socket ({@code inbound_poll_rate}; an event is
+     *     two receives), so of many events queued then, some are dropped
      * @throws IllegalStateException after {@link #close()} or once the context closed the
      *     monitor's socket (the message names the monitor and which), or while another thread is
      *     receiving on this monitor
@@ -271,7 +276,8 @@ public final class SocketMonitor implements AutoCloseable {
      * monitor whose monitored socket was closed first stays open (it holds its own socket, with the
      * events not yet received and a last {@link MonitorEvent.Type#MONITOR_STOPPED}) until its own
      * close; so does one whose context was only {@link ZmqContext#shutdown() shut down} (its
-     * receives throw ETERM), as a socket does.
+     * receives throw ETERM, some events queued before the shutdown first returned), as a socket
+     * does.
      *
      * @return whether this monitor is closed, or being closed by its context on another thread
      */

@@ -470,6 +470,66 @@ class SocketMonitorTest extends ContextTestBase {
         assertTrue(events.isClosed());
     }
 
+    /**
+     * A shutdown does not drop what is queued: libzmq's receive takes a queued frame before it
+     * looks at the socket's commands, where the shutdown waits, so an event raised before
+     * {@code shutdown()} (a bind's LISTENING, raised inside the bind) is still received, by
+     * {@code tryReceive} and by {@code receive(Duration)}, and only the receive that finds none
+     * throws ETERM. The javadoc said ETERM came "after the context is shut down".
+     */
+    @Test
+    void shouldHandOutAnEventQueuedBeforeTheShutdownThenThrowEterm() {
+        ZmqSocket a = socket(SocketType.PULL);
+        ZmqSocket b = socket(SocketType.PULL);
+        SocketMonitor tried = a.monitor(EnumSet.of(LISTENING));
+        SocketMonitor waited = b.monitor(EnumSet.of(LISTENING));
+        a.bind("tcp://127.0.0.1:*");
+        b.bind("tcp://127.0.0.1:*");
+        String aEndpoint = a.lastEndpoint();
+        String bEndpoint = b.lastEndpoint();
+        ctx.shutdown();
+        MonitorEvent e = tried.tryReceive();
+        assertNotNull(e, "an event queued before the shutdown is still there to take");
+        assertEquals(LISTENING, e.type());
+        assertEquals(aEndpoint, e.endpoint());
+        assertTrue(assertThrows(ZmqException.class, tried::tryReceive).isContextTerminated());
+        e = waited.receive(Duration.ofSeconds(5));
+        assertNotNull(e, "an event queued before the shutdown is still there to take");
+        assertEquals(bEndpoint, e.endpoint());
+        long start = System.nanoTime();
+        assertTrue(assertThrows(ZmqException.class, () -> waited.receive(Duration.ofSeconds(5))).isContextTerminated());
+        assertTrue(System.nanoTime() - start < 2_000_000_000L, "ETERM at once, not after the timeout");
+    }
+
+    /**
+     * But libzmq also looks at a socket's commands every 100th receive (its
+     * {@code inbound_poll_rate}), queued frames or not, and an event is two receives: of many events
+     * queued before a shutdown only some are received before ETERM (49 of 150 here), the rest
+     * dropped. So a shutdown is no way to drain a monitor.
+     */
+    @Test
+    void shouldDropSomeOfManyEventsQueuedBeforeTheShutdown() {
+        ZmqSocket server = socket(SocketType.PULL);
+        SocketMonitor events = server.monitor(EnumSet.of(LISTENING));
+        int queued = 150;
+        for (int i = 0; i < queued; i++) {
+            server.bind("tcp://127.0.0.1:*");
+        }
+        ctx.shutdown();
+        int received = 0;
+        ZmqException eterm = null;
+        try {
+            while (events.tryReceive() != null) {
+                received++;
+            }
+        } catch (ZmqException e) {
+            eterm = e;
+        }
+        assertNotNull(eterm, "ETERM, not an empty queue, ends it: received=" + received);
+        assertTrue(eterm.isContextTerminated(), eterm.getMessage());
+        assertTrue(received > 0 && received < queued, "some but not all of the queued events: received=" + received);
+    }
+
     @Test
     void shouldCloseAfterTheContextWasShutDown() {
         ZmqSocket server = socket(SocketType.PULL);
