@@ -292,6 +292,7 @@ public final class NativeBufferPool implements AutoCloseable {
         if (b == null) {
             b = newUnpooled(minCapacityBytes);
             countMiss(tc);
+            unpooledRents.incrementAndGet(); // after its miss: stats() reads it before the misses
         }
         // Release order suffices: the slot was free, so no other thread may change its state now.
         b.setStateRelease(PooledBuffer.RENTED);
@@ -375,12 +376,20 @@ public final class NativeBufferPool implements AutoCloseable {
     /**
      * A snapshot of the counters (allocates; not for the hot path).
      *
-     * @return the counters since the pool was built, read one after another (not atomically)
+     * @return the counters since the pool was built, read one after another (not atomically),
+     *     in an order that keeps a snapshot possible: {@code rented} is {@code hits + misses},
+     *     {@code outstanding} is {@code rented - returned} and never below the true count (see
+     *     {@link #outstanding()}; it may be above it while other threads rent and release), and
+     *     {@code unpooled} is never above {@code misses}
      */
     public Stats stats() {
+        // Unpooled rents before the misses, each counted after its miss: so a snapshot never shows
+        // more of them than misses. Read after, as until 2026-11-29, they overtook the misses
+        // while threads rented above the largest class (PoolStatsConsistencyTest).
+        long unpooledCount = unpooledRents.get();
         Totals t = totals();
         long r = t.rented();
-        return new Stats(r, t.returned(), r - t.returned(), t.hits(), t.misses(), unpooledRents.get(),
+        return new Stats(r, t.returned(), r - t.returned(), t.hits(), t.misses(), unpooledCount,
                 inFlight.get() & ~CLOSED_BIT, slabBytesAllocated.get(), CALLBACK_ERRORS.get(), STRAY_CALLBACKS.get(),
                 doubleReleases.get());
     }
@@ -961,7 +970,6 @@ public final class NativeBufferPool implements AutoCloseable {
             // error has no message at all.
             throw allocationFailed("cannot allocate an unpooled buffer: minCapacityBytes=" + capacity, e);
         }
-        unpooledRents.incrementAndGet();
         long hint = ((long) id << ID_SHIFT) | UNPOOLED_BIT | (unpooledSeq.incrementAndGet() & (UNPOOLED_BIT - 1));
         PooledBuffer b = new PooledBuffer(this, hint, -1, -1, Math.max(capacity, 1));
         // Auto arena: memory stays valid as long as anything (including a stale segment) can reach it.
