@@ -952,15 +952,35 @@ public final class ZmqSocket implements AutoCloseable {
     /**
      * {@link #callFailed}, naming this socket's type when it cannot do the call at all: libzmq's
      * ENOTSUP for a send on a SUB or PULL, or a receive on a PUB or PUSH, said only "Operation not
-     * supported" (until 2026-11-29).
+     * supported" (until 2026-11-29); and a REQ's or REP's EFSM naming the state it is in, where
+     * the note said only the rule (until 2026-11-29).
      */
     private ZmqException failed(int op, int errno) {
         boolean receive = op == ZMQ_MSG_RECV;
+        if (errno == LibZmq.EFSM && (type == SocketType.REQ || type == SocketType.REP)) {
+            return new ZmqException(callName(op), errno, outOfTurn(type, receive));
+        }
         if (receive ? type.receives() : type.sends()) {
             return callFailed(op, errno);
         }
         return new ZmqException(callName(op), errno, "a " + type + " socket cannot " + (receive ? "receive" : "send")
                 + ": " + (receive ? "PUB and PUSH only send" : "SUB and PULL only receive"));
+    }
+
+    /**
+     * The state a REQ or REP is in when libzmq 4.3.4 refuses a call with EFSM: each of the four
+     * (type, call) pairs has one cause ({@code req_t::xsend}/{@code xrecv},
+     * {@code rep_t::xsend}/{@code xrecv}).
+     */
+    private static String outOfTurn(SocketType type, boolean receive) {
+        if (type == SocketType.REQ) {
+            return receive ? "this REQ has no request waiting for a reply: send a request before receiving"
+                    : "this REQ has sent a request and not yet received its whole reply: receive it before sending"
+                    + " the next request, or set reqRelaxed(true)";
+        }
+        return receive ? "this REP has received a request and not yet sent its whole reply: send it before receiving"
+                + " the next request"
+                : "this REP has no request to reply to: receive a request before sending";
     }
 
     private static ZmqException callFailed(int op, int errno) {

@@ -102,8 +102,8 @@ class DocumentedSocketBehaviourTest extends ContextTestBase {
                 ZmqException e = assertThrows(ZmqException.class, receive::run);
                 assertEquals(LibZmq.EFSM, e.errno(), e.getMessage());
                 assertTrue(e.getMessage().contains("errno=" + LibZmq.EFSM + " (EFSM), error=")
-                        && e.getMessage().endsWith("(out of the socket's turn: a REQ sends a request, then receives its"
-                        + " reply, a REP the other way round, each message whole)"), e.getMessage());
+                        && e.getMessage().endsWith("(this REQ has no request waiting for a reply: send a request before"
+                        + " receiving)"), e.getMessage());
             }
         }
         // ENOTSUP, a system errno (no name), with the type that cannot: until 2026-11-29 libzmq's
@@ -135,6 +135,64 @@ class DocumentedSocketBehaviourTest extends ContextTestBase {
                 }
             }
         }
+    }
+
+    /**
+     * EFSM names the state the REQ or REP is in, on every send and receive form: until 2026-11-29
+     * the note gave only the rule ("out of the socket's turn: a REQ sends a request, then receives
+     * its reply, a REP the other way round"), the same for a REQ that sent twice and one that
+     * received first. Each socket goes on in its turn afterwards.
+     */
+    @Test
+    void shouldNameTheStateOfAReqOrRepOutOfTurn() {
+        ZmqSocket rep = socket(SocketType.REP);
+        rep.bind("inproc://turns");
+        ZmqSocket req = socket(SocketType.REQ);
+        req.connect("inproc://turns");
+        String repSendFirst = "(this REP has no request to reply to: receive a request before sending)";
+        try (ZmqMessage msg = new ZmqMessage(); NativeBufferPool pool = NativeBufferPool.builder().build()) {
+            PooledBuffer buffer = pool.rent(1);
+            for (Runnable send : sendForms(rep, msg, buffer)) {
+                assertOutOfTurn(send, repSendFirst);
+            }
+            assertTrue(req.send(b("question"), 0));
+            for (Runnable send : sendForms(req, msg, buffer)) {
+                assertOutOfTurn(send, "(this REQ has sent a request and not yet received its whole reply: receive it"
+                        + " before sending the next request, or set reqRelaxed(true))");
+            }
+            assertEquals("question", rep.receiveString(0));
+            for (Runnable receive : receiveForms(rep, msg)) {
+                assertOutOfTurn(receive, "(this REP has received a request and not yet sent its whole reply: send it"
+                        + " before receiving the next request)");
+            }
+            assertTrue(rep.send(b("answer"), 0));
+            assertOutOfTurn(() -> rep.send(b("again"), 0), repSendFirst);
+            assertEquals("answer", req.receiveString(0));
+            for (Runnable receive : receiveForms(req, msg)) {
+                assertOutOfTurn(receive, "(this REQ has no request waiting for a reply: send a request before receiving)");
+            }
+            assertTrue(req.send(b("next"), 0), "in its turn again");
+            assertEquals("next", rep.receiveString(0));
+            buffer.release();
+        }
+    }
+
+    private static Runnable[] sendForms(ZmqSocket s, ZmqMessage msg, PooledBuffer buffer) {
+        return new Runnable[] {() -> s.send(new byte[1], 0), () -> s.send("x", 0),
+                () -> s.send(MemorySegment.ofArray(new byte[1]), 0, 1, 0), () -> s.send(msg, 0),
+                () -> s.sendPooled(buffer, 1, 0)};
+    }
+
+    private static Runnable[] receiveForms(ZmqSocket s, ZmqMessage msg) {
+        return new Runnable[] {() -> s.receiveBytes(0), () -> s.receive(new byte[1], 0), () -> s.receive(msg, 0),
+                () -> s.receive(MemorySegment.ofArray(new byte[1]), 0)};
+    }
+
+    private static void assertOutOfTurn(Runnable call, String note) {
+        ZmqException e = assertThrows(ZmqException.class, call::run);
+        assertEquals(LibZmq.EFSM, e.errno(), e.getMessage());
+        assertTrue(e.getMessage().contains("errno=" + LibZmq.EFSM + " (EFSM), error=") && e.getMessage().endsWith(note),
+                e.getMessage());
     }
 
     /** socket() after shutdown(): ZmqException ETERM, its message saying what ETERM means. */
