@@ -7,6 +7,7 @@ import io.zmqzstd.nativelib.internal.MemoryFaults;
 import io.zmqzstd.nativelib.internal.RawSegments;
 import io.zmqzstd.transport.NativeBufferPool;
 import io.zmqzstd.transport.PooledBuffer;
+import io.zmqzstd.transport.SocketType;
 import io.zmqzstd.transport.ZmqException;
 import io.zmqzstd.transport.ZmqSocket;
 
@@ -84,7 +85,10 @@ import java.util.Objects;
  * detection is {@code disabled}; sampled detection records a stack trace for one rent in 64), nor
  * do {@link #sendEnvelope} and {@link #publish(byte[], MemorySegment, int)} with a native payload
  * (before 2026-11-27 an array topic or envelope part cost 72 B a call), nor
- * {@link #publish(MemorySegment, MemorySegment, int)} with a native topic and payload. Nor do the
+ * {@link #publish(MemorySegment, MemorySegment, int)} with a native topic and payload, nor
+ * {@link #reply(ReceivedMessage, MemorySegment, int)} with a native payload, which sends the
+ * request's envelope parts from its receiver's region (where {@code publish(request.part(0), …)}
+ * allocates the slice {@code part(0)} makes, 40 B a reply). Nor do the
  * {@code byte[]} payloads of {@link #send(byte[], int)} and the {@code publish} overloads of up to
  * 128 KiB, nor {@link #send(ByteBuffer, int)} with a heap buffer of up to 128 KiB remaining or
  * with a direct buffer (after its first call with that buffer): an array is copied into the
@@ -156,7 +160,7 @@ public final class CompressingSender implements AutoCloseable {
     private MemorySegment staging;
     /** Reads ByteBuffer payloads, keeping the last direct buffer's segment. */
     private final BufferPayload bufferView = new BufferPayload(
-            (array, segment, offset, length, flags) -> sendPart(null, null, array, segment, offset, length, flags));
+            (array, segment, offset, length, flags) -> sendPart(null, null, null, array, segment, offset, length, flags));
     /** True after a part with SNDMORE went out: libzmq holds the start of a message. */
     private boolean messageOpen;
     /**
@@ -309,7 +313,7 @@ public final class CompressingSender implements AutoCloseable {
      */
     public boolean send(MemorySegment payload, long offset, long length, int flags) {
         Objects.checkFromIndexSize(offset, length, payload.byteSize());
-        return sendOwned(null, null, null, payload, offset, length, flags);
+        return sendOwned(null, null, null, null, payload, offset, length, flags);
     }
 
     /**
@@ -332,7 +336,7 @@ public final class CompressingSender implements AutoCloseable {
      */
     public boolean send(byte[] payload, int flags) {
         Objects.requireNonNull(payload, "payload");
-        return sendOwned(null, null, payload, null, 0, payload.length, flags);
+        return sendOwned(null, null, null, payload, null, 0, payload.length, flags);
     }
 
     /**
@@ -422,7 +426,7 @@ public final class CompressingSender implements AutoCloseable {
      */
     public boolean publish(byte[] topic, MemorySegment payload, int flags) {
         Objects.requireNonNull(topic, "topic");
-        return sendOwned(topic, null, null, payload, 0, payload.byteSize(), flags);
+        return sendOwned(topic, null, null, null, payload, 0, payload.byteSize(), flags);
     }
 
     /**
@@ -440,7 +444,7 @@ public final class CompressingSender implements AutoCloseable {
     public boolean publish(byte[] topic, byte[] payload, int flags) {
         Objects.requireNonNull(payload, "payload");
         Objects.requireNonNull(topic, "topic");
-        return sendOwned(topic, null, payload, null, 0, payload.length, flags);
+        return sendOwned(topic, null, null, payload, null, 0, payload.length, flags);
     }
 
     /**
@@ -464,7 +468,7 @@ public final class CompressingSender implements AutoCloseable {
      */
     public boolean publish(MemorySegment topic, MemorySegment payload, int flags) {
         checkTopic(topic);
-        return sendOwned(null, topic, null, payload, 0, payload.byteSize(), flags);
+        return sendOwned(null, topic, null, null, payload, 0, payload.byteSize(), flags);
     }
 
     /**
@@ -484,7 +488,101 @@ public final class CompressingSender implements AutoCloseable {
     public boolean publish(MemorySegment topic, byte[] payload, int flags) {
         Objects.requireNonNull(payload, "payload");
         checkTopic(topic);
-        return sendOwned(null, topic, payload, null, 0, payload.length, flags);
+        return sendOwned(null, topic, null, payload, null, 0, payload.length, flags);
+    }
+
+    /**
+     * Replies to {@code request}: every envelope part it arrived with (its leading uncompressed
+     * parts: a ROUTER's routing id, one per ROUTER it came through, an empty REQ delimiter), as it
+     * arrived, then {@code payload} compressed, one message sent whole or not at all as
+     * {@link #publish(MemorySegment, MemorySegment, int)} sends it (the payload is compressed
+     * before the first part goes out; with DONTWAIT, false means nothing was sent). The envelope
+     * parts are read from the request's view, where they lie in the receiver's region ({@link
+     * ReceivedMessage#segment}, {@link ReceivedMessage#partOffset}, {@link ReceivedMessage#partSize}),
+     * and copied by libzmq: allocation-free by construction, with a native payload, where
+     * {@code publish(request.part(0), …)} makes a slice per reply ({@link ReceivedMessage#part})
+     * that the JIT does not remove (40 B a reply, measured).
+     *
+     * <p>The view is read during the call: it must be valid (the request's receiver's last
+     * receive returned {@code RECEIVED}, and no receive on another thread overlaps the call), as
+     * for any read of it. A request without envelope parts is refused on a ROUTER or a STREAM,
+     * whose libzmq would take the frame for a routing id and drop it; on another socket type the
+     * reply is the payload alone, as {@link #send(MemorySegment, int)} sends it.
+     *
+     * @param request the message to reply to, as its receiver delivered it; read, not kept
+     * @param payload the reply, all of the segment, compressed; stays the caller's
+     * @param flags 0 or {@link ZmqSocket#DONTWAIT}; with {@link ZmqSocket#SNDMORE} more parts
+     *     follow the payload
+     * @return true when libzmq took the whole reply; false when it would block: nothing of it was
+     *     sent
+     * @throws IllegalArgumentException when the request has no envelope part and this sender's
+     *     socket is a ROUTER or a STREAM (nothing sent, nothing compressed)
+     * @throws IllegalStateException when the request's view holds no message (its receiver's last
+     *     receive did not return {@code RECEIVED}, or it is closed) or another thread receives on
+     *     it meanwhile (nothing sent when found before the first part), or the sender is closed or
+     *     used by two threads at once
+     */
+    public boolean reply(ReceivedMessage request, MemorySegment payload, int flags) {
+        return reply(request, payload, 0, payload.byteSize(), flags);
+    }
+
+    /**
+     * {@link #reply(ReceivedMessage, MemorySegment, int)} for {@code payload[offset, offset +
+     * length)}: a part of the request itself, say, to echo it.
+     *
+     * @param request the message to reply to, as its receiver delivered it; read, not kept
+     * @param payload the segment that holds the reply
+     * @param offset where the reply starts in {@code payload}
+     * @param length how many bytes to compress and send
+     * @param flags 0 or {@link ZmqSocket#DONTWAIT}; with {@link ZmqSocket#SNDMORE} more parts
+     *     follow the payload
+     * @return true when libzmq took the whole reply; false when it would block: nothing of it was
+     *     sent
+     * @throws IndexOutOfBoundsException when the range is not inside {@code payload}
+     * @throws IllegalArgumentException as for {@link #reply(ReceivedMessage, MemorySegment, int)}
+     * @throws IllegalStateException as for {@link #reply(ReceivedMessage, MemorySegment, int)}
+     */
+    public boolean reply(ReceivedMessage request, MemorySegment payload, long offset, long length, int flags) {
+        Objects.checkFromIndexSize(offset, length, payload.byteSize());
+        return sendOwned(null, null, replyEnvelope(request), null, payload, offset, length, flags);
+    }
+
+    /**
+     * {@link #reply(ReceivedMessage, MemorySegment, int)} for an array payload, copied as
+     * {@link #send(byte[], int)} copies it (allocation-free up to 128 KiB).
+     *
+     * @param request the message to reply to, as its receiver delivered it; read, not kept
+     * @param payload the reply, all of the array, compressed; stays the caller's
+     * @param flags 0 or {@link ZmqSocket#DONTWAIT}; with {@link ZmqSocket#SNDMORE} more parts
+     *     follow the payload
+     * @return true when libzmq took the whole reply; false when it would block: nothing of it was
+     *     sent
+     * @throws IllegalArgumentException as for {@link #reply(ReceivedMessage, MemorySegment, int)}
+     * @throws IllegalStateException as for {@link #reply(ReceivedMessage, MemorySegment, int)}
+     */
+    public boolean reply(ReceivedMessage request, byte[] payload, int flags) {
+        Objects.requireNonNull(payload, "payload");
+        return sendOwned(null, null, replyEnvelope(request), payload, null, 0, payload.length, flags);
+    }
+
+    /**
+     * The request whose envelope parts go in front of a reply, or null when it has none and the
+     * socket does not route (the reply is the payload alone). Reads the view, so a stale one is
+     * refused here, before anything is compressed or sent.
+     */
+    private ReceivedMessage replyEnvelope(ReceivedMessage request) {
+        Objects.requireNonNull(request, "request");
+        if (request.parts() > 0 && request.isCompressed(0)) {
+            SocketType type = socket.type();
+            if (type == SocketType.ROUTER || type == SocketType.STREAM) {
+                throw new IllegalArgumentException("request has no envelope part to reply behind: parts="
+                        + request.parts() + ", socket=" + type + " (libzmq would take the reply's frame for a routing"
+                        + " id and drop it; receive requests on a ROUTER, whose receiver keeps the routing id as"
+                        + " envelope part 0)");
+            }
+            return null;
+        }
+        return request;
     }
 
     /**
@@ -553,11 +651,20 @@ public final class CompressingSender implements AutoCloseable {
      * a heap segment it cost 72 B a call that the JIT did not remove (before 2026-11-27).
      */
     private boolean sendEnvelopePart(byte[] array, MemorySegment segment, int flags) {
+        return array != null ? sendEnvelopePart(array, null, 0, array.length, flags)
+                : sendEnvelopePart(null, segment, 0, segment.byteSize(), flags);
+    }
+
+    /**
+     * Sends {@code array[offset, offset + length)} when {@code array} is not null, else
+     * {@code segment[offset, offset + length)}, as it is: one envelope part.
+     */
+    private boolean sendEnvelopePart(byte[] array, MemorySegment segment, long offset, long length, int flags) {
         checkFlags(flags);
         boolean sent;
         try {
-            sent = array != null ? socket.send(array, 0, array.length, flags)
-                    : socket.send(segment, 0, segment.byteSize(), flags);
+            sent = array != null ? socket.send(array, (int) offset, (int) length, flags)
+                    : socket.send(segment, offset, length, flags);
         } catch (RuntimeException | Error e) {
             partFailed(e);
             throw e;
@@ -575,12 +682,12 @@ public final class CompressingSender implements AutoCloseable {
     }
 
     /** {@link #sendPart} on the calling thread, checked to be the only one in the sender. */
-    private boolean sendOwned(byte[] envelope, MemorySegment envelopeSegment, byte[] array, MemorySegment segment,
-                              long offset, long length, int flags) {
+    private boolean sendOwned(byte[] envelope, MemorySegment envelopeSegment, ReceivedMessage request, byte[] array,
+                              MemorySegment segment, long offset, long length, int flags) {
         owner.enter();
         try {
             ensureOpen();
-            return sendPart(envelope, envelopeSegment, array, segment, offset, length, flags);
+            return sendPart(envelope, envelopeSegment, request, array, segment, offset, length, flags);
         } finally {
             owner.exit(this);
         }
@@ -588,15 +695,15 @@ public final class CompressingSender implements AutoCloseable {
 
     /**
      * Compresses the payload into one frame, then sends the envelope ({@code envelope}, else
-     * {@code envelopeSegment}, when either is not null) and the frame as parts of one message. The payload is {@code array[offset, offset + length)}, or
+     * {@code envelopeSegment}, else the envelope parts of {@code request}, when one is not null) and the frame as parts of one message. The payload is {@code array[offset, offset + length)}, or
      * when {@code array} is null {@code segment[offset, offset + length)}. An array of up to
      * {@value #MAX_STAGED_PAYLOAD_BYTES} bytes is first copied into the staging memory and
      * compressed from there; a larger one is wrapped in a heap segment, which the codec copies
      * through its own scratch in chunks. Everything that can fail short of the socket happens
      * before the first part goes out.
      */
-    private boolean sendPart(byte[] envelope, MemorySegment envelopeSegment, byte[] array, MemorySegment segment,
-                             long offset, long length, int flags) {
+    private boolean sendPart(byte[] envelope, MemorySegment envelopeSegment, ReceivedMessage request, byte[] array,
+                             MemorySegment segment, long offset, long length, int flags) {
         checkFlags(flags);
         PooledBuffer buffer = null;
         boolean handedOver = false;
@@ -643,8 +750,9 @@ public final class CompressingSender implements AutoCloseable {
                 throw e;
             }
             int frameFlags = flags;
-            if (envelope != null || envelopeSegment != null) {
-                if (!sendEnvelopePart(envelope, envelopeSegment, (flags & ZmqSocket.DONTWAIT) | ZmqSocket.SNDMORE)) {
+            if (envelope != null || envelopeSegment != null || request != null) {
+                int first = (flags & ZmqSocket.DONTWAIT) | ZmqSocket.SNDMORE;
+                if (request != null ? !sendEnvelopeOf(request, first) : !sendEnvelopePart(envelope, envelopeSegment, first)) {
                     return false; // nothing of the message went out
                 }
                 // The rest of a message whose first part libzmq took is never refused for the
@@ -676,6 +784,31 @@ public final class CompressingSender implements AutoCloseable {
                 buffer.release(); // copied, would-block or failure: the buffer is still ours
             }
         }
+    }
+
+    /**
+     * Sends the envelope parts of {@code request}, its leading uncompressed parts (at least one:
+     * see replyEnvelope), straight from its receiver's region: no slice, no allocation. The first
+     * with {@code firstFlags}; the rest of a message whose first part libzmq took is never refused
+     * for the high-water mark, so they go without DONTWAIT. False only when the first would block:
+     * nothing went out. A view that turns stale between the parts (a receive on another thread, the
+     * receiver closed: the caller's misuse, refused by the view) ends the message begun, as any
+     * part failing before the socket does; {@link #partFailed} twice for a socket failure, here
+     * and in {@link #sendEnvelopePart}, counts the message once.
+     */
+    private boolean sendEnvelopeOf(ReceivedMessage request, int firstFlags) {
+        try {
+            for (int i = 0; !request.isCompressed(i); i++) {
+                if (!sendEnvelopePart(null, request.segment(i), request.partOffset(i), request.partSize(i),
+                        i == 0 ? firstFlags : ZmqSocket.SNDMORE)) {
+                    return false; // the first part: a later one refused is reported taken (notTaken)
+                }
+            }
+        } catch (RuntimeException e) {
+            partFailed(e);
+            throw e;
+        }
+        return true;
     }
 
     /**
