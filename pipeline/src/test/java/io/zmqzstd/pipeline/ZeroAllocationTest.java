@@ -36,6 +36,8 @@ class ZeroAllocationTest {
     private static final int MIN_WARM_UP_CHUNKS = 2;
     private static final int MAX_WARM_UP_CHUNKS = 20;
     private static final int MEASURED = 100_000;
+    /** Round trips measured by the reply case. */
+    private static final int ROUND_TRIPS = 50_000;
     /** Both sockets' HWMs: keeps the buffers in flight well inside one pool size class (256). */
     private static final int HWM = 50;
 
@@ -514,6 +516,88 @@ class ZeroAllocationTest {
         assertTrue(run.senderBytes() < measured, "sender allocated " + run.senderBytes() + " B for " + measured + " messages");
         assertTrue(run.receiverBytes() < measured,
                 "receiver allocated " + run.receiverBytes() + " B for " + measured + " messages");
+    }
+
+    /**
+     * A ROUTER's thread that receives requests and answers each with {@code reply(request,
+     * payload, 0)} allocates nothing per round trip after warm-up, and nor does the DEALER's thread
+     * that asks (a plain request, then one behind an empty delimiter, in turn, so that the reply
+     * carries one envelope part or two): {@value #ROUND_TRIPS} round trips (each waits for the one
+     * before: half the usual count, to keep the time down), the DEALER checking that each reply
+     * is the one to its request. {@code publish(request.part(0), payload, 0)} there allocated 40 B
+     * a reply, the slice that {@code part(0)} makes.
+     */
+    @ParameterizedTest(name = "{0}")
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"inproc", "tcp"})
+    void shouldReplyOnARouterWithoutAllocating(String transport) throws Exception {
+        int size = 1024;
+        NativeBufferPool pool = NativeBufferPool.builder().leakDetection(NativeBufferPool.LeakDetection.DISABLED).build();
+        try (ZmqContext ctx = ZmqContext.builder().bufferPool(pool).build(); Arena arena = Arena.ofShared()) {
+            Fixtures.Link link = new Fixtures.Link(ctx.socket(SocketType.ROUTER), ctx.socket(SocketType.DEALER));
+            link.client().routingId(ROUTING_ID);
+            Fixtures.link(link.server(), link.client(), transport);
+            MemorySegment request = arena.allocate(size).copyFrom(MemorySegment.ofArray(Fixtures.payload(size, 8)));
+            MemorySegment answer = arena.allocate(size).copyFrom(MemorySegment.ofArray(Fixtures.payload(size, 9)));
+            try (CompressingSender replying = CompressingSender.builder(link.server()).level(1).build();
+                 DecompressingReceiver requests = DecompressingReceiver.builder(link.server()).build();
+                 CompressingSender asking = CompressingSender.builder(link.client()).level(1).build();
+                 DecompressingReceiver answered = DecompressingReceiver.builder(link.client()).build()) {
+                Measured run = measure(seq -> replyOne(requests, replying, answer, seq),
+                        i -> askOne(asking, answered, request, i), CHUNK, ROUND_TRIPS);
+                PipelineStats sent = replying.stats();
+                System.out.printf("reply %s: router %d B, dealer %d B over %d round trips after %d warm-up; %s%n", transport,
+                        run.senderBytes(), run.receiverBytes(), ROUND_TRIPS, run.warmUp(), sent);
+                assertEquals(run.messages(), sent.messages(), sent::toString);
+                // the routing id of every reply, and the delimiter of every other one
+                assertEquals(run.messages() + run.messages() / 2, sent.envelopeParts(), sent::toString);
+                assertLessThanOneBytePerMessage(run, ROUND_TRIPS);
+            }
+            assertTrue(Fixtures.await(() -> pool.outstanding() == 0, 10_000), () -> pool.stats().toString());
+        } finally {
+            pool.close();
+        }
+    }
+
+    /**
+     * The ROUTER's half of round trip {@code seq}: receives the request (the routing id in front,
+     * an empty delimiter behind it when {@code seq} is odd) and answers it with {@code reply},
+     * {@code answer} stamped {@code seq}.
+     */
+    private static void replyOne(DecompressingReceiver requests, CompressingSender replying, MemorySegment answer, long seq) {
+        if (requests.receive(0) != DecompressingReceiver.RECEIVED) {
+            throw new AssertionError("request " + seq + ": " + requests.lastErrorMessage());
+        }
+        ReceivedMessage m = requests.message();
+        int last = m.parts() - 1;
+        if (m.segment(last).get(ValueLayout.JAVA_LONG_UNALIGNED, m.partOffset(last)) != seq || last != 1 + (seq & 1)) {
+            throw new AssertionError("request " + seq + ": parts=" + m.parts());
+        }
+        answer.set(ValueLayout.JAVA_LONG_UNALIGNED, 0, seq);
+        if (!replying.reply(m, answer, 0)) {
+            throw new AssertionError("blocking reply returned false: seq=" + seq);
+        }
+    }
+
+    /**
+     * The DEALER's half of round trip {@code i}: sends {@code request} stamped {@code i} (behind an
+     * empty delimiter when {@code i} is odd) and receives the reply, which must be stamped
+     * {@code i} and carry the delimiter back. Returns a byte of it, so that the read is not removed.
+     */
+    private static byte askOne(CompressingSender asking, DecompressingReceiver answered, MemorySegment request, long i) {
+        request.set(ValueLayout.JAVA_LONG_UNALIGNED, 0, i);
+        if (!((i & 1) == 0 ? asking.send(request, 0) : asking.publish(DELIMITER, request, 0))) {
+            throw new AssertionError("blocking send returned false: seq=" + i);
+        }
+        if (answered.receive(0) != DecompressingReceiver.RECEIVED) {
+            throw new AssertionError("reply " + i + ": " + answered.lastErrorMessage());
+        }
+        ReceivedMessage m = answered.message();
+        int last = m.parts() - 1;
+        if (m.segment(last).get(ValueLayout.JAVA_LONG_UNALIGNED, m.partOffset(last)) != i || last != (i & 1)
+                || (last == 1 && m.partSize(0) != 0)) {
+            throw new AssertionError("reply " + i + ": parts=" + m.parts());
+        }
+        return m.segment(last).get(ValueLayout.JAVA_BYTE, m.partOffset(last) + m.partSize(last) - 1);
     }
 
     /**
