@@ -3587,6 +3587,18 @@ def too_small_handback_check():
 check("What handing back a message whose part does not fit costs", too_small_handback_check)
 
 
+def reply_envelope_check():
+    return alternated_rows('reply-envelope-check', (
+        ('pipeline', 'transfer', '`PipelineBenchmark` zmqzstd, 64 B inproc, level 1'),
+        ('publish', 'publish', '`PublishBenchmark` segment topic, 1 KiB inproc, level 3'))) + alternated_rows(
+        'reply-envelope-check/again', (
+            ('pipeline', 'transfer', '`PipelineBenchmark` zmqzstd, 64 B inproc, level 1, again'),
+            ('publish', 'publish', '`PublishBenchmark` segment topic, 1 KiB inproc, level 3, again')))
+
+
+check("What the sender's reply argument costs", reply_envelope_check)
+
+
 # --- README.md's suite size and time, and the modules' test times: a fresh-clone CI run's per-class times ---
 
 CI_RUN = 'ci/2026-11-29-db045165.txt'
