@@ -538,16 +538,28 @@ public final class ZmqProxy implements AutoCloseable {
         return frames.toArray(byte[][]::new);
     }
 
-    /** Under {@link #lock}: sends {@code command}; a socket the context's close closed reports ETERM. */
+    /**
+     * Under {@link #lock}: sends {@code command}; a context shut down, or a socket the context's
+     * close closed, reports ETERM. The shutdown is asked first: libzmq's send looks at the socket's
+     * commands (where the shutdown waits) at most about once a millisecond, so a command right
+     * after another went through after a shutdown into a channel no run reads (until 2026-11-29).
+     */
     private void sendOrTerm(byte[] command) {
         try {
+            if (controlOut.context().isShutDown()) {
+                throw terminated(command);
+            }
             controlOut.send(command, 0);
         } catch (IllegalStateException e) {
             if (controlOut.isClosed() && !closed) {
-                throw new ZmqException("zmq_send (proxy " + new String(command, StandardCharsets.US_ASCII) + ")", LibZmq.ETERM);
+                throw terminated(command);
             }
             throw e;
         }
+    }
+
+    private static ZmqException terminated(byte[] command) {
+        return new ZmqException("zmq_send (proxy " + new String(command, StandardCharsets.US_ASCII) + ")", LibZmq.ETERM);
     }
 
     private static long saturatedNanos(Duration d) {

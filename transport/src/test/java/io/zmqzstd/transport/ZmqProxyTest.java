@@ -1339,6 +1339,27 @@ class ZmqProxyTest extends ContextTestBase {
         }
     }
 
+    /**
+     * A command right after another, the context shut down in between: libzmq's send looks at the
+     * socket's commands at most about once a millisecond, so until 2026-11-29 the second command
+     * went through into a channel no run would read, and returned as if it had been sent
+     * (AfterShutdownTest shows the same of a plain send). Now refused with ETERM.
+     */
+    @Test
+    void shouldRefuseACommandRightAfterAnotherWithEtermOnceTheContextIsShutDown() {
+        for (int round = 0; round < 20; round++) {
+            ZmqContext c = new ZmqContext();
+            try (ZmqProxy proxy = new ZmqProxy(c.socket(SocketType.PULL), c.socket(SocketType.PUSH), null)) {
+                proxy.pause();
+                c.shutdown();
+                ZmqException e = assertThrows(ZmqException.class, proxy::resume, "round " + round);
+                assertTrue(e.isContextTerminated(), e.getMessage());
+            } finally {
+                c.close();
+            }
+        }
+    }
+
     /** A context closed while a call waits for a reply that cannot come (no run): ETERM at once, not the full timeout. */
     @Test
     void shouldEndAWaitWithEtermWhenTheContextCloses() throws Exception {
