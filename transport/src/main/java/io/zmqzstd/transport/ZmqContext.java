@@ -336,9 +336,19 @@ public final class ZmqContext implements AutoCloseable {
     }
 
     /**
-     * zmq_ctx_shutdown: every blocking call on this context's sockets returns with a
+     * zmq_ctx_shutdown: every call blocked waiting in libzmq on this context's sockets (a receive
+     * with nothing queued, a send at the high-water mark, a poll) returns with a
      * {@link ZmqException} whose {@link ZmqException#isContextTerminated()} is true. Sockets still
      * need closing (by their owners or by {@link #close()}). Idempotent; callable from any thread.
+     *
+     * <p>A later call throws that ETERM only once its socket has taken the shutdown, which libzmq
+     * 4.3.4 hands each socket as a command that the socket looks at now and then, not on every
+     * call. Until then a receive, blocking or not, hands out frames queued before the shutdown, up
+     * to libzmq's 100th receive since the socket last looked, the rest of the queue never handed
+     * out; a receive that finds nothing queued throws ETERM at once. A send made within about a
+     * millisecond of the socket's last look goes through and returns true. A poll and
+     * {@link ZmqSocket#events()} look every time, and throw ETERM even with frames queued. So a
+     * shutdown is no way to drain a socket; see the transport README, "Outcomes and errors".
      */
     public void shutdown() {
         synchronized (lock) {

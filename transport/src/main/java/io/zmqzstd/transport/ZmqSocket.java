@@ -38,7 +38,9 @@ import static io.zmqzstd.transport.internal.LibZmq.EINTR;
  * <p>Outcomes: send methods return {@code false} and receive methods return {@code false}, -1 or
  * null when the call would block: with {@link #DONTWAIT}, or when a send/receive timeout expired.
  * Real failures throw {@link ZmqException}; a context shut down or closed under a blocking call
- * throws one with {@link ZmqException#isContextTerminated()}. EINTR is retried; a retry waits only
+ * throws one with {@link ZmqException#isContextTerminated()}, and so do later calls once the
+ * socket has taken the shutdown, which it does not on every call: see {@link ZmqContext#shutdown()}
+ * for the frames still received and the sends still made after it. EINTR is retried; a retry waits only
  * what is left of a finite send/receive timeout. {@link Thread#interrupt()} does not end a call
  * waiting in libzmq (the JDK cannot end a downcall): it waits on until a message, room, its timeout
  * or the context's shutdown, returns as it would have, and leaves the interrupt status set. A send inside a message (after a part sent with
@@ -478,7 +480,8 @@ public final class ZmqSocket implements AutoCloseable {
      *     message (a byte 1 or 0, then the prefix) whose prefix is longer than
      *     {@link #MAX_SUBSCRIPTION_BYTES} (see there; nothing is sent)
      * @throws ZmqException when libzmq fails for another reason than would-block (ETERM once the
-     *     context is shut down or closed)
+     *     context is shut down or closed, and this socket has taken the shutdown: see
+     *     {@link ZmqContext#shutdown()})
      * @throws IllegalStateException after {@link #close()}, or while another thread is in a call
      *     on this socket;
      *     or for {@link #SNDMORE} once the socket was bound or connected with conflate on (see
@@ -502,7 +505,8 @@ public final class ZmqSocket implements AutoCloseable {
      *     message (a byte 1 or 0, then the prefix) whose prefix is longer than
      *     {@link #MAX_SUBSCRIPTION_BYTES} (see there; nothing is sent)
      * @throws ZmqException when libzmq fails for another reason than would-block (ETERM once the
-     *     context is shut down or closed)
+     *     context is shut down or closed, and this socket has taken the shutdown: see
+     *     {@link ZmqContext#shutdown()})
      * @throws IllegalStateException after {@link #close()}, or while another thread is in a call
      *     on this socket;
      *     or for {@link #SNDMORE} once the socket was bound or connected with conflate on (see
@@ -535,7 +539,8 @@ public final class ZmqSocket implements AutoCloseable {
      *     message (a byte 1 or 0, then the prefix) whose prefix is longer than
      *     {@link #MAX_SUBSCRIPTION_BYTES} (see there; nothing is sent)
      * @throws ZmqException when libzmq fails for another reason than would-block (ETERM once the
-     *     context is shut down or closed)
+     *     context is shut down or closed, and this socket has taken the shutdown: see
+     *     {@link ZmqContext#shutdown()})
      * @throws IllegalStateException after {@link #close()}, or while another thread is in a call
      *     on this socket;
      *     or for {@link #SNDMORE} once the socket was bound or connected with conflate on (see
@@ -566,7 +571,8 @@ public final class ZmqSocket implements AutoCloseable {
      *     message (a byte 1 or 0, then the prefix) whose prefix is longer than
      *     {@link #MAX_SUBSCRIPTION_BYTES} (see there; nothing is sent)
      * @throws ZmqException when libzmq fails for another reason than would-block (ETERM once the
-     *     context is shut down or closed)
+     *     context is shut down or closed, and this socket has taken the shutdown: see
+     *     {@link ZmqContext#shutdown()})
      * @throws IllegalStateException when {@code data} is no longer alive, or cannot be read (a
      *     mapping of a file shortened since; nothing is sent), after {@link #close()}, or while
      *     another thread is in a call on this socket;
@@ -618,7 +624,8 @@ public final class ZmqSocket implements AutoCloseable {
      *     message (a byte 1 or 0, then the prefix) whose prefix is longer than
      *     {@link #MAX_SUBSCRIPTION_BYTES} (see there; nothing is sent)
      * @throws ZmqException when libzmq fails for another reason than would-block (ETERM once the
-     *     context is shut down or closed); {@code msg} keeps its content
+     *     context is shut down or closed, and this socket has taken the shutdown: see
+     *     {@link ZmqContext#shutdown()}); {@code msg} keeps its content
      * @throws IllegalStateException when {@code msg} is closed, after {@link #close()}, or while
      *     another thread is in a call on this socket;
      *     or for {@link #SNDMORE} once the socket was bound or connected with conflate on (see
@@ -669,7 +676,8 @@ public final class ZmqSocket implements AutoCloseable {
      *     message (a byte 1 or 0, then the prefix) whose prefix is longer than
      *     {@link #MAX_SUBSCRIPTION_BYTES} (see there; nothing is sent)
      * @throws ZmqException when libzmq fails for another reason than would-block (ETERM once the
-     *     context is shut down or closed); the buffer stays the caller's
+     *     context is shut down or closed, and this socket has taken the shutdown: see
+     *     {@link ZmqContext#shutdown()}); the buffer stays the caller's
      * @throws IllegalStateException when the caller does not own the buffer, or its pool is closed
      *     (the buffer stays the caller's; memory of a closed pool is not read); also after
      *     {@link #close()}, or while another thread is in a call on this socket;
@@ -1093,7 +1101,8 @@ public final class ZmqSocket implements AutoCloseable {
      *     frame is gone then too and {@code msg} is empty (libzmq frees it before it looks for a
      *     message; on STREAM and XPUB sockets, where it does not, this method does)
      * @throws ZmqException when libzmq fails for another reason than would-block (e.g. EFSM for a
-     *     REQ or REP socket out of turn, ETERM once the context is shut down or closed)
+     *     REQ or REP socket out of turn, ETERM once the context is shut down or closed, and this
+     *     socket has taken the shutdown: see {@link ZmqContext#shutdown()})
      * @throws IllegalStateException when {@code msg} is closed, after {@link #close()}, or while
      *     another thread is in a call on this socket
      */
@@ -1131,7 +1140,8 @@ public final class ZmqSocket implements AutoCloseable {
      *     array is that long), or -1 when it would block ({@link #DONTWAIT}, or the receive
      *     timeout expired)
      * @throws ZmqException when libzmq fails for another reason than would-block (e.g. EFSM for a
-     *     REQ or REP socket out of turn, ETERM once the context is shut down or closed)
+     *     REQ or REP socket out of turn, ETERM once the context is shut down or closed, and this
+     *     socket has taken the shutdown: see {@link ZmqContext#shutdown()})
      * @throws IllegalStateException after {@link #close()}, or while another thread is in a call
      *     on this socket
      */
@@ -1164,7 +1174,8 @@ public final class ZmqSocket implements AutoCloseable {
      *     ({@link UndeliveredFrameException#frame()}); its later parts stay queued
      * @throws WrongThreadException when {@code dst} is confined to another thread
      * @throws ZmqException when libzmq fails for another reason than would-block (e.g. EFSM for a
-     *     REQ or REP socket out of turn, ETERM once the context is shut down or closed)
+     *     REQ or REP socket out of turn, ETERM once the context is shut down or closed, and this
+     *     socket has taken the shutdown: see {@link ZmqContext#shutdown()})
      * @throws IllegalStateException when {@code dst} is no longer alive, after {@link #close()},
      *     or while another thread is in a call on this socket
      */
@@ -1183,7 +1194,8 @@ public final class ZmqSocket implements AutoCloseable {
      * @return the frame's bytes, or null when it would block ({@link #DONTWAIT}, or the receive
      *     timeout expired)
      * @throws ZmqException when libzmq fails for another reason than would-block (e.g. EFSM for a
-     *     REQ or REP socket out of turn, ETERM once the context is shut down or closed)
+     *     REQ or REP socket out of turn, ETERM once the context is shut down or closed, and this
+     *     socket has taken the shutdown: see {@link ZmqContext#shutdown()})
      * @throws IllegalStateException after {@link #close()}, or while another thread is in a call
      *     on this socket; or when the frame is too large for a {@code byte[]} (over
      *     {@code Integer.MAX_VALUE - 8} bytes): the message names its size, the frame is dropped,
@@ -1284,7 +1296,8 @@ public final class ZmqSocket implements AutoCloseable {
      * @return the frame decoded as UTF-8 (malformed bytes become U+FFFD), or null when it would
      *     block
      * @throws ZmqException when libzmq fails for another reason than would-block (e.g. EFSM for a
-     *     REQ or REP socket out of turn, ETERM once the context is shut down or closed)
+     *     REQ or REP socket out of turn, ETERM once the context is shut down or closed, and this
+     *     socket has taken the shutdown: see {@link ZmqContext#shutdown()})
      * @throws IllegalStateException after {@link #close()}, or while another thread is in a call
      *     on this socket; or when the frame is too large for a {@code byte[]}, as for
      *     {@link #receiveBytes(int)}
