@@ -7,6 +7,7 @@ import io.zmqzstd.pipeline.CompressingSender;
 import io.zmqzstd.pipeline.DecompressingReceiver;
 import io.zmqzstd.pipeline.ParallelCompressingSender;
 import io.zmqzstd.pipeline.ReceivedMessage;
+import io.zmqzstd.pipeline.UndeliveredMessageException;
 import io.zmqzstd.transport.NativeBufferPool;
 import io.zmqzstd.transport.SocketType;
 import io.zmqzstd.transport.ZmqContext;
@@ -16,12 +17,15 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.function.BooleanSupplier;
 
 /**
  * A soak run of error paths (by hand; CI runs it briefly, see {@code FaultSoakTest}): for a duration,
@@ -37,13 +41,24 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * on new sockets (new connections, a new sender id each), and every fourth cycle the parallel sender and
  * its socket too (its worker threads stop and new ones start);</li>
  * <li>a PUB publishing the same messages under topics {@code a}, {@code b} and {@code c} to a SUB
- * subscribed to {@code a} and {@code b}, which its own thread closes and makes again every cycle.</li>
+ * subscribed to {@code a} and {@code b}, which its own thread closes and makes again every cycle;</li>
+ * <li>requests and replies ({@link RequestReply}): DEALER clients, made again every cycle, keep
+ * {@value RequestReply#WINDOW} requests each in flight to a ROUTER server that answers each with
+ * {@link CompressingSender#reply(ReceivedMessage, MemorySegment, long, long, int) reply};</li>
+ * <li>a fourth PUSH sender, restarted with the others, sending two-part messages ({@code seq=<n>}, then the
+ * frame) to a PULL of its own read by {@link DecompressingReceiver#receiveInto receiveInto} into a destination
+ * of {@value #INTO_DST_BYTES} bytes ({@link Into}): every seventh message is one byte too large for it and must
+ * come back whole in {@link UndeliveredMessageException}.</li>
  * </ul>
  * Checked: every PUSH sender's messages arrive intact, exactly once, in order (contiguous per sender id,
  * all of them by the end); every bad frame is refused with its reason ({@code BAD_FRAME}, counted by
  * {@link BadFrameReason}) and the counts per reason equal those injected; the SUB gets intact messages
  * of its topics only, in rising order per topic; its gaps (PUB drops while the SUB reconnects, or at its
- * high-water mark) are counted as {@code subLost}, not as problems. Every {@code reportS} seconds it prints
+ * high-water mark) are counted as {@code subLost}, not as problems; every request is answered once, in order,
+ * by its own reply, intact; every message of the {@code receiveInto} stream arrives once, in order, intact,
+ * into the destination when it fits and handed back when it does not, and the receiver's
+ * {@link io.zmqzstd.pipeline.PipelineStats#undeliveredMessages() undeliveredMessages} equals the messages
+ * handed back. Every {@code reportS} seconds it prints
  * the same memory columns as {@link Soak} (its {@code nmtCommittedKb}, {@code rssKb}), RSS split and
  * {@code malloc}'s side ({@link ProcessMemory}: anon, file and shmem RSS, NMT's malloc, glibc's in use and
  * held, anonymous mappings), the pool's slabs, the process's native threads, plus open file
@@ -56,6 +71,9 @@ public final class FaultSoak {
 
     static final int MAX_PART = 256 * 1024;
     private static final int[] SIZES = {64, 1024, 16 * 1024, 64 * 1024};
+    /** The {@code receiveInto} stream's destination, and its sizes: one exactly the destination, one a byte over. */
+    static final int INTO_DST_BYTES = 32 * 1024;
+    private static final int[] INTO_SIZES = {64, 1024, 16 * 1024, INTO_DST_BYTES, 1024, 16 * 1024, INTO_DST_BYTES + 1};
     private static final byte[][] TOPICS = {bytes("a"), bytes("b"), bytes("c")};
 
     /** A bad frame kind and the reason the receiver must give for it. */
@@ -91,16 +109,26 @@ public final class FaultSoak {
         AtomicLongArray injected = new AtomicLongArray(Bad.values().length);
         AtomicLongArray refused = new AtomicLongArray(BadFrameReason.values().length);
         AtomicInteger nextSenderId = new AtomicInteger(1);
+        RequestReply rpc = new RequestReply(problems);
+        Into into = new Into(problems);
         long deadline = System.nanoTime() + seconds * 1_000_000_000L;
 
         byte[][] badFrames = badFrames();
         try (ZmqContext context = new ZmqContext();
              ZstdDictionary dictionary = Frames.dictionary();
              ZmqSocket pull = context.socket(SocketType.PULL);
-             ZmqSocket pub = context.socket(SocketType.PUB)) {
+             ZmqSocket pub = context.socket(SocketType.PUB);
+             ZmqSocket router = context.socket(SocketType.ROUTER);
+             ZmqSocket intoPull = context.socket(SocketType.PULL)) {
             pull.receiveTimeoutMs(200);
             pull.bind("tcp://127.0.0.1:*");
             String pullEndpoint = pull.lastEndpoint();
+            router.receiveTimeoutMs(200);
+            router.bind("tcp://127.0.0.1:*");
+            String routerEndpoint = router.lastEndpoint();
+            intoPull.receiveTimeoutMs(200);
+            intoPull.bind("tcp://127.0.0.1:*");
+            String intoEndpoint = intoPull.lastEndpoint();
             pub.bind("tcp://127.0.0.1:*");
             String pubEndpoint = pub.lastEndpoint();
 
@@ -110,6 +138,7 @@ public final class FaultSoak {
                     Push plain = null;
                     Push dict = null;
                     Push parallel = null;
+                    Push enveloped = null;
                     ZmqSocket raw = null;
                     try (CompressingSender publisher = CompressingSender.builder(pub).build()) {
                         long cycleEnd = 0;
@@ -120,12 +149,16 @@ public final class FaultSoak {
                             if (System.nanoTime() >= cycleEnd) {
                                 // disconnect and reconnect: close the sockets (their linger delivers what they hold)
                                 // and open new ones, each with a new sender id
-                                plain = Push.restart(plain, context, pullEndpoint, nextSenderId, sentBySender, null, false);
-                                dict = Push.restart(dict, context, pullEndpoint, nextSenderId, sentBySender, dictionary, false);
+                                plain = Push.restart(plain, context, pullEndpoint, nextSenderId, sentBySender,
+                                        Push.Kind.PLAIN, null);
+                                dict = Push.restart(dict, context, pullEndpoint, nextSenderId, sentBySender,
+                                        Push.Kind.DICTIONARY, dictionary);
                                 if (cycle % 4 == 0) {
                                     parallel = Push.restart(parallel, context, pullEndpoint, nextSenderId, sentBySender,
-                                            null, true);
+                                            Push.Kind.PARALLEL, null);
                                 }
+                                enveloped = Push.restart(enveloped, context, intoEndpoint, nextSenderId,
+                                        into.sentBySender, Push.Kind.ENVELOPED, null);
                                 if (raw != null) {
                                     raw.close();
                                 }
@@ -138,20 +171,23 @@ public final class FaultSoak {
                                 cycleEnd = System.nanoTime() + cycleMs * 1_000_000L;
                             }
                             for (Push p : new Push[] {plain, dict, parallel}) {
-                                p.send(buf, i);
+                                p.send(buf);
+                            }
+                            if (enveloped.send(buf) > INTO_DST_BYTES) {
+                                into.tooLarge.incrementAndGet();
                             }
                             if (i % 8 == 0) {
                                 Bad kind = Bad.values()[(int) (i / 8 % Bad.values().length)];
                                 raw.send(badFrames[kind.ordinal()], 0);
                                 injected.incrementAndGet(kind.ordinal());
                             }
-                            int size = message(buf, i, pubSender, pubSeq);
+                            int size = message(buf, size(pubSeq), pubSender, pubSeq);
                             publisher.publish(TOPICS[(int) (i % TOPICS.length)], buf.asSlice(0, size), 0);
                             pubSeq++;
                             published.lazySet(pubSeq);
                         }
                     } finally {
-                        for (Push p : new Push[] {plain, dict, parallel}) {
+                        for (Push p : new Push[] {plain, dict, parallel, enveloped}) {
                             if (p != null) {
                                 p.close();
                             }
@@ -169,23 +205,16 @@ public final class FaultSoak {
             Thread receiver = Thread.ofPlatform().name("fault-receiver").start(() -> {
                 try (DecompressingReceiver r = DecompressingReceiver.builder(pull).maxDecompressedSize(MAX_PART)
                         .dictionary(dictionary).build()) {
-                    long quietSince = 0;
+                    Quiet quiet = new Quiet(sender, () -> allArrived(sentBySender, nextBySender));
                     while (true) {
                         int status = r.receive(0);
                         if (status == DecompressingReceiver.WOULD_BLOCK) {
-                            if (!sender.isAlive()) {
-                                if (allArrived(sentBySender, nextBySender)) {
-                                    return;
-                                }
-                                // once the sender has ended, 2 s without a message: what is missing never comes
-                                quietSince = quietSince == 0 ? System.nanoTime() : quietSince;
-                                if (System.nanoTime() - quietSince > 2_000_000_000L) {
-                                    return;
-                                }
+                            if (quiet.over()) {
+                                return;
                             }
                             continue;
                         }
-                        quietSince = 0;
+                        quiet.reset();
                         if (status == DecompressingReceiver.BAD_FRAME) {
                             refused.incrementAndGet(r.lastErrorReason().ordinal());
                             continue;
@@ -196,7 +225,7 @@ public final class FaultSoak {
                         long seq = StreamMessage.sequence(p);
                         long expected = nextBySender.getOrDefault(id, 0L);
                         if (m.parts() != 1 || seq != expected || !StreamMessage.intact(p)
-                                || p.byteSize() != SIZES[(int) (seq % SIZES.length)]) {
+                                || p.byteSize() != size(seq)) {
                             problems.incrementAndGet();
                             System.out.println("PROBLEM sender=" + id + " seq=" + seq + " expected=" + expected);
                         }
@@ -243,17 +272,24 @@ public final class FaultSoak {
                 }
             });
 
+            Thread clients = Thread.ofPlatform().name("fault-clients").start(() -> rpc.clients(context, routerEndpoint,
+                    deadline, cycleMs, nextSenderId));
+            Thread server = Thread.ofPlatform().name("fault-server").start(() -> rpc.serve(router, clients));
+            Thread intoReceiver = Thread.ofPlatform().name("fault-into").start(() -> into.receive(intoPull, sender));
+
             long start = System.nanoTime();
             // memory first (Soak's three, then RSS split and malloc, FaultSoak's counts after): see ProcessMemory
             String header = "%8s %10s %8s %9s %12s %13s %9s %9s %9s %9s %10s %10s %10s %8s %8s %7s %5s %7s %11s %11s"
-                    + " %11s %5s %5s %6s %6s %8s %8s %8s %8s%n";
+                    + " %11s %5s %5s %6s %6s %8s %8s %8s %8s %10s %10s %8s%n";
             String row = "%8d %10d %8d %9d %12d %13d %9d %9d %9d %9d %10d %10d %10d %8d %8d %7d %5d %7d %11d %11d"
-                    + " %11d %5d %5d %6d %6d %8d %8d %8d %8d%n";
+                    + " %11d %5d %5d %6d %6d %8d %8d %8d %8d %10d %10d %8d%n";
             System.out.printf(header, "elapsedS", "received", "badFrames", "restarts", "heapAfterGcKB",
                     "nmtCommittedKB", "rssKB", "rssAnonKB", "rssFileKB", "rssShmKB", "nmtMallocKB", "mallocKB",
                     "mallocHeldKB", "anonMaps", "slabKB", "nThreads", "fds", "threads", "outstanding", "rented",
-                    "returned", "cctx", "dctx", "cdict", "ddict", "scratch", "subRecv", "subLost", "problems");
-            while (sender.isAlive() || receiver.isAlive() || subscriber.isAlive()) {
+                    "returned", "cctx", "dctx", "cdict", "ddict", "scratch", "subRecv", "subLost", "replies", "intoRecv",
+                    "handedBack", "problems");
+            while (sender.isAlive() || receiver.isAlive() || subscriber.isAlive() || clients.isAlive()
+                    || server.isAlive() || intoReceiver.isAlive()) {
                 receiver.join(reportS * 1000);
                 System.gc();
                 long heap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
@@ -266,7 +302,7 @@ public final class FaultSoak {
                         openFds(), Thread.activeCount(), pool.outstanding(), pool.rented(), pool.returned(),
                         LibZstd.LIVE_CCTX.get(), LibZstd.LIVE_DCTX.get(), LibZstd.LIVE_CDICT.get(),
                         LibZstd.LIVE_DDICT.get(), LibZstd.LIVE_SCRATCH.get(), subReceived.get(), subLost.get(),
-                        problems.get());
+                        rpc.replies.get(), into.received.get(), into.handedBack.get(), problems.get());
             }
             Map<BadFrameReason, Long> refusedByReason = new EnumMap<>(BadFrameReason.class);
             Map<BadFrameReason, Long> injectedByReason = new EnumMap<>(BadFrameReason.class);
@@ -284,19 +320,40 @@ public final class FaultSoak {
                     + " allArrived=" + allArrived + " published=" + published.get() + " subReceived="
                     + subReceived.get() + " subLost=" + subLost.get() + " restarts=" + restarts.get()
                     + " problems=" + problems.get());
+            boolean rpcOk = rpc.requests.get() == rpc.served.get() && rpc.served.get() == rpc.replies.get();
+            System.out.println("rpc: clients=" + rpc.clients.get() + " requests=" + rpc.requests.get() + " served="
+                    + rpc.served.get() + " replies=" + rpc.replies.get());
+            long intoSent = into.sentBySender.values().stream().mapToLong(AtomicLong::get).sum();
+            boolean intoArrived = allArrived(into.sentBySender, into.nextBySender);
+            boolean intoOk = intoArrived && into.handedBack.get() == into.tooLarge.get()
+                    && into.undelivered.get() == into.handedBack.get() && into.delivered.get() == into.received.get();
+            System.out.println("into: senders=" + into.sentBySender.size() + " sent=" + intoSent + " intoDst="
+                    + into.received.get() + " handedBack=" + into.handedBack.get() + " tooLarge=" + into.tooLarge.get()
+                    + " statsMessages=" + into.delivered.get() + " undeliveredMessages=" + into.undelivered.get()
+                    + " allArrived=" + intoArrived);
             System.out.println("injected=" + injectedByReason);
             System.out.println("refused=" + refusedByReason);
             System.out.println("pool=" + context.bufferPool().stats());
-            boolean badCounted = refusedByReason.equals(injectedByReason);
-            System.out.println(badCounted && allArrived && problems.get() == 0 ? "FAULT SOAK OK" : "FAULT SOAK FAILED");
+            boolean ok = refusedByReason.equals(injectedByReason) && allArrived && rpcOk && intoOk
+                    && problems.get() == 0;
+            System.out.println(ok ? "FAULT SOAK OK" : "FAULT SOAK FAILED");
             System.out.flush();
-            System.exit(badCounted && allArrived && problems.get() == 0 ? 0 : 1);
+            System.exit(ok ? 0 : 1);
         }
     }
 
-    /** Writes good message ({@code sender}, {@code seq}) into {@code buf}, its size by {@code seq}; returns the size. */
-    static int message(MemorySegment buf, long i, int sender, long seq) {
-        int size = SIZES[(int) (seq % SIZES.length)];
+    /** The size of good message {@code seq} of a PUSH sender, a client or the publisher. */
+    static int size(long seq) {
+        return SIZES[(int) (seq % SIZES.length)];
+    }
+
+    /** The size of message {@code seq} of the {@code receiveInto} stream. */
+    static int intoSize(long seq) {
+        return INTO_SIZES[(int) (seq % INTO_SIZES.length)];
+    }
+
+    /** Writes good message ({@code sender}, {@code seq}) of {@code size} bytes into {@code buf}; returns the size. */
+    static int message(MemorySegment buf, int size, int sender, long seq) {
         if (size == 16 * 1024) {
             StreamMessage.writeIncompressible(buf, size, sender, seq);
         } else {
@@ -358,39 +415,360 @@ public final class FaultSoak {
         return s.getBytes(StandardCharsets.UTF_8);
     }
 
-    /** One sending incarnation: its PUSH socket, sender and sender id. */
-    private record Push(ZmqSocket socket, AutoCloseable sender, int id, AtomicLong sent) {
+    /** The bytes of the envelope part in front of message {@code seq} of the {@code receiveInto} stream. */
+    private static byte[] envelope(long seq) {
+        return bytes("seq=" + seq);
+    }
+
+    /**
+     * A receiver's wait for the end: once its sender thread has ended, it is over when everything
+     * arrived, or after 2 s without a message (what is missing never comes).
+     */
+    private static final class Quiet {
+
+        private final Thread sender;
+        private final BooleanSupplier allArrived;
+        private long since;
+
+        Quiet(Thread sender, BooleanSupplier allArrived) {
+            this.sender = sender;
+            this.allArrived = allArrived;
+        }
+
+        /** Called on a receive that found nothing: true when the receiver should stop. */
+        boolean over() {
+            if (sender.isAlive()) {
+                return false;
+            }
+            if (allArrived.getAsBoolean()) {
+                return true;
+            }
+            since = since == 0 ? System.nanoTime() : since;
+            return System.nanoTime() - since > 2_000_000_000L;
+        }
+
+        /** Called on a receive that found a message. */
+        void reset() {
+            since = 0;
+        }
+    }
+
+    /**
+     * The request/reply stream: {@value #CLIENTS} DEALER clients at a time, each with its own client id,
+     * keep {@value #WINDOW} requests in flight (good messages, sizes as the PUSH senders'); a ROUTER server
+     * checks every request (intact, contiguous per client) and answers it with {@code reply}, a message of
+     * the request's client id and sequence and of the next size in turn (so an echo would not pass); each
+     * client checks every reply is its own request's, in order, intact. Every cycle each client waits for
+     * all its replies, closes and is made again on a new socket (a new connection, a new client id).
+     */
+    static final class RequestReply {
+
+        static final int CLIENTS = 2;
+        static final int WINDOW = 8;
+        private static final long REPLY_WAIT_NS = 10_000_000_000L;
+
+        final AtomicLong clients = new AtomicLong();
+        final AtomicLong requests = new AtomicLong();
+        final AtomicLong served = new AtomicLong();
+        final AtomicLong replies = new AtomicLong();
+        private final AtomicLong problems;
+
+        RequestReply(AtomicLong problems) {
+            this.problems = problems;
+        }
+
+        private static int replySize(long seq) {
+            return size(seq + 1);
+        }
+
+        /** The server: answers every request until the clients' thread has ended and nothing more comes. */
+        void serve(ZmqSocket router, Thread clientThread) {
+            Map<Integer, Long> nextByClient = new HashMap<>();
+            try (Arena arena = Arena.ofConfined();
+                 DecompressingReceiver r = DecompressingReceiver.builder(router).maxDecompressedSize(MAX_PART).build();
+                 CompressingSender s = CompressingSender.builder(router).build()) {
+                MemorySegment buf = arena.allocate(SIZES[SIZES.length - 1]);
+                while (true) {
+                    int status = r.receive(0);
+                    if (status == DecompressingReceiver.WOULD_BLOCK) {
+                        // the clients wait for every reply before they close, so nothing is left to come
+                        if (!clientThread.isAlive()) {
+                            return;
+                        }
+                        continue;
+                    }
+                    ReceivedMessage m = status == DecompressingReceiver.RECEIVED ? r.message() : null;
+                    if (m == null || m.parts() != 2) {
+                        problem("server status=" + status + " reason=" + r.lastErrorReason() + " parts="
+                                + (m == null ? 0 : m.parts()));
+                        continue;
+                    }
+                    MemorySegment p = m.part(1);
+                    int id = StreamMessage.sender(p);
+                    long seq = StreamMessage.sequence(p);
+                    long expected = nextByClient.getOrDefault(id, 0L);
+                    if (seq != expected || !StreamMessage.intact(p) || p.byteSize() != size(seq)) {
+                        problem("server client=" + id + " seq=" + seq + " expected=" + expected);
+                    }
+                    nextByClient.put(id, seq + 1);
+                    int size = message(buf, replySize(seq), id, seq);
+                    if (!s.reply(m, buf, 0, size, 0)) {
+                        problem("server reply refused: client=" + id + " seq=" + seq);
+                    }
+                    served.incrementAndGet();
+                }
+            } catch (RuntimeException e) {
+                problems.incrementAndGet();
+                e.printStackTrace();
+            }
+        }
+
+        /** The clients, made again every {@code cycleMs} until {@code deadline}, each waiting for its replies first. */
+        void clients(ZmqContext context, String endpoint, long deadline, long cycleMs, AtomicInteger ids) {
+            Client[] current = new Client[CLIENTS];
+            try (Arena arena = Arena.ofConfined()) {
+                MemorySegment buf = arena.allocate(SIZES[SIZES.length - 1]);
+                long cycleEnd = 0;
+                while (System.nanoTime() < deadline) {
+                    if (System.nanoTime() >= cycleEnd) {
+                        for (int c = 0; c < CLIENTS; c++) {
+                            if (current[c] != null) {
+                                current[c].drain();
+                                current[c].close();
+                            }
+                            current[c] = new Client(context, endpoint, ids.getAndIncrement());
+                            clients.incrementAndGet();
+                        }
+                        cycleEnd = System.nanoTime() + cycleMs * 1_000_000L;
+                    }
+                    for (Client c : current) {
+                        while (c.sent - c.answered < WINDOW) {
+                            c.request(buf);
+                        }
+                        c.awaitReply();
+                    }
+                }
+                for (Client c : current) {
+                    if (c != null) {
+                        c.drain();
+                    }
+                }
+            } catch (RuntimeException e) {
+                problems.incrementAndGet();
+                e.printStackTrace();
+            } finally {
+                for (Client c : current) {
+                    if (c != null) {
+                        c.close();
+                    }
+                }
+            }
+        }
+
+        private void problem(String what) {
+            problems.incrementAndGet();
+            System.out.println("PROBLEM " + what);
+        }
+
+        /** One client incarnation: its DEALER, the sender of its requests and the receiver of its replies. */
+        private final class Client implements AutoCloseable {
+
+            private final ZmqSocket socket;
+            private final CompressingSender sender;
+            private final DecompressingReceiver receiver;
+            private final int id;
+            private long sent;
+            private long answered;
+
+            Client(ZmqContext context, String endpoint, int id) {
+                this.id = id;
+                socket = context.socket(SocketType.DEALER);
+                socket.receiveTimeoutMs(200);
+                socket.connect(endpoint);
+                sender = CompressingSender.builder(socket).build();
+                receiver = DecompressingReceiver.builder(socket).maxDecompressedSize(MAX_PART).build();
+            }
+
+            void request(MemorySegment buf) {
+                int size = message(buf, size(sent), id, sent);
+                if (!sender.send(buf, 0, size, 0)) {
+                    throw new IllegalStateException("request refused: client=" + id + " seq=" + sent);
+                }
+                sent++;
+                requests.incrementAndGet();
+            }
+
+            /** Takes the next reply and checks it answers request {@code answered}; throws when none comes. */
+            void awaitReply() {
+                long giveUp = System.nanoTime() + REPLY_WAIT_NS;
+                int status;
+                while ((status = receiver.receive(0)) == DecompressingReceiver.WOULD_BLOCK) {
+                    if (System.nanoTime() > giveUp) {
+                        throw new IllegalStateException("no reply: client=" + id + " awaiting=" + answered
+                                + " sent=" + sent + " waitedS=" + REPLY_WAIT_NS / 1_000_000_000L);
+                    }
+                }
+                if (status != DecompressingReceiver.RECEIVED) {
+                    throw new IllegalStateException("bad reply: client=" + id + " awaiting=" + answered
+                            + " reason=" + receiver.lastErrorReason());
+                }
+                ReceivedMessage m = receiver.message();
+                MemorySegment p = m.part(0);
+                if (m.parts() != 1 || p.byteSize() != replySize(answered) || StreamMessage.sender(p) != id
+                        || StreamMessage.sequence(p) != answered || !StreamMessage.intact(p)) {
+                    problem("reply client=" + id + " awaiting=" + answered + " parts=" + m.parts() + " bytes="
+                            + p.byteSize() + " replyClient=" + StreamMessage.sender(p) + " replySeq="
+                            + StreamMessage.sequence(p));
+                }
+                answered++;
+                replies.incrementAndGet();
+            }
+
+            void drain() {
+                while (answered < sent) {
+                    awaitReply();
+                }
+            }
+
+            @Override
+            public void close() {
+                receiver.close();
+                sender.close();
+                socket.close();
+            }
+        }
+    }
+
+    /**
+     * The {@code receiveInto} stream's receiver: a PULL with one envelope part ({@code seq=<n>}) per message,
+     * read into a destination of {@value #INTO_DST_BYTES} bytes. Each message is checked (two parts, its
+     * envelope naming its sequence, intact, its size, contiguous per sender id); one that fits must be in the
+     * destination, one that does not must come back whole in {@link UndeliveredMessageException}
+     * ({@code DESTINATION_TOO_SMALL}) and the stream go on. At the end it takes the receiver's counts:
+     * {@code messages} must equal those received into the destination and {@code undeliveredMessages} those
+     * handed back.
+     */
+    static final class Into {
+
+        final Map<Integer, AtomicLong> sentBySender = new ConcurrentHashMap<>();
+        final Map<Integer, Long> nextBySender = new ConcurrentHashMap<>();
+        final AtomicLong tooLarge = new AtomicLong();
+        final AtomicLong received = new AtomicLong();
+        final AtomicLong handedBack = new AtomicLong();
+        final AtomicLong delivered = new AtomicLong(-1);
+        final AtomicLong undelivered = new AtomicLong(-1);
+        private final AtomicLong problems;
+
+        Into(AtomicLong problems) {
+            this.problems = problems;
+        }
+
+        void receive(ZmqSocket pull, Thread sender) {
+            try (Arena arena = Arena.ofConfined();
+                 DecompressingReceiver r = DecompressingReceiver.builder(pull).envelopeParts(1)
+                         .maxDecompressedSize(MAX_PART).build()) {
+                MemorySegment dst = arena.allocate(INTO_DST_BYTES);
+                Quiet quiet = new Quiet(sender, () -> allArrived(sentBySender, nextBySender));
+                while (true) {
+                    int status;
+                    try {
+                        status = r.receiveInto(dst, 0);
+                    } catch (UndeliveredMessageException e) {
+                        quiet.reset();
+                        boolean whole = e.reason() == UndeliveredMessageException.Reason.DESTINATION_TOO_SMALL
+                                && e.parts() == 2 && e.part(0) != null && e.part(1) != null;
+                        check(whole ? e.part(0) : null, whole ? MemorySegment.ofArray(e.part(1)) : null, true,
+                                e.getMessage());
+                        handedBack.incrementAndGet();
+                        continue;
+                    }
+                    if (status == DecompressingReceiver.WOULD_BLOCK) {
+                        if (quiet.over()) {
+                            break;
+                        }
+                        continue;
+                    }
+                    quiet.reset();
+                    ReceivedMessage m = status == DecompressingReceiver.RECEIVED ? r.message() : null;
+                    // a part that fits lies in dst itself, from its start
+                    boolean inDst = m != null && m.parts() == 2 && m.segment(1).address() == dst.address()
+                            && m.partOffset(1) == 0;
+                    check(inDst ? m.partBytes(0) : null, inDst ? m.part(1) : null, false,
+                            "status=" + status + " reason=" + r.lastErrorReason());
+                    if (status == DecompressingReceiver.RECEIVED) {
+                        received.incrementAndGet();
+                    }
+                }
+                delivered.set(r.stats().messages());
+                undelivered.set(r.stats().undeliveredMessages());
+            } catch (RuntimeException e) {
+                problems.incrementAndGet();
+                e.printStackTrace();
+            }
+        }
+
+        /** Checks one message, null parts when it did not come as it should (then {@code what} says how). */
+        private void check(byte[] envelope, MemorySegment payload, boolean handedBack, String what) {
+            if (envelope == null || payload == null || payload.byteSize() < StreamMessage.HEADER_BYTES) {
+                problems.incrementAndGet();
+                System.out.println("PROBLEM into handedBack=" + handedBack + ": " + what);
+                return;
+            }
+            int id = StreamMessage.sender(payload);
+            long seq = StreamMessage.sequence(payload);
+            long expected = nextBySender.getOrDefault(id, 0L);
+            int size = intoSize(seq);
+            if (seq != expected || !Arrays.equals(envelope, envelope(seq)) || !StreamMessage.intact(payload)
+                    || payload.byteSize() != size || handedBack != size > INTO_DST_BYTES) {
+                problems.incrementAndGet();
+                System.out.println("PROBLEM into sender=" + id + " seq=" + seq + " expected=" + expected + " bytes="
+                        + payload.byteSize() + " handedBack=" + handedBack);
+            }
+            nextBySender.put(id, seq + 1);
+        }
+    }
+
+    /** One sending incarnation: its PUSH socket, sender, kind and sender id. */
+    private record Push(ZmqSocket socket, AutoCloseable sender, Kind kind, int id, AtomicLong sent) {
+
+        /** The plain, dictionary and parallel senders feed the main PULL; the enveloped one the receiveInto stream. */
+        enum Kind { PLAIN, DICTIONARY, PARALLEL, ENVELOPED }
 
         static Push restart(Push old, ZmqContext context, String endpoint, AtomicInteger ids,
-                Map<Integer, AtomicLong> sentBySender, ZstdDictionary dictionary, boolean parallel) {
+                Map<Integer, AtomicLong> sentBySender, Kind kind, ZstdDictionary dictionary) {
             if (old != null) {
                 old.close();
             }
             ZmqSocket socket = context.socket(SocketType.PUSH);
             socket.connect(endpoint);
-            AutoCloseable s;
-            if (parallel) {
-                s = ParallelCompressingSender.builder(socket).workers(2).build();
-            } else if (dictionary != null) {
-                s = CompressingSender.builder(socket).dictionary(dictionary).build();
-            } else {
-                s = CompressingSender.builder(socket).build();
-            }
+            AutoCloseable s = switch (kind) {
+                case PARALLEL -> ParallelCompressingSender.builder(socket).workers(2).build();
+                case DICTIONARY -> CompressingSender.builder(socket).dictionary(dictionary).build();
+                case PLAIN, ENVELOPED -> CompressingSender.builder(socket).build();
+            };
             int id = ids.getAndIncrement();
             AtomicLong sent = new AtomicLong();
             sentBySender.put(id, sent);
-            return new Push(socket, s, id, sent);
+            return new Push(socket, s, kind, id, sent);
         }
 
-        void send(MemorySegment buf, long i) {
+        /** Sends this sender's next message; returns its payload's size. */
+        int send(MemorySegment buf) {
             long seq = sent.get();
-            int size = message(buf, i, id, seq);
-            boolean ok = sender instanceof ParallelCompressingSender p ? p.send(buf, 0, size, 0)
-                    : ((CompressingSender) sender).send(buf, 0, size, 0);
+            int size = message(buf, kind == Kind.ENVELOPED ? intoSize(seq) : size(seq), id, seq);
+            boolean ok;
+            if (sender instanceof ParallelCompressingSender p) {
+                ok = p.send(buf, 0, size, 0);
+            } else {
+                CompressingSender c = (CompressingSender) sender;
+                ok = (kind != Kind.ENVELOPED || c.sendEnvelope(envelope(seq), ZmqSocket.SNDMORE))
+                        && c.send(buf, 0, size, 0);
+            }
             if (!ok) {
                 throw new IllegalStateException("send refused: sender " + id + " seq " + seq);
             }
             sent.set(seq + 1);
+            return size;
         }
 
         void close() {

@@ -17,7 +17,11 @@ import org.junit.jupiter.api.io.TempDir;
  * README, "Soak": the {@code java ... io.zmqzstd.reliability.FaultSoak} command as the README prints it,
  * class path included, run from the project root for {@code seconds=5 reportS=1 cycleMs=500} in place of its
  * own arguments: it reports, exits 0, every good message of every sender arrived, senders were restarted,
- * and every kind of bad frame was injected and refused with its reason, as many as injected.
+ * every kind of bad frame was injected and refused with its reason, as many as injected; DEALER clients
+ * were made again and every request they sent was served and answered by a reply; and the
+ * {@code receiveInto} stream delivered every message, those too large for its destination handed back, as
+ * many as sent too large and as the receiver's {@code undeliveredMessages}, the others into the destination,
+ * as many as its {@code messages}.
  */
 class FaultSoakTest {
 
@@ -38,6 +42,8 @@ class FaultSoakTest {
         assertTrue(sent.find(), out);
         assertTrue(Long.parseLong(sent.group(2)) > 0 && sent.group(2).equals(sent.group(3)), out);
         assertTrue(Long.parseLong(sent.group(4)) > 0, "no sender restarted: " + out);
+        assertRequestsAnswered(line(out, "rpc: "), out);
+        assertTooLargeHandedBack(line(out, "into: "), out);
         String injected = line(out, "injected=");
         String refused = line(out, "refused=");
         assertEquals(injected, refused.replace("refused=", "injected="), out);
@@ -46,6 +52,35 @@ class FaultSoakTest {
             Matcher m = Pattern.compile(reason + "=(\\d+)").matcher(refused);
             assertTrue(m.find() && Long.parseLong(m.group(1)) > 0, reason + " not refused: " + out);
         }
+    }
+
+    /** Clients were restarted (more than one cycle's), and requests sent = served = replies received, above 0. */
+    private static void assertRequestsAnswered(String rpc, String out) {
+        Matcher m = Pattern.compile("clients=(\\d+) requests=(\\d+) served=(\\d+) replies=(\\d+)").matcher(rpc);
+        assertTrue(m.find(), out);
+        assertTrue(Long.parseLong(m.group(1)) > FaultSoak.RequestReply.CLIENTS, "no client made again: " + rpc);
+        assertTrue(Long.parseLong(m.group(2)) > 0, "no request: " + rpc);
+        assertEquals(m.group(2), m.group(3), "requests sent and served differ: " + rpc);
+        assertEquals(m.group(2), m.group(4), "requests sent and replies received differ: " + rpc);
+    }
+
+    /**
+     * Every message of the receiveInto stream arrived; those a byte too large for the destination (one in seven)
+     * were handed back, as many as sent so and as the receiver counted undelivered; the rest were received into
+     * it, as many as the receiver counted delivered; both above 0, and they add up to the messages sent.
+     */
+    private static void assertTooLargeHandedBack(String into, String out) {
+        Matcher m = Pattern.compile("sent=(\\d+) intoDst=(\\d+) handedBack=(\\d+) tooLarge=(\\d+) statsMessages=(\\d+)"
+                + " undeliveredMessages=(\\d+) allArrived=true").matcher(into);
+        assertTrue(m.find(), "receiveInto stream: " + out);
+        long sent = Long.parseLong(m.group(1));
+        long intoDst = Long.parseLong(m.group(2));
+        long handedBack = Long.parseLong(m.group(3));
+        assertTrue(intoDst > 0 && handedBack > 0, "nothing received into dst or handed back: " + into);
+        assertEquals(sent, intoDst + handedBack, "received into dst + handed back != sent: " + into);
+        assertEquals(handedBack, Long.parseLong(m.group(4)), "handed back != sent too large: " + into);
+        assertEquals(handedBack, Long.parseLong(m.group(6)), "handed back != undeliveredMessages: " + into);
+        assertEquals(intoDst, Long.parseLong(m.group(5)), "received into dst != the receiver's messages: " + into);
     }
 
     /**
