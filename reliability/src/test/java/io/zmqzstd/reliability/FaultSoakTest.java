@@ -38,7 +38,8 @@ class FaultSoakTest {
                 && out.contains("cctx"), out);
         assertMemoryColumnsSane(out);
         assertTrue(out.contains("allArrived=true") && out.contains("problems=0") && out.contains("FAULT SOAK OK"), out);
-        Matcher sent = Pattern.compile("senders=(\\d+) sent=(\\d+) received=(\\d+) .* restarts=(\\d+)").matcher(out);
+        // the main line, anchored: the into: line has senders= and sent= too
+        Matcher sent = Pattern.compile("(?m)^senders=(\\d+) sent=(\\d+) received=(\\d+) .* restarts=(\\d+)").matcher(out);
         assertTrue(sent.find(), out);
         assertTrue(Long.parseLong(sent.group(2)) > 0 && sent.group(2).equals(sent.group(3)), out);
         assertTrue(Long.parseLong(sent.group(4)) > 0, "no sender restarted: " + out);
