@@ -3599,6 +3599,15 @@ def reply_envelope_check():
 check("What the sender's reply argument costs", reply_envelope_check)
 
 
+def pool_rent_order_check():
+    return alternated_rows('pool-rent-order-check', (
+        ('transport', 'sendReceive', '`TransportBenchmark` zeroCopyPooled, 64 B inproc'),
+        ('pipeline', 'transfer', '`PipelineBenchmark` zmqzstd, 64 B inproc, level 1')))
+
+
+check("What recording the rent site first costs", pool_rent_order_check)
+
+
 # --- README.md's suite size and time, and the modules' test times: a fresh-clone CI run's per-class times ---
 
 CI_RUN = 'ci/2026-11-29-db045165.txt'
