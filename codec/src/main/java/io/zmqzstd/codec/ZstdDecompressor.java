@@ -6,6 +6,7 @@ import io.zmqzstd.codec.internal.LibZstd;
 import io.zmqzstd.nativelib.internal.CallGuard;
 import io.zmqzstd.nativelib.internal.JavaArrays;
 import io.zmqzstd.nativelib.internal.OwnerCleaner;
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.ref.Cleaner;
 import java.lang.ref.Reference;
@@ -490,18 +491,25 @@ public final class ZstdDecompressor implements AutoCloseable {
      */
     ZstdException explainDecodeFailure(ZstdException e, MemorySegment src, long offset, long length, boolean srcDirect) {
         int code = (int) e.errorCode();
-        if (code != LibZstd.ERR_CORRUPTION_DETECTED && code != LibZstd.ERR_DST_SIZE_TOO_SMALL) {
+        // CORRUPT only: a destination or limit that was too small (DESTINATION_TOO_SMALL,
+        // TOO_LARGE, also zstd's code 70) is no fault of the frame's, and decoding it again would
+        // only find that out at the cost of a second decode
+        if (e.reason() != ZstdException.Reason.CORRUPT
+                || (code != LibZstd.ERR_CORRUPTION_DETECTED && code != LibZstd.ERR_DST_SIZE_TOO_SMALL)) {
             return e;
         }
-        int fhd = ZstdFrames.descriptor(src, offset, length);
-        long declared = ZstdFrames.contentSizeOf(src, offset, fhd);
+        int fhd;
+        long declared;
         long frameLength;
         try {
+            // the explanation never replaces e with an error of its own
+            fhd = ZstdFrames.descriptor(src, offset, length);
+            declared = ZstdFrames.contentSizeOf(src, offset, fhd);
+            if (declared == ZstdFrames.CONTENT_SIZE_UNKNOWN) {
+                return e;
+            }
             frameLength = ZstdFrames.walk(src, offset, length, fhd) & ~ZstdFrames.ONLY_STORED_BLOCKS;
         } catch (ZstdException notWhole) {
-            return e;
-        }
-        if (declared == ZstdFrames.CONTENT_SIZE_UNKNOWN) {
             return e;
         }
         long decoded = decodedLength(src, offset, frameLength, fhd, declared, srcDirect);
@@ -523,7 +531,7 @@ public final class ZstdDecompressor implements AutoCloseable {
     private long decodedLength(MemorySegment src, long offset, long length, int fhd, long declared, boolean srcDirect) {
         StreamBuffers b = buffers();
         reset();
-        try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
+        try (Arena arena = Arena.ofConfined()) {
             MemorySegment header = arena.allocate(ZstdFrames.HEADER_WITHOUT_CONTENT_SIZE_MAX);
             long pieceAddress = header.address();
             long pieceSize = ZstdFrames.writeHeaderWithoutContentSize(src, offset, fhd, header);
