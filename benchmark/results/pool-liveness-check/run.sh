@@ -4,13 +4,6 @@
 # libzmq 4.3.4, libzstd 1.5.4. OLD and NEW: the two benchmarks.jar files. The transport's zeroCopyPooled strategy
 # calls segment() once per message, and so does CompressingSender (PipelineBenchmark zmqzstd, one thread).
 set -euo pipefail
-OLD=${OLD:?jar before} NEW=${NEW:?jar after} OUT=${OUT:-$(dirname "$0")}
-for r in 1 2 3 4 5 6; do
-  for v in old new; do
-    jar=$OLD; [ "$v" = new ] && jar=$NEW
-    java -jar "$jar" TransportBenchmark -p strategy=zeroCopyPooled -p size=64 -p transport=inproc -p receiveMode=blocking \
-      -f 1 -wi 2 -w 1s -i 3 -r 1s -prof gc -rf json -rff "$OUT/transport-r$r-$v.json"
-    java -jar "$jar" PipelineBenchmark -p contestant=zmqzstd -p size=64 -p transport=inproc -p level=1 -p dictionary=none \
-      -f 1 -wi 2 -w 1s -i 3 -r 1s -prof gc -rf json -rff "$OUT/pipeline-r$r-$v.json"
-  done
-done
+OUT=${OUT:-$(dirname "$0")} EACH=jar exec "$(dirname "$0")/../../scripts/alternate.sh" \
+  transport 'TransportBenchmark -p strategy=zeroCopyPooled -p size=64 -p transport=inproc -p receiveMode=blocking' \
+  pipeline 'PipelineBenchmark -p contestant=zmqzstd -p size=64 -p transport=inproc -p level=1 -p dictionary=none'

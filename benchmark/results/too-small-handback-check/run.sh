@@ -5,14 +5,6 @@
 # six alternating rounds, 2026-11-29, 2-core AMD EPYC VM, Temurin 25.0.3, libzmq 4.3.4, libzstd 1.5.4. Each round runs
 # the receiver's region (receive) and receiveInto (-Dzmqzstd.bench.receiveForm=into). OLD and NEW: the two benchmarks.jar files.
 set -euo pipefail
-OLD=${OLD:?jar before} NEW=${NEW:?jar after} OUT=${OUT:-$(dirname "$0")}
-for r in 1 2 3 4 5 6; do
-  for form in region into; do
-    for v in old new; do
-      jar=$OLD; [ "$v" = new ] && jar=$NEW
-      java -jar "$jar" PipelineBenchmark -p contestant=zmqzstd -p size=64 -p transport=inproc -p level=1 -p dictionary=none \
-        -jvmArgsAppend -Dzmqzstd.bench.receiveForm=$form \
-        -f 1 -wi 2 -w 1s -i 3 -r 1s -prof gc -rf json -rff "$OUT/pipeline-$form-r$r-$v.json"
-    done
-  done
-done
+OUT=${OUT:-$(dirname "$0")} exec "$(dirname "$0")/../../scripts/alternate.sh" \
+  pipeline-region 'PipelineBenchmark -p contestant=zmqzstd -p size=64 -p transport=inproc -p level=1 -p dictionary=none -jvmArgsAppend -Dzmqzstd.bench.receiveForm=region' \
+  pipeline-into 'PipelineBenchmark -p contestant=zmqzstd -p size=64 -p transport=inproc -p level=1 -p dictionary=none -jvmArgsAppend -Dzmqzstd.bench.receiveForm=into'

@@ -7,13 +7,6 @@
 #   them to libzstd (a mapping takes the Java-copy path); CodecBenchmark's zmqzstd-segment contestant, 64 B, shows
 #   the branch at its largest share of a call.
 set -euo pipefail
-OLD=${OLD:?jar before} NEW=${NEW:?jar after} OUT=${OUT:-$(dirname "$0")}
-for r in 1 2 3 4 5 6; do
-  for v in old new; do
-    jar=$OLD; [ "$v" = new ] && jar=$NEW
-    java -jar "$jar" PipelineBenchmark -p contestant=zmqzstd -p size=64 -p transport=inproc -p level=1 -p dictionary=none \
-      -f 1 -wi 2 -w 1s -i 3 -r 1s -prof gc -rf json -rff "$OUT/pipeline-r$r-$v.json"
-    java -jar "$jar" 'CodecBenchmark\.(compress|decompress)$' -p contestant=zmqzstd-segment -p size=64 -p level=1 \
-      -p payload=telemetry -f 1 -wi 2 -w 1s -i 3 -r 1s -prof gc -rf json -rff "$OUT/codec-r$r-$v.json"
-  done
-done
+OUT=${OUT:-$(dirname "$0")} EACH=jar exec "$(dirname "$0")/../../scripts/alternate.sh" \
+  pipeline 'PipelineBenchmark -p contestant=zmqzstd -p size=64 -p transport=inproc -p level=1 -p dictionary=none' \
+  codec 'CodecBenchmark\.(compress|decompress)$ -p contestant=zmqzstd-segment -p size=64 -p level=1 -p payload=telemetry'

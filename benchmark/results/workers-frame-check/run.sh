@@ -5,11 +5,5 @@
 # trained dictionary the pipeline's compressor takes the ZSTD_compress2 branch, which reads and writes the flag per
 # call (without workers it stays false).
 set -euo pipefail
-OLD=${OLD:?jar before} NEW=${NEW:?jar after} OUT=${OUT:-$(dirname "$0")}
-for r in 1 2 3 4 5 6; do
-  for v in old new; do
-    jar=$OLD; [ "$v" = new ] && jar=$NEW
-    java -jar "$jar" PipelineBenchmark -p contestant=zmqzstd -p size=64 -p transport=inproc -p level=1 -p dictionary=trained \
-      -f 1 -wi 2 -w 1s -i 3 -r 1s -prof gc -rf json -rff "$OUT/pipeline-r$r-$v.json"
-  done
-done
+OUT=${OUT:-$(dirname "$0")} EACH=jar exec "$(dirname "$0")/../../scripts/alternate.sh" \
+  pipeline 'PipelineBenchmark -p contestant=zmqzstd -p size=64 -p transport=inproc -p level=1 -p dictionary=trained'
