@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -54,6 +55,28 @@ public final class ForkedJvm {
      */
     public static String run(Duration limit, Class<?> main, List<String> jvmOptions, String... args)
             throws IOException, InterruptedException {
+        return run(limit, Map.of(), main, jvmOptions, args);
+    }
+
+    /**
+     * As {@link #run(Class, List, String...)}, with {@code environment} added to the child's
+     * environment (what native libraries read through {@code getenv}, which a running JVM cannot set).
+     *
+     * @param environment variables to set in the child, over the test's own
+     * @param main the class whose {@code main} the child runs
+     * @param jvmOptions options for the child JVM, before its class path
+     * @param args the arguments to {@code main}
+     * @return everything the child printed, standard error included
+     * @throws IOException when the child cannot be started or its output not read
+     * @throws InterruptedException when interrupted while waiting for the child
+     */
+    public static String run(Map<String, String> environment, Class<?> main, List<String> jvmOptions, String... args)
+            throws IOException, InterruptedException {
+        return run(LIMIT, environment, main, jvmOptions, args);
+    }
+
+    private static String run(Duration limit, Map<String, String> environment, Class<?> main, List<String> jvmOptions,
+            String... args) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.add("--enable-native-access=ALL-UNNAMED");
@@ -64,7 +87,9 @@ public final class ForkedJvm {
         // returns only when the child ends, so a hung child would hang the test despite the limit.
         Path log = Files.createTempFile("forked-jvm", ".log");
         try {
-            Process child = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+            ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+            builder.environment().putAll(environment);
+            Process child = builder.start();
             boolean finished = false;
             try {
                 finished = child.waitFor(limit.toMillis(), TimeUnit.MILLISECONDS);

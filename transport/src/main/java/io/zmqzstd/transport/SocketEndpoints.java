@@ -4,6 +4,7 @@ import io.zmqzstd.transport.internal.IpcPaths;
 import io.zmqzstd.transport.internal.LibZmq;
 
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -160,14 +161,40 @@ final class SocketEndpoints {
                     + " and never looks a host name up: this one is none of these";
         }
         if (errno == LibZmq.ENAMETOOLONG && endpoint.startsWith("ipc://")) {
-            long pathBytes = endpoint.substring("ipc://".length()).getBytes(StandardCharsets.UTF_8).length;
-            return "an ipc path is at most " + MAX_IPC_PATH_BYTES + " bytes (a socket address's sun_path, its NUL"
-                    + " included, holds " + (MAX_IPC_PATH_BYTES + 1) + "): this one is " + pathBytes;
+            String path = endpoint.substring("ipc://".length());
+            String limit = "an ipc path is at most " + MAX_IPC_PATH_BYTES + " bytes (a socket address's sun_path, its NUL"
+                    + " included, holds " + (MAX_IPC_PATH_BYTES + 1) + "): ";
+            if (path.equals("*")) {
+                // The path libzmq made, not the "*" given: until 2026-11-29 the note said "this one is 1"
+                String made = wildcardPath();
+                return limit + "ipc://* binds at DIR/tmpXXXXXX/socket, DIR the first of $TMPDIR, $TEMPDIR and $TMP that is a"
+                        + " directory, here " + made + ", which is " + made.getBytes(StandardCharsets.UTF_8).length
+                        + " (set that variable to a shorter directory, or bind an explicit path)";
+            }
+            return limit + "this one is " + path.getBytes(StandardCharsets.UTF_8).length;
         }
         if (errno == LibZmq.EMFILE && op.equals(BIND)) {
             return Descriptors.outOf("the listening socket taking one");
         }
         return null;
+    }
+
+    /**
+     * The path libzmq 4.3.4 makes for an {@code ipc://*} bind ({@code create_ipc_wildcard_address}),
+     * with the X's mkdtemp replaces: {@code DIR/tmpXXXXXX/socket}, DIR the first of {@code $TMPDIR},
+     * {@code $TEMPDIR} and {@code $TMP} that names a directory, a '/' added where it has none; with
+     * none of them, relative to the working directory.
+     */
+    static String wildcardPath() {
+        String dir = "";
+        for (String variable : new String[] {"TMPDIR", "TEMPDIR", "TMP"}) {
+            String value = System.getenv(variable);
+            if (value != null && !value.isEmpty() && Files.isDirectory(Path.of(value))) {
+                dir = value.endsWith("/") ? value : value + "/";
+                break;
+            }
+        }
+        return dir + "tmpXXXXXX/socket";
     }
 
     /** The longest ipc path: sizeof(sun_path) less its NUL, 108 on Linux and 104 on macOS. */

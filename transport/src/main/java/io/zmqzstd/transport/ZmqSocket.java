@@ -259,7 +259,7 @@ public final class ZmqSocket implements AutoCloseable {
      *     what is wrong the message adds it: ENODEV for a tcp host that is not {@code *}, an IP
      *     address or an interface name, as a bind looks no host name up, EINVAL for
      *     {@code inproc://} without a name, ENAMETOOLONG for an ipc path over 107 bytes on
-     *     Linux), or EADDRINUSE when a socket listens
+     *     Linux, for {@code ipc://*} the path libzmq made under {@code $TMPDIR}), or EADDRINUSE when a socket listens
      *     on an ipc endpoint's path already or this process may not connect to the socket file
      *     there, or when its path is a socket file nobody listens on that cannot be removed (the
      *     message says which and why); EMFILE (ENFILE when the system's table is full) when the

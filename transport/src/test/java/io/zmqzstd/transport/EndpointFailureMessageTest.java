@@ -4,10 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.zmqzstd.testkit.ForkedJvm;
 import io.zmqzstd.transport.internal.LibZmq;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -92,6 +94,43 @@ class EndpointFailureMessageTest extends ContextTestBase {
         String longest = "ipc://" + dir.resolve("q".repeat(106 - dir.toString().length()));
         s.bind(longest); // 107 bytes
         assertTrue(Files.exists(Path.of(longest.substring("ipc://".length()))));
+    }
+
+    /**
+     * {@code ipc://*} binds at {@code $TMPDIR/tmpXXXXXX/socket}: with a long {@code $TMPDIR} that
+     * path is too long, and until 2026-11-29 the note measured the "*" given, "this one is 1". Now it
+     * names the path libzmq made and its length, and the socket binds an explicit path after it. In
+     * a child JVM, whose environment holds the long {@code TMPDIR} libzmq reads.
+     */
+    @Test
+    void shouldMeasureThePathAnIpcWildcardMakesUnderItsTemporaryDirectory(@TempDir Path base) throws Exception {
+        Path tmp = base.resolve("t".repeat(100 - base.toString().length())); // 101 bytes; with "/tmpXXXXXX/socket" 118
+        Files.createDirectory(tmp);
+        String out = ForkedJvm.run(Map.of("TMPDIR", tmp.toString()), WildcardBind.class, List.of(), base.resolve("s").toString());
+        String made = tmp + "/tmpXXXXXX/socket";
+        assertTrue(out.contains("zmq_bind(ipc://*) failed: errno=36, error=File name too long (an ipc path is at most 107 bytes"
+                + " (a socket address's sun_path, its NUL included, holds 108): ipc://* binds at DIR/tmpXXXXXX/socket, DIR the"
+                + " first of $TMPDIR, $TEMPDIR and $TMP that is a directory, here " + made + ", which is 118 (set that variable"
+                + " to a shorter directory, or bind an explicit path))"), out);
+        assertTrue(out.contains("explicit path: received=after"), out);
+        try (var left = Files.list(tmp)) {
+            assertEquals(List.of(), left.toList(), "libzmq removes the directory it made");
+        }
+    }
+
+    /** The child of {@link #shouldMeasureThePathAnIpcWildcardMakesUnderItsTemporaryDirectory}: args[0] is a short ipc path. */
+    static final class WildcardBind {
+        public static void main(String[] args) {
+            try (ZmqContext ctx = new ZmqContext(); ZmqSocket pull = timed(ctx.socket(SocketType.PULL));
+                    ZmqSocket push = timed(ctx.socket(SocketType.PUSH))) {
+                ZmqException e = assertThrows(ZmqException.class, () -> pull.bind("ipc://*"));
+                System.out.println(e.getMessage());
+                pull.bind("ipc://" + args[0]);
+                push.connect("ipc://" + args[0]);
+                push.send("after", 0);
+                System.out.println("explicit path: received=" + pull.receiveString(0));
+            }
+        }
     }
 
     private static void assertFailure(String message, int errno, Consumer<String> call, String endpoint) {
