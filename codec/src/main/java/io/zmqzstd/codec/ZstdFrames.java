@@ -37,6 +37,10 @@ public final class ZstdFrames {
     /** Largest block: raw blocks carry at most this much payload (ZSTD_BLOCKSIZE_MAX). */
     static final int BLOCK_SIZE_MAX = 128 * 1024;
     private static final int BLOCK_HEADER_SIZE = 3;
+    /** The frame checksum at its end when the descriptor's checksum flag is set: xxh64's low 32 bits. */
+    private static final int CHECKSUM_SIZE = 4;
+    /** Magic, descriptor and one byte of window descriptor or single-segment content size. */
+    private static final int MIN_HEADER_SIZE = 6;
     private static final int RAW_BLOCK = 0;
     /** Window descriptor for 2^17 = 128 KiB: exponent 7 (windowLog 10 + 7), mantissa 0. */
     private static final byte WINDOW_128K = (byte) (7 << 3);
@@ -274,7 +278,7 @@ public final class ZstdFrames {
         long stored = ONLY_STORED_BLOCKS;
         for (;;) {
             if (end - p < BLOCK_HEADER_SIZE) {
-                throw truncated(length);
+                throw truncated(frame, offset, length);
             }
             int header = blockHeader(frame, p);
             int type = (header >>> 1) & 3;
@@ -286,7 +290,7 @@ public final class ZstdFrames {
             }
             long body = type == RLE_BLOCK ? 1 : header >>> 3;
             if (end - p - BLOCK_HEADER_SIZE < body) {
-                throw truncated(length);
+                throw truncated(frame, offset, length);
             }
             p += BLOCK_HEADER_SIZE + body;
             if ((header & 1) != 0) {
@@ -294,10 +298,10 @@ public final class ZstdFrames {
             }
         }
         if ((fhd & CHECKSUM_FLAG) != 0) {
-            if (end - p < 4) {
-                throw truncated(length);
+            if (end - p < CHECKSUM_SIZE) {
+                throw truncated(frame, offset, length);
             }
-            p += 4;
+            p += CHECKSUM_SIZE;
         }
         return (p - offset) | stored;
     }
@@ -503,14 +507,14 @@ public final class ZstdFrames {
     static int descriptor(MemorySegment frame, long offset, long length) {
         checkMagic(frame, offset, length);
         if (length < 5) {
-            throw truncated(length);
+            throw truncated(frame, offset, length);
         }
         int fhd = frame.get(JAVA_BYTE, offset + 4) & 0xFF;
         if ((fhd & RESERVED_BIT) != 0) {
             throw new ZstdException(ZstdException.Reason.CORRUPT, "frame header invalid: reserved bit set");
         }
         if (length < headerSize(fhd)) {
-            throw truncated(length);
+            throw truncated(frame, offset, length);
         }
         if ((fhd & SINGLE_SEGMENT) == 0) {
             int windowLog = 10 + ((frame.get(JAVA_BYTE, offset + 5) & 0xFF) >>> 3);
@@ -532,8 +536,58 @@ public final class ZstdFrames {
         return 4 + 1 + (single ? 0 : 1) + DICT_ID_BYTES[fhd & 3] + fcs;
     }
 
-    private static ZstdException truncated(long length) {
-        return new ZstdException(ZstdException.Reason.TRUNCATED, "frame incomplete: length=" + length);
+    /**
+     * {@code TRUNCATED} for the frame at {@code frame[offset, offset + length)}, which
+     * {@link #descriptor} or {@link #walk} found cut (its magic whole, its reserved bit clear, no
+     * reserved block before the cut): where it is cut, in the header, in block K's header, inside
+     * block K or in the checksum, and the fewest bytes that could end the frame (a block that is
+     * not the last needs at least one more block header after it, a checksum flag 4 bytes at the
+     * end). Error path only: walks the header and block headers again, so the walk that succeeds
+     * pays nothing for it.
+     */
+    private static ZstdException truncated(MemorySegment frame, long offset, long length) {
+        String where;
+        long frameBytesAtLeast;
+        if (length < 5) {
+            where = "cut in the frame header after the magic number";
+            frameBytesAtLeast = MIN_HEADER_SIZE + BLOCK_HEADER_SIZE;
+        } else {
+            int fhd = frame.get(JAVA_BYTE, offset + 4) & 0xFF;
+            int checksum = (fhd & CHECKSUM_FLAG) != 0 ? CHECKSUM_SIZE : 0;
+            long p = headerSize(fhd);
+            if (length < p) {
+                where = "cut in the frame header (of " + p + " bytes)";
+                frameBytesAtLeast = p + BLOCK_HEADER_SIZE + checksum;
+            } else {
+                for (int k = 1; ; k++) {
+                    if (length - p < BLOCK_HEADER_SIZE) {
+                        where = "cut in block " + k + "'s header (at offset " + p + ")";
+                        frameBytesAtLeast = p + BLOCK_HEADER_SIZE + checksum;
+                        break;
+                    }
+                    int header = blockHeader(frame, offset + p);
+                    int type = (header >>> 1) & 3;
+                    long size = header >>> 3;
+                    long body = type == RLE_BLOCK ? 1 : size;
+                    boolean last = (header & 1) != 0;
+                    if (length - p - BLOCK_HEADER_SIZE < body) {
+                        where = "cut inside block " + k + " (" + (type == RLE_BLOCK ? "RLE" : type == RAW_BLOCK ? "raw" : "compressed")
+                                + ", of declared size " + size + " at offset " + p
+                                + (type == RLE_BLOCK ? ": the one byte it repeats is missing)" : ")");
+                        frameBytesAtLeast = p + BLOCK_HEADER_SIZE + body + (last ? 0 : BLOCK_HEADER_SIZE) + checksum;
+                        break;
+                    }
+                    p += BLOCK_HEADER_SIZE + body;
+                    if (last) { // the walk found the checksum cut: it stops at a whole last block otherwise
+                        where = "cut in the checksum (at offset " + p + ")";
+                        frameBytesAtLeast = p + CHECKSUM_SIZE;
+                        break;
+                    }
+                }
+            }
+        }
+        return new ZstdException(ZstdException.Reason.TRUNCATED, "frame incomplete: length=" + length + ", " + where
+                + ", needs at least " + (frameBytesAtLeast - length) + (frameBytesAtLeast - length == 1 ? " more byte" : " more bytes"));
     }
 
     /**

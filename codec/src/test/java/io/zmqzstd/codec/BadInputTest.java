@@ -119,7 +119,10 @@ class BadInputTest {
         assertEquals(LibZstd.ERR_SRC_SIZE_WRONG, LibZstd.errorCode(r), LibZstd.errorName(r));
         assertEquals(ZstdException.Reason.TRUNCATED, ZstdException.reasonOf(LibZstd.errorCode(r)));
         ZstdException e = assertRejectedThenRecovers(cut, ZstdException.Reason.TRUNCATED);
-        assertEquals("frame incomplete: length=" + cut.length, e.getMessage());
+        // one compressed block after a 9-byte header, then the checksum: the rest is what it needs
+        assertEquals("frame incomplete: length=" + cut.length + ", cut inside block 1 (compressed, of declared size "
+                + (goodFrame.length - 9 - 3 - 4) + " at offset 9), needs at least " + (goodFrame.length - cut.length)
+                + " more bytes", e.getMessage());
     }
 
     /**

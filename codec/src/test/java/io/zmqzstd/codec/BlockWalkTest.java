@@ -20,8 +20,9 @@ import org.junit.jupiter.api.Test;
  * three public ways in: {@link ZstdFrames#compressedSize} (the walk), the segment
  * {@code decompress} (the walk, then the block maximum check once the walk ran out of input) and
  * {@code decompress(byte[])} (the same, then the content bound before it allocates a declared size
- * above 256 KiB). Each frame is made by hand so that one branch decides it; the expected answers,
- * messages included, are what the code said before the three loops became one.
+ * above 256 KiB). Each frame is made by hand so that one branch decides it; the expected answers
+ * are what the code said before the three loops became one, a cut frame's message since naming
+ * where it is cut and the fewest bytes it still needs.
  */
 class BlockWalkTest {
 
@@ -79,6 +80,11 @@ class BlockWalkTest {
             this(name, frame, compressedSize, decompressed, decompressed);
         }
 
+        /** A frame every way in refuses alike. */
+        Case(String name, byte[] frame, String refusedByAll) {
+            this(name, frame, refusedByAll, refusedByAll);
+        }
+
         String expected() {
             return "compressedSize=" + compressedSize + "; segment=" + segment + "; array=" + array;
         }
@@ -87,8 +93,10 @@ class BlockWalkTest {
     private static final String FROM_LIBZSTD_CORRUPT = "CORRUPT (from libzstd)";
     private static final String FROM_LIBZSTD_CHECKSUM = "CHECKSUM (from libzstd)";
 
-    private static String truncated(int length) {
-        return refused(ZstdException.Reason.TRUNCATED, "frame incomplete: length=" + length);
+    /** What the frame's header and block headers tell about a cut: where, and the fewest bytes that could end the frame. */
+    private static String truncated(int length, String where, int needsAtLeast) {
+        return refused(ZstdException.Reason.TRUNCATED, "frame incomplete: length=" + length + ", " + where
+                + ", needs at least " + needsAtLeast + (needsAtLeast == 1 ? " more byte" : " more bytes"));
     }
 
     private static String aboveMaximum(int at, String blockSize, int max) {
@@ -114,21 +122,21 @@ class BlockWalkTest {
         List<Case> cases = new ArrayList<>();
         // The walk: where it runs out, what it refuses, what it steps over
         cases.add(new Case("no block header", w1k,
-                truncated(6), truncated(6)));
+                truncated(6, "cut in block 1's header (at offset 6)", 3)));
         cases.add(new Case("first block header cut", frame(w1k, new byte[2]),
-                truncated(8), truncated(8)));
+                truncated(8, "cut in block 1's header (at offset 6)", 1)));
         cases.add(new Case("later block header cut", frame(w1k, blockHeader(10, RAW, false), bytes(10), new byte[1]),
-                truncated(20), truncated(20)));
+                truncated(20, "cut in block 2's header (at offset 19)", 2)));
         cases.add(new Case("reserved first block", frame(w1k, blockHeader(0, RESERVED, true)),
                 corrupt("reserved block type: at=6"), corrupt("reserved block type: at=6")));
         cases.add(new Case("reserved later block", frame(w1k, blockHeader(3, RAW, false), bytes(3), blockHeader(3, RESERVED, true), bytes(3)),
                 corrupt("reserved block type: at=12"), corrupt("reserved block type: at=12")));
         cases.add(new Case("raw block cut", frame(w1k, blockHeader(10, RAW, true), bytes(5)),
-                truncated(14), truncated(14)));
+                truncated(14, "cut inside block 1 (raw, of declared size 10 at offset 6)", 5)));
         cases.add(new Case("RLE block cut before its byte", frame(w1k, blockHeader(10, RLE, true)),
-                truncated(9), truncated(9)));
+                truncated(9, "cut inside block 1 (RLE, of declared size 10 at offset 6: the one byte it repeats is missing)", 1)));
         cases.add(new Case("compressed block cut", frame(w1k, blockHeader(10, COMPRESSED, true), bytes(5)),
-                truncated(14), truncated(14)));
+                truncated(14, "cut inside block 1 (compressed, of declared size 10 at offset 6)", 5)));
         cases.add(new Case("raw, RLE and raw blocks", frame(w1k, blockHeader(5, RAW, false), bytes(5), blockHeader(4, RLE, false), x,
                 blockHeader(2, RAW, true), bytes(2)),
                 "23", "11"));
@@ -137,49 +145,49 @@ class BlockWalkTest {
         cases.add(new Case("checksum present (and wrong)", frame(w1mChecksum, blockHeader(5, RAW, true), bytes(5), new byte[4]),
                 "18", FROM_LIBZSTD_CHECKSUM));
         cases.add(new Case("checksum cut", frame(w1mChecksum, blockHeader(5, RAW, true), bytes(5), new byte[2]),
-                truncated(16), truncated(16)));
+                truncated(16, "cut in the checksum (at offset 14)", 2)));
         cases.add(new Case("checksum missing", frame(w1mChecksum, blockHeader(5, RAW, true), bytes(5)),
-                truncated(14), truncated(14)));
+                truncated(14, "cut in the checksum (at offset 14)", 4)));
         cases.add(new Case("a byte after the frame", frame(w1k, blockHeader(5, RAW, true), bytes(5), x),
                 "14", corrupt("bytes after the frame: frame=14, input=15 (one zstd frame per input)")));
         cases.add(new Case("compressed block of garbage", frame(w1k, blockHeader(2, COMPRESSED, true), bytes(2)),
                 "11", FROM_LIBZSTD_CORRUPT));
         // The block maximum, checked once the walk has run out of input
         cases.add(new Case("raw block above a 1 KiB window, cut", frame(w1k, blockHeader(2000, RAW, true), bytes(10)),
-                truncated(19), aboveMaximum(6, "2000", 1024)));
+                truncated(19, "cut inside block 1 (raw, of declared size 2000 at offset 6)", 1990), aboveMaximum(6, "2000", 1024)));
         cases.add(new Case("compressed block above a 64 KiB window, later, cut", frame(w64k, blockHeader(5, RAW, false), bytes(5),
                 blockHeader(70_000, COMPRESSED, true), bytes(3)),
-                truncated(20), aboveMaximum(14, "70000", 65536)));
+                truncated(20, "cut inside block 2 (compressed, of declared size 70000 at offset 14)", 69997), aboveMaximum(14, "70000", 65536)));
         cases.add(new Case("raw block above 128 KiB in a 1 MiB window, cut", frame(w1m, blockHeader(131_073, RAW, true), bytes(3)),
-                truncated(12), aboveMaximum(6, "131073", 131072)));
+                truncated(12, "cut inside block 1 (raw, of declared size 131073 at offset 6)", 131070), aboveMaximum(6, "131073", 131072)));
         cases.add(new Case("raw block at 128 KiB in a 1 MiB window, cut", frame(w1m, blockHeader(131_072, RAW, true), bytes(3)),
-                truncated(12), truncated(12)));
+                truncated(12, "cut inside block 1 (raw, of declared size 131072 at offset 6)", 131069)));
         cases.add(new Case("raw block above a declared 100, cut", frame(singleSegmentHeader(100, false), blockHeader(101, RAW, true), bytes(3)),
-                truncated(12), aboveMaximum(6, "101", 100)));
+                truncated(12, "cut inside block 1 (raw, of declared size 101 at offset 6)", 98), aboveMaximum(6, "101", 100)));
         cases.add(new Case("raw block above 128 KiB, declared 200,000, cut", frame(singleSegmentHeader4(200_000),
                 blockHeader(131_073, RAW, true), bytes(3)),
-                truncated(15), aboveMaximum(9, "131073", 131072)));
+                truncated(15, "cut inside block 1 (raw, of declared size 131073 at offset 9)", 131070), aboveMaximum(9, "131073", 131072)));
         cases.add(new Case("RLE block above the maximum, checksum missing", frame(w1kChecksum, blockHeader(2000, RLE, true), x),
-                truncated(10), aboveMaximum(6, "2000 (RLE)", 1024)));
+                truncated(10, "cut in the checksum (at offset 10)", 4), aboveMaximum(6, "2000 (RLE)", 1024)));
         cases.add(new Case("RLE block above the maximum, next header cut", frame(w1k, blockHeader(2000, RLE, false), x, new byte[2]),
-                truncated(12), aboveMaximum(6, "2000 (RLE)", 1024)));
+                truncated(12, "cut in block 2's header (at offset 10)", 1), aboveMaximum(6, "2000 (RLE)", 1024)));
         cases.add(new Case("RLE block above the maximum cut before its byte", frame(w1k, blockHeader(2000, RLE, true)),
-                truncated(9), truncated(9)));
+                truncated(9, "cut inside block 1 (RLE, of declared size 2000 at offset 6: the one byte it repeats is missing)", 1)));
         cases.add(new Case("RLE block, declared 0, cut before its byte", frame(singleSegmentHeader(0, false), blockHeader(0, RLE, true)),
-                truncated(9), aboveMaximum(6, "1", 0)));
+                truncated(9, "cut inside block 1 (RLE, of declared size 0 at offset 6: the one byte it repeats is missing)", 1), aboveMaximum(6, "1", 0)));
         cases.add(new Case("RLE block of 0, declared 0, checksum missing", frame(singleSegmentHeader(0, true), blockHeader(0, RLE, true), x),
-                truncated(10), aboveMaximum(6, "0 (RLE)", 0)));
+                truncated(10, "cut in the checksum (at offset 10)", 4), aboveMaximum(6, "0 (RLE)", 0)));
         cases.add(new Case("third block above the maximum, cut", frame(w1k, blockHeader(10, RAW, false), bytes(10),
                 blockHeader(1000, RAW, false), bytes(1000), blockHeader(2000, RAW, true), bytes(5)),
-                truncated(1030), aboveMaximum(1022, "2000", 1024)));
+                truncated(1030, "cut inside block 3 (raw, of declared size 2000 at offset 1022)", 1995), aboveMaximum(1022, "2000", 1024)));
         cases.add(new Case("legal raw and RLE blocks, then a header cut", frame(w1k, blockHeader(10, RAW, false), bytes(10),
                 blockHeader(10, RLE, false), x, new byte[1]),
-                truncated(24), truncated(24)));
+                truncated(24, "cut in block 3's header (at offset 23)", 2)));
         cases.add(new Case("raw block above the maximum, whole, checksum missing", frame(w1kChecksum, blockHeader(2000, RAW, true),
                 bytes(2000)),
-                truncated(2009), aboveMaximum(6, "2000", 1024)));
+                truncated(2009, "cut in the checksum (at offset 2009)", 4), aboveMaximum(6, "2000", 1024)));
         cases.add(new Case("raw block of the maximum, cut", frame(w1k, blockHeader(1024, RAW, true), bytes(100)),
-                truncated(109), truncated(109)));
+                truncated(109, "cut inside block 1 (raw, of declared size 1024 at offset 6)", 924)));
         // The content bound: decompress(byte[]) of a frame declaring more than 256 KiB
         byte[] declared300k = declaringHeader(10, 300_000);
         cases.add(new Case("RLE, RLE and raw blocks holding what they declare", frame(declared300k,
@@ -261,7 +269,7 @@ class BlockWalkTest {
                 reserved block => %s
                 """.formatted(corrupt("frame declares more content than its blocks hold: declared=300000, most=132075"),
                 corrupt("frame declares more content than its blocks hold: declared=1099511627776, most=0"),
-                truncated(14), aboveMaximum(6, "2000", 1024), corrupt("reserved block type: at=6")), actual.toString());
+                truncated(14, "cut inside block 1 (raw, of declared size 10 at offset 6)", 5), aboveMaximum(6, "2000", 1024), corrupt("reserved block type: at=6")), actual.toString());
     }
 
     /** compressedSize, segment decompress and array decompress: each a length or a refusal. */
