@@ -522,6 +522,27 @@ public final class ZstdDecompressor implements AutoCloseable {
     }
 
     /**
+     * Error path only: {@code e}, libzstd's error from a stream's step in a frame whose header is no
+     * longer in the stream's buffer (so {@link #explainDecodeFailure} cannot decode its blocks
+     * again), or, when it is "Data corruption detected" in a frame that declared {@code declared}
+     * bytes of which the stream has produced fewer, an exception that names the shortfall libzstd
+     * reports in those words after the last block. A damaged block says the same, so the message
+     * names both; zstd's code and name, and the hint about a frame without a dictionary ID, stay.
+     * {@code produced} is what the stream had produced of the frame before the failing step.
+     */
+    ZstdException explainStreamShortfall(ZstdException e, long declared, long produced) {
+        if (e.reason() != ZstdException.Reason.CORRUPT || e.errorCode() != LibZstd.ERR_CORRUPTION_DETECTED
+                || declared == ZstdFrames.CONTENT_SIZE_UNKNOWN || Long.compareUnsigned(produced, declared) >= 0) {
+            return e;
+        }
+        return ZstdException.withResult(ZstdException.Reason.CORRUPT, "frame content shorter than its header declares, or a"
+                + " block is damaged: declared=" + Long.toUnsignedString(declared) + ", produced=" + produced
+                + " (libzstd says \"Data corruption detected\" for both; the frame began before the stream's input buffer"
+                + " was last refilled, so its blocks are not decoded again to tell which)"
+                + (e.getMessage().endsWith(FRAME_WITHOUT_ID_HINT) ? FRAME_WITHOUT_ID_HINT : ""), -LibZstd.ERR_CORRUPTION_DETECTED);
+    }
+
+    /**
      * Error path only: what the blocks of the whole frame at {@code src[offset, offset + length)}
      * decode to, counted through the output scratch up to {@code declared + 1}, or -1 when they
      * fail without the declared size (a damaged block, a checksum). The frame's header is replaced

@@ -64,6 +64,8 @@ public final class ZstdInputStream extends InputStream {
     private long discarded;
     /** The input offset of the current frame's first byte. */
     private long frameStart;
+    /** The content size the current frame's header declares, or {@link ZstdFrames#CONTENT_SIZE_UNKNOWN}. */
+    private long frameDeclared;
     private boolean atFrameStart = true;
     private boolean inputEnded;
     private boolean anyInput;
@@ -262,6 +264,7 @@ public final class ZstdInputStream extends InputStream {
                         + " and the next frame declares " + Long.toUnsignedString(declared) + ", limit="
                         + decompressor.maxDecompressedSize() + " (the limit holds for all frames of a stream)");
             }
+            frameDeclared = declared; // for an error once the header is no longer in the buffer
             atFrameStart = false;
         } else {
             // Until the source gives bytes or ends: a read that returns 0 (a non-blocking source)
@@ -277,10 +280,11 @@ public final class ZstdInputStream extends InputStream {
         try {
             remaining = decompressor.streamStep(buffers);
         } catch (ZstdException e) {
-            // The frame is checked again only while the scratch still holds all of it, from its header
+            // The frame is checked again only while the scratch still holds all of it, from its header;
+            // else the size its header declared is compared with what the stream produced of it
             long inScratch = frameStart - discarded;
-            throw inScratch < 0 ? e : decompressor.explainDecodeFailure(e, buffers.scratchIn, inScratch,
-                    buffers.inSize() - inScratch, true);
+            throw inScratch < 0 ? decompressor.explainStreamShortfall(e, frameDeclared, total - totalBeforeFrame)
+                    : decompressor.explainDecodeFailure(e, buffers.scratchIn, inScratch, buffers.inSize() - inScratch, true);
         } catch (Throwable t) {
             throw LibZstd.rethrow(t);
         }

@@ -4,6 +4,7 @@ import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.zmqzstd.codec.internal.LibZstd;
 import java.io.ByteArrayInputStream;
@@ -122,19 +123,55 @@ class DeclaredSizeMismatchTest {
     void shouldNameTheShortfallInAStream() throws IOException {
         byte[] first = compressed(SMALL, false);
         byte[] bad = declaring(compressed(SMALL, true), SMALL.length + 3);
-        ByteArrayOutputStream input = new ByteArrayOutputStream();
-        input.write(first);
-        input.write(bad);
-        ByteArrayOutputStream got = new ByteArrayOutputStream();
-        try (ZstdInputStream in = new ZstdInputStream(new ByteArrayInputStream(input.toByteArray()), decompressor)) {
-            ZstdException e = assertThrows(ZstdException.class, () -> in.transferTo(got));
-            assertEquals(ZstdException.Reason.CORRUPT, e.reason(), e.getMessage());
-            assertEquals(shorter(SMALL.length + 3, SMALL.length) + "; in the stream: frame=2, inputOffset=" + first.length
-                    + ", contentOffset=" + SMALL.length, e.getMessage());
-        }
+        ZstdException e = corruptInAStream(first, bad, new ByteArrayOutputStream());
+        assertEquals(shorter(SMALL.length + 3, SMALL.length) + "; in the stream: frame=2, inputOffset=" + first.length
+                + ", contentOffset=" + SMALL.length, e.getMessage());
         try (ZstdInputStream in = new ZstdInputStream(new ByteArrayInputStream(first), decompressor)) {
             assertArrayEquals(SMALL, in.readAllBytes(), "the decompressor goes on");
         }
+    }
+
+    /** Reads {@code first} then {@code bad} through a stream into {@code got}, which must fail CORRUPT: the failure. */
+    private ZstdException corruptInAStream(byte[] first, byte[] bad, ByteArrayOutputStream got) throws IOException {
+        ByteArrayOutputStream input = new ByteArrayOutputStream();
+        input.write(first);
+        input.write(bad);
+        try (ZstdInputStream in = new ZstdInputStream(new ByteArrayInputStream(input.toByteArray()), decompressor)) {
+            ZstdException e = assertThrows(ZstdException.class, () -> in.transferTo(got));
+            assertEquals(ZstdException.Reason.CORRUPT, e.reason(), e.getMessage());
+            return e;
+        }
+    }
+
+    /**
+     * A frame longer than the stream's 256 KiB input buffer: its header is gone from the buffer when
+     * libzstd reports the shortfall after the last block, so the blocks cannot be decoded again; the
+     * stream names the shortfall from the size it read from the header and what it produced.
+     */
+    @Test
+    void shouldNameTheShortfallInAStreamWhenTheFrameSpansRefills() throws IOException {
+        byte[] content = TestData.random(600_000, 7);
+        byte[] first = compressed(SMALL, false);
+        for (boolean checksum : new boolean[] {false, true}) {
+            for (byte[] frame : new byte[][] {raw(content), compressed(content, checksum)}) {
+                assertTrue(frame.length > StreamBuffers.SCRATCH_BYTES, "spans refills: " + frame.length);
+                byte[] bad = declaring(frame, content.length + 1000);
+                ByteArrayOutputStream got = new ByteArrayOutputStream();
+                ZstdException e = corruptInAStream(first, bad, got);
+                assertEquals(LibZstd.ERR_CORRUPTION_DETECTED, e.errorCode(), e.getMessage());
+                long produced = got.size() - SMALL.length;
+                assertTrue(produced > 0 && produced <= content.length, "produced=" + produced);
+                assertEquals(shorterInAStream(content.length + 1000, produced) + "; in the stream: frame=2, inputOffset="
+                        + first.length + ", contentOffset=" + SMALL.length, e.getMessage());
+                assertArrayEquals(content, decompressor.decompress(frame), "goes on");
+            }
+        }
+    }
+
+    private static String shorterInAStream(long declared, long produced) {
+        return "frame content shorter than its header declares, or a block is damaged: declared=" + declared
+                + ", produced=" + produced + " (libzstd says \"Data corruption detected\" for both; the frame began before the"
+                + " stream's input buffer was last refilled, so its blocks are not decoded again to tell which)";
     }
 
     /** The opposite case, which the one-shot paths named already: a stream said only libzstd's words. */
