@@ -82,6 +82,27 @@ final class Segments {
         }
     }
 
+    /**
+     * FFM's own {@link IllegalStateException} from a Java read or write of {@code segment} whose
+     * arena is closed says only "Already closed", naming nothing (a caller may take it for a closed
+     * compressor or decompressor): the error a segment passed by address gets
+     * ({@link RawSegments#checkUsable}, "… is no longer alive: its arena is closed"), with FFM's as
+     * its cause. {@code e} itself when {@code segment} is alive: the error is another's. Error path
+     * only, so the calls that read a segment in Java pay nothing for a name.
+     */
+    static IllegalStateException namedIfClosed(IllegalStateException e, MemorySegment segment, String name) {
+        if (segment.scope().isAlive()) {
+            return e;
+        }
+        try {
+            RawSegments.checkUsable(segment, name);
+        } catch (IllegalStateException named) {
+            named.initCause(e);
+            return named;
+        }
+        return e;
+    }
+
     static void check(MemorySegment segment, long offset, long length) {
         Objects.checkFromIndexSize(offset, length, segment.byteSize());
     }

@@ -442,7 +442,12 @@ public final class ZstdDecompressor implements AutoCloseable {
         // choosing by it keeps a small frame into a large reused heap buffer on the one-call path.
         long capacity = declared != ZstdFrames.CONTENT_SIZE_UNKNOWN ? declared : Math.min(dstCapacity, maxDecompressedSize);
         if (storedFrameCopy && onlyStoredBlocks) {
-            long copied = ZstdFrames.copyStoredFrame(src, srcOffset, fhd, declared, dst, dstOffset, capacity);
+            long copied;
+            try {
+                copied = ZstdFrames.copyStoredFrame(src, srcOffset, fhd, declared, dst, dstOffset, capacity);
+            } catch (IllegalStateException e) { // FFM's "Already closed" of the destination, written in Java here
+                throw Segments.namedIfClosed(e, dst, "destination segment");
+            }
             if (copied >= 0) {
                 return copied;
             }

@@ -505,7 +505,11 @@ public final class ZstdFrames {
      * take it rely on, so a caller reading several fields checks the header once.
      */
     static int descriptor(MemorySegment frame, long offset, long length) {
-        checkMagic(frame, offset, length);
+        try {
+            checkMagic(frame, offset, length); // the first read of the frame
+        } catch (IllegalStateException e) {
+            throw Segments.namedIfClosed(e, frame, "frame segment");
+        }
         if (length < 5) {
             throw truncated(frame, offset, length);
         }
@@ -764,6 +768,8 @@ public final class ZstdFrames {
             return writeRaw(src, null, srcOffset, srcLength, dst, dstOffset, dstCapacity);
         } catch (InternalError e) { // only a file mapping's Java copy faults (a file shortened since)
             throw Segments.fault(e, src, srcOffset, srcLength, dst, dstOffset, dstCapacity, RAW_FRAME_NOT_WRITTEN);
+        } catch (IllegalStateException e) { // FFM's "Already closed": which one
+            throw Segments.namedIfClosed(Segments.namedIfClosed(e, src, "source segment"), dst, "destination segment");
         }
     }
 
@@ -805,6 +811,8 @@ public final class ZstdFrames {
         } catch (InternalError e) { // only a mapped destination faults: an array is the JVM's own memory
             throw Segments.fault(e, MemorySegment.ofArray(src), srcOffset, srcLength, dst, dstOffset, dstCapacity,
                     RAW_FRAME_NOT_WRITTEN);
+        } catch (IllegalStateException e) { // FFM's "Already closed" of the destination
+            throw Segments.namedIfClosed(e, dst, "destination segment");
         }
     }
 

@@ -843,6 +843,52 @@ class BadInputTest {
     }
 
     /**
+     * A segment whose arena is closed, where the codec reads or writes it in Java (a frame's header,
+     * a frame of raw blocks copied without libzstd, a raw frame written): until 2026-11-30 FFM's bare
+     * "Already closed", which names nothing and reads like a closed decompressor. Now named as a
+     * segment passed to libzstd by address is, FFM's error as the cause; the decompressor goes on.
+     */
+    @Test
+    void shouldNameTheSegmentWhoseArenaIsClosedWhereItIsReadInJava() {
+        MemorySegment deadFrame;
+        MemorySegment deadDst;
+        try (Arena a = Arena.ofConfined()) {
+            deadFrame = a.allocateFrom(JAVA_BYTE, goodFrame);
+            deadDst = a.allocate(100_000);
+        }
+        MemorySegment frame = deadFrame;
+        MemorySegment dst = deadDst;
+        String frameClosed = "frame segment is no longer alive: its arena is closed";
+        String dstClosed = "destination segment is no longer alive: its arena is closed";
+        byte[] small = TestData.text(500, 2);
+        // Heap segments on the other side: two native ranges are compared for overlap first, and
+        // memory malloc hands out again for them would be refused as that (a test of its own)
+        MemorySegment rawFrame = MemorySegment.ofArray(new byte[(int) ZstdFrames.rawFrameSize(small.length)]);
+        ZstdFrames.writeRawFrame(small, 0, small.length, rawFrame, 0, rawFrame.byteSize());
+        List<Function<Void, Object>> frameReads = List.of(
+                v -> decompressor.decompress(frame, MemorySegment.ofArray(new byte[GOOD.length])),
+                v -> ZstdFrames.contentSize(frame),
+                v -> ZstdFrames.dictionaryId(frame),
+                v -> ZstdFrames.compressedSize(frame),
+                v -> ZstdFrames.contentBound(frame, 0, frame.byteSize()));
+        for (Function<Void, Object> read : frameReads) {
+            IllegalStateException e = assertThrows(IllegalStateException.class, () -> read.apply(null));
+            assertEquals(frameClosed, e.getMessage());
+            assertEquals("Already closed", e.getCause().getMessage(), "FFM's own error as the cause");
+        }
+        IllegalStateException copy = assertThrows(IllegalStateException.class, () -> decompressor.decompress(rawFrame, dst));
+        assertEquals(dstClosed, copy.getMessage(), "a frame of raw blocks, copied in Java");
+        IllegalStateException raw = assertThrows(IllegalStateException.class,
+                () -> ZstdFrames.writeRawFrame(small, 0, small.length, dst, 0, 1000));
+        assertEquals(dstClosed, raw.getMessage());
+        IllegalStateException rawSource = assertThrows(IllegalStateException.class,
+                () -> ZstdFrames.writeRawFrame(frame, 0, 100, MemorySegment.ofArray(new byte[1000]), 0, 1000));
+        assertEquals("source segment is no longer alive: its arena is closed", rawSource.getMessage());
+        assertArrayEquals(GOOD, decompressor.decompress(goodFrame), "goes on");
+        assertEquals(small.length, decompressor.decompress(rawFrame, arena.allocate(small.length)), "goes on");
+    }
+
+    /**
      * A closed arena's memory may be handed out again at once, here for the destination: the dead
      * source then overlaps it by address. It is refused as closed, not as an overlap (until
      * 2026-11-27 the overlap was reported, and {@link #shouldRejectSegmentWhoseArenaIsClosed}
