@@ -419,10 +419,11 @@ public final class DecompressingReceiver implements AutoCloseable {
      * @param flags 0 to block, {@link ZmqSocket#DONTWAIT} not to
      * @return {@link #RECEIVED}, {@link #WOULD_BLOCK} or {@link #BAD_FRAME}
      * @throws IllegalArgumentException when {@code dst} is read-only, or shares memory with this
-     *     receiver's region ({@link ReceivedMessage#region()}, a part of the last message):
-     *     nothing is received
-     * @throws IllegalStateException when {@code dst}'s arena is closed (nothing is received), or
-     *     when the receiver is closed or used by two threads at once
+     *     receiver's region ({@link ReceivedMessage#region()}, a part of the last message), or
+     *     {@code flags} has a bit other than DONTWAIT: nothing is received
+     * @throws IllegalStateException when the receiver is closed (said before any fault of the
+     *     arguments) or used by two threads at once, or when {@code dst}'s arena is closed (nothing
+     *     is received)
      * @throws WrongThreadException when {@code dst} is confined to another thread (nothing is
      *     received)
      * @throws UndeliveredMessageException when a part did not fit in what was left of {@code dst},
@@ -431,23 +432,26 @@ public final class DecompressingReceiver implements AutoCloseable {
      * @throws io.zmqzstd.transport.ZmqException when the socket fails, as for {@link #receive(int)}
      */
     public int receiveInto(MemorySegment dst, int flags) {
-        Objects.requireNonNull(dst, "dst");
-        RawSegments.checkWritable(dst, "destination");
-        return receive(dst, flags);
+        return receive(Objects.requireNonNull(dst, "dst"), flags);
     }
 
     private int receive(MemorySegment dst, int flags) {
-        if ((flags & ~ZmqSocket.DONTWAIT) != 0) {
-            // libzmq ignores the bits it does not know: a mistaken flag would pass silently
-            throw new IllegalArgumentException("flags other than DONTWAIT: flags=" + flags);
-        }
         owner.enter();
         try {
+            // Closed is said first: after close every receive throws IllegalStateException "receiver
+            // is closed" (README, "Closing"), as a CompressingSender's sends do, whatever the
+            // arguments. Until 2026-11-30 a read-only dst or a bad flag was refused first, with an
+            // IllegalArgumentException that did not say the receiver was closed.
             ensureOpen();
+            if ((flags & ~ZmqSocket.DONTWAIT) != 0) {
+                // libzmq ignores the bits it does not know: a mistaken flag would pass silently
+                throw new IllegalArgumentException("flags other than DONTWAIT: flags=" + flags);
+            }
             if (dst != null) {
                 // Checked before the message is taken: found while decompressing (zstd refuses a
                 // closed arena and another thread's confined memory), it would end the call after
                 // libzmq had handed the message over, and the message would be lost.
+                RawSegments.checkWritable(dst, "destination");
                 RawSegments.checkUsable(dst, "destination");
                 checkNotInRegion(dst);
             }

@@ -16,6 +16,7 @@ import io.zmqzstd.transport.ZmqContext;
 import io.zmqzstd.transport.ZmqException;
 import io.zmqzstd.transport.ZmqSocket;
 
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.charset.StandardCharsets;
@@ -348,6 +349,27 @@ class ReceiverContractTest {
             assertEquals(0, receiver.stats().messages());
             assertFalse(receiver.message().isValid());
             receiver.close();
+        }
+    }
+
+    /**
+     * After close every receive says the receiver is closed, whatever its arguments: until
+     * 2026-11-30 a read-only destination, or a flag other than DONTWAIT, was refused first with an
+     * IllegalArgumentException that did not say so, where the README promises "receiver is
+     * closed" of every receive after close, and a CompressingSender says it before a bad flag.
+     */
+    @Test
+    void shouldSayTheReceiverIsClosedBeforeAnyFaultOfTheArguments() {
+        try (ZmqContext ctx = new ZmqContext(); Arena arena = Arena.ofConfined()) {
+            DecompressingReceiver receiver = DecompressingReceiver.builder(ctx.socket(SocketType.PULL)).build();
+            receiver.close();
+            MemorySegment readOnly = arena.allocate(16).asReadOnly();
+            for (Executable call : new Executable[] {() -> receiver.receiveInto(readOnly, 0),
+                    () -> receiver.receiveInto(MemorySegment.ofArray(new byte[16]).asReadOnly(), ZmqSocket.DONTWAIT),
+                    () -> receiver.receiveInto(arena.allocate(16), 1 << 20), () -> receiver.receive(1 << 20)}) {
+                IllegalStateException e = assertThrows(IllegalStateException.class, call);
+                assertTrue(e.getMessage().contains("receiver is closed"), e::getMessage);
+            }
         }
     }
 
