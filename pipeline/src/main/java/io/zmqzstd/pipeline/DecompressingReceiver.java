@@ -407,9 +407,10 @@ public final class DecompressingReceiver implements AutoCloseable {
      * rather than the view: the view stays as after any failed receive (no message to read), and a
      * successful receive pays nothing for this (the copies are made on the failure path only).
      * Payload parts written to {@code dst} before the failure are read back from it; when that
-     * fails too (its arena closed), the message is lost and an exception saying so is thrown (the
-     * first failure, the second suppressed in it; or, for a {@code dst} only too small, an
-     * {@link IllegalStateException} with the read's failure as its cause).
+     * fails too (its arena closed), the message is lost, counted in
+     * {@link PipelineStats#undeliveredMessages()}, and an {@link IllegalStateException} saying so
+     * is thrown (the first failure its cause, the read's suppressed in it; or, for a {@code dst}
+     * only too small, the read's failure its cause).
      *
      * <p>Allocation: none in steady state when {@code dst} is native; a heap segment works but
      * is written through the codec's native scratch memory (zstd never writes heap memory in place).
@@ -742,10 +743,12 @@ public final class DecompressingReceiver implements AutoCloseable {
      * The payload parts that a {@code receiveInto} wrote to {@code dst} before it failed or ran out
      * of room ({@code [0, dstUsed)}) are read back into the region at {@code used}, where the rest
      * of the message goes: returns the region bytes now taken. Failure path only. When {@code dst}
-     * cannot be read back (its arena closed, a fault there too), those parts are gone and the
-     * message is lost: {@code fault} is thrown, that failure suppressed in it, or, for a {@code dst}
-     * that was only too small ({@code fault} null), an {@link IllegalStateException} that says
-     * {@code tooSmall} and so, that failure its cause.
+     * cannot be read back (its arena closed, a fault there too), those parts are gone (their frames
+     * too, released part by part) and the message is lost, counted in {@code undeliveredMessages}:
+     * an {@link IllegalStateException} says {@code fault}'s message, or {@code tooSmall} for a
+     * {@code dst} that was only too small ({@code fault} null), and that the message is lost; its
+     * cause {@code fault}, the read's failure suppressed, or without {@code fault} the read's
+     * failure its cause.
      */
     private long movePayloadToRegion(RuntimeException fault, String tooSmall, MemorySegment dst, long used, long dstUsed) {
         if (dstUsed > 0) {
@@ -753,12 +756,20 @@ public final class DecompressingReceiver implements AutoCloseable {
             try {
                 MemorySegment.copy(dst, 0, region, used, dstUsed);
             } catch (RuntimeException | InternalError e) {
-                if (fault == null) {
-                    throw new IllegalStateException(tooSmall + " (the message was taken off the socket, and the payload"
-                            + " parts written to dst before could not be read back: the message is lost)", e);
+                // Taken and not delivered, and not to be handed back whole: counted with those
+                // handed back, so that every message a receive takes counts once (before
+                // 2026-11-30 it counted nowhere)
+                counters.undeliveredMessages++;
+                // Said in the exception's own message, which before 2026-11-30 was dst's first
+                // failure alone when there was one ("segment is no longer alive: …"), the loss
+                // only in a suppressed exception
+                IllegalStateException lost = new IllegalStateException((fault != null ? fault.getMessage() : tooSmall)
+                        + " (the message was taken off the socket, and the payload parts written to dst before could"
+                        + " not be read back: the message is lost)", fault != null ? fault : e);
+                if (fault != null) {
+                    lost.addSuppressed(e);
                 }
-                fault.addSuppressed(e);
-                throw fault;
+                throw lost;
             }
         }
         message.payloadMoved(used);

@@ -202,8 +202,10 @@ public final class PipelineStats {
     /**
      * Receiver: messages {@link DecompressingReceiver#receiveInto receiveInto} took off the socket
      * and handed back in an {@link UndeliveredMessageException} instead of writing them to the
-     * caller's destination (a part that did not fit, a destination that could not be written).
-     * Not in {@link #messages()}, {@link #parts()}, the byte totals or {@link #errors()}: a message
+     * caller's destination (a part that did not fit, a destination that could not be written),
+     * and the ones it could not hand back whole because the payload parts already written to the
+     * destination could not be read back from it (its arena closed during the receive): lost, with
+     * an {@link IllegalStateException} saying so. Not in {@link #messages()}, {@link #parts()}, the byte totals or {@link #errors()}: a message
      * taken counts once, here, there or among the errors (unless the receive threw another
      * failure, a socket error, say).
      *

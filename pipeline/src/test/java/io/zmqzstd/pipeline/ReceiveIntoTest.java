@@ -18,13 +18,17 @@ import io.zmqzstd.transport.ZmqSocket;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -272,6 +276,82 @@ class ReceiveIntoTest {
             }
         } finally {
             receiving.shutdown();
+        }
+    }
+
+    /**
+     * A destination whose arena another thread closes between two parts of a message: the parts
+     * already in it cannot be read back, so the message cannot be handed back whole and is lost,
+     * but it is counted, in undeliveredMessages, so that every message a receive takes counts
+     * once in messages, undeliveredMessages or errors. Until 2026-11-30 such a message was counted
+     * nowhere. The destination is a file mapping: written in Java through the codec's scratch
+     * memory, so the close is safe at any moment (the copy under way fails); a native one is
+     * handed to libzstd by address, whose write a close during the call would not stop. The race
+     * is run until the close lands between the parts (the first round, most often); a close that
+     * comes too early hands the message back, one too late lets it arrive: all three are counted.
+     */
+    @Test
+    void shouldCountAMessageLostWhenTheDestinationIsClosedBetweenItsParts(@TempDir Path dir) throws Exception {
+        int parts = 400;
+        int partBytes = 1000;
+        byte[] part = Fixtures.payload(partBytes, 5);
+        ExecutorService closing = Executors.newSingleThreadExecutor();
+        try (ZmqContext ctx = new ZmqContext();
+             FileChannel file = FileChannel.open(dir.resolve("dst"), StandardOpenOption.CREATE_NEW,
+                     StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            Fixtures.Link link = Fixtures.link(ctx, SocketType.PULL, SocketType.PUSH, "inproc");
+            try (CompressingSender sender = CompressingSender.builder(link.client()).build();
+                 DecompressingReceiver receiver = DecompressingReceiver.builder(link.server()).build()) {
+                int rounds = 0;
+                int lost = 0;
+                int received = 0;
+                int handedBack = 0;
+                long deadline = System.nanoTime() + 5_000_000_000L;
+                while (lost == 0 && System.nanoTime() < deadline) {
+                    rounds++;
+                    Arena arena = Arena.ofShared();
+                    MemorySegment dst = file.map(FileChannel.MapMode.READ_WRITE, 0, (long) parts * partBytes, arena);
+                    dst.fill((byte) 0);
+                    for (int i = 0; i < parts; i++) {
+                        assertTrue(sender.send(part, i < parts - 1 ? ZmqSocket.SNDMORE : 0));
+                    }
+                    // closed once the first part's last byte is in dst
+                    Future<?> closer = closing.submit(() -> {
+                        while (dst.get(ValueLayout.JAVA_BYTE, partBytes - 1) != part[partBytes - 1]) {
+                            Thread.onSpinWait();
+                        }
+                        arena.close();
+                    });
+                    try {
+                        assertEquals(DecompressingReceiver.RECEIVED, receiver.receiveInto(dst, 0), receiver::lastErrorMessage);
+                        received++;
+                    } catch (UndeliveredMessageException e) {
+                        handedBack++;
+                        assertArrayEquals(part, e.part(parts - 1));
+                    } catch (IllegalStateException e) {
+                        assertTrue(e.getMessage().contains("could not be read back: the message is lost"), e::toString);
+                        assertTrue(e.getMessage().contains("destination") || e.getMessage().contains("segment"),
+                                "names what failed first: " + e.getMessage());
+                        lost++;
+                    }
+                    closer.get();
+                    PipelineStats stats = receiver.stats();
+                    assertEquals(rounds, stats.messages() + stats.undeliveredMessages() + stats.errors(),
+                            () -> "every message taken counted once: " + stats);
+                    assertEquals(received, stats.messages(), stats::toString);
+                    assertEquals(handedBack + lost, stats.undeliveredMessages(), stats::toString);
+                }
+                assertTrue(lost > 0, "no close between the parts in 5 s: received=" + received + ", handedBack=" + handedBack);
+
+                byte[] next = Fixtures.payload(500, 6);
+                assertTrue(sender.send(next, 0));
+                assertEquals(DecompressingReceiver.RECEIVED, receiver.receive(0), receiver::lastErrorMessage);
+                assertEquals(1, receiver.message().parts(), "the next message alone, nothing of the lost one glued to it");
+                assertArrayEquals(next, receiver.message().partBytes(0));
+                assertEquals(0, receiver.stats().errors());
+            }
+        } finally {
+            closing.shutdown();
         }
     }
 
