@@ -600,6 +600,58 @@ class ParallelCompressingSenderTest {
         }
     }
 
+    /**
+     * README, DEALER/ROUTER: a ROUTER that receives its requests on the producer's thread and
+     * replies through a ParallelCompressingSender on the same socket must flush() before each
+     * receive, since the workers send on the socket after publish has returned and the transport
+     * refuses a receive and a send that overlap (the sender then fails). So used, with requests from
+     * two DEALERs queued ahead, each reply goes to the peer that asked, behind the routing id copied
+     * at publish; the next receive then reuses the region the id was read from.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"inproc", "tcp"})
+    void shouldReplyOnTheRouterItReceivesOnWhenFlushedBeforeEachReceive(String transport) {
+        try (ZmqContext ctx = new ZmqContext()) {
+            ZmqSocket router = Fixtures.bound(ctx, SocketType.ROUTER, transport);
+            router.receiveTimeoutMs(Fixtures.RECEIVE_TIMEOUT_MS);
+            ZmqSocket[] clients = {ctx.socket(SocketType.DEALER), ctx.socket(SocketType.DEALER)};
+            int rounds = 50;
+            try (DecompressingReceiver requests = DecompressingReceiver.builder(router).build();
+                 ParallelCompressingSender replying = ParallelCompressingSender.builder(router).workers(2).build();
+                 DecompressingReceiver answered0 = DecompressingReceiver.builder(clients[0]).build();
+                 DecompressingReceiver answered1 = DecompressingReceiver.builder(clients[1]).build()) {
+                for (int c = 0; c < clients.length; c++) {
+                    clients[c].routingId(("client-" + c).getBytes(StandardCharsets.US_ASCII));
+                    clients[c].receiveTimeoutMs(Fixtures.RECEIVE_TIMEOUT_MS);
+                    clients[c].connect(router.lastEndpoint());
+                    try (CompressingSender asking = CompressingSender.builder(clients[c]).build()) {
+                        for (int i = 0; i < rounds; i++) {
+                            assertTrue(asking.send(Fixtures.payload(100 + i, 1000L * c + i), 0));
+                        }
+                    }
+                }
+                for (int k = 0; k < 2 * rounds; k++) {
+                    receiveOrFail(requests);
+                    ReceivedMessage m = requests.message();
+                    // the request's own bytes back, so that each reply names its request
+                    assertTrue(replying.publish(m.part(0), m.segment(1), m.partOffset(1), m.partSize(1), 0));
+                    replying.flush(); // no worker in a call on the socket when it receives again
+                }
+                DecompressingReceiver[] answered = {answered0, answered1};
+                for (int c = 0; c < clients.length; c++) {
+                    for (int i = 0; i < rounds; i++) {
+                        receiveOrFail(answered[c]);
+                        assertArrayEquals(Fixtures.payload(100 + i, 1000L * c + i), received(answered[c], 0),
+                                "client-" + c + ", reply " + i);
+                    }
+                }
+                PipelineStats stats = replying.stats();
+                assertEquals(2 * rounds, stats.messages(), stats::toString);
+                assertEquals(0, stats.droppedMessages(), stats::toString);
+            }
+        }
+    }
+
     @Test
     void shouldCompressWithADictionaryOnEveryWorker() {
         ZstdDictionary dictionary = Fixtures.dictionary();
