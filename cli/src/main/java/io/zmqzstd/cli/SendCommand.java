@@ -319,7 +319,7 @@ final class SendCommand implements Callable<Integer> {
      * on (libzmq keeps them all until read); null without it (a PUB queues none).
      */
     private SubscriptionDrain subscriptionDrain(ZmqSocket socket, ParallelCompressingSender parallel) {
-        return waitSubscribers > 0 ? new SubscriptionDrain(socket, parallel, drainIntervalNanos) : null;
+        return waitSubscribers > 0 ? new SubscriptionDrain(socket, parallel, drainIntervalNanos, SubscriptionDrain.FORCE_AFTER_NANOS) : null;
     }
 
     private void sendAll(Send sender, MessageReader reader, byte[] topicBytes, Session session, SubscriptionDrain drain)

@@ -31,6 +31,7 @@ final class SubscriptionDrain {
     private final ZmqSocket socket;
     private final ParallelCompressingSender parallel;
     private final long intervalNanos;
+    private final long forceAfterNanos;
     private long readsSeen;
     private long lastDrainNanos;
 
@@ -38,11 +39,14 @@ final class SubscriptionDrain {
      * @param socket the XPUB, after the wait for subscribers
      * @param parallel the sender whose workers use the socket, or null when the calling thread is its only user
      * @param intervalNanos how often at most to drain (0: after every read of the input)
+     * @param forceAfterNanos with {@code parallel}: how long the ring may stay non-empty before the
+     *     drain waits for it ({@link #FORCE_AFTER_NANOS}; a test may lower it)
      */
-    SubscriptionDrain(ZmqSocket socket, ParallelCompressingSender parallel, long intervalNanos) {
+    SubscriptionDrain(ZmqSocket socket, ParallelCompressingSender parallel, long intervalNanos, long forceAfterNanos) {
         this.socket = socket;
         this.parallel = parallel;
         this.intervalNanos = intervalNanos;
+        this.forceAfterNanos = forceAfterNanos;
         this.lastDrainNanos = System.nanoTime();
     }
 
@@ -63,7 +67,7 @@ final class SubscriptionDrain {
             return;
         }
         if (parallel != null && parallel.inFlight() > 0) {
-            if (sinceNanos < FORCE_AFTER_NANOS) {
+            if (sinceNanos < forceAfterNanos) {
                 return;
             }
             parallel.flush(); // every message in libzmq: no worker is in a call on the socket until the next send
