@@ -1,11 +1,13 @@
 package io.zmqzstd.reliability;
 
+import io.zmqzstd.codec.ZstdCompressor;
 import io.zmqzstd.codec.ZstdDictionary;
 import io.zmqzstd.codec.internal.LibZstd;
 import io.zmqzstd.pipeline.BadFrameReason;
 import io.zmqzstd.pipeline.CompressingSender;
 import io.zmqzstd.pipeline.DecompressingReceiver;
 import io.zmqzstd.pipeline.ParallelCompressingSender;
+import io.zmqzstd.pipeline.PipelineStats;
 import io.zmqzstd.pipeline.ReceivedMessage;
 import io.zmqzstd.pipeline.UndeliveredMessageException;
 import io.zmqzstd.transport.NativeBufferPool;
@@ -15,6 +17,7 @@ import io.zmqzstd.transport.ZmqSocket;
 import java.io.File;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -48,7 +51,12 @@ import java.util.function.BooleanSupplier;
  * <li>a fourth PUSH sender, restarted with the others, sending two-part messages ({@code seq=<n>}, then the
  * frame) to a PULL of its own read by {@link DecompressingReceiver#receiveInto receiveInto} into a destination
  * of {@value #INTO_DST_BYTES} bytes ({@link Into}): every seventh message is one byte too large for it and must
- * come back whole in {@link UndeliveredMessageException}.</li>
+ * come back whole in {@link UndeliveredMessageException};</li>
+ * <li>the same messages from a raw peer, restarted with the others: a PUSH {@link ZmqSocket} sending each
+ * envelope, then a frame made in-process with a {@link io.zmqzstd.codec.ZstdOutputStream}, which declares no
+ * content size, to a PULL of its own read by {@code receiveInto} the same way; the seventh runs out of the
+ * destination part-way and must come back whole; every eighth turn the peer sends a bad size-less frame
+ * ({@link SizelessBad}) behind an envelope, which must be refused for what it is.</li>
  * </ul>
  * Checked: every PUSH sender's messages arrive intact, exactly once, in order (contiguous per sender id,
  * all of them by the end); every bad frame is refused with its reason ({@code BAD_FRAME}, counted by
@@ -58,7 +66,8 @@ import java.util.function.BooleanSupplier;
  * by its own reply, intact; every message of the {@code receiveInto} stream arrives once, in order, intact,
  * into the destination when it fits and handed back when it does not, and the receiver's
  * {@link io.zmqzstd.pipeline.PipelineStats#undeliveredMessages() undeliveredMessages} equals the messages
- * handed back. Every {@code reportS} seconds it prints
+ * handed back; so for the size-less stream, whose bad frames are refused, by reason, as many as injected, in
+ * the soak's counts and in the receiver's errors. Every {@code reportS} seconds it prints
  * the same memory columns as {@link Soak} (its {@code nmtCommittedKb}, {@code rssKb}), RSS split and
  * {@code malloc}'s side ({@link ProcessMemory}: anon, file and shmem RSS, NMT's malloc, glibc's in use and
  * held, anonymous mappings), the pool's slabs, the process's native threads, plus open file
@@ -89,6 +98,25 @@ public final class FaultSoak {
         }
     }
 
+    /**
+     * A bad frame of the size-less stream (none declares its content size) and the reason the receiver must
+     * give for it: a checksum broken in a frame that fits the destination, and in one that runs out of it
+     * part-way (decompressed again in the region, then refused for what it is, not handed back); a frame cut in
+     * half; one that outgrows the per-part limit; one naming a dictionary the receiver lacks; two frames in one
+     * part.
+     */
+    enum SizelessBad {
+        CORRUPT_IN_DST(BadFrameReason.CHECKSUM), CORRUPT_PAST_DST(BadFrameReason.CHECKSUM),
+        TRUNCATED(BadFrameReason.TRUNCATED), OVER_LIMIT(BadFrameReason.TOO_LARGE),
+        UNKNOWN_DICTIONARY(BadFrameReason.DICTIONARY_MISSING), TWO_FRAMES(BadFrameReason.CORRUPT);
+
+        final BadFrameReason reason;
+
+        SizelessBad(BadFrameReason reason) {
+            this.reason = reason;
+        }
+    }
+
     private FaultSoak() {
     }
 
@@ -106,20 +134,23 @@ public final class FaultSoak {
         AtomicLong subLost = new AtomicLong();
         AtomicLong published = new AtomicLong();
         AtomicLong restarts = new AtomicLong();
-        AtomicLongArray injected = new AtomicLongArray(Bad.values().length);
+        AtomicLongArray injected = new AtomicLongArray(BadFrameReason.values().length);
         AtomicLongArray refused = new AtomicLongArray(BadFrameReason.values().length);
         AtomicInteger nextSenderId = new AtomicInteger(1);
         RequestReply rpc = new RequestReply(problems);
-        Into into = new Into(problems);
+        Into into = new Into("into", problems, null);
+        Into sizeless = new Into("sizeless", problems, NO_SIZE_HAND_BACK);
         long deadline = System.nanoTime() + seconds * 1_000_000_000L;
 
         byte[][] badFrames = badFrames();
+        byte[][] sizelessBadFrames = sizelessBadFrames();
         try (ZmqContext context = new ZmqContext();
              ZstdDictionary dictionary = Frames.dictionary();
              ZmqSocket pull = context.socket(SocketType.PULL);
              ZmqSocket pub = context.socket(SocketType.PUB);
              ZmqSocket router = context.socket(SocketType.ROUTER);
-             ZmqSocket intoPull = context.socket(SocketType.PULL)) {
+             ZmqSocket intoPull = context.socket(SocketType.PULL);
+             ZmqSocket sizelessPull = context.socket(SocketType.PULL)) {
             pull.receiveTimeoutMs(200);
             pull.bind("tcp://127.0.0.1:*");
             String pullEndpoint = pull.lastEndpoint();
@@ -129,6 +160,9 @@ public final class FaultSoak {
             intoPull.receiveTimeoutMs(200);
             intoPull.bind("tcp://127.0.0.1:*");
             String intoEndpoint = intoPull.lastEndpoint();
+            sizelessPull.receiveTimeoutMs(200);
+            sizelessPull.bind("tcp://127.0.0.1:*");
+            String sizelessEndpoint = sizelessPull.lastEndpoint();
             pub.bind("tcp://127.0.0.1:*");
             String pubEndpoint = pub.lastEndpoint();
 
@@ -139,6 +173,7 @@ public final class FaultSoak {
                     Push dict = null;
                     Push parallel = null;
                     Push enveloped = null;
+                    Push rawSizeless = null;
                     ZmqSocket raw = null;
                     try (CompressingSender publisher = CompressingSender.builder(pub).build()) {
                         long cycleEnd = 0;
@@ -159,6 +194,8 @@ public final class FaultSoak {
                                 }
                                 enveloped = Push.restart(enveloped, context, intoEndpoint, nextSenderId,
                                         into.sentBySender, Push.Kind.ENVELOPED, null);
+                                rawSizeless = Push.restart(rawSizeless, context, sizelessEndpoint, nextSenderId,
+                                        sizeless.sentBySender, Push.Kind.SIZELESS, null);
                                 if (raw != null) {
                                     raw.close();
                                 }
@@ -176,10 +213,19 @@ public final class FaultSoak {
                             if (enveloped.send(buf) > INTO_DST_BYTES) {
                                 into.tooLarge.incrementAndGet();
                             }
+                            if (i % 8 == 4) {
+                                // before a good message on the same connection, which arrives after it
+                                SizelessBad kind = SizelessBad.values()[(int) (i / 8 % SizelessBad.values().length)];
+                                rawSizeless.sendBad(sizelessBadFrames[kind.ordinal()]);
+                                sizeless.injected.incrementAndGet(kind.reason.ordinal());
+                            }
+                            if (rawSizeless.send(buf) > INTO_DST_BYTES) {
+                                sizeless.tooLarge.incrementAndGet();
+                            }
                             if (i % 8 == 0) {
                                 Bad kind = Bad.values()[(int) (i / 8 % Bad.values().length)];
                                 raw.send(badFrames[kind.ordinal()], 0);
-                                injected.incrementAndGet(kind.ordinal());
+                                injected.incrementAndGet(kind.reason.ordinal());
                             }
                             int size = message(buf, size(pubSeq), pubSender, pubSeq);
                             publisher.publish(TOPICS[(int) (i % TOPICS.length)], buf.asSlice(0, size), 0);
@@ -187,7 +233,7 @@ public final class FaultSoak {
                             published.lazySet(pubSeq);
                         }
                     } finally {
-                        for (Push p : new Push[] {plain, dict, parallel, enveloped}) {
+                        for (Push p : new Push[] {plain, dict, parallel, enveloped, rawSizeless}) {
                             if (p != null) {
                                 p.close();
                             }
@@ -276,20 +322,22 @@ public final class FaultSoak {
                     deadline, cycleMs, nextSenderId));
             Thread server = Thread.ofPlatform().name("fault-server").start(() -> rpc.serve(router, clients));
             Thread intoReceiver = Thread.ofPlatform().name("fault-into").start(() -> into.receive(intoPull, sender));
+            Thread sizelessReceiver = Thread.ofPlatform().name("fault-sizeless").start(
+                    () -> sizeless.receive(sizelessPull, sender));
 
             long start = System.nanoTime();
             // memory first (Soak's three, then RSS split and malloc, FaultSoak's counts after): see ProcessMemory
             String header = "%8s %10s %8s %9s %12s %13s %9s %9s %9s %9s %10s %10s %10s %8s %8s %7s %5s %7s %11s %11s"
-                    + " %11s %5s %5s %6s %6s %8s %8s %8s %8s %10s %10s %8s%n";
+                    + " %11s %5s %5s %6s %6s %8s %8s %8s %8s %10s %10s %12s %12s %11s %8s%n";
             String row = "%8d %10d %8d %9d %12d %13d %9d %9d %9d %9d %10d %10d %10d %8d %8d %7d %5d %7d %11d %11d"
-                    + " %11d %5d %5d %6d %6d %8d %8d %8d %8d %10d %10d %8d%n";
+                    + " %11d %5d %5d %6d %6d %8d %8d %8d %8d %10d %10d %12d %12d %11d %8d%n";
             System.out.printf(header, "elapsedS", "received", "badFrames", "restarts", "heapAfterGcKB",
                     "nmtCommittedKB", "rssKB", "rssAnonKB", "rssFileKB", "rssShmKB", "nmtMallocKB", "mallocKB",
                     "mallocHeldKB", "anonMaps", "slabKB", "nThreads", "fds", "threads", "outstanding", "rented",
                     "returned", "cctx", "dctx", "cdict", "ddict", "scratch", "subRecv", "subLost", "replies", "intoRecv",
-                    "handedBack", "problems");
+                    "handedBack", "sizelessRecv", "sizelessBack", "sizelessBad", "problems");
             while (sender.isAlive() || receiver.isAlive() || subscriber.isAlive() || clients.isAlive()
-                    || server.isAlive() || intoReceiver.isAlive()) {
+                    || server.isAlive() || intoReceiver.isAlive() || sizelessReceiver.isAlive()) {
                 receiver.join(reportS * 1000);
                 System.gc();
                 long heap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
@@ -302,18 +350,11 @@ public final class FaultSoak {
                         openFds(), Thread.activeCount(), pool.outstanding(), pool.rented(), pool.returned(),
                         LibZstd.LIVE_CCTX.get(), LibZstd.LIVE_DCTX.get(), LibZstd.LIVE_CDICT.get(),
                         LibZstd.LIVE_DDICT.get(), LibZstd.LIVE_SCRATCH.get(), subReceived.get(), subLost.get(),
-                        rpc.replies.get(), into.received.get(), into.handedBack.get(), problems.get());
+                        rpc.replies.get(), into.received.get(), into.handedBack.get(), sizeless.received.get(),
+                        sizeless.handedBack.get(), sum(sizeless.refused), problems.get());
             }
-            Map<BadFrameReason, Long> refusedByReason = new EnumMap<>(BadFrameReason.class);
-            Map<BadFrameReason, Long> injectedByReason = new EnumMap<>(BadFrameReason.class);
-            for (BadFrameReason reason : BadFrameReason.values()) {
-                if (refused.get(reason.ordinal()) > 0) {
-                    refusedByReason.put(reason, refused.get(reason.ordinal()));
-                }
-            }
-            for (Bad kind : Bad.values()) {
-                injectedByReason.merge(kind.reason, injected.get(kind.ordinal()), Long::sum);
-            }
+            Map<BadFrameReason, Long> refusedByReason = byReason(refused);
+            Map<BadFrameReason, Long> injectedByReason = byReason(injected);
             long sent = sentBySender.values().stream().mapToLong(AtomicLong::get).sum();
             boolean allArrived = allArrived(sentBySender, nextBySender);
             System.out.println("senders=" + sentBySender.size() + " sent=" + sent + " received=" + received.get()
@@ -323,18 +364,12 @@ public final class FaultSoak {
             boolean rpcOk = rpc.requests.get() == rpc.served.get() && rpc.served.get() == rpc.replies.get();
             System.out.println("rpc: clients=" + rpc.clients.get() + " requests=" + rpc.requests.get() + " served="
                     + rpc.served.get() + " replies=" + rpc.replies.get());
-            long intoSent = into.sentBySender.values().stream().mapToLong(AtomicLong::get).sum();
-            boolean intoArrived = allArrived(into.sentBySender, into.nextBySender);
-            boolean intoOk = intoArrived && into.handedBack.get() == into.tooLarge.get()
-                    && into.undelivered.get() == into.handedBack.get() && into.delivered.get() == into.received.get();
-            System.out.println("into: senders=" + into.sentBySender.size() + " sent=" + intoSent + " intoDst="
-                    + into.received.get() + " handedBack=" + into.handedBack.get() + " tooLarge=" + into.tooLarge.get()
-                    + " statsMessages=" + into.delivered.get() + " undeliveredMessages=" + into.undelivered.get()
-                    + " allArrived=" + intoArrived);
+            System.out.println(into.summary());
+            System.out.println(sizeless.summary());
             System.out.println("injected=" + injectedByReason);
             System.out.println("refused=" + refusedByReason);
             System.out.println("pool=" + context.bufferPool().stats());
-            boolean ok = refusedByReason.equals(injectedByReason) && allArrived && rpcOk && intoOk
+            boolean ok = refusedByReason.equals(injectedByReason) && allArrived && rpcOk && into.ok() && sizeless.ok()
                     && problems.get() == 0;
             System.out.println(ok ? "FAULT SOAK OK" : "FAULT SOAK FAILED");
             System.out.flush();
@@ -380,16 +415,52 @@ public final class FaultSoak {
         byte[] sized = Frames.sized(text, 3);
         out[Bad.TRUNCATED.ordinal()] = Frames.truncated(sized, sized.length / 2);
         out[Bad.NOT_ZSTD.ordinal()] = text.clone();
-        byte[] other;
-        try (ZstdDictionary known = Frames.dictionary()) {
-            other = known.bytes();
-        }
-        other[4] ^= 0x55; // another dictionary ID: a dictionary the receiver does not hold
-        try (ZstdDictionary unknown = ZstdDictionary.of(other)) {
+        try (ZstdDictionary unknown = unknownDictionary()) {
             out[Bad.UNKNOWN_DICTIONARY.ordinal()] = Frames.withDictionary(text, unknown);
         }
         out[Bad.OVER_LIMIT.ordinal()] = Frames.sized(Frames.zeros(MAX_PART + 1), 3);
         out[Bad.EMPTY.ordinal()] = new byte[0];
+        return out;
+    }
+
+    /** One bad frame per {@link SizelessBad}, by ordinal, none declaring its content size. */
+    private static byte[][] sizelessBadFrames() {
+        byte[][] out = new byte[SizelessBad.values().length][];
+        try (ZstdCompressor checksummed = ZstdCompressor.builder().checksum(true).build();
+             ZstdDictionary unknown = unknownDictionary();
+             ZstdCompressor withUnknown = ZstdCompressor.builder().dictionary(unknown).build()) {
+            byte[] fits = Frames.unsized(Frames.text(INTO_DST_BYTES / 2, 11), checksummed);
+            out[SizelessBad.CORRUPT_IN_DST.ordinal()] = Frames.flipped(fits, fits.length - 1);
+            byte[] past = Frames.unsized(Frames.text(INTO_DST_BYTES * 3 / 2, 12), checksummed);
+            out[SizelessBad.CORRUPT_PAST_DST.ordinal()] = Frames.flipped(past, past.length - 1);
+            byte[] whole = Frames.unsized(Frames.text(INTO_DST_BYTES * 2, 13), checksummed);
+            out[SizelessBad.TRUNCATED.ordinal()] = Frames.truncated(whole, whole.length / 2);
+            out[SizelessBad.OVER_LIMIT.ordinal()] = Frames.unsized(Frames.zeros(MAX_PART + 1), checksummed);
+            out[SizelessBad.UNKNOWN_DICTIONARY.ordinal()] = Frames.unsized(Frames.text(1024, 14), withUnknown);
+            byte[] small = Frames.unsized(Frames.text(1024, 15), checksummed);
+            out[SizelessBad.TWO_FRAMES.ordinal()] = Frames.concat(small, small);
+        }
+        return out;
+    }
+
+    /** The committed dictionary with another ID: one the receivers do not hold. The caller owns it. */
+    private static ZstdDictionary unknownDictionary() {
+        byte[] other;
+        try (ZstdDictionary known = Frames.dictionary()) {
+            other = known.bytes();
+        }
+        other[4] ^= 0x55;
+        return ZstdDictionary.of(other);
+    }
+
+    /** Counts by {@link BadFrameReason} ordinal as a map of the reasons counted. */
+    private static Map<BadFrameReason, Long> byReason(AtomicLongArray counts) {
+        Map<BadFrameReason, Long> out = new EnumMap<>(BadFrameReason.class);
+        for (BadFrameReason reason : BadFrameReason.values()) {
+            if (counts.get(reason.ordinal()) > 0) {
+                out.put(reason, counts.get(reason.ordinal()));
+            }
+        }
         return out;
     }
 
@@ -415,10 +486,16 @@ public final class FaultSoak {
         return s.getBytes(StandardCharsets.UTF_8);
     }
 
-    /** The bytes of the envelope part in front of message {@code seq} of the {@code receiveInto} stream. */
+    /** The bytes of the envelope part in front of message {@code seq} of the {@code receiveInto} streams. */
     private static byte[] envelope(long seq) {
         return bytes("seq=" + seq);
     }
+
+    /** The envelope part in front of a bad frame of the size-less stream. */
+    private static final byte[] BAD_ENVELOPE = bytes("bad");
+
+    /** What the receiver's hand-back of a frame without a declared size says, after its sizes. */
+    private static final String NO_SIZE_HAND_BACK = "(the frame declares no size: dst ran out part-way)";
 
     /**
      * A receiver's wait for the end: once its sender thread has ended, it is over when everything
@@ -640,13 +717,14 @@ public final class FaultSoak {
     }
 
     /**
-     * The {@code receiveInto} stream's receiver: a PULL with one envelope part ({@code seq=<n>}) per message,
+     * A {@code receiveInto} stream's receiver: a PULL with one envelope part ({@code seq=<n>}) per message,
      * read into a destination of {@value #INTO_DST_BYTES} bytes. Each message is checked (two parts, its
      * envelope naming its sequence, intact, its size, contiguous per sender id); one that fits must be in the
      * destination, one that does not must come back whole in {@link UndeliveredMessageException}
-     * ({@code DESTINATION_TOO_SMALL}) and the stream go on. At the end it takes the receiver's counts:
-     * {@code messages} must equal those received into the destination and {@code undeliveredMessages} those
-     * handed back.
+     * ({@code DESTINATION_TOO_SMALL}) and the stream go on. A bad frame is counted by its reason, and must have
+     * been injected as one. At the end it takes the receiver's counts: {@code messages} must equal those
+     * received into the destination, {@code undeliveredMessages} those handed back, and its errors by reason
+     * those injected.
      */
     static final class Into {
 
@@ -657,10 +735,19 @@ public final class FaultSoak {
         final AtomicLong handedBack = new AtomicLong();
         final AtomicLong delivered = new AtomicLong(-1);
         final AtomicLong undelivered = new AtomicLong(-1);
+        /** Bad frames sent, refused, and as the receiver's {@code errors} counted them, by reason ordinal. */
+        final AtomicLongArray injected = new AtomicLongArray(BadFrameReason.values().length);
+        final AtomicLongArray refused = new AtomicLongArray(BadFrameReason.values().length);
+        final AtomicLongArray errors = new AtomicLongArray(BadFrameReason.values().length);
+        private final String name;
         private final AtomicLong problems;
+        /** What every hand-back's message must say, or null. */
+        private final String handBackSays;
 
-        Into(AtomicLong problems) {
+        Into(String name, AtomicLong problems, String handBackSays) {
+            this.name = name;
             this.problems = problems;
+            this.handBackSays = handBackSays;
         }
 
         void receive(ZmqSocket pull, Thread sender) {
@@ -676,7 +763,8 @@ public final class FaultSoak {
                     } catch (UndeliveredMessageException e) {
                         quiet.reset();
                         boolean whole = e.reason() == UndeliveredMessageException.Reason.DESTINATION_TOO_SMALL
-                                && e.parts() == 2 && e.part(0) != null && e.part(1) != null;
+                                && e.parts() == 2 && e.part(0) != null && e.part(1) != null
+                                && (handBackSays == null || e.getMessage().contains(handBackSays));
                         check(whole ? e.part(0) : null, whole ? MemorySegment.ofArray(e.part(1)) : null, true,
                                 e.getMessage());
                         handedBack.incrementAndGet();
@@ -689,29 +777,55 @@ public final class FaultSoak {
                         continue;
                     }
                     quiet.reset();
-                    ReceivedMessage m = status == DecompressingReceiver.RECEIVED ? r.message() : null;
+                    if (status == DecompressingReceiver.BAD_FRAME) {
+                        refused.incrementAndGet(r.lastErrorReason().ordinal());
+                        continue;
+                    }
+                    ReceivedMessage m = r.message();
                     // a part that fits lies in dst itself, from its start
                     boolean inDst = m != null && m.parts() == 2 && m.segment(1).address() == dst.address()
                             && m.partOffset(1) == 0;
                     check(inDst ? m.partBytes(0) : null, inDst ? m.part(1) : null, false,
-                            "status=" + status + " reason=" + r.lastErrorReason());
-                    if (status == DecompressingReceiver.RECEIVED) {
-                        received.incrementAndGet();
-                    }
+                            "status=" + status + " parts=" + m.parts());
+                    received.incrementAndGet();
                 }
-                delivered.set(r.stats().messages());
-                undelivered.set(r.stats().undeliveredMessages());
+                PipelineStats stats = r.stats();
+                delivered.set(stats.messages());
+                undelivered.set(stats.undeliveredMessages());
+                for (BadFrameReason reason : BadFrameReason.values()) {
+                    errors.set(reason.ordinal(), stats.errors(reason));
+                }
             } catch (RuntimeException e) {
                 problems.incrementAndGet();
                 e.printStackTrace();
             }
         }
 
+        /**
+         * Every message arrived, into the destination or handed back as it should, as the receiver counted
+         * them; the bad frames refused by reason as injected, and as the receiver counted them.
+         */
+        boolean ok() {
+            return allArrived(sentBySender, nextBySender) && handedBack.get() == tooLarge.get()
+                    && undelivered.get() == handedBack.get() && delivered.get() == received.get()
+                    && byReason(refused).equals(byReason(injected)) && byReason(errors).equals(byReason(injected));
+        }
+
+        /** The stream's summary line, its name first. */
+        String summary() {
+            return name + ": senders=" + sentBySender.size() + " sent="
+                    + sentBySender.values().stream().mapToLong(AtomicLong::get).sum() + " intoDst=" + received.get()
+                    + " handedBack=" + handedBack.get() + " tooLarge=" + tooLarge.get() + " statsMessages="
+                    + delivered.get() + " undeliveredMessages=" + undelivered.get() + " allArrived="
+                    + allArrived(sentBySender, nextBySender) + " injected=" + byReason(injected) + " refused="
+                    + byReason(refused) + " statsErrors=" + byReason(errors);
+        }
+
         /** Checks one message, null parts when it did not come as it should (then {@code what} says how). */
         private void check(byte[] envelope, MemorySegment payload, boolean handedBack, String what) {
             if (envelope == null || payload == null || payload.byteSize() < StreamMessage.HEADER_BYTES) {
                 problems.incrementAndGet();
-                System.out.println("PROBLEM into handedBack=" + handedBack + ": " + what);
+                System.out.println("PROBLEM " + name + " handedBack=" + handedBack + ": " + what);
                 return;
             }
             int id = StreamMessage.sender(payload);
@@ -721,7 +835,7 @@ public final class FaultSoak {
             if (seq != expected || !Arrays.equals(envelope, envelope(seq)) || !StreamMessage.intact(payload)
                     || payload.byteSize() != size || handedBack != size > INTO_DST_BYTES) {
                 problems.incrementAndGet();
-                System.out.println("PROBLEM into sender=" + id + " seq=" + seq + " expected=" + expected + " bytes="
+                System.out.println("PROBLEM " + name + " sender=" + id + " seq=" + seq + " expected=" + expected + " bytes="
                         + payload.byteSize() + " handedBack=" + handedBack);
             }
             nextBySender.put(id, seq + 1);
@@ -731,8 +845,11 @@ public final class FaultSoak {
     /** One sending incarnation: its PUSH socket, sender, kind and sender id. */
     private record Push(ZmqSocket socket, AutoCloseable sender, Kind kind, int id, AtomicLong sent) {
 
-        /** The plain, dictionary and parallel senders feed the main PULL; the enveloped one the receiveInto stream. */
-        enum Kind { PLAIN, DICTIONARY, PARALLEL, ENVELOPED }
+        /**
+         * The plain, dictionary and parallel senders feed the main PULL; the enveloped one the receiveInto stream;
+         * the size-less one, a raw peer (its socket and a compressor), the size-less receiveInto stream.
+         */
+        enum Kind { PLAIN, DICTIONARY, PARALLEL, ENVELOPED, SIZELESS }
 
         static Push restart(Push old, ZmqContext context, String endpoint, AtomicInteger ids,
                 Map<Integer, AtomicLong> sentBySender, Kind kind, ZstdDictionary dictionary) {
@@ -745,6 +862,7 @@ public final class FaultSoak {
                 case PARALLEL -> ParallelCompressingSender.builder(socket).workers(2).build();
                 case DICTIONARY -> CompressingSender.builder(socket).dictionary(dictionary).build();
                 case PLAIN, ENVELOPED -> CompressingSender.builder(socket).build();
+                case SIZELESS -> ZstdCompressor.builder().checksum(true).build();
             };
             int id = ids.getAndIncrement();
             AtomicLong sent = new AtomicLong();
@@ -755,10 +873,15 @@ public final class FaultSoak {
         /** Sends this sender's next message; returns its payload's size. */
         int send(MemorySegment buf) {
             long seq = sent.get();
-            int size = message(buf, kind == Kind.ENVELOPED ? intoSize(seq) : size(seq), id, seq);
+            boolean enveloped = kind == Kind.ENVELOPED || kind == Kind.SIZELESS;
+            int size = message(buf, enveloped ? intoSize(seq) : size(seq), id, seq);
             boolean ok;
             if (sender instanceof ParallelCompressingSender p) {
                 ok = p.send(buf, 0, size, 0);
+            } else if (sender instanceof ZstdCompressor z) {
+                // a raw peer: the frame made here by a stream, which does not declare the content size
+                byte[] frame = Frames.unsized(buf.asSlice(0, size).toArray(ValueLayout.JAVA_BYTE), z);
+                ok = socket.send(envelope(seq), ZmqSocket.SNDMORE) && socket.send(frame, 0);
             } else {
                 CompressingSender c = (CompressingSender) sender;
                 ok = (kind != Kind.ENVELOPED || c.sendEnvelope(envelope(seq), ZmqSocket.SNDMORE))
@@ -769,6 +892,13 @@ public final class FaultSoak {
             }
             sent.set(seq + 1);
             return size;
+        }
+
+        /** Sends {@code frame} behind the envelope of a bad frame, as a raw peer: no sequence of this sender's. */
+        void sendBad(byte[] frame) {
+            if (!socket.send(BAD_ENVELOPE, ZmqSocket.SNDMORE) || !socket.send(frame, 0)) {
+                throw new IllegalStateException("send refused: sender " + id + " bad frame");
+            }
         }
 
         void close() {

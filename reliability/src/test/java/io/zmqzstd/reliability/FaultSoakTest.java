@@ -21,7 +21,9 @@ import org.junit.jupiter.api.io.TempDir;
  * were made again and every request they sent was served and answered by a reply; and the
  * {@code receiveInto} stream delivered every message, those too large for its destination handed back, as
  * many as sent too large and as the receiver's {@code undeliveredMessages}, the others into the destination,
- * as many as its {@code messages}.
+ * as many as its {@code messages}, with no bad frame; and so did the size-less stream (a raw peer's frames that
+ * declare no content size), whose bad frames of five reasons were each refused, as many as injected and as
+ * the receiver's errors counted.
  */
 class FaultSoakTest {
 
@@ -45,14 +47,32 @@ class FaultSoakTest {
         assertTrue(Long.parseLong(sent.group(4)) > 0, "no sender restarted: " + out);
         assertRequestsAnswered(line(out, "rpc: "), out);
         assertTooLargeHandedBack(line(out, "into: "), out);
+        assertTrue(line(out, "into: ").endsWith(" injected={} refused={} statsErrors={}"), out);
+        String sizeless = line(out, "sizeless: ");
+        assertTooLargeHandedBack(sizeless, out);
+        assertBadFramesCounted(sizeless, List.of(BadFrameReason.CHECKSUM, BadFrameReason.TRUNCATED,
+                BadFrameReason.TOO_LARGE, BadFrameReason.DICTIONARY_MISSING, BadFrameReason.CORRUPT), out);
         String injected = line(out, "injected=");
         String refused = line(out, "refused=");
         assertEquals(injected, refused.replace("refused=", "injected="), out);
-        for (BadFrameReason reason : List.of(BadFrameReason.EMPTY, BadFrameReason.NOT_ZSTD, BadFrameReason.TOO_LARGE,
-                BadFrameReason.TRUNCATED, BadFrameReason.DICTIONARY_MISSING, BadFrameReason.CHECKSUM)) {
+        assertEachRefused(refused, List.of(BadFrameReason.EMPTY, BadFrameReason.NOT_ZSTD, BadFrameReason.TOO_LARGE,
+                BadFrameReason.TRUNCATED, BadFrameReason.DICTIONARY_MISSING, BadFrameReason.CHECKSUM), out);
+    }
+
+    private static void assertEachRefused(String refused, List<BadFrameReason> reasons, String out) {
+        for (BadFrameReason reason : reasons) {
             Matcher m = Pattern.compile(reason + "=(\\d+)").matcher(refused);
             assertTrue(m.find() && Long.parseLong(m.group(1)) > 0, reason + " not refused: " + out);
         }
+    }
+
+    /** A stream's bad frames: refused as injected and as its receiver's errors counted, each of {@code reasons}. */
+    private static void assertBadFramesCounted(String stream, List<BadFrameReason> reasons, String out) {
+        Matcher m = Pattern.compile(" injected=(\\{.*}) refused=(\\{.*}) statsErrors=(\\{.*})$").matcher(stream);
+        assertTrue(m.find(), stream);
+        assertEquals(m.group(1), m.group(2), "refused != injected: " + stream);
+        assertEquals(m.group(1), m.group(3), "the receiver's errors != injected: " + stream);
+        assertEachRefused(m.group(2), reasons, out);
     }
 
     /** Clients were restarted (more than one cycle's), and requests sent = served = replies received, above 0. */

@@ -82,8 +82,15 @@ final class Frames {
 
     /** One frame that does not declare its size, as a streaming compressor writes it. */
     static byte[] unsized(byte[] payload) {
+        try (ZstdCompressor c = new ZstdCompressor(3)) {
+            return unsized(payload, c);
+        }
+    }
+
+    /** {@link #unsized(byte[])} made with {@code compressor} (its level, checksum, dictionary), still the caller's. */
+    static byte[] unsized(byte[] payload, ZstdCompressor compressor) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        try (ZstdCompressor c = new ZstdCompressor(3); ZstdOutputStream z = new ZstdOutputStream(out, c)) {
+        try (ZstdOutputStream z = new ZstdOutputStream(out, compressor)) {
             z.write(payload);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
