@@ -844,7 +844,7 @@ class BadInputTest {
 
     /**
      * A segment whose arena is closed, where the codec reads or writes it in Java (a frame's header,
-     * a frame of raw blocks copied without libzstd, a raw frame written): until 2026-11-30 FFM's bare
+     * a frame of raw blocks copied without libzstd, a raw frame written): until 2026-11-29 FFM's bare
      * "Already closed", which names nothing and reads like a closed decompressor. Now named as a
      * segment passed to libzstd by address is, FFM's error as the cause; the decompressor goes on.
      */

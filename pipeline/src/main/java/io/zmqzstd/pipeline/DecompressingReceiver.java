@@ -441,7 +441,7 @@ public final class DecompressingReceiver implements AutoCloseable {
         try {
             // Closed is said first: after close every receive throws IllegalStateException "receiver
             // is closed" (README, "Closing"), as a CompressingSender's sends do, whatever the
-            // arguments. Until 2026-11-30 a read-only dst or a bad flag was refused first, with an
+            // arguments. Until 2026-11-29 a read-only dst or a bad flag was refused first, with an
             // IllegalArgumentException that did not say the receiver was closed.
             ensureOpen();
             if ((flags & ~ZmqSocket.DONTWAIT) != 0) {
@@ -758,9 +758,9 @@ public final class DecompressingReceiver implements AutoCloseable {
             } catch (RuntimeException | InternalError e) {
                 // Taken and not delivered, and not to be handed back whole: counted with those
                 // handed back, so that every message a receive takes counts once (before
-                // 2026-11-30 it counted nowhere)
+                // 2026-11-29 it counted nowhere)
                 counters.undeliveredMessages++;
-                // Said in the exception's own message, which before 2026-11-30 was dst's first
+                // Said in the exception's own message, which before 2026-11-29 was dst's first
                 // failure alone when there was one ("segment is no longer alive: …"), the loss
                 // only in a suppressed exception
                 IllegalStateException lost = new IllegalStateException((fault != null ? fault.getMessage() : tooSmall)

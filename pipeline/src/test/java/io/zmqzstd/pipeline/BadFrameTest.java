@@ -232,7 +232,7 @@ class BadFrameTest {
      * too, when the frame names a window: one declaring 5 bytes with a 2^27 window is
      * {@code TOO_LARGE} under the default 64 MiB limit (allowance 2^26), through {@code receive} and
      * {@code receiveInto}, and read under a 128 MiB limit; into a destination too small for its
-     * declared size it goes to the region, where its window refuses it too (until 2026-11-30
+     * declared size it goes to the region, where its window refuses it too (until 2026-11-29
      * {@code DESTINATION_TOO_SMALL}, found before its window). A
      * single-segment frame names no window: its content size is its window, held by the limit
      * alone, here 5 bytes under a 5-byte limit. Until 2026-11-29 the README said a frame with a

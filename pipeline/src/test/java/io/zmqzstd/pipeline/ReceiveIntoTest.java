@@ -112,7 +112,7 @@ class ReceiveIntoTest {
      * A part that does not fit in what is left of dst is the caller's sizing, not a bad frame: the
      * message is handed back whole in UndeliveredMessageException, every part as sent, the one
      * that did not fit decompressed into the region (again, for a frame without a declared size
-     * that ran out of dst part-way), and the next message arrives into dst. Until 2026-11-30 each
+     * that ran out of dst part-way), and the next message arrives into dst. Until 2026-11-29 each
      * was BAD_FRAME with DESTINATION_TOO_SMALL and the message was lost.
      */
     @Test
@@ -283,7 +283,7 @@ class ReceiveIntoTest {
      * A destination whose arena another thread closes between two parts of a message: the parts
      * already in it cannot be read back, so the message cannot be handed back whole and is lost,
      * but it is counted, in undeliveredMessages, so that every message a receive takes counts
-     * once in messages, undeliveredMessages or errors. Until 2026-11-30 such a message was counted
+     * once in messages, undeliveredMessages or errors. Until 2026-11-29 such a message was counted
      * nowhere. The destination is a file mapping: written in Java through the codec's scratch
      * memory, so the close is safe at any moment (the copy under way fails); a native one is
      * handed to libzstd by address, whose write a close during the call would not stop. The race

@@ -354,7 +354,7 @@ class ReceiverContractTest {
 
     /**
      * After close every receive says the receiver is closed, whatever its arguments: until
-     * 2026-11-30 a read-only destination, or a flag other than DONTWAIT, was refused first with an
+     * 2026-11-29 a read-only destination, or a flag other than DONTWAIT, was refused first with an
      * IllegalArgumentException that did not say so, where the README promises "receiver is
      * closed" of every receive after close, and a CompressingSender says it before a bad flag.
      */
@@ -422,7 +422,7 @@ class ReceiverContractTest {
     /**
      * README, "Errors": a frame a receiveInto destination cannot hold goes to the region, where
      * it is refused for what it is (the limits first), as into room enough; only a good one is
-     * handed back. Until 2026-11-30 the first two were DESTINATION_TOO_SMALL, found before their
+     * handed back. Until 2026-11-29 the first two were DESTINATION_TOO_SMALL, found before their
      * dictionary and the bytes after the frame were looked at.
      */
     @Test
