@@ -764,10 +764,10 @@ public final class ParallelCompressingSender implements AutoCloseable {
      */
     public boolean send(ByteBuffer payload, int flags) {
         Objects.requireNonNull(payload, "payload");
-        checkFlags(flags);
         owner.enter();
         try {
             ensureOpen();
+            checkFlags(flags);
             return bufferView.send(payload, flags);
         } finally {
             owner.exit(this);
@@ -991,7 +991,6 @@ public final class ParallelCompressingSender implements AutoCloseable {
     private boolean take(byte[] topic, MemorySegment topicSegment, byte[] array, MemorySegment segment, long offset,
                          long length, int flags) {
         Objects.checkFromIndexSize(offset, length, array != null ? array.length : segment.byteSize());
-        checkFlags(flags);
         owner.enter();
         try {
             return takeOwned(topic, topicSegment, array, segment, offset, length, flags);
@@ -1000,10 +999,13 @@ public final class ParallelCompressingSender implements AutoCloseable {
         }
     }
 
-    /** {@link #take} once the range and flags are checked, on the thread inside the sender. */
+    /** {@link #take} once the range is checked, on the thread inside the sender. */
     private boolean takeOwned(byte[] topic, MemorySegment topicSegment, byte[] array, MemorySegment segment, long offset,
                               long length, int flags) {
+        // Closed is said before a bad flag, as CompressingSender says it (before 2026-11-29 the flag
+        // was refused first, an IllegalArgumentException that did not say the sender was closed)
         ensureOpen();
+        checkFlags(flags);
         ensureNoClaim();
         throwIfFailed();
         long t = tail.get();
@@ -1119,10 +1121,10 @@ public final class ParallelCompressingSender implements AutoCloseable {
             throw new IllegalArgumentException("maxLength outside 0 to the largest payload a zstd frame bound covers: maxLength="
                     + maxLength + ", limit=" + MAX_CLAIM_BYTES);
         }
-        checkFlags(flags);
         owner.enter();
         try {
             ensureOpen();
+            checkFlags(flags);
             ensureNoClaim();
             throwIfFailed();
             boolean idle = inlineBelowBytes > 0 && idleSinceLastTake();

@@ -94,9 +94,16 @@ class ParallelSenderContractTest {
                     () -> sender.publish(segment, data, 0), () -> sender.claim(segment, 10, 0),
                     () -> sender.claim(10, 0), () -> sender.claim(data, 10, ZmqSocket.DONTWAIT), () -> sender.commit(0),
                     sender::flush, () -> sender.flush(0)};
-            for (Executable call : calls) {
-                IllegalStateException e = assertThrows(IllegalStateException.class, call);
-                assertTrue(e.getMessage().contains("sender is closed"), e::getMessage);
+            // closed is said before a flag other than DONTWAIT, as CompressingSender says it
+            int bad = ZmqSocket.SNDMORE;
+            Executable[] badFlags = {() -> sender.send(data, bad), () -> sender.send(segment, 0, 10, bad),
+                    () -> sender.send(ByteBuffer.wrap(data), bad), () -> sender.publish(segment, segment, bad),
+                    () -> sender.claim(10, bad), () -> sender.claim(data, 10, bad)};
+            for (Executable[] group : new Executable[][] {calls, badFlags}) {
+                for (Executable call : group) {
+                    IllegalStateException e = assertThrows(IllegalStateException.class, call);
+                    assertTrue(e.getMessage().contains("sender is closed"), e::getMessage);
+                }
             }
             // what answers after close: abort() (nothing to give back), close(), the counters, the settings
             sender.abort();
