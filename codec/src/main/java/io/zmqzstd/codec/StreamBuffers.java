@@ -36,6 +36,8 @@ final class StreamBuffers implements AutoCloseable {
     final MemorySegment scratchOut;
     final long scratchInAddress;
     final long scratchOutAddress;
+    /** See {@link #heapChunk()}; null until the first stream over the owner. */
+    private byte[] heapChunk;
 
     StreamBuffers() {
         in = arena.allocate(24, 8);
@@ -93,6 +95,22 @@ final class StreamBuffers implements AutoCloseable {
     long outputScratch(MemorySegment dst, long offset, long capacity) {
         Segments.check(dst, offset, capacity);
         return scratchOutAddress;
+    }
+
+    /**
+     * The heap array of {@link #SCRATCH_BYTES} through which a {@link ZstdOutputStream} hands the
+     * scratch's output to its sink, or a {@link ZstdInputStream} takes its source's bytes into the
+     * scratch: made for the first stream over the owner and kept with the scratch, so that a
+     * stream over a borrowed compressor or decompressor allocates none of it (before 2026-11-29
+     * each stream made its own 256 KiB array). One stream at a time uses an owner, as its
+     * scratch. Called inside the owner's guard.
+     */
+    byte[] heapChunk() {
+        byte[] chunk = heapChunk;
+        if (chunk == null) {
+            heapChunk = chunk = new byte[SCRATCH_BYTES];
+        }
+        return chunk;
     }
 
     long outPos() {

@@ -51,7 +51,8 @@ public final class ZstdInputStream extends InputStream {
     private final ZstdDecompressor decompressor;
     private final boolean ownsDecompressor;
     private final StreamBuffers buffers;
-    private final byte[] heapIn = new byte[StreamBuffers.SCRATCH_BYTES];
+    /** The decompressor's heap chunk ({@link StreamBuffers#heapChunk()}), the source's reads go into. */
+    private final byte[] heapIn;
     private final byte[] oneByte = new byte[1];
     private long outRead;
     private long outAvailable;
@@ -122,6 +123,7 @@ public final class ZstdInputStream extends InputStream {
         decompressor.enter();
         try {
             this.buffers = decompressor.buffers();
+            this.heapIn = buffers.heapChunk();
             decompressor.reset();
             buffers.setIn(buffers.scratchInAddress, 0);
         } finally {

@@ -34,7 +34,8 @@ public final class ZstdOutputStream extends OutputStream {
     private final ZstdCompressor compressor;
     private final boolean ownsCompressor;
     private final StreamBuffers buffers;
-    private final byte[] heapOut = new byte[StreamBuffers.SCRATCH_BYTES];
+    /** The compressor's heap chunk ({@link StreamBuffers#heapChunk()}), the sink's writes are made from. */
+    private final byte[] heapOut;
     private final byte[] oneByte = new byte[1];
     /** The content size the frame declares, or -1; {@link #written} may not pass it. */
     private final long pledged;
@@ -103,6 +104,7 @@ public final class ZstdOutputStream extends OutputStream {
         compressor.enter();
         try {
             this.buffers = compressor.buffers();
+            this.heapOut = buffers.heapChunk();
             compressor.beginFrame(pledged);
         } catch (Throwable t) {
             throw LibZstd.rethrow(t);

@@ -514,4 +514,42 @@ class StreamTest {
             return n;
         }
     }
+
+    /**
+     * A stream over a borrowed compressor or decompressor moves its bytes through the owner's heap
+     * chunk, made once: before 2026-11-29 each stream made its own 256 KiB array, so 200 small
+     * streams allocated over 50 MiB. Each round trip here round-trips a 100-byte frame and must
+     * allocate well under one chunk; the frames decode to what went in.
+     */
+    @Test
+    void shouldAllocateNoChunkPerStreamOverABorrowedCompressorOrDecompressor() throws IOException {
+        com.sun.management.ThreadMXBean threads =
+                (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        byte[] data = TestData.text(100, 7);
+        byte[] back = new byte[data.length];
+        ByteArrayOutputStream sink = new ByteArrayOutputStream(256);
+        try (ZstdCompressor c = new ZstdCompressor(3); ZstdDecompressor d = new ZstdDecompressor()) {
+            long before = 0;
+            int streams = 200;
+            for (int round = 0; round < 2; round++) { // the first round makes the chunks and compiles
+                if (round == 1) {
+                    before = threads.getCurrentThreadAllocatedBytes();
+                }
+                for (int i = 0; i < streams; i++) {
+                    sink.reset();
+                    try (ZstdOutputStream out = new ZstdOutputStream(sink, c)) {
+                        out.write(data);
+                    }
+                    try (ZstdInputStream in = new ZstdInputStream(new ByteArrayInputStream(sink.toByteArray()), d)) {
+                        assertEquals(data.length, in.readNBytes(back, 0, back.length));
+                        assertEquals(-1, in.read());
+                    }
+                    assertArrayEquals(data, back);
+                }
+            }
+            long perStream = (threads.getCurrentThreadAllocatedBytes() - before) / streams;
+            assertTrue(perStream < StreamBuffers.SCRATCH_BYTES / 8,
+                    perStream + " bytes allocated per output and input stream pair over a borrowed compressor and decompressor");
+        }
+    }
 }
