@@ -87,12 +87,13 @@ final class Segments {
      * arena is closed says only "Already closed", naming nothing (a caller may take it for a closed
      * compressor or decompressor): the error a segment passed by address gets
      * ({@link RawSegments#checkUsable}, "… is no longer alive: its arena is closed"), with FFM's as
-     * its cause. {@code e} itself when {@code segment} is alive: the error is another's. Error path
-     * only, so the calls that read a segment in Java pay nothing for a name.
+     * its cause. {@code e} itself when {@code segment} is alive (the error is another's) or when
+     * {@code e} names its segment already. Error path only: a catch on a public method's existing
+     * {@code try}, so the calls that read a segment in Java pay nothing for a name.
      */
     static IllegalStateException namedIfClosed(IllegalStateException e, MemorySegment segment, String name) {
-        if (segment.scope().isAlive()) {
-            return e;
+        if (segment.scope().isAlive() || e.getMessage() != null && e.getMessage().endsWith(RawSegments.NOT_ALIVE)) {
+            return e; // another's error, or one that names its segment already
         }
         try {
             RawSegments.checkUsable(segment, name);

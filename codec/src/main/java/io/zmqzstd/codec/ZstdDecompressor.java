@@ -385,6 +385,12 @@ public final class ZstdDecompressor implements AutoCloseable {
         guard.enter();
         try {
             return decompressEntered(src, srcOffset, srcLength, dst, dstOffset, dstCapacity);
+        } catch (IllegalStateException e) {
+            // FFM's "Already closed" from a read of the frame's header or a stored frame's copy in
+            // Java names nothing: named here, on the try the guard needs anyway, rather than
+            // around the reads themselves, on the path of every call (BENCHMARKS.md, "What naming
+            // a closed segment costs")
+            throw Segments.namedIfClosed(Segments.namedIfClosed(e, src, "frame segment"), dst, "destination segment");
         } finally {
             guard.exit(this);
         }
@@ -442,12 +448,7 @@ public final class ZstdDecompressor implements AutoCloseable {
         // choosing by it keeps a small frame into a large reused heap buffer on the one-call path.
         long capacity = declared != ZstdFrames.CONTENT_SIZE_UNKNOWN ? declared : Math.min(dstCapacity, maxDecompressedSize);
         if (storedFrameCopy && onlyStoredBlocks) {
-            long copied;
-            try {
-                copied = ZstdFrames.copyStoredFrame(src, srcOffset, fhd, declared, dst, dstOffset, capacity);
-            } catch (IllegalStateException e) { // FFM's "Already closed" of the destination, written in Java here
-                throw Segments.namedIfClosed(e, dst, "destination segment");
-            }
+            long copied = ZstdFrames.copyStoredFrame(src, srcOffset, fhd, declared, dst, dstOffset, capacity);
             if (copied >= 0) {
                 return copied;
             }

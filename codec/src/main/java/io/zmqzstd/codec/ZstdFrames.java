@@ -99,6 +99,8 @@ public final class ZstdFrames {
             return contentSizeOf(frame, offset, descriptor(frame, offset, length));
         } catch (InternalError e) { // only a file mapping's read faults (a file shortened since)
             throw unreadable(frame, offset, length, e);
+        } catch (IllegalStateException e) { // FFM's "Already closed", naming nothing: the frame's
+            throw Segments.namedIfClosed(e, frame, "frame segment");
         }
     }
 
@@ -154,6 +156,8 @@ public final class ZstdFrames {
             return dictionaryIdOf(frame, offset, descriptor(frame, offset, length));
         } catch (InternalError e) { // only a file mapping's read faults (a file shortened since)
             throw unreadable(frame, offset, length, e);
+        } catch (IllegalStateException e) { // FFM's "Already closed", naming nothing: the frame's
+            throw Segments.namedIfClosed(e, frame, "frame segment");
         }
     }
 
@@ -201,6 +205,8 @@ public final class ZstdFrames {
             return walk(frame, offset, length, descriptor(frame, offset, length)) & ~ONLY_STORED_BLOCKS;
         } catch (InternalError e) { // only a file mapping's read faults (a file shortened since)
             throw unreadable(frame, offset, length, e);
+        } catch (IllegalStateException e) { // FFM's "Already closed", naming nothing: the frame's
+            throw Segments.namedIfClosed(e, frame, "frame segment");
         }
     }
 
@@ -231,6 +237,8 @@ public final class ZstdFrames {
             return contentBoundChecked(frame, offset, length);
         } catch (InternalError e) { // only a file mapping's read faults (a file shortened since)
             throw unreadable(frame, offset, length, e);
+        } catch (IllegalStateException e) { // FFM's "Already closed", naming nothing: the frame's
+            throw Segments.namedIfClosed(e, frame, "frame segment");
         }
     }
 
@@ -505,11 +513,7 @@ public final class ZstdFrames {
      * take it rely on, so a caller reading several fields checks the header once.
      */
     static int descriptor(MemorySegment frame, long offset, long length) {
-        try {
-            checkMagic(frame, offset, length); // the first read of the frame
-        } catch (IllegalStateException e) {
-            throw Segments.namedIfClosed(e, frame, "frame segment");
-        }
+        checkMagic(frame, offset, length);
         if (length < 5) {
             throw truncated(frame, offset, length);
         }

@@ -12,6 +12,9 @@ public final class RawSegments {
     private RawSegments() {
     }
 
+    /** How {@link #checkUsable} ends its message for a segment whose arena is closed, after the name. */
+    public static final String NOT_ALIVE = " is no longer alive: its arena is closed";
+
     /**
      * Throws unless C may use {@code segment} during a call from this thread: its arena open
      * ({@link IllegalStateException}), and not confined to another thread
@@ -23,7 +26,7 @@ public final class RawSegments {
      */
     public static void checkUsable(MemorySegment segment, String name) {
         if (!segment.scope().isAlive()) {
-            throw new IllegalStateException(name + " is no longer alive: its arena is closed");
+            throw new IllegalStateException(name + NOT_ALIVE);
         }
         if (!segment.isAccessibleBy(Thread.currentThread())) {
             throw new WrongThreadException(name + " is confined to another thread than " + Thread.currentThread().getName());
