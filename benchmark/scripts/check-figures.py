@@ -3608,6 +3608,36 @@ def pool_rent_order_check():
 check("What recording the rent site first costs", pool_rent_order_check)
 
 
+def closed_first_check():
+    return alternated_rows('closed-first-check', (
+        ('pipeline-region', 'transfer', '`PipelineBenchmark` zmqzstd, 64 B inproc, level 1, `receive`'),
+        ('pipeline-into', 'transfer', '`PipelineBenchmark` zmqzstd, 64 B inproc, level 1, `receiveInto`'),
+        ('parallel', 'transfer', '`PipelineBenchmark` zmqzstd, 2 compressing workers, 1 KiB inproc, level 1')))
+
+
+check("What saying closed first costs", closed_first_check)
+
+
+def closed_segment_naming_check():
+    first = alternated_rows('closed-first-check', (
+        ('codec-telemetry', 'decompress', '92ef2fa4 / b59fb676: 64 B telemetry'),
+        ('codec-telemetry-again', 'decompress', '92ef2fa4 / b59fb676: 64 B telemetry, again'),
+        ('codec-telemetry-1k', 'decompress', '92ef2fa4 / b59fb676: 1 KiB telemetry'),
+        ('codec-binary', 'decompress', '92ef2fa4 / b59fb676: 64 B binary (raw blocks)')))
+    later = alternated_rows('closed-segment-naming-check', (
+        ('move-codec-telemetry', 'decompress', 'b59fb676 / f83a93ea (the move alone): 64 B telemetry'),
+        ('aa-codec-telemetry', 'decompress', 'A/A, 92ef2fa4 / 92ef2fa4: 64 B telemetry'),
+        ('codec-telemetry', 'decompress', '92ef2fa4 / f83a93ea: 64 B telemetry'),
+        ('abba-codec-telemetry', 'decompress', '92ef2fa4 / f83a93ea, f83a93ea first in rounds 2, 4, 6: 64 B telemetry'),
+        ('codec-binary', 'decompress', '92ef2fa4 / f83a93ea: 64 B binary (raw blocks)'),
+        ('pipeline-region', 'transfer', '92ef2fa4 / f83a93ea: `PipelineBenchmark` 64 B inproc, `receive`'),
+        ('pipeline-into', 'transfer', '92ef2fa4 / f83a93ea: `PipelineBenchmark` 64 B inproc, `receiveInto`')))
+    return first + later
+
+
+check("What naming a closed segment costs", closed_segment_naming_check)
+
+
 # --- README.md's suite size and time, and the modules' test times: a fresh-clone CI run's per-class times ---
 
 CI_RUN = 'ci/2026-11-29-3ac889b8.txt'
