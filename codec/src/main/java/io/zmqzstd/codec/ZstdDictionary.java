@@ -13,6 +13,7 @@ import java.lang.foreign.MemorySegment;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * A zstd dictionary in the standard format ({@code zstd --train} writes it, {@code zstd -D}
@@ -63,10 +64,11 @@ public final class ZstdDictionary implements AutoCloseable {
      *     than 8 bytes (libzstd 1.5.4 crashes the process there)
      * @throws IllegalArgumentException when {@code capacityBytes} is less than 256, or
      *     {@code samples} is empty
-     * @throws NullPointerException when {@code samples} or one of them is null (the message names
-     *     its index)
+     * @throws NullPointerException when {@code samples} is null ("samples", before the capacity
+     *     is checked) or one of them is (the message names its index)
      */
     public static ZstdDictionary train(List<byte[]> samples, int capacityBytes) {
+        Objects.requireNonNull(samples, "samples");
         if (capacityBytes < MIN_CAPACITY_BYTES) {
             // libzstd's trainer refuses it too, as "Destination buffer is too small"
             throw new IllegalArgumentException("capacityBytes=" + capacityBytes + " (zstd trains no dictionary under "
@@ -206,8 +208,10 @@ public final class ZstdDictionary implements AutoCloseable {
      * @throws IllegalArgumentException when the file is empty, larger than an array holds (2 GiB
      *     less 8 bytes; "dictionary file too large"), or is a zstd dictionary cut short or
      *     damaged before its content (as {@link #of(byte[])}; the message names the file)
+     * @throws NullPointerException when {@code file} is null
      */
     public static ZstdDictionary load(Path file) {
+        Objects.requireNonNull(file, "file");
         byte[] bytes;
         try {
             long size = Files.size(file);
@@ -247,9 +251,10 @@ public final class ZstdDictionary implements AutoCloseable {
      * @throws IllegalArgumentException when {@code bytes} is empty, or starts with the magic and
      *     is cut short or damaged before its content (the message says which, with the length and
      *     the ID)
+     * @throws NullPointerException when {@code bytes} is null
      */
     public static ZstdDictionary of(byte[] bytes) {
-        if (bytes.length == 0) {
+        if (Objects.requireNonNull(bytes, "bytes").length == 0) {
             throw new IllegalArgumentException("empty dictionary: bytes=0");
         }
         byte[] copy = bytes.clone();
@@ -318,8 +323,10 @@ public final class ZstdDictionary implements AutoCloseable {
      * @param file the file to write; an existing file is replaced
      * @throws java.io.UncheckedIOException when the file cannot be written
      * @throws IllegalStateException when this dictionary is closed
+     * @throws NullPointerException when {@code file} is null
      */
     public void save(Path file) {
+        Objects.requireNonNull(file, "file");
         ensureOpen();
         try {
             WholeFiles.write(file, bytes);

@@ -364,6 +364,28 @@ class DictionaryTest {
                 .getMessage().contains("bytes=0"));
     }
 
+    /**
+     * A null argument to {@code of}, {@code load}, {@code train} or {@code save} is a
+     * {@link NullPointerException} whose message is the parameter's name, as elsewhere in the API
+     * ({@code compress(null)}: "src", {@code addDictionary(null)}: "dictionary"). Before, {@code of}
+     * and {@code train} gave the JVM's "Cannot read the array length because \"bytes\" is null",
+     * {@code load} and {@code save} the JDK's words from inside {@code Files} ("because \"path\" is
+     * null", a name the caller never wrote), and {@code train(null, 10)} an
+     * {@link IllegalArgumentException} about the capacity.
+     */
+    @Test
+    void shouldNameTheNullArgumentOfOfLoadTrainAndSave() {
+        assertEquals("bytes", assertThrows(NullPointerException.class, () -> ZstdDictionary.of(null)).getMessage());
+        assertEquals("file", assertThrows(NullPointerException.class, () -> ZstdDictionary.load(null)).getMessage());
+        for (int capacity : new int[] {4096, 10}) {
+            assertEquals("samples", assertThrows(NullPointerException.class,
+                    () -> ZstdDictionary.train(null, capacity)).getMessage(), "capacityBytes=" + capacity);
+        }
+        try (ZstdDictionary raw = ZstdDictionary.of(TestData.text(100, 1))) {
+            assertEquals("file", assertThrows(NullPointerException.class, () -> raw.save(null)).getMessage());
+        }
+    }
+
     @Test
     void shouldExplainWhyTrainingFails() {
         ZstdException e = assertThrows(ZstdException.class,
