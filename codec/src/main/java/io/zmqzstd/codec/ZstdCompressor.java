@@ -478,6 +478,12 @@ public final class ZstdCompressor implements AutoCloseable {
             if (!dstDirect && !LibZstd.isError(r)) {
                 MemorySegment.copy(buffers.scratchOut, 0, dst, dstOffset, r);
             }
+        } catch (IndexOutOfBoundsException e) {
+            // A source staged into the scratch has its range checked only by that copy, in FFM's
+            // words ("Out of bound access on segment MemorySegment{ kind: heap, … }"): named here
+            // as every other range is, on the error path only (the destination was checked first)
+            Segments.check(src, srcOffset, srcLength);
+            throw e;
         } catch (Throwable t) {
             throw LibZstd.rethrow(t);
         } finally {

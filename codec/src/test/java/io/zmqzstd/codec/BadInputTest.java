@@ -790,6 +790,43 @@ class BadInputTest {
         assertArrayEquals(GOOD, decompressor.decompress(goodFrame));
     }
 
+    /**
+     * A compression source range outside its segment is refused in the codec's words ("Range [-1,
+     * -1 + 10) out of bounds for length 100", as a native source's and every destination's), on
+     * every kind of source and destination, and the compressor goes on. Before, a heap source up
+     * to 128 KiB (and so every {@code compress(byte[], int, int, byte[], int, int)}) was refused
+     * only by its copy into the scratch memory, in FFM's words: "Out of bound access on segment
+     * MemorySegment{ kind: heap, heapBase: [B@…, address: 0x0, byteSize: 100 }; new offset = -1;
+     * new length = 10", a segment the caller of the array overload never made.
+     */
+    @Test
+    void shouldNameASourceRangeOutsideItsSegmentAsEveryOtherRange() {
+        byte[] array = TestData.text(100, 2);
+        byte[] out = new byte[1000];
+        long[][] bad = {{-1, 10}, {0, 101}, {95, 10}, {101, 0}, {Long.MIN_VALUE, 10}};
+        try (ZstdCompressor c = new ZstdCompressor(3)) {
+            List<MemorySegment> sources = List.of(arena.allocateFrom(JAVA_BYTE, array), MemorySegment.ofArray(array));
+            List<MemorySegment> destinations = List.of(arena.allocate(out.length), MemorySegment.ofArray(out));
+            for (long[] range : bad) {
+                String expected = "Range [" + range[0] + ", " + range[0] + " + " + range[1] + ") out of bounds for length 100";
+                for (MemorySegment src : sources) {
+                    for (MemorySegment dst : destinations) {
+                        String where = Arrays.toString(range) + " src native=" + src.isNative() + " dst native=" + dst.isNative();
+                        assertEquals(expected, assertThrows(IndexOutOfBoundsException.class,
+                                () -> c.compress(src, range[0], range[1], dst, 0, dst.byteSize()), where).getMessage(), where);
+                        long n = c.compress(src, 0, array.length, dst, 0, dst.byteSize());
+                        assertArrayEquals(array, decompressor.decompress(dst.asSlice(0, n).toArray(JAVA_BYTE)), where);
+                    }
+                }
+                if (range[0] >= Integer.MIN_VALUE) {
+                    String where = Arrays.toString(range) + " byte[]";
+                    assertEquals(expected, assertThrows(IndexOutOfBoundsException.class,
+                            () -> c.compress(array, (int) range[0], (int) range[1], out, 0, out.length), where).getMessage(), where);
+                }
+            }
+        }
+    }
+
     /** A null array is named, as FFM's own {@code MemorySegment.ofArray(null)} does not: its NPE has no message. */
     @Test
     void shouldNameTheNullArrayOfEveryByteArrayOverload() {
