@@ -100,6 +100,13 @@ public final class DecompressingReceiver implements AutoCloseable {
     /** All of memory as one segment: libzmq's frame addresses are read through it, no per-frame segment. */
     private static final MemorySegment EVERYTHING = MemorySegment.NULL.reinterpret(Long.MAX_VALUE);
 
+    /**
+     * Why a conflating socket cannot carry an envelope, for the errors that meet one: set after
+     * {@code build()} (before the socket's bind or connect), the build's check did not see it.
+     */
+    private static final String CONFLATE_NOTE = " (libzmq keeps only the last part of each message, which arrives"
+            + " alone: a topic or routing id in front of the frame never does)";
+
     private final ZmqSocket socket;
     private final ZstdDecompressor decompressor;
     private final ZmqMessage frame = new ZmqMessage();
@@ -283,13 +290,22 @@ public final class DecompressingReceiver implements AutoCloseable {
          *     given as well as {@link #dictionaryForFramesWithoutId(ZstdDictionary)}, or the socket
          *     is of a type that cannot receive (PUSH, PUB) or carries no messages (STREAM: TCP bytes
          *     cut anywhere), named with the types a receiver takes
-         * @throws IllegalStateException when the socket or a dictionary is closed
+         * @throws IllegalStateException when the socket or a dictionary is closed, or when
+         *     {@code envelopeParts} is above 0 on a socket with conflate on (libzmq keeps only the
+         *     last part of each message there, so no message would carry its envelope)
          */
         public DecompressingReceiver build() {
             SocketCheck.forReceiver(socket);
             if (envelopeParts >= maxParts) {
                 throw new IllegalArgumentException("maxParts must leave room for a payload part after the envelope: maxParts="
                         + maxParts + ", envelopeParts=" + envelopeParts);
+            }
+            if (envelopeParts > 0 && socket.conflate()) {
+                // Before 2026-11-29 it was built, and every message (a SUB's topic and frame)
+                // arrived as its frame alone, taken for the topic: NO_PAYLOAD each, not saying why
+                throw new IllegalStateException("envelopeParts=" + envelopeParts + " on a socket with conflate on: type="
+                        + socket.type() + CONFLATE_NOTE + "; build the receiver with envelopeParts(0) (a SUB subscribed"
+                        + " to everything then receives each message's frame), or turn conflate off");
             }
             return new DecompressingReceiver(this);
         }
@@ -720,7 +736,8 @@ public final class DecompressingReceiver implements AutoCloseable {
             // [envelope part]* [payload part]+: envelope parts alone are not a message to deliver
             // (every part was one; the error is reported at the last)
             refuse(envelope - 1, BadFrameReason.NO_PAYLOAD, "message ended without a compressed part: parts=" + envelope
-                    + ", envelopeParts=" + envelopeParts + " (a message is [envelope part]* [payload part]+)");
+                    + ", envelopeParts=" + envelopeParts + " (a message is [envelope part]* [payload part]+)"
+                    + (socket.conflate() ? "; the socket has conflate on" + CONFLATE_NOTE : ""));
             return BAD_FRAME;
         }
         if (undelivered != null) {
