@@ -481,9 +481,11 @@ final class SendCommand implements Callable<Integer> {
             throw usage("--wait-subscribers must not be negative: N=" + waitSubscribers);
         }
         if (type == Type.pub && waitSubscribers == 0 && Main.given(spec, "--timeout")) {
-            // PUB (lossy XPUB underneath) never refuses a send: libzmq drops what no subscriber takes
-            throw usage("--timeout with --type pub needs --wait-subscribers N: PUB never waits for a peer (libzmq drops"
-                    + " what no subscriber takes), so only the wait for subscribers can time out");
+            // PUB (lossy XPUB underneath) never refuses a send: libzmq drops what no subscriber takes. Given as 0,
+            // "needs --wait-subscribers N" read as if the option had been overlooked
+            String given = Main.given(spec, "--wait-subscribers") ? " of 1 or more (--wait-subscribers 0 waits for nothing)" : "";
+            throw usage("--timeout with --type pub needs --wait-subscribers N" + given + ": PUB never waits for a peer (libzmq"
+                    + " drops what no subscriber takes), so only the wait for subscribers can time out");
         }
         if (rawDictionary && dictionary == null) {
             throw usage(RAW_DICT_WITHOUT_DICT);

@@ -1836,6 +1836,19 @@ class CommandLineTest {
     }
 
     /**
+     * {@code --wait-subscribers 0 --timeout 1ms} with {@code --type pub} was told it "needs
+     * --wait-subscribers N", as if the option given had been overlooked: the line now says that 0 waits for
+     * nothing. Still a usage error.
+     */
+    @Test
+    void shouldSayThatWaitSubscribersZeroWaitsForNothing() {
+        Result r = run("x\n".getBytes(StandardCharsets.US_ASCII), "send", "--type", "pub", "--bind", "tcp://127.0.0.1:*",
+                "--wait-subscribers", "0", "--timeout", "1ms");
+        assertOneLine(r, ExitCodes.USAGE, r.toString(), "zmq-zstd send: --timeout with --type pub needs --wait-subscribers N of 1"
+                + " or more (--wait-subscribers 0 waits for nothing)", "(see 'zmq-zstd send --help')");
+    }
+
+    /**
      * --timeout bounds the whole wait for --wait-subscribers ("not met within DURATION"): it was a
      * receive timeout, started again by every subscription, so subscriptions that kept coming, one
      * now and then, held send far past its --timeout (here a new topic every 300 ms for up to 12 s,
