@@ -32,7 +32,7 @@ final class KeygenCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--out", paramLabel = "FILE", description = "Write the key pair to FILE and the public key to FILE.pub.")
+    @Option(names = "--out", paramLabel = "FILE", converter = Values.OutputFile.class, description = "Write the key pair to FILE and the public key to FILE.pub.")
     Path out;
 
     @Option(names = "--force", description = "With --out: overwrite existing files (regular files only: never a directory,"

@@ -44,7 +44,7 @@ final class TrainCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--out", paramLabel = "FILE", required = true,
+    @Option(names = "--out", paramLabel = "FILE", required = true, converter = Values.OutputFile.class,
             description = "Write the dictionary here, whole or not at all (a new file, renamed over FILE once written); not a"
                     + " sample FILE, the file standard input reads, or standard output.")
     Path out;

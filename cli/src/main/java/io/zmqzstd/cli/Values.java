@@ -495,6 +495,25 @@ final class Values {
     }
 
     /**
+     * An output FILE (train's and keygen's {@code --out}): a path as {@link FilePath} takes it, but not
+     * one that ends with '/', which names a directory. {@code Path.of} drops that '/', so {@code --out
+     * dicts/} with no {@code dicts} there wrote a file named {@code dicts} (keygen: {@code dicts} with the
+     * secret key and {@code dicts.pub}) without a word.
+     */
+    static final class OutputFile implements ITypeConverter<Path> {
+        private static final FilePath FILE_PATH = new FilePath();
+
+        @Override
+        public Path convert(String value) {
+            if (value.endsWith("/")) {
+                throw new TypeConversionException("'" + value + "' ends with '/', which names a directory: give a file name,"
+                        + " e.g. " + value + "NAME");
+            }
+            return FILE_PATH.convert(value);
+        }
+    }
+
+    /**
      * A path as given, an empty one too: for train's FILE parameters, which picocli would refuse as
      * an "Unmatched argument" if {@link FilePath} refused one; train names it itself.
      */

@@ -1572,6 +1572,33 @@ class CommandLineTest {
     }
 
     /**
+     * An {@code --out} that ends with '/' names a directory, but {@code Path.of} drops the '/': {@code
+     * train --out dicts/} with no {@code dicts} there wrote the dictionary to a file named {@code dicts},
+     * and {@code keygen --out keys/} the secret key to {@code keys} and {@code keys.pub}, exit 0. Now a
+     * usage error naming the option, before anything is read or written.
+     */
+    @Test
+    void shouldRefuseAnOutputFileThatEndsWithASlash(@TempDir Path dir) throws Exception {
+        Path samples = Files.write(dir.resolve("samples.txt"), sampleLines("\n"));
+        Path missing = dir.resolve("dicts");
+        for (String out : new String[] {missing + "/", dir + "/"}) {
+            for (String[] args : new String[][] {{"keygen", "--out", out},
+                    {"train", "--out", out, "--size", "1K", "--lines", samples.toString()}}) {
+                Result r = run(args);
+                assertOneLine(r, ExitCodes.USAGE, String.join(" ", args) + " -> " + r, "zmq-zstd " + args[0]
+                        + ": Invalid value for option '--out': '" + out + "' ends with '/', which names a directory: give a"
+                        + " file name, e.g. " + out + "NAME");
+                assertEquals("", r.out(), r::toString);
+            }
+        }
+        assertFalse(Files.exists(missing, java.nio.file.LinkOption.NOFOLLOW_LINKS), "a file named dicts was written");
+        assertFalse(Files.exists(dir.resolve("dicts.pub")), "a file named dicts.pub was written");
+        try (var listing = Files.list(dir)) {
+            assertEquals(List.of(samples), listing.toList(), "only the samples are there");
+        }
+    }
+
+    /**
      * An output file on the kernel's proc file system: {@code train --out /proc/version} (there, but
      * its directory takes no new file, which run as root fails ENOENT) trained, then said "no such
      * file", and keygen too for a new file there. Now refused before anything is read, naming the file
