@@ -3638,6 +3638,16 @@ def closed_segment_naming_check():
 check("What naming a closed segment costs", closed_segment_naming_check)
 
 
+def compress_range_check():
+    return alternated_rows('compress-range-check', (
+        ('compress-segment', 'compress', '`CodecBenchmark` compress, zmqzstd-segment (native source), 64 B telemetry'),
+        ('compress-bytes', 'compress', '`CodecBenchmark` compress, zmqzstd-bytes (staged heap source), 64 B telemetry'),
+        ('decompress-segment', 'decompress', '`CodecBenchmark` decompress, zmqzstd-segment, 64 B telemetry')))
+
+
+check("What the compressor's staged-range naming costs", compress_range_check)
+
+
 # --- README.md's suite size and time, and the modules' test times: a fresh-clone CI run's per-class times ---
 
 CI_RUN = 'ci/2026-11-29-3ac889b8.txt'
