@@ -1,6 +1,7 @@
 package io.zmqzstd.cli;
 
 import io.zmqzstd.codec.ZstdDictionary;
+import io.zmqzstd.pipeline.BadFrameReason;
 import io.zmqzstd.pipeline.DecompressingReceiver;
 import io.zmqzstd.pipeline.ReceivedMessage;
 import io.zmqzstd.transport.SocketType;
@@ -122,6 +123,14 @@ final class RecvCommand implements Callable<Integer> {
 
     private static final byte[] SPACE = {' '};
 
+    /**
+     * Appended to a CORRUPT or CHECKSUM bad-frame line when every frame recv decodes with a
+     * dictionary is one without an ID decoded with the --dict-for-no-id file (no --dict given: a
+     * frame naming an ID is DICTIONARY_MISSING before any decoding); null otherwise, where recv
+     * cannot tell which dictionary decoded a failed frame. Made once, read on the failure path only.
+     */
+    private String noIdDictionaryHint;
+
     /** Set by {@link OutputWatch} when standard output's reader has gone (its reason), before it wakes the receive. */
     private volatile String outputGone;
 
@@ -150,6 +159,13 @@ final class RecvCommand implements Callable<Integer> {
             // a raw-content --dict serves the same frames (the receiver's build() refuses the pair too)
             throw usage("--dict-for-no-id " + noIdDictionary + " and --dict " + byId.get(0) + " (dictionary ID 0: raw content)"
                     + " would both decode frames without a dictionary ID: keep one");
+        }
+        if (forFramesWithoutId != null && dicts.isEmpty()) {
+            // such a frame of another dictionary came out as e.g. "frame content longer than its
+            // header declares", nothing said of the dictionary it was decoded with
+            noIdDictionaryHint = "; the frame declares no dictionary ID and was decoded with --dict-for-no-id " + noIdDictionary
+                    + " (id=" + Integer.toUnsignedString(forFramesWithoutId.id()) + "): a frame made with another dictionary"
+                    + " fails this way, as a damaged one does";
         }
         // Nothing to send, so nothing to linger for.
         ZmqContext context = ZmqContext.builder().defaultLinger(Duration.ZERO).build();
@@ -245,7 +261,7 @@ final class RecvCommand implements Callable<Integer> {
                 }
             }
             if (status == DecompressingReceiver.BAD_FRAME) {
-                err.println(spec.qualifiedName() + ": " + withFlag(receiver.lastErrorMessage()));
+                err.println(spec.qualifiedName() + ": " + withFlag(receiver.lastErrorMessage()) + noIdHint(receiver.lastErrorReason()));
                 continue;
             }
             int parts = m.parts();
@@ -313,6 +329,12 @@ final class RecvCommand implements Callable<Integer> {
 
     private ParameterException usage(String message) {
         return new ParameterException(spec.commandLine(), message);
+    }
+
+    /** {@link #noIdDictionaryHint} for a frame that failed in its decoding, else nothing. */
+    private String noIdHint(BadFrameReason reason) {
+        boolean decodingFailed = reason == BadFrameReason.CORRUPT || reason == BadFrameReason.CHECKSUM;
+        return noIdDictionaryHint != null && decodingFailed ? noIdDictionaryHint : "";
     }
 
     /**

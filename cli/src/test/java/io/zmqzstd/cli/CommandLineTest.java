@@ -1804,14 +1804,11 @@ class CommandLineTest {
     @Test
     void shouldNameDictFlagForAFrameWithTheIdOfTheNoIdDictionary(@TempDir Path dir) throws Exception {
         Path trained = dir.resolve("trained.dict");
-        try (ZstdDictionary d = ZstdDictionary.train(java.util.stream.IntStream.range(0, 2000)
-                .mapToObj(i -> ("{\"host\":\"web-" + i % 17 + "\",\"cpu\":" + i * 7 % 100 + "}").getBytes(StandardCharsets.US_ASCII))
-                .toList(), 1024);
+        try (ZstdDictionary d = trainOn("host", trained);
              ZmqContext ctx = new ZmqContext(); ZmqSocket push = ctx.socket(SocketType.PUSH);
              io.zmqzstd.codec.ZstdCompressor withId = io.zmqzstd.codec.ZstdCompressor.builder().dictionary(d).build();
              io.zmqzstd.codec.ZstdCompressor noId = io.zmqzstd.codec.ZstdCompressor.builder().dictionary(d)
                      .dictionaryIdInFrame(false).build()) {
-            d.save(trained);
             push.bind("tcp://127.0.0.1:*");
             push.sendTimeoutMs(30_000);
             String endpoint = push.lastEndpoint();
@@ -1831,6 +1828,68 @@ class CommandLineTest {
                     + " that name its ID (zmq-zstd recv --dict FILE)");
             assertEquals("{\"without\":1}\n", stdout.toString(StandardCharsets.US_ASCII), "the next frame delivered");
         }
+    }
+
+    /**
+     * recv --dict-for-no-id B, sent a frame made with another dictionary A and no ID: the bad-frame
+     * line (CHECKSUM or CORRUPT) said nothing of the dictionary it was decoded with; now it names
+     * the file and its ID and says that a frame of another dictionary fails this way. The next
+     * frame, made with B, is delivered. With a --dict beside it recv cannot tell which dictionary
+     * decoded a failed frame, and adds nothing.
+     */
+    @Test
+    void shouldSayAFrameWithoutIdThatFailedWasDecodedWithTheDictForNoIdFile(@TempDir Path dir) throws Exception {
+        Path fileA = dir.resolve("a.dict");
+        Path fileB = dir.resolve("b.dict");
+        try (ZstdDictionary a = trainOn("host", fileA); ZstdDictionary b = trainOn("zone", fileB);
+             ZmqContext ctx = new ZmqContext(); ZmqSocket push = ctx.socket(SocketType.PUSH);
+             io.zmqzstd.codec.ZstdCompressor withA = io.zmqzstd.codec.ZstdCompressor.builder().dictionary(a)
+                     .dictionaryIdInFrame(false).checksum(true).build();
+             io.zmqzstd.codec.ZstdCompressor withB = io.zmqzstd.codec.ZstdCompressor.builder().dictionary(b)
+                     .dictionaryIdInFrame(false).build()) {
+            push.bind("tcp://127.0.0.1:*");
+            push.sendTimeoutMs(30_000);
+            String endpoint = push.lastEndpoint();
+            byte[] event = "{\"host\":\"web-3\",\"cpu\":21,\"host\":\"web-4\",\"cpu\":28}".getBytes(StandardCharsets.US_ASCII);
+            String hint = "; the frame declares no dictionary ID and was decoded with --dict-for-no-id " + fileB + " (id="
+                    + Integer.toUnsignedString(b.id()) + "): a frame made with another dictionary fails this way, as a damaged one does";
+            for (boolean alsoDict : new boolean[] {false, true}) {
+                java.io.ByteArrayOutputStream stdout = new java.io.ByteArrayOutputStream();
+                List<String> args = new java.util.ArrayList<>(List.of("recv", "--connect", endpoint, "--dict-for-no-id",
+                        fileB.toString(), "--count", "1", "--timeout", "30s"));
+                if (alsoDict) {
+                    args.addAll(List.of("--dict", fileA.toString()));
+                }
+                java.util.concurrent.CompletableFuture<Result> recv = java.util.concurrent.CompletableFuture.supplyAsync(
+                        () -> execute(cl -> ((RecvCommand) cl.getSubcommands().get("recv").getCommand()).stdout = stdout,
+                                args.toArray(String[]::new)));
+                // blocks until recv has connected
+                assertTrue(push.send(withA.compress(event), 0), () -> recv.join().toString());
+                assertTrue(push.send(withB.compress(event), 0));
+                Result r = recv.get(30, java.util.concurrent.TimeUnit.SECONDS);
+                String[] lines = r.err().split("\n");
+                assertEquals(1, lines.length, r.toString());
+                assertTrue(lines[0].matches("zmq-zstd recv: bad frame: part=0, reason=(CHECKSUM|CORRUPT), .*"), r.toString());
+                assertEquals(!alsoDict, lines[0].endsWith(hint), "--dict too: " + alsoDict + ": " + r);
+                assertEquals(ExitCodes.OK, r.code(), r.toString());
+                assertEquals(new String(event, StandardCharsets.US_ASCII) + "\n", stdout.toString(StandardCharsets.US_ASCII),
+                        "the next frame delivered");
+            }
+        }
+    }
+
+    /** A dictionary trained on telemetry lines with {@code key}, saved to {@code file}. */
+    private static ZstdDictionary trainOn(String key, Path file) throws IOException {
+        ZstdDictionary d = ZstdDictionary.train(java.util.stream.IntStream.range(0, 2000)
+                .mapToObj(i -> ("{\"" + key + "\":\"web-" + i % 17 + "\",\"cpu\":" + i * 7 % 100 + "}").getBytes(StandardCharsets.US_ASCII))
+                .toList(), 1024);
+        try {
+            d.save(file);
+        } catch (RuntimeException e) {
+            d.close();
+            throw e;
+        }
+        return d;
     }
 
     /** --raw-dict says how to read a --dict FILE; without one it was ignored (send and recv ran on): refused. */
