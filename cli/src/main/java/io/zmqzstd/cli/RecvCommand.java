@@ -268,7 +268,9 @@ final class RecvCommand implements Callable<Integer> {
             for (int i = 0; i < parts; i++) {
                 if (m.isCompressed(i)) {
                     out.write(m.region(), m.partOffset(i), m.partSize(i));
-                } else if (printTopic) {
+                } else if (printTopic && i == 0) {
+                    // the topic is part 0 (sub's one envelope part); a 0-byte part kept between
+                    // payload parts (a REQ/REP delimiter) is none, and a space for it went into the payload
                     out.write(m.region(), m.partOffset(i), m.partSize(i));
                     out.write(SPACE);
                 }
