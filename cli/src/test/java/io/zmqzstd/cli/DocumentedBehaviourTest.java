@@ -47,6 +47,22 @@ class DocumentedBehaviourTest {
                 task -> Thread.ofPlatform().daemon().start(task));
     }
 
+    /**
+     * {@code recv --type sub --print-topic --count 2} (and {@code more}) connected to {@code xpub},
+     * bound here, once its subscription to everything has arrived.
+     */
+    private static CompletableFuture<Result> subscribedPrintingTopics(ZmqSocket xpub, OutputStream stdout, String... more) {
+        xpub.bind("tcp://127.0.0.1:*");
+        xpub.receiveTimeoutMs(30_000);
+        List<String> args = new java.util.ArrayList<>(List.of("--type", "sub", "--connect", xpub.lastEndpoint(), "--print-topic",
+                "--count", "2", "--timeout", "30s"));
+        args.addAll(List.of(more));
+        CompletableFuture<Result> recv = recv(stdout, args.toArray(String[]::new));
+        byte[] subscription = xpub.receiveBytes(0); // recv has connected and subscribed to everything
+        assertArrayEquals(new byte[] {1}, subscription, () -> "no subscription: " + recv.getNow(null));
+        return recv;
+    }
+
     private static String[] prepend(String command, String... args) {
         String[] all = new String[args.length + 1];
         all[0] = command;
@@ -98,13 +114,8 @@ class DocumentedBehaviourTest {
     void shouldReportAOnePartMessageOnSubAsNoPayloadAndPrintEmptyTopics() throws Exception {
         try (ZmqContext ctx = new ZmqContext(); ZmqSocket xpub = ctx.socket(SocketType.XPUB);
              ZstdCompressor zstd = new ZstdCompressor(3)) {
-            xpub.bind("tcp://127.0.0.1:*");
-            xpub.receiveTimeoutMs(30_000);
             ByteArrayOutputStream stdout = new ByteArrayOutputStream();
-            CompletableFuture<Result> recv = recv(stdout, "--type", "sub", "--connect", xpub.lastEndpoint(), "--print-topic",
-                    "--count", "2", "--stats", "--timeout", "30s");
-            byte[] subscription = xpub.receiveBytes(0); // recv has connected and subscribed to everything
-            assertArrayEquals(new byte[] {1}, subscription, () -> "no subscription: " + recv.getNow(null));
+            CompletableFuture<Result> recv = subscribedPrintingTopics(xpub, stdout, "--stats");
             byte[] frame = zstd.compress("payload".getBytes(StandardCharsets.US_ASCII));
             xpub.send(frame, 0);                                               // one part: the topic only
             xpub.send(new byte[0], ZmqSocket.SNDMORE);
@@ -134,12 +145,8 @@ class DocumentedBehaviourTest {
     void shouldPrintOnlyTheTopicNotAnEmptyPartBetweenPayloadParts() throws Exception {
         try (ZmqContext ctx = new ZmqContext(); ZmqSocket xpub = ctx.socket(SocketType.XPUB);
              ZstdCompressor zstd = new ZstdCompressor(3)) {
-            xpub.bind("tcp://127.0.0.1:*");
-            xpub.receiveTimeoutMs(30_000);
             ByteArrayOutputStream stdout = new ByteArrayOutputStream();
-            CompletableFuture<Result> recv = recv(stdout, "--type", "sub", "--connect", xpub.lastEndpoint(), "--print-topic",
-                    "--count", "2", "--timeout", "30s");
-            assertArrayEquals(new byte[] {1}, xpub.receiveBytes(0), () -> "no subscription: " + recv.getNow(null));
+            CompletableFuture<Result> recv = subscribedPrintingTopics(xpub, stdout);
             xpub.send("t".getBytes(StandardCharsets.US_ASCII), ZmqSocket.SNDMORE);
             xpub.send(zstd.compress("one".getBytes(StandardCharsets.US_ASCII)), ZmqSocket.SNDMORE);
             xpub.send(new byte[0], ZmqSocket.SNDMORE);
