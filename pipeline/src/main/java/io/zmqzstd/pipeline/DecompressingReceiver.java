@@ -11,6 +11,8 @@ import io.zmqzstd.transport.ZmqSocket;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -99,6 +101,8 @@ public final class DecompressingReceiver implements AutoCloseable {
     private static final long NOT_WRITTEN = -2;
     /** All of memory as one segment: libzmq's frame addresses are read through it, no per-frame segment. */
     private static final MemorySegment EVERYTHING = MemorySegment.NULL.reinterpret(Long.MAX_VALUE);
+    /** The frame magic as it lies on the wire: little-endian ("Wire format"). */
+    private static final ValueLayout.OfInt MAGIC_LAYOUT = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
 
     /**
      * Why a conflating socket cannot carry an envelope, for the errors that meet one: set after
@@ -695,6 +699,9 @@ public final class DecompressingReceiver implements AutoCloseable {
                 }
                 if (n < 0) {
                     if (n != NOT_WRITTEN) {
+                        if (payloadParts == 0 && more && lastErrorReason == BadFrameReason.NOT_ZSTD) {
+                            lastErrorMessage += oneMoreEnvelopePart(index);
+                        }
                         skipRestOfMessage();
                         return BAD_FRAME;
                     }
@@ -731,15 +738,20 @@ public final class DecompressingReceiver implements AutoCloseable {
             }
             socket.receive(frame, 0);
         }
-        releaseFrame();
         if (payloadParts == 0) {
             // [envelope part]* [payload part]+: envelope parts alone are not a message to deliver
-            // (every part was one; the error is reported at the last)
+            // (every part was one; the error is reported at the last, still in the frame)
+            boolean lastIsFrame = startsWithZstdMagic(frame.address(), frame.size());
+            releaseFrame();
             refuse(envelope - 1, BadFrameReason.NO_PAYLOAD, "message ended without a compressed part: parts=" + envelope
                     + ", envelopeParts=" + envelopeParts + " (a message is [envelope part]* [payload part]+)"
+                    + (lastIsFrame ? "; part " + (envelope - 1) + " starts with the zstd magic: a frame taken for an"
+                    + " envelope part, envelopeParts=" + envelopeParts + " being more than the envelope parts this message"
+                    + " has (a sender that sent no topic or header where the receiver expects one?)" : "")
                     + (socket.conflate() ? "; the socket has conflate on" + CONFLATE_NOTE : ""));
             return BAD_FRAME;
         }
+        releaseFrame();
         if (undelivered != null) {
             counters.undeliveredMessages++;
             throw message.undelivered(fault == null ? UndeliveredMessageException.Reason.DESTINATION_TOO_SMALL
@@ -754,6 +766,24 @@ public final class DecompressingReceiver implements AutoCloseable {
         counters.uncompressedBytes += uncompressedBytes;
         message.complete();
         return RECEIVED;
+    }
+
+    /**
+     * The end of a NOT_ZSTD message for the first part after the envelope when more parts follow:
+     * the likeliest cause is an envelope part the receiver was not told of (a DEALER behind a
+     * ROUTER's proxy receives each request behind its routing id, a ROUTER behind a ROUTER one id
+     * per hop), which before 2026-11-29 the message left to be guessed from "magic mismatch".
+     * Failure path only.
+     */
+    private String oneMoreEnvelopePart(int index) {
+        return "; more parts follow it and no payload part came before it: if it is one more envelope part"
+                + " (a routing id, a topic, a header), build the receiver with envelopeParts(" + (index + 1)
+                + ") (now " + envelopeParts + ")";
+    }
+
+    /** Whether the {@code size} bytes at {@code address} start with the zstd frame magic. Failure path only. */
+    private static boolean startsWithZstdMagic(long address, long size) {
+        return size >= WireFormat.MAGIC_BYTES && EVERYTHING.get(MAGIC_LAYOUT, address) == WireFormat.ZSTD_MAGIC;
     }
 
     /**

@@ -564,6 +564,8 @@ class BadFrameTest {
                 assertEquals(BadFrameReason.NO_PAYLOAD, subReceiver.lastErrorReason(), subReceiver::lastErrorMessage);
                 assertTrue(subReceiver.lastErrorMessage().contains("parts=1, envelopeParts=1"),
                         subReceiver::lastErrorMessage);
+                assertTrue(subReceiver.lastErrorMessage().contains("part 0 starts with the zstd magic: a frame taken for an"
+                        + " envelope part, envelopeParts=1 being more than"), subReceiver::lastErrorMessage);
                 assertEquals(0, subReceiver.lastErrorPart());
                 assertEquals(1, subReceiver.stats().errors(BadFrameReason.NO_PAYLOAD));
 
@@ -572,6 +574,65 @@ class BadFrameTest {
                 assertArrayEquals(payload, subReceiver.message().partBytes(1));
                 assertEquals(1, subReceiver.stats().messages());
             }
+        }
+    }
+
+    /**
+     * A part that is not a frame where the payload should begin, with more parts behind it: the
+     * message names the envelopeParts that would take it as an envelope part (a DEALER behind a
+     * ROUTER's proxy built with its default of 0 refused every request as "magic mismatch" alone).
+     * A bad part after a payload part, or a bad last part, is not said to be an envelope part.
+     */
+    @Test
+    void shouldNameTheEnvelopePartsThatWouldTakeANonFrameInFrontOfThePayload() {
+        byte[] header = "hdr".getBytes(StandardCharsets.US_ASCII);
+        expectRefusedThenRecover(BadFrameReason.NOT_ZSTD, header, frame(200));
+        assertEquals(0, receiver.lastErrorPart());
+        assertTrue(receiver.lastErrorMessage().endsWith("not a zstd frame: length=3, magic mismatch; more parts follow it"
+                + " and no payload part came before it: if it is one more envelope part (a routing id, a topic, a header),"
+                + " build the receiver with envelopeParts(1) (now 0)"), receiver::lastErrorMessage);
+        // behind a delimiter, which is an envelope part already: the count that takes it too
+        expectRefusedThenRecover(BadFrameReason.NOT_ZSTD, new byte[0], header, frame(200));
+        assertTrue(receiver.lastErrorMessage().contains("envelopeParts(2) (now 0)"), receiver::lastErrorMessage);
+        for (byte[][] parts : new byte[][][] {{header}, {frame(200), header, frame(200)}}) {
+            expectRefusedThenRecover(BadFrameReason.NOT_ZSTD, parts);
+            assertFalse(receiver.lastErrorMessage().contains("envelopeParts("), receiver::lastErrorMessage);
+        }
+    }
+
+    /**
+     * envelopeParts above the envelope a message has: a frame taken for the last envelope part is
+     * named as such in the NO_PAYLOAD; envelope parts that are no frames are not.
+     */
+    @Test
+    void shouldSayAFrameWasTakenForAnEnvelopePartWhenEnvelopePartsIsAboveTheMessages() {
+        ZmqSocket pull2 = ctx.socket(SocketType.PULL);
+        ZmqSocket push2 = ctx.socket(SocketType.PUSH);
+        Fixtures.link(pull2, push2, "inproc");
+        try (DecompressingReceiver two = DecompressingReceiver.builder(pull2).envelopeParts(2).build()) {
+            byte[] payload = Fixtures.payload(300, 3);
+            byte[] header = "hdr".getBytes(StandardCharsets.US_ASCII);
+            assertTrue(push2.send(header, ZmqSocket.SNDMORE));
+            assertTrue(push2.send(Zstd.compress(payload, 3), 0));
+            assertEquals(DecompressingReceiver.BAD_FRAME, two.receive(0));
+            assertEquals(BadFrameReason.NO_PAYLOAD, two.lastErrorReason(), two::lastErrorMessage);
+            assertEquals(1, two.lastErrorPart());
+            assertTrue(two.lastErrorMessage().contains("parts=2, envelopeParts=2 (a message is [envelope part]* [payload"
+                    + " part]+); part 1 starts with the zstd magic: a frame taken for an envelope part, envelopeParts=2"
+                    + " being more than the envelope parts this message has"), two::lastErrorMessage);
+
+            assertTrue(push2.send(header, ZmqSocket.SNDMORE));
+            assertTrue(push2.send(header, 0));
+            assertEquals(DecompressingReceiver.BAD_FRAME, two.receive(0));
+            assertEquals(BadFrameReason.NO_PAYLOAD, two.lastErrorReason(), two::lastErrorMessage);
+            assertFalse(two.lastErrorMessage().contains("zstd magic"), two::lastErrorMessage);
+
+            assertTrue(push2.send(header, ZmqSocket.SNDMORE));
+            assertTrue(push2.send(header, ZmqSocket.SNDMORE));
+            assertTrue(push2.send(Zstd.compress(payload, 3), 0));
+            assertEquals(DecompressingReceiver.RECEIVED, two.receive(0), two::lastErrorMessage);
+            assertArrayEquals(payload, two.message().partBytes(2));
+            assertEquals(2, two.stats().errors(BadFrameReason.NO_PAYLOAD));
         }
     }
 }
