@@ -103,7 +103,8 @@ final class StreamBuffers implements AutoCloseable {
      * scratch: made for the first stream over the owner and kept with the scratch, so that a
      * stream over a borrowed compressor or decompressor allocates none of it (before 2026-11-29
      * each stream made its own 256 KiB array). One stream at a time uses an owner, as its
-     * scratch. Called inside the owner's guard.
+     * scratch: a newer one takes it over (the owner's {@code stream}). A sink or source is handed
+     * this array itself and must not keep it. Called inside the owner's guard.
      */
     byte[] heapChunk() {
         byte[] chunk = heapChunk;
@@ -111,6 +112,21 @@ final class StreamBuffers implements AutoCloseable {
             heapChunk = chunk = new byte[SCRATCH_BYTES];
         }
         return chunk;
+    }
+
+    /**
+     * What a stream's call throws when its owner ({@code "compressor"}, {@code "decompressor"})
+     * was used for something else since the stream's last call: a one-call {@code oneCall}, or a
+     * newer stream over it. That use began its own frame in the context and the scratch, so this
+     * stream's frame, or what it held of its input and content, is lost; going on would mix the
+     * two (wrong bytes without an error, or a crash inside libzstd: a one-call compression between
+     * a stream's writes left its context's stream buffers behind). Error path only.
+     */
+    static IllegalStateException takenOver(String owner, String oneCall, Object holder) {
+        String by = holder == null ? "a one-call " + oneCall + " (or a stream since closed)" : "another " + holder.getClass().getSimpleName();
+        return new IllegalStateException(owner + " was used by " + by + " while this stream was open, so its "
+                + owner + " no longer holds this stream's frame: the stream cannot go on (a borrowed " + owner
+                + " serves one stream at a time, and nothing else until that stream is closed)");
     }
 
     long outPos() {

@@ -77,6 +77,13 @@ public final class ZstdCompressor implements AutoCloseable {
     /** The context, for the calls; 0 after close. {@link #resources} frees it. */
     private long cctx;
     private StreamBuffers buffers;
+    /**
+     * The {@link ZstdOutputStream} whose frame the context holds between its calls, or null: a
+     * one-call compression or a newer stream takes the context over, and that stream's next call
+     * then finds another here and refuses ({@link StreamBuffers#takenOver}) instead of going on
+     * with a frame the context no longer holds. Inside the guard only.
+     */
+    Object stream;
     private boolean closed;
     private final CallGuard guard = new CallGuard("compressor", null, "a stream's source or sink");
     private final Unclosed.Resources resources = new Unclosed.Resources("ZstdCompressor", LibZstd.FREE_CCTX,
@@ -420,6 +427,9 @@ public final class ZstdCompressor implements AutoCloseable {
     /** {@link #compress(MemorySegment, long, long, MemorySegment, long, long)} inside {@link #guard}. */
     private long compressEntered(MemorySegment src, long srcOffset, long srcLength,
                                  MemorySegment dst, long dstOffset, long dstCapacity) {
+        if (stream != null) {
+            stream = null; // the context is this call's now: a stream mid-frame refuses its next call
+        }
         Segments.checkWritable(dst);
         Segments.checkDisjoint(src, srcOffset, srcLength, dst, dstOffset, dstCapacity);
         if (src.isMapped() | dst.isMapped()) {

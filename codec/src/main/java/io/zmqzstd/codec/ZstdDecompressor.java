@@ -86,6 +86,13 @@ public final class ZstdDecompressor implements AutoCloseable {
      * outside that call, so that no content stays reachable from the decompressor.
      */
     private byte[] collected;
+    /**
+     * The {@link ZstdInputStream} whose state the context and scratch hold between its reads, or
+     * null: a one-call decompression or a newer stream takes them over, and that stream's next
+     * read then finds another here and refuses ({@link StreamBuffers#takenOver}) instead of
+     * decoding from memory that now holds another frame's bytes. Inside the guard only.
+     */
+    Object stream;
     private boolean closed;
     private final CallGuard guard = new CallGuard("decompressor", null, "a stream's source or sink");
     private final Unclosed.Resources resources = new Unclosed.Resources("ZstdDecompressor", LibZstd.FREE_DCTX,
@@ -384,6 +391,7 @@ public final class ZstdDecompressor implements AutoCloseable {
                            MemorySegment dst, long dstOffset, long dstCapacity) {
         guard.enter();
         try {
+            takeOverFromStream();
             return decompressEntered(src, srcOffset, srcLength, dst, dstOffset, dstCapacity);
         } catch (IllegalStateException e) {
             // FFM's "Already closed" from a read of the frame's header or a stored frame's copy in
@@ -741,6 +749,7 @@ public final class ZstdDecompressor implements AutoCloseable {
         MemorySegment in = MemorySegment.ofArray(Objects.requireNonNull(src, "src"));
         guard.enter();
         try {
+            takeOverFromStream();
             return decompressEntered(src, in);
         } finally {
             guard.exit(this);
@@ -787,6 +796,13 @@ public final class ZstdDecompressor implements AutoCloseable {
     public int decompress(byte[] src, int srcOff, int srcLen, byte[] dst, int dstOff, int dstLen) {
         return (int) decompress(MemorySegment.ofArray(Objects.requireNonNull(src, "src")), srcOff, srcLen,
                 MemorySegment.ofArray(Objects.requireNonNull(dst, "dst")), dstOff, dstLen);
+    }
+
+    /** The context and scratch are a one-call decompression's now: a stream mid-frame refuses its next read. */
+    private void takeOverFromStream() {
+        if (stream != null) {
+            stream = null;
+        }
     }
 
     // ---- shared by the one-shot paths and ZstdInputStream -------------------------------------

@@ -39,7 +39,14 @@ import java.util.Objects;
  * {@link IOException}. A borrowed decompressor must not be used for anything else until this
  * stream is closed; closed mid-frame, the stream leaves it ready for other frames. A borrowed
  * decompressor closed while the stream uses it makes the next read throw
- * {@link IllegalStateException} ("decompressor is closed"), an error as above. Not thread-safe.
+ * {@link IllegalStateException} ("decompressor is closed"), an error as above. Used meanwhile
+ * for a one-call decompression or another stream, it is theirs: that call or stream works, and
+ * this stream's next read throws {@link IllegalStateException} ("decompressor was used by … while
+ * this stream was open …"), an error as above, where it used to return wrong bytes without an
+ * error; a stream that has returned -1 at the end of its input holds nothing in the decompressor
+ * and goes on returning -1. The array the source's {@code read} fills belongs to the
+ * decompressor, shared by every stream over it: a source must not keep it past its {@code read}.
+ * Not thread-safe.
  * Each read is a call on the decompressor, the source's reads included: another thread's call on
  * the decompressor meanwhile is refused ("decompressor used by two threads at once"), and its
  * {@code close()} waits for the read to return; a read that finds another thread in a call on the
@@ -69,6 +76,8 @@ public final class ZstdInputStream extends InputStream {
     private long frameDeclared;
     private boolean atFrameStart = true;
     private boolean inputEnded;
+    /** A read returned -1 at a clean end between frames: later reads return -1 without decoding. */
+    private boolean ended;
     private boolean anyInput;
     /** The last step filled the output scratch: zstd may hold more output that needs no input. */
     private boolean outputFull;
@@ -126,6 +135,7 @@ public final class ZstdInputStream extends InputStream {
             this.heapIn = buffers.heapChunk();
             decompressor.reset();
             buffers.setIn(buffers.scratchInAddress, 0);
+            decompressor.stream = this; // a stream made before over the decompressor refuses its next read
         } finally {
             decompressor.exit();
         }
@@ -152,11 +162,24 @@ public final class ZstdInputStream extends InputStream {
             failure = e;
             throw e;
         }
+        if (decompressor.stream != this) {
+            decompressor.exit();
+            if (ended) {
+                return -1; // this stream holds nothing in the decompressor any more
+            }
+            // Taken over by a one-call decompression or a newer stream: the scratch holds their
+            // bytes, and a reset here would end the frame of a stream that holds it now
+            IllegalStateException e = StreamBuffers.takenOver("decompressor", "decompress", decompressor.stream);
+            failure = e;
+            throw e;
+        }
         // Inside the guard to the end, the source's reads included: the scratch memory and the
         // structs hold this stream's state between zstd's steps.
         try {
             while (outRead == outAvailable) {
                 if (!decodeMoreNamingTheFrame()) {
+                    ended = true;
+                    decompressor.stream = null; // nothing of this stream is left in the decompressor
                     return -1;
                 }
             }
@@ -174,6 +197,7 @@ public final class ZstdInputStream extends InputStream {
             failure = e;
             // A borrowed decompressor may be mid-frame (a source that failed): end its session.
             decompressor.reset();
+            decompressor.stream = null;
             throw e;
         } finally {
             decompressor.exit();
@@ -214,7 +238,8 @@ public final class ZstdInputStream extends InputStream {
         if (closed) {
             throw new IOException("stream is closed");
         }
-        return failure != null ? 0 : (int) (outAvailable - outRead);
+        // 0 too when the decompressor was taken over: the next read refuses
+        return failure != null || decompressor.stream != this ? 0 : (int) (outAvailable - outRead);
     }
 
     /**

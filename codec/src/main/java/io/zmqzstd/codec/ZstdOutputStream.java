@@ -22,7 +22,15 @@ import java.util.Objects;
  * {@code close()} of a try-with-resources that the failure leaves. A borrowed
  * compressor must not be used for anything else until this stream is closed; closed meanwhile,
  * it makes the stream's next write, flush or close throw {@link IllegalStateException}
- * ("compressor is closed"), a failure as above. Not thread-safe. Each write, flush and close is a
+ * ("compressor is closed"), a failure as above. Used meanwhile for a one-call compression or
+ * another stream, it is theirs: that call or stream works, and this stream's next write, flush or
+ * close throws {@link IllegalStateException} ("compressor was used by … while this stream was
+ * open …"), a failure as above, its frame lost, where the two used to mix into frames that
+ * decoded to wrong bytes without an error (or, a one-call compression between two writes, crashed
+ * the process). The array a write of the sink is given belongs to the compressor and is
+ * overwritten by this stream's next write and by any later stream over the compressor: a sink
+ * must copy what it keeps past its {@code write}, as for {@link java.util.zip.DeflaterOutputStream}.
+ * Not thread-safe. Each write, flush and close is a
  * call on the compressor, the sink's writes included: another thread's call on the compressor
  * meanwhile is refused ("compressor used by two threads at once"), and its {@code close()} waits
  * for the stream's call to return; a stream's call that finds another thread in one is refused
@@ -106,6 +114,7 @@ public final class ZstdOutputStream extends OutputStream {
             this.buffers = compressor.buffers();
             this.heapOut = buffers.heapChunk();
             compressor.beginFrame(pledged);
+            compressor.stream = this; // a stream made before over the compressor, mid-frame, refuses its next call
         } catch (Throwable t) {
             throw LibZstd.rethrow(t);
         } finally {
@@ -185,6 +194,14 @@ public final class ZstdOutputStream extends OutputStream {
             failed(e);
             throw e;
         }
+        if (compressor.stream != this) {
+            // Taken over by a one-call compression or a newer stream: not the try below, whose
+            // reset would end the frame of what holds the context now
+            IllegalStateException e = StreamBuffers.takenOver("compressor", "compress", compressor.stream);
+            compressor.exit();
+            failed(e);
+            throw e;
+        }
         try {
             if (op == WRITE) {
                 if (pledged >= 0 && len > pledged - written) {
@@ -206,6 +223,8 @@ public final class ZstdOutputStream extends OutputStream {
                 drainWith(op);
                 if (op == LibZstd.E_FLUSH) {
                     out.flush();
+                } else {
+                    compressor.stream = null; // the frame is ended: the compressor keeps no reference to this stream or its sink
                 }
             }
         } catch (Throwable e) {
@@ -214,6 +233,7 @@ public final class ZstdOutputStream extends OutputStream {
             // the frame as if it were whole.
             failed(e);
             compressor.reset();
+            compressor.stream = null;
             throw e;
         } finally {
             compressor.exit();
