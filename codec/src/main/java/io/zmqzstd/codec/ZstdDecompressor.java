@@ -72,6 +72,8 @@ public final class ZstdDecompressor implements AutoCloseable {
     /** The context, for the calls; 0 after close. {@link #resources} frees it. */
     private long dctx;
     private int[] dictIds = new int[0];
+    /** {@link ZstdDictionary#fingerprint()} of each dictionary, as {@link #dictIds}: names what a second one of an ID is. */
+    private long[] dictFingerprints = new long[0];
     private long[] ddicts = new long[0];
     private long currentDDict = NO_DDICT;
     /**
@@ -276,8 +278,11 @@ public final class ZstdDecompressor implements AutoCloseable {
      * its own copy; {@code dictionary} stays the caller's.
      *
      * @param dictionary the dictionary, still the caller's
-     * @throws IllegalArgumentException when a dictionary with the same ID was already added, or
-     *     {@code dictionary} is raw content (ID 0) and this decompressor was built with
+     * @throws IllegalArgumentException when a dictionary with the same ID was already added
+     *     ("dictionary already added: id=…, the same bytes …" for the same content again,
+     *     "another dictionary with this ID already added: id=…, other content …" for different
+     *     content under that ID, with both sizes), or {@code dictionary} is raw content (ID 0) and
+     *     this decompressor was built with
      *     {@link Builder#dictionaryForFramesWithoutId(ZstdDictionary)}: both would serve frames
      *     without an ID
      * @throws IllegalStateException when this decompressor or {@code dictionary} is closed, or
@@ -313,14 +318,31 @@ public final class ZstdDecompressor implements AutoCloseable {
 
     private void addDictionaryEntered(ZstdDictionary dictionary) {
         int id = dictionary.id();
-        for (int known : dictIds) {
-            if (known == id) {
+        for (int i = 0; i < dictIds.length; i++) {
+            if (dictIds[i] == id) {
                 // ID 0 taken by dictionaryForFramesWithoutId: the caller added no dictionary of that ID
                 throw new IllegalArgumentException(id == NO_DICTIONARY_ID && framesWithoutIdDictionaryId >= 0
-                        ? TWO_FOR_FRAMES_WITHOUT_ID : "dictionary already added: id=" + Integer.toUnsignedString(id));
+                        ? TWO_FOR_FRAMES_WITHOUT_ID : alreadyAdded(id, dictFingerprints[i], dictionary.fingerprint()));
             }
         }
         registerDictionary(dictionary, id);
+    }
+
+    /**
+     * The refusal of a second dictionary with an ID already added: the same bytes again, or other
+     * content under that ID (a copy cut or edited after its ID was written keeps it; raw content
+     * always has ID 0), told apart by {@link ZstdDictionary#fingerprint()}. Error path only.
+     */
+    private static String alreadyAdded(int id, long added, long given) {
+        String sizes = "bytes=" + (added >>> 32);
+        if (added == given) {
+            return "dictionary already added: id=" + Integer.toUnsignedString(id) + ", the same bytes (" + sizes
+                    + ", equal CRC-32C)";
+        }
+        return "another dictionary with this ID already added: id=" + Integer.toUnsignedString(id) + ", other content (added "
+                + sizes + ", this one bytes=" + (given >>> 32) + (added >>> 32 == given >>> 32 ? ", CRC-32C differs" : "")
+                + (id == NO_DICTIONARY_ID ? "; raw-content dictionaries all have id=0" : "; a copy cut or edited after its ID"
+                + " was written keeps the ID") + "): frames naming the ID can be read with one of them only";
     }
 
     /** A raw-content dictionary (ID 0) and {@code dictionaryForFramesWithoutId}, in either order. */
@@ -332,8 +354,10 @@ public final class ZstdDecompressor implements AutoCloseable {
         long ddict = dictionary.createDDict();
         dictIds = Arrays.copyOf(dictIds, dictIds.length + 1);
         ddicts = Arrays.copyOf(ddicts, ddicts.length + 1);
+        dictFingerprints = Arrays.copyOf(dictFingerprints, dictFingerprints.length + 1);
         dictIds[dictIds.length - 1] = id;
         ddicts[ddicts.length - 1] = ddict;
+        dictFingerprints[dictFingerprints.length - 1] = dictionary.fingerprint();
         resources.dictionaries = ddicts;
     }
 
@@ -1040,6 +1064,7 @@ public final class ZstdDecompressor implements AutoCloseable {
         dctx = 0;
         ddicts = new long[0];
         dictIds = new int[0];
+        dictFingerprints = new long[0];
         buffers = null;
         resources.closedByOwner = true;
         cleanable.clean();

@@ -14,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
+import java.util.zip.CRC32C;
 
 /**
  * A zstd dictionary in the standard format ({@code zstd --train} writes it, {@code zstd -D}
@@ -380,6 +381,18 @@ public final class ZstdDictionary implements AutoCloseable {
         if (closed) {
             throw new IllegalStateException("dictionary is closed: id=" + Integer.toUnsignedString(id));
         }
+    }
+
+    /**
+     * The content's length and CRC-32C, {@code (length << 32) | crc}: what a decompressor keeps of
+     * each dictionary it digests, to say whether a second one with the same ID is the same bytes
+     * or other content ({@link ZstdDecompressor#addDictionary}). One pass over the bytes, when a
+     * decompressor digests the dictionary anyway.
+     */
+    long fingerprint() {
+        CRC32C crc = new CRC32C();
+        crc.update(bytes);
+        return (long) bytes.length << 32 | crc.getValue();
     }
 
     /** A new CDict at {@code level}; the caller owns it and frees it with {@link #freeCDict}. */

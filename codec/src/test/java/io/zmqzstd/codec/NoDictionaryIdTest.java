@@ -307,7 +307,8 @@ class NoDictionaryIdTest {
         }
         try (ZstdDecompressor d = ZstdDecompressor.builder().dictionary(raw).build()) {
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> d.addDictionary(raw));
-            assertEquals("dictionary already added: id=0", e.getMessage(), "a second raw-content dictionary");
+            assertEquals("dictionary already added: id=0, the same bytes (bytes=33, equal CRC-32C)", e.getMessage(),
+                    "a second raw-content dictionary");
         }
     }
 
