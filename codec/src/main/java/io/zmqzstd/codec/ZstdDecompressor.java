@@ -415,7 +415,10 @@ public final class ZstdDecompressor implements AutoCloseable {
                            MemorySegment dst, long dstOffset, long dstCapacity) {
         guard.enter();
         try {
-            takeOverFromStream();
+            // The context and scratch are this call's now: a stream mid-frame refuses its next read.
+            // A store, not a test first: the test and branch cost 64 B decompression about 5 %, the
+            // store nothing measurable (BENCHMARKS.md, "What the streams' owner check costs")
+            stream = null;
             return decompressEntered(src, srcOffset, srcLength, dst, dstOffset, dstCapacity);
         } catch (IllegalStateException e) {
             // FFM's "Already closed" from a read of the frame's header or a stored frame's copy in
@@ -773,7 +776,7 @@ public final class ZstdDecompressor implements AutoCloseable {
         MemorySegment in = MemorySegment.ofArray(Objects.requireNonNull(src, "src"));
         guard.enter();
         try {
-            takeOverFromStream();
+            stream = null; // the context and scratch are this call's now: a stream mid-frame refuses its next read
             return decompressEntered(src, in);
         } finally {
             guard.exit(this);
@@ -820,13 +823,6 @@ public final class ZstdDecompressor implements AutoCloseable {
     public int decompress(byte[] src, int srcOff, int srcLen, byte[] dst, int dstOff, int dstLen) {
         return (int) decompress(MemorySegment.ofArray(Objects.requireNonNull(src, "src")), srcOff, srcLen,
                 MemorySegment.ofArray(Objects.requireNonNull(dst, "dst")), dstOff, dstLen);
-    }
-
-    /** The context and scratch are a one-call decompression's now: a stream mid-frame refuses its next read. */
-    private void takeOverFromStream() {
-        if (stream != null) {
-            stream = null;
-        }
     }
 
     // ---- shared by the one-shot paths and ZstdInputStream -------------------------------------
