@@ -3648,6 +3648,17 @@ def compress_range_check():
 check("What the compressor's staged-range naming costs", compress_range_check)
 
 
+def stream_owner_check():
+    return alternated_rows('stream-owner-check', (
+        ('compress', 'compress', '`CodecBenchmark` compress, zmqzstd-segment, 64 B telemetry (a test and branch)'),
+        ('decompress', 'decompress', '`CodecBenchmark` decompress, zmqzstd-segment, 64 B telemetry (a test and branch)'),
+        ('store-decompress', 'decompress', '`CodecBenchmark` decompress, zmqzstd-segment, 64 B telemetry (a store, as on main)'),
+        ('pipeline', 'transfer', '`PipelineBenchmark` zmqzstd, 64 B inproc, level 1')))
+
+
+check("What the streams' owner check costs", stream_owner_check)
+
+
 # --- README.md's suite size and time, and the modules' test times: a fresh-clone CI run's per-class times ---
 
 CI_RUN = 'ci/2026-11-29-3ac889b8.txt'
