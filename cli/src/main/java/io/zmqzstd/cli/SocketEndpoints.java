@@ -48,9 +48,20 @@ final class SocketEndpoints implements AutoCloseable {
     private final List<BoundFile> socketFiles = new ArrayList<>();
     /** Removes {@link #socketFiles} when the JVM exits before {@link #close()}; guarded by {@code this}. */
     private Thread exitHook;
+    /** A test's stand-in for the exit hook running between a bind and its note; null otherwise. */
+    Runnable afterBind;
 
-    /** A socket file a bind made, at its path as libzmq took it. */
-    private record BoundFile(Path path, SocketFile made) {
+    /**
+     * A socket file a bind made, at its path as libzmq took it; {@code made} null while the bind
+     * runs, {@code before} what was at the path before it (null: nothing, or no socket).
+     */
+    private record BoundFile(Path path, SocketFile made, SocketFile before) {
+
+        /** Whether the file at the path now is the one the bind made, also while the bind is still noting it. */
+        boolean madeByTheBind() {
+            SocketFile now = SocketFile.at(path);
+            return made != null ? made.equals(now) : now != null && !now.equals(before);
+        }
     }
 
     /**
@@ -388,8 +399,17 @@ final class SocketEndpoints implements AutoCloseable {
         String failed = (bind ? "cannot bind" : "cannot connect") + ": endpoint=" + endpoint;
         try {
             if (bind) {
-                socket.bind(endpoint);
-                noteSocketFile(endpoint);
+                BoundFile pending = beforeBind(endpoint);
+                try {
+                    socket.bind(endpoint);
+                } catch (RuntimeException e) {
+                    forget(pending);
+                    throw e;
+                }
+                if (afterBind != null) {
+                    afterBind.run();
+                }
+                noteSocketFile(endpoint, pending);
             } else {
                 socket.connect(endpoint);
                 warnOfIpcFileNotASocket(endpoint);
@@ -458,23 +478,40 @@ final class SocketEndpoints implements AutoCloseable {
     }
 
     /**
-     * Keeps the socket file an ipc bind of a path made ({@code ipc://*} is libzmq's to remove, and
-     * an abstract {@code ipc://@NAME} has none), with its inode and time, as written: libzmq took
-     * a relative path from the working directory.
+     * Before an ipc bind of a path ({@code ipc://*} is libzmq's to remove, and an abstract
+     * {@code ipc://@NAME} has none): records the path with what is there now and registers the exit
+     * hook, so that a SIGTERM between the bind and {@link #noteSocketFile} still removes the file
+     * the bind made. libzmq's LISTENING event comes from inside the bind, so a signal sent on it
+     * could arrive before the bind returned: until 2026-11-29 the hook was registered after it, and
+     * such a signal left the file (`CliProcessIT.shouldRemoveTheIpcSocketFilesItBoundWhenTerminated`
+     * failed so once in a fresh-clone CI run). Null for an endpoint that makes no file of its own.
      */
-    private synchronized void noteSocketFile(String endpoint) {
+    private synchronized BoundFile beforeBind(String endpoint) {
         if (IpcPaths.file(endpoint) == null) {
-            return;
+            return null;
         }
-        Path path = Path.of(endpoint.substring("ipc://".length()));
-        SocketFile made = SocketFile.at(path);
-        if (made == null) {
-            return;
-        }
-        socketFiles.add(new BoundFile(path, made));
+        Path path = Path.of(endpoint.substring("ipc://".length())); // as libzmq takes it: relative to the working directory
+        BoundFile pending = new BoundFile(path, null, SocketFile.at(path));
+        socketFiles.add(pending);
         if (exitHook == null) {
             exitHook = new Thread(this::removeSocketFiles, "zmq-zstd-ipc-files");
             Runtime.getRuntime().addShutdownHook(exitHook);
+        }
+        return pending;
+    }
+
+    private synchronized void forget(BoundFile pending) {
+        socketFiles.remove(pending);
+    }
+
+    /** Keeps the socket file the bind {@code pending} was made for made, with its inode and time, as written. */
+    private synchronized void noteSocketFile(String endpoint, BoundFile pending) {
+        if (pending == null || !socketFiles.remove(pending)) {
+            return; // no file of its own, or removed already: the JVM is exiting
+        }
+        SocketFile made = SocketFile.at(pending.path());
+        if (made != null) {
+            socketFiles.add(new BoundFile(pending.path(), made, pending.before()));
         }
     }
 
@@ -496,9 +533,9 @@ final class SocketEndpoints implements AutoCloseable {
         }
     }
 
-    private synchronized void removeSocketFiles() {
+    synchronized void removeSocketFiles() {
         for (BoundFile f : socketFiles) {
-            if (f.made().equals(SocketFile.at(f.path()))) {
+            if (f.madeByTheBind()) {
                 try {
                     Files.deleteIfExists(f.path());
                 } catch (IOException | RuntimeException e) {

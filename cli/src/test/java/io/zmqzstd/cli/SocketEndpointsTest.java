@@ -1,5 +1,6 @@
 package io.zmqzstd.cli;
 
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -8,8 +9,12 @@ import io.zmqzstd.transport.SocketType;
 import io.zmqzstd.transport.ZmqContext;
 import io.zmqzstd.transport.ZmqException;
 import io.zmqzstd.transport.ZmqSocket;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /**
@@ -36,5 +41,30 @@ class SocketEndpointsTest {
                 socket.close();
             }
         }
+    }
+
+    /**
+     * libzmq's LISTENING event comes from inside the bind, so a SIGTERM sent on it can reach the
+     * JVM before the bind returns. Until 2026-11-29 the exit hook that removes an ipc bind's socket
+     * file was registered, and the file noted, only after the bind: the hook running in between
+     * left the file (`CliProcessIT.shouldRemoveTheIpcSocketFilesItBoundWhenTerminated` failed so
+     * once). Here the hook's work runs at that moment, and the file the bind made must go.
+     */
+    @Test
+    void shouldRemoveTheSocketFileWhenTheExitHookRunsBetweenTheBindAndItsNote(@TempDir Path dir) {
+        Path file = dir.resolve("early.sock");
+        SocketEndpoints endpoints = new SocketEndpoints(Main.commandLine(), "endpoint", "--bind",
+                List.of("ipc://" + file), "--connect", List.of());
+        boolean[] seen = new boolean[1];
+        endpoints.afterBind = () -> {
+            seen[0] = Files.exists(file, LinkOption.NOFOLLOW_LINKS);
+            endpoints.removeSocketFiles(); // what the exit hook does, as a signal would run it now
+        };
+        try (ZmqContext ctx = new ZmqContext(); ZmqSocket socket = ctx.socket(SocketType.PULL)) {
+            endpoints.attach(socket, 1000);
+            assertTrue(seen[0], "the bind made its socket file");
+            assertFalse(Files.exists(file, LinkOption.NOFOLLOW_LINKS), "left behind: " + file);
+        }
+        endpoints.close();
     }
 }
