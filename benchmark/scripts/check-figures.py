@@ -3653,7 +3653,9 @@ def stream_owner_check():
         ('compress', 'compress', '`CodecBenchmark` compress, zmqzstd-segment, 64 B telemetry (a test and branch)'),
         ('decompress', 'decompress', '`CodecBenchmark` decompress, zmqzstd-segment, 64 B telemetry (a test and branch)'),
         ('store-decompress', 'decompress', '`CodecBenchmark` decompress, zmqzstd-segment, 64 B telemetry (a store, as on main)'),
-        ('pipeline', 'transfer', '`PipelineBenchmark` zmqzstd, 64 B inproc, level 1')))
+        ('pipeline', 'transfer', '`PipelineBenchmark` zmqzstd, 64 B inproc, level 1'))) + alternated_rows('stream-owner-check', (
+        ('store-compress', 'compress', '5d695ac6 / its store: compress, zmqzstd-segment, 64 B telemetry'),
+        ('store-compress-bytes', 'compress', '5d695ac6 / its store: compress, zmqzstd-bytes, 64 B telemetry')))
 
 
 check("What the streams' owner check costs", stream_owner_check)

@@ -409,7 +409,7 @@ final class SocketEndpoints implements AutoCloseable {
                 if (afterBind != null) {
                     afterBind.run();
                 }
-                noteSocketFile(endpoint, pending);
+                noteSocketFile(pending);
             } else {
                 socket.connect(endpoint);
                 warnOfIpcFileNotASocket(endpoint);
@@ -505,7 +505,7 @@ final class SocketEndpoints implements AutoCloseable {
     }
 
     /** Keeps the socket file the bind {@code pending} was made for made, with its inode and time, as written. */
-    private synchronized void noteSocketFile(String endpoint, BoundFile pending) {
+    private synchronized void noteSocketFile(BoundFile pending) {
         if (pending == null || !socketFiles.remove(pending)) {
             return; // no file of its own, or removed already: the JVM is exiting
         }

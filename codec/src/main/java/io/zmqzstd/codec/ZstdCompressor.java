@@ -427,9 +427,7 @@ public final class ZstdCompressor implements AutoCloseable {
     /** {@link #compress(MemorySegment, long, long, MemorySegment, long, long)} inside {@link #guard}. */
     private long compressEntered(MemorySegment src, long srcOffset, long srcLength,
                                  MemorySegment dst, long dstOffset, long dstCapacity) {
-        if (stream != null) {
-            stream = null; // the context is this call's now: a stream mid-frame refuses its next call
-        }
+        stream = null; // the context is this call's now: a stream mid-frame refuses its next call (a store, as in decompress)
         Segments.checkWritable(dst);
         Segments.checkDisjoint(src, srcOffset, srcLength, dst, dstOffset, dstCapacity);
         if (src.isMapped() | dst.isMapped()) {
