@@ -143,6 +143,13 @@ public final class NativeBufferPool implements AutoCloseable {
     /** Classes {@code [0, cachedClasses)} have thread caches: those whose buffers are copied when sent. */
     private final int cachedClasses;
     private final ThreadLocal<ThreadCache> threadCache = new ThreadLocal<>();
+    /**
+     * The cache of the first platform thread that rented or released here, found by one identity
+     * test instead of a ThreadLocal lookup: the thread of a one-sender service. Racy on purpose: set
+     * once while null, cleared when its owner has ended; a cache's fields are final, so any thread
+     * that reads it sees it whole, and only its owner passes the test.
+     */
+    private ThreadCache firstCache;
     /** Every thread cache made so far and not yet retired; guarded by itself. */
     private final ArrayList<ThreadCache> caches = new ArrayList<>();
     /** Counters of retired caches; guarded by {@link #caches}. */
@@ -744,11 +751,15 @@ public final class NativeBufferPool implements AutoCloseable {
 
     /** This thread's cache, made on first use; null on virtual threads, which come and go too often to cache for. */
     private ThreadCache cache() {
+        Thread t = Thread.currentThread();
+        ThreadCache first = firstCache;
+        if (first != null && first.owner == t) {
+            return first;
+        }
         ThreadCache tc = threadCache.get();
         if (tc != null) {
             return tc;
         }
-        Thread t = Thread.currentThread();
         if (t.isVirtual()) {
             return null;
         }
@@ -762,6 +773,9 @@ public final class NativeBufferPool implements AutoCloseable {
             caches.add(tc);
         }
         threadCache.set(tc);
+        if (firstCache == null) {
+            firstCache = tc;
+        }
         return tc;
     }
 
@@ -796,6 +810,9 @@ public final class NativeBufferPool implements AutoCloseable {
                 ThreadCache tc = caches.get(i);
                 if (tc.owner.isAlive()) {
                     continue;
+                }
+                if (firstCache == tc) {
+                    firstCache = null; // not to keep an ended thread reachable
                 }
                 any |= tc.drainTo(classes);
                 retiredHits += tc.hits();

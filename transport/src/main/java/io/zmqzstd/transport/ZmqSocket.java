@@ -97,6 +97,11 @@ public final class ZmqSocket implements AutoCloseable {
     public static final int MAX_TCP_KEEPALIVE_CNT = 127;
 
     private static final int OPT_BYTES = 256;
+    /**
+     * Pooled frames up to this length are copied into {@link #smallSend} before their one zmq_send:
+     * the pool's smallest size class. See {@code sendPooledInCall}.
+     */
+    static final long SMALL_SEND_BYTES = 256;
 
     private final ZmqContext context;
     private final SocketType type;
@@ -108,6 +113,8 @@ public final class ZmqSocket implements AutoCloseable {
     private final MemorySegment recvMsg;
     private final MemorySegment opt;
     private final MemorySegment optLen;
+    /** This socket's own {@link #SMALL_SEND_BYTES}: what a small pooled send hands to zmq_send. */
+    private final long smallSend;
     private boolean more;
     /**
      * The last send this socket completed had SNDMORE: a message is open in libzmq, and a send that
@@ -177,6 +184,7 @@ public final class ZmqSocket implements AutoCloseable {
         this.recvMsg = arena.allocate(LibZmq.MSG_LAYOUT);
         this.opt = arena.allocate(OPT_BYTES, 8);
         this.optLen = arena.allocate(ValueLayout.JAVA_LONG);
+        this.smallSend = arena.allocate(SMALL_SEND_BYTES, 64).address();
         MemorySegment s = MemorySegment.NULL;
         try {
             s = (MemorySegment) LibZmq.zmq_socket.invokeExact(capture, context.ctx(), type.code());
@@ -707,12 +715,30 @@ public final class ZmqSocket implements AutoCloseable {
             refuseLongSubscription(LibZmq.EVERYTHING.get(ValueLayout.JAVA_BYTE, buffer.address), length);
         }
         if (length < zeroCopyThresholdIn(owner)) {
-            // One zmq_send, which copies the frame inside libzmq before it returns. The pool's slabs
-            // are held for the call by its in-flight count, as for a zero-copy send: a pool closed
-            // meanwhile keeps its memory until the call is over instead of freeing what libzmq reads.
+            // One zmq_send, which copies the frame inside libzmq before it returns.
             if (owner.isClosed()) {
                 throw NativeBufferPool.closedForSend(buffer);
             }
+            if (length <= SMALL_SEND_BYTES) {
+                // A small frame is first copied by Java into this socket's own memory, which only
+                // close() frees and no close can run during this call: the copy from the pool's shared
+                // arena either completes before a close on another thread frees the slabs or fails
+                // (the JDK's handshake), so libzmq never reads the pool's memory and the in-flight count's
+                // two atomic operations are not needed (BENCHMARKS.md, "The small pooled send's own copy").
+                try {
+                    MemorySegment.copy(buffer.segment, 0, LibZmq.EVERYTHING, smallSend, length);
+                } catch (IllegalStateException freed) {
+                    throw NativeBufferPool.closedForSend(buffer);
+                }
+                if (!sendCall(ZMQ_SEND, null, smallSend, length, flags)) {
+                    return false;
+                }
+                buffer.release();
+                return true;
+            }
+            // Larger: libzmq reads the pool's memory itself. The slabs are held for the call by the
+            // pool's in-flight count, as for a zero-copy send: a pool closed meanwhile keeps its
+            // memory until the call is over instead of freeing what libzmq reads.
             owner.acquireForSend(buffer);
             boolean sent;
             try {

@@ -57,6 +57,42 @@ class ZeroCopyTest {
     }
 
     /**
+     * Pooled frames of 0 to {@link ZmqSocket#SMALL_SEND_BYTES} + 1 bytes (copied through the socket's
+     * own memory up to that length, read by libzmq from the buffer above it), all queued before
+     * the first is received, each buffer released and rented again by the next send: every frame
+     * arrives with its own length and bytes, none overwritten by a later one.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"inproc", "tcp"})
+    void shouldDeliverEverySmallPooledFrameAsItWasWhenSent(String transport) {
+        try (ZmqContext ctx = new ZmqContext()) {
+            NativeBufferPool pool = ctx.bufferPool();
+            ZmqSocket pull = ctx.socket(SocketType.PULL);
+            ZmqSocket push = ctx.socket(SocketType.PUSH);
+            pull.receiveTimeoutMs(5000);
+            push.connect(Endpoints.bindAny(pull, transport));
+            int n = (int) ZmqSocket.SMALL_SEND_BYTES + 2;
+            for (int len = 0; len < n; len++) {
+                PooledBuffer b = pool.rent(len);
+                for (int i = 0; i < len; i++) {
+                    b.segment().set(ValueLayout.JAVA_BYTE, i, (byte) (len * 31 + i));
+                }
+                assertTrue(push.sendPooled(b, len, 0));
+                assertFalse(b.isRented(), "a sent buffer is no longer the caller's: length=" + len);
+            }
+            for (int len = 0; len < n; len++) {
+                byte[] got = pull.receiveBytes(0);
+                assertEquals(len, got.length, "frame length");
+                for (int i = 0; i < len; i++) {
+                    assertEquals((byte) (len * 31 + i), got[i], "frame of length " + len + ", byte " + i);
+                }
+            }
+            Buffers.awaitAllBack(pool);
+            assertEquals(0, pool.stats().inFlight());
+        }
+    }
+
+    /**
      * An empty frame handed over zero-copy (a threshold of 0 makes every pooled send one): libzmq
      * takes a buffer of length 0 with its free callback like any other, the peer receives an empty
      * frame, and the buffer comes back once.
