@@ -123,6 +123,11 @@ final class CurveSide {
                 throw usage("Invalid value for option '" + names.serverKey() + "': empty path after '@': give @FILE,"
                         + " e.g. @server.key.pub, or the key");
             }
+            String directory = fromFile ? Values.directoryName(serverKey.substring(1), true) : null;
+            if (directory != null) {
+                // Path.of drops the '/': @server.key.pub/ read server.key.pub, which open(2) refuses
+                throw usage("Invalid value for option '" + names.serverKey() + "': " + directory);
+            }
             String key = fromFile ? publicKeyFrom(Path.of(serverKey.substring(1))) : serverKey.trim();
             if (!fromFile && !CurveOptions.isKey(key) && isFile(serverKey)) {
                 // a key file named without its '@' was only "expected 40 Z85 characters, length=15"

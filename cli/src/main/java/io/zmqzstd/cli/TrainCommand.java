@@ -61,10 +61,13 @@ final class TrainCommand implements Callable<Integer> {
             description = "Samples from standard input, and with --lines from FILEs, end at this byte (default: newline).")
     Values.Bytes delimiter;
 
-    // Its own converter, which takes '': picocli gives a FILE the global one refuses back as "Unmatched argument"; call() names it
-    @Parameters(paramLabel = "FILE", arity = "0..*", converter = Values.AnyPath.class,
-            description = "Sample files ('-' or none: standard input).")
-    List<Path> files = new ArrayList<>();
+    // As given: picocli gives a FILE the global converter refuses back as "Unmatched argument", and Path.of
+    // drops a trailing '/'; call() checks them as the converter does options and makes the paths
+    @Parameters(paramLabel = "FILE", arity = "0..*", description = "Sample files ('-' or none: standard input).")
+    List<String> fileNames = new ArrayList<>();
+
+    /** The sample FILEs, from {@link #fileNames} once checked. */
+    private List<Path> files = List.of();
 
     /** Standard input; a test may swap it. */
     InputStream stdin = new FileInputStream(FileDescriptor.in);
@@ -95,12 +98,15 @@ final class TrainCommand implements Callable<Integer> {
         if (delimiter.value().length != 1) {
             throw new ParameterException(spec.commandLine(), "--delimiter must be exactly one byte: bytes=" + delimiter.value().length);
         }
-        for (int i = 0; i < files.size(); i++) {
-            if (files.get(i).toString().isEmpty()) {
-                // Path.of("") is the working directory: "cannot read sample file: file=, error=Is a directory"
-                throw new ParameterException(spec.commandLine(), "Invalid value for sample FILE " + (i + 1) + " of " + files.size()
-                        + ": " + Values.EMPTY_PATH);
+        files = new ArrayList<>();
+        for (String name : fileNames) {
+            // Path.of("") is the working directory: "cannot read sample file: file=, error=Is a directory"
+            String problem = name.isEmpty() ? Values.EMPTY_PATH : Values.directoryName(name, true);
+            if (problem != null) {
+                throw new ParameterException(spec.commandLine(), "Invalid value for sample FILE " + (files.size() + 1) + " of "
+                        + fileNames.size() + ": " + problem);
             }
+            files.add(Path.of(name));
         }
         // --lines with standard input only is redundant, not ignored: stdin is read by lines, as asked
         if (Main.given(spec, "--delimiter") && !lines && !files.isEmpty() && files.stream().noneMatch(TrainCommand::isStandardInput)) {

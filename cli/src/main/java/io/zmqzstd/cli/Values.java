@@ -8,6 +8,7 @@ import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.NetworkInterface;
 import java.net.SocketException;
+import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -476,51 +477,68 @@ final class Values {
     }
 
     /**
-     * Every option (and train's FILE parameters) that takes a file path: an empty one is a usage
-     * error naming the option. {@code Path.of("")} is the working directory, so {@code --dict ''},
-     * {@code --out ''} or an empty key file failed later, exit 1, as "file=, error=Is a directory".
+     * Every option that takes a file path to read ({@code --dict}, {@code --dict-for-no-id}, the CURVE
+     * key files): an empty one is a usage error naming the option, and so is one that ends with '/'
+     * ({@link #directoryName}). {@code Path.of("")} is the working directory, so {@code --dict ''} or an
+     * empty key file failed later, exit 1, as "file=, error=Is a directory".
      */
     static final class FilePath implements ITypeConverter<Path> {
         @Override
         public Path convert(String value) {
-            if (value.isEmpty()) {
-                throw new TypeConversionException(EMPTY_PATH);
-            }
-            try {
-                return Path.of(value);
-            } catch (InvalidPathException e) {
-                throw new TypeConversionException("not a file path: " + e.getMessage());
-            }
+            return filePath(value, true);
         }
     }
 
     /**
-     * An output FILE (train's and keygen's {@code --out}): a path as {@link FilePath} takes it, but not
-     * one that ends with '/', which names a directory. {@code Path.of} drops that '/', so {@code --out
-     * dicts/} with no {@code dicts} there wrote a file named {@code dicts} (keygen: {@code dicts} with the
-     * secret key and {@code dicts.pub}) without a word.
+     * An output FILE (train's and keygen's {@code --out}): a path as {@link FilePath} takes it, whose
+     * message for a trailing '/' points into the directory, as a file to write may well be new.
      */
     static final class OutputFile implements ITypeConverter<Path> {
-        private static final FilePath FILE_PATH = new FilePath();
-
         @Override
         public Path convert(String value) {
-            if (value.endsWith("/")) {
-                throw new TypeConversionException("'" + value + "' ends with '/', which names a directory: give a file name,"
-                        + " e.g. " + value + "NAME");
-            }
-            return FILE_PATH.convert(value);
+            return filePath(value, false);
+        }
+    }
+
+    private static Path filePath(String value, boolean read) {
+        if (value.isEmpty()) {
+            throw new TypeConversionException(EMPTY_PATH);
+        }
+        String directory = directoryName(value, read);
+        if (directory != null) {
+            throw new TypeConversionException(directory);
+        }
+        try {
+            return Path.of(value);
+        } catch (InvalidPathException e) {
+            throw new TypeConversionException("not a file path: " + e.getMessage());
         }
     }
 
     /**
-     * A path as given, an empty one too: for train's FILE parameters, which picocli would refuse as
-     * an "Unmatched argument" if {@link FilePath} refused one; train names it itself.
+     * What a file path that ends with '/' is told (after {@code Invalid value for ...: }), or null for
+     * one that does not. Such a path names a directory (open(2) refuses {@code FILE/} with ENOTDIR), but
+     * {@code Path.of} drops the '/': {@code --dict d.dict/} read {@code d.dict}, {@code train --out dicts/}
+     * with no {@code dicts} there wrote a file named {@code dicts}, keygen's {@code dicts} with the secret
+     * key and {@code dicts.pub}, without a word. A path to {@code read} that is a regular file without
+     * the '/' is told so; any other, to give a file in the directory.
      */
-    static final class AnyPath implements ITypeConverter<Path> {
-        @Override
-        public Path convert(String value) {
-            return Path.of(value);
+    static String directoryName(String value, boolean read) {
+        if (!value.endsWith("/")) {
+            return null;
+        }
+        String stripped = value.replaceFirst("/+$", "");
+        String advice = read && !stripped.isEmpty() && isRegularFile(stripped)
+                ? stripped + " is a file: give it without the '/'"
+                : "give a file name, e.g. " + value + "NAME";
+        return "'" + value + "' ends with '/', which names a directory: " + advice;
+    }
+
+    private static boolean isRegularFile(String path) {
+        try {
+            return Files.isRegularFile(Path.of(path));
+        } catch (InvalidPathException e) {
+            return false; // refused as not a file path
         }
     }
 

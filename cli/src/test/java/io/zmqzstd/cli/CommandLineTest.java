@@ -1599,6 +1599,65 @@ class CommandLineTest {
     }
 
     /**
+     * A file to read given with a trailing '/' ({@code --dict d.dict/}): {@code Path.of} drops the '/', so
+     * the file was read and the command ran (open(2) refuses such a path with ENOTDIR). Now a usage
+     * error naming the option and the file without the '/', before anything is bound or sent, as
+     * train's and keygen's {@code --out} are.
+     */
+    @Test
+    void shouldRefuseAFileToReadThatEndsWithASlash(@TempDir Path dir) throws Exception {
+        Path dict = dir.resolve("d.dict");
+        try (ZstdDictionary trained = ZstdDictionary.train(java.util.stream.IntStream.range(0, 2000)
+                .mapToObj(i -> ("{\"host\":\"web-" + i % 17 + "\",\"cpu\":" + i * 7 % 100 + "}").getBytes(StandardCharsets.US_ASCII))
+                .toList(), 1024)) {
+            trained.save(dict);
+        }
+        Path keys = dir.resolve("server.key");
+        assertEquals(ExitCodes.OK, run("keygen", "--out", keys.toString()).code());
+        Path samples = Files.write(dir.resolve("samples.txt"), sampleLines("\n"));
+        String connect = "tcp://127.0.0.1:1";
+        String d = dict + "/";
+        String k = keys + "/";
+        String pub = keys + ".pub/";
+        String[][] cases = {
+                {"send", "--connect", connect, "--dict", d, "--timeout", "200ms"},
+                {"recv", "--connect", connect, "--dict", d, "--timeout", "200ms"},
+                {"recv", "--connect", connect, "--dict-for-no-id", d, "--timeout", "200ms"},
+                {"send", "--connect", connect, "--curve-server-key", "@" + pub, "--timeout", "200ms"},
+                {"recv", "--bind", "tcp://127.0.0.1:*", "--curve-server", "--curve-secret-key-file", k, "--timeout", "200ms"},
+                {"recv", "--bind", "tcp://127.0.0.1:*", "--curve-server", "--curve-keypair-file", k, "--timeout", "200ms"},
+                {"proxy", "--type", "pipeline", "--frontend-bind", "tcp://127.0.0.1:*", "--backend-connect", connect,
+                        "--backend-curve-server-key", "@" + pub},
+                {"proxy", "--type", "pipeline", "--frontend-bind", "tcp://127.0.0.1:*", "--backend-connect", connect,
+                        "--frontend-curve-server", "--frontend-curve-keypair-file", k},
+                {"train", "--out", dir.resolve("never-written.dict").toString(), "--size", "1K", samples + "/"},
+                {"recv", "--connect", connect, "--dict", dir + "/", "--timeout", "200ms"}};
+        String[] expected = {
+                "Invalid value for option '--dict': '" + d + "' ends with '/', which names a directory: " + dict
+                        + " is a file: give it without the '/'",
+                "Invalid value for option '--dict' (FILE): '" + d + "' ends with '/', which names a directory: " + dict
+                        + " is a file: give it without the '/'",
+                "Invalid value for option '--dict-for-no-id': '" + d + "' ends with '/', which names a directory: " + dict
+                        + " is a file: give it without the '/'",
+                "Invalid value for option '--curve-server-key': '" + pub + "' ends with '/', which names a directory: " + keys
+                        + ".pub is a file: give it without the '/'",
+                "Invalid value for option '--curve-secret-key-file': '" + k + "' ends with '/', which names a directory: " + keys
+                        + " is a file: give it without the '/'",
+                "Invalid value for option '--curve-keypair-file': '" + k + "' ends with '/', which names a directory: " + keys
+                        + " is a file: give it without the '/'",
+                "Invalid value for option '--backend-curve-server-key': '" + pub + "' ends with '/', which names a directory: "
+                        + keys + ".pub is a file: give it without the '/'",
+                "Invalid value for option '--frontend-curve-keypair-file': '" + k + "' ends with '/', which names a directory: "
+                        + keys + " is a file: give it without the '/'",
+                "Invalid value for sample FILE 1 of 1: '" + samples + "/' ends with '/', which names a directory: " + samples
+                        + " is a file: give it without the '/'",
+                "Invalid value for option '--dict' (FILE): '" + dir + "/' ends with '/', which names a directory: give a file name,"
+                        + " e.g. " + dir + "/NAME"};
+        assertEachAUsageError(cases, expected);
+        assertFalse(Files.exists(dir.resolve("never-written.dict")), "train wrote its dictionary");
+    }
+
+    /**
      * An output file on the kernel's proc file system: {@code train --out /proc/version} (there, but
      * its directory takes no new file, which run as root fails ENOENT) trained, then said "no such
      * file", and keygen too for a new file there. Now refused before anything is read, naming the file
