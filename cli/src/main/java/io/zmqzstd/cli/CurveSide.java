@@ -242,11 +242,31 @@ final class CurveSide {
 
     private String publicKeyFrom(Path file) {
         try (CurveOptions.Keys keys = read(file, names.serverKey())) {
+            if (keys.secretKey() != null && !keys.singleKey()) {
+                // keygen's FILE (or a zcert's FILE_secret): its public half would do, but the user is about to copy the
+                // server's secret key to a client; a bare key (both halves) cannot be told from a public one
+                throw usage("Invalid value for option '" + names.serverKey() + "': file=" + file + " holds a secret key,"
+                        + " which a client must not have: give the server's public key file, @"
+                        + publicKeyFile(file) + ", and keep " + file + " on the server");
+            }
             if (keys.publicKey() == null) {
                 throw fileUsage(names.serverKey(), "no public key in file=" + file + " (expected a 'public=' line or a bare Z85 key)");
             }
             return new String(keys.publicKey()); // a public key, no secret
         }
+    }
+
+    /**
+     * The file that holds the public half of the secret key file {@code file}: czmq's {@code zcert_save}
+     * writes a certificate's secret key to {@code NAME_secret} beside its public {@code NAME}; keygen writes
+     * {@code FILE} and {@code FILE.pub}.
+     */
+    private static Path publicKeyFile(Path file) {
+        String name = file.getFileName().toString();
+        String suffix = "_secret";
+        return name.endsWith(suffix) && name.length() > suffix.length()
+                ? file.resolveSibling(name.substring(0, name.length() - suffix.length()))
+                : KeygenCommand.publicKeyFile(file);
     }
 
     /**

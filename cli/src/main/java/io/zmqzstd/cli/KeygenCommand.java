@@ -67,7 +67,7 @@ final class KeygenCommand implements Callable<Integer> {
     }
 
     private Integer writeFiles(Curve.KeyPair keys) {
-        Path pub = out.resolveSibling(out.getFileName() + ".pub");
+        Path pub = publicKeyFile(out);
         for (Path file : new Path[] {out, pub}) {
             String problem = Main.outputProblem(file);
             if (problem != null) {
@@ -92,6 +92,11 @@ final class KeygenCommand implements Callable<Integer> {
         System.out.println(keys.publicKey());
         checkStandardOutput();
         return ExitCodes.OK;
+    }
+
+    /** Where {@code --out FILE} puts the public key: {@code FILE.pub}, beside FILE. */
+    static Path publicKeyFile(Path out) {
+        return out.resolveSibling(out.getFileName() + ".pub");
     }
 
     /** PrintStream swallows write errors: a key pair printed into a full disk or a closed pipe is lost, not written. */

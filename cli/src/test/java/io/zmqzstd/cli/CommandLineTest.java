@@ -883,6 +883,41 @@ class CommandLineTest {
     }
 
     /**
+     * {@code --curve-server-key @server.key}: keygen's pair file (not its {@code server.key.pub}) gave
+     * the client the server's public key, and the run went on, so the server's secret key was on the
+     * client's machine without a word. Refused, naming the public key file; a zcert secret
+     * certificate ({@code NAME_secret}) names {@code NAME}. Nothing is sent.
+     */
+    @Test
+    void shouldRefuseASecretKeyFileGivenForTheServersPublicKey(@TempDir Path dir) throws Exception {
+        Path keys = dir.resolve("server.key");
+        assertEquals(ExitCodes.OK, run("keygen", "--out", keys.toString()).code());
+        io.zmqzstd.transport.Curve.KeyPair pair = io.zmqzstd.transport.Curve.keypair();
+        Path zcert = Files.writeString(dir.resolve("server.cert_secret"), "#   ZeroMQ CURVE **Secret** Certificate\n"
+                + "metadata\ncurve\n    public-key = \"" + pair.publicKey() + "\"\n    secret-key = \"" + pair.secretKey() + "\"\n");
+        String connect = "tcp://127.0.0.1:1";
+        String[][] cases = {
+                {"send", "--connect", connect, "--curve-server-key", "@" + keys, "--timeout", "200ms"},
+                {"recv", "--connect", connect, "--curve-server-key", "@" + zcert, "--timeout", "200ms"},
+                {"proxy", "--type", "pipeline", "--frontend-bind", "tcp://127.0.0.1:*", "--backend-connect", connect,
+                        "--backend-curve-server-key", "@" + keys}};
+        String[] expected = {
+                "Invalid value for option '--curve-server-key': file=" + keys + " holds a secret key, which a client"
+                        + " must not have: give the server's public key file, @" + keys + ".pub, and keep " + keys
+                        + " on the server",
+                "Invalid value for option '--curve-server-key': file=" + zcert + " holds a secret key, which a client"
+                        + " must not have: give the server's public key file, @" + dir.resolve("server.cert") + ", and keep "
+                        + zcert + " on the server",
+                "Invalid value for option '--backend-curve-server-key': file=" + keys + " holds a secret key, which a"
+                        + " client must not have: give the server's public key file, @" + keys + ".pub, and keep " + keys
+                        + " on the server"};
+        assertEachAUsageError(cases, expected);
+        Result pub = run("x\n".getBytes(StandardCharsets.UTF_8), "send", "--connect", connect, "--curve-server-key",
+                "@" + keys + ".pub", "--timeout", "200ms");
+        assertEquals(ExitCodes.TIMEOUT, pub.code(), pub::toString); // the public key file is taken, as before
+    }
+
+    /**
      * A key pair file whose public half is not its secret half's: libzmq takes it, and the CURVE
      * handshake fails with nothing to say why (clients of the server, or the server of a client,
      * never got a message: exit 3 with --timeout). Refused in one line naming the option.
