@@ -40,6 +40,13 @@ final class CurveOptions {
      */
     static final int MAX_KEY_FILE_BYTES = 64 * 1024;
 
+    /**
+     * How many characters shorter or longer than a key a line that is not read as one may be for the
+     * line that says a key is missing to name it: a bare key mistyped, not a certificate's
+     * {@code metadata} or {@code curve} line.
+     */
+    private static final int NEAR_KEY_CHARS = 10;
+
     /** The names of the options below, as messages name them (a key file's problems by the file alone, as always). */
     private static final CurveSide.Names NAMES = CurveSide.Names.withPrefix("--", false);
 
@@ -72,10 +79,22 @@ final class CurveOptions {
     static final class Keys implements AutoCloseable {
         private final char[] publicKey;
         private final char[] secretKey;
+        private final String unread;
 
-        private Keys(char[] publicKey, char[] secretKey) {
+        private Keys(char[] publicKey, char[] secretKey, String unread) {
             this.publicKey = publicKey;
             this.secretKey = secretKey;
+            this.unread = unread;
+        }
+
+        /**
+         * What in the file was not read as a key, for the line that says a key is missing: the first
+         * line of about a key's length that is neither a key entry nor a bare key (by its number and
+         * length, never its text, which may be a secret key a character short), or that the file is
+         * empty; "" when neither.
+         */
+        String unread() {
+            return unread;
         }
 
         /** The public half, owned by this object (zeroed by {@link #close()}), or null. */
@@ -137,9 +156,12 @@ final class CurveOptions {
         char[] pub = null;
         char[] sec = null;
         char[] bare = null;
+        String unread = text.isEmpty() ? "; the file is empty" : "";
         Matcher m = ENTRY.matcher(text);
         int next = 0;
+        int line = 0;
         while (next < text.length()) {
+            line++;
             int end = next;
             while (end < text.length() && text.charAt(end) != '\n' && text.charAt(end) != '\r') {
                 end++;
@@ -167,13 +189,17 @@ final class CurveOptions {
             } else if (end - start == Curve.Z85_KEY_CHARS && !contains(text, start, end, ' ')) {
                 wipe(bare);
                 bare = copy(text, start, end);
+            } else if (unread.isEmpty() && Math.abs(end - start - Curve.Z85_KEY_CHARS) <= NEAR_KEY_CHARS) {
+                // a bare key a character short or long, or cut by a space, was "no public key", as if none were there
+                unread = "; line " + line + " (" + (end - start) + " characters" + (contains(text, start, end, ' ') ? " with a space" : "")
+                        + ") is neither a key entry nor a bare Z85 key of " + Curve.Z85_KEY_CHARS + " characters";
             }
         }
         if (pub == null && sec == null && bare != null) {
-            return new Keys(bare, bare);
+            return new Keys(bare, bare, "");
         }
         wipe(bare);
-        return new Keys(pub, sec);
+        return new Keys(pub, sec, unread);
     }
 
     private static char[] copy(CharSequence text, int start, int end) {

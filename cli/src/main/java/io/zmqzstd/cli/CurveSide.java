@@ -166,7 +166,8 @@ final class CurveSide {
         String option = secretKeyFile != null ? names.secretKeyFile() : names.keyPairFile();
         try (CurveOptions.Keys keys = read(file, option)) {
             if (keys.secretKey() == null) {
-                throw fileUsage(option, "no secret key in file=" + file + " (expected a 'secret=' line or a bare Z85 key)");
+                throw fileUsage(option, "no secret key in file=" + file + " (expected a 'secret=' line or a bare Z85 key"
+                        + keys.unread() + ")");
             }
             byte[] secret = checkKey(CharBuffer.wrap(keys.secretKey()), option, "secret key in " + file);
             try {
@@ -200,7 +201,8 @@ final class CurveSide {
         String option = names.keyPairFile();
         try (CurveOptions.Keys keys = read(keyPairFile, option)) {
             if (keys.publicKey() == null || keys.secretKey() == null) {
-                throw fileUsage(option, "a key pair file needs 'public=' and 'secret=' lines: file=" + keyPairFile);
+                throw fileUsage(option, "a key pair file needs 'public=' and 'secret=' lines: file=" + keyPairFile
+                        + keys.unread());
             }
             Arrays.fill(checkKey(CharBuffer.wrap(keys.publicKey()), option, "public key in " + keyPairFile), (byte) 0);
             byte[] secret = checkKey(CharBuffer.wrap(keys.secretKey()), option, "secret key in " + keyPairFile);
@@ -250,7 +252,8 @@ final class CurveSide {
                         + publicKeyFile(file) + ", and keep " + file + " on the server");
             }
             if (keys.publicKey() == null) {
-                throw fileUsage(names.serverKey(), "no public key in file=" + file + " (expected a 'public=' line or a bare Z85 key)");
+                throw fileUsage(names.serverKey(), "no public key in file=" + file + " (expected a 'public=' line or a bare Z85 key"
+                        + keys.unread() + ")");
             }
             return new String(keys.publicKey()); // a public key, no secret
         }

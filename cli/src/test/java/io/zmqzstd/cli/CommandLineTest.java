@@ -918,6 +918,39 @@ class CommandLineTest {
     }
 
     /**
+     * A key file whose one key is a character short or long, or cut by a space, or an empty one, was
+     * "no public key in file=… (expected a 'public=' line or a bare Z85 key)", as if nothing like a
+     * key were there. Now the line names the file's line and its length (never its text, which may be
+     * a secret key), or says that the file is empty.
+     */
+    @Test
+    void shouldSayWhyAKeyFileLineIsNotAKey(@TempDir Path dir) throws Exception {
+        String key = io.zmqzstd.transport.Curve.keypair().publicKey();
+        Path short39 = Files.writeString(dir.resolve("short.pub"), key.substring(1) + "\r\n");
+        Path long41 = Files.writeString(dir.resolve("long.key"), key + "A\n");
+        Path spaced = Files.writeString(dir.resolve("spaced.pub"), "# the server\n" + key.substring(0, 20) + " " + key.substring(20) + "\n");
+        Path empty = Files.writeString(dir.resolve("empty.pub"), "");
+        String connect = "tcp://127.0.0.1:1";
+        String[][] cases = {
+                {"send", "--connect", connect, "--curve-server-key", "@" + short39, "--timeout", "200ms"},
+                {"recv", "--bind", "tcp://127.0.0.1:*", "--curve-server", "--curve-secret-key-file", long41.toString(), "--timeout", "200ms"},
+                {"send", "--connect", connect, "--curve-server-key", "@" + spaced, "--timeout", "200ms"},
+                {"recv", "--connect", connect, "--curve-server-key", "@" + empty, "--timeout", "200ms"},
+                {"send", "--connect", connect, "--curve-server-key", key, "--curve-keypair-file", long41.toString(), "--timeout", "200ms"}};
+        String[] expected = {
+                "no public key in file=" + short39 + " (expected a 'public=' line or a bare Z85 key; line 1 (39 characters) is"
+                        + " neither a key entry nor a bare Z85 key of 40 characters)",
+                "no secret key in file=" + long41 + " (expected a 'secret=' line or a bare Z85 key; line 1 (41 characters) is"
+                        + " neither a key entry nor a bare Z85 key of 40 characters)",
+                "no public key in file=" + spaced + " (expected a 'public=' line or a bare Z85 key; line 2 (41 characters with a"
+                        + " space) is neither a key entry nor a bare Z85 key of 40 characters)",
+                "no public key in file=" + empty + " (expected a 'public=' line or a bare Z85 key; the file is empty)",
+                "a key pair file needs 'public=' and 'secret=' lines: file=" + long41 + "; line 1 (41 characters) is neither a key"
+                        + " entry nor a bare Z85 key of 40 characters"};
+        assertEachAUsageError(cases, expected);
+    }
+
+    /**
      * A key pair file whose public half is not its secret half's: libzmq takes it, and the CURVE
      * handshake fails with nothing to say why (clients of the server, or the server of a client,
      * never got a message: exit 3 with --timeout). Refused in one line naming the option.
