@@ -673,7 +673,8 @@ public final class DecompressingReceiver implements AutoCloseable {
             if (index < envelopeParts || (size == 0 && more)) {
                 if (size > maxEnvelopeSize - envelopeBytes) {
                     refuse(index, BadFrameReason.TOO_LARGE, "envelope larger than limit: total>="
-                            + (envelopeBytes + size) + ", maxEnvelopeSize=" + maxEnvelopeSize);
+                            + (envelopeBytes + size) + ", maxEnvelopeSize=" + maxEnvelopeSize
+                            + (startsWithZstdMagic(address, size) ? frameTakenForEnvelopePart(index) : ""));
                     skipRestOfMessage();
                     return BAD_FRAME;
                 }
@@ -745,9 +746,7 @@ public final class DecompressingReceiver implements AutoCloseable {
             releaseFrame();
             refuse(envelope - 1, BadFrameReason.NO_PAYLOAD, "message ended without a compressed part: parts=" + envelope
                     + ", envelopeParts=" + envelopeParts + " (a message is [envelope part]* [payload part]+)"
-                    + (lastIsFrame ? "; part " + (envelope - 1) + " starts with the zstd magic: a frame taken for an"
-                    + " envelope part, envelopeParts=" + envelopeParts + " being more than the envelope parts this message"
-                    + " has (a sender that sent no topic or header where the receiver expects one?)" : "")
+                    + (lastIsFrame ? frameTakenForEnvelopePart(envelope - 1) : "")
                     + (socket.conflate() ? "; the socket has conflate on" + CONFLATE_NOTE : ""));
             return BAD_FRAME;
         }
@@ -779,6 +778,20 @@ public final class DecompressingReceiver implements AutoCloseable {
         return "; more parts follow it and no payload part came before it: if it is one more envelope part"
                 + " (a routing id, a topic, a header), build the receiver with envelopeParts(" + (index + 1)
                 + ") (now " + envelopeParts + ")";
+    }
+
+    /**
+     * The end of a refusal of envelope part {@code index} that starts with the zstd magic (a
+     * NO_PAYLOAD at the last part, a TOO_LARGE envelope): envelopeParts is likely above the
+     * envelope the message has, a PUB that published no topic to a SUB, say. Until 2026-11-29 the
+     * TOO_LARGE said only the envelope's size, for a frame too large for maxEnvelopeSize.
+     * Failure path only.
+     */
+    private String frameTakenForEnvelopePart(int index) {
+        return "; part " + index + " starts with the zstd magic: a frame taken for an envelope part, envelopeParts="
+                + envelopeParts + " being more than the envelope parts this message has (a sender that sent no topic or"
+                + " header where the receiver expects one? if its messages have " + index + " envelope parts, build the"
+                + " receiver with envelopeParts(" + index + "))";
     }
 
     /** Whether the {@code size} bytes at {@code address} start with the zstd frame magic. Failure path only. */

@@ -541,18 +541,26 @@ class BadFrameTest {
         }
     }
 
+    /** An XPUB bound and a SUB subscribed to everything connected to it, the subscription at the XPUB. */
+    private static Fixtures.Link subscribedToEverything(ZmqContext c, String transport) {
+        ZmqSocket xpub = c.socket(SocketType.XPUB);
+        ZmqSocket sub = c.socket(SocketType.SUB);
+        sub.subscribe("");
+        Fixtures.link(xpub, sub, transport);
+        try (ZmqMessage subscription = new ZmqMessage()) {
+            assertTrue(xpub.receive(subscription, 0), "the subscription reached the publisher");
+        }
+        return new Fixtures.Link(xpub, sub);
+    }
+
     @Test
     void shouldRejectAMessageThatEndsWithItsEnvelope() {
         // A PUB that sends without a topic: the SUB receiver takes the one part for the topic, and
         // no compressed part follows. Delivered, the caller would get the frame still compressed.
         try (ZmqContext c = new ZmqContext()) {
-            ZmqSocket xpub = c.socket(SocketType.XPUB);
-            ZmqSocket sub = c.socket(SocketType.SUB);
-            sub.subscribe("");
-            Fixtures.link(xpub, sub, "inproc");
-            try (ZmqMessage subscription = new ZmqMessage()) {
-                assertTrue(xpub.receive(subscription, 0), "the subscription reached the publisher");
-            }
+            Fixtures.Link link = subscribedToEverything(c, "inproc");
+            ZmqSocket xpub = link.server();
+            ZmqSocket sub = link.client();
             byte[] payload = Fixtures.payload(1000, 7);
             byte[] topic = "t".getBytes(StandardCharsets.US_ASCII);
             try (CompressingSender sender = CompressingSender.builder(xpub).build();
@@ -633,6 +641,51 @@ class BadFrameTest {
             assertEquals(DecompressingReceiver.RECEIVED, two.receive(0), two::lastErrorMessage);
             assertArrayEquals(payload, two.message().partBytes(2));
             assertEquals(2, two.stats().errors(BadFrameReason.NO_PAYLOAD));
+        }
+    }
+
+    /**
+     * A frame taken for an envelope part that is larger than maxEnvelopeSize: a PUB publishing
+     * 100,000 random bytes without a topic to a SUB receiver (over tcp). The TOO_LARGE names the
+     * envelopeParts that would take the frame as the payload, as the NO_PAYLOAD of a smaller frame
+     * does; an envelope part over the limit that is no frame (a long topic) is not said to be one,
+     * and the next message arrives.
+     */
+    @Test
+    void shouldSayAFrameTakenForAnEnvelopePartWasOneWhenItPassesMaxEnvelopeSize() {
+        try (ZmqContext c = new ZmqContext()) {
+            Fixtures.Link link = subscribedToEverything(c, "tcp");
+            byte[] big = Fixtures.random(100_000, 11);
+            byte[] longTopic = new byte[70_000];
+            Arrays.fill(longTopic, (byte) 't');
+            byte[] topic = "t".getBytes(StandardCharsets.US_ASCII);
+            try (CompressingSender sender = CompressingSender.builder(link.server()).build();
+                 DecompressingReceiver subReceiver = DecompressingReceiver.builder(link.client()).build()) {
+                assertTrue(sender.send(big, 0));
+                assertTrue(sender.publish(longTopic, big, 0));
+                assertTrue(sender.publish(topic, big, 0));
+
+                assertEquals(DecompressingReceiver.BAD_FRAME, subReceiver.receive(0));
+                assertEquals(BadFrameReason.TOO_LARGE, subReceiver.lastErrorReason(), subReceiver::lastErrorMessage);
+                assertEquals(0, subReceiver.lastErrorPart());
+                String message = subReceiver.lastErrorMessage();
+                assertTrue(message.contains("envelope larger than limit: total>="), message);
+                assertTrue(message.contains(", maxEnvelopeSize=" + DecompressingReceiver.DEFAULT_MAX_ENVELOPE_SIZE
+                        + "; part 0 starts with the zstd magic: a frame taken for an envelope part, envelopeParts=1 being"
+                        + " more than the envelope parts this message has"), message);
+                assertTrue(message.endsWith("build the receiver with envelopeParts(0))"), message);
+
+                assertEquals(DecompressingReceiver.BAD_FRAME, subReceiver.receive(0));
+                assertEquals(BadFrameReason.TOO_LARGE, subReceiver.lastErrorReason(), subReceiver::lastErrorMessage);
+                assertTrue(subReceiver.lastErrorMessage().endsWith("envelope larger than limit: total>=70000, maxEnvelopeSize="
+                        + DecompressingReceiver.DEFAULT_MAX_ENVELOPE_SIZE), subReceiver::lastErrorMessage);
+
+                assertEquals(DecompressingReceiver.RECEIVED, subReceiver.receive(0), subReceiver::lastErrorMessage);
+                assertArrayEquals(topic, subReceiver.message().partBytes(0));
+                assertArrayEquals(big, subReceiver.message().partBytes(1));
+                assertEquals(2, subReceiver.stats().errors(BadFrameReason.TOO_LARGE));
+                assertEquals(1, subReceiver.stats().messages());
+            }
         }
     }
 }
