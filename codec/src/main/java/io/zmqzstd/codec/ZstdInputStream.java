@@ -44,7 +44,7 @@ import java.util.Objects;
  * this stream's next read throws {@link IllegalStateException} ("decompressor was used by … while
  * this stream was open …"), an error as above, where it used to return wrong bytes without an
  * error; a stream that has returned -1 at the end of its input holds nothing in the decompressor
- * and goes on returning -1. The array the source's {@code read} fills belongs to the
+ * and goes on returning -1, also once the decompressor is closed. The array the source's {@code read} fills belongs to the
  * decompressor, shared by every stream over it: a source must not keep it past its {@code read}.
  * Not thread-safe.
  * Each read is a call on the decompressor, the source's reads included: another thread's call on
@@ -159,6 +159,10 @@ public final class ZstdInputStream extends InputStream {
             // scratch freed) or in a call on another thread
             decompressor.enter();
         } catch (IllegalStateException e) {
+            if (ended) {
+                // the decompressor closed or busy since: this stream holds nothing in it, and its end stays the end
+                return -1;
+            }
             failure = e;
             throw e;
         }

@@ -65,6 +65,30 @@ class StreamContractTest {
      * and BufferedInputStream.available() rely on it. It was always 0 (InputStream's own), so a
      * reader on a live connection could not tell that content was waiting.
      */
+    /**
+     * A stream that has returned -1 holds nothing in its borrowed decompressor, so closing that
+     * decompressor changes nothing for it: it goes on returning -1, as the README says of an ended
+     * stream. Before 2026-11-29 its next read threw IllegalStateException "decompressor is closed",
+     * and every read after that "stream failed earlier" (a reader that closes its decompressor
+     * before the stream it wraps, or reads again after both, saw an error at a clean end).
+     */
+    @Test
+    void shouldGoOnReturningTheEndOnceItsBorrowedDecompressorIsClosed() throws IOException {
+        ZstdDecompressor d = new ZstdDecompressor();
+        ZstdInputStream in = new ZstdInputStream(new ByteArrayInputStream(FRAME), d);
+        assertArrayEquals(DATA, in.readAllBytes());
+        d.close();
+        for (int i = 0; i < 2; i++) {
+            assertEquals(-1, in.read());
+            assertEquals(-1, in.read(new byte[4], 1, 3));
+            assertEquals(0, in.skip(10));
+            assertEquals(0, in.readAllBytes().length);
+            assertEquals(0, in.available());
+        }
+        in.close();
+        assertIOException(in::read, "read()");
+    }
+
     @Test
     void shouldReportTheDecodedBytesItHoldsAsAvailable() throws IOException {
         RecordingInput source = new RecordingInput(FRAME);
