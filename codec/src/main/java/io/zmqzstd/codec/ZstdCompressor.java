@@ -81,7 +81,8 @@ public final class ZstdCompressor implements AutoCloseable {
      * The {@link ZstdOutputStream} whose frame the context holds between its calls, or null: a
      * one-call compression or a newer stream takes the context over, and that stream's next call
      * then finds another here and refuses ({@link StreamBuffers#takenOver}) instead of going on
-     * with a frame the context no longer holds. Inside the guard only.
+     * with a frame the context no longer holds. Inside the guard only; null once the stream is
+     * closed ({@link #release}) or this compressor is.
      */
     Object stream;
     private boolean closed;
@@ -652,6 +653,22 @@ public final class ZstdCompressor implements AutoCloseable {
     }
 
     /**
+     * A stream's {@code close()}: forgets {@code closing} if it is still the {@link #stream}, so
+     * that a borrowed compressor does not keep a stream closed mid-frame (and its sink, and what
+     * that holds) reachable until its next use. Never throws: where the guard refuses (closed,
+     * another thread's call, or the stream's own call, its sink closing it) the field is left
+     * to that call or the next use, which overwrite it.
+     */
+    void release(Object closing) {
+        if (StreamBuffers.tryEnter(guard)) {
+            if (stream == closing) {
+                stream = null;
+            }
+            guard.exit(this);
+        }
+    }
+
+    /**
      * Starts a new frame; {@code pledgedSize} < 0 leaves the content size out of the header. The
      * caller is inside the guard, as for every method below.
      */
@@ -753,6 +770,7 @@ public final class ZstdCompressor implements AutoCloseable {
             return;
         }
         closed = true;
+        stream = null; // a stream over it refuses its next call anyway ("… is closed"); nothing of it is kept
         cctx = 0;
         buffers = null;
         resources.closedByOwner = true;

@@ -92,7 +92,8 @@ public final class ZstdDecompressor implements AutoCloseable {
      * The {@link ZstdInputStream} whose state the context and scratch hold between its reads, or
      * null: a one-call decompression or a newer stream takes them over, and that stream's next
      * read then finds another here and refuses ({@link StreamBuffers#takenOver}) instead of
-     * decoding from memory that now holds another frame's bytes. Inside the guard only.
+     * decoding from memory that now holds another frame's bytes. Inside the guard only; null
+     * once the stream is closed ({@link #release}) or this decompressor is.
      */
     Object stream;
     private boolean closed;
@@ -858,6 +859,22 @@ public final class ZstdDecompressor implements AutoCloseable {
     }
 
     /**
+     * A stream's {@code close()}: forgets {@code closing} if it is still the {@link #stream}, so
+     * that a borrowed decompressor does not keep a stream closed mid-frame (and its source, and what
+     * that holds) reachable until its next use. Never throws: where the guard refuses (closed,
+     * another thread's call, or the stream's own call, its source closing it) the field is left
+     * to that call or the next use, which overwrite it.
+     */
+    void release(Object closing) {
+        if (StreamBuffers.tryEnter(guard)) {
+            if (stream == closing) {
+                stream = null;
+            }
+            guard.exit(this);
+        }
+    }
+
+    /**
      * {@link #prepareFrame(MemorySegment, long, long)} of a header {@link ZstdFrames#descriptor} has
      * checked; the caller has checked that the decompressor is open.
      */
@@ -1057,6 +1074,7 @@ public final class ZstdDecompressor implements AutoCloseable {
             return;
         }
         closed = true;
+        stream = null; // a stream over it refuses its next call anyway ("… is closed"); nothing of it is kept
         dctx = 0;
         ddicts = new long[0];
         dictIds = new int[0];

@@ -37,7 +37,8 @@ import java.util.Objects;
  * <p>{@link #close()} closes the underlying stream, and the decompressor only when this stream
  * created it; it is idempotent, and every read, skip or {@link #available()} after it throws
  * {@link IOException}. A borrowed decompressor must not be used for anything else until this
- * stream is closed; closed mid-frame, the stream leaves it ready for other frames. A borrowed
+ * stream is closed; closed mid-frame, the stream leaves it ready for other frames, and keeps no
+ * reference from it to the stream or its source. A borrowed
  * decompressor closed while the stream uses it makes the next read throw
  * {@link IllegalStateException} ("decompressor is closed"), an error as above. Used meanwhile
  * for a one-call decompression or another stream, it is theirs: that call or stream works, and
@@ -242,7 +243,7 @@ public final class ZstdInputStream extends InputStream {
         if (closed) {
             throw new IOException("stream is closed");
         }
-        // 0 too when the decompressor was taken over: the next read refuses
+        // 0 too when the decompressor was taken over or closed (it forgets its stream): the next read refuses
         return failure != null || decompressor.stream != this ? 0 : (int) (outAvailable - outRead);
     }
 
@@ -402,25 +403,25 @@ public final class ZstdInputStream extends InputStream {
     }
 
     /**
-     * Closes the underlying stream, and the decompressor if this stream made it. Idempotent. Called
+     * Closes the underlying stream, and the decompressor if this stream made it; a borrowed one
+     * forgets this stream, so it keeps neither the stream nor its source reachable. Idempotent. Called
      * from inside this stream's own read (its source closing it), it cannot free its own
      * decompressor then ({@link IllegalStateException}, as {@link ZstdDecompressor#close()} says):
-     * a later call, once that read has returned, frees it.
+     * a later call, once that read has returned, frees it (or has a borrowed one forget this stream).
      */
     @Override
     public void close() throws IOException {
-        if (closed) {
-            if (ownsDecompressor) {
-                decompressor.close(); // nothing if it is closed; frees it if a close from inside a read could not
-            }
-            return;
-        }
-        closed = true;
         try {
-            in.close();
+            if (!closed) {
+                closed = true;
+                in.close();
+            }
         } finally {
+            // Again at a later close: nothing if done, else what a close from inside a read could not do
             if (ownsDecompressor) {
                 decompressor.close();
+            } else {
+                decompressor.release(this); // closed mid-frame, it kept this stream and its source reachable
             }
         }
     }

@@ -154,26 +154,34 @@ public final class ZstdOutputStream extends OutputStream {
      * a failed write); that failure is what this method throws. Called from inside this stream's
      * own write or flush (its sink closing it), it cannot end the frame or free its own compressor
      * ({@link IllegalStateException}, as {@link ZstdCompressor#close()} says): a later call, once
-     * that write has returned, frees the compressor; the frame stays unended.
+     * that write has returned, frees the compressor (or has a borrowed one forget this stream,
+     * which it then keeps reachable no longer); the frame stays unended.
      */
     @Override
     public void close() throws IOException {
-        if (closed) {
-            if (ownsCompressor) {
-                compressor.close(); // nothing if it is closed; frees it if a close from inside a write could not
+        try {
+            if (!closed) {
+                closed = true;
+                endFrameAndCloseSink();
             }
-            return;
+        } finally {
+            // Again at a later close: nothing if done, else what a close from inside a write could not do
+            if (ownsCompressor) {
+                compressor.close();
+            } else {
+                // ending the frame forgets it, a close refused (from inside a write, on another thread's call) did not
+                compressor.release(this);
+            }
         }
-        closed = true;
+    }
+
+    /** The sink is closed even when ending the frame fails. */
+    private void endFrameAndCloseSink() throws IOException {
         try (out) {
             if (failure != null) {
                 throw new IOException("stream failed earlier, frame not ended: " + failure.getMessage(), failure);
             }
             call(LibZstd.E_END, null, 0, 0);
-        } finally {
-            if (ownsCompressor) {
-                compressor.close();
-            }
         }
     }
 

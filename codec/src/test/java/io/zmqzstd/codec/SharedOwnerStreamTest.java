@@ -11,6 +11,7 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.lang.ref.WeakReference;
 import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 
@@ -153,6 +154,75 @@ class SharedOwnerStreamTest {
                 assertArrayEquals(B, other.readAllBytes());
             }
         }
+    }
+
+    /**
+     * A stream closed mid-frame is done with its borrowed decompressor, which must not keep it (nor
+     * its source, nor what that holds) reachable. Before 2026-11-29 the decompressor's owner check
+     * held the closed stream until the decompressor's next use: a service that reads the start of
+     * each message through a stream over one long-lived decompressor kept the last stream and its
+     * source alive for as long as it idled.
+     */
+    @Test
+    void shouldNotKeepAnInputStreamClosedMidFrameReachableFromItsDecompressor() throws IOException {
+        try (ZstdDecompressor d = new ZstdDecompressor()) {
+            WeakReference<ZstdInputStream> closed = readPartlyAndClose(d);
+            assertCollected(closed, "the input stream closed mid-frame");
+            assertNull(d.stream, "the decompressor forgot the stream closed mid-frame");
+            assertArrayEquals(B, d.decompress(FRAME_B), "the decompressor goes on");
+        }
+    }
+
+    /**
+     * Ending the frame in close() lets a borrowed compressor go of its stream; a close refused from
+     * inside the stream's own write (its sink closing it) cannot, and the close after it, once the
+     * write has returned, must. Before 2026-11-29 that second close did nothing, and the compressor
+     * kept the stream and its sink reachable until its next use.
+     */
+    @Test
+    void shouldNotKeepAnOutputStreamClosedFromItsSinkReachableFromItsCompressor() throws IOException {
+        try (ZstdCompressor c = new ZstdCompressor(3)) {
+            WeakReference<ZstdOutputStream> closed = closeFromItsSinkThenAgain(c);
+            assertCollected(closed, "the output stream closed from its sink, then again");
+            assertNull(c.stream, "the compressor forgot the stream closed again");
+            assertArrayEquals(A, decode(c.compress(A)), "the compressor goes on");
+        }
+    }
+
+    private static WeakReference<ZstdInputStream> readPartlyAndClose(ZstdDecompressor d) throws IOException {
+        ZstdInputStream in = new ZstdInputStream(new ByteArrayInputStream(FRAME_A), d);
+        assertEquals(100, in.readNBytes(100).length);
+        in.close();
+        return new WeakReference<>(in);
+    }
+
+    private static WeakReference<ZstdOutputStream> closeFromItsSinkThenAgain(ZstdCompressor c) throws IOException {
+        ZstdOutputStream[] out = new ZstdOutputStream[1];
+        IllegalStateException[] inside = new IllegalStateException[1];
+        OutputStream closingSink = new ByteArrayOutputStream() {
+            @Override
+            public synchronized void write(byte[] b, int off, int len) {
+                if (inside[0] == null) {
+                    inside[0] = assertThrows(IllegalStateException.class, out[0]::close);
+                }
+                super.write(b, off, len);
+            }
+        };
+        out[0] = new ZstdOutputStream(closingSink, c);
+        out[0].write(A);
+        out[0].flush(); // the sink's first write: it closes the stream from inside, refused
+        assertThrows(IOException.class, () -> out[0].write(A), "closed from inside the flush");
+        assertTrue(inside[0].getMessage().startsWith("compressor used again from inside a call on it"), inside[0].getMessage());
+        out[0].close();
+        return new WeakReference<>(out[0]);
+    }
+
+    /** Collections until {@code ref} is cleared, at most 50: a weak reference is cleared by the collection that finds it. */
+    private static void assertCollected(WeakReference<?> ref, String what) {
+        for (int i = 0; i < 50 && ref.get() != null; i++) {
+            System.gc();
+        }
+        assertNull(ref.get(), what + " is still reachable after 50 collections");
     }
 
     @Test

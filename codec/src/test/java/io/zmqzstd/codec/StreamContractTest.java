@@ -393,6 +393,24 @@ class StreamContractTest {
     }
 
     /**
+     * A borrowed decompressor closed under its stream mid-frame: available() is 0, as after any
+     * error, since the next read refuses ("decompressor is closed") and returns none of the bytes
+     * decoded before. Before 2026-11-29 it said 262,143 here: bytes no read could return.
+     */
+    @Test
+    void shouldHaveNothingAvailableOnceItsBorrowedDecompressorIsClosed() throws IOException {
+        ZstdDecompressor d = new ZstdDecompressor();
+        ZstdInputStream in = new ZstdInputStream(new ByteArrayInputStream(FRAME), d);
+        assertEquals(DATA[0] & 0xFF, in.read());
+        assertTrue(in.available() > 0, "decoded bytes held: " + in.available());
+        d.close();
+        assertEquals(0, in.available(), "nothing a read can return");
+        assertEquals("decompressor is closed", assertThrows(IllegalStateException.class, in::read).getMessage());
+        assertEquals(0, in.available());
+        in.close();
+    }
+
+    /**
      * An underlying stream whose own close() fails: the failure reaches the caller unchanged, the
      * stream's own context is freed all the same (the frame was ended before: it decodes), and a
      * second close() does nothing, not even a second close of the underlying stream.
