@@ -386,11 +386,18 @@ public final class ZstdInputStream extends InputStream {
         buffers.setIn(buffers.scratchInAddress, left);
         discarded += pos;
         int n;
+        int asked = (int) (StreamBuffers.SCRATCH_BYTES - left);
         try {
-            n = in.read(heapIn, 0, (int) (StreamBuffers.SCRATCH_BYTES - left));
+            n = in.read(heapIn, 0, asked);
         } catch (InterruptedIOException e) {
             sourceInterrupted = true;
             throw e;
+        }
+        if (n < -1 || n > asked) {
+            // A count no read may return: past the scratch it failed in FFM's words, naming neither
+            // the source nor the count, and below -1 it read as the end of the input ("truncated")
+            throw new IOException("source returned " + n + " from read(byte[], 0, " + asked + "), which returns -1 to "
+                    + asked + ": " + in.getClass().getName());
         }
         if (n < 0) {
             inputEnded = true;

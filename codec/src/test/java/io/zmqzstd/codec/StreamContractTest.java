@@ -13,6 +13,8 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.util.Arrays;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
 
@@ -218,6 +220,47 @@ class StreamContractTest {
         assertEquals(1, source.closes);
         assertEquals(live, LibZstd.LIVE_DCTX.get(), "the stream's decompressor freed");
         in.close();
+    }
+
+    /**
+     * A source whose read returns a count outside -1 to what it was asked for (a broken wrapper)
+     * is named, with the count, and the stream refuses more. Before 2026-11-29 a count past what
+     * was asked failed in FFM's words ("Range [0, 0 + 262154) out of bounds for length 262144"),
+     * naming neither the source nor the count, and -2 read as the end of the input: "frame
+     * truncated" after the first bytes, "input is empty" at once.
+     */
+    @Test
+    void shouldNameASourceThatReturnsACountNoReadMayReturn() throws IOException {
+        for (int[] broken : new int[][] {{1, 10}, {1, -2}, {0, -2}, {3, Integer.MIN_VALUE}}) {
+            int goodReads = broken[0];
+            int bad = broken[1];
+            InputStream source = new ByteArrayInputStream(FRAME) {
+                private int reads;
+
+                @Override
+                public synchronized int read(byte[] b, int off, int len) {
+                    if (reads++ < goodReads) {
+                        return super.read(b, off, Math.min(len, 1000));
+                    }
+                    super.read(b, off, len);
+                    return bad > 0 ? len + bad : bad; // more than asked, or below -1
+                }
+            };
+            try (ZstdDecompressor d = new ZstdDecompressor()) {
+                ZstdInputStream in = new ZstdInputStream(source, d);
+                IOException e = assertThrows(IOException.class, in::readAllBytes, Arrays.toString(broken));
+                Matcher m = Pattern.compile("source returned (-?\\d+) from read\\(byte\\[\\], 0, (\\d+)\\), which returns -1 to (\\d+): (.*)")
+                        .matcher(e.getMessage());
+                assertTrue(m.matches(), e.getMessage());
+                int asked = Integer.parseInt(m.group(2));
+                assertEquals(bad > 0 ? asked + bad : bad, Integer.parseInt(m.group(1)), e.getMessage());
+                assertEquals(asked, Integer.parseInt(m.group(3)), e.getMessage());
+                assertEquals(source.getClass().getName(), m.group(4));
+                assertSame(e, assertThrows(IOException.class, in::read).getCause(), "refused after it");
+                in.close();
+                assertArrayEquals(DATA, d.decompress(FRAME), "the decompressor goes on");
+            }
+        }
     }
 
     /**
