@@ -546,9 +546,10 @@ public final class ZstdFrames {
 
     /**
      * {@code TRUNCATED} for the frame at {@code frame[offset, offset + length)}, which
-     * {@link #descriptor} or {@link #walk} found cut (its magic whole, its reserved bit clear, no
-     * reserved block before the cut): where it is cut, in the header, in block K's header, inside
-     * block K or in the checksum, and the fewest bytes that could end the frame (a block that is
+     * {@link #checkMagic}, {@link #descriptor} or {@link #walk} found cut (as much of the magic as
+     * is there right, its reserved bit clear, no reserved block before the cut): where it is cut,
+     * inside the magic, in the header, in block K's header, inside block K or in the checksum, and
+     * the fewest bytes that could end the frame (a block that is
      * not the last needs at least one more block header after it, a checksum flag 4 bytes at the
      * end). Error path only: walks the header and block headers again, so the walk that succeeds
      * pays nothing for it.
@@ -557,7 +558,7 @@ public final class ZstdFrames {
         String where;
         long frameBytesAtLeast;
         if (length < 5) {
-            where = "cut in the frame header after the magic number";
+            where = length < 4 ? "cut inside the magic number" : "cut in the frame header after the magic number";
             frameBytesAtLeast = MIN_HEADER_SIZE + BLOCK_HEADER_SIZE;
         } else {
             int fhd = frame.get(JAVA_BYTE, offset + 4) & 0xFF;
@@ -661,8 +662,7 @@ public final class ZstdFrames {
             throw new ZstdException(ZstdException.Reason.EMPTY, "input is empty: length=0");
         }
         if (length < 4 && startsMagic(frame, offset, length, MAGIC, -1)) {
-            throw new ZstdException(ZstdException.Reason.TRUNCATED,
-                    "frame incomplete: length=" + length + " (cut inside the magic number)");
+            throw truncated(frame, offset, length); // with the bytes it needs, as a cut anywhere later
         }
         if (length < 4 || frame.get(INT_LE, offset) != MAGIC) {
             throw notZstd(length < 4 ? 0 : frame.get(INT_LE, offset), length);

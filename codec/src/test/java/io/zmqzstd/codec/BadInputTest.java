@@ -318,7 +318,8 @@ class BadInputTest {
             byte[] cut = Arrays.copyOf(goodFrame, n);
             assertEquals(LibZstd.ERR_SRC_SIZE_WRONG, libzstdErrorCode(cut), "libzstd, length=" + n);
             ZstdException e = assertRejectedThenRecovers(cut, ZstdException.Reason.TRUNCATED);
-            assertEquals("frame incomplete: length=" + n + " (cut inside the magic number)", e.getMessage());
+            assertEquals("frame incomplete: length=" + n + ", cut inside the magic number, needs at least " + (9 - n)
+                    + " more bytes", e.getMessage());
             assertHeaderReadersRefuse(cut, ZstdException.Reason.TRUNCATED);
             assertEquals(ZstdException.Reason.TRUNCATED, streamFailure(cut).reason(), "stream, length=" + n);
             byte[] frameThenCut = Arrays.copyOf(goodFrame, goodFrame.length + n);

@@ -85,6 +85,18 @@ class TruncatedFrameTest {
         }
     }
 
+    /**
+     * A cut inside the magic number says how much the frame needs, as every later cut does: the
+     * rest of the magic and the shortest frame after it (a 2-byte header and one block header).
+     * Before 2026-11-29 it said only "frame incomplete: length=2 (cut inside the magic number)".
+     */
+    @Test
+    void shouldSayHowMuchAFrameCutInsideItsMagicNumberNeeds() {
+        for (int length = 1; length < 4; length++) {
+            assertCutSays(length, incomplete(length, "cut inside the magic number", 9 - length));
+        }
+    }
+
     @Test
     void shouldSayAFrameIsCutInItsHeader() {
         assertCutSays(4, incomplete(4, "cut in the frame header after the magic number", 5));
