@@ -2233,9 +2233,12 @@ public final class ZmqSocket implements AutoCloseable {
 
     /**
      * Refuses, before libzmq sees it, an option of libzmq 4.3.4's stable API whose C type is not
-     * int. Until 2026-11-29 libzmq answered for them: EINVAL, "option 22=5", for the 64-bit ones,
-     * which did not say that the width was wrong, and for a short binary one read as an int its
-     * bytes as a number.
+     * int, and the string and binary draft options of 4.3.x. Until 2026-11-29 libzmq answered for
+     * them: EINVAL, "option 22=5", for the 64-bit ones, which did not say that the width was wrong,
+     * and for a short binary one read as an int its bytes as a number. Until 2026-11-29
+     * {@code ZMQ_BINDTODEVICE} and the draft ones were missing from the list: libzmq took the int's
+     * four bytes as the device's name (every later tcp bind failed with ENODEV) and, in a release
+     * build, as a SOCKS user name or password.
      */
     private static void refuseNonInt(int option, String call) {
         String what = switch (option) {
@@ -2260,6 +2263,18 @@ public final class ZmqSocket implements AutoCloseable {
             case 85 -> "ZMQ_VMCI_BUFFER_SIZE, a uint64_t option";
             case 86 -> "ZMQ_VMCI_BUFFER_MIN_SIZE, a uint64_t option";
             case 87 -> "ZMQ_VMCI_BUFFER_MAX_SIZE, a uint64_t option";
+            case 92 -> "ZMQ_BINDTODEVICE, a string option";
+            // Draft options (libzmq built with --enable-drafts; a release build refuses them all):
+            // the numbers are the same in every release that has them.
+            case 95 -> "ZMQ_METADATA, a string option (draft)";
+            case 99 -> "ZMQ_SOCKS_USERNAME, a string option (draft)";
+            case 100 -> "ZMQ_SOCKS_PASSWORD, a string option (draft)";
+            case 103 -> "ZMQ_WSS_KEY_PEM, a string option (draft)";
+            case 104 -> "ZMQ_WSS_CERT_PEM, a string option (draft)";
+            case 105 -> "ZMQ_WSS_TRUST_PEM, a string option (draft)";
+            case 106 -> "ZMQ_WSS_HOSTNAME, a string option (draft)";
+            case 110 -> "ZMQ_HELLO_MSG, a binary option (draft)";
+            case 111 -> "ZMQ_DISCONNECT_MSG, a binary option (draft)";
             default -> null;
         };
         if (what != null) {

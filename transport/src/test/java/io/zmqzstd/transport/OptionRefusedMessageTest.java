@@ -44,6 +44,42 @@ class OptionRefusedMessageTest extends ContextTestBase {
     }
 
     /**
+     * The string and binary options that the list of non-int options missed, until 2026-11-29 taken
+     * by number: {@code ZMQ_BINDTODEVICE} (92), whose device's name libzmq 4.3.4 made of the int's
+     * four bytes (with 1 the socket's every tcp bind then failed with ENODEV, its note blaming the
+     * bind's host), and the string and binary draft options, of which Debian's release build takes
+     * {@code ZMQ_SOCKS_USERNAME} and {@code ZMQ_SOCKS_PASSWORD} the same way and refuses the others
+     * with a bare EINVAL.
+     */
+    @Test
+    void shouldRefuseBindToDeviceAndTheDraftStringOptionsByNumber() {
+        ZmqSocket pull = ctx.socket(SocketType.PULL);
+        IllegalArgumentException set = assertThrows(IllegalArgumentException.class, () -> pull.setIntOption(92, 1));
+        assertEquals("setIntOption takes options of C type int: option 92 is ZMQ_BINDTODEVICE, a string option", set.getMessage());
+        assertEquals("getIntOption takes options of C type int: option 92 is ZMQ_BINDTODEVICE, a string option",
+                assertThrows(IllegalArgumentException.class, () -> pull.getIntOption(92)).getMessage());
+        pull.bind("tcp://127.0.0.1:*"); // nothing set: no device to bind to
+        String[][] drafts = {
+            {"95", "ZMQ_METADATA, a string option (draft)"},
+            {"99", "ZMQ_SOCKS_USERNAME, a string option (draft)"},
+            {"100", "ZMQ_SOCKS_PASSWORD, a string option (draft)"},
+            {"103", "ZMQ_WSS_KEY_PEM, a string option (draft)"},
+            {"104", "ZMQ_WSS_CERT_PEM, a string option (draft)"},
+            {"105", "ZMQ_WSS_TRUST_PEM, a string option (draft)"},
+            {"106", "ZMQ_WSS_HOSTNAME, a string option (draft)"},
+            {"110", "ZMQ_HELLO_MSG, a binary option (draft)"},
+            {"111", "ZMQ_DISCONNECT_MSG, a binary option (draft)"},
+        };
+        for (String[] d : drafts) {
+            int option = Integer.parseInt(d[0]);
+            assertEquals("setIntOption takes options of C type int: option " + option + " is " + d[1],
+                    assertThrows(IllegalArgumentException.class, () -> pull.setIntOption(option, 1)).getMessage());
+            assertEquals("getIntOption takes options of C type int: option " + option + " is " + d[1],
+                    assertThrows(IllegalArgumentException.class, () -> pull.getIntOption(option)).getMessage());
+        }
+    }
+
+    /**
      * An option libzmq has on some socket types only, set on another type: libzmq says "Invalid
      * argument" as for a bad value, and until 2026-11-28 so did the message; now it names the
      * types that have the option and this socket's. A bad value on a type that has the option, and
