@@ -264,7 +264,8 @@ public final class NativeBufferPool implements AutoCloseable {
      * @throws IllegalArgumentException when {@code minCapacityBytes} is negative
      * @throws IllegalStateException when the pool is closed
      * @throws OutOfMemoryError when the buffer's memory cannot be allocated (for an unpooled
-     *     buffer the message names {@code minCapacityBytes}); nothing is counted then
+     *     buffer the message names {@code minCapacityBytes}, for a pooled one its size class and
+     *     the slab being carved); nothing is counted then
      */
     public PooledBuffer rent(long minCapacityBytes) {
         if (closed) {
@@ -325,6 +326,8 @@ public final class NativeBufferPool implements AutoCloseable {
      * @return how many buffers this call carved (0 when the class already had {@code count})
      * @throws IllegalArgumentException when the capacity is beyond the largest class or a value is negative
      * @throws IllegalStateException when the pool is closed
+     * @throws OutOfMemoryError when a slab cannot be allocated, naming the size class and the slab;
+     *     the buffers carved before it stay
      */
     public int reserve(long capacityBytes, int count) {
         if (closed) {
@@ -1025,16 +1028,24 @@ public final class NativeBufferPool implements AutoCloseable {
     private static final String POOL_CLOSED = "pool is closed";
 
     /**
-     * A new slab of the pool's arena. A close that came after the caller's check of {@link #closed}
-     * has closed the arena: that is said as {@link #rent} and {@link #reserve} say it for a closed
-     * pool, where the JDK's own words, "Already closed", named neither the pool nor the buffer.
+     * A new slab of the pool's arena for the class of {@code bufferBytes}. A close that came after
+     * the caller's check of {@link #closed} has closed the arena: that is said as {@link #rent} and
+     * {@link #reserve} say it for a closed pool, where the JDK's own words, "Already closed", named
+     * neither the pool nor the buffer. Memory the JDK cannot allocate is named the same way: its
+     * "Unable to allocate N bytes" named neither the class nor the setting behind it (a
+     * {@code maxBufferBytes} of 2^62 made every rent of that class fail so).
      */
-    private MemorySegment carveSlab(long bytes) {
+    private MemorySegment carveSlab(long bufferBytes, long bytes) {
         try {
             return slabArena.allocate(bytes, 64);
         } catch (IllegalStateException arenaClosed) {
             throw new IllegalStateException(POOL_CLOSED + " (it closed while this call was carving a slab: slabBytes="
                     + bytes + ")", arenaClosed);
+        } catch (OutOfMemoryError e) {
+            throw allocationFailed("cannot allocate a slab of the pool's size class: bufferBytes=" + bufferBytes
+                    + ", slabBytes=" + bytes + ", buffersPerSlab=" + bytes / bufferBytes + " (free native memory, or lower"
+                    + " the builder's maxBufferBytes, above which rents are unpooled"
+                    + (bytes > bufferBytes ? ", or its slabBytes" : "") + ")", e);
         }
     }
 
@@ -1099,7 +1110,7 @@ public final class NativeBufferPool implements AutoCloseable {
                 }
                 MemorySegment slab;
                 if (s % perSlab == 0) {
-                    slab = carveSlab(bufferBytes * perSlab);
+                    slab = carveSlab(bufferBytes, bufferBytes * perSlab);
                     slabBytesAllocated.addAndGet(slab.byteSize());
                     currentSlab = slab;
                 } else {

@@ -425,6 +425,34 @@ class ZeroCopyTest {
         pool.close();
     }
 
+    /**
+     * A size class whose slab no memory can hold (2^62 bytes, beyond any address space): until
+     * 2026-11-29 its rent and reserve threw the JDK's "Unable to allocate 4611686018427387952
+     * bytes", which named neither the class nor the setting behind it; now the message names the
+     * class, the slab and what to change, on a pool of one class per slab and one of two.
+     */
+    @Test
+    void shouldNameTheSizeClassAndSlabWhenASlabCannotBeAllocated() {
+        long huge = 1L << 62;
+        NativeBufferPool one = NativeBufferPool.builder().minBufferBytes(huge).maxBufferBytes(huge).build();
+        OutOfMemoryError rent = assertThrows(OutOfMemoryError.class, () -> one.rent(1000));
+        assertTrue(rent.getMessage().startsWith("cannot allocate a slab of the pool's size class: bufferBytes=" + huge
+                + ", slabBytes=" + huge + ", buffersPerSlab=1 (free native memory, or lower the builder's maxBufferBytes,"
+                + " above which rents are unpooled) (Unable to allocate"), rent.getMessage());
+        OutOfMemoryError reserve = assertThrows(OutOfMemoryError.class, () -> one.reserve(huge, 1));
+        assertTrue(reserve.getMessage().startsWith("cannot allocate a slab of the pool's size class: bufferBytes=" + huge),
+                reserve.getMessage());
+        assertEquals(0, one.stats().rented());
+        one.close();
+
+        NativeBufferPool two = NativeBufferPool.builder().minBufferBytes(huge / 2).maxBufferBytes(huge / 2).slabBytes(huge).build();
+        OutOfMemoryError e = assertThrows(OutOfMemoryError.class, () -> two.rent(1000));
+        assertTrue(e.getMessage().startsWith("cannot allocate a slab of the pool's size class: bufferBytes=" + huge / 2
+                + ", slabBytes=" + huge + ", buffersPerSlab=2 (free native memory, or lower the builder's maxBufferBytes,"
+                + " above which rents are unpooled, or its slabBytes)"), e.getMessage());
+        two.close();
+    }
+
     @Test
     void shouldServeReservedBuffersAsHits() {
         NativeBufferPool pool = NativeBufferPool.builder().maxBufferBytes(1 << 16).maxBuffersPerClass(300).build();
