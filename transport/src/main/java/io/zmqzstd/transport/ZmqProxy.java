@@ -244,7 +244,8 @@ public final class ZmqProxy implements AutoCloseable {
      *     shut down or closed while it runs; another {@link ZmqException} when libzmq fails
      *     otherwise (e.g. a send the backend's type does not allow)
      * @throws IllegalStateException when this proxy has run (or is running) already, is closed, or
-     *     one of its sockets is closed or in a call on another thread
+     *     one of its sockets is closed or in a call on another thread; a run refused for its sockets
+     *     has not started, and the proxy may run once they are free
      */
     public void run() {
         if (closed) {
@@ -261,14 +262,27 @@ public final class ZmqProxy implements AutoCloseable {
                     entered.add(s);
                 }
             }
+        } catch (RuntimeException refused) {
+            // Refused before it started (a socket closed, or in another thread's call): not a run.
+            // Until 2026-11-29 it counted as the proxy's one run, and a later run() said "proxy has
+            // already run" of a proxy that never had (ZmqProxyTest.shouldRunLaterAfterARunRefusedBeforeItStarted).
+            exitAll(entered);
+            started.set(false);
+            throw refused;
+        }
+        try {
             running = true;
             runEntered();
         } finally {
             running = false;
             ended = true;
-            for (ZmqSocket s : entered) {
-                s.exit();
-            }
+            exitAll(entered);
+        }
+    }
+
+    private static void exitAll(List<ZmqSocket> entered) {
+        for (ZmqSocket s : entered) {
+            s.exit();
         }
     }
 

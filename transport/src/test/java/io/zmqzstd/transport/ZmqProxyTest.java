@@ -495,12 +495,39 @@ class ZmqProxyTest extends ContextTestBase {
                 IllegalStateException taken = assertThrows(IllegalStateException.class, second::run);
                 assertTrue(taken.getMessage().contains("two threads at once"), taken.getMessage());
                 assertFalse(second.isRunning());
-                assertThrows(IllegalStateException.class, () -> second.statistics(Duration.ZERO));
+                assertEquals(Optional.empty(), second.statistics(Duration.ZERO), "not run: the request waits for a run");
             }
             assertTrue(s.producer.send(b("still"), 0));
             assertEquals("still", s.consumer.receiveString(0));
             assertEquals(counts(1, 5, 0, 0), stats(proxy));
             running.terminate(proxy);
+        }
+    }
+
+    /**
+     * A run refused before it started, a socket being in another thread's call (here the first
+     * proxy's run), leaves the proxy as it was: once the sockets are free it runs. Until 2026-11-29
+     * the refused run counted as the proxy's one run, and the next {@code run()} threw "proxy has
+     * already run: a ZmqProxy runs once", {@code statistics} "proxy's run has ended", of a proxy that
+     * had never run.
+     */
+    @Test
+    void shouldRunLaterAfterARunRefusedBeforeItStarted() throws Exception {
+        Stage s = new Stage();
+        try (ZmqProxy first = new ZmqProxy(s.frontend, s.backend, null); ZmqProxy second = new ZmqProxy(s.frontend, s.backend, null)) {
+            Running running = start(first);
+            IllegalStateException taken = assertThrows(IllegalStateException.class, second::run);
+            assertTrue(taken.getMessage().contains("two threads at once"), taken.getMessage());
+            running.terminate(first);
+
+            Running later = start(second);
+            assertNull(later.thrown().get(), "the second proxy runs once the sockets are free");
+            assertTrue(s.producer.send(b("through the second"), 0));
+            assertEquals("through the second", s.consumer.receiveString(0));
+            assertEquals(counts(1, 18, 0, 0), stats(second));
+            later.terminate(second);
+            IllegalStateException again = assertThrows(IllegalStateException.class, second::run);
+            assertTrue(again.getMessage().contains("proxy has already run"), again.getMessage());
         }
     }
 
