@@ -811,6 +811,8 @@ def transport_summary():
     bullet (its inproc 64 and 256 KiB ratio: inproc_zero_copy)."""
     send = interleaved('experiments/small-send-zmqsend')
     intel = interleaved_rows('experiments/small-send-2026-11-28')[('transport', 'tcp', '64 B', 'zeroCopyPooled / byteArray')]
+    own_old, own_new = (interleaved_rows('small-send-own-copy/' + v, 'zeroCopyPooled/nativeSegment')[
+        ('transport', 'tcp', '64 B', 'zeroCopyPooled / byteArray')] for v in ('old', 'new'))
     tcp64 = send[('tcp', '64 B', 'zeroCopyPooled / byteArray')]
     inproc64 = send[('inproc', '64 B', 'zeroCopyPooled / byteArray')]
     read = interleaved('interleaved-read-all')
@@ -858,10 +860,12 @@ def transport_summary():
                 float(steps[0][0]), steps[0][1], float(steps[1][0]), steps[1][1], float(steps[2][0]), float(steps[3][0])),
             # the Summary's row and the interleaved table under its verdict
             'Interleaved, receivers checking 8 bytes: tcp %.2fx at 64 KiB, %s at 128\u2013256 KiB; inproc %.2f\u2013%.2fx from '
-            '512 B to 4 KiB, %.1fx at 64 KiB, %sx at 64 B; tcp 64 B %sx (%s) on the AMD machine, %sx (%s, %s JVMs) on the Intel one (2026-11-28). Receivers reading every byte: inproc %.2fx at 64 KiB; '
+            '512 B to 4 KiB, %.1fx at 64 KiB, %sx at 64 B; tcp 64 B %sx (%s) on the AMD machine, %sx (%s, %s JVMs) on the Intel one (2026-11-28), '
+            'and since the small send\'s own copy %sx (%s, %s JVMs) on the AMD machine (2026-11-29; the jar before it %sx in the same run). '
+            'Receivers reading every byte: inproc %.2fx at 64 KiB; '
             'tcp 64\u2013256 KiB %s while one libzmq I/O thread serves both ends, %s with an I/O thread per end (6/6 JVMs each)' % (
                 float(tcp64k[0]), verdict_span, float(steps[0][0]), float(steps[3][0]), float(inproc64k[0]), inproc64[0], tcp64[0],
-                tcp64[1], intel[1], intel[2], intel[4], float(fold_inproc[0]), equal_fold, ' / '.join('%.2fx' % float(c[0]) for c in (r64, r128, r256))),
+                tcp64[1], intel[1], intel[2], intel[4], own_new[1], own_new[2], own_new[4], own_old[1], float(fold_inproc[0]), equal_fold, ' / '.join('%.2fx' % float(c[0]) for c in (r64, r128, r256))),
             '| tcp | %s | %s | %s | %s |' % tuple(cell(thirty[('tcp', s, 'zeroCopyPooled / byteArray')], d)
                                                  for s, d in (('64 B', 2), ('512 B', 3), ('1 KiB', 2), ('64 KiB', 2))),
             '| inproc, one 8 KiB threshold | %s | %s | %.2fx | %.1fx |' % (
@@ -885,7 +889,9 @@ def transport_summary():
                 float(fold_inproc[0]), fold_inproc[1], float(fold4[('tcp', '64 KiB', 'zeroCopyPooled+all / byteArray+all')][0]),
                 float(fold_switch[0]), float(fold4[('tcp', '128 KiB', 'zeroCopyPooled+all / byteArray+all')][0]), 1 / float(fold_256[0]),
                 copying)], [
-            'At 64 B the pooled send is %sx `byte[]` over inproc and over tcp about 2 %% behind on the AMD machine (%sx, %s)' % (inproc64[0], tcp64[0], tcp64[1]),
+            'At 64 B the pooled send is %sx `byte[]` over inproc, and over tcp %sx (%s, every one of %s JVMs) on the AMD machine since '
+            'the small send\'s own copy (2026-11-29), where it had been about 2 %% behind (%sx, %s)' % (
+                inproc64[0], own_new[1], own_new[2], own_new[0], tcp64[0], tcp64[1]),
             # the zero-copy bullet of "What it measures like"
             'sockets whose every endpoint is inproc (%.2fx at 512 B to %.2fx at 4 KiB), and %.2fx over tcp at 64 KiB with receivers '
             'that check 8 bytes of each message' % (float(steps[0][0]), float(steps[3][0]), float(tcp64k[0])),
@@ -1260,13 +1266,45 @@ def small_send_intel():
             ratio.append(x['after'] / x['before'])
         pairs[t] = '%.3f over %s (%.3f\u2013%.3f)' % (statistics.median(ratio), t, min(ratio), max(ratio))
     out.append('per pair of JVMs after over before %s and %s: no cost resolved in six pairs' % (pairs['tcp'], pairs['inproc']))
-    readme = ['and over tcp about 2 %% behind on the AMD machine (%sx, %s) and %sx ahead on the Intel one (%s, every one of %s JVMs; '
+    readme = ['where it had been about 2 %% behind (%sx, %s), and %sx ahead on the Intel one (%s, every one of %s JVMs; '
               '2026-11-28)' % (interleaved_cells(amd, 'tcp', '64 B', pooled, 'm'), interleaved_cells(amd, 'tcp', '64 B', pooled, 'i'),
                                tcp[1], tcp[2], tcp[0])]
     return out, readme
 
 
 check('Transport: again at 64 B on the Intel machine, and send(MemorySegment) after the review', small_send_intel)
+
+
+def small_send_own_copy():
+    """"The small pooled send's own copy": results/small-send-own-copy/{old,new}/ (interleaved, with the pooled send paired
+    against nativeSegment) and results/pool-first-cache/ (PoolBenchmark.rentRelease, six rounds alternating the jars)."""
+    folder = 'small-send-own-copy/'
+    pooled, native, paired = 'zeroCopyPooled / byteArray', 'nativeSegment / byteArray', 'zeroCopyPooled / nativeSegment (paired)'
+
+    def cell(v, t, size, way):  # median (95 % interval, JVMs above 1)
+        c = interleaved_rows(folder + v, 'zeroCopyPooled/nativeSegment')[('transport', t, size, way)]
+        return '%s (%s, %s)' % (c[1], c[2], c[4])
+
+    out = ['| %s | %s | %s | %s | %s | %s |' % (t, size, cell('old', t, size, pooled), cell('new', t, size, pooled),
+                                                cell('old', t, size, paired), cell('new', t, size, paired))
+           for t, size in (('tcp', '64 B'), ('tcp', '256 B'), ('inproc', '64 B'))]
+    m = {v: {w: median_of(folder + v, 'tcp', '64 B', w, 'zeroCopyPooled/nativeSegment') for w in (pooled, native, paired)}
+         for v in ('old', 'new')}
+    out.append('(paired %.3f to %.3f)' % (m['old'][paired], m['new'][paired]))
+    out.append("the pooled send's lead over `byte[]` grew from %.3fx to %.3fx" % (m['old'][pooled], m['new'][pooled]))
+    out.append('`nativeSegment` / `byteArray` was 1.063x then and %.3fx (old jar) and %.3fx (new jar) here' % (
+        m['old'][native], m['new'][native]))
+    rent = {v: [1 / score('pool-first-cache/rent-release-r%d-%s.json' % (r, v), 'rentRelease') for r in range(1, 7)]  # ns
+            for v in ('old', 'new')}
+    ratios_ = [n / o for o, n in zip(rent['old'], rent['new'])]
+    if max(ratios_) >= 1:
+        raise ValueError('pool-first-cache: a round where the new jar was not faster')
+    out.append('took %.1f ns with the old jar and %.1f ns with the new (new / old %.3f, lower in every round)' % (
+        statistics.median(rent['old']), statistics.median(rent['new']), statistics.median(ratios_)))
+    return out
+
+
+check("Transport: the small pooled send's own copy", small_send_own_copy)
 
 
 # --- "Parallel compression: the second core": the interleaved runs and the contestants in JVMs of their own --------
