@@ -19,6 +19,13 @@ final class Segments {
      */
     private static final long PROBE_STRIDE_BYTES = 4096;
 
+    /**
+     * The name {@link #address} and {@link #checkUsable(MemorySegment, MemorySegment)} give a
+     * segment they refuse: they check either side and take no name, so that the success path
+     * passes nothing more. The public method's catch names the side ({@link #namedIfClosed}).
+     */
+    private static final String UNNAMED = "segment";
+
     private Segments() {
     }
 
@@ -34,7 +41,7 @@ final class Segments {
      */
     static long address(MemorySegment segment, long offset, long length) {
         check(segment, offset, length);
-        RawSegments.checkUsable(segment, "segment");
+        checkUsable(segment);
         return segment.address() + offset;
     }
 
@@ -44,8 +51,13 @@ final class Segments {
      * not by the copy after libzstd has run.
      */
     static void checkUsable(MemorySegment src, MemorySegment dst) {
-        RawSegments.checkUsable(src, "segment");
-        RawSegments.checkUsable(dst, "segment");
+        checkUsable(src);
+        checkUsable(dst);
+    }
+
+    /** The liveness and thread checks of {@link #address} alone, for one segment. */
+    static void checkUsable(MemorySegment segment) {
+        RawSegments.checkUsable(segment, UNNAMED);
     }
 
     /** Refuses a segment zstd would write through its raw address if it is read-only, as FFM's own writes do. */
@@ -87,12 +99,16 @@ final class Segments {
      * arena is closed says only "Already closed", naming nothing (a caller may take it for a closed
      * compressor or decompressor): the error a segment passed by address gets
      * ({@link RawSegments#checkUsable}, "… is no longer alive: its arena is closed"), with FFM's as
-     * its cause. {@code e} itself when {@code segment} is alive (the error is another's) or when
-     * {@code e} names its segment already. Error path only: a catch on a public method's existing
-     * {@code try}, so the calls that read a segment in Java pay nothing for a name.
+     * its cause; and that error itself, from {@link #address}, which does not know the side, as
+     * "segment …" when {@code segment} is closed. {@code e} itself when {@code segment} is alive
+     * (the error is another's) or when {@code e} names its segment already. Error path only: a
+     * catch on a public method's existing {@code try}, so the calls that read a segment in Java,
+     * or check one before giving its address to libzstd, pay nothing for a name.
      */
     static IllegalStateException namedIfClosed(IllegalStateException e, MemorySegment segment, String name) {
-        if (segment.scope().isAlive() || e.getMessage() != null && e.getMessage().endsWith(RawSegments.NOT_ALIVE)) {
+        String message = e.getMessage();
+        if (segment.scope().isAlive()
+                || message != null && message.endsWith(RawSegments.NOT_ALIVE) && !message.equals(UNNAMED + RawSegments.NOT_ALIVE)) {
             return e; // another's error, or one that names its segment already
         }
         try {
@@ -106,6 +122,40 @@ final class Segments {
 
     static void check(MemorySegment segment, long offset, long length) {
         Objects.checkFromIndexSize(offset, length, segment.byteSize());
+    }
+
+    /**
+     * The range error of a call over {@code src} and {@code dst} that says which side is wrong,
+     * with its offset, length and the segment's size ("source range out of bounds: srcOffset=-1,
+     * srcLength=10, byteSize=100", both sides when both are), {@code e} as its cause: the JDK's
+     * own words ("Range [-1, -1 + 10) out of bounds for length 100", or FFM's from a copy into the
+     * scratch memory) name neither. {@code e} itself when both ranges are within their segments
+     * (the error is another's). Error path only: a catch on the public method's {@code try}; every
+     * call checks its ranges with {@link #check} as before.
+     *
+     * @param srcName what the source is, for the message ("source", "frame")
+     */
+    static IndexOutOfBoundsException namedRange(IndexOutOfBoundsException e, String srcName,
+                                                MemorySegment src, long srcOffset, long srcLength,
+                                                MemorySegment dst, long dstOffset, long dstCapacity) {
+        boolean srcOut = outOfBounds(src, srcOffset, srcLength);
+        boolean dstOut = outOfBounds(dst, dstOffset, dstCapacity);
+        if (!srcOut && !dstOut) {
+            return e;
+        }
+        String message = (srcOut ? srcName + " range out of bounds: srcOffset=" + srcOffset + ", srcLength=" + srcLength
+                + ", byteSize=" + src.byteSize() : "")
+                + (srcOut && dstOut ? "; " : "")
+                + (dstOut ? "destination range out of bounds: dstOffset=" + dstOffset + ", dstCapacity=" + dstCapacity
+                + ", byteSize=" + dst.byteSize() : "");
+        IndexOutOfBoundsException named = new IndexOutOfBoundsException(message);
+        named.initCause(e);
+        return named;
+    }
+
+    /** Whether {@link #check} refuses the range, as {@link Objects#checkFromIndexSize} does. */
+    private static boolean outOfBounds(MemorySegment segment, long offset, long length) {
+        return (offset | length) < 0 || length > segment.byteSize() - offset;
     }
 
     /**

@@ -406,11 +406,14 @@ public final class ZstdCompressor implements AutoCloseable {
      *     {@value #ONE_SHOT_HEAP_MAX_INPUT_BYTES} bytes) fits with less than a few bytes to spare,
      *     which libzstd's one-call compressor wants; a capacity of {@link #maxCompressedSize(long)}
      *     always fits
-     * @throws IndexOutOfBoundsException when a range is not within its segment
+     * @throws IndexOutOfBoundsException when a range is not within its segment, naming the side:
+     *     "source range out of bounds: srcOffset=…, srcLength=…, byteSize=…" or "destination range
+     *     …: dstOffset=…, dstCapacity=…, byteSize=…" (both, when both are)
      * @throws IllegalArgumentException when {@code dst} is read-only, or the source and destination
      *     ranges share memory ("source and destination overlap")
      * @throws IllegalStateException when this compressor is closed, or in a call on another
-     *     thread, or the arena of either segment is closed; or a file mapping on either side
+     *     thread, or the arena of either segment is closed ("source segment is no longer alive: …",
+     *     "destination segment …"); or a file mapping on either side
      *     faulted ("src could not be read: a fault in its memory …" or "dst could not be written:
      *     …", naming the range, with the JDK's {@link InternalError} as its cause): no frame was
      *     written, and the compressor goes on
@@ -420,6 +423,14 @@ public final class ZstdCompressor implements AutoCloseable {
         guard.enter();
         try {
             return compressEntered(src, srcOffset, srcLength, dst, dstOffset, dstCapacity);
+        } catch (IndexOutOfBoundsException e) {
+            // The JDK's range errors name neither side, nor does FFM's from the copy that alone
+            // checks a heap source staged into the scratch ("Out of bound access on segment
+            // MemorySegment{ kind: heap, … }"): named here, on the error path only
+            throw Segments.namedRange(e, "source", src, srcOffset, srcLength, dst, dstOffset, dstCapacity);
+        } catch (IllegalStateException e) {
+            // A segment refused before libzstd is given its address is "segment …", of either side
+            throw Segments.namedIfClosed(Segments.namedIfClosed(e, src, "source segment"), dst, "destination segment");
         } finally {
             guard.exit(this);
         }
@@ -487,12 +498,6 @@ public final class ZstdCompressor implements AutoCloseable {
             if (!dstDirect && !LibZstd.isError(r)) {
                 MemorySegment.copy(buffers.scratchOut, 0, dst, dstOffset, r);
             }
-        } catch (IndexOutOfBoundsException e) {
-            // A source staged into the scratch has its range checked only by that copy, in FFM's
-            // words ("Out of bound access on segment MemorySegment{ kind: heap, … }"): named here
-            // as every other range is, on the error path only (the destination was checked first)
-            Segments.check(src, srcOffset, srcLength);
-            throw e;
         } catch (Throwable t) {
             throw LibZstd.rethrow(t);
         } finally {

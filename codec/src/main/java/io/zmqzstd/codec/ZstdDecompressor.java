@@ -403,14 +403,17 @@ public final class ZstdDecompressor implements AutoCloseable {
      *     {@code CORRUPT}, {@code CHECKSUM}, {@code DICTIONARY_MISSING}, {@code TOO_LARGE} or
      *     {@code DESTINATION_TOO_SMALL} ({@code CORRUPT} also for bytes after the frame: one
      *     input is exactly one frame); the decompressor stays usable
-     * @throws IndexOutOfBoundsException when a range is not within its segment
+     * @throws IndexOutOfBoundsException when a range is not within its segment, naming the side:
+     *     "frame range out of bounds: srcOffset=…, srcLength=…, byteSize=…" or "destination range
+     *     …: dstOffset=…, dstCapacity=…, byteSize=…" (both, when both are)
      * @throws IllegalArgumentException when {@code dst} is read-only, or the source and destination
      *     ranges share memory ("source and destination overlap")
      * @throws IllegalStateException when this decompressor is closed, or in a call on another
-     *     thread, or the arena of either segment is closed; or a file mapping on either side
-     *     faulted ("src could not be read: a fault in its memory …" or "dst could not be written:
-     *     …", naming the range, with the JDK's {@link InternalError} as its cause): the content is
-     *     not whole, and the decompressor goes on
+     *     thread, or the arena of either segment is closed ("frame segment is no longer alive: …",
+     *     "destination segment …"; a destination too small for the frame is named as closed first);
+     *     or a file mapping on either side faulted ("src could not be read: a fault in its memory
+     *     …" or "dst could not be written: …", naming the range, with the JDK's
+     *     {@link InternalError} as its cause): the content is not whole, and the decompressor goes on
      */
     public long decompress(MemorySegment src, long srcOffset, long srcLength,
                            MemorySegment dst, long dstOffset, long dstCapacity) {
@@ -421,6 +424,9 @@ public final class ZstdDecompressor implements AutoCloseable {
             // store nothing measurable (BENCHMARKS.md, "What the streams' owner check costs")
             stream = null;
             return decompressEntered(src, srcOffset, srcLength, dst, dstOffset, dstCapacity);
+        } catch (IndexOutOfBoundsException e) {
+            // The JDK's range errors name neither side: named here, on the error path only
+            throw Segments.namedRange(e, "frame", src, srcOffset, srcLength, dst, dstOffset, dstCapacity);
         } catch (IllegalStateException e) {
             // FFM's "Already closed" from a read of the frame's header or a stored frame's copy in
             // Java names nothing: named here, on the try the guard needs anyway, rather than
@@ -477,6 +483,9 @@ public final class ZstdDecompressor implements AutoCloseable {
         long declared = prepareHeader(src, srcOffset, fhd);
         boolean onlyStoredBlocks = checkSingleFrame(src, srcOffset, srcLength, fhd);
         if (declared != ZstdFrames.CONTENT_SIZE_UNKNOWN && declared > dstCapacity) {
+            // a closed (or another thread's) destination is that error first, as where the
+            // destination is large enough: no larger one helps while the caller's arena is closed
+            Segments.checkUsable(dst);
             throw new ZstdException(ZstdException.Reason.DESTINATION_TOO_SMALL,
                     "destination too small: declared=" + declared + ", capacity=" + dstCapacity);
         }

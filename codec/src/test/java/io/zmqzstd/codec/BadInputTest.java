@@ -792,9 +792,10 @@ class BadInputTest {
     }
 
     /**
-     * A compression source range outside its segment is refused in the codec's words ("Range [-1,
-     * -1 + 10) out of bounds for length 100", as a native source's and every destination's), on
-     * every kind of source and destination, and the compressor goes on. Before, a heap source up
+     * A compression source range outside its segment is refused in the same words on every kind of
+     * source and destination (since 2026-11-29 "source range out of bounds: srcOffset=-1,
+     * srcLength=10, byteSize=100", {@link SegmentSideErrorTest}; the JDK's "Range [-1, -1 + 10) out
+     * of bounds for length 100" before), and the compressor goes on. Before, a heap source up
      * to 128 KiB (and so every {@code compress(byte[], int, int, byte[], int, int)}) was refused
      * only by its copy into the scratch memory, in FFM's words: "Out of bound access on segment
      * MemorySegment{ kind: heap, heapBase: [B@…, address: 0x0, byteSize: 100 }; new offset = -1;
@@ -809,7 +810,7 @@ class BadInputTest {
             List<MemorySegment> sources = List.of(arena.allocateFrom(JAVA_BYTE, array), MemorySegment.ofArray(array));
             List<MemorySegment> destinations = List.of(arena.allocate(out.length), MemorySegment.ofArray(out));
             for (long[] range : bad) {
-                String expected = "Range [" + range[0] + ", " + range[0] + " + " + range[1] + ") out of bounds for length 100";
+                String expected = "source range out of bounds: srcOffset=" + range[0] + ", srcLength=" + range[1] + ", byteSize=100";
                 for (MemorySegment src : sources) {
                     for (MemorySegment dst : destinations) {
                         String where = Arrays.toString(range) + " src native=" + src.isNative() + " dst native=" + dst.isNative();

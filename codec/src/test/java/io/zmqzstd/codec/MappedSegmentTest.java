@@ -242,7 +242,7 @@ class MappedSegmentTest {
 
     /**
      * A mapping whose arena is closed is refused before any work, as a native segment given by
-     * address is ("no longer alive"), not by the Java copy after libzstd has run.
+     * address is ("no longer alive", naming the side), not by the Java copy after libzstd has run.
      */
     @Test
     void shouldRefuseAMappingWhoseArenaIsClosedBeforeAnyWork(@TempDir Path dir) throws IOException {
@@ -255,10 +255,12 @@ class MappedSegmentTest {
              ZstdDecompressor d = new ZstdDecompressor()) {
             MemorySegment frame = arena.allocate(ZstdCompressor.maxCompressedSize(300_000));
             long n = c.compress(MemorySegment.ofArray(TestData.text(300_000, 1)), frame);
-            for (Executable call : List.<Executable>of(() -> c.compress(dead, frame), () -> c.compress(frame.asSlice(0, n), dead),
-                    () -> d.decompress(dead, frame), () -> d.decompress(frame.asSlice(0, n), dead))) {
-                IllegalStateException e = assertThrows(IllegalStateException.class, call);
-                assertEquals("segment is no longer alive: its arena is closed", e.getMessage());
+            List<Executable> calls = List.of(() -> c.compress(dead, frame), () -> c.compress(frame.asSlice(0, n), dead),
+                    () -> d.decompress(dead, frame), () -> d.decompress(frame.asSlice(0, n), dead));
+            List<String> sides = List.of("source", "destination", "frame", "destination");
+            for (int i = 0; i < calls.size(); i++) {
+                IllegalStateException e = assertThrows(IllegalStateException.class, calls.get(i));
+                assertEquals(sides.get(i) + " segment is no longer alive: its arena is closed", e.getMessage());
             }
         }
     }
