@@ -155,6 +155,36 @@ public final class ZstdInputStream extends InputStream {
         if (len == 0) {
             return 0;
         }
+        return (int) transfer(b, off, len);
+    }
+
+    /**
+     * Skips up to {@code n} bytes of content, across frames, stopping only at {@code n} or at the
+     * end of the input, as {@link InputStream#skip(long)} does. It discards decoded bytes in the
+     * decompressor's native output window without copying them anywhere: no heap allocation per
+     * call (the inherited method made an array of up to 2 KiB per call and copied every skipped
+     * byte into it).
+     *
+     * @return the bytes skipped; 0 for {@code n <= 0} and at the end
+     * @throws IOException when this stream is closed or failed earlier, whatever {@code n} (the
+     *     inherited method returns 0 for {@code n <= 0} without looking), or as {@link #read}
+     */
+    @Override
+    public long skip(long n) throws IOException {
+        ensureReadable();
+        if (n <= 0) {
+            return 0;
+        }
+        return Math.max(0, transfer(null, 0, n));
+    }
+
+    /**
+     * {@link #read(byte[], int, int)} after its checks, {@code len > 0}: the next decoded bytes,
+     * up to {@code len}, copied into {@code b} at {@code off}; or, with {@code b} null, dropped
+     * ({@link #skip}), going on decoding until {@code len} are or the input ends. -1 at the end
+     * of the input when no byte was.
+     */
+    private long transfer(byte[] b, int off, long len) throws IOException {
         try {
             // before the scratch memory is read: refused when the decompressor is closed (its
             // scratch freed) or in a call on another thread
@@ -181,17 +211,23 @@ public final class ZstdInputStream extends InputStream {
         // Inside the guard to the end, the source's reads included: the scratch memory and the
         // structs hold this stream's state between zstd's steps.
         try {
-            while (outRead == outAvailable) {
-                if (!decodeMoreNamingTheFrame()) {
-                    ended = true;
-                    decompressor.stream = null; // nothing of this stream is left in the decompressor
-                    return -1;
+            long done = 0;
+            do {
+                while (outRead == outAvailable) {
+                    if (!decodeMoreNamingTheFrame()) {
+                        ended = true;
+                        decompressor.stream = null; // nothing of this stream is left in the decompressor
+                        return done == 0 ? -1 : done;
+                    }
                 }
-            }
-            int n = (int) Math.min(len, outAvailable - outRead);
-            MemorySegment.copy(buffers.scratchOut, JAVA_BYTE, outRead, b, off, n);
-            outRead += n;
-            return n;
+                long n = Math.min(len - done, outAvailable - outRead);
+                if (b != null) {
+                    MemorySegment.copy(buffers.scratchOut, JAVA_BYTE, outRead, b, off, (int) n);
+                }
+                outRead += n;
+                done += n;
+            } while (b == null && done < len); // a read returns what the window holds; a skip goes on
+            return done;
         } catch (Throwable e) {
             if (sourceInterrupted) {
                 // a source's timeout: refill left the state whole, the next read resumes
@@ -207,18 +243,6 @@ public final class ZstdInputStream extends InputStream {
         } finally {
             decompressor.exit();
         }
-    }
-
-    /**
-     * Skips up to {@code n} bytes of content, as {@link InputStream#skip(long)} does by reading.
-     *
-     * @throws IOException when this stream is closed or failed earlier, whatever {@code n} (the
-     *     inherited method returns 0 for {@code n <= 0} without looking), or as {@link #read}
-     */
-    @Override
-    public long skip(long n) throws IOException {
-        ensureReadable();
-        return super.skip(n);
     }
 
     private void ensureReadable() throws IOException {
