@@ -214,16 +214,7 @@ public final class Main implements Callable<Integer> {
 
     /** An I/O failure in a few words, for "error=" in a message: no exception class names. */
     static String describe(Throwable e) {
-        return switch (e) {
-            case java.nio.file.NoSuchFileException x -> "no such file";
-            case java.nio.file.AccessDeniedException x -> "permission denied";
-            case java.nio.file.FileAlreadyExistsException x -> "file exists";
-            case java.nio.file.NotDirectoryException x -> "not a directory";
-            // its message is "PATH: REASON", and every caller names the file already
-            case java.nio.file.FileSystemException x when x.getReason() != null -> x.getReason();
-            case null -> "unknown";
-            default -> e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
-        };
+        return io.zmqzstd.nativelib.internal.IoErrors.describe(e); // shared with the codec's dictionary files
     }
 
     /**

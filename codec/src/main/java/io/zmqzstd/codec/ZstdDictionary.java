@@ -4,6 +4,7 @@ import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import io.zmqzstd.codec.internal.LibZstd;
+import io.zmqzstd.nativelib.internal.IoErrors;
 import io.zmqzstd.nativelib.internal.JavaArrays;
 import io.zmqzstd.nativelib.internal.WholeFiles;
 import java.io.IOException;
@@ -205,7 +206,8 @@ public final class ZstdDictionary implements AutoCloseable {
      * @param file the file; a file that does not start with the dictionary magic is taken as raw
      *     content
      * @return the dictionary
-     * @throws java.io.UncheckedIOException when the file cannot be read
+     * @throws java.io.UncheckedIOException when the file cannot be read ("cannot read dictionary:
+     *     file=…, error=…", saying why: "no such file", "permission denied", "Is a directory")
      * @throws IllegalArgumentException when the file is empty, larger than an array holds (2 GiB
      *     less 8 bytes; "dictionary file too large"), or is a zstd dictionary cut short or
      *     damaged before its content (as {@link #of(byte[])}; the message names the file)
@@ -224,7 +226,7 @@ public final class ZstdDictionary implements AutoCloseable {
             }
             bytes = Files.readAllBytes(file);
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot read dictionary: file=" + file, e);
+            throw new UncheckedIOException("cannot read dictionary: file=" + file + ", error=" + IoErrors.describe(e), e);
         }
         try {
             return of(bytes);
@@ -322,7 +324,9 @@ public final class ZstdDictionary implements AutoCloseable {
      * whose directory takes no new file are written through in place.
      *
      * @param file the file to write; an existing file is replaced
-     * @throws java.io.UncheckedIOException when the file cannot be written
+     * @throws java.io.UncheckedIOException when the file cannot be written ("cannot write
+     *     dictionary: file=…, error=…", saying why: "no such directory: …", "permission denied",
+     *     "No space left on device")
      * @throws IllegalStateException when this dictionary is closed
      * @throws NullPointerException when {@code file} is null
      */
@@ -332,8 +336,18 @@ public final class ZstdDictionary implements AutoCloseable {
         try {
             WholeFiles.write(file, bytes);
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot write dictionary: file=" + file, e);
+            throw new UncheckedIOException("cannot write dictionary: file=" + file + ", error=" + writeError(file, e), e);
         }
+    }
+
+    /**
+     * Why {@link #save} failed, for its message: a directory that is not there (or is a file) is
+     * named as such, where the failure itself is about the new file beside the target, a name the
+     * caller never gave. Error path only.
+     */
+    private static String writeError(Path file, IOException e) {
+        Path directory = file.toAbsolutePath().getParent();
+        return directory != null && !Files.isDirectory(directory) ? "no such directory: " + directory : IoErrors.describe(e);
     }
 
     /**

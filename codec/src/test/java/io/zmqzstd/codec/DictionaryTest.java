@@ -386,6 +386,43 @@ class DictionaryTest {
         }
     }
 
+    /**
+     * A dictionary file that cannot be read, or a path a dictionary cannot be saved to, is named
+     * with why, as the cli's words have it ("cannot read dictionary: file=…, error=…"). Before
+     * 2026-11-29 the message named the file alone ("cannot write dictionary: file=…"), the reason
+     * only in the cause, which for a directory that does not exist named a temporary file the
+     * caller never gave.
+     */
+    @Test
+    void shouldSayWhyADictionaryFileCannotBeReadOrWritten() {
+        Path missing = dir.resolve("missing.dict");
+        assertEquals("cannot read dictionary: file=" + missing + ", error=no such file",
+                assertThrows(java.io.UncheckedIOException.class, () -> ZstdDictionary.load(missing)).getMessage());
+        assertEquals("cannot read dictionary: file=" + dir + ", error=Is a directory",
+                assertThrows(java.io.UncheckedIOException.class, () -> ZstdDictionary.load(dir)).getMessage());
+        try (ZstdDictionary d = ZstdDictionary.of(TestData.text(2000, 5))) {
+            Path noDirectory = dir.resolve("nope");
+            Path inMissing = noDirectory.resolve("d.dict");
+            assertEquals("cannot write dictionary: file=" + inMissing + ", error=no such directory: " + noDirectory,
+                    assertThrows(java.io.UncheckedIOException.class, () -> d.save(inMissing)).getMessage());
+            Path aFile = dir.resolve("a-file");
+            d.save(aFile);
+            Path underAFile = aFile.resolve("d.dict");
+            assertEquals("cannot write dictionary: file=" + underAFile + ", error=no such directory: " + aFile,
+                    assertThrows(java.io.UncheckedIOException.class, () -> d.save(underAFile)).getMessage());
+            assertEquals("cannot write dictionary: file=" + dir + ", error=Is a directory",
+                    assertThrows(java.io.UncheckedIOException.class, () -> d.save(dir)).getMessage());
+            Path full = Path.of("/dev/full");
+            if (Files.exists(full)) {
+                assertEquals("cannot write dictionary: file=/dev/full, error=No space left on device",
+                        assertThrows(java.io.UncheckedIOException.class, () -> d.save(full)).getMessage());
+            }
+            try (ZstdDictionary back = ZstdDictionary.load(aFile)) {
+                assertArrayEquals(d.bytes(), back.bytes(), "saves and loads go on");
+            }
+        }
+    }
+
     @Test
     void shouldExplainWhyTrainingFails() {
         ZstdException e = assertThrows(ZstdException.class,
