@@ -128,13 +128,15 @@ final class CurveSide {
                 // Path.of drops the '/': @server.key.pub/ read server.key.pub, which open(2) refuses
                 throw usage("Invalid value for option '" + names.serverKey() + "': " + directory);
             }
-            String key = fromFile ? publicKeyFrom(Path.of(serverKey.substring(1))) : serverKey.trim();
+            Path keyFile = fromFile ? Path.of(serverKey.substring(1)) : null;
+            String key = fromFile ? publicKeyFrom(keyFile) : serverKey.trim();
             if (!fromFile && !CurveOptions.isKey(key) && isFile(serverKey)) {
                 // a key file named without its '@' was only "expected 40 Z85 characters, length=15"
                 throw usage("invalid CURVE key (" + names.serverKey() + "): " + serverKey + " is a file, not a key;"
                         + " give @" + serverKey + " to read the server's public key from it");
             }
-            checkKey(key, null, names.serverKey());
+            // a key from a file is named by the file, as a secret key is: "(--curve-server-key)" did not say which file
+            checkKey(key, fromFile ? names.serverKey() : null, fromFile ? "public key in " + keyFile : names.serverKey());
             OwnKeys own = ownClientKeys();
             return socket -> { // each side's socket is set once
                 try {

@@ -883,6 +883,34 @@ class CommandLineTest {
     }
 
     /**
+     * A wrong key in a {@code --curve-server-key @FILE} file (a {@code public=} line a character short, or
+     * with a character outside Z85) was {@code invalid CURVE key (--curve-server-key): …}, naming the option
+     * but not the file, where a secret key's line names its file. Now the file too (never the key's text),
+     * on send, recv and a proxy side (there after the option, as the proxy's key file lines are).
+     */
+    @Test
+    void shouldNameTheFileOfAWrongServerKeyReadFromOne(@TempDir Path dir) throws Exception {
+        String key = io.zmqzstd.transport.Curve.keypair().publicKey();
+        Path short39 = Files.writeString(dir.resolve("short.key.pub"), "public=" + key.substring(1) + "\n");
+        Path notZ85 = Files.writeString(dir.resolve("tilde.key.pub"), "public=" + key.substring(1) + "~\n");
+        String connect = "tcp://127.0.0.1:1";
+        String[][] cases = {
+                {"send", "--connect", connect, "--curve-server-key", "@" + short39, "--timeout", "200ms"},
+                {"recv", "--connect", connect, "--curve-server-key", "@" + notZ85, "--timeout", "200ms"},
+                {"proxy", "--type", "pipeline", "--frontend-bind", "tcp://127.0.0.1:*", "--backend-connect", connect,
+                        "--backend-curve-server-key", "@" + short39}};
+        String[] expected = {
+                "invalid CURVE key (public key in " + short39 + "): expected 40 Z85 characters, length=39",
+                "invalid CURVE key (public key in " + notZ85 + "): not a Z85 character at index 39: '~'",
+                "--backend-curve-server-key: invalid CURVE key (public key in " + short39 + "): expected 40 Z85 characters,"
+                        + " length=39"};
+        assertEachAUsageError(cases, expected);
+        for (String[] args : cases) {
+            assertFalse(run(args).err().contains(key.substring(1, 20)), "the key's text is not printed");
+        }
+    }
+
+    /**
      * {@code --curve-server-key @server.key}: keygen's pair file (not its {@code server.key.pub}) gave
      * the client the server's public key, and the run went on, so the server's secret key was on the
      * client's machine without a word. Refused, naming the public key file; a zcert secret
