@@ -16,6 +16,7 @@ import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Arrays;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 
 /** {@code keygen}: a CURVE key pair in Z85 text, for the --curve-* options of send and recv and the proxy's per side. */
@@ -29,10 +30,14 @@ import java.util.concurrent.Callable;
                 "1:Runtime failure: cannot write FILE (or it exists and --force is not given).", ExitCodes.HELP_USAGE})
 final class KeygenCommand implements Callable<Integer> {
 
+    /** What keygen adds to {@code --out FILE} for the public key's file. */
+    private static final String PUBLIC_SUFFIX = ".pub";
+
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--out", paramLabel = "FILE", converter = Values.OutputFile.class, description = "Write the key pair to FILE and the public key to FILE.pub.")
+    @Option(names = "--out", paramLabel = "FILE", converter = Values.OutputFile.class, description = "Write the key pair to FILE"
+            + " and the public key to FILE.pub (FILE holds the secret key: a name ending in .pub is refused).")
     Path out;
 
     @Option(names = "--force", description = "With --out: overwrite existing files (regular files only: never a directory,"
@@ -45,6 +50,9 @@ final class KeygenCommand implements Callable<Integer> {
             // printed keys overwrite nothing: the user may have meant --out and would otherwise not hear of it
             throw new ParameterException(spec.commandLine(), "--force needs --out FILE: without --out the keys are printed,"
                     + " and there is no file to overwrite");
+        }
+        if (out != null) {
+            refusePublicKeyName(out);
         }
         // no String of the secret key: the pair holds it as characters, formatted into an array zeroed once written
         Curve.KeyPair keys = Curve.keypair();
@@ -94,9 +102,29 @@ final class KeygenCommand implements Callable<Integer> {
         return ExitCodes.OK;
     }
 
+    /**
+     * Refuses an {@code --out} named as a public key file: {@code --out server.key.pub} wrote the pair,
+     * secret key included, into {@code server.key.pub}, the file a user hands to clients, and the public
+     * key into {@code server.key.pub.pub}.
+     */
+    private void refusePublicKeyName(Path file) {
+        String name = file.getFileName().toString();
+        if (!name.toLowerCase(Locale.ROOT).endsWith(PUBLIC_SUFFIX)) {
+            return;
+        }
+        String base = name.substring(0, name.length() - PUBLIC_SUFFIX.length());
+        String instead = base.isEmpty() ? "a name without it, e.g. --out server.key, which writes server.key and server.key.pub"
+                : "--out " + file.resolveSibling(base) + ", which writes " + file.resolveSibling(base) + " and "
+                        + publicKeyFile(file.resolveSibling(base));
+        throw new ParameterException(spec.commandLine(), "Invalid value for option '--out': '" + file + "' ends with '"
+                + name.substring(base.length()) + "', the name of a public key file, but FILE gets the key pair, its secret"
+                + " key included (the public key goes to FILE.pub, here " + publicKeyFile(file).getFileName() + "): give "
+                + instead);
+    }
+
     /** Where {@code --out FILE} puts the public key: {@code FILE.pub}, beside FILE. */
     static Path publicKeyFile(Path out) {
-        return out.resolveSibling(out.getFileName() + ".pub");
+        return out.resolveSibling(out.getFileName() + PUBLIC_SUFFIX);
     }
 
     /** PrintStream swallows write errors: a key pair printed into a full disk or a closed pipe is lost, not written. */

@@ -1695,6 +1695,35 @@ class CommandLineTest {
     }
 
     /**
+     * {@code keygen --out server.key.pub} (a name copied from a client's {@code --curve-server-key
+     * @server.key.pub}) wrote the key pair, secret key included, into {@code server.key.pub}, the file
+     * handed to clients, and the public key into {@code server.key.pub.pub}, exit 0. Now a usage error
+     * that says why and which {@code --out} to give, nothing written, nothing printed.
+     */
+    @Test
+    void shouldRefuseAnOutputFileNamedAsAPublicKeyFile(@TempDir Path dir) throws Exception {
+        Path pub = dir.resolve("server.key.pub");
+        Path bare = dir.resolve(".pub");
+        String[][] cases = {{"keygen", "--out", pub.toString()}, {"keygen", "--out", bare.toString(), "--force"}};
+        String[] expected = {
+                "Invalid value for option '--out': '" + pub + "' ends with '.pub', the name of a public key file, but FILE gets"
+                        + " the key pair, its secret key included (the public key goes to FILE.pub, here server.key.pub.pub):"
+                        + " give --out " + dir.resolve("server.key") + ", which writes " + dir.resolve("server.key") + " and "
+                        + pub,
+                "Invalid value for option '--out': '" + bare + "' ends with '.pub', the name of a public key file, but FILE gets"
+                        + " the key pair, its secret key included (the public key goes to FILE.pub, here .pub.pub): give a name"
+                        + " without it, e.g. --out server.key, which writes server.key and server.key.pub"};
+        for (int i = 0; i < cases.length; i++) {
+            Result r = run(cases[i]);
+            assertOneLine(r, ExitCodes.USAGE, String.join(" ", cases[i]) + " -> " + r, "zmq-zstd keygen: " + expected[i]);
+            assertEquals("", r.out(), r::toString);
+        }
+        try (var listing = Files.list(dir)) {
+            assertEquals(List.of(), listing.toList(), "no key file was written");
+        }
+    }
+
+    /**
      * A file to read given with a trailing '/' ({@code --dict d.dict/}): {@code Path.of} drops the '/', so
      * the file was read and the command ran (open(2) refuses such a path with ENOTDIR). Now a usage
      * error naming the option and the file without the '/', before anything is bound or sent, as
