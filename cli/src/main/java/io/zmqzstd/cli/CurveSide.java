@@ -23,7 +23,8 @@ import java.util.function.Consumer;
  * on the socket, and its usage errors (exit 2) name the options as the user typed them
  * ({@link Names}).
  *
- * <p>Key files are read here (at most {@link CurveOptions#MAX_KEY_FILE_BYTES}, ASCII) and parsed by
+ * <p>Key files are read here (at most {@link CurveOptions#MAX_KEY_FILE_BYTES}, ASCII after an optional
+ * UTF-8 byte-order mark) and parsed by
  * {@link CurveOptions#parse}, in any of the formats listed there. A secret key is never a String
  * here: read into bytes and characters, decoded into binary, set by
  * {@link ZmqSocket#curveSecretKeyBytes(byte[])}, each array zeroed once done with.
@@ -46,6 +47,13 @@ final class CurveSide {
                     prefix + "curve-keypair-file", fileOptionInMessages);
         }
     }
+
+    /** The UTF-8 byte-order mark (U+FEFF), which a key file may start with: skipped. */
+    private static final byte[] UTF8_BOM = {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF};
+
+    /** UTF-16's byte-order marks, little- and big-endian: a key file that starts with one is UTF-16 text, refused as such. */
+    private static final byte[] UTF16_LE_BOM = {(byte) 0xFF, (byte) 0xFE};
+    private static final byte[] UTF16_BE_BOM = {(byte) 0xFE, (byte) 0xFF};
 
     private final CommandLine commandLine;
     private final Names names;
@@ -288,16 +296,24 @@ final class CurveSide {
                 throw cannotReadKeyFile(file, option, "larger than a key file may be: limit=" + CurveOptions.MAX_KEY_FILE_BYTES
                         + " bytes (is it the right file?)");
             }
-            for (int i = 0; i < bytes.length; i++) {
+            if (startsWith(bytes, UTF16_LE_BOM) || startsWith(bytes, UTF16_BE_BOM)) {
+                // Windows editors' "Unicode": every other byte is 0, which read as ASCII would be no key at all
+                throw cannotReadKeyFile(file, option, String.format(Locale.ROOT, "not a text key file in ASCII or UTF-8: it"
+                        + " starts with a UTF-16 byte-order mark (0x%02X 0x%02X), so it is UTF-16 text; save it as ASCII or"
+                        + " UTF-8", bytes[0] & 0xFF, bytes[1] & 0xFF));
+            }
+            // a UTF-8 byte-order mark, which Windows editors put first, is no part of the text: skipped, as UTF-8 readers do
+            int start = startsWith(bytes, UTF8_BOM) ? UTF8_BOM.length : 0;
+            for (int i = start; i < bytes.length; i++) {
                 if (bytes[i] < 0) {
                     // Z85 keys and the key=value lines around them are ASCII: a binary file is the wrong file
                     throw cannotReadKeyFile(file, option, String.format(Locale.ROOT,
                             "not a text key file: a byte that is not ASCII at offset=%d (0x%02X)", i, bytes[i] & 0xFF));
                 }
             }
-            char[] text = new char[bytes.length];
-            for (int i = 0; i < bytes.length; i++) {
-                text[i] = (char) bytes[i]; // ASCII, checked above
+            char[] text = new char[bytes.length - start];
+            for (int i = 0; i < text.length; i++) {
+                text[i] = (char) bytes[start + i]; // ASCII, checked above
             }
             try {
                 return CurveOptions.parse(CharBuffer.wrap(text));
@@ -311,6 +327,10 @@ final class CurveSide {
                 Arrays.fill(bytes, (byte) 0);
             }
         }
+    }
+
+    private static boolean startsWith(byte[] bytes, byte[] prefix) {
+        return bytes.length >= prefix.length && Arrays.equals(bytes, 0, prefix.length, prefix, 0, prefix.length);
     }
 
     private ParameterException cannotReadKeyFile(Path file, String option, String error) {

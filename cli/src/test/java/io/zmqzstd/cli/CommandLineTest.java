@@ -1058,6 +1058,76 @@ class CommandLineTest {
     }
 
     /**
+     * A key file saved by a Windows editor starts with a UTF-8 byte-order mark, which was refused as
+     * {@code a byte that is not ASCII at offset=0 (0xEF)}. The mark is no part of the text: it is
+     * skipped, and the keys work, as a server's key pair and as a client's server key and key pair;
+     * one further in is still a byte that is not ASCII. A UTF-16 file ("Unicode") is refused as
+     * UTF-16 text, not as a byte at offset 0.
+     */
+    @Test
+    void shouldSkipAUtf8ByteOrderMarkAtTheStartOfAKeyFile(@TempDir Path dir) throws Exception {
+        byte[] bom = {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF};
+        Curve.KeyPair server = Curve.keypair();
+        Curve.KeyPair client = Curve.keypair();
+        Path serverKey = withBom(dir.resolve("server.key"), bom, "public=" + server.publicKey() + "\r\nsecret=" + server.secretKey() + "\r\n");
+        Path serverPub = withBom(dir.resolve("server.key.pub"), bom, "public=" + server.publicKey() + "\r\n");
+        Path clientKey = withBom(dir.resolve("client.key"), bom, "public=" + client.publicKey() + "\nsecret=" + client.secretKey() + "\n");
+        try (ZmqContext ctx = new ZmqContext();
+             io.zmqzstd.codec.ZstdCompressor zstd = io.zmqzstd.codec.ZstdCompressor.builder().build()) {
+            // recv as the CURVE server with the marked pair file, then as a client with the marked .pub and pair files
+            for (boolean recvIsServer : new boolean[] {true, false}) {
+                try (ZmqSocket push = ctx.socket(SocketType.PUSH)) {
+                    if (recvIsServer) {
+                        push.curveServerKey(server.publicKey());
+                        push.curvePublicKey(client.publicKey());
+                        push.curveSecretKey(client.secretKey());
+                    } else {
+                        push.curveServer(true);
+                        push.curveSecretKey(server.secretKey());
+                    }
+                    push.bind("tcp://127.0.0.1:*");
+                    push.sendTimeoutMs(100);
+                    String[] curve = recvIsServer ? new String[] {"--curve-server", "--curve-keypair-file", serverKey.toString()}
+                            : new String[] {"--curve-server-key", "@" + serverPub, "--curve-keypair-file", clientKey.toString()};
+                    List<String> args = new java.util.ArrayList<>(List.of("recv", "--connect", push.lastEndpoint(), "--count", "1",
+                            "--timeout", "30s"));
+                    args.addAll(List.of(curve));
+                    java.io.ByteArrayOutputStream stdout = new java.io.ByteArrayOutputStream();
+                    java.util.concurrent.CompletableFuture<Result> recv = java.util.concurrent.CompletableFuture.supplyAsync(
+                            () -> execute(cl -> ((RecvCommand) cl.getSubcommands().get("recv").getCommand()).stdout = stdout,
+                                    args.toArray(String[]::new)));
+                    // a send waits until recv has connected and completed the CURVE handshake, or recv has ended (refused)
+                    boolean sent = false;
+                    while (!sent && !recv.isDone()) {
+                        sent = push.send(zstd.compress("over curve".getBytes(StandardCharsets.US_ASCII)), 0);
+                    }
+                    assertTrue(sent, () -> args + " -> " + recv.join());
+                    Result r = recv.get(30, java.util.concurrent.TimeUnit.SECONDS);
+                    assertEquals(ExitCodes.OK, r.code(), args + " -> " + r);
+                    assertEquals("over curve\n", stdout.toString(StandardCharsets.US_ASCII), args + " -> " + r);
+                }
+            }
+        }
+        Path markTwice = withBom(dir.resolve("twice.key.pub"), bom, new String(bom, StandardCharsets.ISO_8859_1) + server.publicKey() + "\n");
+        Result r = run("send", "--connect", "tcp://127.0.0.1:1", "--curve-server-key", "@" + markTwice, "--timeout", "200ms");
+        assertOneLine(r, ExitCodes.USAGE, r.toString(), "cannot read key file: file=" + markTwice,
+                "error=not a text key file: a byte that is not ASCII at offset=3 (0xEF)");
+        Path utf16 = Files.write(dir.resolve("utf16.key"), ("\uFEFFpublic=" + server.publicKey() + "\r\nsecret=" + server.secretKey()
+                + "\r\n").getBytes(StandardCharsets.UTF_16LE));
+        r = run("recv", "--bind", "tcp://127.0.0.1:*", "--curve-server", "--curve-keypair-file", utf16.toString(), "--timeout", "200ms");
+        assertOneLine(r, ExitCodes.USAGE, r.toString(), "zmq-zstd recv: cannot read key file: file=" + utf16 + ", error=not a text key"
+                + " file in ASCII or UTF-8: it starts with a UTF-16 byte-order mark (0xFF 0xFE), so it is UTF-16 text; save it as"
+                + " ASCII or UTF-8");
+    }
+
+    private static Path withBom(Path file, byte[] bom, String text) throws IOException {
+        byte[] body = text.getBytes(StandardCharsets.ISO_8859_1);
+        byte[] bytes = Arrays.copyOf(bom, bom.length + body.length);
+        System.arraycopy(body, 0, bytes, bom.length, body.length);
+        return Files.write(file, bytes);
+    }
+
+    /**
      * What the README says of a peer that is not ZeroMQ: libzmq takes a listener that answers with
      * anything but a ZMTP greeting for a legacy (ZMTP 1.0) peer and writes the messages to it, so
      * send exits 0; as a CURVE client it refuses such a peer, so nothing is sent (exit 3).
