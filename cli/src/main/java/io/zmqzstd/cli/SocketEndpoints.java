@@ -254,13 +254,14 @@ final class SocketEndpoints implements AutoCloseable {
      * Whether two endpoints of other texts name one address, as {@code host:port} or
      * {@code path=PATH}, or null. Two ipc paths that are one file once made absolute and normalised
      * ({@code ipc://feed.sock}, {@code ipc://./feed.sock}, {@code ipc:///home/me/feed.sock}), but for
-     * two binds, whose second the transport refuses itself ({@code ZmqSocket.bind}). Two tcp
-     * endpoints (or two ws, or two wss) of the same port, where a host of one resolves to an address
-     * of the other, or one is a bind to every interface ({@code *}) and the other an address of this
-     * machine. A ws path is no part of the address: libzmq 4.3.4's ws listener takes a connection
-     * whatever path it asks for (a bind to {@code ws://127.0.0.1:P/a} took a connect to
-     * {@code ws://127.0.0.1:P/b}), and one port takes one listener ("Address already in use");
-     * other paths add {@code (a ws listener takes every path)}. A bind's host is an address or an
+     * two binds, whose second the transport refuses itself ({@code ZmqSocket.bind}). Two tcp, ws or
+     * wss endpoints of the same port, where a host of one resolves to an address of the other, or one
+     * is a bind to every interface ({@code *}) and the other an address of this machine; a tcp and a
+     * ws endpoint too, as one port takes one listener, which speaks one of them (other schemes add
+     * {@code (one port takes one listener, whether tcp or ws)}). A ws path is no part of the
+     * address: libzmq 4.3.4's ws listener takes a connection whatever path it asks for (a bind to
+     * {@code ws://127.0.0.1:P/a} took a connect to {@code ws://127.0.0.1:P/b}), and one port takes one
+     * listener ("Address already in use"); other paths add {@code (a ws listener takes every path)}. A bind's host is an address or an
      * interface (its addresses); a connect's is resolved as {@link #requireResolvable} did. A port
      * or path that a bind picks itself ({@code *}, 0) is no address yet.
      */
@@ -272,22 +273,26 @@ final class SocketEndpoints implements AutoCloseable {
             return pathA != null && pathA.equals(pathB) && !a.equals(b) && !(aBinds && bBinds) ? "path=" + pathA : null;
         }
         int port = Values.port(a);
-        if (port <= 0 || port != Values.port(b) || a.equals(b) || !scheme(a).equals(scheme(b))) {
-            return null; // not tcp or ws, a picked port, other ports or transports; the same text is refused as such
+        if (port <= 0 || port != Values.port(b) || a.equals(b)) {
+            return null; // not tcp, ws or wss, a picked port, other ports; the same text is refused as such
         }
+        // tcp, ws and wss share the TCP ports: a tcp bind and a ws connect of one port reached each other and failed
+        // their handshake for ever, without a word (a proxy's two sides, or one socket)
         String wsPath = Values.wsPath(a);
-        String anyPath = wsPath != null && !wsPath.equals(Values.wsPath(b)) ? " (a ws listener takes every path)" : "";
+        String note = !scheme(a).equals(scheme(b))
+                ? " (one port takes one listener, whether " + scheme(a) + " or " + scheme(b) + ")"
+                : wsPath != null && !wsPath.equals(Values.wsPath(b)) ? " (a ws listener takes every path)" : "";
         Set<InetAddress> left = addresses(Values.host(a), aBinds);
         Set<InetAddress> right = addresses(Values.host(b), bBinds);
         if (left == null || right == null) { // a bind to every interface
             Set<InetAddress> other = left == null ? right : left;
             if (other == null) {
-                return "*:" + port + anyPath;
+                return "*:" + port + note;
             }
             return other.stream().filter(SocketEndpoints::isLocal).findFirst()
-                    .map(x -> x.getHostAddress() + ":" + port + " of this machine" + anyPath).orElse(null);
+                    .map(x -> x.getHostAddress() + ":" + port + " of this machine" + note).orElse(null);
         }
-        return left.stream().filter(right::contains).findFirst().map(x -> x.getHostAddress() + ":" + port + anyPath).orElse(null);
+        return left.stream().filter(right::contains).findFirst().map(x -> x.getHostAddress() + ":" + port + note).orElse(null);
     }
 
     /** {@code tcp}, {@code ws}, ...: the text before {@code ://} (the endpoints here are well formed). */

@@ -590,11 +590,53 @@ class CommandLineTest {
                 "the frontend and the backend need different addresses: endpoint=ws://" + at + "/in and endpoint=ws://localhost:"
                         + port + "/out are both " + at + anyPath + " (a proxy would bind it twice, or forward to itself)"};
         assertEachAUsageError(cases, expected);
-        // a port of its own for each bind; other transports on one port are not one address
+        // a port of its own for each bind
         for (String[] args : new String[][] {
                 {"recv", "--bind", "ws://127.0.0.1:*/a", "--bind", "ws://127.0.0.1:*/b", "--timeout", "200ms"},
-                {"recv", "--bind", "ws://127.0.0.1:*", "--bind", "ws://127.0.0.1:*", "--timeout", "200ms"},
-                {"recv", "--connect", "tcp://" + at, "--connect", "ws://" + at, "--timeout", "200ms"}}) {
+                {"recv", "--bind", "ws://127.0.0.1:*", "--bind", "ws://127.0.0.1:*", "--timeout", "200ms"}}) {
+            Result r = run(args);
+            assertEquals(ExitCodes.TIMEOUT, r.code(), () -> String.join(" ", args) + " -> " + r);
+        }
+    }
+
+    /**
+     * A tcp and a ws endpoint of one port were never compared: {@code proxy --frontend-bind tcp://A:P
+     * --backend-connect ws://A:P} ran, its backend connecting to its own frontend and failing the
+     * handshake again and again without a word (only {@code --events} showed it); a tcp and a ws bind
+     * of one port failed "Address already in use", as if another process had it; one socket's tcp and
+     * ws connects to one port ran, one of them never completing. One port takes one listener, which
+     * speaks one of the two: now each is the usage error of one address given twice. Other ports, and
+     * a port each bind picks, still run.
+     */
+    @Test
+    void shouldTakeATcpAndAWsEndpointOfOnePortForOneAddress() {
+        int port = io.zmqzstd.testkit.Ports.unused();
+        String at = "127.0.0.1:" + port;
+        String[][] cases = {
+                {"proxy", "--type", "pipeline", "--frontend-bind", "tcp://" + at, "--backend-connect", "ws://localhost:" + port + "/out"},
+                {"proxy", "--type", "pubsub", "--frontend-bind", "ws://" + at, "--backend-bind", "tcp://" + at},
+                {"send", "--type", "pair", "--bind", "tcp://*:" + port, "--connect", "ws://" + at, "--timeout", "1s"},
+                {"recv", "--connect", "tcp://" + at, "--connect", "ws://" + at, "--timeout", "1s"}};
+        String[] expected = {
+                "the frontend and the backend need different addresses: endpoint=tcp://" + at + " and endpoint=ws://localhost:"
+                        + port + "/out are both " + at + " (one port takes one listener, whether tcp or ws) (a proxy would bind it"
+                        + " twice, or forward to itself)",
+                "the frontend and the backend need different addresses: endpoint=ws://" + at + " and endpoint=tcp://" + at
+                        + " are both " + at + " (one port takes one listener, whether ws or tcp) (a proxy would bind it twice, or"
+                        + " forward to itself)",
+                "--bind and --connect given one address: endpoint=tcp://*:" + port + " and endpoint=ws://" + at + " are both "
+                        + at + " of this machine (one port takes one listener, whether tcp or ws) (the socket would connect to"
+                        + " itself)",
+                "--connect given one address twice: endpoint=tcp://" + at + " and endpoint=ws://" + at + " are both " + at
+                        + " (one port takes one listener, whether tcp or ws) ("};
+        assertEachAUsageError(cases, expected);
+        int other = io.zmqzstd.testkit.Ports.unused();
+        while (other == port) {
+            other = io.zmqzstd.testkit.Ports.unused();
+        }
+        for (String[] args : new String[][] {
+                {"recv", "--connect", "tcp://" + at, "--connect", "ws://127.0.0.1:" + other, "--timeout", "200ms"},
+                {"recv", "--bind", "tcp://127.0.0.1:*", "--bind", "ws://127.0.0.1:*", "--timeout", "200ms"}}) {
             Result r = run(args);
             assertEquals(ExitCodes.TIMEOUT, r.code(), () -> String.join(" ", args) + " -> " + r);
         }
