@@ -41,6 +41,24 @@ public final class PayloadCheck {
         }
     }
 
+    /**
+     * Checks {@code message[0, length)} as a message whose sequence is not known in advance (a request on one
+     * of several workers, a reply that may overtake another): its length, and every byte while on; returns
+     * the sequence its stamp carries, for the caller to check.
+     */
+    public long checkAnySequence(byte[] message, int length) {
+        long sequence = length >= Stamp.BYTES ? Stamp.read(message) : -1;
+        check(message, length, sequence);
+        return sequence;
+    }
+
+    /** {@link #checkAnySequence(byte[], int)} of the {@code length} bytes at native {@code address}. */
+    public long checkAnySequenceAt(long address, long length) {
+        long sequence = length >= Stamp.BYTES ? Stamp.readAt(address) : -1;
+        checkAt(address, length, sequence);
+        return sequence;
+    }
+
     private IllegalStateException differs(long sequence) {
         return new IllegalStateException("payload bytes differ from the source's: sequence=" + sequence + ", size=" + size);
     }

@@ -38,6 +38,11 @@ public final class Stamp {
         EVERYTHING.set(LONG_IN_SEGMENT, address, sequence);
     }
 
+    /** The sequence number in the stamp of {@code message} (its first {@link #BYTES} bytes). */
+    public static long read(byte[] message) {
+        return (long) LONG_IN_BYTES.get(message, 0);
+    }
+
     /** The sequence number in the stamp at native {@code address} (the message's first byte). */
     public static long readAt(long address) {
         return EVERYTHING.get(LONG_IN_SEGMENT, address);

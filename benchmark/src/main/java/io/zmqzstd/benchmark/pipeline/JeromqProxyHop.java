@@ -20,20 +20,31 @@ final class JeromqProxyHop extends ProxyHop {
 
     /** As {@link LibzmqProxyHop}, in {@code context}, the context of {@code sender} and {@code receiver}. */
     JeromqProxyHop(ZContext context, String transport, ZMQ.Socket sender, ZMQ.Socket receiver) {
-        frontend = context.createSocket(SocketType.PULL);
-        backend = context.createSocket(SocketType.PUSH);
-        controlIn = context.createSocket(SocketType.PAIR);
-        controlOut = context.createSocket(SocketType.PAIR);
-        for (ZMQ.Socket s : new ZMQ.Socket[] {frontend, backend, controlIn, controlOut}) {
+        ZMQ.Socket pull = context.createSocket(SocketType.PULL);
+        ZMQ.Socket push = context.createSocket(SocketType.PUSH);
+        for (ZMQ.Socket s : new ZMQ.Socket[] {pull, push}) {
             s.setLinger(0);
-        }
-        for (ZMQ.Socket s : new ZMQ.Socket[] {frontend, backend}) {
             s.setSndHWM(sender.getSndHWM());
             s.setRcvHWM(receiver.getRcvHWM());
         }
-        frontend.bind(Endpoints.bindable(transport));
+        pull.bind(Endpoints.bindable(transport));
+        push.connect(receiver.getLastEndpoint());
+        this(context, pull, push);
+    }
+
+    /**
+     * JeroMQ's proxy between {@code frontend} and {@code backend}, sockets of {@code context} the caller made,
+     * set and bound or connected (a ROUTER and a DEALER, say); from here the proxy's thread owns them, and
+     * {@link #close()} closes them.
+     */
+    JeromqProxyHop(ZContext context, ZMQ.Socket frontend, ZMQ.Socket backend) {
+        this.frontend = frontend;
+        this.backend = backend;
         senderEndpoint = frontend.getLastEndpoint();
-        backend.connect(receiver.getLastEndpoint());
+        controlIn = context.createSocket(SocketType.PAIR);
+        controlOut = context.createSocket(SocketType.PAIR);
+        controlIn.setLinger(0);
+        controlOut.setLinger(0);
         String control = Endpoints.bindable(Endpoints.INPROC);
         controlIn.bind(control);
         controlOut.connect(control);

@@ -74,6 +74,21 @@ public final class LibzmqProxyHop extends ProxyHop {
         start(libzmqLoop ? "libzmq-proxy" : "zmqzstd-proxy");
     }
 
+    /**
+     * This project's {@link ZmqProxy} between {@code frontend} and {@code backend}, sockets of one context the
+     * caller made, set and bound or connected (a ROUTER and a DEALER, say); from here the proxy's thread owns
+     * them, and {@link #close()} closes them.
+     */
+    public LibzmqProxyHop(ZmqSocket frontend, ZmqSocket backend) {
+        this.frontend = frontend;
+        this.backend = backend;
+        senderEndpoint = frontend.lastEndpoint();
+        proxy = new ZmqProxy(frontend, backend, null);
+        controlIn = null;
+        controlOut = null;
+        start("zmqzstd-proxy");
+    }
+
     @Override
     protected void forward() {
         if (proxy != null) {
