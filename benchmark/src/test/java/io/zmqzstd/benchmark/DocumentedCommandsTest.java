@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.zmqzstd.benchmark.codec.CodecContestants;
 import io.zmqzstd.benchmark.latency.RoundTrips;
 import io.zmqzstd.benchmark.pipeline.PipelineContestants;
+import io.zmqzstd.benchmark.pipeline.ReplyRig;
 import io.zmqzstd.benchmark.pipeline.ZmqZstdContestant;
 import io.zmqzstd.benchmark.pipeline.ZmqZstdPubSub;
 import io.zmqzstd.benchmark.transport.ReceiveMode;
@@ -129,7 +130,9 @@ class DocumentedCommandsTest {
             Map.entry("LatencyBenchmark.size", v -> v.matches("[0-9]+") && Integer.parseInt(v) >= Stamp.BYTES),
             Map.entry("PoolBenchmark.cache", List.of("thread", "shared")::contains),
             Map.entry("PublishBenchmark.topicForm", ZmqZstdPubSub.TOPIC_FORMS::contains),
-            Map.entry("PublishBenchmark.transport", DocumentedCommandsTest::isTransport));
+            Map.entry("PublishBenchmark.transport", DocumentedCommandsTest::isTransport),
+            Map.entry("ReplyBenchmark.way", ReplyRig.WAYS::contains),
+            Map.entry("ReplyBenchmark.backend", DocumentedCommandsTest::isTransport));
 
     @BeforeAll
     static void readBenchmarkList() throws IOException {
