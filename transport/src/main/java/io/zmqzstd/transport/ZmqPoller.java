@@ -1,5 +1,6 @@
 package io.zmqzstd.transport;
 
+import io.zmqzstd.nativelib.internal.CallGuard;
 import io.zmqzstd.transport.internal.LibZmq;
 import io.zmqzstd.transport.internal.LibC;
 
@@ -16,7 +17,9 @@ import java.util.Objects;
  * {@link #poll} in a loop: polling allocates nothing. {@link #unregister} takes a socket out
  * (a closed one too) and {@link #events(int, int)} changes what is polled for; the index
  * {@link #register} gave a socket stays its own until it is unregistered. Not thread-safe; like
- * sockets, use it from one thread.
+ * sockets, use it from one thread at a time: a {@link #poll}, {@link #register},
+ * {@link #unregister} or {@link #events(int, int)} while another thread is in one of them is
+ * refused with {@link IllegalStateException}, changing nothing.
  *
  * <pre>{@code
  * try (ZmqPoller poller = new ZmqPoller(2)) {
@@ -72,6 +75,15 @@ public final class ZmqPoller implements AutoCloseable {
      * each item cost the square of the registrations).
      */
     private final Map<ZmqSocket, Integer> registrations = new IdentityHashMap<>();
+    /**
+     * One thread at a time in a poll or a change of the items. zmq_poll reads the items (each
+     * socket's handle, again after every wake-up) for as long as it runs, and a poll leaves the
+     * sockets it entered by their positions: until 2026-11-29 a register or unregister on another
+     * thread changed both under it, so libzmq asked a socket no poll had entered for its events,
+     * and the poll's end left the moved socket instead of the polled one, whose every later call
+     * and close then waited for a call that had ended (PollerConcurrentUseTest).
+     */
+    private final CallGuard guard = new CallGuard("poller", null, "a callback");
     private int count;
     private boolean closed;
 
@@ -114,13 +126,23 @@ public final class ZmqPoller implements AutoCloseable {
      * @throws IllegalStateException when the poller is full or closed, or the socket is closed, or
      *     when the registrations would outnumber the file descriptors the process may open
      *     ({@code RLIMIT_NOFILE}, {@code ulimit -n}): libzmq's poll over that many items aborts the
-     *     process, its {@code poll(2)} failing with EINVAL
+     *     process, its {@code poll(2)} failing with EINVAL; or while another thread is in a poll
+     *     or a change of this poller (nothing changes)
      * @throws IllegalArgumentException when {@code events} has bits other than POLLIN, POLLOUT
      *     and POLLERR (nothing changes when it throws)
      */
     public int register(ZmqSocket socket, int events) {
         Objects.requireNonNull(socket, "socket");
         ensureOpen();
+        guard.enter();
+        try {
+            return registerEntered(socket, events);
+        } finally {
+            guard.exit(this);
+        }
+    }
+
+    private int registerEntered(ZmqSocket socket, int events) {
         if (count == sockets.length) {
             throw new IllegalStateException("poller is full: capacity=" + sockets.length);
         }
@@ -160,11 +182,21 @@ public final class ZmqPoller implements AutoCloseable {
      * @param socket a socket registered in this poller
      * @return how many registrations it had (more than 1 when it was registered more than once)
      * @throws IllegalArgumentException when {@code socket} is not registered here (nothing changes)
-     * @throws IllegalStateException when the poller is closed
+     * @throws IllegalStateException when the poller is closed, or while another thread is in a poll
+     *     or a change of this poller (nothing changes)
      */
     public int unregister(ZmqSocket socket) {
         Objects.requireNonNull(socket, "socket");
         ensureOpen();
+        guard.enter();
+        try {
+            return unregisterEntered(socket);
+        } finally {
+            guard.exit(this);
+        }
+    }
+
+    private int unregisterEntered(ZmqSocket socket) {
         Integer registered = registrations.remove(socket);
         if (registered == null) {
             throw new IllegalArgumentException("socket is not registered in this poller: " + socket);
@@ -203,12 +235,18 @@ public final class ZmqPoller implements AutoCloseable {
      * @throws IndexOutOfBoundsException when no socket is registered at {@code index}
      * @throws IllegalArgumentException when {@code events} has bits other than POLLIN, POLLOUT
      *     and POLLERR
-     * @throws IllegalStateException when the poller is closed
+     * @throws IllegalStateException when the poller is closed, or while another thread is in a poll
+     *     or a change of this poller (nothing changes)
      */
     public void events(int index, int events) {
         ensureOpen();
-        long base = position(index) * LibZmq.POLLITEM_SIZE;
-        items.set(ValueLayout.JAVA_SHORT, base + LibZmq.POLLITEM_EVENTS, wakeable(events));
+        guard.enter();
+        try {
+            long base = position(index) * LibZmq.POLLITEM_SIZE;
+            items.set(ValueLayout.JAVA_SHORT, base + LibZmq.POLLITEM_EVENTS, wakeable(events));
+        } finally {
+            guard.exit(this);
+        }
     }
 
     /**
@@ -240,7 +278,9 @@ public final class ZmqPoller implements AutoCloseable {
      * @throws ZmqException when the context was terminated or a socket is invalid; for ETERM the
      *     message names the indices of the sockets whose context was shut down or closed
      * @throws IllegalStateException when a registered socket was closed, or when nothing is
-     *     registered and {@code timeoutMs} is negative (such a poll could never end)
+     *     registered and {@code timeoutMs} is negative (such a poll could never end); or while
+     *     another thread is in a poll or a change of this poller, or in a call on a registered socket
+     *     (nothing is polled)
      * @throws IllegalArgumentException when nothing is registered and {@code timeoutMs} is above
      *     {@link #MAX_EMPTY_POLL_TIMEOUT_MS} (libzmq's sleep would wrap around and end early)
      */
@@ -257,7 +297,10 @@ public final class ZmqPoller implements AutoCloseable {
         }
         // zmq_poll is a call on every registered socket: each must count it (ZmqSocket.enter), so
         // that a close on another thread waits for the poll to leave libzmq before zmq_close, and
-        // a socket in use on another thread is refused; a socket registered twice is entered once
+        // a socket in use on another thread is refused; a socket registered twice is entered once.
+        // The poller's own guard first: no other thread changes the items while libzmq reads them,
+        // nor the positions by which the finally below leaves the sockets.
+        guard.enter();
         int entered = 0;
         try {
             for (; entered < count; entered++) {
@@ -279,6 +322,7 @@ public final class ZmqPoller implements AutoCloseable {
                     sockets[i].exit();
                 }
             }
+            guard.exit(this);
         }
     }
 
