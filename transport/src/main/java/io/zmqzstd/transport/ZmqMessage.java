@@ -248,7 +248,8 @@ public final class ZmqMessage implements AutoCloseable {
      * Copying a message into itself does nothing.
      *
      * @param src an open message whose frame this one is to share
-     * @throws IllegalStateException when either message is closed
+     * @throws IllegalStateException when either message is closed ("src is closed: …" for
+     *     {@code src}); nothing changes
      */
     public void copyFrom(ZmqMessage src) {
         transfer(src, false);
@@ -260,7 +261,8 @@ public final class ZmqMessage implements AutoCloseable {
      * Moving a message into itself does nothing.
      *
      * @param src an open message whose frame moves here
-     * @throws IllegalStateException when either message is closed
+     * @throws IllegalStateException when either message is closed ("src is closed: …" for
+     *     {@code src}); nothing changes
      */
     public void moveFrom(ZmqMessage src) {
         transfer(src, true);
@@ -269,7 +271,10 @@ public final class ZmqMessage implements AutoCloseable {
     private void transfer(ZmqMessage src, boolean move) {
         Objects.requireNonNull(src, "src");
         ensureOpen();
-        src.ensureOpen();
+        if (src.closed) { // named: "message is closed" did not say which of the two (until 2026-11-29)
+            throw new IllegalStateException("src is closed: the message to " + (move ? "move" : "copy")
+                    + " from (this message is unchanged)");
+        }
         if (src == this) {
             return; // libzmq would free the frame before reading it
         }

@@ -312,4 +312,25 @@ class MessageTest {
             assertEquals("message is closed", assertThrows(IllegalStateException.class, () -> use.accept(msg)).getMessage());
         }
     }
+
+    /**
+     * A copy or move from a closed message names the closed one: until 2026-11-29 both
+     * {@code a.copyFrom(closed)} and {@code closed.copyFrom(a)} said only "message is closed", so
+     * the caller could not tell whether the message it called or the one it passed was at fault.
+     */
+    @Test
+    void shouldNameTheClosedSourceOfACopyOrMove() {
+        try (ZmqMessage open = new ZmqMessage()) {
+            open.set(MemorySegment.ofArray(new byte[] {1, 2, 3}));
+            ZmqMessage closed = new ZmqMessage();
+            closed.close();
+            assertEquals("src is closed: the message to copy from (this message is unchanged)",
+                    assertThrows(IllegalStateException.class, () -> open.copyFrom(closed)).getMessage());
+            assertEquals("src is closed: the message to move from (this message is unchanged)",
+                    assertThrows(IllegalStateException.class, () -> open.moveFrom(closed)).getMessage());
+            assertEquals("message is closed", assertThrows(IllegalStateException.class, () -> closed.copyFrom(open)).getMessage());
+            assertEquals("message is closed", assertThrows(IllegalStateException.class, () -> closed.moveFrom(open)).getMessage());
+            assertArrayEquals(new byte[] {1, 2, 3}, open.toByteArray(), "the open message keeps its frame");
+        }
+    }
 }
