@@ -3699,6 +3699,43 @@ def stream_owner_check():
 check("What the streams' owner check costs", stream_owner_check)
 
 
+def poller_guard():
+    return alternated_rows('poller-guard', (
+        ('poll-inproc', 'sendReceive', '`TransportBenchmark` poller receive, `zeroCopyPooled`, 64 B inproc'),
+        ('poll-tcp', 'sendReceive', '`TransportBenchmark` poller receive, `zeroCopyPooled`, 64 B tcp')))
+
+
+check("What the poller's own guard costs", poller_guard)
+
+
+def reply_pattern():
+    """"Replies on several cores": ReplyBenchmark's one run (results/reply-pattern/reply.json), two forks per cell."""
+    path = 'reply-pattern/reply.json'
+
+    def cell(way, workers, size):
+        found = matching(path, 'reply', way=way, workers=workers, size=size)
+        if len(found) != 1:
+            raise ValueError('%s: %d rows for %s %s %s' % (path, len(found), way, workers, size))
+        return found[0]['primaryMetric']['score'], found[0]['secondaryMetrics']['gc.alloc.rate.norm']['score']
+
+    out = []
+    for size, label in ((1024, '1 KiB'), (65536, '64 KiB')):
+        for workers in (1, 2):
+            z, zb = cell('zmqzstd', workers, size)
+            j, jb = cell('jeromqZstdjni', workers, size)
+            out.append('| %s | %d | %s | %s | **%.2fx** | %s / %s |' % (
+                label, workers, thousands(z), thousands(j), z / j, '%.2f' % zb, '{:,.0f}'.format(jb)))
+        one, two = cell('zmqzstd', 1, size)[0], cell('zmqzstd', 2, size)[0]
+        peer = cell('jeromqZstdjni', 2, size)[0] / cell('jeromqZstdjni', 1, size)[0]
+        out.append('a second worker gives zmqzstd %.2fx at %s (the peer %.2fx)' % (two / one, label, peer))
+    per_iteration = [score * norm / 1000 for score, norm in (cell('zmqzstd', w, size) for w in (1, 2) for size in (1024, 65536))]
+    out.append('(%.1f\u2013%.1f KB per one-second iteration in all four cells)' % (min(per_iteration), max(per_iteration)))
+    return out
+
+
+check('Replies on several cores', reply_pattern)
+
+
 # --- README.md's suite size and time, and the modules' test times: a fresh-clone CI run's per-class times ---
 
 CI_RUN = 'ci/2026-11-29-3a37a77b.txt'
