@@ -959,16 +959,25 @@ public final class ZstdDecompressor implements AutoCloseable {
         }
     }
 
-    /** The IDs frames may name, for a DICTIONARY_MISSING message: key 0 only when a raw-content dictionary's. */
+    /**
+     * The IDs frames may name, for a DICTIONARY_MISSING message: key 0 only when a raw-content
+     * dictionary's, and then said to be that (an ID no frame names, which listed alone read as a
+     * dictionary the caller never gave).
+     */
     private String knownIds() {
         StringBuilder s = new StringBuilder("[");
+        boolean raw = false;
         for (int i = 0; i < dictIds.length; i++) {
             if (dictIds[i] != NO_DICTIONARY_ID || framesWithoutIdDictionaryId < 0) {
                 s.append(s.length() == 1 ? "" : ",").append(Integer.toUnsignedString(dictIds[i]));
+                raw |= dictIds[i] == NO_DICTIONARY_ID;
             }
         }
-        return s.append(']').toString();
+        return s.append(']').append(raw ? RAW_CONTENT_NOTE : "").toString();
     }
+
+    /** After the known IDs when they list 0: which dictionary that is. */
+    private static final String RAW_CONTENT_NOTE = " (0: the raw-content dictionary, used for frames without a dictionary ID)";
 
     /**
      * The end of a DICTIONARY_MISSING message on a decompressor with

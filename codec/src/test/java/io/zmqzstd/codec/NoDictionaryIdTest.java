@@ -346,6 +346,39 @@ class NoDictionaryIdTest {
         }
     }
 
+    /**
+     * A frame naming a dictionary that a decompressor holding a raw-content dictionary lacks is
+     * DICTIONARY_MISSING, and the message says that the ID 0 it lists is that raw-content
+     * dictionary, used for frames that name none: it listed "known=[0]" alone, an ID the caller
+     * never gave and no frame names.
+     */
+    @Test
+    void shouldSayTheKnownIdZeroIsTheRawContentDictionary() {
+        String a = Integer.toUnsignedString(dictA.id());
+        String b = Integer.toUnsignedString(dictB.id());
+        String rawNote = " (0: the raw-content dictionary, used for frames without a dictionary ID)";
+        ZstdDictionary raw = ZstdDictionary.of("raw content, no dictionary header".getBytes());
+        try (ZstdDecompressor onlyRaw = ZstdDecompressor.builder().dictionary(raw).build();
+             ZstdDecompressor rawAndB = ZstdDecompressor.builder().dictionary(dictB).dictionary(raw).build();
+             ZstdDecompressor onlyB = ZstdDecompressor.builder().dictionary(dictB).build();
+             ZstdCompressor withIdA = ZstdCompressor.builder().dictionary(dictA).build();
+             ZstdCompressor withRaw = ZstdCompressor.builder().dictionary(raw).build()) {
+            byte[] frame = withIdA.compress(message(12));
+            ZstdException e = assertThrows(ZstdException.class, () -> onlyRaw.decompress(frame));
+            assertEquals(ZstdException.Reason.DICTIONARY_MISSING, e.reason());
+            assertEquals("frame needs a dictionary this decompressor lacks: dictionaryId=" + a + ", known=[0]" + rawNote,
+                    e.getMessage());
+            e = assertThrows(ZstdException.class, () -> rawAndB.decompress(frame));
+            assertEquals("frame needs a dictionary this decompressor lacks: dictionaryId=" + a + ", known=[" + b + ",0]" + rawNote,
+                    e.getMessage());
+            e = assertThrows(ZstdException.class, () -> onlyB.decompress(frame));
+            assertEquals("frame needs a dictionary this decompressor lacks: dictionaryId=" + a + ", known=[" + b + "]",
+                    e.getMessage(), "no raw-content dictionary, no note");
+            byte[] msg = message(13);
+            assertArrayEquals(msg, onlyRaw.decompress(withRaw.compress(msg)), "the decompressor goes on");
+        }
+    }
+
     /** The per-frame dictionary choice stays allocation-free for frames without an ID. */
     @Test
     void shouldAllocateNothingPerFrameWithoutId() {
