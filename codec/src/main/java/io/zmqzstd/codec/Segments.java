@@ -22,7 +22,7 @@ final class Segments {
     /**
      * The name {@link #address} and {@link #checkUsable(MemorySegment, MemorySegment)} give a
      * segment they refuse: they check either side and take no name, so that the success path
-     * passes nothing more. The public method's catch names the side ({@link #namedIfClosed}).
+     * passes nothing more. The public method's catch names the side ({@link #named}).
      */
     private static final String UNNAMED = "segment";
 
@@ -95,25 +95,33 @@ final class Segments {
     }
 
     /**
-     * FFM's own {@link IllegalStateException} from a Java read or write of {@code segment} whose
-     * arena is closed says only "Already closed", naming nothing (a caller may take it for a closed
-     * compressor or decompressor): the error a segment passed by address gets
-     * ({@link RawSegments#checkUsable}, "… is no longer alive: its arena is closed"), with FFM's as
-     * its cause; and that error itself, from {@link #address}, which does not know the side, as
-     * "segment …" when {@code segment} is closed. {@code e} itself when {@code segment} is alive
-     * (the error is another's) or when {@code e} names its segment already. Error path only: a
-     * catch on a public method's existing {@code try}, so the calls that read a segment in Java,
-     * or check one before giving its address to libzstd, pay nothing for a name.
+     * The error of a segment refused where its side is not known, named as {@code name}:
+     * FFM's own {@link IllegalStateException} from a Java read or write of a segment whose arena is
+     * closed says only "Already closed", naming nothing (a caller may take it for a closed
+     * compressor or decompressor), and its {@link WrongThreadException} from one confined to another
+     * thread only "Attempted access outside owning thread"; {@link #address} and
+     * {@link #checkUsable(MemorySegment)}, which check either side, say "segment …". Each becomes the
+     * error a segment passed by address gets ({@link RawSegments#checkUsable}, "… is no longer alive:
+     * its arena is closed", "… is confined to another thread than …"), of the same type, with
+     * {@code e} as its cause. {@code e} itself when {@code segment} is not refused that way (the
+     * error is another's: the other segment's, a closed compressor's) or when {@code e} names its
+     * segment already. Error path only: a catch on a public method's existing {@code try}, so the
+     * calls that read a segment in Java, or check one before giving its address to libzstd, pay
+     * nothing for a name.
      */
-    static IllegalStateException namedIfClosed(IllegalStateException e, MemorySegment segment, String name) {
+    static RuntimeException named(RuntimeException e, MemorySegment segment, String name) {
+        boolean confined = e instanceof WrongThreadException;
+        boolean refused = segment.scope().isAlive()
+                ? confined && !segment.isAccessibleBy(Thread.currentThread())
+                : !confined;
         String message = e.getMessage();
-        if (segment.scope().isAlive()
-                || message != null && message.endsWith(RawSegments.NOT_ALIVE) && !message.equals(UNNAMED + RawSegments.NOT_ALIVE)) {
+        if (!refused || message != null && !message.startsWith(UNNAMED + " ")
+                && (message.endsWith(RawSegments.NOT_ALIVE) || message.contains(RawSegments.CONFINED))) {
             return e; // another's error, or one that names its segment already
         }
         try {
             RawSegments.checkUsable(segment, name);
-        } catch (IllegalStateException named) {
+        } catch (IllegalStateException | WrongThreadException named) {
             named.initCause(e);
             return named;
         }

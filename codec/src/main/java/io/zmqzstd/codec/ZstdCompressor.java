@@ -375,6 +375,7 @@ public final class ZstdCompressor implements AutoCloseable {
      *     ranges share memory ("source and destination overlap")
      * @throws IllegalStateException when this compressor is closed, or the arena of either
      *     segment is closed, or a file mapping on either side faulted (as there)
+     * @throws WrongThreadException when either segment is confined to another thread (as there)
      * @see #compress(MemorySegment, long, long, MemorySegment, long, long)
      */
     public long compress(MemorySegment src, MemorySegment dst) {
@@ -417,6 +418,9 @@ public final class ZstdCompressor implements AutoCloseable {
      *     faulted ("src could not be read: a fault in its memory …" or "dst could not be written:
      *     …", naming the range, with the JDK's {@link InternalError} as its cause): no frame was
      *     written, and the compressor goes on
+     * @throws WrongThreadException when either segment is confined to another thread than this
+     *     one's ("source segment is confined to another thread than …", "destination segment …"),
+     *     before libzstd is called
      */
     public long compress(MemorySegment src, long srcOffset, long srcLength,
                          MemorySegment dst, long dstOffset, long dstCapacity) {
@@ -428,9 +432,10 @@ public final class ZstdCompressor implements AutoCloseable {
             // checks a heap source staged into the scratch ("Out of bound access on segment
             // MemorySegment{ kind: heap, … }"): named here, on the error path only
             throw Segments.namedRange(e, "source", src, srcOffset, srcLength, dst, dstOffset, dstCapacity);
-        } catch (IllegalStateException e) {
+        } catch (IllegalStateException | WrongThreadException e) {
             // A segment refused before libzstd is given its address is "segment …", of either side
-            throw Segments.namedIfClosed(Segments.namedIfClosed(e, src, "source segment"), dst, "destination segment");
+            // (closed, or confined to another thread): named here, on the error path only
+            throw Segments.named(Segments.named(e, src, "source segment"), dst, "destination segment");
         } finally {
             guard.exit(this);
         }

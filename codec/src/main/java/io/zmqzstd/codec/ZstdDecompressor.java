@@ -374,6 +374,7 @@ public final class ZstdDecompressor implements AutoCloseable {
      *     ranges share memory ("source and destination overlap")
      * @throws IllegalStateException when this decompressor is closed, or the arena of either
      *     segment is closed, or a file mapping on either side faulted (as there)
+     * @throws WrongThreadException when either segment is confined to another thread (as there)
      * @see #decompress(MemorySegment, long, long, MemorySegment, long, long)
      */
     public long decompress(MemorySegment src, MemorySegment dst) {
@@ -414,6 +415,9 @@ public final class ZstdDecompressor implements AutoCloseable {
      *     or a file mapping on either side faulted ("src could not be read: a fault in its memory
      *     …" or "dst could not be written: …", naming the range, with the JDK's
      *     {@link InternalError} as its cause): the content is not whole, and the decompressor goes on
+     * @throws WrongThreadException when either segment is confined to another thread than this
+     *     one's ("frame segment is confined to another thread than …", "destination segment …"),
+     *     before libzstd is called
      */
     public long decompress(MemorySegment src, long srcOffset, long srcLength,
                            MemorySegment dst, long dstOffset, long dstCapacity) {
@@ -427,12 +431,12 @@ public final class ZstdDecompressor implements AutoCloseable {
         } catch (IndexOutOfBoundsException e) {
             // The JDK's range errors name neither side: named here, on the error path only
             throw Segments.namedRange(e, "frame", src, srcOffset, srcLength, dst, dstOffset, dstCapacity);
-        } catch (IllegalStateException e) {
-            // FFM's "Already closed" from a read of the frame's header or a stored frame's copy in
-            // Java names nothing: named here, on the try the guard needs anyway, rather than
-            // around the reads themselves, on the path of every call (BENCHMARKS.md, "What naming
-            // a closed segment costs")
-            throw Segments.namedIfClosed(Segments.namedIfClosed(e, src, "frame segment"), dst, "destination segment");
+        } catch (IllegalStateException | WrongThreadException e) {
+            // FFM's "Already closed" and "Attempted access outside owning thread" from a read of
+            // the frame's header or a stored frame's copy in Java name nothing: named here, on the
+            // try the guard needs anyway, rather than around the reads themselves, on the path of
+            // every call (BENCHMARKS.md, "What naming a closed segment costs")
+            throw Segments.named(Segments.named(e, src, "frame segment"), dst, "destination segment");
         } finally {
             guard.exit(this);
         }

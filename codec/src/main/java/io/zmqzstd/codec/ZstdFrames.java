@@ -93,23 +93,28 @@ public final class ZstdFrames {
      *     shortened since it was mapped: "frame could not be read: a fault in its memory …", naming
      *     the range, with the JDK's {@link InternalError} as its cause)
      * @throws IndexOutOfBoundsException when the range is not within {@code frame}
+     * @throws WrongThreadException when {@code frame} is confined to another thread ("frame segment
+     *     is confined to another thread than …")
      */
     public static long contentSize(MemorySegment frame, long offset, long length) {
         try {
             return contentSizeOf(frame, offset, descriptor(frame, offset, length));
-        } catch (InternalError e) { // only a file mapping's read faults (a file shortened since)
-            throw unreadable(frame, offset, length, e);
-        } catch (IllegalStateException e) { // FFM's "Already closed", naming nothing: the frame's
-            throw Segments.namedIfClosed(e, frame, "frame segment");
+        } catch (InternalError | IllegalStateException | WrongThreadException e) {
+            throw inspectionFailed(e, frame, offset, length);
         }
     }
 
     /**
-     * The error for a fault reading {@code frame} in one of the inspectors: a file mapping whose
-     * file was shortened since it was mapped, which the JDK reports as the bare {@code e}.
+     * The error an inspector throws for {@code e}, which names nothing: a fault reading a file
+     * mapping whose file was shortened since it was mapped (the JDK's bare {@link InternalError}),
+     * or FFM's "Already closed" or "Attempted access outside owning thread", named as the frame's
+     * ({@link Segments#named}). Error path only.
      */
-    private static IllegalStateException unreadable(MemorySegment frame, long offset, long length, InternalError e) {
-        return MemoryFaults.unreadable("frame", frame, offset, length, "the frame was not inspected", e);
+    private static RuntimeException inspectionFailed(Throwable e, MemorySegment frame, long offset, long length) {
+        if (e instanceof InternalError fault) {
+            return MemoryFaults.unreadable("frame", frame, offset, length, "the frame was not inspected", fault);
+        }
+        return Segments.named((RuntimeException) e, frame, "frame segment");
     }
 
     /** {@link #contentSize(MemorySegment, long, long)} of a header {@link #descriptor} has checked. */
@@ -150,14 +155,14 @@ public final class ZstdFrames {
      *     shortened since it was mapped: "frame could not be read: a fault in its memory …", naming
      *     the range, with the JDK's {@link InternalError} as its cause)
      * @throws IndexOutOfBoundsException when the range is not within {@code frame}
+     * @throws WrongThreadException when {@code frame} is confined to another thread ("frame segment
+     *     is confined to another thread than …")
      */
     public static int dictionaryId(MemorySegment frame, long offset, long length) {
         try {
             return dictionaryIdOf(frame, offset, descriptor(frame, offset, length));
-        } catch (InternalError e) { // only a file mapping's read faults (a file shortened since)
-            throw unreadable(frame, offset, length, e);
-        } catch (IllegalStateException e) { // FFM's "Already closed", naming nothing: the frame's
-            throw Segments.namedIfClosed(e, frame, "frame segment");
+        } catch (InternalError | IllegalStateException | WrongThreadException e) {
+            throw inspectionFailed(e, frame, offset, length);
         }
     }
 
@@ -199,14 +204,14 @@ public final class ZstdFrames {
      *     shortened since it was mapped: "frame could not be read: a fault in its memory …", naming
      *     the range, with the JDK's {@link InternalError} as its cause)
      * @throws IndexOutOfBoundsException when the range is not within {@code frame}
+     * @throws WrongThreadException when {@code frame} is confined to another thread ("frame segment
+     *     is confined to another thread than …")
      */
     public static long compressedSize(MemorySegment frame, long offset, long length) {
         try {
             return walk(frame, offset, length, descriptor(frame, offset, length)) & ~ONLY_STORED_BLOCKS;
-        } catch (InternalError e) { // only a file mapping's read faults (a file shortened since)
-            throw unreadable(frame, offset, length, e);
-        } catch (IllegalStateException e) { // FFM's "Already closed", naming nothing: the frame's
-            throw Segments.namedIfClosed(e, frame, "frame segment");
+        } catch (InternalError | IllegalStateException | WrongThreadException e) {
+            throw inspectionFailed(e, frame, offset, length);
         }
     }
 
@@ -231,14 +236,14 @@ public final class ZstdFrames {
      *     shortened since it was mapped: "frame could not be read: a fault in its memory …", naming
      *     the range, with the JDK's {@link InternalError} as its cause)
      * @throws IndexOutOfBoundsException when the range is not within {@code frame}
+     * @throws WrongThreadException when {@code frame} is confined to another thread ("frame segment
+     *     is confined to another thread than …")
      */
     public static long contentBound(MemorySegment frame, long offset, long length) {
         try {
             return contentBoundChecked(frame, offset, length);
-        } catch (InternalError e) { // only a file mapping's read faults (a file shortened since)
-            throw unreadable(frame, offset, length, e);
-        } catch (IllegalStateException e) { // FFM's "Already closed", naming nothing: the frame's
-            throw Segments.namedIfClosed(e, frame, "frame segment");
+        } catch (InternalError | IllegalStateException | WrongThreadException e) {
+            throw inspectionFailed(e, frame, offset, length);
         }
     }
 
@@ -758,9 +763,13 @@ public final class ZstdFrames {
      * @throws IndexOutOfBoundsException when a range is not within its segment
      * @throws IllegalArgumentException when {@code dst} is read-only, or the source and destination
      *     ranges share memory ("source and destination overlap")
-     * @throws IllegalStateException when a file mapping on either side faulted (a file shortened
-     *     since it was mapped: "src could not be read: a fault in its memory …" or "dst could not be
-     *     written: …", naming the range, with the JDK's {@link InternalError} as its cause)
+     * @throws IllegalStateException when the arena of either segment is closed ("source segment is
+     *     no longer alive: …", "destination segment …"), or a file mapping on either side faulted
+     *     (a file shortened since it was mapped: "src could not be read: a fault in its memory …"
+     *     or "dst could not be written: …", naming the range, with the JDK's {@link InternalError}
+     *     as its cause)
+     * @throws WrongThreadException when either segment is confined to another thread ("source
+     *     segment is confined to another thread than …", "destination segment …")
      */
     public static long writeRawFrame(MemorySegment src, long srcOffset, long srcLength,
                                      MemorySegment dst, long dstOffset, long dstCapacity) {
@@ -772,8 +781,8 @@ public final class ZstdFrames {
             return writeRaw(src, null, srcOffset, srcLength, dst, dstOffset, dstCapacity);
         } catch (InternalError e) { // only a file mapping's Java copy faults (a file shortened since)
             throw Segments.fault(e, src, srcOffset, srcLength, dst, dstOffset, dstCapacity, RAW_FRAME_NOT_WRITTEN);
-        } catch (IllegalStateException e) { // FFM's "Already closed": which one
-            throw Segments.namedIfClosed(Segments.namedIfClosed(e, src, "source segment"), dst, "destination segment");
+        } catch (IllegalStateException | WrongThreadException e) { // FFM's closed or thread check: which side
+            throw Segments.named(Segments.named(e, src, "source segment"), dst, "destination segment");
         }
     }
 
@@ -797,9 +806,12 @@ public final class ZstdFrames {
      * @throws IndexOutOfBoundsException when a range is not within its array or segment
      * @throws IllegalArgumentException when {@code dst} is read-only, or is a segment over
      *     {@code src} whose range shares bytes with the payload ("source and destination overlap")
-     * @throws IllegalStateException when {@code dst} is a file mapping that faulted (a file
-     *     shortened since it was mapped: "dst could not be written: a fault in its memory …", with
-     *     the JDK's {@link InternalError} as its cause)
+     * @throws IllegalStateException when the arena of {@code dst} is closed ("destination segment
+     *     is no longer alive: …"), or {@code dst} is a file mapping that faulted (a file shortened
+     *     since it was mapped: "dst could not be written: a fault in its memory …", with the JDK's
+     *     {@link InternalError} as its cause)
+     * @throws WrongThreadException when {@code dst} is confined to another thread ("destination
+     *     segment is confined to another thread than …")
      */
     public static long writeRawFrame(byte[] src, int srcOffset, int srcLength,
                                      MemorySegment dst, long dstOffset, long dstCapacity) {
@@ -815,8 +827,8 @@ public final class ZstdFrames {
         } catch (InternalError e) { // only a mapped destination faults: an array is the JVM's own memory
             throw Segments.fault(e, MemorySegment.ofArray(src), srcOffset, srcLength, dst, dstOffset, dstCapacity,
                     RAW_FRAME_NOT_WRITTEN);
-        } catch (IllegalStateException e) { // FFM's "Already closed" of the destination
-            throw Segments.namedIfClosed(e, dst, "destination segment");
+        } catch (IllegalStateException | WrongThreadException e) { // FFM's closed or thread check, of dst
+            throw Segments.named(e, dst, "destination segment");
         }
     }
 

@@ -3,6 +3,7 @@ package io.zmqzstd.codec;
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.io.IOException;
@@ -13,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -22,10 +24,13 @@ import org.junit.jupiter.api.io.TempDir;
  * A range outside its segment, or a segment whose arena is closed, given to the segment overloads
  * of {@code compress} and {@code decompress}: the error says which side was wrong, with the
  * offending offset, length and size, on every route (native, heap, the chunked heap path, file
- * mappings), and the compressor or decompressor goes on. Before, a range said only "Range [-1, -1
- * + 10) out of bounds for length 100", a closed segment that libzstd was to be given by address
- * "segment is no longer alive: its arena is closed", and a closed destination too small for the
- * frame "destination too small".
+ * mappings), and the compressor or decompressor goes on; a segment confined to another thread
+ * is named the same way, there and in {@code writeRawFrame} and the frame inspectors. Before, a
+ * range said only "Range [-1, -1 + 10) out of bounds for length 100", a closed segment that libzstd
+ * was to be given by address "segment is no longer alive: its arena is closed", a closed
+ * destination too small for the frame "destination too small", and another thread's segment
+ * "segment is confined to another thread than …" or FFM's "Attempted access outside owning
+ * thread".
  */
 class SegmentSideErrorTest {
 
@@ -169,5 +174,83 @@ class SegmentSideErrorTest {
                     () -> decompressor.decompress(src, 0, frame.length, deadDst, 0, 10), where).getMessage(), "too small too: " + where);
         }
         assertArrayEquals(data, decompressor.decompress(frame), "goes on");
+    }
+
+    /**
+     * A segment confined to another thread is named as source, frame or destination, as a closed
+     * one is, on every route: by address, in Java (a frame's header, a heap or chunked path, a
+     * mapping, a raw frame, the inspectors); still a {@link WrongThreadException}, the first error
+     * as its cause.
+     */
+    @Test
+    void shouldNameTheSideOfASegmentConfinedToAnotherThread(@TempDir Path dir) throws Exception {
+        byte[] data = TestData.text(CHUNKED, 8);
+        byte[] frame = compressor.compress(data);
+        long capacity = ZstdCompressor.maxCompressedSize(CHUNKED);
+        Path file = dir.resolve("data");
+        Files.write(file, data);
+        MemorySegment[] theirs = new MemorySegment[4]; // source, frame, destination, mapped source
+        CountDownLatch made = new CountDownLatch(1);
+        CountDownLatch done = new CountDownLatch(1);
+        Thread owner = Thread.ofPlatform().name("segment-owner").start(() -> {
+            try (Arena confined = Arena.ofConfined(); FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+                theirs[0] = confined.allocateFrom(JAVA_BYTE, data);
+                theirs[1] = confined.allocateFrom(JAVA_BYTE, frame);
+                theirs[2] = confined.allocate(capacity);
+                theirs[3] = ch.map(FileChannel.MapMode.READ_ONLY, 0, CHUNKED, confined);
+                made.countDown();
+                done.await();
+            } catch (IOException | InterruptedException e) {
+                throw new AssertionError(e);
+            }
+        });
+        try {
+            made.await();
+            String confined = " segment is confined to another thread than " + Thread.currentThread().getName();
+            for (int size : new int[] {100, CHUNKED}) {
+                for (MemorySegment dst : List.of(arena.allocate(capacity), MemorySegment.ofArray(new byte[(int) capacity]))) {
+                    String where = "size=" + size + " dst native=" + dst.isNative();
+                    for (MemorySegment src : List.of(theirs[0], theirs[3])) {
+                        assertConfined("source" + confined,
+                                () -> compressor.compress(src, 0, size, dst, 0, capacity), "compress: " + where);
+                    }
+                    assertConfined("source" + confined,
+                            () -> ZstdFrames.writeRawFrame(theirs[0], 0, size, dst, 0, capacity), "writeRawFrame: " + where);
+                }
+                for (MemorySegment src : kinds(data)) {
+                    String where = "size=" + size + " src native=" + src.isNative();
+                    assertConfined("destination" + confined,
+                            () -> compressor.compress(src, 0, size, theirs[2], 0, capacity), "compress: " + where);
+                    assertConfined("destination" + confined,
+                            () -> ZstdFrames.writeRawFrame(src, 0, size, theirs[2], 0, capacity), "writeRawFrame: " + where);
+                }
+                assertConfined("destination" + confined,
+                        () -> ZstdFrames.writeRawFrame(data, 0, size, theirs[2], 0, capacity), "writeRawFrame(byte[]): size=" + size);
+            }
+            for (MemorySegment dst : List.of(arena.allocate(CHUNKED), MemorySegment.ofArray(new byte[CHUNKED]))) {
+                assertConfined("frame" + confined, () -> decompressor.decompress(theirs[1], 0, frame.length, dst, 0, CHUNKED),
+                        "decompress: dst native=" + dst.isNative());
+            }
+            for (MemorySegment src : kinds(frame)) {
+                for (long dstCapacity : new long[] {CHUNKED, 10}) {
+                    assertConfined("destination" + confined, () -> decompressor.decompress(src, 0, frame.length, theirs[2], 0, dstCapacity),
+                            "decompress: src native=" + src.isNative() + " dstCapacity=" + dstCapacity);
+                }
+            }
+            assertConfined("frame" + confined, () -> ZstdFrames.contentSize(theirs[1], 0, frame.length), "contentSize");
+            assertConfined("frame" + confined, () -> ZstdFrames.dictionaryId(theirs[1], 0, frame.length), "dictionaryId");
+            assertConfined("frame" + confined, () -> ZstdFrames.compressedSize(theirs[1], 0, frame.length), "compressedSize");
+            assertConfined("frame" + confined, () -> ZstdFrames.contentBound(theirs[1], 0, frame.length), "contentBound");
+            assertArrayEquals(data, decompressor.decompress(compressor.compress(data)), "goes on");
+        } finally {
+            done.countDown();
+            owner.join();
+        }
+    }
+
+    private static void assertConfined(String expected, org.junit.jupiter.api.function.Executable call, String where) {
+        WrongThreadException e = assertThrows(WrongThreadException.class, call, where);
+        assertEquals(expected, e.getMessage(), where);
+        assertSame(WrongThreadException.class, e.getCause() == null ? null : e.getCause().getClass(), "the first error as cause: " + where);
     }
 }

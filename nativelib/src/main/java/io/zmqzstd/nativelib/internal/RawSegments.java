@@ -15,6 +15,9 @@ public final class RawSegments {
     /** How {@link #checkUsable} ends its message for a segment whose arena is closed, after the name. */
     public static final String NOT_ALIVE = " is no longer alive: its arena is closed";
 
+    /** What {@link #checkUsable} says of a segment confined to another thread, after the name and before this thread's. */
+    public static final String CONFINED = " is confined to another thread than ";
+
     /**
      * Throws unless C may use {@code segment} during a call from this thread: its arena open
      * ({@link IllegalStateException}), and not confined to another thread
@@ -29,7 +32,7 @@ public final class RawSegments {
             throw new IllegalStateException(name + NOT_ALIVE);
         }
         if (!segment.isAccessibleBy(Thread.currentThread())) {
-            throw new WrongThreadException(name + " is confined to another thread than " + Thread.currentThread().getName());
+            throw new WrongThreadException(name + CONFINED + Thread.currentThread().getName());
         }
     }
 
