@@ -146,24 +146,48 @@ final class Segments {
     static IndexOutOfBoundsException namedRange(IndexOutOfBoundsException e, String srcName,
                                                 MemorySegment src, long srcOffset, long srcLength,
                                                 MemorySegment dst, long dstOffset, long dstCapacity) {
-        boolean srcOut = outOfBounds(src, srcOffset, srcLength);
-        boolean dstOut = outOfBounds(dst, dstOffset, dstCapacity);
-        if (!srcOut && !dstOut) {
+        return namedRange(e, srcName, srcOffset, srcLength, src.byteSize(), dstOffset, dstCapacity, dst.byteSize());
+    }
+
+    /**
+     * {@link #namedRange(IndexOutOfBoundsException, String, MemorySegment, long, long, MemorySegment,
+     * long, long)} by the sizes of the source and destination, for a source in an array.
+     */
+    static IndexOutOfBoundsException namedRange(IndexOutOfBoundsException e, String srcName,
+                                                long srcOffset, long srcLength, long srcSize,
+                                                long dstOffset, long dstCapacity, long dstSize) {
+        String srcError = rangeError(srcName, "srcOffset", srcOffset, "srcLength", srcLength, srcSize);
+        String dstError = rangeError("destination", "dstOffset", dstOffset, "dstCapacity", dstCapacity, dstSize);
+        return named(e, srcError == null ? dstError : dstError == null ? srcError : srcError + "; " + dstError);
+    }
+
+    /**
+     * The range error of a call over one segment, {@code name}d ("frame range out of bounds:
+     * offset=-1, length=10, byteSize=100"), as {@link #namedRange(IndexOutOfBoundsException,
+     * String, MemorySegment, long, long, MemorySegment, long, long)} names each side.
+     */
+    static IndexOutOfBoundsException namedRange(IndexOutOfBoundsException e, String name,
+                                                MemorySegment segment, long offset, long length) {
+        return named(e, rangeError(name, "offset", offset, "length", length, segment.byteSize()));
+    }
+
+    /** {@code e} itself when {@code message} is null (no range was out), else a new error with it, {@code e} as its cause. */
+    private static IndexOutOfBoundsException named(IndexOutOfBoundsException e, String message) {
+        if (message == null) {
             return e;
         }
-        String message = (srcOut ? srcName + " range out of bounds: srcOffset=" + srcOffset + ", srcLength=" + srcLength
-                + ", byteSize=" + src.byteSize() : "")
-                + (srcOut && dstOut ? "; " : "")
-                + (dstOut ? "destination range out of bounds: dstOffset=" + dstOffset + ", dstCapacity=" + dstCapacity
-                + ", byteSize=" + dst.byteSize() : "");
         IndexOutOfBoundsException named = new IndexOutOfBoundsException(message);
         named.initCause(e);
         return named;
     }
 
-    /** Whether {@link #check} refuses the range, as {@link Objects#checkFromIndexSize} does. */
-    private static boolean outOfBounds(MemorySegment segment, long offset, long length) {
-        return (offset | length) < 0 || length > segment.byteSize() - offset;
+    /** What is wrong with {@code [offset, offset + length)} of {@code size} bytes, or null when it is within them. */
+    private static String rangeError(String name, String offsetName, long offset, String lengthName, long length, long size) {
+        if ((offset | length) >= 0 && length <= size - offset) {
+            return null; // as Objects.checkFromIndexSize, which check uses
+        }
+        return name + " range out of bounds: " + offsetName + "=" + offset + ", " + lengthName + "=" + length
+                + ", byteSize=" + size;
     }
 
     /**

@@ -92,14 +92,15 @@ public final class ZstdFrames {
      * @throws IllegalStateException when {@code frame} is a file mapping that faulted (a file
      *     shortened since it was mapped: "frame could not be read: a fault in its memory …", naming
      *     the range, with the JDK's {@link InternalError} as its cause)
-     * @throws IndexOutOfBoundsException when the range is not within {@code frame}
+     * @throws IndexOutOfBoundsException when the range is not within {@code frame} ("frame range out
+     *     of bounds: offset=…, length=…, byteSize=…")
      * @throws WrongThreadException when {@code frame} is confined to another thread ("frame segment
      *     is confined to another thread than …")
      */
     public static long contentSize(MemorySegment frame, long offset, long length) {
         try {
             return contentSizeOf(frame, offset, descriptor(frame, offset, length));
-        } catch (InternalError | IllegalStateException | WrongThreadException e) {
+        } catch (InternalError | IndexOutOfBoundsException | IllegalStateException | WrongThreadException e) {
             throw inspectionFailed(e, frame, offset, length);
         }
     }
@@ -107,12 +108,16 @@ public final class ZstdFrames {
     /**
      * The error an inspector throws for {@code e}, which names nothing: a fault reading a file
      * mapping whose file was shortened since it was mapped (the JDK's bare {@link InternalError}),
-     * or FFM's "Already closed" or "Attempted access outside owning thread", named as the frame's
-     * ({@link Segments#named}). Error path only.
+     * a range outside {@code frame} (the JDK's "Range [-1, -1 + 10) out of bounds for length 100"),
+     * or FFM's "Already closed" or "Attempted access outside owning thread", each named as the
+     * frame's ({@link Segments#namedRange}, {@link Segments#named}). Error path only.
      */
     private static RuntimeException inspectionFailed(Throwable e, MemorySegment frame, long offset, long length) {
         if (e instanceof InternalError fault) {
             return MemoryFaults.unreadable("frame", frame, offset, length, "the frame was not inspected", fault);
+        }
+        if (e instanceof IndexOutOfBoundsException range) {
+            return Segments.namedRange(range, "frame", frame, offset, length);
         }
         return Segments.named((RuntimeException) e, frame, "frame segment");
     }
@@ -154,14 +159,15 @@ public final class ZstdFrames {
      * @throws IllegalStateException when {@code frame} is a file mapping that faulted (a file
      *     shortened since it was mapped: "frame could not be read: a fault in its memory …", naming
      *     the range, with the JDK's {@link InternalError} as its cause)
-     * @throws IndexOutOfBoundsException when the range is not within {@code frame}
+     * @throws IndexOutOfBoundsException when the range is not within {@code frame} ("frame range out
+     *     of bounds: offset=…, length=…, byteSize=…")
      * @throws WrongThreadException when {@code frame} is confined to another thread ("frame segment
      *     is confined to another thread than …")
      */
     public static int dictionaryId(MemorySegment frame, long offset, long length) {
         try {
             return dictionaryIdOf(frame, offset, descriptor(frame, offset, length));
-        } catch (InternalError | IllegalStateException | WrongThreadException e) {
+        } catch (InternalError | IndexOutOfBoundsException | IllegalStateException | WrongThreadException e) {
             throw inspectionFailed(e, frame, offset, length);
         }
     }
@@ -203,14 +209,15 @@ public final class ZstdFrames {
      * @throws IllegalStateException when {@code frame} is a file mapping that faulted (a file
      *     shortened since it was mapped: "frame could not be read: a fault in its memory …", naming
      *     the range, with the JDK's {@link InternalError} as its cause)
-     * @throws IndexOutOfBoundsException when the range is not within {@code frame}
+     * @throws IndexOutOfBoundsException when the range is not within {@code frame} ("frame range out
+     *     of bounds: offset=…, length=…, byteSize=…")
      * @throws WrongThreadException when {@code frame} is confined to another thread ("frame segment
      *     is confined to another thread than …")
      */
     public static long compressedSize(MemorySegment frame, long offset, long length) {
         try {
             return walk(frame, offset, length, descriptor(frame, offset, length)) & ~ONLY_STORED_BLOCKS;
-        } catch (InternalError | IllegalStateException | WrongThreadException e) {
+        } catch (InternalError | IndexOutOfBoundsException | IllegalStateException | WrongThreadException e) {
             throw inspectionFailed(e, frame, offset, length);
         }
     }
@@ -235,14 +242,15 @@ public final class ZstdFrames {
      * @throws IllegalStateException when {@code frame} is a file mapping that faulted (a file
      *     shortened since it was mapped: "frame could not be read: a fault in its memory …", naming
      *     the range, with the JDK's {@link InternalError} as its cause)
-     * @throws IndexOutOfBoundsException when the range is not within {@code frame}
+     * @throws IndexOutOfBoundsException when the range is not within {@code frame} ("frame range out
+     *     of bounds: offset=…, length=…, byteSize=…")
      * @throws WrongThreadException when {@code frame} is confined to another thread ("frame segment
      *     is confined to another thread than …")
      */
     public static long contentBound(MemorySegment frame, long offset, long length) {
         try {
             return contentBoundChecked(frame, offset, length);
-        } catch (InternalError | IllegalStateException | WrongThreadException e) {
+        } catch (InternalError | IndexOutOfBoundsException | IllegalStateException | WrongThreadException e) {
             throw inspectionFailed(e, frame, offset, length);
         }
     }
@@ -760,7 +768,9 @@ public final class ZstdFrames {
      * @param dstCapacity the bytes available at {@code dst[dstOffset]}
      * @return bytes written at {@code dst[dstOffset]}, exactly {@link #rawFrameSize(long) rawFrameSize(srcLength)}
      * @throws ZstdException {@code DESTINATION_TOO_SMALL} when {@code dstCapacity} is less than that
-     * @throws IndexOutOfBoundsException when a range is not within its segment
+     * @throws IndexOutOfBoundsException when a range is not within its segment, naming the side:
+     *     "source range out of bounds: srcOffset=…, srcLength=…, byteSize=…" or "destination range
+     *     …: dstOffset=…, dstCapacity=…, byteSize=…" (both, when both are)
      * @throws IllegalArgumentException when {@code dst} is read-only, or the source and destination
      *     ranges share memory ("source and destination overlap")
      * @throws IllegalStateException when the arena of either segment is closed ("source segment is
@@ -773,14 +783,17 @@ public final class ZstdFrames {
      */
     public static long writeRawFrame(MemorySegment src, long srcOffset, long srcLength,
                                      MemorySegment dst, long dstOffset, long dstCapacity) {
-        Segments.check(src, srcOffset, srcLength);
-        Segments.check(dst, dstOffset, dstCapacity);
-        Segments.checkWritable(dst);
-        Segments.checkDisjoint(src, srcOffset, srcLength, dst, dstOffset, dstCapacity);
         try {
+            // the checks inside the try, so that its catches name the side of what they refuse
+            Segments.check(src, srcOffset, srcLength);
+            Segments.check(dst, dstOffset, dstCapacity);
+            Segments.checkWritable(dst);
+            Segments.checkDisjoint(src, srcOffset, srcLength, dst, dstOffset, dstCapacity);
             return writeRaw(src, null, srcOffset, srcLength, dst, dstOffset, dstCapacity);
         } catch (InternalError e) { // only a file mapping's Java copy faults (a file shortened since)
             throw Segments.fault(e, src, srcOffset, srcLength, dst, dstOffset, dstCapacity, RAW_FRAME_NOT_WRITTEN);
+        } catch (IndexOutOfBoundsException e) { // the JDK's words, naming neither side
+            throw Segments.namedRange(e, "source", src, srcOffset, srcLength, dst, dstOffset, dstCapacity);
         } catch (IllegalStateException | WrongThreadException e) { // FFM's closed or thread check: which side
             throw Segments.named(Segments.named(e, src, "source segment"), dst, "destination segment");
         }
@@ -803,7 +816,9 @@ public final class ZstdFrames {
      * @param dstCapacity the bytes available at {@code dst[dstOffset]}
      * @return bytes written at {@code dst[dstOffset]}, exactly {@link #rawFrameSize(long) rawFrameSize(srcLength)}
      * @throws ZstdException {@code DESTINATION_TOO_SMALL} when {@code dstCapacity} is less than that
-     * @throws IndexOutOfBoundsException when a range is not within its array or segment
+     * @throws IndexOutOfBoundsException when a range is not within its array or segment, naming
+     *     the side as {@link #writeRawFrame(MemorySegment, long, long, MemorySegment, long, long)}
+     *     does
      * @throws IllegalArgumentException when {@code dst} is read-only, or is a segment over
      *     {@code src} whose range shares bytes with the payload ("source and destination overlap")
      * @throws IllegalStateException when the arena of {@code dst} is closed ("destination segment
@@ -815,18 +830,21 @@ public final class ZstdFrames {
      */
     public static long writeRawFrame(byte[] src, int srcOffset, int srcLength,
                                      MemorySegment dst, long dstOffset, long dstCapacity) {
-        Objects.checkFromIndexSize(srcOffset, srcLength, src.length);
-        Segments.check(dst, dstOffset, dstCapacity);
-        Segments.checkWritable(dst);
-        if (!dst.isNative()) {
-            // Only a heap destination can be over the same array: the wrapper is made for it alone
-            Segments.checkDisjoint(MemorySegment.ofArray(src), srcOffset, srcLength, dst, dstOffset, dstCapacity);
-        }
         try {
+            // the checks inside the try, so that its catches name the side of what they refuse
+            Objects.checkFromIndexSize(srcOffset, srcLength, src.length);
+            Segments.check(dst, dstOffset, dstCapacity);
+            Segments.checkWritable(dst);
+            if (!dst.isNative()) {
+                // Only a heap destination can be over the same array: the wrapper is made for it alone
+                Segments.checkDisjoint(MemorySegment.ofArray(src), srcOffset, srcLength, dst, dstOffset, dstCapacity);
+            }
             return writeRaw(null, src, srcOffset, srcLength, dst, dstOffset, dstCapacity);
         } catch (InternalError e) { // only a mapped destination faults: an array is the JVM's own memory
             throw Segments.fault(e, MemorySegment.ofArray(src), srcOffset, srcLength, dst, dstOffset, dstCapacity,
                     RAW_FRAME_NOT_WRITTEN);
+        } catch (IndexOutOfBoundsException e) { // the JDK's words, naming neither side
+            throw Segments.namedRange(e, "source", srcOffset, srcLength, src.length, dstOffset, dstCapacity, dst.byteSize());
         } catch (IllegalStateException | WrongThreadException e) { // FFM's closed or thread check, of dst
             throw Segments.named(e, dst, "destination segment");
         }

@@ -15,6 +15,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import java.util.function.Function;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -24,8 +25,8 @@ import org.junit.jupiter.api.io.TempDir;
  * A range outside its segment, or a segment whose arena is closed, given to the segment overloads
  * of {@code compress} and {@code decompress}: the error says which side was wrong, with the
  * offending offset, length and size, on every route (native, heap, the chunked heap path, file
- * mappings), and the compressor or decompressor goes on; a segment confined to another thread
- * is named the same way, there and in {@code writeRawFrame} and the frame inspectors. Before, a
+ * mappings), and the compressor or decompressor goes on; so do {@code writeRawFrame} and the
+ * frame inspectors, and a segment confined to another thread is named the same way. Before, a
  * range said only "Range [-1, -1 + 10) out of bounds for length 100", a closed segment that libzstd
  * was to be given by address "segment is no longer alive: its arena is closed", a closed
  * destination too small for the frame "destination too small", and another thread's segment
@@ -174,6 +175,60 @@ class SegmentSideErrorTest {
                     () -> decompressor.decompress(src, 0, frame.length, deadDst, 0, 10), where).getMessage(), "too small too: " + where);
         }
         assertArrayEquals(data, decompressor.decompress(frame), "goes on");
+    }
+
+    @Test
+    void shouldNameTheSideOfARawFrameRangeOutsideItsSegment() {
+        byte[] data = TestData.text(100, 6);
+        int capacity = (int) ZstdFrames.rawFrameSize(data.length);
+        for (MemorySegment src : kinds(data)) {
+            for (MemorySegment dst : kinds(new byte[capacity])) {
+                String where = "src native=" + src.isNative() + " dst native=" + dst.isNative();
+                for (long[] bad : new long[][] {{-1, 10}, {0, 101}, {100, 1}}) {
+                    assertEquals(range("source", "src", bad[0], "Length", bad[1], 100), assertThrows(IndexOutOfBoundsException.class,
+                            () -> ZstdFrames.writeRawFrame(src, bad[0], bad[1], dst, 0, capacity), where).getMessage(), where);
+                    assertEquals(range("source", "src", bad[0], "Length", bad[1], 100), assertThrows(IndexOutOfBoundsException.class,
+                            () -> ZstdFrames.writeRawFrame(data, (int) bad[0], (int) bad[1], dst, 0, capacity), where).getMessage(),
+                            "the byte[] overload: " + where);
+                }
+                for (long[] bad : new long[][] {{-1, 10}, {0, capacity + 1L}, {1, capacity}}) {
+                    assertEquals(range("destination", "dst", bad[0], "Capacity", bad[1], capacity),
+                            assertThrows(IndexOutOfBoundsException.class,
+                                    () -> ZstdFrames.writeRawFrame(src, 0, 100, dst, bad[0], bad[1]), where).getMessage(), where);
+                    assertEquals(range("destination", "dst", bad[0], "Capacity", bad[1], capacity),
+                            assertThrows(IndexOutOfBoundsException.class,
+                                    () -> ZstdFrames.writeRawFrame(data, 0, 100, dst, bad[0], bad[1]), where).getMessage(),
+                            "the byte[] overload: " + where);
+                }
+                IndexOutOfBoundsException both = assertThrows(IndexOutOfBoundsException.class,
+                        () -> ZstdFrames.writeRawFrame(src, -1, 10, dst, 0, capacity + 1L), where);
+                assertEquals(range("source", "src", -1, "Length", 10, 100) + "; "
+                        + range("destination", "dst", 0, "Capacity", capacity + 1L, capacity), both.getMessage(), where);
+                assertEquals(capacity, ZstdFrames.writeRawFrame(src, 0, 100, dst, 0, capacity), "goes on: " + where);
+                assertArrayEquals(data, decompressor.decompress(dst.toArray(JAVA_BYTE)), where);
+            }
+        }
+    }
+
+    @Test
+    void shouldNameAFrameRangeOutsideItsSegmentWhenInspecting() {
+        byte[] frame = compressor.compress(TestData.text(1000, 7));
+        List<Function<long[], Object>> inspectors = List.of(
+                r -> ZstdFrames.contentSize(kinds(frame).get((int) r[2]), r[0], r[1]),
+                r -> ZstdFrames.dictionaryId(kinds(frame).get((int) r[2]), r[0], r[1]),
+                r -> ZstdFrames.compressedSize(kinds(frame).get((int) r[2]), r[0], r[1]),
+                r -> ZstdFrames.contentBound(kinds(frame).get((int) r[2]), r[0], r[1]));
+        for (int kind = 0; kind < 2; kind++) {
+            for (Function<long[], Object> inspector : inspectors) {
+                for (long[] bad : new long[][] {{-1, 10}, {0, frame.length + 1L}, {1, frame.length}}) {
+                    long[] args = {bad[0], bad[1], kind};
+                    String where = "native=" + (kind == 0) + " offset=" + bad[0] + " length=" + bad[1];
+                    assertEquals("frame range out of bounds: offset=" + bad[0] + ", length=" + bad[1] + ", byteSize=" + frame.length,
+                            assertThrows(IndexOutOfBoundsException.class, () -> inspector.apply(args), where).getMessage(), where);
+                }
+                assertEquals(1000L, ZstdFrames.contentSize(kinds(frame).get(kind), 0, frame.length), "goes on");
+            }
+        }
     }
 
     /**
