@@ -1,5 +1,7 @@
 package io.zmqzstd.pipeline;
 
+import java.util.Objects;
+
 /**
  * A snapshot of one sender's or receiver's counters since it was built. Immutable; taking one
  * allocates, counting does not (the live counters are plain fields updated by the owning thread,
@@ -220,9 +222,10 @@ public final class PipelineStats {
      *
      * @param reason the reason to count
      * @return the number of such messages; 0 for a sender
+     * @throws NullPointerException when {@code reason} is null, named "reason"
      */
     public long errors(BadFrameReason reason) {
-        return errors[reason.ordinal()];
+        return errors[Objects.requireNonNull(reason, "reason").ordinal()];
     }
 
     /**

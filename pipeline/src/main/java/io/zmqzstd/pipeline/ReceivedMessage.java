@@ -412,8 +412,16 @@ public final class ReceivedMessage {
     private void readEnd(int v, boolean ok, int i, int n) {
         readEnd(v, ok);
         if (i < 0 || i >= n) {
-            throw new IndexOutOfBoundsException("part index out of range: index=" + i + ", parts=" + n);
+            throw partIndexOutOfRange(i, n);
         }
+    }
+
+    /**
+     * The refusal of part index {@code i} of a message of {@code n} parts, in the words every part
+     * accessor uses, this view's and {@link UndeliveredMessageException}'s. Failure path only.
+     */
+    static IndexOutOfBoundsException partIndexOutOfRange(int i, int n) {
+        return new IndexOutOfBoundsException("part index out of range: index=" + i + ", parts=" + n);
     }
 
     private IllegalStateException overlapped() {

@@ -87,10 +87,11 @@ public final class UndeliveredMessageException extends IllegalStateException {
      * @return its bytes (the array itself, not a copy), or null when the part is too large for a
      *     {@code byte[]} (over {@code Integer.MAX_VALUE - 8} bytes: then it is lost, as the message
      *     says)
-     * @throws IndexOutOfBoundsException when {@code i} is not a part's index
+     * @throws IndexOutOfBoundsException when {@code i} is not a part's index: "part index out of
+     *     range: index=…, parts=…"
      */
     public byte[] part(int i) {
-        return parts[i];
+        return parts[checkIndex(i)];
     }
 
     /**
@@ -98,10 +99,10 @@ public final class UndeliveredMessageException extends IllegalStateException {
      *
      * @param i the part's index from 0
      * @return its size
-     * @throws IndexOutOfBoundsException when {@code i} is not a part's index
+     * @throws IndexOutOfBoundsException when {@code i} is not a part's index, as for {@link #part(int)}
      */
     public long partSize(int i) {
-        return sizes[i];
+        return sizes[checkIndex(i)];
     }
 
     /**
@@ -109,9 +110,21 @@ public final class UndeliveredMessageException extends IllegalStateException {
      *
      * @param i the part's index from 0
      * @return true for a payload part (decompressed), false for an envelope part
-     * @throws IndexOutOfBoundsException when {@code i} is not a part's index
+     * @throws IndexOutOfBoundsException when {@code i} is not a part's index, as for {@link #part(int)}
      */
     public boolean isCompressed(int i) {
-        return compressed[i];
+        return compressed[checkIndex(i)];
+    }
+
+    /**
+     * {@code i}, when it is a part's index; otherwise refused as {@link ReceivedMessage}'s accessors
+     * refuse it, naming the index and the part count (until 2026-11-29 the JDK's bare
+     * {@link ArrayIndexOutOfBoundsException}, "Index 2 out of bounds for length 2").
+     */
+    private int checkIndex(int i) {
+        if (i < 0 || i >= parts.length) {
+            throw ReceivedMessage.partIndexOutOfRange(i, parts.length);
+        }
+        return i;
     }
 }

@@ -201,6 +201,39 @@ class ReceiveIntoTest {
         }
     }
 
+    /**
+     * A handed-back message refuses a part index out of range as the view does, naming the index
+     * and the part count; until 2026-11-29 its accessors threw the JDK's bare
+     * ArrayIndexOutOfBoundsException ("Index 2 out of bounds for length 2").
+     */
+    @Test
+    void shouldRefuseAPartIndexOutOfRangeOfAHandedBackMessageAsTheViewDoes() {
+        try (ZmqContext ctx = new ZmqContext(); Arena arena = Arena.ofConfined()) {
+            Fixtures.Link link = Fixtures.link(ctx, SocketType.PULL, SocketType.PUSH, "tcp");
+            try (CompressingSender sender = CompressingSender.builder(link.client()).build();
+                 DecompressingReceiver receiver = DecompressingReceiver.builder(link.server()).build()) {
+                byte[] first = Fixtures.payload(100, 1);
+                byte[] second = Fixtures.payload(5000, 2);
+                assertTrue(sender.send(first, ZmqSocket.SNDMORE));
+                assertTrue(sender.send(second, 0));
+                UndeliveredMessageException e = assertThrows(UndeliveredMessageException.class,
+                        () -> receiver.receiveInto(arena.allocate(1000), 0));
+                assertEquals(2, e.parts());
+                java.util.List<java.util.function.IntFunction<Object>> accessors =
+                        java.util.List.of(e::part, e::partSize, e::isCompressed);
+                for (java.util.function.IntFunction<Object> accessor : accessors) {
+                    for (int i : new int[] {-1, 2, Integer.MAX_VALUE, Integer.MIN_VALUE}) {
+                        IndexOutOfBoundsException refused = assertThrows(IndexOutOfBoundsException.class,
+                                () -> accessor.apply(i));
+                        assertEquals("part index out of range: index=" + i + ", parts=2", refused.getMessage());
+                    }
+                }
+                assertArrayEquals(second, e.part(1), "the parts are still there after the refusals");
+                assertEquals(100, e.partSize(0));
+            }
+        }
+    }
+
     private static void expectHandedBack(DecompressingReceiver receiver, ZmqSocket push, MemorySegment dst,
                                          String detail, byte[][] sent, byte[]... frames) {
         for (int i = 0; i < frames.length; i++) {

@@ -257,6 +257,24 @@ class ReceiverContractTest {
     }
 
     /**
+     * A null reason given to {@code errors(reason)} is refused naming the argument, as every null
+     * argument of the pipeline is; until 2026-11-29 it was the JDK's helpful message about
+     * {@code BadFrameReason.ordinal()}.
+     */
+    @Test
+    void shouldNameANullReasonGivenToErrors() {
+        try (ZmqContext ctx = new ZmqContext()) {
+            Fixtures.Link link = Fixtures.link(ctx, SocketType.PULL, SocketType.PUSH, "inproc");
+            try (DecompressingReceiver receiver = DecompressingReceiver.builder(link.server()).build()) {
+                PipelineStats stats = receiver.stats();
+                NullPointerException e = assertThrows(NullPointerException.class, () -> stats.errors(null));
+                assertEquals("reason", e.getMessage());
+                assertEquals(0, stats.errors(BadFrameReason.NOT_ZSTD));
+            }
+        }
+    }
+
+    /**
      * The receiver's counters for what it delivered: payload parts and their bytes on the wire and
      * decompressed, envelope parts apart and in no byte total; the view's totalSize counts them.
      */
