@@ -103,6 +103,12 @@ public final class DecompressingReceiver implements AutoCloseable {
     private static final MemorySegment EVERYTHING = MemorySegment.NULL.reinterpret(Long.MAX_VALUE);
     /** The frame magic as it lies on the wire: little-endian ("Wire format"). */
     private static final ValueLayout.OfInt MAGIC_LAYOUT = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    /**
+     * A skippable frame's magic (RFC 8878 3.1.2): {@code 0x184D2A50} to {@code 0x184D2A5F}, the low
+     * four bits free. Such a frame carries user data, no content: never a payload part.
+     */
+    private static final int SKIPPABLE_MAGIC = 0x184D2A50;
+    private static final int SKIPPABLE_MAGIC_MASK = 0xFFFFFFF0;
 
     /**
      * Why a conflating socket cannot carry an envelope, for the errors that meet one: set after
@@ -700,8 +706,13 @@ public final class DecompressingReceiver implements AutoCloseable {
                 }
                 if (n < 0) {
                     if (n != NOT_WRITTEN) {
-                        if (payloadParts == 0 && more && lastErrorReason == BadFrameReason.NOT_ZSTD) {
-                            lastErrorMessage += oneMoreEnvelopePart(index);
+                        if (lastErrorReason == BadFrameReason.NOT_ZSTD) {
+                            if (startsWithSkippableMagic(address, size)) {
+                                lastErrorMessage = badFrame(index, BadFrameReason.NOT_ZSTD,
+                                        skippableFrameIsNoPayload(address, size, envelope + 1));
+                            } else if (payloadParts == 0 && more) {
+                                lastErrorMessage += oneMoreEnvelopePart(index);
+                            }
                         }
                         skipRestOfMessage();
                         return BAD_FRAME;
@@ -792,6 +803,27 @@ public final class DecompressingReceiver implements AutoCloseable {
                 + envelopeParts + " being more than the envelope parts this message has (a sender that sent no topic or"
                 + " header where the receiver expects one? if its messages have " + index + " envelope parts, build the"
                 + " receiver with envelopeParts(" + index + "))";
+    }
+
+    /**
+     * Why a part that starts with a skippable frame was refused, said in the pipeline's terms (the
+     * codec's message points to {@code ZstdInputStream}, which reads past skippable frames, a
+     * codec class a pipeline user may never have met; until 2026-11-29 that was the whole advice),
+     * with {@code envelope} the {@code envelopeParts} that would take it in front of the payload.
+     * Failure path only.
+     */
+    private String skippableFrameIsNoPayload(long address, long size, int envelope) {
+        return "not a zstd frame: length=" + size + ", a skippable frame (magic 0x"
+                + Integer.toHexString(EVERYTHING.get(MAGIC_LAYOUT, address)).toUpperCase(java.util.Locale.ROOT)
+                + "), which is not a message payload: a payload part is exactly one zstd frame, and the receiver"
+                + " steps over no skippable frame; the sender should send the zstd frame alone in its part, or send"
+                + " what the skippable frame carries as an envelope part in front of the first payload part and build"
+                + " the receiver with envelopeParts(" + envelope + ") (now " + envelopeParts + ")";
+    }
+
+    /** Whether the {@code size} bytes at {@code address} start with a skippable frame's magic. Failure path only. */
+    private static boolean startsWithSkippableMagic(long address, long size) {
+        return size >= WireFormat.MAGIC_BYTES && (EVERYTHING.get(MAGIC_LAYOUT, address) & SKIPPABLE_MAGIC_MASK) == SKIPPABLE_MAGIC;
     }
 
     /** Whether the {@code size} bytes at {@code address} start with the zstd frame magic. Failure path only. */
@@ -974,10 +1006,15 @@ public final class DecompressingReceiver implements AutoCloseable {
     private long refuse(int index, BadFrameReason reason, String why) {
         lastErrorReason = reason;
         lastErrorPart = index;
-        lastErrorMessage = "bad frame: part=" + index + ", reason=" + reason + ", " + why;
+        lastErrorMessage = badFrame(index, reason, why);
         counters.errors[reason.ordinal()]++;
         message.invalidate();
         return -1;
+    }
+
+    /** The text of {@link #lastErrorMessage()} for part {@code index} refused for {@code reason}. */
+    private static String badFrame(int index, BadFrameReason reason, String why) {
+        return "bad frame: part=" + index + ", reason=" + reason + ", " + why;
     }
 
     /**

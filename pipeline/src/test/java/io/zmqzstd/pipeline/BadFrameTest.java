@@ -329,6 +329,58 @@ class BadFrameTest {
         expectRefusedThenRecover(BadFrameReason.NOT_ZSTD, concat(skippable, f));
     }
 
+    /**
+     * A skippable frame where the payload should be (alone, in front of the frame in one part, as a
+     * part of its own in front of the payload, behind a payload part) is refused saying what to do
+     * in the pipeline's terms: send the frame alone, or what the skippable frame carries as an
+     * envelope part with the envelopeParts(N) named; until 2026-11-29 the message was the codec's,
+     * which pointed to ZstdInputStream. Over tcp; the advice is then followed and the message
+     * arrives.
+     */
+    @Test
+    void shouldSayWhatToDoWithASkippableFrameWhereThePayloadShouldBe() {
+        ZmqSocket tcpPull = ctx.socket(SocketType.PULL);
+        ZmqSocket tcpPush = ctx.socket(SocketType.PUSH);
+        Fixtures.link(tcpPull, tcpPush, "tcp");
+        byte[] f = frame(300);
+        byte[] skippable = java.nio.ByteBuffer.allocate(12).order(java.nio.ByteOrder.LITTLE_ENDIAN)
+                .putInt(0x184D2A5F).putInt(4).putInt(7).array();
+        try (DecompressingReceiver plain = DecompressingReceiver.builder(tcpPull).build()) {
+            byte[][][] messages = {{skippable}, {concat(skippable, f)}, {skippable, f}, {f, skippable}};
+            int[] badPart = {0, 0, 0, 1};
+            for (int m = 0; m < messages.length; m++) {
+                for (int i = 0; i < messages[m].length; i++) {
+                    assertTrue(tcpPush.send(messages[m][i], i < messages[m].length - 1 ? ZmqSocket.SNDMORE : 0));
+                }
+                assertEquals(DecompressingReceiver.BAD_FRAME, plain.receive(0));
+                assertEquals(BadFrameReason.NOT_ZSTD, plain.lastErrorReason(), plain::lastErrorMessage);
+                assertEquals(badPart[m], plain.lastErrorPart());
+                String message = plain.lastErrorMessage();
+                assertEquals("bad frame: part=" + badPart[m] + ", reason=NOT_ZSTD, not a zstd frame: length="
+                        + messages[m][badPart[m]].length + ", a skippable frame (magic 0x184D2A5F), which is not a"
+                        + " message payload: a payload part is exactly one zstd frame, and the receiver steps over no"
+                        + " skippable frame; the sender should send the zstd frame alone in its part, or send what the"
+                        + " skippable frame carries as an envelope part in front of the first payload part and build the"
+                        + " receiver with envelopeParts(1) (now 0)", message);
+                assertFalse(message.contains("ZstdInputStream"), message);
+            }
+            assertEquals(messages.length, plain.stats().errors(BadFrameReason.NOT_ZSTD));
+            byte[] good = Fixtures.payload(500, 1);
+            assertTrue(tcpPush.send(Zstd.compress(good, 3), 0));
+            assertEquals(DecompressingReceiver.RECEIVED, plain.receive(0), plain::lastErrorMessage);
+            assertArrayEquals(good, plain.message().partBytes(0), "the stream goes on");
+        }
+        // the advice followed: the skippable frame as an envelope part, envelopeParts(1)
+        try (DecompressingReceiver withEnvelope = DecompressingReceiver.builder(tcpPull).envelopeParts(1).build()) {
+            byte[] payload = Fixtures.payload(300, 300);
+            assertTrue(tcpPush.send(skippable, ZmqSocket.SNDMORE));
+            assertTrue(tcpPush.send(f, 0));
+            assertEquals(DecompressingReceiver.RECEIVED, withEnvelope.receive(0), withEnvelope::lastErrorMessage);
+            assertArrayEquals(skippable, withEnvelope.message().partBytes(0));
+            assertArrayEquals(payload, withEnvelope.message().partBytes(1));
+        }
+    }
+
     private static byte[] concat(byte[] a, byte[] b) {
         byte[] out = Arrays.copyOf(a, a.length + b.length);
         System.arraycopy(b, 0, out, a.length, b.length);
