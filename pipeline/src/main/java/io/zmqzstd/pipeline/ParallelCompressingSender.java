@@ -1047,7 +1047,8 @@ public final class ParallelCompressingSender implements AutoCloseable {
      *
      * @param maxLength the longest payload the caller may commit, 0 to {@link #MAX_CLAIM_BYTES};
      *     at most the pool's largest buffer for an allocation-free claim (larger ones are
-     *     unpooled)
+     *     unpooled; with a topic, {@code maxLength} and the topic together), and the frame of the
+     *     payload committed is pooled when its frame bound fits that buffer (the class comment)
      * @param flags 0 or {@link ZmqSocket#DONTWAIT}
      * @return the payload's memory, or null with DONTWAIT when there is no room
      * @throws IllegalArgumentException when {@code maxLength} is negative or above

@@ -118,6 +118,46 @@ class ParallelSenderContractTest {
     }
 
     /**
+     * A claim's buffer holds its maxLength and its topic together: it stays in the pool while the
+     * two fit the largest class, so a claim with a topic of maxLength equal to the largest class is
+     * unpooled (until 2026-11-29 the javadoc said "at most the pool's largest buffer" of maxLength
+     * alone, topic or not). Claims of 0 bytes, with and without a topic, are pooled and arrive as
+     * empty payloads; every claim, aborted or left open at close, is back in the pool.
+     */
+    @Test
+    void shouldPoolAClaimWhoseMaxLengthAndTopicFitTheLargestClass() {
+        int largest = 64 * 1024;
+        io.zmqzstd.transport.NativeBufferPool pool = io.zmqzstd.transport.NativeBufferPool.builder()
+                .maxBufferBytes(largest).build();
+        try (ZmqContext ctx = ZmqContext.builder().bufferPool(pool).build()) {
+            Fixtures.Link link = Fixtures.link(ctx, SocketType.PULL, SocketType.PUSH, "inproc");
+            byte[] topic = {'t', 'o', 'p'};
+            try (ParallelCompressingSender sender = ParallelCompressingSender.builder(link.client()).workers(1).build();
+                 DecompressingReceiver receiver = DecompressingReceiver.builder(link.server()).build()) {
+                long[][] cases = {{largest, 0, 0}, {largest - topic.length, 1, 0}, {largest, 1, 1}, {largest + 1, 0, 1}};
+                for (long[] c : cases) {
+                    long unpooledBefore = pool.stats().unpooled();
+                    MemorySegment room = c[1] == 0 ? sender.claim(c[0], 0) : sender.claim(topic, c[0], 0);
+                    assertTrue(room.byteSize() >= c[0] + (c[1] == 0 ? 0 : topic.length));
+                    assertEquals(c[2], pool.stats().unpooled() - unpooledBefore,
+                            () -> "maxLength=" + c[0] + ", topic=" + (c[1] != 0) + ", largestClass=" + largest);
+                    sender.abort();
+                    assertEquals(0, pool.outstanding(), pool.stats()::toString);
+                }
+                sender.claim(0, 0);
+                sender.commit(0);
+                sender.flush();
+                assertEquals(DecompressingReceiver.RECEIVED, receiver.receive(0), receiver::lastErrorMessage);
+                assertEquals(0, receiver.message().partSize(0), "an empty payload from a claim of 0 bytes");
+                sender.claim(topic, largest, 0); // left open: close gives it back
+            }
+            assertEquals(0, pool.outstanding(), pool.stats()::toString);
+        } finally {
+            pool.close();
+        }
+    }
+
+    /**
      * While a claim is open, flush waits for the messages taken before it (and does not throw);
      * the claimed message then follows them. publish's range overload refuses a range past the
      * payload.
