@@ -1,5 +1,6 @@
 package io.zmqzstd.transport;
 
+import io.zmqzstd.nativelib.internal.CallGuard;
 import io.zmqzstd.nativelib.internal.JavaArrays;
 import io.zmqzstd.nativelib.internal.MemoryFaults;
 import io.zmqzstd.nativelib.internal.RawSegments;
@@ -28,7 +29,13 @@ import java.util.Objects;
  * replaced on the thread that made it; when another thread replaces the frame or closes the
  * message, it cannot close that view, only drop it: the thread that handed the message over must
  * not use views it made before the hand-over, as it must not use the message itself.
- * {@link #close()} while another thread sends or receives this message is refused.
+ * {@link #close()} while another thread sends or receives this message is refused, and so is a call
+ * that changes the frame while another thread is in one: a {@link ZmqSocket#send(ZmqMessage, int)
+ * send} or {@link ZmqSocket#receive(ZmqMessage, int) receive} of it (on any socket), {@link #set},
+ * {@link #clear}, {@link #copyFrom} or {@link #moveFrom} (of either message) throws
+ * {@link IllegalStateException} naming both threads, and the call already inside goes on. Calls
+ * that only read the frame ({@link #size()}, {@link #address()}, {@link #data()},
+ * {@link #copyTo}, ...) are not checked.
  */
 public final class ZmqMessage implements AutoCloseable {
 
@@ -49,6 +56,15 @@ public final class ZmqMessage implements AutoCloseable {
     private final MemorySegment scratch;
     /** errno of zmq_msg_copy / zmq_msg_move. */
     private final MemorySegment capture;
+    /**
+     * One thread at a time in a call that changes {@link #msg}: a socket's send or receive of it,
+     * set, clear, copyFrom, moveFrom. Until 2026-11-29 nothing stopped two threads receiving into
+     * one message on two sockets, or sending it on one while receiving into it on another: libzmq
+     * closed and filled one zmq_msg_t from both, and frames came out in the other thread's message,
+     * read after they were freed, or freed twice (glibc aborted the JVM: "double free or
+     * corruption"), within a few thousand rounds (SharedMessageTest).
+     */
+    private final CallGuard guard = new CallGuard("message", null, "a callback");
     private Arena viewArena;
     private MemorySegment view;
     /** The thread that owns {@link #viewArena}: only it can close that arena. */
@@ -196,7 +212,8 @@ public final class ZmqMessage implements AutoCloseable {
      * @param src the bytes of the new frame, all {@code src.byteSize()} of them: native or on the
      *     heap, alive, and accessible from this thread
      * @throws IllegalStateException when the message is closed, or {@code src} is no longer
-     *     alive (checked before anything changes: the message keeps its frame); or when
+     *     alive, or another thread is in a call that changes this message (checked before anything
+     *     changes: the message keeps its frame); or when
      *     {@code src} could not be read (a mapping of a file shortened since it was mapped: the
      *     message names it, and this message is left empty)
      * @throws WrongThreadException when {@code src} is confined to another thread (checked
@@ -207,6 +224,15 @@ public final class ZmqMessage implements AutoCloseable {
     public void set(MemorySegment src) {
         ensureOpen();
         RawSegments.checkUsable(src, "src");
+        enter();
+        try {
+            setEntered(src);
+        } finally {
+            exit();
+        }
+    }
+
+    private void setEntered(MemorySegment src) {
         long n = src.byteSize();
         // The new frame is built in the scratch message and moved in once it is filled. Freeing
         // the old frame first, as before, left n uninitialised bytes in the message when the copy
@@ -217,7 +243,7 @@ public final class ZmqMessage implements AutoCloseable {
             int rc = (int) LibZmq.zmq_msg_init_size.invokeExact(scratch, n);
             if (rc != 0) {
                 rc = (int) LibZmq.zmq_msg_init.invokeExact(scratch); // a failed init_size leaves no valid message
-                clear();
+                clearEntered();
                 throw new ZmqException("zmq_msg_init_size(" + n + ")", LibZmq.ENOMEM);
             }
             long address = (long) LibZmq.zmq_msg_data.invokeExact(scratch);
@@ -226,7 +252,7 @@ public final class ZmqMessage implements AutoCloseable {
             } catch (RuntimeException | Error e) {
                 rc = (int) LibZmq.zmq_msg_close.invokeExact(scratch);
                 rc = (int) LibZmq.zmq_msg_init.invokeExact(scratch);
-                clear();
+                clearEntered();
                 if (e instanceof InternalError fault) { // SIGBUS reading src: a mapping of a file shortened since
                     throw MemoryFaults.unreadable("src", src, 0, n, "the message is left empty", fault);
                 }
@@ -249,7 +275,7 @@ public final class ZmqMessage implements AutoCloseable {
      *
      * @param src an open message whose frame this one is to share
      * @throws IllegalStateException when either message is closed ("src is closed: …" for
-     *     {@code src}); nothing changes
+     *     {@code src}), or another thread is in a call that changes either; nothing changes
      */
     public void copyFrom(ZmqMessage src) {
         transfer(src, false);
@@ -262,7 +288,7 @@ public final class ZmqMessage implements AutoCloseable {
      *
      * @param src an open message whose frame moves here
      * @throws IllegalStateException when either message is closed ("src is closed: …" for
-     *     {@code src}); nothing changes
+     *     {@code src}), or another thread is in a call that changes either; nothing changes
      */
     public void moveFrom(ZmqMessage src) {
         transfer(src, true);
@@ -278,19 +304,27 @@ public final class ZmqMessage implements AutoCloseable {
         if (src == this) {
             return; // libzmq would free the frame before reading it
         }
-        invalidateView();
-        if (move) {
-            src.invalidateView();
-        }
+        enter();
         try {
-            int rc = move
-                    ? (int) LibZmq.zmq_msg_move.invokeExact(capture, msg, src.msg)
-                    : (int) LibZmq.zmq_msg_copy.invokeExact(capture, msg, src.msg);
-            if (rc != 0) {
-                throw new ZmqException(move ? "zmq_msg_move" : "zmq_msg_copy", LibZmq.errno(capture));
+            src.enter(); // zmq_msg_copy writes src too (its reference count, a flag)
+            try {
+                invalidateView();
+                if (move) {
+                    src.invalidateView();
+                }
+                int rc = move
+                        ? (int) LibZmq.zmq_msg_move.invokeExact(capture, msg, src.msg)
+                        : (int) LibZmq.zmq_msg_copy.invokeExact(capture, msg, src.msg);
+                if (rc != 0) {
+                    throw new ZmqException(move ? "zmq_msg_move" : "zmq_msg_copy", LibZmq.errno(capture));
+                }
+            } catch (Throwable t) {
+                throw LibZmq.rethrow(t);
+            } finally {
+                src.exit();
             }
-        } catch (Throwable t) {
-            throw LibZmq.rethrow(t);
+        } finally {
+            exit();
         }
     }
 
@@ -299,9 +333,22 @@ public final class ZmqMessage implements AutoCloseable {
      * gets its memory back now instead of at the next receive (a pooled zero-copy buffer
      * returns to its pool, a slice of a tcp receive batch is released). Ends every view.
      * Allocation-free.
+     *
+     * @throws IllegalStateException when the message is closed, or another thread is in a call
+     *     that changes it (nothing changes)
      */
     public void clear() {
         ensureOpen();
+        enter();
+        try {
+            clearEntered();
+        } finally {
+            exit();
+        }
+    }
+
+    /** {@link #clear()} within a call that has {@link #enter() entered} this message. */
+    void clearEntered() {
         invalidateView();
         try {
             int rc = (int) LibZmq.zmq_msg_close.invokeExact(msg);
@@ -366,6 +413,23 @@ public final class ZmqMessage implements AutoCloseable {
                 a.close();
             }
         }
+    }
+
+    /**
+     * Begins a call that changes the frame, {@link #exit()} in a {@code finally} ends it: one
+     * compare-and-exchange (and a read of a flag never set: the message's close has its own
+     * guard, {@link #inUse}). On every send and receive of a message.
+     *
+     * @throws IllegalStateException "message used by two threads at once: thread=…, while in a
+     *     call on thread=…" while another thread is in such a call; nothing changes
+     */
+    void enter() {
+        guard.enter();
+    }
+
+    /** Ends a call begun by {@link #enter()}: one release store. */
+    void exit() {
+        guard.exit(this);
     }
 
     MemorySegment handle() {

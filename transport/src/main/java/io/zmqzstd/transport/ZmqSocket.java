@@ -635,7 +635,9 @@ public final class ZmqSocket implements AutoCloseable {
      *     context is shut down or closed, and this socket has taken the shutdown: see
      *     {@link ZmqContext#shutdown()}); {@code msg} keeps its content
      * @throws IllegalStateException when {@code msg} is closed, after {@link #close()}, or while
-     *     another thread is in a call on this socket;
+     *     another thread is in a call on this socket, or in a call that changes {@code msg} (a
+     *     send or receive of it on another socket, say: "message used by two threads at once";
+     *     nothing is sent);
      *     or for {@link #SNDMORE} once the socket was bound or connected with conflate on (see
      *     {@link #conflate(boolean)}; nothing is sent)
      */
@@ -649,8 +651,13 @@ public final class ZmqSocket implements AutoCloseable {
         }
         enter();
         try {
-            msg.invalidateView();
-            return sendMsg(msg.handle(), flags, false);
+            msg.enter(); // a message in two threads' calls at once: libzmq would work on it from both
+            try {
+                msg.invalidateView();
+                return sendMsg(msg.handle(), flags, false);
+            } finally {
+                msg.exit();
+            }
         } finally {
             exit();
         }
@@ -1130,25 +1137,32 @@ public final class ZmqSocket implements AutoCloseable {
      *     REQ or REP socket out of turn, ETERM once the context is shut down or closed, and this
      *     socket has taken the shutdown: see {@link ZmqContext#shutdown()})
      * @throws IllegalStateException when {@code msg} is closed, after {@link #close()}, or while
-     *     another thread is in a call on this socket
+     *     another thread is in a call on this socket, or in a call that changes {@code msg} (a
+     *     send or receive of it on another socket, say: "message used by two threads at once";
+     *     nothing is received)
      */
     public boolean receive(ZmqMessage msg, int flags) {
         checkFlags(flags, DONTWAIT, "receive");
         enter();
         try {
-            msg.invalidateView();
-            if (!recvMsg(msg.handle(), flags)) {
-                if (type == SocketType.STREAM || type == SocketType.XPUB) {
-                    // These two leave the caller's message untouched on EAGAIN: stream_t receives
-                    // into its own prefetch message, xpub_t returns EAGAIN when no subscription is
-                    // pending before it looks at the message. Every other type has freed it already
-                    // (fq_t::recvpipe closes it first; see the return value). WouldBlockEmptiesMessageTest.
-                    msg.clear();
+            msg.enter(); // a message in two threads' calls at once: libzmq would work on it from both
+            try {
+                msg.invalidateView();
+                if (!recvMsg(msg.handle(), flags)) {
+                    if (type == SocketType.STREAM || type == SocketType.XPUB) {
+                        // These two leave the caller's message untouched on EAGAIN: stream_t receives
+                        // into its own prefetch message, xpub_t returns EAGAIN when no subscription is
+                        // pending before it looks at the message. Every other type has freed it already
+                        // (fq_t::recvpipe closes it first; see the return value). WouldBlockEmptiesMessageTest.
+                        msg.clearEntered();
+                    }
+                    return false;
                 }
-                return false;
+                more = msg.hasMore();
+                return true;
+            } finally {
+                msg.exit();
             }
-            more = msg.hasMore();
-            return true;
         } finally {
             exit();
         }
