@@ -62,7 +62,7 @@ public final class ZmqMessage implements AutoCloseable {
      * one message on two sockets, or sending it on one while receiving into it on another: libzmq
      * closed and filled one zmq_msg_t from both, and frames came out in the other thread's message,
      * read after they were freed, or freed twice (glibc aborted the JVM: "double free or
-     * corruption"), within a few thousand rounds (SharedMessageTest).
+     * corruption"), in every run of a probe that raced them in a loop (SharedMessageTest).
      */
     private final CallGuard guard = new CallGuard("message", null, "a callback");
     private Arena viewArena;
