@@ -3708,6 +3708,17 @@ def poller_guard():
 check("What the poller's own guard costs", poller_guard)
 
 
+def message_guard():
+    return alternated_rows('message-guard', (
+        ('recv-inproc', 'sendReceive', '`TransportBenchmark` blocking receive into a `ZmqMessage`, `zeroCopyPooled`, 64 B inproc'),
+        ('again-recv-inproc', 'sendReceive', 'the same, six more rounds'),
+        ('recv-tcp', 'sendReceive', '`TransportBenchmark` blocking receive into a `ZmqMessage`, `zeroCopyPooled`, 64 B tcp'),
+        ('pipeline', 'transfer', '`PipelineBenchmark` zmqzstd, 64 B inproc, level 1')))
+
+
+check("What the message's own guard costs", message_guard)
+
+
 def reply_pattern():
     """"Replies on several cores": ReplyBenchmark's one run (results/reply-pattern/reply.json), two forks per cell."""
     path = 'reply-pattern/reply.json'
