@@ -3,7 +3,6 @@ package io.zmqzstd.codec;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import io.zmqzstd.codec.internal.LibZstd;
-import io.zmqzstd.nativelib.internal.CallGuard;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 
@@ -128,19 +127,6 @@ final class StreamBuffers implements AutoCloseable {
         return new IllegalStateException(owner + " was used by " + by + " while this stream was open, so its "
                 + owner + " no longer holds this stream's frame: the stream cannot go on (a borrowed " + owner
                 + " serves one stream at a time, and nothing else until that stream is closed)");
-    }
-
-    /**
-     * {@link CallGuard#enter()} for what must not fail (a stream's close): false, the guard as it
-     * was, where it would refuse (the owner closed, in another thread's call, or in this thread's).
-     */
-    static boolean tryEnter(CallGuard guard) {
-        try {
-            guard.enter();
-            return true;
-        } catch (IllegalStateException refused) {
-            return false;
-        }
     }
 
     long outPos() {

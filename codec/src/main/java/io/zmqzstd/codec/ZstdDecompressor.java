@@ -879,7 +879,7 @@ public final class ZstdDecompressor implements AutoCloseable {
      * to that call or the next use, which overwrite it.
      */
     void release(Object closing) {
-        if (StreamBuffers.tryEnter(guard)) {
+        if (guard.tryEnter()) {
             if (stream == closing) {
                 stream = null;
             }

@@ -100,6 +100,24 @@ public final class CallGuard {
     }
 
     /**
+     * {@link #enter()} for what must not fail (a stream's close, say): true when the call has begun,
+     * to be ended by {@link #exit(Object)}; false, the guard as it was and nothing made, where
+     * {@link #enter()} would refuse (closed, another thread's call, or this thread's own).
+     *
+     * @return whether the call has begun
+     */
+    public boolean tryEnter() {
+        if (INSIDE.compareAndExchange(this, (Thread) null, Thread.currentThread()) != null) {
+            return false;
+        }
+        if (closed) { // taken, but closed: let go, as enter() does
+            INSIDE.setRelease(this, (Thread) null);
+            return false;
+        }
+        return true;
+    }
+
+    /**
      * Ends a call begun by {@link #enter()}: only the thread inside writes the state, so a release
      * store. Also a reachability fence on {@code self}: the owner stays reachable, and its native
      * memory safe from its cleaner, until the call that used it is over.

@@ -41,6 +41,23 @@ class CallGuardTest {
     }
 
     @Test
+    @Timeout(30)
+    void shouldTryToEnterWithoutThrowingAndLeaveTheGuardAsItWasWhereEnterWouldRefuse() throws Exception {
+        try (Inside inside = Inside.enter(guard, "caller-a")) {
+            assertFalse(guard.tryEnter(), "another thread is inside");
+            assertTrue(guard.inCall(), "the call inside goes on");
+        }
+        assertTrue(guard.tryEnter());
+        assertFalse(guard.tryEnter(), "this thread is inside already");
+        assertTrue(guard.inCall(), "the outer call still holds the guard");
+        guard.exit(this);
+        assertFalse(guard.inCall());
+        assertTrue(guard.close());
+        assertFalse(guard.tryEnter(), "closed");
+        assertFalse(guard.inCall(), "a refused try leaves no call behind");
+    }
+
+    @Test
     void shouldRefuseACallFromInsideACallOnTheSameThread() {
         guard.enter();
         try {
