@@ -3719,6 +3719,15 @@ def message_guard():
 check("What the message's own guard costs", message_guard)
 
 
+def raw_frame_checks():
+    return alternated_rows('raw-frame-checks', (
+        ('raw-inproc', 'transfer', '`PipelineBenchmark` zmqzstd, 64 B raw-block frames (`rawFrameBelowBytes=128`), inproc, level 1'),
+        ('again-raw-inproc', 'transfer', 'the same, six more rounds')))
+
+
+check("What writeRawFrame's named ranges cost", raw_frame_checks)
+
+
 def reply_pattern():
     """"Replies on several cores": ReplyBenchmark's one run (results/reply-pattern/reply.json), two forks per cell."""
     path = 'reply-pattern/reply.json'
