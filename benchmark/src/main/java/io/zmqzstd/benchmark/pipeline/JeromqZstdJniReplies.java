@@ -109,10 +109,10 @@ final class JeromqZstdJniReplies extends ReplyRig {
         long sequence = checkRequest(w, decompressed, decompressed.length);
         byte[] reply = replyPayloads[w];
         Stamp.write(reply, sequence);
+        answered(w); // before the reply: see answered
         if (!socket.sendMore(id) || !socket.send(codec.compress(reply), 0)) {
             throw new IllegalStateException("JeroMQ reply failed: worker=" + w + ", errno=" + socket.errno());
         }
-        answered(w);
     }
 
     @Override

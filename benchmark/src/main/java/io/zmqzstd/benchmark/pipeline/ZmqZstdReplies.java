@@ -139,10 +139,10 @@ final class ZmqZstdReplies extends ReplyRig {
         }
         long sequence = checkRequestAt(w, m.segment(1).address() + m.partOffset(1), m.partSize(1));
         Stamp.write(replyPayloads[w], sequence);
+        answered(w); // before the reply: see answered
         if (!replies[w].reply(m, replyPayloads[w], 0)) {
             throw new IllegalStateException("blocking reply returned would-block: worker=" + w + ", sequence=" + sequence);
         }
-        answered(w);
     }
 
     /**
