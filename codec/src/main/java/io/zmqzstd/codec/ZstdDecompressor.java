@@ -901,7 +901,7 @@ public final class ZstdDecompressor implements AutoCloseable {
         if (window > 1L << windowLogMax) {
             // libzstd's streaming decoder refuses it too (ZSTD_d_windowLogMax); checking here
             // refuses it on every path, one-shot included, with the same reason.
-            throw windowTooLarge(Long.toString(window), 0);
+            throw windowTooLarge(window, 0);
         }
         selectDictionary(ZstdFrames.dictionaryIdOf(src, offset, fhd));
         return declared;
@@ -1012,7 +1012,7 @@ public final class ZstdDecompressor implements AutoCloseable {
             reset();
             if (LibZstd.errorCode(r) == LibZstd.ERR_WINDOW_TOO_LARGE) {
                 // Past prepareFrame's check only with a single-segment frame above 2 GiB.
-                throw windowTooLarge("unknown", r);
+                throw windowTooLarge(-1, r);
             }
             throw decodeFailed("ZSTD_decompressStream", r);
         }
@@ -1047,10 +1047,27 @@ public final class ZstdDecompressor implements AutoCloseable {
             + " without a dictionary: if its sender left the ID out (dictionaryIdInFrame(false), zstd --no-dictID),"
             + " set that dictionary with dictionaryForFramesWithoutId";
 
-    private ZstdException windowTooLarge(String window, long r) {
-        String message = "frame window larger than limit: window=" + window + ", limit=" + (1L << windowLogMax)
-                + " (from maxDecompressedSize=" + maxDecompressedSize + ")";
+    /**
+     * TOO_LARGE for a frame whose {@code window} (-1: libzstd's refusal, the size not known here)
+     * is above {@link #windowLogMax}'s allowance, saying what would take it: a limit above half the
+     * smallest power of two that holds the window ({@link #windowLogMax(long)} in reverse), or no
+     * limit at all when that power is above 2^31, where a larger limit changes nothing.
+     */
+    private ZstdException windowTooLarge(long window, long r) {
+        String message = "frame window larger than limit: window=" + (window < 0 ? "unknown" : Long.toString(window))
+                + ", limit=" + (1L << windowLogMax) + " (from maxDecompressedSize=" + maxDecompressedSize + ")"
+                + (window < 0 ? "" : windowRemedy(window));
         return ZstdException.withResult(ZstdException.Reason.TOO_LARGE, message, r);
+    }
+
+    /** The end of {@link #windowTooLarge}'s message for a known {@code window} above the allowance. */
+    static String windowRemedy(long window) {
+        int needed = 64 - Long.numberOfLeadingZeros(window - 1); // the smallest power of two holding it
+        if (needed > ZstdFrames.WINDOW_LOG_MAX) {
+            return "; no maxDecompressedSize allows it: the largest window taken is " + (1L << ZstdFrames.WINDOW_LOG_MAX)
+                    + " (2^" + ZstdFrames.WINDOW_LOG_MAX + ")";
+        }
+        return "; a maxDecompressedSize above " + (1L << (needed - 1)) + " allows it";
     }
 
     StreamBuffers buffers() {

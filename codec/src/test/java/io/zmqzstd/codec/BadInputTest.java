@@ -482,7 +482,7 @@ class BadInputTest {
         assertTrue(hostile.length < 2000);
         ZstdException e = assertRejectedThenRecovers(hostile, ZstdException.Reason.TOO_LARGE);
         assertEquals("frame window larger than limit: window=134217728, limit=8388608 (from maxDecompressedSize="
-                + LIMIT + ")", e.getMessage());
+                + LIMIT + "); a maxDecompressedSize above 67108864 allows it", e.getMessage());
         try (ZstdInputStream in = new ZstdInputStream(new ByteArrayInputStream(hostile), decompressor)) {
             assertEquals(ZstdException.Reason.TOO_LARGE, assertThrows(ZstdException.class, in::readAllBytes).reason());
         }
@@ -533,11 +533,46 @@ class BadInputTest {
             ZstdException e = assertThrows(ZstdException.class, () -> largest.decompress(frame));
             assertEquals(ZstdException.Reason.TOO_LARGE, e.reason());
             assertEquals("frame window larger than limit: window=4026531840, limit=2147483648 (from maxDecompressedSize="
-                    + Long.MAX_VALUE + ")", e.getMessage());
+                    + Long.MAX_VALUE + "); no maxDecompressedSize allows it: the largest window taken is 2147483648 (2^31)",
+                    e.getMessage());
             try (ZstdInputStream in = new ZstdInputStream(new ByteArrayInputStream(frame), largest)) {
                 assertEquals(ZstdException.Reason.TOO_LARGE, assertThrows(ZstdException.class, in::readAllBytes).reason());
             }
         }
+    }
+
+    /**
+     * A frame refused for its window says which limit would take it, and a decompressor with that
+     * limit reads it while one at the bound still refuses it; a window above 2^31 says no limit
+     * does. Before 2026-11-29 the message stopped at "(from maxDecompressedSize=…)": the caller
+     * had to work out the window allowance's rounding, and was sent to raise a limit for a window
+     * that no limit allows.
+     */
+    @Test
+    void shouldSayWhichLimitTakesAWindowAboveTheAllowance() throws Exception {
+        byte[] content = TestData.text(5000, 6);
+        byte[] sizeless = sizelessFrame(content);
+        byte[] eighth = withWindow(sizeless, WINDOW_2_23_PLUS_EIGHTH);
+        ZstdException e = assertRejectedThenRecovers(eighth, ZstdException.Reason.TOO_LARGE);
+        assertEquals("frame window larger than limit: window=9437184, limit=8388608 (from maxDecompressedSize=" + LIMIT
+                + "); a maxDecompressedSize above 8388608 allows it", e.getMessage());
+        try (ZstdDecompressor atBound = ZstdDecompressor.builder().maxDecompressedSize(1 << 23).build();
+             ZstdDecompressor above = ZstdDecompressor.builder().maxDecompressedSize((1 << 23) + 1).build()) {
+            assertEquals(ZstdException.Reason.TOO_LARGE,
+                    assertThrows(ZstdException.class, () -> atBound.decompress(eighth)).reason());
+            assertArrayEquals(content, above.decompress(eighth), "the limit the message names takes the frame");
+        }
+        try (ZstdInputStream in = new ZstdInputStream(new ByteArrayInputStream(withWindow(sizeless, WINDOW_2_27)), decompressor)) {
+            String message = assertThrows(ZstdException.class, in::readAllBytes).getMessage();
+            assertTrue(message.contains("; a maxDecompressedSize above 67108864 allows it; in the stream: frame=1"), message);
+        }
+        for (byte descriptor : new byte[] {(byte) (21 << 3 | 1), (byte) (21 << 3 | 7)}) { // 2^31 and one or seven eighths
+            ZstdException none = assertRejectedThenRecovers(withWindow(sizeless, descriptor), ZstdException.Reason.TOO_LARGE);
+            assertTrue(none.getMessage().endsWith("; no maxDecompressedSize allows it: the largest window taken is 2147483648"
+                    + " (2^31)"), none.getMessage());
+        }
+        ZstdException exactly31 = assertRejectedThenRecovers(withWindow(sizeless, (byte) (21 << 3)), ZstdException.Reason.TOO_LARGE);
+        assertTrue(exactly31.getMessage().endsWith("; a maxDecompressedSize above 1073741824 allows it"), exactly31.getMessage());
     }
 
     /** The Java header check and libzstd's ZSTD_d_windowLogMax draw the line at the same place. */
