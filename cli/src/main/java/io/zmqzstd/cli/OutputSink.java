@@ -13,6 +13,12 @@ import java.lang.foreign.ValueLayout;
  * <p>It counts messages as the stream takes them: a message {@link #endMessage() ended} here is
  * {@link #writtenMessages() written} once a write that held its last byte has returned, so a
  * message still in the buffer, or cut by a failed write, is not.
+ *
+ * <p>A full buffer is written up to the end of its last whole message and the message in progress
+ * is kept, so that what the stream has taken ends between messages: standard error's lines (bad
+ * frames, progress, events), written by other code and threads at any time, then fall between
+ * messages when both go to one file ({@code recv > all.log 2>&1}). A message longer than the
+ * buffer is written in pieces as it fills.
  */
 final class OutputSink implements AutoCloseable {
 
@@ -21,6 +27,8 @@ final class OutputSink implements AutoCloseable {
     private final OutputStream out;
     private final byte[] buf = new byte[BUFFER_BYTES];
     private int used;
+    /** Where the last message ended in {@link #buf} (0: none since the last write). */
+    private int endOfMessages;
     /** Messages whose last byte is in the buffer or written. */
     private long endedMessages;
     /** Messages whose every byte the stream took. */
@@ -60,6 +68,7 @@ final class OutputSink implements AutoCloseable {
     /** The message written since the last call ended here (its delimiter included). */
     void endMessage() {
         endedMessages++;
+        endOfMessages = used;
     }
 
     /** Messages {@link #endMessage() ended} so far, written or still in the buffer. */
@@ -74,16 +83,24 @@ final class OutputSink implements AutoCloseable {
 
     /** Writes out what is buffered and flushes the stream. */
     void flush() throws IOException {
-        drain();
+        writeOut(used);
         out.flush();
     }
 
+    /** The buffer is full: write its whole messages, or all of it when one message fills it. */
     private void drain() throws IOException {
-        if (used > 0) {
-            out.write(buf, 0, used);
-            used = 0;
+        writeOut(endOfMessages > 0 ? endOfMessages : used);
+    }
+
+    /** Writes the first {@code bytes} of the buffer and keeps the rest, a message in progress, at its start. */
+    private void writeOut(int bytes) throws IOException {
+        if (bytes > 0) {
+            out.write(buf, 0, bytes);
+            System.arraycopy(buf, bytes, buf, 0, used - bytes);
+            used -= bytes;
         }
-        writtenMessages = endedMessages; // a message in progress is not ended yet
+        endOfMessages = 0;
+        writtenMessages = endedMessages; // every ended message was in what went out
     }
 
     /** Flushes; the stream stays open (it is standard output). */

@@ -261,6 +261,8 @@ final class RecvCommand implements Callable<Integer> {
                 }
             }
             if (status == DecompressingReceiver.BAD_FRAME) {
+                // after the messages before it, also where standard output and error are one file
+                out.flush();
                 err.println(spec.qualifiedName() + ": " + withFlag(receiver.lastErrorMessage()) + noIdHint(receiver.lastErrorReason()));
                 continue;
             }

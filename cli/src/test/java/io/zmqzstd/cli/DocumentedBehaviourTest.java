@@ -184,6 +184,52 @@ class DocumentedBehaviourTest {
     }
 
     /**
+     * Standard output and standard error into one file ({@code recv > all.log 2>&1}): a bad frame's
+     * line comes after the messages before it and at the start of a line. recv's 64 KiB output
+     * buffer was written out whenever it filled, mid-message, and the rest of that message stayed in
+     * it while the bad-frame line went straight out: 100 lines of 1000 bytes, then a bad frame, gave
+     * a line that ended {@code xxxzmq-zstd recv: bad frame: ...} after 65 whole lines. The messages
+     * are queued at the sender before recv binds, so that they arrive together and recv takes them
+     * without a flush in between.
+     */
+    @Test
+    void shouldWriteABadFrameLineBetweenWholeMessagesWhenStandardOutputAndErrorAreOneFile() throws Exception {
+        java.io.StringWriter combined = new java.io.StringWriter();
+        OutputStream stdout = new OutputStream() {
+            @Override
+            public void write(int b) {
+                combined.write(b);
+            }
+
+            @Override
+            public void write(byte[] b, int off, int len) {
+                combined.write(new String(b, off, len, StandardCharsets.ISO_8859_1));
+            }
+        };
+        String line = "x".repeat(1000);
+        int port = io.zmqzstd.testkit.Ports.unused();
+        try (ZmqContext ctx = new ZmqContext(); ZmqSocket push = ctx.socket(SocketType.PUSH);
+             ZstdCompressor zstd = new ZstdCompressor(3)) {
+            push.sendTimeoutMs(30_000);
+            push.connect("tcp://127.0.0.1:" + port); // queues until recv binds (not ZMQ_IMMEDIATE)
+            byte[] frame = zstd.compress(line.getBytes(StandardCharsets.US_ASCII));
+            for (int i = 0; i < 100; i++) {
+                assertTrue(push.send(frame, 0));
+            }
+            assertTrue(push.send("not zstd".getBytes(StandardCharsets.US_ASCII), 0));
+            assertTrue(push.send(zstd.compress("last".getBytes(StandardCharsets.US_ASCII)), 0));
+            Result r = InProcess.execute(cl -> ((RecvCommand) cl.getSubcommands().get("recv").getCommand()).stdout = stdout,
+                    combined, "recv", "--bind", "tcp://127.0.0.1:" + port, "--count", "101", "--timeout", "30s");
+            assertEquals(ExitCodes.OK, r.code(), combined::toString);
+            List<String> lines = combined.toString().lines().toList();
+            assertEquals(102, lines.size(), combined::toString);
+            assertEquals(List.of(line), lines.subList(0, 100).stream().distinct().toList(), combined::toString);
+            assertTrue(lines.get(100).startsWith("zmq-zstd recv: bad frame: part=0, reason=NOT_ZSTD"), combined::toString);
+            assertEquals("last", lines.get(101), combined::toString);
+        }
+    }
+
+    /**
      * Standard output that fails part-way through a message: the summary counts as delivered only the
      * messages written whole, and the others as {@code unwritten=} (it counted every message received,
      * so {@code recv | head -1} said messages=2 of a message that never reached the reader). A 200 KiB
