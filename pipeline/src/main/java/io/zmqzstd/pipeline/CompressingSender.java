@@ -199,7 +199,9 @@ public final class CompressingSender implements AutoCloseable {
          *     {@code dictionaryIdInFrame(false)} without a dictionary, a zero-copy threshold below
          *     the socket's, or a socket of a type that cannot send (PULL, SUB: named, with the
          *     types a sender takes)
-         * @throws IllegalStateException when the socket or the dictionary is closed
+         * @throws IllegalStateException when the socket or the dictionary is closed, or an open
+         *     {@link ParallelCompressingSender} holds the socket (its workers send on it from their
+         *     own threads)
          */
         public CompressingSender build() {
             return new CompressingSender(this, resolveFrames());

@@ -101,7 +101,8 @@ import java.util.concurrent.locks.LockSupport;
  * it is closed, see {@link #send(ByteBuffer, int)}); claimed memory is the caller's from claim to
  * commit or abort. The socket is borrowed, and while the sender is open only its workers use it:
  * do not send on it yourself (a call of yours that overlaps a worker's send fails with
- * {@link IllegalStateException}, see {@link ZmqSocket}, and so may the worker's). Close the
+ * {@link IllegalStateException}, see {@link ZmqSocket}, and so may the worker's), and no other
+ * sender is built on it until this one is closed (both builders refuse it). Close the
  * sender first, then the socket. The sender
  * owns its threads, compressors and the ring. A sender dropped without {@code close()} is still
  * collected once the messages in its ring are sent: its threads then exit, its native memory is
@@ -468,9 +469,11 @@ public final class ParallelCompressingSender implements AutoCloseable {
          * @return the new sender
          * @throws IllegalArgumentException when the settings contradict each other or the
          *     socket, as for {@link CompressingSender.Builder#build()}
-         * @throws IllegalStateException when the socket or the dictionary is closed, or the thread
-         *     factory returns null, a thread already started, or one thread for two workers (the
-         *     message names it; the threads it started are stopped)
+         * @throws IllegalStateException when the socket or the dictionary is closed, the socket is
+         *     held by another open {@code ParallelCompressingSender} (the sender holds it from here
+         *     until its close returns, or until it is collected unclosed), or the thread factory
+         *     returns null, a thread already started, or one thread for two workers (the message
+         *     names it; the threads it started are stopped)
          */
         public ParallelCompressingSender build() {
             return new ParallelCompressingSender(this, resolveFrames());
@@ -514,6 +517,7 @@ public final class ParallelCompressingSender implements AutoCloseable {
         MemorySegment frame = null;
         MemorySegment staging = null;
         int started = 0;
+        SocketCheck.hold(socket); // the builder checked it too, but two builds may race
         try {
             if (inlineBelowBytes > 0) {
                 arena = Arena.ofShared(); // the caller may hand the sender to another thread
@@ -558,7 +562,7 @@ public final class ParallelCompressingSender implements AutoCloseable {
             for (; started < workers.length; started++) {
                 workers[started].thread.start();
             }
-            this.crew = new Crew(workers, inline, arena);
+            this.crew = new Crew(socket, workers, inline, arena);
             crew.cleanable = OwnerCleaner.CLEANER.register(this, crew);
         } catch (RuntimeException | Error e) {
             // Anything from a compressor that could not be made to a Thread.start that failed (no
@@ -579,6 +583,7 @@ public final class ParallelCompressingSender implements AutoCloseable {
             if (arena != null) {
                 arena.close();
             }
+            SocketCheck.release(socket);
             throw e;
         }
     }
@@ -1619,14 +1624,16 @@ public final class ParallelCompressingSender implements AutoCloseable {
 
     /**
      * What a sender leaves to stop and free, held apart from it so that the cleaner can reach it
-     * without reaching the sender: its workers (each closes its own compressor as it exits), the
-     * inline compressor and its frame and staging memory, and the buffer of a claim left open. Runs
+     * without reaching the sender: the socket it holds, its workers (each closes its own
+     * compressor as it exits), the inline compressor and its frame and staging memory, and the buffer of a claim left open. Runs
      * once: from close(), after the workers have been joined, or on the thread {@code zmqzstd-cleaner} once the
      * sender is unreachable, with the pipeline's warning for an owner dropped unclosed. Unreachable,
      * the sender has nothing in flight: a message in flight keeps a worker working, and a working
      * worker holds the sender.
      */
     private static final class Crew implements Runnable {
+        /** The socket the sender holds ({@link SocketCheck#hold}), given back first. */
+        private final ZmqSocket socket;
         private final Worker[] workers;
         private final ZstdCompressor inlineCompressor;
         private final Arena inlineArena;
@@ -1641,7 +1648,8 @@ public final class ParallelCompressingSender implements AutoCloseable {
         PooledBuffer openClaim;
         Cleaner.Cleanable cleanable;
 
-        Crew(Worker[] workers, ZstdCompressor inlineCompressor, Arena inlineArena) {
+        Crew(ZmqSocket socket, Worker[] workers, ZstdCompressor inlineCompressor, Arena inlineArena) {
+            this.socket = socket;
             this.workers = workers;
             this.inlineCompressor = inlineCompressor;
             this.inlineArena = inlineArena;
@@ -1655,6 +1663,9 @@ public final class ParallelCompressingSender implements AutoCloseable {
          */
         @Override
         public void run() {
+            // From close() the workers have exited; from the cleaner nothing was in flight, and
+            // the workers, woken below, touch the socket no more
+            SocketCheck.release(socket);
             try {
                 if (!closedByOwner) {
                     for (Worker w : workers) {

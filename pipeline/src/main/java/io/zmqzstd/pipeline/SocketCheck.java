@@ -5,6 +5,7 @@ import io.zmqzstd.transport.ZmqSocket;
 
 import java.util.EnumSet;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Predicate;
 
 /**
@@ -26,12 +27,52 @@ final class SocketCheck {
      */
     private static final Set<SocketType> NO_MESSAGES = EnumSet.of(SocketType.STREAM);
 
+    /**
+     * The sockets an open {@link ParallelCompressingSender} holds (by identity: a socket does not
+     * override equals). Its workers send on the socket from threads of their own at any moment, so
+     * any other sender's call overlaps them sooner or later, and the transport refuses the second
+     * call inside the socket; when that is a worker's, its sender fails and drops every message it
+     * holds. Until 2026-11-29 a second sender was built on such a socket and so failed, or failed
+     * the first (a second parallel sender's message dropped, "socket used by two threads at once",
+     * with the first one's worker blocked at the high-water mark). A set, touched only when a
+     * parallel sender is built and closed (or collected): nothing on a message's way.
+     */
+    private static final Set<ZmqSocket> HELD = ConcurrentHashMap.newKeySet();
+
     private SocketCheck() {
     }
 
-    /** Refuses a closed socket or one that cannot send, for both senders' builders. */
+    /**
+     * Refuses a closed socket, one that cannot send, or one an open {@link ParallelCompressingSender}
+     * holds, for both senders' builders.
+     */
     static void forSender(ZmqSocket socket) {
         require(socket, "a sender", "send", SocketType::sends, EnumSet.noneOf(SocketType.class));
+        if (HELD.contains(socket)) {
+            throw held(socket);
+        }
+    }
+
+    /**
+     * Takes {@code socket} for a {@link ParallelCompressingSender} being built, or refuses it when
+     * another one holds it (atomically: of two builds at once, one is refused). Given back by
+     * {@link #release}.
+     */
+    static void hold(ZmqSocket socket) {
+        if (!HELD.add(socket)) {
+            throw held(socket);
+        }
+    }
+
+    /** Gives back a socket taken by {@link #hold}: the sender is closed, collected, or failed to build. */
+    static void release(ZmqSocket socket) {
+        HELD.remove(socket);
+    }
+
+    private static IllegalStateException held(ZmqSocket socket) {
+        return new IllegalStateException("socket is in use by an open ParallelCompressingSender: type=" + socket.type()
+                + " (its workers send on it from their own threads, and a second sender's calls would overlap"
+                + " theirs; close that sender first, or give each sender a socket of its own)");
     }
 
     /** Refuses a closed socket, one that cannot receive or one that carries no messages, for the receiver's builder. */
