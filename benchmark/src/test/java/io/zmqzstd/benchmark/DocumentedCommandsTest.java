@@ -10,6 +10,7 @@ import io.zmqzstd.benchmark.pipeline.PipelineContestants;
 import io.zmqzstd.benchmark.pipeline.ReplyRig;
 import io.zmqzstd.benchmark.pipeline.ZmqZstdContestant;
 import io.zmqzstd.benchmark.pipeline.ZmqZstdPubSub;
+import io.zmqzstd.benchmark.stream.StreamWays;
 import io.zmqzstd.benchmark.transport.ReceiveMode;
 import io.zmqzstd.benchmark.transport.TransportStrategy;
 import io.zmqzstd.nativelib.NativeLibrary;
@@ -132,7 +133,8 @@ class DocumentedCommandsTest {
             Map.entry("PublishBenchmark.topicForm", ZmqZstdPubSub.TOPIC_FORMS::contains),
             Map.entry("PublishBenchmark.transport", DocumentedCommandsTest::isTransport),
             Map.entry("ReplyBenchmark.way", ReplyRig.WAYS::contains),
-            Map.entry("ReplyBenchmark.backend", DocumentedCommandsTest::isTransport));
+            Map.entry("ReplyBenchmark.backend", DocumentedCommandsTest::isTransport),
+            Map.entry("StreamBenchmark.way", StreamWays.NAMES::contains));
 
     @BeforeAll
     static void readBenchmarkList() throws IOException {
