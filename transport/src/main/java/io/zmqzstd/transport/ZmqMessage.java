@@ -29,25 +29,26 @@ import java.util.Objects;
  * replaced on the thread that made it; when another thread replaces the frame or closes the
  * message, it cannot close that view, only drop it: the thread that handed the message over must
  * not use views it made before the hand-over, as it must not use the message itself.
- * {@link #close()} while another thread sends or receives this message is refused, and so is a call
- * that changes the frame while another thread is in one: a {@link ZmqSocket#send(ZmqMessage, int)
- * send} or {@link ZmqSocket#receive(ZmqMessage, int) receive} of it (on any socket), {@link #set},
- * {@link #clear}, {@link #copyFrom} or {@link #moveFrom} (of either message) throws
- * {@link IllegalStateException} naming both threads, and the call already inside goes on. Calls
- * that only read the frame ({@link #size()}, {@link #address()}, {@link #data()},
- * {@link #copyTo}, ...) are not checked.
+ * A call on the message while another thread is in one is refused: a
+ * {@link ZmqSocket#send(ZmqMessage, int) send} or {@link ZmqSocket#receive(ZmqMessage, int) receive}
+ * of it (on any socket), {@link #set}, {@link #clear}, {@link #copyFrom} or {@link #moveFrom} (of
+ * either message), a read ({@link #size()}, {@link #hasMore()}, {@link #address()},
+ * {@link #data()}, {@link #copyTo}, {@link #toByteArray()}) and {@link #close()} throw
+ * {@link IllegalStateException} naming both threads, nothing changed, and the call already inside
+ * goes on. What a read returns is not covered once it has returned: an {@link #address()}, or a
+ * {@link #data()} view read on its thread while another thread replaces the frame or closes the
+ * message, reads freed memory (a view made on one thread can be closed by that thread alone).
  */
 public final class ZmqMessage implements AutoCloseable {
 
+    /** Owns {@link #msg}, {@link #scratch} and {@link #capture}; closed by {@link #close()} inside {@link #guard}. */
     private final Arena arena = Arena.ofShared();
     /**
-     * Owns nothing; {@link #msg} is scoped to it. A downcall that is given {@link #msg} holds it
-     * for the call, so closing it is refused while another thread sends or receives this message,
-     * which is how {@link #close()} tells, before it frees anything.
+     * The zmq_msg_t, as a segment of the global scope over {@link #arena}'s memory: used only inside
+     * {@link #guard}, whose holder alone may free it, so a downcall given it needs no scope of its
+     * own. Scoped to a shared arena, as until 2026-11-29, each downcall acquired and released that
+     * scope, two compare-and-sets more on every send, receive, size, address and hasMore.
      */
-    private final Arena inUse = Arena.ofShared();
-    /** {@link #msg}'s memory, unguarded: for {@link #close()}'s zmq_msg_close once {@link #inUse} is closed. */
-    private final MemorySegment msgMemory;
     final MemorySegment msg;
     /**
      * Where {@link #set} builds the new frame before it replaces the old one, which may be the
@@ -63,38 +64,54 @@ public final class ZmqMessage implements AutoCloseable {
      * closed and filled one zmq_msg_t from both, and frames came out in the other thread's message,
      * read after they were freed, or freed twice (glibc aborted the JVM: "double free or
      * corruption"), in every run of a probe that raced them in a loop (SharedMessageTest).
+     * The reading calls (size, hasMore, address, data, copyTo, toByteArray) and close enter it too:
+     * until 2026-11-29 a size or address during another thread's receive made libzmq abort the
+     * process ("Assertion failed: check ()"), and a close between the downcalls of another thread's
+     * set, copyFrom or moveFrom met the JDK's bare "Session is acquired" or "Already closed"
+     * (MessageReadRaceTest, MessageCloseRaceTest).
      */
     private final CallGuard guard = new CallGuard("message", null, "a callback");
     private Arena viewArena;
     private MemorySegment view;
     /** The thread that owns {@link #viewArena}: only it can close that arena. */
     private Thread viewThread;
-    private boolean closed;
 
     /** An empty message (zmq_msg_init). Close it to free its native state. */
     public ZmqMessage() {
-        msgMemory = arena.allocate(LibZmq.MSG_LAYOUT);
-        msg = msgMemory.reinterpret(inUse, null);
-        scratch = arena.allocate(LibZmq.MSG_LAYOUT);
-        capture = arena.allocate(LibZmq.CAPTURE_LAYOUT);
+        msg = unscoped(arena.allocate(LibZmq.MSG_LAYOUT));
+        scratch = unscoped(arena.allocate(LibZmq.MSG_LAYOUT));
+        capture = unscoped(arena.allocate(LibZmq.CAPTURE_LAYOUT));
         try {
             int rc = (int) LibZmq.zmq_msg_init.invokeExact(msg);
             rc = (int) LibZmq.zmq_msg_init.invokeExact(scratch);
         } catch (Throwable t) {
-            inUse.close();
             arena.close();
             throw LibZmq.rethrow(t);
         }
+    }
+
+    /** {@code memory} in the global scope: a downcall given it acquires no scope (see {@link #msg}). */
+    private static MemorySegment unscoped(MemorySegment memory) {
+        return MemorySegment.ofAddress(memory.address()).reinterpret(memory.byteSize());
     }
 
     /**
      * Bytes in the current frame. Allocation-free.
      *
      * @return the frame's size in bytes; 0 for an empty message
-     * @throws IllegalStateException when the message is closed
+     * @throws IllegalStateException when the message is closed, or another thread is in a call on
+     *     it (see the class comment)
      */
     public long size() {
-        ensureOpen();
+        enter();
+        try {
+            return sizeEntered();
+        } finally {
+            exit();
+        }
+    }
+
+    private long sizeEntered() {
         try {
             return (long) LibZmq.zmq_msg_size.invokeExact(msg);
         } catch (Throwable t) {
@@ -106,10 +123,20 @@ public final class ZmqMessage implements AutoCloseable {
      * True when the frame just received is followed by more parts of the same message.
      *
      * @return whether libzmq marked the frame with more to come ({@code zmq_msg_more})
-     * @throws IllegalStateException when the message is closed
+     * @throws IllegalStateException when the message is closed, or another thread is in a call on
+     *     it (see the class comment)
      */
     public boolean hasMore() {
-        ensureOpen();
+        enter();
+        try {
+            return hasMoreEntered();
+        } finally {
+            exit();
+        }
+    }
+
+    /** {@link #hasMore()} within a call that has {@link #enter() entered} this message. */
+    boolean hasMoreEntered() {
         try {
             return (int) LibZmq.zmq_msg_more.invokeExact(msg) != 0;
         } catch (Throwable t) {
@@ -124,18 +151,23 @@ public final class ZmqMessage implements AutoCloseable {
      * consumers use {@link #address()} and {@link #size()} or {@link #copyTo}.
      *
      * @return a read-only segment of {@link #size()} bytes over the frame
-     * @throws IllegalStateException when the message is closed
+     * @throws IllegalStateException when the message is closed, or another thread is in a call on
+     *     it (see the class comment)
      */
     public MemorySegment data() {
-        ensureOpen();
-        Thread caller = Thread.currentThread();
-        if (view == null || viewThread != caller) {
-            invalidateView(); // another thread's view after a hand-over: dropped, see the class comment
-            viewArena = Arena.ofConfined();
-            viewThread = caller;
-            view = MemorySegment.ofAddress(address()).reinterpret(size(), viewArena, null).asReadOnly();
+        enter();
+        try {
+            Thread caller = Thread.currentThread();
+            if (view == null || viewThread != caller) {
+                invalidateView(); // another thread's view after a hand-over: dropped, see the class comment
+                viewArena = Arena.ofConfined();
+                viewThread = caller;
+                view = MemorySegment.ofAddress(addressEntered()).reinterpret(sizeEntered(), viewArena, null).asReadOnly();
+            }
+            return view;
+        } finally {
+            exit();
         }
-        return view;
     }
 
     /**
@@ -143,10 +175,19 @@ public final class ZmqMessage implements AutoCloseable {
      * Allocation-free.
      *
      * @return the address of the frame's first byte ({@code zmq_msg_data})
-     * @throws IllegalStateException when the message is closed
+     * @throws IllegalStateException when the message is closed, or another thread is in a call on
+     *     it (see the class comment)
      */
     public long address() {
-        ensureOpen();
+        enter();
+        try {
+            return addressEntered();
+        } finally {
+            exit();
+        }
+    }
+
+    private long addressEntered() {
         try {
             return (long) LibZmq.zmq_msg_data.invokeExact(msg);
         } catch (Throwable t) {
@@ -160,17 +201,22 @@ public final class ZmqMessage implements AutoCloseable {
      * @param dst where to copy, with room for {@link #size()} bytes from {@code dstOffset}
      * @param dstOffset the byte offset in {@code dst} of the frame's first byte
      * @throws IndexOutOfBoundsException when the frame does not fit
-     * @throws IllegalStateException when the message is closed, or {@code dst} could not be
-     *     written (a mapping of a file shortened since it was mapped; the message names it and
-     *     keeps its frame)
+     * @throws IllegalStateException when the message is closed, or another thread is in a call on
+     *     it (see the class comment), or {@code dst} could not be written (a mapping of a file
+     *     shortened since it was mapped; the message names it and keeps its frame)
      */
     public void copyTo(MemorySegment dst, long dstOffset) {
         Objects.requireNonNull(dst, "dst");
-        long n = size();
+        enter(); // for the whole copy: another thread's receive would free the frame under it
         try {
-            MemorySegment.copy(LibZmq.EVERYTHING, address(), dst, dstOffset, n);
-        } catch (InternalError e) { // SIGBUS writing dst: a mapping of a file shortened since
-            throw MemoryFaults.unwritable("dst", dst, dstOffset, n, "the frame stays in the message", e);
+            long n = sizeEntered();
+            try {
+                MemorySegment.copy(LibZmq.EVERYTHING, addressEntered(), dst, dstOffset, n);
+            } catch (InternalError e) { // SIGBUS writing dst: a mapping of a file shortened since
+                throw MemoryFaults.unwritable("dst", dst, dstOffset, n, "the frame stays in the message", e);
+            }
+        } finally {
+            exit();
         }
     }
 
@@ -178,15 +224,20 @@ public final class ZmqMessage implements AutoCloseable {
      * A new array holding the current frame (allocates; convenience).
      *
      * @return a copy of the frame's bytes
-     * @throws IllegalStateException when the message is closed, or the frame is too large for an
-     *     array
+     * @throws IllegalStateException when the message is closed, or another thread is in a call on
+     *     it (see the class comment), or the frame is too large for an array
      */
     public byte[] toByteArray() {
-        long n = size();
-        checkArraySize(n, "");
-        byte[] out = new byte[(int) n];
-        MemorySegment.copy(LibZmq.EVERYTHING, java.lang.foreign.ValueLayout.JAVA_BYTE, address(), out, 0, out.length);
-        return out;
+        enter();
+        try {
+            long n = sizeEntered();
+            checkArraySize(n, "");
+            byte[] out = new byte[(int) n];
+            MemorySegment.copy(LibZmq.EVERYTHING, java.lang.foreign.ValueLayout.JAVA_BYTE, addressEntered(), out, 0, out.length);
+            return out;
+        } finally {
+            exit();
+        }
     }
 
     /**
@@ -297,7 +348,7 @@ public final class ZmqMessage implements AutoCloseable {
     private void transfer(ZmqMessage src, boolean move) {
         Objects.requireNonNull(src, "src");
         ensureOpen();
-        if (src.closed) { // named: "message is closed" did not say which of the two (until 2026-11-29)
+        if (src.guard.isClosed()) { // named: "message is closed" did not say which of the two (until 2026-11-29)
             throw new IllegalStateException("src is closed: the message to " + (move ? "move" : "copy")
                     + " from (this message is unchanged)");
         }
@@ -362,36 +413,46 @@ public final class ZmqMessage implements AutoCloseable {
      * Frees the native state (zmq_msg_close: a pooled buffer held by the frame goes back to its
      * pool) and ends the view made on this thread. Idempotent; any thread (after a hand-over).
      *
-     * <p>Refused while another thread is in a send or receive of this message (a receive blocked
-     * in libzmq, say): the message stays open and usable, to be closed once that call has returned
-     * (close the context first to end a blocked call). Until 2026-11-28 such a close threw the
-     * JDK's bare "Session is acquired by 1 clients" after freeing the frame under the call, and
-     * libzmq then aborted the process ("Bad address (src/fq.cpp:87)").
+     * <p>Refused while another thread is in a call on this message (a receive blocked in libzmq,
+     * say, or a {@link #set}): the message stays open and usable, to be closed once that call has
+     * returned (close the context first to end a blocked call). Until 2026-11-28 such a close threw
+     * the JDK's bare "Session is acquired by 1 clients" after freeing the frame under the call, and
+     * libzmq then aborted the process ("Bad address (src/fq.cpp:87)"); until 2026-11-29 one
+     * between the downcalls of another thread's {@link #set}, {@link #copyFrom} or {@link #moveFrom}
+     * went through, and that call, or the close, threw the JDK's bare "Already closed" or "Session
+     * is acquired".
      *
-     * @throws IllegalStateException while another thread is in a send or receive of this message
+     * @throws IllegalStateException while another thread is in a call on this message, naming it
      */
     @Override
     public void close() {
-        if (closed) {
+        if (guard.isClosed()) {
             return;
         }
         try {
-            inUse.close(); // from here on no call can be given msg; one in progress refuses this
+            guard.enter(); // from here on no call can begin; one in progress refuses this
         } catch (IllegalStateException e) {
+            if (guard.isClosed()) {
+                return; // closed meanwhile by another thread's close
+            }
             throw new IllegalStateException("message is in a send or receive on another thread than "
-                    + Thread.currentThread().getName() + ": close it once that call has returned (the message stays open;"
-                    + " closing the context ends a blocked call)", e);
+                    + Thread.currentThread().getName() + ", or in another call on it: close it once that call has returned"
+                    + " (the message stays open; closing the context ends a blocked call): " + e.getMessage(), e);
         }
-        closed = true;
         try {
+            guard.markClosed(); // every later call is refused "message is closed"
             invalidateView();
         } finally {
             try {
-                int rc = (int) LibZmq.zmq_msg_close.invokeExact(msgMemory);
+                int rc = (int) LibZmq.zmq_msg_close.invokeExact(msg);
             } catch (Throwable t) {
                 throw LibZmq.rethrow(t);
             } finally {
-                arena.close();
+                try {
+                    arena.close(); // no downcall can hold it: every one runs inside the guard
+                } finally {
+                    exit();
+                }
             }
         }
     }
@@ -416,12 +477,13 @@ public final class ZmqMessage implements AutoCloseable {
     }
 
     /**
-     * Begins a call that changes the frame, {@link #exit()} in a {@code finally} ends it: one
-     * compare-and-exchange (and a read of a flag never set: the message's close has its own
-     * guard, {@link #inUse}). On every send and receive of a message.
+     * Begins a call on the message, {@link #exit()} in a {@code finally} ends it: one
+     * compare-and-exchange and a read of the closed flag. On every send and receive of a message,
+     * and every read of it.
      *
      * @throws IllegalStateException "message used by two threads at once: thread=…, while in a
-     *     call on thread=…" while another thread is in such a call; nothing changes
+     *     call on thread=…" while another thread is in a call on it; "message is closed" once it
+     *     is; nothing changes
      */
     void enter() {
         guard.enter();
@@ -432,14 +494,13 @@ public final class ZmqMessage implements AutoCloseable {
         guard.exit(this);
     }
 
+    /** The zmq_msg_t, for a socket's send or receive that has {@link #enter() entered} this message. */
     MemorySegment handle() {
-        ensureOpen();
         return msg;
     }
 
-    void ensureOpen() {
-        if (closed) {
-            throw new IllegalStateException("message is closed");
-        }
+    /** Throws "message is closed" once it is: for the checks made before a call enters. */
+    private void ensureOpen() {
+        guard.checkOpen();
     }
 }

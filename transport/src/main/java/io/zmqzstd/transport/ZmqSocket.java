@@ -1158,7 +1158,7 @@ public final class ZmqSocket implements AutoCloseable {
                     }
                     return false;
                 }
-                more = msg.hasMore();
+                more = msg.hasMoreEntered();
                 return true;
             } finally {
                 msg.exit();

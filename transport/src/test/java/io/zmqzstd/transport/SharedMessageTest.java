@@ -207,7 +207,8 @@ class SharedMessageTest extends ContextTestBase {
         });
     }
 
-    private static Thread guarded(String name, AtomicReference<Throwable> failed, Runnable body) {
+    /** A platform thread named {@code name} running {@code body}; what it throws goes to {@code failed} (the first only). */
+    static Thread guarded(String name, AtomicReference<Throwable> failed, Runnable body) {
         return Thread.ofPlatform().name(name).start(() -> {
             try {
                 body.run();
