@@ -3719,6 +3719,17 @@ def message_guard():
 check("What the message's own guard costs", message_guard)
 
 
+def message_reads_guard():
+    return alternated_rows('message-reads-guard', (
+        ('recv-inproc', 'sendReceive', '`TransportBenchmark` blocking receive into a `ZmqMessage`, `zeroCopyPooled`, 64 B inproc'),
+        ('recv-tcp', 'sendReceive', '`TransportBenchmark` blocking receive into a `ZmqMessage`, `zeroCopyPooled`, 64 B tcp'),
+        ('pipeline', 'transfer', '`PipelineBenchmark` zmqzstd, 64 B inproc, level 1'),
+        ('pipeline-tcp', 'transfer', '`PipelineBenchmark` zmqzstd, 1 KiB tcp, level 1')))
+
+
+check("What one guard for all of a message's calls costs", message_reads_guard)
+
+
 def raw_frame_checks():
     return alternated_rows('raw-frame-checks', (
         ('raw-inproc', 'transfer', '`PipelineBenchmark` zmqzstd, 64 B raw-block frames (`rawFrameBelowBytes=128`), inproc, level 1'),
