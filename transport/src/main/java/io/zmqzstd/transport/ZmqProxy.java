@@ -241,11 +241,13 @@ public final class ZmqProxy implements AutoCloseable {
      * change its state or counters: the proxy waits again.
      *
      * @throws ZmqException with {@link ZmqException#isContextTerminated()} when the context is
-     *     shut down or closed while it runs; another {@link ZmqException} when libzmq fails
-     *     otherwise (e.g. a send the backend's type does not allow)
-     * @throws IllegalStateException when this proxy has run (or is running) already, is closed, or
-     *     one of its sockets is closed or in a call on another thread; a run refused for its sockets
-     *     has not started, and the proxy may run once they are free
+     *     shut down or closed while it runs, or closed on another thread as it starts; another
+     *     {@link ZmqException} when libzmq fails otherwise (e.g. a send the backend's type does not
+     *     allow)
+     * @throws IllegalStateException when this proxy has run (or is running) already, is closed
+     *     (also on another thread as the run starts: "proxy is closed"), or one of its sockets is
+     *     closed or in a call on another thread; a run refused for its sockets has not started, and
+     *     the proxy may run once they are free
      */
     public void run() {
         if (closed) {
@@ -268,7 +270,7 @@ public final class ZmqProxy implements AutoCloseable {
             // already run" of a proxy that never had (ZmqProxyTest.shouldRunLaterAfterARunRefusedBeforeItStarted).
             exitAll(entered);
             started.set(false);
-            throw refused;
+            throw controlIn.isClosed() ? startOvertaken(refused) : refused;
         }
         try {
             running = true;
@@ -278,6 +280,29 @@ public final class ZmqProxy implements AutoCloseable {
             ended = true;
             exitAll(entered);
         }
+    }
+
+    /**
+     * What a close that overtook the run's start did, in the user's words: the run takes the control
+     * channel's PAIR socket last, so a {@link #close()} or a context close that came after the run's
+     * first steps had closed that socket, and until 2026-11-29 the run threw its refusal, "socket is
+     * closed: type=PAIR", naming a socket the user never made (ProxyStartRaceTest).
+     */
+    private RuntimeException startOvertaken(RuntimeException refused) {
+        if (closed) {
+            IllegalStateException e = new IllegalStateException(
+                    "proxy is closed: it was closed on another thread as this run started, so it did not run");
+            e.initCause(refused);
+            return e;
+        }
+        if (controlIn.context().isClosed()) {
+            // as a context close ends a run that has taken its sockets (the frontend and backend are taken here)
+            ZmqException e = new ZmqException("zmq_poll (proxy run)", LibZmq.ETERM,
+                    "the context was closed on another thread as this run started");
+            e.initCause(refused);
+            return e;
+        }
+        return refused;
     }
 
     private static void exitAll(List<ZmqSocket> entered) {
