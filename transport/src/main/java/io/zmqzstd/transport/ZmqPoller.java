@@ -18,8 +18,8 @@ import java.util.Objects;
  * (a closed one too) and {@link #events(int, int)} changes what is polled for; the index
  * {@link #register} gave a socket stays its own until it is unregistered. Not thread-safe; like
  * sockets, use it from one thread at a time: a {@link #poll}, {@link #register},
- * {@link #unregister} or {@link #events(int, int)} while another thread is in one of them is
- * refused with {@link IllegalStateException}, changing nothing.
+ * {@link #unregister}, {@link #events(int, int)} or {@link #close()} while another thread is in one
+ * of them is refused with {@link IllegalStateException} naming both threads, changing nothing.
  *
  * <pre>{@code
  * try (ZmqPoller poller = new ZmqPoller(2)) {
@@ -84,8 +84,9 @@ public final class ZmqPoller implements AutoCloseable {
      * and close then waited for a call that had ended (PollerConcurrentUseTest).
      */
     private final CallGuard guard = new CallGuard("poller", null, "a callback");
+    /** The thread whose {@link #close()} freed the items, for a read it overtook on another thread. */
+    private volatile Thread closer;
     private int count;
-    private boolean closed;
 
     /**
      * A poller for up to {@code capacity} sockets.
@@ -414,7 +415,18 @@ public final class ZmqPoller implements AutoCloseable {
      */
     public int revents(int index) {
         ensureOpen();
-        return items.get(ValueLayout.JAVA_SHORT, position(index) * LibZmq.POLLITEM_SIZE + LibZmq.POLLITEM_REVENTS);
+        long at = position(index) * LibZmq.POLLITEM_SIZE + LibZmq.POLLITEM_REVENTS;
+        try {
+            return items.get(ValueLayout.JAVA_SHORT, at);
+        } catch (IllegalStateException freed) {
+            // A close on another thread (misuse) freed the items after the check above: the JDK's
+            // bare "Already closed" named neither the poller nor the threads (until 2026-11-29).
+            // Nothing is added to the read that succeeds.
+            Thread c = closer;
+            throw new IllegalStateException("poller is closed: it was closed on thread=" + (c == null ? "?" : c.getName())
+                    + " during this read on thread=" + Thread.currentThread().getName()
+                    + "; use a poller from one thread at a time", freed);
+        }
     }
 
     /**
@@ -488,29 +500,40 @@ public final class ZmqPoller implements AutoCloseable {
     /**
      * Frees the poll items; does not close the sockets. Idempotent.
      *
-     * @throws IllegalStateException when a poll is in progress on another thread (misuse: a poller
-     *     is used by one thread at a time); the poller stays open and working, close it once that
-     *     poll has returned
+     * @throws IllegalStateException while another thread is in a poll, {@link #register},
+     *     {@link #unregister} or {@link #events(int, int)} (misuse: a poller is used by one thread at
+     *     a time), naming both threads; the poller stays open and working, close it once that call
+     *     has returned
      */
     @Override
     public void close() {
-        if (closed) {
+        if (guard.isClosed()) {
             return;
         }
+        // Inside the guard, as the poll and every change of the items: none of them can be between
+        // its check and its use of the items now. Until 2026-11-29 a close that only freed the items
+        // was refused by the JDK under zmq_poll alone, and went through between another thread's
+        // check and its use in a register, unregister, events or poll, which then threw the JDK's
+        // bare "Already closed" (PollerCloseRaceTest).
         try {
-            arena.close();
-        } catch (IllegalStateException acquired) {
-            // zmq_poll holds the items' arena while it runs, and the JDK will not free memory under
-            // it. Not marked closed: the poller stays usable, and a later close() frees the items.
-            throw new IllegalStateException("poller is in use by a poll on another thread: close it once the poll has returned",
-                    acquired);
+            guard.enter();
+        } catch (IllegalStateException inUse) {
+            if (guard.isClosed()) {
+                return; // closed meanwhile by another thread's close
+            }
+            throw new IllegalStateException("poller is in use by a call on another thread: close it once that call has returned"
+                    + " (the poller stays open): " + inUse.getMessage(), inUse);
         }
-        closed = true;
+        try {
+            guard.markClosed(); // every later call is refused "poller is closed"
+            closer = Thread.currentThread();
+            arena.close(); // no downcall holds it: zmq_poll runs inside the guard
+        } finally {
+            guard.exit(this);
+        }
     }
 
     private void ensureOpen() {
-        if (closed) {
-            throw new IllegalStateException("poller is closed");
-        }
+        guard.checkOpen();
     }
 }

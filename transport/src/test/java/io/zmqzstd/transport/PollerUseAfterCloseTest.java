@@ -50,8 +50,9 @@ class PollerUseAfterCloseTest extends ContextTestBase {
         AtomicReference<Throwable> thrown = new AtomicReference<>();
         Thread polling = BlockedCalls.start("pollEntered", thrown, () -> ready.set(poller.poll(-1)));
         IllegalStateException refused = assertThrows(IllegalStateException.class, poller::close);
-        assertEquals("poller is in use by a poll on another thread: close it once the poll has returned",
-                refused.getMessage());
+        assertTrue(refused.getMessage().startsWith("poller is in use by a call on another thread: close it once that call has"
+                + " returned (the poller stays open): poller used by two threads at once: thread=" + Thread.currentThread().getName()
+                + ", while in a call on thread=" + polling.getName()), refused.getMessage());
         assertTrue(push.send(new byte[] {1}, 0));
         polling.join(10_000);
         assertNull(thrown.get());
