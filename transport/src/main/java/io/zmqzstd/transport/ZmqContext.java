@@ -114,6 +114,11 @@ public final class ZmqContext implements AutoCloseable {
     }
 
     private ZmqContext(Builder b) {
+        if (b.blocky != null && b.lingerGiven) {
+            throw new IllegalArgumentException("blocky(" + b.blocky + ") gives new sockets a linger of " + (b.blocky ? "-1" : "0")
+                    + " (as libzmq's ZMQ_BLOCKY does), and defaultLinger another: defaultLingerMs=" + b.defaultLingerMs
+                    + "; set one of the two");
+        }
         // The pool first: its failure (a bad zmqzstd.leakDetection, say) then leaves nothing native
         // behind, while a failure of the native context below closes it again.
         this.ownsPool = b.pool == null;
@@ -121,7 +126,7 @@ public final class ZmqContext implements AutoCloseable {
             requireOpen(b.pool); // closed between bufferPool() and build()
         }
         this.pool = ownsPool ? new NativeBufferPool() : b.pool;
-        this.defaultLingerMs = b.defaultLingerMs;
+        this.defaultLingerMs = b.blocky == null ? b.defaultLingerMs : b.blocky ? -1 : 0;
         this.ioThreads = b.ioThreads;
         try (Arena a = Arena.ofConfined()) {
             MemorySegment capture = a.allocate(LibZmq.CAPTURE_LAYOUT);
@@ -133,19 +138,18 @@ public final class ZmqContext implements AutoCloseable {
             }
             try {
                 checkMessageLayout((int) LibZmq.zmq_ctx_get.invokeExact(capture, c, LibZmq.ZMQ_MSG_T_SIZE));
-                int rc = (int) LibZmq.zmq_ctx_set.invokeExact(capture, c, LibZmq.ZMQ_IO_THREADS, b.ioThreads);
-                if (rc != 0) {
-                    throw new ZmqException("zmq_ctx_set(ZMQ_IO_THREADS=" + b.ioThreads + ")", LibZmq.errno(capture));
-                }
+                setOption(capture, c, "ZMQ_IO_THREADS", LibZmq.ZMQ_IO_THREADS, b.ioThreads);
                 if (b.maxSockets != 0) {
                     setMaxSockets(capture, c, b.maxSockets);
                 }
+                if (b.blocky != null) {
+                    setOption(capture, c, "ZMQ_BLOCKY", LibZmq.ZMQ_BLOCKY, b.blocky ? 1 : 0);
+                }
+                if (b.ipv6 != null) {
+                    setOption(capture, c, "ZMQ_IPV6", LibZmq.ZMQ_IPV6, b.ipv6 ? 1 : 0);
+                }
                 if (b.ioThreadScheduling != null) {
-                    int policy = b.ioThreadScheduling.policy;
-                    rc = (int) LibZmq.zmq_ctx_set.invokeExact(capture, c, LibZmq.ZMQ_THREAD_SCHED_POLICY, policy);
-                    if (rc != 0) {
-                        throw new ZmqException("zmq_ctx_set(ZMQ_THREAD_SCHED_POLICY=" + policy + ")", LibZmq.errno(capture));
-                    }
+                    setOption(capture, c, "ZMQ_THREAD_SCHED_POLICY", LibZmq.ZMQ_THREAD_SCHED_POLICY, b.ioThreadScheduling.policy);
                 }
             } catch (Throwable t) {
                 int ignored = (int) LibZmq.zmq_ctx_term.invokeExact(capture, c); // no sockets yet: returns at once
@@ -182,9 +186,14 @@ public final class ZmqContext implements AutoCloseable {
             throw new IllegalArgumentException("maxSockets is above what this libzmq can serve: maxSockets=" + maxSockets
                     + ", ZMQ_SOCKET_LIMIT=" + limit);
         }
-        int rc = (int) LibZmq.zmq_ctx_set.invokeExact(capture, c, LibZmq.ZMQ_MAX_SOCKETS, maxSockets);
+        setOption(capture, c, "ZMQ_MAX_SOCKETS", LibZmq.ZMQ_MAX_SOCKETS, maxSockets);
+    }
+
+    /** zmq_ctx_set, a refusal thrown naming the option and the value. */
+    private static void setOption(MemorySegment capture, MemorySegment c, String name, int option, int value) throws Throwable {
+        int rc = (int) LibZmq.zmq_ctx_set.invokeExact(capture, c, option, value);
         if (rc != 0) {
-            throw new ZmqException("zmq_ctx_set(ZMQ_MAX_SOCKETS=" + maxSockets + ")", LibZmq.errno(capture));
+            throw new ZmqException("zmq_ctx_set(" + name + "=" + value + ")", LibZmq.errno(capture));
         }
     }
 
@@ -311,6 +320,35 @@ public final class ZmqContext implements AutoCloseable {
         synchronized (lock) { // close() cannot free the context under the call
             ensureOpen();
             return ctxGet(LibZmq.ZMQ_MAX_SOCKETS);
+        }
+    }
+
+    /**
+     * Whether this context's {@code ZMQ_BLOCKY} is on ({@code zmq_ctx_get}): {@link Builder#blocky}'s
+     * value, or libzmq's default, true. It chose the linger of the sockets made since only where
+     * {@link Builder#blocky} was given; otherwise they have {@link Builder#defaultLinger}'s.
+     *
+     * @return true when libzmq's ZMQ_BLOCKY is on
+     * @throws IllegalStateException when the context is closed
+     */
+    public boolean blocky() {
+        synchronized (lock) {
+            ensureOpen();
+            return ctxGet(LibZmq.ZMQ_BLOCKY) != 0;
+        }
+    }
+
+    /**
+     * Whether sockets made by this context start with {@code ZMQ_IPV6} on ({@code zmq_ctx_get}):
+     * {@link Builder#ipv6}'s value, or false.
+     *
+     * @return true when new sockets use IPv6 for tcp
+     * @throws IllegalStateException when the context is closed
+     */
+    public boolean ipv6() {
+        synchronized (lock) {
+            ensureOpen();
+            return ctxGet(LibZmq.ZMQ_IPV6) != 0;
         }
     }
 
@@ -662,6 +700,12 @@ public final class ZmqContext implements AutoCloseable {
         private int maxSockets;
         private NativeBufferPool pool;
         private int defaultLingerMs = (int) DEFAULT_LINGER.toMillis();
+        /** {@link #defaultLinger} was called: {@link #blocky} may not choose the linger too. */
+        private boolean lingerGiven;
+        /** Null: libzmq's default (true), the linger {@link #defaultLinger}'s. */
+        private Boolean blocky;
+        /** Null: libzmq's default (false). */
+        private Boolean ipv6;
 
         private Builder() {
         }
@@ -750,6 +794,42 @@ public final class ZmqContext implements AutoCloseable {
          */
         public Builder defaultLinger(Duration linger) {
             this.defaultLingerMs = lingerMs(linger);
+            this.lingerGiven = true;
+            return this;
+        }
+
+        /**
+         * libzmq's {@code ZMQ_BLOCKY}: the linger of every socket the context makes, as libzmq
+         * gives it, instead of {@link #defaultLinger}'s. False gives each socket a linger of 0, so
+         * {@link ZmqContext#close()} drops the messages still queued and returns at once, whatever
+         * peer is missing; true gives -1, so close waits until every queued message has gone, for
+         * ever if its peer never comes. libzmq reads the option only as it makes a socket
+         * ({@code socket_base_t}'s constructor): a linger set on a socket afterwards
+         * ({@link ZmqSocket#lingerMs(int)}) is the socket's, whatever this says. Unset, the context
+         * keeps libzmq's default (true) and the sockets {@link #defaultLinger}'s, 2 s unless set.
+         *
+         * @param blocky false for sockets that drop their queue at close, true for sockets that wait
+         *     for it without end
+         * @return this builder
+         * @throws IllegalArgumentException from {@link #build()} when {@link #defaultLinger} was set
+         *     too: both choose the sockets' linger
+         */
+        public Builder blocky(boolean blocky) {
+            this.blocky = blocky;
+            return this;
+        }
+
+        /**
+         * libzmq's context option {@code ZMQ_IPV6}: every socket the context makes starts with
+         * {@link ZmqSocket#ipv6(boolean)} set so (default false): its tcp binds and connects take
+         * IPv6 addresses ({@code tcp://[::1]:5555}) and still reach IPv4 ones. A socket may change
+         * its own afterwards.
+         *
+         * @param ipv6 true for sockets that use IPv6 for tcp
+         * @return this builder
+         */
+        public Builder ipv6(boolean ipv6) {
+            this.ipv6 = ipv6;
             return this;
         }
 
@@ -765,7 +845,8 @@ public final class ZmqContext implements AutoCloseable {
          * @throws io.zmqzstd.nativelib.NativeLibraryUnavailableException when libzmq is missing or
          *     older than 4.3.0; the message names the file, its version and what to install
          * @throws IllegalArgumentException when {@link #maxSockets} is above libzmq's
-         *     {@code ZMQ_SOCKET_LIMIT} (the message names both; nothing is left open), or the
+         *     {@code ZMQ_SOCKET_LIMIT} (the message names both; nothing is left open), or both
+         *     {@link #blocky} and {@link #defaultLinger} were set, or the
          *     context makes its own pool and {@code -Dzmqzstd.leakDetection} is not disabled,
          *     sampled or strict
          */

@@ -69,8 +69,8 @@ import static io.zmqzstd.transport.internal.LibZmq.EINTR;
  * of range, or an option this socket type does not have) throws {@link ZmqException} with EINVAL,
  * whose message names the option and the value ({@code zmq_setsockopt(ZMQ_SNDHWM=-1)}; for a byte
  * option its length only, as it may be a key). For an option libzmq has on some socket types only
- * (ZMQ_SUBSCRIBE, ZMQ_ROUTER_MANDATORY, ZMQ_XPUB_*, ZMQ_REQ_*), the message adds that this socket's
- * type does not have it ({@code ZMQ_ROUTER_MANDATORY is an option of ROUTER and REP sockets only:
+ * (ZMQ_SUBSCRIBE, ZMQ_ROUTER_MANDATORY, ZMQ_ROUTER_HANDOVER, ZMQ_XPUB_*, ZMQ_REQ_*), the message
+ * adds that this socket's type does not have it ({@code ZMQ_ROUTER_MANDATORY is an option of ROUTER and REP sockets only:
  * this socket is DEALER}), and a read of one, that it is write-only.
  * The tcp keepalive setters refuse, with {@link IllegalArgumentException}, values that libzmq takes
  * but Linux refuses on every connection (see {@link #MAX_TCP_KEEPALIVE_SECONDS}).
@@ -1659,6 +1659,17 @@ public final class ZmqSocket implements AutoCloseable {
      */
     public void routerMandatory(boolean on) { setInt("ZMQ_ROUTER_MANDATORY", LibZmq.ZMQ_ROUTER_MANDATORY, on ? 1 : 0); }
     /**
+     * ROUTER (libzmq 4.3.4 takes it on a REP too): a peer that connects with the routing id of a
+     * peer still connected takes the id over, and messages sent to it go to the newcomer
+     * ({@code ZMQ_ROUTER_HANDOVER}). Without it (the default) libzmq keeps the first peer and gives
+     * the newcomer an id of its own making, so replies to the id never reach it. Another socket type
+     * refuses it with EINVAL, and the exception names this socket's type. Applies to connections
+     * made afterwards. Write-only in libzmq 4.3.
+     *
+     * @param on true to hand a routing id over to the newest peer that gives it
+     */
+    public void routerHandover(boolean on) { setInt("ZMQ_ROUTER_HANDOVER", LibZmq.ZMQ_ROUTER_HANDOVER, on ? 1 : 0); }
+    /**
      * {@code ZMQ_MAXMSGSIZE}: the largest inbound frame (message part) accepted over tcp and ipc;
      * a peer that sends a larger one is disconnected. libzmq 4.3.4 checks it in its ZMTP decoder,
      * frame by frame: a multipart message whose parts each fit passes whatever its total, and
@@ -2467,6 +2478,7 @@ public final class ZmqSocket implements AutoCloseable {
             case LibZmq.ZMQ_UNSUBSCRIBE -> typeNote("ZMQ_UNSUBSCRIBE", read, SocketType.SUB);
             // a REP is a ROUTER inside, a PUB an XPUB: libzmq takes their options
             case LibZmq.ZMQ_ROUTER_MANDATORY -> typeNote("ZMQ_ROUTER_MANDATORY", read, SocketType.ROUTER, SocketType.REP);
+            case LibZmq.ZMQ_ROUTER_HANDOVER -> typeNote("ZMQ_ROUTER_HANDOVER", read, SocketType.ROUTER, SocketType.REP);
             case LibZmq.ZMQ_XPUB_VERBOSE -> typeNote("ZMQ_XPUB_VERBOSE", read, SocketType.XPUB, SocketType.PUB);
             case LibZmq.ZMQ_XPUB_NODROP -> typeNote("ZMQ_XPUB_NODROP", read, SocketType.XPUB, SocketType.PUB);
             case LibZmq.ZMQ_REQ_CORRELATE -> typeNote("ZMQ_REQ_CORRELATE", read, SocketType.REQ);

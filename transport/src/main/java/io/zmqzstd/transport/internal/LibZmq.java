@@ -153,6 +153,8 @@ public final class LibZmq {
     public static final int ZMQ_SOCKET_LIMIT = 3;
     public static final int ZMQ_MAX_MSGSZ = 5;
     public static final int ZMQ_MSG_T_SIZE = 6;
+    /** zmq_ctx_set: the linger of sockets made afterwards, -1 when true (libzmq's default), 0 when false. */
+    public static final int ZMQ_BLOCKY = 70;
 
     // socket options (zmq.h 4.3)
     public static final int ZMQ_AFFINITY = 4;
@@ -182,6 +184,7 @@ public final class LibZmq {
     public static final int ZMQ_TCP_KEEPALIVE_INTVL = 37;
     public static final int ZMQ_IMMEDIATE = 39;
     public static final int ZMQ_XPUB_VERBOSE = 40;
+    /** A socket option, and the context option (zmq_ctx_set) giving sockets made afterwards their first value. */
     public static final int ZMQ_IPV6 = 42;
     public static final int ZMQ_MECHANISM = 43;
     /** {@code ZMQ_MECHANISM}'s value for CURVE (zmq.h: ZMQ_NULL 0, ZMQ_PLAIN 1, ZMQ_CURVE 2). */
@@ -193,6 +196,7 @@ public final class LibZmq {
     public static final int ZMQ_REQ_CORRELATE = 52;
     public static final int ZMQ_REQ_RELAXED = 53;
     public static final int ZMQ_CONFLATE = 54;
+    public static final int ZMQ_ROUTER_HANDOVER = 56;
     public static final int ZMQ_TOS = 57;
     public static final int ZMQ_HANDSHAKE_IVL = 66;
     public static final int ZMQ_XPUB_NODROP = 69;
