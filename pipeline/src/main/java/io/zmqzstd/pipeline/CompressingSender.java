@@ -201,7 +201,9 @@ public final class CompressingSender implements AutoCloseable {
          *     types a sender takes)
          * @throws IllegalStateException when the socket or the dictionary is closed, or an open
          *     {@link ParallelCompressingSender} holds the socket (its workers send on it from their
-         *     own threads)
+         *     own threads). Other {@code CompressingSender}s on the socket are no obstacle, and this
+         *     one keeps a {@code ParallelCompressingSender} from being built on it until it is
+         *     closed, or collected unclosed
          */
         public CompressingSender build() {
             return new CompressingSender(this, resolveFrames());
@@ -223,6 +225,10 @@ public final class CompressingSender implements AutoCloseable {
         this.pool = socket.context().bufferPool();
         this.frames = frames;
         try {
+            // Counted on the socket until the memory is freed (close() or the cleaner), so that a
+            // ParallelCompressingSender is not built on it meanwhile (SocketCheck)
+            SocketCheck.use(socket);
+            memory.socket = socket;
             this.compressor = frames.newCompressor();
         } catch (RuntimeException e) {
             memory.close();

@@ -102,7 +102,8 @@ import java.util.concurrent.locks.LockSupport;
  * commit or abort. The socket is borrowed, and while the sender is open only its workers use it:
  * do not send on it yourself (a call of yours that overlaps a worker's send fails with
  * {@link IllegalStateException}, see {@link ZmqSocket}, and so may the worker's), and no other
- * sender is built on it until this one is closed (both builders refuse it). Close the
+ * sender is built on it until this one is closed (both builders refuse it), nor this one on a
+ * socket an open {@link CompressingSender} uses. Close the
  * sender first, then the socket. The sender
  * owns its threads, compressors and the ring. A sender dropped without {@code close()} is still
  * collected once the messages in its ring are sent: its threads then exit, its native memory is
@@ -471,7 +472,9 @@ public final class ParallelCompressingSender implements AutoCloseable {
          *     socket, as for {@link CompressingSender.Builder#build()}
          * @throws IllegalStateException when the socket or the dictionary is closed, the socket is
          *     held by another open {@code ParallelCompressingSender} (the sender holds it from here
-         *     until its close returns, or until it is collected unclosed), or the thread factory
+         *     until its close returns, or until it is collected unclosed) or used by an open
+         *     {@link CompressingSender} (one until its close, or until it is collected unclosed;
+         *     the message says how many), or the thread factory
          *     returns null, a thread already started, or one thread for two workers (the message
          *     names it; the threads it started are stopped)
          */

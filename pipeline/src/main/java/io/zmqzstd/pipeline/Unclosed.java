@@ -2,6 +2,7 @@ package io.zmqzstd.pipeline;
 
 import io.zmqzstd.nativelib.internal.OwnerCleaner;
 import io.zmqzstd.transport.ZmqMessage;
+import io.zmqzstd.transport.ZmqSocket;
 import java.lang.foreign.Arena;
 import java.lang.ref.Cleaner;
 import java.util.concurrent.atomic.AtomicLong;
@@ -52,6 +53,12 @@ final class Unclosed {
         Arena staging;
         /** The receiver's reused libzmq message, or null. */
         private final ZmqMessage frame;
+        /**
+         * The socket a {@link CompressingSender} counts itself on ({@link SocketCheck#use}), given
+         * back here with its memory, so a sender dropped unclosed holds it until it is collected;
+         * null for a receiver.
+         */
+        ZmqSocket socket;
         /** Set by close() before it runs this; unset when the cleaner runs it. */
         private boolean closedByOwner;
         /** Set once everything is freed. */
@@ -96,6 +103,10 @@ final class Unclosed {
                     frame.close();
                 }
             } finally {
+                if (socket != null) {
+                    SocketCheck.unuse(socket);
+                    socket = null;
+                }
                 if (arena != null) {
                     arena.close();
                     arena = null;

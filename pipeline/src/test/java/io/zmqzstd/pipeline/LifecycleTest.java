@@ -475,7 +475,10 @@ class LifecycleTest {
             Fixtures.Link link = Fixtures.link(ctx, SocketType.PULL, SocketType.PUSH, "inproc");
             List<Thread> workers = new java.util.concurrent.CopyOnWriteArrayList<>();
             CompressingSender sender = CompressingSender.builder(link.client()).build();
-            ParallelCompressingSender parallel = ParallelCompressingSender.builder(link.client()).workers(2)
+            // a socket of its own: no parallel sender is built on one a CompressingSender uses
+            ZmqSocket parallelPush = ctx.socket(SocketType.PUSH);
+            parallelPush.connect(link.server().lastEndpoint());
+            ParallelCompressingSender parallel = ParallelCompressingSender.builder(parallelPush).workers(2)
                     .threadFactory(r -> {
                         Thread t = new Thread(r);
                         workers.add(t);
@@ -486,6 +489,7 @@ class LifecycleTest {
             assertTrue(sender.send(data, 0));
             assertEquals(DecompressingReceiver.RECEIVED, receiver.receive(0));
             link.client().close();
+            parallelPush.close();
             link.server().close();
 
             IllegalStateException received = assertThrows(IllegalStateException.class, () -> receiver.receive(0));

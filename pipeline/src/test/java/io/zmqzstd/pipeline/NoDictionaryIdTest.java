@@ -29,10 +29,13 @@ class NoDictionaryIdTest {
         try (ZmqContext ctx = new ZmqContext()) {
             Fixtures.Link link = Fixtures.link(ctx, SocketType.PULL, SocketType.PUSH, "tcp");
             ZmqSocket pull = link.server();
+            // a socket of its own: no parallel sender is built on one a CompressingSender uses
+            ZmqSocket parallelPush = ctx.socket(SocketType.PUSH);
+            parallelPush.connect(pull.lastEndpoint());
             try (CompressingSender withId = CompressingSender.builder(link.client()).dictionary(dict).build();
                  CompressingSender noId = CompressingSender.builder(link.client()).dictionary(dict)
                          .dictionaryIdInFrame(false).build();
-                 ParallelCompressingSender parallelNoId = ParallelCompressingSender.builder(link.client()).workers(2)
+                 ParallelCompressingSender parallelNoId = ParallelCompressingSender.builder(parallelPush).workers(2)
                          .dictionary(dict).dictionaryIdInFrame(false).build()) {
                 byte[] data = Fixtures.payload(120, 5);
                 assertTrue(withId.send(data, 0));
