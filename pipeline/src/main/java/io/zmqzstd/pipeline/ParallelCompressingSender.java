@@ -1157,12 +1157,15 @@ public final class ParallelCompressingSender implements AutoCloseable {
     /**
      * Sends the claimed segment's first {@code length} bytes as one compressed single-part message,
      * or after the claim's topic as a two-part message (or, with {@code inlineBelowBytes} set and the conditions of the class comment met, compresses
-     * and sends it on this thread). Always taken: the room was reserved by {@link #claim}.
+     * and sends it on this thread). Always taken, the room being reserved by {@link #claim}, unless
+     * the sender has failed since: then the commit is refused as a {@code send} after a failure is.
      *
      * @param length the payload's length in bytes, 0 to the claim's {@code maxLength}
      * @throws IllegalStateException without an open claim, or after a compression or send failed
-     *     (its cause attached; the claimed message is then dropped and its buffer returned to
-     *     the pool), or when the claim's topic segment ({@link #claim(MemorySegment, long, int)})
+     *     (its cause attached): the claimed message is then not taken, as a {@code send} after a
+     *     failure takes nothing, so it is not sent and not counted in
+     *     {@link PipelineStats#droppedMessages()}, its buffer is back in the pool and the claim is
+     *     closed; or when the claim's topic segment ({@link #claim(MemorySegment, long, int)})
      *     is no longer alive, or faults as a mapping of a file shortened since it was mapped
      *     ("topic could not be read: …", the JDK's {@link InternalError} as the cause): the claim
      *     stays open
@@ -1183,9 +1186,14 @@ public final class ParallelCompressingSender implements AutoCloseable {
                 throw new IndexOutOfBoundsException("commit length outside the claim: length=" + length
                         + ", maxLength=" + claimedLength);
             }
-            if (failure.get() != null) {
+            Throwable failed = failure.get();
+            if (failed != null) {
+                // Refused as a send after the failure is (before 2026-11-29 the javadoc said the
+                // claimed message was dropped, as if taken and counted, and the exception did not say)
                 releaseClaim();
-                throwIfFailed();
+                throw new IllegalStateException(FAILED + failed + " (the claimed message was not taken, as a send"
+                        + " after a failure takes nothing: not sent, not counted in droppedMessages, its buffer back"
+                        + " in the pool)", failed);
             }
             byte[] topic = claimedTopic;
             MemorySegment topicSegment = claimedTopicSegment;
@@ -1874,10 +1882,13 @@ public final class ParallelCompressingSender implements AutoCloseable {
         failure.compareAndSet(null, e);
     }
 
+    /** How the producer's calls after a failure begin: the messages taken and not sent were dropped. */
+    private static final String FAILED = "compressing or sending failed, messages not yet sent were dropped: ";
+
     private void throwIfFailed() {
         Throwable f = failure.get();
         if (f != null) {
-            throw new IllegalStateException("compressing or sending failed, messages not yet sent were dropped: " + f, f);
+            throw new IllegalStateException(FAILED + f, f);
         }
     }
 

@@ -182,7 +182,9 @@ public final class PipelineStats {
      * {@code ZMQ_ROUTER_MANDATORY} or a STREAM refused because no peer has that id (nothing of it went out; a
      * {@link CompressingSender} throws that {@code ZmqException} to the caller instead). Always 0 for
      * the other senders ({@link #abandonedMessages()} counts the peer gone mid-message for a
-     * {@link CompressingSender}).
+     * {@link CompressingSender}). A {@code send}, {@code publish}, {@code claim} or {@code commit}
+     * refused because of an earlier failure (it throws it) takes nothing and is not counted, a
+     * claim's message included.
      *
      * @return the number of such messages; 0 for a receiver
      */

@@ -6,8 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.zmqzstd.transport.NativeBufferPool;
 import io.zmqzstd.transport.SocketType;
 import io.zmqzstd.transport.ZmqContext;
+import io.zmqzstd.transport.ZmqException;
 import io.zmqzstd.transport.ZmqSocket;
 
 import java.lang.foreign.Arena;
@@ -419,6 +421,51 @@ class ParallelSenderContractTest {
                 assertEquals(0, stats.droppedMessages(), stats::toString);
             }
             assertEquals(0, ctx.bufferPool().outstanding(), () -> ctx.bufferPool().stats().toString());
+        }
+    }
+
+    /**
+     * A claim taken before the sender failed, committed after: the commit is refused as a send
+     * after the failure is. It throws the failure, saying that the claimed message was not taken,
+     * and takes nothing: it is not sent and not counted in droppedMessages (which counts the
+     * messages taken and never sent, here the worker's), its buffer is back in the pool and no
+     * claim is open; a send then is refused the same way, counting nothing either. Until
+     * 2026-11-29 the javadoc said the claimed message was dropped, and the exception only that
+     * "messages not yet sent were dropped", though it counted nowhere.
+     */
+    @Test
+    @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void shouldRefuseACommitAfterAFailureAsASendAfterItTakingNothingAndSaySo() throws Exception {
+        try (NativeBufferPool pool = new NativeBufferPool()) {
+            ZmqContext ctx = ZmqContext.builder().bufferPool(pool).build();
+            ZmqSocket push = Fixtures.bound(ctx, SocketType.PUSH, "inproc"); // no peer: the worker's send waits
+            ParallelCompressingSender sender = ParallelCompressingSender.builder(push).workers(1).build();
+            assertTrue(sender.send(Fixtures.payload(1000, 1), 0));
+            assertTrue(Fixtures.await(() -> Thread.getAllStackTraces().keySet().stream()
+                    .anyMatch(t -> Fixtures.insideSocketCall(t, "send")), 10_000), "the worker never reached the socket's send");
+            MemorySegment room = sender.claim(1000, 0);
+            room.copyFrom(MemorySegment.ofArray(Fixtures.payload(1000, 2)));
+
+            CompletableFuture.runAsync(ctx::close).get(20, TimeUnit.SECONDS); // the worker's send ends with ETERM
+            assertTrue(Fixtures.await(() -> sender.stats().droppedMessages() == 1, 10_000),
+                    () -> "the worker's message never counted as dropped: " + sender.stats());
+
+            IllegalStateException committed = assertThrows(IllegalStateException.class, () -> sender.commit(1000));
+            assertTrue(committed.getCause() instanceof ZmqException z && z.isContextTerminated(), committed::toString);
+            assertTrue(committed.getMessage().endsWith("(the claimed message was not taken, as a send after a failure"
+                    + " takes nothing: not sent, not counted in droppedMessages, its buffer back in the pool)"), committed::getMessage);
+            PipelineStats stats = sender.stats();
+            assertEquals(1, stats.droppedMessages(), stats::toString);
+            assertEquals(0, stats.messages(), stats::toString);
+            assertEquals(0, pool.outstanding(), "the claim's buffer is back: " + pool.stats());
+            IllegalStateException noClaim = assertThrows(IllegalStateException.class, () -> sender.commit(1000));
+            assertTrue(noClaim.getMessage().startsWith("commit() without an open claim()"), noClaim::getMessage);
+
+            IllegalStateException sent = assertThrows(IllegalStateException.class, () -> sender.send(Fixtures.payload(1000, 3), 0));
+            assertSame(committed.getCause(), sent.getCause());
+            assertEquals(1, sender.stats().droppedMessages(), () -> sender.stats().toString());
+            assertThrows(IllegalStateException.class, sender::close, "close rethrows the failure");
+            assertEquals(0, pool.outstanding(), () -> pool.stats().toString());
         }
     }
 }
