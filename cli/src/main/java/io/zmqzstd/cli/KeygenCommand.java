@@ -8,15 +8,19 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.SeekableByteChannel;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
+import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Arrays;
 import java.util.Locale;
+import java.util.Set;
 import java.util.concurrent.Callable;
 
 /** {@code keygen}: a CURVE key pair in Z85 text, for the --curve-* options of send and recv and the proxy's per side. */
@@ -41,7 +45,7 @@ final class KeygenCommand implements Callable<Integer> {
     Path out;
 
     @Option(names = "--force", description = "With --out: overwrite existing files (regular files only: never a directory,"
-            + " a device, a FIFO or a socket).")
+            + " a symbolic link, a device, a FIFO or a socket).")
     boolean force;
 
     @Override
@@ -77,6 +81,11 @@ final class KeygenCommand implements Callable<Integer> {
     private Integer writeFiles(Curve.KeyPair keys) {
         Path pub = publicKeyFile(out);
         for (Path file : new Path[] {out, pub}) {
+            if (Files.isSymbolicLink(file)) {
+                // --force deleted the link and wrote a new file in its place, the link's target untouched; writing through
+                // it instead would put the secret key wherever the link points, keeping that file's owner and permissions
+                throw cannotWrite(file, linkProblem(file), null);
+            }
             String problem = Main.outputProblem(file);
             if (problem != null) {
                 throw cannotWrite(file, problem, null);
@@ -135,6 +144,18 @@ final class KeygenCommand implements Callable<Integer> {
         }
     }
 
+    /** Why keygen writes no key file at the symbolic link {@code file}, with what to give instead. */
+    private String linkProblem(Path file) {
+        String target;
+        try {
+            target = " to " + Files.readSymbolicLink(file);
+        } catch (IOException unreadable) {
+            target = "";
+        }
+        return "is a symbolic link" + target + ", which keygen neither writes through nor replaces"
+                + (file.equals(out) ? ": give --out the target's path" : ": give --out a FILE whose FILE.pub is not a link");
+    }
+
     /** Whether {@code file} itself (a link not followed) is neither a regular file, a directory nor a symbolic link. */
     private static boolean isSpecialFile(Path file) {
         try {
@@ -151,9 +172,12 @@ final class KeygenCommand implements Callable<Integer> {
             bytes[i] = (byte) text[i]; // Z85 and the key file's words are ASCII
         }
         Arrays.fill(text, '\0');
-        try {
-            create(file, secret);
-            Files.write(file, bytes, StandardOpenOption.TRUNCATE_EXISTING);
+        try (SeekableByteChannel channel = create(file, secret)) {
+            // written through the descriptor create opened, not reopened by name: a link put in its place meanwhile is not followed
+            ByteBuffer rest = ByteBuffer.wrap(bytes);
+            while (rest.hasRemaining()) {
+                channel.write(rest);
+            }
         } catch (IOException e) {
             // created and cut short (a full disk, a file size limit): no key, and a second run refused it as "file exists"
             throw removed(file, cannotWrite(file, Main.describe(e), e));
@@ -162,18 +186,22 @@ final class KeygenCommand implements Callable<Integer> {
         }
     }
 
-    /** Creates the empty {@code file}, owner-only when it is to hold the secret key. */
-    private void create(Path file, boolean secret) {
+    /**
+     * Creates the empty {@code file}, owner-only when it is to hold the secret key, and opens it for
+     * writing; the caller closes the channel. CREATE_NEW (O_EXCL) follows no link.
+     */
+    private SeekableByteChannel create(Path file, boolean secret) {
         try {
             if (force) {
                 Files.deleteIfExists(file);
             }
+            Set<OpenOption> options = Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
             // Created with owner-only permissions from the start: the secret is never readable by others.
             if (secret && file.getFileSystem().supportedFileAttributeViews().contains("posix")) {
-                Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-            } else {
-                Files.createFile(file);
+                return Files.newByteChannel(file, options,
+                        PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
             }
+            return Files.newByteChannel(file, options);
         } catch (FileAlreadyExistsException e) {
             throw fileExists(file, e);
         } catch (IOException e) {

@@ -1575,6 +1575,44 @@ class CommandLineTest {
     }
 
     /**
+     * --force over a symbolic link (FILE or FILE.pub, to a file or to none yet) deleted the link and
+     * wrote a regular file in its place, the link's target untouched; without --force it was "file
+     * exists (use --force to overwrite)". Writing through the link would put the secret key wherever
+     * it points, with that file's owner and permissions: a link is refused either way, neither key
+     * file written, the link and its target as they were.
+     */
+    @Test
+    void shouldRefuseASymbolicLinkAsAKeyFile(@TempDir Path dir) throws Exception {
+        Path target = Files.writeString(dir.resolve("target.key"), "old\n");
+        Path secretLink = Files.createSymbolicLink(dir.resolve("server.key"), target);
+        Path dangling = Files.createSymbolicLink(dir.resolve("next.key"), dir.resolve("not-there-yet.key"));
+        Path pubLink = Files.createSymbolicLink(dir.resolve("client.key.pub"), target);
+        String[][] cases = {{"keygen", "--out", secretLink.toString(), "--force"}, {"keygen", "--out", secretLink.toString()},
+                {"keygen", "--out", dangling.toString(), "--force"}, {"keygen", "--out", dir.resolve("client.key").toString(), "--force"}};
+        String[] expected = {
+                "cannot write key file: file=" + secretLink + ", error=is a symbolic link to " + target
+                        + ", which keygen neither writes through nor replaces: give --out the target's path",
+                "cannot write key file: file=" + secretLink + ", error=is a symbolic link to " + target,
+                "cannot write key file: file=" + dangling + ", error=is a symbolic link to " + dir.resolve("not-there-yet.key")
+                        + ", which keygen neither writes through nor replaces: give --out the target's path",
+                "cannot write key file: file=" + pubLink + ", error=is a symbolic link to " + target
+                        + ", which keygen neither writes through nor replaces: give --out a FILE whose FILE.pub is not a link"};
+        for (int i = 0; i < cases.length; i++) {
+            Result r = run(cases[i]);
+            String what = String.join(" ", cases[i]) + " -> " + r;
+            assertOneLine(r, ExitCodes.FAILURE, what, expected[i]);
+            assertEquals("", r.out(), what);
+        }
+        for (Path link : List.of(secretLink, dangling, pubLink)) {
+            assertTrue(Files.isSymbolicLink(link), link + " was replaced");
+        }
+        assertEquals("old\n", Files.readString(target), "written through the link");
+        assertFalse(Files.exists(dir.resolve("not-there-yet.key")), "written through the dangling link");
+        assertFalse(Files.exists(dir.resolve("server.key.pub")) || Files.exists(dir.resolve("next.key.pub"))
+                || Files.exists(dir.resolve("client.key"), java.nio.file.LinkOption.NOFOLLOW_LINKS), "a key file was written");
+    }
+
+    /**
      * keygen --out FILE where only FILE.pub exists (an old public key, or a key copied back): it
      * wrote a new secret key to FILE, then refused FILE.pub, leaving a new secret key beside the
      * old public key, a pair that does not match and that a second run refuses to touch.
