@@ -90,8 +90,9 @@ final class CurveOptions {
         /**
          * What in the file was not read as a key, for the line that says a key is missing: the first
          * line of about a key's length that is neither a key entry nor a bare key (by its number and
-         * length, never its text, which may be a secret key a character short), or that the file is
-         * empty; "" when neither.
+         * length, never its text, which may be a secret key a character short), else the first
+         * comment of about a key's length without a space (a key cut at its start to a '#'), or that
+         * the file is empty; "" when none.
          */
         String unread() {
             return unread;
@@ -157,6 +158,7 @@ final class CurveOptions {
         char[] sec = null;
         char[] bare = null;
         String unread = text.isEmpty() ? "; the file is empty" : "";
+        String commentUnread = "";
         Matcher m = ENTRY.matcher(text);
         int next = 0;
         int line = 0;
@@ -174,7 +176,17 @@ final class CurveOptions {
             while (end > start && Character.isWhitespace(text.charAt(end - 1))) {
                 end--;
             }
-            if (start == end || text.charAt(start) == '#') {
+            if (start == end) {
+                continue;
+            }
+            if (text.charAt(start) == '#') {
+                // '#' is a Z85 character, but no key begins with it (a group of 5 led by '#', 84, stands for more than 32
+                // bits), so a comment it stays; a key cut or changed at its start into such a line (its second character
+                // '#') was skipped as a comment, and the line that said the key was missing named nothing
+                if (commentUnread.isEmpty() && nearKey(text, start, end)) {
+                    commentUnread = "; line " + line + " (" + (end - start) + " characters) begins with '#' and is read as a"
+                            + " comment: no Z85 key begins with '#', so if it is a key, its start was cut or changed";
+                }
                 continue;
             }
             if (m.region(start, end).matches()) { // group() would be a String: the key is copied by index
@@ -199,7 +211,15 @@ final class CurveOptions {
             return new Keys(bare, bare, "");
         }
         wipe(bare);
-        return new Keys(pub, sec, unread);
+        return new Keys(pub, sec, unread.isEmpty() ? commentUnread : unread);
+    }
+
+    /**
+     * Whether the comment {@code text[start, end)} could be a bare key that begins with '#': about a
+     * key's length, no space in it (a written comment has spaces; a key has none).
+     */
+    private static boolean nearKey(CharSequence text, int start, int end) {
+        return Math.abs(end - start - Curve.Z85_KEY_CHARS) <= NEAR_KEY_CHARS && !contains(text, start, end, ' ');
     }
 
     private static char[] copy(CharSequence text, int start, int end) {

@@ -29,6 +29,7 @@ import java.util.Map;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -1018,6 +1019,43 @@ class CommandLineTest {
                 "no public key in file=" + empty + " (expected a 'public=' line or a bare Z85 key; the file is empty)",
                 "a key pair file needs 'public=' and 'secret=' lines: file=" + long41 + "; line 1 (41 characters) is neither a key"
                         + " entry nor a bare Z85 key of 40 characters"};
+        assertEachAUsageError(cases, expected);
+    }
+
+    /**
+     * A key cut by its first character whose second is '#' (or with '#' in place of its first) is a
+     * line of a key's length that begins with '#': it was skipped as a comment, and the line that said
+     * the key was missing named nothing, where any other line of about a key's length is named. No Z85
+     * key begins with '#' (a group of 5 led by it stands for more than 32 bits), so such a line stays a
+     * comment, now named; a written comment (with spaces) is not, and a key line still wins over it.
+     */
+    @Test
+    void shouldNameACommentOfAKeysLengthWhenNoKeyIsRead(@TempDir Path dir) throws Exception {
+        String key = null;
+        for (int i = 0; i < 100_000 && key == null; i++) {
+            String candidate = io.zmqzstd.transport.Curve.keypair().publicKey();
+            key = candidate.charAt(1) == '#' ? candidate : null;
+        }
+        assertNotNull(key, "no key with '#' as its second character in 100,000");
+        assertFalse(CurveOptions.isKey("#" + key.substring(1)), "a Z85 key that begins with '#'");
+        Path cut = Files.writeString(dir.resolve("cut.pub"), "# the server's public key\n" + key.substring(1) + "\n");
+        Path changed = Files.writeString(dir.resolve("changed.key"), "#" + key.substring(1) + "\n");
+        Path commentsOnly = Files.writeString(dir.resolve("comments.pub"), "#   ****  Generated on 2026-11-29 by hand, no key yet  ****\n");
+        Path both = Files.writeString(dir.resolve("both.pub"), key.substring(1) + "\n" + key.substring(0, 39) + "\n");
+        String connect = "tcp://127.0.0.1:1";
+        String[][] cases = {
+                {"send", "--connect", connect, "--curve-server-key", "@" + cut, "--timeout", "200ms"},
+                {"recv", "--bind", "tcp://127.0.0.1:*", "--curve-server", "--curve-secret-key-file", changed.toString(), "--timeout", "200ms"},
+                {"send", "--connect", connect, "--curve-server-key", "@" + commentsOnly, "--timeout", "200ms"},
+                {"send", "--connect", connect, "--curve-server-key", "@" + both, "--timeout", "200ms"}};
+        String[] expected = {
+                "no public key in file=" + cut + " (expected a 'public=' line or a bare Z85 key; line 2 (39 characters) begins"
+                        + " with '#' and is read as a comment: no Z85 key begins with '#', so if it is a key, its start was cut or changed)",
+                "no secret key in file=" + changed + " (expected a 'secret=' line or a bare Z85 key; line 1 (40 characters) begins"
+                        + " with '#' and is read as a comment: no Z85 key begins with '#', so if it is a key, its start was cut or changed)",
+                "no public key in file=" + commentsOnly + " (expected a 'public=' line or a bare Z85 key)",
+                "no public key in file=" + both + " (expected a 'public=' line or a bare Z85 key; line 2 (39 characters) is"
+                        + " neither a key entry nor a bare Z85 key of 40 characters)"};
         assertEachAUsageError(cases, expected);
     }
 
