@@ -134,6 +134,8 @@ public final class DecompressingReceiver implements AutoCloseable {
     private BadFrameReason lastErrorReason;
     private String lastErrorMessage;
     private int lastErrorPart = -1;
+    /** {@link #lastErrorDictionaryId()}: set on the refusal path only. */
+    private long lastErrorDictionaryId = -1;
     /** Decompressions of frames without a declared size into the region, retries included: for tests. */
     private long unknownSizeTries;
     /** True while the part in {@link #frame} has more parts of its message after it. */
@@ -569,6 +571,22 @@ public final class DecompressingReceiver implements AutoCloseable {
     }
 
     /**
+     * The dictionary ID named in the header of the part refused by the most recent
+     * {@link #BAD_FRAME}, when the decompressor took it and refused it (e.g. {@code CORRUPT},
+     * {@code CHECKSUM}, {@code DICTIONARY_MISSING}): 0 when it names none. So a caller can say which dictionary decoded a frame that
+     * failed: the one of that ID, or for 0 the one for frames without an ID
+     * ({@link Builder#dictionaryForFramesWithoutId}, else a raw-content one), or none. Kept until
+     * the next {@link #BAD_FRAME}.
+     *
+     * @return the unsigned 32-bit ID, 0, or -1 before the first {@link #BAD_FRAME}, or when the part
+     *     was refused before the decompressor took it (empty, its declared size over a limit, an
+     *     envelope or parts refusal) or its header does not read as a zstd frame's
+     */
+    public long lastErrorDictionaryId() {
+        return lastErrorDictionaryId;
+    }
+
+    /**
      * The per-part decompressed size limit.
      *
      * @return the limit in bytes
@@ -914,7 +932,21 @@ public final class DecompressingReceiver implements AutoCloseable {
             }
             return decompressor.decompress(EVERYTHING, address, size, dst, at, declared);
         } catch (ZstdException e) {
-            return refuse(index, BadFrameReason.of(e.reason()), e.getMessage());
+            long refused = refuse(index, BadFrameReason.of(e.reason()), e.getMessage());
+            lastErrorDictionaryId = namedDictionaryId(address, size);
+            return refused;
+        }
+    }
+
+    /**
+     * Refusal path only: the dictionary ID the header at {@code address} names (0: none), which
+     * says which dictionary decoded a frame that failed, or -1 when the header does not read.
+     */
+    private static long namedDictionaryId(long address, long size) {
+        try {
+            return Integer.toUnsignedLong(ZstdFrames.dictionaryId(EVERYTHING, address, size));
+        } catch (ZstdException unreadable) {
+            return -1;
         }
     }
 
@@ -1006,6 +1038,7 @@ public final class DecompressingReceiver implements AutoCloseable {
     private long refuse(int index, BadFrameReason reason, String why) {
         lastErrorReason = reason;
         lastErrorPart = index;
+        lastErrorDictionaryId = -1;
         lastErrorMessage = badFrame(index, reason, why);
         counters.errors[reason.ordinal()]++;
         message.invalidate();

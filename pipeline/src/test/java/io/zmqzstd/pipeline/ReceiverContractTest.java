@@ -187,6 +187,39 @@ class ReceiverContractTest {
     }
 
     /**
+     * lastErrorDictionaryId: -1 before the first BAD_FRAME and for a part the decompressor never
+     * took (not zstd); for a frame it took and refused, the ID its header names, 0 for none, so a
+     * caller can say which dictionary decoded a frame that failed.
+     */
+    @Test
+    void shouldReportTheDictionaryIdThatARefusedFrameNames() {
+        ZstdDictionary dict = Fixtures.dictionary();
+        try (ZmqContext ctx = new ZmqContext();
+             io.zmqzstd.codec.ZstdCompressor withId = io.zmqzstd.codec.ZstdCompressor.builder().dictionary(dict).checksum(true).build();
+             io.zmqzstd.codec.ZstdCompressor noId = io.zmqzstd.codec.ZstdCompressor.builder().dictionary(dict)
+                     .dictionaryIdInFrame(false).checksum(true).build()) {
+            Fixtures.Link link = Fixtures.link(ctx, SocketType.PULL, SocketType.PUSH, "inproc");
+            ZmqSocket push = link.client();
+            try (DecompressingReceiver receiver = DecompressingReceiver.builder(link.server()).dictionary(dict)
+                    .dictionaryForFramesWithoutId(dict).build()) {
+                assertEquals(-1, receiver.lastErrorDictionaryId());
+                byte[] payload = Fixtures.payload(300, 7);
+                for (io.zmqzstd.codec.ZstdCompressor c : new io.zmqzstd.codec.ZstdCompressor[] {withId, noId}) {
+                    byte[] damaged = c.compress(payload);
+                    damaged[damaged.length - 1] ^= 0x55; // the checksum's last byte
+                    assertTrue(push.send(damaged, 0));
+                    assertEquals(DecompressingReceiver.BAD_FRAME, receiver.receive(0));
+                    assertEquals(BadFrameReason.CHECKSUM, receiver.lastErrorReason(), receiver::lastErrorMessage);
+                    assertEquals(c == withId ? Integer.toUnsignedLong(dict.id()) : 0, receiver.lastErrorDictionaryId());
+                }
+                assertTrue(push.send("junk".getBytes(StandardCharsets.US_ASCII), 0));
+                assertEquals(DecompressingReceiver.BAD_FRAME, receiver.receive(0));
+                assertEquals(-1, receiver.lastErrorDictionaryId(), "not a frame: no ID");
+            }
+        }
+    }
+
+    /**
      * sequence() numbers delivered messages 1, 2, 3...: a BAD_FRAME or WOULD_BLOCK between them
      * takes no number. The region is the same segment object from message to message until it
      * grows; a segment kept across the growth throws on access.
