@@ -123,13 +123,11 @@ final class RecvCommand implements Callable<Integer> {
 
     private static final byte[] SPACE = {' '};
 
-    /**
-     * Appended to a CORRUPT or CHECKSUM bad-frame line when every frame recv decodes with a
-     * dictionary is one without an ID decoded with the --dict-for-no-id file (no --dict given: a
-     * frame naming an ID is DICTIONARY_MISSING before any decoding); null otherwise, where recv
-     * cannot tell which dictionary decoded a failed frame. Made once, read on the failure path only.
-     */
-    private String noIdDictionaryHint;
+    /** The --dict files by the dictionary ID they serve (0: a raw-content one), for the bad-frame hint; failure path only. */
+    private Map<Integer, Path> dictionaryFiles = Map.of();
+
+    /** The --dict-for-no-id dictionary's ID, unsigned; -1 without one. */
+    private long noIdDictionaryId = -1;
 
     /** Set by {@link OutputWatch} when standard output's reader has gone (its reason), before it wakes the receive. */
     private volatile String outputGone;
@@ -160,13 +158,8 @@ final class RecvCommand implements Callable<Integer> {
             throw usage("--dict-for-no-id " + noIdDictionary + " and --dict " + byId.get(0) + " (dictionary ID 0: raw content)"
                     + " would both decode frames without a dictionary ID: keep one");
         }
-        if (forFramesWithoutId != null && dicts.isEmpty()) {
-            // such a frame of another dictionary came out as e.g. "frame content longer than its
-            // header declares", nothing said of the dictionary it was decoded with
-            noIdDictionaryHint = "; the frame declares no dictionary ID and was decoded with --dict-for-no-id " + noIdDictionary
-                    + " (id=" + Integer.toUnsignedString(forFramesWithoutId.id()) + "): a frame made with another dictionary"
-                    + " fails this way, as a damaged one does";
-        }
+        dictionaryFiles = byId;
+        noIdDictionaryId = forFramesWithoutId == null ? -1 : Integer.toUnsignedLong(forFramesWithoutId.id());
         // Nothing to send, so nothing to linger for.
         ZmqContext context = ZmqContext.builder().defaultLinger(Duration.ZERO).build();
         PrintWriter err = spec.commandLine().getErr();
@@ -263,7 +256,7 @@ final class RecvCommand implements Callable<Integer> {
             if (status == DecompressingReceiver.BAD_FRAME) {
                 // after the messages before it, also where standard output and error are one file
                 out.flush();
-                err.println(spec.qualifiedName() + ": " + withFlag(receiver.lastErrorMessage()) + noIdHint(receiver.lastErrorReason()));
+                err.println(spec.qualifiedName() + ": " + withFlag(receiver.lastErrorMessage()) + dictionaryHint(receiver));
                 continue;
             }
             int parts = m.parts();
@@ -335,10 +328,33 @@ final class RecvCommand implements Callable<Integer> {
         return new ParameterException(spec.commandLine(), message);
     }
 
-    /** {@link #noIdDictionaryHint} for a frame that failed in its decoding, else nothing. */
-    private String noIdHint(BadFrameReason reason) {
-        boolean decodingFailed = reason == BadFrameReason.CORRUPT || reason == BadFrameReason.CHECKSUM;
-        return noIdDictionaryHint != null && decodingFailed ? noIdDictionaryHint : "";
+    /**
+     * For a frame that failed in its decoding (CORRUPT, CHECKSUM, or libzstd's "Dictionary is
+     * corrupted", DICTIONARY_MISSING) with one of this recv's dictionaries, which one, found from the
+     * ID the frame names, and that a frame of another dictionary fails this way: it came out in the
+     * words of a damaged frame ("frame content longer than its header declares"), nothing said of a
+     * dictionary, except on a recv with --dict-for-no-id and no --dict. Nothing when no dictionary of
+     * this recv decoded it: a frame without an ID decoded with none (the codec's message says so), or
+     * one naming an ID this recv lacks (DICTIONARY_MISSING before any decoding).
+     */
+    private String dictionaryHint(DecompressingReceiver receiver) {
+        BadFrameReason reason = receiver.lastErrorReason();
+        long id = receiver.lastErrorDictionaryId();
+        if (id < 0 || reason != BadFrameReason.CORRUPT && reason != BadFrameReason.CHECKSUM
+                && reason != BadFrameReason.DICTIONARY_MISSING) {
+            return "";
+        }
+        String decoded;
+        if (id == 0 && noIdDictionary != null) {
+            decoded = "declares no dictionary ID and was decoded with --dict-for-no-id " + noIdDictionary + " (id=" + noIdDictionaryId + ")";
+        } else if (dictionaryFiles.containsKey((int) id)) {
+            decoded = id == 0 ? "declares no dictionary ID and was decoded with --dict " + dictionaryFiles.get(0) + " (raw content)"
+                    : "names dictionary ID " + id + " and was decoded with --dict " + dictionaryFiles.get((int) id);
+        } else {
+            return "";
+        }
+        return "; the frame " + decoded + ": a frame made with another dictionary" + (id == 0 ? "" : " of that ID")
+                + " fails this way, as a damaged one does";
     }
 
     /**

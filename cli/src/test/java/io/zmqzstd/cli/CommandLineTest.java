@@ -2207,8 +2207,8 @@ class CommandLineTest {
      * recv --dict-for-no-id B, sent a frame made with another dictionary A and no ID: the bad-frame
      * line (CHECKSUM or CORRUPT) said nothing of the dictionary it was decoded with; now it names
      * the file and its ID and says that a frame of another dictionary fails this way. The next
-     * frame, made with B, is delivered. With a --dict beside it recv cannot tell which dictionary
-     * decoded a failed frame, and adds nothing.
+     * frame is delivered. With a --dict beside it the line said nothing until 2026-11-29 ("recv
+     * cannot tell which dictionary decoded a failed frame"): the frame's header names its ID, 0 here.
      */
     @Test
     void shouldSayAFrameWithoutIdThatFailedWasDecodedWithTheDictForNoIdFile(@TempDir Path dir) throws Exception {
@@ -2217,38 +2217,98 @@ class CommandLineTest {
         try (ZstdDictionary a = trainOn("host", fileA); ZstdDictionary b = trainOn("zone", fileB);
              ZmqContext ctx = new ZmqContext(); ZmqSocket push = ctx.socket(SocketType.PUSH);
              io.zmqzstd.codec.ZstdCompressor withA = io.zmqzstd.codec.ZstdCompressor.builder().dictionary(a)
-                     .dictionaryIdInFrame(false).checksum(true).build();
-             io.zmqzstd.codec.ZstdCompressor withB = io.zmqzstd.codec.ZstdCompressor.builder().dictionary(b)
-                     .dictionaryIdInFrame(false).build()) {
+                     .dictionaryIdInFrame(false).checksum(true).build()) {
             push.bind("tcp://127.0.0.1:*");
             push.sendTimeoutMs(30_000);
-            String endpoint = push.lastEndpoint();
-            byte[] event = "{\"host\":\"web-3\",\"cpu\":21,\"host\":\"web-4\",\"cpu\":28}".getBytes(StandardCharsets.US_ASCII);
             String hint = "; the frame declares no dictionary ID and was decoded with --dict-for-no-id " + fileB + " (id="
                     + Integer.toUnsignedString(b.id()) + "): a frame made with another dictionary fails this way, as a damaged one does";
             for (boolean alsoDict : new boolean[] {false, true}) {
-                java.io.ByteArrayOutputStream stdout = new java.io.ByteArrayOutputStream();
-                List<String> args = new java.util.ArrayList<>(List.of("recv", "--connect", endpoint, "--dict-for-no-id",
-                        fileB.toString(), "--count", "1", "--timeout", "30s"));
-                if (alsoDict) {
-                    args.addAll(List.of("--dict", fileA.toString()));
-                }
-                java.util.concurrent.CompletableFuture<Result> recv = java.util.concurrent.CompletableFuture.supplyAsync(
-                        () -> execute(cl -> ((RecvCommand) cl.getSubcommands().get("recv").getCommand()).stdout = stdout,
-                                args.toArray(String[]::new)));
-                // blocks until recv has connected
-                assertTrue(push.send(withA.compress(event), 0), () -> recv.join().toString());
-                assertTrue(push.send(withB.compress(event), 0));
-                Result r = recv.get(30, java.util.concurrent.TimeUnit.SECONDS);
-                String[] lines = r.err().split("\n");
-                assertEquals(1, lines.length, r.toString());
-                assertTrue(lines[0].matches("zmq-zstd recv: bad frame: part=0, reason=(CHECKSUM|CORRUPT), .*"), r.toString());
-                assertEquals(!alsoDict, lines[0].endsWith(hint), "--dict too: " + alsoDict + ": " + r);
-                assertEquals(ExitCodes.OK, r.code(), r.toString());
-                assertEquals(new String(event, StandardCharsets.US_ASCII) + "\n", stdout.toString(StandardCharsets.US_ASCII),
-                        "the next frame delivered");
+                String line = alsoDict ? badFrameLine(push, withA.compress(EVENT), "--dict-for-no-id", fileB.toString(), "--dict", fileA.toString())
+                        : badFrameLine(push, withA.compress(EVENT), "--dict-for-no-id", fileB.toString());
+                assertTrue(line.matches("zmq-zstd recv: bad frame: part=0, reason=(CHECKSUM|CORRUPT), .*"), line);
+                assertTrue(line.endsWith(hint), "--dict too: " + alsoDict + ": " + line);
             }
         }
+    }
+
+    /**
+     * A frame decoded with a --dict of the ID it names, or with a raw-content --dict, that fails: the
+     * line said nothing of the dictionary, though one of the same ID (trained again under it) or other
+     * raw content fails exactly so. Now it names the file and that another dictionary fails this way;
+     * where no dictionary of recv decoded the frame (one without an ID on a recv with a trained --dict:
+     * the codec says it was decoded without one; a damaged frame on a recv without any) it adds nothing.
+     */
+    @Test
+    void shouldSayWhichDictDecodedAFrameThatFailed(@TempDir Path dir) throws Exception {
+        Path fileA = dir.resolve("a.dict");
+        Path sameId = dir.resolve("b-with-a-id.dict");
+        Path rawX = Files.write(dir.resolve("x.raw"), "{\"host\":\"web-3\",\"cpu\":21,\"disk\":\"sda\",\"mem\":77}".repeat(20)
+                .getBytes(StandardCharsets.US_ASCII));
+        Path rawY = Files.write(dir.resolve("y.raw"), "[\"zone\",\"eu-1\",\"load\",0.93,\"up\",true,\"ver\",5]".repeat(20)
+                .getBytes(StandardCharsets.US_ASCII));
+        try (ZstdDictionary a = trainOn("host", fileA); ZstdDictionary b = trainOn("zone", dir.resolve("b.dict"));
+             ZstdDictionary x = ZstdDictionary.of(Files.readAllBytes(rawX));
+             ZmqContext ctx = new ZmqContext(); ZmqSocket push = ctx.socket(SocketType.PUSH);
+             io.zmqzstd.codec.ZstdCompressor withA = io.zmqzstd.codec.ZstdCompressor.builder().dictionary(a).checksum(true).build();
+             io.zmqzstd.codec.ZstdCompressor withX = io.zmqzstd.codec.ZstdCompressor.builder().dictionary(x).build();
+             io.zmqzstd.codec.ZstdCompressor withoutId = io.zmqzstd.codec.ZstdCompressor.builder().dictionary(b)
+                     .dictionaryIdInFrame(false).checksum(true).build();
+             io.zmqzstd.codec.ZstdCompressor plain = io.zmqzstd.codec.ZstdCompressor.builder().checksum(true).build()) {
+            push.bind("tcp://127.0.0.1:*");
+            push.sendTimeoutMs(30_000);
+            // b's content under a's ID: a dictionary trained again under the same ID
+            byte[] bytes = Files.readAllBytes(dir.resolve("b.dict"));
+            java.nio.ByteBuffer.wrap(bytes, 4, 4).order(java.nio.ByteOrder.LITTLE_ENDIAN).putInt(a.id());
+            Files.write(sameId, bytes);
+            String id = Integer.toUnsignedString(a.id());
+
+            String line = badFrameLine(push, withA.compress(EVENT), "--dict", sameId.toString());
+            assertTrue(line.matches("zmq-zstd recv: bad frame: part=0, reason=(CHECKSUM|CORRUPT), .*"), line);
+            assertTrue(line.endsWith("; the frame names dictionary ID " + id + " and was decoded with --dict " + sameId
+                    + ": a frame made with another dictionary of that ID fails this way, as a damaged one does"), line);
+
+            line = badFrameLine(push, withX.compress(EVENT), "--dict", rawY.toString(), "--raw-dict", "--dict", fileA.toString());
+            assertTrue(line.matches("zmq-zstd recv: bad frame: part=0, reason=(CHECKSUM|CORRUPT), .*"), line);
+            assertTrue(line.endsWith("; the frame declares no dictionary ID and was decoded with --dict " + rawY
+                    + " (raw content): a frame made with another dictionary fails this way, as a damaged one does"), line);
+
+            line = badFrameLine(push, withoutId.compress(EVENT), "--dict", fileA.toString());
+            assertTrue(line.contains("the frame declares no dictionary ID and was decoded without a dictionary"), line);
+            assertFalse(line.contains("was decoded with --dict"), line);
+
+            byte[] damaged = plain.compress(EVENT);
+            damaged[damaged.length - 1] ^= 0x55; // the checksum's last byte
+            line = badFrameLine(push, damaged);
+            assertTrue(line.matches("zmq-zstd recv: bad frame: part=0, reason=CHECKSUM, .*"), line);
+            assertFalse(line.contains("was decoded with"), line);
+        }
+    }
+
+    private static final byte[] EVENT = "{\"host\":\"web-3\",\"cpu\":21,\"host\":\"web-4\",\"cpu\":28}".getBytes(StandardCharsets.US_ASCII);
+
+    /**
+     * Runs {@code recv --connect} to {@code push}'s endpoint (bound, with a send timeout) with {@code --count 1} and {@code args},
+     * sends it {@code bad}, then a frame every recv decodes; checks that the second is delivered and
+     * exit 0, and returns the one line on standard error.
+     */
+    private static String badFrameLine(ZmqSocket push, byte[] bad, String... args) throws Exception {
+        java.io.ByteArrayOutputStream stdout = new java.io.ByteArrayOutputStream();
+        List<String> all = new java.util.ArrayList<>(List.of("recv", "--connect", push.lastEndpoint(), "--count", "1", "--timeout", "30s"));
+        all.addAll(List.of(args));
+        java.util.concurrent.CompletableFuture<Result> recv = java.util.concurrent.CompletableFuture.supplyAsync(
+                () -> execute(cl -> ((RecvCommand) cl.getSubcommands().get("recv").getCommand()).stdout = stdout,
+                        all.toArray(String[]::new)));
+        // blocks until recv has connected
+        assertTrue(push.send(bad, 0), () -> recv.join().toString());
+        try (io.zmqzstd.codec.ZstdCompressor good = io.zmqzstd.codec.ZstdCompressor.builder().build()) {
+            assertTrue(push.send(good.compress(EVENT), 0));
+        }
+        Result r = recv.get(30, java.util.concurrent.TimeUnit.SECONDS);
+        assertEquals(ExitCodes.OK, r.code(), r.toString());
+        assertEquals(1, r.err().lines().count(), r.toString());
+        assertEquals(new String(EVENT, StandardCharsets.US_ASCII) + "\n", stdout.toString(StandardCharsets.US_ASCII),
+                "the next frame delivered: " + r);
+        return r.err().strip();
     }
 
     /** A dictionary trained on telemetry lines with {@code key}, saved to {@code file}. */
