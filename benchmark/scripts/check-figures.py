@@ -3708,6 +3708,15 @@ def poller_guard():
 check("What the poller's own guard costs", poller_guard)
 
 
+def poller_close_guard():
+    return alternated_rows('poller-close-guard', (
+        ('poll-inproc', 'sendReceive', '`TransportBenchmark` poller receive, `zeroCopyPooled`, 64 B inproc'),
+        ('poll-tcp', 'sendReceive', '`TransportBenchmark` poller receive, `zeroCopyPooled`, 64 B tcp')))
+
+
+check("What the poller's close through its guard costs", poller_close_guard)
+
+
 def message_guard():
     return alternated_rows('message-guard', (
         ('recv-inproc', 'sendReceive', '`TransportBenchmark` blocking receive into a `ZmqMessage`, `zeroCopyPooled`, 64 B inproc'),
@@ -3765,6 +3774,31 @@ def reply_pattern():
 
 
 check('Replies on several cores', reply_pattern)
+
+
+def stream_table(name):
+    """"Streams": StreamBenchmark's one run (results/stream/NAME.json), chunk 8192, level 3: MB/s of payload per way."""
+    path = 'stream/%s.json' % name
+    ways = ('zmqzstd', 'zstdjni', 'aircompressor', 'jdkGzip')
+    present = [w for w in ways if matching(path, 'write', way=w)]
+
+    def cell(method, way, size):
+        found = matching(path, method, way=way, size=size, chunk=8192, level=3)
+        if len(found) != 1:
+            raise ValueError('%s: %d rows for %s %s %s' % (path, len(found), method, way, size))
+        return found[0]['primaryMetric']['score'] * size / 1e6, found[0]['secondaryMetrics']['gc.alloc.rate.norm']['score']
+
+    out = []
+    for method, label in (('write', 'write (compress)'), ('read', 'read (decompress)')):
+        for size, size_label in ((65536, '64 KiB'), (4194304, '4 MiB')):
+            cells = [cell(method, w, size) for w in present]
+            out.append('| %s | %s | %s | **%.2fx** | %s |' % (
+                label, size_label, ' | '.join('{:,.0f}'.format(c[0]) for c in cells), cells[0][0] / cells[1][0],
+                ' / '.join('{:,.0f}'.format(c[1]) for c in cells)))
+    return out
+
+
+check('Streams: ZstdOutputStream and ZstdInputStream', lambda: stream_table('system-libzstd') + stream_table('bundled-libzstd-1.5.7'))
 
 
 # --- README.md's suite size and time, and the modules' test times: a fresh-clone CI run's per-class times ---
