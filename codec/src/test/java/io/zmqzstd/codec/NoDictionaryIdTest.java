@@ -12,11 +12,14 @@ import com.sun.management.ThreadMXBean;
 import io.zmqzstd.codec.internal.LibZstd;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.management.ManagementFactory;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -25,6 +28,7 @@ import java.util.TreeMap;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -377,6 +381,81 @@ class NoDictionaryIdTest {
             byte[] msg = message(13);
             assertArrayEquals(msg, onlyRaw.decompress(withRaw.compress(msg)), "the decompressor goes on");
         }
+    }
+
+    /**
+     * The hint reaches the caller on every decode path, for frames that declare their size and for
+     * frames that do not. A CORRUPT frame that declares its size has its blocks decoded again to
+     * name a size mismatch ("frame content shorter than its header declares"); that replaces the
+     * error only when the blocks decode, and a frame that needs its dictionary fails again in the
+     * same way, so the hint stays. A stream whose frame began before its input buffer was last
+     * refilled keeps the hint in its shortfall message. Covered: a small frame of each kind of
+     * failure, and one whose first use of the dictionary follows 300,000 bytes of raw blocks (past
+     * the stream's input buffer and the heap segments' one-call size).
+     */
+    @Test
+    void shouldGiveTheHintOnEveryDecodePathWithAndWithoutADeclaredSize() throws Exception {
+        Path file = dir.resolve("frame.zst");
+        try (ZstdCompressor noId = ZstdCompressor.builder().dictionary(dictA).dictionaryIdInFrame(false).build();
+             ZstdCompressor plain = new ZstdCompressor(3);
+             ZstdDecompressor d = ZstdDecompressor.builder().dictionary(dictB).build();
+             Arena arena = Arena.ofConfined()) {
+            byte[] late = new byte[300_000 + 2_000];
+            System.arraycopy(TestData.random(300_000, 11), 0, late, 0, 300_000);
+            System.arraycopy(TestData.text(2_000, 7_000_000), 0, late, 300_000, 2_000);
+            List<byte[]> contents = new ArrayList<>(List.of(late));
+            // the first message of each kind of failure: "Dictionary is corrupted", "Data corruption detected"
+            for (String wanted : List.of("DICTIONARY_MISSING", "CORRUPT")) {
+                int i = 0;
+                while (!outcome(d, noId.compress(message(i)), message(i)).equals(wanted)) {
+                    i++;
+                }
+                contents.add(message(i));
+            }
+            Map<String, Integer> failures = new TreeMap<>();
+            for (byte[] content : contents) {
+                for (boolean declared : new boolean[] {true, false}) {
+                    byte[] frame = declared ? noId.compress(content) : streamed(noId, content);
+                    assertEquals(declared, ZstdFrames.contentSize(MemorySegment.ofArray(frame)) == content.length);
+                    Files.write(file, frame);
+                    MemorySegment nativeFrame = arena.allocateFrom(JAVA_BYTE, frame);
+                    MemorySegment nativeOut = arena.allocate(content.length);
+                    MemorySegment mapped;
+                    try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+                        mapped = channel.map(FileChannel.MapMode.READ_ONLY, 0, frame.length, arena);
+                    }
+                    Map<String, Executable> paths = new TreeMap<>(Map.of(
+                            "byte[]", () -> d.decompress(frame),
+                            "native", () -> d.decompress(nativeFrame, nativeOut),
+                            "heap", () -> d.decompress(MemorySegment.ofArray(frame), MemorySegment.ofArray(new byte[content.length])),
+                            "native into heap", () -> d.decompress(nativeFrame, MemorySegment.ofArray(new byte[content.length])),
+                            "mapped", () -> d.decompress(mapped, nativeOut),
+                            "stream", () -> {
+                                try (ZstdInputStream in = new ZstdInputStream(new ByteArrayInputStream(frame), d)) {
+                                    in.readAllBytes();
+                                }
+                            }));
+                    for (Map.Entry<String, Executable> path : paths.entrySet()) {
+                        String what = path.getKey() + ", " + content.length + " B, declared=" + declared;
+                        ZstdException e = assertThrows(ZstdException.class, path.getValue(), what);
+                        assertTrue(e.getMessage().contains(HINT + ": if its sender left the ID out"), what + ": " + e.getMessage());
+                        failures.merge(e.reason() + ":" + e.errorName(), 1, Integer::sum);
+                    }
+                    assertArrayEquals(message(1), d.decompress(plain.compress(message(1))), "goes on");
+                }
+            }
+            System.out.println("failures with the hint: " + failures);
+            assertEquals(Map.of("CORRUPT:Data corruption detected", 24, "DICTIONARY_MISSING:Dictionary is corrupted", 12), failures);
+        }
+    }
+
+    /** {@code content} as a {@link ZstdOutputStream} over {@code c} writes it: a frame that does not declare its size. */
+    private static byte[] streamed(ZstdCompressor c, byte[] content) throws IOException {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (ZstdOutputStream out = new ZstdOutputStream(bytes, c)) {
+            out.write(content);
+        }
+        return bytes.toByteArray();
     }
 
     /** The per-frame dictionary choice stays allocation-free for frames without an ID. */
