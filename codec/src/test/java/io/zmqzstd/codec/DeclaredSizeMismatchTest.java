@@ -174,6 +174,52 @@ class DeclaredSizeMismatchTest {
                 + " stream's input buffer was last refilled, so its blocks are not decoded again to tell which)";
     }
 
+    /**
+     * Why a stream's shortfall message counts only what the steps before the failing one produced:
+     * libzstd (1.5.4) returns a step's error before it writes {@code in.pos} and {@code out.pos}
+     * back, so both stay where they were, although the step has already flushed bytes into the
+     * output buffer; the last block's bytes stay in libzstd's own window. Nothing tells how many
+     * bytes the step wrote: counting them would take a sentinel written before every step, and
+     * decoding again the header that a refill has dropped from the stream's buffer.
+     */
+    @Test
+    void shouldFindThatAFailingStreamStepReportsNothingOfWhatItWrote() throws Throwable {
+        byte[] content = TestData.random(600_000, 7);
+        byte[] bad = declaring(raw(content), content.length + 1000);
+        MemorySegment frame = arena.allocateFrom(JAVA_BYTE, bad);
+        long counted = 0;
+        decompressor.enter();
+        try {
+            StreamBuffers b = decompressor.buffers();
+            decompressor.prepareFrame(frame, 0, bad.length);
+            b.setIn(frame.address(), bad.length);
+            while (true) {
+                b.scratchOut.fill((byte) 0xAA);
+                b.setOutToScratch();
+                long inBefore = b.inPos();
+                try {
+                    decompressor.streamStep(b);
+                } catch (ZstdException e) {
+                    assertEquals(LibZstd.ERR_CORRUPTION_DETECTED, e.errorCode(), e.getMessage());
+                    assertEquals(0, b.outPos(), "out.pos after the failing step");
+                    assertEquals(inBefore, b.inPos(), "in.pos after the failing step");
+                    long written = StreamBuffers.SCRATCH_BYTES;
+                    while (written > 0 && b.scratchOut.get(JAVA_BYTE, written - 1) == (byte) 0xAA) {
+                        written--;
+                    }
+                    System.out.println("counted before the failing step: " + counted + ", written by it: " + written);
+                    assertTrue(written > 0, "the failing step wrote into the output buffer");
+                    assertTrue(counted + written < content.length, "counted=" + counted + ", written=" + written);
+                    break;
+                }
+                counted += b.outPos();
+            }
+        } finally {
+            decompressor.exit();
+        }
+        assertArrayEquals(content, decompressor.decompress(raw(content)), "goes on");
+    }
+
     /** The opposite case, which the one-shot paths named already: a stream said only libzstd's words. */
     @Test
     void shouldNameTheExcessInAStreamAsTheOneShotPathsDo() throws IOException {
