@@ -171,8 +171,9 @@ public final class ZmqMessage implements AutoCloseable {
     }
 
     /**
-     * Native address of the current frame; same lifetime as {@link #data()} but unguarded.
-     * Allocation-free.
+     * Native address of the current frame; same lifetime as {@link #data()}, but nothing refuses
+     * a use of the address once its frame has ended (the call itself is refused as the other reads
+     * are). Allocation-free.
      *
      * @return the address of the frame's first byte ({@code zmq_msg_data})
      * @throws IllegalStateException when the message is closed, or another thread is in a call on

@@ -1661,8 +1661,9 @@ public final class ZmqSocket implements AutoCloseable {
     /**
      * ROUTER (libzmq 4.3.4 takes it on a REP too): a peer that connects with the routing id of a
      * peer still connected takes the id over, and messages sent to it go to the newcomer
-     * ({@code ZMQ_ROUTER_HANDOVER}). Without it (the default) libzmq keeps the first peer and gives
-     * the newcomer an id of its own making, so replies to the id never reach it. Another socket type
+     * ({@code ZMQ_ROUTER_HANDOVER}). Without it (the default) libzmq keeps the first peer and
+     * ignores the newcomer: nothing it sends is received, and what is sent to the id still goes to
+     * the first peer. Another socket type
      * refuses it with EINVAL, and the exception names this socket's type. Applies to connections
      * made afterwards. Write-only in libzmq 4.3.
      *
