@@ -331,9 +331,9 @@ final class RecvCommand implements Callable<Integer> {
     /**
      * For a frame that failed in its decoding (CORRUPT, CHECKSUM, or libzstd's "Dictionary is
      * corrupted", DICTIONARY_MISSING) with one of this recv's dictionaries, which one, found from the
-     * ID the frame names, and that a frame of another dictionary fails this way: it came out in the
-     * words of a damaged frame ("frame content longer than its header declares"), nothing said of a
-     * dictionary, except on a recv with --dict-for-no-id and no --dict. Nothing when no dictionary of
+     * ID the frame names, and that a frame of another dictionary fails this way: until 2026-11-29 it
+     * came out in the words of a damaged frame ("frame content longer than its header declares"),
+     * nothing said of a dictionary, except on a recv with --dict-for-no-id and no --dict. Nothing when no dictionary of
      * this recv decoded it: a frame without an ID decoded with none (the codec's message says so), or
      * one naming an ID this recv lacks (DICTIONARY_MISSING before any decoding).
      */
