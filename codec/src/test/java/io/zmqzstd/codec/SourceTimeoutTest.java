@@ -34,24 +34,13 @@ class SourceTimeoutTest {
     /** A skippable frame, frame A, an empty skippable frame, frame B: timeouts land in each. */
     private static byte[] input() throws IOException {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        out.write(skippable(700));
+        out.write(TestData.skippable(700));
         try (ZstdCompressor c = new ZstdCompressor(3)) {
             out.write(c.compress(A));
-            out.write(skippable(0));
+            out.write(TestData.skippable(0));
             out.write(c.compress(B));
         }
         return out.toByteArray();
-    }
-
-    private static byte[] skippable(int length) {
-        byte[] f = new byte[8 + length];
-        f[0] = 0x50;
-        f[1] = 0x2A;
-        f[2] = 0x4D;
-        f[3] = 0x18;
-        f[4] = (byte) length;
-        f[5] = (byte) (length >>> 8);
-        return f;
     }
 
     private static byte[] expected() {

@@ -42,4 +42,16 @@ final class TestData {
         }
         return samples;
     }
+
+    /** A skippable frame (magic 0x184D2A50) with {@code length} zero bytes of content, below 64 KiB. */
+    static byte[] skippable(int length) {
+        byte[] f = new byte[8 + length];
+        f[0] = 0x50;
+        f[1] = 0x2A;
+        f[2] = 0x4D;
+        f[3] = 0x18;
+        f[4] = (byte) length;
+        f[5] = (byte) (length >>> 8);
+        return f;
+    }
 }
