@@ -133,25 +133,6 @@ final class StreamBuffers implements AutoCloseable {
         return out.get(JAVA_LONG, POS);
     }
 
-    /**
-     * Sets only the output struct's position, for a step that passes its own {@code dst} and
-     * {@code dstCapacity} with the address of this position ({@link #outPosAddress()}); the
-     * struct's other fields are then stale until {@link #setOut} or {@link #setOutToScratch()}.
-     */
-    void setOutPos(long pos) {
-        out.set(JAVA_LONG, POS, pos);
-    }
-
-    /** The address of the output struct's {@code pos}, a {@code size_t*} for zstd. */
-    long outPosAddress() {
-        return outStruct + POS;
-    }
-
-    /** The address of the input struct's {@code pos}, a {@code size_t*} for zstd. */
-    long inPosAddress() {
-        return inStruct + POS;
-    }
-
     @Override
     public void close() {
         arena.close();

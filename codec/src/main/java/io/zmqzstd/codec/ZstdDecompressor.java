@@ -1008,26 +1008,6 @@ public final class ZstdDecompressor implements AutoCloseable {
     long streamStep(StreamBuffers b) throws Throwable {
         long r = (long) LibZstd.DECOMPRESS_STREAM_RAW.invokeExact(dctx, b.outStruct, b.inStruct);
         Reference.reachabilityFence(this);
-        return streamStepResult(r);
-    }
-
-    /**
-     * One step as {@link #streamStep} from {@code b}'s input (the input scratch, as a stream sets
-     * it), into {@code dst[dstOffset, dstOffset + capacity)} in place: a heap array's segment,
-     * through a critical call ({@code ZSTD_decompressStream_simpleArgs}), so the caller keeps
-     * {@code capacity} small enough for the GC to wait. Afterwards {@code b.outPos() - dstOffset}
-     * bytes were written; the input position moves as with {@link #streamStep}.
-     */
-    long streamStepInto(StreamBuffers b, MemorySegment dst, long dstOffset, long capacity) throws Throwable {
-        b.setOutPos(dstOffset); // dst is the whole array: zstd writes from this position, no slice made
-        long r = (long) LibZstd.DECOMPRESS_STREAM_SIMPLE_ARGS_HEAP.invokeExact(dctx, dst, dstOffset + capacity,
-                b.outPosAddress(), b.scratchInAddress, b.inSize(), b.inPosAddress());
-        Reference.reachabilityFence(this);
-        return streamStepResult(r);
-    }
-
-    /** A step's result {@code r}, or its error thrown once the session is reset. */
-    private long streamStepResult(long r) {
         if (LibZstd.isError(r)) {
             reset();
             if (LibZstd.errorCode(r) == LibZstd.ERR_WINDOW_TOO_LARGE) {

@@ -12,8 +12,7 @@ import java.util.Objects;
 /**
  * Reads the content of one or more concatenated zstd frames from an {@link InputStream}
  * ({@code ZSTD_decompressStream} over the decompressor's reused context and native scratch
- * memory; a read of 4 KiB or more, with no decoded bytes held, has zstd decode up to 128 KiB
- * straight into its array), stepping over skippable frames as {@code zstd -d} does. Each frame's header is checked like {@link ZstdDecompressor#decompress} does
+ * memory), stepping over skippable frames as {@code zstd -d} does. Each frame's header is checked like {@link ZstdDecompressor#decompress} does
  * (limit, dictionary); the total content read, over all frames, is held to the decompressor's
  * {@link ZstdDecompressor#maxDecompressedSize()} ({@code TOO_LARGE}, "stream larger than limit"
  * when frames that each fit pass it together, from the header of a frame that declares more
@@ -56,19 +55,6 @@ import java.util.Objects;
  */
 public final class ZstdInputStream extends InputStream {
 
-    /**
-     * A read of at least this many bytes, with no decoded bytes held, has zstd decode straight
-     * into the caller's array, skipping the copy out of the native output scratch. Below it the
-     * fixed cost of a zstd call per read outweighs a copy of that size, and small reads are
-     * served from one 256 KiB step into the scratch.
-     */
-    static final int DIRECT_MIN_BYTES = 4096;
-    /**
-     * The most one such step decodes ({@code ZSTD_DStreamOutSize()}, one full block): the step is
-     * a critical call, which holds off the GC while it runs, so it must stay short.
-     */
-    static final int DIRECT_MAX_BYTES = 128 * 1024;
-
     private final InputStream in;
     private final ZstdDecompressor decompressor;
     private final boolean ownsDecompressor;
@@ -76,13 +62,6 @@ public final class ZstdInputStream extends InputStream {
     /** The decompressor's heap chunk ({@link StreamBuffers#heapChunk()}), the source's reads go into. */
     private final byte[] heapIn;
     private final byte[] oneByte = new byte[1];
-    /**
-     * The array of the last read that decoded into the caller's array in place, and its segment:
-     * a reader that reuses its buffer makes no segment per read. Holds that array until the next
-     * such read with another one.
-     */
-    private byte[] directArray;
-    private MemorySegment directSegment;
     private long outRead;
     private long outAvailable;
     private long total;
@@ -233,20 +212,13 @@ public final class ZstdInputStream extends InputStream {
         // structs hold this stream's state between zstd's steps.
         try {
             long done = 0;
-            while (true) {
-                if (outRead == outAvailable) {
-                    // Nothing decoded held: a large read has zstd write into b itself (done is 0 then)
-                    int direct = b == null ? 0 : directCapacity(len);
-                    long produced = decodeMoreNamingTheFrame(direct == 0 ? null : directSegment(b), off, direct);
-                    if (produced < 0) {
+            do {
+                while (outRead == outAvailable) {
+                    if (!decodeMoreNamingTheFrame()) {
                         ended = true;
                         decompressor.stream = null; // nothing of this stream is left in the decompressor
                         return done == 0 ? -1 : done;
                     }
-                    if (direct > 0 && produced > 0) {
-                        return produced;
-                    }
-                    continue;
                 }
                 long n = Math.min(len - done, outAvailable - outRead);
                 if (b != null) {
@@ -254,10 +226,8 @@ public final class ZstdInputStream extends InputStream {
                 }
                 outRead += n;
                 done += n;
-                if (b != null || done == len) {
-                    return done; // a read returns what the window holds; a skip goes on
-                }
-            }
+            } while (b == null && done < len); // a read returns what the window holds; a skip goes on
+            return done;
         } catch (Throwable e) {
             if (sourceInterrupted) {
                 // a source's timeout: refill left the state whole, the next read resumes
@@ -273,26 +243,6 @@ public final class ZstdInputStream extends InputStream {
         } finally {
             decompressor.exit();
         }
-    }
-
-    /**
-     * The bytes a read of {@code len} may have zstd decode into its array in place: at most
-     * {@link #DIRECT_MAX_BYTES} and what the limit leaves, so that a step into the array never
-     * passes the limit (the step past it goes through the scratch and fails there, as always); 0,
-     * for a step into the scratch, below {@link #DIRECT_MIN_BYTES}.
-     */
-    private int directCapacity(long len) {
-        long capacity = Math.min(Math.min(len, DIRECT_MAX_BYTES), decompressor.maxDecompressedSize() - total);
-        return capacity >= DIRECT_MIN_BYTES && LibZstd.HAS_DECOMPRESS_STREAM_SIMPLE_ARGS ? (int) capacity : 0;
-    }
-
-    /** {@code b}'s segment, made once per array: a reader that reuses its buffer allocates nothing. */
-    private MemorySegment directSegment(byte[] b) {
-        if (b != directArray) {
-            directSegment = MemorySegment.ofArray(b);
-            directArray = b;
-        }
-        return directSegment;
     }
 
     private void ensureReadable() throws IOException {
@@ -326,24 +276,20 @@ public final class ZstdInputStream extends InputStream {
      * (a stream fails in its 3rd frame as often as in its 1st), where it starts in the input and in
      * the content.
      */
-    private long decodeMoreNamingTheFrame(MemorySegment direct, int off, int capacity) throws IOException {
+    private boolean decodeMoreNamingTheFrame() throws IOException {
         try {
-            return decodeMore(direct, off, capacity);
+            return decodeMore();
         } catch (ZstdException e) {
             throw frames == 0 ? e : e.withContext("; in the stream: frame=" + frames + ", inputOffset=" + frameStart
                     + ", contentOffset=" + totalBeforeFrame);
         }
     }
 
-    /**
-     * Decodes into the output scratch, or with {@code direct} into {@code direct[off, off +
-     * capacity)}; the bytes decoded (0 after a skippable frame, or a step that gave none), -1 at a
-     * clean end of input between frames.
-     */
-    private long decodeMore(MemorySegment direct, int off, int capacity) throws IOException {
+    /** Decodes into the output scratch; false at a clean end of input between frames. */
+    private boolean decodeMore() throws IOException {
         if (skippableLeft > 0) {
             skipRest(); // a source's timeout stopped the last read inside a skippable frame
-            return 0;
+            return true;
         }
         if (atFrameStart) {
             // Only the header's own bytes: a frame may be shorter than the longest header (18
@@ -356,14 +302,14 @@ public final class ZstdInputStream extends InputStream {
                 if (!anyInput) {
                     throw new ZstdException(ZstdException.Reason.EMPTY, "input is empty: length=0");
                 }
-                return -1;
+                return false;
             }
             frames++;
             frameStart = discarded + buffers.inPos();
             totalBeforeFrame = total;
             if (ZstdFrames.isSkippable(buffers.scratchIn, buffers.inPos(), available(buffers))) {
                 skipSkippableFrame();
-                return 0; // no content (outRead == outAvailable still): the caller asks for the next frame
+                return true; // no content (outRead == outAvailable still): the caller asks for the next frame
             }
             long declared = decompressor.prepareFrame(buffers.scratchIn, buffers.inPos(), available(buffers));
             long left = decompressor.maxDecompressedSize() - total;
@@ -385,15 +331,10 @@ public final class ZstdInputStream extends InputStream {
                 refill();
             }
         }
-        long outCapacity = direct == null ? StreamBuffers.SCRATCH_BYTES : capacity;
+        buffers.setOutToScratch();
         long remaining;
         try {
-            if (direct == null) {
-                buffers.setOutToScratch();
-                remaining = decompressor.streamStep(buffers);
-            } else {
-                remaining = decompressor.streamStepInto(buffers, direct, off, capacity);
-            }
+            remaining = decompressor.streamStep(buffers);
         } catch (ZstdException e) {
             // The frame is checked again only while the scratch still holds all of it, from its header;
             // else the size its header declared is compared with what the stream produced of it
@@ -403,7 +344,7 @@ public final class ZstdInputStream extends InputStream {
         } catch (Throwable t) {
             throw LibZstd.rethrow(t);
         }
-        long produced = direct == null ? buffers.outPos() : buffers.outPos() - off;
+        long produced = buffers.outPos();
         total += produced;
         if (total > decompressor.maxDecompressedSize()) {
             decompressor.reset();
@@ -414,18 +355,16 @@ public final class ZstdInputStream extends InputStream {
                     + " (the limit holds for all frames of a stream)";
             throw new ZstdException(ZstdException.Reason.TOO_LARGE, message);
         }
-        if (direct == null) {
-            outRead = 0;
-            outAvailable = produced;
-        }
-        outputFull = produced == outCapacity;
+        outRead = 0;
+        outAvailable = produced;
+        outputFull = produced == StreamBuffers.SCRATCH_BYTES;
         atFrameStart = remaining == 0;
-        if (!atFrameStart && produced < outCapacity && available(buffers) == 0 && inputEnded) {
+        if (!atFrameStart && produced < StreamBuffers.SCRATCH_BYTES && available(buffers) == 0 && inputEnded) {
             decompressor.reset();
             throw new ZstdException(ZstdException.Reason.TRUNCATED,
                     "frame truncated: input ended inside a frame, decompressed=" + total);
         }
-        return produced;
+        return true;
     }
 
     /** Reads past the skippable frame at the input position, refilling as needed; stays at a frame start. */

@@ -23,10 +23,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * checking bounds and liveness, so a (segment, offset, length) triple reaches C without a slice
  * object, and the hot path allocates nothing whatever escape analysis decides (it does not
  * remove a heap slice passed to a downcall: 40 B per slice, measured). Heap segments are
- * therefore not passed to zstd: the codec copies heap data through native scratch memory, and
- * no compression or one-call decompression runs as a critical call that would hold off the GC.
- * The one exception is {@link #DECOMPRESS_STREAM_SIMPLE_ARGS_HEAP}, a stream's step into the
- * reader's own array, held to 128 KiB of output per call.
+ * therefore never passed to zstd: the codec copies heap data through native scratch memory, and
+ * no compression or decompression runs as a critical call that would hold off the GC.
  */
 public final class LibZstd {
 
@@ -34,8 +32,6 @@ public final class LibZstd {
     }
 
     private static final Linker.Option CRITICAL = Linker.Option.critical(false);
-    /** Critical with heap access: an array goes to C in place, the GC held off for the call. */
-    private static final Linker.Option CRITICAL_HEAP = Linker.Option.critical(true);
 
     private static MethodHandle h(String name, FunctionDescriptor d, Linker.Option... o) {
         return NativeLibrary.ZSTD.downcall(name, d, o);
@@ -178,31 +174,6 @@ public final class LibZstd {
     /** size_t ZSTD_decompressStream(ZSTD_DStream* zds, ZSTD_outBuffer* output, ZSTD_inBuffer* input); */
     public static final MethodHandle DECOMPRESS_STREAM_RAW = h("ZSTD_decompressStream",
             FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG));
-    /**
-     * size_t ZSTD_decompressStream_simpleArgs(ZSTD_DCtx* dctx, void* dst, size_t dstCapacity, size_t* dstPos,
-     * const void* src, size_t srcSize, size_t* srcPos): {@code dst} an {@code ADDRESS}, so a heap
-     * array's segment goes to zstd in place (a critical call: the caller caps {@code dstCapacity} so
-     * that one call stays short, and it never calls back into Java); every other pointer a
-     * {@code long}. In the experimental part of zstd.h since 1.4.0, exported by the shared library:
-     * see {@link #HAS_DECOMPRESS_STREAM_SIMPLE_ARGS}.
-     */
-    public static final MethodHandle DECOMPRESS_STREAM_SIMPLE_ARGS_HEAP = h("ZSTD_decompressStream_simpleArgs",
-            FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, ADDRESS, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG),
-            CRITICAL_HEAP);
-    /**
-     * Whether the library exports {@code ZSTD_decompressStream_simpleArgs}: a build that hides
-     * zstd.h's experimental functions lacks it, and the stream then decodes through its scratch
-     * memory only. False too when the library could not be opened when this class was loaded.
-     */
-    public static final boolean HAS_DECOMPRESS_STREAM_SIMPLE_ARGS = has("ZSTD_decompressStream_simpleArgs");
-
-    private static boolean has(String symbol) {
-        try {
-            return NativeLibrary.ZSTD.lookup().find(symbol).isPresent();
-        } catch (RuntimeException e) {
-            return false; // the library is missing: every other handle says so
-        }
-    }
 
     // ---- frame inspection (short: critical) -------------------------------------------------
 
