@@ -3563,9 +3563,10 @@ check("What the parallel sender's inline mapping check costs", inline_mapped_che
 
 # --- The pooled buffer's liveness check (42823253): the jars before and after, alternated ---
 
-def alternated_rows(folder_name, benchmarks):
+def alternated_rows(folder_name, benchmarks, thousands_of=True):
     """Table rows of jars before and after a change alternated in six rounds: per benchmark (file prefix, JMH method,
-    label) the medians of msg/s, the per-round ratios and their median, and the B/msg spans."""
+    label) the medians of msg/s (in thousands, or with thousands_of=False as whole operations a second), the
+    per-round ratios and their median, and the B/msg spans."""
     folder = os.path.join(RESULTS, folder_name)
     lines = []
     for kind, method, label in benchmarks:
@@ -3575,9 +3576,10 @@ def alternated_rows(folder_name, benchmarks):
 
         def norm(paths):
             return [matching(p, method)[0]['secondaryMetrics']['gc.alloc.rate.norm']['score'] for p in paths]
-        lines.append('| %s | %.0f K / %.0f K | %s | %s | %s / %s |' % (
-            label, statistics.median(score(p, method) for p in old) / 1e3, statistics.median(score(p, method) for p in new) / 1e3,
-            fmt(per_round, 3), med(per_round), span(norm(old), 3), span(norm(new), 3)))
+        rates = [statistics.median(score(p, method) for p in paths) for paths in (old, new)]
+        rates = ['%.0f K' % (r / 1e3) for r in rates] if thousands_of else ['{:,.0f}'.format(r) for r in rates]
+        lines.append('| %s | %s / %s | %s | %s | %s / %s |' % (
+            label, rates[0], rates[1], fmt(per_round, 3), med(per_round), span(norm(old), 3), span(norm(new), 3)))
     return lines
 
 
@@ -3799,6 +3801,17 @@ def stream_table(name):
 
 
 check('Streams: ZstdOutputStream and ZstdInputStream', lambda: stream_table('system-libzstd') + stream_table('bundled-libzstd-1.5.7'))
+
+
+def stream_direct_read():
+    return alternated_rows('stream-direct-read', (
+        ('read-64k', 'read', '`StreamBenchmark.read` zmqzstd, 64 KiB frames, system libzstd 1.5.4'),
+        ('read-4m', 'read', '`StreamBenchmark.read` zmqzstd, 4 MiB frames, system libzstd 1.5.4'),
+        ('read-64k-157', 'read', '`StreamBenchmark.read` zmqzstd, 64 KiB frames, libzstd 1.5.7'),
+        ('read-4m-157', 'read', '`StreamBenchmark.read` zmqzstd, 4 MiB frames, libzstd 1.5.7')), thousands_of=False)
+
+
+check('Reading straight into the caller\'s array (tried, reverted)', stream_direct_read)
 
 
 # --- README.md's suite size and time, and the modules' test times: a fresh-clone CI run's per-class times ---
