@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -50,64 +49,16 @@ class SourceTimeoutTest {
         return all;
     }
 
-    /** Times out before every read that would give bytes, then gives at most {@code chunk} bytes. */
-    private static final class TimingOutSource extends ByteArrayInputStream {
-        private final int chunk;
-        private final InterruptedIOException timeout;
-        private boolean timeOutNext = true;
-        int timeouts;
-
-        TimingOutSource(byte[] data, int chunk, InterruptedIOException timeout) {
-            super(data);
-            this.chunk = chunk;
-            this.timeout = timeout;
-        }
-
-        @Override
-        public synchronized int read(byte[] b, int off, int len) {
-            if (timeOutNext && available() > 0) {
-                timeOutNext = false;
-                timeouts++;
-                throw sneaky(timeout);
-            }
-            timeOutNext = true;
-            return super.read(b, off, Math.min(len, chunk));
-        }
-
-        @SuppressWarnings("unchecked")
-        private static <T extends Throwable> RuntimeException sneaky(Throwable t) throws T {
-            throw (T) t;
-        }
-    }
-
     @ParameterizedTest(name = "chunk={0}")
     @ValueSource(ints = {1, 3, 17, 4096, 1 << 20})
     void shouldResumeAfterEachTimeoutWherever(int chunk) throws IOException {
         byte[] input = input();
         SocketTimeoutException timeout = new SocketTimeoutException("Read timed out");
         TimingOutSource source = new TimingOutSource(input, chunk, timeout);
-        ByteArrayOutputStream got = new ByteArrayOutputStream();
         try (ZstdDecompressor d = new ZstdDecompressor(); ZstdInputStream in = new ZstdInputStream(source, d)) {
-            byte[] buf = new byte[5_000];
-            int caught = 0;
-            while (true) {
-                int n;
-                try {
-                    n = in.read(buf);
-                } catch (SocketTimeoutException e) {
-                    assertSame(timeout, e, "the source's own exception");
-                    caught++;
-                    continue;
-                }
-                if (n < 0) {
-                    break;
-                }
-                got.write(buf, 0, n);
-            }
-            assertEquals(source.timeouts, caught, "every timeout reached the caller");
-            assertTrue(caught >= input.length / chunk, "a timeout before each chunk: " + caught);
+            assertArrayEquals(expected(), source.readThrough(in, 5_000));
         }
-        assertArrayEquals(expected(), got.toByteArray());
+        assertTrue(source.timeouts >= input.length / chunk, "a timeout before each chunk: " + source.timeouts);
     }
 
     /** Over a real loopback socket with SO_TIMEOUT: the reader times out mid-frame, then reads on. */
