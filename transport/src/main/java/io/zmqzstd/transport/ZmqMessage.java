@@ -427,21 +427,16 @@ public final class ZmqMessage implements AutoCloseable {
      */
     @Override
     public void close() {
-        if (guard.isClosed()) {
-            return;
-        }
         try {
-            guard.enter(); // from here on no call can begin; one in progress refuses this
-        } catch (IllegalStateException e) {
-            if (guard.isClosed()) {
-                return; // closed meanwhile by another thread's close
+            if (!guard.enterToClose()) { // from here on no call can begin; one in progress refuses this
+                return;
             }
+        } catch (IllegalStateException e) {
             throw new IllegalStateException("message is in a send or receive on another thread than "
                     + Thread.currentThread().getName() + ", or in another call on it: close it once that call has returned"
                     + " (the message stays open; closing the context ends a blocked call): " + e.getMessage(), e);
         }
         try {
-            guard.markClosed(); // every later call is refused "message is closed"
             invalidateView();
         } finally {
             try {

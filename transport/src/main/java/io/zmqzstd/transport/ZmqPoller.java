@@ -507,25 +507,20 @@ public final class ZmqPoller implements AutoCloseable {
      */
     @Override
     public void close() {
-        if (guard.isClosed()) {
-            return;
-        }
         // Inside the guard, as the poll and every change of the items: none of them can be between
         // its check and its use of the items now. Until 2026-11-29 a close that only freed the items
         // was refused by the JDK under zmq_poll alone, and went through between another thread's
         // check and its use in a register, unregister, events or poll, which then threw the JDK's
         // bare "Already closed" (PollerCloseRaceTest).
         try {
-            guard.enter();
-        } catch (IllegalStateException inUse) {
-            if (guard.isClosed()) {
-                return; // closed meanwhile by another thread's close
+            if (!guard.enterToClose()) { // every later call is refused "poller is closed"
+                return;
             }
+        } catch (IllegalStateException inUse) {
             throw new IllegalStateException("poller is in use by a call on another thread: close it once that call has returned"
                     + " (the poller stays open): " + inUse.getMessage(), inUse);
         }
         try {
-            guard.markClosed(); // every later call is refused "poller is closed"
             closer = Thread.currentThread();
             arena.close(); // no downcall holds it: zmq_poll runs inside the guard
         } finally {

@@ -214,6 +214,33 @@ public final class CallGuard {
     }
 
     /**
+     * Begins a close that is refused, not waited for, while another thread is in a call (an owner
+     * whose calls may block for ever, a message in a receive say): {@link #enter()}, then
+     * {@link #markClosed()}. The caller frees what the owner holds and ends with
+     * {@link #exit(Object)}, in a {@code finally}; no call can be inside meanwhile, nor begin.
+     *
+     * @return {@code true} when this thread has entered and marked the owner closed; {@code false},
+     *     nothing entered, when it was closed already (also by another thread's close meanwhile)
+     * @throws IllegalStateException {@link #enter()}'s refusal while another thread is in a call,
+     *     or this thread (a callback closing its owner); the owner stays open
+     */
+    public boolean enterToClose() {
+        if (closed) {
+            return false;
+        }
+        try {
+            enter();
+        } catch (IllegalStateException refused) {
+            if (closed) {
+                return false;
+            }
+            throw refused;
+        }
+        markClosed();
+        return true;
+    }
+
+    /**
      * Throws "… is closed" once {@link #markClosed()} has run: for the owner's methods that need
      * no call (a handle, say), with the same message as {@link #enter()}'s.
      *

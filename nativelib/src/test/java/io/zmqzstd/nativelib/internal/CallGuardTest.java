@@ -58,6 +58,25 @@ class CallGuardTest {
     }
 
     @Test
+    @Timeout(30)
+    void shouldEnterToCloseOnlyWhenNoOtherCallIsInsideAndOnlyOnce() throws Exception {
+        try (Inside inside = Inside.enter(guard, "caller-a")) {
+            IllegalStateException e = assertThrows(IllegalStateException.class, guard::enterToClose);
+            assertTrue(e.getMessage().startsWith("widget used by two threads at once: id=7, thread="), e.getMessage());
+            assertTrue(e.getMessage().contains("while in a call on thread=caller-a"), e.getMessage());
+            assertFalse(guard.isClosed(), "a refused close changes nothing");
+            assertTrue(guard.inCall(), "the call inside goes on");
+        }
+        assertTrue(guard.enterToClose());
+        assertTrue(guard.isClosed(), "marked closed while this thread holds the guard");
+        assertTrue(guard.inCall(), "the closing thread is inside until it exits");
+        guard.exit(this);
+        assertFalse(guard.enterToClose(), "closed once only");
+        assertFalse(guard.inCall(), "a second close leaves no call behind");
+        assertEquals("widget is closed: id=7", assertThrows(IllegalStateException.class, guard::enter).getMessage());
+    }
+
+    @Test
     void shouldRefuseACallFromInsideACallOnTheSameThread() {
         guard.enter();
         try {
