@@ -613,6 +613,38 @@ public final class ZstdFrames {
     }
 
     /**
+     * Whether the range starts with the whole magic number of a skippable frame (RFC 8878 3.1.2:
+     * {@code 0x184D2A50} to {@code 0x184D2A5F} little-endian, then the 4-byte size of the user data
+     * that follows). Such a frame carries user data and no content: {@link ZstdInputStream} steps
+     * over it, the one-shot calls refuse it as {@code NOT_ZSTD}. Reads at most the first 4 bytes;
+     * allocation free.
+     *
+     * @param frame the segment holding the bytes
+     * @param offset where they start in {@code frame}, in bytes
+     * @param length the bytes available from {@code offset}
+     * @return true when {@code length} is at least 4 and those bytes are a skippable frame's magic;
+     *     false for fewer bytes (the start of a magic cut short is not taken for one)
+     * @throws IndexOutOfBoundsException when the range is not within {@code frame} ("frame range out
+     *     of bounds: offset=…, length=…, byteSize=…")
+     * @throws IllegalStateException when {@code frame} is a file mapping that faulted, naming the
+     *     range, or when its arena is closed
+     * @throws WrongThreadException when {@code frame} is confined to another thread
+     */
+    public static boolean startsWithSkippableMagic(MemorySegment frame, long offset, long length) {
+        try {
+            Segments.check(frame, offset, length);
+            return length >= 4 && isSkippableMagic(frame.get(INT_LE, offset));
+        } catch (InternalError | IndexOutOfBoundsException | IllegalStateException | WrongThreadException e) {
+            throw inspectionFailed(e, frame, offset, length);
+        }
+    }
+
+    /** Whether {@code magic}, as read little-endian, is one of the sixteen skippable frame magics. */
+    private static boolean isSkippableMagic(int magic) {
+        return (magic & SKIPPABLE_MAGIC_MASK) == SKIPPABLE_MAGIC;
+    }
+
+    /**
      * Whether the range starts with the magic of a skippable frame (RFC 8878 3.1.2:
      * {@code 0x184D2A50} to {@code 0x184D2A5F}, then the 4-byte little-endian size of the user data
      * that follows): frames that carry no content, which decoders step over. A range of 1 to 3
@@ -622,7 +654,7 @@ public final class ZstdFrames {
         if (length < 4) {
             return startsMagic(src, offset, length, SKIPPABLE_MAGIC, SKIPPABLE_MAGIC_MASK);
         }
-        return (src.get(INT_LE, offset) & SKIPPABLE_MAGIC_MASK) == SKIPPABLE_MAGIC;
+        return isSkippableMagic(src.get(INT_LE, offset));
     }
 
     /**
@@ -693,7 +725,7 @@ public final class ZstdFrames {
      */
     private static ZstdException notZstd(int magic, long length) {
         String what;
-        if (length >= 4 && (magic & SKIPPABLE_MAGIC_MASK) == SKIPPABLE_MAGIC) {
+        if (length >= 4 && isSkippableMagic(magic)) {
             what = "a skippable frame (magic 0x" + Integer.toHexString(magic).toUpperCase(java.util.Locale.ROOT)
                     + "), not a zstd frame: a one-shot call takes one zstd frame; ZstdInputStream reads past"
                     + " skippable frames";

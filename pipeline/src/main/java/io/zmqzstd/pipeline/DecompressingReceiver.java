@@ -103,12 +103,6 @@ public final class DecompressingReceiver implements AutoCloseable {
     private static final MemorySegment EVERYTHING = MemorySegment.NULL.reinterpret(Long.MAX_VALUE);
     /** The frame magic as it lies on the wire: little-endian ("Wire format"). */
     private static final ValueLayout.OfInt MAGIC_LAYOUT = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
-    /**
-     * A skippable frame's magic (RFC 8878 3.1.2): {@code 0x184D2A50} to {@code 0x184D2A5F}, the low
-     * four bits free. Such a frame carries user data, no content: never a payload part.
-     */
-    private static final int SKIPPABLE_MAGIC = 0x184D2A50;
-    private static final int SKIPPABLE_MAGIC_MASK = 0xFFFFFFF0;
 
     /**
      * Why a conflating socket cannot carry an envelope, for the errors that meet one: set after
@@ -725,7 +719,7 @@ public final class DecompressingReceiver implements AutoCloseable {
                 if (n < 0) {
                     if (n != NOT_WRITTEN) {
                         if (lastErrorReason == BadFrameReason.NOT_ZSTD) {
-                            if (startsWithSkippableMagic(address, size)) {
+                            if (ZstdFrames.startsWithSkippableMagic(EVERYTHING, address, size)) {
                                 lastErrorMessage = badFrame(index, BadFrameReason.NOT_ZSTD,
                                         skippableFrameIsNoPayload(address, size, envelope + 1));
                             } else if (payloadParts == 0 && more) {
@@ -837,11 +831,6 @@ public final class DecompressingReceiver implements AutoCloseable {
                 + " steps over no skippable frame; the sender should send the zstd frame alone in its part, or send"
                 + " what the skippable frame carries as an envelope part in front of the first payload part and build"
                 + " the receiver with envelopeParts(" + envelope + ") (now " + envelopeParts + ")";
-    }
-
-    /** Whether the {@code size} bytes at {@code address} start with a skippable frame's magic. Failure path only. */
-    private static boolean startsWithSkippableMagic(long address, long size) {
-        return size >= WireFormat.MAGIC_BYTES && (EVERYTHING.get(MAGIC_LAYOUT, address) & SKIPPABLE_MAGIC_MASK) == SKIPPABLE_MAGIC;
     }
 
     /** Whether the {@code size} bytes at {@code address} start with the zstd frame magic. Failure path only. */

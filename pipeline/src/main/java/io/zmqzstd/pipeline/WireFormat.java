@@ -40,7 +40,7 @@ public final class WireFormat {
     }
 
     /** The zstd frame magic number as a little-endian int: bytes {@code 28 B5 2F FD}. */
-    public static final int ZSTD_MAGIC = 0xFD2FB528;
+    public static final int ZSTD_MAGIC = io.zmqzstd.codec.ZstdFrames.MAGIC;
 
     /** Bytes of the magic number. */
     public static final int MAGIC_BYTES = 4;
