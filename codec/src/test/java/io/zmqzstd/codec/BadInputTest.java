@@ -15,6 +15,7 @@ import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
@@ -658,6 +659,52 @@ class BadInputTest {
         assertEquals(24, ZstdDecompressor.windowLogMax((1 << 23) + 1));
         assertEquals(28, ZstdDecompressor.windowLogMax(ZstdDecompressor.DEFAULT_MAX_DECOMPRESSED_SIZE));
         assertEquals(31, ZstdDecompressor.windowLogMax(Long.MAX_VALUE));
+    }
+
+    /**
+     * README, Errors: {@code errorCode()} and {@code errorName()} are 0 and "" when zmq-zstd found
+     * the problem before calling zstd: an empty input, a bad magic, a header declaring more than
+     * the limit, a dictionary the decompressor lacks, a frame cut short (found by the block walk),
+     * bytes after the frame, and the same from a stream; the decompressor then decodes a good frame.
+     */
+    @Test
+    void shouldGiveNoZstdCodeForProblemsFoundBeforeCallingZstd() throws IOException {
+        byte[] tooLarge;
+        try (ZstdCompressor c = new ZstdCompressor(1)) {
+            tooLarge = c.compress(new byte[(int) LIMIT + 1]);
+        }
+        byte[] withDictionary;
+        try (ZstdDictionary dict = ZstdDictionary.train(samples(0), 8192);
+             ZstdCompressor c = ZstdCompressor.builder().dictionary(dict).build()) {
+            withDictionary = c.compress(GOOD);
+        }
+        byte[] twoFrames = Arrays.copyOf(goodFrame, goodFrame.length * 2);
+        System.arraycopy(goodFrame, 0, twoFrames, goodFrame.length, goodFrame.length);
+        Object[][] cases = {
+            {new byte[0], ZstdException.Reason.EMPTY},
+            {"not a zstd frame".getBytes(StandardCharsets.US_ASCII), ZstdException.Reason.NOT_ZSTD},
+            {tooLarge, ZstdException.Reason.TOO_LARGE},
+            {withDictionary, ZstdException.Reason.DICTIONARY_MISSING},
+            {Arrays.copyOf(goodFrame, 5), ZstdException.Reason.TRUNCATED},
+            {Arrays.copyOf(goodFrame, goodFrame.length - 2), ZstdException.Reason.TRUNCATED},
+            {twoFrames, ZstdException.Reason.CORRUPT},
+        };
+        for (Object[] c : cases) {
+            byte[] input = (byte[]) c[0];
+            ZstdException e = assertThrows(ZstdException.class, () -> decompressor.decompress(input));
+            assertEquals(c[1], e.reason(), e.getMessage());
+            assertEquals(0, e.errorCode(), "found before zstd: " + e.getMessage());
+            assertEquals("", e.errorName(), "found before zstd: " + e.getMessage());
+            if (c[1] != ZstdException.Reason.CORRUPT) { // a stream reads on past the first frame
+                try (ZstdInputStream in = new ZstdInputStream(new ByteArrayInputStream(input), decompressor)) {
+                    ZstdException streamed = assertThrows(ZstdException.class, in::readAllBytes);
+                    assertEquals(c[1], streamed.reason(), streamed.getMessage());
+                    assertEquals(0, streamed.errorCode(), "found before zstd, in a stream: " + streamed.getMessage());
+                    assertEquals("", streamed.errorName(), "found before zstd, in a stream: " + streamed.getMessage());
+                }
+            }
+            assertArrayEquals(GOOD, decompressor.decompress(goodFrame), "usable after " + c[1]);
+        }
     }
 
     private static List<byte[]> samples(long seed) {

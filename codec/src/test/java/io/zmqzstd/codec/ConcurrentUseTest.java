@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.zmqzstd.codec.internal.LibZstd;
 import io.zmqzstd.testkit.ForkedJvm;
+import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -16,6 +17,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
@@ -158,6 +160,91 @@ class ConcurrentUseTest {
             IllegalStateException again = assertThrows(IllegalStateException.class, in::read);
             assertTrue(again.getMessage().startsWith("decompressor used again from inside a call on it"), again.getMessage());
             assertArrayEquals(content, d.decompress(frame), "the decompressor is ready");
+        }
+    }
+
+    /**
+     * README, Threads, with a call held inside on purpose (a stream's read whose source waits): a
+     * second thread's call is refused naming both threads; {@code close()} on a third waits for
+     * the call inside, an interrupt (before the close and during its wait) does not end the wait
+     * and is still set when it returns; a call that begins meanwhile throws "decompressor is
+     * closed"; the call inside goes on, and the close frees what it waited for.
+     */
+    @Test
+    @Timeout(30)
+    void shouldWaitThroughAnInterruptWhenClosedDuringACallAndLeaveItSet() throws Exception {
+        byte[] content = TestData.text(10_000, 3);
+        byte[] frame;
+        try (ZstdCompressor c = new ZstdCompressor(3)) {
+            frame = c.compress(content);
+        }
+        long live = LibZstd.liveNativeObjects();
+        CountDownLatch inRead = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        InputStream waitingSource = new ByteArrayInputStream(frame) {
+            @Override
+            public synchronized int read(byte[] b, int off, int len) {
+                inRead.countDown();
+                awaitUninterruptibly(release);
+                return super.read(b, off, len);
+            }
+        };
+        ZstdDecompressor d = new ZstdDecompressor();
+        CompletableFuture<Integer> firstByte = new CompletableFuture<>();
+        Thread reader = new Thread(() -> {
+            try (ZstdInputStream in = new ZstdInputStream(waitingSource, d)) {
+                firstByte.complete(in.read());
+            } catch (Throwable e) {
+                firstByte.completeExceptionally(e);
+            }
+        }, "claims-reader");
+        reader.start();
+        inRead.await();
+
+        IllegalStateException twoThreads = assertThrows(IllegalStateException.class, () -> d.decompress(frame));
+        assertTrue(twoThreads.getMessage().startsWith("decompressor used by two threads at once: ")
+                && twoThreads.getMessage().contains("thread=" + Thread.currentThread().getName()
+                        + ", while in a call on thread=claims-reader"), twoThreads.getMessage());
+
+        AtomicBoolean interruptedAfterClose = new AtomicBoolean();
+        Thread closer = new Thread(() -> {
+            Thread.currentThread().interrupt();
+            d.close();
+            interruptedAfterClose.set(Thread.currentThread().isInterrupted());
+        }, "claims-closer");
+        closer.start();
+        while (closer.getState() != Thread.State.TIMED_WAITING) { // parked in the close's wait
+            assertTrue(closer.isAlive(), "the close returned while the read was inside");
+            Thread.onSpinWait();
+        }
+        assertEquals("decompressor is closed",
+                assertThrows(IllegalStateException.class, () -> d.decompress(frame)).getMessage(), "a call begun meanwhile");
+        closer.interrupt();
+        closer.join(200); // a bound for what must not happen: the interrupt ending the wait
+        assertTrue(closer.isAlive(), "an interrupt ended the close's wait while the read was inside");
+
+        release.countDown();
+        assertEquals(content[0] & 0xFF, firstByte.get(), "the call inside went on");
+        closer.join();
+        reader.join();
+        assertTrue(interruptedAfterClose.get(), "the interrupt is still set when close returns");
+        assertEquals("decompressor is closed",
+                assertThrows(IllegalStateException.class, () -> d.decompress(frame)).getMessage());
+        assertEquals(live, LibZstd.liveNativeObjects(), "the close freed what it waited for");
+    }
+
+    private static void awaitUninterruptibly(CountDownLatch latch) {
+        boolean interrupted = false;
+        while (true) {
+            try {
+                latch.await();
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
         }
     }
 

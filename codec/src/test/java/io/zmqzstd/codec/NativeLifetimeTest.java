@@ -122,6 +122,45 @@ class NativeLifetimeTest {
         assertEquals(reported, LibZstd.UNCLOSED_FREED.get(), "a closed owner is not reported");
     }
 
+    /**
+     * README, Ownership: {@code close()} frees what the owner holds, is idempotent, and any later
+     * call throws {@code IllegalStateException} ("compressor is closed", "decompressor is closed"),
+     * every public method of either included.
+     */
+    @Test
+    void shouldRefuseEveryCallAfterCloseAndCloseTwiceQuietly() {
+        byte[] content = TestData.text(1000, 2);
+        long before = LibZstd.liveNativeObjects();
+        ZstdDictionary dict = ZstdDictionary.of("raw content".getBytes());
+        ZstdCompressor c = new ZstdCompressor(3);
+        ZstdDecompressor d = new ZstdDecompressor();
+        byte[] frame = c.compress(content);
+        assertArrayEquals(content, d.decompress(frame)); // scratch and contexts in use before the close
+        c.close();
+        d.close();
+        c.close();
+        d.close();
+        assertEquals(before, LibZstd.liveNativeObjects(), "closed once, freed once");
+        MemorySegment src = MemorySegment.ofArray(content);
+        MemorySegment dst = MemorySegment.ofArray(new byte[2000]);
+        List<org.junit.jupiter.api.function.Executable> compressorCalls = List.of(
+                c::level, () -> c.compress(content), () -> c.compress(src, dst),
+                () -> c.compress(src, 0, content.length, dst, 0, 2000),
+                () -> c.compress(content, 0, content.length, new byte[2000], 0, 2000));
+        for (var call : compressorCalls) {
+            assertEquals("compressor is closed", assertThrows(IllegalStateException.class, call).getMessage());
+        }
+        MemorySegment frameSegment = MemorySegment.ofArray(frame);
+        List<org.junit.jupiter.api.function.Executable> decompressorCalls = List.of(
+                d::maxDecompressedSize, () -> d.addDictionary(dict), () -> d.decompress(frame),
+                () -> d.decompress(frameSegment, dst), () -> d.decompress(frameSegment, 0, frame.length, dst, 0, 2000),
+                () -> d.decompress(frame, 0, frame.length, new byte[2000], 0, 2000));
+        for (var call : decompressorCalls) {
+            assertEquals("decompressor is closed", assertThrows(IllegalStateException.class, call).getMessage());
+        }
+        assertEquals(before, LibZstd.liveNativeObjects(), "the refused calls made nothing");
+    }
+
     @Test
     void shouldFreeWhatAFailedBuildCreated() {
         long before = LibZstd.liveNativeObjects();

@@ -189,6 +189,62 @@ class SharedOwnerStreamTest {
         }
     }
 
+    /**
+     * README, Ownership: the owner's reference to its open stream is dropped, without the stream's
+     * close, when the stream reads to the end of its input and when it fails, and for a stream
+     * still mid-frame when the owner is closed; so a stream dropped unclosed then is not kept
+     * reachable, nor its source or sink.
+     */
+    @Test
+    void shouldForgetAStreamThatEndedOrFailedOrWhoseOwnerWasClosed() throws IOException {
+        try (ZstdDecompressor d = new ZstdDecompressor()) {
+            WeakReference<ZstdInputStream> ended = readToTheEndUnclosed(d, FRAME_A, A);
+            assertNull(d.stream, "the decompressor forgot the stream read to its end");
+            assertCollected(ended, "the input stream read to its end, not closed");
+            WeakReference<ZstdInputStream> failed = readToTheEndUnclosed(d, Arrays.copyOf(FRAME_A, FRAME_A.length - 5), null);
+            assertNull(d.stream, "the decompressor forgot the stream that failed");
+            assertCollected(failed, "the input stream that failed, not closed");
+            assertArrayEquals(B, d.decompress(FRAME_B), "the decompressor goes on");
+        }
+        try (ZstdCompressor c = new ZstdCompressor(3)) {
+            ZstdOutputStream failing = new ZstdOutputStream(new OutputStream() {
+                @Override
+                public void write(int b) throws IOException {
+                    throw new IOException("sink full");
+                }
+            }, c);
+            failing.write(A);
+            assertThrows(IOException.class, failing::flush);
+            assertNull(c.stream, "the compressor forgot the stream whose sink failed");
+            assertArrayEquals(A, decode(c.compress(A)), "the compressor goes on");
+        }
+
+        ZstdDecompressor d = new ZstdDecompressor();
+        ZstdInputStream in = new ZstdInputStream(new ByteArrayInputStream(FRAME_A), d);
+        assertEquals(100, in.readNBytes(100).length);
+        ZstdCompressor c = new ZstdCompressor(3);
+        ZstdOutputStream out = new ZstdOutputStream(OutputStream.nullOutputStream(), c);
+        out.write(A);
+        assertSame(in, d.stream, "mid-frame: held");
+        assertSame(out, c.stream, "mid-frame: held");
+        d.close();
+        c.close();
+        assertNull(d.stream, "the closed decompressor forgot its stream mid-frame");
+        assertNull(c.stream, "the closed compressor forgot its stream mid-frame");
+    }
+
+    /** Reads {@code frame} to its end (or its error, {@code content} null) through a stream over {@code d}, never closed. */
+    private static WeakReference<ZstdInputStream> readToTheEndUnclosed(ZstdDecompressor d, byte[] frame, byte[] content)
+            throws IOException {
+        ZstdInputStream in = new ZstdInputStream(new ByteArrayInputStream(frame), d);
+        if (content == null) {
+            assertThrows(ZstdException.class, in::readAllBytes);
+        } else {
+            assertArrayEquals(content, in.readAllBytes());
+        }
+        return new WeakReference<>(in);
+    }
+
     private static WeakReference<ZstdInputStream> readPartlyAndClose(ZstdDecompressor d) throws IOException {
         ZstdInputStream in = new ZstdInputStream(new ByteArrayInputStream(FRAME_A), d);
         assertEquals(100, in.readNBytes(100).length);

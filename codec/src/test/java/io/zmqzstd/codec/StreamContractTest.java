@@ -536,6 +536,74 @@ class StreamContractTest {
         assertEquals(1, sink.closes);
     }
 
+    /**
+     * README, Errors: the streams' {@code read(byte[], off, len)} and {@code write(byte[], off,
+     * len)} refuse a range outside their array as the JDK's streams do, in the JDK's words, before
+     * anything else: on a closed stream too the range is what is named, and a refused write hands
+     * nothing on.
+     */
+    @Test
+    void shouldRefuseARangeOutsideTheArrayInTheJdksWordsBeforeAnythingElse() throws IOException {
+        byte[] buf = new byte[10];
+        String words = "Range [5, 5 + 6) out of bounds for length 10";
+        ZstdInputStream in = new ZstdInputStream(new ByteArrayInputStream(FRAME));
+        assertEquals(words, assertThrows(IndexOutOfBoundsException.class, () -> in.read(buf, 5, 6)).getMessage());
+        in.close();
+        assertEquals(words, assertThrows(IndexOutOfBoundsException.class, () -> in.read(buf, 5, 6)).getMessage(),
+                "closed: the range is checked first");
+
+        CountingOutput sink = new CountingOutput();
+        ZstdOutputStream out = new ZstdOutputStream(sink, 3);
+        assertEquals(words, assertThrows(IndexOutOfBoundsException.class, () -> out.write(buf, 5, 6)).getMessage());
+        out.close();
+        assertEquals(words, assertThrows(IndexOutOfBoundsException.class, () -> out.write(buf, 5, 6)).getMessage(),
+                "closed: the range is checked first");
+        assertEquals(0, decompress(sink.bytes.toByteArray()).length, "the refused write handed nothing on");
+    }
+
+    /**
+     * README, Streams: after an error a ZstdInputStream holds nothing ({@code available()} 0) and
+     * {@code skip} refuses ("stream failed earlier"), whatever {@code n}, its {@code n <= 0}
+     * included, where {@code InputStream.skip} returns 0 without looking.
+     */
+    @Test
+    void shouldHaveNothingAvailableAndRefuseEverySkipAfterAnError() throws IOException {
+        try (ZstdDecompressor d = new ZstdDecompressor()) {
+            ZstdInputStream in = new ZstdInputStream(new ByteArrayInputStream(Arrays.copyOf(FRAME, FRAME.length / 2)), d);
+            ZstdException cut = assertThrows(ZstdException.class, in::readAllBytes);
+            assertEquals(ZstdException.Reason.TRUNCATED, cut.reason());
+            assertEquals(0, in.available(), "nothing held after an error");
+            for (long n : new long[] {5, 0, -1}) {
+                IOException e = assertThrows(IOException.class, () -> in.skip(n), "skip(" + n + ")");
+                assertEquals("stream failed earlier: " + cut.getMessage(), e.getMessage());
+                assertSame(cut, e.getCause());
+            }
+            in.close();
+            assertArrayEquals(DATA, d.decompress(FRAME), "the borrowed decompressor goes on");
+        }
+    }
+
+    /**
+     * README, Ownership: {@code ZstdOutputStream.close()} closes the underlying stream even when
+     * ending the frame fails (here a pledged size not met), and throws that failure; a second close
+     * closes nothing again, and the borrowed compressor goes on.
+     */
+    @Test
+    void shouldCloseTheSinkWhenEndingTheFrameFails() throws IOException {
+        try (ZstdCompressor c = new ZstdCompressor(3)) {
+            CountingOutput sink = new CountingOutput();
+            ZstdOutputStream out = new ZstdOutputStream(sink, c, 1000);
+            out.write(DATA, 0, 10);
+            ZstdException e = assertThrows(ZstdException.class, out::close);
+            assertEquals(ZstdException.Reason.TRUNCATED, e.reason());
+            assertEquals("less content than the frame declares: pledged=1000, written=10", e.getMessage());
+            assertEquals(1, sink.closes, "the sink is closed although the frame could not be ended");
+            out.close();
+            assertEquals(1, sink.closes, "closed once");
+            assertArrayEquals(DATA, decompress(c.compress(DATA)), "the borrowed compressor goes on");
+        }
+    }
+
     private static void assertIOException(Executable call, String what) {
         IOException e = assertThrows(IOException.class, call, what + " after close");
         assertTrue(e.getMessage().contains("closed"), what + ": " + e.getMessage());
