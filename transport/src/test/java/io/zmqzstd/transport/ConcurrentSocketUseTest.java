@@ -210,4 +210,38 @@ class ConcurrentSocketUseTest {
             assertFalse(pull.inCall());
         }
     }
+
+    /**
+     * README "Threading": what reaches no libzmq stays outside the socket's guard. While a receive
+     * is blocked in libzmq on another thread, hasMore(), handle(), type(), context(), isClosed()
+     * and zeroCopyThresholdBytes() answer, where events(), which reaches libzmq, is refused.
+     */
+    @Test
+    @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void callsThatReachNoLibzmqAnswerBesideABlockedReceive() throws Exception {
+        try (ZmqContext ctx = new ZmqContext()) {
+            ZmqSocket pull = ctx.socket(SocketType.PULL);
+            pull.bind("inproc://beside-blocked-receive");
+            ZmqSocket push = ctx.socket(SocketType.PUSH);
+            push.connect("inproc://beside-blocked-receive");
+            java.lang.foreign.MemorySegment handle = pull.handle();
+            AtomicInteger length = new AtomicInteger(-1);
+            AtomicReference<Throwable> seen = new AtomicReference<>();
+            Thread receiver = BlockedCalls.start("invokeFast", seen, () -> length.set(pull.receive(new byte[16], 0)));
+
+            assertFalse(pull.hasMore());
+            assertEquals(handle, pull.handle());
+            assertEquals(SocketType.PULL, pull.type());
+            assertTrue(pull.context() == ctx);
+            assertFalse(pull.isClosed());
+            assertEquals(NativeBufferPool.DEFAULT_INPROC_ZERO_COPY_THRESHOLD_BYTES, pull.zeroCopyThresholdBytes());
+            IllegalStateException e = assertThrows(IllegalStateException.class, pull::events, "events() reaches libzmq");
+            assertTrue(e.getMessage().contains("two threads at once"), e::getMessage);
+
+            assertTrue(push.send(new byte[] {1, 2}, 0));
+            receiver.join(10_000);
+            assertNull(seen.get());
+            assertEquals(2, length.get(), "the receive inside went on and got the message");
+        }
+    }
 }

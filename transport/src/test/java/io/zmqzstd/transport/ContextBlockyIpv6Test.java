@@ -37,22 +37,43 @@ class ContextBlockyIpv6Test {
         assertFalse(notBlocky.blocky());
         ZmqSocket push = notBlocky.socket(SocketType.PUSH);
         assertEquals(0, push.lingerMs(), "libzmq's linger for a socket of a context without ZMQ_BLOCKY");
-        push.connect(endpoint);
-        assertTrue(push.send(ContextTestBase.b("pending"), ZmqSocket.DONTWAIT), "queued for the peer that is not there");
-        Thread closing = closeOnAThread(notBlocky, new AtomicReference<>());
-        closing.join(10_000);
-        assertFalse(closing.isAlive(), "close() waited for a peer with ZMQ_BLOCKY off");
+        assertCloseDropsAPendingMessage(notBlocky, push, endpoint, "ZMQ_BLOCKY off");
 
         ZmqContext blocky = ZmqContext.builder().blocky(true).build();
         assertTrue(blocky.blocky());
         push = blocky.socket(SocketType.PUSH);
         assertEquals(-1, push.lingerMs(), "libzmq's linger for a socket of a context with ZMQ_BLOCKY");
+        assertCloseWaitsForThePeerOfAPendingMessage(blocky, push, endpoint, "ZMQ_BLOCKY on");
+    }
+
+    /**
+     * Queues a message on {@code push} for {@code endpoint}, where nobody listens, and closes
+     * {@code ctx} on a thread of its own: the close is to drop the message and return.
+     */
+    private static void assertCloseDropsAPendingMessage(ZmqContext ctx, ZmqSocket push, String endpoint, String why)
+            throws InterruptedException {
+        push.connect(endpoint);
+        assertTrue(push.send(ContextTestBase.b("pending"), ZmqSocket.DONTWAIT), "queued for the peer that is not there");
+        AtomicReference<Throwable> thrown = new AtomicReference<>();
+        Thread closing = closeOnAThread(ctx, thrown);
+        closing.join(10_000);
+        assertFalse(closing.isAlive(), "close() waited for a peer with " + why);
+        assertNull(thrown.get());
+    }
+
+    /**
+     * Queues a message on {@code push} for {@code endpoint}, where nobody listens, and closes
+     * {@code ctx} on a thread of its own: the close is to go on waiting until a peer binds there
+     * and takes the message, and to end then.
+     */
+    private static void assertCloseWaitsForThePeerOfAPendingMessage(ZmqContext ctx, ZmqSocket push, String endpoint, String why)
+            throws InterruptedException {
         push.connect(endpoint);
         assertTrue(push.send(ContextTestBase.b("pending"), ZmqSocket.DONTWAIT));
         AtomicReference<Throwable> thrown = new AtomicReference<>();
-        closing = closeOnAThread(blocky, thrown);
+        Thread closing = closeOnAThread(ctx, thrown);
         closing.join(300); // a bound: the close is to go on waiting for as long as no peer comes
-        assertTrue(closing.isAlive(), "close() returned with a message pending and ZMQ_BLOCKY on");
+        assertTrue(closing.isAlive(), "close() returned with a message pending and " + why);
         try (ZmqContext peer = new ZmqContext()) {
             ZmqSocket pull = ContextTestBase.timed(peer.socket(SocketType.PULL));
             pull.bind(endpoint);
@@ -61,6 +82,29 @@ class ContextBlockyIpv6Test {
             assertFalse(closing.isAlive(), "close() went on waiting once the message had gone");
             assertNull(thrown.get());
         }
+    }
+
+    /**
+     * README "Contexts": a linger set on a socket after it was made is the socket's, whatever
+     * ZMQ_BLOCKY says: with blocky(true) a linger of 0 lets the close drop a message queued for a
+     * missing peer and return, and with blocky(false) a linger of -1 makes it wait for the peer.
+     */
+    @Test
+    @Timeout(value = 30, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void shouldKeepALingerSetOnTheSocketWhateverBlockySays() throws Exception {
+        String endpoint = endpointNobodyListensOn();
+
+        ZmqContext blocky = ZmqContext.builder().blocky(true).build();
+        ZmqSocket push = blocky.socket(SocketType.PUSH);
+        push.lingerMs(0);
+        assertEquals(0, push.lingerMs());
+        assertCloseDropsAPendingMessage(blocky, push, endpoint, "the socket's linger 0");
+
+        ZmqContext notBlocky = ZmqContext.builder().blocky(false).build();
+        push = notBlocky.socket(SocketType.PUSH);
+        push.lingerMs(-1);
+        assertEquals(-1, push.lingerMs());
+        assertCloseWaitsForThePeerOfAPendingMessage(notBlocky, push, endpoint, "the socket's linger -1");
     }
 
     @Test

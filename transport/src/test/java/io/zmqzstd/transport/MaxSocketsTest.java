@@ -120,6 +120,57 @@ class MaxSocketsTest {
         }
     }
 
+    /**
+     * README "Contexts": a closed socket counts against {@code maxSockets()} until its linger is
+     * over. A PUSH with a message queued for a peer that is not there, closed with a linger of
+     * 1.5 s, keeps its place: the next socket is refused with EMFILE until libzmq's reaper frees
+     * it, which is not before the linger has passed.
+     */
+    @Test
+    void shouldCountAClosedSocketUntilItsLingerIsOver() {
+        try (ZmqContext ctx = ZmqContext.builder().maxSockets(2).build()) {
+            ZmqSocket keep = ctx.socket(SocketType.PULL);
+            keep.bind("tcp://127.0.0.1:*");
+            String nobody = keep.lastEndpoint();
+            keep.unbind(nobody); // a port nobody listens on now
+            ZmqSocket push = ctx.socket(SocketType.PUSH);
+            push.lingerMs(1500);
+            push.connect(nobody);
+            assertTrue(push.send(new byte[] {1}, ZmqSocket.DONTWAIT), "queued for the peer that is not there");
+            long closedAt = System.nanoTime();
+            push.close();
+            ZmqException e = assertThrows(ZmqException.class, () -> ctx.socket(SocketType.PAIR),
+                    "the closed socket still counts within its linger");
+            assertEquals(LibZmq.EMFILE, e.errno(), e::getMessage);
+            assertTrue(e.getMessage().contains("sockets open in this context: 1, its limit ZMQ_MAX_SOCKETS=2")
+                    && e.getMessage().contains("by closed sockets still within their linger"), e.getMessage());
+            whileReaping(() -> ctx.socket(SocketType.PAIR)).close();
+            long freedAfterMs = (System.nanoTime() - closedAt) / 1_000_000;
+            assertTrue(freedAfterMs >= 1400, "the place came free before the linger was over: after " + freedAfterMs + " ms");
+        }
+    }
+
+    /**
+     * README "Contexts": a proxy takes two of the context's sockets (its control PAIRs), and gives
+     * them back once closed.
+     */
+    @Test
+    void shouldCountTheTwoControlSocketsOfAProxy() {
+        try (ZmqContext ctx = ZmqContext.builder().maxSockets(4).build()) {
+            ZmqSocket pull = ctx.socket(SocketType.PULL);
+            ZmqSocket push = ctx.socket(SocketType.PUSH);
+            ZmqProxy proxy = new ZmqProxy(pull, push, null);
+            ZmqException e = assertThrows(ZmqException.class, () -> ctx.socket(SocketType.PAIR), "2 sockets and a proxy fill 4");
+            assertEquals(LibZmq.EMFILE, e.errno(), e::getMessage);
+            assertTrue(e.getMessage().contains("sockets open in this context: 4, its limit ZMQ_MAX_SOCKETS=4"), e.getMessage());
+            proxy.close();
+            ZmqSocket a = whileReaping(() -> ctx.socket(SocketType.PAIR));
+            ZmqSocket b = whileReaping(() -> ctx.socket(SocketType.PAIR));
+            a.close();
+            b.close();
+        }
+    }
+
     /** {@code make}, tried again while the context has no free place (EMFILE) for up to 10 s. */
     private static <T> T whileReaping(java.util.function.Supplier<T> make) {
         long deadline = System.nanoTime() + 10_000_000_000L;

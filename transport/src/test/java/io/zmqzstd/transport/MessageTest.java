@@ -333,4 +333,26 @@ class MessageTest {
             assertArrayEquals(new byte[] {1, 2, 3}, open.toByteArray(), "the open message keeps its frame");
         }
     }
+
+    /**
+     * README "Ownership and view lifetimes": copyFrom shares the frame, with no payload copy above
+     * 33 bytes; a frame of 33 bytes or less libzmq keeps inside the zmq_msg_t, so its copy has bytes
+     * of its own.
+     */
+    @Test
+    void shouldShareAFrameAbove33BytesOnCopyAndCopyTheSmallerOnes() {
+        try (Arena arena = Arena.ofConfined(); ZmqMessage src = new ZmqMessage(); ZmqMessage copy = new ZmqMessage()) {
+            for (int size : new int[] {1, 33, 34, 1000}) {
+                src.set(arena.allocate(size).fill((byte) size));
+                copy.copyFrom(src);
+                assertEquals(size, copy.size());
+                assertArrayEquals(src.toByteArray(), copy.toByteArray());
+                if (size > 33) {
+                    assertEquals(src.address(), copy.address(), "size=" + size + ": shared, not copied");
+                } else {
+                    assertNotEquals(src.address(), copy.address(), "size=" + size + ": copied into the zmq_msg_t");
+                }
+            }
+        }
+    }
 }

@@ -278,4 +278,27 @@ class PollerTest {
             assertTrue(poller.isReadable(keptIndex));
         }
     }
+
+    /**
+     * README "Poller": poll returns how many registrations are ready, and a socket registered twice
+     * counts twice, each of its indices readable.
+     */
+    @Test
+    void shouldCountASocketRegisteredTwiceTwice() {
+        try (ZmqContext ctx = new ZmqContext(); ZmqPoller poller = new ZmqPoller(3)) {
+            ZmqSocket pull = ctx.socket(SocketType.PULL);
+            ZmqSocket idle = ctx.socket(SocketType.PULL);
+            ZmqSocket push = ctx.socket(SocketType.PUSH);
+            push.connect(Endpoints.bindAny(pull, "inproc"));
+            int first = poller.register(pull, ZmqPoller.POLLIN);
+            int second = poller.register(pull, ZmqPoller.POLLIN);
+            int other = poller.register(idle, ZmqPoller.POLLIN);
+            assertEquals(0, poller.poll(0), "nothing queued yet");
+            assertTrue(push.send(new byte[] {7}, 0));
+            assertEquals(2, poller.poll(5000), "one socket ready, registered twice");
+            assertTrue(poller.isReadable(first));
+            assertTrue(poller.isReadable(second));
+            assertFalse(poller.isReadable(other));
+        }
+    }
 }

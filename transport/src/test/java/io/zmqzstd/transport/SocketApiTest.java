@@ -475,4 +475,16 @@ class SocketApiTest extends ContextTestBase {
         assertTrue(e.getMessage().contains("expected=64"), e.getMessage());
         assertThrows(IllegalStateException.class, () -> ZmqContext.checkMessageLayout(-1));
     }
+
+    /**
+     * README "Contexts": libzmq 4.3.4 answers false for "ws" and "wss" (draft transports in that
+     * release), whatever its build can do.
+     */
+    @Test
+    void shouldAnswerFalseForWsAndWssOnLibzmq434() {
+        org.junit.jupiter.api.Assumptions.assumeTrue(ZmqContext.version().equals(new ZmqContext.Version(4, 3, 4)),
+                "the claim is about libzmq 4.3.4; this one is " + ZmqContext.version());
+        assertFalse(ZmqContext.has("ws"));
+        assertFalse(ZmqContext.has("wss"));
+    }
 }

@@ -918,4 +918,23 @@ class SocketMonitorTest extends ContextTestBase {
             java.nio.file.Files.deleteIfExists(dir);
         }
     }
+
+    /**
+     * README "Socket monitoring": CONNECT_DELAYED's value is the errno of the first attempt,
+     * EINPROGRESS (115 on Linux) for a tcp connect that goes on in the background.
+     */
+    @Test
+    @org.junit.jupiter.api.condition.EnabledOnOs(org.junit.jupiter.api.condition.OS.LINUX)
+    void shouldCarryEinprogressInConnectDelayed() {
+        String endpoint = "tcp://127.0.0.1:" + closedPort();
+        ZmqSocket client = socket(SocketType.PUSH);
+        try (SocketMonitor events = client.monitor(EnumSet.of(CONNECT_DELAYED))) {
+            client.connect(endpoint);
+            MonitorEvent delayed = events.receive(Duration.ofSeconds(5));
+            assertNotNull(delayed, "no CONNECT_DELAYED");
+            assertEquals(CONNECT_DELAYED, delayed.type());
+            assertEquals(115, delayed.value(), delayed::toString);
+            assertEquals(endpoint, delayed.endpoint());
+        }
+    }
 }

@@ -478,4 +478,30 @@ class ZeroCopyTest {
         pool.close();
         assertThrows(IllegalStateException.class, () -> pool.reserve(1024, 1));
     }
+
+    /**
+     * README "Ownership and view lifetimes": a successful sendPooled takes the buffer, and its
+     * segment() and address() then throw IllegalStateException, on the zero-copy path (libzmq holds
+     * the buffer) and on the copied one (released at once) alike; the frame arrives whole.
+     */
+    @Test
+    void shouldRefuseTheMemoryOfABufferASuccessfulSendTook() {
+        try (ZmqContext ctx = new ZmqContext()) {
+            ZmqSocket pull = ctx.socket(SocketType.PULL);
+            ZmqSocket push = ctx.socket(SocketType.PUSH);
+            pull.receiveTimeoutMs(5000);
+            push.connect(Endpoints.bindAny(pull, "inproc"));
+            for (int size : new int[] {100, 4096}) { // below and above the inproc threshold, 512 B
+                PooledBuffer b = ctx.bufferPool().rent(size);
+                b.segment().fill((byte) 3);
+                assertTrue(push.sendPooled(b, size, 0));
+                assertThrows(IllegalStateException.class, b::segment, "size=" + size);
+                assertThrows(IllegalStateException.class, b::address, "size=" + size);
+                byte[] got = pull.receiveBytes(0);
+                assertEquals(size, got.length);
+                assertEquals(3, got[size - 1]);
+            }
+            assertEquals(0, ctx.bufferPool().outstanding());
+        }
+    }
 }

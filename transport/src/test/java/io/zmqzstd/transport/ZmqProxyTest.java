@@ -1503,4 +1503,94 @@ class ZmqProxyTest extends ContextTestBase {
         IllegalArgumentException size = assertThrows(IllegalArgumentException.class, () -> ProxyStatistics.fromReply(frames));
         assertTrue(size.getMessage().contains("frame 2 has bytes=4, expected=8"), size.getMessage());
     }
+
+    /**
+     * README "Proxy", capture: a PUB capture never waits, it drops what no subscriber takes. Its
+     * one subscriber here reads nothing, at high-water marks of 1, and 2,000 messages go through.
+     */
+    @Test
+    void shouldForwardOnPastAPubCaptureWhoseSubscriberReadsNothing() throws Exception {
+        ZmqSocket frontend = socket(SocketType.PULL);
+        ZmqSocket backend = socket(SocketType.PUSH);
+        ZmqSocket capture = socket(SocketType.PUB);
+        capture.sendHwm(1);
+        ZmqSocket producer = peerOf(frontend, SocketType.PUSH);
+        ZmqSocket consumer = peerOf(backend, SocketType.PULL);
+        ZmqSocket idle = socket(SocketType.SUB);
+        idle.receiveHwm(1);
+        idle.subscribe(new byte[0]);
+        idle.connect(Endpoints.bindAny(capture, "inproc"));
+        try (ZmqProxy proxy = new ZmqProxy(frontend, backend, capture)) {
+            Running running = start(proxy);
+            for (int i = 0; i < 2000; i++) {
+                assertTrue(producer.send(b("m" + i), 0));
+                assertEquals("m" + i, consumer.receiveString(0), "forwarded past the full capture");
+            }
+            running.terminate(proxy);
+        }
+    }
+
+    /**
+     * README "Proxy": close() terminates a running proxy and waits until run() has returned; the
+     * frontend, backend and capture stay open, the caller's, and carry traffic after it.
+     */
+    @Test
+    void shouldEndTheRunOnCloseAndLeaveItsSocketsToTheCaller() throws Exception {
+        ZmqSocket frontend = socket(SocketType.PULL);
+        ZmqSocket backend = socket(SocketType.PUSH);
+        ZmqSocket capture = socket(SocketType.PUB);
+        ZmqSocket producer = peerOf(frontend, SocketType.PUSH);
+        ZmqSocket consumer = peerOf(backend, SocketType.PULL);
+        ZmqProxy proxy = new ZmqProxy(frontend, backend, capture);
+        Running running = start(proxy);
+        Endpoints.await("the proxy waiting in zmq_poll", () -> BlockedCalls.inside(running.thread(), "await"));
+        proxy.close();
+        assertFalse(proxy.isRunning(), "close() returned before run() had");
+        running.awaitEnd();
+        assertNull(running.thrown().get(), "close makes run() return");
+        for (ZmqSocket s : List.of(frontend, backend, capture)) {
+            assertFalse(s.isClosed(), s + " was closed by the proxy's close");
+        }
+        assertTrue(producer.send(b("after"), 0));
+        assertEquals("after", frontend.receiveString(0));
+        assertTrue(backend.send(b("onwards"), 0));
+        assertEquals("onwards", consumer.receiveString(0));
+        assertTrue(capture.send(b("dropped"), 0), "a PUB with no subscriber");
+    }
+
+    /**
+     * README "Proxy", statistics: the lock the commands share is let go every 10 ms of a wait, so
+     * pause() and resume() are not held up behind a statistics() call that waits, before the run,
+     * for a reply; once the run starts that call gets its counters, all 0.
+     */
+    @Test
+    void shouldNotHoldCommandsUpBehindAStatisticsCallWaitingForItsReply() throws Exception {
+        ZmqProxy proxy = new ZmqProxy(socket(SocketType.PULL), socket(SocketType.PUSH), null);
+        try (proxy) {
+            AtomicReference<Optional<ProxyStatistics>> answer = new AtomicReference<>();
+            AtomicReference<Throwable> thrown = new AtomicReference<>();
+            Thread asking = Thread.ofPlatform().name("asking").start(() -> {
+                try {
+                    answer.set(proxy.statistics(Duration.ofSeconds(30)));
+                } catch (Throwable e) {
+                    thrown.set(e);
+                }
+            });
+            Endpoints.await("statistics() waiting for its reply", () -> Arrays.stream(asking.getStackTrace())
+                    .anyMatch(f -> f.getMethodName().equals("statistics")) && BlockedCalls.inside(asking, "invokeFast"));
+            long t0 = System.nanoTime();
+            proxy.pause();
+            proxy.resume();
+            long tookMs = (System.nanoTime() - t0) / 1_000_000;
+            assertTrue(tookMs < 2_000, "pause() and resume() waited " + tookMs + " ms behind statistics()");
+            assertTrue(asking.isAlive(), "statistics() still waits: no run yet");
+            Running running = start(proxy);
+            asking.join(10_000);
+            assertFalse(asking.isAlive(), "statistics() got no answer from the run");
+            assertNull(thrown.get());
+            ProxyStatistics s = answer.get().orElseThrow();
+            assertEquals(0, s.frontendMessagesReceived());
+            running.terminate(proxy);
+        }
+    }
 }
