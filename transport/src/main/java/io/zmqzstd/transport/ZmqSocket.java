@@ -876,6 +876,15 @@ public final class ZmqSocket implements AutoCloseable {
      * timeout again, so a thread signalled more often than its timeout, by a profiler's timer say,
      * never timed out). The clock is read only on these calls.
      *
+     * <p>A DONTWAIT call that fails with EAGAIN, the would-block of every poll-then-drain loop,
+     * is told by zmq_errno() instead of the repeat, as the proxy's loop does: the repeat's
+     * capture slice is removed only once C2 has compiled the capturing stub, which took about
+     * 70,000 would-blocks in one JVM (40 B each until then; until 2026-11-29). zmq_errno() reads
+     * errno after the JVM has had its turn, so only EAGAIN is taken from it; any other value, or
+     * an EAGAIN the JVM left in place of another error, goes to the repeat, or in that last case
+     * reports would-block for a call whose failure (ETERM, EFSM, ENOTSUP, EHOSTUNREACH) the
+     * socket's state makes the next call report again.
+     *
      * <p>EINTR with DONTWAIT or without a timeout is asked again too: such a call either cannot
      * block, so the retry is bounded by the signals that arrive, or waits for ever anyway.
      *
@@ -919,6 +928,9 @@ public final class ZmqSocket implements AutoCloseable {
                         return false;
                     }
                 } else {
+                    if ((flags & DONTWAIT) != 0 && (int) LibZmq.zmq_errno.invokeExact() == EAGAIN) {
+                        return false; // would block, read without the capturing repeat's slice
+                    }
                     // the repeat that learns errno; a timed call's must not wait its timeout again
                     if (invokeCapturing(op, m, address, length, timed ? flags | DONTWAIT : flags) >= 0) {
                         return true;

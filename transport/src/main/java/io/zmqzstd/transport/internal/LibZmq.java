@@ -49,8 +49,11 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * place per shape ({@code ZmqSocket.socketCall}, {@code ZmqPoller.poll}). A send inside a
  * message (after a part sent with SNDMORE) is not repeated: on a load-balancing socket (PUSH,
  * DEALER, REQ) its failure can be libzmq dropping the message, after which the repeat would be
- * another question; there {@code ZmqSocket.socketCall} reads errno through {@code zmq_errno()},
- * the one place that does. {@code zmq_msg_init_size}, {@code zmq_msg_init_data} and
+ * another question; there {@code ZmqSocket.socketCall} reads errno through {@code zmq_errno()}.
+ * A DONTWAIT call that failed asks {@code zmq_errno()} first too, and returns would-block without
+ * the repeat when it says EAGAIN (any other value goes to the repeat), as the proxy's loop does:
+ * that is the failure of every poll-then-drain loop, and its repeat allocated until C2 compiled
+ * the capturing stub. {@code zmq_msg_init_size}, {@code zmq_msg_init_data} and
  * {@code zmq_msg_close} have no capturing form at all: each can fail one way only.
  *
  * <p>On hot paths, raw data pointers and the free-callback hint are passed as {@code long}
@@ -352,7 +355,8 @@ public final class LibZmq {
     public static final MethodHandle zmq_version = h("zmq_version", FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, ADDRESS));
     /**
      * int zmq_errno(void); errno as it is when called, which the JVM may have overwritten since the
-     * call that set it: only for a failed send that must not be repeated (ZmqSocket.socketCall)
+     * call that set it: for a failed send that must not be repeated, and as a would-block hint
+     * after a failed DONTWAIT call, trusted only when it says EAGAIN (ZmqSocket.socketCall, ProxyLoop)
      */
     public static final MethodHandle zmq_errno = h("zmq_errno", FunctionDescriptor.of(JAVA_INT));
     /** const char *zmq_strerror(int errnum); */
