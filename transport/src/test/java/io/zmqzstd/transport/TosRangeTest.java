@@ -3,17 +3,7 @@ package io.zmqzstd.transport;
 import io.zmqzstd.transport.internal.LibZmq;
 import org.junit.jupiter.api.Test;
 
-import java.lang.foreign.Arena;
-import java.lang.foreign.FunctionDescriptor;
-import java.lang.foreign.Linker;
-import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
-import java.lang.invoke.MethodHandle;
-import java.time.Duration;
-import java.util.EnumSet;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -27,14 +17,6 @@ class TosRangeTest extends ContextTestBase {
 
     private static final int IPPROTO_IP = 0;
     private static final int IP_TOS = 1;
-    private static final MethodHandle GETSOCKOPT;
-
-    static {
-        Linker linker = Linker.nativeLinker();
-        GETSOCKOPT = linker.downcallHandle(linker.defaultLookup().find("getsockopt").orElseThrow(),
-                FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT,
-                        ValueLayout.ADDRESS, ValueLayout.ADDRESS));
-    }
 
     @Test
     void shouldRefuseATosOutsideOneByte() {
@@ -60,22 +42,6 @@ class TosRangeTest extends ContextTestBase {
 
     /** IP_TOS of a tcp connection made by a PUSH with {@code tos(tos)}, read from its descriptor. */
     private int connectionTos(int tos) throws Throwable {
-        ZmqSocket pull = ctx.socket(SocketType.PULL);
-        String endpoint = Endpoints.bindAny(pull, "tcp");
-        ZmqSocket push = ctx.socket(SocketType.PUSH);
-        push.tos(tos);
-        try (SocketMonitor events = push.monitor(EnumSet.of(MonitorEvent.Type.CONNECTED)); Arena a = Arena.ofConfined()) {
-            push.connect(endpoint);
-            MonitorEvent connected = events.receive(Duration.ofSeconds(5));
-            assertNotNull(connected, "no connection");
-            MemorySegment value = a.allocate(ValueLayout.JAVA_INT);
-            MemorySegment length = a.allocateFrom(ValueLayout.JAVA_INT, 4);
-            int rc = (int) GETSOCKOPT.invokeExact((int) connected.value(), IPPROTO_IP, IP_TOS, value, length);
-            assertEquals(0, rc, "getsockopt(IP_TOS)");
-            return value.get(ValueLayout.JAVA_INT, 0);
-        } finally {
-            push.close();
-            pull.close();
-        }
+        return ConnectionOptions.read(ctx, push -> push.tos(tos), IPPROTO_IP, IP_TOS);
     }
 }
