@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -146,6 +147,23 @@ class CurveBinaryKeysTest extends ContextTestBase {
         keys.destroy();
         assertTrue(keys.isDestroyed());
         assertTrue(same.toString().endsWith(", secretKey=<hidden>]"), same.toString());
+    }
+
+    /**
+     * README "CURVE": a KeyPair keeps its secret key as characters and {@code secretKey()} makes a
+     * new String on each call, so a caller can let each one go; the Strings are equal, and so is
+     * the binary form.
+     */
+    @Test
+    void shouldMakeANewSecretKeyStringOnEachCall() {
+        Curve.KeyPair keys = Curve.keypair();
+        String first = keys.secretKey();
+        String second = keys.secretKey();
+        assertEquals(first, second);
+        assertNotSame(first, second, "one String kept and handed out again");
+        assertEquals(Curve.Z85_KEY_CHARS, first.length());
+        assertArrayEquals(Curve.z85Decode(first), keys.secretKeyBytes());
+        keys.destroy();
     }
 
     /** The public constructor takes what the record took, and the binary form checks it only when asked. */

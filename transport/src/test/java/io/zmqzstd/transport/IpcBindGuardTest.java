@@ -1,10 +1,16 @@
 package io.zmqzstd.transport;
 
+import io.zmqzstd.testkit.ForkedJvm;
 import io.zmqzstd.transport.internal.LibZmq;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandle;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
 import java.nio.channels.ServerSocketChannel;
@@ -13,12 +19,18 @@ import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -48,6 +60,71 @@ class IpcBindGuardTest extends ContextTestBase {
     private static void assertRefused(ZmqSocket s, Path path, String kind) {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> s.bind("ipc://" + path));
         assertTrue(e.getMessage().contains("ipc path is taken by " + kind + ", not a socket: path=" + path), e.getMessage());
+    }
+
+    /** README "ipc binds": a FIFO at the path is refused as the other files that are not sockets are, and left as it was. */
+    @Test
+    void shouldRefuseToBindOverAFifo() throws Throwable {
+        Path fifo = dir.resolve("pipe");
+        try (Arena a = Arena.ofConfined()) {
+            assertEquals(0, (int) MKFIFO.invokeExact(a.allocateFrom(fifo.toString()), 0600), "mkfifo " + fifo);
+        }
+        ZmqSocket pull = socket(SocketType.PULL);
+        assertRefused(pull, fifo, "a FIFO");
+        assertTrue(Files.exists(fifo, LinkOption.NOFOLLOW_LINKS) && !Files.isRegularFile(fifo, LinkOption.NOFOLLOW_LINKS)
+                && !Files.isDirectory(fifo, LinkOption.NOFOLLOW_LINKS), "the FIFO is untouched");
+        assertEquals(0010000, (int) Files.getAttribute(fifo, "unix:mode", LinkOption.NOFOLLOW_LINKS) & 0170000, "still a FIFO");
+        assertEquals("", pull.lastEndpoint(), "nothing was bound");
+    }
+
+    /**
+     * README "ipc binds": what the check refuses it refuses before libzmq is asked, so a monitor of
+     * the socket sees no BIND_FAILED, neither for a file that is not a socket nor for a path a
+     * socket listens on. The LISTENING of the socket's next bind, raised after anything the refused
+     * binds could have raised, shows that nothing came before it.
+     */
+    @Test
+    void shouldRaiseNoBindFailedForABindItRefuses() {
+        Path file = dir.resolve("plain");
+        String taken = "ipc://" + dir.resolve("taken");
+        socket(SocketType.PULL).bind(taken);
+        ZmqSocket pull = socket(SocketType.PULL);
+        try (SocketMonitor monitor = pull.monitor(EnumSet.of(MonitorEvent.Type.BIND_FAILED, MonitorEvent.Type.LISTENING))) {
+            assertDoesNotThrow(() -> Files.writeString(file, "x"));
+            assertThrows(IllegalArgumentException.class, () -> pull.bind("ipc://" + file));
+            ZmqException listened = assertThrows(ZmqException.class, () -> pull.bind(taken));
+            assertEquals(LibZmq.EADDRINUSE, listened.errno(), listened::getMessage);
+            String free = "ipc://" + dir.resolve("free");
+            pull.bind(free);
+            MonitorEvent first = monitor.receive(Duration.ofSeconds(5));
+            assertNotNull(first, "no LISTENING for the bind that succeeded");
+            assertEquals(MonitorEvent.Type.LISTENING, first.type(), "an event before the good bind's: " + first);
+            assertEquals(free, first.endpoint());
+        }
+    }
+
+    /**
+     * README "ipc binds": the check connects to the socket file, so the listener there sees a
+     * connection open and close (its monitor: ACCEPTED, then DISCONNECTED) and goes on receiving.
+     */
+    @Test
+    void shouldShowTheListenerTheProbeAsAConnectionThatOpensAndCloses() {
+        String endpoint = "ipc://" + dir.resolve("watched");
+        ZmqSocket listener = socket(SocketType.PULL);
+        listener.bind(endpoint);
+        try (SocketMonitor monitor = listener.monitor(EnumSet.of(MonitorEvent.Type.ACCEPTED, MonitorEvent.Type.DISCONNECTED))) {
+            assertThrows(ZmqException.class, () -> socket(SocketType.PULL).bind(endpoint));
+            MonitorEvent opened = monitor.receive(Duration.ofSeconds(5));
+            assertNotNull(opened, "the listener saw no connection");
+            assertEquals(MonitorEvent.Type.ACCEPTED, opened.type(), opened::toString);
+            MonitorEvent closed = monitor.receive(Duration.ofSeconds(5));
+            assertNotNull(closed, "the probe's connection did not close");
+            assertEquals(MonitorEvent.Type.DISCONNECTED, closed.type(), closed::toString);
+        }
+        ZmqSocket push = socket(SocketType.PUSH);
+        push.connect(endpoint);
+        assertTrue(push.send(b("after the probe"), 0));
+        assertEquals("after the probe", listener.receiveString(0));
     }
 
     /**
@@ -303,6 +380,47 @@ class IpcBindGuardTest extends ContextTestBase {
     }
 
     /**
+     * README "Sockets and endpoints" and "Endpoint errors": {@code ipc://*} binds under the first
+     * of $TMPDIR, $TEMPDIR and $TMP that is a directory. In child JVMs, whose environment libzmq
+     * reads: $TMPDIR naming nothing and $TEMPDIR a directory, then $TEMPDIR a regular file and $TMP
+     * a directory.
+     */
+    @Test
+    void shouldBindTheWildcardUnderTheFirstTemporaryDirectoryVariableThatIsADirectory() throws Exception {
+        Path tempdir = Files.createDirectory(dir.resolve("tempdir"));
+        Path tmp = Files.createDirectory(dir.resolve("tmp"));
+        Path plain = Files.writeString(dir.resolve("plain"), "not a directory");
+        String none = dir.resolve("nothing-here").toString();
+        assertWildcardUnder(tempdir, Map.of("TMPDIR", none, "TEMPDIR", tempdir.toString(), "TMP", tmp.toString()));
+        assertWildcardUnder(tmp, Map.of("TMPDIR", none, "TEMPDIR", plain.toString(), "TMP", tmp.toString()));
+    }
+
+    private static void assertWildcardUnder(Path expected, Map<String, String> environment) throws Exception {
+        String out = ForkedJvm.run(environment, WildcardBind.class, List.of());
+        Matcher bound = Pattern.compile("bound=ipc://(\\S+)").matcher(out);
+        assertTrue(bound.find(), out);
+        Path file = Path.of(bound.group(1));
+        assertEquals(expected, file.getParent().getParent(), environment + ": " + out);
+        assertTrue(file.getParent().getFileName().toString().matches("tmp[A-Za-z0-9]{6}"), file::toString);
+        assertEquals("socket", file.getFileName().toString());
+        assertTrue(out.contains("received=through the wildcard"), out);
+    }
+
+    /** The child of {@link #shouldBindTheWildcardUnderTheFirstTemporaryDirectoryVariableThatIsADirectory}. */
+    static final class WildcardBind {
+        public static void main(String[] args) {
+            try (ZmqContext ctx = new ZmqContext(); ZmqSocket pull = timed(ctx.socket(SocketType.PULL));
+                    ZmqSocket push = timed(ctx.socket(SocketType.PUSH))) {
+                pull.bind("ipc://*");
+                System.out.println("bound=" + pull.lastEndpoint());
+                push.connect(pull.lastEndpoint());
+                push.send("through the wildcard", 0);
+                System.out.println("received=" + pull.receiveString(0));
+            }
+        }
+    }
+
+    /**
      * When a listener ends (unbind, close), libzmq 4.3.4 leaves the socket file of an explicit
      * ipc path where it is, and removes an {@code ipc://*} bind's file and the directory it made
      * for it. The binding removes nothing itself: by then the file at an explicit path may be
@@ -341,6 +459,11 @@ class IpcBindGuardTest extends ContextTestBase {
             s.close();
         }
     }
+
+    /** int mkfifo(const char *path, mode_t mode); Java has no call that makes a FIFO. */
+    private static final MethodHandle MKFIFO = Linker.nativeLinker().downcallHandle(
+            Linker.nativeLinker().defaultLookup().find("mkfifo").orElseThrow(),
+            FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT));
 
     /** A connect to {@code path} is taken: a listener is there (connect is refused once it ended). */
     private static boolean listening(Path path) {

@@ -9,6 +9,7 @@ import java.lang.foreign.ValueLayout;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -321,6 +322,34 @@ class LifecycleAndOptionsTest {
      * reach libzmq or freed native memory throws IllegalStateException, and what was fixed at
      * creation still answers. The socket's Javadoc said every method threw.
      */
+    /**
+     * README "Outcomes and errors": close() is idempotent on every type. Each owner closed twice on
+     * this thread and once more on another throws nothing and stays closed, its calls refused.
+     */
+    @Test
+    void shouldTakeASecondAndThirdCloseOnEveryType() throws Exception {
+        NativeBufferPool pool = NativeBufferPool.builder().build();
+        ZmqContext ctx = ZmqContext.builder().bufferPool(pool).build();
+        ZmqSocket frontend = ctx.socket(SocketType.ROUTER);
+        ZmqSocket backend = ctx.socket(SocketType.DEALER);
+        SocketMonitor monitor = frontend.monitor(MonitorEvent.Type.ALL);
+        ZmqPoller poller = new ZmqPoller(1);
+        poller.register(frontend, ZmqPoller.POLLIN);
+        ZmqMessage msg = new ZmqMessage();
+        ZmqProxy proxy = new ZmqProxy(frontend, backend, null);
+        for (Runnable close : new Runnable[] {proxy::close, msg::close, poller::close, monitor::close, backend::close,
+                frontend::close, ctx::close, pool::close}) {
+            close.run();
+            close.run();
+            BlockedCalls.async(close).get(10, TimeUnit.SECONDS); // a third, on another thread
+        }
+        assertTrue(monitor.isClosed() && frontend.isClosed() && backend.isClosed() && ctx.isClosed() && pool.isClosed());
+        assertThrows(IllegalStateException.class, msg::size);
+        assertThrows(IllegalStateException.class, () -> poller.poll(0));
+        assertThrows(IllegalStateException.class, () -> proxy.statistics(Duration.ofMillis(10)));
+        assertThrows(IllegalStateException.class, frontend::events);
+    }
+
     @Test
     void shouldRefuseCallsAfterCloseButAnswerWhatWasFixedAtCreation() {
         NativeBufferPool pool = NativeBufferPool.builder().build();

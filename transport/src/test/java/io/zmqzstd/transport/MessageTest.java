@@ -116,6 +116,26 @@ class MessageTest {
         }
     }
 
+    /**
+     * README "Ownership and view lifetimes": {@code data()} is a read-only view of libzmq's memory,
+     * usable only on the thread that called {@code data()}: a write is refused by the segment, and
+     * the view read on another thread throws {@link WrongThreadException}, the frame unchanged.
+     */
+    @Test
+    void shouldGiveAReadOnlyViewUsableOnlyOnTheThreadThatAskedForIt() throws Exception {
+        try (ZmqMessage msg = new ZmqMessage()) {
+            sendPooled((byte) 5);
+            assertTrue(pull.receive(msg, 0));
+            MemorySegment view = msg.data();
+            assertTrue(view.isReadOnly());
+            assertThrows(IllegalArgumentException.class, () -> view.set(ValueLayout.JAVA_BYTE, 0, (byte) 9));
+            assertThrows(IllegalArgumentException.class, () -> view.fill((byte) 9));
+            onAnotherThread(() -> assertThrows(WrongThreadException.class, () -> view.get(ValueLayout.JAVA_BYTE, 0)));
+            assertEquals(5, view.get(ValueLayout.JAVA_BYTE, 0), "the frame is unchanged and the view still this thread's");
+            assertEquals(5, view.get(ValueLayout.JAVA_BYTE, SIZE - 1));
+        }
+    }
+
     @Test
     void shouldShareAPooledFrameOnCopyAndReturnItOnlyWhenBothAreClosed() {
         try (ZmqMessage received = new ZmqMessage(); ZmqMessage copy = new ZmqMessage()) {

@@ -1,7 +1,11 @@
 package io.zmqzstd.transport;
 
+import io.zmqzstd.transport.internal.LibZmq;
 import org.junit.jupiter.api.Test;
 
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.util.Arrays;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -34,6 +38,33 @@ class RoutingIdLengthTest extends ContextTestBase {
         IllegalArgumentException byNumber = assertThrows(IllegalArgumentException.class,
                 () -> dealer.setIntOption(ZMQ_CONNECT_ROUTING_ID, 1));
         assertTrue(byNumber.getMessage().contains("ZMQ_CONNECT_ROUTING_ID, a binary option"), byNumber.getMessage());
+    }
+
+    /**
+     * README "Socket options", what libzmq 4.3.4 itself does with ZMQ_CONNECT_ROUTING_ID (through raw
+     * zmq_setsockopt, as the binding has no setter): a DEALER refuses it whatever the value; a
+     * ROUTER takes 1 byte, over 255 bytes and a leading zero byte, and refuses only the empty value.
+     */
+    @Test
+    void shouldShowWhatLibzmqTakesAsAConnectRoutingId() throws Throwable {
+        ZmqSocket dealer = ctx.socket(SocketType.DEALER);
+        ZmqSocket router = ctx.socket(SocketType.ROUTER);
+        byte[] leadingZero = {0, 'x'};
+        for (byte[] value : new byte[][] {{'a'}, new byte[300], leadingZero, {}}) {
+            assertEquals(LibZmq.EINVAL, setConnectRoutingId(dealer, value), "DEALER, length=" + value.length);
+            assertEquals(value.length == 0 ? LibZmq.EINVAL : 0, setConnectRoutingId(router, value), "ROUTER, length=" + value.length);
+        }
+    }
+
+    /** @return 0 if libzmq took {@code value} as the socket's ZMQ_CONNECT_ROUTING_ID, else its errno */
+    private static int setConnectRoutingId(ZmqSocket s, byte[] value) throws Throwable {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment capture = a.allocate(LibZmq.CAPTURE_LAYOUT);
+            MemorySegment bytes = a.allocate(Math.max(1, value.length));
+            MemorySegment.copy(value, 0, bytes, ValueLayout.JAVA_BYTE, 0, value.length);
+            int rc = (int) LibZmq.zmq_setsockopt.invokeExact(capture, s.handle(), ZMQ_CONNECT_ROUTING_ID, bytes, (long) value.length);
+            return rc == 0 ? 0 : LibZmq.errno(capture);
+        }
     }
 
     @Test

@@ -17,6 +17,7 @@ import java.util.function.Consumer;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -123,9 +124,7 @@ class SocketApiTest extends ContextTestBase {
     @Test
     void shouldTalkRawTcpToAPlainSocketOverStream() throws Exception {
         ZmqSocket stream = socket(SocketType.STREAM);
-        stream.bind("tcp://127.0.0.1:*");
-        String endpoint = stream.lastEndpoint();
-        int port = Integer.parseInt(endpoint.substring(endpoint.lastIndexOf(':') + 1));
+        int port = bindTcpPort(stream);
         try (Socket client = new Socket("127.0.0.1", port)) {
             client.setSoTimeout(5000);
             OutputStream out = client.getOutputStream();
@@ -160,6 +159,37 @@ class SocketApiTest extends ContextTestBase {
                 return endOfStream(in);
             });
         }
+    }
+
+    /**
+     * README "STREAM": a connect and a disconnect both arrive as [routing id, empty]: the peer that
+     * closes its end is announced under the id its connect had, and the socket goes on.
+     */
+    @Test
+    void shouldAnnounceAStreamPeersCloseAsItsRoutingIdAndAnEmptyFrame() throws Exception {
+        ZmqSocket stream = socket(SocketType.STREAM);
+        int port = bindTcpPort(stream);
+        byte[] id;
+        try (Socket client = new Socket("127.0.0.1", port)) {
+            id = stream.receiveBytes(0);
+            assertTrue(stream.hasMore());
+            assertEquals(0, stream.receiveBytes(0).length, "the connect");
+        }
+        assertArrayEquals(id, stream.receiveBytes(0), "the disconnect names the connection's routing id");
+        assertTrue(stream.hasMore());
+        assertEquals(0, stream.receiveBytes(0).length, "the disconnect's empty frame");
+        assertFalse(stream.hasMore());
+        try (Socket next = new Socket("127.0.0.1", port)) {
+            assertNotNull(stream.receiveBytes(0), "the socket goes on: the next connect arrives");
+            assertEquals(0, stream.receiveBytes(0).length);
+        }
+    }
+
+    /** Binds {@code s} to a free loopback port and returns the port. */
+    private static int bindTcpPort(ZmqSocket s) {
+        s.bind("tcp://127.0.0.1:*");
+        String endpoint = s.lastEndpoint();
+        return Integer.parseInt(endpoint.substring(endpoint.lastIndexOf(':') + 1));
     }
 
     private static boolean endOfStream(InputStream in) {
