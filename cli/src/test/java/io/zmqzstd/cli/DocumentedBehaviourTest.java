@@ -29,6 +29,7 @@ import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -42,9 +43,22 @@ class DocumentedBehaviourTest {
 
     /** A recv on a thread of its own, its standard output captured. */
     private static CompletableFuture<Result> recv(OutputStream stdout, String... args) {
+        return recv(stdout, new java.io.StringWriter(), args);
+    }
+
+    /** As {@link #recv(OutputStream, String...)}, with its err written to {@code err}, which the test may read as it runs. */
+    private static CompletableFuture<Result> recv(OutputStream stdout, java.io.StringWriter err, String... args) {
         return CompletableFuture.supplyAsync(() -> InProcess.execute(
-                cl -> ((RecvCommand) cl.getSubcommands().get("recv").getCommand()).stdout = stdout, prepend("recv", args)),
+                cl -> ((RecvCommand) cl.getSubcommands().get("recv").getCommand()).stdout = stdout, err, prepend("recv", args)),
                 task -> Thread.ofPlatform().daemon().start(task));
+    }
+
+    /** A PUSH socket bound to a free tcp loopback port, its sends waiting up to 30 s for a peer. */
+    private static ZmqSocket boundPush(ZmqContext ctx) {
+        ZmqSocket push = ctx.socket(SocketType.PUSH);
+        push.bind("tcp://127.0.0.1:*");
+        push.sendTimeoutMs(30_000);
+        return push;
     }
 
     /**
@@ -168,10 +182,7 @@ class DocumentedBehaviourTest {
     @Test
     void shouldWriteADelimiterOutsideTheBmpAsItsUtf8Bytes() throws Exception {
         String emoji = "\uD83D\uDE00"; // U+1F600
-        try (ZmqContext ctx = new ZmqContext(); ZmqSocket push = ctx.socket(SocketType.PUSH);
-             ZstdCompressor zstd = new ZstdCompressor(3)) {
-            push.bind("tcp://127.0.0.1:*");
-            push.sendTimeoutMs(30_000);
+        try (ZmqContext ctx = new ZmqContext(); ZmqSocket push = boundPush(ctx); ZstdCompressor zstd = new ZstdCompressor(3)) {
             ByteArrayOutputStream stdout = new ByteArrayOutputStream();
             CompletableFuture<Result> recv = recv(stdout, "--connect", push.lastEndpoint(), "--delimiter", emoji + "\\n",
                     "--count", "2", "--timeout", "30s");
@@ -180,6 +191,105 @@ class DocumentedBehaviourTest {
             Result r = recv.get(60, TimeUnit.SECONDS);
             assertEquals(ExitCodes.OK, r.code(), r::toString);
             assertEquals("one" + emoji + "\ntwo" + emoji + "\n", stdout.toString(StandardCharsets.UTF_8), r::toString);
+        }
+    }
+
+    /**
+     * A message of several compressed parts (a program's multipart send through the pipeline) is
+     * written as its parts' payloads one after another, with one delimiter after the last: a PUSH of
+     * {@code abc} and {@code def} as one message gives {@code abcdef} and a newline.
+     */
+    @Test
+    void shouldWriteThePartsOfAMultipartMessageAsOnePayloadAndOneDelimiter() throws Exception {
+        try (ZmqContext ctx = new ZmqContext(); ZmqSocket push = boundPush(ctx); ZstdCompressor zstd = new ZstdCompressor(3)) {
+            ByteArrayOutputStream stdout = new ByteArrayOutputStream();
+            CompletableFuture<Result> recv = recv(stdout, "--connect", push.lastEndpoint(), "--count", "2", "--stats",
+                    "--timeout", "30s");
+            assertTrue(push.send(zstd.compress("abc".getBytes(StandardCharsets.US_ASCII)), ZmqSocket.SNDMORE),
+                    () -> "no recv: " + recv.getNow(null));
+            assertTrue(push.send(zstd.compress("def".getBytes(StandardCharsets.US_ASCII)), 0));
+            assertTrue(push.send(zstd.compress("ghi".getBytes(StandardCharsets.US_ASCII)), 0));
+            Result r = recv.get(60, TimeUnit.SECONDS);
+            assertEquals(ExitCodes.OK, r.code(), r::toString);
+            assertEquals("abcdef\nghi\n", stdout.toString(StandardCharsets.US_ASCII), r::toString);
+            assertTrue(r.err().startsWith("zmq-zstd recv: summary: messages=2 "), r::toString);
+        }
+    }
+
+    /**
+     * recv's --timeout is for no message, good or bad: bad frames 0.8 s apart keep a recv with
+     * {@code --timeout 2s} running well past 2 s, until the good message its --count waits for. The
+     * pauses are the gaps under test; each bad frame is awaited by its line before the next pause.
+     */
+    @Test
+    void shouldRestartTheReceiveTimeoutAtABadFrame() throws Exception {
+        try (ZmqContext ctx = new ZmqContext(); ZmqSocket push = boundPush(ctx); ZstdCompressor zstd = new ZstdCompressor(3)) {
+            java.io.StringWriter err = new java.io.StringWriter();
+            ByteArrayOutputStream stdout = new ByteArrayOutputStream();
+            CompletableFuture<Result> recv = recv(stdout, err, "--connect", push.lastEndpoint(), "--count", "1", "--timeout", "2s");
+            long start = System.nanoTime();
+            for (int i = 1; i <= 4; i++) {
+                assertTrue(push.send("not zstd".getBytes(StandardCharsets.US_ASCII), 0), () -> "no recv: " + recv.getNow(null));
+                int lines = i;
+                long deadline = System.nanoTime() + 30_000_000_000L;
+                while (err.toString().lines().count() < lines && !recv.isDone() && System.nanoTime() < deadline) {
+                    Thread.onSpinWait();
+                }
+                assertFalse(recv.isDone(), () -> "ended at bad frame " + lines + ": " + recv.getNow(null));
+                Thread.sleep(800);
+            }
+            assertTrue(System.nanoTime() - start > 3_000_000_000L, "the bad frames spanned more than the timeout");
+            assertTrue(push.send(zstd.compress("good".getBytes(StandardCharsets.US_ASCII)), 0));
+            Result r = recv.get(60, TimeUnit.SECONDS);
+            assertEquals(ExitCodes.OK, r.code(), r::toString);
+            assertEquals("good\n", stdout.toString(StandardCharsets.US_ASCII));
+            assertEquals(4, r.err().lines().filter(l -> l.contains("reason=NOT_ZSTD")).count(), r::toString);
+        }
+    }
+
+    /**
+     * A bind that picks its own address may be repeated, each getting one of its own, which --events
+     * names: two {@code ipc://*} binds of one recv listen on two paths (relative to the working
+     * directory when no $TMPDIR is set), and the run goes on to its --timeout (exit 3).
+     */
+    @Test
+    void shouldBindIpcStarTwiceToTwoFreshPaths() {
+        Result r = InProcess.execute(cl -> { }, "recv", "--bind", "ipc://*", "--bind", "ipc://*", "--events", "--timeout", "200ms");
+        assertEquals(ExitCodes.TIMEOUT, r.code(), r::toString);
+        List<String> listening = r.err().lines().filter(l -> l.startsWith("zmq-zstd recv: event: LISTENING endpoint=ipc://")).toList();
+        assertEquals(2, listening.size(), r::toString);
+        List<String> paths = listening.stream().map(l -> l.replaceAll(".* endpoint=ipc://(\\S+) value=.*", "$1")).distinct().toList();
+        assertEquals(2, paths.size(), r::toString);
+        assertTrue(r.err().contains("zmq-zstd recv: timeout: no message within 200ms (delivered=0)"), r::toString);
+        for (String path : paths) {
+            assertFalse(Files.exists(Path.of(path)), () -> "left behind: " + path); // the command removes what its binds made
+        }
+    }
+
+    /**
+     * send's --no-dict-id with a raw-content --dict changes nothing (raw content has no ID): its
+     * frames are byte for byte those without it.
+     */
+    @Test
+    void shouldMakeTheSameFramesFromRawContentWithOrWithoutNoDictId(@TempDir Path dir) throws Exception {
+        Path raw = Files.writeString(dir.resolve("raw.txt"), "{\"host\":\"web-3\",\"cpu\":21}\n".repeat(20));
+        try (ZmqContext ctx = new ZmqContext(); ZmqSocket pull = ctx.socket(SocketType.PULL)) {
+            pull.bind("tcp://127.0.0.1:*");
+            pull.receiveTimeoutMs(30_000);
+            byte[][] frames = new byte[2][];
+            String[][] options = {{}, {"--no-dict-id"}};
+            for (int i = 0; i < options.length; i++) {
+                List<String> args = new ArrayList<>(List.of("send", "--connect", pull.lastEndpoint(), "--dict", raw.toString(),
+                        "--raw-dict", "--timeout", "30s"));
+                args.addAll(List.of(options[i]));
+                Result r = InProcess.execute(cl -> ((SendCommand) cl.getSubcommands().get("send").getCommand()).stdin
+                        = new ByteArrayInputStream("{\"host\":\"web-3\",\"cpu\":22}\n".getBytes(StandardCharsets.US_ASCII)),
+                        args.toArray(String[]::new));
+                assertEquals(ExitCodes.OK, r.code(), r::toString);
+                assertEquals("", r.err(), r::toString);
+                frames[i] = pull.receiveBytes(0);
+            }
+            assertArrayEquals(frames[0], frames[1]);
         }
     }
 
@@ -258,10 +368,7 @@ class DocumentedBehaviourTest {
         };
         byte[] large = new byte[200 * 1024];
         new java.util.Random(5).nextBytes(large);
-        try (ZmqContext ctx = new ZmqContext(); ZmqSocket push = ctx.socket(SocketType.PUSH);
-             ZstdCompressor zstd = new ZstdCompressor(3)) {
-            push.bind("tcp://127.0.0.1:*");
-            push.sendTimeoutMs(30_000);
+        try (ZmqContext ctx = new ZmqContext(); ZmqSocket push = boundPush(ctx); ZstdCompressor zstd = new ZstdCompressor(3)) {
             CompletableFuture<Result> recv = recv(failsPastBudget, "--connect", push.lastEndpoint(), "--stats", "--timeout", "30s");
             byte[] one = zstd.compress("one".getBytes(StandardCharsets.US_ASCII));
             byte[] two = zstd.compress(large);
@@ -329,10 +436,7 @@ class DocumentedBehaviourTest {
     @Test
     void shouldRefuseFramesOver64MiBByDefault() throws Exception {
         int limit = 64 << 20;
-        try (ZmqContext ctx = new ZmqContext(); ZmqSocket push = ctx.socket(SocketType.PUSH);
-             ZstdCompressor zstd = new ZstdCompressor(1)) {
-            push.bind("tcp://127.0.0.1:*");
-            push.sendTimeoutMs(30_000);
+        try (ZmqContext ctx = new ZmqContext(); ZmqSocket push = boundPush(ctx); ZstdCompressor zstd = new ZstdCompressor(1)) {
             long[] written = {0};
             OutputStream counting = new OutputStream() {
                 @Override
