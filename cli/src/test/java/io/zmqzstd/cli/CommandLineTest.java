@@ -2420,6 +2420,45 @@ class CommandLineTest {
         assertOneLine(r, ExitCodes.USAGE, r.toString(), "zmq-zstd recv: --count must be positive: N=-1");
     }
 
+    /** send publishes one topic per run: a second --topic is a usage error naming it, not the last one silently taken. */
+    @Test
+    void shouldRefuseASecondTopic() {
+        Result r = run("x\n".getBytes(StandardCharsets.US_ASCII), "send", "--type", "pub", "--connect", "tcp://127.0.0.1:1",
+                "--topic", "alpha", "--topic", "beta");
+        assertOneLine(r, ExitCodes.USAGE, r.toString(), "zmq-zstd send: option '--topic' (T) should be specified only once");
+    }
+
+    /** recv's --timeout 0 is refused as send's is: libzmq would not wait at all. */
+    @Test
+    void shouldRefuseAZeroRecvTimeout() {
+        for (String zero : List.of("0", "0ms", "0.4ms")) {
+            Result r = run("recv", "--bind", "tcp://127.0.0.1:*", "--timeout", zero);
+            assertOneLine(r, ExitCodes.USAGE, zero + " -> " + r, "zmq-zstd recv: --timeout must be positive (or 'forever'): timeout=0");
+        }
+    }
+
+    /** --print-topic is for sub only: on another type (no topic part) it is a usage error naming the type. */
+    @Test
+    void shouldRefusePrintTopicWithoutSub() {
+        for (String type : List.of("pull", "dealer", "pair")) {
+            Result r = run("recv", "--type", type, "--bind", "tcp://127.0.0.1:*", "--print-topic", "--timeout", "1s");
+            assertOneLine(r, ExitCodes.USAGE, r.toString(), "zmq-zstd recv: --print-topic needs --type sub: type=" + type);
+        }
+    }
+
+    /** The two usage errors of the README's "Exit codes" example, word for word. */
+    @Test
+    void shouldPrintTheExitCodesExampleLinesAsTheReadmeShowsThem() {
+        Result connect = run("send", "--connect", "tcp://localhost");
+        assertEquals(ExitCodes.USAGE, connect.code(), connect::toString);
+        assertEquals("zmq-zstd send: Invalid value for option '--connect' (ENDPOINT): malformed tcp endpoint 'tcp://localhost':"
+                + " expected tcp://host:port (see 'zmq-zstd send --help')\n", connect.err(), connect::toString);
+        Result timeout = run("recv", "--bind", "tcp://127.0.0.1:5555", "--timeout", "soon");
+        assertEquals(ExitCodes.USAGE, timeout.code(), timeout::toString);
+        assertEquals("zmq-zstd recv: Invalid value for option '--timeout': 'soon' is not a duration: expected e.g. 500ms, 10s, 2m,"
+                + " 1h or forever (see 'zmq-zstd recv --help')\n", timeout.err(), timeout::toString);
+    }
+
     /** 2000 small JSON samples, each followed by {@code delimiter}: enough for a 1 KiB dictionary. */
     private static byte[] sampleLines(String delimiter) {
         StringBuilder text = new StringBuilder();

@@ -5,6 +5,7 @@ import picocli.CommandLine.TypeConversionException;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -127,6 +128,18 @@ class ValuesTest {
         assertEquals("250ms", Values.show(Duration.ofMillis(250)));
         assertThrows(TypeConversionException.class, () -> Values.duration("10 parsecs"));
         assertThrows(TypeConversionException.class, () -> Values.duration("1000h"));
+    }
+
+    /** forever is also written infinite or -1 (libzmq's value); any other negative duration is refused, naming it. */
+    @Test
+    void shouldTakeInfiniteAndMinusOneForForeverAndRefuseOtherNegatives() {
+        assertEquals(Values.duration("forever"), Values.duration("infinite"));
+        assertEquals(Values.duration("forever"), Values.duration("-1"));
+        assertEquals(-1, Values.millis(Values.duration("infinite")));
+        for (String negative : List.of("-2", "-1s", "-0.5", "-1ms")) {
+            TypeConversionException e = assertThrows(TypeConversionException.class, () -> Values.duration(negative), negative);
+            assertTrue(e.getMessage().startsWith("'" + negative + "' is not a duration"), e::getMessage);
+        }
     }
 
     @Test
