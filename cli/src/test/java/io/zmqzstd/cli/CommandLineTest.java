@@ -2215,16 +2215,14 @@ class CommandLineTest {
         Path fileA = dir.resolve("a.dict");
         Path fileB = dir.resolve("b.dict");
         try (ZstdDictionary a = trainOn("host", fileA); ZstdDictionary b = trainOn("zone", fileB);
-             ZmqContext ctx = new ZmqContext(); ZmqSocket push = ctx.socket(SocketType.PUSH);
+             ZmqContext ctx = new ZmqContext();
              io.zmqzstd.codec.ZstdCompressor withA = io.zmqzstd.codec.ZstdCompressor.builder().dictionary(a)
                      .dictionaryIdInFrame(false).checksum(true).build()) {
-            push.bind("tcp://127.0.0.1:*");
-            push.sendTimeoutMs(30_000);
             String hint = "; the frame declares no dictionary ID and was decoded with --dict-for-no-id " + fileB + " (id="
                     + Integer.toUnsignedString(b.id()) + "): a frame made with another dictionary fails this way, as a damaged one does";
             for (boolean alsoDict : new boolean[] {false, true}) {
-                String line = alsoDict ? badFrameLine(push, withA.compress(EVENT), "--dict-for-no-id", fileB.toString(), "--dict", fileA.toString())
-                        : badFrameLine(push, withA.compress(EVENT), "--dict-for-no-id", fileB.toString());
+                String line = alsoDict ? badFrameLine(ctx, withA.compress(EVENT), "--dict-for-no-id", fileB.toString(), "--dict", fileA.toString())
+                        : badFrameLine(ctx, withA.compress(EVENT), "--dict-for-no-id", fileB.toString());
                 assertTrue(line.matches("zmq-zstd recv: bad frame: part=0, reason=(CHECKSUM|CORRUPT), .*"), line);
                 assertTrue(line.endsWith(hint), "--dict too: " + alsoDict + ": " + line);
             }
@@ -2248,37 +2246,35 @@ class CommandLineTest {
                 .getBytes(StandardCharsets.US_ASCII));
         try (ZstdDictionary a = trainOn("host", fileA); ZstdDictionary b = trainOn("zone", dir.resolve("b.dict"));
              ZstdDictionary x = ZstdDictionary.of(Files.readAllBytes(rawX));
-             ZmqContext ctx = new ZmqContext(); ZmqSocket push = ctx.socket(SocketType.PUSH);
+             ZmqContext ctx = new ZmqContext();
              io.zmqzstd.codec.ZstdCompressor withA = io.zmqzstd.codec.ZstdCompressor.builder().dictionary(a).checksum(true).build();
              io.zmqzstd.codec.ZstdCompressor withX = io.zmqzstd.codec.ZstdCompressor.builder().dictionary(x).build();
              io.zmqzstd.codec.ZstdCompressor withoutId = io.zmqzstd.codec.ZstdCompressor.builder().dictionary(b)
                      .dictionaryIdInFrame(false).checksum(true).build();
              io.zmqzstd.codec.ZstdCompressor plain = io.zmqzstd.codec.ZstdCompressor.builder().checksum(true).build()) {
-            push.bind("tcp://127.0.0.1:*");
-            push.sendTimeoutMs(30_000);
             // b's content under a's ID: a dictionary trained again under the same ID
             byte[] bytes = Files.readAllBytes(dir.resolve("b.dict"));
             java.nio.ByteBuffer.wrap(bytes, 4, 4).order(java.nio.ByteOrder.LITTLE_ENDIAN).putInt(a.id());
             Files.write(sameId, bytes);
             String id = Integer.toUnsignedString(a.id());
 
-            String line = badFrameLine(push, withA.compress(EVENT), "--dict", sameId.toString());
+            String line = badFrameLine(ctx, withA.compress(EVENT), "--dict", sameId.toString());
             assertTrue(line.matches("zmq-zstd recv: bad frame: part=0, reason=(CHECKSUM|CORRUPT), .*"), line);
             assertTrue(line.endsWith("; the frame names dictionary ID " + id + " and was decoded with --dict " + sameId
                     + ": a frame made with another dictionary of that ID fails this way, as a damaged one does"), line);
 
-            line = badFrameLine(push, withX.compress(EVENT), "--dict", rawY.toString(), "--raw-dict", "--dict", fileA.toString());
+            line = badFrameLine(ctx, withX.compress(EVENT), "--dict", rawY.toString(), "--raw-dict", "--dict", fileA.toString());
             assertTrue(line.matches("zmq-zstd recv: bad frame: part=0, reason=(CHECKSUM|CORRUPT), .*"), line);
             assertTrue(line.endsWith("; the frame declares no dictionary ID and was decoded with --dict " + rawY
                     + " (raw content): a frame made with another dictionary fails this way, as a damaged one does"), line);
 
-            line = badFrameLine(push, withoutId.compress(EVENT), "--dict", fileA.toString());
+            line = badFrameLine(ctx, withoutId.compress(EVENT), "--dict", fileA.toString());
             assertTrue(line.contains("the frame declares no dictionary ID and was decoded without a dictionary"), line);
             assertFalse(line.contains("was decoded with --dict"), line);
 
             byte[] damaged = plain.compress(EVENT);
             damaged[damaged.length - 1] ^= 0x55; // the checksum's last byte
-            line = badFrameLine(push, damaged);
+            line = badFrameLine(ctx, damaged);
             assertTrue(line.matches("zmq-zstd recv: bad frame: part=0, reason=CHECKSUM, .*"), line);
             assertFalse(line.contains("was decoded with"), line);
         }
@@ -2287,10 +2283,21 @@ class CommandLineTest {
     private static final byte[] EVENT = "{\"host\":\"web-3\",\"cpu\":21,\"host\":\"web-4\",\"cpu\":28}".getBytes(StandardCharsets.US_ASCII);
 
     /**
-     * Runs {@code recv --connect} to {@code push}'s endpoint (bound, with a send timeout) with {@code --count 1} and {@code args},
-     * sends it {@code bad}, then a frame every recv decodes; checks that the second is delivered and
-     * exit 0, and returns the one line on standard error.
+     * Runs {@code recv --connect} to a PUSH of its own in {@code ctx} (bound, with a send timeout)
+     * with {@code --count 1} and {@code args}, sends it {@code bad}, then a frame every recv
+     * decodes; checks that the second is delivered and exit 0, and returns the one line on standard
+     * error. A PUSH per recv: one shared by several recv runs in turn could still hold the pipe of
+     * the last one, gone, and load-balance a frame into it (a recv then waited its 30 s timeout).
      */
+    private static String badFrameLine(ZmqContext ctx, byte[] bad, String... args) throws Exception {
+        try (ZmqSocket push = ctx.socket(SocketType.PUSH)) {
+            push.bind("tcp://127.0.0.1:*");
+            push.sendTimeoutMs(30_000);
+            return badFrameLine(push, bad, args);
+        }
+    }
+
+    /** {@link #badFrameLine(ZmqContext, byte[], String...)} over {@code push}, used by one recv only. */
     private static String badFrameLine(ZmqSocket push, byte[] bad, String... args) throws Exception {
         java.io.ByteArrayOutputStream stdout = new java.io.ByteArrayOutputStream();
         List<String> all = new java.util.ArrayList<>(List.of("recv", "--connect", push.lastEndpoint(), "--count", "1", "--timeout", "30s"));
