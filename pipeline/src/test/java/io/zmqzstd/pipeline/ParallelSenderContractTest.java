@@ -2,8 +2,11 @@ package io.zmqzstd.pipeline;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.zmqzstd.transport.NativeBufferPool;
@@ -17,9 +20,11 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.function.Executable;
@@ -438,7 +443,7 @@ class ParallelSenderContractTest {
     void shouldRefuseACommitAfterAFailureAsASendAfterItTakingNothingAndSaySo() throws Exception {
         try (NativeBufferPool pool = new NativeBufferPool()) {
             ZmqContext ctx = ZmqContext.builder().bufferPool(pool).build();
-            ZmqSocket push = Fixtures.bound(ctx, SocketType.PUSH, "inproc"); // no peer: the worker's send waits
+            ZmqSocket push = peerlessPush(ctx);
             ParallelCompressingSender sender = ParallelCompressingSender.builder(push).workers(1).build();
             assertTrue(sender.send(Fixtures.payload(1000, 1), 0));
             assertTrue(Fixtures.await(() -> Thread.getAllStackTraces().keySet().stream()
@@ -467,5 +472,189 @@ class ParallelSenderContractTest {
             assertThrows(IllegalStateException.class, sender::close, "close rethrows the failure");
             assertEquals(0, pool.outstanding(), () -> pool.stats().toString());
         }
+    }
+
+    /**
+     * README, "Flags and arguments" and "Workers and order": a parallel sender takes 0 and DONTWAIT
+     * only (single-part messages, no SNDMORE); any other bit is an IllegalArgumentException naming
+     * the value, before anything is taken, and the stream goes on.
+     */
+    @Test
+    void shouldRefuseSndmoreAndUnknownFlagBitsNamingThemAndTakeNothing() {
+        try (ZmqContext ctx = new ZmqContext()) {
+            Fixtures.Link link = Fixtures.link(ctx, SocketType.PULL, SocketType.PUSH, "inproc");
+            byte[] data = Fixtures.payload(1000, 7);
+            MemorySegment segment = MemorySegment.ofArray(data);
+            try (ParallelCompressingSender sender = ParallelCompressingSender.builder(link.client()).workers(1).build();
+                 DecompressingReceiver receiver = DecompressingReceiver.builder(link.server()).build()) {
+                Executable[] more = {() -> sender.send(data, ZmqSocket.SNDMORE), () -> sender.send(segment, ZmqSocket.SNDMORE),
+                        () -> sender.send(segment, 0, 10, ZmqSocket.SNDMORE), () -> sender.send(ByteBuffer.wrap(data), ZmqSocket.SNDMORE),
+                        () -> sender.publish(data, data, ZmqSocket.SNDMORE), () -> sender.publish(segment, segment, ZmqSocket.SNDMORE),
+                        () -> sender.claim(8, ZmqSocket.SNDMORE), () -> sender.claim(data, 8, ZmqSocket.SNDMORE)};
+                for (Executable call : more) {
+                    Fixtures.assertRefusedNaming("flags other than DONTWAIT: flags=2", call);
+                }
+                Fixtures.assertRefusedNaming("flags=16384", () -> sender.send(data, 0x4000));
+                Fixtures.assertRefusedNaming("flags=16385", () -> sender.publish(data, segment, ZmqSocket.DONTWAIT | 0x4000));
+                assertEquals(0, sender.inFlight(), "nothing taken");
+                assertEquals(0, ctx.bufferPool().outstanding(), "nothing rented");
+                assertTrue(sender.send(data, 0), "the stream goes on");
+                sender.flush();
+                assertEquals(DecompressingReceiver.RECEIVED, receiver.receive(0));
+                assertEquals(1, receiver.message().parts());
+                assertArrayEquals(data, receiver.message().partBytes(0));
+                assertEquals(DecompressingReceiver.WOULD_BLOCK, receiver.receive(ZmqSocket.DONTWAIT), "nothing else was sent");
+                assertEquals(1, sender.stats().messages());
+            }
+        }
+    }
+
+    /**
+     * README, "Threading": a parallel sender is used by one thread at a time towards its producer,
+     * like a CompressingSender: while the producer waits in send for room in a full ring, a second
+     * thread's send, publish, claim and flush are refused with an IllegalStateException naming both
+     * threads, and take nothing; the producer's messages then all arrive once a peer comes.
+     */
+    @Test
+    @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void shouldRefuseASecondThreadWhileTheProducerWaitsForRoomNamingBoth() throws Exception {
+        try (ZmqContext ctx = new ZmqContext()) {
+            ZmqSocket push = peerlessPush(ctx);
+            String endpoint = push.lastEndpoint();
+            ParallelCompressingSender sender = ParallelCompressingSender.builder(push).workers(1).inFlight(2).build();
+            byte[][] sent = new byte[4][];
+            AtomicReference<Throwable> thrown = new AtomicReference<>();
+            Thread producer = new Thread(() -> {
+                try {
+                    for (int i = 0; i < sent.length; i++) {
+                        sent[i] = Fixtures.payload(500 + i, i);
+                        sender.send(sent[i], 0);
+                    }
+                } catch (Throwable t) {
+                    thrown.set(t);
+                }
+            }, "waiting-producer");
+            producer.start();
+            assertTrue(Fixtures.await(() -> Arrays.stream(producer.getStackTrace())
+                    .anyMatch(f -> f.getMethodName().equals("awaitHead")), 10_000), "the producer never waited for room");
+
+            byte[] other = Fixtures.payload(100, 99);
+            Executable[] calls = {() -> sender.send(other, ZmqSocket.DONTWAIT), () -> sender.publish(other, other, ZmqSocket.DONTWAIT),
+                    () -> sender.claim(8, ZmqSocket.DONTWAIT), sender::flush, () -> sender.flush(0)};
+            for (Executable call : calls) {
+                IllegalStateException e = assertThrows(IllegalStateException.class, call);
+                assertTrue(e.getMessage().contains("waiting-producer") && e.getMessage().contains(Thread.currentThread().getName()),
+                        e::getMessage);
+            }
+            assertTrue(producer.isAlive(), "the refused calls changed nothing");
+
+            try (DecompressingReceiver receiver = lateReceiver(ctx, endpoint)) {
+                producer.join(20_000);
+                assertFalse(producer.isAlive(), "the producer is still waiting");
+                assertEquals(null, thrown.get());
+                sender.flush();
+                for (byte[] expected : sent) {
+                    assertEquals(DecompressingReceiver.RECEIVED, receiver.receive(0));
+                    assertArrayEquals(expected, receiver.message().partBytes(0));
+                }
+                assertEquals(DecompressingReceiver.WOULD_BLOCK, receiver.receive(ZmqSocket.DONTWAIT), "nothing of the refused calls");
+            }
+            sender.close();
+            assertEquals(sent.length, sender.stats().messages());
+        }
+    }
+
+    /**
+     * README, "Claims": a commit never blocks, the room having been taken by the claim: with the
+     * ring full behind the claim (one slot a message the worker cannot send, no peer; the other the
+     * claim) commit returns at once, and both messages arrive once a peer comes.
+     */
+    @Test
+    @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void shouldCommitWithoutWaitingWhenTheRingIsFullBehindTheClaim() {
+        try (ZmqContext ctx = new ZmqContext()) {
+            ZmqSocket push = peerlessPush(ctx);
+            String endpoint = push.lastEndpoint(); // read now: once the sender is built its workers use the socket
+            try (ParallelCompressingSender sender = ParallelCompressingSender.builder(push).workers(1).inFlight(2).build()) {
+                byte[] first = Fixtures.payload(300, 1);
+                byte[] claimed = Fixtures.payload(200, 2);
+                assertTrue(sender.send(first, ZmqSocket.DONTWAIT));
+                MemorySegment room = sender.claim(claimed.length, ZmqSocket.DONTWAIT);
+                assertNotNull(room, "the second slot");
+                MemorySegment.copy(claimed, 0, room, ValueLayout.JAVA_BYTE, 0, claimed.length);
+                assertTimeoutPreemptively(Duration.ofSeconds(10), () -> sender.commit(claimed.length), "commit waited");
+                assertEquals(2, sender.inFlight());
+
+                try (DecompressingReceiver receiver = lateReceiver(ctx, endpoint)) {
+                    sender.flush();
+                    for (byte[] expected : new byte[][] {first, claimed}) {
+                        assertEquals(DecompressingReceiver.RECEIVED, receiver.receive(0));
+                        assertArrayEquals(expected, receiver.message().partBytes(0));
+                    }
+                    assertEquals(DecompressingReceiver.WOULD_BLOCK, receiver.receive(ZmqSocket.DONTWAIT));
+                }
+            }
+        }
+    }
+
+    /**
+     * README, "The ring and flush": the ring holds at most inFlightBytes of payload, 16 MiB by
+     * default: with no peer, sixteen 1 MiB messages are taken under DONTWAIT and the seventeenth
+     * is refused (false, nothing taken); once a peer comes the sixteen arrive, in order, and no
+     * more.
+     */
+    @Test
+    @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void shouldHoldSixteenMibInFlightByDefault() {
+        try (ZmqContext ctx = new ZmqContext()) {
+            ZmqSocket push = peerlessPush(ctx);
+            String endpoint = push.lastEndpoint(); // read now: once the sender is built its workers use the socket
+            byte[] payload = Fixtures.payload(1 << 20, 3);
+            try (ParallelCompressingSender sender = ParallelCompressingSender.builder(push).workers(1).build()) {
+                int taken = 0;
+                while (taken < 64 && sender.send(numbered(payload, taken), ZmqSocket.DONTWAIT)) {
+                    taken++;
+                }
+                assertEquals(16, taken, "1 MiB messages taken before the default byte bound refused one");
+                assertEquals(16, sender.inFlight());
+                assertEquals(1, sender.stats().wouldBlock());
+
+                try (DecompressingReceiver receiver = lateReceiver(ctx, endpoint)) {
+                    sender.flush();
+                    for (int i = 0; i < 16; i++) {
+                        assertEquals(DecompressingReceiver.RECEIVED, receiver.receive(0));
+                        assertArrayEquals(numbered(payload, i), receiver.message().partBytes(0), "message " + i);
+                    }
+                    assertEquals(DecompressingReceiver.WOULD_BLOCK, receiver.receive(ZmqSocket.DONTWAIT), "the refused one was not taken");
+                }
+            }
+        }
+    }
+
+    /**
+     * A PUSH bound over inproc with no peer, so a worker's send waits; its send timeout lets
+     * close() drop what is left should a test fail before a peer comes.
+     */
+    private static ZmqSocket peerlessPush(ZmqContext ctx) {
+        ZmqSocket push = Fixtures.bound(ctx, SocketType.PUSH, "inproc");
+        push.sendTimeoutMs(100);
+        return push;
+    }
+
+    /** A receiver on a new PULL connected to {@code endpoint}: the peer that comes late. */
+    private static DecompressingReceiver lateReceiver(ZmqContext ctx, String endpoint) {
+        ZmqSocket pull = ctx.socket(SocketType.PULL);
+        pull.receiveTimeoutMs(Fixtures.RECEIVE_TIMEOUT_MS);
+        pull.connect(endpoint);
+        return DecompressingReceiver.builder(pull).build();
+    }
+
+    /** {@code payload} with its first four bytes set to {@code n} (in place: the sender copies it). */
+    private static byte[] numbered(byte[] payload, int n) {
+        payload[0] = (byte) (n >>> 24);
+        payload[1] = (byte) (n >>> 16);
+        payload[2] = (byte) (n >>> 8);
+        payload[3] = (byte) n;
+        return payload;
     }
 }

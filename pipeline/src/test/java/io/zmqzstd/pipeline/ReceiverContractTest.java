@@ -22,6 +22,7 @@ import java.lang.foreign.ValueLayout;
 import java.nio.charset.StandardCharsets;
 import java.util.function.IntFunction;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.function.Executable;
 
 /**
@@ -548,6 +549,120 @@ class ReceiverContractTest {
                 assertTrue(client.send(request, 0));
                 assertEquals(DecompressingReceiver.RECEIVED, atServer.receive(0), atServer::lastErrorMessage);
                 assertArrayEquals(request, atServer.message().partBytes(0));
+            }
+        }
+    }
+
+    /**
+     * README, "maxParts": it must exceed envelopeParts, since a message needs a payload part after
+     * its envelope: build() refuses envelopeParts(4) with maxParts(4), naming both, and takes
+     * maxParts(5).
+     */
+    @Test
+    void shouldRefuseAMaxPartsThatLeavesNoRoomForAPayloadPartNamingBoth() {
+        try (ZmqContext ctx = new ZmqContext()) {
+            ZmqSocket pull = ctx.socket(SocketType.PULL);
+            DecompressingReceiver.Builder b = DecompressingReceiver.builder(pull).envelopeParts(4).maxParts(4);
+            Fixtures.assertRefusedNaming("maxParts must leave room for a payload part after the envelope: maxParts=4, envelopeParts=4",
+                    b::build);
+            try (DecompressingReceiver r = b.maxParts(5).build()) {
+                assertEquals(5, r.maxParts());
+                assertEquals(4, r.envelopeParts());
+            }
+        }
+    }
+
+    /**
+     * README, "Threading": the calls that reach neither the socket, the codec nor the memory are
+     * not checked: while another thread is blocked inside receive(0), isClosed(), stats(),
+     * lastError…() and the settings' accessors answer on this thread instead of being refused as a
+     * second thread inside the receiver; the blocked receive then gets its message whole.
+     */
+    @Test
+    @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void shouldAnswerTheUncheckedCallsWhileAnotherThreadIsBlockedInReceive() throws Exception {
+        try (ZmqContext ctx = new ZmqContext()) {
+            Fixtures.Link link = Fixtures.link(ctx, SocketType.PULL, SocketType.PUSH, "inproc");
+            try (CompressingSender sender = CompressingSender.builder(link.client()).build();
+                 DecompressingReceiver receiver = DecompressingReceiver.builder(link.server()).build()) {
+                int[] got = {Integer.MIN_VALUE};
+                byte[][] body = new byte[1][];
+                Thread receiving = new Thread(() -> {
+                    got[0] = receiver.receive(0);
+                    body[0] = receiver.message().partBytes(0);
+                }, "blocked-receiver");
+                receiving.start();
+                assertTrue(Fixtures.await(() -> Fixtures.insideSocketCall(receiving, "receive"), 10_000),
+                        "the receiving thread never blocked in the socket");
+
+                assertFalse(receiver.isClosed());
+                assertEquals(0, receiver.stats().messages());
+                assertNull(receiver.lastErrorReason());
+                assertNull(receiver.lastErrorMessage());
+                assertEquals(-1, receiver.lastErrorPart());
+                assertEquals(-1, receiver.lastErrorDictionaryId());
+                assertEquals(DecompressingReceiver.DEFAULT_MAX_PARTS, receiver.maxParts());
+                assertEquals(0, receiver.envelopeParts());
+                assertSame(receiver.message(), receiver.message(), "message() hands out the one view");
+                // the checked calls are still refused, naming both threads
+                IllegalStateException e = assertThrows(IllegalStateException.class, () -> receiver.receive(ZmqSocket.DONTWAIT));
+                assertTrue(e.getMessage().contains("blocked-receiver"), e::getMessage);
+
+                byte[] data = Fixtures.payload(700, 5);
+                assertTrue(sender.send(data, 0));
+                receiving.join(20_000);
+                assertFalse(receiving.isAlive(), "the receive is still blocked");
+                assertEquals(DecompressingReceiver.RECEIVED, got[0]);
+                assertArrayEquals(data, body[0]);
+                assertEquals(1, receiver.stats().messages());
+            }
+        }
+    }
+
+    /**
+     * README, "maxMessageSize and maxEnvelopeSize": the default 64 KiB of envelope is room for 250
+     * routing ids of libzmq's longest (255 B); a message whose envelope passes it is refused as
+     * TOO_LARGE "envelope larger than limit: total>=…, maxEnvelopeSize=65536", and the next message
+     * arrives.
+     */
+    @Test
+    void shouldTakeTwoHundredFiftyLongestRoutingIdsWithinTheDefaultEnvelopeLimit() {
+        try (ZmqContext ctx = new ZmqContext()) {
+            Fixtures.Link link = Fixtures.link(ctx, SocketType.PULL, SocketType.PUSH, "inproc");
+            byte[] id = new byte[255];
+            java.util.Arrays.fill(id, (byte) 'r');
+            byte[] data = Fixtures.payload(2000, 9);
+            try (CompressingSender sender = CompressingSender.builder(link.client()).build();
+                 DecompressingReceiver fits = DecompressingReceiver.builder(link.server()).envelopeParts(250).build()) {
+                assertEquals(64 * 1024, fits.maxEnvelopeSize());
+                for (int i = 0; i < 250; i++) {
+                    assertTrue(sender.sendEnvelope(id, ZmqSocket.SNDMORE));
+                }
+                assertTrue(sender.send(data, 0));
+                assertEquals(DecompressingReceiver.RECEIVED, fits.receive(0), fits::lastErrorMessage);
+                ReceivedMessage m = fits.message();
+                assertEquals(251, m.parts());
+                assertArrayEquals(id, m.partBytes(249));
+                assertArrayEquals(data, m.partBytes(250));
+            }
+            try (CompressingSender sender = CompressingSender.builder(link.client()).build();
+                 DecompressingReceiver over = DecompressingReceiver.builder(link.server()).envelopeParts(258).build()) {
+                for (int i = 0; i < 258; i++) {
+                    assertTrue(sender.sendEnvelope(id, ZmqSocket.SNDMORE));
+                }
+                assertTrue(sender.send(data, 0));
+                assertEquals(DecompressingReceiver.BAD_FRAME, over.receive(0));
+                assertEquals(BadFrameReason.TOO_LARGE, over.lastErrorReason());
+                assertTrue(over.lastErrorMessage().contains("envelope larger than limit: total>=65790, maxEnvelopeSize=65536"),
+                        over::lastErrorMessage);
+                assertEquals(1, over.stats().errors(BadFrameReason.TOO_LARGE));
+                byte[] next = Fixtures.payload(300, 10);
+                for (int i = 0; i < 258; i++) {
+                    assertTrue(sender.sendEnvelope(new byte[] {(byte) i}, ZmqSocket.SNDMORE));
+                }
+                assertTrue(sender.send(next, 0));
+                assertEquals(DecompressingReceiver.RECEIVED, over.receive(0), over::lastErrorMessage);
+                assertArrayEquals(next, over.message().partBytes(258));
             }
         }
     }

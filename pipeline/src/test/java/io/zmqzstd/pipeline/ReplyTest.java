@@ -241,4 +241,29 @@ class ReplyTest {
             }
         }
     }
+
+    /**
+     * README, "DEALER/ROUTER": a request without envelope parts given to reply on a STREAM is
+     * refused as on a ROUTER, naming the socket type (libzmq would take the frame for a routing id
+     * and drop it), nothing sent or counted.
+     */
+    @Test
+    void shouldRefuseARequestWithoutEnvelopeOnAStream() {
+        try (ZmqContext ctx = new ZmqContext()) {
+            Fixtures.Link pp = Fixtures.link(ctx, SocketType.PULL, SocketType.PUSH, "inproc");
+            ZmqSocket stream = Fixtures.bound(ctx, SocketType.STREAM, "tcp");
+            try (CompressingSender pushing = CompressingSender.builder(pp.client()).build();
+                 DecompressingReceiver pulled = DecompressingReceiver.builder(pp.server()).build();
+                 CompressingSender replying = CompressingSender.builder(stream).build()) {
+                assertTrue(pushing.send(ascii("no envelope"), 0));
+                ReceivedMessage plain = receive(pulled);
+                IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                        () -> replying.reply(plain, ascii("lost"), 0));
+                assertTrue(e.getMessage().contains("request has no envelope part to reply behind: parts=1, socket=STREAM"),
+                        e::getMessage);
+                PipelineStats refused = replying.stats();
+                assertEquals(0, refused.messages() + refused.envelopeParts() + refused.abandonedMessages(), refused::toString);
+            }
+        }
+    }
 }

@@ -18,6 +18,7 @@ import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -319,5 +320,177 @@ class SenderContractTest {
                 assertThrows(IllegalStateException.class, () -> sender.reserveBuffers(64 * 1024, 5));
             }
         }
+    }
+
+    /**
+     * README, "Builders" and "rawFrameBelowBytes": the settings are checked together at build():
+     * raw frames are not allowed with a dictionary or a checksum, and both builders refuse them
+     * naming the setting and what it met (the dictionary's ID); rawFrameBelowBytes(0) is taken.
+     */
+    @Test
+    void shouldRefuseRawFramesWithADictionaryOrAChecksumAtBuildNamingBoth() {
+        try (ZmqContext ctx = new ZmqContext()) {
+            ZmqSocket push = ctx.socket(SocketType.PUSH);
+            var dictionary = Fixtures.dictionary();
+            String id = Integer.toUnsignedString(dictionary.id());
+            Fixtures.assertRefusedNaming("rawFrameBelowBytes with a dictionary: rawFrameBelowBytes=64, dictionaryId=" + id,
+                    () -> CompressingSender.builder(push).dictionary(dictionary).rawFrameBelowBytes(64).build());
+            Fixtures.assertRefusedNaming("rawFrameBelowBytes with a dictionary: rawFrameBelowBytes=64, dictionaryId=" + id,
+                    () -> ParallelCompressingSender.builder(push).workers(1).dictionary(dictionary).rawFrameBelowBytes(64).build());
+            Fixtures.assertRefusedNaming("rawFrameBelowBytes with checksum: rawFrameBelowBytes=1 (raw frames carry no checksum)",
+                    () -> CompressingSender.builder(push).checksum(true).rawFrameBelowBytes(1).build());
+            Fixtures.assertRefusedNaming("rawFrameBelowBytes with checksum: rawFrameBelowBytes=1 (raw frames carry no checksum)",
+                    () -> ParallelCompressingSender.builder(push).workers(1).checksum(true).rawFrameBelowBytes(1).build());
+            try (CompressingSender plain = CompressingSender.builder(push).dictionary(dictionary).rawFrameBelowBytes(0).build();
+                 CompressingSender checked = CompressingSender.builder(push).checksum(true).rawFrameBelowBytes(0).build()) {
+                assertEquals(0, plain.rawFrameBelowBytes());
+                assertEquals(0, checked.rawFrameBelowBytes());
+            }
+        }
+    }
+
+    /**
+     * README, "Threading": stats(), isClosed(), the settings' accessors and reserveBuffers (the
+     * pool is thread-safe) are not checked: they answer while another thread is blocked inside the
+     * sender's send (a PUSH with no peer yet), where a second send is refused naming both threads;
+     * the blocked send then delivers its message.
+     */
+    @Test
+    @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void shouldAnswerTheUncheckedCallsWhileAnotherThreadIsBlockedInSend() throws Exception {
+        try (ZmqContext ctx = new ZmqContext()) {
+            ZmqSocket push = Fixtures.bound(ctx, SocketType.PUSH, "inproc");
+            String endpoint = push.lastEndpoint();
+            CompressingSender sender = CompressingSender.builder(push).build();
+            byte[] data = Fixtures.payload(3000, 6);
+            boolean[] sent = {false};
+            Thread sending = new Thread(() -> sent[0] = sender.send(data, 0), "blocked-sender");
+            sending.start();
+            assertTrue(Fixtures.await(() -> Fixtures.insideSocketCall(sending, "send"), 10_000),
+                    "the sending thread never blocked in the socket");
+
+            assertFalse(sender.isClosed());
+            assertEquals(0, sender.stats().messages());
+            assertEquals(CompressingSender.DEFAULT_RAW_FRAME_BELOW_BYTES, sender.rawFrameBelowBytes());
+            assertEquals(8 * 1024, sender.zeroCopyThresholdBytes());
+            assertTrue(sender.reserveBuffers(100_000, 2) >= 0);
+            IllegalStateException e = assertThrows(IllegalStateException.class, () -> sender.send(data, ZmqSocket.DONTWAIT));
+            assertTrue(e.getMessage().contains("blocked-sender"), e::getMessage);
+
+            ZmqSocket pull = ctx.socket(SocketType.PULL);
+            pull.receiveTimeoutMs(Fixtures.RECEIVE_TIMEOUT_MS);
+            pull.connect(endpoint);
+            sending.join(20_000);
+            assertFalse(sending.isAlive(), "the send is still blocked");
+            assertTrue(sent[0]);
+            try (DecompressingReceiver receiver = DecompressingReceiver.builder(pull).build()) {
+                assertEquals(DecompressingReceiver.RECEIVED, receiver.receive(0));
+                assertArrayEquals(data, receiver.message().partBytes(0));
+                assertEquals(DecompressingReceiver.WOULD_BLOCK, receiver.receive(ZmqSocket.DONTWAIT));
+            }
+            sender.close();
+        }
+    }
+
+    /**
+     * README, "Failures": a routing id that a ROUTER under routerMandatory(true) does not know is
+     * thrown to a CompressingSender's caller as the socket's ZmqException naming the routing id,
+     * nothing of the message sent or counted, and the sender goes on; a single-part message on a
+     * ROUTER, whose frame libzmq takes for a routing id, is not refused: counted as sent, and
+     * nothing arrives anywhere.
+     */
+    @Test
+    void shouldThrowAnUnknownRoutingIdNamingItAndCountASinglePartOnARouterAsSent() {
+        try (ZmqContext ctx = new ZmqContext()) {
+            ZmqSocket router = ctx.socket(SocketType.ROUTER);
+            router.routerMandatory(true);
+            ZmqSocket dealer = ctx.socket(SocketType.DEALER);
+            dealer.routingId(ascii("known"));
+            Fixtures.link(router, dealer, "inproc");
+            try (CompressingSender sender = CompressingSender.builder(router).build();
+                 CompressingSender asking = CompressingSender.builder(dealer).build();
+                 DecompressingReceiver atRouter = DecompressingReceiver.builder(router).build();
+                 DecompressingReceiver atDealer = DecompressingReceiver.builder(dealer).build()) {
+                assertTrue(asking.send(ascii("hello"), 0)); // the ROUTER knows the peer once it has heard from it
+                assertEquals(DecompressingReceiver.RECEIVED, atRouter.receive(0));
+
+                byte[] payload = Fixtures.payload(400, 2);
+                ZmqException unknown = assertThrows(ZmqException.class, () -> sender.publish(ascii("nobody"), payload, 0));
+                assertTrue(unknown.getMessage().contains("routingId=\"nobody\""), unknown::getMessage);
+                assertEquals(0, sender.stats().messages() + sender.stats().abandonedMessages(), () -> sender.stats().toString());
+
+                assertTrue(sender.send(payload, 0), "a single part is taken for a routing id and dropped, not refused");
+                assertEquals(1, sender.stats().messages(), "counted as sent");
+
+                byte[] answer = Fixtures.payload(500, 3);
+                assertTrue(sender.publish(ascii("known"), answer, 0));
+                assertEquals(DecompressingReceiver.RECEIVED, atDealer.receive(0));
+                assertEquals(1, atDealer.message().parts());
+                assertArrayEquals(answer, atDealer.message().partBytes(0));
+                assertEquals(DecompressingReceiver.WOULD_BLOCK, atDealer.receive(ZmqSocket.DONTWAIT),
+                        "nothing of the refused message nor of the single part arrived");
+                assertEquals(2, sender.stats().messages());
+            }
+        }
+    }
+
+    /**
+     * README, "Payloads and topics": a sender refers to the last direct ByteBuffer sent, keeping
+     * its memory from being freed, until another direct buffer comes or the sender is closed;
+     * then the buffer can be collected. Both senders.
+     */
+    @ParameterizedTest(name = "parallel {0}")
+    @ValueSource(booleans = {false, true})
+    void shouldLetGoOfTheLastDirectBufferOnlyWhenAnotherComesOrOnClose(boolean parallel) {
+        try (ZmqContext ctx = new ZmqContext()) {
+            Fixtures.Link link = Fixtures.link(ctx, SocketType.PULL, SocketType.PUSH, "inproc");
+            AutoCloseable sender;
+            java.util.function.Consumer<ByteBuffer> send;
+            if (parallel) {
+                ParallelCompressingSender p = ParallelCompressingSender.builder(link.client()).workers(1).build();
+                send = b -> {
+                    assertTrue(p.send(b, 0));
+                    p.flush();
+                };
+                sender = p;
+            } else {
+                CompressingSender c = CompressingSender.builder(link.client()).build();
+                send = b -> assertTrue(c.send(b, 0));
+                sender = c;
+            }
+            java.lang.ref.WeakReference<ByteBuffer> first = sendDirect(send, 1);
+            for (int i = 0; i < 3; i++) {
+                System.gc();
+            }
+            assertTrue(first.get() != null, "the sender let go of the last direct buffer while it was the last");
+            java.lang.ref.WeakReference<ByteBuffer> second = sendDirect(send, 2);
+            assertTrue(collected(first), "the first direct buffer is still referred to after another came");
+            assertTrue(second.get() != null);
+            try {
+                sender.close();
+            } catch (Exception e) {
+                throw new AssertionError(e);
+            }
+            assertTrue(collected(second), "the last direct buffer is still referred to after close");
+        }
+    }
+
+    /** Sends a new direct buffer of 1,000 bytes and returns a weak reference to it, keeping no other. */
+    private static java.lang.ref.WeakReference<ByteBuffer> sendDirect(java.util.function.Consumer<ByteBuffer> send, long seed) {
+        ByteBuffer direct = ByteBuffer.allocateDirect(1000).put(Fixtures.payload(1000, seed)).flip();
+        send.accept(direct);
+        return new java.lang.ref.WeakReference<>(direct);
+    }
+
+    /** Collects until {@code ref} is cleared, for up to 10 s; whether it was. */
+    private static boolean collected(java.lang.ref.WeakReference<?> ref) {
+        return Fixtures.await(() -> {
+            System.gc();
+            return ref.get() == null;
+        }, 10_000);
+    }
+
+    private static byte[] ascii(String s) {
+        return s.getBytes(StandardCharsets.US_ASCII);
     }
 }
