@@ -3741,6 +3741,24 @@ def message_reads_guard():
 check("What one guard for all of a message's calls costs", message_reads_guard)
 
 
+def would_block_errno():
+    folder = os.path.join(RESULTS, 'would-block-errno')
+    old, new = ([os.path.join(folder, 'would-block-r%d-%s.json' % (r, v)) for r in range(1, 7)] for v in ('old', 'new'))
+    per_round = ratios(new, old, 'receiveWouldBlock')  # avgt: score() is the reciprocal, so these are 'times as fast'
+    ns = [statistics.median(matching(p, 'receiveWouldBlock')[0]['primaryMetric']['score'] for p in paths) for paths in (old, new)]
+    norm = [[matching(p, 'receiveWouldBlock')[0]['secondaryMetrics']['gc.alloc.rate.norm']['score'] for p in paths]
+            for paths in (old, new)]
+    first = '| `SocketCallBenchmark.receiveWouldBlock`: a `DONTWAIT` receive that finds nothing | %.0f ns / %.0f ns a call | %s | %s | %s / %s |' % (
+        ns[0], ns[1], fmt(per_round, 3), med(per_round), span(norm[0], 3), span(norm[1], 3))
+    return [first] + alternated_rows('would-block-errno', (
+        ('poller', 'sendReceive', '`TransportBenchmark` poll then drain, `zeroCopyPooled`, 1 KiB tcp'),
+        ('drain', 'sendReceive', '`TransportBenchmark` blocking receive then drain, `message`, 64 B tcp'),
+        ('parallel', 'transfer', '`PipelineBenchmark` zmqzstd, three workers, 1 KiB tcp, level 3')))
+
+
+check("What reading a would-block through zmq_errno() changes", would_block_errno)
+
+
 def raw_frame_checks():
     return alternated_rows('raw-frame-checks', (
         ('raw-inproc', 'transfer', '`PipelineBenchmark` zmqzstd, 64 B raw-block frames (`rawFrameBelowBytes=128`), inproc, level 1'),
