@@ -877,13 +877,16 @@ public final class ZmqSocket implements AutoCloseable {
      * never timed out). The clock is read only on these calls.
      *
      * <p>A DONTWAIT call that fails with EAGAIN, the would-block of every poll-then-drain loop,
-     * is told by zmq_errno() instead of the repeat, as the proxy's loop does: the repeat's
-     * capture slice is removed only once C2 has compiled the capturing stub, which took about
-     * 70,000 would-blocks in one JVM (40 B each until then; until 2026-11-29). zmq_errno() reads
-     * errno after the JVM has had its turn, so only EAGAIN is taken from it; any other value, or
-     * an EAGAIN the JVM left in place of another error, goes to the repeat, or in that last case
-     * reports would-block for a call whose failure (ETERM, EFSM, ENOTSUP, EHOSTUNREACH) the
-     * socket's state makes the next call report again.
+     * and a timed call whose timeout ran out are told by zmq_errno() instead of the repeat, as the
+     * proxy's loop does: the repeat's capture slice is removed only once C2 has compiled the
+     * capturing stub, which took about 70,000 would-blocks in one JVM (40 B each until then; until
+     * 2026-11-29). zmq_errno() reads errno after the JVM has had its turn, so only EAGAIN is taken
+     * from it, and only where EAGAIN can be the answer (never for a call that blocks without a
+     * timeout); any other value goes to the repeat. An EAGAIN the JVM left in place of another
+     * error reports would-block (or, for a timed call with time left, retries) for a call whose
+     * failure (ETERM, EFSM, ENOTSUP, EHOSTUNREACH) the socket's state makes the next call report.
+     * A timed call's message that arrived just after its timeout ran out stays for the next call
+     * (the repeat used to take it).
      *
      * <p>EINTR with DONTWAIT or without a timeout is asked again too: such a call either cannot
      * block, so the retry is bounded by the signals that arrive, or waits for ever anyway.
@@ -927,10 +930,9 @@ public final class ZmqSocket implements AutoCloseable {
                         messageOpen = false; // libzmq ended the message: it dropped it
                         return false;
                     }
+                } else if (((flags & DONTWAIT) != 0 || timed) && (int) LibZmq.zmq_errno.invokeExact() == EAGAIN) {
+                    errno = EAGAIN; // would block, or the timeout ran out: told without the capturing repeat's slice
                 } else {
-                    if ((flags & DONTWAIT) != 0 && (int) LibZmq.zmq_errno.invokeExact() == EAGAIN) {
-                        return false; // would block, read without the capturing repeat's slice
-                    }
                     // the repeat that learns errno; a timed call's must not wait its timeout again
                     if (invokeCapturing(op, m, address, length, timed ? flags | DONTWAIT : flags) >= 0) {
                         return true;
