@@ -9,6 +9,7 @@ import io.zmqzstd.transport.NativeBufferPool;
 import io.zmqzstd.transport.PooledBuffer;
 import io.zmqzstd.transport.SocketType;
 import io.zmqzstd.transport.ZmqException;
+import io.zmqzstd.transport.ZmqPoller;
 import io.zmqzstd.transport.ZmqSocket;
 
 import java.lang.foreign.Arena;
@@ -169,6 +170,14 @@ public final class CompressingSender implements AutoCloseable {
      * not counted as sent, and the message that their last ends counts as abandoned.
      */
     private boolean messageDropped;
+    /**
+     * The last message's first part would have blocked (DONTWAIT at the high-water mark, or a
+     * send timeout): until a send goes out, a DONTWAIT send first asks the socket for room
+     * (ZMQ_EVENTS) and is refused without compressing when there is none. Before 2026-11-29 a
+     * caller retrying a refused send compressed the payload again (and rented its buffer) on every
+     * retry, found by reliability's RestartJourneyTest (poolRents = messages + wouldBlock).
+     */
+    private boolean refusedLast;
     private boolean closed;
     /**
      * {@link #closed} for {@link #isClosed()}, which any thread may call: the send path reads the
@@ -713,6 +722,13 @@ public final class CompressingSender implements AutoCloseable {
     private boolean sendPart(byte[] envelope, MemorySegment envelopeSegment, ReceivedMessage request, byte[] array,
                              MemorySegment segment, long offset, long length, int flags) {
         checkFlags(flags);
+        if (refusedLast) {
+            if ((flags & ZmqSocket.DONTWAIT) != 0 && !messageOpen && noRoom()) {
+                counters.wouldBlock++;
+                return false; // still no room: refused before compressing, as the send would be after
+            }
+            refusedLast = false;
+        }
         PooledBuffer buffer = null;
         boolean handedOver = false;
         long zeroCopyThresholdBytes = frames.zeroCopyThreshold(socket);
@@ -835,6 +851,7 @@ public final class CompressingSender implements AutoCloseable {
     private boolean notTaken(int flags) {
         if (!messageOpen) {
             counters.wouldBlock++;
+            refusedLast = true;
             return false;
         }
         if ((flags & ZmqSocket.SNDMORE) == 0) {
@@ -844,6 +861,19 @@ public final class CompressingSender implements AutoCloseable {
             messageDropped = true;
         }
         return true;
+    }
+
+    /**
+     * Whether the socket has no room for a message now (ZMQ_EVENTS without POLLOUT), asked only
+     * after a refusal ({@link #refusedLast}). A failure (ETERM, the socket closed) counts as room:
+     * the send that follows reports it as a send does.
+     */
+    private boolean noRoom() {
+        try {
+            return (socket.events() & ZmqPoller.POLLOUT) == 0;
+        } catch (RuntimeException e) {
+            return false;
+        }
     }
 
     /** libzmq reported a part of a message it drops as sent (see {@link #messageDropped}). */

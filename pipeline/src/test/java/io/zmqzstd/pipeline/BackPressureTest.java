@@ -78,6 +78,64 @@ class BackPressureTest {
     }
 
     /**
+     * A DONTWAIT send refused at the high-water mark, tried again while the socket still has no
+     * room, is refused again without compressing the payload or renting a buffer for its frame:
+     * after a refusal the sender asks the socket for room (ZMQ_EVENTS) first. Before 2026-11-29
+     * every retry compressed the 64 KiB payload again and rented a pooled buffer for it (1,000
+     * retries, 1,000 rents; found by reliability's RestartJourneyTest, where poolRents was
+     * messages + wouldBlock). Once the reader has drained, the next send compresses and goes out,
+     * and every message arrives whole and in order.
+     */
+    @Test
+    void shouldNotCompressAgainWhileTheSocketStillHasNoRoom() {
+        NativeBufferPool pool = NativeBufferPool.builder().leakDetection(NativeBufferPool.LeakDetection.STRICT).build();
+        try (ZmqContext ctx = ZmqContext.builder().bufferPool(pool).build(); Arena arena = Arena.ofConfined()) {
+            ZmqSocket pull = ctx.socket(SocketType.PULL);
+            ZmqSocket push = ctx.socket(SocketType.PUSH);
+            push.sendHwm(1);
+            pull.receiveHwm(1);
+            Fixtures.link(pull, push, "inproc");
+            int size = 64 * 1024;
+            MemorySegment payload = arena.allocate(size);
+            MemorySegment.copy(Fixtures.random(size, 5), 0, payload, ValueLayout.JAVA_BYTE, 0, size);
+            try (CompressingSender sender = CompressingSender.builder(push).build();
+                 DecompressingReceiver receiver = DecompressingReceiver.builder(pull).build()) {
+                long seq = 0;
+                payload.set(ValueLayout.JAVA_LONG_UNALIGNED, 0, seq);
+                while (sender.send(payload, ZmqSocket.DONTWAIT)) {
+                    payload.set(ValueLayout.JAVA_LONG_UNALIGNED, 0, ++seq);
+                    assertTrue(seq < 100, "the high-water mark was never reached");
+                }
+                long sent = seq;
+                long rents = sender.stats().poolRents();
+                assertEquals(sent + 1, rents, "one rent per message sent, and one for the refused one");
+                for (int i = 0; i < 1000; i++) {
+                    assertFalse(sender.send(payload, ZmqSocket.DONTWAIT), "still no room");
+                }
+                assertEquals(rents, sender.stats().poolRents(), "the retries compressed nothing into a rented buffer");
+                assertEquals(1001, sender.stats().wouldBlock());
+                long expected = 0;
+                long deadline = System.nanoTime() + 10_000_000_000L;
+                while (!sender.send(payload, ZmqSocket.DONTWAIT)) { // the reader drains; room comes back
+                    while (receiver.receive(ZmqSocket.DONTWAIT) == DecompressingReceiver.RECEIVED) {
+                        assertEquals(expected++, sequenceOf(receiver.message()));
+                    }
+                    assertTrue(System.nanoTime() < deadline, "no room within 10 s after the reader drained");
+                }
+                while (expected <= sent) {
+                    assertEquals(DecompressingReceiver.RECEIVED, receiver.receive(0));
+                    assertEquals(expected++, sequenceOf(receiver.message()));
+                }
+                assertEquals(sent + 1, sender.stats().messages());
+                assertTrue(Fixtures.await(() -> pool.outstanding() == 0, 10_000), () -> pool.stats().toString());
+                pool.assertNoLeaks();
+            }
+        } finally {
+            pool.close();
+        }
+    }
+
+    /**
      * A blocking send waits at the high-water mark: with the reader held back, the sender gets
      * about the HWMs' worth of messages out (plus what the kernel buffers hold over tcp, bounded
      * here by small socket buffers) and then sits inside send, its count no longer growing; once

@@ -2218,10 +2218,25 @@ public final class ZmqSocket implements AutoCloseable {
     /**
      * ZMQ_EVENTS: bit 1 = a message can be received, bit 2 = one can be sent. Reading it also
      * lets the socket process its pending commands (a STREAM connection's close completes, say).
+     * Allocation-free: read through the handle that captures no errno, and asked again through
+     * the capturing one only when it fails (ETERM, the socket closed in libzmq), to name why.
      *
      * @return {@link ZmqPoller#POLLIN} and/or {@link ZmqPoller#POLLOUT} bits, 0 for neither
      */
-    public int events() { return getInt("ZMQ_EVENTS", LibZmq.ZMQ_EVENTS); }
+    public int events() {
+        enter();
+        try {
+            optLen.set(ValueLayout.JAVA_LONG, 0, 4L);
+            if ((int) LibZmq.zmq_getsockopt_fast.invokeExact(socket, LibZmq.ZMQ_EVENTS, opt, optLen) != 0) {
+                getRawEntered("ZMQ_EVENTS", LibZmq.ZMQ_EVENTS, 4); // throws naming errno, or answers this time
+            }
+            return opt.get(ValueLayout.JAVA_INT, 0);
+        } catch (Throwable t) {
+            throw LibZmq.rethrow(t);
+        } finally {
+            exit();
+        }
+    }
 
     /**
      * Sets any integer option by its ZMQ_* number (for options without a typed setter). Setting
