@@ -8,6 +8,10 @@ import io.zmqzstd.codec.internal.LibZstd;
  *
  * <p>After this exception the compressor or decompressor that threw it has reset its session
  * and is usable for the next frame.
+ *
+ * <p>The one-call paths throw it as it is; {@link ZstdInputStream} and {@link ZstdOutputStream}
+ * throw it as the cause of a {@link ZstdStreamException}, the {@link java.io.IOException} that
+ * {@code java.io} code catches, with the same message, reason, code and name.
  */
 public class ZstdException extends RuntimeException {
 

@@ -16,7 +16,10 @@ import java.util.Objects;
  * (limit, dictionary); the total content read, over all frames, is held to the decompressor's
  * {@link ZstdDecompressor#maxDecompressedSize()} ({@code TOO_LARGE}, "stream larger than limit"
  * when frames that each fit pass it together, from the header of a frame that declares more
- * than the limit leaves: a long concatenation needs a limit above its total). Errors are {@link ZstdException}s;
+ * than the limit leaves: a long concatenation needs a limit above its total). Bad input is a
+ * {@link ZstdStreamException}, an {@link IOException} (as {@link java.util.zip.ZipException} is
+ * for the JDK's streams) that carries the {@link ZstdException#reason() reason}, zstd's code and
+ * name, and as cause the {@link ZstdException} the one-call paths throw for the same bytes;
  * once a frame has begun, the message ends with where: {@code "; in the stream: frame=3,
  * inputOffset=…, contentOffset=…"}, the frame's number from 1 (skippable frames counted), the
  * offset of its first byte in the input and of its content in what the stream returns.
@@ -142,12 +145,32 @@ public final class ZstdInputStream extends InputStream {
         }
     }
 
+    /**
+     * The next byte of content, as {@link #read(byte[], int, int)} reads it.
+     *
+     * @return the byte, 0 to 255, or -1 at the end of the input
+     * @throws ZstdStreamException as {@link #read(byte[], int, int)}
+     * @throws IOException as {@link #read(byte[], int, int)}
+     */
     @Override
     public int read() throws IOException {
         int n = read(oneByte, 0, 1);
         return n < 0 ? -1 : oneByte[0] & 0xFF;
     }
 
+    /**
+     * Up to {@code len} bytes of content: what the decoded window holds, decoding more (and
+     * reading the source) only when it holds none.
+     *
+     * @return the bytes read, 0 for {@code len == 0}, or -1 at the end of the input
+     * @throws ZstdStreamException for bad input (a cut, corrupt or foreign frame, a missing
+     *     dictionary, a limit passed), the stream's first error, which ends it
+     * @throws IOException when the source fails, or this stream is closed or failed earlier
+     *     ("stream failed earlier: …", the first error as cause)
+     * @throws IllegalStateException when a borrowed decompressor is closed, taken over, or in a
+     *     call on another thread, which ends the stream as an error
+     * @throws IndexOutOfBoundsException when the range is outside {@code b}, before anything else
+     */
     @Override
     public int read(byte[] b, int off, int len) throws IOException {
         Objects.checkFromIndexSize(off, len, b.length);
@@ -166,6 +189,7 @@ public final class ZstdInputStream extends InputStream {
      * byte into it).
      *
      * @return the bytes skipped; 0 for {@code n <= 0} and at the end
+     * @throws ZstdStreamException for bad input, as {@link #read(byte[], int, int)}
      * @throws IOException when this stream is closed or failed earlier, whatever {@code n} (the
      *     inherited method returns 0 for {@code n <= 0} without looking), or as {@link #read}
      */
@@ -274,14 +298,15 @@ public final class ZstdInputStream extends InputStream {
     /**
      * {@link #decodeMore()}, its errors naming where in the stream they happened: which frame
      * (a stream fails in its 3rd frame as often as in its 1st), where it starts in the input and in
-     * the content.
+     * the content. The one place a {@link ZstdException} leaves the decoding: it becomes the
+     * {@link ZstdStreamException} (an {@link IOException}) that {@code java.io} code catches.
      */
     private boolean decodeMoreNamingTheFrame() throws IOException {
         try {
             return decodeMore();
         } catch (ZstdException e) {
-            throw frames == 0 ? e : e.withContext("; in the stream: frame=" + frames + ", inputOffset=" + frameStart
-                    + ", contentOffset=" + totalBeforeFrame);
+            throw new ZstdStreamException(frames == 0 ? e : e.withContext("; in the stream: frame=" + frames
+                    + ", inputOffset=" + frameStart + ", contentOffset=" + totalBeforeFrame));
         }
     }
 

@@ -13,6 +13,11 @@ import java.util.Objects;
  * whole ({@code ZSTD_compressStream2} over the compressor's reused context and native scratch
  * memory). The frame declares its content size only when it is given up front.
  *
+ * <p>zstd's refusals (a pledged size not met, a parameter or memory error) are a
+ * {@link ZstdStreamException}, an {@link IOException} that carries the
+ * {@link ZstdException#reason() reason}, zstd's code and name, and as cause the
+ * {@link ZstdException} a one-call compression would throw.
+ *
  * <p>{@link #close()} ends the frame and closes the underlying stream; it closes the compressor
  * only when this stream created it. It is idempotent, and every write or flush after it throws
  * {@link IOException}. After a failed write or flush (zstd's error or the underlying stream's,
@@ -81,7 +86,7 @@ public final class ZstdOutputStream extends OutputStream {
 
     /**
      * A stream over a borrowed compressor whose frame declares {@code contentSizeBytes}; writing
-     * any other number of bytes fails ({@code TRUNCATED}): fewer at {@link #close()}, before the
+     * any other number of bytes fails ({@link ZstdStreamException}, {@code TRUNCATED}): fewer at {@link #close()}, before the
      * frame is ended ("less content than the frame declares: pledged=…, written=…", with libzstd's
      * code for {@code srcSize_wrong}, which libzstd 1.5.4 with workers did not report), more at the write that passes the pledge ("more content than the
      * frame declares: pledged=…, written=…, this write=…"), before any of its bytes is compressed
@@ -122,12 +127,29 @@ public final class ZstdOutputStream extends OutputStream {
         }
     }
 
+    /**
+     * Writes one byte of content, as {@link #write(byte[], int, int)} does.
+     *
+     * @throws ZstdStreamException as {@link #write(byte[], int, int)}
+     * @throws IOException as {@link #write(byte[], int, int)}
+     */
     @Override
     public void write(int b) throws IOException {
         oneByte[0] = (byte) b;
         write(oneByte, 0, 1);
     }
 
+    /**
+     * Compresses {@code len} bytes of content, handing the sink what zstd gives.
+     *
+     * @throws ZstdStreamException when zstd refuses, or the write passes a pledged size
+     *     ({@code TRUNCATED}, before any of it is compressed); it fails the stream
+     * @throws IOException when the sink fails, or this stream is closed or failed earlier
+     *     ("stream failed earlier: …", the first failure as cause)
+     * @throws IllegalStateException when a borrowed compressor is closed, taken over, or in a call
+     *     on another thread, a failure as above
+     * @throws IndexOutOfBoundsException when the range is outside {@code b}, before anything else
+     */
     @Override
     public void write(byte[] b, int off, int len) throws IOException {
         Objects.checkFromIndexSize(off, len, b.length);
@@ -140,6 +162,7 @@ public final class ZstdOutputStream extends OutputStream {
      * fails (the underlying stream's own flush included: what it was given may be lost), the
      * stream takes nothing more, as after a failed write.
      *
+     * @throws ZstdStreamException when zstd refuses; it fails the stream
      * @throws IOException when the underlying stream fails, or this stream is closed or failed earlier
      */
     @Override
@@ -156,6 +179,11 @@ public final class ZstdOutputStream extends OutputStream {
      * ({@link IllegalStateException}, as {@link ZstdCompressor#close()} says): a later call, once
      * that write has returned, frees the compressor (or has a borrowed one forget this stream,
      * which it then keeps reachable no longer); the frame stays unended.
+     *
+     * @throws ZstdStreamException when zstd refuses to end the frame, or fewer bytes were written
+     *     than pledged ({@code TRUNCATED}, the frame not ended)
+     * @throws IOException when the sink fails, or after a failed write or flush ("stream failed
+     *     earlier, frame not ended: …", the first failure as cause)
      */
     @Override
     public void close() throws IOException {
@@ -216,8 +244,9 @@ public final class ZstdOutputStream extends OutputStream {
                     // libzstd checks the pledge only when it compresses a block: a write that
                     // passes it by less than a block went through, the error coming at the next
                     // flush or close. Refused here before zstd or the sink sees any of it.
-                    throw new ZstdException(ZstdException.Reason.TRUNCATED, "more content than the frame declares: pledged="
-                            + pledged + ", written=" + written + ", this write=" + len);
+                    throw new ZstdStreamException(new ZstdException(ZstdException.Reason.TRUNCATED,
+                            "more content than the frame declares: pledged=" + pledged + ", written=" + written
+                            + ", this write=" + len));
                 }
                 writeChunks(b, off, len);
                 written += len;
@@ -225,8 +254,9 @@ public final class ZstdOutputStream extends OutputStream {
                 if (op == LibZstd.E_END && pledged >= 0 && written < pledged) {
                     // libzstd checks this only without workers: with them (1.5.4) it ended the
                     // frame, declaring the pledged size over fewer bytes, and reported success.
-                    throw ZstdException.withResult(ZstdException.Reason.TRUNCATED, "less content than the frame"
-                            + " declares: pledged=" + pledged + ", written=" + written, -(long) LibZstd.ERR_SRC_SIZE_WRONG);
+                    throw new ZstdStreamException(ZstdException.withResult(ZstdException.Reason.TRUNCATED,
+                            "less content than the frame declares: pledged=" + pledged + ", written=" + written,
+                            -(long) LibZstd.ERR_SRC_SIZE_WRONG));
                 }
                 drainWith(op);
                 if (op == LibZstd.E_FLUSH) {
@@ -279,6 +309,8 @@ public final class ZstdOutputStream extends OutputStream {
         long remaining;
         try {
             remaining = compressor.streamStep(buffers, op);
+        } catch (ZstdException e) {
+            throw new ZstdStreamException(e); // the IOException java.io code catches; error path only
         } catch (Throwable t) {
             throw LibZstd.rethrow(t);
         }

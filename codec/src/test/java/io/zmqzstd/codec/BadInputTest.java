@@ -149,7 +149,7 @@ class BadInputTest {
             String what = HexFormat.of().formatHex(bad);
             ZstdException e = assertRejectedThenRecovers(bad, ZstdException.Reason.CORRUPT);
             assertEquals(bad.length, ZstdFrames.compressedSize(MemorySegment.ofArray(bad)), "complete: " + what);
-            ZstdException streamed = streamFailure(bad);
+            ZstdStreamException streamed = streamFailure(bad);
             assertEquals(ZstdException.Reason.CORRUPT, streamed.reason(), "stream: " + what + ": " + streamed.getMessage());
             assertTrue(streamed.errorCode() != 0 && streamed.getMessage().contains(streamed.errorName()), streamed.getMessage());
             try (ZstdInputStream in = new ZstdInputStream(new ByteArrayInputStream(goodFrame), decompressor)) {
@@ -183,7 +183,7 @@ class BadInputTest {
             assertTrue(size > bad.length, "the block runs past the input: size=" + size);
             ZstdException e = assertRejectedThenRecovers(bad, ZstdException.Reason.CORRUPT);
             assertTrue(e.getMessage().contains("blockSize=" + size), e.getMessage());
-            ZstdException streamed = streamFailure(bad);
+            ZstdStreamException streamed = streamFailure(bad);
             assertEquals(ZstdException.Reason.CORRUPT, streamed.reason(), "stream, size=" + size + ": " + streamed.getMessage());
             // compressedSize answers as libzstd's ZSTD_findFrameCompressedSize, which does not
             // check the block maximum: the input ends inside the block
@@ -239,7 +239,7 @@ class BadInputTest {
             ZstdException e = assertRejectedThenRecovers(cut, ZstdException.Reason.CORRUPT);
             assertTrue(e.getMessage().contains("at=6, blockSize=" + (cut[5] == 0 ? 2000 : ZstdFrames.BLOCK_SIZE_MAX + 1)),
                     e.getMessage());
-            ZstdException streamed = streamFailure(cut);
+            ZstdStreamException streamed = streamFailure(cut);
             assertEquals(ZstdException.Reason.CORRUPT, streamed.reason(), "stream: " + what + ": " + streamed.getMessage());
             // as libzstd's ZSTD_findFrameCompressedSize, which does not check the block maximum
             ZstdException walked = assertThrows(ZstdException.class, () -> ZstdFrames.compressedSize(MemorySegment.ofArray(cut)));
@@ -359,9 +359,9 @@ class BadInputTest {
     }
 
     /** What a ZstdInputStream over {@code input} (on this test's decompressor) throws after reading all it can. */
-    private ZstdException streamFailure(byte[] input) throws IOException {
+    private ZstdStreamException streamFailure(byte[] input) throws IOException {
         try (ZstdInputStream in = new ZstdInputStream(new ByteArrayInputStream(input), decompressor)) {
-            return assertThrows(ZstdException.class, in::readAllBytes);
+            return assertThrows(ZstdStreamException.class, in::readAllBytes);
         }
     }
 
@@ -485,7 +485,7 @@ class BadInputTest {
         assertEquals("frame window larger than limit: window=134217728, limit=8388608 (from maxDecompressedSize="
                 + LIMIT + "); a maxDecompressedSize above 67108864 allows it", e.getMessage());
         try (ZstdInputStream in = new ZstdInputStream(new ByteArrayInputStream(hostile), decompressor)) {
-            assertEquals(ZstdException.Reason.TOO_LARGE, assertThrows(ZstdException.class, in::readAllBytes).reason());
+            assertEquals(ZstdException.Reason.TOO_LARGE, assertThrows(ZstdStreamException.class, in::readAllBytes).reason());
         }
         try (ZstdInputStream in = new ZstdInputStream(new ByteArrayInputStream(goodFrame), decompressor)) {
             assertArrayEquals(GOOD, in.readAllBytes(), "usable after the refusal");
@@ -511,7 +511,7 @@ class BadInputTest {
         assertEquals(ZstdException.Reason.TOO_LARGE,
                 assertThrows(ZstdException.class, () -> ZstdFrames.compressedSize(MemorySegment.ofArray(hostile))).reason());
         try (ZstdInputStream in = new ZstdInputStream(new ByteArrayInputStream(hostile), decompressor)) {
-            assertEquals(ZstdException.Reason.TOO_LARGE, assertThrows(ZstdException.class, in::readAllBytes).reason());
+            assertEquals(ZstdException.Reason.TOO_LARGE, assertThrows(ZstdStreamException.class, in::readAllBytes).reason());
         }
         assertArrayEquals(GOOD, decompressor.decompress(goodFrame), "usable after the refusal");
     }
@@ -537,7 +537,7 @@ class BadInputTest {
                     + Long.MAX_VALUE + "); no maxDecompressedSize allows it: the largest window taken is 2147483648 (2^31)",
                     e.getMessage());
             try (ZstdInputStream in = new ZstdInputStream(new ByteArrayInputStream(frame), largest)) {
-                assertEquals(ZstdException.Reason.TOO_LARGE, assertThrows(ZstdException.class, in::readAllBytes).reason());
+                assertEquals(ZstdException.Reason.TOO_LARGE, assertThrows(ZstdStreamException.class, in::readAllBytes).reason());
             }
         }
     }
@@ -564,7 +564,7 @@ class BadInputTest {
             assertArrayEquals(content, above.decompress(eighth), "the limit the message names takes the frame");
         }
         try (ZstdInputStream in = new ZstdInputStream(new ByteArrayInputStream(withWindow(sizeless, WINDOW_2_27)), decompressor)) {
-            String message = assertThrows(ZstdException.class, in::readAllBytes).getMessage();
+            String message = assertThrows(ZstdStreamException.class, in::readAllBytes).getMessage();
             assertTrue(message.contains("; a maxDecompressedSize above 67108864 allows it; in the stream: frame=1"), message);
         }
         for (byte descriptor : new byte[] {(byte) (21 << 3 | 1), (byte) (21 << 3 | 7)}) { // 2^31 and one or seven eighths
@@ -645,7 +645,7 @@ class BadInputTest {
                 assertEquals("frame larger than limit: declared=unknown, limit=" + limit, e.getMessage());
             }
             try (ZstdInputStream in = new ZstdInputStream(new ByteArrayInputStream(past), small)) {
-                assertEquals(ZstdException.Reason.TOO_LARGE, assertThrows(ZstdException.class, in::readAllBytes).reason());
+                assertEquals(ZstdException.Reason.TOO_LARGE, assertThrows(ZstdStreamException.class, in::readAllBytes).reason());
             }
             assertArrayEquals(fits, small.decompress(frame), "usable after the limit");
         }
@@ -697,7 +697,7 @@ class BadInputTest {
             assertEquals("", e.errorName(), "found before zstd: " + e.getMessage());
             if (c[1] != ZstdException.Reason.CORRUPT) { // a stream reads on past the first frame
                 try (ZstdInputStream in = new ZstdInputStream(new ByteArrayInputStream(input), decompressor)) {
-                    ZstdException streamed = assertThrows(ZstdException.class, in::readAllBytes);
+                    ZstdStreamException streamed = assertThrows(ZstdStreamException.class, in::readAllBytes);
                     assertEquals(c[1], streamed.reason(), streamed.getMessage());
                     assertEquals(0, streamed.errorCode(), "found before zstd, in a stream: " + streamed.getMessage());
                     assertEquals("", streamed.errorName(), "found before zstd, in a stream: " + streamed.getMessage());

@@ -122,7 +122,7 @@ class CompressorWorkersTest {
              ZstdDecompressor d = new ZstdDecompressor()) {
             ZstdOutputStream out = new ZstdOutputStream(OutputStream.nullOutputStream(), c, data.length);
             out.write(data, 0, 5 << 20);
-            ZstdException e = assertThrows(ZstdException.class, out::close);
+            ZstdStreamException e = assertThrows(ZstdStreamException.class, out::close);
             assertEquals(ZstdException.Reason.TRUNCATED, e.reason());
             assertEquals("less content than the frame declares: pledged=8388608, written=5242880", e.getMessage());
             assertEquals(LibZstd.ERR_SRC_SIZE_WRONG, e.errorCode());

@@ -123,7 +123,7 @@ class DeclaredSizeMismatchTest {
     void shouldNameTheShortfallInAStream() throws IOException {
         byte[] first = compressed(SMALL, false);
         byte[] bad = declaring(compressed(SMALL, true), SMALL.length + 3);
-        ZstdException e = corruptInAStream(first, bad, new ByteArrayOutputStream());
+        ZstdStreamException e = corruptInAStream(first, bad, new ByteArrayOutputStream());
         assertEquals(shorter(SMALL.length + 3, SMALL.length) + "; in the stream: frame=2, inputOffset=" + first.length
                 + ", contentOffset=" + SMALL.length, e.getMessage());
         try (ZstdInputStream in = new ZstdInputStream(new ByteArrayInputStream(first), decompressor)) {
@@ -132,12 +132,12 @@ class DeclaredSizeMismatchTest {
     }
 
     /** Reads {@code first} then {@code bad} through a stream into {@code got}, which must fail CORRUPT: the failure. */
-    private ZstdException corruptInAStream(byte[] first, byte[] bad, ByteArrayOutputStream got) throws IOException {
+    private ZstdStreamException corruptInAStream(byte[] first, byte[] bad, ByteArrayOutputStream got) throws IOException {
         ByteArrayOutputStream input = new ByteArrayOutputStream();
         input.write(first);
         input.write(bad);
         try (ZstdInputStream in = new ZstdInputStream(new ByteArrayInputStream(input.toByteArray()), decompressor)) {
-            ZstdException e = assertThrows(ZstdException.class, () -> in.transferTo(got));
+            ZstdStreamException e = assertThrows(ZstdStreamException.class, () -> in.transferTo(got));
             assertEquals(ZstdException.Reason.CORRUPT, e.reason(), e.getMessage());
             return e;
         }
@@ -157,7 +157,7 @@ class DeclaredSizeMismatchTest {
                 assertTrue(frame.length > StreamBuffers.SCRATCH_BYTES, "spans refills: " + frame.length);
                 byte[] bad = declaring(frame, content.length + 1000);
                 ByteArrayOutputStream got = new ByteArrayOutputStream();
-                ZstdException e = corruptInAStream(first, bad, got);
+                ZstdStreamException e = corruptInAStream(first, bad, got);
                 assertEquals(LibZstd.ERR_CORRUPTION_DETECTED, e.errorCode(), e.getMessage());
                 long produced = got.size() - SMALL.length;
                 assertTrue(produced > 0 && produced <= content.length, "produced=" + produced);
@@ -228,7 +228,7 @@ class DeclaredSizeMismatchTest {
         String longer = "frame content longer than its header declares: declared=" + (content.length - 1);
         assertEquals(longer, assertThrows(ZstdException.class, () -> decompressor.decompress(bad)).getMessage());
         try (ZstdInputStream in = new ZstdInputStream(new ByteArrayInputStream(bad), decompressor)) {
-            ZstdException e = assertThrows(ZstdException.class, in::readAllBytes);
+            ZstdStreamException e = assertThrows(ZstdStreamException.class, in::readAllBytes);
             assertEquals(ZstdException.Reason.CORRUPT, e.reason(), e.getMessage());
             assertEquals(longer + "; in the stream: frame=1, inputOffset=0, contentOffset=0", e.getMessage());
         }

@@ -112,7 +112,7 @@ class HugeFrameTest {
             assertEquals(PAST_TWO_GIB, in.transferTo(OutputStream.nullOutputStream()));
         }
         try (ZstdInputStream in = new ZstdInputStream(new ByteArrayInputStream(stream))) {
-            ZstdException e = assertThrows(ZstdException.class, () -> in.transferTo(OutputStream.nullOutputStream()));
+            ZstdStreamException e = assertThrows(ZstdStreamException.class, () -> in.transferTo(OutputStream.nullOutputStream()));
             assertEquals(ZstdException.Reason.TOO_LARGE, e.reason());
         }
     }

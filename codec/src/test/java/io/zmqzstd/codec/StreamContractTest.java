@@ -2,6 +2,7 @@ package io.zmqzstd.codec;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -570,7 +571,7 @@ class StreamContractTest {
     void shouldHaveNothingAvailableAndRefuseEverySkipAfterAnError() throws IOException {
         try (ZstdDecompressor d = new ZstdDecompressor()) {
             ZstdInputStream in = new ZstdInputStream(new ByteArrayInputStream(Arrays.copyOf(FRAME, FRAME.length / 2)), d);
-            ZstdException cut = assertThrows(ZstdException.class, in::readAllBytes);
+            ZstdStreamException cut = assertThrows(ZstdStreamException.class, in::readAllBytes);
             assertEquals(ZstdException.Reason.TRUNCATED, cut.reason());
             assertEquals(0, in.available(), "nothing held after an error");
             for (long n : new long[] {5, 0, -1}) {
@@ -594,7 +595,7 @@ class StreamContractTest {
             CountingOutput sink = new CountingOutput();
             ZstdOutputStream out = new ZstdOutputStream(sink, c, 1000);
             out.write(DATA, 0, 10);
-            ZstdException e = assertThrows(ZstdException.class, out::close);
+            ZstdStreamException e = assertThrows(ZstdStreamException.class, out::close);
             assertEquals(ZstdException.Reason.TRUNCATED, e.reason());
             assertEquals("less content than the frame declares: pledged=1000, written=10", e.getMessage());
             assertEquals(1, sink.closes, "the sink is closed although the frame could not be ended");
@@ -602,6 +603,91 @@ class StreamContractTest {
             assertEquals(1, sink.closes, "closed once");
             assertArrayEquals(DATA, decompress(c.compress(DATA)), "the borrowed compressor goes on");
         }
+    }
+
+    /**
+     * The first error of a stream for bad input is an IOException, as the JDK's compressed streams
+     * throw ZipException for bad data: until 2026-11-29 it was the unchecked ZstdException, which a
+     * {@code catch (IOException e)}, {@code InputStream.transferTo} or {@code Files.copy} let
+     * through, while every later call threw IOException ("stream failed earlier"). The reason,
+     * zstd's code and name and the message (where in the stream) are those of the ZstdException,
+     * which is the cause.
+     */
+    @Test
+    void shouldThrowTheFirstErrorForBadInputAsAnIOExceptionKeepingReasonCodeAndMessage() throws IOException {
+        byte[] cut = Arrays.copyOf(FRAME, FRAME.length / 2);
+        try (ZstdInputStream in = new ZstdInputStream(new ByteArrayInputStream(cut))) {
+            ZstdStreamException e = caughtAsIOException(() -> in.transferTo(OutputStream.nullOutputStream()), "transferTo");
+            assertEquals(ZstdException.Reason.TRUNCATED, e.reason());
+            assertTrue(e.getMessage().startsWith("frame truncated: input ended inside a frame, decompressed="), e.getMessage());
+            assertTrue(e.getMessage().endsWith("; in the stream: frame=1, inputOffset=0, contentOffset=0"), e.getMessage());
+            assertCarries(e);
+            IOException later = assertThrows(IOException.class, in::read);
+            assertEquals("stream failed earlier: " + e.getMessage(), later.getMessage());
+            assertSame(e, later.getCause());
+        }
+
+        byte[] small;
+        try (ZstdCompressor c = new ZstdCompressor(3)) {
+            small = c.compress(Arrays.copyOf(DATA, 5_000));
+        }
+        for (int i = 20; i < small.length - 4; i += 7) {
+            small[i] ^= (byte) 0x5A;
+        }
+        byte[] damaged = small;
+        try (ZstdInputStream in = new ZstdInputStream(new ByteArrayInputStream(damaged))) {
+            ZstdStreamException e = caughtAsIOException(() -> in.read(new byte[100_000]), "read");
+            assertEquals(ZstdException.Reason.CORRUPT, e.reason(), e.getMessage());
+            assertTrue(e.errorCode() != 0 && !e.errorName().isEmpty(), "zstd's code and name: " + e.getMessage());
+            assertCarries(e);
+        }
+
+        try (ZstdInputStream in = new ZstdInputStream(new ByteArrayInputStream("garbage!".getBytes()))) {
+            ZstdStreamException e = caughtAsIOException(() -> in.skip(10), "skip");
+            assertEquals(ZstdException.Reason.NOT_ZSTD, e.reason(), e.getMessage());
+            assertTrue(e.getMessage().endsWith("; in the stream: frame=1, inputOffset=0, contentOffset=0"), e.getMessage());
+            assertCarries(e);
+        }
+
+        try (ZstdCompressor c = new ZstdCompressor(3)) {
+            CountingOutput sink = new CountingOutput();
+            ZstdOutputStream out = new ZstdOutputStream(sink, c, 10);
+            ZstdStreamException e = caughtAsIOException(() -> out.write(DATA, 0, 11), "write past the pledge");
+            assertEquals(ZstdException.Reason.TRUNCATED, e.reason());
+            assertEquals("more content than the frame declares: pledged=10, written=0, this write=11", e.getMessage());
+            assertCarries(e);
+            IOException later = assertThrows(IOException.class, () -> out.write(1));
+            assertEquals("stream failed earlier: " + e.getMessage(), later.getMessage());
+            assertSame(e, later.getCause());
+            assertEquals("stream failed earlier, frame not ended: " + e.getMessage(),
+                    assertThrows(IOException.class, out::close).getMessage());
+        }
+    }
+
+    /** An I/O call that may throw IOException. */
+    private interface IoCall {
+        void run() throws IOException;
+    }
+
+    /** What {@code catch (IOException e)} around {@code call} catches: the stream's ZstdStreamException. */
+    private static ZstdStreamException caughtAsIOException(IoCall call, String what) {
+        try {
+            call.run();
+        } catch (IOException e) {
+            return assertInstanceOf(ZstdStreamException.class, e, what);
+        } catch (RuntimeException e) {
+            throw new AssertionError(what + ": escaped catch (IOException e) as " + e, e);
+        }
+        throw new AssertionError(what + ": no error");
+    }
+
+    /** {@code e} carries its cause's message, reason, code and name. */
+    private static void assertCarries(ZstdStreamException e) {
+        ZstdException cause = assertInstanceOf(ZstdException.class, e.getCause());
+        assertEquals(cause.getMessage(), e.getMessage());
+        assertEquals(cause.reason(), e.reason());
+        assertEquals(cause.errorCode(), e.errorCode());
+        assertEquals(cause.errorName(), e.errorName());
     }
 
     private static void assertIOException(Executable call, String what) {

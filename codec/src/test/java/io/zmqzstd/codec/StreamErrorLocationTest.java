@@ -49,16 +49,16 @@ class StreamErrorLocationTest {
     }
 
     /** The error reading all of {@code input}, after checking that the next read names it too. */
-    private ZstdException failure(byte[] input) throws IOException {
+    private ZstdStreamException failure(byte[] input) throws IOException {
         try (ZstdInputStream in = new ZstdInputStream(new ByteArrayInputStream(input), decompressor)) {
-            ZstdException e = assertThrows(ZstdException.class, () -> in.transferTo(new ByteArrayOutputStream()));
+            ZstdStreamException e = assertThrows(ZstdStreamException.class, () -> in.transferTo(new ByteArrayOutputStream()));
             IOException again = assertThrows(IOException.class, in::read);
             assertTrue(again.getMessage().contains(e.getMessage()), again.getMessage());
             return e;
         }
     }
 
-    private void assertLocated(ZstdException e, ZstdException.Reason reason, int frame, long inputOffset, long contentOffset)
+    private void assertLocated(ZstdStreamException e, ZstdException.Reason reason, int frame, long inputOffset, long contentOffset)
             throws IOException {
         assertEquals(reason, e.reason(), e.getMessage());
         String where = "; in the stream: frame=" + frame + ", inputOffset=" + inputOffset + ", contentOffset=" + contentOffset;
@@ -77,7 +77,7 @@ class StreamErrorLocationTest {
         for (int i = 20; i < damaged.length - 4; i += 7) {
             damaged[i] ^= (byte) 0x5A;
         }
-        ZstdException e = failure(concat(one, two, damaged));
+        ZstdStreamException e = failure(concat(one, two, damaged));
         assertLocated(e, ZstdException.Reason.CORRUPT, 3, one.length + two.length, ONE.length + TWO.length);
         assertTrue(e.errorCode() != 0 && !e.errorName().isEmpty(), "zstd's own code and name are kept: " + e.getMessage());
     }
@@ -115,7 +115,7 @@ class StreamErrorLocationTest {
 
     @Test
     void shouldNameNoFrameWhenTheSourceIsEmpty() throws IOException {
-        ZstdException e = failure(new byte[0]);
+        ZstdStreamException e = failure(new byte[0]);
         assertEquals(ZstdException.Reason.EMPTY, e.reason());
         assertEquals("input is empty: length=0", e.getMessage());
     }

@@ -138,7 +138,7 @@ class StreamReadSizesTest {
     void shouldRefuseATruncatedFrameInLargeReads(int size) throws IOException {
         byte[] input = input();
         byte[] cut = Arrays.copyOf(input, input.length - compress(C).length - 1000);
-        ZstdException e = readFailing(cut, size);
+        ZstdStreamException e = readFailing(cut, size);
         assertEquals(ZstdException.Reason.TRUNCATED, e.reason());
         assertTrue(e.getMessage().startsWith("frame truncated: input ended inside a frame, decompressed="), e.getMessage());
         assertTrue(e.getMessage().contains("in the stream: frame=4,"), e.getMessage());
@@ -158,20 +158,20 @@ class StreamReadSizesTest {
         }
         byte[] bad = input.clone();
         bad[block] |= 0b110;
-        ZstdException e = readFailing(bad, size);
+        ZstdStreamException e = readFailing(bad, size);
         assertEquals(ZstdException.Reason.CORRUPT, e.reason(), e.getMessage());
         assertTrue(e.getMessage().contains("in the stream: frame=4, inputOffset=" + bStart + ", contentOffset=300000"),
                 e.getMessage());
     }
 
     /** Reads {@code input} in reads of {@code size} until it fails; checks the bytes before the failure. */
-    private static ZstdException readFailing(byte[] input, int size) throws IOException {
+    private static ZstdStreamException readFailing(byte[] input, int size) throws IOException {
         byte[] expected = content();
         ByteArrayOutputStream got = new ByteArrayOutputStream();
         try (ZstdDecompressor d = new ZstdDecompressor();
                 ZstdInputStream in = new ZstdInputStream(new ByteArrayInputStream(input), d)) {
             byte[] buf = new byte[size];
-            ZstdException e = assertThrows(ZstdException.class, () -> {
+            ZstdStreamException e = assertThrows(ZstdStreamException.class, () -> {
                 int n;
                 while ((n = in.read(buf, 0, size)) >= 0) {
                     got.write(buf, 0, n);

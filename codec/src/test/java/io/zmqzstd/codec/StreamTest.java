@@ -2,6 +2,7 @@ package io.zmqzstd.codec;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -77,11 +78,11 @@ class StreamTest {
              ZstdDecompressor d = ZstdDecompressor.builder().maxDecompressedSize(400_000).build()) {
             byte[] undeclared = streamCompress(data, 10_000, c, -1);
             try (ZstdInputStream in = new ZstdInputStream(new ByteArrayInputStream(undeclared), d)) {
-                ZstdException e = assertThrows(ZstdException.class, in::readAllBytes);
+                ZstdStreamException e = assertThrows(ZstdStreamException.class, in::readAllBytes);
                 assertEquals(ZstdException.Reason.TOO_LARGE, e.reason());
             }
             try (ZstdInputStream in = new ZstdInputStream(new ByteArrayInputStream(c.compress(data)), d)) {
-                ZstdException e = assertThrows(ZstdException.class, in::readAllBytes);
+                ZstdStreamException e = assertThrows(ZstdStreamException.class, in::readAllBytes);
                 assertEquals("frame larger than limit: declared=500000, limit=400000"
                         + "; in the stream: frame=1, inputOffset=0, contentOffset=0", e.getMessage());
             }
@@ -111,12 +112,12 @@ class StreamTest {
             try (ZstdInputStream in = new ZstdInputStream(new ByteArrayInputStream(two), d)) {
                 byte[] buffer = new byte[8192];
                 long returned = 0;
-                ZstdException e = null;
+                ZstdStreamException e = null;
                 try {
                     for (int n; (n = in.read(buffer)) > 0;) {
                         returned += n;
                     }
-                } catch (ZstdException thrown) {
+                } catch (ZstdStreamException thrown) {
                     e = thrown;
                 }
                 assertEquals(300_000, returned, "the first frame whole, nothing of the second");
@@ -132,7 +133,7 @@ class StreamTest {
             byte[] undeclaredTwice = Arrays.copyOf(undeclared.toByteArray(), 2 * undeclared.size());
             System.arraycopy(undeclared.toByteArray(), 0, undeclaredTwice, undeclared.size(), undeclared.size());
             try (ZstdInputStream in = new ZstdInputStream(new ByteArrayInputStream(undeclaredTwice), d)) {
-                ZstdException e = assertThrows(ZstdException.class, in::readAllBytes);
+                ZstdStreamException e = assertThrows(ZstdStreamException.class, in::readAllBytes);
                 assertEquals(ZstdException.Reason.TOO_LARGE, e.reason());
                 assertTrue(e.getMessage().startsWith("stream larger than limit: decompressed="), e.getMessage());
                 assertTrue(e.getMessage().endsWith(", limit=400000 (the limit holds for all frames of a stream); in the stream:"
@@ -148,10 +149,10 @@ class StreamTest {
             byte[] cut = Arrays.copyOf(frame, frame.length - 10);
             try (ZstdInputStream in = new ZstdInputStream(new ByteArrayInputStream(cut), d)) {
                 assertEquals(ZstdException.Reason.TRUNCATED,
-                        assertThrows(ZstdException.class, in::readAllBytes).reason());
+                        assertThrows(ZstdStreamException.class, in::readAllBytes).reason());
             }
             try (ZstdInputStream in = new ZstdInputStream(new ByteArrayInputStream(new byte[0]), d)) {
-                assertEquals(ZstdException.Reason.EMPTY, assertThrows(ZstdException.class, in::read).reason());
+                assertEquals(ZstdException.Reason.EMPTY, assertThrows(ZstdStreamException.class, in::read).reason());
             }
             // EMPTY is for no bytes at all: frames of no content (and skippable ones) are an empty stream that ends
             byte[] empty = c.compress(new byte[0]);
@@ -172,7 +173,7 @@ class StreamTest {
             ClosingOutput pledgedMore = new ClosingOutput(false);
             ZstdOutputStream out = new ZstdOutputStream(pledgedMore, c, 100);
             out.write(data);
-            ZstdException e = assertThrows(ZstdException.class, out::close);
+            ZstdStreamException e = assertThrows(ZstdStreamException.class, out::close);
             assertTrue(e.errorCode() != 0, e.getMessage());
             assertTrue(pledgedMore.closed, "closed although the pledged size was not met");
             assertArrayEquals(data, new ZstdDecompressor().decompress(c.compress(data)), "borrowed compressor usable");
@@ -198,7 +199,7 @@ class StreamTest {
         try (ZstdCompressor c = new ZstdCompressor(3)) {
             ByteArrayOutputStream sink = new ByteArrayOutputStream();
             ZstdOutputStream out = new ZstdOutputStream(sink, c, 10); // pledges 10 bytes, writes 1 MiB
-            ZstdException e = assertThrows(ZstdException.class, () -> out.write(data));
+            ZstdStreamException e = assertThrows(ZstdStreamException.class, () -> out.write(data));
             assertEquals(ZstdException.Reason.TRUNCATED, e.reason());
             IOException later = assertThrows(IOException.class, () -> out.write(1), "a failed stream must refuse more data");
             assertEquals("stream failed earlier: " + e.getMessage(), later.getMessage());
@@ -233,7 +234,7 @@ class StreamTest {
                     int first = pledge / 2;
                     out.write(data, 0, first);
                     int before = sink.size();
-                    ZstdException e = assertThrows(ZstdException.class, () -> out.write(data, first, data.length - first),
+                    ZstdStreamException e = assertThrows(ZstdStreamException.class, () -> out.write(data, first, data.length - first),
                             "pledge=" + pledge + ", written=" + data.length);
                     assertEquals(ZstdException.Reason.TRUNCATED, e.reason(), e.getMessage());
                     assertEquals("more content than the frame declares: pledged=" + pledge + ", written=" + first
@@ -266,7 +267,7 @@ class StreamTest {
             for (InputStream source : sources) {
                 ZstdInputStream in = new ZstdInputStream(source, d);
                 Exception first = assertThrows(Exception.class, in::readAllBytes);
-                assertTrue(first instanceof ZstdException || first instanceof IOException, first.toString());
+                assertInstanceOf(IOException.class, first, "bad input and a failing source alike");
                 IOException later = assertThrows(IOException.class, in::read);
                 assertEquals("stream failed earlier: " + first.getMessage(), later.getMessage());
                 assertSame(first, later.getCause());
@@ -334,7 +335,7 @@ class StreamTest {
             }
             byte[] cut = Arrays.copyOf(frame, frame.length / 2);
             try (ZstdInputStream in = new ZstdInputStream(ScriptedInput.hesitant(cut, 20), d)) {
-                assertEquals(ZstdException.Reason.TRUNCATED, assertThrows(ZstdException.class, in::readAllBytes).reason());
+                assertEquals(ZstdException.Reason.TRUNCATED, assertThrows(ZstdStreamException.class, in::readAllBytes).reason());
             }
         }
     }
@@ -408,7 +409,7 @@ class StreamTest {
         // A skippable frame cut short is a truncated input, like a cut zstd frame.
         byte[] cut = Arrays.copyOf(skippable(0x184D2A50, 100), 50);
         try (ZstdInputStream in = new ZstdInputStream(new ByteArrayInputStream(cut))) {
-            ZstdException e = assertThrows(ZstdException.class, in::readAllBytes);
+            ZstdStreamException e = assertThrows(ZstdStreamException.class, in::readAllBytes);
             assertEquals(ZstdException.Reason.TRUNCATED, e.reason(), e.getMessage());
         }
     }
