@@ -17,6 +17,7 @@ import io.zmqzstd.codec.ZstdDictionary;
 import io.zmqzstd.codec.ZstdException;
 import io.zmqzstd.codec.ZstdInputStream;
 import io.zmqzstd.codec.ZstdOutputStream;
+import io.zmqzstd.codec.ZstdStreamException;
 import io.zmqzstd.pipeline.BadFrameReason;
 import io.zmqzstd.pipeline.CompressingSender;
 import io.zmqzstd.pipeline.DecompressingReceiver;
@@ -271,13 +272,13 @@ class LogShippingJourneyTest {
             // codec/README.md "Errors": "A ZstdInputStream … says where its input ended instead
             // ("frame truncated: input ended inside a frame, decompressed=…")"
             byte[] cut = Arrays.copyOf(archive, archive.length / 2);
-            ZstdException truncated = assertThrows(ZstdException.class, () -> readAll(cut, reader));
+            ZstdStreamException truncated = assertThrows(ZstdStreamException.class, () -> readAll(cut, reader));
             assertEquals(ZstdException.Reason.TRUNCATED, truncated.reason());
             assertTrue(truncated.getMessage().contains("input ended inside a frame"), truncated.getMessage());
             assertTrue(truncated.getMessage().contains("in the stream: frame=1, inputOffset=0"), truncated.getMessage());
 
             // codec/README.md "Errors": DICTIONARY_MISSING "names the ID and the known IDs"
-            ZstdException wrong = assertThrows(ZstdException.class, () -> readAll(archive, wrongReader));
+            ZstdStreamException wrong = assertThrows(ZstdStreamException.class, () -> readAll(archive, wrongReader));
             assertEquals(ZstdException.Reason.DICTIONARY_MISSING, wrong.reason());
             assertTrue(wrong.getMessage().contains("dictionaryId=" + printedId + ", known=["
                     + Integer.toUnsignedString(otherDict.id()) + "]"), wrong.getMessage());
