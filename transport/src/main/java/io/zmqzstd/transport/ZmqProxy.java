@@ -143,7 +143,8 @@ public final class ZmqProxy implements AutoCloseable {
      *     can receive and the other cannot send (a SUB or PULL opposite anything but a PUB or PUSH),
      *     neither side can receive (PUB or PUSH on both), or the capture is a SUB, PULL, REQ or REP;
      *     the message names the types; also when {@code capture} is {@code frontend} or {@code backend}
-     * @throws IllegalStateException when one of the sockets is closed, or the frontend's context is,
+     * @throws IllegalStateException when one of the sockets is closed, or was bound or connected
+     *     with conflate on (see {@link ZmqSocket#conflate(boolean)}), or the frontend's context is,
      *     or another socket had connected to the name of the control endpoint before the proxy bound it
      * @throws ZmqException when the control sockets cannot be made
      */
@@ -162,6 +163,17 @@ public final class ZmqProxy implements AutoCloseable {
                     + (capture == frontend ? "frontend" : "backend") + " (its copies would join the messages forwarded there)");
         }
         checkTypes(frontend.type(), backend.type(), capture == null ? null : capture.type());
+        for (ZmqSocket s : new ZmqSocket[] {frontend, backend, capture}) {
+            if (s != null && s.conflated()) {
+                // multipart messages pass through a proxy; a conflating pipe keeps one frame of them, and
+                // libzmq 4.3.4 aborts the process receiving the rest (fq.cpp:112): see ZmqSocket.conflate
+                throw new IllegalStateException("a proxy forwards whole messages, multipart ones included, and "
+                        + (s == frontend ? "the frontend" : s == backend ? "the backend" : "the capture") + " was bound or"
+                        + " connected with conflate on: type=" + s.type() + " (libzmq keeps the last frame, not the last"
+                        + " message, and 4.3.4 aborts the process on a receive that finds the rest of one gone): make it"
+                        + " without conflate, and conflate at the subscribers if only the latest value matters");
+            }
+        }
         ZmqContext ctx = frontend.context();
         ZmqSocket in = ctx.socket(SocketType.PAIR);
         ZmqSocket out = null;

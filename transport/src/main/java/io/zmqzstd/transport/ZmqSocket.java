@@ -1150,7 +1150,8 @@ public final class ZmqSocket implements AutoCloseable {
      * @throws ZmqException when libzmq fails for another reason than would-block (e.g. EFSM for a
      *     REQ or REP socket out of turn, ETERM once the context is shut down or closed, and this
      *     socket has taken the shutdown: see {@link ZmqContext#shutdown()})
-     * @throws IllegalStateException when {@code msg} is closed, after {@link #close()}, or while
+     * @throws IllegalStateException once a part with more to follow came in with conflate on (see
+     *     {@link #conflate(boolean)}: the socket must be closed); when {@code msg} is closed, after {@link #close()}, or while
      *     another thread is in a call on this socket, or in a call that changes {@code msg} (a
      *     send or receive of it on another socket, say: "message used by two threads at once";
      *     nothing is received)
@@ -1196,7 +1197,8 @@ public final class ZmqSocket implements AutoCloseable {
      * @throws ZmqException when libzmq fails for another reason than would-block (e.g. EFSM for a
      *     REQ or REP socket out of turn, ETERM once the context is shut down or closed, and this
      *     socket has taken the shutdown: see {@link ZmqContext#shutdown()})
-     * @throws IllegalStateException after {@link #close()}, or while another thread is in a call
+     * @throws IllegalStateException once a part with more to follow came in with conflate on (see
+     *     {@link #conflate(boolean)}: the socket must be closed); after {@link #close()}, or while another thread is in a call
      *     on this socket
      */
     public int receive(byte[] buf, int flags) {
@@ -1230,7 +1232,8 @@ public final class ZmqSocket implements AutoCloseable {
      * @throws ZmqException when libzmq fails for another reason than would-block (e.g. EFSM for a
      *     REQ or REP socket out of turn, ETERM once the context is shut down or closed, and this
      *     socket has taken the shutdown: see {@link ZmqContext#shutdown()})
-     * @throws IllegalStateException when {@code dst} is no longer alive, after {@link #close()},
+     * @throws IllegalStateException once a part with more to follow came in with conflate on (see
+     *     {@link #conflate(boolean)}: the socket must be closed); when {@code dst} is no longer alive, after {@link #close()},
      *     or while another thread is in a call on this socket
      */
     public long receive(MemorySegment dst, int flags) {
@@ -1250,7 +1253,8 @@ public final class ZmqSocket implements AutoCloseable {
      * @throws ZmqException when libzmq fails for another reason than would-block (e.g. EFSM for a
      *     REQ or REP socket out of turn, ETERM once the context is shut down or closed, and this
      *     socket has taken the shutdown: see {@link ZmqContext#shutdown()})
-     * @throws IllegalStateException after {@link #close()}, or while another thread is in a call
+     * @throws IllegalStateException once a part with more to follow came in with conflate on (see
+     *     {@link #conflate(boolean)}: the socket must be closed); after {@link #close()}, or while another thread is in a call
      *     on this socket; or when the frame is too large for a {@code byte[]} (over
      *     {@code Integer.MAX_VALUE - 8} bytes): the message names its size, the frame is dropped,
      *     and the message's later parts stay queued ({@link #hasMore()} tells)
@@ -1352,7 +1356,8 @@ public final class ZmqSocket implements AutoCloseable {
      * @throws ZmqException when libzmq fails for another reason than would-block (e.g. EFSM for a
      *     REQ or REP socket out of turn, ETERM once the context is shut down or closed, and this
      *     socket has taken the shutdown: see {@link ZmqContext#shutdown()})
-     * @throws IllegalStateException after {@link #close()}, or while another thread is in a call
+     * @throws IllegalStateException once a part with more to follow came in with conflate on (see
+     *     {@link #conflate(boolean)}: the socket must be closed); after {@link #close()}, or while another thread is in a call
      *     on this socket; or when the frame is too large for a {@code byte[]}, as for
      *     {@link #receiveBytes(int)}
      */
@@ -1374,7 +1379,32 @@ public final class ZmqSocket implements AutoCloseable {
     }
 
     private boolean recvMsg(MemorySegment m, int flags) {
+        if (more && conflated) {
+            throw conflatedPartReceived();
+        }
         return socketCall(ZMQ_MSG_RECV, m, 0, 0, flags);
+    }
+
+    /**
+     * The refusal of a receive after a frame with more to follow came in on a socket bound or
+     * connected with conflate on. libzmq 4.3.4 keeps one frame, not one message, in a conflating
+     * pipe, and its fair queue (fq.cpp:112, {@code zmq_assert (!_more)}) aborts the process when
+     * the next receive finds the rest of that message gone, which under a stream of multipart
+     * messages from a peer it soon does: a SUB with conflate on, fed a PUB's topic and payload
+     * parts, ended the JVM within seconds (until 2026-11-29). No receive can be made on the
+     * socket any more without that risk: it has to be closed.
+     */
+    private IllegalStateException conflatedPartReceived() {
+        return new IllegalStateException("receive refused: type=" + type + " has conflate on and received a part with more"
+                + " to follow (a peer sent a multipart message, which conflate does not support: libzmq keeps the last frame,"
+                + " not the last message); libzmq 4.3.4 aborts the process (fq.cpp:112) on the next receive once the rest is"
+                + " gone, so this socket can receive no more: close it, and have its peers send single-part messages or"
+                + " make the socket without conflate");
+    }
+
+    /** Whether this socket was bound or connected with conflate on, for the proxy's check. */
+    boolean conflated() {
+        return conflated;
     }
 
     // ------------------------------------------------------------------ options
@@ -1954,7 +1984,10 @@ public final class ZmqSocket implements AutoCloseable {
      * part arrives, alone, as a whole message. So once this socket was bound or connected with
      * conflate on, every send with {@link #SNDMORE} is refused ({@link IllegalStateException},
      * nothing sent); over inproc too, whichever side's setting made the pipe. A conflating
-     * receiver cannot tell: a peer's multipart message reaches it as its last part alone.
+     * receiver fed multipart messages by a peer may get any part: its last alone, or one with more
+     * to follow, after which libzmq 4.3.4 aborts the process on the next receive once the rest is
+     * gone. So after a part with more to follow, every receive on this socket is refused
+     * ({@link IllegalStateException}: the socket has to be closed), and a proxy refuses the socket.
      *
      * @param on true to keep only the last message in each queue; false (the default) keeps all
      * @throws IllegalStateException for {@code true} on another socket type (PAIR, REQ, REP, ROUTER,
