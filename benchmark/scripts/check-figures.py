@@ -3759,6 +3759,16 @@ def would_block_errno():
 check("What reading a would-block through zmq_errno() changes", would_block_errno)
 
 
+def refusal_and_conflate_checks():
+    return alternated_rows('refusal-and-conflate-checks', (
+        ('pipeline', 'transfer', '`PipelineBenchmark` zmqzstd, 64 B inproc, level 1'),
+        ('pipeline-tcp', 'transfer', '`PipelineBenchmark` zmqzstd, 1 KiB tcp, level 1'),
+        ('recv-inproc', 'sendReceive', '`TransportBenchmark` blocking receive into a `ZmqMessage`, `message`, 64 B inproc')))
+
+
+check("What the room check after a refusal and the conflate check cost", refusal_and_conflate_checks)
+
+
 def raw_frame_checks():
     return alternated_rows('raw-frame-checks', (
         ('raw-inproc', 'transfer', '`PipelineBenchmark` zmqzstd, 64 B raw-block frames (`rawFrameBelowBytes=128`), inproc, level 1'),
