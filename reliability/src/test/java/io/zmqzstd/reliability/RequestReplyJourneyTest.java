@@ -244,9 +244,8 @@ class RequestReplyJourneyTest {
                 // A plain REQ (no relaxed, no correlate).
                 try (ReqClient c = new ReqClient(ctx, endpoint, dict, false, false, 500)) {
                     c.tx.send(bytes("hello"), 0);
-                    assertEquals(DecompressingReceiver.RECEIVED, srx.receive(0));
+                    answer(srx, stx);
                     good++;
-                    stx.send(bytes("reply:" + text(srx)), 0);
                     replies++;
                     assertEquals("reply:hello", c.receive());
 
@@ -266,9 +265,8 @@ class RequestReplyJourneyTest {
                     assertTrue(error.startsWith("error:NOT_ZSTD:") && error.contains("part=0"), error);
                     // and the server goes on
                     c.tx.send(bytes("again"), 0);
-                    assertEquals(DecompressingReceiver.RECEIVED, srx.receive(0));
+                    answer(srx, stx);
                     good++;
-                    stx.send(bytes("reply:" + text(srx)), 0);
                     replies++;
                     assertEquals("reply:again", c.receive());
 
@@ -289,18 +287,16 @@ class RequestReplyJourneyTest {
                     assertTrue(c.tx.send(bytes("next"), 0));
                     stx.send(bytes("reply:slow"), 0); // the late reply
                     replies++;
-                    assertEquals(DecompressingReceiver.RECEIVED, srx.receive(0));
+                    answer(srx, stx);
                     good++;
-                    stx.send(bytes("reply:" + text(srx)), 0);
                     replies++;
                     // ZmqSocket.reqRelaxed javadoc: "a late reply to an earlier request is then
                     // dropped only with reqCorrelate(boolean) on too": without it "next" is answered
                     // with "slow"'s reply, as if it were its own.
                     assertEquals("reply:slow", c.receive());
                     c.tx.send(bytes("third"), 0);
-                    assertEquals(DecompressingReceiver.RECEIVED, srx.receive(0));
+                    answer(srx, stx);
                     good++;
-                    stx.send(bytes("reply:" + text(srx)), 0);
                     replies++;
                     // Observed on libzmq 4.3.4 (no document says it): "next"'s own reply, queued
                     // before "third" was sent, is dropped, and "third" gets its own. So the one
@@ -316,9 +312,8 @@ class RequestReplyJourneyTest {
                     c.tx.send(bytes("next"), 0);
                     stx.send(bytes("reply:slow"), 0);
                     replies++;
-                    assertEquals(DecompressingReceiver.RECEIVED, srx.receive(0));
+                    answer(srx, stx);
                     good++;
-                    stx.send(bytes("reply:" + text(srx)), 0);
                     replies++;
                     c.socket.receiveTimeoutMs(TIMEOUT_MS);
                     assertEquals("reply:next", c.receive());
@@ -333,6 +328,12 @@ class RequestReplyJourneyTest {
                 assertEquals(0, sent.abandonedMessages());
             }
         }
+    }
+
+    /** The REP's answer to a good request: "reply:" and the request. */
+    private static void answer(DecompressingReceiver srx, CompressingSender stx) {
+        assertEquals(DecompressingReceiver.RECEIVED, srx.receive(0));
+        stx.send(bytes("reply:" + text(srx)), 0);
     }
 
     private static byte[] bytes(String s) {
