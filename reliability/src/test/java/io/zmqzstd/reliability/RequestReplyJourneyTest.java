@@ -94,7 +94,7 @@ class RequestReplyJourneyTest {
             AtomicReference<Outcome> dealerOutcome = new AtomicReference<>();
             AtomicReference<Throwable> failure = new AtomicReference<>();
             // transport README, "Outcomes and errors": after a lost reply "receive it before sending
-            // the next request, or set reqRelaxed(true)"; ZmqSocket.reqRelaxed javadoc: "a late reply
+            // the next request, or set reqRelaxed(true) with reqCorrelate(true)"; ZmqSocket.reqRelaxed javadoc: "a late reply
             // to an earlier request is then dropped only with reqCorrelate(boolean) on too".
             Thread reqThread = Thread.ofPlatform().name("req-client").start(() -> {
                 try (ReqClient c = new ReqClient(ctx, endpoint, dict, true, true, TIMEOUT_MS)) {

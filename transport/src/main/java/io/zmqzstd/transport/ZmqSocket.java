@@ -1031,7 +1031,8 @@ public final class ZmqSocket implements AutoCloseable {
         if (type == SocketType.REQ) {
             return receive ? "this REQ has no request waiting for a reply: send a request before receiving"
                     : "this REQ has sent a request and not yet received its whole reply: receive it before sending"
-                    + " the next request, or set reqRelaxed(true)";
+                    + " the next request, or set reqRelaxed(true) with reqCorrelate(true) (reqRelaxed alone takes a late"
+                    + " reply for the next request's)";
         }
         return receive ? "this REP has received a request and not yet sent its whole reply: send it before receiving"
                 + " the next request"

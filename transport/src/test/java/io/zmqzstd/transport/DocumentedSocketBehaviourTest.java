@@ -150,7 +150,8 @@ class DocumentedSocketBehaviourTest extends ContextTestBase {
             assertTrue(req.send(b("question"), 0));
             for (Runnable send : sendForms(req, msg, buffer)) {
                 assertOutOfTurn(send, "(this REQ has sent a request and not yet received its whole reply: receive it"
-                        + " before sending the next request, or set reqRelaxed(true))");
+                        + " before sending the next request, or set reqRelaxed(true) with reqCorrelate(true) (reqRelaxed"
+                        + " alone takes a late reply for the next request's))");
             }
             assertEquals("question", rep.receiveString(0));
             for (Runnable receive : receiveForms(rep, msg)) {
