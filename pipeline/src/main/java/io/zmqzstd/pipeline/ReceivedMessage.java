@@ -1,5 +1,6 @@
 package io.zmqzstd.pipeline;
 
+import io.zmqzstd.nativelib.internal.CallGuard;
 import io.zmqzstd.nativelib.internal.JavaArrays;
 
 import java.lang.foreign.MemorySegment;
@@ -427,7 +428,7 @@ public final class ReceivedMessage {
     private IllegalStateException overlapped() {
         Thread w = writer;
         return new IllegalStateException("message view read while another thread receives: thread="
-                + Thread.currentThread().getName() + ", receiving=" + (w == null ? "unknown" : w.getName())
+                + CallGuard.nameOf(Thread.currentThread()) + ", receiving=" + (w == null ? "unknown" : CallGuard.nameOf(w))
                 + " (use the view from one thread at a time: read it on the receiving thread, or hand it over"
                 + " with a happens-before edge after the receive)");
     }

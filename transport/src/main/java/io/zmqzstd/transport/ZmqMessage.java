@@ -433,7 +433,7 @@ public final class ZmqMessage implements AutoCloseable {
             }
         } catch (IllegalStateException e) {
             throw new IllegalStateException("message is in a send or receive on another thread than "
-                    + Thread.currentThread().getName() + ", or in another call on it: close it once that call has returned"
+                    + CallGuard.nameOf(Thread.currentThread()) + ", or in another call on it: close it once that call has returned"
                     + " (the message stays open; closing the context ends a blocked call): " + e.getMessage(), e);
         }
         try {

@@ -423,8 +423,8 @@ public final class ZmqPoller implements AutoCloseable {
             // bare "Already closed" named neither the poller nor the threads (until 2026-11-29).
             // Nothing is added to the read that succeeds.
             Thread c = closer;
-            throw new IllegalStateException("poller is closed: it was closed on thread=" + (c == null ? "?" : c.getName())
-                    + " during this read on thread=" + Thread.currentThread().getName()
+            throw new IllegalStateException("poller is closed: it was closed on thread=" + (c == null ? "?" : CallGuard.nameOf(c))
+                    + " during this read on thread=" + CallGuard.nameOf(Thread.currentThread())
                     + "; use a poller from one thread at a time", freed);
         }
     }

@@ -263,16 +263,29 @@ public final class CallGuard {
         }
         if (other == me) {
             return new IllegalStateException(owner + " used again from inside a call on it (" + callbacks + ", say): "
-                    + named() + "thread=" + me.getName() + "; call it once that call has returned");
+                    + named() + "thread=" + nameOf(me) + "; call it once that call has returned");
         }
-        return new IllegalStateException(owner + " used by two threads at once: " + named() + "thread=" + me.getName()
-                + ", while in a call on thread=" + other.getName() + "; use a " + owner
+        return new IllegalStateException(owner + " used by two threads at once: " + named() + "thread=" + nameOf(me)
+                + ", while in a call on thread=" + nameOf(other) + "; use a " + owner
                 + " from one thread at a time (hand it over with a happens-before edge)");
+    }
+
+    /**
+     * How the error messages name a thread: its name, or, for a thread without one (an executor's
+     * virtual threads have none), its id, "#156 (virtual)". Until 2026-11-29 the messages used the
+     * name alone, and two such threads refused each other as "thread=, while in a call on thread=".
+     *
+     * @param t the thread
+     * @return its name, or "#id" with " (virtual)" for a virtual thread
+     */
+    public static String nameOf(Thread t) {
+        String name = t.getName();
+        return !name.isEmpty() ? name : "#" + t.threadId() + (t.isVirtual() ? " (virtual)" : "");
     }
 
     private IllegalStateException closedFromInside(Thread me) {
         return new IllegalStateException(owner + " closed from inside a call on it (" + callbacks + ", say): "
-                + named() + "thread=" + me.getName() + "; close it once that call has returned");
+                + named() + "thread=" + nameOf(me) + "; close it once that call has returned");
     }
 
     private IllegalStateException closedException() {

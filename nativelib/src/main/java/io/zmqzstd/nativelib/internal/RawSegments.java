@@ -32,7 +32,7 @@ public final class RawSegments {
             throw new IllegalStateException(name + NOT_ALIVE);
         }
         if (!segment.isAccessibleBy(Thread.currentThread())) {
-            throw new WrongThreadException(name + CONFINED + Thread.currentThread().getName());
+            throw new WrongThreadException(name + CONFINED + CallGuard.nameOf(Thread.currentThread()));
         }
     }
 

@@ -40,6 +40,44 @@ class CallGuardTest {
         assertFalse(guard.inCall());
     }
 
+    /**
+     * Two unnamed virtual threads (an executor's have no name) are named by their ids: until
+     * 2026-11-29 the refusal read "thread=, while in a call on thread=" (found by reliability's
+     * VirtualThreadsJourneyTest).
+     */
+    @Test
+    @Timeout(30)
+    void shouldNameUnnamedVirtualThreadsByTheirIds() throws Exception {
+        CountDownLatch entered = new CountDownLatch(1);
+        CountDownLatch leave = new CountDownLatch(1);
+        Thread inside = Thread.ofVirtual().unstarted(() -> {
+            guard.enter();
+            try {
+                entered.countDown();
+                leave.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } finally {
+                guard.exit(this);
+            }
+        });
+        inside.start();
+        entered.await();
+        AtomicReference<String> message = new AtomicReference<>();
+        Thread second = Thread.ofVirtual().start(() -> message.set(assertThrows(IllegalStateException.class, guard::enter).getMessage()));
+        second.join();
+        leave.countDown();
+        inside.join();
+        assertEquals("", inside.getName(), "an unnamed virtual thread");
+        assertEquals("widget used by two threads at once: id=7, thread=#" + second.threadId() + " (virtual), while in a"
+                + " call on thread=#" + inside.threadId() + " (virtual); use a widget from one thread at a time (hand it"
+                + " over with a happens-before edge)", message.get());
+        assertEquals("caller-a", CallGuard.nameOf(Thread.ofPlatform().name("caller-a").unstarted(() -> { })));
+        Thread unnamedPlatform = new Thread(() -> { });
+        unnamedPlatform.setName("");
+        assertEquals("#" + unnamedPlatform.threadId(), CallGuard.nameOf(unnamedPlatform));
+    }
+
     @Test
     @Timeout(30)
     void shouldTryToEnterWithoutThrowingAndLeaveTheGuardAsItWasWhereEnterWouldRefuse() throws Exception {
