@@ -237,6 +237,7 @@ class VirtualThreadsJourneyTest {
                         () -> sender.send(event(1, 0, size), ZmqSocket.DONTWAIT));
                 String me = Thread.currentThread().getName();
                 assertTrue(second.getMessage().contains("producer-A") && second.getMessage().contains(me), second.getMessage());
+                System.out.println("second producer refused: " + second.getMessage());
                 IllegalStateException flush = assertThrows(IllegalStateException.class, sender::flush);
                 assertTrue(flush.getMessage().contains("producer-A"), flush.getMessage());
                 assertTrue(before.messages() < sends);
