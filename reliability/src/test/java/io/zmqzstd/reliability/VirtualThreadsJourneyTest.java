@@ -531,9 +531,11 @@ class VirtualThreadsJourneyTest {
                 assertTrue(sender.send(event(0, 0, 100), 0));
             }
             assertEquals(DecompressingReceiver.RECEIVED, blocked.get(WAIT.toSeconds(), TimeUnit.SECONDS));
-            // refused, the call inside undisturbed; but the names are those of Thread.getName(), empty for an
-            // executor's virtual threads: "thread=, while in a call on thread=" (reported, not asserted)
-            assertTrue(refusal.startsWith("DecompressingReceiver used by two threads at once: thread="), refusal);
+            // refused, the call inside undisturbed, each unnamed virtual thread named by its id (root README:
+            // "a thread without a name, such as an executor's virtual thread, by its id"; until 2026-11-29
+            // the message read "thread=, while in a call on thread=")
+            assertTrue(refusal.startsWith("DecompressingReceiver used by two threads at once: thread=#"), refusal);
+            assertTrue(refusal.contains("while in a call on thread=#" + blockedThread.get().threadId() + " (virtual)"), refusal);
             receiver.close();
         }
     }
