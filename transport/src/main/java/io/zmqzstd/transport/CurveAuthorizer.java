@@ -22,8 +22,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * is bound at {@value #ZAP_ENDPOINT} in a context, libzmq asks it about every CURVE handshake of
  * every CURVE server socket of that context (those bound before the start too), with the client's
  * public key, and fails the handshake unless it answers 200. A refused client's messages never
- * arrive; the server's monitor sees {@link MonitorEvent.Type#HANDSHAKE_FAILED_AUTH} with the
- * status (400), and the client retries at its reconnect interval, refused each time.
+ * arrive: the server's monitor and the client's see {@link MonitorEvent.Type#HANDSHAKE_FAILED_AUTH}
+ * with the status (400), and libzmq 4.3.4 takes the refusal as a protocol error, so the client
+ * does not try that connection again and the messages queued for it are dropped with it; it gets
+ * in only by connecting anew.
  *
  * <pre>{@code
  * try (CurveAuthorizer auth = CurveAuthorizer.start(ctx, List.of(clientPublicKeyZ85))) {
@@ -189,7 +191,8 @@ public final class CurveAuthorizer implements AutoCloseable {
     }
 
     /**
-     * Lets in, from the next handshake on, the CURVE clients with this public key.
+     * Lets in, from the next handshake on, the CURVE clients with this public key. A client
+     * refused before has to connect again: libzmq does not retry a refused connection.
      *
      * @param z85PublicKey the key, {@value Curve#Z85_KEY_CHARS} Z85 characters
      * @return true when the key was not allowed before
