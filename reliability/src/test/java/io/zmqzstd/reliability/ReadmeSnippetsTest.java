@@ -93,6 +93,7 @@ class ReadmeSnippetsTest {
             "transport/README.md#3", """
                     ZmqContext ctx;
                     """,
+            "transport/README.md#4", "",
             "pipeline/README.md#1", """
                     MemorySegment payloadSegment = Arena.ofAuto().allocateFrom(ValueLayout.JAVA_BYTE, ReadmeSnippetsTest.payload(16 << 10));
                     void handle(MemorySegment body) { delivered(body); }

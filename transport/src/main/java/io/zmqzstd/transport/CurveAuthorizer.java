@@ -1,5 +1,6 @@
 package io.zmqzstd.transport;
 
+import io.zmqzstd.nativelib.internal.Threads;
 import io.zmqzstd.transport.internal.LibZmq;
 
 import java.nio.ByteBuffer;
@@ -309,15 +310,7 @@ public final class CurveAuthorizer implements AutoCloseable {
         if (Thread.currentThread() == thread) {
             return;
         }
-        boolean interrupted = false;
-        while (thread.isAlive()) {
-            try {
-                thread.join();
-            } catch (InterruptedException e) {
-                interrupted = true;
-            }
-        }
-        if (interrupted) {
+        if (Threads.joinUninterruptibly(thread)) {
             Thread.currentThread().interrupt();
         }
     }
