@@ -522,9 +522,12 @@ public final class CompressingSender implements AutoCloseable {
      *
      * <p>The view is read during the call: it must be valid (the request's receiver's last
      * receive returned {@code RECEIVED}, and no receive on another thread overlaps the call), as
-     * for any read of it. A request without envelope parts is refused on a ROUTER or a STREAM,
-     * whose libzmq would take the frame for a routing id and drop it; on another socket type the
-     * reply is the payload alone, as {@link #send(MemorySegment, int)} sends it.
+     * for any read of it. To answer a request its receiver refused ({@code BAD_FRAME}) with an
+     * error reply, give {@link DecompressingReceiver#failedEnvelope()}: that view's parts are all
+     * envelope parts, and each goes out in front of the payload. A request without envelope parts
+     * is refused on a ROUTER or a STREAM, whose libzmq would take the frame for a routing id and
+     * drop it; on another socket type the reply is the payload alone, as
+     * {@link #send(MemorySegment, int)} sends it.
      *
      * @param request the message to reply to, as its receiver delivered it; read, not kept
      * @param payload the reply, all of the segment, compressed; stays the caller's
@@ -535,9 +538,9 @@ public final class CompressingSender implements AutoCloseable {
      * @throws IllegalArgumentException when the request has no envelope part and this sender's
      *     socket is a ROUTER or a STREAM (nothing sent, nothing compressed)
      * @throws IllegalStateException when the request's view holds no message (its receiver's last
-     *     receive did not return {@code RECEIVED}, or it is closed) or another thread receives on
-     *     it meanwhile (nothing sent when found before the first part), or the sender is closed or
-     *     used by two threads at once
+     *     receive did not return {@code RECEIVED}, or for a failed envelope {@code BAD_FRAME}, or it
+     *     is closed) or another thread receives on it meanwhile (nothing sent when found before the
+     *     first part), or the sender is closed or used by two threads at once
      */
     public boolean reply(ReceivedMessage request, MemorySegment payload, int flags) {
         return reply(request, payload, 0, payload.byteSize(), flags);
@@ -589,7 +592,7 @@ public final class CompressingSender implements AutoCloseable {
      */
     private ReceivedMessage replyEnvelope(ReceivedMessage request) {
         Objects.requireNonNull(request, "request");
-        if (request.parts() > 0 && request.isCompressed(0)) {
+        if (request.isCompressed(0)) { // a view holds at least one part; a stale one is refused here
             SocketType type = socket.type();
             if (type == SocketType.ROUTER || type == SocketType.STREAM) {
                 throw new IllegalArgumentException("request has no envelope part to reply behind: parts="
@@ -822,7 +825,11 @@ public final class CompressingSender implements AutoCloseable {
      */
     private boolean sendEnvelopeOf(ReceivedMessage request, int firstFlags) {
         try {
-            for (int i = 0; !request.isCompressed(i); i++) {
+            // Bounded by the parts: a failed message's envelope (DecompressingReceiver.failedEnvelope)
+            // has no compressed part after its envelope parts. Read here, not in replyEnvelope, which
+            // no longer reads it: one read of the view per reply, as before.
+            int parts = request.parts();
+            for (int i = 0; i < parts && !request.isCompressed(i); i++) {
                 if (!sendEnvelopePart(null, request.segment(i), request.partOffset(i), request.partSize(i),
                         i == 0 ? firstFlags : ZmqSocket.SNDMORE)) {
                     return false; // the first part: a later one refused is reported taken (notTaken)

@@ -122,6 +122,8 @@ public final class DecompressingReceiver implements AutoCloseable {
     private final CallGuard owner = new CallGuard("DecompressingReceiver", null, "a callback");
     private final Counters counters = new Counters();
     private final ReceivedMessage message = new ReceivedMessage(this);
+    /** The envelope of the message the last receive refused, filled on the refusal path only: {@link #failedEnvelope()}. */
+    private final ReceivedMessage failedEnvelope = new ReceivedMessage(this, message);
     /** The region's arena and the frame, freed by close() or, if this is dropped unclosed, by {@link Unclosed}. */
     private final Unclosed.Memory memory = Unclosed.Memory.register(this, "DecompressingReceiver", frame);
     private MemorySegment region;
@@ -492,6 +494,7 @@ public final class DecompressingReceiver implements AutoCloseable {
                     // error, a bug): the caller sees it, and the receiver still ends at a message
                     // boundary, so that the next receive does not start inside this message.
                     message.invalidate();
+                    failedEnvelope.releaseEnvelope(); // a refusal that ended in a throw is no BAD_FRAME to answer
                     try {
                         skipRestOfMessage();
                     } catch (Throwable again) {
@@ -533,6 +536,53 @@ public final class DecompressingReceiver implements AutoCloseable {
      */
     public ReceivedMessage message() {
         return message;
+    }
+
+    /**
+     * The envelope parts of the message the last receive returned as {@link #BAD_FRAME}: its routing
+     * id(s) on a ROUTER, a REQ's request id and empty delimiter, as they arrived, so that the
+     * sender of the bad message can be answered with an error reply,
+     * {@code sender.reply(receiver.failedEnvelope(), error, flags)}
+     * ({@link CompressingSender#reply(ReceivedMessage, byte[], int)}), and its client does not wait
+     * for a reply that never comes. The view holds the leading uncompressed parts of the message in
+     * front of the refused part (the first {@code envelopeParts}, and any empty delimiter after
+     * them), where they lie in this receiver's region; {@link ReceivedMessage#isCompressed(int)} is
+     * false for each, {@link ReceivedMessage#sequence()} is 0 (the message was not delivered).
+     *
+     * <p>A view apart from {@link #message()}, which holds no message after {@code BAD_FRAME} as after
+     * any receive that did not return {@code RECEIVED}: code that reads {@code message()} after
+     * a refusal is still refused, never handed an envelope for a payload. One object per receiver,
+     * owned by it, valid as {@link #message()} is: until the next receive or close, after which its
+     * accessors throw {@link IllegalStateException}. Recorded on the refusal path only: a receive
+     * that returns {@code RECEIVED} pays nothing for it. {@link #lastErrorReason()} and the other
+     * {@code lastError} accessors describe the refusal as before.
+     *
+     * @return the receiver's failed-envelope view, holding at least one part
+     * @throws IllegalStateException when the receiver is closed; when the last receive did not
+     *     return {@code BAD_FRAME} (it returned {@code RECEIVED} or {@code WOULD_BLOCK}, or threw: a
+     *     message handed back in an {@link UndeliveredMessageException} holds its envelope parts in
+     *     the exception); or when the envelope is not there to answer, the message naming why: the
+     *     refused part is one of the first {@code envelopeParts} (an envelope part over
+     *     {@code maxEnvelopeSize}), the message ended within them ({@code NO_PAYLOAD}), or it has no
+     *     envelope part at all ({@code envelopeParts} 0 and no empty delimiter in front)
+     */
+    public ReceivedMessage failedEnvelope() {
+        ensureOpen();
+        if (!failedEnvelope.heldByLastReceive()) {
+            throw new IllegalStateException("no failed message: the last receive did not return BAD_FRAME (a message"
+                    + " handed back in an UndeliveredMessageException holds its envelope parts in the exception)");
+        }
+        if (failedEnvelope.partCount() > 0) {
+            return failedEnvelope;
+        }
+        // Failure path: say why the envelope is not there
+        String why = lastErrorPart >= envelopeParts ? "the message has no envelope part in front of the refused part"
+                + " (envelopeParts=0, and no empty delimiter came first): reply with send(…)"
+                : lastErrorReason == BadFrameReason.NO_PAYLOAD ? "the message ended within its envelope: parts="
+                + (lastErrorPart + 1) + ", envelopeParts=" + envelopeParts + " (its parts are not known to be an envelope)"
+                : "the refused part is envelope part " + lastErrorPart + " of envelopeParts=" + envelopeParts
+                + " (reason=" + lastErrorReason + "): the envelope was not received whole";
+        throw new IllegalStateException("no envelope to reply behind: " + why);
     }
 
     /**
@@ -1030,6 +1080,10 @@ public final class DecompressingReceiver implements AutoCloseable {
         lastErrorDictionaryId = -1;
         lastErrorMessage = badFrame(index, reason, why);
         counters.errors[reason.ordinal()]++;
+        // The envelope parts laid out before the refused part, for an error reply: whole only when
+        // the refused part is not one of the first envelopeParts (a TOO_LARGE envelope part, a
+        // NO_PAYLOAD message that ended within them)
+        failedEnvelope.holdEnvelope(message, index >= envelopeParts ? index : 0);
         message.invalidate();
         return -1;
     }

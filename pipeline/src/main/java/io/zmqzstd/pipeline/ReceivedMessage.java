@@ -43,6 +43,13 @@ import java.util.Arrays;
  * the last receive did not return {@code RECEIVED}, or copied a part torn between two messages.)
  * Checking costs each accessor two reads of a version the receiver moves twice per receive; no
  * allocation.
+ *
+ * <p>The failed envelope: a second view per receiver, {@link DecompressingReceiver#failedEnvelope()},
+ * holds the envelope parts of a message the last receive refused ({@code BAD_FRAME}), for an error
+ * reply. Its accessors answer as these do while no receive has come after that one, and throw
+ * {@link IllegalStateException} ("no failed envelope to read: …", "receiver is closed: …") after;
+ * every one of its parts is an envelope part ({@link #isCompressed(int)} false), and its
+ * {@link #sequence()} is 0.
  */
 public final class ReceivedMessage {
 
@@ -57,6 +64,17 @@ public final class ReceivedMessage {
     }
 
     private final DecompressingReceiver receiver;
+    /**
+     * For the receiver's failed-envelope view ({@link DecompressingReceiver#failedEnvelope()}): the
+     * receiver's message view, whose version every receive moves; null for that message view itself.
+     * The failed envelope holds while that version is the one its BAD_FRAME receive ended with, so
+     * that no receive has to touch this view to end it: only a refusal writes it.
+     */
+    private final ReceivedMessage envelopeOf;
+    /** The failed envelope's: the message view's version after the BAD_FRAME receive that filled it; -1 for none. */
+    private int badFrameVersion = -1;
+    /** The failed envelope's: the message view's sequence then (with the version, it tells a later receive apart). */
+    private long badFrameSequence;
     /**
      * Odd while the receiver rewrites the view (from {@link #beginWrite} to {@link #endWrite}),
      * even otherwise: a sequence lock, so that a read on another thread that overlaps a receive is
@@ -77,7 +95,13 @@ public final class ReceivedMessage {
     private boolean valid;
 
     ReceivedMessage(DecompressingReceiver receiver) {
+        this(receiver, null);
+    }
+
+    /** The failed-envelope view of {@code receiver}, whose message view is {@code envelopeOf}. */
+    ReceivedMessage(DecompressingReceiver receiver, ReceivedMessage envelopeOf) {
         this.receiver = receiver;
+        this.envelopeOf = envelopeOf;
     }
 
     /**
@@ -221,6 +245,9 @@ public final class ReceivedMessage {
             throw e;
         }
         readEnd(v); // a receive on another thread that began during the copy may have torn it
+        if (envelopeOf != null) {
+            checkValid(false); // a failed envelope's receive is the message view's: one that began during the copy
+        }
         return out;
     }
 
@@ -290,7 +317,7 @@ public final class ReceivedMessage {
         int v = (int) VERSION.getAcquire(this);
         boolean ok = valid;
         VarHandle.acquireFence();
-        return ok && (v & 1) == 0 && (int) VERSION.getAcquire(this) == v;
+        return (ok || failedEnvelopeHolds()) && (v & 1) == 0 && (int) VERSION.getAcquire(this) == v;
     }
 
     // ---- filled by the receiver ----
@@ -461,11 +488,73 @@ public final class ReceivedMessage {
 
     private void checkValid(boolean ok) {
         // close() invalidates the view under the receiver's owner check, so one flag answers both;
-        // the receiver is consulted only to say which
-        if (!ok) {
+        // the receiver is consulted only to say which. A failed envelope's flag is always false: it
+        // is asked here, off the message view's path, whether the receive that filled it is the last
+        if (!ok && !failedEnvelopeHolds()) {
             throw new IllegalStateException(receiver.isClosed() ? "receiver is closed: message views ended"
-                    : "no message to read: the last receive did not return RECEIVED");
+                    : envelopeOf == null ? "no message to read: the last receive did not return RECEIVED"
+                    : "no failed envelope to read: the last receive did not return BAD_FRAME for a message whose"
+                    + " envelope arrived whole (the view of a failed message's envelope ends at the next receive)");
         }
+    }
+
+    /**
+     * For the failed-envelope view: whether the receive that filled it (a BAD_FRAME with the
+     * envelope whole) is the receiver's last, none having begun since. Read after the fields, as a
+     * sequence lock's end: a receive that began meanwhile moved the message view's version. False
+     * for the message view itself.
+     */
+    private boolean failedEnvelopeHolds() {
+        if (envelopeOf == null || parts == 0) {
+            return false;
+        }
+        VarHandle.acquireFence();
+        return heldByLastReceive();
+    }
+
+    // ---- the failed envelope: written on the refusal path only ----
+
+    /**
+     * Failure path, inside the receive that refuses a part of {@code m} (this being its receiver's
+     * failed-envelope view): holds the leading uncompressed parts among the first {@code before}
+     * parts {@code m} laid out, where they lie in the region (the envelope is copied there first,
+     * and nothing later in the message is written below it, nor moved when the region grows), until
+     * the next receive. {@code before} 0 holds none: the envelope was not received whole. The
+     * message view's arrays are shared, not copied: the next receive, which rewrites them, ends this
+     * view. No allocation.
+     */
+    void holdEnvelope(ReceivedMessage m, int before) {
+        beginWrite();
+        int k = 0;
+        while (k < before && k < m.parts && !m.compressed[k]) {
+            k++;
+        }
+        region = m.region;
+        destination = null;
+        offsets = m.offsets;
+        sizes = m.sizes;
+        compressed = m.compressed;
+        parts = k;
+        badFrameVersion = m.version + 1; // what the receive's end() makes it
+        badFrameSequence = m.sequence;
+        end();
+    }
+
+    /** Failure path: the receive that refused a part threw after all; nothing is held. */
+    void releaseEnvelope() {
+        beginWrite();
+        parts = 0;
+        badFrameVersion = -1;
+        end();
+    }
+
+    /**
+     * Whether the last receive of this failed-envelope view's receiver returned BAD_FRAME, and
+     * this view then holds its envelope parts (as many as {@link #partCount()}: 0 when the
+     * envelope was not received whole). On the receiving thread.
+     */
+    boolean heldByLastReceive() {
+        return (int) VERSION.getAcquire(envelopeOf) == badFrameVersion && envelopeOf.sequence == badFrameSequence;
     }
 
 }
