@@ -41,7 +41,9 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  *
  * <p>Bounds: each class holds at most {@code maxBuffersPerClass} slots. When a class is exhausted,
  * or a request is larger than the largest class, {@code rent} still succeeds with an unpooled
- * buffer (counted as a miss) whose memory the garbage collector frees after it is returned.
+ * buffer (counted as a miss) of its own memory, freed as soon as it is returned (its release, or
+ * libzmq's free callback); a segment kept past that then throws {@link IllegalStateException}. An
+ * unpooled buffer never returned is freed once nothing reaches it.
  *
  * <p>Lifetime: slabs are freed by {@link #close()}, which a context that owns its pool calls only
  * after {@code zmq_ctx_term} has returned, i.e. when libzmq holds no message any more. A pool
@@ -741,12 +743,30 @@ public final class NativeBufferPool implements AutoCloseable {
         returned.incrementAndGet();
     }
 
-    /** Back on its class's shared stack, or dropped if unpooled. */
+    /** Back on its class's shared stack, or, if unpooled, dropped and its memory freed. */
     private void share(PooledBuffer b) {
         if ((b.hint & UNPOOLED_BIT) != 0) {
             unpooled.remove(b.hint);
+            freeUnpooled(b);
         } else {
             classes[b.sizeClass].push(b);
+        }
+    }
+
+    /**
+     * Frees a returned unpooled buffer's memory now, where until 2026-11-29 the garbage collector
+     * freed it at some later collection (see {@link UnpooledMemory}). Never throws: it may run in
+     * the free callback. A running I/O operation or downcall on another thread that holds the
+     * buffer's segment keeps the memory (the JDK will not close its arena under it): that is logged,
+     * and the memory is freed once nothing reaches it.
+     */
+    private static void freeUnpooled(PooledBuffer b) {
+        IllegalStateException busy = b.unpooledMemory.free();
+        if (busy != null) {
+            LOG.log(System.Logger.Level.WARNING, "an unpooled buffer came back while an I/O operation or a native"
+                    + " call on another thread still used its memory (a channel read or write on segment().asByteBuffer(),"
+                    + " say): capacity=" + b.capacity + "; its memory is freed once nothing reaches it any more,"
+                    + " not now", busy);
         }
     }
 
@@ -1001,9 +1021,9 @@ public final class NativeBufferPool implements AutoCloseable {
     }
 
     private PooledBuffer newUnpooled(long capacity) {
-        MemorySegment memory;
+        UnpooledMemory memory;
         try {
-            memory = Arena.ofAuto().allocate(Math.max(capacity, 1), 64); // before any counter moves
+            memory = UnpooledMemory.allocate(Math.max(capacity, 1)); // before any counter moves
         } catch (OutOfMemoryError e) {
             // Say what was asked for: near Long.MAX_VALUE the JDK's aligned size overflows and its
             // error has no message at all.
@@ -1011,8 +1031,8 @@ public final class NativeBufferPool implements AutoCloseable {
         }
         long hint = ((long) id << ID_SHIFT) | UNPOOLED_BIT | (unpooledSeq.incrementAndGet() & (UNPOOLED_BIT - 1));
         PooledBuffer b = new PooledBuffer(this, hint, -1, -1, Math.max(capacity, 1));
-        // Auto arena: memory stays valid as long as anything (including a stale segment) can reach it.
-        b.segment = memory;
+        b.unpooledMemory = memory;
+        b.segment = memory.segment;
         b.address = b.segment.address();
         unpooled.put(hint, b);
         return b;

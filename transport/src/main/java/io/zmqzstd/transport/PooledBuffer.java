@@ -19,8 +19,9 @@ import java.lang.invoke.VarHandle;
  * {@link #release()}). A
  * {@code MemorySegment} obtained earlier and kept past release is a bug the handle cannot see
  * (a pooled slot's memory stays mapped while the pool is open, and is freed when the pool closes,
- * after which any access throws; an unpooled buffer's memory, from an automatic arena, is freed
- * only once nothing reaches it, so a stale segment of one never throws). A pooled buffer still
+ * after which any access throws; an unpooled buffer's memory is freed as soon as the buffer is
+ * returned, by its release or by libzmq after a zero-copy send, after which any access throws).
+ * A pooled buffer still
  * rented when its pool closes loses its memory with the pool's: {@link #segment()} and
  * {@link #address()} then throw {@link IllegalStateException} naming the closed pool, as they do
  * after release; {@link #release()} still takes it back.
@@ -52,6 +53,8 @@ public final class PooledBuffer {
     final long capacity;
     /** Set once when the slot's memory is carved out of a slab (or allocated unpooled). */
     MemorySegment segment;
+    /** An unpooled buffer's own memory, freed when it is returned; null for a pool slot. */
+    UnpooledMemory unpooledMemory;
     long address;
     /** Next free slot in the pool's free stack (slot index + 1; 0 = none). */
     int nextFree;
@@ -145,7 +148,7 @@ public final class PooledBuffer {
     /**
      * A rented buffer's memory is gone once its pool closed and freed its slabs (a close that found
      * the buffer still rented logs it as a leak, and frees the memory all the same); an unpooled
-     * buffer's memory, from an automatic arena, never is.
+     * buffer's memory is its own, freed only when it is returned, so a rented one's never is.
      */
     private void checkMemory() {
         if (!segment.scope().isAlive()) {

@@ -719,7 +719,9 @@ public final class ZmqSocket implements AutoCloseable {
             if (owner.isClosed()) {
                 throw NativeBufferPool.closedForSend(buffer);
             }
-            refuseLongSubscription(LibZmq.EVERYTHING.get(ValueLayout.JAVA_BYTE, buffer.address), length);
+            // Through the segment: the memory of an unpooled buffer released on another thread meanwhile
+            // is freed, and this read then throws instead of reading it.
+            refuseLongSubscription(buffer.segment.get(ValueLayout.JAVA_BYTE, 0), length);
         }
         if (length < zeroCopyThresholdIn(owner)) {
             // One zmq_send, which copies the frame inside libzmq before it returns.
@@ -745,12 +747,23 @@ public final class ZmqSocket implements AutoCloseable {
             }
             // Larger: libzmq reads the pool's memory itself. The slabs are held for the call by the
             // pool's in-flight count, as for a zero-copy send: a pool closed meanwhile keeps its
-            // memory until the call is over instead of freeing what libzmq reads.
-            owner.acquireForSend(buffer);
+            // memory until the call is over instead of freeing what libzmq reads. An unpooled
+            // buffer's memory is freed by its release: marked in flight for the call, as for a
+            // zero-copy send, a release on another thread meanwhile is refused (a double release)
+            // instead of freeing what libzmq reads.
+            boolean unpooled = buffer.unpooledMemory != null;
+            if (unpooled) {
+                owner.markInFlight(buffer);
+            } else {
+                owner.acquireForSend(buffer);
+            }
             boolean sent;
             try {
                 sent = sendCall(ZMQ_SEND, null, buffer.address, length, flags);
             } finally {
+                if (unpooled) {
+                    buffer.setState(PooledBuffer.RENTED);
+                }
                 owner.endInFlight();
             }
             if (!sent) {

@@ -14,8 +14,8 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 /**
  * The few C library calls the transport makes itself, to count the process's free file descriptors
  * before libzmq calls that abort the process when they find none ({@code Descriptors}), and to read
- * the descriptor limit, beyond which libzmq's {@code zmq_poll} aborts too ({@code ZmqPoller}). Not
- * for direct use. Errno is captured as in {@link LibZmq} ({@link LibZmq#CAPTURE_LAYOUT}).
+ * the descriptor limit, beyond which libzmq's {@code zmq_poll} aborts too ({@code ZmqPoller}), and
+ * to allocate and free the memory of unpooled buffers ({@code NativeBufferPool}). Not for direct use. Errno is captured as in {@link LibZmq} ({@link LibZmq#CAPTURE_LAYOUT}).
  */
 public final class LibC {
 
@@ -44,6 +44,16 @@ public final class LibC {
 
     /** {@code int close(int fd)}. */
     public static final MethodHandle close = h("close", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
+
+    /**
+     * {@code void *calloc(size_t nmemb, size_t size)}, pointers as {@code long}: zeroed memory, which
+     * for a large block glibc maps fresh from the kernel (zero pages, resident only once written)
+     * instead of zeroing it, where the JDK's {@code Arena.allocate} writes every byte.
+     */
+    public static final MethodHandle calloc = h("calloc", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG));
+
+    /** {@code void free(void *ptr)}, the pointer as {@code long}. */
+    public static final MethodHandle free = h("free", FunctionDescriptor.ofVoid(JAVA_LONG));
 
     /** {@code int getrlimit(int resource, struct rlimit *rlim)}. */
     private static final MethodHandle getrlimit = h("getrlimit", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS));
