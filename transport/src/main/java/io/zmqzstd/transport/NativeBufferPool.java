@@ -747,7 +747,9 @@ public final class NativeBufferPool implements AutoCloseable {
     private void share(PooledBuffer b) {
         if ((b.hint & UNPOOLED_BIT) != 0) {
             unpooled.remove(b.hint);
-            freeUnpooled(b);
+            if (b.unpooledMemory != null) {
+                freeUnpooled(b);
+            }
         } else {
             classes[b.sizeClass].push(b);
         }
@@ -1020,10 +1022,24 @@ public final class NativeBufferPool implements AutoCloseable {
         return bits - Long.numberOfTrailingZeros(minBufferBytes);
     }
 
+    /**
+     * From this capacity on an unpooled buffer's memory is freed when it comes back
+     * ({@link UnpooledMemory}); below it, it is the garbage collector's, as before 2026-11-29.
+     * Freeing closes a shared arena, a handshake with every Java thread: nothing beside compressing
+     * a megabyte, but a cost per message for the small rents of a class that ran dry in a burst,
+     * whose memory a collection frees soon enough.
+     */
+    static final long FREED_ON_RETURN_BYTES = 1L << 20;
+
     private PooledBuffer newUnpooled(long capacity) {
-        UnpooledMemory memory;
+        UnpooledMemory memory = null;
+        MemorySegment small = null;
         try {
-            memory = UnpooledMemory.allocate(Math.max(capacity, 1)); // before any counter moves
+            if (capacity >= FREED_ON_RETURN_BYTES) {
+                memory = UnpooledMemory.allocate(capacity); // before any counter moves
+            } else {
+                small = Arena.ofAuto().allocate(Math.max(capacity, 1), 64);
+            }
         } catch (OutOfMemoryError e) {
             // Say what was asked for: near Long.MAX_VALUE the JDK's aligned size overflows and its
             // error has no message at all.
@@ -1032,7 +1048,7 @@ public final class NativeBufferPool implements AutoCloseable {
         long hint = ((long) id << ID_SHIFT) | UNPOOLED_BIT | (unpooledSeq.incrementAndGet() & (UNPOOLED_BIT - 1));
         PooledBuffer b = new PooledBuffer(this, hint, -1, -1, Math.max(capacity, 1));
         b.unpooledMemory = memory;
-        b.segment = memory.segment;
+        b.segment = memory != null ? memory.segment : small;
         b.address = b.segment.address();
         unpooled.put(hint, b);
         return b;

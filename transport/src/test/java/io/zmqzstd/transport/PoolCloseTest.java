@@ -179,7 +179,7 @@ class PoolCloseTest {
     void shouldFreeAPooledSlotAtCloseAndAnUnpooledBufferAtItsRelease() {
         NativeBufferPool pool = NativeBufferPool.builder().maxBufferBytes(1024).build();
         PooledBuffer pooled = pool.rent(100);
-        PooledBuffer unpooled = pool.rent(4096);
+        PooledBuffer unpooled = pool.rent(NativeBufferPool.FREED_ON_RETURN_BYTES); // freed at release from this size on
         assertEquals(1, pool.stats().unpooled());
         var pooledView = pooled.segment();
         var unpooledView = unpooled.segment();

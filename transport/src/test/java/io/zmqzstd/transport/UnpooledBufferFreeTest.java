@@ -156,7 +156,7 @@ class UnpooledBufferFreeTest {
         try (ZmqContext ctx = ZmqContext.builder().bufferPool(pool).build(); ZmqMessage msg = new ZmqMessage()) {
             ZmqSocket push = ctx.socket(SocketType.PUSH);
             String endpoint = Endpoints.bindAny(push, "tcp"); // no peer yet: the send blocks; tcp: copied below 8 KiB
-            PooledBuffer b = pool.rent(4096);
+            PooledBuffer b = pool.rent(NativeBufferPool.FREED_ON_RETURN_BYTES); // 4,096 B of it sent, copied
             MemorySegment memory = b.segment();
             memory.fill((byte) 6);
             AtomicReference<Throwable> thrown = new AtomicReference<>();
@@ -175,6 +175,29 @@ class UnpooledBufferFreeTest {
             assertThrows(IllegalStateException.class, () -> memory.get(ValueLayout.JAVA_BYTE, 0));
             assertEquals(0, pool.outstanding());
         }
+        pool.close();
+    }
+
+    /**
+     * Below {@link NativeBufferPool#FREED_ON_RETURN_BYTES} (1 MiB) an unpooled buffer (a small
+     * class that ran dry in a burst) is left to the garbage collector, as before: freeing closes a
+     * shared arena, a handshake with every Java thread, which would be a cost per message there.
+     * Its stale segment stays readable; every count is as for the large ones.
+     */
+    @Test
+    void shouldLeaveASmallUnpooledBufferToTheCollector() {
+        NativeBufferPool pool = NativeBufferPool.builder().maxBufferBytes(1024).build();
+        PooledBuffer b = pool.rent(NativeBufferPool.FREED_ON_RETURN_BYTES - 1);
+        MemorySegment stale = b.segment();
+        stale.set(ValueLayout.JAVA_BYTE, 0, (byte) 9);
+        b.release();
+        assertEquals(9, stale.get(ValueLayout.JAVA_BYTE, 0), "left to the collector");
+        assertEquals(1, pool.stats().unpooled());
+        assertEquals(0, pool.outstanding());
+        PooledBuffer large = pool.rent(NativeBufferPool.FREED_ON_RETURN_BYTES);
+        MemorySegment freed = large.segment();
+        large.release();
+        assertThrows(IllegalStateException.class, () -> freed.get(ValueLayout.JAVA_BYTE, 0), "freed at its release");
         pool.close();
     }
 
