@@ -3769,6 +3769,18 @@ def refusal_and_conflate_checks():
 check("What the room check after a refusal and the conflate check cost", refusal_and_conflate_checks)
 
 
+def reply_and_unpooled():
+    return alternated_rows('reply-and-unpooled', (
+        ('reply', 'reply', '`ReplyBenchmark` zmqzstd, one worker, 1 KiB tcp, level 3'),
+        ('copy-inproc', 'sendReceive', '`TransportBenchmark` pooled send copied (1 KiB), blocking receive, inproc'),
+        ('copy-tcp', 'sendReceive', '`TransportBenchmark` pooled send copied (1 KiB), blocking receive, tcp'),
+        ('again-copy-inproc', 'sendReceive', 'the inproc copy again, six more rounds'))) + alternated_rows(
+        'failed-envelope-reply', (('reply', 'reply', 'the reply row again, an earlier run beside a helper\'s build'),))
+
+
+check("What the reply's bounded loop and the unpooled branch cost", reply_and_unpooled)
+
+
 def raw_frame_checks():
     return alternated_rows('raw-frame-checks', (
         ('raw-inproc', 'transfer', '`PipelineBenchmark` zmqzstd, 64 B raw-block frames (`rawFrameBelowBytes=128`), inproc, level 1'),
