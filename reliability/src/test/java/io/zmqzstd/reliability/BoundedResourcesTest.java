@@ -79,7 +79,7 @@ class BoundedResourcesTest {
 
     /**
      * A size class at its bound: rent never blocks and never returns null; it hands out an
-     * unpooled buffer (counted as a miss and as unpooled) whose memory the GC frees after return.
+     * unpooled buffer (counted as a miss and as unpooled) whose memory is freed at its return from 1 MiB up, by the GC below.
      */
     @Test
     void shouldFallBackToUnpooledBuffersWhenAClassIsExhausted() {
