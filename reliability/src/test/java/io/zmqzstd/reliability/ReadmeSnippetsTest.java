@@ -99,10 +99,16 @@ class ReadmeSnippetsTest {
                     void handle(MemorySegment body) { delivered(body); }
                     """,
             "pipeline/README.md#2", """
+                    DecompressingReceiver receiver;
+                    CompressingSender sender;
+                    static final java.nio.charset.Charset UTF_8 = java.nio.charset.StandardCharsets.UTF_8;
+                    byte[] handle(ReceivedMessage request) { return new byte[0]; }
+                    """,
+            "pipeline/README.md#3", """
                     ZmqSocket push;
                     List<MemorySegment> events;
                     """,
-            "pipeline/README.md#3", """
+            "pipeline/README.md#4", """
                     ParallelCompressingSender sender;
                     Encoder encoder;
                     Object event;
@@ -139,7 +145,7 @@ class ReadmeSnippetsTest {
                     void fill(MemorySegment segment) { throw new Failure(); }
                     void consume(long address, long size) { }
                     """,
-            "pipeline/README.md#3", """
+            "pipeline/README.md#4", """
                     final ZmqContext ctx = new ZmqContext();
                     final ParallelCompressingSender sender = ParallelCompressingSender.builder(ctx.socket(SocketType.PUSH)).build();
                     final Encoder encoder = (e, out) -> { throw new Failure(); };
