@@ -48,26 +48,14 @@ class CallGuardTest {
     @Test
     @Timeout(30)
     void shouldNameUnnamedVirtualThreadsByTheirIds() throws Exception {
-        CountDownLatch entered = new CountDownLatch(1);
-        CountDownLatch leave = new CountDownLatch(1);
-        Thread inside = Thread.ofVirtual().unstarted(() -> {
-            guard.enter();
-            try {
-                entered.countDown();
-                leave.await();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            } finally {
-                guard.exit(this);
-            }
-        });
-        inside.start();
-        entered.await();
         AtomicReference<String> message = new AtomicReference<>();
-        Thread second = Thread.ofVirtual().start(() -> message.set(assertThrows(IllegalStateException.class, guard::enter).getMessage()));
-        second.join();
-        leave.countDown();
-        inside.join();
+        Thread inside;
+        Thread second;
+        try (Inside holder = new Inside(guard, Thread.ofVirtual())) {
+            inside = holder.thread;
+            second = Thread.ofVirtual().start(() -> message.set(assertThrows(IllegalStateException.class, guard::enter).getMessage()));
+            second.join();
+        }
         assertEquals("", inside.getName(), "an unnamed virtual thread");
         assertEquals("widget used by two threads at once: id=7, thread=#" + second.threadId() + " (virtual), while in a"
                 + " call on thread=#" + inside.threadId() + " (virtual); use a widget from one thread at a time (hand it"
@@ -304,8 +292,13 @@ class CallGuardTest {
         private final Thread thread;
 
         private Inside(CallGuard guard, String name) throws InterruptedException {
+            this(guard, Thread.ofPlatform().name(name));
+        }
+
+        /** A thread of {@code builder} (an unnamed virtual one, say) inside a call on {@code guard}. */
+        Inside(CallGuard guard, Thread.Builder builder) throws InterruptedException {
             CountDownLatch entered = new CountDownLatch(1);
-            thread = Thread.ofPlatform().name(name).start(() -> {
+            thread = builder.start(() -> {
                 guard.enter();
                 try {
                     entered.countDown();
