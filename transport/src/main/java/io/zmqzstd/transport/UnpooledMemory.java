@@ -1,5 +1,6 @@
 package io.zmqzstd.transport;
 
+import io.zmqzstd.nativelib.internal.OwnerCleaner;
 import io.zmqzstd.transport.internal.LibC;
 import io.zmqzstd.transport.internal.LibZmq;
 
@@ -38,15 +39,6 @@ final class UnpooledMemory {
     /** The pool's alignment for every buffer: a cache line. */
     private static final long ALIGNMENT = 64;
 
-    /** Made at the first unpooled buffer, so a process that never has one starts no thread. */
-    private static final class Holder {
-        static final Cleaner CLEANER = Cleaner.create(r -> {
-            Thread t = new Thread(r, "zmqzstd-unpooled-cleaner");
-            t.setDaemon(true);
-            return t;
-        });
-    }
-
     /** The buffer's memory, {@code bytes} long and 64-byte aligned, in {@link #arena}. */
     final MemorySegment segment;
     private final Arena arena;
@@ -79,7 +71,7 @@ final class UnpooledMemory {
             MemorySegment segment = MemorySegment.ofAddress(aligned).reinterpret(bytes, arena, null);
             // Watch the scope, not the buffer: a stale segment or a byte buffer over it keeps the
             // scope reachable, and the action holds nothing that reaches it.
-            return new UnpooledMemory(segment, arena, Holder.CLEANER.register(segment.scope(), freeBytes));
+            return new UnpooledMemory(segment, arena, OwnerCleaner.CLEANER.register(segment.scope(), freeBytes));
         } catch (Throwable t) {
             freeBytes.run(); // nothing was handed out
             throw t;
